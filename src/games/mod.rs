@@ -1,0 +1,235 @@
+//! The rules engines of the games orderly hosts, behind one seam: [`Game`].
+//!
+//! A game is a pure state machine. Its state says whose decision is pending
+//! and of what kind (a turn, or a choice inside an attack); it lists every
+//! legal order for that decision; it applies an order, returning what
+//! happened, or refuses it with a reason that names the rule. Nothing here
+//! touches mail, SQL, the clock or a random source: a game is rebuilt by
+//! replaying its orders from the options it was created with.
+
+use std::fmt;
+
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+
+pub mod squares;
+
+/// One of the two seats at the table.
+///
+/// Every game hosted by orderly is for two players. The seat is named by the
+/// side of the board its reserve (or home edge) lies on: `North` is the side
+/// drawn at the top of the rulebook's map (Blue in SQUARES, the British in the
+/// Napoleonic variant), `South` the other. Games give their seats their own
+/// names through [`Game::seat_name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Seat {
+    /// The seat at the top of the map.
+    North,
+    /// The seat at the bottom of the map.
+    South,
+}
+
+impl Seat {
+    /// Both seats, North first.
+    pub const BOTH: [Seat; 2] = [Seat::North, Seat::South];
+
+    /// The other seat.
+    pub fn other(self) -> Seat {
+        match self {
+            Seat::North => Seat::South,
+            Seat::South => Seat::North,
+        }
+    }
+
+    /// 0 for North, 1 for South: handy for per-seat arrays.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// How a new game is set up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameOptions {
+    /// The seat that takes the first turn (SQUARES R1: chosen at creation).
+    pub first: Seat,
+    /// The seed for games that need chance (dice, cards). Games without chance
+    /// ignore it; the service draws and records it so that a replay is exact.
+    pub seed: Option<u64>,
+}
+
+impl Default for GameOptions {
+    fn default() -> Self {
+        GameOptions {
+            first: Seat::North,
+            seed: None,
+        }
+    }
+}
+
+/// A rule of a game's rulings, such as `R16` for the SQUARES artillery pin.
+///
+/// Every refusal names one, so that a player can look it up and a test can
+/// assert which rule was applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RuleId(pub &'static str);
+
+impl fmt::Display for RuleId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// A refusal that can say which rule it enforces.
+pub trait CitesRule {
+    /// The rule that forbids the refused order.
+    fn rule(&self) -> RuleId;
+}
+
+/// What kind of decision a game is waiting for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
+pub enum DecisionKind {
+    /// An ordinary turn: one action, or PASS where allowed.
+    Turn,
+    /// One half (1 or 2) of a double turn earned by a PASS.
+    DoubleTurn {
+        /// Which half: 1 or 2.
+        half: u8,
+    },
+    /// A defender decides to RETREAT (and where) or to STAND.
+    Defence,
+    /// The attacker picks one of the options a standing defender leaves him.
+    AttackOption,
+    /// A player picks where one of his own units retreats to.
+    Retreat,
+    /// A defender may take a second chance to RETREAT.
+    SecondChance,
+    /// The owner of an attacked reserve picks the unit he loses there.
+    ReserveLoss,
+    /// The attacker decides to ADVANCE into the vacated square or STAY.
+    Advance,
+}
+
+impl fmt::Display for DecisionKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DecisionKind::Turn => f.write_str("turn"),
+            DecisionKind::DoubleTurn { half } => write!(f, "double turn, half {half}"),
+            DecisionKind::Defence => f.write_str("defence: retreat or stand"),
+            DecisionKind::AttackOption => f.write_str("attack option"),
+            DecisionKind::Retreat => f.write_str("retreat"),
+            DecisionKind::SecondChance => f.write_str("second-chance retreat"),
+            DecisionKind::ReserveLoss => f.write_str("reserve loss"),
+            DecisionKind::Advance => f.write_str("advance or stay"),
+        }
+    }
+}
+
+/// The decision a game waits for: who must decide, and what kind of decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pending {
+    /// The seat that must decide.
+    pub seat: Seat,
+    /// What it must decide.
+    pub kind: DecisionKind,
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GameResult {
+    /// That seat won.
+    Win(Seat),
+    /// Nobody won.
+    Draw,
+}
+
+/// Why a game ended, as the rulebook states its victory conditions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub enum EndReason {
+    /// A unit entered the empty enemy reserve (SQUARES R13).
+    ReserveEntered,
+    /// Points for eliminated enemy units reached the target (SQUARES R26, R27).
+    Points {
+        /// North's points.
+        north: u32,
+        /// South's points.
+        south: u32,
+    },
+    /// The player who had to act had no legal action (SQUARES R8).
+    NoLegalAction,
+}
+
+/// The end of a game: the result and how it was reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Who won, or a draw.
+    pub result: GameResult,
+    /// How.
+    pub reason: EndReason,
+}
+
+/// Text that could not be read as an order or a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ParseError {
+    /// What was wrong, in words a player understands.
+    pub message: String,
+}
+
+impl ParseError {
+    /// A parse error with this message.
+    pub fn new(message: impl Into<String>) -> Self {
+        ParseError {
+            message: message.into(),
+        }
+    }
+}
+
+/// The seam between the service and every game it hosts.
+///
+/// The state is the whole game: everything needed to continue it is in the
+/// value (and in its serde form), nothing in a database row beside it.
+pub trait Game: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + Sync + 'static {
+    /// One order a player can give, in the game's canonical notation when
+    /// printed with `Display`.
+    type Order: Clone + Eq + fmt::Debug + fmt::Display + Serialize + DeserializeOwned;
+    /// Something that happened when an order was applied.
+    type Event: Clone + PartialEq + fmt::Debug + fmt::Display + Serialize + DeserializeOwned;
+    /// Why an order was refused.
+    type Refusal: std::error::Error + Clone + PartialEq + CitesRule;
+
+    /// A short stable name for the game ("squares"), used in records and
+    /// in the database.
+    const NAME: &'static str;
+
+    /// A new game in its opening position.
+    fn new(options: &GameOptions) -> Self;
+
+    /// The game's own name for a seat ("Blue", "Gray").
+    fn seat_name(seat: Seat) -> &'static str;
+
+    /// The decision the game waits for, or `None` when it is over.
+    fn pending(&self) -> Option<Pending>;
+
+    /// Every legal order for the pending decision, in canonical form.
+    /// Empty when the game is over.
+    fn legal_orders(&self) -> Vec<Self::Order>;
+
+    /// Reads one order in canonical notation. The position is needed because
+    /// a notation may leave out what the position makes unambiguous.
+    fn parse_order(&self, text: &str) -> Result<Self::Order, ParseError>;
+
+    /// Applies an order for the pending decision, returning what happened
+    /// (including decisions that had one legal choice and were taken
+    /// automatically), or refuses it and leaves the state unchanged.
+    fn apply(&mut self, order: &Self::Order) -> Result<Vec<Self::Event>, Self::Refusal>;
+
+    /// How the game ended, or `None` while it goes on.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// The compact one-line position string (like chess FEN).
+    fn position(&self) -> String;
+
+    /// Reads a position string written by [`Game::position`].
+    fn from_position(text: &str) -> Result<Self, ParseError>;
+}

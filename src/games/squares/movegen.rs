@@ -1,0 +1,359 @@
+//! Every legal order for a turn: PASS, the five kinds of move and attacks.
+
+use super::board::{board, Space, SpaceSet};
+use super::order::{Order, Step};
+use super::state::{Half, Squares};
+use super::unit::{Side, UnitId, UnitKind};
+
+/// The sets a turn's move generation keeps asking for, computed once.
+pub(crate) struct MoveContext {
+    pub side: Side,
+    pub own_reserve: Space,
+    pub enemy_reserve: Space,
+    /// Empty clear squares.
+    pub empty_clear: SpaceSet,
+    /// Empty forests.
+    pub empty_forest: SpaceSet,
+    /// Where a one-step move may end: an empty clear square, the own reserve
+    /// (R12), or the enemy reserve while it is empty (R13).
+    pub enter: SpaceSet,
+}
+
+impl Squares {
+    pub(crate) fn move_context(&self) -> MoveContext {
+        let b = board();
+        let side = self.to_move;
+        let own_reserve = b.reserve(side);
+        let enemy_reserve = b.reserve(side.opponent());
+        let free = !self.occupied() & !b.reserves();
+        let empty_clear = free & !b.forests();
+        let mut enter = empty_clear | own_reserve.set();
+        if self.reserve_count(side.opponent()) == 0 {
+            enter |= enemy_reserve.set();
+        }
+        MoveContext {
+            side,
+            own_reserve,
+            enemy_reserve,
+            empty_clear,
+            empty_forest: free & b.forests(),
+            enter,
+        }
+    }
+
+    /// Whether a unit may be the moving unit this turn: not resting after a
+    /// retreat (R21) and not at its consecutive-turn limit (R6).
+    #[inline]
+    pub(crate) fn may_move(&self, u: UnitId) -> bool {
+        let s = self.units[u.index()];
+        !s.inactive && s.move_run < 2
+    }
+
+    /// The unit a reserve order for `kind` acts on (R7): of the eligible
+    /// units of that type in `side`'s reserve, the one with the shortest run,
+    /// then the lowest number; `except` is a unit already moved this action.
+    pub(crate) fn reserve_pick(
+        &self,
+        side: Side,
+        kind: UnitKind,
+        except: Option<UnitId>,
+    ) -> Option<UnitId> {
+        self.reserve_units(side)
+            .filter(|&u| u.kind() == kind && Some(u) != except && self.may_move(u))
+            .min_by_key(|&u| (self.units[u.index()].move_run, u.index()))
+    }
+
+    /// The units that may move, with the square they move from and the unit
+    /// word their orders carry (only for a reserve, R7).
+    fn movers(&self, ctx: &MoveContext, out: &mut Vec<(UnitId, Space, Option<UnitKind>)>) {
+        for s in self.occupied_by(ctx.side) {
+            let u = UnitId(self.at[s.index()]);
+            if self.may_move(u) {
+                out.push((u, s, None));
+            }
+        }
+        for kind in UnitKind::ALL {
+            if let Some(u) = self.reserve_pick(ctx.side, kind, None) {
+                out.push((u, ctx.own_reserve, Some(kind)));
+            }
+        }
+    }
+
+    /// Appends every legal order for the current turn.
+    pub(crate) fn turn_orders(&self, out: &mut Vec<Order>) {
+        let ctx = self.move_context();
+        // R3, R4: PASS only on an ordinary turn after a turn that was not a PASS.
+        if self.half == Half::Single && !self.passed[ctx.side.index()] {
+            out.push(Order::Pass);
+        }
+        let mut movers = Vec::with_capacity(20);
+        self.movers(&ctx, &mut movers);
+        for &(u, from, unit) in &movers {
+            self.unit_moves(&ctx, u.kind(), from, unit, out);
+        }
+        self.two_cavalry_moves(&ctx, &movers, out);
+        self.attacks(&ctx, out);
+    }
+
+    /// Single-unit moves of a unit of `kind` standing on `from`.
+    fn unit_moves(
+        &self,
+        ctx: &MoveContext,
+        kind: UnitKind,
+        from: Space,
+        unit: Option<UnitKind>,
+        out: &mut Vec<Order>,
+    ) {
+        let b = board();
+        let step = |to: Space, via: Option<Space>| {
+            Order::Move(Step {
+                from,
+                via,
+                to,
+                unit,
+            })
+        };
+        let whole_double_turn = self.half == Half::First;
+        let not_here = !from.set();
+        match kind {
+            UnitKind::Infantry => {
+                // R9: one edge step into an empty clear square (or a reserve, R12, R13).
+                for to in b.edge(from) & ctx.enter & not_here {
+                    out.push(step(to, None));
+                }
+                // R5: a diagonal step or a forest entry takes the whole double turn.
+                if whole_double_turn {
+                    let special =
+                        (b.corner(from) & ctx.empty_clear) | (b.edge(from) & ctx.empty_forest);
+                    for to in special {
+                        out.push(step(to, None));
+                    }
+                }
+            }
+            UnitKind::Artillery => {
+                // R10: edge or corner step; a forest only as a whole double turn (R5).
+                for to in b.adjacent(from) & ctx.enter & not_here {
+                    out.push(step(to, None));
+                }
+                if whole_double_turn {
+                    for to in b.adjacent(from) & ctx.empty_forest {
+                        out.push(step(to, None));
+                    }
+                }
+            }
+            UnitKind::Cavalry => {
+                // R11a: one or two steps, never into or through a forest, the
+                // square stepped through empty (or the own reserve, R12). The
+                // enemy reserve is a destination only: entering it ends the game.
+                let one = b.adjacent(from) & ctx.enter & not_here;
+                for to in one {
+                    out.push(step(to, None));
+                }
+                let mut reached = one | from.set();
+                let through = b.adjacent(from) & (ctx.empty_clear | ctx.own_reserve.set());
+                for via in through {
+                    let new = b.adjacent(via) & ctx.enter & !reached;
+                    for to in new {
+                        out.push(step(to, Some(via)));
+                    }
+                    reached |= new;
+                }
+                // R11c: one step into an adjacent empty forest.
+                for to in b.adjacent(from) & ctx.empty_forest {
+                    out.push(step(to, None));
+                }
+            }
+        }
+    }
+
+    /// Where a cavalry on `from` may go in a two-cavalry move (R11b): one step,
+    /// edge or corner, into an empty clear square or the own reserve, given
+    /// the squares `occupied` at that moment.
+    fn cavalry_single_steps(ctx: &MoveContext, from: Space, occupied: SpaceSet) -> SpaceSet {
+        let b = board();
+        let clear_free = !occupied & !b.reserves() & !b.forests();
+        b.adjacent(from) & (clear_free | ctx.own_reserve.set()) & !from.set()
+    }
+
+    /// R11b: two cavalry one step each. They move one after the other, so the
+    /// second may enter the square the first left. An order that could be
+    /// made in either sequence is listed once, its parts sorted by square.
+    fn two_cavalry_moves(
+        &self,
+        ctx: &MoveContext,
+        movers: &[(UnitId, Space, Option<UnitKind>)],
+        out: &mut Vec<Order>,
+    ) {
+        let mut cavalry: Vec<(Space, Option<UnitKind>)> = movers
+            .iter()
+            .filter(|(u, _, _)| u.kind() == UnitKind::Cavalry)
+            .map(|&(_, s, k)| (s, k))
+            .collect();
+        // A second cavalry from the reserve, if there is one (R7). It pairs
+        // only with the first: with anything else it is the first pick.
+        let mut second_from_reserve = None;
+        if let Some(first) = self.reserve_pick(ctx.side, UnitKind::Cavalry, None) {
+            if self
+                .reserve_pick(ctx.side, UnitKind::Cavalry, Some(first))
+                .is_some()
+            {
+                second_from_reserve = Some(cavalry.len());
+                cavalry.push((ctx.own_reserve, Some(UnitKind::Cavalry)));
+            }
+        }
+        if cavalry.len() < 2 {
+            return;
+        }
+        let occupied = self.occupied();
+        let reserves = board().reserves();
+        let after = |occ: SpaceSet, from: Space, to: Space| {
+            let mut occ = occ & !from.set();
+            if !reserves.contains(to) {
+                occ |= to.set();
+            }
+            occ
+        };
+        for (i, &(p_from, p_unit)) in cavalry.iter().enumerate() {
+            for (j, &(q_from, q_unit)) in cavalry.iter().enumerate() {
+                if i == j {
+                    continue;
+                }
+                let both_from_reserve = p_unit.is_some() && q_unit.is_some();
+                if (both_from_reserve && i > j)
+                    || (!both_from_reserve
+                        && (second_from_reserve == Some(i) || second_from_reserve == Some(j)))
+                {
+                    continue;
+                }
+                for x in Self::cavalry_single_steps(ctx, p_from, occupied) {
+                    let occ_after_p = after(occupied, p_from, x);
+                    for y in Self::cavalry_single_steps(ctx, q_from, occ_after_p) {
+                        let in_order = (p_from, x) < (q_from, y);
+                        let keep = if both_from_reserve {
+                            // The first part takes the first R7 pick; listed
+                            // once, destinations in board order.
+                            x < y
+                        } else if in_order {
+                            true
+                        } else {
+                            // Listed in this sequence only when the sorted one
+                            // is illegal (the second follows into the first's square).
+                            let q_first = Self::cavalry_single_steps(ctx, q_from, occupied);
+                            let p_second =
+                                Self::cavalry_single_steps(ctx, p_from, after(occupied, q_from, y));
+                            !(q_first.contains(y) && p_second.contains(x))
+                        };
+                        if keep {
+                            out.push(Order::MoveTwo(
+                                Step {
+                                    from: p_from,
+                                    via: None,
+                                    to: x,
+                                    unit: p_unit,
+                                },
+                                Step {
+                                    from: q_from,
+                                    via: None,
+                                    to: y,
+                                    unit: q_unit,
+                                },
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The squares a unit on `from` may attack or support into under the
+    /// artillery pin (R16): everything, only the one adjacent enemy artillery,
+    /// or nothing when two or more are adjacent.
+    pub(crate) fn pin_allows(&self, side: Side, from: Space) -> SpaceSet {
+        let pinning = board().adjacent(from) & self.artillery_squares(side.opponent());
+        match pinning.len() {
+            0 => SpaceSet(u32::MAX),
+            1 => pinning,
+            _ => SpaceSet::EMPTY,
+        }
+    }
+
+    /// The board squares holding `side`'s artillery (never its reserve).
+    pub(crate) fn artillery_squares(&self, side: Side) -> SpaceSet {
+        let mut set = SpaceSet::EMPTY;
+        for s in self.occupied_by(side) {
+            if UnitId(self.at[s.index()]).kind() == UnitKind::Artillery {
+                set |= s.set();
+            }
+        }
+        set
+    }
+
+    /// The squares a unit on `from` could attack, before R15 and R16: enemy
+    /// units edge-adjacent, and the enemy reserve while it holds a unit (R14).
+    pub(crate) fn attackable(&self, ctx: &MoveContext, from: Space) -> SpaceSet {
+        let b = board();
+        let mut targets = b.edge(from) & self.occupied_by(ctx.side.opponent());
+        if b.edge(from).contains(ctx.enemy_reserve) && self.reserve_count(ctx.side.opponent()) > 0 {
+            targets |= ctx.enemy_reserve.set();
+        }
+        targets
+    }
+
+    /// Every legal attack (R14-R16, R21, R25, R6).
+    fn attacks(&self, ctx: &MoveContext, out: &mut Vec<Order>) {
+        let b = board();
+        let own = self.occupied_by(ctx.side);
+        if own.is_empty() {
+            return;
+        }
+        let enemy_artillery = self.artillery_squares(ctx.side.opponent());
+        let enemy_infantry = {
+            let mut set = SpaceSet::EMPTY;
+            for s in self.occupied_by(ctx.side.opponent()) {
+                if UnitId(self.at[s.index()]).kind() == UnitKind::Infantry {
+                    set |= s.set();
+                }
+            }
+            set
+        };
+        // What each own unit on the board may support into (R16, R21).
+        let mut support_ok = [SpaceSet::EMPTY; 32];
+        for s in own {
+            let u = UnitId(self.at[s.index()]);
+            if self.is_active(u) {
+                support_ok[s.index()] = self.pin_allows(ctx.side, s);
+            }
+        }
+        for from in own {
+            let u = UnitId(self.at[from.index()]);
+            let state = self.units[u.index()];
+            if state.inactive || state.attack_run >= 2 {
+                continue;
+            }
+            let mut targets = self.attackable(ctx, from) & support_ok[from.index()];
+            if u.kind() == UnitKind::Artillery {
+                // R15: artillery attacks only artillery or the enemy reserve.
+                targets &= enemy_artillery | ctx.enemy_reserve.set();
+            }
+            for target in targets {
+                // R15: cavalry may not attack infantry unsupported.
+                if !(u.kind() == UnitKind::Cavalry && enemy_infantry.contains(target)) {
+                    out.push(Order::Attack {
+                        attacker: from,
+                        target,
+                        support: None,
+                    });
+                }
+                for support in b.adjacent(target) & own & !from.set() {
+                    if support_ok[support.index()].contains(target) {
+                        out.push(Order::Attack {
+                            attacker: from,
+                            target,
+                            support: Some(support),
+                        });
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,387 @@
+//! Orders and their canonical one-line notation.
+//!
+//! ```text
+//! MOVE G2CR G1C                       one unit one step
+//! MOVE B3C B2CR B1CR                  a cavalry path (the middle square optional
+//!                                     when the move is otherwise unambiguous)
+//! MOVE CAVALRY BR B3C                 an order from a reserve names the unit type
+//! MOVE G2R G3R, G2L G3L               two cavalry, one step each
+//! ATTACK G1C B1C SUPPORT G1CR         attacker, target, supporting unit
+//! ATTACK G1C B1C                      unsupported
+//! PASS  STAND  ADVANCE  STAY
+//! RETREAT B1R                         a retreat
+//! RETREAT B2CR BR                     a chain: the cavalry to B2CR, the unit
+//!                                     displaced from B2CR to BR
+//! OPTION 2                            the attacker's option 1-5
+//! LOSE ARTILLERY                      the unit type lost from an attacked reserve
+//! ```
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::board::Space;
+use super::unit::UnitKind;
+use crate::games::ParseError;
+
+/// One unit's move: from a space to another, perhaps through a middle square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Step {
+    /// Where the unit stands.
+    pub from: Space,
+    /// The square stepped through by a two-step cavalry move.
+    pub via: Option<Space>,
+    /// Where it goes.
+    pub to: Space,
+    /// The unit type, named only when `from` is a reserve (R7).
+    pub unit: Option<UnitKind>,
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(kind) = self.unit {
+            write!(f, "{} ", kind.word())?;
+        }
+        write!(f, "{}", self.from)?;
+        if let Some(via) = self.via {
+            write!(f, " {via}")?;
+        }
+        write!(f, " {}", self.to)
+    }
+}
+
+/// The longest chain of displacements a retreat can have: each link moves
+/// strictly closer to the reserve, and a side has nine depths to cross.
+pub const MAX_CHAIN: usize = 9;
+
+/// Where a retreat goes: the retreating unit's new square first, then, for a
+/// cavalry chain retreat (R24), the new square of each unit it displaces.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Chain {
+    len: u8,
+    squares: [Space; MAX_CHAIN],
+}
+
+impl Chain {
+    /// A retreat to one square.
+    pub fn to(square: Space) -> Chain {
+        let mut squares = [square; MAX_CHAIN];
+        squares[0] = square;
+        Chain { len: 1, squares }
+    }
+
+    /// A chain whose first link goes to `first`, followed by `rest`.
+    pub fn prepend(first: Space, rest: &Chain) -> Option<Chain> {
+        if rest.len() + 1 > MAX_CHAIN {
+            return None;
+        }
+        let mut c = Chain::to(first);
+        for (i, s) in rest.squares().iter().enumerate() {
+            c.squares[i + 1] = *s;
+        }
+        c.len = rest.len + 1;
+        Some(c)
+    }
+
+    /// Builds a chain from its squares (1 to [`MAX_CHAIN`] of them).
+    pub fn from_squares(squares: &[Space]) -> Option<Chain> {
+        if squares.is_empty() || squares.len() > MAX_CHAIN {
+            return None;
+        }
+        let mut c = Chain::to(squares[0]);
+        c.squares[..squares.len()].copy_from_slice(squares);
+        c.len = squares.len() as u8;
+        Some(c)
+    }
+
+    /// The squares, first link first.
+    pub fn squares(&self) -> &[Space] {
+        &self.squares[..self.len as usize]
+    }
+
+    /// How many units move.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Never true: a chain has at least one link.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Where the retreating unit itself goes.
+    pub fn first(&self) -> Space {
+        self.squares[0]
+    }
+}
+
+impl fmt::Debug for Chain {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.squares()).finish()
+    }
+}
+
+/// Every order of SQUARES, for turns and for the decisions inside an attack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Order {
+    /// One unit moves (R9-R12).
+    Move(Step),
+    /// Two cavalry move one step each, in the order written (R11b).
+    MoveTwo(Step, Step),
+    /// An attack, with or without a supporting unit (R14-R19).
+    Attack {
+        /// The attacking unit's square.
+        attacker: Space,
+        /// The attacked square.
+        target: Space,
+        /// The supporting unit's square.
+        support: Option<Space>,
+    },
+    /// Decline to act this turn (R3, R4).
+    Pass,
+    /// A defender does not retreat.
+    Stand,
+    /// A unit retreats (R21-R24).
+    Retreat(Chain),
+    /// The attacker's option against a standing defender (R19), 1 to 5.
+    Option(u8),
+    /// The attacking unit enters the vacated square (R20).
+    Advance,
+    /// The attacking unit stays where it is (R20).
+    Stay,
+    /// The owner of an attacked reserve loses a unit of this type there (R17).
+    Lose(UnitKind),
+}
+
+impl fmt::Display for Order {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Order::Move(step) => write!(f, "MOVE {step}"),
+            Order::MoveTwo(a, b) => write!(f, "MOVE {a}, {b}"),
+            Order::Attack {
+                attacker,
+                target,
+                support,
+            } => {
+                write!(f, "ATTACK {attacker} {target}")?;
+                if let Some(s) = support {
+                    write!(f, " SUPPORT {s}")?;
+                }
+                Ok(())
+            }
+            Order::Pass => f.write_str("PASS"),
+            Order::Stand => f.write_str("STAND"),
+            Order::Retreat(chain) => {
+                f.write_str("RETREAT")?;
+                for s in chain.squares() {
+                    write!(f, " {s}")?;
+                }
+                Ok(())
+            }
+            Order::Option(n) => write!(f, "OPTION {n}"),
+            Order::Advance => f.write_str("ADVANCE"),
+            Order::Stay => f.write_str("STAY"),
+            Order::Lose(kind) => write!(f, "LOSE {}", kind.word()),
+        }
+    }
+}
+
+fn space(token: &str) -> Result<Space, ParseError> {
+    Space::from_code(token).ok_or_else(|| {
+        ParseError::new(format!(
+            "{token:?} is not a square of the board (codes such as B1C, G2CR, NWF, BR)"
+        ))
+    })
+}
+
+fn parse_step(tokens: &[&str]) -> Result<Step, ParseError> {
+    let (unit, rest) = match tokens.first().and_then(|t| UnitKind::from_word(t)) {
+        Some(kind) => (Some(kind), &tokens[1..]),
+        None => (None, tokens),
+    };
+    let squares = rest
+        .iter()
+        .map(|t| space(t))
+        .collect::<Result<Vec<_>, _>>()?;
+    match squares.as_slice() {
+        [from, to] => Ok(Step {
+            from: *from,
+            via: None,
+            to: *to,
+            unit,
+        }),
+        [from, via, to] => Ok(Step {
+            from: *from,
+            via: Some(*via),
+            to: *to,
+            unit,
+        }),
+        _ => Err(ParseError::new(
+            "a move names the square it leaves and the square it enters, \
+             with at most one square between them for cavalry (MOVE G2CR G1C)",
+        )),
+    }
+}
+
+impl Order {
+    /// Reads an order in canonical notation. Case and spacing are free; the
+    /// forgiving, many-styled reader for players is built on top of this.
+    pub fn parse(text: &str) -> Result<Order, ParseError> {
+        let text = text.trim();
+        let (word, rest) = match text.split_once(char::is_whitespace) {
+            Some((w, r)) => (w, r.trim()),
+            None => (text, ""),
+        };
+        let tokens: Vec<&str> = rest.split_whitespace().collect();
+        let no_args = |order: Order| {
+            if tokens.is_empty() {
+                Ok(order)
+            } else {
+                Err(ParseError::new(format!(
+                    "{} takes nothing after it",
+                    word.to_ascii_uppercase()
+                )))
+            }
+        };
+        match word.to_ascii_uppercase().as_str() {
+            "MOVE" => {
+                let parts: Vec<&str> = rest.split(',').collect();
+                match parts.as_slice() {
+                    [one] => Ok(Order::Move(parse_step(
+                        &one.split_whitespace().collect::<Vec<_>>(),
+                    )?)),
+                    [a, b] => Ok(Order::MoveTwo(
+                        parse_step(&a.split_whitespace().collect::<Vec<_>>())?,
+                        parse_step(&b.split_whitespace().collect::<Vec<_>>())?,
+                    )),
+                    _ => Err(ParseError::new(
+                        "a move moves one unit, or two cavalry separated by a comma",
+                    )),
+                }
+            }
+            "ATTACK" => match tokens.as_slice() {
+                [a, t] => Ok(Order::Attack {
+                    attacker: space(a)?,
+                    target: space(t)?,
+                    support: None,
+                }),
+                [a, t, s, sq] if s.eq_ignore_ascii_case("SUPPORT") => Ok(Order::Attack {
+                    attacker: space(a)?,
+                    target: space(t)?,
+                    support: Some(space(sq)?),
+                }),
+                _ => Err(ParseError::new(
+                    "an attack names the attacking unit's square and the target, \
+                     then optionally SUPPORT and the supporting unit's square \
+                     (ATTACK G1C B1C SUPPORT G1CR)",
+                )),
+            },
+            "PASS" => no_args(Order::Pass),
+            "STAND" => no_args(Order::Stand),
+            "ADVANCE" => no_args(Order::Advance),
+            "STAY" => no_args(Order::Stay),
+            "RETREAT" => {
+                let squares = tokens
+                    .iter()
+                    .map(|t| space(t))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Chain::from_squares(&squares)
+                    .map(Order::Retreat)
+                    .ok_or_else(|| {
+                        ParseError::new(format!(
+                            "a retreat names 1 to {MAX_CHAIN} squares (RETREAT B1R)"
+                        ))
+                    })
+            }
+            "OPTION" => match tokens.as_slice() {
+                [n] => match n.parse::<u8>() {
+                    Ok(n @ 1..=5) => Ok(Order::Option(n)),
+                    _ => Err(ParseError::new(format!(
+                        "{n:?} is not an option: the options are 1 to 5"
+                    ))),
+                },
+                _ => Err(ParseError::new("OPTION takes a number from 1 to 5")),
+            },
+            "LOSE" => match tokens.as_slice() {
+                [w] => UnitKind::from_word(w).map(Order::Lose).ok_or_else(|| {
+                    ParseError::new(format!(
+                        "{w:?} is not a unit type: INFANTRY, ARTILLERY or CAVALRY"
+                    ))
+                }),
+                _ => Err(ParseError::new(
+                    "LOSE takes one unit type: INFANTRY, ARTILLERY or CAVALRY",
+                )),
+            },
+            "" => Err(ParseError::new("no order given")),
+            other => Err(ParseError::new(format!(
+                "{other:?} is not an order: MOVE, ATTACK, PASS, STAND, RETREAT, \
+                 OPTION, ADVANCE, STAY or LOSE"
+            ))),
+        }
+    }
+}
+
+impl std::str::FromStr for Order {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Order, ParseError> {
+        Order::parse(s)
+    }
+}
+
+impl Serialize for Order {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Order {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Order, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Order::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_issue_examples_print_back_identically() {
+        for text in [
+            "MOVE G2CR G1C",
+            "MOVE B3C B2CR B1CR",
+            "MOVE CAVALRY BR B3C",
+            "MOVE G2R G3R, G2L G3L",
+            "ATTACK G1C B1C SUPPORT G1CR",
+            "ATTACK G1C B1C",
+            "PASS",
+            "STAND",
+            "RETREAT B1R",
+            "RETREAT B2CR B3C BR",
+            "OPTION 2",
+            "ADVANCE",
+            "STAY",
+            "LOSE ARTILLERY",
+        ] {
+            assert_eq!(Order::parse(text).unwrap().to_string(), text);
+        }
+    }
+
+    #[test]
+    fn nonsense_is_refused_with_a_reason() {
+        for text in [
+            "",
+            "MOVE",
+            "MOVE B9 B1C",
+            "OPTION 6",
+            "LOSE TANKS",
+            "PASS NOW",
+            "ATTACK G1C",
+            "RETREAT",
+            "FLY B1C",
+        ] {
+            let err = Order::parse(text).unwrap_err();
+            assert!(!err.message.is_empty(), "{text:?}");
+        }
+    }
+}

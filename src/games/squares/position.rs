@@ -1,0 +1,609 @@
+//! The one-line position string, in the spirit of chess FEN.
+//!
+//! ```text
+//! 9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - b - 1 -
+//! ```
+//!
+//! Six fields, separated by single spaces:
+//!
+//! 1. **Ranks**: the 32 spaces by depth, from Blue's reserve to Gray's, ranks
+//!    separated by `/`: `BR / B3 / B2 / NWF NEF / B1 / WF EF / G1 / SWF SEF /
+//!    G2 / G3 / GR`, west to east within a rank. On a board rank a unit is its
+//!    letter and a digit counts empty squares. A reserve rank lists its units
+//!    with an optional count before each (`9I3A4C`), or `-` when empty.
+//!    Letters: `I` infantry, `A` artillery, `C` cavalry; upper case Blue,
+//!    lower case Gray. After a letter: one `+` per consecutive own turn the
+//!    unit moved (R6), one `>` per consecutive own turn it attacked, `_` when
+//!    it rests after a retreat (R21), `~` when it retreated during its own
+//!    side's current turn and will rest on the next.
+//! 2. **Eliminated** units, as in a reserve rank (`2Ia`), or `-`.
+//! 3. **Turn**: `b` or `g` for the side whose turn it is, followed by `1` or
+//!    `2` in the first or second half of a double turn (R4).
+//! 4. **Passes**: the sides whose latest own turn was a PASS (`b`, `g`, `bg`),
+//!    or `-` (R3, R4).
+//! 5. **Turn number**, from 1 (each PASS and each half of a double turn is a turn).
+//! 6. **Attack** in progress: `-`, or `ATTACKERxTARGET[+SUPPORT]/STAGE` such as
+//!    `G1CxB1C+G1CR/O`. Stages: `R` the defender's RETREAT or STAND, `O` the
+//!    attacker's option, `S1` the supporting unit's retreat under option 1,
+//!    `C` the defender's second chance, `A1` / `A4` the attacking unit's retreat
+//!    under option 1 / 4, `S5` the supporting unit's retreat under option 5,
+//!    `L` the unit a reserve loses, `V` ADVANCE or STAY.
+
+use std::fmt::{self, Write as _};
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::attack::{AttackState, Stage};
+use super::board::{board, Space, SPACE_COUNT};
+use super::state::{Half, Squares, ELIMINATED, NO_UNIT};
+use super::unit::{Side, UnitId, UnitKind, UnitState, ARMY, ARMY_SIZE};
+use crate::games::ParseError;
+
+/// The ranks of the board: the spaces grouped by depth, Blue's side first.
+fn ranks() -> Vec<Vec<Space>> {
+    let b = board();
+    let mut ranks: Vec<Vec<Space>> = Vec::new();
+    let mut last_depth = None;
+    for s in Space::all() {
+        let r = b.rect(s);
+        let depth = r.y_from + r.y_to;
+        if last_depth != Some(depth) {
+            ranks.push(Vec::new());
+            last_depth = Some(depth);
+        }
+        if let Some(rank) = ranks.last_mut() {
+            rank.push(s);
+        }
+    }
+    ranks
+}
+
+fn write_unit(out: &mut String, kind: UnitKind, side: Side, state: UnitState) {
+    out.push(kind.letter(side));
+    for _ in 0..state.move_run {
+        out.push('+');
+    }
+    for _ in 0..state.attack_run {
+        out.push('>');
+    }
+    if state.inactive {
+        out.push('_');
+    }
+    if state.retreated {
+        out.push('~');
+    }
+}
+
+/// Writes a group of units (a reserve or the eliminated), identical units
+/// counted, in a fixed order so that equal groups print alike.
+fn write_group(out: &mut String, mut units: Vec<(Side, UnitKind, UnitState)>) {
+    if units.is_empty() {
+        out.push('-');
+        return;
+    }
+    let key = |&(side, kind, s): &(Side, UnitKind, UnitState)| {
+        (
+            side,
+            kind,
+            s.move_run,
+            s.attack_run,
+            s.inactive,
+            s.retreated,
+        )
+    };
+    units.sort_by_key(key);
+    let mut i = 0;
+    while i < units.len() {
+        let mut j = i;
+        while j < units.len() && key(&units[j]) == key(&units[i]) {
+            j += 1;
+        }
+        if j - i > 1 {
+            let _ = write!(out, "{}", j - i);
+        }
+        let (side, kind, state) = units[i];
+        write_unit(out, kind, side, state);
+        i = j;
+    }
+}
+
+impl fmt::Display for Squares {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let b = board();
+        let mut out = String::with_capacity(96);
+        for (r, rank) in ranks().iter().enumerate() {
+            if r > 0 {
+                out.push('/');
+            }
+            if let [only] = rank.as_slice() {
+                if let Some(owner) = b.reserve_owner(*only) {
+                    let units = Side::BOTH
+                        .iter()
+                        .flat_map(|&side| UnitId::of_side(side))
+                        .filter(|u| self.loc[u.index()] as usize == only.index())
+                        .map(|u| (u.side(), u.kind(), self.units[u.index()]))
+                        .collect();
+                    let _ = owner;
+                    write_group(&mut out, units);
+                    continue;
+                }
+            }
+            let mut empty = 0;
+            for &s in rank {
+                match self.unit_at(s) {
+                    None => empty += 1,
+                    Some(u) => {
+                        if empty > 0 {
+                            let _ = write!(out, "{empty}");
+                            empty = 0;
+                        }
+                        write_unit(&mut out, u.kind(), u.side(), self.units[u.index()]);
+                    }
+                }
+            }
+            if empty > 0 {
+                let _ = write!(out, "{empty}");
+            }
+        }
+        out.push(' ');
+        let eliminated = Side::BOTH
+            .iter()
+            .flat_map(|&side| UnitId::of_side(side))
+            .filter(|u| self.loc[u.index()] == ELIMINATED)
+            .map(|u| (u.side(), u.kind(), UnitState::default()))
+            .collect();
+        write_group(&mut out, eliminated);
+        out.push(' ');
+        out.push(self.to_move.letter());
+        match self.half {
+            Half::Single => {}
+            Half::First => out.push('1'),
+            Half::Second => out.push('2'),
+        }
+        out.push(' ');
+        let passes: String = Side::BOTH
+            .iter()
+            .filter(|s| self.passed[s.index()])
+            .map(|s| s.letter())
+            .collect();
+        out.push_str(if passes.is_empty() { "-" } else { &passes });
+        let _ = write!(out, " {} ", self.turn);
+        match &self.attack {
+            None => out.push('-'),
+            Some(a) => {
+                let _ = write!(out, "{}x{}", a.attacker, a.target);
+                if let Some(s) = a.support {
+                    let _ = write!(out, "+{s}");
+                }
+                let _ = write!(out, "/{}", a.stage.code());
+            }
+        }
+        f.write_str(&out)
+    }
+}
+
+fn err(message: impl Into<String>) -> ParseError {
+    ParseError::new(message)
+}
+
+/// Reads units written as on a rank: `(count?)(letter)(modifiers)` tokens.
+/// Board ranks have no counts; digits there are empty squares.
+fn read_unit_tokens(text: &str, counts_allowed: bool) -> Result<Vec<Token>, ParseError> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    let mut out = Vec::new();
+    while i < chars.len() {
+        let start = i;
+        while i < chars.len() && chars[i].is_ascii_digit() {
+            i += 1;
+        }
+        let number: Option<usize> = if i > start {
+            let digits: String = chars[start..i].iter().collect();
+            Some(
+                digits
+                    .parse()
+                    .map_err(|_| err(format!("bad number {digits:?}")))?,
+            )
+        } else {
+            None
+        };
+        if !counts_allowed {
+            if let Some(n) = number {
+                out.push(Token::Empty(n));
+                continue;
+            }
+        }
+        let Some(&letter) = chars.get(i) else {
+            return Err(err(format!("{text:?} ends with a number and no unit")));
+        };
+        let (kind, side) = UnitKind::from_letter(letter).ok_or_else(|| {
+            err(format!(
+                "{letter:?} is not a unit letter (I, A, C, i, a, c)"
+            ))
+        })?;
+        i += 1;
+        let mut state = UnitState::default();
+        while let Some(&c) = chars.get(i) {
+            match c {
+                '+' => state.move_run += 1,
+                '>' => state.attack_run += 1,
+                '_' => state.inactive = true,
+                '~' => state.retreated = true,
+                _ => break,
+            }
+            i += 1;
+        }
+        if state.move_run > 2 || state.attack_run > 2 {
+            return Err(err(format!(
+                "a run count is at most 2 (R6): {:?}",
+                chars[start..i].iter().collect::<String>()
+            )));
+        }
+        let count = number.unwrap_or(1);
+        if count == 0 || count > ARMY_SIZE {
+            return Err(err(format!("bad unit count {count}")));
+        }
+        out.push(Token::Units {
+            count,
+            kind,
+            side,
+            state,
+        });
+    }
+    Ok(out)
+}
+
+enum Token {
+    Empty(usize),
+    Units {
+        count: usize,
+        kind: UnitKind,
+        side: Side,
+        state: UnitState,
+    },
+}
+
+/// Hands out unit identities as a position is read.
+struct Roster {
+    used: [bool; 2 * ARMY_SIZE],
+}
+
+impl Roster {
+    fn take(&mut self, side: Side, kind: UnitKind) -> Result<UnitId, ParseError> {
+        for (n, k) in ARMY.iter().enumerate() {
+            let u = UnitId::new(side, n);
+            if *k == kind && !self.used[u.index()] {
+                self.used[u.index()] = true;
+                return Ok(u);
+            }
+        }
+        Err(err(format!(
+            "{side} has only {} {kind} units",
+            kind.army_count()
+        )))
+    }
+}
+
+impl FromStr for Squares {
+    type Err = ParseError;
+
+    fn from_str(text: &str) -> Result<Squares, ParseError> {
+        let b = board();
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let [ranks_text, eliminated_text, turn_text, passes_text, number_text, attack_text] =
+            fields.as_slice()
+        else {
+            return Err(err(
+                "a position has six fields: ranks, eliminated, turn, passes, turn number, attack",
+            ));
+        };
+        let mut game = Squares::opening(Side::Blue);
+        game.loc = [ELIMINATED; 2 * ARMY_SIZE];
+        game.at = [NO_UNIT; SPACE_COUNT];
+        let mut roster = Roster {
+            used: [false; 2 * ARMY_SIZE],
+        };
+        let rank_texts: Vec<&str> = ranks_text.split('/').collect();
+        let ranks = ranks();
+        if rank_texts.len() != ranks.len() {
+            return Err(err(format!(
+                "the board has {} ranks separated by '/', found {}",
+                ranks.len(),
+                rank_texts.len()
+            )));
+        }
+        for (rank, rank_text) in ranks.iter().zip(&rank_texts) {
+            if let [reserve] = rank.as_slice() {
+                if b.reserve_owner(*reserve).is_some() {
+                    if *rank_text == "-" {
+                        continue;
+                    }
+                    for token in read_unit_tokens(rank_text, true)? {
+                        if let Token::Units {
+                            count,
+                            kind,
+                            side,
+                            state,
+                        } = token
+                        {
+                            for _ in 0..count {
+                                let u = roster.take(side, kind)?;
+                                game.units[u.index()] = state;
+                                game.place(u, *reserve);
+                            }
+                        }
+                    }
+                    continue;
+                }
+            }
+            let mut squares = rank.iter();
+            for token in read_unit_tokens(rank_text, false)? {
+                match token {
+                    Token::Empty(n) => {
+                        for _ in 0..n {
+                            squares.next().ok_or_else(|| {
+                                err(format!("rank {rank_text:?} has too many squares"))
+                            })?;
+                        }
+                    }
+                    Token::Units {
+                        kind, side, state, ..
+                    } => {
+                        let s = squares.next().ok_or_else(|| {
+                            err(format!("rank {rank_text:?} has too many squares"))
+                        })?;
+                        let u = roster.take(side, kind)?;
+                        game.units[u.index()] = state;
+                        game.place(u, *s);
+                    }
+                }
+            }
+            if squares.next().is_some() {
+                return Err(err(format!(
+                    "rank {rank_text:?} covers fewer than its {} squares",
+                    rank.len()
+                )));
+            }
+        }
+        let mut eliminated_count = [[0usize; 3]; 2];
+        if *eliminated_text != "-" {
+            for token in read_unit_tokens(eliminated_text, true)? {
+                if let Token::Units {
+                    count, kind, side, ..
+                } = token
+                {
+                    eliminated_count[side.index()][kind as usize] += count;
+                    for _ in 0..count {
+                        roster.take(side, kind)?;
+                    }
+                }
+            }
+        }
+        for side in Side::BOTH {
+            for kind in UnitKind::ALL {
+                let missing = UnitId::of_side(side)
+                    .filter(|u| u.kind() == kind && !roster.used[u.index()])
+                    .count();
+                if missing > 0 {
+                    return Err(err(format!(
+                        "{missing} {side} {kind} unit(s) are neither on the board, \
+                         in a reserve nor eliminated (each side has 9 infantry, \
+                         3 artillery, 4 cavalry)"
+                    )));
+                }
+            }
+        }
+        let mut turn_chars = turn_text.chars();
+        game.to_move = match turn_chars.next() {
+            Some('b') => Side::Blue,
+            Some('g') => Side::Gray,
+            _ => return Err(err("the turn field starts with b or g")),
+        };
+        game.half = match turn_chars.as_str() {
+            "" => Half::Single,
+            "1" => Half::First,
+            "2" => Half::Second,
+            other => {
+                return Err(err(format!(
+                    "{other:?} after the side: expected 1, 2 or nothing"
+                )))
+            }
+        };
+        game.passed = [false; 2];
+        if *passes_text != "-" {
+            for c in passes_text.chars() {
+                match c {
+                    'b' => game.passed[0] = true,
+                    'g' => game.passed[1] = true,
+                    _ => return Err(err("the passes field is -, b, g or bg")),
+                }
+            }
+        }
+        let mover_passed = game.passed[game.to_move.index()];
+        match game.half {
+            Half::First if !mover_passed => {
+                return Err(err(
+                    "a first half of a double turn follows a PASS of the same side",
+                ))
+            }
+            Half::Single | Half::Second if mover_passed => {
+                return Err(err(
+                    "a side whose last turn was a PASS now has a double turn: write b1 or g1",
+                ))
+            }
+            _ => {}
+        }
+        game.turn = number_text
+            .parse()
+            .ok()
+            .filter(|&n: &u32| n >= 1)
+            .ok_or_else(|| err("the turn number is a whole number from 1"))?;
+        for u in UnitId::of_side(game.to_move.opponent()) {
+            if game.units[u.index()].retreated {
+                return Err(err("'~' marks only units of the side whose turn it is"));
+            }
+        }
+        game.attack = if *attack_text == "-" {
+            None
+        } else {
+            Some(game.read_attack(attack_text)?)
+        };
+        game.settle_outcome();
+        Ok(game)
+    }
+}
+
+impl Squares {
+    fn read_attack(&self, text: &str) -> Result<AttackState, ParseError> {
+        let b = board();
+        let bad = || err(format!("{text:?} is not an attack such as G1CxB1C+G1CR/O"));
+        let (squares, stage) = text.split_once('/').ok_or_else(bad)?;
+        let stage = Stage::from_code(stage).ok_or_else(bad)?;
+        let (attacker, rest) = squares.split_once('x').ok_or_else(bad)?;
+        let (target, support) = match rest.split_once('+') {
+            Some((t, s)) => (t, Some(s)),
+            None => (rest, None),
+        };
+        let space = |code: &str| Space::from_code(code).ok_or_else(bad);
+        let attack = AttackState {
+            attacker: space(attacker)?,
+            target: space(target)?,
+            support: support.map(space).transpose()?,
+            stage,
+        };
+        let side = self.to_move;
+        let own = |s: Space| self.unit_at(s).filter(|u| u.side() == side);
+        let enemy_on_target = self.unit_at(attack.target).filter(|u| u.side() != side);
+        let target_empty =
+            self.unit_at(attack.target).is_none() && b.reserve_owner(attack.target).is_none();
+        let a = own(attack.attacker)
+            .ok_or_else(|| err(format!("no {side} attacking unit in {}", attack.attacker)))?;
+        if !b.edge(attack.attacker).contains(attack.target) {
+            return Err(err(
+                "the attacking unit must share an edge with the target (R14)",
+            ));
+        }
+        let support_unit = attack.support.and_then(own);
+        let need_support = || {
+            support_unit.ok_or_else(|| err("this stage needs the supporting unit on its square"))
+        };
+        let need_enemy = || {
+            enemy_on_target.ok_or_else(|| err("this stage needs the defender on the target square"))
+        };
+        let need_empty = || {
+            if target_empty {
+                Ok(())
+            } else {
+                Err(err("at this stage the target square is empty"))
+            }
+        };
+        match stage {
+            Stage::Response => {
+                need_enemy()?;
+                if attack.support.is_some() {
+                    need_support()?;
+                }
+            }
+            Stage::Option | Stage::AttackerRetreat4 | Stage::SupportRetreat5 => {
+                need_enemy()?;
+                need_support()?;
+            }
+            Stage::SupportRetreat1 => {
+                if need_support()?.kind() == UnitKind::Artillery {
+                    need_enemy()?;
+                } else {
+                    need_empty()?;
+                }
+            }
+            Stage::SecondChance => {
+                need_enemy()?;
+            }
+            Stage::AttackerRetreat1 => need_empty()?,
+            Stage::Lose => {
+                if b.reserve_owner(attack.target) != Some(side.opponent())
+                    || self.reserve_count(side.opponent()) == 0
+                {
+                    return Err(err("a reserve loss needs the enemy reserve holding units"));
+                }
+            }
+            Stage::Advance => {
+                if a.kind() == UnitKind::Artillery {
+                    return Err(err("artillery never advances (R19)"));
+                }
+                let enemy_reserve_empty = attack.target == b.reserve(side.opponent())
+                    && self.reserve_count(side.opponent()) == 0;
+                if !(target_empty || enemy_reserve_empty) {
+                    return Err(err("an advance needs the target square empty"));
+                }
+            }
+        }
+        if matches!(stage, Stage::Response | Stage::Lose) && attack.target == b.reserve(side) {
+            return Err(err("a side never attacks its own reserve"));
+        }
+        if matches!(stage, Stage::Response | Stage::Option) {
+            if let Some(s) = attack.support {
+                if !b.adjacent(s).contains(attack.target) || s == attack.attacker {
+                    return Err(err("the supporting unit must touch the target (R14)"));
+                }
+            }
+        }
+        Ok(attack)
+    }
+}
+
+impl From<Squares> for String {
+    fn from(game: Squares) -> String {
+        game.to_string()
+    }
+}
+
+impl Serialize for Squares {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Squares {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Squares, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_opening_reads_and_writes() {
+        let text = "9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - b - 1 -";
+        let game: Squares = text.parse().unwrap();
+        assert_eq!(game, Squares::opening(Side::Blue));
+        assert_eq!(game.to_string(), text);
+    }
+
+    #[test]
+    fn units_with_runs_and_rest_round_trip() {
+        let text = "6I2A2C2C+/I+>1i/4/1c/2A_2/2/5/2/4/3/8i2a3c 2Ia b - 9 -";
+        let game: Squares = text.parse().unwrap();
+        assert_eq!(game.to_string(), text);
+    }
+
+    #[test]
+    fn inconsistent_positions_are_refused() {
+        for text in [
+            "",
+            "9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - b - 1",
+            "9I3A4C/3/4/2/5/2/5/2/4/3/8i3a4c - b - 1 -",
+            "9I3A4C/4/4/2/5/2/5/2/4/3/9i3a4c - b - 1 -",
+            "9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - b1 - 1 -",
+            "9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - b b 1 -",
+            "9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - b - 0 -",
+            "9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - b - 1 B3CxB2C/R",
+            "9I+++3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - b - 1 -",
+        ] {
+            assert!(text.parse::<Squares>().is_err(), "{text:?}");
+        }
+    }
+}

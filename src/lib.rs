@@ -1,0 +1,9 @@
+//! orderly: a play-by-email service for two-player board wargames.
+//!
+//! The rules engines live in [`games`], behind the [`games::Game`] trait; the
+//! `orderly engine` line tool is in [`engine_tool`].
+
+#![warn(missing_docs)]
+
+pub mod engine_tool;
+pub mod games;
