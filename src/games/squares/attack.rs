@@ -167,6 +167,7 @@ impl Squares {
             return Vec::new();
         };
         let s = self.attack_unit(support);
+        let a = self.attack_unit(attack.attacker);
         let defender = self.unit_at(attack.target);
         let mut scratch = self.clone();
         let mut sink = Vec::new();
@@ -185,7 +186,10 @@ impl Squares {
             if let Some(d) = defender {
                 after.eliminate(d, &mut sink);
             }
-            after.can_retreat(attack.attacker, RetreatCause::Other)
+            // A chain that displaced the attacking unit has retreated it
+            // already; option 1 needs it still in place, with a retreat (S8).
+            after.unit_at(attack.attacker) == Some(a)
+                && after.can_retreat(attack.attacker, RetreatCause::Other)
         });
         candidates
     }

@@ -71,26 +71,39 @@ impl Squares {
         let same_step = |a: &Step, b: &Step| a.from == b.from && a.to == b.to && a.unit == b.unit;
         legal.iter().copied().find(|listed| match (listed, given) {
             (Order::Move(l), Order::Move(g)) => same_step(l, g) && self.path_ok(l, g),
+            // S2: the parts move in the order written, so the other order
+            // is the same move only when that sequence is legal too.
             (Order::MoveTwo(l1, l2), Order::MoveTwo(g1, g2)) => {
-                same_step(l1, g2) && same_step(l2, g1) && g1.via.is_none() && g2.via.is_none()
+                same_step(l1, g2)
+                    && same_step(l2, g1)
+                    && g1.via.is_none()
+                    && g2.via.is_none()
+                    && self.two_cavalry_sequence_ok(g1, g2)
             }
             _ => false,
         })
     }
 
-    /// Whether the cavalry path a player wrote fits a listed move (R11): a
-    /// listed one-step move takes no path; a listed two-step move takes any
-    /// middle square adjacent to both ends that is not a forest and is empty
-    /// or the mover's own reserve.
+    /// Whether the cavalry path a player wrote fits a listed move (R11, S3):
+    /// any middle square adjacent to both ends that is not a forest and is
+    /// empty or the mover's own reserve, even where one step would do.
     fn path_ok(&self, listed: &Step, given: &Step) -> bool {
         match (listed.via, given.via) {
-            (None, Some(_)) => false,
-            (Some(_), Some(v)) => {
+            (_, Some(v)) => {
+                if listed.unit.is_none()
+                    && self.unit_at(listed.from).map(|u| u.kind()) != Some(UnitKind::Cavalry)
+                {
+                    return false;
+                }
+                if listed.unit.is_some() && listed.unit != Some(UnitKind::Cavalry) {
+                    return false;
+                }
                 let b = board();
                 let own_reserve = b.reserve(self.to_move);
                 b.adjacent(given.from).contains(v)
                     && b.adjacent(v).contains(given.to)
                     && !b.is_forest(v)
+                    && !b.is_forest(given.to)
                     && (v == own_reserve
                         || (b.reserve_owner(v).is_none() && !self.occupied().contains(v)))
             }

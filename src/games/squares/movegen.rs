@@ -265,6 +265,21 @@ impl Squares {
         }
     }
 
+    /// Whether two cavalry steps, each already legal as a part of some listed
+    /// two-cavalry move, are legal in the sequence written (S2).
+    pub(crate) fn two_cavalry_sequence_ok(&self, first: &Step, second: &Step) -> bool {
+        let ctx = self.move_context();
+        let occupied = self.occupied();
+        if !Self::cavalry_single_steps(&ctx, first.from, occupied).contains(first.to) {
+            return false;
+        }
+        let mut after = occupied & !first.from.set();
+        if !board().reserves().contains(first.to) {
+            after |= first.to.set();
+        }
+        Self::cavalry_single_steps(&ctx, second.from, after).contains(second.to)
+    }
+
     /// The squares a unit on `from` may attack or support into under the
     /// artillery pin (R16): everything, only the one adjacent enemy artillery,
     /// or nothing when two or more are adjacent.

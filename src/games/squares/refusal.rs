@@ -288,10 +288,10 @@ impl Squares {
         };
         match order {
             Order::Pass => {
-                if self.half != Half::Single {
-                    Refusal::PassInDoubleTurn
-                } else if self.passed[self.to_move.index()] {
+                if self.passed[self.to_move.index()] {
                     Refusal::PassTwice
+                } else if self.half != Half::Single {
+                    Refusal::PassInDoubleTurn
                 } else {
                     Refusal::NotLegal
                 }
