@@ -1,1 +1,192 @@
-fn main() {}
+//! Criterion benchmarks of the SQUARES engine, as a computer opponent uses it.
+//!
+//! - `legal_orders`: legal-order generation (`legal_orders_into` into a
+//!   reused Vec) on fixed mid-game positions, reached by seeded random play
+//!   and taken at turns 20, 40 and 80 of several games. Reported twice:
+//!   as orders listed per second and as positions per second.
+//! - `random_games`: complete random games from the opening, to their end or
+//!   2,000 orders, listing the legal orders at every step and applying a
+//!   uniformly random one with `apply_listed` (seeded xorshift). Reported as
+//!   games per second and as orders applied per second.
+//!
+//! Run with `cargo bench --bench engine`. Under `cargo test --all-targets`
+//! each benchmark runs once as a smoke test.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use orderly::games::squares::{Event, Order, Side, Squares};
+
+/// A game ends here at the latest, as in a playout.
+const MAX_ORDERS: usize = 2000;
+/// Games per measured batch of complete random games.
+const GAMES_PER_BATCH: u64 = 32;
+/// Positions per turn number in the legal-order benchmark.
+const POSITIONS_PER_TURN: usize = 8;
+
+/// xorshift64, seeded; never zero.
+struct XorShift(u64);
+
+impl XorShift {
+    fn new(seed: u64) -> XorShift {
+        XorShift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    #[inline]
+    fn below(&mut self, n: usize) -> usize {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        (x % n as u64) as usize
+    }
+}
+
+fn opening(seed: u64) -> Squares {
+    Squares::opening(if seed.is_multiple_of(2) {
+        Side::Blue
+    } else {
+        Side::Gray
+    })
+}
+
+/// One complete random game; returns the number of orders applied.
+#[inline]
+fn random_game(seed: u64, legal: &mut Vec<Order>, events: &mut Vec<Event>) -> usize {
+    let mut rng = XorShift::new(seed);
+    let mut game = opening(seed);
+    let mut n = 0;
+    while n < MAX_ORDERS {
+        legal.clear();
+        game.legal_orders_into(legal);
+        if legal.is_empty() {
+            break;
+        }
+        let order = legal[rng.below(legal.len())];
+        events.clear();
+        game.apply_listed(order, events);
+        n += 1;
+    }
+    black_box(&game);
+    n
+}
+
+/// The position of a seeded random game when it first reaches `turn`
+/// (the position's turn number), if it gets there still undecided and with
+/// no attack in progress.
+fn position_at_turn(seed: u64, turn: u32) -> Option<Squares> {
+    let mut rng = XorShift::new(seed);
+    let mut game = opening(seed);
+    let mut legal = Vec::new();
+    let mut events = Vec::new();
+    loop {
+        legal.clear();
+        game.legal_orders_into(&mut legal);
+        if legal.is_empty() {
+            return None;
+        }
+        if game.turn() >= turn && game.attack().is_none() {
+            return Some(game);
+        }
+        let order = legal[rng.below(legal.len())];
+        game.apply_listed(order, &mut events);
+    }
+}
+
+/// `POSITIONS_PER_TURN` positions at `turn`, from the first seeds that reach it.
+fn positions_at_turn(turn: u32) -> Vec<Squares> {
+    (1..)
+        .filter_map(|seed| position_at_turn(seed, turn))
+        .take(POSITIONS_PER_TURN)
+        .collect()
+}
+
+/// How many orders the positions list in all.
+fn count(positions: &[Squares], out: &mut Vec<Order>) -> u64 {
+    positions
+        .iter()
+        .map(|p| {
+            out.clear();
+            p.legal_orders_into(out);
+            out.len() as u64
+        })
+        .sum()
+}
+
+fn legal_orders(c: &mut Criterion) {
+    let sets: Vec<(u32, Vec<Squares>)> = [20, 40, 80]
+        .into_iter()
+        .map(|t| (t, positions_at_turn(t)))
+        .collect();
+    let mut out = Vec::with_capacity(256);
+
+    let mut group = c.benchmark_group("legal_orders");
+    for (turn, positions) in &sets {
+        let orders = count(positions, &mut out);
+        eprintln!(
+            "legal_orders: turn {turn}: {} positions, {orders} orders listed ({:.1} per position)",
+            positions.len(),
+            orders as f64 / positions.len() as f64
+        );
+        group.throughput(Throughput::Elements(orders));
+        group.bench_with_input(BenchmarkId::new("orders", turn), positions, |b, ps| {
+            b.iter(|| {
+                let mut total = 0;
+                for p in ps {
+                    out.clear();
+                    black_box(p).legal_orders_into(&mut out);
+                    total += out.len();
+                }
+                black_box(total)
+            })
+        });
+        group.throughput(Throughput::Elements(positions.len() as u64));
+        group.bench_with_input(BenchmarkId::new("positions", turn), positions, |b, ps| {
+            b.iter(|| {
+                for p in ps {
+                    out.clear();
+                    black_box(p).legal_orders_into(&mut out);
+                    black_box(&out);
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+fn random_games(c: &mut Criterion) {
+    let mut legal = Vec::with_capacity(256);
+    let mut events = Vec::with_capacity(32);
+    let seeds = 0..GAMES_PER_BATCH;
+    let orders: u64 = seeds
+        .clone()
+        .map(|s| random_game(s, &mut legal, &mut events) as u64)
+        .sum();
+    eprintln!(
+        "random_games: {GAMES_PER_BATCH} games per batch, {orders} orders ({:.0} per game)",
+        orders as f64 / GAMES_PER_BATCH as f64
+    );
+
+    let mut group = c.benchmark_group("random_games");
+    group.throughput(Throughput::Elements(GAMES_PER_BATCH));
+    group.bench_function("games", |b| {
+        b.iter(|| {
+            for seed in seeds.clone() {
+                black_box(random_game(black_box(seed), &mut legal, &mut events));
+            }
+        })
+    });
+    group.throughput(Throughput::Elements(orders));
+    group.bench_function("orders", |b| {
+        b.iter(|| {
+            for seed in seeds.clone() {
+                black_box(random_game(black_box(seed), &mut legal, &mut events));
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, legal_orders, random_games);
+criterion_main!(benches);

@@ -38,7 +38,10 @@ fn blocks(output: &str) -> Vec<Vec<&str>> {
 fn the_opening_block_lists_every_legal_order_sorted() {
     let out = engine(&[], "");
     let block = &blocks(&out)[0];
-    assert_eq!(block[0], "position 9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - b - 1 -");
+    assert_eq!(
+        block[0],
+        "position 9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - b - 1 -"
+    );
     assert_eq!(block[1], "pending Blue turn");
     let count: usize = block[2]
         .strip_prefix("legal ")
@@ -57,7 +60,9 @@ fn the_opening_block_lists_every_legal_order_sorted() {
 #[test]
 fn gray_can_move_first() {
     let out = engine(&["--first", "gray"], "");
-    assert!(out.starts_with("position 9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - g - 1 -\npending Gray turn\n"));
+    assert!(
+        out.starts_with("position 9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - g - 1 -\npending Gray turn\n")
+    );
 }
 
 #[test]
@@ -66,7 +71,10 @@ fn an_order_prints_its_events_and_the_new_state() {
     let block = &blocks(&out)[1];
     assert_eq!(block[0], "order MOVE CAVALRY BR B3C");
     assert_eq!(block[1], "event Blue cavalry moves BR -> B3C");
-    assert_eq!(block[2], "position 9I3A3C/1C+1/4/2/5/2/5/2/4/3/9i3a4c - g - 2 -");
+    assert_eq!(
+        block[2],
+        "position 9I3A3C/1C+1/4/2/5/2/5/2/4/3/9i3a4c - g - 2 -"
+    );
     assert_eq!(block[3], "pending Gray turn");
 }
 

@@ -399,12 +399,14 @@ impl Squares {
                 }
             }
             (Stage::SupportRetreat1, Order::Retreat(chain)) => {
+                let mut artillery = false;
                 if let Some(s) = attack.support {
+                    artillery = self.unit_at(s).map(|u| u.kind()) == Some(UnitKind::Artillery);
                     self.perform_retreat(s, &chain, events);
                 }
                 // With supporting artillery the defender is still there and
                 // gets its second chance (R19).
-                attack.stage = if self.unit_at(attack.target).is_some() {
+                attack.stage = if artillery {
                     Stage::SecondChance
                 } else {
                     Stage::AttackerRetreat1

@@ -449,12 +449,59 @@ impl FromStr for Squares {
         } else {
             Some(game.read_attack(attack_text)?)
         };
+        game.check_runs()?;
         game.settle_outcome();
+        if let Some(attack) = game.attack {
+            let mut orders = Vec::new();
+            game.decision_orders(&attack, &mut orders);
+            if orders.is_empty() && game.outcome.is_none() {
+                return Err(err(format!(
+                    "the attack {attack_text} waits for a decision that has no legal choice"
+                )));
+            }
+        }
         Ok(game)
     }
 }
 
 impl Squares {
+    /// R6 with R3, R4: a PASS breaks every run, so a side whose latest own
+    /// turn was a PASS has none, and a side in the second half of a double
+    /// turn has runs of at most the one turn since; an attack in progress
+    /// has already added its turn to its attacker's run.
+    fn check_runs(&self) -> Result<(), ParseError> {
+        let attacker = self.attack.and_then(|a| self.unit_at(a.attacker));
+        for side in Side::BOTH {
+            let limit = if self.passed[side.index()] {
+                0
+            } else if side == self.to_move && self.half == Half::Second {
+                1
+            } else {
+                continue;
+            };
+            for u in UnitId::of_side(side) {
+                let s = self.units[u.index()];
+                // The attack in progress has already counted for its attacker.
+                let attack_limit = if Some(u) == attacker && side == self.to_move {
+                    limit + 1
+                } else {
+                    limit
+                };
+                if s.move_run > limit || s.attack_run > attack_limit {
+                    return Err(err(format!(
+                        "{side} has a run longer than {limit} although {} (R6: a PASS breaks every run)",
+                        if limit == 0 {
+                            "its latest turn was a PASS"
+                        } else {
+                            "it is in the second half of a double turn"
+                        }
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn read_attack(&self, text: &str) -> Result<AttackState, ParseError> {
         let b = board();
         let bad = || err(format!("{text:?} is not an attack such as G1CxB1C+G1CR/O"));
@@ -541,6 +588,50 @@ impl Squares {
         if matches!(stage, Stage::Response | Stage::Lose) && attack.target == b.reserve(side) {
             return Err(err("a side never attacks its own reserve"));
         }
+        // Options 1 and 4 retreat the attacking unit, which only infantry
+        // does (R19); option 1 is offered only while that retreat exists, so
+        // at the second chance the attacker still has it once the defender
+        // is gone (S6).
+        if matches!(
+            stage,
+            Stage::SupportRetreat1
+                | Stage::SecondChance
+                | Stage::AttackerRetreat1
+                | Stage::AttackerRetreat4
+        ) && a.kind() != UnitKind::Infantry
+        {
+            return Err(err(
+                "only an attacking infantry retreats under options 1 and 4 (R19)",
+            ));
+        }
+        if stage == Stage::SecondChance {
+            let mut after = self.clone();
+            if let Some(d) = enemy_on_target {
+                after.eliminate(d, &mut Vec::new());
+            }
+            if !after.can_retreat(attack.attacker, super::retreat::RetreatCause::Other) {
+                return Err(err(
+                    "at the second chance the attacking unit must still have a retreat (R19, S6)",
+                ));
+            }
+        }
+        if attack.support == Some(attack.attacker) {
+            return Err(err(
+                "the attacking and the supporting unit are two units (R14)",
+            ));
+        }
+        // The options (R19) exist only for supported attacks that are not
+        // flank attacks (R18): neither unit strictly closer to the
+        // defender's reserve than the target.
+        if !matches!(stage, Stage::Response | Stage::Lose | Stage::Advance) {
+            let Some(support) = attack.support else {
+                return Err(err("the attacker's options follow a supported attack only"));
+            };
+            let closer = b.closer(side.opponent(), attack.target);
+            if closer.contains(attack.attacker) || closer.contains(support) {
+                return Err(err("a flank attack has no options (R18)"));
+            }
+        }
         if matches!(stage, Stage::Response | Stage::Option) {
             if let Some(s) = attack.support {
                 if !b.adjacent(s).contains(attack.target) || s == attack.attacker {
@@ -574,6 +665,7 @@ impl<'de> Deserialize<'de> for Squares {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::squares::Order;
 
     #[test]
     fn the_opening_reads_and_writes() {
@@ -588,6 +680,45 @@ mod tests {
         let text = "6I2A2C2C+/I+>1i/4/1c/2A_2/2/5/2/4/3/8i2a3c 2Ia b - 9 -";
         let game: Squares = text.parse().unwrap();
         assert_eq!(game.to_string(), text);
+    }
+
+    #[test]
+    fn a_game_won_in_a_first_half_leaves_a_readable_position() {
+        use crate::games::Game;
+        let mut game: Squares = "9I3A3C/iii/iiaa/2/acccc/2/5/2/4/1C1/- 4i b1 b 20 -"
+            .parse()
+            .unwrap();
+        let order = game.parse_order("MOVE G3C GR").unwrap();
+        game.apply(&order).unwrap();
+        assert!(game.outcome().is_some());
+        let text = game.to_string();
+        assert_eq!(text.parse::<Squares>().unwrap().to_string(), text);
+    }
+
+    #[test]
+    fn the_turn_number_saturates() {
+        use crate::games::Game;
+        let mut game: Squares = "9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - b - 4294967295 -"
+            .parse()
+            .unwrap();
+        game.apply(&Order::Pass).unwrap();
+        assert_eq!(game.turn(), u32::MAX);
+        assert!(game.to_string().parse::<Squares>().is_ok());
+    }
+
+    #[test]
+    fn states_play_cannot_reach_are_refused() {
+        for text in [
+            // Runs on a side whose latest turn was a PASS (R6).
+            "8I3A4C/3/3I+/2/5/2/5/2/4/3/9i3a4c - b1 b 5 -",
+            // The attacking unit's retreat under option 1, with none possible.
+            "8I3A4C/3/4/2/5/2/5/2/1ii1/1I1/7i3a4c - b - 10 G3CxG3L/A1",
+            "8I3A4C/3/4/2/5/2/5/2/1ii1/1I1/7i3a4c - b - 10 G3CxG3L+G3C/A1",
+            // Options after a flank attack (R18).
+            "8I3A3C/3/4/2/2I2/2/1C3/2/4/3/8i3a4c i b - 10 B1CxB1CR+G1CL/S1",
+        ] {
+            assert!(text.parse::<Squares>().is_err(), "{text}");
+        }
     }
 
     #[test]

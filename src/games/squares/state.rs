@@ -263,21 +263,20 @@ impl Squares {
         }
     }
 
-    /// The action of the current turn is complete: check victory (R27), then
-    /// hand the turn on (R1, R4) and check that the next player can act (R8).
+    /// The action of the current turn is complete: hand the turn on (R1,
+    /// R4), then check victory (R27) and that the next player can act (R8).
+    /// The handover comes first so that a finished game's position string
+    /// is as consistent as any other (the side to move is the side that
+    /// would have moved next).
     pub(crate) fn finish_action(&mut self, whole_double_turn: bool, events: &mut Vec<Event>) {
         let side = self.to_move;
         self.close_turn_for(side);
         if whole_double_turn {
             // R5: the move used both halves, so both count as turns (R4, R6).
             self.close_turn_for(side);
-            self.turn += 1;
+            self.turn = self.turn.saturating_add(1);
         }
-        self.turn += 1;
-        if let Some(outcome) = self.victory() {
-            self.end(outcome, events);
-            return;
-        }
+        self.turn = self.turn.saturating_add(1);
         if self.half == Half::First && !whole_double_turn {
             self.half = Half::Second;
         } else {
@@ -288,9 +287,13 @@ impl Squares {
             } else {
                 Half::Single
             };
-            if self.half == Half::First {
-                events.push(Event::DoubleTurn { side: next });
-            }
+        }
+        if let Some(outcome) = self.victory() {
+            self.end(outcome, events);
+            return;
+        }
+        if self.half == Half::First {
+            events.push(Event::DoubleTurn { side: self.to_move });
         }
         if !self.has_turn_order() {
             let loser = self.to_move;

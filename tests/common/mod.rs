@@ -1,0 +1,525 @@
+//! Helpers shared by the SQUARES property and fuzz tests: a seeded RNG, an
+//! independent reader of position strings (counts only), and a builder of
+//! random positions written in canonical form.
+#![allow(dead_code)]
+
+use orderly::games::squares::{board, Side, Space, Squares, UnitKind, ARMY};
+use proptest::prelude::*;
+
+/// xorshift64: deterministic, no dependencies.
+#[derive(Clone, Debug)]
+pub struct XorShift(u64);
+
+impl XorShift {
+    pub fn new(seed: u64) -> XorShift {
+        // Never zero; spread small seeds.
+        XorShift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+
+    /// Uniform-ish in 0..n (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// True with probability `percent` / 100.
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next_u64() % 100 < percent
+    }
+
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
+    }
+}
+
+/// The ranks of the board by depth, as the position string lists them:
+/// BR, B3 (3), B2 (4), NWF NEF, B1 (5), WF EF, G1 (5), SWF SEF, G2 (4), G3 (3), GR.
+pub const RANK_SIZES: [usize; 11] = [1, 3, 4, 2, 5, 2, 5, 2, 4, 3, 1];
+
+pub fn kind_index(k: UnitKind) -> usize {
+    match k {
+        UnitKind::Infantry => 0,
+        UnitKind::Artillery => 1,
+        UnitKind::Cavalry => 2,
+    }
+}
+
+/// Units per side and kind as an army has them: 9 infantry, 3 artillery, 4 cavalry.
+pub const ARMY_COUNTS: [u32; 3] = [9, 3, 4];
+
+/// What a position string says, read without the engine: unit counts by
+/// [side][kind] on the board, in each reserve, and eliminated.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub board: [[u32; 3]; 2],
+    /// In Blue's reserve (index 0) and Gray's reserve (index 1), by [side][kind].
+    pub reserve: [[[u32; 3]; 2]; 2],
+    pub eliminated: [[u32; 3]; 2],
+}
+
+fn letter(c: char) -> Option<(usize, usize)> {
+    let side = if c.is_ascii_uppercase() { 0 } else { 1 };
+    let kind = match c.to_ascii_uppercase() {
+        'I' => 0,
+        'A' => 1,
+        'C' => 2,
+        _ => return None,
+    };
+    Some((side, kind))
+}
+
+fn is_modifier(c: char) -> bool {
+    matches!(c, '+' | '>' | '_' | '~')
+}
+
+/// Reads a group (reserve or eliminated): `[count]letter[modifiers]...` or `-`.
+fn read_group(text: &str, into: &mut [[u32; 3]; 2]) -> Result<(), String> {
+    if text == "-" {
+        return Ok(());
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let mut n = 0u32;
+        let start = i;
+        while i < chars.len() && chars[i].is_ascii_digit() {
+            n = n * 10 + chars[i].to_digit(10).unwrap_or(0);
+            i += 1;
+        }
+        let count = if i > start { n } else { 1 };
+        let c = *chars
+            .get(i)
+            .ok_or(format!("group {text:?} ends in a number"))?;
+        let (side, kind) = letter(c).ok_or(format!("bad letter {c:?} in {text:?}"))?;
+        into[side][kind] += count;
+        i += 1;
+        while i < chars.len() && is_modifier(chars[i]) {
+            i += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Counts the units of a (canonical) position string, independently of the
+/// engine's reader. Checks that each board rank covers exactly its squares.
+pub fn count_units(position: &str) -> Result<Counts, String> {
+    let fields: Vec<&str> = position.split(' ').collect();
+    if fields.len() != 6 {
+        return Err(format!("{position:?} does not have six fields"));
+    }
+    let ranks: Vec<&str> = fields[0].split('/').collect();
+    if ranks.len() != RANK_SIZES.len() {
+        return Err(format!("{position:?} does not have 11 ranks"));
+    }
+    let mut counts = Counts::default();
+    for (r, text) in ranks.iter().enumerate() {
+        if r == 0 || r == RANK_SIZES.len() - 1 {
+            let which = if r == 0 { 0 } else { 1 };
+            read_group(text, &mut counts.reserve[which])?;
+            continue;
+        }
+        let mut covered = 0;
+        for c in text.chars() {
+            if let Some(d) = c.to_digit(10) {
+                covered += d as usize;
+            } else if let Some((side, kind)) = letter(c) {
+                counts.board[side][kind] += 1;
+                covered += 1;
+            } else if !is_modifier(c) {
+                return Err(format!("bad character {c:?} in rank {text:?}"));
+            }
+        }
+        if covered != RANK_SIZES[r] {
+            return Err(format!(
+                "rank {r} {text:?} covers {covered} squares, not {}",
+                RANK_SIZES[r]
+            ));
+        }
+    }
+    read_group(fields[1], &mut counts.eliminated)?;
+    Ok(counts)
+}
+
+/// Whether each side's whole army is somewhere: on the board, in a reserve
+/// or eliminated, 9 infantry, 3 artillery and 4 cavalry.
+pub fn army_complete(counts: &Counts) -> Result<(), String> {
+    for side in 0..2 {
+        for (kind, &army) in ARMY_COUNTS.iter().enumerate() {
+            let total = counts.board[side][kind]
+                + counts.reserve[0][side][kind]
+                + counts.reserve[1][side][kind]
+                + counts.eliminated[side][kind];
+            if total != army {
+                return Err(format!(
+                    "side {side} has {total} units of kind {kind}, not {army}"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// R26, computed from eliminated counts: `side` scores for the enemy units
+/// it eliminated. `eliminated[side][kind]`.
+pub fn r26_points(eliminated: &[[u32; 3]; 2], side: usize) -> u32 {
+    let enemy = &eliminated[1 - side];
+    let cavalry_each = if enemy[2] >= 3 { 2 } else { 1 };
+    enemy[0] + 2 * enemy[1] + cavalry_each * enemy[2]
+}
+
+// ----- random positions -----------------------------------------------------
+
+/// Where a unit of a generated position goes.
+#[derive(Clone, Debug)]
+pub struct UnitSpec {
+    /// 0..100: board, own reserve or eliminated, by the layout's rates.
+    pub place: u8,
+    /// A board square index hint (0..30), probed to the next free one.
+    pub square: u8,
+    /// 0..10, mapped to run 0, 1 or 2.
+    pub move_run: u8,
+    pub attack_run: u8,
+    /// 0..100
+    pub inactive: u8,
+    pub retreated: u8,
+}
+
+/// The random choices behind one generated position.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    pub units: Vec<UnitSpec>,
+    /// Percent of units on the board / eliminated (the rest in reserves).
+    pub board_rate: u8,
+    pub elim_rate: u8,
+    pub gray_to_move: bool,
+    /// 0 single turn, 1 first half, 2 second half of a double turn.
+    pub half: u8,
+    pub other_passed: bool,
+    pub turn: u32,
+    /// A unit that stands in the enemy reserve (a won game), rarely.
+    pub invader: Option<u8>,
+    /// Choices for an attack in progress: attacker, target, support, stage.
+    pub attack: Option<(u8, u8, u8, u8)>,
+}
+
+fn unit_spec() -> impl Strategy<Value = UnitSpec> {
+    (0u8..100, 0u8..30, 0u8..10, 0u8..10, 0u8..100, 0u8..100).prop_map(
+        |(place, square, move_run, attack_run, inactive, retreated)| UnitSpec {
+            place,
+            square,
+            move_run,
+            attack_run,
+            inactive,
+            retreated,
+        },
+    )
+}
+
+pub fn layout() -> impl Strategy<Value = Layout> {
+    (
+        prop::collection::vec(unit_spec(), 32),
+        10u8..90,
+        0u8..40,
+        any::<bool>(),
+        0u8..3,
+        any::<bool>(),
+        1u32..300,
+        prop::option::weighted(0.04, 0u8..32),
+        prop::option::weighted(0.5, (any::<u8>(), any::<u8>(), any::<u8>(), any::<u8>())),
+    )
+        .prop_map(
+            |(
+                units,
+                board_rate,
+                elim_rate,
+                gray_to_move,
+                half,
+                other_passed,
+                turn,
+                invader,
+                attack,
+            )| Layout {
+                units,
+                board_rate,
+                elim_rate,
+                gray_to_move,
+                half,
+                other_passed,
+                turn,
+                invader,
+                attack,
+            },
+        )
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+struct Written {
+    side: usize,
+    kind: usize,
+    move_run: u8,
+    attack_run: u8,
+    inactive: bool,
+    retreated: bool,
+}
+
+fn kind_letter(side: usize, kind: usize) -> char {
+    let c = ['I', 'A', 'C'][kind];
+    if side == 0 {
+        c
+    } else {
+        c.to_ascii_lowercase()
+    }
+}
+
+fn write_written(out: &mut String, w: &Written) {
+    out.push(kind_letter(w.side, w.kind));
+    for _ in 0..w.move_run {
+        out.push('+');
+    }
+    for _ in 0..w.attack_run {
+        out.push('>');
+    }
+    if w.inactive {
+        out.push('_');
+    }
+    if w.retreated {
+        out.push('~');
+    }
+}
+
+/// A group in the engine's canonical order (side, kind, runs, flags), equal
+/// units counted.
+fn write_canonical_group(out: &mut String, mut units: Vec<Written>) {
+    if units.is_empty() {
+        out.push('-');
+        return;
+    }
+    units.sort();
+    let mut i = 0;
+    while i < units.len() {
+        let mut j = i;
+        while j < units.len() && units[j] == units[i] {
+            j += 1;
+        }
+        if j - i > 1 {
+            out.push_str(&(j - i).to_string());
+        }
+        write_written(out, &units[i]);
+        i = j;
+    }
+}
+
+fn run(v: u8) -> u8 {
+    match v {
+        0..=5 => 0,
+        6..=8 => 1,
+        _ => 2,
+    }
+}
+
+/// The position a layout describes, in canonical form, with no attack in
+/// progress.
+pub fn layout_position(l: &Layout) -> String {
+    layout_position_with(l, false)
+}
+
+/// As [`layout_position`]; always with no runs for a side whose latest turn
+/// was a PASS and runs of at most 1 in a second half (R6); with `consistent`,
+/// in the shape play leaves a position between turns: no unit carries `~` (it marks a
+/// retreat during the current turn, which only an attack in progress has),
+/// and no cavalry rests (R21 does not restrict it).
+pub fn layout_position_with(l: &Layout, consistent: bool) -> String {
+    let mover = usize::from(l.gray_to_move);
+    // 0 = BR, 1..=30 board squares, 31 = GR.
+    let mut on_square: [Option<Written>; 32] = [None; 32];
+    let mut reserves: [Vec<Written>; 2] = [Vec::new(), Vec::new()];
+    let mut eliminated = Vec::new();
+    for (i, spec) in l.units.iter().enumerate() {
+        let side = i / 16;
+        let kind = kind_index(ARMY[i % 16]);
+        // R6 with R3, R4: a side whose latest turn was a PASS has no runs;
+        // in the second half of a double turn the mover's runs are at most 1.
+        let half = l.half % 3;
+        let side_passed = if side == mover {
+            half == 1
+        } else {
+            l.other_passed
+        };
+        let cap = if side_passed {
+            0
+        } else if side == mover && half == 2 {
+            1
+        } else {
+            2
+        };
+        let mut w = Written {
+            side,
+            kind,
+            move_run: run(spec.move_run).min(cap),
+            attack_run: run(spec.attack_run).min(cap),
+            // In play cavalry never rests after a retreat (R21).
+            inactive: spec.inactive < 10 && !(consistent && kind == 2),
+            retreated: !consistent && side == mover && spec.retreated < 8,
+        };
+        if l.invader == Some(i as u8) {
+            reserves[1 - side].push(w);
+            continue;
+        }
+        let place = spec.place;
+        if place < l.board_rate {
+            let mut sq = spec.square as usize % 30;
+            for _ in 0..30 {
+                if on_square[sq + 1].is_none() {
+                    break;
+                }
+                sq = (sq + 1) % 30;
+            }
+            if on_square[sq + 1].is_none() {
+                on_square[sq + 1] = Some(w);
+                continue;
+            }
+        }
+        if place >= 100 - l.elim_rate {
+            w = Written {
+                side,
+                kind,
+                move_run: 0,
+                attack_run: 0,
+                inactive: false,
+                retreated: false,
+            };
+            eliminated.push(w);
+        } else {
+            reserves[side].push(w);
+        }
+    }
+    let mut out = String::new();
+    let mut index = 0;
+    for (r, &size) in RANK_SIZES.iter().enumerate() {
+        if r > 0 {
+            out.push('/');
+        }
+        if r == 0 || r == RANK_SIZES.len() - 1 {
+            let which = usize::from(r != 0);
+            write_canonical_group(&mut out, std::mem::take(&mut reserves[which]));
+            index += 1;
+            continue;
+        }
+        let mut empty = 0;
+        for _ in 0..size {
+            match &on_square[index] {
+                None => empty += 1,
+                Some(w) => {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    write_written(&mut out, w);
+                }
+            }
+            index += 1;
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+    }
+    out.push(' ');
+    write_canonical_group(&mut out, eliminated);
+    out.push(' ');
+    out.push(if mover == 0 { 'b' } else { 'g' });
+    let half = l.half % 3;
+    match half {
+        1 => out.push('1'),
+        2 => out.push('2'),
+        _ => {}
+    }
+    let mut passed = [false; 2];
+    passed[mover] = half == 1;
+    passed[1 - mover] = l.other_passed;
+    out.push(' ');
+    match passed {
+        [false, false] => out.push('-'),
+        [true, false] => out.push('b'),
+        [false, true] => out.push('g'),
+        [true, true] => out.push_str("bg"),
+    }
+    out.push_str(&format!(" {} -", l.turn));
+    out
+}
+
+const STAGES: [&str; 9] = ["R", "O", "S1", "C", "A1", "A4", "S5", "L", "V"];
+
+/// Tries to put an attack in progress into `base` (a position without one,
+/// already accepted as `game`), following the layout's attack choices. Returns
+/// the attack field the parser accepted, if any.
+pub fn with_attack(base: &str, game: &Squares, l: &Layout) -> Option<String> {
+    let (a, t, s, st) = l.attack?;
+    let b = board();
+    let side = game.to_move();
+    let own: Vec<Space> = game.occupied_by(side).iter().collect();
+    if own.is_empty() {
+        return None;
+    }
+    let attacker = own[a as usize % own.len()];
+    let targets: Vec<Space> = b.edge(attacker).iter().collect();
+    if targets.is_empty() {
+        return None;
+    }
+    let target = targets[t as usize % targets.len()];
+    let supports: Vec<Space> = (b.adjacent(target) & game.occupied_by(side))
+        .iter()
+        .filter(|&x| x != attacker)
+        .collect();
+    let support = if supports.is_empty() || s % 3 == 0 {
+        None
+    } else {
+        Some(supports[s as usize % supports.len()])
+    };
+    let stem = base.strip_suffix(" -")?;
+    let accepted: Vec<String> = STAGES
+        .iter()
+        .filter_map(|stage| {
+            let field = match support {
+                Some(sp) => format!("{attacker}x{target}+{sp}/{stage}"),
+                None => format!("{attacker}x{target}/{stage}"),
+            };
+            let text = format!("{stem} {field}");
+            text.parse::<Squares>().ok().map(|_| text)
+        })
+        .collect();
+    if accepted.is_empty() {
+        None
+    } else {
+        Some(accepted[st as usize % accepted.len()].clone())
+    }
+}
+
+/// The side as an index, Blue 0.
+pub fn side_index(side: Side) -> usize {
+    side.index()
+}
+
+/// Plays `choices` (each picks among the listed orders, modulo their number)
+/// from the opening, stopping early if the game ends.
+pub fn play(gray_first: bool, choices: &[u32]) -> Squares {
+    let mut game = Squares::opening(if gray_first { Side::Gray } else { Side::Blue });
+    let mut legal = Vec::new();
+    let mut events = Vec::new();
+    for &c in choices {
+        legal.clear();
+        game.legal_orders_into(&mut legal);
+        if legal.is_empty() {
+            break;
+        }
+        game.apply_listed(legal[c as usize % legal.len()], &mut events);
+    }
+    game
+}
