@@ -117,14 +117,13 @@ impl fmt::Display for Squares {
                 out.push('/');
             }
             if let [only] = rank.as_slice() {
-                if let Some(owner) = b.reserve_owner(*only) {
+                if b.reserve_owner(*only).is_some() {
                     let units = Side::BOTH
                         .iter()
                         .flat_map(|&side| UnitId::of_side(side))
                         .filter(|u| self.loc[u.index()] as usize == only.index())
                         .map(|u| (u.side(), u.kind(), self.units[u.index()]))
                         .collect();
-                    let _ = owner;
                     write_group(&mut out, units);
                     continue;
                 }
