@@ -17,21 +17,6 @@ use proptest::test_runner::TestCaseError;
 
 type Checked = Result<(), TestCaseError>;
 
-fn fail(message: String) -> TestCaseError {
-    TestCaseError::fail(message)
-}
-
-fn config(default: u32) -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default);
-    ProptestConfig {
-        failure_persistence: None,
-        ..ProptestConfig::with_cases(cases)
-    }
-}
-
 fn is_rule_id(id: &str) -> bool {
     match id.strip_prefix('R') {
         Some(n) if !n.starts_with('0') => n.parse::<u32>().is_ok_and(|n| (1..=28).contains(&n)),

@@ -38,10 +38,6 @@ use proptest::test_runner::TestCaseError;
 
 type Checked = Result<(), TestCaseError>;
 
-fn fail(message: String) -> TestCaseError {
-    TestCaseError::fail(message)
-}
-
 fn is_rule_id(id: &str) -> bool {
     match id.strip_prefix('R') {
         Some(n) if !n.starts_with('0') => n.parse::<u32>().is_ok_and(|n| (1..=28).contains(&n)),
@@ -1594,18 +1590,6 @@ fn check_generated(l: &Layout, consistent: bool, seed: u64) -> Checked {
         check_unlisted(&game, &mut rng, 8)?;
     }
     Ok(())
-}
-
-/// The case count: `default`, or `PROPTEST_CASES` for a longer run.
-fn config(default: u32) -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default);
-    ProptestConfig {
-        failure_persistence: None,
-        ..ProptestConfig::with_cases(cases)
-    }
 }
 
 proptest! {

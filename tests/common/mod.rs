@@ -523,3 +523,21 @@ pub fn play(gray_first: bool, choices: &[u32]) -> Squares {
     }
     game
 }
+
+/// A failed property with this message.
+pub fn fail(message: String) -> proptest::test_runner::TestCaseError {
+    proptest::test_runner::TestCaseError::fail(message)
+}
+
+/// The case count: `default`, or `PROPTEST_CASES` for a longer run. Failures
+/// are not persisted to a regressions file: the seeds are printed instead.
+pub fn config(default: u32) -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default);
+    ProptestConfig {
+        failure_persistence: None,
+        ..ProptestConfig::with_cases(cases)
+    }
+}
