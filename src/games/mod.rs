@@ -12,6 +12,10 @@ use std::fmt;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 pub mod squares;
+pub mod submission;
+pub mod text;
+
+pub use text::Rejection;
 
 /// One of the two seats at the table.
 ///
@@ -232,4 +236,48 @@ pub trait Game: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + Sync 
 
     /// Reads a position string written by [`Game::position`].
     fn from_position(text: &str) -> Result<Self, ParseError>;
+
+    /// The game's full title, as records and mails name it.
+    const TITLE: &'static str;
+
+    /// The rules this engine implements and their version, written into
+    /// every record so that a replay years later knows what it replays
+    /// ("SQUARES rulings R1-R28; readings S1-S8; orderly 1").
+    const RULES_VERSION: &'static str;
+
+    /// The number of the current turn as players see it on the board.
+    fn turn_number(&self) -> u32;
+
+    /// The decision an event reports as taken automatically because it was
+    /// the only legal choice, with the seat it was taken for. Records write
+    /// these as comments: replaying the orders takes them again.
+    fn forced(event: &Self::Event) -> Option<(Seat, Self::Order)>;
+
+    /// Reads one order line as a player writes it (any case, long and short
+    /// forms, abbreviations) and checks it against the pending decision.
+    /// `Ok` only for an order [`Game::apply`] will take; otherwise a
+    /// [`Rejection`] quoting the line, saying what is wrong and under which
+    /// rule, with the nearest legal orders.
+    fn read_order(&self, line: &str) -> Result<Self::Order, Rejection>;
+
+    /// The board as plain ASCII (at most 76 columns), drawn from `viewer`'s
+    /// seat, with the score, losses, turn, pending decision, and the squares
+    /// of the last action (`last`: the events it produced) marked.
+    fn draw_board(&self, viewer: Seat, last: &[Self::Event]) -> String;
+
+    /// The pending choices, worded for the player who must decide: for a
+    /// turn, the legal orders grouped by unit; for a decision inside an
+    /// action, each option with what it would do. Empty when the game is over.
+    fn choices(&self) -> String;
+
+    /// Every legal order of the unit on `square` (what `HELP MOVES <square>`
+    /// answers), or why there is none.
+    fn choices_from(&self, square: &str) -> Result<String, Rejection>;
+}
+
+/// The seat a game calls `name` ("Blue", any case), if any.
+pub fn seat_named<G: Game>(name: &str) -> Option<Seat> {
+    Seat::BOTH
+        .into_iter()
+        .find(|&seat| G::seat_name(seat).eq_ignore_ascii_case(name.trim()))
 }

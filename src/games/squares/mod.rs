@@ -18,13 +18,17 @@
 
 mod attack;
 mod board;
+mod choices;
+mod drawing;
 mod event;
 mod movegen;
 mod order;
 mod position;
+mod reader;
 mod refusal;
 mod retreat;
 mod state;
+mod suggest;
 mod unit;
 
 pub use attack::{AttackState, Stage};
@@ -35,7 +39,9 @@ pub use refusal::Refusal;
 pub use state::{Half, Squares, WINNING_POINTS};
 pub use unit::{Side, UnitId, UnitKind, UnitState, ARMY, ARMY_SIZE};
 
-use crate::games::{DecisionKind, Game, GameOptions, Outcome, ParseError, Pending, Seat};
+use crate::games::{
+    DecisionKind, Game, GameOptions, Outcome, ParseError, Pending, Rejection, Seat,
+};
 
 impl Squares {
     /// Appends every legal order for the pending decision to `out` (the
@@ -269,5 +275,36 @@ impl Game for Squares {
 
     fn from_position(text: &str) -> Result<Self, ParseError> {
         text.parse()
+    }
+
+    const TITLE: &'static str = "SQUARES - The Civil War Battle Game";
+
+    const RULES_VERSION: &'static str = "squares-rulings R1-R28; readings S1-S8; orderly 1";
+
+    fn turn_number(&self) -> u32 {
+        self.turn()
+    }
+
+    fn forced(event: &Event) -> Option<(Seat, Order)> {
+        match event {
+            Event::Forced { side, order } => Some(((*side).into(), *order)),
+            _ => None,
+        }
+    }
+
+    fn read_order(&self, line: &str) -> Result<Order, Rejection> {
+        reader::read_checked(self, line)
+    }
+
+    fn draw_board(&self, viewer: Seat, last: &[Event]) -> String {
+        drawing::draw(self, viewer.into(), last)
+    }
+
+    fn choices(&self) -> String {
+        choices::describe(self)
+    }
+
+    fn choices_from(&self, square: &str) -> Result<String, Rejection> {
+        choices::describe_from(self, square)
     }
 }

@@ -1,0 +1,1 @@
+//! The legal orders nearest to a refused one.

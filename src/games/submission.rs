@@ -1,0 +1,1 @@
+//! Several orders in one message.
