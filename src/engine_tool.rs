@@ -15,11 +15,29 @@
 //! A refused order answers `order ...` then `refused R9: <reason>` and the
 //! position is unchanged. Blank lines and lines starting with `#` are
 //! skipped. The first block, before any order, shows the starting position.
+//!
+//! Orders are read forgivingly (`G2CR-G1C`, `move inf from reserve to
+//! B3C`); a line read into another canonical form is followed by `read
+//! <canonical>`. A refusal is followed by `suggest <order>` lines, the
+//! nearest legal orders. Several orders on one line, separated by `;`, are
+//! one message: `held` marks orders kept for the second half of a double
+//! turn, `unused` orders that were not applied, with why.
 
 use std::io::{self, BufRead, Write};
 
 use crate::games::squares::{Order, Squares};
-use crate::games::{CitesRule, DecisionKind, Game, GameResult};
+use crate::games::submission::{release, submit, Submission};
+use crate::games::{DecisionKind, Game, GameResult, Seat};
+
+/// What `orderly engine` prints besides the position and the legal orders.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Extras {
+    /// Print the ASCII board after each message: from this seat, or (None
+    /// inside `Some`) from the seat of the player to act.
+    pub board: Option<Option<Seat>>,
+    /// Print the pending choices worded for the player to act.
+    pub choices: bool,
+}
 
 /// Writes the position, the pending decision and the sorted legal orders.
 pub fn write_state(out: &mut impl Write, game: &Squares) -> io::Result<()> {
@@ -50,9 +68,82 @@ pub fn write_state(out: &mut impl Write, game: &Squares) -> io::Result<()> {
     Ok(())
 }
 
-/// Plays the orders read from `input` from `game`, writing a block per order.
-pub fn run(mut game: Squares, input: impl BufRead, out: &mut impl Write) -> io::Result<()> {
+/// Writes text that may hold blank lines inside a block, which must not
+/// have any (a blank line ends a block).
+fn write_lines(out: &mut impl Write, text: &str) -> io::Result<()> {
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+fn write_extras(
+    out: &mut impl Write,
+    game: &Squares,
+    extras: Extras,
+    last: &[crate::games::squares::Event],
+) -> io::Result<()> {
+    if let Some(view) = extras.board {
+        let seat = view
+            .or_else(|| game.pending().map(|p| p.seat))
+            .unwrap_or(Seat::North);
+        write_lines(out, &game.draw_board(seat, last))?;
+    }
+    if extras.choices {
+        write_lines(out, &game.choices())?;
+    }
+    Ok(())
+}
+
+/// Writes what became of each line of a message.
+fn write_submission(out: &mut impl Write, s: &Submission<Squares>) -> io::Result<()> {
+    for taken in &s.taken {
+        writeln!(out, "order {}", taken.line)?;
+        let canonical = taken.order.to_string();
+        if canonical != taken.line {
+            writeln!(out, "read {canonical}")?;
+        }
+        for event in &taken.events {
+            writeln!(out, "event {event}")?;
+        }
+    }
+    if let Some(r) = &s.refused {
+        writeln!(out, "order {}", r.line)?;
+        match r.rule {
+            Some(rule) => writeln!(out, "refused {rule}: {}", r.problem)?,
+            None => writeln!(out, "refused parse: {}", r.problem)?,
+        }
+        for suggestion in &r.suggestions {
+            writeln!(out, "suggest {suggestion}")?;
+        }
+    }
+    for line in &s.held {
+        writeln!(out, "held {line}")?;
+    }
+    for u in &s.unused {
+        writeln!(out, "unused {}: {}", u.line, u.why.describe::<Squares>())?;
+    }
+    Ok(())
+}
+
+/// Plays the messages read from `input` from `game`, writing a block per
+/// message. A line is one message from the player to act: one order, or
+/// several separated by `;` (a double turn written at once).
+pub fn run(game: Squares, input: impl BufRead, out: &mut impl Write) -> io::Result<()> {
+    run_with(game, input, out, Extras::default())
+}
+
+/// [`run`], printing the board and the choices as `extras` asks.
+pub fn run_with(
+    mut game: Squares,
+    input: impl BufRead,
+    out: &mut impl Write,
+    extras: Extras,
+) -> io::Result<()> {
     write_state(out, &game)?;
+    write_extras(out, &game, extras, &[])?;
+    // Lines held for the second half of a double turn, per seat.
+    let mut held: [Vec<String>; 2] = [Vec::new(), Vec::new()];
     for line in input.lines() {
         let line = line?;
         let text = line.trim();
@@ -60,23 +151,29 @@ pub fn run(mut game: Squares, input: impl BufRead, out: &mut impl Write) -> io::
             continue;
         }
         writeln!(out)?;
-        writeln!(out, "order {text}")?;
-        let order = match game.parse_order(text) {
-            Ok(order) => order,
-            Err(e) => {
-                writeln!(out, "refused parse: {e}")?;
-                continue;
+        let seat = game.pending().map_or(Seat::North, |p| p.seat);
+        let orders: Vec<&str> = text.split(';').collect();
+        let submission = submit(&mut game, seat, &orders);
+        write_submission(out, &submission)?;
+        let mut last: Vec<_> = submission
+            .taken
+            .iter()
+            .flat_map(|t| t.events.iter().cloned())
+            .collect();
+        held[seat.index()].extend(submission.held);
+        // The opponent's decision may have resolved an attack that held
+        // orders were waiting for.
+        for waiting in Seat::BOTH {
+            let lines = std::mem::take(&mut held[waiting.index()]);
+            let released = release(&mut game, waiting, &lines);
+            if released.held != lines {
+                write_submission(out, &released)?;
             }
-        };
-        match game.apply(&order) {
-            Ok(events) => {
-                for event in events {
-                    writeln!(out, "event {event}")?;
-                }
-                write_state(out, &game)?;
-            }
-            Err(refusal) => writeln!(out, "refused {}: {refusal}", refusal.rule())?,
+            last.extend(released.taken.iter().flat_map(|t| t.events.iter().cloned()));
+            held[waiting.index()] = released.held;
         }
+        write_state(out, &game)?;
+        write_extras(out, &game, extras, &last)?;
     }
     Ok(())
 }

@@ -7,3 +7,5 @@
 
 pub mod engine_tool;
 pub mod games;
+pub mod record;
+pub mod replay_tool;

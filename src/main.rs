@@ -6,6 +6,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use orderly::games::squares::{Side, Squares};
+use orderly::games::Seat;
 
 #[derive(Parser)]
 #[command(
@@ -29,7 +30,25 @@ enum Command {
         /// Start from this position string instead of the opening.
         #[arg(long, conflicts_with = "first")]
         position: Option<String>,
+        /// Print the ASCII board after each order: from the seat of the
+        /// player to act, or from `blue`'s or `gray`'s seat.
+        #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "mover")]
+        board: Option<BoardView>,
+        /// Print the pending choices worded for the player to act.
+        #[arg(long)]
+        choices: bool,
     },
+    /// Replay a game record, re-validating every order: print the final
+    /// board and the result, or the first illegal order with its line.
+    Replay(orderly::replay_tool::ReplayArgs),
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum BoardView {
+    /// The seat of the player to act.
+    Mover,
+    Blue,
+    Gray,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -41,7 +60,12 @@ enum FirstSide {
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
-        Command::Engine { first, position } => {
+        Command::Engine {
+            first,
+            position,
+            board,
+            choices,
+        } => {
             let game = match position {
                 Some(text) => text
                     .parse::<Squares>()
@@ -53,7 +77,22 @@ fn main() -> anyhow::Result<()> {
             };
             let stdin = io::stdin();
             let mut out = BufWriter::new(io::stdout().lock());
-            orderly::engine_tool::run(game, stdin.lock(), &mut out)?;
+            let extras = orderly::engine_tool::Extras {
+                board: board.map(|view| match view {
+                    BoardView::Mover => None,
+                    BoardView::Blue => Some(Seat::North),
+                    BoardView::Gray => Some(Seat::South),
+                }),
+                choices,
+            };
+            orderly::engine_tool::run_with(game, stdin.lock(), &mut out, extras)?;
+        }
+        Command::Replay(args) => {
+            let replayed =
+                orderly::replay_tool::run(&args, &mut io::stdout().lock(), &mut io::stderr())?;
+            if !replayed {
+                std::process::exit(1);
+            }
         }
     }
     Ok(())

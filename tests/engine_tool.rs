@@ -115,3 +115,67 @@ fn a_bad_position_is_an_error_with_the_reason() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("six fields"), "{stderr}");
 }
+
+#[test]
+fn orders_are_read_forgivingly_and_refusals_suggest_the_nearest_orders() {
+    let out = engine(&[], "cav BR-B3C\ninf gr g3c\nmove B3C B3X\n");
+    let b = blocks(&out);
+    assert_eq!(b[1][0], "order cav BR-B3C");
+    assert_eq!(b[1][1], "read MOVE CAVALRY BR B3C");
+    assert_eq!(b[1][2], "event Blue cavalry moves BR -> B3C");
+    assert_eq!(b[3][0], "order move B3C B3X");
+    assert!(
+        b[3][1].starts_with("refused parse: \"B3X\" is not a square"),
+        "{}",
+        b[3][1]
+    );
+    let suggested: Vec<&str> = b[3]
+        .iter()
+        .filter_map(|l| l.strip_prefix("suggest "))
+        .collect();
+    assert!(suggested.contains(&"MOVE B3C B3R"), "{suggested:?}");
+    assert!(suggested.contains(&"MOVE B3C B3L"), "{suggested:?}");
+}
+
+#[test]
+fn a_line_of_several_orders_is_one_message_and_holds_the_second_half() {
+    let position = "7I3A4C/3/4/2/2II1/2/2i2/2/4/3/8i3a4c - b1 b 20 -";
+    let out = engine(
+        &["--position", position],
+        "B1C x G1C + B1CL; inf BR B3C\nstand\noption 3\n",
+    );
+    let b = blocks(&out);
+    assert!(b[1].contains(&"held inf BR B3C"), "{:?}", b[1]);
+    assert!(b[1].contains(&"pending Gray defence: retreat or stand"));
+    assert!(b[2].contains(&"pending Blue attack option"), "{:?}", b[2]);
+    // Option 3 ends the attack: the held second half is applied.
+    assert!(
+        b[3].contains(&"event Blue infantry moves BR -> B3C"),
+        "{:?}",
+        b[3]
+    );
+    assert!(b[3].contains(&"pending Gray turn"), "{:?}", b[3]);
+}
+
+#[test]
+fn the_board_and_the_choices_are_printed_on_request() {
+    let out = engine(&["--board", "--choices"], "cav BR B3C\n");
+    let b = blocks(&out);
+    for block in &b[..2] {
+        for code in ["BR", "B3C", "NWF", "G1CR", "GR"] {
+            assert!(
+                block.iter().any(|l| l.contains(code)),
+                "{code} missing:\n{}",
+                block.join("\n")
+            );
+        }
+        assert!(block.iter().any(|l| l.contains("Your orders, by unit")));
+        assert!(block.iter().all(|l| l.len() <= 76), "{}", block.join("\n"));
+    }
+    assert!(b[0]
+        .iter()
+        .any(|l| l.starts_with("Blue, turn 1: your turn")));
+    assert!(b[1]
+        .iter()
+        .any(|l| l.starts_with("Gray, turn 2: your turn")));
+}

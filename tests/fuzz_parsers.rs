@@ -310,6 +310,7 @@ fn check_order_text(text: &str, game: &Squares) -> Checked {
         Ok(o) => prop_assert_eq!(Order::parse(&o.to_string()), Ok(*o), "{:?}", text),
         Err(e) => prop_assert!(!e.message.is_empty(), "empty message for {:?}", text),
     }
+    check_forgiving(text, game)?;
     match parsed {
         Err(e) => prop_assert!(!e.message.is_empty(), "empty message for {:?}", text),
         Ok(order) => {
@@ -344,6 +345,37 @@ fn check_order_text(text: &str, game: &Squares) -> Checked {
                     prop_assert_eq!(&after, game, "refused {} changed {}", order, game);
                     prop_assert!(is_rule_id(refusal.rule().0), "{}: {:?}", order, refusal);
                 }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The forgiving reader takes only listed orders, and a line it does not
+/// take is answered with the line, a reason, a rule id when it was read,
+/// and suggestions that are all legal orders.
+fn check_forgiving(text: &str, game: &Squares) -> Checked {
+    let legal = game.legal_orders();
+    match game.read_order(text) {
+        Ok(order) => {
+            prop_assert!(
+                legal.contains(&order),
+                "{:?} read as unlisted {}",
+                text,
+                order
+            );
+            let mut after = game.clone();
+            prop_assert!(after.apply(&order).is_ok(), "{:?} read as {}", text, order);
+        }
+        Err(r) => {
+            prop_assert_eq!(r.line.as_str(), text.trim());
+            prop_assert!(!r.problem.is_empty(), "empty problem for {:?}", text);
+            if let Some(rule) = r.rule {
+                prop_assert!(is_rule_id(rule.0), "{:?}: {:?}", text, r);
+            }
+            for s in &r.suggestions {
+                let o = Order::parse(s).map_err(|e| fail(format!("{text:?}: {s}: {e}")))?;
+                prop_assert!(legal.contains(&o), "{:?} suggests unlisted {}", text, s);
             }
         }
     }

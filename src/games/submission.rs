@@ -1,1 +1,229 @@
 //! Several orders in one message.
+//!
+//! A player may write both halves of a double turn in one mail, or an
+//! attack followed by the second half. Orders are taken in the order
+//! written while the decision is the writer's. When the first half is an
+//! attack that waits for the opponent's decision, the orders after it are
+//! *held* and applied once the attack is resolved and the second half
+//! comes, if they are still legal then (SQUARES R4: the second half is
+//! ordered after the first is resolved). The first refused order stops
+//! the message: what follows it was written on the assumption that it
+//! would be taken.
+//!
+//! ```
+//! use orderly::games::{Game, GameOptions, Seat};
+//! use orderly::games::squares::Squares;
+//! use orderly::games::submission::submit;
+//!
+//! let mut game = Squares::new(&GameOptions::default());
+//! let s = submit(&mut game, Seat::North, &["cav BR B3C", "PASS"]);
+//! assert_eq!(s.taken.len(), 1);
+//! // Blue's turn ended with the move: PASS was not applied, and why is said.
+//! assert_eq!(s.unused.len(), 1);
+//! assert!(s.unused[0].why.to_string().contains("turn"));
+//! ```
+
+use std::fmt;
+
+use super::{DecisionKind, Game, Rejection, Seat};
+
+/// An order that was applied.
+#[derive(Clone, Debug)]
+pub struct Taken<G: Game> {
+    /// The line as written.
+    pub line: String,
+    /// The order read from it, in canonical form.
+    pub order: G::Order,
+    /// What happened.
+    pub events: Vec<G::Event>,
+}
+
+/// Why a line of a message was not applied (and not refused either).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotApplied {
+    /// An earlier line of the same message was refused.
+    EarlierRefused,
+    /// The game ended before this line.
+    GameOver,
+    /// The writer's turn ended before this line; the other seat decides now.
+    TurnEnded {
+        /// Who decides now.
+        now: Seat,
+    },
+    /// A held second half that no longer has a turn to be played in.
+    NoSecondHalf,
+}
+
+impl NotApplied {
+    /// The words for a player, naming seats with the game's names.
+    pub fn describe<G: Game>(self) -> String {
+        match self {
+            NotApplied::EarlierRefused => {
+                "not applied, because an earlier order of this message was refused".into()
+            }
+            NotApplied::GameOver => "not applied: the game is over".into(),
+            NotApplied::TurnEnded { now } => format!(
+                "not applied: your turn had ended; {} decides now. Send it on your next turn",
+                G::seat_name(now)
+            ),
+            NotApplied::NoSecondHalf => {
+                "not applied: the attack ended your turn, so there was no second half to play"
+                    .into()
+            }
+        }
+    }
+}
+
+impl fmt::Display for NotApplied {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotApplied::EarlierRefused => f.write_str("an earlier order was refused"),
+            NotApplied::GameOver => f.write_str("the game is over"),
+            NotApplied::TurnEnded { .. } => f.write_str("your turn had ended"),
+            NotApplied::NoSecondHalf => f.write_str("there was no second half to play"),
+        }
+    }
+}
+
+/// A line that was neither applied nor refused, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unused {
+    /// The line as written.
+    pub line: String,
+    /// Why it was not applied.
+    pub why: NotApplied,
+}
+
+/// What became of each line of a message.
+#[derive(Clone, Debug)]
+pub struct Submission<G: Game> {
+    /// The orders applied, in order.
+    pub taken: Vec<Taken<G>>,
+    /// The first refused line, with its reason and suggestions.
+    pub refused: Option<Rejection>,
+    /// Lines kept for the second half of the double turn: pass them to
+    /// [`release`] after each of the opponent's orders.
+    pub held: Vec<String>,
+    /// Lines not applied, each with why.
+    pub unused: Vec<Unused>,
+}
+
+impl<G: Game> Default for Submission<G> {
+    fn default() -> Self {
+        Submission {
+            taken: Vec::new(),
+            refused: None,
+            held: Vec::new(),
+            unused: Vec::new(),
+        }
+    }
+}
+
+fn is_turn(kind: DecisionKind) -> bool {
+    matches!(kind, DecisionKind::Turn | DecisionKind::DoubleTurn { .. })
+}
+
+/// Applies the order lines of one message from `seat`, as far as they go.
+///
+/// Lines that are empty after trimming are skipped. The state changes only
+/// by the orders in [`Submission::taken`].
+pub fn submit<G: Game, S: AsRef<str>>(game: &mut G, seat: Seat, lines: &[S]) -> Submission<G> {
+    let mut out = Submission::default();
+    let lines: Vec<&str> = lines
+        .iter()
+        .map(|l| l.as_ref().trim())
+        .filter(|l| !l.is_empty())
+        .collect();
+    // Set when this message began an attack in the first half of a double
+    // turn: the lines after it wait for the attack to be resolved.
+    let mut first_half_attack = false;
+    for (i, line) in lines.iter().enumerate() {
+        let rest = || lines[i..].iter().map(|l| l.to_string());
+        let Some(pending) = game.pending() else {
+            out.unused.extend(rest().map(|line| Unused {
+                line,
+                why: NotApplied::GameOver,
+            }));
+            break;
+        };
+        if pending.seat != seat {
+            if first_half_attack {
+                out.held.extend(rest());
+            } else {
+                out.unused.extend(rest().map(|line| Unused {
+                    line,
+                    why: NotApplied::TurnEnded { now: pending.seat },
+                }));
+            }
+            break;
+        }
+        let first_half = pending.kind == DecisionKind::DoubleTurn { half: 1 };
+        match read_and_apply(game, line) {
+            Ok(taken) => out.taken.push(taken),
+            Err(rejection) => {
+                out.refused = Some(rejection);
+                out.unused.extend(lines[i + 1..].iter().map(|l| Unused {
+                    line: l.to_string(),
+                    why: NotApplied::EarlierRefused,
+                }));
+                break;
+            }
+        }
+        if first_half {
+            first_half_attack = game.pending().is_some_and(|p| !is_turn(p.kind));
+        }
+    }
+    out
+}
+
+/// Applies held lines (see [`Submission::held`]) once their time has come:
+/// when `seat` must play a turn. While the attack is still being resolved
+/// nothing happens and the lines stay held; when the game has gone on
+/// without a second half (it ended, or the other seat's turn came) they are
+/// returned as unused.
+pub fn release<G: Game, S: AsRef<str>>(game: &mut G, seat: Seat, held: &[S]) -> Submission<G> {
+    let mut out = Submission::default();
+    if held.is_empty() {
+        return out;
+    }
+    match game.pending() {
+        Some(p) if p.seat == seat && is_turn(p.kind) => submit(game, seat, held),
+        Some(p) if !is_turn(p.kind) => {
+            out.held = held.iter().map(|l| l.as_ref().to_string()).collect();
+            out
+        }
+        pending => {
+            let why = match pending {
+                None => NotApplied::GameOver,
+                Some(_) => NotApplied::NoSecondHalf,
+            };
+            out.unused = held
+                .iter()
+                .map(|l| Unused {
+                    line: l.as_ref().to_string(),
+                    why,
+                })
+                .collect();
+            out
+        }
+    }
+}
+
+fn read_and_apply<G: Game>(game: &mut G, line: &str) -> Result<Taken<G>, Rejection> {
+    let order = game.read_order(line)?;
+    // `read_order` checked the order; a refusal here would be an engine
+    // bug, still answered as a refusal rather than a crash.
+    match game.apply(&order) {
+        Ok(events) => Ok(Taken {
+            line: line.to_string(),
+            order,
+            events,
+        }),
+        Err(refusal) => Err(Rejection {
+            line: line.to_string(),
+            problem: refusal.to_string(),
+            rule: Some(super::CitesRule::rule(&refusal)),
+            suggestions: Vec::new(),
+        }),
+    }
+}

@@ -342,6 +342,10 @@ pub fn layout_position_with(l: &Layout, consistent: bool) -> String {
     let mut on_square: [Option<Written>; 32] = [None; 32];
     let mut reserves: [Vec<Written>; 2] = [Vec::new(), Vec::new()];
     let mut eliminated = Vec::new();
+    // R2, R6: only the one action of a side's latest turn carries runs:
+    // one mover, two cavalry, or one attacker. Per side: movers so far (and
+    // whether they are all cavalry), or that an attacker has been seen.
+    let mut actors: [(usize, bool, bool); 2] = [(0, true, false); 2];
     for (i, spec) in l.units.iter().enumerate() {
         let side = i / 16;
         let kind = kind_index(ARMY[i % 16]);
@@ -369,6 +373,21 @@ pub fn layout_position_with(l: &Layout, consistent: bool) -> String {
             inactive: spec.inactive < 10 && !(consistent && kind == 2),
             retreated: !consistent && side == mover && spec.retreated < 8,
         };
+        let (movers, all_cavalry, attacked) = &mut actors[side];
+        if w.attack_run > 0 && *movers == 0 && !*attacked {
+            w.move_run = 0;
+            *attacked = true;
+        } else if w.move_run > 0
+            && !*attacked
+            && (*movers == 0 || (*movers == 1 && *all_cavalry && kind == 2))
+        {
+            w.attack_run = 0;
+            *movers += 1;
+            *all_cavalry &= kind == 2;
+        } else {
+            w.move_run = 0;
+            w.attack_run = 0;
+        }
         if l.invader == Some(i as u8) {
             reserves[1 - side].push(w);
             continue;

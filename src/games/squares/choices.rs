@@ -1,14 +1,601 @@
-//! The pending choices worded for the player who must decide.
+//! The pending choices, worded for the player who must decide.
+//!
+//! On a turn: the legal orders grouped by unit, one line per unit, counted
+//! instead of listed when the line would not fit (`HELP MOVES <square>`
+//! lists them). Inside an attack: each legal choice with one line saying
+//! what it does in this position, worked out by playing it on a copy of the
+//! game, so the text can never promise what the rules would not do.
 
-use super::state::Squares;
-use crate::games::Rejection;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
-/// The pending choices.
-pub(crate) fn describe(_game: &Squares) -> String {
-    String::new()
+use super::attack::Stage;
+use super::board::{board, Space, Terrain};
+use super::event::Event;
+use super::order::Order;
+use super::state::{Half, Squares};
+use super::unit::{Side, UnitKind};
+use crate::games::{Game, Rejection};
+
+/// Mail lines are at most this wide (design: plain text, 76 columns).
+const WIDTH: usize = 76;
+
+/// The pending choices for the player who must decide.
+pub(crate) fn describe(game: &Squares) -> String {
+    let Some(side) = game.side_to_decide() else {
+        return String::new();
+    };
+    match game.attack {
+        Some(attack) => describe_decision(game, side, attack.stage),
+        None => describe_turn(game, side),
+    }
 }
 
-/// The legal orders of the unit on one square.
-pub(crate) fn describe_from(_game: &Squares, _square: &str) -> Result<String, Rejection> {
-    Ok(String::new())
+/// `HELP MOVES <square>`: every legal order of the unit on `square` (or of
+/// the reserve), one per line in canonical notation.
+pub(crate) fn describe_from(game: &Squares, square: &str) -> Result<String, Rejection> {
+    let reject = |problem: String, suggestions: Vec<String>| Rejection {
+        line: format!("HELP MOVES {square}"),
+        problem,
+        rule: None,
+        suggestions,
+    };
+    let Some(space) = Space::from_code(square.trim()) else {
+        let near: Vec<String> = Space::all()
+            .filter(|s| {
+                super::reader::edit_distance(&square.trim().to_ascii_uppercase(), s.code()) <= 1
+            })
+            .map(|s| format!("HELP MOVES {s}"))
+            .collect();
+        return Err(reject(
+            format!("{:?} is not a square of the board", square.trim()),
+            near,
+        ));
+    };
+    let orders: Vec<String> = sorted(
+        game.legal_orders()
+            .into_iter()
+            .filter(|o| acting_squares(o).contains(&space)),
+    );
+    if orders.is_empty() {
+        let problem = match game.side_to_decide() {
+            None => "the game is over".to_string(),
+            Some(side) => format!("{side} has no legal order for a unit in {space} now"),
+        };
+        return Err(reject(problem, Vec::new()));
+    }
+    let mut out = format!("Legal orders for {space} ({}):\n", orders.len());
+    for o in orders {
+        let _ = writeln!(out, "  {o}");
+    }
+    Ok(out)
+}
+
+/// The squares of the units an order acts with.
+fn acting_squares(order: &Order) -> Vec<Space> {
+    match *order {
+        Order::Move(s) => vec![s.from],
+        Order::MoveTwo(a, b) => vec![a.from, b.from],
+        Order::Attack {
+            attacker, support, ..
+        } => std::iter::once(attacker).chain(support).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn sorted(orders: impl Iterator<Item = Order>) -> Vec<String> {
+    let mut v: Vec<String> = orders.map(|o| o.to_string()).collect();
+    v.sort();
+    v
+}
+
+fn describe_turn(game: &Squares, side: Side) -> String {
+    let mut out = String::new();
+    let turn = game.turn();
+    let what = match game.half {
+        Half::Single => "your turn",
+        Half::First => "the first half of your double turn (R4)",
+        Half::Second => "the second half of your double turn (R4)",
+    };
+    let _ = writeln!(out, "{side}, turn {turn}: {what}. Your orders, by unit:");
+    let legal = game.legal_orders();
+    // Units are keyed by square; a reserve is keyed by square and type,
+    // because its units of one type are interchangeable (R7).
+    let mut by_unit: BTreeMap<(u8, Space, Option<UnitKind>), Vec<Order>> = BTreeMap::new();
+    let mut pairs = 0usize;
+    let mut pass = false;
+    for order in &legal {
+        match *order {
+            Order::Move(step) => by_unit
+                .entry((front_rank(side, step.from), step.from, step.unit))
+                .or_default()
+                .push(*order),
+            Order::Attack { attacker, .. } => by_unit
+                .entry((front_rank(side, attacker), attacker, None))
+                .or_default()
+                .push(*order),
+            Order::MoveTwo(..) => pairs += 1,
+            Order::Pass => pass = true,
+            _ => {}
+        }
+    }
+    let mut whole_turn_note = false;
+    for ((_, square, kind), orders) in &by_unit {
+        let kind = kind
+            .or_else(|| game.unit_at(*square).map(|u| u.kind()))
+            .unwrap_or(UnitKind::Infantry);
+        let head = format!("  {kind} {square}: ");
+        let (line, whole) = unit_line(game, &head, orders);
+        whole_turn_note |= whole;
+        out.push_str(&line);
+        out.push('\n');
+    }
+    if pairs > 0 {
+        let ways = count(pairs, "way");
+        let _ = writeln!(
+            out,
+            "  two cavalry at once, one step each (R11): {ways}; HELP MOVES \
+             on either cavalry's square lists them"
+        );
+    }
+    if pass {
+        let _ = writeln!(
+            out,
+            "  PASS: do nothing now; your next turn is then a double turn (R4)"
+        );
+    }
+    if whole_turn_note {
+        let _ = writeln!(out, "  * this move uses your whole double turn (R5)");
+    }
+    let _ = writeln!(
+        out,
+        "Write one order per line, such as {}. HELP MOVES <square> lists one \
+         unit's orders in full.",
+        example(&legal)
+    );
+    wrap_all(&out)
+}
+
+/// Orders nearer the enemy come first: the front is what a player reads
+/// first. The own reserve comes last.
+fn front_rank(side: Side, s: Space) -> u8 {
+    let b = board();
+    if b.reserve_owner(s).is_some() {
+        return u8::MAX;
+    }
+    let depth = b.rect(s).y_from + b.rect(s).y_to;
+    let toward_enemy = match side {
+        Side::Blue => 100 - depth,
+        Side::Gray => depth,
+    };
+    toward_enemy.clamp(0, 254) as u8
+}
+
+/// One unit's orders on one line: moves by destination, attacks by target
+/// with their supports; counted when the line would be too long.
+fn unit_line(game: &Squares, head: &str, orders: &[Order]) -> (String, bool) {
+    let mut moves: Vec<String> = Vec::new();
+    let mut whole = false;
+    let mut attacks: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut hopeless_targets: Vec<String> = Vec::new();
+    for o in orders {
+        match *o {
+            Order::Move(step) => {
+                let kind = step
+                    .unit
+                    .or_else(|| game.unit_at(step.from).map(|u| u.kind()))
+                    .unwrap_or(UnitKind::Infantry);
+                let takes_whole =
+                    game.half == Half::First && game.is_whole_double_turn(kind, step.from, step.to);
+                whole |= takes_whole;
+                let dest = format!("{}{}", step.to, if takes_whole { "*" } else { "" });
+                if !moves.contains(&dest) {
+                    moves.push(dest);
+                }
+            }
+            Order::Attack {
+                attacker,
+                target,
+                support,
+            } => {
+                if support.is_none() && hopeless(game, attacker, target) {
+                    hopeless_targets.push(target.to_string());
+                }
+                attacks
+                    .entry(target.to_string())
+                    .or_default()
+                    .push(support.map_or("alone".to_string(), |s| s.to_string()))
+            }
+            _ => {}
+        }
+    }
+    let mut parts = Vec::new();
+    if !moves.is_empty() {
+        parts.push(format!("MOVE to {}", moves.join(" ")));
+    }
+    for (target, supports) in &attacks {
+        let alone = supports.iter().any(|s| s == "alone");
+        let with: Vec<&str> = supports
+            .iter()
+            .filter(|s| *s != "alone")
+            .map(String::as_str)
+            .collect();
+        // R17: some unsupported attacks only lose the attacker; say so
+        // where the choice is offered.
+        let lost = if hopeless_targets.contains(target) {
+            " (attacker lost, R17)"
+        } else {
+            ""
+        };
+        let how = match (alone, with.is_empty()) {
+            (true, true) => format!("unsupported{lost}"),
+            (true, false) => format!("alone{lost} or SUPPORT {}", with.join("/")),
+            (false, _) => format!("SUPPORT {}", with.join("/")),
+        };
+        parts.push(format!("ATTACK {target} {how}"));
+    }
+    let line = format!("{head}{}", parts.join("; "));
+    if line.len() <= WIDTH {
+        return (line, whole);
+    }
+    let n_moves = orders
+        .iter()
+        .filter(|o| matches!(o, Order::Move(_)))
+        .count();
+    let n_attacks = orders.len() - n_moves;
+    let square = match orders[0] {
+        Order::Move(s) => s.from,
+        Order::Attack { attacker, .. } => attacker,
+        _ => unreachable!("only moves and attacks are grouped by unit"),
+    };
+    let mut counted = Vec::new();
+    if n_moves > 0 {
+        counted.push(count(n_moves, "move"));
+    }
+    if n_attacks > 0 {
+        counted.push(count(n_attacks, "attack"));
+    }
+    (
+        format!("{head}{} (HELP MOVES {square})", counted.join(", ")),
+        whole,
+    )
+}
+
+/// Whether an unsupported attack from `attacker` on `target` can only
+/// eliminate the attacker (R17): on a forest, or by infantry or cavalry on
+/// artillery.
+fn hopeless(game: &Squares, attacker: Space, target: Space) -> bool {
+    let b = board();
+    if b.is_forest(target) {
+        return true;
+    }
+    let kind = |s: Space| game.unit_at(s).map(|u| u.kind());
+    kind(target) == Some(UnitKind::Artillery) && kind(attacker) != Some(UnitKind::Artillery)
+}
+
+/// An order to show as an example of the notation: an attack if there is
+/// one, else a move.
+fn example(legal: &[Order]) -> String {
+    let mut sorted_legal: Vec<&Order> = legal.iter().collect();
+    sorted_legal.sort_by_key(|o| o.to_string());
+    sorted_legal
+        .iter()
+        .find(|o| matches!(o, Order::Attack { .. }))
+        .or_else(|| sorted_legal.iter().find(|o| matches!(o, Order::Move(_))))
+        .map(|o| o.to_string())
+        .unwrap_or_else(|| "PASS".to_string())
+}
+
+fn describe_decision(game: &Squares, side: Side, stage: Stage) -> String {
+    let attack = game.attack.expect("a decision is inside an attack");
+    let v = View { game, side };
+    let attacker = v.unit(attack.attacker);
+    let target = v.unit(attack.target);
+    let support = attack
+        .support
+        .map(|s| format!(", supported by {}", v.unit(s)))
+        .unwrap_or_default();
+    let enemy = side.opponent();
+    let head = match stage {
+        Stage::Response => {
+            let mut h = format!("{side}: {attacker} attacks {target}{support}.");
+            if game.is_flank(&attack) {
+                h.push_str(" It is a flank attack: you must retreat if you can (R18).");
+            }
+            let may_stand = game.legal_orders().contains(&Order::Stand);
+            h.push_str(if may_stand {
+                " Retreat or stand:"
+            } else if game.is_flank(&attack) {
+                " Choose where:"
+            } else {
+                " Cavalry must retreat when it can (R24); choose where:"
+            });
+            h
+        }
+        Stage::Option => format!(
+            "{side}: {target} stands against {attacker}{support}. \
+             Choose an option (R19):"
+        ),
+        Stage::SupportRetreat1 | Stage::SupportRetreat5 => format!(
+            "{side}: choose where {} retreats (R19, R21):",
+            v.unit(attack.support.unwrap_or(attack.attacker))
+        ),
+        Stage::AttackerRetreat1 | Stage::AttackerRetreat4 => {
+            format!("{side}: choose where {attacker} retreats (R19, R21):")
+        }
+        Stage::SecondChance => format!(
+            "{side}: the supporting {enemy} artillery has retreated. {target} may \
+             retreat a second time and survive; if it stands it is eliminated (R19):"
+        ),
+        Stage::Lose => format!(
+            "{side}: {attacker} attacks your reserve {}. Choose the unit you lose \
+             there (R17):",
+            attack.target
+        ),
+        Stage::Advance => format!(
+            "{side}: {} is empty: {attacker} may advance into it, or stay (R20):",
+            attack.target
+        ),
+    };
+    let mut out = head;
+    out.push('\n');
+    let mut legal = game.legal_orders();
+    legal.sort_by_key(|o| o.to_string());
+    for order in legal {
+        let effect = v.effect(&order);
+        let _ = writeln!(out, "  {order}: {effect}");
+    }
+    wrap_all(&out)
+}
+
+/// Words for units and events from one side's seat: "your infantry in
+/// B1C", "the Gray cavalry in G2R".
+struct View<'a> {
+    game: &'a Squares,
+    side: Side,
+}
+
+impl View<'_> {
+    fn unit(&self, square: Space) -> String {
+        match board().terrain(square) {
+            Terrain::Reserve(owner) if owner == self.side => format!("your reserve {square}"),
+            Terrain::Reserve(owner) => format!("the {owner} reserve {square}"),
+            _ => match self.game.unit_at(square) {
+                Some(u) => self.named(u.side(), u.kind(), square),
+                None => square.to_string(),
+            },
+        }
+    }
+
+    fn named(&self, side: Side, kind: UnitKind, square: Space) -> String {
+        if side == self.side {
+            format!("your {kind} in {square}")
+        } else {
+            format!("the {side} {kind} in {square}")
+        }
+    }
+
+    /// [`View::named`], calling the supporting unit so: the issue's own
+    /// wording ("your supporting infantry in G1CR is eliminated").
+    fn named_in_role(&self, side: Side, kind: UnitKind, square: Space) -> String {
+        match self.game.attack {
+            Some(a) if a.support == Some(square) => self.named(side, kind, square).replacen(
+                &format!("{kind} in"),
+                &format!("supporting {kind} in"),
+                1,
+            ),
+            _ => self.named(side, kind, square),
+        }
+    }
+
+    fn place(&self, square: Space) -> String {
+        match board().terrain(square) {
+            Terrain::Reserve(owner) if owner == self.side => format!("your reserve {square}"),
+            Terrain::Reserve(owner) => format!("the {owner} reserve {square}"),
+            _ => square.to_string(),
+        }
+    }
+
+    /// What `order` does here: its consequences, played on a copy, up to
+    /// the next decision, which is named.
+    fn effect(&self, order: &Order) -> String {
+        let mut after = self.game.clone();
+        let mut events = Vec::new();
+        after.apply_listed(*order, &mut events);
+        let mut phrases: Vec<String> = Vec::new();
+        let mut eliminated: Vec<String> = Vec::new();
+        let flush = |eliminated: &mut Vec<String>, phrases: &mut Vec<String>| {
+            match eliminated.len() {
+                0 => {}
+                1 => phrases.push(format!("{} is eliminated", eliminated[0])),
+                _ => phrases.push(format!("{} are eliminated", join_and(eliminated))),
+            }
+            eliminated.clear();
+        };
+        for e in &events {
+            if let Event::Eliminated { side, unit, square } = e {
+                eliminated.push(self.named_in_role(*side, *unit, *square));
+                continue;
+            }
+            flush(&mut eliminated, &mut phrases);
+            match e {
+                Event::Retreated {
+                    side,
+                    unit,
+                    from,
+                    to,
+                } => {
+                    let rests = *side == self.side
+                        && matches!(unit, UnitKind::Infantry | UnitKind::Artillery);
+                    phrases.push(format!(
+                        "{} retreats to {}{}",
+                        self.named_in_role(*side, *unit, *from),
+                        self.place(*to),
+                        if rests {
+                            " and rests on your next turn (R21)"
+                        } else {
+                            ""
+                        }
+                    ));
+                }
+                Event::Stood { side, unit, square } => {
+                    phrases.push(format!("{} stands", self.named(*side, *unit, *square)))
+                }
+                Event::Advanced {
+                    side,
+                    unit,
+                    from,
+                    to,
+                } => phrases.push(format!(
+                    "{} advances into {}",
+                    self.named(*side, *unit, *from),
+                    self.place(*to)
+                )),
+                Event::Stayed { side, square } => {
+                    let who = match self.game.unit_at(*square) {
+                        Some(u) => self.named(*side, u.kind(), *square),
+                        None => square.to_string(),
+                    };
+                    phrases.push(format!("{who} stays"));
+                }
+                Event::GameOver(outcome) => phrases.push(format!(
+                    "the game ends: {}",
+                    Event::GameOver(*outcome)
+                        .to_string()
+                        .trim_start_matches("game over: ")
+                )),
+                _ => {}
+            }
+        }
+        flush(&mut eliminated, &mut phrases);
+        let before = [Side::Blue, Side::Gray].map(|s| self.game.points(s));
+        let now = [Side::Blue, Side::Gray].map(|s| after.points(s));
+        if before != now && after.outcome.is_none() {
+            phrases.push(format!("score then Blue {} - Gray {}", now[0], now[1]));
+        }
+        if let Some(next) = self.next_decision(&after) {
+            phrases.push(next);
+        }
+        if phrases.is_empty() {
+            phrases.push("nothing more happens".to_string());
+        }
+        let mut text = phrases.join("; ");
+        text.push('.');
+        text
+    }
+
+    /// The decision the attack waits for after a choice, from this seat.
+    fn next_decision(&self, after: &Squares) -> Option<String> {
+        let attack = after.attack?;
+        let decider = after.side_to_decide()?;
+        let who = if decider == self.side {
+            "you".to_string()
+        } else {
+            decider.to_string()
+        };
+        // "Blue may advance its infantry", not "the Blue infantry".
+        let unit = |s: Space| match after.unit_at(s) {
+            Some(u) if u.side() == decider && decider != self.side => {
+                format!("its {} in {s}", u.kind())
+            }
+            Some(u) => self.named(u.side(), u.kind(), s),
+            None => s.to_string(),
+        };
+        // "you pick" but "Gray picks".
+        let verb = |v: &str| {
+            if decider == self.side {
+                v.to_string()
+            } else {
+                format!("{v}s")
+            }
+        };
+        Some(match attack.stage {
+            Stage::Response => format!("then {who} {} to retreat or stand", verb("decide")),
+            Stage::Option => format!("then {who} {} an option", verb("choose")),
+            Stage::SupportRetreat1 | Stage::SupportRetreat5 => format!(
+                "then {who} {} where {} retreats",
+                verb("pick"),
+                unit(attack.support.unwrap_or(attack.attacker))
+            ),
+            Stage::AttackerRetreat1 | Stage::AttackerRetreat4 => format!(
+                "then {who} {} where {} retreats",
+                verb("pick"),
+                unit(attack.attacker)
+            ),
+            Stage::SecondChance => format!(
+                "then {who} may retreat {} a second time",
+                unit(attack.target)
+            ),
+            Stage::Lose => format!("then {who} {} the unit lost from the reserve", verb("pick")),
+            Stage::Advance => format!(
+                "then {who} may advance {} into {}",
+                unit(attack.attacker),
+                self.place(attack.target)
+            ),
+        })
+    }
+}
+
+/// "1 move", "3 moves".
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// Wraps every line at [`WIDTH`], continuing with the line's indentation
+/// plus four spaces so a wrapped choice stays visibly one choice.
+fn wrap_all(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    for line in text.lines() {
+        if line.len() <= WIDTH {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let indent = line.len() - line.trim_start().len();
+        let cont = " ".repeat(indent + 4);
+        let mut current = " ".repeat(indent);
+        for word in line.split_whitespace() {
+            let fresh = current.trim().is_empty();
+            if !fresh && current.len() + 1 + word.len() > WIDTH {
+                out.push_str(&current);
+                out.push('\n');
+                current = cont.clone();
+            }
+            if !current.trim().is_empty() {
+                current.push(' ');
+            }
+            current.push_str(word);
+        }
+        out.push_str(&current);
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrapping_keeps_lines_within_76_columns_and_indents_continuations() {
+        let long = format!("  OPTION 1: {}", "word ".repeat(40));
+        let wrapped = wrap_all(&long);
+        assert!(wrapped.lines().count() > 1);
+        for line in wrapped.lines() {
+            assert!(line.len() <= WIDTH, "{line:?}");
+        }
+        assert!(wrapped.lines().nth(1).unwrap().starts_with("      word"));
+    }
 }

@@ -469,6 +469,28 @@ impl Squares {
     /// turn has runs of at most the one turn since; an attack in progress
     /// has already added its turn to its attacker's run.
     fn check_runs(&self) -> Result<(), ParseError> {
+        // R2, R6: runs are extended only by the one action of a side's
+        // latest own turn, which moved one unit, or two cavalry (R11), or
+        // attacked with one unit; every other unit's run was broken then.
+        for side in Side::BOTH {
+            let movers: Vec<UnitId> = UnitId::of_side(side)
+                .filter(|u| self.units[u.index()].move_run > 0)
+                .collect();
+            let attackers = UnitId::of_side(side)
+                .filter(|u| self.units[u.index()].attack_run > 0)
+                .count();
+            let one_action = match (movers.as_slice(), attackers) {
+                ([], 0 | 1) | ([_], 0) => true,
+                ([a, b], 0) => a.kind() == UnitKind::Cavalry && b.kind() == UnitKind::Cavalry,
+                _ => false,
+            };
+            if !one_action {
+                return Err(err(format!(
+                    "{side} has runs from more than one action on its latest turn \
+                     (R2, R6: a turn moves one unit or two cavalry, or attacks with one unit)"
+                )));
+            }
+        }
         let attacker = self.attack.and_then(|a| self.unit_at(a.attacker));
         for side in Side::BOTH {
             let limit = if self.passed[side.index()] {
@@ -676,7 +698,12 @@ mod tests {
 
     #[test]
     fn units_with_runs_and_rest_round_trip() {
-        let text = "6I2A2C2C+/I+>1i/4/1c/2A_2/2/5/2/4/3/8i2a3c 2Ia b - 9 -";
+        let text = "6I2A2C2C+/I+1i/4/1c/2A_2/2/5/2/4/3/8i2a3c 2Ia b - 9 -";
+        assert!(
+            text.parse::<Squares>().is_err(),
+            "an infantry and a cavalry cannot both have moved on one turn (R11)"
+        );
+        let text = "6I2A4C/I>1i/4/1c/2A_2/2/5/2/4/3/8i2a3c 2Ia b - 9 -";
         let game: Squares = text.parse().unwrap();
         assert_eq!(game.to_string(), text);
     }

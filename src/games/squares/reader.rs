@@ -1,15 +1,860 @@
-//! The forgiving order reader.
+//! The forgiving order reader: what players actually type, read into the
+//! canonical [`Order`] and checked against the position.
+//!
+//! It accepts, in any case and spacing:
+//!
+//! ```text
+//! MOVE G2CR G1C          MOVE from G2CR to G1C        G2CR-G1C      G2CR G1C
+//! move infantry from BR to B3C     move inf from reserve to B3C     BR B3C (when only one type can go)
+//! MOVE B3C B2CR B1CR     B3C B1CR (cavalry paths optional)
+//! MOVE G2R G3R, G2L G3L  G2R-G3R and G2L-G3L
+//! ATTACK G1C B1C SUPPORT G1CR      ATTACK from G1C to B1C support from G1CR
+//! ATTACK G1C B1C G1CR    G1C x B1C + G1CR    G1C x B1C    attack G1C B1C supported by G1CR
+//! PASS  STAND  HOLD  ADVANCE  ADVANCE INTO B1C  STAY  NO ADVANCE
+//! RETREAT BR   RETREAT TO RESERVE   RETREAT B2CR THEN BR   (in a retreat decision: BR)
+//! OPTION 2     OPT 2     (when the attacker picks an option: 2)
+//! LOSE INFANTRY          LOSE INF    (when a reserve loses a unit: INF)
+//! ```
+//!
+//! A leading list number (`1.`, `2)`), a leading side name (`Blue:`) and
+//! filler words (FROM, TO, INTO, THE, WITH, VIA, ...) are skipped. A line
+//! that is incomplete but fits exactly one legal order (`RETREAT` when one
+//! retreat exists, `ATTACK B1C` when one attack on B1C is legal) is taken as
+//! that order; otherwise the candidates are offered.
 
-use super::order::Order;
+use super::board::{board, Space, Terrain};
+use super::order::{Chain, Order, Step};
 use super::state::Squares;
-use crate::games::Rejection;
+use super::suggest;
+use super::unit::{Side, UnitKind};
+use crate::games::{CitesRule, Game, Rejection};
 
-/// Reads a line forgivingly and checks it.
-pub(crate) fn read_checked(_game: &Squares, line: &str) -> Result<Order, Rejection> {
-    Order::parse(line).map_err(|e| Rejection {
-        line: line.trim().to_string(),
-        problem: e.message,
-        rule: None,
-        suggestions: Vec::new(),
+/// The verbs of the order language, with the contextual HOLD.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verb {
+    Move,
+    Attack,
+    Pass,
+    Stand,
+    Retreat,
+    Option,
+    Advance,
+    Stay,
+    Lose,
+    /// STAND when a defender decides, STAY when the attacker may advance.
+    Hold,
+}
+
+/// One word of an order line, classified.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Token {
+    Verb(Verb),
+    Square(Space),
+    /// A reserve named in words: the named side's, or (`None`) the
+    /// reserve of the player who decides.
+    Reserve(Option<Side>),
+    Unit(UnitKind),
+    Number(u8),
+    /// `x` between two squares: an attack.
+    AttackMark,
+    /// `+`, SUPPORT, WITH, SUPPORTED BY: the next square supports.
+    SupportMark,
+    /// `,`, `&`, AND: the second of two cavalry moves follows.
+    Join,
+    /// A word the reader does not know, as written (upper case).
+    Unknown(String),
+}
+
+const VERBS: &[(&str, Verb)] = &[
+    ("MOVE", Verb::Move),
+    ("MOVES", Verb::Move),
+    ("MV", Verb::Move),
+    ("GO", Verb::Move),
+    ("ATTACK", Verb::Attack),
+    ("ATTACKS", Verb::Attack),
+    ("ATT", Verb::Attack),
+    ("ATK", Verb::Attack),
+    ("ATTK", Verb::Attack),
+    ("PASS", Verb::Pass),
+    ("PASSES", Verb::Pass),
+    ("STAND", Verb::Stand),
+    ("STANDS", Verb::Stand),
+    ("DECLINE", Verb::Stand),
+    ("RETREAT", Verb::Retreat),
+    ("RETREATS", Verb::Retreat),
+    ("RET", Verb::Retreat),
+    ("RTR", Verb::Retreat),
+    ("OPTION", Verb::Option),
+    ("OPT", Verb::Option),
+    ("ADVANCE", Verb::Advance),
+    ("ADVANCES", Verb::Advance),
+    ("ADV", Verb::Advance),
+    ("STAY", Verb::Stay),
+    ("STAYS", Verb::Stay),
+    ("LOSE", Verb::Lose),
+    ("LOSES", Verb::Lose),
+    ("REMOVE", Verb::Lose),
+    ("HOLD", Verb::Hold),
+];
+
+const UNITS: &[(&str, UnitKind)] = &[
+    ("INFANTRY", UnitKind::Infantry),
+    ("INF", UnitKind::Infantry),
+    ("ARTILLERY", UnitKind::Artillery),
+    ("ART", UnitKind::Artillery),
+    ("ARTY", UnitKind::Artillery),
+    ("GUN", UnitKind::Artillery),
+    ("GUNS", UnitKind::Artillery),
+    ("CAVALRY", UnitKind::Cavalry),
+    ("CAV", UnitKind::Cavalry),
+    ("HORSE", UnitKind::Cavalry),
+];
+
+const NUMBERS: &[(&str, u8)] = &[
+    ("ONE", 1),
+    ("TWO", 2),
+    ("THREE", 3),
+    ("FOUR", 4),
+    ("FIVE", 5),
+];
+
+/// Words that carry no meaning in an order.
+const FILLERS: &[&str] = &[
+    "FROM", "TO", "INTO", "IN", "THE", "MY", "A", "AN", "UNIT", "SQUARE", "BY", "VIA", "THROUGH",
+    "THRU", "THEN", "AT", "ON", "PLEASE", "I", "FAST", "ORDER", "ORDERS", "OF", "OUR", "ITS",
+    "WILL", "SHALL",
+];
+
+/// Every word the reader knows, for "did you mean" on a misspelling.
+fn known_words() -> impl Iterator<Item = &'static str> {
+    VERBS
+        .iter()
+        .map(|(w, _)| *w)
+        .chain(UNITS.iter().map(|(w, _)| *w))
+        .chain(["SUPPORT", "RESERVE"])
+}
+
+fn lookup<T: Copy>(table: &[(&str, T)], word: &str) -> Option<T> {
+    table.iter().find(|(w, _)| *w == word).map(|(_, t)| *t)
+}
+
+/// Splits a line into upper-case words, with `+` and `,` as words of
+/// their own (they carry meaning) and other punctuation as spaces.
+fn words(line: &str) -> Vec<String> {
+    let mut text = line.trim().to_ascii_uppercase();
+    // A list number ("1.", "2)") in front of an order is the player's own
+    // numbering, not part of the order.
+    let digits = text.chars().take_while(char::is_ascii_digit).count();
+    if digits > 0 && matches!(text[digits..].chars().next(), Some('.' | ')' | ':')) {
+        text = text[digits + 1..].to_string();
+    }
+    let text = text.replace("->", " ").replace("=>", " ").replace("'", "");
+    let mut spaced = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '+' | ',' | '&' => {
+                spaced.push(' ');
+                spaced.push(c);
+                spaced.push(' ');
+            }
+            c if c.is_ascii_alphanumeric() => spaced.push(c),
+            _ => spaced.push(' '),
+        }
+    }
+    spaced.split_whitespace().map(str::to_string).collect()
+}
+
+/// Classifies the words of a line.
+fn tokens(line: &str) -> Vec<Token> {
+    let words = words(line);
+    let mut out = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i].as_str();
+        let next = words.get(i + 1).map(String::as_str);
+        let side = match w {
+            "BLUE" => Some(Side::Blue),
+            "GRAY" | "GREY" => Some(Side::Gray),
+            _ => None,
+        };
+        if let Some(side) = side {
+            if matches!(next, Some("RESERVE" | "RES")) {
+                out.push(Token::Reserve(Some(side)));
+                i += 2;
+            } else {
+                // "Blue: MOVE ..." as in a record: the writer's own name.
+                i += 1;
+            }
+            continue;
+        }
+        if (w == "NO" || w == "DONT" || w == "NOT") && next == Some("ADVANCE") {
+            out.push(Token::Verb(Verb::Stay));
+            i += 2;
+            continue;
+        }
+        i += 1;
+        if FILLERS.contains(&w) {
+            continue;
+        }
+        let token = if let Some(v) = lookup(VERBS, w) {
+            Token::Verb(v)
+        } else if let Some(u) = lookup(UNITS, w).or_else(|| plural_unit(w)) {
+            Token::Unit(u)
+        } else if let Some(s) = Space::from_code(w) {
+            Token::Square(s)
+        } else if w == "RESERVE" || w == "RES" {
+            Token::Reserve(None)
+        } else if w == "X" {
+            Token::AttackMark
+        } else if w == "+"
+            || w == "WITH"
+            || w.starts_with("SUPPORT")
+            || w == "SUP"
+            || w == "SUPP"
+            || w == "SPT"
+        {
+            Token::SupportMark
+        } else if w == "," || w == "&" || w == "AND" {
+            Token::Join
+        } else if let Ok(n) = w.parse::<u8>() {
+            Token::Number(n)
+        } else if let Some(n) = lookup(NUMBERS, w) {
+            Token::Number(n)
+        } else if let Some((a, b)) = glued_attack(w) {
+            out.push(Token::Square(a));
+            out.push(Token::AttackMark);
+            Token::Square(b)
+        } else {
+            Token::Unknown(w.to_string())
+        };
+        out.push(token);
+    }
+    out
+}
+
+fn plural_unit(w: &str) -> Option<UnitKind> {
+    w.strip_suffix('S').and_then(|s| lookup(UNITS, s))
+}
+
+/// `G1CXB1C`: an attack written without spaces around the `x`.
+fn glued_attack(w: &str) -> Option<(Space, Space)> {
+    w.match_indices('X')
+        .find_map(|(i, _)| Some((Space::from_code(&w[..i])?, Space::from_code(&w[i + 1..])?)))
+}
+
+/// Why a line could not be turned into one order.
+struct Misread {
+    problem: String,
+    /// Legal orders the line may have meant.
+    candidates: Vec<Order>,
+}
+
+impl Misread {
+    fn new(problem: impl Into<String>) -> Misread {
+        Misread {
+            problem: problem.into(),
+            candidates: Vec::new(),
+        }
+    }
+}
+
+/// Reads `line` forgivingly and checks it against the pending decision.
+pub(crate) fn read_checked(game: &Squares, line: &str) -> Result<Order, Rejection> {
+    let quoted = line.trim().to_string();
+    let reject = |problem: String, rule, suggestions: Vec<Order>| Rejection {
+        line: quoted.clone(),
+        problem,
+        rule,
+        suggestions: suggestions.iter().map(Order::to_string).collect(),
+    };
+    if game.outcome.is_some() {
+        return Err(reject(
+            "the game is over".into(),
+            Some(rule_of_game_over()),
+            vec![],
+        ));
+    }
+    let toks = tokens(line);
+    if let Some(word) = toks.iter().find_map(|t| match t {
+        Token::Unknown(w) => Some(w.clone()),
+        _ => None,
+    }) {
+        return Err(unknown_word(game, &toks, &word, reject));
+    }
+    let order = match interpret(game, &toks) {
+        Ok(order) => order,
+        Err(m) => {
+            let rule = if m.problem.contains("(R7)") {
+                Some(crate::games::RuleId("R7"))
+            } else {
+                None
+            };
+            return Err(reject(m.problem, rule, m.candidates));
+        }
+    };
+    let legal = game.legal_orders();
+    match game.matching(&legal, &order) {
+        Some(listed) => Ok(listed),
+        None => {
+            let refusal = game.diagnose(&order);
+            Err(reject(
+                refusal.to_string(),
+                Some(refusal.rule()),
+                suggest::nearest(game, &order),
+            ))
+        }
+    }
+}
+
+fn rule_of_game_over() -> crate::games::RuleId {
+    super::refusal::Refusal::GameOver.rule()
+}
+
+/// The answer to a line with a word the reader does not know: the word,
+/// what it may have meant, and the legal orders those readings give.
+fn unknown_word(
+    game: &Squares,
+    toks: &[Token],
+    word: &str,
+    reject: impl Fn(String, Option<crate::games::RuleId>, Vec<Order>) -> Rejection,
+) -> Rejection {
+    let codes: Vec<&'static str> = Space::all().map(Space::code).collect();
+    let near_codes = nearest_words(word, codes.iter().copied());
+    let near_words = nearest_words(word, known_words());
+    let mut meant: Vec<&str> = near_codes.iter().chain(&near_words).copied().collect();
+    meant.truncate(4);
+    let what = if looks_like_code(word) {
+        "is not a square of the board"
+    } else {
+        "is not a word orders use"
+    };
+    let mut problem = format!("{word:?} {what}");
+    if meant.is_empty() {
+        if looks_like_code(word) {
+            problem.push_str(" (codes such as B1C, G2CR, NWF, BR)");
+        } else {
+            problem.push_str(
+                " (orders start with MOVE, ATTACK, PASS, RETREAT, STAND, OPTION, \
+                 ADVANCE, STAY or LOSE)",
+            );
+        }
+    } else {
+        problem.push_str(&format!("; did you mean {}?", meant.join(" or ")));
+    }
+    // Re-read the line with each correction of the unknown word and keep
+    // the legal orders that come out: what the player most likely meant.
+    let mut suggestions: Vec<Order> = Vec::new();
+    let legal = game.legal_orders();
+    for m in &meant {
+        let fixed: Vec<Token> = toks
+            .iter()
+            .map(|t| match t {
+                Token::Unknown(w) if w == word => {
+                    tokens(m).into_iter().next().unwrap_or(Token::Join)
+                }
+                other => other.clone(),
+            })
+            .collect();
+        if fixed.iter().any(|t| matches!(t, Token::Unknown(_))) {
+            continue;
+        }
+        match interpret(game, &fixed) {
+            Ok(order) => {
+                if let Some(listed) = game.matching(&legal, &order) {
+                    if !suggestions.contains(&listed) {
+                        suggestions.push(listed);
+                    }
+                }
+            }
+            Err(m) => {
+                for c in m.candidates {
+                    if !suggestions.contains(&c) {
+                        suggestions.push(c);
+                    }
+                }
+            }
+        }
+    }
+    suggestions.truncate(suggest::LIMIT);
+    reject(problem, None, suggestions)
+}
+
+/// Whether an unknown word looks like a mistyped square code (B or G and
+/// a digit, or a short word ending like a code) rather than a word.
+fn looks_like_code(word: &str) -> bool {
+    word.chars().any(|c| c.is_ascii_digit()) || (word.len() <= 3 && word.ends_with('F'))
+}
+
+/// The candidates within a small edit distance of `word`, nearest first.
+fn nearest_words<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let limit = if word.len() <= 3 { 1 } else { 2 };
+    let mut scored: Vec<(usize, &str)> = candidates
+        .map(|c| (edit_distance(word, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .collect();
+    scored.sort();
+    scored.dedup_by(|a, b| a.1 == b.1);
+    scored.into_iter().map(|(_, c)| c).collect()
+}
+
+/// Optimal string alignment distance: insertions, deletions, substitutions
+/// and swaps of two neighbouring letters (the commonest typing slip) each
+/// count one.
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+    let a = a.as_bytes();
+    let b = b.as_bytes();
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// The side whose decision is pending (the mover when none is).
+fn decider(game: &Squares) -> Side {
+    game.side_to_decide().unwrap_or(game.to_move)
+}
+
+/// A square token as a space: a reserve named in words is the named
+/// side's, or the decider's own.
+fn space_of(game: &Squares, t: &Token) -> Option<Space> {
+    match t {
+        Token::Square(s) => Some(*s),
+        Token::Reserve(Some(side)) => Some(board().reserve(*side)),
+        Token::Reserve(None) => Some(board().reserve(decider(game))),
+        _ => None,
+    }
+}
+
+/// Turns classified words into one order, using the position only to fill
+/// in what the player left out.
+fn interpret(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
+    let verbs: Vec<Verb> = toks
+        .iter()
+        .filter_map(|t| match t {
+            Token::Verb(v) => Some(*v),
+            _ => None,
+        })
+        .collect();
+    let squares: Vec<Space> = toks.iter().filter_map(|t| space_of(game, t)).collect();
+    let numbers: Vec<u8> = toks
+        .iter()
+        .filter_map(|t| match t {
+            Token::Number(n) => Some(*n),
+            _ => None,
+        })
+        .collect();
+    let units: Vec<UnitKind> = toks
+        .iter()
+        .filter_map(|t| match t {
+            Token::Unit(u) => Some(*u),
+            _ => None,
+        })
+        .collect();
+    let has = |want: &Token| toks.iter().any(|t| t == want);
+    if toks.is_empty() {
+        return Err(Misread::new("there is no order on this line"));
+    }
+    let in_attack = game.attack.is_some();
+    let verb = match verbs.as_slice() {
+        [] => {
+            if has(&Token::AttackMark) || has(&Token::SupportMark) {
+                Verb::Attack
+            } else if in_attack {
+                match (squares.is_empty(), numbers.is_empty(), units.is_empty()) {
+                    (false, _, _) => Verb::Retreat,
+                    (true, false, _) => Verb::Option,
+                    (true, true, false) => Verb::Lose,
+                    _ => return Err(Misread::new("there is no order on this line")),
+                }
+            } else if squares.len() >= 2 {
+                Verb::Move
+            } else {
+                return Err(Misread::new(
+                    "this line names no order: write MOVE, ATTACK or PASS \
+                     (or just the squares, as in G2CR-G1C)",
+                ));
+            }
+        }
+        [v] => *v,
+        [Verb::Stand, Verb::Hold] | [Verb::Hold, Verb::Stand] => Verb::Stand,
+        [Verb::Stay, Verb::Hold] | [Verb::Hold, Verb::Stay] => Verb::Stay,
+        _ => {
+            return Err(Misread::new(
+                "this line gives more than one order: write one order per line",
+            ))
+        }
+    };
+    let verb = match verb {
+        Verb::Hold => match game.attack.map(|a| a.stage) {
+            Some(super::attack::Stage::Advance) => Verb::Stay,
+            _ => Verb::Stand,
+        },
+        v => v,
+    };
+    let no_extras = |order: Order, allowed: Option<Space>| -> Result<Order, Misread> {
+        let stray = squares.iter().any(|s| Some(*s) != allowed)
+            || !numbers.is_empty()
+            || !units.is_empty()
+            || has(&Token::Join)
+            || has(&Token::AttackMark)
+            || has(&Token::SupportMark);
+        if stray {
+            Err(Misread::new(format!(
+                "{order} takes nothing more (write just {order})"
+            )))
+        } else {
+            Ok(order)
+        }
+    };
+    let target = game.attack.map(|a| a.target);
+    match verb {
+        Verb::Pass => no_extras(Order::Pass, None),
+        Verb::Stand => no_extras(Order::Stand, target),
+        Verb::Advance => no_extras(Order::Advance, target),
+        Verb::Stay => no_extras(Order::Stay, game.attack.map(|a| a.attacker)),
+        Verb::Option => match numbers.as_slice() {
+            [n @ 1..=5] if squares.is_empty() && units.is_empty() => Ok(Order::Option(*n)),
+            [n] if !(1..=5).contains(n) => Err(Misread::new(format!(
+                "there is no option {n}: the options are 1 to 5"
+            ))),
+            [] => Err(Misread {
+                problem: "OPTION needs its number, 1 to 5".into(),
+                candidates: legal_of(game, |o| matches!(o, Order::Option(_))),
+            }),
+            _ => Err(Misread::new("OPTION takes one number, 1 to 5")),
+        },
+        Verb::Lose => match units.as_slice() {
+            [kind] if squares.len() <= 1 && numbers.is_empty() => Ok(Order::Lose(*kind)),
+            [] => Err(Misread {
+                problem: "LOSE needs the unit type: INFANTRY, ARTILLERY or CAVALRY".into(),
+                candidates: legal_of(game, |o| matches!(o, Order::Lose(_))),
+            }),
+            _ => Err(Misread::new("LOSE takes one unit type")),
+        },
+        Verb::Retreat => {
+            if !numbers.is_empty() || !units.is_empty() || has(&Token::SupportMark) {
+                return Err(Misread::new(
+                    "a retreat names only squares: where the unit goes (RETREAT BR)",
+                ));
+            }
+            let mut path = squares.clone();
+            // "RETREAT B1C BR", naming the square retreated from first, is
+            // read as the retreat of the unit there.
+            if path.len() >= 2 && Some(path[0]) == retreating_square(game) {
+                path.remove(0);
+            }
+            if path.is_empty() {
+                return unique(
+                    legal_of(game, |o| matches!(o, Order::Retreat(_))),
+                    "RETREAT needs the square the unit retreats to",
+                );
+            }
+            Chain::from_squares(&path)
+                .map(Order::Retreat)
+                .ok_or_else(|| Misread::new("a retreat names at most 9 squares"))
+        }
+        Verb::Move => read_move(game, toks),
+        Verb::Attack => read_attack(game, toks, &squares),
+        Verb::Hold => unreachable!("HOLD was read as STAND or STAY above"),
+    }
+}
+
+/// The square of the unit whose retreat is being decided.
+fn retreating_square(game: &Squares) -> Option<Space> {
+    use super::attack::Stage;
+    let a = game.attack?;
+    Some(match a.stage {
+        Stage::Response | Stage::SecondChance => a.target,
+        Stage::AttackerRetreat1 | Stage::AttackerRetreat4 => a.attacker,
+        Stage::SupportRetreat1 | Stage::SupportRetreat5 => a.support?,
+        _ => return None,
     })
+}
+
+/// The legal orders for which `keep` holds.
+fn legal_of(game: &Squares, keep: impl Fn(&Order) -> bool) -> Vec<Order> {
+    let mut v: Vec<Order> = game.legal_orders().into_iter().filter(keep).collect();
+    v.sort_by_key(|o| o.to_string());
+    v
+}
+
+/// The one candidate, or a misread offering them all.
+fn unique(candidates: Vec<Order>, problem: &str) -> Result<Order, Misread> {
+    match candidates.as_slice() {
+        [one] => Ok(*one),
+        [] => Err(Misread::new(format!("{problem}, and none is legal now"))),
+        _ => Err(Misread {
+            problem: format!("{problem}: {} are possible", candidates.len()),
+            candidates,
+        }),
+    }
+}
+
+fn read_move(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
+    if toks
+        .iter()
+        .any(|t| matches!(t, Token::AttackMark | Token::SupportMark | Token::Number(_)))
+    {
+        return Err(Misread::new(
+            "a move names only squares and perhaps the unit type (MOVE G2CR G1C)",
+        ));
+    }
+    let groups: Vec<&[Token]> = toks
+        .split(|t| *t == Token::Join)
+        .filter(|g| g.iter().any(|t| space_of(game, t).is_some()))
+        .collect();
+    let mut steps = Vec::with_capacity(2);
+    for group in &groups {
+        let squares: Vec<Space> = group.iter().filter_map(|t| space_of(game, t)).collect();
+        let units: Vec<UnitKind> = group
+            .iter()
+            .filter_map(|t| match t {
+                Token::Unit(u) => Some(*u),
+                _ => None,
+            })
+            .collect();
+        let unit = match units.as_slice() {
+            [] => None,
+            [u] => Some(*u),
+            _ => return Err(Misread::new("a move names one unit type")),
+        };
+        // Four squares without a comma: two cavalry, one step each.
+        if groups.len() == 1 && squares.len() == 4 && unit.is_none() {
+            steps.push(step_of(game, &squares[..2], None)?);
+            steps.push(step_of(game, &squares[2..], None)?);
+            continue;
+        }
+        steps.push(step_of(game, &squares, unit)?);
+    }
+    match steps.as_slice() {
+        [one] => Ok(Order::Move(*one)),
+        [a, b] => Ok(Order::MoveTwo(*a, *b)),
+        [] => Err(Misread::new(
+            "a move names the square it leaves and the square it enters",
+        )),
+        _ => Err(Misread::new(
+            "a move moves one unit, or two cavalry one step each",
+        )),
+    }
+}
+
+/// One unit's step from the squares written (two, or three with a cavalry
+/// path), resolving a reserve move without its unit type when only one
+/// type can make it.
+fn step_of(game: &Squares, squares: &[Space], unit: Option<UnitKind>) -> Result<Step, Misread> {
+    let (from, via, to) = match squares {
+        [from, to] => (*from, None, *to),
+        [from, via, to] => (*from, Some(*via), *to),
+        [only] => {
+            let moves = legal_of(game, |o| match o {
+                Order::Move(s) => s.from == *only || s.to == *only,
+                _ => false,
+            });
+            return Err(Misread {
+                problem: format!(
+                    "a move names the square it leaves and the square it enters; \
+                     this one names only {only}"
+                ),
+                candidates: moves,
+            });
+        }
+        _ => {
+            return Err(Misread::new(
+                "a move names the square it leaves and the square it enters, \
+                 with at most one square between them for cavalry",
+            ))
+        }
+    };
+    let is_reserve = matches!(board().terrain(from), Terrain::Reserve(_));
+    let unit = if is_reserve {
+        match unit {
+            Some(u) => Some(u),
+            None => {
+                let kinds = legal_of(
+                    game,
+                    |o| matches!(o, Order::Move(s) if s.from == from && s.to == to),
+                );
+                match kinds.as_slice() {
+                    [Order::Move(s)] => s.unit,
+                    [] => None,
+                    _ => {
+                        return Err(Misread {
+                            problem: format!(
+                                "a move out of the reserve names the unit type (R7): \
+                                 which unit goes from {from} to {to}?"
+                            ),
+                            candidates: kinds,
+                        })
+                    }
+                }
+            }
+        }
+    } else {
+        // The unit type is optional on the board; a wrong one is caught
+        // by the rules check with the unit actually there.
+        match (unit, game.unit_at(from)) {
+            (Some(named), Some(u)) if u.kind() == named => None,
+            (named, _) => named,
+        }
+    };
+    Ok(Step {
+        from,
+        via,
+        to,
+        unit,
+    })
+}
+
+fn read_attack(game: &Squares, toks: &[Token], squares: &[Space]) -> Result<Order, Misread> {
+    if toks
+        .iter()
+        .any(|t| matches!(t, Token::Join | Token::Number(_)))
+    {
+        return Err(Misread::new(
+            "an attack names the attacking unit's square, the target and \
+             perhaps a supporting unit's square (ATTACK G1C B1C SUPPORT G1CR)",
+        ));
+    }
+    // The square after a support mark supports, wherever it is written.
+    let mut support = None;
+    let mut main = Vec::with_capacity(2);
+    let mut after_mark = false;
+    for t in toks {
+        match t {
+            Token::SupportMark => after_mark = true,
+            t => {
+                if let Some(s) = space_of(game, t) {
+                    if after_mark && support.is_none() {
+                        support = Some(s);
+                    } else {
+                        main.push(s);
+                    }
+                    after_mark = false;
+                }
+            }
+        }
+    }
+    if support.is_none() && main.len() == 3 {
+        support = main.pop();
+    }
+    match main.as_slice() {
+        [attacker, target] => Ok(Order::Attack {
+            attacker: *attacker,
+            target: *target,
+            support,
+        }),
+        [one] => {
+            let one = *one;
+            let attacks = legal_of(game, |o| match o {
+                Order::Attack {
+                    attacker,
+                    target,
+                    support: s,
+                } => (*target == one || *attacker == one) && (support.is_none() || *s == support),
+                _ => false,
+            });
+            unique(
+                attacks,
+                &format!(
+                    "the attack names only {one}: say the attacking unit's square and the target"
+                ),
+            )
+        }
+        [] if squares.is_empty() => unique(
+            legal_of(game, |o| matches!(o, Order::Attack { .. })),
+            "ATTACK needs the attacking unit's square and the target",
+        ),
+        _ => Err(Misread::new(
+            "an attack names the attacking unit's square, the target and \
+             perhaps a supporting unit's square (ATTACK G1C B1C SUPPORT G1CR)",
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(position: &str, line: &str) -> Result<String, Rejection> {
+        let game: Squares = position.parse().expect("a test position");
+        read_checked(&game, line).map(|o| o.to_string())
+    }
+
+    const OPENING: &str = "9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - b - 1 -";
+
+    #[test]
+    fn words_split_punctuation_but_keep_plus_and_comma() {
+        assert_eq!(words("1. g1c x b1c+g1cr"), ["G1C", "X", "B1C", "+", "G1CR"]);
+        assert_eq!(
+            words("G2R-G3R, G2L->G3L."),
+            ["G2R", "G3R", ",", "G2L", "G3L"]
+        );
+    }
+
+    #[test]
+    fn the_edit_distance_counts_a_swap_as_one() {
+        assert_eq!(edit_distance("MVOE", "MOVE"), 1);
+        assert_eq!(edit_distance("G1X", "G1C"), 1);
+        assert_eq!(edit_distance("B1CR", "B1RC"), 1);
+        assert_eq!(edit_distance("", "BR"), 2);
+    }
+
+    #[test]
+    fn a_reserve_move_without_its_type_is_taken_when_only_one_type_can_go() {
+        // Only cavalry reaches B2CR from the reserve (a two-step move).
+        assert_eq!(
+            read(OPENING, "BR B2CR").unwrap(),
+            "MOVE CAVALRY BR B3R B2CR"
+        );
+        let r = read(OPENING, "BR B3C").unwrap_err();
+        assert_eq!(r.rule.map(|r| r.0), Some("R7"));
+        assert_eq!(r.suggestions.len(), 3, "{r}");
+    }
+
+    #[test]
+    fn long_forms_and_words_for_the_reserve() {
+        assert_eq!(
+            read(OPENING, "move infantry from Blue reserve to B3C").unwrap(),
+            "MOVE INFANTRY BR B3C"
+        );
+        assert_eq!(
+            read(OPENING, "Move inf from reserve to b3c").unwrap(),
+            "MOVE INFANTRY BR B3C"
+        );
+    }
+
+    #[test]
+    fn a_mistyped_square_is_named_with_what_it_may_have_meant() {
+        let r = read(OPENING, "move cav from BR to B3X").unwrap_err();
+        assert!(r.rule.is_none());
+        assert!(r.problem.contains("\"B3X\" is not a square"), "{r}");
+        assert!(r.problem.contains("B3C"), "{r}");
+        assert!(
+            r.suggestions.contains(&"MOVE CAVALRY BR B3C".to_string()),
+            "{r}"
+        );
+    }
+
+    #[test]
+    fn a_misspelt_verb_is_corrected_in_the_suggestions() {
+        let r = read(OPENING, "mvoe cav BR B3C").unwrap_err();
+        assert!(r.problem.contains("MOVE"), "{r}");
+        assert_eq!(r.suggestions, ["MOVE CAVALRY BR B3C"]);
+    }
 }

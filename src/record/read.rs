@@ -1,0 +1,596 @@
+//! Reading a record from text: the syntax only. Whether the orders are
+//! legal is [`super::replay`]'s business.
+
+use crate::games::{seat_named, EndReason, Game, GameResult, Seat};
+
+use super::tags::{clean_value, is_tag_name, ROSTER};
+use super::write::{EntryLines, Layout, Line};
+use super::{
+    clean_comment, read_words as words, EndMarker, Ending, Entry, Finish, ForcedNote, OrderEntry,
+    Record, Tags, Termination,
+};
+
+/// Text that could not be read as a record: where, and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {problem}")]
+pub struct ReadError {
+    /// The line number, from 1.
+    pub line: usize,
+    /// The line as written (without its line break).
+    pub text: String,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
+/// The value of a record's `Game` tag, if it has one: which engine reads
+/// the rest.
+pub fn game_tag(text: &str) -> Option<String> {
+    text.trim_start_matches('\u{feff}')
+        .lines()
+        .map(str::trim)
+        .take_while(|l| l.is_empty() || l.starts_with('['))
+        .filter_map(|l| tag_line(l).ok())
+        .find(|(name, _)| name.eq_ignore_ascii_case("Game"))
+        .map(|(_, value)| value)
+}
+
+/// Reads `[Name "value"]`.
+fn tag_line(line: &str) -> Result<(String, String), String> {
+    let inner = line
+        .strip_prefix('[')
+        .and_then(|l| l.strip_suffix(']'))
+        .ok_or("a tag is written [Name \"value\"] on a line of its own")?
+        .trim();
+    let (name, rest) = inner
+        .split_once(|c: char| c.is_whitespace())
+        .ok_or("a tag is written [Name \"value\"]: the value is missing")?;
+    if !is_tag_name(name) {
+        return Err(format!(
+            "{name:?} is not a tag name: use letters, digits and _, starting with a letter"
+        ));
+    }
+    let quoted = rest
+        .trim()
+        .strip_prefix('"')
+        .and_then(|r| r.strip_suffix('"'))
+        .ok_or("a tag's value is written between double quotes")?;
+    let mut value = String::new();
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(e @ ('\\' | '"')) => value.push(e),
+                Some(other) => {
+                    value.push('\\');
+                    value.push(other);
+                }
+                None => value.push('\\'),
+            },
+            '"' => return Err("a double quote inside a value is written \\\"".to_string()),
+            c => value.push(c),
+        }
+    }
+    Ok((name.to_string(), value))
+}
+
+/// What a result token or `Result` tag says: `None` for `*`.
+fn result_named<G: Game>(text: &str) -> Result<Option<GameResult>, String> {
+    let t = text.trim();
+    if t == "*" {
+        return Ok(None);
+    }
+    if t.eq_ignore_ascii_case("draw") {
+        return Ok(Some(GameResult::Draw));
+    }
+    seat_named::<G>(t)
+        .map(|seat| Some(GameResult::Win(seat)))
+        .ok_or_else(|| {
+            format!(
+                "{t:?} is not a result: write {}, {}, Draw, or * while the game goes on",
+                G::seat_name(Seat::North),
+                G::seat_name(Seat::South)
+            )
+        })
+}
+
+/// Reads a `Termination` tag's text, in any case and spacing.
+pub(crate) fn termination_named<G: Game>(text: &str) -> Option<Termination> {
+    let t = words(text).to_ascii_lowercase();
+    match t.as_str() {
+        "reserve entered" => return Some(Termination::Rules(EndReason::ReserveEntered)),
+        "no legal action" => return Some(Termination::Rules(EndReason::NoLegalAction)),
+        "draw agreed" => return Some(Termination::DrawAgreed),
+        "adjudicated by moderator" | "adjudicated" => return Some(Termination::Adjudicated),
+        _ => {}
+    }
+    if let Some(seat) = t.strip_suffix(" resigned").and_then(seat_named::<G>) {
+        return Some(Termination::Resigned(seat));
+    }
+    let scores = t.strip_prefix("points")?.trim_start_matches(':');
+    let mut points = [None, None];
+    for part in scores.split(',') {
+        let (seat, n) = part.trim().rsplit_once(' ')?;
+        let seat = seat_named::<G>(seat)?;
+        let n: u32 = n.parse().ok()?;
+        if points[seat.index()].replace(n).is_some() {
+            return None;
+        }
+    }
+    Some(Termination::Rules(EndReason::Points {
+        north: points[0]?,
+        south: points[1]?,
+    }))
+}
+
+/// The parts of a tag section as read, before they are checked together.
+#[derive(Default)]
+struct Seen {
+    values: Vec<(String, String, Line)>,
+}
+
+impl Seen {
+    fn get(&self, name: &str) -> Option<&(String, String, Line)> {
+        self.values
+            .iter()
+            .find(|(n, _, _)| n.eq_ignore_ascii_case(name))
+    }
+}
+
+fn error(line: &Line, problem: impl Into<String>) -> ReadError {
+    ReadError {
+        line: line.number,
+        text: line.text.clone(),
+        problem: problem.into(),
+    }
+}
+
+impl Record {
+    /// Reads a record of `G` written in the format of docs/record-format.md.
+    ///
+    /// Reading is lenient where the meaning is plain (any case for tag names,
+    /// seats and keywords, tags in any order, blank lines, CRLF, continuation
+    /// lines without indentation, comments over several lines) and refuses
+    /// everything else with the line and what is wrong. The orders are kept
+    /// as written: [`super::replay`] checks them.
+    pub fn read<G: Game>(text: &str) -> Result<Record, ReadError> {
+        let text = text.trim_start_matches('\u{feff}');
+        let lines: Vec<Line> = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| Line {
+                number: i + 1,
+                text: l.trim_end().to_string(),
+            })
+            .collect();
+        let mut at = 0;
+        let mut seen = Seen::default();
+        while let Some(line) = lines.get(at) {
+            let t = line.text.trim();
+            if t.is_empty() {
+                at += 1;
+                continue;
+            }
+            if !t.starts_with('[') {
+                break;
+            }
+            let (name, value) = tag_line(t).map_err(|p| error(line, p))?;
+            if seen.get(&name).is_some() {
+                return Err(error(line, format!("the tag {name} is given twice")));
+            }
+            seen.values.push((name, value, line.clone()));
+            at += 1;
+        }
+        let mut record = tags_of::<G>(&seen, lines.first())?;
+        let mut origin = Layout::default();
+        for (name, _, line) in &seen.values {
+            origin.tags.push((name.clone(), line.clone()));
+        }
+        let result_token = read_movetext::<G>(&lines[at..], &mut record, &mut origin)?;
+        settle_result::<G>(&seen, result_token, &mut record, &mut origin, lines.last())?;
+        if record.tags.first.is_none() && record.tags.position.is_none() {
+            // Lenient: a record that does not say who moved first shows it.
+            record.tags.first = Some(
+                record
+                    .entries
+                    .iter()
+                    .find_map(|e| match e {
+                        Entry::Order(o) if o.number.is_some() => Some(o.seat),
+                        _ => None,
+                    })
+                    .unwrap_or(Seat::North),
+            );
+        }
+        record.origin = Some(origin);
+        Ok(record)
+    }
+}
+
+/// Builds the tags from what was read, checking each value.
+fn tags_of<G: Game>(seen: &Seen, first_line: Option<&Line>) -> Result<Record, ReadError> {
+    let mut tags = Tags::new::<G>(None, None, None);
+    let Some((_, game, line)) = seen.get("Game") else {
+        let line = first_line.cloned().unwrap_or(Line {
+            number: 1,
+            text: String::new(),
+        });
+        return Err(error(
+            &line,
+            format!(
+                "the record does not say which game it is: add [Game \"{}\"]",
+                G::NAME
+            ),
+        ));
+    };
+    if !game.trim().eq_ignore_ascii_case(G::NAME) {
+        return Err(error(
+            line,
+            format!("this is a record of {game:?}, not of {}", G::NAME),
+        ));
+    }
+    for (name, value, line) in &seen.values {
+        let value = clean_value(value);
+        let seat = seat_named::<G>(name);
+        let is = |n: &str| name.eq_ignore_ascii_case(n);
+        let unknown = value.is_empty() || value.chars().all(|c| matches!(c, '?' | '.' | '-'));
+        if let Some(seat) = seat {
+            tags.players[seat.index()] = if value.is_empty() {
+                "?".to_string()
+            } else {
+                value
+            };
+        } else if is("Game") || is("Result") || is("Termination") {
+            // Checked above, or together once the movetext is read.
+        } else if is("Title") {
+            tags.title = value;
+        } else if is("Rules") {
+            tags.rules = value;
+        } else if is("GameId") {
+            tags.game_id = if value.is_empty() { "?".into() } else { value };
+        } else if is("Site") {
+            tags.site = if value.is_empty() { "?".into() } else { value };
+        } else if is("First") {
+            let seat = seat_named::<G>(&value).ok_or_else(|| {
+                error(
+                    line,
+                    format!(
+                        "First names the seat that moved first: {} or {}",
+                        G::seat_name(Seat::North),
+                        G::seat_name(Seat::South)
+                    ),
+                )
+            })?;
+            tags.first = Some(seat);
+        } else if is("Seed") {
+            let seed = value.parse::<u64>().map_err(|_| {
+                error(
+                    line,
+                    format!("{value:?} is not a seed: write a whole number"),
+                )
+            })?;
+            tags.seed = Some(seed);
+        } else if is("Started") || is("Ended") {
+            let date = if unknown {
+                None
+            } else {
+                Some(
+                    value
+                        .parse()
+                        .map_err(|e: super::DateError| error(line, e.to_string()))?,
+                )
+            };
+            if is("Started") {
+                tags.started = date;
+            } else {
+                tags.ended = date;
+            }
+        } else if is("Position") {
+            if value.is_empty() {
+                return Err(error(line, "the Position tag is empty"));
+            }
+            tags.position = Some(value);
+        } else if ROSTER
+            .iter()
+            .any(|r| matches!(*r, "North" | "South") && name.eq_ignore_ascii_case(r))
+        {
+            return Err(error(
+                line,
+                format!(
+                    "this game's seats are {} and {}: name the player tags so",
+                    G::seat_name(Seat::North),
+                    G::seat_name(Seat::South)
+                ),
+            ));
+        } else {
+            tags.push_extra(name.clone(), value);
+        }
+    }
+    Ok(Record {
+        tags,
+        entries: Vec::new(),
+        origin: None,
+    })
+}
+
+/// Reads the movetext into `record`, returning the result token's line and
+/// value, if there is one.
+fn read_movetext<G: Game>(
+    lines: &[Line],
+    record: &mut Record,
+    origin: &mut Layout,
+) -> Result<Option<(Line, Option<GameResult>)>, ReadError> {
+    let mut result: Option<(Line, Option<GameResult>)> = None;
+    let mut i = 0;
+    while let Some(line) = lines.get(i) {
+        i += 1;
+        let t = line.text.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if let Some((token, _)) = &result {
+            return Err(error(
+                line,
+                format!(
+                    "nothing may follow the result token on line {}",
+                    token.number
+                ),
+            ));
+        }
+        if let Some(rest) = t.strip_prefix('{') {
+            let mut text = String::new();
+            let mut current = rest.to_string();
+            loop {
+                if let Some((inside, after)) = current.split_once('}') {
+                    text.push(' ');
+                    text.push_str(inside);
+                    if !after.trim().is_empty() {
+                        return Err(error(
+                            &lines[i - 1],
+                            "a comment stands on lines of its own: nothing may follow its }",
+                        ));
+                    }
+                    break;
+                }
+                text.push(' ');
+                text.push_str(&current);
+                match lines.get(i) {
+                    Some(next) => {
+                        current = next.text.clone();
+                        i += 1;
+                    }
+                    None => return Err(error(line, "this comment is not closed with }")),
+                }
+            }
+            push(record, origin, Entry::Comment(clean_comment(&text)), line);
+            continue;
+        }
+        if t.starts_with('}') {
+            return Err(error(line, "a } without its {"));
+        }
+        if let Some(note) = t.strip_prefix(';') {
+            read_note::<G>(note, line, record, origin)?;
+            continue;
+        }
+        if t.starts_with('[') {
+            return Err(error(
+                line,
+                "tags come before the movetext, with no other line among them",
+            ));
+        }
+        if !t.contains(char::is_whitespace) && result_named::<G>(t).is_ok() {
+            let value = result_named::<G>(t).map_err(|p| error(line, p))?;
+            result = Some((line.clone(), value));
+            continue;
+        }
+        let entry = read_entry::<G>(t).map_err(|p| error(line, p))?;
+        push(record, origin, entry, line);
+    }
+    Ok(result)
+}
+
+fn push(record: &mut Record, origin: &mut Layout, entry: Entry, line: &Line) {
+    record.entries.push(entry);
+    origin.entries.push(EntryLines {
+        main: line.clone(),
+        forced: Vec::new(),
+    });
+}
+
+/// A `;` line: a forced decision's note when it reads as one (attached to
+/// the order before it), any other remark otherwise (dropped).
+fn read_note<G: Game>(
+    note: &str,
+    line: &Line,
+    record: &mut Record,
+    origin: &mut Layout,
+) -> Result<(), ReadError> {
+    let note = words(note);
+    let lower = note.to_ascii_lowercase();
+    let Some(body) = lower
+        .strip_suffix("(only choice)")
+        .map(|b| note[..b.len()].trim())
+    else {
+        return Ok(());
+    };
+    let (seat, order) = body.split_once(' ').unwrap_or((body, ""));
+    let seat = seat_named::<G>(seat).ok_or_else(|| {
+        error(
+            line,
+            "a forced decision's note is written ; <seat> <order> (only choice)",
+        )
+    })?;
+    if order.is_empty() {
+        return Err(error(line, "this note does not say which order was forced"));
+    }
+    match (record.entries.last_mut(), origin.entries.last_mut()) {
+        (Some(Entry::Order(o)), Some(lines)) => {
+            o.forced.push(ForcedNote {
+                seat,
+                order: order.to_string(),
+            });
+            lines.forced.push(line.clone());
+            Ok(())
+        }
+        _ => Err(error(
+            line,
+            "a forced decision's note follows the order that forced it",
+        )),
+    }
+}
+
+/// An order line (numbered or a continuation) or an end marker.
+fn read_entry<G: Game>(t: &str) -> Result<Entry, String> {
+    let seats = format!(
+        "{} or {}",
+        G::seat_name(Seat::North),
+        G::seat_name(Seat::South)
+    );
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let (number, rest) = if digits > 0 {
+        let rest = t[digits..]
+            .strip_prefix('.')
+            .ok_or("a turn number is followed by a dot: 17. Blue ...")?;
+        let n: u32 = t[..digits]
+            .parse()
+            .map_err(|_| format!("{} is too large for a turn number", &t[..digits]))?;
+        (Some(n), words(rest.trim_start_matches('.')))
+    } else {
+        (None, words(t))
+    };
+    let upper = rest.to_ascii_uppercase();
+    if let Some(number) = number {
+        if upper == "DRAW AGREED" {
+            return Ok(Entry::End(EndMarker {
+                number,
+                ending: Ending::DrawAgreed,
+            }));
+        }
+        if let Some(who) = upper.strip_prefix("ADJUDICATED ") {
+            let result = result_named::<G>(who)
+                .ok()
+                .flatten()
+                .ok_or(format!("ADJUDICATED is followed by {seats} or Draw"))?;
+            return Ok(Entry::End(EndMarker {
+                number,
+                ending: Ending::Adjudicated(result),
+            }));
+        }
+    }
+    let (seat, order) = rest.split_once(' ').unwrap_or((&rest, ""));
+    let Some(seat) = seat_named::<G>(seat) else {
+        return Err(match number {
+            Some(_) => format!("the turn number is followed by the seat, {seats}, and its order"),
+            None => format!(
+                "cannot read this line: an order line starts with its turn number or, \
+                 inside an action, with the seat ({seats})"
+            ),
+        });
+    };
+    if order.is_empty() {
+        return Err("the order is missing after the seat".to_string());
+    }
+    if order.eq_ignore_ascii_case("RESIGNS") {
+        return match number {
+            Some(number) => Ok(Entry::End(EndMarker {
+                number,
+                ending: Ending::Resigned(seat),
+            })),
+            None => Err("a resignation is written with the turn number: 17. Gray RESIGNS".into()),
+        };
+    }
+    Ok(Entry::Order(OrderEntry {
+        number,
+        seat,
+        order: order.to_string(),
+        forced: Vec::new(),
+    }))
+}
+
+/// Checks the `Result` tag, the result token and the `Termination` tag
+/// against each other, and sets the record's finish.
+fn settle_result<G: Game>(
+    seen: &Seen,
+    token: Option<(Line, Option<GameResult>)>,
+    record: &mut Record,
+    origin: &mut Layout,
+    last_line: Option<&Line>,
+) -> Result<(), ReadError> {
+    let tag = match seen.get("Result") {
+        Some((_, value, line)) => Some((
+            line.clone(),
+            result_named::<G>(value).map_err(|p| error(line, p))?,
+        )),
+        None => None,
+    };
+    let result = match (&tag, &token) {
+        (Some((_, tagged)), Some((line, written))) => {
+            if tagged != written {
+                return Err(error(
+                    line,
+                    format!(
+                        "the result token says {}, the Result tag {}",
+                        line.text.trim(),
+                        seen.get("Result").map_or("", |(_, v, _)| v.as_str())
+                    ),
+                ));
+            }
+            *tagged
+        }
+        (Some((_, r)), None) | (None, Some((_, r))) => *r,
+        (None, None) => {
+            let line = last_line.cloned().unwrap_or(Line {
+                number: 1,
+                text: String::new(),
+            });
+            return Err(error(
+                &line,
+                "the record has no result: add [Result \"*\"] (or the winner, or Draw) \
+                 and end the movetext with the same token",
+            ));
+        }
+    };
+    let termination = seen.get("Termination");
+    record.tags.finish = match (result, termination) {
+        (None, None) => None,
+        (None, Some((_, value, line))) => {
+            let v = words(value).to_ascii_lowercase();
+            if !matches!(v.as_str(), "*" | "?" | "" | "in progress" | "unterminated") {
+                return Err(error(
+                    line,
+                    "the Result tag says the game goes on (*), so the Termination is *",
+                ));
+            }
+            None
+        }
+        (Some(_), None) => {
+            let line = tag.map(|(l, _)| l).or(token.clone().map(|(l, _)| l));
+            let line = line.unwrap_or(Line {
+                number: 1,
+                text: String::new(),
+            });
+            return Err(error(
+                &line,
+                "a finished game's record says how it ended: add a Termination tag",
+            ));
+        }
+        (Some(result), Some((_, value, line))) => {
+            let termination = termination_named::<G>(value).ok_or_else(|| {
+                error(
+                    line,
+                    format!(
+                        "{value:?} is not a termination: write reserve entered, \
+                         points: {n} 10, {s} 7, no legal action, {s} resigned, \
+                         draw agreed, or adjudicated by moderator",
+                        n = G::seat_name(Seat::North),
+                        s = G::seat_name(Seat::South)
+                    ),
+                )
+            })?;
+            Some(Finish {
+                result,
+                termination,
+            })
+        }
+    };
+    origin.result = token.map(|(line, _)| line);
+    Ok(())
+}

@@ -1,0 +1,161 @@
+//! Building a record while a game is played.
+
+use crate::games::{Game, GameOptions, GameResult, Seat};
+
+use super::replay::{is_turn_level, Replayed};
+use super::{EndMarker, Ending, Entry, Finish, ForcedNote, OrderEntry, Record, Tags};
+
+/// An order or an end the recorder did not take.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refused<R> {
+    /// The engine refused the order.
+    #[error("{0}")]
+    Order(R),
+    /// The game has already ended.
+    #[error("the game is over")]
+    Over(Finish),
+}
+
+/// A game being played and its record, kept in step: each order applied
+/// is recorded with what it forced, each end is recorded with the result.
+#[derive(Clone, Debug)]
+pub struct Recorder<G: Game> {
+    game: G,
+    record: Record,
+    last_action: Vec<G::Event>,
+}
+
+impl<G: Game> Recorder<G> {
+    /// A new game of `G` from its opening.
+    pub fn new(options: &GameOptions) -> Self {
+        Recorder {
+            game: G::new(options),
+            record: Record::new::<G>(options),
+            last_action: Vec::new(),
+        }
+    }
+
+    /// A game that starts from `game`'s position (the record's `Position`).
+    pub fn from_position(game: G) -> Self {
+        let mut record = Record::from_position(&game);
+        record.tags.finish = game.outcome().map(Finish::from);
+        Recorder {
+            game,
+            record,
+            last_action: Vec::new(),
+        }
+    }
+
+    /// Goes on from a replayed record.
+    pub fn resume(replayed: Replayed<G>) -> Self {
+        Recorder {
+            game: replayed.game,
+            record: replayed.record,
+            last_action: replayed.last_action,
+        }
+    }
+
+    /// The game as it stands.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The record so far.
+    pub fn record(&self) -> &Record {
+        &self.record
+    }
+
+    /// The record's tags, to set the players, dates, site and game id.
+    pub fn tags_mut(&mut self) -> &mut Tags {
+        &mut self.record.tags
+    }
+
+    /// The record, once the recorder is no longer needed.
+    pub fn into_record(self) -> Record {
+        self.record
+    }
+
+    /// The events of the last action: its turn-level order and the
+    /// decisions inside it, as [`Game::draw_board`] marks them.
+    pub fn last_action(&self) -> &[G::Event] {
+        &self.last_action
+    }
+
+    /// How the game ended, or `None` while it goes on.
+    pub fn finish(&self) -> Option<Finish> {
+        self.record.tags.finish
+    }
+
+    fn going(&self) -> Result<(), Refused<G::Refusal>> {
+        match self.record.tags.finish {
+            Some(finish) => Err(Refused::Over(finish)),
+            None => Ok(()),
+        }
+    }
+
+    /// Applies an order for the pending decision and records it with the
+    /// decisions it forced; records the result when the game ends.
+    pub fn apply(&mut self, order: &G::Order) -> Result<Vec<G::Event>, Refused<G::Refusal>> {
+        self.going()?;
+        let before = self.game.pending();
+        let number = self.game.turn_number();
+        let events = self.game.apply(order).map_err(Refused::Order)?;
+        // An engine applies orders only while a decision is pending.
+        let Some(pending) = before else {
+            return Ok(events);
+        };
+        let turn_level = is_turn_level(pending.kind);
+        let forced = events
+            .iter()
+            .filter_map(G::forced)
+            .map(|(seat, order)| ForcedNote {
+                seat,
+                order: order.to_string(),
+            })
+            .collect();
+        self.record.push(Entry::Order(OrderEntry {
+            number: turn_level.then_some(number),
+            seat: pending.seat,
+            order: order.to_string(),
+            forced,
+        }));
+        if turn_level {
+            self.last_action.clear();
+        }
+        self.last_action.extend(events.iter().cloned());
+        self.record.tags.finish = self.game.outcome().map(Finish::from);
+        Ok(events)
+    }
+
+    /// Records a comment: a moderator's action, or anything a reader of the
+    /// record should know.
+    pub fn comment(&mut self, text: &str) {
+        self.record.push_comment(text);
+    }
+
+    fn end(&mut self, ending: Ending) -> Result<(), Refused<G::Refusal>> {
+        self.going()?;
+        self.record.push(Entry::End(EndMarker {
+            number: self.game.turn_number(),
+            ending,
+        }));
+        self.record.tags.finish = Some(ending.finish());
+        Ok(())
+    }
+
+    /// `seat` resigns: the other seat wins.
+    pub fn resign(&mut self, seat: Seat) -> Result<(), Refused<G::Refusal>> {
+        self.end(Ending::Resigned(seat))
+    }
+
+    /// The players agree to a draw (R28).
+    pub fn agree_draw(&mut self) -> Result<(), Refused<G::Refusal>> {
+        self.end(Ending::DrawAgreed)
+    }
+
+    /// A moderator decides the result. Record the reason first with
+    /// [`Recorder::comment`].
+    pub fn adjudicate(&mut self, result: GameResult) -> Result<(), Refused<G::Refusal>> {
+        self.end(Ending::Adjudicated(result))
+    }
+}

@@ -1,0 +1,430 @@
+//! Replaying a record through the engine: every order re-validated, every
+//! number and seat checked, the result compared with the tags.
+
+use crate::games::{CitesRule, DecisionKind, Game, GameOptions, Pending, RuleId, Seat};
+
+use super::write::{Layout, Line};
+use super::{Entry, Finish, ForcedNote, OrderEntry, Record};
+
+/// Why a record does not replay: the line, as written, and the reason.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {reason}{}", .rule.map(|r| format!(" (rule {r})")).unwrap_or_default())]
+pub struct ReplayError {
+    /// The line number in the record, from 1.
+    pub line: usize,
+    /// The line as written.
+    pub text: String,
+    /// What is wrong, in words a player understands.
+    pub reason: String,
+    /// The rule the order breaks, when the engine named one.
+    pub rule: Option<RuleId>,
+    /// The legal orders nearest to what was written, best first.
+    pub suggestions: Vec<String>,
+}
+
+/// One order as the replay applied it.
+#[derive(Clone, Debug)]
+pub struct ReplayedOrder<G: Game> {
+    /// Its line in the record.
+    pub line: usize,
+    /// The turn number when it was given ([`Game::turn_number`] before it).
+    pub number: u32,
+    /// Whether it started a turn (rather than deciding inside an action).
+    pub turn_level: bool,
+    /// The seat that gave it.
+    pub seat: Seat,
+    /// The decision it answered.
+    pub kind: DecisionKind,
+    /// The order, as the engine read it.
+    pub order: G::Order,
+    /// What it did, forced decisions included.
+    pub events: Vec<G::Event>,
+    /// The position string after it.
+    pub position: String,
+}
+
+/// A record that replayed: the game it leads to and what each order did.
+#[derive(Clone, Debug)]
+pub struct Replayed<G: Game> {
+    /// The game after the last order.
+    pub game: G,
+    /// The position the game started from.
+    pub start: String,
+    /// Every order, in order.
+    pub orders: Vec<ReplayedOrder<G>>,
+    /// The events of the last action (its turn-level order and the
+    /// decisions inside it), for marking the board.
+    pub last_action: Vec<G::Event>,
+    /// How the game ended, or `None` while it goes on.
+    pub finish: Option<Finish>,
+    /// The record rewritten in canonical form: orders as the engine prints
+    /// them, forced decisions noted, tags in their order.
+    pub record: Record,
+    /// The line in the record that was replayed of each entry of `record`.
+    pub entry_lines: Vec<usize>,
+}
+
+impl<G: Game> Replayed<G> {
+    /// Whether the record was played under other rules than this engine's
+    /// ([`Game::RULES_VERSION`]): the replay may then differ from the game.
+    pub fn rules_differ(&self) -> bool {
+        self.record.tags.rules.trim() != G::RULES_VERSION
+    }
+}
+
+/// Whether a decision starts a turn (a numbered line) rather than being
+/// taken inside an action (a continuation line).
+pub(crate) fn is_turn_level(kind: DecisionKind) -> bool {
+    matches!(kind, DecisionKind::Turn | DecisionKind::DoubleTurn { .. })
+}
+
+/// Replays `record` as a game of `G`: each order is read by
+/// [`Game::read_order`] and applied by [`Game::apply`] for the seat and turn
+/// number the record gives it, the forced decisions the record notes are
+/// compared with the engine's, and the `Result` and `Termination` tags with
+/// how the game ended. The first thing wrong is the error, with its line.
+pub fn replay<G: Game>(record: &Record) -> Result<Replayed<G>, ReplayError> {
+    Replay::<G>::new(record)?.run()
+}
+
+struct Replay<'r, G: Game> {
+    record: &'r Record,
+    lines: Layout,
+    game: G,
+    out: Replayed<G>,
+    /// The line and the finish of an end marker or of the engine's outcome.
+    ended: Option<(usize, Finish)>,
+}
+
+fn fail(line: &Line, reason: impl Into<String>) -> ReplayError {
+    ReplayError {
+        line: line.number,
+        text: line.text.clone(),
+        reason: reason.into(),
+        rule: None,
+        suggestions: Vec::new(),
+    }
+}
+
+impl<'r, G: Game> Replay<'r, G> {
+    fn new(record: &'r Record) -> Result<Self, ReplayError> {
+        let lines = record.lines();
+        let tags = &record.tags;
+        if !tags.game.trim().eq_ignore_ascii_case(G::NAME) {
+            return Err(fail(
+                &tag_line(&lines, "Game"),
+                format!("this is a record of {:?}, not of {}", tags.game, G::NAME),
+            ));
+        }
+        let game = match &tags.position {
+            Some(position) => G::from_position(position).map_err(|e| {
+                fail(
+                    &tag_line(&lines, "Position"),
+                    format!("the starting position cannot be read: {e}"),
+                )
+            })?,
+            None => G::new(&GameOptions {
+                first: tags.first.unwrap_or(Seat::North),
+                seed: tags.seed,
+            }),
+        };
+        let ended = game.outcome().map(|o| (0, Finish::from(o)));
+        let mut canonical = record.clone();
+        canonical.entries.clear();
+        canonical.origin = None;
+        let out = Replayed {
+            start: game.position(),
+            game: game.clone(),
+            orders: Vec::new(),
+            last_action: Vec::new(),
+            finish: None,
+            record: canonical,
+            entry_lines: Vec::new(),
+        };
+        Ok(Replay {
+            record,
+            lines,
+            game,
+            out,
+            ended,
+        })
+    }
+
+    fn run(mut self) -> Result<Replayed<G>, ReplayError> {
+        for (i, entry) in self.record.entries.iter().enumerate() {
+            let here = self.lines.entries[i].clone();
+            match entry {
+                Entry::Comment(_) => {}
+                Entry::End(marker) => {
+                    self.still_going(&here.main)?;
+                    let turn = self.game.turn_number();
+                    if marker.number != turn {
+                        return Err(fail(
+                            &here.main,
+                            format!("this is turn {turn}, not turn {}", marker.number),
+                        ));
+                    }
+                    self.ended = Some((here.main.number, marker.ending.finish()));
+                }
+                Entry::Order(o) => {
+                    let entry = self.order(o, &here.main, &here.forced)?;
+                    self.out.entry_lines.push(here.main.number);
+                    self.out.record.entries.push(Entry::Order(entry));
+                    continue;
+                }
+            }
+            self.out.entry_lines.push(here.main.number);
+            self.out.record.entries.push(entry.clone());
+        }
+        self.check_result()?;
+        self.out.finish = self.ended.map(|(_, f)| f);
+        self.out.game = self.game;
+        Ok(self.out)
+    }
+
+    /// Refuses anything but a comment once the game has ended.
+    fn still_going(&self, line: &Line) -> Result<(), ReplayError> {
+        match self.ended {
+            None => Ok(()),
+            Some((at, finish)) => {
+                let how = self.describe(Some(finish));
+                Err(fail(
+                    line,
+                    if at == 0 {
+                        format!("the game is already over in its starting position ({how})")
+                    } else {
+                        format!("the game ended on line {at} ({how}): only comments may follow")
+                    },
+                ))
+            }
+        }
+    }
+
+    fn order(
+        &mut self,
+        o: &OrderEntry,
+        line: &Line,
+        notes: &[Line],
+    ) -> Result<OrderEntry, ReplayError> {
+        self.still_going(line)?;
+        let Some(pending) = self.game.pending() else {
+            return Err(fail(line, "the game is over: no order may follow"));
+        };
+        let turn = self.game.turn_number();
+        let turn_level = is_turn_level(pending.kind);
+        self.check_place(o, line, pending, turn)?;
+        let order = self.game.read_order(&o.order).map_err(|r| ReplayError {
+            line: line.number,
+            text: line.text.clone(),
+            reason: r.problem,
+            rule: r.rule,
+            suggestions: r.suggestions,
+        })?;
+        let events = self.game.apply(&order).map_err(|refusal| ReplayError {
+            line: line.number,
+            text: line.text.clone(),
+            reason: refusal.to_string(),
+            rule: Some(refusal.rule()),
+            suggestions: Vec::new(),
+        })?;
+        let forced: Vec<ForcedNote> = events
+            .iter()
+            .filter_map(G::forced)
+            .map(|(seat, order)| ForcedNote {
+                seat,
+                order: order.to_string(),
+            })
+            .collect();
+        self.check_notes(&o.forced, &forced, line, notes)?;
+        if turn_level {
+            self.out.last_action.clear();
+        }
+        self.out.last_action.extend(events.iter().cloned());
+        if let Some(outcome) = self.game.outcome() {
+            self.ended = Some((line.number, outcome.into()));
+        }
+        self.out.orders.push(ReplayedOrder {
+            line: line.number,
+            number: turn,
+            turn_level,
+            seat: pending.seat,
+            kind: pending.kind,
+            order: order.clone(),
+            events,
+            position: self.game.position(),
+        });
+        Ok(OrderEntry {
+            number: turn_level.then_some(turn),
+            seat: pending.seat,
+            order: order.to_string(),
+            forced,
+        })
+    }
+
+    /// Checks that the order stands where the game is: its number, its
+    /// line kind and its seat.
+    fn check_place(
+        &self,
+        o: &OrderEntry,
+        line: &Line,
+        pending: Pending,
+        turn: u32,
+    ) -> Result<(), ReplayError> {
+        let name = |seat| self.record.seat_name(seat);
+        let who = name(pending.seat);
+        match (o.number, is_turn_level(pending.kind)) {
+            (Some(n), true) if n != turn => {
+                return Err(fail(line, format!("this is turn {turn}, not turn {n}")));
+            }
+            (Some(_), false) => {
+                return Err(fail(
+                    line,
+                    format!(
+                        "this is a decision inside the action of turn {turn} ({who}: {}): \
+                         it goes on a continuation line, indented, without a number",
+                        pending.kind
+                    ),
+                ));
+            }
+            (None, true) => {
+                return Err(fail(
+                    line,
+                    format!("turn {turn} starts here: write it {turn}. {who} <order>"),
+                ));
+            }
+            _ => {}
+        }
+        if o.seat != pending.seat {
+            return Err(fail(
+                line,
+                format!(
+                    "it is {who}'s decision here ({}), not {}'s",
+                    pending.kind,
+                    name(o.seat)
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Compares the forced decisions the record notes (if it notes any)
+    /// with those the engine took.
+    fn check_notes(
+        &self,
+        noted: &[ForcedNote],
+        taken: &[ForcedNote],
+        line: &Line,
+        notes: &[Line],
+    ) -> Result<(), ReplayError> {
+        if noted.is_empty() {
+            return Ok(());
+        }
+        let name = |seat| self.record.seat_name(seat);
+        for k in 0..noted.len().max(taken.len()) {
+            let at = notes.get(k).unwrap_or(line);
+            let same = match (noted.get(k), taken.get(k)) {
+                (Some(n), Some(t)) => {
+                    n.seat == t.seat && super::read_words(&n.order).eq_ignore_ascii_case(&t.order)
+                }
+                _ => false,
+            };
+            if !same {
+                let engine = match taken.get(k) {
+                    Some(t) => format!("the engine takes {} {} here", name(t.seat), t.order),
+                    None => "the engine takes no other decision by itself here".to_string(),
+                };
+                let record = match noted.get(k) {
+                    Some(n) => format!("the record notes {} {}", name(n.seat), n.order),
+                    None => "the record notes no more".to_string(),
+                };
+                return Err(fail(
+                    at,
+                    format!("this forced decision does not match: {engine}, {record}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn describe(&self, finish: Option<Finish>) -> String {
+        match finish {
+            None => match self.game.pending() {
+                Some(p) => format!(
+                    "in progress, {} to decide ({}), turn {}",
+                    self.record.seat_name(p.seat),
+                    p.kind,
+                    self.game.turn_number()
+                ),
+                None => "in progress".to_string(),
+            },
+            Some(f) => {
+                let result = match f.result {
+                    crate::games::GameResult::Win(seat) => {
+                        format!("{} wins", self.record.seat_name(seat))
+                    }
+                    crate::games::GameResult::Draw => "a draw".to_string(),
+                };
+                format!(
+                    "{result}, {}",
+                    self.record.termination_text(Some(f.termination))
+                )
+            }
+        }
+    }
+
+    /// The tags must say how the replay ended.
+    fn check_result(&self) -> Result<(), ReplayError> {
+        let replayed = self.ended.map(|(_, f)| f);
+        let tagged = self.record.tags.finish;
+        if replayed == tagged {
+            return Ok(());
+        }
+        let result_line = || {
+            self.lines
+                .tag("Result")
+                .cloned()
+                .or_else(|| self.lines.result.clone())
+                .unwrap_or_else(|| tag_line(&self.lines, "Result"))
+        };
+        let (line, what) = match (replayed, tagged) {
+            (Some(r), Some(t)) if r.result == t.result => (
+                self.lines
+                    .tag("Termination")
+                    .cloned()
+                    .unwrap_or_else(result_line),
+                format!(
+                    "the Termination tag says {:?}",
+                    self.record.termination_text(Some(t.termination))
+                ),
+            ),
+            _ => (
+                result_line(),
+                format!(
+                    "the Result tag says {}",
+                    match tagged {
+                        None => "* (in progress)".to_string(),
+                        Some(t) => self.describe(Some(t)),
+                    }
+                ),
+            ),
+        };
+        Err(fail(
+            &line,
+            format!(
+                "the replayed game is {}, but {what}",
+                self.describe(replayed)
+            ),
+        ))
+    }
+}
+
+/// The line of a tag, or the first line when the record does not have it.
+fn tag_line(lines: &Layout, name: &str) -> Line {
+    lines.tag(name).cloned().unwrap_or(Line {
+        number: 1,
+        text: lines
+            .tags
+            .first()
+            .map_or(String::new(), |(_, l)| l.text.clone()),
+    })
+}

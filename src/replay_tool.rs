@@ -1,0 +1,198 @@
+//! `orderly replay FILE`: re-validates every order of a game record and
+//! prints the final board and the result, or the first line that does not
+//! replay, as `FILE:LINE: <the line>` with the reason and its rule.
+//!
+//! The game is chosen by the record's `[Game]` tag. `--json` prints the
+//! JSON export instead of the board; `--canonical` prints the record
+//! rewritten in canonical form (docs/record-format.md).
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use crate::games::squares::Squares;
+use crate::games::{Game, GameResult, Seat};
+use crate::record::{game_tag, replay, Record};
+
+/// The arguments of `orderly replay`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct ReplayArgs {
+    /// The record to replay (docs/record-format.md).
+    pub file: PathBuf,
+    /// Print the JSON export for tools instead of the board.
+    #[arg(long)]
+    pub json: bool,
+    /// Print the record rewritten in canonical form instead of the board.
+    #[arg(long, conflicts_with = "json")]
+    pub canonical: bool,
+}
+
+/// What to print once a record has replayed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// The final board and the result.
+    Board,
+    /// The JSON export.
+    Json,
+    /// The record in canonical form.
+    Canonical,
+}
+
+/// The games `orderly replay` knows, by their `[Game]` tag.
+pub const GAMES: [&str; 1] = [Squares::NAME];
+
+/// Runs `orderly replay` with `args`: the output goes to `out`, the errors
+/// to `err`. Returns whether the record replayed (the exit status is 1
+/// when it did not).
+pub fn run(args: &ReplayArgs, out: &mut impl Write, err: &mut impl Write) -> io::Result<bool> {
+    let name = args.file.display().to_string();
+    let output = if args.json {
+        Output::Json
+    } else if args.canonical {
+        Output::Canonical
+    } else {
+        Output::Board
+    };
+    let text = match std::fs::read_to_string(&args.file) {
+        Ok(text) => text,
+        Err(e) => {
+            writeln!(err, "{name}: cannot read the record: {e}")?;
+            return Ok(false);
+        }
+    };
+    replay_text(&name, &text, output, out, err)
+}
+
+/// Replays the record `text`, read from the file `name`.
+pub fn replay_text(
+    name: &str,
+    text: &str,
+    output: Output,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> io::Result<bool> {
+    let Some(game) = game_tag(text) else {
+        writeln!(
+            err,
+            "{name}: the record does not say which game it is: add a [Game \"{}\"] tag",
+            GAMES[0]
+        )?;
+        return Ok(false);
+    };
+    if game.trim().eq_ignore_ascii_case(Squares::NAME) {
+        return replay_as::<Squares>(name, text, output, out, err);
+    }
+    let (number, line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.trim_start().starts_with('[') && l.contains(&format!("\"{game}\"")))
+        .map_or((1, ""), |(i, l)| (i + 1, l.trim()));
+    writeln!(err, "{name}:{number}: {line}")?;
+    writeln!(
+        err,
+        "Unknown game {game:?}: orderly replays {}.",
+        GAMES.join(", ")
+    )?;
+    Ok(false)
+}
+
+/// `text` with a capital first letter and one full stop.
+fn sentence(text: &str) -> String {
+    let text = text.trim().trim_end_matches('.');
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => format!("{}{}.", c.to_uppercase(), chars.as_str()),
+        None => String::new(),
+    }
+}
+
+fn replay_as<G: Game>(
+    name: &str,
+    text: &str,
+    output: Output,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> io::Result<bool> {
+    let record = match Record::read::<G>(text) {
+        Ok(record) => record,
+        Err(e) => {
+            writeln!(err, "{name}:{}: {}", e.line, e.text.trim())?;
+            writeln!(err, "{}", sentence(&e.problem))?;
+            return Ok(false);
+        }
+    };
+    let replayed = match replay::<G>(&record) {
+        Ok(replayed) => replayed,
+        Err(e) => {
+            writeln!(err, "{name}:{}: {}", e.line, e.text.trim())?;
+            match e.rule {
+                Some(rule) => writeln!(
+                    err,
+                    "{} (rule {rule}).",
+                    sentence(&e.reason).trim_end_matches('.')
+                )?,
+                None => writeln!(err, "{}", sentence(&e.reason))?,
+            }
+            if !e.suggestions.is_empty() {
+                writeln!(err, "Nearest legal orders:")?;
+                for s in &e.suggestions {
+                    writeln!(err, "  {s}")?;
+                }
+            }
+            return Ok(false);
+        }
+    };
+    match output {
+        Output::Json => {
+            let json =
+                serde_json::to_string_pretty(&replayed.to_json()).map_err(io::Error::other)?;
+            writeln!(out, "{json}")?;
+        }
+        Output::Canonical => write!(out, "{}", replayed.record)?,
+        Output::Board => {
+            let game = &replayed.game;
+            let viewer = game.pending().map_or(Seat::North, |p| p.seat);
+            let board = game.draw_board(viewer, &replayed.last_action);
+            if !board.is_empty() {
+                writeln!(out, "{}", board.trim_end())?;
+                writeln!(out)?;
+            }
+            let record = &replayed.record;
+            writeln!(
+                out,
+                "Replayed {} orders of {}.",
+                replayed.orders.len(),
+                record.tags.title
+            )?;
+            writeln!(out, "Position: {}", game.position())?;
+            match replayed.finish {
+                Some(finish) => {
+                    let result = match finish.result {
+                        GameResult::Win(seat) => format!("{} wins", record.seat_name(seat)),
+                        GameResult::Draw => "Draw".to_string(),
+                    };
+                    let how = record.termination_text(Some(finish.termination));
+                    writeln!(out, "Result: {result} ({how}).")?;
+                }
+                None => match game.pending() {
+                    Some(p) => writeln!(
+                        out,
+                        "In progress: turn {}, {} to decide ({}).",
+                        game.turn_number(),
+                        record.seat_name(p.seat),
+                        p.kind
+                    )?,
+                    None => writeln!(out, "In progress.")?,
+                },
+            }
+            if replayed.rules_differ() {
+                writeln!(
+                    out,
+                    "Note: the record was played under \"{}\"; this orderly plays \"{}\".",
+                    record.tags.rules,
+                    G::RULES_VERSION
+                )?;
+            }
+        }
+    }
+    Ok(true)
+}
