@@ -1,0 +1,117 @@
+//! Criterion benchmarks of what the service does once per mail with text:
+//! reading an order line forgivingly, drawing the board, wording the
+//! choices, and replaying a whole game record.
+//!
+//! - `read_order`: a canonical order, a short form and a mistyped line
+//!   (which computes suggestions) at a mid-game position.
+//! - `draw_board` and `choices` at mid-game positions of seeded random play.
+//! - `record_replay`: writing a 300-order random game as a record, reading it
+//!   back and replaying it with every order re-validated.
+//!
+//! Run with `cargo bench --bench text`. Under `cargo test --all-targets`
+//! each benchmark runs once as a smoke test.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use orderly::games::squares::{Side, Squares};
+use orderly::games::{Game, GameOptions, Seat};
+use orderly::record::{replay, Record, Recorder};
+
+/// A position reached by seeded random play after `orders` orders.
+fn position_after(seed: u64, orders: usize) -> (Squares, Vec<orderly::games::squares::Order>) {
+    let mut x = seed | 1;
+    let mut game = Squares::opening(Side::Blue);
+    let mut played = Vec::new();
+    let mut events = Vec::new();
+    let mut legal = Vec::new();
+    for _ in 0..orders {
+        legal.clear();
+        game.legal_orders_into(&mut legal);
+        if legal.is_empty() {
+            break;
+        }
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let order = legal[(x % legal.len() as u64) as usize];
+        played.push(order);
+        game.apply_listed(order, &mut events);
+    }
+    (game, played)
+}
+
+/// A mid-game position where the player to act has a turn with attacks.
+fn mid_game() -> Squares {
+    (1..500)
+        .map(|seed| position_after(seed, 60).0)
+        .find(|g| {
+            g.attack().is_none()
+                && g.outcome().is_none()
+                && g.legal_orders()
+                    .iter()
+                    .any(|o| o.to_string().starts_with("ATTACK"))
+        })
+        .expect("some seeded game has an attack on offer at order 60")
+}
+
+fn bench_read(c: &mut Criterion) {
+    let game = mid_game();
+    let mut legal: Vec<String> = game.legal_orders().iter().map(|o| o.to_string()).collect();
+    legal.sort();
+    let canonical = legal
+        .iter()
+        .find(|o| o.starts_with("ATTACK"))
+        .cloned()
+        .unwrap();
+    let short = canonical
+        .replace("ATTACK ", "")
+        .replacen(' ', " x ", 1)
+        .replace(" SUPPORT ", " + ");
+    let mistyped = canonical.replace('C', "X");
+    let mut group = c.benchmark_group("read_order");
+    group.throughput(Throughput::Elements(1));
+    for (name, line) in [
+        ("canonical", &canonical),
+        ("short", &short),
+        ("mistyped", &mistyped),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter(|| black_box(game.read_order(black_box(line))))
+        });
+    }
+    group.finish();
+}
+
+fn bench_drawing(c: &mut Criterion) {
+    let game = mid_game();
+    let mut group = c.benchmark_group("text");
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("draw_board", |b| {
+        b.iter(|| black_box(game.draw_board(Seat::North, &[])))
+    });
+    group.bench_function("choices", |b| b.iter(|| black_box(game.choices())));
+    group.finish();
+}
+
+fn bench_record(c: &mut Criterion) {
+    let (_, played) = position_after(7, 300);
+    let mut recorder = Recorder::<Squares>::new(&GameOptions::default());
+    for order in &played {
+        recorder.apply(order).expect("a listed order");
+    }
+    let text = recorder.record().to_string();
+    let mut group = c.benchmark_group("record_replay");
+    group.throughput(Throughput::Elements(played.len() as u64));
+    group.sample_size(20);
+    group.bench_function("read_and_replay_300_orders", |b| {
+        b.iter(|| {
+            let record = Record::read::<Squares>(black_box(&text)).expect("readable");
+            black_box(replay::<Squares>(&record).expect("replays"))
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_read, bench_drawing, bench_record);
+criterion_main!(benches);
