@@ -5,7 +5,11 @@
 
 #![warn(missing_docs)]
 
+pub mod config;
 pub mod engine_tool;
 pub mod games;
+pub mod mail;
 pub mod record;
 pub mod replay_tool;
+pub mod service;
+pub mod store;

@@ -15,6 +15,10 @@ use orderly::games::Seat;
     about = "A play-by-email service for board wargames"
 )]
 struct Cli {
+    /// The configuration file (default: config/orderly.toml when present,
+    /// else the built-in defaults).
+    #[arg(long, global = true)]
+    config: Option<std::path::PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -41,6 +45,30 @@ enum Command {
     /// Replay a game record, re-validating every order: print the final
     /// board and the result, or the first illegal order with its line.
     Replay(orderly::replay_tool::ReplayArgs),
+    /// Run the service: poll the incoming Maildir, process every mail, send
+    /// the replies; stops cleanly on SIGINT or SIGTERM.
+    Serve,
+    /// Process the mail waiting now and send the replies, then stop.
+    Poll {
+        /// Poll once (the only mode; kept explicit for scripts).
+        #[arg(long)]
+        once: bool,
+    },
+    /// List every game with its players and whose turn it is.
+    Games,
+    /// Show one game: its board, state and pending choices.
+    Show {
+        /// The game number.
+        game: i64,
+    },
+    /// Print a game's record (docs/record-format.md), or its JSON export.
+    Export {
+        /// The game number.
+        game: i64,
+        /// Print the JSON export instead of the record.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -57,9 +85,54 @@ enum FirstSide {
     Gray,
 }
 
+fn service(config: Option<&std::path::Path>) -> anyhow::Result<orderly::service::Service> {
+    let config = orderly::config::Config::load(config)?;
+    orderly::service::Service::open(config).context("starting the service")
+}
+
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
+    if matches!(cli.command, Command::Serve | Command::Poll { .. }) {
+        tracing_subscriber::fmt()
+            .with_env_filter(
+                tracing_subscriber::EnvFilter::try_from_default_env()
+                    .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+            )
+            .with_writer(io::stderr)
+            .with_ansi(std::io::IsTerminal::is_terminal(&io::stderr()))
+            .init();
+    }
+    let config = cli.config.as_deref();
     match cli.command {
+        Command::Serve => {
+            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+                signal_hook::flag::register(signal, std::sync::Arc::clone(&stop))?;
+            }
+            service(config)?.serve(&stop)?;
+        }
+        Command::Poll { .. } => {
+            let report = service(config)?.poll_once()?;
+            eprintln!(
+                "processed {} mail(s), sent {}, failed {}",
+                report.processed, report.sent, report.failed
+            );
+        }
+        Command::Games => {
+            let mut s = service(config)?;
+            print!("{}", orderly::service::admin::games(s.store())?);
+        }
+        Command::Show { game } => {
+            let mut s = service(config)?;
+            print!("{}", orderly::service::admin::show(s.store(), game)?);
+        }
+        Command::Export { game, json } => {
+            let mut s = service(config)?;
+            print!(
+                "{}",
+                orderly::service::admin::export(s.store(), game, json)?
+            );
+        }
         Command::Engine {
             first,
             position,

@@ -1,0 +1,124 @@
+//! The mail service's throughput: N order mails pushed through a real
+//! Maildir, a real SQLite file and the file transport, reported as mails
+//! per second and per-mail latency; and, in the same run on the same disk,
+//! the rate of minimal SQLite commits, so that the service's overhead can
+//! be read as a ratio to the cost of durability itself.
+//!
+//! `cargo bench --bench service` runs 400 mails; under `cargo test
+//! --all-targets` it runs 20 as a smoke test. The figures are printed,
+//! never asserted.
+
+use std::time::{Duration, Instant};
+
+use orderly::config::Config;
+use orderly::games::squares::Squares;
+use orderly::games::{Game, GameOptions, Seat};
+use orderly::mail::maildir::Maildir;
+use orderly::service::identity::seat_secret;
+use orderly::service::Service;
+use orderly::store::Store;
+
+const SECRET: &str = "bench-secret";
+
+fn main() {
+    let full = std::env::args().any(|a| a == "--bench");
+    let n = if full { 400 } else { 20 };
+    let base = std::env::var_os("ORDERLY_BENCH_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::env::temp_dir().join(format!("orderly-bench-{}", std::process::id()))
+        });
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(&base).expect("a bench directory");
+
+    let mut config = Config::default();
+    config.service.address = "orderly@example.org".into();
+    config.service.secret = Some(SECRET.into());
+    config.service.rate_limit_per_hour = u32::MAX;
+    config.store.path = base.join("orderly.db");
+    config.intake.maildir = base.join("inbox");
+    config.outgoing.dir = base.join("sent");
+    let mut service = Service::open(config).expect("the service opens");
+    let inbox = Maildir::open_or_create(base.join("inbox")).expect("the inbox");
+
+    let addr = |seat| {
+        format!(
+            "orderly+g1.{}@example.org",
+            seat_secret(SECRET.as_bytes(), 1, seat)
+        )
+    };
+    let deliver = |i: usize, from: &str, to: &str, body: &str| {
+        let raw = format!(
+            "From: {from}\r\nTo: {to}\r\nSubject: bench\r\nMessage-ID: <bench{i}@test>\r\n\r\n{body}\r\n"
+        );
+        inbox.deliver(raw.as_bytes()).expect("delivered");
+    };
+    deliver(
+        0,
+        "ann@example.org",
+        "orderly@example.org",
+        "NEW SQUARES VS bob@example.org",
+    );
+    deliver(1, "bob@example.org", &addr(Seat::South), "ACCEPT");
+    service.poll_once().expect("the game starts");
+
+    // A random game decides the orders; a new game starts when one ends.
+    let mut model = Squares::new(&GameOptions::default());
+    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut latencies = Vec::with_capacity(n);
+    let started = Instant::now();
+    let mut sent = 0;
+    for i in 0..n {
+        if model.outcome().is_some() {
+            break;
+        }
+        let pending = model.pending().expect("a decision");
+        let legal = model.legal_orders();
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let order = legal[(x % legal.len() as u64) as usize];
+        model.apply(&order).expect("legal");
+        let from = match pending.seat {
+            Seat::North => "ann@example.org",
+            Seat::South => "bob@example.org",
+        };
+        deliver(i + 2, from, &addr(pending.seat), &order.to_string());
+        let t = Instant::now();
+        let report = service.poll_once().expect("a poll");
+        latencies.push(t.elapsed());
+        sent += report.sent;
+    }
+    let total = started.elapsed();
+    let mails = latencies.len();
+    latencies.sort();
+    let pct = |p: f64| latencies[((mails as f64 - 1.0) * p) as usize];
+
+    let mut store = Store::open(&base.join("commits.db")).expect("a store");
+    let commits = if full { 400 } else { 20 };
+    let t = Instant::now();
+    for i in 0..commits {
+        store.minimal_commit(&format!("c{i}")).expect("a commit");
+    }
+    let commit_time = t.elapsed();
+
+    let per_sec = |count: usize, d: Duration| count as f64 / d.as_secs_f64();
+    println!("service: {mails} order mails ({sent} mails written) in {total:.2?}");
+    println!(
+        "  {:.0} mails/s; latency per mail (parse, transaction, replies written): \
+         median {:.2?}, p90 {:.2?}, max {:.2?}",
+        per_sec(mails, total),
+        pct(0.5),
+        pct(0.9),
+        pct(1.0)
+    );
+    println!(
+        "sqlite: {commits} minimal commits (WAL, synchronous=FULL) in {commit_time:.2?}: {:.0} commits/s",
+        per_sec(commits, commit_time)
+    );
+    println!(
+        "ratio: one mail costs {:.1} minimal commits",
+        (total.as_secs_f64() / mails as f64) / (commit_time.as_secs_f64() / commits as f64)
+    );
+    let _ = std::fs::remove_dir_all(&base);
+}

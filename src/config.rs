@@ -1,0 +1,234 @@
+//! The service's configuration: `config/orderly.toml`, every key optional,
+//! with defaults that run orderly on one machine out of the box.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// Where orderly looks for its configuration when no file is named.
+pub const DEFAULT_FILE: &str = "config/orderly.toml";
+
+/// Why the configuration could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not valid TOML or has an unknown or mistyped key.
+    #[error("{path}: {message}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, with the line.
+        message: String,
+    },
+    /// A value is present but unusable.
+    #[error("{0}")]
+    Value(String),
+}
+
+/// The whole configuration.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// The service itself.
+    pub service: ServiceConfig,
+    /// The database.
+    pub store: StoreConfig,
+    /// Incoming mail.
+    pub intake: IntakeConfig,
+    /// Outgoing mail.
+    pub outgoing: OutgoingConfig,
+}
+
+/// `[service]`.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct ServiceConfig {
+    /// The service's own address.
+    pub address: String,
+    /// The display name on outgoing mail.
+    pub name: String,
+    /// The server secret, when set in the file.
+    pub secret: Option<String>,
+    /// Where a generated secret is kept.
+    pub secret_file: PathBuf,
+    /// Seconds between polls.
+    pub poll_interval_secs: u64,
+    /// Mails per sender per hour before further mail is set aside.
+    pub rate_limit_per_hour: u32,
+}
+
+impl Default for ServiceConfig {
+    fn default() -> Self {
+        ServiceConfig {
+            address: "orderly@localhost".into(),
+            name: "orderly".into(),
+            secret: None,
+            secret_file: "var/secret".into(),
+            poll_interval_secs: 5,
+            rate_limit_per_hour: 120,
+        }
+    }
+}
+
+/// `[store]`.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct StoreConfig {
+    /// The SQLite file.
+    pub path: PathBuf,
+}
+
+impl Default for StoreConfig {
+    fn default() -> Self {
+        StoreConfig {
+            path: "var/orderly.db".into(),
+        }
+    }
+}
+
+/// `[intake]`.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct IntakeConfig {
+    /// The incoming Maildir.
+    pub maildir: PathBuf,
+}
+
+impl Default for IntakeConfig {
+    fn default() -> Self {
+        IntakeConfig {
+            maildir: "var/mail/inbox".into(),
+        }
+    }
+}
+
+/// `[outgoing]`.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct OutgoingConfig {
+    /// The directory outgoing .eml files are written to.
+    pub dir: PathBuf,
+}
+
+impl Default for OutgoingConfig {
+    fn default() -> Self {
+        OutgoingConfig {
+            dir: "var/mail/sent".into(),
+        }
+    }
+}
+
+impl Config {
+    /// Reads `path`, or [`DEFAULT_FILE`] when it exists, or the defaults.
+    pub fn load(path: Option<&Path>) -> Result<Config, ConfigError> {
+        let path = match path {
+            Some(p) => p.to_path_buf(),
+            None if Path::new(DEFAULT_FILE).exists() => PathBuf::from(DEFAULT_FILE),
+            None => return Ok(Config::default()),
+        };
+        let text = std::fs::read_to_string(&path).map_err(|source| ConfigError::Read {
+            path: path.clone(),
+            source,
+        })?;
+        Config::parse(&text).map_err(|message| ConfigError::Invalid { path, message })
+    }
+
+    /// Reads configuration text.
+    pub fn parse(text: &str) -> Result<Config, String> {
+        let config: Config = toml::from_str(text).map_err(|e| e.to_string())?;
+        config.check().map_err(|e| e.to_string())?;
+        Ok(config)
+    }
+
+    fn check(&self) -> Result<(), ConfigError> {
+        let (local, domain) = self.service.address.split_once('@').ok_or_else(|| {
+            ConfigError::Value(format!(
+                "service.address {:?} is not a mail address",
+                self.service.address
+            ))
+        })?;
+        if local.is_empty() || domain.is_empty() || local.contains('+') {
+            return Err(ConfigError::Value(format!(
+                "service.address {:?} must be local@domain without a +subaddress \
+                 (orderly adds one per game and seat)",
+                self.service.address
+            )));
+        }
+        if self.service.poll_interval_secs == 0 {
+            return Err(ConfigError::Value(
+                "service.poll_interval_secs must be at least 1".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The local part and the domain of the service address.
+    pub fn address_parts(&self) -> (&str, &str) {
+        self.service
+            .address
+            .split_once('@')
+            .unwrap_or((self.service.address.as_str(), "localhost"))
+    }
+
+    /// The server secret: from the file's `secret`, or from `secret_file`,
+    /// generated there (from the OS's random source) on first start.
+    pub fn server_secret(&self) -> Result<Vec<u8>, ConfigError> {
+        if let Some(s) = &self.service.secret {
+            return Ok(s.as_bytes().to_vec());
+        }
+        let path = &self.service.secret_file;
+        match std::fs::read_to_string(path) {
+            Ok(text) if !text.trim().is_empty() => return Ok(text.trim().as_bytes().to_vec()),
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(source) => {
+                return Err(ConfigError::Read {
+                    path: path.clone(),
+                    source,
+                })
+            }
+        }
+        let mut bytes = [0u8; 32];
+        let mut read = |path: &Path| -> std::io::Result<()> {
+            use std::io::Read;
+            std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            let tmp = path.with_extension("tmp");
+            std::fs::write(&tmp, format!("{hex}\n"))?;
+            std::fs::rename(&tmp, path)
+        };
+        read(path).map_err(|source| ConfigError::Read {
+            path: path.clone(),
+            source,
+        })?;
+        self.server_secret()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_file_is_the_defaults() {
+        let text = include_str!("../config/orderly.toml");
+        assert_eq!(Config::parse(text), Ok(Config::default()));
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_addresses_are_refused() {
+        assert!(Config::parse("[service]\nadress = \"x@y\"\n").is_err());
+        assert!(Config::parse("[service]\naddress = \"nobody\"\n").is_err());
+        assert!(Config::parse("[service]\naddress = \"a+b@c\"\n").is_err());
+    }
+}

@@ -1,0 +1,153 @@
+//! Delivery into a directory of `.eml` files, for tests, for a local MTA
+//! that picks files up, and for running without SMTP.
+
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use sha2::{Digest, Sha256};
+
+use super::{MailSender, OutgoingMail, SendError};
+
+/// Writes each mail, formatted by lettre, to `<dir>/<file_name(id)>`.
+///
+/// lettre's own `FileTransport` is not used because it names files by a
+/// fresh random UUID: a retried send would leave a second copy. Here the
+/// name comes from the Message-ID, so a retry overwrites the same file.
+/// The write is atomic (a temporary dot-file in the same directory, synced,
+/// then renamed), so a reader sees a whole mail or none; readers should
+/// skip names starting with a dot.
+#[derive(Debug, Clone)]
+pub struct FileSender {
+    dir: PathBuf,
+}
+
+impl FileSender {
+    /// A sender into `dir`, which is created (with its parents) at the first
+    /// send if missing.
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        Self { dir: dir.into() }
+    }
+
+    /// The directory mails go to.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Where the mail with this Message-ID is (or will be) written.
+    pub fn path_for(&self, message_id: &str) -> PathBuf {
+        self.dir.join(file_name(message_id))
+    }
+}
+
+impl MailSender for FileSender {
+    fn send(&self, mail: &OutgoingMail) -> Result<(), SendError> {
+        let bytes = mail.to_bytes().map_err(|source| SendError::Compose {
+            message_id: mail.message_id.clone(),
+            source,
+        })?;
+        create_dir(&self.dir)?;
+        let path = self.path_for(&mail.message_id);
+        write_atomically(&self.dir, &path, &bytes)?;
+        tracing::debug!(message_id = %mail.message_id, path = %path.display(), "mail written");
+        Ok(())
+    }
+}
+
+/// The file name for a Message-ID: `[A-Za-z0-9._-]` kept, anything else
+/// (notably `@`) turned into `_`, a leading dot too (no hidden files), and
+/// `.eml` appended. Overlong ids are cut and given a hash of the whole id,
+/// so names stay under file-system limits and still differ.
+pub fn file_name(message_id: &str) -> String {
+    const MAX: usize = 200;
+    let mut name: String = message_id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if name.is_empty() || name.starts_with('.') {
+        name.insert(0, '_');
+    }
+    if name.len() > MAX {
+        let digest = Sha256::digest(message_id.as_bytes());
+        let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+        // Only ASCII is left, so any byte index is a char boundary.
+        name.truncate(MAX - hex.len() - 1);
+        name.push('-');
+        name.push_str(&hex);
+    }
+    name.push_str(".eml");
+    name
+}
+
+fn create_dir(dir: &Path) -> Result<(), SendError> {
+    fs::create_dir_all(dir).map_err(|source| {
+        // create_dir_all reports a plain file in the way as AlreadyExists,
+        // which in a log reads like success rather than the misconfiguration.
+        let source = if source.kind() == io::ErrorKind::AlreadyExists {
+            io::Error::new(
+                io::ErrorKind::NotADirectory,
+                "exists and is not a directory",
+            )
+        } else {
+            source
+        };
+        SendError::File {
+            path: dir.to_owned(),
+            source,
+        }
+    })
+}
+
+fn write_atomically(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), SendError> {
+    // Unique per process and call, so concurrent senders never share a
+    // temporary file even when they write the same mail.
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let final_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(
+        ".{final_name}.{}.{}.tmp",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let file_error = |path: &Path| {
+        let path = path.to_owned();
+        move |source| SendError::File { path, source }
+    };
+
+    let written = (|| {
+        let mut file = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        file.write_all(bytes)?;
+        // The outbox marks the mail sent once this returns: the data must
+        // be on disk before the rename makes it visible.
+        file.sync_all()
+    })();
+    if let Err(source) = written {
+        let _ = fs::remove_file(&tmp);
+        return Err(file_error(&tmp)(source));
+    }
+    if let Err(source) = fs::rename(&tmp, path) {
+        let _ = fs::remove_file(&tmp);
+        return Err(file_error(path)(source));
+    }
+    sync_dir(dir).map_err(file_error(dir))
+}
+
+/// Makes the rename itself durable.
+#[cfg(unix)]
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    fs::File::open(dir)?.sync_all()
+}
+
+#[cfg(not(unix))]
+fn sync_dir(_dir: &Path) -> io::Result<()> {
+    Ok(())
+}

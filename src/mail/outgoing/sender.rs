@@ -1,0 +1,61 @@
+//! The seam between the outbox and whatever delivers mail.
+
+use std::io;
+use std::path::PathBuf;
+
+use super::{OutgoingError, OutgoingMail};
+
+/// Delivers one [`OutgoingMail`]. Implemented over files
+/// ([`FileSender`](super::FileSender)); an SMTP implementation follows.
+///
+/// The outbox calls [`send`](Self::send) at least once per mail, possibly
+/// again after a crash, so an implementation should make a repeated send of
+/// the same mail (same Message-ID) harmless where it can.
+pub trait MailSender {
+    /// Hands the mail over for delivery. `Ok` means the mail is durably
+    /// out of orderly's hands and the outbox may mark it sent.
+    fn send(&self, mail: &OutgoingMail) -> Result<(), SendError>;
+}
+
+/// Why a mail was not handed over, split by what the outbox should do next:
+/// retry later ([`is_permanent`](Self::is_permanent) is `false`) or report
+/// to a moderator.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SendError {
+    /// The mail cannot be formatted. Permanent.
+    #[error("cannot compose mail {message_id}: {source}")]
+    Compose {
+        /// The mail's Message-ID.
+        message_id: String,
+        /// What is wrong with it.
+        #[source]
+        source: OutgoingError,
+    },
+    /// The outgoing directory or a file in it could not be written.
+    /// Temporary, whatever the cause: a missing mount, a full disk or wrong
+    /// permissions are faults of the machine, not of the mail, and the mail
+    /// goes out once they are mended.
+    #[error("cannot write {}: {source}", path.display())]
+    File {
+        /// The directory or file concerned.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: io::Error,
+    },
+}
+
+impl SendError {
+    /// Whether the mail itself is at fault, so that no retry can succeed
+    /// and a moderator must look at it. Faults of the surroundings (the
+    /// directory, later the network or the relay being down) are temporary:
+    /// the outbox gives up on a mail after a permanent error, and a
+    /// misconfigured directory must not make it give up on every mail.
+    pub fn is_permanent(&self) -> bool {
+        match self {
+            SendError::Compose { .. } => true,
+            SendError::File { .. } => false,
+        }
+    }
+}

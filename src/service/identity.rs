@@ -1,0 +1,130 @@
+//! Who may act for a seat: the per-game, per-seat secret carried in the
+//! Reply-To subaddress (`orderly+g42.k7xq2m@host`) or a `GAME 42 k7xq2m`
+//! line, checked together with the sender's address.
+
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
+
+use crate::games::Seat;
+use crate::store::seat_text;
+
+/// Letters of a secret: lower case and digits without look-alikes, so a
+/// player can type one from a phone.
+const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
+/// Length of a seat secret: 31^8 (about 2^40) guesses to find one.
+const SECRET_LEN: usize = 8;
+
+/// The secret of one seat of one game: an HMAC of both under the server
+/// secret, so nothing needs storing to check it and it cannot be guessed
+/// from the game number.
+pub fn seat_secret(server_secret: &[u8], game: i64, seat: Seat) -> String {
+    let mut mac =
+        Hmac::<Sha256>::new_from_slice(server_secret).expect("HMAC takes a key of any length");
+    mac.update(format!("orderly seat {game} {}", seat_text(seat)).as_bytes());
+    let bytes = mac.finalize().into_bytes();
+    bytes
+        .iter()
+        .take(SECRET_LEN)
+        .map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char)
+        .collect()
+}
+
+/// The reply address of a seat: the service address with the game and the
+/// secret as a subaddress.
+pub fn reply_address(service_address: &str, game: i64, secret: &str) -> String {
+    match service_address.split_once('@') {
+        Some((local, domain)) => format!("{local}+g{game}.{secret}@{domain}"),
+        None => service_address.to_string(),
+    }
+}
+
+/// A game number and a claimed secret, from an address or a body line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claim {
+    /// The game number.
+    pub game: i64,
+    /// The secret as written.
+    pub secret: String,
+}
+
+/// Reads `local+g42.k7xq2m@domain` addressed to the service (any case).
+pub fn claim_from_address(service_address: &str, address: &str) -> Option<Claim> {
+    let (local, domain) = service_address.split_once('@')?;
+    let (a_local, a_domain) = address.rsplit_once('@')?;
+    if !a_domain.eq_ignore_ascii_case(domain) {
+        return None;
+    }
+    let (base, sub) = a_local.split_once('+')?;
+    if !base.eq_ignore_ascii_case(local) {
+        return None;
+    }
+    let (game, secret) = sub.split_once('.')?;
+    let game = game.strip_prefix(['g', 'G'])?.parse().ok()?;
+    Some(Claim {
+        game,
+        secret: secret.to_ascii_lowercase(),
+    })
+}
+
+/// Reads a `GAME 42 k7xq2m` line (any case).
+pub fn claim_from_line(line: &str) -> Option<Claim> {
+    let mut words = line.split_whitespace();
+    if !words.next()?.eq_ignore_ascii_case("GAME") {
+        return None;
+    }
+    let game = words.next()?.trim_start_matches('#').parse().ok()?;
+    let secret = words.next()?.to_ascii_lowercase();
+    if words.next().is_some() {
+        return None;
+    }
+    Some(Claim { game, secret })
+}
+
+/// Compares secrets in time independent of where they differ.
+pub fn secrets_match(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_differ_by_game_seat_and_server_secret() {
+        let a = seat_secret(b"k1", 42, Seat::North);
+        assert_eq!(a.len(), SECRET_LEN);
+        assert_eq!(a, seat_secret(b"k1", 42, Seat::North));
+        assert_ne!(a, seat_secret(b"k1", 42, Seat::South));
+        assert_ne!(a, seat_secret(b"k1", 43, Seat::North));
+        assert_ne!(a, seat_secret(b"k2", 42, Seat::North));
+    }
+
+    #[test]
+    fn claims_are_read_from_addresses_and_lines() {
+        let addr = reply_address("orderly@example.org", 42, "k7xq2m");
+        assert_eq!(addr, "orderly+g42.k7xq2m@example.org");
+        let want = Some(Claim {
+            game: 42,
+            secret: "k7xq2m".into(),
+        });
+        assert_eq!(claim_from_address("orderly@example.org", &addr), want);
+        assert_eq!(
+            claim_from_address("orderly@example.org", "ORDERLY+G42.K7XQ2M@Example.org"),
+            want
+        );
+        assert_eq!(
+            claim_from_address("orderly@example.org", "other+g42.x@example.org"),
+            None
+        );
+        assert_eq!(claim_from_line("game 42 K7XQ2M"), want);
+        assert_eq!(claim_from_line("GAME #42 k7xq2m"), want);
+        assert_eq!(claim_from_line("GAMES"), None);
+        assert!(secrets_match("abc", "abc"));
+        assert!(!secrets_match("abc", "abd"));
+        assert!(!secrets_match("abc", "ab"));
+    }
+}

@@ -1,0 +1,1290 @@
+//! The service: one incoming mail -> authenticate -> commands -> game ->
+//! store -> outbox. The only place where mail, store and games meet.
+//!
+//! Exactly once: one SQLite transaction records the Message-ID, applies the
+//! commands and queues every outgoing mail; the incoming message is moved
+//! to `cur/` only after the commit, and the outbox is drained after that.
+//! A crash before the commit leaves the message in `new/` and nothing
+//! applied; a crash after it leaves a message whose id is recorded, so it
+//! is skipped when seen again; a crash while sending leaves mail queued,
+//! sent again under the same Message-ID (the file transport overwrites).
+
+pub mod admin;
+pub mod commands;
+pub mod identity;
+pub mod texts;
+
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::config::Config;
+use crate::games::squares::{Event, Squares};
+use crate::games::submission::{release, submit, Submission};
+use crate::games::{seat_named, EndReason, Game, GameOptions, GameResult, Rejection, Seat};
+use crate::mail::intake::{self, Incoming};
+use crate::mail::maildir::Maildir;
+use crate::mail::outgoing::{message_id, AutoKind, FileSender, MailSender, OutgoingMail};
+use crate::record::{Record, Recorder};
+use crate::store::{seat_text, GameRow, SeatRow, Store, StoreError, Tx};
+
+use commands::Command;
+use identity::{claim_from_address, reply_address, seat_secret, secrets_match, Claim};
+
+/// Why the service could not go on (the mail at hand stays in `new/`).
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The Maildir or the outgoing directory failed.
+    #[error("mail files: {0}")]
+    Io(#[from] std::io::Error),
+    /// The configuration is unusable.
+    #[error(transparent)]
+    Config(#[from] crate::config::ConfigError),
+}
+
+type Result<T> = std::result::Result<T, ServiceError>;
+
+/// What became of one incoming mail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Processed {
+    /// Its Message-ID (derived from its bytes when it had none).
+    pub message_id: String,
+    /// The game it was about, if any.
+    pub game: Option<i64>,
+    /// The seat it acted for, if any.
+    pub seat: Option<Seat>,
+    /// A short outcome for the log: `ok`, `duplicate`, `ignored: bounce`, ...
+    pub outcome: String,
+}
+
+/// Counts of one poll.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PollReport {
+    /// Incoming mails processed.
+    pub processed: usize,
+    /// Outgoing mails sent.
+    pub sent: usize,
+    /// Outgoing mails that failed this time.
+    pub failed: usize,
+}
+
+/// The running service.
+pub struct Service {
+    config: Config,
+    secret: Vec<u8>,
+    store: Store,
+    inbox: Maildir,
+    sender: FileSender,
+}
+
+fn now_text(now: DateTime<Utc>) -> String {
+    now.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+impl Service {
+    /// Opens the store, the Maildir and the outgoing directory named by
+    /// `config`, creating what is missing.
+    pub fn open(config: Config) -> Result<Service> {
+        let secret = config.server_secret()?;
+        let store = Store::open(&config.store.path)?;
+        let inbox = Maildir::open_or_create(&config.intake.maildir)?;
+        std::fs::create_dir_all(&config.outgoing.dir)?;
+        let sender = FileSender::new(&config.outgoing.dir);
+        Ok(Service {
+            config,
+            secret,
+            store,
+            inbox,
+            sender,
+        })
+    }
+
+    /// The store, for the CLI's read-only views.
+    pub fn store(&mut self) -> &mut Store {
+        &mut self.store
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Processes every mail waiting in the Maildir, then drains the outbox.
+    pub fn poll_once(&mut self) -> Result<PollReport> {
+        let mut report = PollReport::default();
+        for entry in self.inbox.new_messages()? {
+            let started = Instant::now();
+            let raw = self.inbox.read(&entry)?;
+            let done = self.process(&raw, Utc::now())?;
+            // Only after the commit: a crash before this line leaves the
+            // message in new/, and its recorded id makes the retry a no-op.
+            self.inbox.mark_done(&entry)?;
+            report.processed += 1;
+            tracing::info!(
+                message_id = %done.message_id,
+                game = done.game,
+                seat = done.seat.map(seat_text),
+                outcome = %done.outcome,
+                ms = started.elapsed().as_secs_f64() * 1000.0,
+                "mail processed"
+            );
+        }
+        let (sent, failed) = self.drain_outbox(Utc::now())?;
+        report.sent = sent;
+        report.failed = failed;
+        Ok(report)
+    }
+
+    /// Polls until `stop` is set (SIGINT/SIGTERM), sleeping the configured
+    /// interval between polls in short steps so a stop is prompt. A mail
+    /// being processed is finished first: its transaction is never cut.
+    pub fn serve(&mut self, stop: &std::sync::atomic::AtomicBool) -> Result<()> {
+        use std::sync::atomic::Ordering;
+        let interval = Duration::from_secs(self.config.service.poll_interval_secs);
+        tracing::info!(
+            inbox = %self.config.intake.maildir.display(),
+            store = %self.config.store.path.display(),
+            sent = %self.config.outgoing.dir.display(),
+            "orderly serving"
+        );
+        while !stop.load(Ordering::SeqCst) {
+            self.poll_once()?;
+            let until = Instant::now() + interval;
+            while Instant::now() < until && !stop.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
+        tracing::info!("orderly stopped");
+        Ok(())
+    }
+
+    /// Sends every mail due in the outbox, marking each sent or failed.
+    pub fn drain_outbox(&mut self, now: DateTime<Utc>) -> Result<(usize, usize)> {
+        let (mut sent, mut failed) = (0, 0);
+        loop {
+            let due = {
+                let tx = self.store.tx()?;
+                let due = tx.due_mail(&now_text(now), 50)?;
+                tx.commit()?;
+                due
+            };
+            if due.is_empty() {
+                break;
+            }
+            for row in due {
+                let result = match serde_json::from_str::<OutgoingMail>(&row.mail) {
+                    Ok(mail) => self
+                        .sender
+                        .send(&mail)
+                        .map_err(|e| (e.is_permanent(), e.to_string())),
+                    Err(e) => Err((true, format!("unreadable outbox entry: {e}"))),
+                };
+                let tx = self.store.tx()?;
+                match result {
+                    Ok(()) => {
+                        tx.mark_sent(row.id, &now_text(Utc::now()))?;
+                        sent += 1;
+                    }
+                    Err((permanent, error)) => {
+                        // Backoff doubles from a minute, up to a day; a
+                        // permanent failure is not retried.
+                        let retry = (!permanent && row.attempts < 12).then(|| {
+                            let wait = Duration::from_secs(60 << row.attempts.min(10));
+                            now_text(now + chrono::Duration::from_std(wait).unwrap_or_default())
+                        });
+                        tracing::warn!(message_id = %row.message_id, %error, permanent, "send failed");
+                        tx.mark_failed(row.id, &error, retry.as_deref())?;
+                        failed += 1;
+                    }
+                }
+                tx.commit()?;
+            }
+            if failed > 0 {
+                break;
+            }
+        }
+        Ok((sent, failed))
+    }
+
+    /// Processes one incoming mail in one transaction.
+    pub fn process(&mut self, raw: &[u8], now: DateTime<Utc>) -> Result<Processed> {
+        let parsed = intake::parse(raw);
+        let derived_id = || {
+            let hash = Sha256::digest(raw);
+            let hex: String = hash.iter().take(16).map(|b| format!("{b:02x}")).collect();
+            format!("sha256-{hex}@orderly.invalid")
+        };
+        let message_id = parsed
+            .as_ref()
+            .ok()
+            .and_then(|m| m.message_id.clone())
+            .unwrap_or_else(derived_id);
+        let at = now_text(now);
+        let config = self.config.clone();
+        let secret = self.secret.clone();
+        let tx = self.store.tx()?;
+        let mut done = Processed {
+            message_id: message_id.clone(),
+            game: None,
+            seat: None,
+            outcome: String::new(),
+        };
+        if tx.message_seen(&message_id)? {
+            done.outcome = "duplicate".into();
+            return Ok(done);
+        }
+        let incoming = match parsed {
+            Ok(m) => m,
+            Err(e) => {
+                // Without headers there is nobody to answer.
+                done.outcome = format!("ignored: unreadable: {e}");
+                tx.record_message(&message_id, "", &at, &done.outcome)?;
+                tx.commit()?;
+                return Ok(done);
+            }
+        };
+        let sender = incoming
+            .from
+            .as_ref()
+            .map(|a| a.address.to_ascii_lowercase())
+            .unwrap_or_default();
+        let ignore = if let Some(auto) = &incoming.automatic {
+            Some(format!("ignored: automatic ({auto:?})"))
+        } else if sender.is_empty() {
+            Some("ignored: no sender".to_string())
+        } else if incoming.is_from(&config.service.address) {
+            Some("ignored: from orderly itself".to_string())
+        } else {
+            let hour_ago = now_text(now - chrono::Duration::hours(1));
+            let recent = tx.messages_since(&sender, &hour_ago)?;
+            (recent >= i64::from(config.service.rate_limit_per_hour))
+                .then(|| format!("ignored: rate limit ({recent} mails in the last hour)"))
+        };
+        if let Some(reason) = ignore {
+            done.outcome = reason;
+            tx.record_message(&message_id, &sender, &at, &done.outcome)?;
+            tx.commit()?;
+            return Ok(done);
+        }
+        let mut work = Work {
+            config: &config,
+            secret: &secret,
+            tx: &tx,
+            incoming: &incoming,
+            message_id: &message_id,
+            sender: &sender,
+            at: &at,
+            now,
+            items: Vec::new(),
+            parts: Vec::new(),
+            outgoing: Vec::new(),
+            game: None,
+        };
+        work.run()?;
+        done.game = work.game.as_ref().map(|(g, _)| g.id);
+        done.seat = work.game.as_ref().map(|(_, s)| s.seat);
+        done.outcome = if work.items.iter().any(|i| i.refused) {
+            "refused".into()
+        } else {
+            "ok".into()
+        };
+        work.queue_reply()?;
+        tx.record_message(&message_id, &sender, &at, &done.outcome)?;
+        tx.commit()?;
+        Ok(done)
+    }
+}
+
+/// One echoed line of the reply: what was understood, what was done.
+#[derive(Clone, Debug, Serialize)]
+struct Item {
+    line: String,
+    answer: String,
+    #[serde(skip)]
+    refused: bool,
+}
+
+/// The processing of one mail, inside its transaction.
+struct Work<'a> {
+    config: &'a Config,
+    secret: &'a [u8],
+    tx: &'a Tx<'a>,
+    incoming: &'a Incoming,
+    message_id: &'a str,
+    sender: &'a str,
+    at: &'a str,
+    now: DateTime<Utc>,
+    items: Vec<Item>,
+    /// Further sections of the reply (boards, help, lists).
+    parts: Vec<String>,
+    /// Mails to others, queued with the reply.
+    outgoing: Vec<(OutgoingMail, Option<(i64, Seat)>)>,
+    /// The game the mail acts on, once authenticated.
+    game: Option<(GameRow, SeatRow)>,
+}
+
+impl Work<'_> {
+    fn item(&mut self, line: &str, answer: impl Into<String>, refused: bool) {
+        self.items.push(Item {
+            line: line.to_string(),
+            answer: texts::wrap(&answer.into()).trim_end().to_string(),
+            refused,
+        });
+    }
+
+    fn domain(&self) -> &str {
+        self.config.address_parts().1
+    }
+
+    fn sender_mailbox(&self) -> String {
+        format!(
+            "{} <{}>",
+            self.config.service.name, self.config.service.address
+        )
+    }
+
+    /// The game named by the recipients or a `GAME` line, if any.
+    fn claim(&self, lines: &[&str]) -> Option<Claim> {
+        let service = &self.config.service.address;
+        let recipients = self
+            .incoming
+            .to
+            .iter()
+            .chain(&self.incoming.cc)
+            .chain(&self.incoming.delivered_to);
+        recipients
+            .filter_map(|a| claim_from_address(service, a))
+            .next()
+            .or_else(|| lines.iter().find_map(|l| identity::claim_from_line(l)))
+    }
+
+    fn run(&mut self) -> Result<()> {
+        let text = self.incoming.text.clone();
+        let lines: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        if lines.is_empty() {
+            self.item(
+                "(nothing)",
+                "This mail has no command or order in it (quoted lines and \
+                 signatures are not read). Write HELP for the commands.",
+                true,
+            );
+            return Ok(());
+        }
+        let claim = self.claim(&lines);
+        let mut orders: Vec<String> = Vec::new();
+        for line in &lines {
+            let command = commands::read(line);
+            if !matches!(command, Command::Order(_)) && !orders.is_empty() {
+                self.orders(&std::mem::take(&mut orders), claim.as_ref())?;
+            }
+            match command {
+                Command::Order(l) => orders.push(l),
+                Command::Game(_) => {}
+                Command::Help => {
+                    self.item(line, "The commands are below.", false);
+                    self.parts
+                        .push(texts::render("help", minijinja::context! {}));
+                }
+                Command::Games => self.games(line)?,
+                Command::New {
+                    game,
+                    opponent,
+                    side,
+                    first,
+                } => self.new_game(line, &game, &opponent, side.as_deref(), first.as_deref())?,
+                Command::BadNew(why) => self.item(line, format!("Not understood: {why}."), true),
+                other => {
+                    if let Some((game, seat)) = self.authenticate(line, claim.as_ref())? {
+                        self.game_command(line, other, game, seat)?;
+                    }
+                }
+            }
+        }
+        if !orders.is_empty() {
+            self.orders(&orders, claim.as_ref())?;
+        }
+        Ok(())
+    }
+
+    /// The game and seat this mail may act for, or an item saying why not
+    /// (and, for someone else's key, a warning to the seat's owner).
+    fn authenticate(
+        &mut self,
+        line: &str,
+        claim: Option<&Claim>,
+    ) -> Result<Option<(GameRow, SeatRow)>> {
+        let Some(claim) = claim else {
+            self.item(
+                line,
+                "Refused: this mail names no game. Reply to orderly's mail about \
+                 the game (its reply address carries your key), or add a line \
+                 GAME <number> <key>. Nothing was done.",
+                true,
+            );
+            return Ok(None);
+        };
+        let Some(game) = self.tx.game(claim.game)? else {
+            self.item(
+                line,
+                format!(
+                    "Refused: there is no game {}. Nothing was done.",
+                    claim.game
+                ),
+                true,
+            );
+            return Ok(None);
+        };
+        let seats = self.tx.seats(game.id)?;
+        let Some(seat) = seats
+            .iter()
+            .find(|s| secrets_match(&s.secret, &claim.secret))
+            .cloned()
+        else {
+            self.item(
+                line,
+                format!(
+                    "Refused: {:?} is not a key of game {}. Reply to orderly's own mail \
+                     about the game. Nothing was done.",
+                    claim.secret, game.id
+                ),
+                true,
+            );
+            return Ok(None);
+        };
+        if seat.address != self.sender {
+            self.item(
+                line,
+                format!(
+                    "Refused: this key belongs to another player's seat in game {}, \
+                     and orders are taken only from that player's address. Nothing \
+                     was done; the player has been told.",
+                    game.id
+                ),
+                true,
+            );
+            let body = texts::render(
+                "intruder",
+                minijinja::context! {
+                    sender => self.sender,
+                    game => game.id,
+                    side => Squares::seat_name(seat.seat),
+                    owner => seat.address,
+                },
+            );
+            let subject = game_subject(&game);
+            self.send_to(
+                &game,
+                &seat,
+                subject,
+                texts::wrap(&body),
+                AutoKind::Generated,
+                "intruder",
+            )?;
+            return Ok(None);
+        }
+        self.game = Some((game.clone(), seat.clone()));
+        Ok(Some((game, seat)))
+    }
+
+    fn games(&mut self, line: &str) -> Result<()> {
+        let player = self.tx.player(self.sender, "", self.at)?;
+        let mut list = Vec::new();
+        for g in self.tx.games_of(player)? {
+            let seats = self.tx.seats(g.id)?;
+            let me = seats.iter().find(|s| s.player_id == player);
+            let other = seats
+                .iter()
+                .find(|s| s.player_id != player || seats.len() == 1);
+            let side = me.map(|s| Squares::seat_name(s.seat)).unwrap_or("?");
+            let vs = other.map(|s| s.address.as_str()).unwrap_or("?");
+            let state = match g.status.as_str() {
+                "active" => match load(&g).and_then(|s| s.pending()) {
+                    Some(p) if Some(p.seat) == me.map(|s| s.seat) => "your turn".to_string(),
+                    Some(p) => format!("waiting for {}", Squares::seat_name(p.seat)),
+                    None => "over".to_string(),
+                },
+                "invited" => "invitation open".to_string(),
+                other => format!(
+                    "{other}{}",
+                    g.termination
+                        .as_deref()
+                        .map(|t| format!(", {t}"))
+                        .unwrap_or_default()
+                ),
+            };
+            list.push(format!("game {}: SQUARES as {side} vs {vs}: {state}", g.id));
+        }
+        self.item(line, format!("{} game(s).", list.len()), false);
+        self.parts.push(texts::wrap(&texts::render(
+            "games",
+            minijinja::context! { games => list },
+        )));
+        Ok(())
+    }
+
+    fn new_game(
+        &mut self,
+        line: &str,
+        game: &str,
+        opponent: &str,
+        side: Option<&str>,
+        first: Option<&str>,
+    ) -> Result<()> {
+        if !game.eq_ignore_ascii_case("SQUARES") {
+            self.item(
+                line,
+                format!("Refused: orderly hosts SQUARES; {game:?} is not a game here yet."),
+                true,
+            );
+            return Ok(());
+        }
+        if opponent == self.sender || opponent == self.config.service.address {
+            self.item(line, "Refused: name the other player's address.", true);
+            return Ok(());
+        }
+        let seat_of = |name: Option<&str>, default: Seat| match name {
+            None => Some(default),
+            Some(n) => seat_named::<Squares>(n),
+        };
+        let (Some(mine), Some(first)) = (seat_of(side, Seat::North), seat_of(first, Seat::North))
+        else {
+            self.item(
+                line,
+                "Refused: the sides are BLUE and GRAY (AS BLUE, FIRST GRAY).",
+                true,
+            );
+            return Ok(());
+        };
+        let name = self
+            .incoming
+            .from
+            .as_ref()
+            .and_then(|a| a.name.clone())
+            .unwrap_or_default();
+        let me = self.tx.player(self.sender, &name, self.at)?;
+        let them = self.tx.player(opponent, "", self.at)?;
+        let id = self.tx.create_game(Squares::NAME, first, mine, self.at)?;
+        self.tx
+            .add_seat(id, mine, me, &seat_secret(self.secret, id, mine))?;
+        let theirs = mine.other();
+        self.tx
+            .add_seat(id, theirs, them, &seat_secret(self.secret, id, theirs))?;
+        let game = self
+            .tx
+            .game(id)?
+            .ok_or_else(|| StoreError::Corrupt("new game vanished".into()))?;
+        let seats = self.tx.seats(id)?;
+        let my_seat = seats.iter().find(|s| s.seat == mine).cloned();
+        let their_seat = seats.iter().find(|s| s.seat == theirs).cloned();
+        if let (Some(my_seat), Some(their_seat)) = (my_seat, their_seat) {
+            self.game = Some((game.clone(), my_seat));
+            let body = texts::render(
+                "invitation",
+                minijinja::context! {
+                    inviter => self.sender,
+                    title => Squares::TITLE,
+                    you => Squares::seat_name(theirs),
+                    first => Squares::seat_name(first),
+                    reply_to => reply_address(&self.config.service.address, id, &their_seat.secret),
+                },
+            );
+            self.send_to(
+                &game,
+                &their_seat,
+                game_subject(&game),
+                texts::wrap(&body),
+                AutoKind::Generated,
+                "invitation",
+            )?;
+        }
+        self.item(
+            line,
+            format!(
+                "Game {id} proposed: you play {} against {opponent}, {} moves first. \
+                 They have been invited; you will hear when they ACCEPT or DECLINE.",
+                Squares::seat_name(mine),
+                Squares::seat_name(first)
+            ),
+            false,
+        );
+        Ok(())
+    }
+
+    fn game_command(
+        &mut self,
+        line: &str,
+        command: Command,
+        game: GameRow,
+        seat: SeatRow,
+    ) -> Result<()> {
+        let side = Squares::seat_name(seat.seat);
+        match (command, game.status.as_str()) {
+            (Command::Accept, "invited") if seat.seat != game.inviter_seat => {
+                self.tx.set_status(game.id, "active", self.at)?;
+                let state = Squares::new(&GameOptions {
+                    first: game.first_seat,
+                    seed: None,
+                });
+                self.tx
+                    .set_position(game.id, &state.position(), 0, self.at)?;
+                self.item(
+                    line,
+                    format!("Game {} begins; you play {side}.", game.id),
+                    false,
+                );
+                let game = self.reload(game.id)?;
+                self.broadcast(&game, &state, &[], Some(seat.seat))?;
+            }
+            (Command::Decline, "invited") if seat.seat != game.inviter_seat => {
+                self.tx.set_status(game.id, "declined", self.at)?;
+                self.item(line, format!("You declined game {}.", game.id), false);
+                self.notify_other(
+                    &game,
+                    seat.seat,
+                    format!("{} declined game {}.", self.sender, game.id),
+                )?;
+            }
+            (Command::Accept | Command::Decline, "invited") => {
+                self.item(
+                    line,
+                    "Refused: the invitation is for the other player; wait for their answer.",
+                    true,
+                );
+            }
+            (_, "invited") => {
+                self.item(
+                    line,
+                    format!(
+                        "Refused: game {} has not begun: the invitation is still open.",
+                        game.id
+                    ),
+                    true,
+                );
+            }
+            (_, status) if status != "active" => {
+                self.item(
+                    line,
+                    format!("Refused: game {} is {status}.", game.id),
+                    true,
+                );
+                if let Some(state) = load(&game) {
+                    self.parts
+                        .push(self.update_text(&game, &state, seat.seat, &[]));
+                }
+            }
+            (Command::Board, _) => {
+                let state = self.state(&game)?;
+                self.item(line, "The board and the choices are below.", false);
+                self.parts
+                    .push(self.update_text(&game, &state, seat.seat, &[]));
+            }
+            (Command::HelpMoves(square), _) => {
+                let state = self.state(&game)?;
+                match state.choices_from(&square) {
+                    Ok(text) => {
+                        self.item(line, "See below.", false);
+                        self.parts.push(text);
+                    }
+                    Err(r) => self.refuse(line, &r),
+                }
+            }
+            (Command::History, _) => {
+                let record = self.record(&game)?;
+                self.item(line, "The record of the game so far is below.", false);
+                self.parts.push(record.to_string());
+            }
+            (Command::Resign, _) => {
+                let winner = seat.seat.other();
+                self.tx.add_entry(
+                    game.id,
+                    "resign",
+                    Some(seat.seat),
+                    "RESIGNS",
+                    line,
+                    Some(self.message_id),
+                    self.at,
+                    &[],
+                )?;
+                self.tx.finish(
+                    game.id,
+                    seat_text(winner),
+                    &format!("{side} resigned"),
+                    self.at,
+                )?;
+                self.item(
+                    line,
+                    format!(
+                        "You resigned game {}. {} wins.",
+                        game.id,
+                        Squares::seat_name(winner)
+                    ),
+                    false,
+                );
+                let state = self.state(&game)?;
+                let game = self.reload(game.id)?;
+                self.broadcast(&game, &state, &[], Some(seat.seat))?;
+            }
+            (Command::OfferDraw, _) => {
+                self.tx.set_draw_offer(game.id, Some(seat.seat))?;
+                self.item(
+                    line,
+                    "Draw offered; the other player may ACCEPT DRAW or DECLINE DRAW.",
+                    false,
+                );
+                self.notify_other(&game, seat.seat, format!(
+                    "{side} offers a draw in game {}. Write ACCEPT DRAW or DECLINE DRAW (or play on: an order declines it).",
+                    game.id
+                ))?;
+            }
+            (Command::AcceptDraw, _) if game.draw_offer == Some(seat.seat.other()) => {
+                self.tx.add_entry(
+                    game.id,
+                    "draw",
+                    Some(seat.seat),
+                    "DRAW AGREED",
+                    line,
+                    Some(self.message_id),
+                    self.at,
+                    &[],
+                )?;
+                self.tx.finish(game.id, "draw", "draw agreed", self.at)?;
+                self.item(
+                    line,
+                    format!("Draw agreed: game {} is over.", game.id),
+                    false,
+                );
+                let state = self.state(&game)?;
+                let game = self.reload(game.id)?;
+                self.broadcast(&game, &state, &[], Some(seat.seat))?;
+            }
+            (Command::DeclineDraw, _) if game.draw_offer == Some(seat.seat.other()) => {
+                self.tx.set_draw_offer(game.id, None)?;
+                self.item(line, "Draw declined; play goes on.", false);
+                self.notify_other(
+                    &game,
+                    seat.seat,
+                    format!("{side} declines the draw in game {}.", game.id),
+                )?;
+            }
+            (Command::AcceptDraw | Command::DeclineDraw, _) => {
+                self.item(
+                    line,
+                    "Refused: there is no draw offer from the other player to answer.",
+                    true,
+                );
+            }
+            (Command::Accept | Command::Decline, _) => {
+                // In a game under way ACCEPT/DECLINE mean nothing but
+                // DECLINE may answer a second chance: an order line.
+                self.orders_for(&[line.to_string()], game, seat)?;
+            }
+            (other, _) => {
+                self.item(line, format!("Not understood here: {other:?}."), true);
+            }
+        }
+        Ok(())
+    }
+
+    fn orders(&mut self, lines: &[String], claim: Option<&Claim>) -> Result<()> {
+        let first = lines[0].clone();
+        if let Some((game, seat)) = self.authenticate(&first, claim)? {
+            if game.status != "active" {
+                for l in lines {
+                    self.item(
+                        l,
+                        format!(
+                            "Refused: game {} is {}; no orders are taken.",
+                            game.id, game.status
+                        ),
+                        true,
+                    );
+                }
+                return Ok(());
+            }
+            self.orders_for(lines, game, seat)?;
+        }
+        Ok(())
+    }
+
+    fn orders_for(&mut self, lines: &[String], game: GameRow, seat: SeatRow) -> Result<()> {
+        let mut state = self.state(&game)?;
+        match state.pending() {
+            Some(p) if p.seat != seat.seat => {
+                for l in lines {
+                    self.item(
+                        l,
+                        format!(
+                            "Refused: it is not your turn; game {} waits for {} ({}). Nothing was done.",
+                            game.id,
+                            Squares::seat_name(p.seat),
+                            p.kind
+                        ),
+                        true,
+                    );
+                }
+                return Ok(());
+            }
+            None => {
+                for l in lines {
+                    self.item(l, format!("Refused: game {} is over.", game.id), true);
+                }
+                return Ok(());
+            }
+            Some(_) => {}
+        }
+        let s = submit(&mut state, seat.seat, lines);
+        let mut happened = self.record_submission(&game, seat.seat, &s, true)?;
+        let mut held_mine = s.held.clone();
+        // This mail may have resolved an attack the other seat's held
+        // orders wait for (R4: the second half is ordered after it).
+        let seats = self.tx.seats(game.id)?;
+        for other in seats
+            .iter()
+            .filter(|o| o.seat != seat.seat && !o.held.is_empty())
+        {
+            let r = release(&mut state, other.seat, &other.held);
+            happened.extend(self.record_submission(&game, other.seat, &r, false)?);
+            self.tx.set_held(game.id, other.seat, &r.held)?;
+        }
+        let r = release(&mut state, seat.seat, &held_mine);
+        if !r.taken.is_empty() || !r.unused.is_empty() || r.refused.is_some() {
+            happened.extend(self.record_submission(&game, seat.seat, &r, true)?);
+            held_mine = r.held;
+        }
+        self.tx.set_held(game.id, seat.seat, &held_mine)?;
+        if !s.taken.is_empty() && game.draw_offer == Some(seat.seat.other()) {
+            // Playing on answers a draw offer.
+            self.tx.set_draw_offer(game.id, None)?;
+        }
+        if happened.is_empty() {
+            return Ok(());
+        }
+        let count = self.tx.entries(game.id)?.len() as i64;
+        self.tx
+            .set_position(game.id, &state.position(), count, self.at)?;
+        if let Some(outcome) = state.outcome() {
+            let result = match outcome.result {
+                GameResult::Win(s) => seat_text(s),
+                GameResult::Draw => "draw",
+            };
+            self.tx
+                .finish(game.id, result, &termination(outcome.reason), self.at)?;
+        }
+        let game = self.reload(game.id)?;
+        self.broadcast(&game, &state, &happened, Some(seat.seat))
+    }
+
+    /// Stores the applied orders of a submission and echoes every line;
+    /// returns what happened, in words, for the update mails.
+    fn record_submission(
+        &mut self,
+        game: &GameRow,
+        seat: Seat,
+        s: &Submission<Squares>,
+        echo: bool,
+    ) -> Result<Vec<Event>> {
+        let mut happened = Vec::new();
+        for t in &s.taken {
+            let events: Vec<String> = t.events.iter().map(|e| e.to_string()).collect();
+            self.tx.add_entry(
+                game.id,
+                "order",
+                Some(seat),
+                &t.order.to_string(),
+                &t.line,
+                Some(self.message_id),
+                self.at,
+                &events,
+            )?;
+            if echo {
+                let mut answer = format!("Taken: {}.", t.order);
+                for e in &events {
+                    answer.push_str(&format!("\n  {e}"));
+                }
+                self.item(&t.line, answer, false);
+            }
+            happened.extend(t.events.iter().cloned());
+        }
+        if let Some(r) = &s.refused {
+            if echo {
+                self.refuse(&r.line.clone(), r);
+            }
+        }
+        if echo {
+            for l in &s.held {
+                self.item(l, "Held: it will be played as the second half of your double turn once the attack is resolved, if still legal.", false);
+            }
+            for u in &s.unused {
+                self.item(
+                    &u.line,
+                    format!(
+                        "Not applied: {}.",
+                        u.why
+                            .describe::<Squares>()
+                            .trim_start_matches("not applied: ")
+                    ),
+                    true,
+                );
+            }
+        }
+        Ok(happened)
+    }
+
+    fn refuse(&mut self, line: &str, r: &Rejection) {
+        let mut answer = match r.rule {
+            Some(rule) => format!("Refused under rule {rule}: {}", sentence(&r.problem)),
+            None => format!("Not understood: {}", sentence(&r.problem)),
+        };
+        if !r.suggestions.is_empty() {
+            answer.push_str("\nNearest legal orders:");
+            for s in &r.suggestions {
+                answer.push_str(&format!("\n  {s}"));
+            }
+        }
+        answer.push_str("\nNothing was changed by this line.");
+        self.item(line, answer, true);
+    }
+
+    fn reload(&self, id: i64) -> Result<GameRow> {
+        Ok(self
+            .tx
+            .game(id)?
+            .ok_or_else(|| StoreError::Corrupt(format!("game {id} vanished")))?)
+    }
+
+    /// The game's state: the cache when it is current, else a replay.
+    fn state(&self, game: &GameRow) -> Result<Squares> {
+        let count = self.tx.entries(game.id)?.len() as i64;
+        if game.order_count == count {
+            if let Some(state) = load(game) {
+                return Ok(state);
+            }
+        }
+        Ok(self.record_replay(game)?.game().clone())
+    }
+
+    fn record_replay(&self, game: &GameRow) -> Result<Recorder<Squares>> {
+        rebuild(self.tx, game)
+    }
+
+    fn record(&self, game: &GameRow) -> Result<Record> {
+        Ok(self.record_replay(game)?.into_record())
+    }
+
+    fn update_text(
+        &self,
+        game: &GameRow,
+        state: &Squares,
+        seat: Seat,
+        happened: &[Event],
+    ) -> String {
+        update_text(self.tx, game, state, seat, happened).unwrap_or_default()
+    }
+
+    /// The update mail to both seats after something changed the game;
+    /// the actor's copy goes into the reply.
+    fn broadcast(
+        &mut self,
+        game: &GameRow,
+        state: &Squares,
+        happened: &[Event],
+        actor: Option<Seat>,
+    ) -> Result<()> {
+        for seat in self.tx.seats(game.id)? {
+            let text = self.update_text(game, state, seat.seat, happened);
+            if Some(seat.seat) == actor && seat.address == self.sender {
+                self.parts.push(text);
+            } else {
+                self.send_to(
+                    game,
+                    &seat,
+                    game_subject(game),
+                    text,
+                    AutoKind::Generated,
+                    "update",
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    fn notify_other(&mut self, game: &GameRow, from: Seat, text: String) -> Result<()> {
+        for seat in self
+            .tx
+            .seats(game.id)?
+            .into_iter()
+            .filter(|s| s.seat != from)
+        {
+            self.send_to(
+                game,
+                &seat,
+                game_subject(game),
+                texts::wrap(&text),
+                AutoKind::Generated,
+                "notice",
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Queues a mail to a seat, threaded on the seat's previous mail.
+    fn send_to(
+        &mut self,
+        game: &GameRow,
+        seat: &SeatRow,
+        subject: String,
+        body: String,
+        auto: AutoKind,
+        kind: &str,
+    ) -> Result<()> {
+        let n = self.outgoing.len();
+        let id = message_id(
+            &format!("{}/{}/{kind}/{n}", self.message_id, seat.address),
+            self.domain(),
+        );
+        let mail = OutgoingMail {
+            message_id: id,
+            from: self.sender_mailbox(),
+            to: seat.address.clone(),
+            reply_to: Some(reply_address(
+                &self.config.service.address,
+                game.id,
+                &seat.secret,
+            )),
+            subject,
+            in_reply_to: seat.last_message_id.clone(),
+            references: seat.last_message_id.iter().cloned().collect(),
+            list_id: Some(format!("<game-{}.{}>", game.id, self.domain())),
+            body,
+            date: self.now,
+            auto,
+        };
+        self.outgoing.push((mail, Some((game.id, seat.seat))));
+        Ok(())
+    }
+
+    /// Queues the reply to the sender and every other mail decided.
+    fn queue_reply(&mut self) -> Result<()> {
+        let (reply_to, subject, list_id, game_seat) = match &self.game {
+            Some((g, s)) => (
+                Some(reply_address(&self.config.service.address, g.id, &s.secret)),
+                game_subject(g),
+                Some(format!("<game-{}.{}>", g.id, self.domain())),
+                Some((g.id, s.seat)),
+            ),
+            None => (None, reply_subject(&self.incoming.subject), None, None),
+        };
+        let intro = if self.items.iter().any(|i| i.refused) {
+            "orderly read your mail. Some of it could not be done; each line you\nwrote is answered below."
+        } else {
+            "orderly read your mail; each line you wrote is answered below."
+        };
+        let body = texts::render(
+            "reply",
+            minijinja::context! {
+                intro => intro,
+                items => self.items,
+                parts => self.parts,
+                address => self.config.service.address,
+            },
+        );
+        let id = message_id(&format!("{}/reply", self.message_id), self.domain());
+        let mut references = self.incoming.references.clone();
+        if let Some(own) = &self.incoming.message_id {
+            references.push(own.clone());
+        }
+        let reply = OutgoingMail {
+            message_id: id,
+            from: self.sender_mailbox(),
+            to: self.sender.to_string(),
+            reply_to,
+            subject,
+            in_reply_to: self.incoming.message_id.clone(),
+            references,
+            list_id,
+            body,
+            date: self.now,
+            auto: AutoKind::Replied,
+        };
+        self.outgoing.insert(0, (reply, game_seat));
+        for (mail, seat) in std::mem::take(&mut self.outgoing) {
+            let json = serde_json::to_string(&mail)
+                .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;
+            self.tx.queue_mail(
+                &mail.message_id,
+                seat.map(|(g, _)| g),
+                &mail.to,
+                &json,
+                self.at,
+            )?;
+            if let Some((g, s)) = seat {
+                self.tx.set_last_message(g, s, &mail.message_id)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The game's cached state, if it reads.
+fn load(game: &GameRow) -> Option<Squares> {
+    game.position
+        .as_deref()
+        .and_then(|p| Squares::from_position(p).ok())
+}
+
+/// Rebuilds a game's record and state from its stored entries.
+pub fn rebuild(tx: &Tx<'_>, game: &GameRow) -> Result<Recorder<Squares>> {
+    let mut recorder = Recorder::<Squares>::new(&GameOptions {
+        first: game.first_seat,
+        seed: None,
+    });
+    let seats = tx.seats(game.id)?;
+    {
+        let tags = recorder.tags_mut();
+        tags.game_id = game.id.to_string();
+        for s in &seats {
+            tags.players[s.seat.index()] = s.address.clone();
+        }
+    }
+    for e in tx.entries(game.id)? {
+        let outcome = match (e.kind.as_str(), e.seat) {
+            ("order", _) => match recorder.game().parse_order(&e.text) {
+                Ok(order) => recorder
+                    .apply(&order)
+                    .map(|_| ())
+                    .map_err(|e| format!("{e:?}")),
+                Err(err) => Err(err.to_string()),
+            },
+            ("resign", Some(seat)) => recorder.resign(seat).map_err(|e| format!("{e:?}")),
+            ("draw", _) => recorder.agree_draw().map_err(|e| format!("{e:?}")),
+            ("comment", _) => {
+                recorder.comment(&e.text);
+                Ok(())
+            }
+            (kind, _) => Err(format!("unknown entry kind {kind:?}")),
+        };
+        if let Err(why) = outcome {
+            return Err(
+                StoreError::Corrupt(format!("game {} entry {}: {why}", game.id, e.seq)).into(),
+            );
+        }
+    }
+    Ok(recorder)
+}
+
+/// The update text for one seat: what happened, the board from that seat,
+/// and the choices or whom the game waits for.
+pub fn update_text(
+    tx: &Tx<'_>,
+    game: &GameRow,
+    state: &Squares,
+    seat: Seat,
+    happened: &[Event],
+) -> Result<String> {
+    let seats = tx.seats(game.id)?;
+    let name = |s: Seat| {
+        seats
+            .iter()
+            .find(|r| r.seat == s)
+            .map(|r| {
+                if r.name.is_empty() {
+                    r.address.clone()
+                } else {
+                    format!("{} <{}>", r.name, r.address)
+                }
+            })
+            .unwrap_or_default()
+    };
+    let pending = state.pending();
+    let result = match (&game.result, state.outcome()) {
+        (Some(r), _) => Some(format!(
+            "{}{}",
+            match r.as_str() {
+                "draw" => "a draw".to_string(),
+                seat_name => format!("{} wins", seat_named_text(seat_name)),
+            },
+            game.termination
+                .as_deref()
+                .map(|t| format!(" ({t})"))
+                .unwrap_or_default()
+        )),
+        (None, Some(o)) => Some(termination(o.reason)),
+        _ => None,
+    };
+    let draw_offer = match game.draw_offer {
+        Some(s) if s != seat && result.is_none() => Some(format!(
+            "{} offers a draw: write ACCEPT DRAW or DECLINE DRAW.",
+            Squares::seat_name(s)
+        )),
+        _ => None,
+    };
+    let text = texts::render(
+        "update",
+        minijinja::context! {
+            game => game.id,
+            title => Squares::TITLE,
+            north_side => Squares::seat_name(Seat::North),
+            north_name => name(Seat::North),
+            south_side => Squares::seat_name(Seat::South),
+            south_name => name(Seat::South),
+            you => Squares::seat_name(seat),
+            happened => happened.iter().map(|h| texts::wrap(&format!("  {h}")).trim_end().to_string()).collect::<Vec<_>>(),
+            board => state.draw_board(seat, happened),
+            result => result,
+            yours => pending.is_some_and(|p| p.seat == seat),
+            choices => state.choices(),
+            waiting => pending.map(|p| format!("{}'s {}", Squares::seat_name(p.seat), p.kind)).unwrap_or_default(),
+            draw_offer => draw_offer,
+        },
+    );
+    Ok(texts::wrap(&text))
+}
+
+/// Ends a sentence with a full stop unless it has its own mark.
+fn sentence(text: &str) -> String {
+    if text.ends_with(['.', '?', '!']) {
+        text.to_string()
+    } else {
+        format!("{text}.")
+    }
+}
+
+fn seat_named_text(seat: &str) -> &'static str {
+    match seat {
+        "north" => Squares::seat_name(Seat::North),
+        _ => Squares::seat_name(Seat::South),
+    }
+}
+
+fn termination(reason: EndReason) -> String {
+    match reason {
+        EndReason::ReserveEntered => "reserve entered".into(),
+        EndReason::Points { north, south } => format!("points, {north} to {south}"),
+        EndReason::NoLegalAction => "no legal action".into(),
+    }
+}
+
+/// The stable subject of a game's thread.
+pub fn game_subject(game: &GameRow) -> String {
+    format!("orderly game {}: SQUARES", game.id)
+}
+
+fn reply_subject(subject: &str) -> String {
+    let s = subject.trim();
+    if s.is_empty() {
+        "orderly".into()
+    } else if s.len() >= 3 && s[..3].eq_ignore_ascii_case("re:") {
+        s.to_string()
+    } else {
+        format!("Re: {s}")
+    }
+}

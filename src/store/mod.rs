@@ -1,0 +1,698 @@
+//! The SQLite store: players, games, seats, every record entry with its
+//! events, processed Message-IDs and the outbox. It knows nothing of any
+//! game's rules: orders are text, positions are cached text.
+//!
+//! The database runs in WAL mode; the schema is versioned by SQL files under
+//! `migrations/`, applied in order and counted in `PRAGMA user_version`.
+//! Everything one incoming mail changes happens in one [`Tx`].
+
+use std::path::Path;
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+use crate::games::Seat;
+
+/// The schema migrations, in order; the database's `user_version` is the
+/// number applied.
+const MIGRATIONS: &[(&str, &str)] = &[(
+    "0001_initial",
+    include_str!("../../migrations/0001_initial.sql"),
+)];
+
+/// A store error: the database said no.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// SQLite failed.
+    #[error("database: {0}")]
+    Sql(#[from] rusqlite::Error),
+    /// The database file or its directory could not be created.
+    #[error("database file: {0}")]
+    Io(#[from] std::io::Error),
+    /// The database is newer than this program.
+    #[error("the database has schema version {found}; this orderly knows up to {known}")]
+    TooNew {
+        /// The database's version.
+        found: i64,
+        /// This program's.
+        known: i64,
+    },
+    /// A value in the database is not what orderly writes.
+    #[error("corrupt value in the database: {0}")]
+    Corrupt(String),
+}
+
+type Result<T> = std::result::Result<T, StoreError>;
+
+/// The seat's name in the database.
+pub fn seat_text(seat: Seat) -> &'static str {
+    match seat {
+        Seat::North => "north",
+        Seat::South => "south",
+    }
+}
+
+fn seat_from(text: &str) -> Result<Seat> {
+    match text {
+        "north" => Ok(Seat::North),
+        "south" => Ok(Seat::South),
+        other => Err(StoreError::Corrupt(format!("seat {other:?}"))),
+    }
+}
+
+/// An open database.
+pub struct Store {
+    conn: Connection,
+}
+
+/// A game as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    /// The game number players see.
+    pub id: i64,
+    /// `Game::NAME`.
+    pub kind: String,
+    /// invited, active, finished or declined.
+    pub status: String,
+    /// Who moves first.
+    pub first_seat: Seat,
+    /// The seat of the player who proposed the game.
+    pub inviter_seat: Seat,
+    /// The cached position after `order_count` entries.
+    pub position: Option<String>,
+    /// Entries the cache reflects.
+    pub order_count: i64,
+    /// The seat offering a draw.
+    pub draw_offer: Option<Seat>,
+    /// north, south or draw.
+    pub result: Option<String>,
+    /// How it ended.
+    pub termination: Option<String>,
+    /// When it was proposed (RFC 3339).
+    pub created_at: String,
+    /// Last change.
+    pub updated_at: String,
+}
+
+/// A seat of a game with its player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatRow {
+    /// The game.
+    pub game_id: i64,
+    /// Which seat.
+    pub seat: Seat,
+    /// The player's id.
+    pub player_id: i64,
+    /// The player's address.
+    pub address: String,
+    /// The player's name.
+    pub name: String,
+    /// The seat's secret.
+    pub secret: String,
+    /// The latest mail sent to this seat.
+    pub last_message_id: Option<String>,
+    /// Order lines held for the second half of a double turn.
+    pub held: Vec<String>,
+}
+
+/// One entry of a game's record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntryRow {
+    /// Position in the record, from 1.
+    pub seq: i64,
+    /// order, resign, draw or comment.
+    pub kind: String,
+    /// Who gave it.
+    pub seat: Option<Seat>,
+    /// The canonical order or the comment.
+    pub text: String,
+    /// The line as written.
+    pub written: String,
+    /// The mail it came in.
+    pub message_id: Option<String>,
+    /// When (RFC 3339).
+    pub at: String,
+}
+
+/// A mail waiting in the outbox.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutboxRow {
+    /// Row id.
+    pub id: i64,
+    /// Its Message-ID.
+    pub message_id: String,
+    /// The mail as JSON.
+    pub mail: String,
+    /// Attempts so far.
+    pub attempts: i64,
+}
+
+impl Store {
+    /// Opens (creating when missing) the database at `path`, in WAL mode,
+    /// and brings its schema up to date.
+    pub fn open(path: &Path) -> Result<Store> {
+        if let Some(dir) = path.parent() {
+            if !dir.as_os_str().is_empty() {
+                std::fs::create_dir_all(dir)?;
+            }
+        }
+        let conn = Connection::open(path)?;
+        Store::setup(conn)
+    }
+
+    /// A database in memory, for tests.
+    pub fn open_in_memory() -> Result<Store> {
+        Store::setup(Connection::open_in_memory()?)
+    }
+
+    fn setup(conn: Connection) -> Result<Store> {
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        // WAL: readers (`orderly games`) never block the daemon's writes,
+        // and a commit is one fsync of the log.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        let mut store = Store { conn };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    fn migrate(&mut self) -> Result<()> {
+        let version: i64 = self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?;
+        let known = MIGRATIONS.len() as i64;
+        if version > known {
+            return Err(StoreError::TooNew {
+                found: version,
+                known,
+            });
+        }
+        for (i, (_, sql)) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+            let tx = self.conn.transaction()?;
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+            tx.commit()?;
+        }
+        Ok(())
+    }
+
+    /// The schema version.
+    pub fn schema_version(&self) -> Result<i64> {
+        Ok(self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?)
+    }
+
+    /// Begins the transaction everything of one mail happens in.
+    pub fn tx(&mut self) -> Result<Tx<'_>> {
+        Ok(Tx {
+            tx: self
+                .conn
+                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?,
+        })
+    }
+
+    /// Commits an empty transaction, the smallest unit of durable work: the
+    /// benchmark's baseline.
+    pub fn minimal_commit(&mut self, key: &str) -> Result<()> {
+        let tx = self.tx()?;
+        tx.tx.execute(
+            "INSERT OR REPLACE INTO messages (message_id, sender, received_at, outcome) \
+             VALUES (?1, '', '', 'benchmark')",
+            params![key],
+        )?;
+        tx.commit()
+    }
+}
+
+/// One transaction.
+pub struct Tx<'a> {
+    tx: rusqlite::Transaction<'a>,
+}
+
+fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(GameRow, String, String, Option<String>)> {
+    Ok((
+        GameRow {
+            id: r.get(0)?,
+            kind: r.get(1)?,
+            status: r.get(2)?,
+            first_seat: Seat::North,
+            inviter_seat: Seat::North,
+            position: r.get(5)?,
+            order_count: r.get(6)?,
+            draw_offer: None,
+            result: r.get(8)?,
+            termination: r.get(9)?,
+            created_at: r.get(10)?,
+            updated_at: r.get(11)?,
+        },
+        r.get(3)?,
+        r.get(4)?,
+        r.get(7)?,
+    ))
+}
+
+const GAME_COLUMNS: &str = "id, kind, status, first_seat, inviter_seat, position, order_count, \
+     draw_offer, result, termination, created_at, updated_at";
+
+fn finish_game(raw: (GameRow, String, String, Option<String>)) -> Result<GameRow> {
+    let (mut g, first, inviter, offer) = raw;
+    g.first_seat = seat_from(&first)?;
+    g.inviter_seat = seat_from(&inviter)?;
+    g.draw_offer = offer.as_deref().map(seat_from).transpose()?;
+    Ok(g)
+}
+
+impl Tx<'_> {
+    /// Makes everything durable.
+    pub fn commit(self) -> Result<()> {
+        Ok(self.tx.commit()?)
+    }
+
+    /// Whether this Message-ID was processed before.
+    pub fn message_seen(&self, message_id: &str) -> Result<bool> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT 1 FROM messages WHERE message_id = ?1",
+                params![message_id],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+
+    /// Records a processed message and what became of it.
+    pub fn record_message(
+        &self,
+        message_id: &str,
+        sender: &str,
+        at: &str,
+        outcome: &str,
+    ) -> Result<()> {
+        self.tx.execute(
+            "INSERT INTO messages (message_id, sender, received_at, outcome) VALUES (?1, ?2, ?3, ?4)",
+            params![message_id, sender, at, outcome],
+        )?;
+        Ok(())
+    }
+
+    /// Messages from `sender` received at or after `since`.
+    pub fn messages_since(&self, sender: &str, since: &str) -> Result<i64> {
+        Ok(self.tx.query_row(
+            "SELECT COUNT(*) FROM messages WHERE sender = ?1 AND received_at >= ?2",
+            params![sender, since],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// The player with this address, created when new; the name is kept
+    /// up to date.
+    pub fn player(&self, address: &str, name: &str, at: &str) -> Result<i64> {
+        let address = address.to_ascii_lowercase();
+        if let Some(id) = self
+            .tx
+            .query_row(
+                "SELECT id FROM players WHERE address = ?1",
+                params![address],
+                |r| r.get::<_, i64>(0),
+            )
+            .optional()?
+        {
+            if !name.is_empty() {
+                self.tx.execute(
+                    "UPDATE players SET name = ?2 WHERE id = ?1",
+                    params![id, name],
+                )?;
+            }
+            return Ok(id);
+        }
+        self.tx.execute(
+            "INSERT INTO players (address, name, created_at) VALUES (?1, ?2, ?3)",
+            params![address, name, at],
+        )?;
+        Ok(self.tx.last_insert_rowid())
+    }
+
+    /// Creates a game and returns its number.
+    pub fn create_game(&self, kind: &str, first: Seat, inviter: Seat, at: &str) -> Result<i64> {
+        self.tx.execute(
+            "INSERT INTO games (kind, status, first_seat, inviter_seat, created_at, updated_at) \
+             VALUES (?1, 'invited', ?2, ?3, ?4, ?4)",
+            params![kind, seat_text(first), seat_text(inviter), at],
+        )?;
+        Ok(self.tx.last_insert_rowid())
+    }
+
+    /// Adds a seat to a game.
+    pub fn add_seat(&self, game: i64, seat: Seat, player: i64, secret: &str) -> Result<()> {
+        self.tx.execute(
+            "INSERT INTO seats (game_id, seat, player_id, secret) VALUES (?1, ?2, ?3, ?4)",
+            params![game, seat_text(seat), player, secret],
+        )?;
+        Ok(())
+    }
+
+    /// A game by number.
+    pub fn game(&self, id: i64) -> Result<Option<GameRow>> {
+        self.tx
+            .query_row(
+                &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"),
+                params![id],
+                game_row,
+            )
+            .optional()?
+            .map(finish_game)
+            .transpose()
+    }
+
+    /// The games a player sits in, newest first.
+    pub fn games_of(&self, player: i64) -> Result<Vec<GameRow>> {
+        let mut stmt = self.tx.prepare(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE id IN \
+             (SELECT game_id FROM seats WHERE player_id = ?1) ORDER BY id DESC"
+        ))?;
+        let rows = stmt.query_map(params![player], game_row)?;
+        rows.map(|r| finish_game(r?)).collect()
+    }
+
+    /// Every game, by number.
+    pub fn all_games(&self) -> Result<Vec<GameRow>> {
+        let mut stmt = self
+            .tx
+            .prepare(&format!("SELECT {GAME_COLUMNS} FROM games ORDER BY id"))?;
+        let rows = stmt.query_map([], game_row)?;
+        rows.map(|r| finish_game(r?)).collect()
+    }
+
+    /// Sets a game's status.
+    pub fn set_status(&self, game: i64, status: &str, at: &str) -> Result<()> {
+        self.tx.execute(
+            "UPDATE games SET status = ?2, updated_at = ?3 WHERE id = ?1",
+            params![game, status, at],
+        )?;
+        Ok(())
+    }
+
+    /// Stores the cached position after `order_count` entries.
+    pub fn set_position(
+        &self,
+        game: i64,
+        position: &str,
+        order_count: i64,
+        at: &str,
+    ) -> Result<()> {
+        self.tx.execute(
+            "UPDATE games SET position = ?2, order_count = ?3, updated_at = ?4 WHERE id = ?1",
+            params![game, position, order_count, at],
+        )?;
+        Ok(())
+    }
+
+    /// Records the end of a game.
+    pub fn finish(&self, game: i64, result: &str, termination: &str, at: &str) -> Result<()> {
+        self.tx.execute(
+            "UPDATE games SET status = 'finished', result = ?2, termination = ?3, \
+             draw_offer = NULL, updated_at = ?4 WHERE id = ?1",
+            params![game, result, termination, at],
+        )?;
+        Ok(())
+    }
+
+    /// Sets or clears the pending draw offer.
+    pub fn set_draw_offer(&self, game: i64, seat: Option<Seat>) -> Result<()> {
+        self.tx.execute(
+            "UPDATE games SET draw_offer = ?2 WHERE id = ?1",
+            params![game, seat.map(seat_text)],
+        )?;
+        Ok(())
+    }
+
+    /// A game's seats with their players.
+    pub fn seats(&self, game: i64) -> Result<Vec<SeatRow>> {
+        let mut stmt = self.tx.prepare(
+            "SELECT s.game_id, s.seat, s.player_id, p.address, p.name, s.secret, \
+             s.last_message_id, s.held FROM seats s JOIN players p ON p.id = s.player_id \
+             WHERE s.game_id = ?1 ORDER BY s.seat",
+        )?;
+        let rows = stmt.query_map(params![game], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, String>(5)?,
+                r.get::<_, Option<String>>(6)?,
+                r.get::<_, String>(7)?,
+            ))
+        })?;
+        rows.map(|r| {
+            let (game_id, seat, player_id, address, name, secret, last, held) = r?;
+            Ok(SeatRow {
+                game_id,
+                seat: seat_from(&seat)?,
+                player_id,
+                address,
+                name,
+                secret,
+                last_message_id: last,
+                held: serde_json::from_str(&held)
+                    .map_err(|e| StoreError::Corrupt(format!("held orders: {e}")))?,
+            })
+        })
+        .collect()
+    }
+
+    /// Remembers the latest mail to a seat, for threading.
+    pub fn set_last_message(&self, game: i64, seat: Seat, message_id: &str) -> Result<()> {
+        self.tx.execute(
+            "UPDATE seats SET last_message_id = ?3 WHERE game_id = ?1 AND seat = ?2",
+            params![game, seat_text(seat), message_id],
+        )?;
+        Ok(())
+    }
+
+    /// Stores the order lines a seat holds for its second half.
+    pub fn set_held(&self, game: i64, seat: Seat, held: &[String]) -> Result<()> {
+        let json = serde_json::to_string(held)
+            .map_err(|e| StoreError::Corrupt(format!("held orders: {e}")))?;
+        self.tx.execute(
+            "UPDATE seats SET held = ?3 WHERE game_id = ?1 AND seat = ?2",
+            params![game, seat_text(seat), json],
+        )?;
+        Ok(())
+    }
+
+    /// Appends an entry to a game's record, with its events; returns its seq.
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_entry(
+        &self,
+        game: i64,
+        kind: &str,
+        seat: Option<Seat>,
+        text: &str,
+        written: &str,
+        message_id: Option<&str>,
+        at: &str,
+        events: &[String],
+    ) -> Result<i64> {
+        let seq: i64 = self.tx.query_row(
+            "SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE game_id = ?1",
+            params![game],
+            |r| r.get(0),
+        )?;
+        self.tx.execute(
+            "INSERT INTO entries (game_id, seq, kind, seat, text, written, message_id, at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                game,
+                seq,
+                kind,
+                seat.map(seat_text),
+                text,
+                written,
+                message_id,
+                at
+            ],
+        )?;
+        for (n, e) in events.iter().enumerate() {
+            self.tx.execute(
+                "INSERT INTO events (game_id, seq, n, text) VALUES (?1, ?2, ?3, ?4)",
+                params![game, seq, n as i64, e],
+            )?;
+        }
+        Ok(seq)
+    }
+
+    /// A game's record entries, in order.
+    pub fn entries(&self, game: i64) -> Result<Vec<EntryRow>> {
+        let mut stmt = self.tx.prepare(
+            "SELECT seq, kind, seat, text, written, message_id, at FROM entries \
+             WHERE game_id = ?1 ORDER BY seq",
+        )?;
+        let rows = stmt.query_map(params![game], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<String>>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, Option<String>>(5)?,
+                r.get::<_, String>(6)?,
+            ))
+        })?;
+        rows.map(|r| {
+            let (seq, kind, seat, text, written, message_id, at) = r?;
+            Ok(EntryRow {
+                seq,
+                kind,
+                seat: seat.as_deref().map(seat_from).transpose()?,
+                text,
+                written,
+                message_id,
+                at,
+            })
+        })
+        .collect()
+    }
+
+    /// Queues an outgoing mail; a Message-ID already queued is left as is
+    /// (the same decision made twice is one mail).
+    pub fn queue_mail(
+        &self,
+        message_id: &str,
+        game: Option<i64>,
+        recipient: &str,
+        mail_json: &str,
+        at: &str,
+    ) -> Result<()> {
+        self.tx.execute(
+            "INSERT OR IGNORE INTO outbox (message_id, game_id, recipient, mail, status, \
+             next_attempt_at, created_at) VALUES (?1, ?2, ?3, ?4, 'queued', ?5, ?5)",
+            params![message_id, game, recipient, mail_json, at],
+        )?;
+        Ok(())
+    }
+
+    /// Mails due for (another) attempt at `now`, oldest first.
+    pub fn due_mail(&self, now: &str, limit: i64) -> Result<Vec<OutboxRow>> {
+        let mut stmt = self.tx.prepare(
+            "SELECT id, message_id, mail, attempts FROM outbox WHERE status = 'queued' \
+             AND next_attempt_at <= ?1 ORDER BY id LIMIT ?2",
+        )?;
+        let rows = stmt.query_map(params![now, limit], |r| {
+            Ok(OutboxRow {
+                id: r.get(0)?,
+                message_id: r.get(1)?,
+                mail: r.get(2)?,
+                attempts: r.get(3)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+
+    /// Marks a mail sent.
+    pub fn mark_sent(&self, id: i64, at: &str) -> Result<()> {
+        self.tx.execute(
+            "UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?2, \
+             last_error = NULL WHERE id = ?1",
+            params![id, at],
+        )?;
+        Ok(())
+    }
+
+    /// Records a failed attempt: retried at `retry_at`, or given up.
+    pub fn mark_failed(&self, id: i64, error: &str, retry_at: Option<&str>) -> Result<()> {
+        match retry_at {
+            Some(when) => self.tx.execute(
+                "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, \
+                 next_attempt_at = ?3 WHERE id = ?1",
+                params![id, error, when],
+            )?,
+            None => self.tx.execute(
+                "UPDATE outbox SET status = 'failed', attempts = attempts + 1, \
+                 last_error = ?2 WHERE id = ?1",
+                params![id, error],
+            )?,
+        };
+        Ok(())
+    }
+
+    /// Counts outbox rows by status (for tests and `orderly games`).
+    pub fn outbox_count(&self, status: &str) -> Result<i64> {
+        Ok(self.tx.query_row(
+            "SELECT COUNT(*) FROM outbox WHERE status = ?1",
+            params![status],
+            |r| r.get(0),
+        )?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrations_run_once_and_the_schema_is_current() {
+        let dir = std::env::temp_dir().join(format!("orderly-store-{}", std::process::id()));
+        let path = dir.join("t.db");
+        let _ = std::fs::remove_dir_all(&dir);
+        {
+            let store = Store::open(&path).unwrap();
+            assert_eq!(store.schema_version().unwrap(), MIGRATIONS.len() as i64);
+        }
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), MIGRATIONS.len() as i64);
+        let mode: String = store
+            .conn
+            .pragma_query_value(None, "journal_mode", |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_game_with_seats_entries_and_mail_round_trips() {
+        let mut store = Store::open_in_memory().unwrap();
+        let tx = store.tx().unwrap();
+        let ann = tx.player("Ann@Example.org", "Ann", "t0").unwrap();
+        let bob = tx.player("bob@example.org", "", "t0").unwrap();
+        assert_eq!(tx.player("ann@example.org", "", "t1").unwrap(), ann);
+        let g = tx
+            .create_game("squares", Seat::North, Seat::South, "t0")
+            .unwrap();
+        tx.add_seat(g, Seat::North, bob, "s1").unwrap();
+        tx.add_seat(g, Seat::South, ann, "s2").unwrap();
+        tx.set_held(g, Seat::North, &["MOVE X".into()]).unwrap();
+        let seq = tx
+            .add_entry(
+                g,
+                "order",
+                Some(Seat::North),
+                "PASS",
+                "pass",
+                Some("m1"),
+                "t1",
+                &["Blue passes".into()],
+            )
+            .unwrap();
+        assert_eq!(seq, 1);
+        tx.queue_mail("o1", Some(g), "ann@example.org", "{}", "t1")
+            .unwrap();
+        tx.queue_mail("o1", Some(g), "ann@example.org", "{}", "t1")
+            .unwrap();
+        tx.record_message("m1", "bob@example.org", "t1", "ok")
+            .unwrap();
+        tx.commit().unwrap();
+        let tx = store.tx().unwrap();
+        assert!(tx.message_seen("m1").unwrap());
+        let seats = tx.seats(g).unwrap();
+        assert_eq!(seats[0].seat, Seat::North);
+        assert_eq!(seats[0].held, ["MOVE X"]);
+        assert_eq!(seats[1].address, "ann@example.org");
+        assert_eq!(tx.entries(g).unwrap()[0].written, "pass");
+        assert_eq!(tx.due_mail("t2", 10).unwrap().len(), 1);
+        assert_eq!(tx.games_of(ann).unwrap()[0].inviter_seat, Seat::South);
+    }
+}

@@ -1,0 +1,576 @@
+//! Reading incoming mail: the fixtures under tests/data/mail, each with its
+//! extracted fields and text asserted exactly; `parse` never panicking on
+//! arbitrary or damaged input; and the Maildir the mail arrives in.
+
+use std::path::PathBuf;
+
+use chrono::DateTime;
+use orderly::mail::intake::{parse, Address, Automatic, Incoming, IntakeError};
+use orderly::mail::maildir::Maildir;
+use proptest::prelude::*;
+
+fn fixture_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/mail")
+}
+
+fn raw(name: &str) -> Vec<u8> {
+    let path = fixture_dir().join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn read(name: &str) -> Incoming {
+    parse(&raw(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn addr(name: Option<&str>, address: &str) -> Option<Address> {
+    Some(Address {
+        name: name.map(str::to_string),
+        address: address.to_string(),
+    })
+}
+
+fn date(text: &str) -> Option<DateTime<chrono::FixedOffset>> {
+    Some(DateTime::parse_from_rfc3339(text).unwrap())
+}
+
+fn ids(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn plain_utf8_order_with_a_flowed_line() {
+    let m = read("plain_utf8.eml");
+    assert_eq!(
+        m.message_id.as_deref(),
+        Some("20261121101502.GA1234@example.com")
+    );
+    assert_eq!(m.from, addr(Some("Ann Lee"), "ann.lee@example.com"));
+    assert!(!m.sender_is_null);
+    assert_eq!(m.to, ids(&["orderly@example.org"]));
+    assert!(m.cc.is_empty());
+    assert_eq!(m.delivered_to, ids(&["orderly+g42.k7xq2m@example.org"]));
+    assert_eq!(m.subject, "Game 42: my turn");
+    assert!(m.in_reply_to.is_empty() && m.references.is_empty());
+    assert_eq!(m.date, date("2026-11-21T10:15:02+01:00"));
+    assert_eq!(
+        m.text,
+        "Hello,\n\nMOVE G2CR G1C\nAttack B1C from G1C supported by G1CR, and if that \
+         fails I will think of something else — see you in the woods ☺\n\
+         From the hill, with love"
+    );
+    assert_eq!(m.full_text, format!("{}\n\n", m.text));
+    assert_eq!(m.automatic, None);
+    assert!(m.is_from("ANN.LEE@example.com"));
+    assert!(m.is_from("ann.lee+chess@example.com"));
+    assert!(!m.is_from("ann@example.com"));
+}
+
+#[test]
+fn html_only_is_converted_and_its_blockquote_stripped() {
+    let m = read("html_only.eml");
+    assert_eq!(m.from, addr(Some("Tom O'Hara"), "tom@example.net"));
+    assert_eq!(m.to, ids(&["orderly+g42.p3n8vx@example.org"]));
+    assert_eq!(m.in_reply_to, ids(&["orderly.g42.t19@example.org"]));
+    assert_eq!(m.date, date("2026-11-21T11:00:00-05:00"));
+    assert_eq!(
+        m.text,
+        "MOVE B3C B2CR\nATTACK B1C G1C\nSUPPORT B1CL\nTom & Jerry say <hi> 'cheers'"
+    );
+    assert_eq!(
+        m.full_text,
+        format!("{}\n> Blue to move\n> +----+\n> | BR |", m.text)
+    );
+    assert_eq!(m.automatic, None);
+}
+
+#[test]
+fn alternative_prefers_plain_text_and_skips_attachments() {
+    let m = read("alternative.eml");
+    assert_eq!(m.message_id.as_deref(), Some("alt-0001@example.com"));
+    assert_eq!(m.from, addr(Some("Ann Lee"), "ann.lee@example.com"));
+    assert_eq!(m.text, "PASS\n\nYour move, Tom – good luck.");
+    assert_eq!(m.full_text, m.text);
+    assert_eq!(m.automatic, None);
+}
+
+#[test]
+fn base64_latin1_with_a_french_attribution() {
+    let m = read("base64_latin1.eml");
+    assert_eq!(m.from, addr(Some("François Pérez"), "francois@example.fr"));
+    assert_eq!(m.subject, "Re: Partie 42 à Gettysburg");
+    assert_eq!(m.to, ids(&["orderly+g42.q7m2ax@example.org"]));
+    // The "(CET)" comment after the offset is ignored.
+    assert_eq!(m.date, date("2026-11-21T12:01:09+01:00"));
+    assert_eq!(m.text, "Bonjour,\n\nMOVE G3C G2CL\nÀ bientôt, François");
+    assert_eq!(
+        m.full_text,
+        "Bonjour,\n\nMOVE G3C G2CL\nÀ bientôt, François\n\n\
+         Le sam. 21 nov. 2026 à 10:02, orderly <orderly+g42.q7m2ax@example.org> a écrit :\n\
+         > Au tour de Gris.\n> MOVE ?\n"
+    );
+}
+
+#[test]
+fn quoted_printable_windows_1252_with_a_german_attribution() {
+    let m = read("qp_windows1252.eml");
+    assert_eq!(m.from, addr(Some("Jürgen Müller"), "juergen@example.de"));
+    assert_eq!(m.subject, "Zug für Spiel 42");
+    assert_eq!(m.message_id.as_deref(), Some("qp1252-42@example.de"));
+    assert_eq!(
+        m.text,
+        "Hallo,\n\nATTACK G1C B1C + G1CR\nDer Preis: 5 €. Grüße aus Köln, und dies ist \
+         eine sehr lange Zeile, die weich umbrochen werden muss, damit sie passt."
+    );
+    assert!(m.full_text.ends_with(
+        "Am 21.11.2026 um 10:02 schrieb orderly <orderly+g42.z9w3ht@example.org>:\n\
+         > Grau am Zug.\n"
+    ));
+}
+
+#[test]
+fn reply_with_a_quoted_board_and_a_wrapped_attribution() {
+    let m = read("reply_quoted_board.eml");
+    assert_eq!(
+        m.message_id.as_deref(),
+        Some("CAKx=reply-0042@mail.gmail.example")
+    );
+    assert_eq!(
+        m.from,
+        addr(Some("Gray Player"), "grayplayer@gmail.example")
+    );
+    assert_eq!(m.to, ids(&["orderly+g42.k7xq2m@example.org"]));
+    assert_eq!(m.delivered_to, ids(&["orderly+g42.k7xq2m@example.org"]));
+    assert_eq!(m.subject, "Re: [orderly] Game 42, turn 20: Gray to decide");
+    assert_eq!(m.in_reply_to, ids(&["orderly.g42.t20.blue@example.org"]));
+    assert_eq!(
+        m.references,
+        ids(&[
+            "orderly.g42.t19.gray@example.org",
+            "orderly.g42.t20.blue@example.org"
+        ])
+    );
+    assert_eq!(m.date, date("2026-11-21T10:20:45+00:00"));
+    assert_eq!(m.text, "RETREAT B2CR THEN BR\nOuch.");
+    assert!(m.full_text.contains(
+        "On Sat, 21 Nov 2026 at 10:02, orderly <orderly+g42.k7xq2m@example.org>\nwrote:\n\n\
+         > SQUARES - Gray's view"
+    ));
+    assert!(m
+        .full_text
+        .ends_with("> Gray to decide: retreat from G1C (R20).\n"));
+}
+
+#[test]
+fn signature_ends_the_text() {
+    let m = read("signature.eml");
+    assert_eq!(m.text, "  MOVE G2R G3R\n  MOVE G2L G3L");
+    assert_eq!(
+        m.full_text,
+        "  MOVE G2R G3R   \t\n  MOVE G2L G3L\n\n-- \nAnn Lee\nPASS is not an order here\n"
+    );
+}
+
+#[test]
+fn end_line_ends_the_text() {
+    let m = read("end_line.eml");
+    // No charset: UTF-8 is tried first.
+    assert_eq!(m.from, addr(None, "tom@example.net"));
+    assert_eq!(m.text, "1. MOVE B3C B2CR\n2. ATTACK B1C G1C");
+    assert_eq!(
+        m.full_text,
+        "1. MOVE B3C B2CR\n2. ATTACK B1C G1C\n   End  \n\nGet Outlook for Android\n"
+    );
+}
+
+#[test]
+fn outlook_reply_is_cut_at_its_header_block() {
+    let m = read("outlook_reply.eml");
+    assert_eq!(m.from, addr(Some("Blue, Colonel"), "colonel@corp.example"));
+    assert_eq!(m.to, ids(&["orderly+g7.m2k4rq@example.org"]));
+    assert_eq!(m.text, "MOVE BR B3C\n\nRegards,\nColonel Blue");
+    // Exchange asks others not to answer; that does not make it automatic.
+    assert_eq!(m.automatic, None);
+}
+
+#[test]
+fn auto_submitted_reply_is_automatic() {
+    let m = read("auto_replied.eml");
+    assert_eq!(m.automatic, Some(Automatic::AutoSubmitted));
+    assert_eq!(m.in_reply_to, ids(&["orderly.g42.t21@example.org"]));
+    assert_eq!(
+        m.text,
+        "I am away until 1 December with no access to e-mail."
+    );
+}
+
+#[test]
+fn vacation_reply_is_automatic() {
+    let m = read("vacation.eml");
+    assert_eq!(m.automatic, Some(Automatic::AutoReply));
+    assert_eq!(m.text, "On holiday. PASS");
+}
+
+#[test]
+fn bounce_is_automatic_and_reads_its_human_part() {
+    let m = read("bounce.eml");
+    assert_eq!(m.automatic, Some(Automatic::Bounce));
+    assert!(m.sender_is_null);
+    assert_eq!(
+        m.from,
+        addr(Some("Mail Delivery System"), "mailer-daemon@mx.example.org")
+    );
+    assert_eq!(
+        m.message_id.as_deref(),
+        Some("20261122150000.9C1D3C0042@mx.example.org")
+    );
+    assert_eq!(m.delivered_to, ids(&["orderly@example.org"]));
+    assert_eq!(
+        m.text,
+        "This is the mail system at host mx.example.org.\n\n\
+         I'm sorry to have to inform you that your message could not\n\
+         be delivered to one or more recipients.\n\n\
+         <gone@example.com>: host mx.example.com said: 550 5.1.1 User unknown"
+    );
+}
+
+#[test]
+fn bulk_mail_is_automatic() {
+    let m = read("bulk.eml");
+    assert_eq!(m.automatic, Some(Automatic::Bulk));
+    assert_eq!(m.from, addr(Some("Wargame News"), "news@news.example.com"));
+    assert_eq!(m.text, "MOVE to our new website!");
+}
+
+#[test]
+fn malformed_mime_is_read_as_far_as_it_goes() {
+    let m = read("malformed_mime.eml");
+    assert_eq!(m.message_id.as_deref(), Some("broken-0001@example.com"));
+    assert_eq!(m.from, addr(Some("Sloppy Client"), "sloppy@example.com"));
+    assert_eq!(m.to, ids(&["orderly+g42.k7xq2m@example.org"]));
+    assert_eq!(m.subject, "broken");
+    assert_eq!(m.date, None);
+    // The text/plain part's base64 is garbage; the HTML part, never closed,
+    // is the first readable text.
+    assert_eq!(m.text, "MOVE B2CL B1CL");
+    assert_eq!(m.automatic, None);
+}
+
+#[test]
+fn a_part_mailparse_refuses_leaves_the_headers() {
+    let m = read("malformed_part.eml");
+    assert_eq!(m.message_id.as_deref(), Some("broken-0002@example.com"));
+    assert_eq!(m.from, addr(Some("Sloppy Client"), "sloppy@example.com"));
+    assert_eq!(m.subject, "broken part");
+    assert_eq!(m.text, "");
+    assert_eq!(m.full_text, "");
+}
+
+#[test]
+fn no_message_id_and_no_date() {
+    let m = read("no_message_id.eml");
+    assert_eq!(m.message_id, None);
+    assert_eq!(m.date, None);
+    assert_eq!(m.from, addr(None, "ann.lee@example.com"));
+    assert_eq!(m.subject, "PASS");
+    assert_eq!(m.text, "PASS");
+}
+
+#[test]
+fn subaddresses_are_kept_lower_cased() {
+    let m = read("subaddress.eml");
+    assert_eq!(m.from, addr(Some("Lee, Ann"), "ann.lee+games@example.com"));
+    assert!(m.is_from("ann.lee@example.com"));
+    assert_eq!(
+        m.to,
+        ids(&["orderly+g42.k7xq2m@example.org", "tom@example.net"])
+    );
+    assert_eq!(
+        m.cc,
+        ids(&["umpire@example.com", "orderly+g42.k7xq2m@example.org"])
+    );
+    assert_eq!(
+        m.delivered_to,
+        ids(&["orderly@example.org", "orderly+g42.k7xq2m@example.org"])
+    );
+    // No day name, no seconds.
+    assert_eq!(m.date, date("2026-11-23T08:00:00+00:00"));
+    assert_eq!(m.text, "OPTION 2");
+    let recipients: Vec<&str> = m.recipients().collect();
+    assert_eq!(recipients.len(), 6);
+    assert!(recipients.contains(&"orderly+g42.k7xq2m@example.org"));
+}
+
+#[test]
+fn every_fixture_has_a_test() {
+    let mut names: Vec<String> = std::fs::read_dir(fixture_dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let source = include_str!("mail_intake.rs");
+    for name in names {
+        assert!(source.contains(&format!("\"{name}\"")), "{name} untested");
+    }
+}
+
+#[test]
+fn unreadable_messages_are_refused_with_a_reason() {
+    assert_eq!(parse(b""), Err(IntakeError::Empty));
+    assert_eq!(parse(b" \r\n\r\n"), Err(IntakeError::Empty));
+    assert_eq!(parse(b"\r\njust a body"), Err(IntakeError::NoHeaders));
+    assert_eq!(
+        parse(b"hello there, no headers here\n"),
+        Err(IntakeError::NoHeaders)
+    );
+    assert_eq!(
+        IntakeError::NoHeaders.to_string(),
+        "the message has no headers"
+    );
+    let err = parse(b" folded: at the start\n\nbody").unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("the message headers could not be read"),
+        "{err}"
+    );
+}
+
+// ----- never panics --------------------------------------------------------
+
+/// The case count: `default`, or `PROPTEST_CASES` for a longer run.
+fn config(default: u32) -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default);
+    ProptestConfig {
+        failure_persistence: None,
+        ..ProptestConfig::with_cases(cases)
+    }
+}
+
+fn fixtures() -> Vec<Vec<u8>> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(fixture_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    paths.iter().map(|p| std::fs::read(p).unwrap()).collect()
+}
+
+/// One edit of a message: the kinds of damage mail suffers in transit and
+/// in sloppy clients.
+#[derive(Clone, Debug)]
+enum Mutation {
+    Flip { at: usize, byte: u8 },
+    Delete { at: usize, len: usize },
+    Insert { at: usize, bytes: Vec<u8> },
+    Truncate { at: usize },
+    Duplicate { at: usize, len: usize },
+}
+
+fn interesting_bytes() -> impl Strategy<Value = Vec<u8>> {
+    let pieces = prop::sample::select(vec![
+        &b"\r\n"[..],
+        b"\n",
+        b"\r",
+        b"--",
+        b"boundary=",
+        b"Content-Type: multipart/mixed; boundary=x\r\n",
+        b"Content-Transfer-Encoding: base64\n",
+        b"Content-Transfer-Encoding: quoted-printable\n",
+        b"charset=\"utf-7\"",
+        b"=?utf-8?B?w6k=?=",
+        b"=?x?Q?=FF?=",
+        b"<",
+        b">",
+        b"&#x110000;",
+        b"&amp",
+        b"<blockquote>",
+        b"<script>",
+        b" ",
+        b"\xff\xfe",
+        b"\x00",
+        b"On a wrote:",
+        b"-- ",
+    ]);
+    prop::collection::vec(pieces, 1..4).prop_map(|v| v.concat())
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    let at = any::<usize>();
+    prop_oneof![
+        (at, any::<u8>()).prop_map(|(at, byte)| Mutation::Flip { at, byte }),
+        (at, 1usize..64).prop_map(|(at, len)| Mutation::Delete { at, len }),
+        (
+            at,
+            prop_oneof![
+                prop::collection::vec(any::<u8>(), 1..16),
+                interesting_bytes()
+            ]
+        )
+            .prop_map(|(at, bytes)| Mutation::Insert { at, bytes }),
+        at.prop_map(|at| Mutation::Truncate { at }),
+        (at, 1usize..200).prop_map(|(at, len)| Mutation::Duplicate { at, len }),
+    ]
+}
+
+fn apply(raw: &mut Vec<u8>, m: &Mutation) {
+    let n = raw.len().max(1);
+    match m {
+        Mutation::Flip { at, byte } => {
+            if let Some(b) = raw.get_mut(at % n) {
+                *b = *byte;
+            }
+        }
+        Mutation::Delete { at, len } => {
+            let start = (at % n).min(raw.len());
+            let end = (start + len).min(raw.len());
+            raw.drain(start..end);
+        }
+        Mutation::Insert { at, bytes } => {
+            let at = (at % n).min(raw.len());
+            raw.splice(at..at, bytes.iter().copied());
+        }
+        Mutation::Truncate { at } => raw.truncate(at % n),
+        Mutation::Duplicate { at, len } => {
+            let start = (at % n).min(raw.len());
+            let end = (start + len).min(raw.len());
+            let chunk = raw[start..end].to_vec();
+            raw.splice(end..end, chunk);
+        }
+    }
+}
+
+/// What holds of every message `parse` accepts.
+fn check(m: &Incoming) -> Result<(), TestCaseError> {
+    for line in m.text.lines() {
+        prop_assert!(!line.trim_start().starts_with('>'), "quoted: {line:?}");
+        prop_assert_eq!(line, line.trim_end());
+    }
+    prop_assert!(!m.text.contains('\r') && !m.full_text.contains('\r'));
+    prop_assert_eq!(m.text.trim_matches('\n'), m.text.as_str());
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    #[test]
+    fn parse_never_panics_on_arbitrary_bytes(raw in prop::collection::vec(any::<u8>(), 0..1500)) {
+        if let Ok(m) = parse(&raw) {
+            check(&m)?;
+        }
+    }
+
+    #[test]
+    fn parse_never_panics_on_mutated_fixtures(
+        which in any::<prop::sample::Index>(),
+        mutations in prop::collection::vec(mutation(), 1..8),
+    ) {
+        let all = fixtures();
+        let mut raw = all[which.index(all.len())].clone();
+        for m in &mutations {
+            apply(&mut raw, m);
+        }
+        if let Ok(m) = parse(&raw) {
+            check(&m)?;
+        }
+    }
+
+    #[test]
+    fn parse_never_panics_on_header_soup(
+        lines in prop::collection::vec(interesting_bytes(), 0..40),
+        body in prop::collection::vec(any::<u8>(), 0..200),
+    ) {
+        let mut raw = b"From: a@b.example\r\n".to_vec();
+        for l in &lines {
+            raw.extend_from_slice(l);
+        }
+        raw.extend_from_slice(b"\r\n\r\n");
+        raw.extend_from_slice(&body);
+        if let Ok(m) = parse(&raw) {
+            check(&m)?;
+        }
+    }
+}
+
+// ----- Maildir -------------------------------------------------------------
+
+/// A fresh Maildir under cargo's scratch directory for integration tests.
+fn scratch(name: &str) -> (PathBuf, Maildir) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mail_intake-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let maildir = Maildir::open_or_create(&dir).unwrap();
+    (dir, maildir)
+}
+
+#[test]
+fn maildir_delivers_lists_reads_and_marks_done() {
+    let (dir, maildir) = scratch("cycle");
+    let first = maildir.deliver(&raw("plain_utf8.eml")).unwrap();
+    let second = maildir.deliver(&raw("signature.eml")).unwrap();
+    assert!(first.starts_with(dir.join("new")));
+    assert_eq!(std::fs::read_dir(dir.join("tmp")).unwrap().count(), 0);
+
+    let entries = maildir.new_messages().unwrap();
+    assert_eq!(entries.len(), 2);
+    // Sorted by name, which is delivery order within one process.
+    assert_eq!(entries[0].path, first);
+    assert_eq!(entries[1].path, second);
+    assert!(!entries[0].id.contains(':'));
+
+    let m = parse(&maildir.read(&entries[0]).unwrap()).unwrap();
+    assert_eq!(
+        m.message_id.as_deref(),
+        Some("20261121101502.GA1234@example.com")
+    );
+
+    maildir.mark_done(&entries[0]).unwrap();
+    assert_eq!(maildir.new_messages().unwrap().len(), 1);
+    let cur = maildir.cur_messages().unwrap();
+    assert_eq!(cur.len(), 1);
+    assert_eq!(cur[0].id, entries[0].id);
+    let name = cur[0]
+        .path
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    assert_eq!(name, format!("{}:2,S", entries[0].id));
+
+    // A restart after a crash between the rename and its report.
+    maildir.mark_done(&entries[0]).unwrap();
+    maildir.mark_done(&entries[1]).unwrap();
+    assert!(maildir.new_messages().unwrap().is_empty());
+    assert_eq!(maildir.cur_messages().unwrap().len(), 2);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn maildir_names_are_unique_across_many_deliveries() {
+    let (dir, maildir) = scratch("unique");
+    let threads: Vec<_> = (0..4)
+        .map(|_| {
+            let maildir = maildir.clone();
+            std::thread::spawn(move || {
+                (0..250)
+                    .map(|i| maildir.deliver(format!("Subject: {i}\n\nx\n").as_bytes()))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+        })
+        .collect();
+    let mut paths = Vec::new();
+    for t in threads {
+        paths.extend(t.join().unwrap().unwrap());
+    }
+    let listed = maildir.new_messages().unwrap();
+    assert_eq!(listed.len(), 1000);
+    paths.sort();
+    paths.dedup();
+    assert_eq!(paths.len(), 1000);
+    let mut ids: Vec<&str> = listed.iter().map(|e| e.id.as_str()).collect();
+    ids.dedup();
+    assert_eq!(ids.len(), 1000);
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -1,0 +1,322 @@
+//! The service end to end on one machine: mails dropped into a real Maildir,
+//! processed into a real SQLite file, replies read back from the .eml files
+//! the file transport writes.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use chrono::Utc;
+use orderly::config::Config;
+use orderly::games::squares::Squares;
+use orderly::games::{Game, GameOptions, Seat};
+use orderly::mail::intake;
+use orderly::mail::maildir::Maildir;
+use orderly::service::Service;
+
+/// A service in its own temporary directory.
+struct Site {
+    dir: PathBuf,
+    service: Service,
+    inbox: Maildir,
+    seen: HashSet<PathBuf>,
+    counter: u32,
+}
+
+/// One mail the service wrote.
+#[derive(Debug, Clone)]
+struct Out {
+    to: String,
+    reply_to: String,
+    subject: String,
+    message_id: String,
+    in_reply_to: Vec<String>,
+    body: String,
+    raw: String,
+}
+
+impl Site {
+    fn new(name: &str) -> Site {
+        let dir = std::env::temp_dir().join(format!("orderly-svc-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut config = Config::default();
+        config.service.address = "orderly@example.org".into();
+        config.service.secret_file = dir.join("secret");
+        config.store.path = dir.join("orderly.db");
+        config.intake.maildir = dir.join("inbox");
+        config.outgoing.dir = dir.join("sent");
+        let service = Service::open(config).unwrap();
+        let inbox = Maildir::open_or_create(dir.join("inbox")).unwrap();
+        Site {
+            dir,
+            service,
+            inbox,
+            seen: HashSet::new(),
+            counter: 0,
+        }
+    }
+
+    /// Drops a mail into the Maildir and polls; returns the new .eml files.
+    fn mail(&mut self, from: &str, to: &str, body: &str) -> Vec<Out> {
+        self.counter += 1;
+        let raw = format!(
+            "From: {from}\r\nTo: {to}\r\nSubject: test {n}\r\nMessage-ID: <t{n}.{pid}@test>\r\n\
+             Date: Sat, 21 Nov 2026 10:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n",
+            n = self.counter,
+            pid = std::process::id(),
+            body = body.replace('\n', "\r\n"),
+        );
+        self.raw(raw.as_bytes())
+    }
+
+    fn raw(&mut self, raw: &[u8]) -> Vec<Out> {
+        self.inbox.deliver(raw).unwrap();
+        self.service.poll_once().unwrap();
+        self.collect()
+    }
+
+    fn collect(&mut self) -> Vec<Out> {
+        let mut out = Vec::new();
+        let sent = self.dir.join("sent");
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(&sent)
+            .map(|d| d.map(|e| e.unwrap().path()).collect())
+            .unwrap_or_default();
+        paths.sort();
+        for p in paths {
+            if p.file_name().unwrap().to_string_lossy().starts_with('.')
+                || !self.seen.insert(p.clone())
+            {
+                continue;
+            }
+            out.push(read_out(&p));
+        }
+        out
+    }
+}
+
+impl Drop for Site {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn read_out(path: &Path) -> Out {
+    let raw = std::fs::read(path).unwrap();
+    let m = intake::parse(&raw).unwrap();
+    let header = |name: &str| {
+        let parsed = mailparse::parse_mail(&raw).unwrap();
+        use mailparse::MailHeaderMap;
+        parsed.headers.get_first_value(name).unwrap_or_default()
+    };
+    Out {
+        to: m.to.first().cloned().unwrap_or_default(),
+        reply_to: header("Reply-To"),
+        subject: m.subject.clone(),
+        message_id: m.message_id.clone().unwrap_or_default(),
+        in_reply_to: m.in_reply_to.clone(),
+        body: m.full_text.clone(),
+        raw: String::from_utf8_lossy(&raw).into_owned(),
+    }
+}
+
+fn to(outs: &[Out], who: &str) -> Out {
+    outs.iter()
+        .find(|o| o.to == who)
+        .cloned()
+        .unwrap_or_else(|| panic!("no mail to {who} in {outs:#?}"))
+}
+
+const ANN: &str = "ann@example.org";
+const BOB: &str = "bob@example.org";
+
+/// Ann proposes, Bob accepts: returns (Ann's reply address, Bob's).
+fn start(site: &mut Site) -> (String, String) {
+    let outs = site.mail(ANN, "orderly@example.org", "NEW SQUARES VS bob@example.org");
+    let invitation = to(&outs, BOB);
+    assert!(
+        invitation.body.contains("invites you"),
+        "{}",
+        invitation.body
+    );
+    let ann_reply = to(&outs, ANN);
+    assert!(
+        ann_reply.body.contains("Game 1 proposed"),
+        "{}",
+        ann_reply.body
+    );
+    let bob_addr = invitation.reply_to.clone();
+    assert!(bob_addr.starts_with("orderly+g1."), "{bob_addr}");
+    let outs = site.mail(BOB, &bob_addr, "accept");
+    let ann_start = to(&outs, ANN);
+    assert!(
+        ann_start.body.contains("Your orders, by unit"),
+        "{}",
+        ann_start.body
+    );
+    let bob_start = to(&outs, BOB);
+    assert!(
+        bob_start.body.contains("The game waits for Blue"),
+        "{}",
+        bob_start.body
+    );
+    (ann_start.reply_to, bob_addr)
+}
+
+#[test]
+fn two_players_play_a_complete_game_by_mail() {
+    let mut site = Site::new("complete");
+    let (ann_addr, bob_addr) = start(&mut site);
+    // A model of the game decides the orders; the service must agree.
+    let mut model = Squares::new(&GameOptions::default());
+    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut mails = 0;
+    while model.outcome().is_none() {
+        let pending = model.pending().unwrap();
+        let mut legal = model.legal_orders();
+        legal.sort_by_key(|o| o.to_string());
+        // Prefer attacks so the game ends within a few hundred mails.
+        let attacks: Vec<_> = legal
+            .iter()
+            .filter(|o| o.to_string().starts_with("ATTACK"))
+            .cloned()
+            .collect();
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let pool = if !attacks.is_empty() && !x.is_multiple_of(3) {
+            &attacks
+        } else {
+            &legal
+        };
+        let order = pool[(x % pool.len() as u64) as usize];
+        model.apply(&order).unwrap();
+        let (from, addr) = match pending.seat {
+            Seat::North => (ANN, &ann_addr),
+            Seat::South => (BOB, &bob_addr),
+        };
+        let outs = site.mail(from, addr, &order.to_string());
+        mails += 1;
+        let reply = to(&outs, from);
+        assert!(
+            reply.body.contains(&format!("Taken: {order}")),
+            "{order}: {}",
+            reply.body
+        );
+        assert!(mails < 3000, "the game did not end");
+    }
+    let tx_games = orderly::service::admin::games(site.service.store()).unwrap();
+    assert!(tx_games.contains("finished"), "{tx_games}");
+    let record = orderly::service::admin::export(site.service.store(), 1, false).unwrap();
+    let replayed = orderly::record::replay::<Squares>(
+        &orderly::record::Record::read::<Squares>(&record).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(replayed.game.position(), model.position());
+}
+
+#[test]
+fn refusals_change_nothing_and_say_why() {
+    let mut site = Site::new("refusals");
+    let (ann_addr, bob_addr) = start(&mut site);
+    // Wrong secret.
+    let bad = ann_addr.replace("+g1.", "+g1.x");
+    let outs = site.mail(ANN, &bad, "cav BR B3C");
+    assert!(to(&outs, ANN).body.contains("is not a key of game 1"));
+    // Unknown game.
+    let outs = site.mail(ANN, "orderly+g99.abcdefgh@example.org", "cav BR B3C");
+    assert!(to(&outs, ANN).body.contains("there is no game 99"));
+    // No game at all.
+    let outs = site.mail(ANN, "orderly@example.org", "cav BR B3C");
+    assert!(to(&outs, ANN).body.contains("names no game"));
+    // Right key, wrong sender: refused and the owner is told.
+    let outs = site.mail("eve@example.org", &ann_addr, "cav BR B3C");
+    assert!(to(&outs, "eve@example.org")
+        .body
+        .contains("belongs to another player"));
+    assert!(to(&outs, ANN).body.contains("eve@example.org"));
+    // Not your turn.
+    let outs = site.mail(BOB, &bob_addr, "inf GR G3C");
+    assert!(to(&outs, BOB).body.contains("not your turn"));
+    // Illegal order: the rule and the nearest orders.
+    let outs = site.mail(ANN, &ann_addr, "MOVE INFANTRY BR B2CR");
+    let body = to(&outs, ANN).body;
+    assert!(
+        body.contains("Refused under rule R9: B2CR is not a square"),
+        "{body}"
+    );
+    assert!(body.contains("Nearest legal orders"), "{body}");
+    // Nothing of all that was applied.
+    let shown = orderly::service::admin::show(site.service.store(), 1).unwrap();
+    assert!(
+        shown.contains("position 9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - b - 1 -"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn a_duplicate_delivery_is_ignored_and_automatic_mail_is_never_answered() {
+    let mut site = Site::new("duplicate");
+    let (ann_addr, _) = start(&mut site);
+    let raw = format!(
+        "From: {ANN}\r\nTo: {ann_addr}\r\nSubject: move\r\nMessage-ID: <dup@test>\r\n\r\ncav BR B3C\r\n"
+    );
+    let outs = site.raw(raw.as_bytes());
+    assert_eq!(outs.len(), 2, "a reply and the opponent's update");
+    let outs = site.raw(raw.as_bytes());
+    assert!(outs.is_empty(), "a second delivery is ignored: {outs:#?}");
+    let auto = format!(
+        "From: {ANN}\r\nTo: {ann_addr}\r\nSubject: Out of office\r\nAuto-Submitted: auto-replied\r\n\
+         Message-ID: <auto@test>\r\n\r\nI am away.\r\n"
+    );
+    assert!(site.raw(auto.as_bytes()).is_empty());
+    let bounce = "From: MAILER-DAEMON@example.org\r\nTo: orderly@example.org\r\nSubject: Undelivered\r\n\
+         Message-ID: <bounce@test>\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=b\r\n\r\n\
+         --b\r\nContent-Type: text/plain\r\n\r\nfailed\r\n--b--\r\n";
+    assert!(site.raw(bounce.as_bytes()).is_empty());
+    let shown = orderly::service::admin::show(site.service.store(), 1).unwrap();
+    assert!(
+        shown.contains("position 9I3A3C/1C+1/"),
+        "one move, once: {shown}"
+    );
+}
+
+#[test]
+fn an_order_under_a_quoted_board_and_html_mail_are_read() {
+    let mut site = Site::new("quoted");
+    let (ann_addr, bob_addr) = start(&mut site);
+    let outs = site.mail(
+        ANN,
+        &ann_addr,
+        "cav BR-B3C\n\nOn Sat, 21 Nov 2026 at 10:02, orderly <orderly@example.org> wrote:\n> +-----+\n> | BR  |\n> MOVE G2CR G1C\n",
+    );
+    assert!(to(&outs, ANN).body.contains("Taken: MOVE CAVALRY BR B3C"));
+    let html = format!(
+        "From: {BOB}\r\nTo: {bob_addr}\r\nSubject: move\r\nMessage-ID: <html@test>\r\n\
+         Content-Type: text/html; charset=utf-8\r\n\r\n<html><body><p>inf GR G3C</p><p>Bob</p></body></html>\r\n"
+    );
+    let outs = site.raw(html.as_bytes());
+    let body = to(&outs, BOB).body;
+    assert!(body.contains("Taken: MOVE INFANTRY GR G3C"), "{body}");
+}
+
+#[test]
+fn every_outgoing_mail_is_threaded_and_marked_automatic() {
+    let mut site = Site::new("headers");
+    let (ann_addr, _) = start(&mut site);
+    let outs = site.mail(ANN, &ann_addr, "cav BR B3C");
+    for o in &outs {
+        assert!(o.raw.contains("Auto-Submitted: auto-"), "{}", o.raw);
+        assert!(o.raw.contains("List-Id: <game-1.example.org>"), "{}", o.raw);
+        assert_eq!(o.subject, "orderly game 1: SQUARES");
+        assert!(!o.message_id.is_empty());
+        for line in o.body.lines() {
+            assert!(line.len() <= 76, "{line:?}");
+        }
+    }
+    let reply = to(&outs, ANN);
+    assert_eq!(
+        reply.in_reply_to,
+        vec![format!("t3.{}@test", std::process::id())]
+    );
+    let _ = Utc::now();
+}
