@@ -124,13 +124,15 @@ fn main() -> anyhow::Result<()> {
         }
         Command::Show { game } => {
             let mut s = service(config)?;
-            print!("{}", orderly::service::admin::show(s.store(), game)?);
+            let site = s.config().address_parts().1.to_string();
+            print!("{}", orderly::service::admin::show(s.store(), game, &site)?);
         }
         Command::Export { game, json } => {
             let mut s = service(config)?;
+            let site = s.config().address_parts().1.to_string();
             print!(
                 "{}",
-                orderly::service::admin::export(s.store(), game, json)?
+                orderly::service::admin::export(s.store(), game, json, &site)?
             );
         }
         Command::Engine {

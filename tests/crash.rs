@@ -134,7 +134,7 @@ fn killed_at_random_the_daemon_applies_every_order_once_and_answers_every_mail()
     // Every order exactly once: the stored record is the model's game.
     let config = Config::load(Some(&config_path)).unwrap();
     let mut store = Store::open(&config.store.path).unwrap();
-    let record = orderly::service::admin::export(&mut store, 1, false).unwrap();
+    let record = orderly::service::admin::export(&mut store, 1, false, "example.org").unwrap();
     let stored: Vec<String> = record
         .lines()
         .filter_map(|l| l.split_once(". ").map(|(_, rest)| rest.to_string()))
@@ -153,7 +153,7 @@ fn killed_at_random_the_daemon_applies_every_order_once_and_answers_every_mail()
     assert!(!stored.is_empty());
     assert_eq!(tx.outbox_count("queued").unwrap(), 0);
     drop(tx);
-    let shown = orderly::service::admin::show(&mut store, 1).unwrap();
+    let shown = orderly::service::admin::show(&mut store, 1, "example.org").unwrap();
     assert!(
         shown.contains(&format!("position {}", model.position())),
         "{shown}"
@@ -173,4 +173,40 @@ fn killed_at_random_the_daemon_applies_every_order_once_and_answers_every_mail()
     }
     eprintln!("{} mails, {kills} kills", mails.len());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn serve_stops_cleanly_on_sigterm_and_sigint() {
+    for signal in ["-TERM", "-INT"] {
+        let dir = std::env::temp_dir().join(format!("orderly-stop-{}{signal}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let config_path = write_config(&dir);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_orderly"))
+            .args(["--config", config_path.to_str().unwrap(), "serve"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("orderly serve starts");
+        std::thread::sleep(Duration::from_millis(300));
+        let sent = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success());
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "serve did not stop on {signal}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(status.success(), "{signal}: {status:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

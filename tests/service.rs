@@ -204,9 +204,18 @@ fn two_players_play_a_complete_game_by_mail() {
         );
         assert!(mails < 3000, "the game did not end");
     }
+    assert!(
+        matches!(
+            model.outcome().map(|o| o.result),
+            Some(orderly::games::GameResult::Win(_))
+        ),
+        "the game was played to a win: {:?}",
+        model.outcome()
+    );
     let tx_games = orderly::service::admin::games(site.service.store()).unwrap();
     assert!(tx_games.contains("finished"), "{tx_games}");
-    let record = orderly::service::admin::export(site.service.store(), 1, false).unwrap();
+    let record =
+        orderly::service::admin::export(site.service.store(), 1, false, "example.org").unwrap();
     let replayed = orderly::record::replay::<Squares>(
         &orderly::record::Record::read::<Squares>(&record).unwrap(),
     )
@@ -246,7 +255,7 @@ fn refusals_change_nothing_and_say_why() {
     );
     assert!(body.contains("Nearest legal orders"), "{body}");
     // Nothing of all that was applied.
-    let shown = orderly::service::admin::show(site.service.store(), 1).unwrap();
+    let shown = orderly::service::admin::show(site.service.store(), 1, "example.org").unwrap();
     assert!(
         shown.contains("position 9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - b - 1 -"),
         "{shown}"
@@ -273,7 +282,7 @@ fn a_duplicate_delivery_is_ignored_and_automatic_mail_is_never_answered() {
          Message-ID: <bounce@test>\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=b\r\n\r\n\
          --b\r\nContent-Type: text/plain\r\n\r\nfailed\r\n--b--\r\n";
     assert!(site.raw(bounce.as_bytes()).is_empty());
-    let shown = orderly::service::admin::show(site.service.store(), 1).unwrap();
+    let shown = orderly::service::admin::show(site.service.store(), 1, "example.org").unwrap();
     assert!(
         shown.contains("position 9I3A3C/1C+1/"),
         "one move, once: {shown}"
@@ -319,4 +328,170 @@ fn every_outgoing_mail_is_threaded_and_marked_automatic() {
         vec![format!("t3.{}@test", std::process::id())]
     );
     let _ = Utc::now();
+}
+
+fn body_to(outs: &[Out], who: &str) -> String {
+    to(outs, who).body
+}
+
+#[test]
+fn every_command_is_answered_with_what_was_understood_and_done() {
+    let mut site = Site::new("commands");
+    // HELP and GAMES need no game.
+    let outs = site.mail(ANN, "orderly@example.org", "help\ngames");
+    let body = body_to(&outs, ANN);
+    assert!(body.contains("> help\nThe commands are below."), "{body}");
+    assert!(body.contains("NEW SQUARES VS their@address"), "{body}");
+    assert!(body.contains("> games\n0 game(s)."), "{body}");
+    assert!(body.contains("You have no games"), "{body}");
+    // NEW with sides; a bad NEW says how to write it.
+    let outs = site.mail(ANN, "orderly@example.org", "new squares bob");
+    assert!(body_to(&outs, ANN).contains("write NEW SQUARES VS"));
+    let outs = site.mail(
+        ANN,
+        "orderly@example.org",
+        "NEW SQUARES VS bob@example.org AS GRAY FIRST GRAY",
+    );
+    assert!(body_to(&outs, ANN).contains("you play Gray against bob@example.org, Gray moves first"));
+    let invitation = to(&outs, BOB);
+    assert!(invitation.body.contains("as Blue"), "{}", invitation.body);
+    let bob_addr = invitation.reply_to.clone();
+    // DECLINE ends the invitation; the proposer is told.
+    let outs = site.mail(BOB, &bob_addr, "decline");
+    assert!(body_to(&outs, BOB).contains("You declined game 1"));
+    assert!(body_to(&outs, ANN).contains("declined game 1"));
+    let outs = site.mail(BOB, &bob_addr, "accept");
+    assert!(
+        body_to(&outs, BOB).contains("game 1 is declined"),
+        "{}",
+        body_to(&outs, BOB)
+    );
+    // A second game: ACCEPT, BOARD, HELP MOVES, HISTORY, draws, RESIGN.
+    let (ann_addr, bob_addr) = {
+        let outs = site.mail(ANN, "orderly@example.org", "NEW SQUARES VS bob@example.org");
+        let bob_addr = to(&outs, BOB).reply_to;
+        let outs = site.mail(BOB, &bob_addr, "ACCEPT");
+        (to(&outs, ANN).reply_to, bob_addr)
+    };
+    assert!(ann_addr.contains("+g2."), "{ann_addr}");
+    let outs = site.mail(ANN, &ann_addr, "BOARD\nHELP MOVES BR");
+    let body = body_to(&outs, ANN);
+    assert!(
+        body.contains("> BOARD\nThe board and the choices are below."),
+        "{body}"
+    );
+    assert!(body.contains("Legal orders for BR"), "{body}");
+    site.mail(ANN, &ann_addr, "cav BR B3C");
+    let outs = site.mail(BOB, &bob_addr, "history");
+    let body = body_to(&outs, BOB);
+    assert!(body.contains("1. Blue MOVE CAVALRY BR B3C"), "{body}");
+    let outs = site.mail(BOB, &bob_addr, "offer draw");
+    assert!(body_to(&outs, ANN).contains("offers a draw"));
+    let outs = site.mail(ANN, &ann_addr, "decline draw");
+    assert!(body_to(&outs, ANN).contains("Draw declined"));
+    assert!(body_to(&outs, BOB).contains("declines the draw"));
+    let outs = site.mail(ANN, &ann_addr, "accept draw");
+    assert!(body_to(&outs, ANN).contains("there is no draw offer"));
+    let outs = site.mail(BOB, &bob_addr, "offer draw");
+    assert!(body_to(&outs, BOB).contains("Draw offered"));
+    let outs = site.mail(ANN, &ann_addr, "ACCEPT DRAW");
+    assert!(body_to(&outs, ANN).contains("Draw agreed: game 2 is over"));
+    assert!(body_to(&outs, BOB).contains("The game is over: a draw (draw agreed)"));
+    // A third game, resigned.
+    let outs = site.mail(BOB, "orderly@example.org", "NEW SQUARES VS ann@example.org");
+    let ann3 = to(&outs, ANN).reply_to;
+    let outs = site.mail(ANN, &ann3, "accept");
+    let bob3 = to(&outs, BOB).reply_to;
+    let outs = site.mail(BOB, &bob3, "RESIGN");
+    assert!(
+        body_to(&outs, BOB).contains("You resigned game 3. Gray wins."),
+        "{}",
+        body_to(&outs, BOB)
+    );
+    assert!(body_to(&outs, ANN).contains("Gray wins (Blue resigned)"));
+    let outs = site.mail(BOB, &bob3, "cav BR B3C");
+    assert!(body_to(&outs, BOB).contains("game 3 is finished"));
+    let outs = site.mail(ANN, "orderly@example.org", "GAMES");
+    let body = body_to(&outs, ANN);
+    assert!(body.contains("3 game(s)."), "{body}");
+    assert!(
+        body.contains("game 2: SQUARES as Blue vs bob@example.org: finished, draw agreed"),
+        "{body}"
+    );
+    let record =
+        orderly::service::admin::export(site.service.store(), 3, false, "example.org").unwrap();
+    assert!(record.contains("Blue RESIGNS"), "{record}");
+}
+
+#[test]
+fn mail_in_other_charsets_and_encodings_and_malformed_mime_is_read() {
+    let mut site = Site::new("charsets");
+    let (ann_addr, bob_addr) = start(&mut site);
+    // base64, ISO-8859-1 (the signature has a non-ASCII letter).
+    let body = b"cav BR B3C\r\n-- \r\nAnn\xe9\r\n";
+    let b64 = base64(body);
+    let raw = format!(
+        "From: {ANN}\r\nTo: {ann_addr}\r\nSubject: =?iso-8859-1?q?coup_=E9?=\r\nMessage-ID: <b64@test>\r\n\
+         MIME-Version: 1.0\r\nContent-Type: text/plain; charset=iso-8859-1\r\n\
+         Content-Transfer-Encoding: base64\r\n\r\n{b64}\r\n"
+    );
+    let outs = site.raw(raw.as_bytes());
+    assert!(
+        body_to(&outs, ANN).contains("Taken: MOVE CAVALRY BR B3C"),
+        "{}",
+        body_to(&outs, ANN)
+    );
+    // quoted-printable, windows-1252 with a soft line break in the order.
+    let raw = format!(
+        "From: {BOB}\r\nTo: {bob_addr}\r\nSubject: move\r\nMessage-ID: <qp@test>\r\nMIME-Version: 1.0\r\n\
+         Content-Type: text/plain; charset=windows-1252\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n\
+         inf GR=\r\n G3C\r\n\r\nGr=FC=DFe =80\r\n"
+    );
+    let outs = site.raw(raw.as_bytes());
+    assert!(
+        body_to(&outs, BOB).contains("Taken: MOVE INFANTRY GR G3C"),
+        "{}",
+        body_to(&outs, BOB)
+    );
+    // Malformed MIME: a broken boundary. Read as far as it goes, answered.
+    let raw = format!(
+        "From: {ANN}\r\nTo: {ann_addr}\r\nSubject: broken\r\nMessage-ID: <broken@test>\r\nMIME-Version: 1.0\r\n\
+         Content-Type: multipart/alternative; boundary=\"abc\"\r\n\r\n--abd\r\nContent-Type: text/plain\r\n\r\nPASS\r\n"
+    );
+    let outs = site.raw(raw.as_bytes());
+    assert_eq!(outs.iter().filter(|o| o.to == ANN).count(), 1, "{outs:#?}");
+}
+
+#[test]
+fn a_flood_from_one_sender_is_set_aside_unanswered() {
+    let mut site = Site::new("flood");
+    let limit = 120;
+    for _ in 0..limit {
+        site.mail("flood@example.org", "orderly@example.org", "help");
+    }
+    assert!(site
+        .mail("flood@example.org", "orderly@example.org", "help")
+        .is_empty());
+    assert!(!site.mail(ANN, "orderly@example.org", "help").is_empty());
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const T: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(T[(n >> (18 - 6 * i)) as usize & 63] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
 }

@@ -61,10 +61,10 @@ fn game_row(store: &mut Store, id: i64) -> Result<crate::store::GameRow> {
 
 /// The board and state of one game, rebuilt from its orders (and checked
 /// against the cached position).
-pub fn show(store: &mut Store, id: i64) -> Result<String> {
+pub fn show(store: &mut Store, id: i64, site: &str) -> Result<String> {
     let game = game_row(store, id)?;
     let tx = store.tx()?;
-    let recorder = rebuild(&tx, &game)?;
+    let recorder = rebuild(&tx, &game, site)?;
     let state = recorder.game();
     let mut out = format!("game {id}: status {}\n", game.status);
     if let Some(cached) = &game.position {
@@ -82,10 +82,10 @@ pub fn show(store: &mut Store, id: i64) -> Result<String> {
 }
 
 /// A game's record as text, or as JSON for tools.
-pub fn export(store: &mut Store, id: i64, json: bool) -> Result<String> {
+pub fn export(store: &mut Store, id: i64, json: bool, site: &str) -> Result<String> {
     let game = game_row(store, id)?;
     let tx = store.tx()?;
-    let record = rebuild(&tx, &game)?.into_record();
+    let record = rebuild(&tx, &game, site)?.into_record();
     if !json {
         return Ok(record.to_string());
     }

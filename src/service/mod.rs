@@ -69,7 +69,8 @@ pub struct PollReport {
     pub processed: usize,
     /// Outgoing mails sent.
     pub sent: usize,
-    /// Outgoing mails that failed this time.
+    /// Incoming mails that could not be processed (left for the next poll)
+    /// plus outgoing mails that failed this time.
     pub failed: usize,
 }
 
@@ -120,7 +121,16 @@ impl Service {
         for entry in self.inbox.new_messages()? {
             let started = Instant::now();
             let raw = self.inbox.read(&entry)?;
-            let done = self.process(&raw, Utc::now())?;
+            let done = match self.process(&raw, Utc::now()) {
+                Ok(done) => done,
+                Err(e) => {
+                    // The transaction rolled back: the mail stays in new/
+                    // and is retried at the next poll; the others go on.
+                    tracing::error!(entry = %entry.id, error = %e, "mail not processed");
+                    report.failed += 1;
+                    continue;
+                }
+            };
             // Only after the commit: a crash before this line leaves the
             // message in new/, and its recorded id makes the retry a no-op.
             self.inbox.mark_done(&entry)?;
@@ -136,7 +146,7 @@ impl Service {
         }
         let (sent, failed) = self.drain_outbox(Utc::now())?;
         report.sent = sent;
-        report.failed = failed;
+        report.failed += failed;
         Ok(report)
     }
 
@@ -490,6 +500,10 @@ impl Work<'_> {
                 "intruder",
             )?;
             return Ok(None);
+        }
+        // A player's display name is learnt from their own mail.
+        if let Some(name) = self.incoming.from.as_ref().and_then(|a| a.name.clone()) {
+            self.tx.player(self.sender, &name, self.at)?;
         }
         self.game = Some((game.clone(), seat.clone()));
         Ok(Some((game, seat)))
@@ -973,7 +987,7 @@ impl Work<'_> {
     }
 
     fn record_replay(&self, game: &GameRow) -> Result<Recorder<Squares>> {
-        rebuild(self.tx, game)
+        rebuild(self.tx, game, self.domain())
     }
 
     fn record(&self, game: &GameRow) -> Result<Record> {
@@ -1142,7 +1156,7 @@ fn load(game: &GameRow) -> Option<Squares> {
 }
 
 /// Rebuilds a game's record and state from its stored entries.
-pub fn rebuild(tx: &Tx<'_>, game: &GameRow) -> Result<Recorder<Squares>> {
+pub fn rebuild(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recorder<Squares>> {
     let mut recorder = Recorder::<Squares>::new(&GameOptions {
         first: game.first_seat,
         seed: None,
@@ -1151,8 +1165,17 @@ pub fn rebuild(tx: &Tx<'_>, game: &GameRow) -> Result<Recorder<Squares>> {
     {
         let tags = recorder.tags_mut();
         tags.game_id = game.id.to_string();
+        tags.site = site.to_string();
         for s in &seats {
-            tags.players[s.seat.index()] = s.address.clone();
+            tags.players[s.seat.index()] = if s.name.is_empty() {
+                s.address.clone()
+            } else {
+                format!("{} <{}>", s.name, s.address)
+            };
+        }
+        tags.started = record_date(&game.created_at);
+        if game.status == "finished" {
+            tags.ended = record_date(&game.updated_at);
         }
     }
     for e in tx.entries(game.id)? {
@@ -1179,6 +1202,16 @@ pub fn rebuild(tx: &Tx<'_>, game: &GameRow) -> Result<Recorder<Squares>> {
         }
     }
     Ok(recorder)
+}
+
+/// The date part of a stored RFC 3339 time, for a record's tags.
+fn record_date(at: &str) -> Option<crate::record::Date> {
+    let date = at.get(..10)?;
+    let mut parts = date.split('-');
+    let year = parts.next()?.parse().ok()?;
+    let month = parts.next()?.parse().ok()?;
+    let day = parts.next()?.parse().ok()?;
+    crate::record::Date::new(year, month, day)
 }
 
 /// The update text for one seat: what happened, the board from that seat,
