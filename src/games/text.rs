@@ -57,6 +57,41 @@ impl fmt::Display for Rejection {
     }
 }
 
+/// Lines of mail are at most this wide (design: plain text, 76 columns).
+pub const MAIL_WIDTH: usize = 76;
+
+/// Wraps every line longer than [`MAIL_WIDTH`] at spaces. A continuation
+/// line is indented by `continuation(indent)`, given the wrapped line's own
+/// indentation: a hanging indent keeps a wrapped list item visibly one item.
+/// A single word longer than the width is left whole.
+pub fn wrap(text: &str, continuation: impl Fn(usize) -> usize) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    for line in text.lines() {
+        if line.len() <= MAIL_WIDTH {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let indent = line.len() - line.trim_start().len();
+        let cont = " ".repeat(continuation(indent));
+        let mut current = " ".repeat(indent);
+        for word in line.split_whitespace() {
+            if !current.trim().is_empty() && current.len() + 1 + word.len() > MAIL_WIDTH {
+                out.push_str(current.trim_end());
+                out.push('\n');
+                current = cont.clone();
+            }
+            if !current.trim().is_empty() {
+                current.push(' ');
+            }
+            current.push_str(word);
+        }
+        out.push_str(current.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
 fn capitalised(text: &str) -> String {
     let text = text.trim_end_matches('.');
     let mut chars = text.chars();

@@ -88,6 +88,20 @@ pub struct ForcedNote {
     pub order: String,
 }
 
+impl ForcedNote {
+    /// The notes of the forced decisions among an order's events.
+    pub fn of_events<G: Game>(events: &[G::Event]) -> Vec<ForcedNote> {
+        events
+            .iter()
+            .filter_map(G::forced)
+            .map(|(seat, order)| ForcedNote {
+                seat,
+                order: order.to_string(),
+            })
+            .collect()
+    }
+}
+
 /// An end of the game that is not an engine order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EndMarker {

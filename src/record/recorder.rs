@@ -105,14 +105,7 @@ impl<G: Game> Recorder<G> {
             return Ok(events);
         };
         let turn_level = is_turn_level(pending.kind);
-        let forced = events
-            .iter()
-            .filter_map(G::forced)
-            .map(|(seat, order)| ForcedNote {
-                seat,
-                order: order.to_string(),
-            })
-            .collect();
+        let forced = ForcedNote::of_events::<G>(&events);
         self.record.push(Entry::Order(OrderEntry {
             number: turn_level.then_some(number),
             seat: pending.seat,

@@ -227,14 +227,7 @@ impl<'r, G: Game> Replay<'r, G> {
             rule: Some(refusal.rule()),
             suggestions: Vec::new(),
         })?;
-        let forced: Vec<ForcedNote> = events
-            .iter()
-            .filter_map(G::forced)
-            .map(|(seat, order)| ForcedNote {
-                seat,
-                order: order.to_string(),
-            })
-            .collect();
+        let forced: Vec<ForcedNote> = ForcedNote::of_events::<G>(&events);
         self.check_notes(&o.forced, &forced, line, notes)?;
         if turn_level {
             self.out.last_action.clear();

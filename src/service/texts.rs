@@ -43,37 +43,11 @@ pub fn render<S: Serialize>(name: &str, context: S) -> String {
     }
 }
 
-/// Wraps text at 76 columns, keeping each line's indentation for its
-/// continuation lines (mail bodies: design, lines at most 76 columns).
+/// Wraps text at 76 columns (design: mail lines at most 76): an indented
+/// line, an item of a list, hangs its continuation under it; prose
+/// continues flush.
 pub fn wrap(text: &str) -> String {
-    const WIDTH: usize = 76;
-    let mut out = String::with_capacity(text.len());
-    for line in text.lines() {
-        if line.len() <= WIDTH {
-            out.push_str(line);
-            out.push('\n');
-            continue;
-        }
-        let indent = line.len() - line.trim_start().len();
-        // An indented line is an item of a list: its continuation hangs
-        // under it; prose continues flush.
-        let cont = " ".repeat(if indent > 0 { indent + 2 } else { 0 });
-        let mut current = " ".repeat(indent);
-        for word in line.split_whitespace() {
-            if !current.trim().is_empty() && current.len() + 1 + word.len() > WIDTH {
-                out.push_str(current.trim_end());
-                out.push('\n');
-                current = cont.clone();
-            }
-            if !current.trim().is_empty() {
-                current.push(' ');
-            }
-            current.push_str(word);
-        }
-        out.push_str(current.trim_end());
-        out.push('\n');
-    }
-    out
+    crate::games::text::wrap(text, |indent| if indent > 0 { indent + 2 } else { 0 })
 }
 
 #[cfg(test)]

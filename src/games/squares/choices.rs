@@ -18,7 +18,7 @@ use super::unit::{Side, UnitKind};
 use crate::games::{Game, Rejection};
 
 /// Mail lines are at most this wide (design: plain text, 76 columns).
-const WIDTH: usize = 76;
+const WIDTH: usize = crate::games::text::MAIL_WIDTH;
 
 /// The pending choices for the player who must decide.
 pub(crate) fn describe(game: &Squares) -> String {
@@ -553,35 +553,10 @@ fn join_and(items: &[String]) -> String {
     }
 }
 
-/// Wraps every line at [`WIDTH`], continuing with the line's indentation
-/// plus four spaces so a wrapped choice stays visibly one choice.
+/// Wraps at 76 columns with a hanging indent of four, so a wrapped choice
+/// stays visibly one choice.
 fn wrap_all(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 16);
-    for line in text.lines() {
-        if line.len() <= WIDTH {
-            out.push_str(line);
-            out.push('\n');
-            continue;
-        }
-        let indent = line.len() - line.trim_start().len();
-        let cont = " ".repeat(indent + 4);
-        let mut current = " ".repeat(indent);
-        for word in line.split_whitespace() {
-            let fresh = current.trim().is_empty();
-            if !fresh && current.len() + 1 + word.len() > WIDTH {
-                out.push_str(&current);
-                out.push('\n');
-                current = cont.clone();
-            }
-            if !current.trim().is_empty() {
-                current.push(' ');
-            }
-            current.push_str(word);
-        }
-        out.push_str(&current);
-        out.push('\n');
-    }
-    out
+    crate::games::text::wrap(text, |indent| indent + 4)
 }
 
 #[cfg(test)]

@@ -23,7 +23,7 @@ use super::board::{board, Space, Terrain, SPACE_COUNT};
 use super::event::Event;
 use super::order::Order;
 use super::state::{Half, Squares, WINNING_POINTS};
-use super::unit::{Side, UnitId, UnitKind, UnitState};
+use super::unit::{Side, UnitId, UnitKind};
 
 /// The widest line a mail may carry.
 pub(crate) const MAX_WIDTH: usize = 76;
@@ -166,31 +166,12 @@ fn side_letter(side: Side) -> char {
     }
 }
 
-/// A unit's status marks, as in the position string: its R6 runs, then its
-/// R21 rest.
-fn marks(state: UnitState) -> String {
-    let mut out = String::new();
-    for _ in 0..state.move_run {
-        out.push('+');
-    }
-    for _ in 0..state.attack_run {
-        out.push('>');
-    }
-    if state.inactive {
-        out.push('_');
-    }
-    if state.retreated {
-        out.push('~');
-    }
-    out
-}
-
 /// The occupant line of a square, such as `B inf+`, within `width`
 /// characters. A reachable unit carries at most three marks (its runs are
 /// never both non-zero, R6), which fit the narrowest square once the blank
 /// goes; a hand-written position with more loses the marks that do not fit.
 fn occupant(game: &Squares, u: UnitId, width: usize) -> String {
-    let m = marks(game.unit_state(u));
+    let m = game.unit_state(u).marks();
     let spaced = format!("{} {}{}", side_letter(u.side()), short(u.kind()), m);
     let mut text = if spaced.len() <= width {
         spaced
@@ -223,7 +204,7 @@ fn reserve_lines(game: &Squares, side: Side, marked: bool) -> [String; 2] {
     // the player needs to see which units there carry runs or rest.
     let mut groups: Vec<(UnitKind, String, usize)> = Vec::new();
     for u in game.reserve_units(side) {
-        let m = marks(game.unit_state(u));
+        let m = game.unit_state(u).marks();
         if m.is_empty() {
             continue;
         }
@@ -582,7 +563,7 @@ pub(crate) fn draw(game: &Squares, viewer: Side, last: &[Event]) -> String {
 mod tests {
     use super::*;
     use crate::games::squares::state::ELIMINATED;
-    use crate::games::squares::unit::ARMY_SIZE;
+    use crate::games::squares::unit::{UnitState, ARMY_SIZE};
 
     fn space(code: &str) -> Space {
         Space::from_code(code).expect("a space code")

@@ -61,18 +61,7 @@ fn ranks() -> Vec<Vec<Space>> {
 
 fn write_unit(out: &mut String, kind: UnitKind, side: Side, state: UnitState) {
     out.push(kind.letter(side));
-    for _ in 0..state.move_run {
-        out.push('+');
-    }
-    for _ in 0..state.attack_run {
-        out.push('>');
-    }
-    if state.inactive {
-        out.push('_');
-    }
-    if state.retreated {
-        out.push('~');
-    }
+    out.push_str(&state.marks());
 }
 
 /// Writes a group of units (a reserve or the eliminated), identical units

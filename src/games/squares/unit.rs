@@ -236,3 +236,21 @@ pub struct UnitState {
     /// when that turn ends (R21: the owner's *next* turn is the one barred).
     pub retreated: bool,
 }
+
+impl UnitState {
+    /// The status marks of the position string and the board: one `+` per
+    /// turn of its move run and one `>` per turn of its attack run (R6),
+    /// `_` while it rests and `~` when it retreated this turn (R21).
+    pub fn marks(self) -> String {
+        let mut out = String::with_capacity(4);
+        out.extend(std::iter::repeat_n('+', self.move_run.into()));
+        out.extend(std::iter::repeat_n('>', self.attack_run.into()));
+        if self.inactive {
+            out.push('_');
+        }
+        if self.retreated {
+            out.push('~');
+        }
+        out
+    }
+}
