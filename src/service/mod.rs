@@ -27,6 +27,7 @@ use crate::games::{seat_named, EndReason, Game, GameOptions, GameResult, Rejecti
 use crate::mail::intake::{self, Incoming};
 use crate::mail::maildir::Maildir;
 use crate::mail::outgoing::{message_id, AutoKind, FileSender, MailSender, OutgoingMail};
+use crate::mail::{Mailbox, MailboxError};
 use crate::record::{Record, Recorder};
 use crate::store::{seat_text, GameRow, SeatRow, Store, StoreError, Tx};
 
@@ -42,6 +43,9 @@ pub enum ServiceError {
     /// The Maildir or the outgoing directory failed.
     #[error("mail files: {0}")]
     Io(#[from] std::io::Error),
+    /// The incoming mailbox failed.
+    #[error(transparent)]
+    Mailbox(#[from] MailboxError),
     /// The configuration is unusable.
     #[error(transparent)]
     Config(#[from] crate::config::ConfigError),
@@ -79,8 +83,8 @@ pub struct Service {
     config: Config,
     secret: Vec<u8>,
     store: Store,
-    inbox: Maildir,
-    sender: FileSender,
+    inbox: Box<dyn Mailbox>,
+    sender: Box<dyn MailSender>,
 }
 
 fn now_text(now: DateTime<Utc>) -> String {
@@ -93,9 +97,9 @@ impl Service {
     pub fn open(config: Config) -> Result<Service> {
         let secret = config.server_secret()?;
         let store = Store::open(&config.store.path)?;
-        let inbox = Maildir::open_or_create(&config.intake.maildir)?;
+        let inbox: Box<dyn Mailbox> = Box::new(Maildir::open_or_create(&config.intake.maildir)?);
         std::fs::create_dir_all(&config.outgoing.dir)?;
-        let sender = FileSender::new(&config.outgoing.dir);
+        let sender: Box<dyn MailSender> = Box::new(FileSender::new(&config.outgoing.dir));
         Ok(Service {
             config,
             secret,
@@ -118,22 +122,21 @@ impl Service {
     /// Processes every mail waiting in the Maildir, then drains the outbox.
     pub fn poll_once(&mut self) -> Result<PollReport> {
         let mut report = PollReport::default();
-        for entry in self.inbox.new_messages()? {
+        for waiting in self.inbox.waiting()? {
             let started = Instant::now();
-            let raw = self.inbox.read(&entry)?;
-            let done = match self.process(&raw, Utc::now()) {
+            let done = match self.process(&waiting.raw, Utc::now()) {
                 Ok(done) => done,
                 Err(e) => {
-                    // The transaction rolled back: the mail stays in new/
+                    // The transaction rolled back: the mail stays waiting
                     // and is retried at the next poll; the others go on.
-                    tracing::error!(entry = %entry.id, error = %e, "mail not processed");
+                    tracing::error!(entry = %waiting.key, error = %e, "mail not processed");
                     report.failed += 1;
                     continue;
                 }
             };
             // Only after the commit: a crash before this line leaves the
-            // message in new/, and its recorded id makes the retry a no-op.
-            self.inbox.mark_done(&entry)?;
+            // message waiting, and its recorded id makes the retry a no-op.
+            self.inbox.mark_done(&waiting.key)?;
             report.processed += 1;
             tracing::info!(
                 message_id = %done.message_id,
@@ -164,10 +167,7 @@ impl Service {
         );
         while !stop.load(Ordering::SeqCst) {
             self.poll_once()?;
-            let until = Instant::now() + interval;
-            while Instant::now() < until && !stop.load(Ordering::SeqCst) {
-                std::thread::sleep(Duration::from_millis(50));
-            }
+            self.inbox.wait(interval, stop)?;
         }
         tracing::info!("orderly stopped");
         Ok(())
