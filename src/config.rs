@@ -44,6 +44,40 @@ pub struct Config {
     pub intake: IntakeConfig,
     /// Outgoing mail.
     pub outgoing: OutgoingConfig,
+    /// Bounces.
+    pub bounces: BouncesConfig,
+    /// The moderators.
+    pub moderators: ModeratorsConfig,
+}
+
+/// `[bounces]`.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct BouncesConfig {
+    /// The local part of the VERP envelope sender
+    /// (`bounces+<mail>.<mac>@domain`): delivery-status notifications come
+    /// back to it and are matched to the exact mail.
+    pub local: String,
+    /// Hard bounces of an address after which its seats are marked
+    /// undeliverable and the opponents and moderators are told.
+    pub hard_limit: u32,
+}
+
+impl Default for BouncesConfig {
+    fn default() -> Self {
+        BouncesConfig {
+            local: "bounces".into(),
+            hard_limit: 3,
+        }
+    }
+}
+
+/// `[moderators]`.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct ModeratorsConfig {
+    /// The moderators' addresses: told of mail that cannot be delivered.
+    pub addresses: Vec<String>,
 }
 
 /// `[service]`.
@@ -97,14 +131,17 @@ impl Default for StoreConfig {
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(default, deny_unknown_fields)]
 pub struct IntakeConfig {
-    /// The incoming Maildir.
+    /// The incoming Maildir (used when no IMAP account is configured).
     pub maildir: PathBuf,
+    /// An IMAP account to read instead of the Maildir.
+    pub imap: Option<crate::mail::imap::ImapConfig>,
 }
 
 impl Default for IntakeConfig {
     fn default() -> Self {
         IntakeConfig {
             maildir: "var/mail/inbox".into(),
+            imap: None,
         }
     }
 }
@@ -115,12 +152,23 @@ impl Default for IntakeConfig {
 pub struct OutgoingConfig {
     /// The directory outgoing .eml files are written to.
     pub dir: PathBuf,
+    /// Seconds before the first retry of a mail that could not be sent;
+    /// each further retry waits twice as long (twelve retries).
+    pub retry_base_secs: u64,
+    /// An SMTP relay or submission server to send through instead of
+    /// writing files.
+    pub smtp: Option<crate::mail::outgoing::SmtpConfig>,
+    /// A sendmail command to send through instead of writing files.
+    pub sendmail: Option<PathBuf>,
 }
 
 impl Default for OutgoingConfig {
     fn default() -> Self {
         OutgoingConfig {
             dir: "var/mail/sent".into(),
+            retry_base_secs: 60,
+            smtp: None,
+            sendmail: None,
         }
     }
 }
@@ -160,6 +208,11 @@ impl Config {
                  (orderly adds one per game and seat)",
                 self.service.address
             )));
+        }
+        if self.outgoing.smtp.is_some() && self.outgoing.sendmail.is_some() {
+            return Err(ConfigError::Value(
+                "outgoing: configure [outgoing.smtp] or sendmail, not both".into(),
+            ));
         }
         if self.service.poll_interval_secs == 0 {
             return Err(ConfigError::Value(

@@ -54,6 +54,9 @@ enum Command {
         #[arg(long)]
         once: bool,
     },
+    /// Try the configured mail connections (IMAP or Maildir, SMTP, sendmail
+    /// or files) and print what works and what does not.
+    CheckMail,
     /// List every game with its players and whose turn it is.
     Games,
     /// Show one game: its board, state and pending choices.
@@ -117,6 +120,14 @@ fn main() -> anyhow::Result<()> {
                 "processed {} mail(s), sent {}, failed {}",
                 report.processed, report.sent, report.failed
             );
+        }
+        Command::CheckMail => {
+            let config = orderly::config::Config::load(config)?;
+            let (report, ok) = orderly::service::admin::check_mail(&config);
+            print!("{report}");
+            if !ok {
+                std::process::exit(1);
+            }
         }
         Command::Games => {
             let mut s = service(config)?;

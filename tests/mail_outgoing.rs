@@ -46,6 +46,7 @@ fn board_mail() -> OutgoingMail {
         body: BOARD.into(),
         date: Utc.with_ymd_and_hms(2025, 3, 1, 12, 30, 5).unwrap(),
         auto: AutoKind::Replied,
+        return_path: None,
     }
 }
 

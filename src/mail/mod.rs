@@ -5,6 +5,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+pub mod bounce;
+pub mod imap;
 pub mod intake;
 pub mod maildir;
 pub mod outgoing;

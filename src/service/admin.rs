@@ -8,7 +8,7 @@ use super::{rebuild, update_text, Result, ServiceError};
 
 /// One line per game: number, players, status, whose turn.
 pub fn games(store: &mut Store) -> Result<String> {
-    let tx = store.tx()?;
+    let tx = store.read()?;
     let mut out = String::new();
     for g in tx.all_games()? {
         let seats = tx.seats(g.id)?;
@@ -54,7 +54,7 @@ pub fn games(store: &mut Store) -> Result<String> {
 }
 
 fn game_row(store: &mut Store, id: i64) -> Result<crate::store::GameRow> {
-    let tx = store.tx()?;
+    let tx = store.read()?;
     tx.game(id)?
         .ok_or_else(|| ServiceError::Store(StoreError::Corrupt(format!("there is no game {id}"))))
 }
@@ -63,7 +63,7 @@ fn game_row(store: &mut Store, id: i64) -> Result<crate::store::GameRow> {
 /// against the cached position).
 pub fn show(store: &mut Store, id: i64, site: &str) -> Result<String> {
     let game = game_row(store, id)?;
-    let tx = store.tx()?;
+    let tx = store.read()?;
     let recorder = rebuild(&tx, &game, site)?;
     let state = recorder.game();
     let mut out = format!("game {id}: status {}\n", game.status);
@@ -84,7 +84,7 @@ pub fn show(store: &mut Store, id: i64, site: &str) -> Result<String> {
 /// A game's record as text, or as JSON for tools.
 pub fn export(store: &mut Store, id: i64, json: bool, site: &str) -> Result<String> {
     let game = game_row(store, id)?;
-    let tx = store.tx()?;
+    let tx = store.read()?;
     let record = rebuild(&tx, &game, site)?.into_record();
     if !json {
         return Ok(record.to_string());
@@ -101,4 +101,50 @@ pub fn export(store: &mut Store, id: i64, json: bool, site: &str) -> Result<Stri
             s
         })
         .map_err(|e| ServiceError::Store(StoreError::Corrupt(e.to_string())))
+}
+
+/// `orderly check-mail`: tries the configured mail connections and says,
+/// step by step, what works and what does not. Returns the report and
+/// whether everything worked.
+pub fn check_mail(config: &crate::config::Config) -> (String, bool) {
+    let mut out = String::new();
+    let mut ok = true;
+    let mut line = |what: &str, outcome: &std::result::Result<String, String>| match outcome {
+        Ok(found) => out.push_str(&format!("ok    {what}: {found}\n")),
+        Err(why) => {
+            ok = false;
+            out.push_str(&format!("FAIL  {what}: {why}\n"));
+        }
+    };
+    match &config.intake.imap {
+        Some(imap) => {
+            for (step, outcome) in crate::mail::imap::check(imap) {
+                line(&format!("incoming (IMAP) {step}"), &outcome);
+            }
+        }
+        None => {
+            let outcome = crate::mail::maildir::Maildir::open_or_create(&config.intake.maildir)
+                .map(|m| format!("Maildir {}", m.path().display()))
+                .map_err(|e| e.to_string());
+            line("incoming (Maildir)", &outcome);
+        }
+    }
+    match (&config.outgoing.smtp, &config.outgoing.sendmail) {
+        (Some(smtp), _) => line("outgoing (SMTP)", &crate::mail::outgoing::check(smtp)),
+        (None, Some(command)) => {
+            let outcome = if command.exists() {
+                Ok(format!("sendmail command {}", command.display()))
+            } else {
+                Err(format!("no sendmail command at {}", command.display()))
+            };
+            line("outgoing (sendmail)", &outcome);
+        }
+        (None, None) => {
+            let outcome = std::fs::create_dir_all(&config.outgoing.dir)
+                .map(|()| format!(".eml files into {}", config.outgoing.dir.display()))
+                .map_err(|e| e.to_string());
+            line("outgoing (files)", &outcome);
+        }
+    }
+    (out, ok)
 }

@@ -27,7 +27,7 @@ use crate::games::{seat_named, EndReason, Game, GameOptions, GameResult, Rejecti
 use crate::mail::intake::{self, Incoming};
 use crate::mail::maildir::Maildir;
 use crate::mail::outgoing::{message_id, AutoKind, FileSender, MailSender, OutgoingMail};
-use crate::mail::{Mailbox, MailboxError};
+use crate::mail::{bounce, Mailbox, MailboxError};
 use crate::record::{Record, Recorder};
 use crate::store::{seat_text, GameRow, SeatRow, Store, StoreError, Tx};
 
@@ -97,9 +97,22 @@ impl Service {
     pub fn open(config: Config) -> Result<Service> {
         let secret = config.server_secret()?;
         let store = Store::open(&config.store.path)?;
-        let inbox: Box<dyn Mailbox> = Box::new(Maildir::open_or_create(&config.intake.maildir)?);
-        std::fs::create_dir_all(&config.outgoing.dir)?;
-        let sender: Box<dyn MailSender> = Box::new(FileSender::new(&config.outgoing.dir));
+        let inbox: Box<dyn Mailbox> = match &config.intake.imap {
+            Some(imap) => Box::new(crate::mail::imap::ImapMailbox::new(imap.clone())?),
+            None => Box::new(Maildir::open_or_create(&config.intake.maildir)?),
+        };
+        let sender: Box<dyn MailSender> = match (&config.outgoing.smtp, &config.outgoing.sendmail) {
+            (Some(smtp), _) => {
+                Box::new(crate::mail::outgoing::SmtpSender::new(smtp).map_err(|e| {
+                    crate::config::ConfigError::Value(format!("[outgoing.smtp]: {e}"))
+                })?)
+            }
+            (None, Some(command)) => Box::new(crate::mail::outgoing::SendmailSender::new(command)),
+            (None, None) => {
+                std::fs::create_dir_all(&config.outgoing.dir)?;
+                Box::new(FileSender::new(&config.outgoing.dir))
+            }
+        };
         Ok(Service {
             config,
             secret,
@@ -122,7 +135,13 @@ impl Service {
     /// Processes every mail waiting in the Maildir, then drains the outbox.
     pub fn poll_once(&mut self) -> Result<PollReport> {
         let mut report = PollReport::default();
-        for waiting in self.inbox.waiting()? {
+        // A mailbox that cannot be read now (a server restarting) is
+        // logged; the service goes on sending and tries again next poll.
+        let waiting = self.inbox.waiting().unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "incoming mailbox not readable now");
+            Vec::new()
+        });
+        for waiting in waiting {
             let started = Instant::now();
             let done = match self.process(&waiting.raw, Utc::now()) {
                 Ok(done) => done,
@@ -136,7 +155,11 @@ impl Service {
             };
             // Only after the commit: a crash before this line leaves the
             // message waiting, and its recorded id makes the retry a no-op.
-            self.inbox.mark_done(&waiting.key)?;
+            if let Err(e) = self.inbox.mark_done(&waiting.key) {
+                // Processed and committed: listed again later, it is a
+                // duplicate by its Message-ID and only marked then.
+                tracing::warn!(entry = %waiting.key, error = %e, "could not mark mail done");
+            }
             report.processed += 1;
             tracing::info!(
                 message_id = %done.message_id,
@@ -167,7 +190,10 @@ impl Service {
         );
         while !stop.load(Ordering::SeqCst) {
             self.poll_once()?;
-            self.inbox.wait(interval, stop)?;
+            if let Err(e) = self.inbox.wait(interval, stop) {
+                tracing::warn!(error = %e, "waiting for mail failed; polling instead");
+                crate::mail::sleep_unless_stopped(interval, stop);
+            }
         }
         tracing::info!("orderly stopped");
         Ok(())
@@ -186,39 +212,87 @@ impl Service {
             if due.is_empty() {
                 break;
             }
-            for row in due {
-                let result = match serde_json::from_str::<OutgoingMail>(&row.mail) {
-                    Ok(mail) => self
-                        .sender
-                        .send(&mail)
-                        .map_err(|e| (e.is_permanent(), e.to_string())),
-                    Err(e) => Err((true, format!("unreadable outbox entry: {e}"))),
-                };
-                let tx = self.store.tx()?;
+            let results = self.send_batch(&due);
+            // One transaction marks the batch: a crash before it sends the
+            // batch again under the same Message-IDs (at least once).
+            let tx = self.store.tx()?;
+            for (row, result) in due.iter().zip(results) {
                 match result {
                     Ok(()) => {
                         tx.mark_sent(row.id, &now_text(Utc::now()))?;
                         sent += 1;
                     }
                     Err((permanent, error)) => {
-                        // Backoff doubles from a minute, up to a day; a
-                        // permanent failure is not retried.
+                        // Backoff doubles from retry_base_secs, twelve
+                        // times; a permanent failure is not retried.
+                        let base = self.config.outgoing.retry_base_secs;
                         let retry = (!permanent && row.attempts < 12).then(|| {
-                            let wait = Duration::from_secs(60 << row.attempts.min(10));
+                            let wait = Duration::from_secs(base << row.attempts.min(10));
                             now_text(now + chrono::Duration::from_std(wait).unwrap_or_default())
                         });
                         tracing::warn!(message_id = %row.message_id, %error, permanent, "send failed");
                         tx.mark_failed(row.id, &error, retry.as_deref())?;
+                        if retry.is_none() {
+                            let why = format!("mail to it failed: {error}");
+                            undeliverable(&tx, &self.config, row.id, &why, now)?;
+                        }
                         failed += 1;
                     }
                 }
-                tx.commit()?;
             }
+            tx.commit()?;
             if failed > 0 {
                 break;
             }
         }
         Ok((sent, failed))
+    }
+
+    /// Sends a batch of outbox mails, several at a time: a relay answers
+    /// each mail after tens of milliseconds, and one at a time would make
+    /// those waits the service's limit. Results come in the batch's order.
+    fn send_batch(
+        &self,
+        due: &[crate::store::OutboxRow],
+    ) -> Vec<std::result::Result<(), (bool, String)>> {
+        const PARALLEL: usize = 8;
+        // Only what the threads share, not the whole service (its database
+        // connection and mailbox stay on this thread).
+        let sender: &dyn MailSender = self.sender.as_ref();
+        let (local, domain, secret) = (
+            self.config.bounces.local.as_str(),
+            self.config.address_parts().1,
+            self.secret.as_slice(),
+        );
+        let send = move |row: &crate::store::OutboxRow| match serde_json::from_str::<OutgoingMail>(
+            &row.mail,
+        ) {
+            Ok(mut mail) => {
+                mail.return_path = Some(bounce::verp_address(local, domain, row.id, secret));
+                sender
+                    .send(&mail)
+                    .map_err(|e| (e.is_permanent(), e.to_string()))
+            }
+            Err(e) => Err((true, format!("unreadable outbox entry: {e}"))),
+        };
+        if due.len() <= 1 {
+            return due.iter().map(send).collect();
+        }
+        let chunk = due.len().div_ceil(PARALLEL);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = due
+                .chunks(chunk)
+                .map(|rows| scope.spawn(move || rows.iter().map(send).collect::<Vec<_>>()))
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        vec![Err((false, "a sending thread panicked".to_string()))]
+                    })
+                })
+                .collect()
+        })
     }
 
     /// Processes one incoming mail in one transaction.
@@ -263,6 +337,14 @@ impl Service {
             .as_ref()
             .map(|a| a.address.to_ascii_lowercase())
             .unwrap_or_default();
+        if incoming.automatic == Some(intake::Automatic::Bounce) || incoming.sender_is_null {
+            // Never answered: matched by its VERP address to the exact
+            // mail that bounced, counted, and told to those concerned.
+            done.outcome = bounce_received(&tx, &config, &secret, raw, &message_id, now)?;
+            tx.record_message(&message_id, &sender, &at, &done.outcome)?;
+            tx.commit()?;
+            return Ok(done);
+        }
         let ignore = if let Some(auto) = &incoming.automatic {
             Some(format!("ignored: automatic ({auto:?})"))
         } else if sender.is_empty() {
@@ -1081,6 +1163,7 @@ impl Work<'_> {
             body,
             date: self.now,
             auto,
+            return_path: None,
         };
         self.outgoing.push((mail, Some((game.id, seat.seat))));
         Ok(())
@@ -1128,6 +1211,7 @@ impl Work<'_> {
             body,
             date: self.now,
             auto: AutoKind::Replied,
+            return_path: None,
         };
         self.outgoing.insert(0, (reply, game_seat));
         for (mail, seat) in std::mem::take(&mut self.outgoing) {
@@ -1146,6 +1230,126 @@ impl Work<'_> {
         }
         Ok(())
     }
+}
+
+/// A bounce: read as a delivery-status notification, matched to the mail
+/// it reports by the VERP address it was sent to (forged ones match
+/// nothing), recorded; after `hard_limit` hard bounces of an address its
+/// seats are undeliverable. Returns the outcome for the log.
+fn bounce_received(
+    tx: &Tx<'_>,
+    config: &Config,
+    secret: &[u8],
+    raw: &[u8],
+    message_id: &str,
+    now: DateTime<Utc>,
+) -> Result<String> {
+    let Some(dsn) = bounce::parse_dsn(raw) else {
+        return Ok("ignored: bounce that is no delivery report".into());
+    };
+    let domain = config.address_parts().1;
+    let Some(outbox_id) = dsn.verp_id(&config.bounces.local, domain, secret) else {
+        return Ok("ignored: bounce matching no mail of ours".into());
+    };
+    let Some(mail) = tx.sent_mail(outbox_id)? else {
+        return Ok(format!("ignored: bounce of unknown mail {outbox_id}"));
+    };
+    let hard = dsn.is_hard();
+    if !hard && !dsn.is_soft() {
+        return Ok(format!(
+            "ignored: report on mail {outbox_id} that is no failure"
+        ));
+    }
+    let problem = dsn.problems().next();
+    let status = problem.and_then(|p| p.status.clone()).unwrap_or_default();
+    let diagnostic = problem
+        .and_then(|p| p.diagnostic.clone())
+        .unwrap_or_default();
+    let at = now_text(now);
+    let count = tx.add_bounce(
+        outbox_id,
+        &mail.recipient,
+        hard,
+        &status,
+        &diagnostic,
+        message_id,
+        &at,
+    )?;
+    if hard && count >= i64::from(config.bounces.hard_limit) {
+        let why = format!("{count} hard bounces, the last {status} {diagnostic}");
+        undeliverable(tx, config, outbox_id, why.trim(), now)?;
+    }
+    Ok(format!(
+        "bounce: {} {} of mail {outbox_id} to {} ({count} hard)",
+        if hard { "hard" } else { "soft" },
+        status,
+        mail.recipient
+    ))
+}
+
+/// Mail to the recipient of outbox mail `outbox_id` cannot be delivered:
+/// its seats are marked, and their opponents and the moderators are told
+/// (never the address itself: its mail does not arrive).
+pub fn undeliverable(
+    tx: &Tx<'_>,
+    config: &Config,
+    outbox_id: i64,
+    why: &str,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let Some(mail) = tx.sent_mail(outbox_id)? else {
+        return Ok(());
+    };
+    let domain = config.address_parts().1.to_string();
+    let at = now_text(now);
+    for (game, seat) in tx.mark_undeliverable(&mail.recipient, why)? {
+        let Some(row) = tx.game(game)? else { continue };
+        let side = Squares::seat_name(seat);
+        let text = texts::wrap(&texts::render(
+            "undeliverable",
+            minijinja::context! {
+                game => game,
+                side => side,
+                address => mail.recipient,
+                why => why,
+            },
+        ));
+        let mut to: Vec<(String, Option<(i64, Seat)>)> = tx
+            .seats(game)?
+            .into_iter()
+            .filter(|s| s.seat != seat)
+            .map(|s| (s.address, Some((game, s.seat))))
+            .collect();
+        to.extend(
+            config
+                .moderators
+                .addresses
+                .iter()
+                .map(|a| (a.to_lowercase(), None)),
+        );
+        for (n, (address, _)) in to.iter().enumerate() {
+            let id = message_id(&format!("undeliverable/{outbox_id}/{game}/{n}"), &domain);
+            let notice = OutgoingMail {
+                message_id: id.clone(),
+                from: format!("{} <{}>", config.service.name, config.service.address),
+                to: address.clone(),
+                reply_to: None,
+                subject: game_subject(&row),
+                in_reply_to: None,
+                references: Vec::new(),
+                list_id: Some(format!("<game-{game}.{domain}>")),
+                body: text.clone(),
+                date: now,
+                auto: AutoKind::Generated,
+                return_path: None,
+            };
+            let json = serde_json::to_string(&notice)
+                .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;
+            tx.queue_mail(&id, Some(game), address, &json, &at)?;
+        }
+        tracing::warn!(game, seat = seat_text(seat), address = %mail.recipient, %why, "seat undeliverable");
+    }
+    Ok(())
 }
 
 /// The game's cached state, if it reads.

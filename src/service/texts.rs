@@ -15,6 +15,10 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("help", include_str!("../../templates/help.txt")),
     ("intruder", include_str!("../../templates/intruder.txt")),
     ("games", include_str!("../../templates/games.txt")),
+    (
+        "undeliverable",
+        include_str!("../../templates/undeliverable.txt"),
+    ),
 ];
 
 static ENV: LazyLock<Environment<'static>> = LazyLock::new(|| {

@@ -14,10 +14,16 @@ use crate::games::Seat;
 
 /// The schema migrations, in order; the database's `user_version` is the
 /// number applied.
-const MIGRATIONS: &[(&str, &str)] = &[(
-    "0001_initial",
-    include_str!("../../migrations/0001_initial.sql"),
-)];
+const MIGRATIONS: &[(&str, &str)] = &[
+    (
+        "0001_initial",
+        include_str!("../../migrations/0001_initial.sql"),
+    ),
+    (
+        "0002_bounces",
+        include_str!("../../migrations/0002_bounces.sql"),
+    ),
+];
 
 /// A store error: the database said no.
 #[derive(Debug, thiserror::Error)]
@@ -133,6 +139,17 @@ pub struct EntryRow {
     pub at: String,
 }
 
+/// What the outbox knows of one mail it sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SentMail {
+    /// Row id.
+    pub id: i64,
+    /// The game it was about.
+    pub game_id: Option<i64>,
+    /// Its recipient.
+    pub recipient: String,
+}
+
 /// A mail waiting in the outbox.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutboxRow {
@@ -209,6 +226,17 @@ impl Store {
             tx: self
                 .conn
                 .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?,
+        })
+    }
+
+    /// Begins a read-only view: a deferred transaction, which never takes
+    /// the write lock, so `orderly games` and `show` never hold up the
+    /// daemon.
+    pub fn read(&mut self) -> Result<Tx<'_>> {
+        Ok(Tx {
+            tx: self
+                .conn
+                .transaction_with_behavior(rusqlite::TransactionBehavior::Deferred)?,
         })
     }
 
@@ -617,6 +645,84 @@ impl Tx<'_> {
             )?,
         };
         Ok(())
+    }
+
+    /// The outbox row with this id.
+    pub fn sent_mail(&self, id: i64) -> Result<Option<SentMail>> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT id, game_id, recipient FROM outbox WHERE id = ?1",
+                params![id],
+                |r| {
+                    Ok(SentMail {
+                        id: r.get(0)?,
+                        game_id: r.get(1)?,
+                        recipient: r.get(2)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+
+    /// Records a bounce of an outbox mail; returns the address's count of
+    /// hard bounces so far.
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_bounce(
+        &self,
+        outbox_id: i64,
+        address: &str,
+        hard: bool,
+        status: &str,
+        diagnostic: &str,
+        message_id: &str,
+        at: &str,
+    ) -> Result<i64> {
+        self.tx.execute(
+            "INSERT INTO bounces (outbox_id, address, hard, status, diagnostic, message_id, at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![outbox_id, address, hard, status, diagnostic, message_id, at],
+        )?;
+        Ok(self.tx.query_row(
+            "SELECT COUNT(*) FROM bounces WHERE address = ?1 AND hard = 1",
+            params![address],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Marks every seat of `address` in unfinished games as undeliverable;
+    /// returns the (game, seat) pairs newly marked.
+    pub fn mark_undeliverable(&self, address: &str, why: &str) -> Result<Vec<(i64, Seat)>> {
+        let mut stmt = self.tx.prepare(
+            "SELECT s.game_id, s.seat FROM seats s JOIN players p ON p.id = s.player_id \
+             JOIN games g ON g.id = s.game_id WHERE p.address = ?1 \
+             AND g.status IN ('invited', 'active') AND s.undeliverable IS NULL",
+        )?;
+        let rows: Vec<(i64, String)> = stmt
+            .query_map(params![address], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut out = Vec::new();
+        for (game, seat) in rows {
+            self.tx.execute(
+                "UPDATE seats SET undeliverable = ?3 WHERE game_id = ?1 AND seat = ?2",
+                params![game, seat, why],
+            )?;
+            out.push((game, seat_from(&seat)?));
+        }
+        Ok(out)
+    }
+
+    /// Why mail to a seat fails, if it does.
+    pub fn undeliverable(&self, game: i64, seat: Seat) -> Result<Option<String>> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT undeliverable FROM seats WHERE game_id = ?1 AND seat = ?2",
+                params![game, seat_text(seat)],
+                |r| r.get(0),
+            )
+            .optional()?
+            .flatten())
     }
 
     /// Counts outbox rows by status (for tests and `orderly games`).

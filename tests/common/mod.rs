@@ -2,6 +2,7 @@
 //! independent reader of position strings (counts only), and a builder of
 //! random positions written in canonical form.
 #![allow(dead_code)]
+pub mod mailstack;
 
 use orderly::games::squares::{board, Side, Space, Squares, UnitKind, ARMY};
 use proptest::prelude::*;

@@ -35,6 +35,7 @@
 mod file;
 mod headers;
 mod sender;
+mod smtp;
 
 use std::time::SystemTime;
 
@@ -49,6 +50,7 @@ use sha2::{Digest, Sha256};
 pub use file::{file_name, FileSender};
 pub use headers::{AutoSubmitted, ListId};
 pub use sender::{MailSender, SendError};
+pub use smtp::{check, Security, SendmailSender, SmtpConfig, SmtpConfigError, SmtpSender};
 
 /// Whether a mail answers a player's mail or was sent on orderly's own
 /// initiative; both are automatic in the sense of RFC 3834, which is what
@@ -110,6 +112,12 @@ pub struct OutgoingMail {
     pub date: DateTime<Utc>,
     /// Which `Auto-Submitted` value the mail carries.
     pub auto: AutoKind,
+    /// The envelope sender (SMTP `MAIL FROM`), usually a per-mail VERP
+    /// address (see [`crate::mail::bounce::verp_address`]) so that a bounce
+    /// names the exact mail; `None` uses the `From` address. Not written
+    /// into the message: the receiving server records it as `Return-Path`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub return_path: Option<String>,
 }
 
 /// Why an [`OutgoingMail`] cannot be formatted. Every case is permanent:
@@ -205,10 +213,14 @@ impl OutgoingMail {
         Ok(self.to_message()?.formatted())
     }
 
-    /// The SMTP envelope: the `From` address as return path (so bounces
-    /// reach orderly, which can tell moderators) and the one recipient.
+    /// The SMTP envelope: the [`return_path`](Self::return_path) when set,
+    /// else the `From` address, as envelope sender (so bounces reach
+    /// orderly, which can tell moderators), and the one recipient.
     pub fn envelope(&self) -> Result<Envelope, OutgoingError> {
-        let from = parse_mailbox("From", &self.from)?.email;
+        let from = match &self.return_path {
+            Some(path) => parse_mailbox("Return-Path", path)?.email,
+            None => parse_mailbox("From", &self.from)?.email,
+        };
         let to = parse_mailbox("To", &self.to)?.email;
         Ok(Envelope::new(Some(from), vec![to])?)
     }

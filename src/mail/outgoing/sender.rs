@@ -6,12 +6,15 @@ use std::path::PathBuf;
 use super::{OutgoingError, OutgoingMail};
 
 /// Delivers one [`OutgoingMail`]. Implemented over files
-/// ([`FileSender`](super::FileSender)); an SMTP implementation follows.
+/// ([`FileSender`](super::FileSender)), SMTP
+/// ([`SmtpSender`](super::SmtpSender)) and the local `sendmail` command
+/// ([`SendmailSender`](super::SendmailSender)).
 ///
 /// The outbox calls [`send`](Self::send) at least once per mail, possibly
 /// again after a crash, so an implementation should make a repeated send of
-/// the same mail (same Message-ID) harmless where it can.
-pub trait MailSender {
+/// the same mail (same Message-ID) harmless where it can. Senders are shared
+/// by the threads that send an outbox batch in parallel.
+pub trait MailSender: Send + Sync {
     /// Hands the mail over for delivery. `Ok` means the mail is durably
     /// out of orderly's hands and the outbox may mark it sent.
     fn send(&self, mail: &OutgoingMail) -> Result<(), SendError>;
@@ -44,18 +47,42 @@ pub enum SendError {
         #[source]
         source: io::Error,
     },
+    /// The SMTP relay refused the mail, or could not be reached or spoken
+    /// to. See [`SmtpSender`](super::SmtpSender) for which failures count
+    /// as permanent.
+    #[error("SMTP: {message}")]
+    Smtp {
+        /// The relay's reply code, when the failure was a reply (`550`,
+        /// `451`, ...); `None` for a connection, timeout or TLS failure.
+        code: Option<u16>,
+        /// What went wrong, with the relay's own words when it gave any.
+        message: String,
+        /// Whether retrying the same mail cannot succeed.
+        permanent: bool,
+    },
+    /// The `sendmail` command could not be run or exited with a failure.
+    /// Temporary: the local MTA queues what it accepts and reports
+    /// undeliverable mail later as a bounce, so a failure here is a fault
+    /// of the machine (a missing binary, a full queue), not of the mail.
+    #[error("sendmail: {message}")]
+    Sendmail {
+        /// The command's complaint (its standard error) or why it could not
+        /// be started.
+        message: String,
+    },
 }
 
 impl SendError {
     /// Whether the mail itself is at fault, so that no retry can succeed
     /// and a moderator must look at it. Faults of the surroundings (the
-    /// directory, later the network or the relay being down) are temporary:
+    /// directory, the network, the relay being down) are temporary:
     /// the outbox gives up on a mail after a permanent error, and a
     /// misconfigured directory must not make it give up on every mail.
     pub fn is_permanent(&self) -> bool {
         match self {
             SendError::Compose { .. } => true,
-            SendError::File { .. } => false,
+            SendError::File { .. } | SendError::Sendmail { .. } => false,
+            SendError::Smtp { permanent, .. } => *permanent,
         }
     }
 }

@@ -15,6 +15,7 @@ fn mail() -> OutgoingMail {
         body: "Hello\n".into(),
         date: Utc.with_ymd_and_hms(2025, 3, 1, 12, 0, 0).unwrap(),
         auto: AutoKind::Generated,
+        return_path: None,
     }
 }
 
@@ -181,6 +182,39 @@ fn envelope_is_from_and_to_addresses() {
     assert_eq!(envelope.from().unwrap().to_string(), "orderly@example.org");
     let to: Vec<String> = envelope.to().iter().map(|a| a.to_string()).collect();
     assert_eq!(to, ["ann@example.net"]);
+}
+
+#[test]
+fn return_path_is_the_envelope_sender_and_not_a_header() {
+    let mut m = mail();
+    m.return_path = Some("bounces+42.abcdefghij@example.org".into());
+    let envelope = m.envelope().unwrap();
+    assert_eq!(
+        envelope.from().unwrap().to_string(),
+        "bounces+42.abcdefghij@example.org"
+    );
+    let to: Vec<String> = envelope.to().iter().map(|a| a.to_string()).collect();
+    assert_eq!(to, ["ann@example.net"]);
+    assert_eq!(m.to_bytes().unwrap(), mail().to_bytes().unwrap());
+    m.return_path = Some("two@x, three@y".into());
+    assert!(matches!(
+        m.envelope(),
+        Err(OutgoingError::Address {
+            field: "Return-Path",
+            ..
+        })
+    ));
+}
+
+#[test]
+fn return_path_is_optional_in_json() {
+    let json = serde_json::to_string(&mail()).unwrap();
+    assert!(!json.contains("return_path"), "{json}");
+    let mut m = mail();
+    m.return_path = Some("bounces+1.x@example.org".into());
+    let json = serde_json::to_string(&m).unwrap();
+    let back: OutgoingMail = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, m);
 }
 
 #[test]
