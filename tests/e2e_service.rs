@@ -377,3 +377,43 @@ fn idle_wakes_the_daemon_and_replies_come_back_quickly() {
     // timing is asserted beyond "it came".
     let _ = Squares::new(&GameOptions::default());
 }
+
+#[test]
+fn check_mail_says_what_works_and_what_does_not() {
+    let Some(stack) = MailStack::start() else {
+        return;
+    };
+    let write = |name: &str, password: &str| {
+        let path = stack.dir.join(name);
+        let text = format!(
+            "[service]\naddress = \"orderly@{d}\"\nsecret = \"x\"\n\
+             [store]\npath = \"{dir}/check.db\"\n\
+             [intake.imap]\nhost = \"127.0.0.1\"\nport = {imap}\nsecurity = \"plain\"\n\
+             username = \"orderly\"\npassword = \"{password}\"\n\
+             [outgoing.smtp]\nhost = \"127.0.0.1\"\nport = {smtp}\nsecurity = \"plain\"\n",
+            d = stack.domain,
+            dir = stack.dir.display(),
+            imap = stack.imap_port,
+            smtp = stack.smtp_port,
+        );
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let run = |config: &std::path::Path| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_orderly"))
+            .args(["--config", config.to_str().unwrap(), "check-mail"])
+            .output()
+            .expect("orderly runs");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (ok, report) = run(&write("good.toml", "orderly-pw"));
+    assert!(ok, "{report}");
+    assert!(report.contains("ok    incoming (IMAP) login"), "{report}");
+    assert!(report.contains("ok    outgoing (SMTP)"), "{report}");
+    let (ok, report) = run(&write("bad.toml", "wrong"));
+    assert!(!ok, "{report}");
+    assert!(report.contains("FAIL  incoming (IMAP) login"), "{report}");
+}
