@@ -120,5 +120,58 @@ fn main() {
         "ratio: one mail costs {:.1} minimal commits",
         (total.as_secs_f64() / mails as f64) / (commit_time.as_secs_f64() / commits as f64)
     );
+    sweep_bench(&base, full);
     let _ = std::fs::remove_dir_all(&base);
+}
+
+/// A sweep of the deadlines over many active games, of which a few have a
+/// reminder, a late notice or a time-out due: the index on (status,
+/// deadline) keeps the sweep to the due games.
+fn sweep_bench(base: &std::path::Path, full: bool) {
+    use chrono::{Duration as Span, TimeZone, Utc};
+    let games: i64 = if full { 100_000 } else { 1_000 };
+    let mut store = Store::open(&base.join("sweep.db")).expect("a store");
+    let t0 = Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap();
+    let setup = Instant::now();
+    {
+        let tx = store.tx().expect("a transaction");
+        let at = t0.to_rfc3339();
+        let ann = tx.player("ann@example.org", "", &at).expect("a player");
+        let bob = tx.player("bob@example.org", "", &at).expect("a player");
+        for g in 0..games {
+            let id = tx
+                .create_game("squares", Seat::North, Seat::North, &at)
+                .expect("a game");
+            tx.set_status(id, "active", &at).expect("active");
+            // Deadlines spread over 30 days; every 1,000th is due now.
+            let offset = if g % 1_000 == 0 {
+                Span::hours(1)
+            } else {
+                Span::minutes(30 * 24 * 60 * (g % 997) / 997 + 26 * 60)
+            };
+            let deadline = (t0 + offset).to_rfc3339();
+            if g % 1_000 == 0 {
+                tx.add_seat(id, Seat::North, ann, "k1").expect("a seat");
+                tx.add_seat(id, Seat::South, bob, "k2").expect("a seat");
+            }
+            tx.set_deadline(id, Some((Seat::North, &deadline)))
+                .expect("a deadline");
+        }
+        tx.commit().expect("committed");
+    }
+    let setup = setup.elapsed();
+    let config = Config::default();
+    let mut times = Vec::new();
+    for i in 0..5 {
+        let tx = store.tx().expect("a transaction");
+        let t = Instant::now();
+        let report = orderly::service::sweep(&tx, &config, t0 + Span::minutes(i)).expect("a sweep");
+        times.push((t.elapsed(), report));
+        tx.commit().expect("committed");
+    }
+    println!(
+        "sweep: {games} active games (set up in {setup:.2?}); first sweep {:.2?} ({:?}), \
+         then {:.2?}, {:.2?}, {:.2?}, {:.2?} with nothing new due",
+        times[0].0, times[0].1, times[1].0, times[2].0, times[3].0, times[4].0
+    );
 }

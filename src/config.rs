@@ -48,6 +48,47 @@ pub struct Config {
     pub bounces: BouncesConfig,
     /// The moderators.
     pub moderators: ModeratorsConfig,
+    /// Time controls and reminders.
+    pub deadlines: DeadlinesConfig,
+}
+
+/// What happens when a player's time runs out (after the grace period).
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum TimeoutPolicy {
+    /// The opponent may `CLAIM WIN`.
+    #[default]
+    Claim,
+    /// The game goes to the moderators.
+    Moderators,
+}
+
+/// `[deadlines]`.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct DeadlinesConfig {
+    /// Days per turn when `NEW` names none (`NEW SQUARES VS x DAYS 3`).
+    pub turn_days: u32,
+    /// Hours for a decision inside an attack (retreat, option, advance).
+    pub decision_hours: u32,
+    /// Hours before a deadline at which the player to act is reminded.
+    pub reminder_hours: Vec<u32>,
+    /// Hours after a deadline before the time counts as run out.
+    pub grace_hours: u32,
+    /// What running out of time leads to.
+    pub timeout: TimeoutPolicy,
+}
+
+impl Default for DeadlinesConfig {
+    fn default() -> Self {
+        DeadlinesConfig {
+            turn_days: 3,
+            decision_hours: 24,
+            reminder_hours: vec![24, 2],
+            grace_hours: 24,
+            timeout: TimeoutPolicy::Claim,
+        }
+    }
 }
 
 /// `[bounces]`.

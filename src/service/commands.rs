@@ -20,6 +20,8 @@ pub enum Command {
         side: Option<String>,
         /// The side that moves first.
         first: Option<String>,
+        /// Days per turn.
+        days: Option<u32>,
     },
     /// `ACCEPT`: take up an invitation.
     Accept,
@@ -39,6 +41,12 @@ pub enum Command {
     DeclineDraw,
     /// `GAMES`: my games and whose turn.
     Games,
+    /// `SET TIMEZONE Europe/Paris`: the zone deadlines are shown in.
+    SetTimezone(String),
+    /// `SET REMINDERS ON|OFF`.
+    SetReminders(bool),
+    /// `CLAIM WIN`: the opponent's time ran out.
+    ClaimWin,
     /// `GAME 42 k7xq2m`: the game this mail is about.
     Game(Claim),
     /// `NEW ...` that could not be read: what is wrong.
@@ -57,7 +65,7 @@ pub fn read(line: &str) -> Command {
     let w: Vec<&str> = words.iter().map(String::as_str).collect();
     match w.as_slice() {
         ["HELP"] | ["?"] => Command::Help,
-        ["HELP", "MOVES", square] | ["HELP", square] => Command::HelpMoves(square.to_string()),
+        ["HELP", "MOVES", square] => Command::HelpMoves(square.to_string()),
         ["ACCEPT"] => Command::Accept,
         ["DECLINE"] => Command::Decline,
         ["BOARD"] => Command::Board,
@@ -67,6 +75,15 @@ pub fn read(line: &str) -> Command {
         ["ACCEPT", "DRAW"] => Command::AcceptDraw,
         ["DECLINE", "DRAW"] => Command::DeclineDraw,
         ["GAMES"] => Command::Games,
+        ["SET", "TIMEZONE" | "TZ", _] => Command::SetTimezone(
+            line.split_whitespace()
+                .nth(2)
+                .unwrap_or_default()
+                .to_string(),
+        ),
+        ["SET", "REMINDERS", "ON"] => Command::SetReminders(true),
+        ["SET", "REMINDERS", "OFF"] => Command::SetReminders(false),
+        ["CLAIM", "WIN"] | ["CLAIM"] => Command::ClaimWin,
         ["GAME", ..] => match claim_from_line(line) {
             Some(claim) => Command::Game(claim),
             None => Command::Order(line.to_string()),
@@ -79,7 +96,7 @@ pub fn read(line: &str) -> Command {
 fn read_new(line: &str) -> Command {
     let words: Vec<&str> = line.split_whitespace().collect();
     let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
-    let usage = "write NEW SQUARES VS their@address [AS BLUE|GRAY] [FIRST BLUE|GRAY]";
+    let usage = "write NEW SQUARES VS their@address [AS BLUE|GRAY] [FIRST BLUE|GRAY] [DAYS n]";
     let (Some(game), Some(vs), Some(opponent)) = (upper.get(1), upper.get(2), words.get(3)) else {
         return Command::BadNew(usage.into());
     };
@@ -94,12 +111,21 @@ fn read_new(line: &str) -> Command {
     }
     let mut side = None;
     let mut first = None;
+    let mut days = None;
     let mut rest = upper[4..].iter();
     while let Some(word) = rest.next() {
         let value = rest.next().cloned();
         match (word.as_str(), value) {
             ("AS", Some(v)) => side = Some(v),
             ("FIRST", Some(v)) => first = Some(v),
+            ("DAYS", Some(v)) => match v.parse::<u32>() {
+                Ok(n @ 1..=60) => days = Some(n),
+                _ => {
+                    return Command::BadNew(format!(
+                        "DAYS takes a number of days from 1 to 60, not {v:?}"
+                    ))
+                }
+            },
             _ => return Command::BadNew(usage.into()),
         }
     }
@@ -108,6 +134,7 @@ fn read_new(line: &str) -> Command {
         opponent,
         side,
         first,
+        days,
     }
 }
 
@@ -129,11 +156,26 @@ mod tests {
                 opponent: "bob@example.org".into(),
                 side: Some("GRAY".into()),
                 first: Some("BLUE".into()),
+                days: None,
             }
         );
         assert!(matches!(read("new squares bob"), Command::BadNew(_)));
         assert!(matches!(read("new squares vs bob"), Command::BadNew(_)));
         assert!(matches!(read("GAME 4 abc"), Command::Game(_)));
+        assert!(matches!(
+            read("new squares vs b@c days 5"),
+            Command::New { days: Some(5), .. }
+        ));
+        assert!(matches!(
+            read("new squares vs b@c days 0"),
+            Command::BadNew(_)
+        ));
+        assert_eq!(
+            read("set timezone Europe/Paris"),
+            Command::SetTimezone("Europe/Paris".into())
+        );
+        assert_eq!(read("set reminders off"), Command::SetReminders(false));
+        assert_eq!(read("claim win"), Command::ClaimWin);
         assert_eq!(read("G2CR-G1C"), Command::Order("G2CR-G1C".into()));
     }
 }

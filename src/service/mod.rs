@@ -23,7 +23,9 @@ use sha2::{Digest, Sha256};
 use crate::config::Config;
 use crate::games::squares::{Event, Squares};
 use crate::games::submission::{release, submit, Submission};
-use crate::games::{seat_named, EndReason, Game, GameOptions, GameResult, Rejection, Seat};
+use crate::games::{
+    seat_named, DecisionKind, EndReason, Game, GameOptions, GameResult, Rejection, Seat,
+};
 use crate::mail::intake::{self, Incoming};
 use crate::mail::maildir::Maildir;
 use crate::mail::outgoing::{message_id, AutoKind, FileSender, MailSender, OutgoingMail};
@@ -85,7 +87,13 @@ pub struct Service {
     store: Store,
     inbox: Box<dyn Mailbox>,
     sender: Box<dyn MailSender>,
+    /// When the deadlines were last swept (deadlines are hours apart: a
+    /// sweep a minute is plenty, and each costs a commit).
+    last_sweep: Option<Instant>,
 }
+
+/// How often the daemon sweeps the deadlines.
+const SWEEP_EVERY: Duration = Duration::from_secs(60);
 
 fn now_text(now: DateTime<Utc>) -> String {
     now.to_rfc3339_opts(SecondsFormat::Millis, true)
@@ -119,6 +127,7 @@ impl Service {
             store,
             inbox,
             sender,
+            last_sweep: None,
         })
     }
 
@@ -170,6 +179,13 @@ impl Service {
                 "mail processed"
             );
         }
+        if self.last_sweep.is_none_or(|t| t.elapsed() >= SWEEP_EVERY) {
+            self.last_sweep = Some(Instant::now());
+            let swept = self.sweep(Utc::now())?;
+            if swept.reminders + swept.late + swept.timed_out > 0 {
+                tracing::info!(?swept, "deadlines swept");
+            }
+        }
         let (sent, failed) = self.drain_outbox(Utc::now())?;
         report.sent = sent;
         report.failed += failed;
@@ -197,6 +213,14 @@ impl Service {
         }
         tracing::info!("orderly stopped");
         Ok(())
+    }
+
+    /// Sweeps the deadlines at `now` in one transaction (see [`sweep`]).
+    pub fn sweep(&mut self, now: DateTime<Utc>) -> Result<SweepReport> {
+        let tx = self.store.tx()?;
+        let report = sweep(&tx, &self.config, now)?;
+        tx.commit()?;
+        Ok(report)
     }
 
     /// Sends every mail due in the outbox, marking each sent or failed.
@@ -492,7 +516,26 @@ impl Work<'_> {
                     opponent,
                     side,
                     first,
-                } => self.new_game(line, &game, &opponent, side.as_deref(), first.as_deref())?,
+                    days,
+                } => self.new_game(
+                    line,
+                    &game,
+                    &opponent,
+                    side.as_deref(),
+                    first.as_deref(),
+                    days,
+                )?,
+                Command::SetTimezone(zone) => self.set_timezone(line, &zone)?,
+                Command::SetReminders(on) => {
+                    let player = self.tx.player(self.sender, "", self.at)?;
+                    self.tx.set_reminders(player, on)?;
+                    let what = if on { "on" } else { "off" };
+                    self.item(
+                        line,
+                        format!("Reminders are {what} for all your games."),
+                        false,
+                    );
+                }
                 Command::BadNew(why) => self.item(line, format!("Not understood: {why}."), true),
                 other => {
                     if let Some((game, seat)) = self.authenticate(line, claim.as_ref())? {
@@ -634,6 +677,7 @@ impl Work<'_> {
         opponent: &str,
         side: Option<&str>,
         first: Option<&str>,
+        days: Option<u32>,
     ) -> Result<()> {
         if !game.eq_ignore_ascii_case("SQUARES") {
             self.item(
@@ -669,6 +713,8 @@ impl Work<'_> {
         let me = self.tx.player(self.sender, &name, self.at)?;
         let them = self.tx.player(opponent, "", self.at)?;
         let id = self.tx.create_game(Squares::NAME, first, mine, self.at)?;
+        let days = days.unwrap_or(self.config.deadlines.turn_days);
+        self.tx.set_turn_days(id, i64::from(days))?;
         self.tx
             .add_seat(id, mine, me, &seat_secret(self.secret, id, mine))?;
         let theirs = mine.other();
@@ -705,8 +751,9 @@ impl Work<'_> {
         self.item(
             line,
             format!(
-                "Game {id} proposed: you play {} against {opponent}, {} moves first. \
-                 They have been invited; you will hear when they ACCEPT or DECLINE.",
+                "Game {id} proposed: you play {} against {opponent}, {} moves first, \
+                 {days} days per turn. They have been invited; you will hear when \
+                 they ACCEPT or DECLINE.",
                 Squares::seat_name(mine),
                 Squares::seat_name(first)
             ),
@@ -732,6 +779,7 @@ impl Work<'_> {
                 });
                 self.tx
                     .set_position(game.id, &state.position(), 0, self.at)?;
+                self.refresh_deadline(game.id, &state)?;
                 self.item(
                     line,
                     format!("Game {} begins; you play {side}.", game.id),
@@ -777,6 +825,7 @@ impl Work<'_> {
                         .push(self.update_text(&game, &state, seat.seat, &[]));
                 }
             }
+            (Command::ClaimWin, _) => self.claim_win(line, &game, &seat)?,
             (Command::Board, _) => {
                 let state = self.state(&game)?;
                 self.item(line, "The board and the choices are below.", false);
@@ -890,6 +939,116 @@ impl Work<'_> {
         Ok(())
     }
 
+    /// Gives the game's pending decision a fresh deadline: the game's days
+    /// for a turn, `decision_hours` for a decision inside an attack; none
+    /// once the game is over.
+    fn refresh_deadline(&self, game: i64, state: &Squares) -> Result<()> {
+        let Some(pending) = state.pending() else {
+            return Ok(self.tx.set_deadline(game, None)?);
+        };
+        let hours = match pending.kind {
+            DecisionKind::Turn | DecisionKind::DoubleTurn { .. } => self.tx.turn_days(game)? * 24,
+            _ => i64::from(self.config.deadlines.decision_hours),
+        };
+        let at = now_text(self.now + chrono::Duration::hours(hours));
+        Ok(self.tx.set_deadline(game, Some((pending.seat, &at)))?)
+    }
+
+    fn set_timezone(&mut self, line: &str, zone: &str) -> Result<()> {
+        match zone.parse::<chrono_tz::Tz>() {
+            Ok(tz) => {
+                let player = self.tx.player(self.sender, "", self.at)?;
+                self.tx.set_timezone(player, tz.name())?;
+                self.item(
+                    line,
+                    format!("Deadlines will be shown to you in {}.", tz.name()),
+                    false,
+                );
+            }
+            Err(_) => self.item(
+                line,
+                format!(
+                    "Refused: {zone:?} is not a time zone; write one of the IANA names, \
+                     such as Europe/Paris, America/New_York or UTC."
+                ),
+                true,
+            ),
+        }
+        Ok(())
+    }
+
+    /// `CLAIM WIN`: the opponent's time ran out (past the grace period) and
+    /// the policy lets the waiting player claim the game.
+    fn claim_win(&mut self, line: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
+        let deadline = self.tx.deadline(game.id)?;
+        let claimable = self.config.deadlines.timeout == crate::config::TimeoutPolicy::Claim;
+        match deadline {
+            Some(d) if d.timed_out && d.seat != seat.seat && claimable => {
+                let loser = Squares::seat_name(d.seat);
+                let text = format!(
+                    "{} claimed the win: {loser} did not act by {}",
+                    Squares::seat_name(seat.seat),
+                    d.at
+                );
+                self.tx.add_entry(
+                    game.id,
+                    "comment",
+                    None,
+                    &text,
+                    line,
+                    Some(self.message_id),
+                    self.at,
+                    &[],
+                )?;
+                self.tx.add_entry(
+                    game.id,
+                    "adjudicate",
+                    Some(seat.seat),
+                    seat_text(seat.seat),
+                    line,
+                    Some(self.message_id),
+                    self.at,
+                    &[],
+                )?;
+                self.tx.finish(
+                    game.id,
+                    seat_text(seat.seat),
+                    &format!("{loser} ran out of time"),
+                    self.at,
+                )?;
+                self.tx.set_deadline(game.id, None)?;
+                self.item(
+                    line,
+                    format!("You win game {}: {loser} ran out of time.", game.id),
+                    false,
+                );
+                let state = self.state(game)?;
+                let game = self.reload(game.id)?;
+                self.broadcast(&game, &state, &[], Some(seat.seat))?;
+            }
+            Some(d) if d.seat != seat.seat && !d.timed_out => self.item(
+                line,
+                format!(
+                    "Refused: {} still has time (deadline {} and the grace period after it).",
+                    Squares::seat_name(d.seat),
+                    d.at
+                ),
+                true,
+            ),
+            _ if !claimable => self.item(
+                line,
+                "Refused: on this server a game whose time ran out goes to the moderators.",
+                true,
+            ),
+            _ => self.item(
+                line,
+                "Refused: there is no run-out time of the other player to claim.",
+                true,
+            ),
+        }
+        Ok(())
+    }
+
     fn orders(&mut self, lines: &[String], claim: Option<&Claim>) -> Result<()> {
         let first = lines[0].clone();
         if let Some((game, seat)) = self.authenticate(&first, claim)? {
@@ -967,6 +1126,7 @@ impl Work<'_> {
         let count = self.tx.entries(game.id)?.len() as i64;
         self.tx
             .set_position(game.id, &state.position(), count, self.at)?;
+        self.refresh_deadline(game.id, &state)?;
         if let Some(outcome) = state.outcome() {
             let result = match outcome.result {
                 GameResult::Win(s) => seat_text(s),
@@ -1300,8 +1460,6 @@ pub fn undeliverable(
     let Some(mail) = tx.sent_mail(outbox_id)? else {
         return Ok(());
     };
-    let domain = config.address_parts().1.to_string();
-    let at = now_text(now);
     for (game, seat) in tx.mark_undeliverable(&mail.recipient, why)? {
         let Some(row) = tx.game(game)? else { continue };
         let side = Squares::seat_name(seat);
@@ -1327,29 +1485,223 @@ pub fn undeliverable(
                 .iter()
                 .map(|a| (a.to_lowercase(), None)),
         );
-        for (n, (address, _)) in to.iter().enumerate() {
-            let id = message_id(&format!("undeliverable/{outbox_id}/{game}/{n}"), &domain);
-            let notice = OutgoingMail {
-                message_id: id.clone(),
-                from: format!("{} <{}>", config.service.name, config.service.address),
-                to: address.clone(),
-                reply_to: None,
-                subject: game_subject(&row),
-                in_reply_to: None,
-                references: Vec::new(),
-                list_id: Some(format!("<game-{game}.{domain}>")),
-                body: text.clone(),
-                date: now,
-                auto: AutoKind::Generated,
-                return_path: None,
-            };
-            let json = serde_json::to_string(&notice)
-                .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;
-            tx.queue_mail(&id, Some(game), address, &json, &at)?;
+        for (n, (address, seat)) in to.iter().enumerate() {
+            let seed = format!("undeliverable/{outbox_id}/{game}/{n}");
+            queue_notice(tx, config, &row, address, *seat, text.clone(), &seed, now)?;
         }
         tracing::warn!(game, seat = seat_text(seat), address = %mail.recipient, %why, "seat undeliverable");
     }
     Ok(())
+}
+
+/// Queues a notice about a game to `address` (the seat's, when `seat` is
+/// given, threaded on its previous mail), with a Message-ID derived from
+/// `seed` so that deciding it again yields the same mail.
+#[allow(clippy::too_many_arguments)]
+fn queue_notice(
+    tx: &Tx<'_>,
+    config: &Config,
+    game: &GameRow,
+    address: &str,
+    seat: Option<(i64, Seat)>,
+    body: String,
+    seed: &str,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let domain = config.address_parts().1.to_string();
+    let id = message_id(seed, &domain);
+    let seat_row = match seat {
+        Some((g, s)) => tx.seats(g)?.into_iter().find(|r| r.seat == s),
+        None => None,
+    };
+    let notice = OutgoingMail {
+        message_id: id.clone(),
+        from: format!("{} <{}>", config.service.name, config.service.address),
+        to: address.to_string(),
+        reply_to: seat_row
+            .as_ref()
+            .map(|r| reply_address(&config.service.address, game.id, &r.secret)),
+        subject: game_subject(game),
+        in_reply_to: seat_row.as_ref().and_then(|r| r.last_message_id.clone()),
+        references: seat_row
+            .iter()
+            .filter_map(|r| r.last_message_id.clone())
+            .collect(),
+        list_id: Some(format!("<game-{}.{domain}>", game.id)),
+        body,
+        date: now,
+        auto: AutoKind::Generated,
+        return_path: None,
+    };
+    let json = serde_json::to_string(&notice)
+        .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;
+    tx.queue_mail(&id, Some(game.id), address, &json, &now_text(now))?;
+    if let Some((g, s)) = seat {
+        tx.set_last_message(g, s, &id)?;
+    }
+    Ok(())
+}
+
+/// What one sweep of the deadlines did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SweepReport {
+    /// Games with a deadline near or past.
+    pub games: usize,
+    /// Reminders queued.
+    pub reminders: usize,
+    /// Late notices queued (both players of a game count once).
+    pub late: usize,
+    /// Games whose time ran out in this sweep.
+    pub timed_out: usize,
+}
+
+/// Sends what the clock calls for at `now`: reminders before deadlines
+/// (each at most once per deadline, remembered in the database so that a
+/// restart sends nothing twice), late notices at the deadline, and the
+/// time-out after the grace period. Only games with a deadline within the
+/// largest reminder lead are read (an index range scan).
+pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepReport> {
+    let mut report = SweepReport::default();
+    let deadlines = &config.deadlines;
+    let lead = deadlines.reminder_hours.iter().copied().max().unwrap_or(0);
+    let until = now_text(now + chrono::Duration::hours(i64::from(lead)));
+    for d in tx.deadlines_until(&until)? {
+        report.games += 1;
+        let Ok(at) = DateTime::parse_from_rfc3339(&d.at) else {
+            continue;
+        };
+        let at = at.with_timezone(&Utc);
+        let Some(game) = tx.game(d.game_id)? else {
+            continue;
+        };
+        let seats = tx.seats(d.game_id)?;
+        let Some(acting) = seats.iter().find(|s| s.seat == d.seat).cloned() else {
+            continue;
+        };
+        let sent = |key: &str| d.notices_sent.iter().any(|n| n == key);
+        if now < at {
+            // The nearest due reminder only: after a long stop the daemon
+            // sends one reminder, not every one it missed.
+            let mut due: Vec<u32> = deadlines
+                .reminder_hours
+                .iter()
+                .copied()
+                .filter(|h| now >= at - chrono::Duration::hours(i64::from(*h)))
+                .filter(|h| !sent(&format!("{h}h")))
+                .collect();
+            due.sort();
+            if let Some(nearest) = due.first().copied() {
+                for h in &due {
+                    tx.add_notice(d.game_id, &format!("{h}h"))?;
+                }
+                let (zone, wants) = tx.player_settings(&acting.address)?;
+                if wants {
+                    let left = at - now;
+                    let body = texts::render(
+                        "reminder",
+                        minijinja::context! {
+                            game => d.game_id,
+                            deadline => local_time(&d.at, &zone),
+                            left => format!("{}h {:02}m", left.num_hours(), left.num_minutes() % 60),
+                        },
+                    );
+                    let seed = format!("reminder/{}/{}/{nearest}", d.game_id, d.at);
+                    queue_notice(
+                        tx,
+                        config,
+                        &game,
+                        &acting.address,
+                        Some((d.game_id, d.seat)),
+                        texts::wrap(&body),
+                        &seed,
+                        now,
+                    )?;
+                    report.reminders += 1;
+                }
+            }
+            continue;
+        }
+        if !sent("late") {
+            tx.add_notice(d.game_id, "late")?;
+            let consequence = match deadlines.timeout {
+                crate::config::TimeoutPolicy::Claim => "your opponent may claim the game.",
+                crate::config::TimeoutPolicy::Moderators => "the game goes to the moderators.",
+            };
+            for s in &seats {
+                let (zone, _) = tx.player_settings(&s.address)?;
+                let body = texts::render(
+                    "late",
+                    minijinja::context! {
+                        game => d.game_id,
+                        side => Squares::seat_name(d.seat),
+                        deadline => local_time(&d.at, &zone),
+                        yours => s.seat == d.seat,
+                        grace => deadlines.grace_hours,
+                        consequence => consequence,
+                    },
+                );
+                let seed = format!("late/{}/{}/{}", d.game_id, d.at, seat_text(s.seat));
+                queue_notice(
+                    tx,
+                    config,
+                    &game,
+                    &s.address,
+                    Some((d.game_id, s.seat)),
+                    texts::wrap(&body),
+                    &seed,
+                    now,
+                )?;
+            }
+            report.late += 1;
+        }
+        let grace_end = at + chrono::Duration::hours(i64::from(deadlines.grace_hours));
+        if now >= grace_end && !d.timed_out {
+            tx.set_timed_out(d.game_id)?;
+            report.timed_out += 1;
+            let claim = deadlines.timeout == crate::config::TimeoutPolicy::Claim;
+            let mut to: Vec<(String, Option<(i64, Seat)>)> = Vec::new();
+            if claim {
+                to.extend(
+                    seats
+                        .iter()
+                        .filter(|s| s.seat != d.seat)
+                        .map(|s| (s.address.clone(), Some((d.game_id, s.seat)))),
+                );
+            } else {
+                to.extend(
+                    config
+                        .moderators
+                        .addresses
+                        .iter()
+                        .map(|a| (a.to_lowercase(), None)),
+                );
+            }
+            for (n, (address, seat)) in to.iter().enumerate() {
+                let body = texts::render(
+                    "timeout",
+                    minijinja::context! {
+                        game => d.game_id,
+                        side => Squares::seat_name(d.seat),
+                        deadline => local_time(&d.at, "UTC"),
+                        grace => deadlines.grace_hours,
+                        claim => claim,
+                    },
+                );
+                let seed = format!("timeout/{}/{}/{n}", d.game_id, d.at);
+                queue_notice(
+                    tx,
+                    config,
+                    &game,
+                    address,
+                    *seat,
+                    texts::wrap(&body),
+                    &seed,
+                    now,
+                )?;
+            }
+        }
+    }
+    Ok(report)
 }
 
 /// The game's cached state, if it reads.
@@ -1393,6 +1745,14 @@ pub fn rebuild(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recorder<Squar
             },
             ("resign", Some(seat)) => recorder.resign(seat).map_err(|e| format!("{e:?}")),
             ("draw", _) => recorder.agree_draw().map_err(|e| format!("{e:?}")),
+            ("adjudicate", _) => {
+                let result = match e.text.as_str() {
+                    "north" => GameResult::Win(Seat::North),
+                    "south" => GameResult::Win(Seat::South),
+                    _ => GameResult::Draw,
+                };
+                recorder.adjudicate(result).map_err(|e| format!("{e:?}"))
+            }
             ("comment", _) => {
                 recorder.comment(&e.text);
                 Ok(())
@@ -1406,6 +1766,22 @@ pub fn rebuild(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recorder<Squar
         }
     }
     Ok(recorder)
+}
+
+/// A stored UTC time in a player's zone: `Tue 24 Nov 2026 11:00 CET
+/// (Europe/Paris)`; UTC when the zone is unknown.
+pub fn local_time(at: &str, zone: &str) -> String {
+    let Ok(utc) = DateTime::parse_from_rfc3339(at) else {
+        return at.to_string();
+    };
+    let tz: chrono_tz::Tz = zone.parse().unwrap_or(chrono_tz::UTC);
+    let local = utc.with_timezone(&tz);
+    let shown = local.format("%a %d %b %Y %H:%M %Z").to_string();
+    if tz == chrono_tz::UTC {
+        shown
+    } else {
+        format!("{shown} ({})", tz.name())
+    }
 }
 
 /// The date part of a stored RFC 3339 time, for a record's tags.
@@ -1464,9 +1840,30 @@ pub fn update_text(
         )),
         _ => None,
     };
+    let deadline = match tx.deadline(game.id)? {
+        Some(d) => {
+            let address = seats
+                .iter()
+                .find(|r| r.seat == seat)
+                .map(|r| r.address.clone())
+                .unwrap_or_default();
+            let (zone, _) = tx.player_settings(&address)?;
+            Some(format!(
+                "{} must act by {}.",
+                if d.seat == seat {
+                    "You".to_string()
+                } else {
+                    Squares::seat_name(d.seat).to_string()
+                },
+                local_time(&d.at, &zone)
+            ))
+        }
+        None => None,
+    };
     let text = texts::render(
         "update",
         minijinja::context! {
+            deadline => deadline,
             game => game.id,
             title => Squares::TITLE,
             north_side => Squares::seat_name(Seat::North),

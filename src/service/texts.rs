@@ -19,6 +19,9 @@ const TEMPLATES: &[(&str, &str)] = &[
         "undeliverable",
         include_str!("../../templates/undeliverable.txt"),
     ),
+    ("reminder", include_str!("../../templates/reminder.txt")),
+    ("late", include_str!("../../templates/late.txt")),
+    ("timeout", include_str!("../../templates/timeout.txt")),
 ];
 
 static ENV: LazyLock<Environment<'static>> = LazyLock::new(|| {

@@ -23,6 +23,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0002_bounces",
         include_str!("../../migrations/0002_bounces.sql"),
     ),
+    (
+        "0003_deadlines",
+        include_str!("../../migrations/0003_deadlines.sql"),
+    ),
 ];
 
 /// A store error: the database said no.
@@ -137,6 +141,21 @@ pub struct EntryRow {
     pub message_id: Option<String>,
     /// When (RFC 3339).
     pub at: String,
+}
+
+/// The deadline of a game's pending decision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deadline {
+    /// The game.
+    pub game_id: i64,
+    /// The seat that must decide.
+    pub seat: Seat,
+    /// When (RFC 3339, UTC).
+    pub at: String,
+    /// The notices already sent for this deadline (`24h`, `late`, ...).
+    pub notices_sent: Vec<String>,
+    /// Whether the time ran out (past the grace period).
+    pub timed_out: bool,
 }
 
 /// What the outbox knows of one mail it sent.
@@ -441,7 +460,7 @@ impl Tx<'_> {
     pub fn finish(&self, game: i64, result: &str, termination: &str, at: &str) -> Result<()> {
         self.tx.execute(
             "UPDATE games SET status = 'finished', result = ?2, termination = ?3, \
-             draw_offer = NULL, updated_at = ?4 WHERE id = ?1",
+             draw_offer = NULL, deadline = NULL, updated_at = ?4 WHERE id = ?1",
             params![game, result, termination, at],
         )?;
         Ok(())
@@ -723,6 +742,130 @@ impl Tx<'_> {
             )
             .optional()?
             .flatten())
+    }
+
+    /// Sets the deadline of a game's pending decision (a new deadline: no
+    /// notices sent, not timed out), or clears it.
+    pub fn set_deadline(&self, game: i64, deadline: Option<(Seat, &str)>) -> Result<()> {
+        self.tx.execute(
+            "UPDATE games SET deadline = ?2, deadline_seat = ?3, notices_sent = '', \
+             timed_out = 0 WHERE id = ?1",
+            params![
+                game,
+                deadline.map(|d| d.1),
+                deadline.map(|d| seat_text(d.0))
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// The days per turn of a game.
+    pub fn set_turn_days(&self, game: i64, days: i64) -> Result<()> {
+        self.tx.execute(
+            "UPDATE games SET turn_days = ?2 WHERE id = ?1",
+            params![game, days],
+        )?;
+        Ok(())
+    }
+
+    /// A game's days per turn.
+    pub fn turn_days(&self, game: i64) -> Result<i64> {
+        Ok(self.tx.query_row(
+            "SELECT turn_days FROM games WHERE id = ?1",
+            params![game],
+            |r| r.get(0),
+        )?)
+    }
+
+    fn deadline_row(
+        r: &rusqlite::Row<'_>,
+    ) -> rusqlite::Result<(i64, String, String, String, bool)> {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+    }
+
+    fn deadline_from(raw: (i64, String, String, String, bool)) -> Result<Deadline> {
+        let (game_id, seat, at, sent, timed_out) = raw;
+        Ok(Deadline {
+            game_id,
+            seat: seat_from(&seat)?,
+            at,
+            notices_sent: sent.split_whitespace().map(str::to_string).collect(),
+            timed_out,
+        })
+    }
+
+    /// A game's current deadline, if any.
+    pub fn deadline(&self, game: i64) -> Result<Option<Deadline>> {
+        self.tx
+            .query_row(
+                "SELECT id, deadline_seat, deadline, notices_sent, timed_out FROM games \
+                 WHERE id = ?1 AND deadline IS NOT NULL AND status = 'active'",
+                params![game],
+                Tx::deadline_row,
+            )
+            .optional()?
+            .map(Tx::deadline_from)
+            .transpose()
+    }
+
+    /// Active games whose deadline is at or before `until` (an indexed range
+    /// scan: the sweep reads only games with something due).
+    pub fn deadlines_until(&self, until: &str) -> Result<Vec<Deadline>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT id, deadline_seat, deadline, notices_sent, timed_out FROM games \
+             WHERE status = 'active' AND deadline IS NOT NULL AND deadline <= ?1",
+        )?;
+        let rows = stmt.query_map(params![until], Tx::deadline_row)?;
+        rows.map(|r| Tx::deadline_from(r?)).collect()
+    }
+
+    /// Records a notice as sent for the game's current deadline.
+    pub fn add_notice(&self, game: i64, notice: &str) -> Result<()> {
+        self.tx.execute(
+            "UPDATE games SET notices_sent = notices_sent || ' ' || ?2 || ' ' WHERE id = ?1",
+            params![game, notice],
+        )?;
+        Ok(())
+    }
+
+    /// Marks the game's time as run out.
+    pub fn set_timed_out(&self, game: i64) -> Result<()> {
+        self.tx.execute(
+            "UPDATE games SET timed_out = 1 WHERE id = ?1",
+            params![game],
+        )?;
+        Ok(())
+    }
+
+    /// A player's time zone and whether they want reminders.
+    pub fn player_settings(&self, address: &str) -> Result<(String, bool)> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT timezone, reminders FROM players WHERE address = ?1",
+                params![address.to_ascii_lowercase()],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?
+            .unwrap_or_else(|| ("UTC".to_string(), true)))
+    }
+
+    /// Sets a player's time zone.
+    pub fn set_timezone(&self, player: i64, zone: &str) -> Result<()> {
+        self.tx.execute(
+            "UPDATE players SET timezone = ?2 WHERE id = ?1",
+            params![player, zone],
+        )?;
+        Ok(())
+    }
+
+    /// Turns a player's reminders on or off.
+    pub fn set_reminders(&self, player: i64, on: bool) -> Result<()> {
+        self.tx.execute(
+            "UPDATE players SET reminders = ?2 WHERE id = ?1",
+            params![player, on],
+        )?;
+        Ok(())
     }
 
     /// Counts outbox rows by status (for tests and `orderly games`).

@@ -1,0 +1,246 @@
+//! Deadlines, reminders and running out of time, with an injected clock:
+//! every mail is processed and every sweep run at a chosen instant, so no
+//! test sleeps.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use orderly::config::Config;
+use orderly::mail::intake;
+use orderly::service::identity::seat_secret;
+use orderly::service::Service;
+
+const SECRET: &str = "deadline-secret";
+const ANN: &str = "ann@example.org";
+const BOB: &str = "bob@example.org";
+
+struct Site {
+    dir: PathBuf,
+    config: Config,
+    service: Service,
+    seen: HashSet<PathBuf>,
+    n: u32,
+}
+
+fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 21, 10, 0, 0).unwrap()
+}
+
+impl Site {
+    fn new(name: &str) -> Site {
+        let dir = std::env::temp_dir().join(format!("orderly-dl-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut config = Config::default();
+        config.service.address = "orderly@example.org".into();
+        config.service.secret = Some(SECRET.into());
+        config.store.path = dir.join("orderly.db");
+        config.intake.maildir = dir.join("inbox");
+        config.outgoing.dir = dir.join("sent");
+        let service = Service::open(config.clone()).unwrap();
+        Site {
+            dir,
+            config,
+            service,
+            seen: HashSet::new(),
+            n: 0,
+        }
+    }
+
+    /// Closes and opens the service again on the same files.
+    fn restart(&mut self) {
+        self.service = Service::open(self.config.clone()).unwrap();
+    }
+
+    fn seat(&self, north: bool) -> String {
+        let seat = if north {
+            orderly::games::Seat::North
+        } else {
+            orderly::games::Seat::South
+        };
+        format!(
+            "orderly+g1.{}@example.org",
+            seat_secret(SECRET.as_bytes(), 1, seat)
+        )
+    }
+
+    /// A mail processed at `at`, the outbox drained: the new mails' (to, body).
+    fn mail(
+        &mut self,
+        at: DateTime<Utc>,
+        from: &str,
+        to: &str,
+        body: &str,
+    ) -> Vec<(String, String)> {
+        self.n += 1;
+        let raw = format!(
+            "From: {from}\r\nTo: {to}\r\nSubject: x\r\nMessage-ID: <d{}@test>\r\n\r\n{body}\r\n",
+            self.n
+        );
+        self.service.process(raw.as_bytes(), at).unwrap();
+        self.drain(at)
+    }
+
+    fn sweep(&mut self, at: DateTime<Utc>) -> Vec<(String, String)> {
+        self.service.sweep(at).unwrap();
+        self.drain(at)
+    }
+
+    fn drain(&mut self, at: DateTime<Utc>) -> Vec<(String, String)> {
+        self.service.drain_outbox(at).unwrap();
+        let mut out = Vec::new();
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(self.dir.join("sent"))
+            .map(|d| d.map(|e| e.unwrap().path()).collect())
+            .unwrap_or_default();
+        paths.sort();
+        for p in paths {
+            if !self.seen.insert(p.clone()) {
+                continue;
+            }
+            let m = intake::parse(&std::fs::read(&p).unwrap()).unwrap();
+            out.push((m.to.first().cloned().unwrap_or_default(), m.full_text));
+        }
+        out
+    }
+
+    /// Ann (Blue) proposes with `days` per turn, Bob accepts at t0.
+    fn start(&mut self, days: &str) {
+        self.mail(
+            t0() - Duration::hours(1),
+            ANN,
+            "orderly@example.org",
+            &format!("NEW SQUARES VS {BOB} {days}"),
+        );
+        let bob = self.seat(false);
+        self.mail(t0(), BOB, &bob, "ACCEPT");
+    }
+}
+
+impl Drop for Site {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn only<'a>(mails: &'a [(String, String)], to: &str) -> Vec<&'a str> {
+    mails
+        .iter()
+        .filter(|(t, _)| t == to)
+        .map(|(_, b)| b.as_str())
+        .collect()
+}
+
+#[test]
+fn reminders_come_once_at_their_hours_across_restarts_then_late_notices_then_a_claim() {
+    let mut site = Site::new("reminders");
+    site.start("DAYS 3");
+    let deadline = t0() + Duration::days(3);
+    assert!(
+        site.sweep(deadline - Duration::hours(25)).is_empty(),
+        "too early"
+    );
+    let mails = site.sweep(deadline - Duration::hours(24) + Duration::minutes(1));
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    assert!(only(&mails, ANN)[0].contains("Reminder: game 1 waits for you"));
+    assert!(
+        only(&mails, ANN)[0].contains("Tue 24 Nov 2026 10:00 UTC"),
+        "{mails:?}"
+    );
+    assert!(
+        site.sweep(deadline - Duration::hours(23)).is_empty(),
+        "once only"
+    );
+    site.restart();
+    assert!(
+        site.sweep(deadline - Duration::hours(22)).is_empty(),
+        "once, also after a restart"
+    );
+    let mails = site.sweep(deadline - Duration::minutes(90));
+    assert_eq!(only(&mails, ANN).len(), 1, "the 2-hour reminder: {mails:?}");
+    let mails = site.sweep(deadline + Duration::minutes(1));
+    assert_eq!(mails.len(), 2, "late notices to both: {mails:?}");
+    assert!(only(&mails, ANN)[0].contains("Please send your orders now"));
+    assert!(only(&mails, BOB)[0].contains("has 24 more hours of grace"));
+    assert!(site.sweep(deadline + Duration::hours(2)).is_empty());
+    // Bob cannot claim during the grace period.
+    let bob = site.seat(false);
+    let mails = site.mail(deadline + Duration::hours(3), BOB, &bob, "CLAIM WIN");
+    assert!(only(&mails, BOB)[0].contains("still has time"), "{mails:?}");
+    let mails = site.sweep(deadline + Duration::hours(25));
+    assert_eq!(only(&mails, BOB).len(), 1, "{mails:?}");
+    assert!(only(&mails, BOB)[0].contains("You may write CLAIM WIN"));
+    let mails = site.mail(deadline + Duration::hours(26), BOB, &bob, "claim win");
+    assert!(
+        only(&mails, BOB)[0].contains("You win game 1: Blue ran out of time"),
+        "{mails:?}"
+    );
+    assert!(
+        only(&mails, ANN)[0].contains("Gray wins (Blue ran out of time)"),
+        "{mails:?}"
+    );
+    let record =
+        orderly::service::admin::export(site.service.store(), 1, false, "example.org").unwrap();
+    assert!(record.contains("Gray claimed the win"), "{record}");
+    assert!(record.contains("[Result \"Gray\"]"), "{record}");
+    assert!(
+        site.sweep(deadline + Duration::days(5)).is_empty(),
+        "a finished game is quiet"
+    );
+}
+
+#[test]
+fn an_order_gives_the_other_player_a_fresh_deadline() {
+    let mut site = Site::new("fresh");
+    site.start("DAYS 2");
+    let ann = site.seat(true);
+    let moved = t0() + Duration::hours(30);
+    let mails = site.mail(moved, ANN, &ann, "cav BR B3C");
+    let bob_mail = only(&mails, BOB)[0].to_string();
+    assert!(
+        bob_mail.contains("You must act by Tue 24 Nov 2026 16:00 UTC."),
+        "{bob_mail}"
+    );
+    // Ann's old deadline is gone: nothing for her at its hours.
+    assert!(site.sweep(t0() + Duration::hours(47)).is_empty());
+    let mails = site.sweep(moved + Duration::hours(25));
+    assert_eq!(only(&mails, BOB).len(), 1, "{mails:?}");
+}
+
+#[test]
+fn time_zones_and_reminder_choices_are_the_players_own() {
+    let mut site = Site::new("zones");
+    let mails = site.mail(
+        t0(),
+        ANN,
+        "orderly@example.org",
+        "SET TIMEZONE Mars/Olympus",
+    );
+    assert!(only(&mails, ANN)[0].contains("is not a time zone"));
+    let mails = site.mail(
+        t0(),
+        ANN,
+        "orderly@example.org",
+        "set timezone Europe/Paris",
+    );
+    assert!(only(&mails, ANN)[0].contains("shown to you in Europe/Paris"));
+    site.mail(t0(), BOB, "orderly@example.org", "SET REMINDERS OFF");
+    site.start("DAYS 1");
+    let bob = site.seat(false);
+    let ann = site.seat(true);
+    let mails = site.mail(t0() + Duration::hours(1), ANN, &ann, "PASS");
+    let for_ann = only(&mails, ANN)[0];
+    assert!(
+        for_ann.contains("Gray must act by Sun 22 Nov 2026 12:00 CET (Europe/Paris)"),
+        "{for_ann}"
+    );
+    // Bob turned reminders off: no reminder, but the late notice comes.
+    let deadline = t0() + Duration::hours(25);
+    assert!(site.sweep(deadline - Duration::hours(1)).is_empty());
+    let mails = site.sweep(deadline + Duration::minutes(1));
+    assert!(
+        only(&mails, BOB)[0].contains("Please send your orders now"),
+        "{mails:?}"
+    );
+    let _ = bob;
+}
