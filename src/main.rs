@@ -57,6 +57,16 @@ enum Command {
     /// Try the configured mail connections (IMAP or Maildir, SMTP, sendmail
     /// or files) and print what works and what does not.
     CheckMail,
+    /// A moderator command: STALLED; EXTEND <game> <n> DAYS|HOURS; PAUSE
+    /// <game> UNTIL <yyyy-mm-dd>; RESUME <game>; FORFEIT <game> BLUE|GRAY;
+    /// ADJUDICATE <game> BLUE|GRAY|DRAW <reason>; REPLACE <game> BLUE|GRAY
+    /// <address>; ROLLBACK <game> <n> <reason>; ACT <game> BLUE|GRAY <order>;
+    /// NOTE <game> <text>; or KEY <address> for a moderator's mail address.
+    Mod {
+        /// The command's words.
+        #[arg(required = true, num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true)]
+        words: Vec<String>,
+    },
     /// List every game with its players and whose turn it is.
     Games,
     /// Show one game: its board, state and pending choices.
@@ -127,6 +137,17 @@ fn main() -> anyhow::Result<()> {
             print!("{report}");
             if !ok {
                 std::process::exit(1);
+            }
+        }
+        Command::Mod { words } => {
+            let mut s = service(config)?;
+            if words.len() == 2 && words[0].eq_ignore_ascii_case("key") {
+                println!("{}", s.moderator_address(&words[1]));
+            } else {
+                let who = std::env::var("USER").unwrap_or_else(|_| "admin".into());
+                let report =
+                    s.moderate(&words.join(" "), &format!("cli:{who}"), chrono::Utc::now())?;
+                println!("{report}");
             }
         }
         Command::Games => {

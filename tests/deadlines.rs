@@ -1,6 +1,6 @@
-//! Deadlines, reminders and running out of time, with an injected clock:
-//! every mail is processed and every sweep run at a chosen instant, so no
-//! test sleeps.
+//! Deadlines, reminders, running out of time and moderators, with an
+//! injected clock: every mail is processed and every sweep run at a chosen
+//! instant, so no test sleeps.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -14,6 +14,7 @@ use orderly::service::Service;
 const SECRET: &str = "deadline-secret";
 const ANN: &str = "ann@example.org";
 const BOB: &str = "bob@example.org";
+const MOD: &str = "mod@example.org";
 
 struct Site {
     dir: PathBuf,
@@ -38,6 +39,7 @@ impl Site {
         config.store.path = dir.join("orderly.db");
         config.intake.maildir = dir.join("inbox");
         config.outgoing.dir = dir.join("sent");
+        config.moderators.addresses = vec![MOD.to_string()];
         let service = Service::open(config.clone()).unwrap();
         Site {
             dir,
@@ -243,4 +245,236 @@ fn time_zones_and_reminder_choices_are_the_players_own() {
         "{mails:?}"
     );
     let _ = bob;
+}
+
+fn record(site: &mut Site) -> String {
+    orderly::service::admin::export(site.service.store(), 1, false, "example.org").unwrap()
+}
+
+#[test]
+fn moderators_act_by_mail_and_everybody_else_is_refused() {
+    let mut site = Site::new("modmail");
+    site.start("DAYS 1");
+    let mod_addr = site.service.moderator_address(MOD);
+    let late = t0() + Duration::hours(26);
+    // Not a moderator, or not the moderator's own key: refused.
+    let mails = site.mail(late, "eve@example.org", &mod_addr, "STALLED");
+    assert!(only(&mails, "eve@example.org")[0].contains("only from a moderator"));
+    let mails = site.mail(late, MOD, "orderly+mod.wrongkey@example.org", "STALLED");
+    assert!(only(&mails, MOD)[0].contains("only from a moderator"));
+    // A player asks for help; STALLED lists the game.
+    let ann = site.seat(true);
+    let mails = site.mail(late, ANN, &ann, "MODERATOR Bob's mail bounces, I think");
+    assert!(
+        only(&mails, MOD)[0].contains("asks for a moderator"),
+        "{mails:?}"
+    );
+    let mails = site.mail(late, MOD, &mod_addr, "STALLED");
+    assert!(
+        only(&mails, MOD)[0].contains("game 1: a player asks for a moderator"),
+        "{mails:?}"
+    );
+    // EXTEND and NOTE: announced to both, recorded, audited.
+    let mails = site.mail(
+        late,
+        MOD,
+        &mod_addr,
+        "EXTEND 1 2 DAYS\nNOTE 1 play on, please",
+    );
+    let reply = only(&mails, MOD)[0];
+    assert!(reply.contains("extended by 48 hours"), "{reply}");
+    assert!(reply.contains("Game 1: note: play on, please."), "{reply}");
+    assert_eq!(only(&mails, ANN).len(), 2, "{mails:?}");
+    assert_eq!(only(&mails, BOB).len(), 2, "{mails:?}");
+    let extended = only(&mails, ANN).join("\n");
+    assert!(
+        extended.contains("You must act by Tue 24 Nov 2026 12:00 UTC"),
+        "{extended}"
+    );
+    let text = record(&mut site);
+    assert!(
+        text.contains("{Moderator mod@example.org: the deadline of Blue is extended"),
+        "{text}"
+    );
+    // ADJUDICATE ends the game.
+    let mails = site.mail(
+        late,
+        MOD,
+        &mod_addr,
+        "ADJUDICATE 1 GRAY Blue abandoned the game",
+    );
+    assert!(
+        only(&mails, MOD)[0].contains("adjudicated: Gray wins"),
+        "{mails:?}"
+    );
+    assert!(only(&mails, ANN)[0].contains("Gray wins"), "{mails:?}");
+    let text = record(&mut site);
+    assert!(text.contains("[Result \"Gray\"]"), "{text}");
+    assert!(text.contains("ADJUDICATED"), "{text}");
+    let mails = site.mail(late, MOD, &mod_addr, "FORFEIT 1 BLUE");
+    assert!(
+        only(&mails, MOD)[0].contains("Refused: game 1 is finished"),
+        "{mails:?}"
+    );
+}
+
+#[test]
+fn a_pause_stops_the_clock_and_always_expires() {
+    let mut site = Site::new("pause");
+    site.start("DAYS 2");
+    let deadline = t0() + Duration::days(2);
+    let paused_at = t0() + Duration::hours(12);
+    let report = site
+        .service
+        .moderate("PAUSE 1 UNTIL 2026-12-01", "cli:test", paused_at)
+        .unwrap();
+    assert!(
+        report.contains("paused until Tue 01 Dec 2026 00:00 UTC"),
+        "{report}"
+    );
+    site.drain(paused_at);
+    // No reminder or late notice while paused.
+    assert!(site.sweep(deadline + Duration::hours(1)).is_empty());
+    let resumed = Utc.with_ymd_and_hms(2026, 12, 1, 0, 30, 0).unwrap();
+    site.sweep(resumed);
+    // The deadline got back the 36 hours it had left at the pause.
+    let shown = orderly::service::admin::show(site.service.store(), 1, "example.org").unwrap();
+    assert!(
+        shown.contains("You must act by Wed 02 Dec 2026 12:30 UTC"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn rollback_replace_and_act_keep_the_record_true() {
+    let mut site = Site::new("rollback");
+    site.start("DAYS 3");
+    let (ann, bob) = (site.seat(true), site.seat(false));
+    let t = t0() + Duration::hours(1);
+    site.mail(t, ANN, &ann, "cav BR B3C");
+    let after_first =
+        orderly::service::admin::show(site.service.store(), 1, "example.org").unwrap();
+    site.mail(t, BOB, &bob, "inf GR G3C");
+    site.mail(t, ANN, &ann, "PASS");
+    let report = site
+        .service
+        .moderate("ROLLBACK 1 2 Bob's order was misread", "cli:test", t)
+        .unwrap();
+    assert!(
+        report.contains("the last 2 order(s) are undone"),
+        "{report}"
+    );
+    let now = orderly::service::admin::show(site.service.store(), 1, "example.org").unwrap();
+    let position = |text: &str| {
+        text.lines()
+            .find(|l| l.starts_with("position"))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(position(&now), position(&after_first));
+    let text = record(&mut site);
+    let replayed = orderly::record::replay::<orderly::games::squares::Squares>(
+        &orderly::record::Record::read::<orderly::games::squares::Squares>(&text).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        format!(
+            "position {}",
+            orderly::games::Game::position(&replayed.game)
+        ),
+        position(&after_first)
+    );
+    assert!(text.contains("Bob's order was misread"), "{text}");
+    // REPLACE Gray: Carol gets a fresh key; Bob's stops working.
+    let report = site
+        .service
+        .moderate("REPLACE 1 GRAY carol@example.org", "cli:test", t)
+        .unwrap();
+    assert!(
+        report.contains("Gray is now played by carol@example.org"),
+        "{report}"
+    );
+    let mails = site.drain(t);
+    let welcome = only(&mails, "carol@example.org");
+    assert!(
+        welcome
+            .iter()
+            .any(|m| m.contains("has given you the Gray seat")),
+        "{mails:?}"
+    );
+    let mails = site.mail(t, BOB, &bob, "inf GR G3C");
+    assert!(
+        only(&mails, BOB)[0].contains("is not a key of game 1"),
+        "{mails:?}"
+    );
+    let carol = format!(
+        "orderly+g1.{}@example.org",
+        orderly::service::identity::seat_secret_generation(
+            SECRET.as_bytes(),
+            1,
+            orderly::games::Seat::South,
+            1
+        )
+    );
+    let mails = site.mail(t, "carol@example.org", &carol, "inf GR G3C");
+    assert!(
+        only(&mails, "carol@example.org")[0].contains("Taken: MOVE INFANTRY GR G3C"),
+        "{mails:?}"
+    );
+    // ACT: an order entered for Ann at her request.
+    let report = site
+        .service
+        .moderate("ACT 1 BLUE inf BR B3L", "cli:test", t)
+        .unwrap();
+    assert!(
+        report.contains("MOVE INFANTRY BR B3L was entered for Blue"),
+        "{report}"
+    );
+    let text = record(&mut site);
+    assert!(text.contains("Blue MOVE INFANTRY BR B3L"), "{text}");
+    let report = site
+        .service
+        .moderate("ACT 1 BLUE PASS", "cli:test", t)
+        .unwrap();
+    assert!(
+        report.starts_with("Refused: game 1 does not wait for Blue"),
+        "{report}"
+    );
+}
+
+#[test]
+fn the_moderator_command_line_runs_the_same_commands() {
+    let mut site = Site::new("cli");
+    site.start("DAYS 1");
+    let config = site.dir.join("orderly.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[service]\naddress = \"orderly@example.org\"\nsecret = \"{SECRET}\"\n\
+             [store]\npath = \"{d}/orderly.db\"\n[intake]\nmaildir = \"{d}/inbox\"\n\
+             [outgoing]\ndir = \"{d}/sent\"\n",
+            d = site.dir.display()
+        ),
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_orderly"))
+            .arg("--config")
+            .arg(&config)
+            .arg("mod")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert!(run(&["key", MOD]).starts_with("orderly+mod."));
+    assert!(run(&["stalled"]).contains("No game needs a moderator"));
+    let out = run(&["forfeit", "1", "blue"]);
+    assert!(out.contains("Blue forfeits; Gray wins"), "{out}");
+    assert!(run(&["explode"]).starts_with("Not understood"));
 }

@@ -47,6 +47,8 @@ pub enum Command {
     SetReminders(bool),
     /// `CLAIM WIN`: the opponent's time ran out.
     ClaimWin,
+    /// `MODERATOR text`: ask the moderators for help with this game.
+    Moderator(String),
     /// `GAME 42 k7xq2m`: the game this mail is about.
     Game(Claim),
     /// `NEW ...` that could not be read: what is wrong.
@@ -84,6 +86,11 @@ pub fn read(line: &str) -> Command {
         ["SET", "REMINDERS", "ON"] => Command::SetReminders(true),
         ["SET", "REMINDERS", "OFF"] => Command::SetReminders(false),
         ["CLAIM", "WIN"] | ["CLAIM"] => Command::ClaimWin,
+        ["MODERATOR", ..] => Command::Moderator(
+            line.split_once(char::is_whitespace)
+                .map(|(_, rest)| rest.trim().to_string())
+                .unwrap_or_default(),
+        ),
         ["GAME", ..] => match claim_from_line(line) {
             Some(claim) => Command::Game(claim),
             None => Command::Order(line.to_string()),

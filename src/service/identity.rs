@@ -18,9 +18,37 @@ const SECRET_LEN: usize = 8;
 /// secret, so nothing needs storing to check it and it cannot be guessed
 /// from the game number.
 pub fn seat_secret(server_secret: &[u8], game: i64, seat: Seat) -> String {
+    seat_secret_generation(server_secret, game, seat, 0)
+}
+
+/// The secret of a seat after it was given to another player `generation`
+/// times (a moderator's REPLACE): the old player's key stops working.
+pub fn seat_secret_generation(
+    server_secret: &[u8],
+    game: i64,
+    seat: Seat,
+    generation: i64,
+) -> String {
+    let text = match generation {
+        0 => format!("orderly seat {game} {}", seat_text(seat)),
+        g => format!("orderly seat {game} {} generation {g}", seat_text(seat)),
+    };
+    secret_of(server_secret, &text)
+}
+
+/// A moderator's key, for the `orderly+mod.<key>@host` address their
+/// commands by mail go to.
+pub fn moderator_secret(server_secret: &[u8], address: &str) -> String {
+    secret_of(
+        server_secret,
+        &format!("orderly moderator {}", address.to_ascii_lowercase()),
+    )
+}
+
+fn secret_of(server_secret: &[u8], text: &str) -> String {
     let mut mac =
         Hmac::<Sha256>::new_from_slice(server_secret).expect("HMAC takes a key of any length");
-    mac.update(format!("orderly seat {game} {}", seat_text(seat)).as_bytes());
+    mac.update(text.as_bytes());
     let bytes = mac.finalize().into_bytes();
     bytes
         .iter()

@@ -12,6 +12,7 @@
 pub mod admin;
 pub mod commands;
 pub mod identity;
+pub mod moderation;
 pub mod texts;
 
 use std::time::{Duration, Instant};
@@ -95,7 +96,7 @@ pub struct Service {
 /// How often the daemon sweeps the deadlines.
 const SWEEP_EVERY: Duration = Duration::from_secs(60);
 
-fn now_text(now: DateTime<Utc>) -> String {
+pub(crate) fn now_text(now: DateTime<Utc>) -> String {
     now.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
@@ -213,6 +214,35 @@ impl Service {
         }
         tracing::info!("orderly stopped");
         Ok(())
+    }
+
+    /// Carries out one moderator command from the command line (as
+    /// `cli:<moderator>`), then sends the announcements.
+    pub fn moderate(&mut self, line: &str, moderator: &str, now: DateTime<Utc>) -> Result<String> {
+        let action = match moderation::parse(line) {
+            Ok(a) => a,
+            Err(usage) => return Ok(format!("Not understood: {usage}")),
+        };
+        let seed = format!("cli/{}/{}", now_text(now), line);
+        let tx = self.store.tx()?;
+        let cx = moderation::Context {
+            config: &self.config,
+            secret: &self.secret,
+            moderator,
+            now,
+            seed: &seed,
+        };
+        let report = moderation::execute(&tx, &cx, &action)?;
+        tx.commit()?;
+        self.drain_outbox(now)?;
+        Ok(report)
+    }
+
+    /// The address a moderator writes commands to by mail.
+    pub fn moderator_address(&self, moderator: &str) -> String {
+        let key = identity::moderator_secret(&self.secret, moderator);
+        let (local, domain) = self.config.address_parts();
+        format!("{local}+mod.{key}@{domain}")
     }
 
     /// Sweeps the deadlines at `now` in one transaction (see [`sweep`]).
@@ -479,6 +509,61 @@ impl Work<'_> {
             .or_else(|| lines.iter().find_map(|l| identity::claim_from_line(l)))
     }
 
+    /// The moderator key this mail was sent to (`orderly+mod.<key>@host`).
+    fn moderator_key(&self) -> Option<String> {
+        let (local, domain) = self.config.address_parts();
+        self.incoming.recipients().find_map(|a| {
+            let (l, d) = a.rsplit_once('@')?;
+            if !d.eq_ignore_ascii_case(domain) {
+                return None;
+            }
+            let (base, sub) = l.split_once('+')?;
+            let key = sub.strip_prefix("mod.")?;
+            base.eq_ignore_ascii_case(local)
+                .then(|| key.to_ascii_lowercase())
+        })
+    }
+
+    /// A mail to a moderator address: every line a moderator command, taken
+    /// only from a configured moderator writing to their own key.
+    fn moderator_mail(&mut self, key: &str, lines: &[&str]) -> Result<()> {
+        let is_moderator = self
+            .config
+            .moderators
+            .addresses
+            .iter()
+            .any(|a| a.eq_ignore_ascii_case(self.sender));
+        let own_key = identity::moderator_secret(self.secret, self.sender);
+        if !is_moderator || !secrets_match(&own_key, key) {
+            self.item(
+                lines.first().copied().unwrap_or("(nothing)"),
+                "Refused: this address takes commands only from a moderator writing \
+                 to their own moderator address. Nothing was done.",
+                true,
+            );
+            return Ok(());
+        }
+        for line in lines {
+            let report = match moderation::parse(line) {
+                Ok(action) => {
+                    let seed = format!("{}/{line}", self.message_id);
+                    let cx = moderation::Context {
+                        config: self.config,
+                        secret: self.secret,
+                        moderator: self.sender,
+                        now: self.now,
+                        seed: &seed,
+                    };
+                    moderation::execute(self.tx, &cx, &action)?
+                }
+                Err(usage) => format!("Not understood: {usage}"),
+            };
+            let refused = report.starts_with("Refused") || report.starts_with("Not understood");
+            self.item(line, report, refused);
+        }
+        Ok(())
+    }
+
     fn run(&mut self) -> Result<()> {
         let text = self.incoming.text.clone();
         let lines: Vec<&str> = text
@@ -486,6 +571,9 @@ impl Work<'_> {
             .map(str::trim)
             .filter(|l| !l.is_empty())
             .collect();
+        if let Some(key) = self.moderator_key() {
+            return self.moderator_mail(&key, &lines);
+        }
         if lines.is_empty() {
             self.item(
                 "(nothing)",
@@ -826,6 +914,37 @@ impl Work<'_> {
                 }
             }
             (Command::ClaimWin, _) => self.claim_win(line, &game, &seat)?,
+            (Command::Moderator(text), _) => {
+                self.tx.set_disputed(game.id, Some(&text))?;
+                let body = texts::wrap(&format!(
+                    "{} ({} in game {}) asks for a moderator:\n\n{text}\n\n\
+                     Write STALLED to your moderator address for the games that wait.",
+                    self.sender,
+                    Squares::seat_name(seat.seat),
+                    game.id
+                ));
+                let moderators = self.config.moderators.addresses.clone();
+                for (n, m) in moderators.iter().enumerate() {
+                    let seed = format!("{}/moderator/{n}", self.message_id);
+                    queue_notice(
+                        self.tx,
+                        self.config,
+                        &game,
+                        &m.to_lowercase(),
+                        None,
+                        body.clone(),
+                        &seed,
+                        self.now,
+                    )?;
+                }
+                let answer = if moderators.is_empty() {
+                    "Noted; this server has no moderator configured yet, so an \
+                     administrator will see it in `orderly mod stalled`."
+                } else {
+                    "The moderators have been asked; they will answer by mail."
+                };
+                self.item(line, answer, false);
+            }
             (Command::Board, _) => {
                 let state = self.state(&game)?;
                 self.item(line, "The board and the choices are below.", false);
@@ -943,15 +1062,7 @@ impl Work<'_> {
     /// for a turn, `decision_hours` for a decision inside an attack; none
     /// once the game is over.
     fn refresh_deadline(&self, game: i64, state: &Squares) -> Result<()> {
-        let Some(pending) = state.pending() else {
-            return Ok(self.tx.set_deadline(game, None)?);
-        };
-        let hours = match pending.kind {
-            DecisionKind::Turn | DecisionKind::DoubleTurn { .. } => self.tx.turn_days(game)? * 24,
-            _ => i64::from(self.config.deadlines.decision_hours),
-        };
-        let at = now_text(self.now + chrono::Duration::hours(hours));
-        Ok(self.tx.set_deadline(game, Some((pending.seat, &at)))?)
+        fresh_deadline(self.tx, self.config, game, state, self.now)
     }
 
     fn set_timezone(&mut self, line: &str, zone: &str) -> Result<()> {
@@ -1494,11 +1605,32 @@ pub fn undeliverable(
     Ok(())
 }
 
+/// Gives a game's pending decision a fresh deadline from `now`: the game's
+/// days for a turn, `decision_hours` for a decision inside an attack; none
+/// once the game is over.
+pub fn fresh_deadline(
+    tx: &Tx<'_>,
+    config: &Config,
+    game: i64,
+    state: &Squares,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let Some(pending) = state.pending() else {
+        return Ok(tx.set_deadline(game, None)?);
+    };
+    let hours = match pending.kind {
+        DecisionKind::Turn | DecisionKind::DoubleTurn { .. } => tx.turn_days(game)? * 24,
+        _ => i64::from(config.deadlines.decision_hours),
+    };
+    let at = now_text(now + chrono::Duration::hours(hours));
+    Ok(tx.set_deadline(game, Some((pending.seat, &at)))?)
+}
+
 /// Queues a notice about a game to `address` (the seat's, when `seat` is
 /// given, threaded on its previous mail), with a Message-ID derived from
 /// `seed` so that deciding it again yields the same mail.
 #[allow(clippy::too_many_arguments)]
-fn queue_notice(
+pub(crate) fn queue_notice(
     tx: &Tx<'_>,
     config: &Config,
     game: &GameRow,
@@ -1562,6 +1694,10 @@ pub struct SweepReport {
 /// largest reminder lead are read (an index range scan).
 pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepReport> {
     let mut report = SweepReport::default();
+    // A pause always ends (moderators' PAUSE ... UNTIL): its clock runs again.
+    for game in tx.pauses_ended(&now_text(now))? {
+        moderation::resume(tx, now, game)?;
+    }
     let deadlines = &config.deadlines;
     let lead = deadlines.reminder_hours.iter().copied().max().unwrap_or(0);
     let until = now_text(now + chrono::Duration::hours(i64::from(lead)));
@@ -1705,7 +1841,7 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
 }
 
 /// The game's cached state, if it reads.
-fn load(game: &GameRow) -> Option<Squares> {
+pub(crate) fn load(game: &GameRow) -> Option<Squares> {
     game.position
         .as_deref()
         .and_then(|p| Squares::from_position(p).ok())
@@ -1899,7 +2035,7 @@ fn seat_named_text(seat: &str) -> &'static str {
     }
 }
 
-fn termination(reason: EndReason) -> String {
+pub(crate) fn termination(reason: EndReason) -> String {
     match reason {
         EndReason::ReserveEntered => "reserve entered".into(),
         EndReason::Points { north, south } => format!("points, {north} to {south}"),

@@ -27,6 +27,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0003_deadlines",
         include_str!("../../migrations/0003_deadlines.sql"),
     ),
+    (
+        "0004_moderation",
+        include_str!("../../migrations/0004_moderation.sql"),
+    ),
 ];
 
 /// A store error: the database said no.
@@ -813,7 +817,8 @@ impl Tx<'_> {
     pub fn deadlines_until(&self, until: &str) -> Result<Vec<Deadline>> {
         let mut stmt = self.tx.prepare_cached(
             "SELECT id, deadline_seat, deadline, notices_sent, timed_out FROM games \
-             WHERE status = 'active' AND deadline IS NOT NULL AND deadline <= ?1",
+             WHERE status = 'active' AND deadline IS NOT NULL AND deadline <= ?1 \
+             AND paused_until IS NULL",
         )?;
         let rows = stmt.query_map(params![until], Tx::deadline_row)?;
         rows.map(|r| Tx::deadline_from(r?)).collect()
@@ -866,6 +871,166 @@ impl Tx<'_> {
             params![player, on],
         )?;
         Ok(())
+    }
+
+    /// Audits a moderator action.
+    pub fn audit(
+        &self,
+        game: Option<i64>,
+        moderator: &str,
+        action: &str,
+        outcome: &str,
+        at: &str,
+    ) -> Result<()> {
+        self.tx.execute(
+            "INSERT INTO moderation (game_id, moderator, action, outcome, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![game, moderator, action, outcome, at],
+        )?;
+        Ok(())
+    }
+
+    /// The audit of a game: (moderator, action, outcome, at), oldest first.
+    pub fn audit_of(&self, game: i64) -> Result<Vec<(String, String, String, String)>> {
+        let mut stmt = self.tx.prepare(
+            "SELECT moderator, action, outcome, at FROM moderation WHERE game_id = ?1 ORDER BY id",
+        )?;
+        let rows = stmt.query_map(params![game], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Pauses a game until `until`, keeping the time left to its deadline.
+    pub fn pause(&self, game: i64, until: &str, left_secs: Option<i64>) -> Result<()> {
+        self.tx.execute(
+            "UPDATE games SET paused_until = ?2, paused_left_secs = ?3 WHERE id = ?1",
+            params![game, until, left_secs],
+        )?;
+        Ok(())
+    }
+
+    /// Ends a pause: (the time left it kept, if any).
+    pub fn unpause(&self, game: i64) -> Result<Option<i64>> {
+        let left: Option<i64> = self
+            .tx
+            .query_row(
+                "SELECT paused_left_secs FROM games WHERE id = ?1",
+                params![game],
+                |r| r.get(0),
+            )
+            .optional()?
+            .flatten();
+        self.tx.execute(
+            "UPDATE games SET paused_until = NULL, paused_left_secs = NULL WHERE id = ?1",
+            params![game],
+        )?;
+        Ok(left)
+    }
+
+    /// Until when a game is paused, if it is.
+    pub fn paused_until(&self, game: i64) -> Result<Option<String>> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT paused_until FROM games WHERE id = ?1",
+                params![game],
+                |r| r.get(0),
+            )
+            .optional()?
+            .flatten())
+    }
+
+    /// Paused games whose pause has ended by `now`.
+    pub fn pauses_ended(&self, now: &str) -> Result<Vec<i64>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT id FROM games WHERE paused_until IS NOT NULL AND paused_until <= ?1",
+        )?;
+        let rows = stmt.query_map(params![now], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Records or clears a player's open request for a moderator.
+    pub fn set_disputed(&self, game: i64, text: Option<&str>) -> Result<()> {
+        self.tx.execute(
+            "UPDATE games SET disputed = ?2 WHERE id = ?1",
+            params![game, text],
+        )?;
+        Ok(())
+    }
+
+    /// Games a moderator should look at: past their deadline, timed out,
+    /// paused, with an undeliverable seat, or with an open request; with
+    /// why, by game number.
+    pub fn stalled(&self, now: &str) -> Result<Vec<(i64, String)>> {
+        let mut stmt = self.tx.prepare(
+            "SELECT g.id, \
+               CASE WHEN g.disputed IS NOT NULL THEN 'a player asks for a moderator: ' || g.disputed \
+                    WHEN EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.undeliverable IS NOT NULL) \
+                      THEN 'mail to a player cannot be delivered' \
+                    WHEN g.timed_out = 1 THEN 'time ran out (' || g.deadline_seat || ')' \
+                    WHEN g.paused_until IS NOT NULL THEN 'paused until ' || g.paused_until \
+                    ELSE 'past its deadline (' || g.deadline_seat || ', ' || g.deadline || ')' END \
+             FROM games g WHERE g.status IN ('active', 'invited') AND (g.disputed IS NOT NULL \
+               OR g.timed_out = 1 OR g.paused_until IS NOT NULL \
+               OR (g.deadline IS NOT NULL AND g.deadline <= ?1) \
+               OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.undeliverable IS NOT NULL)) \
+             ORDER BY g.id",
+        )?;
+        let rows = stmt.query_map(params![now], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Gives a seat to another player with a new key generation; returns
+    /// the new generation.
+    pub fn replace_seat(&self, game: i64, seat: Seat, player: i64) -> Result<i64> {
+        self.tx.execute(
+            "UPDATE seats SET player_id = ?3, generation = generation + 1, held = '[]', \
+             undeliverable = NULL, last_message_id = NULL WHERE game_id = ?1 AND seat = ?2",
+            params![game, seat_text(seat), player],
+        )?;
+        Ok(self.tx.query_row(
+            "SELECT generation FROM seats WHERE game_id = ?1 AND seat = ?2",
+            params![game, seat_text(seat)],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Sets a seat's key.
+    pub fn set_secret(&self, game: i64, seat: Seat, secret: &str) -> Result<()> {
+        self.tx.execute(
+            "UPDATE seats SET secret = ?3 WHERE game_id = ?1 AND seat = ?2",
+            params![game, seat_text(seat), secret],
+        )?;
+        Ok(())
+    }
+
+    /// Removes the last `n` order entries of a game (and anything recorded
+    /// after the first of them), returning the orders removed.
+    pub fn remove_last_orders(&self, game: i64, n: i64) -> Result<Vec<String>> {
+        let first: Option<i64> = self.tx.query_row(
+            "SELECT MIN(seq) FROM (SELECT seq FROM entries WHERE game_id = ?1 AND kind = 'order' \
+             ORDER BY seq DESC LIMIT ?2)",
+            params![game, n],
+            |r| r.get(0),
+        )?;
+        let Some(first) = first else {
+            return Ok(Vec::new());
+        };
+        let mut stmt = self.tx.prepare(
+            "SELECT text FROM entries WHERE game_id = ?1 AND seq >= ?2 AND kind = 'order' ORDER BY seq",
+        )?;
+        let removed: Vec<String> = stmt
+            .query_map(params![game, first], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        self.tx.execute(
+            "DELETE FROM events WHERE game_id = ?1 AND seq >= ?2",
+            params![game, first],
+        )?;
+        self.tx.execute(
+            "DELETE FROM entries WHERE game_id = ?1 AND seq >= ?2",
+            params![game, first],
+        )?;
+        Ok(removed)
     }
 
     /// Counts outbox rows by status (for tests and `orderly games`).

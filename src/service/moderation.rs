@@ -1,0 +1,605 @@
+//! Moderators unstick games without touching the database: by mail (from a
+//! moderator's address, to their own key address `orderly+mod.<key>@host`)
+//! and by the command line (`orderly mod ...`), with the same commands.
+//! Every action is audited, announced to both players, and written into the
+//! game's record as a comment.
+
+use chrono::{DateTime, NaiveDate, Utc};
+
+use super::identity::{reply_address, seat_secret_generation};
+use super::{
+    fresh_deadline, game_subject, load, now_text, queue_notice, rebuild, texts, update_text,
+    Result, ServiceError,
+};
+use crate::config::Config;
+use crate::games::squares::Squares;
+use crate::games::{seat_named, Game, GameResult, Seat};
+use crate::store::{seat_text, GameRow, StoreError, Tx};
+
+/// One moderator command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// `STALLED`: the games that need a moderator.
+    Stalled,
+    /// `EXTEND game 2 DAYS` / `EXTEND game 12 HOURS`.
+    Extend {
+        /// The game.
+        game: i64,
+        /// Hours added to the deadline.
+        hours: i64,
+    },
+    /// `PAUSE game UNTIL 2026-12-01`: the clock stops; a pause always ends.
+    Pause {
+        /// The game.
+        game: i64,
+        /// When it ends (midnight UTC of that day).
+        until: DateTime<Utc>,
+    },
+    /// `RESUME game`.
+    Resume {
+        /// The game.
+        game: i64,
+    },
+    /// `FORFEIT game BLUE`: that seat loses.
+    Forfeit {
+        /// The game.
+        game: i64,
+        /// The seat that forfeits.
+        seat: Seat,
+    },
+    /// `ADJUDICATE game BLUE|GRAY|DRAW reason`.
+    Adjudicate {
+        /// The game.
+        game: i64,
+        /// The result.
+        result: GameResult,
+        /// Why.
+        reason: String,
+    },
+    /// `REPLACE game BLUE new@address`: a new player takes the seat, with a
+    /// fresh key; the old key stops working.
+    Replace {
+        /// The game.
+        game: i64,
+        /// The seat.
+        seat: Seat,
+        /// The new player's address.
+        address: String,
+    },
+    /// `ROLLBACK game n reason`: the last n orders are undone.
+    Rollback {
+        /// The game.
+        game: i64,
+        /// How many orders.
+        orders: i64,
+        /// The proven error.
+        reason: String,
+    },
+    /// `ACT game BLUE order`: an order entered for a player who asked.
+    Act {
+        /// The game.
+        game: i64,
+        /// For whom.
+        seat: Seat,
+        /// The order line.
+        order: String,
+    },
+    /// `NOTE game text`.
+    Note {
+        /// The game.
+        game: i64,
+        /// The note.
+        text: String,
+    },
+}
+
+const USAGE: &str = "moderator commands: STALLED; EXTEND <game> <n> DAYS|HOURS; \
+    PAUSE <game> UNTIL <yyyy-mm-dd>; RESUME <game>; FORFEIT <game> BLUE|GRAY; \
+    ADJUDICATE <game> BLUE|GRAY|DRAW <reason>; REPLACE <game> BLUE|GRAY <address>; \
+    ROLLBACK <game> <n> <reason>; ACT <game> BLUE|GRAY <order>; NOTE <game> <text>";
+
+/// Reads one moderator command (any case; a leading `MOD` is allowed).
+pub fn parse(line: &str) -> std::result::Result<Action, String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let words = match words.first() {
+        Some(w) if w.eq_ignore_ascii_case("MOD") => &words[1..],
+        _ => &words[..],
+    };
+    let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
+    let game = |i: usize| -> std::result::Result<i64, String> {
+        words
+            .get(i)
+            .and_then(|w| w.trim_start_matches('#').parse().ok())
+            .ok_or_else(|| format!("a game number is needed; {USAGE}"))
+    };
+    let seat = |i: usize| -> std::result::Result<Seat, String> {
+        words
+            .get(i)
+            .and_then(|w| seat_named::<Squares>(w))
+            .ok_or_else(|| format!("BLUE or GRAY is needed; {USAGE}"))
+    };
+    let rest = |i: usize| words.get(i..).map(|w| w.join(" ")).unwrap_or_default();
+    match upper.first().map(String::as_str) {
+        Some("STALLED") => Ok(Action::Stalled),
+        Some("EXTEND") => {
+            let n: i64 = words
+                .get(2)
+                .and_then(|w| w.parse().ok())
+                .filter(|n| *n > 0)
+                .ok_or_else(|| format!("EXTEND needs a positive duration; {USAGE}"))?;
+            let hours = match upper.get(3).map(String::as_str) {
+                Some("DAY" | "DAYS") | None => n * 24,
+                Some("HOUR" | "HOURS") => n,
+                _ => return Err(format!("EXTEND takes DAYS or HOURS; {USAGE}")),
+            };
+            Ok(Action::Extend {
+                game: game(1)?,
+                hours,
+            })
+        }
+        Some("PAUSE") => {
+            let date = match (upper.get(2).map(String::as_str), words.get(3)) {
+                (Some("UNTIL"), Some(d)) => *d,
+                _ => return Err(format!("PAUSE needs UNTIL <yyyy-mm-dd>; {USAGE}")),
+            };
+            let day = NaiveDate::parse_from_str(date, "%Y-%m-%d")
+                .map_err(|_| format!("{date:?} is not a date yyyy-mm-dd"))?;
+            let until = day
+                .and_hms_opt(0, 0, 0)
+                .map(|t| t.and_utc())
+                .ok_or_else(|| format!("{date:?} is not a date"))?;
+            Ok(Action::Pause {
+                game: game(1)?,
+                until,
+            })
+        }
+        Some("RESUME") => Ok(Action::Resume { game: game(1)? }),
+        Some("FORFEIT") => Ok(Action::Forfeit {
+            game: game(1)?,
+            seat: seat(2)?,
+        }),
+        Some("ADJUDICATE") => {
+            let result = match upper.get(2).map(String::as_str) {
+                Some("DRAW") => GameResult::Draw,
+                _ => GameResult::Win(seat(2)?),
+            };
+            let reason = rest(3);
+            if reason.is_empty() {
+                return Err(format!("ADJUDICATE needs a reason; {USAGE}"));
+            }
+            Ok(Action::Adjudicate {
+                game: game(1)?,
+                result,
+                reason,
+            })
+        }
+        Some("REPLACE") => {
+            let address = words
+                .get(3)
+                .map(|a| {
+                    a.trim_matches(|c| c == '<' || c == '>')
+                        .to_ascii_lowercase()
+                })
+                .filter(|a| a.contains('@'))
+                .ok_or_else(|| format!("REPLACE needs the new player's address; {USAGE}"))?;
+            Ok(Action::Replace {
+                game: game(1)?,
+                seat: seat(2)?,
+                address,
+            })
+        }
+        Some("ROLLBACK") => {
+            let orders: i64 = words
+                .get(2)
+                .and_then(|w| w.parse().ok())
+                .filter(|n| *n > 0)
+                .ok_or_else(|| format!("ROLLBACK needs how many orders; {USAGE}"))?;
+            let reason = rest(3);
+            if reason.is_empty() {
+                return Err(format!("ROLLBACK needs the reason; {USAGE}"));
+            }
+            Ok(Action::Rollback {
+                game: game(1)?,
+                orders,
+                reason,
+            })
+        }
+        Some("ACT") => {
+            let order = rest(3);
+            if order.is_empty() {
+                return Err(format!("ACT needs the order; {USAGE}"));
+            }
+            Ok(Action::Act {
+                game: game(1)?,
+                seat: seat(2)?,
+                order,
+            })
+        }
+        Some("NOTE") => {
+            let text = rest(2);
+            if text.is_empty() {
+                return Err(format!("NOTE needs its text; {USAGE}"));
+            }
+            Ok(Action::Note {
+                game: game(1)?,
+                text,
+            })
+        }
+        _ => Err(USAGE.to_string()),
+    }
+}
+
+fn game_row(tx: &Tx<'_>, id: i64) -> Result<GameRow> {
+    tx.game(id)?
+        .ok_or_else(|| ServiceError::Store(StoreError::Corrupt(format!("there is no game {id}"))))
+}
+
+/// What a moderator action needs besides the transaction.
+pub struct Context<'a> {
+    /// The configuration.
+    pub config: &'a Config,
+    /// The server secret (for new seat keys).
+    pub secret: &'a [u8],
+    /// The moderator: an address, or `cli:<user>`.
+    pub moderator: &'a str,
+    /// The time of the action.
+    pub now: DateTime<Utc>,
+    /// A unique seed for the Message-IDs of the announcements (the mail's
+    /// id, or the time for the CLI).
+    pub seed: &'a str,
+}
+
+/// Carries out an action in `tx`; returns what was done, in words. A
+/// refusal (a finished game, nothing to roll back, an illegal order) is an
+/// `Ok` report starting with `Refused` and changes nothing.
+pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String> {
+    let at = now_text(cx.now);
+    let (game_id, outcome) = match action {
+        Action::Stalled => {
+            let list = tx.stalled(&at)?;
+            let text = if list.is_empty() {
+                "No game needs a moderator.".to_string()
+            } else {
+                list.iter()
+                    .map(|(g, why)| format!("game {g}: {why}"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            return Ok(text);
+        }
+        Action::Extend { game, hours } => {
+            let row = game_row(tx, *game)?;
+            let Some(d) = tx.deadline(*game)? else {
+                return Ok(format!("Refused: game {game} has no deadline to extend."));
+            };
+            let old = DateTime::parse_from_rfc3339(&d.at)
+                .map(|t| t.with_timezone(&Utc))
+                .unwrap_or(cx.now);
+            let new = old.max(cx.now) + chrono::Duration::hours(*hours);
+            tx.set_deadline(*game, Some((d.seat, &now_text(new))))?;
+            (
+                row.id,
+                format!(
+                    "the deadline of {} is extended by {hours} hours, to {}",
+                    Squares::seat_name(d.seat),
+                    super::local_time(&now_text(new), "UTC")
+                ),
+            )
+        }
+        Action::Pause { game, until } => {
+            let row = game_row(tx, *game)?;
+            if row.status != "active" {
+                return Ok(format!("Refused: game {game} is {}.", row.status));
+            }
+            if *until <= cx.now {
+                return Ok("Refused: a pause ends in the future.".to_string());
+            }
+            let left = tx.deadline(*game)?.and_then(|d| {
+                DateTime::parse_from_rfc3339(&d.at)
+                    .ok()
+                    .map(|t| (t.with_timezone(&Utc) - cx.now).num_seconds().max(0))
+            });
+            tx.pause(*game, &now_text(*until), left)?;
+            (
+                row.id,
+                format!(
+                    "the game is paused until {}; the clock stands still till then",
+                    super::local_time(&now_text(*until), "UTC")
+                ),
+            )
+        }
+        Action::Resume { game } => {
+            let row = game_row(tx, *game)?;
+            if tx.paused_until(*game)?.is_none() {
+                return Ok(format!("Refused: game {game} is not paused."));
+            }
+            resume(tx, cx.now, *game)?;
+            (row.id, "the game resumes; the clock runs again".to_string())
+        }
+        Action::Forfeit { game, seat } => {
+            let result = GameResult::Win(seat.other());
+            let reason = format!("{} forfeits", Squares::seat_name(*seat));
+            match end_game(tx, cx, *game, result, &reason)? {
+                Some(refusal) => return Ok(refusal),
+                None => (
+                    *game,
+                    format!("{reason}; {} wins", Squares::seat_name(seat.other())),
+                ),
+            }
+        }
+        Action::Adjudicate {
+            game,
+            result,
+            reason,
+        } => match end_game(tx, cx, *game, *result, reason)? {
+            Some(refusal) => return Ok(refusal),
+            None => (
+                *game,
+                format!(
+                    "the game is adjudicated: {}; {reason}",
+                    result_words(*result)
+                ),
+            ),
+        },
+        Action::Replace {
+            game,
+            seat,
+            address,
+        } => {
+            let row = game_row(tx, *game)?;
+            if !matches!(row.status.as_str(), "active" | "invited") {
+                return Ok(format!("Refused: game {game} is {}.", row.status));
+            }
+            let player = tx.player(address, "", &at)?;
+            let generation = tx.replace_seat(*game, *seat, player)?;
+            let key = seat_secret_generation(cx.secret, *game, *seat, generation);
+            tx.set_secret(*game, *seat, &key)?;
+            let welcome = texts::wrap(&format!(
+                "A moderator has given you the {} seat of game {game} ({}). Reply to \
+                 this mail to play: its reply address ({}) carries your key; keep it \
+                 to yourself. Write BOARD for the board and your choices.",
+                Squares::seat_name(*seat),
+                Squares::TITLE,
+                reply_address(&cx.config.service.address, *game, &key)
+            ));
+            queue_notice(
+                tx,
+                cx.config,
+                &row,
+                address,
+                Some((*game, *seat)),
+                welcome,
+                &format!("{}/welcome/{game}/{}", cx.seed, seat_text(*seat)),
+                cx.now,
+            )?;
+            (
+                row.id,
+                format!(
+                    "{} is now played by {address}; the old key no longer works",
+                    Squares::seat_name(*seat)
+                ),
+            )
+        }
+        Action::Rollback {
+            game,
+            orders,
+            reason,
+        } => {
+            let row = game_row(tx, *game)?;
+            if row.status != "active" {
+                return Ok(format!("Refused: game {game} is {}.", row.status));
+            }
+            let removed = tx.remove_last_orders(*game, *orders)?;
+            if removed.is_empty() {
+                return Ok(format!("Refused: game {game} has no orders to roll back."));
+            }
+            let recorder = rebuild(tx, &row, cx.config.address_parts().1)?;
+            let state = recorder.game().clone();
+            let count = tx.entries(*game)?.len() as i64;
+            tx.set_position(*game, &state.position(), count, &at)?;
+            for seat in Seat::BOTH {
+                tx.set_held(*game, seat, &[])?;
+            }
+            fresh_deadline(tx, cx.config, *game, &state, cx.now)?;
+            (
+                row.id,
+                format!(
+                    "the last {} order(s) are undone ({}); {reason}",
+                    removed.len(),
+                    removed.join("; ")
+                ),
+            )
+        }
+        Action::Act { game, seat, order } => {
+            let row = game_row(tx, *game)?;
+            if row.status != "active" {
+                return Ok(format!("Refused: game {game} is {}.", row.status));
+            }
+            let mut state = rebuild(tx, &row, cx.config.address_parts().1)?
+                .game()
+                .clone();
+            match state.pending() {
+                Some(p) if p.seat == *seat => {}
+                _ => {
+                    return Ok(format!(
+                        "Refused: game {game} does not wait for {}.",
+                        Squares::seat_name(*seat)
+                    ))
+                }
+            }
+            let parsed = match state.read_order(order) {
+                Ok(o) => o,
+                Err(r) => return Ok(format!("Refused: {r}")),
+            };
+            let events = match state.apply(&parsed) {
+                Ok(events) => events,
+                Err(e) => return Ok(format!("Refused: {e}")),
+            };
+            let texts_of: Vec<String> = events.iter().map(|e| e.to_string()).collect();
+            tx.add_entry(
+                *game,
+                "order",
+                Some(*seat),
+                &parsed.to_string(),
+                &format!("(moderator) {order}"),
+                None,
+                &at,
+                &texts_of,
+            )?;
+            let count = tx.entries(*game)?.len() as i64;
+            tx.set_position(*game, &state.position(), count, &at)?;
+            fresh_deadline(tx, cx.config, *game, &state, cx.now)?;
+            if let Some(outcome) = state.outcome() {
+                let result = match outcome.result {
+                    GameResult::Win(s) => seat_text(s),
+                    GameResult::Draw => "draw",
+                };
+                tx.finish(*game, result, &super::termination(outcome.reason), &at)?;
+            }
+            (
+                row.id,
+                format!(
+                    "{parsed} was entered for {} at the player's request",
+                    Squares::seat_name(*seat)
+                ),
+            )
+        }
+        Action::Note { game, text } => (game_row(tx, *game)?.id, format!("note: {text}")),
+    };
+    let words = format!("Moderator {}: {outcome}.", cx.moderator);
+    tx.set_disputed(game_id, None)?;
+    tx.add_entry(game_id, "comment", None, &words, "", None, &at, &[])?;
+    tx.audit(
+        Some(game_id),
+        cx.moderator,
+        &format!("{action:?}"),
+        &outcome,
+        &at,
+    )?;
+    announce(tx, cx, game_id, &words)?;
+    Ok(format!("Game {game_id}: {outcome}."))
+}
+
+fn result_words(result: GameResult) -> String {
+    match result {
+        GameResult::Win(s) => format!("{} wins", Squares::seat_name(s)),
+        GameResult::Draw => "a draw".to_string(),
+    }
+}
+
+/// Ends a game by a moderator's decision; `Some(refusal)` when it cannot.
+fn end_game(
+    tx: &Tx<'_>,
+    cx: &Context<'_>,
+    game: i64,
+    result: GameResult,
+    reason: &str,
+) -> Result<Option<String>> {
+    let row = game_row(tx, game)?;
+    if !matches!(row.status.as_str(), "active" | "invited") {
+        return Ok(Some(format!("Refused: game {game} is {}.", row.status)));
+    }
+    let at = now_text(cx.now);
+    let text = match result {
+        GameResult::Win(s) => seat_text(s),
+        GameResult::Draw => "draw",
+    };
+    tx.add_entry(game, "adjudicate", None, text, reason, None, &at, &[])?;
+    tx.finish(
+        game,
+        text,
+        &format!("adjudicated by a moderator: {reason}"),
+        &at,
+    )?;
+    Ok(None)
+}
+
+/// Ends a pause: the deadline gets back the time it had left.
+pub fn resume(tx: &Tx<'_>, now: DateTime<Utc>, game: i64) -> Result<()> {
+    let left = tx.unpause(game)?;
+    if let (Some(left), Some(d)) = (left, tx.deadline(game)?) {
+        let at = now + chrono::Duration::seconds(left);
+        tx.set_deadline(game, Some((d.seat, &now_text(at))))?;
+    }
+    Ok(())
+}
+
+/// Tells both players what a moderator did, with the game as it now stands.
+fn announce(tx: &Tx<'_>, cx: &Context<'_>, game: i64, words: &str) -> Result<()> {
+    let row = game_row(tx, game)?;
+    let state = match load(&row) {
+        Some(s) => s,
+        None => rebuild(tx, &row, cx.config.address_parts().1)?
+            .game()
+            .clone(),
+    };
+    for seat in tx.seats(game)? {
+        let update = update_text(tx, &row, &state, seat.seat, &[])?;
+        let body = format!("{}\n{update}", texts::wrap(words));
+        let seed = format!(
+            "{}/mod/{game}/{}/{}",
+            cx.seed,
+            seat_text(seat.seat),
+            tx.entries(game)?.len()
+        );
+        queue_notice(
+            tx,
+            cx.config,
+            &row,
+            &seat.address,
+            Some((game, seat.seat)),
+            body,
+            &seed,
+            cx.now,
+        )?;
+    }
+    let _ = game_subject(&row);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_are_read_with_their_arguments() {
+        assert_eq!(parse("stalled"), Ok(Action::Stalled));
+        assert_eq!(
+            parse("MOD extend 4 2 days"),
+            Ok(Action::Extend { game: 4, hours: 48 })
+        );
+        assert_eq!(
+            parse("extend 4 5 hours"),
+            Ok(Action::Extend { game: 4, hours: 5 })
+        );
+        assert!(matches!(
+            parse("pause 4 until 2026-12-01"),
+            Ok(Action::Pause { game: 4, .. })
+        ));
+        assert_eq!(
+            parse("forfeit 4 gray"),
+            Ok(Action::Forfeit {
+                game: 4,
+                seat: Seat::South
+            })
+        );
+        assert!(matches!(
+            parse("adjudicate 4 draw both agreed by phone"),
+            Ok(Action::Adjudicate {
+                result: GameResult::Draw,
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse("rollback 4 1 misread order"),
+            Ok(Action::Rollback { orders: 1, .. })
+        ));
+        assert!(matches!(
+            parse("act 4 blue MOVE G2CR G1C"),
+            Ok(Action::Act { .. })
+        ));
+        assert!(parse("adjudicate 4 blue").is_err(), "a reason is needed");
+        assert!(parse("pause 4 until tomorrow").is_err());
+        assert!(parse("explode 4").is_err());
+    }
+}
