@@ -77,6 +77,11 @@ pub struct DeadlinesConfig {
     pub grace_hours: u32,
     /// What running out of time leads to.
     pub timeout: TimeoutPolicy,
+    /// Vacation days each player may take per calendar year.
+    pub vacation_days_per_year: u32,
+    /// Days without any order in a game after which it is adjourned to the
+    /// moderators.
+    pub adjourn_after_days: u32,
 }
 
 impl Default for DeadlinesConfig {
@@ -87,6 +92,8 @@ impl Default for DeadlinesConfig {
             reminder_hours: vec![24, 2],
             grace_hours: 24,
             timeout: TimeoutPolicy::Claim,
+            vacation_days_per_year: 30,
+            adjourn_after_days: 21,
         }
     }
 }

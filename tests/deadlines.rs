@@ -478,3 +478,86 @@ fn the_moderator_command_line_runs_the_same_commands() {
     assert!(out.contains("Blue forfeits; Gray wins"), "{out}");
     assert!(run(&["explode"]).starts_with("Not understood"));
 }
+
+#[test]
+fn vacations_stop_the_clocks_within_the_allowance_and_an_order_ends_them() {
+    let mut site = Site::new("vacation");
+    site.start("DAYS 3");
+    let ann = site.seat(true);
+    let t = t0() + Duration::hours(1);
+    let mails = site.mail(t, ANN, "orderly@example.org", "VACATION 40 DAYS");
+    assert!(
+        only(&mails, ANN)[0]
+            .replace('\n', " ")
+            .contains("would exceed your 30 vacation days"),
+        "{mails:?}"
+    );
+    let mails = site.mail(t, ANN, "orderly@example.org", "vacation 5 days");
+    assert!(
+        only(&mails, ANN)[0]
+            .replace('\n', " ")
+            .contains("25 vacation days left this year"),
+        "{mails:?}"
+    );
+    let told = only(&mails, BOB).join(" ").replace('\n', " ");
+    assert!(
+        told.contains("is on vacation until Thu 26 Nov 2026 11:00 UTC"),
+        "{told}"
+    );
+    let mails = site.mail(
+        t,
+        ANN,
+        "orderly@example.org",
+        "VACATION FROM 2026-11-22 TO 2026-11-23",
+    );
+    assert!(
+        only(&mails, ANN)[0].replace('\n', " ").contains("overlaps"),
+        "{mails:?}"
+    );
+    // Ann's deadline moved by the 5 days: no late notice at the old one.
+    let old_deadline = t0() + Duration::days(3);
+    assert!(site.sweep(old_deadline + Duration::minutes(1)).is_empty());
+    let shown = orderly::service::admin::show(site.service.store(), 1, "example.org").unwrap();
+    assert!(
+        shown.contains("You must act by Sun 29 Nov 2026 10:00 UTC"),
+        "{shown}"
+    );
+    // An order ends the vacation early; Bob's fresh deadline runs at once.
+    let moved = t0() + Duration::days(2);
+    let mails = site.mail(moved, ANN, &ann, "cav BR B3C");
+    let reply = only(&mails, ANN)[0].replace('\n', " ");
+    assert!(reply.contains("ends your vacation early"), "{reply}");
+    let update = only(&mails, BOB)[0];
+    assert!(
+        update.contains("You must act by Thu 26 Nov 2026 10:00 UTC"),
+        "{update}"
+    );
+}
+
+#[test]
+fn a_game_silent_for_weeks_is_adjourned_to_the_moderators() {
+    let mut site = Site::new("adjourn");
+    site.start("DAYS 30");
+    assert!(site.sweep(t0() + Duration::days(20)).is_empty());
+    let mails = site.sweep(t0() + Duration::days(21) + Duration::minutes(1));
+    for who in [ANN, BOB, MOD] {
+        assert!(
+            only(&mails, who)
+                .iter()
+                .any(|m| m.contains("adjourned to the moderators")),
+            "{who}: {mails:?}"
+        );
+    }
+    let report = site
+        .service
+        .moderate("STALLED", "cli:test", t0() + Duration::days(22))
+        .unwrap();
+    assert!(
+        report.contains("game 1: adjourned: both players silent"),
+        "{report}"
+    );
+    assert!(
+        site.sweep(t0() + Duration::days(23)).is_empty(),
+        "adjourned once"
+    );
+}

@@ -49,12 +49,26 @@ pub enum Command {
     ClaimWin,
     /// `MODERATOR text`: ask the moderators for help with this game.
     Moderator(String),
+    /// `VACATION 5 DAYS` or `VACATION FROM 2026-12-01 TO 2026-12-05`:
+    /// (starts, ends) as dates, or a number of days from now.
+    Vacation(VacationSpan),
+    /// `VACATION` written wrong: what is wrong.
+    BadVacation(String),
     /// `GAME 42 k7xq2m`: the game this mail is about.
     Game(Claim),
     /// `NEW ...` that could not be read: what is wrong.
     BadNew(String),
     /// Anything else: an order line for the game.
     Order(String),
+}
+
+/// When a vacation is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VacationSpan {
+    /// This many days from now.
+    Days(u32),
+    /// From the start of one day to the end of another (UTC).
+    Dates(chrono::NaiveDate, chrono::NaiveDate),
 }
 
 /// Reads one non-empty line.
@@ -86,6 +100,23 @@ pub fn read(line: &str) -> Command {
         ["SET", "REMINDERS", "ON"] => Command::SetReminders(true),
         ["SET", "REMINDERS", "OFF"] => Command::SetReminders(false),
         ["CLAIM", "WIN"] | ["CLAIM"] => Command::ClaimWin,
+        ["VACATION", n, "DAY" | "DAYS"] => match n.parse::<u32>() {
+            Ok(n) if n >= 1 => Command::Vacation(VacationSpan::Days(n)),
+            _ => Command::BadVacation(format!("{n:?} is not a number of days (at least 1)")),
+        },
+        ["VACATION", "FROM", from, "TO", to] => {
+            let date = |d: &str| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").ok();
+            match (date(from), date(to)) {
+                (Some(a), Some(b)) if b >= a => Command::Vacation(VacationSpan::Dates(a, b)),
+                (Some(_), Some(_)) => {
+                    Command::BadVacation("the vacation ends before it starts".into())
+                }
+                _ => Command::BadVacation("dates are written yyyy-mm-dd".into()),
+            }
+        }
+        ["VACATION", ..] => Command::BadVacation(
+            "write VACATION 5 DAYS or VACATION FROM 2026-12-01 TO 2026-12-05".into(),
+        ),
         ["MODERATOR", ..] => Command::Moderator(
             line.split_once(char::is_whitespace)
                 .map(|(_, rest)| rest.trim().to_string())

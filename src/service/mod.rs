@@ -614,6 +614,10 @@ impl Work<'_> {
                     days,
                 )?,
                 Command::SetTimezone(zone) => self.set_timezone(line, &zone)?,
+                Command::Vacation(span) => self.vacation(line, span)?,
+                Command::BadVacation(why) => {
+                    self.item(line, format!("Not understood: {why}."), true)
+                }
                 Command::SetReminders(on) => {
                     let player = self.tx.player(self.sender, "", self.at)?;
                     self.tx.set_reminders(player, on)?;
@@ -1061,8 +1065,108 @@ impl Work<'_> {
     /// Gives the game's pending decision a fresh deadline: the game's days
     /// for a turn, `decision_hours` for a decision inside an attack; none
     /// once the game is over.
+    /// Any order ends the sender's vacation early: their other games'
+    /// deadlines give back the days not taken.
+    fn end_vacation_early(&mut self) -> Result<()> {
+        let Some(player) = self.tx.player_id(self.sender)? else {
+            return Ok(());
+        };
+        let Some((id, ends)) = self.tx.on_vacation(player, self.at)? else {
+            return Ok(());
+        };
+        let Ok(ends) = DateTime::parse_from_rfc3339(&ends) else {
+            return Ok(());
+        };
+        let unused = ends.with_timezone(&Utc) - self.now;
+        for (game, _, deadline) in self.tx.deadlines_of_player(player)? {
+            if let Ok(d) = DateTime::parse_from_rfc3339(&deadline) {
+                let back = (d.with_timezone(&Utc) - unused).max(self.now);
+                self.tx.move_deadline(game, &now_text(back))?;
+            }
+        }
+        self.tx.end_vacation(id, self.at)?;
+        self.item(
+            "(vacation)",
+            "Your order ends your vacation early; the unused days are yours again.",
+            false,
+        );
+        Ok(())
+    }
+
     fn refresh_deadline(&self, game: i64, state: &Squares) -> Result<()> {
         fresh_deadline(self.tx, self.config, game, state, self.now)
+    }
+
+    /// `VACATION ...`: checked against the yearly allowance and the
+    /// player's other vacations, stored, and started at once when it starts
+    /// now (the sweep starts later ones).
+    fn vacation(&mut self, line: &str, span: commands::VacationSpan) -> Result<()> {
+        let player = self.tx.player(self.sender, "", self.at)?;
+        let (starts, ends) = match span {
+            commands::VacationSpan::Days(n) => {
+                (self.now, self.now + chrono::Duration::days(i64::from(n)))
+            }
+            commands::VacationSpan::Dates(a, b) => {
+                let day = |d: chrono::NaiveDate| d.and_hms_opt(0, 0, 0).map(|t| t.and_utc());
+                match (day(a), day(b.succ_opt().unwrap_or(b))) {
+                    (Some(s), Some(e)) => (s.max(self.now), e),
+                    _ => {
+                        self.item(line, "Not understood: those dates are out of range.", true);
+                        return Ok(());
+                    }
+                }
+            }
+        };
+        if ends <= self.now {
+            self.item(line, "Refused: that vacation is over already.", true);
+            return Ok(());
+        }
+        let days = whole_days(ends - starts);
+        let year_start = format!("{}-01-01", self.now.format("%Y"));
+        let taken = self.tx.vacations_of(player, &year_start)?;
+        let overlaps = taken
+            .iter()
+            .any(|v| !v.ended && v.starts < now_text(ends) && v.ends > now_text(starts));
+        if overlaps {
+            self.item(
+                line,
+                "Refused: it overlaps a vacation you have already set.",
+                true,
+            );
+            return Ok(());
+        }
+        let used = vacation_days_used(&taken);
+        let allowance = i64::from(self.config.deadlines.vacation_days_per_year);
+        if used + days > allowance {
+            self.item(
+                line,
+                format!(
+                    "Refused: {days} days would exceed your {allowance} vacation days this \
+                     year ({} left).",
+                    (allowance - used).max(0)
+                ),
+                true,
+            );
+            return Ok(());
+        }
+        let id = self
+            .tx
+            .add_vacation(player, &now_text(starts), &now_text(ends))?;
+        if starts <= self.now {
+            start_vacation(self.tx, self.config, id, player, starts, ends, self.now)?;
+        }
+        self.item(
+            line,
+            format!(
+                "Vacation from {} to {}: your clocks stop in every game; any order \
+                 you send ends it early. {} vacation days left this year.",
+                local_time(&now_text(starts), "UTC"),
+                local_time(&now_text(ends), "UTC"),
+                allowance - used - days
+            ),
+            false,
+        );
+        Ok(())
     }
 
     fn set_timezone(&mut self, line: &str, zone: &str) -> Result<()> {
@@ -1208,6 +1312,9 @@ impl Work<'_> {
             Some(_) => {}
         }
         let s = submit(&mut state, seat.seat, lines);
+        if !s.taken.is_empty() {
+            self.end_vacation_early()?;
+        }
         let mut happened = self.record_submission(&game, seat.seat, &s, true)?;
         let mut held_mine = s.held.clone();
         // This mail may have resolved an attack the other seat's held
@@ -1622,7 +1729,17 @@ pub fn fresh_deadline(
         DecisionKind::Turn | DecisionKind::DoubleTurn { .. } => tx.turn_days(game)? * 24,
         _ => i64::from(config.deadlines.decision_hours),
     };
-    let at = now_text(now + chrono::Duration::hours(hours));
+    // A player on vacation has no running clock: theirs starts when the
+    // vacation ends.
+    let mut base = now;
+    if let Some(seat) = tx.seats(game)?.into_iter().find(|s| s.seat == pending.seat) {
+        if let Some((_, ends)) = tx.on_vacation(seat.player_id, &now_text(now))? {
+            if let Ok(ends) = DateTime::parse_from_rfc3339(&ends) {
+                base = base.max(ends.with_timezone(&Utc));
+            }
+        }
+    }
+    let at = now_text(base + chrono::Duration::hours(hours));
     Ok(tx.set_deadline(game, Some((pending.seat, &at)))?)
 }
 
@@ -1674,6 +1791,77 @@ pub(crate) fn queue_notice(
     Ok(())
 }
 
+/// A span in whole days, rounded up, at least one (vacation days count
+/// whole: a day begun is a day taken).
+fn whole_days(span: chrono::Duration) -> i64 {
+    let hours = span.num_hours().max(0);
+    ((hours + 23) / 24).max(1)
+}
+
+/// Vacation days used in a year's vacations (each counted in whole days,
+/// at least one).
+fn vacation_days_used(vacations: &[crate::store::VacationRow]) -> i64 {
+    let parse = |t: &str| DateTime::parse_from_rfc3339(t).ok();
+    vacations
+        .iter()
+        .filter_map(|v| Some((parse(&v.starts)?, parse(&v.ends)?)))
+        .map(|(s, e)| whole_days(e - s))
+        .sum()
+}
+
+/// Starts a vacation: every deadline of the player moves by its length, so
+/// their clocks stand still; the opponents are told, with the days left.
+fn start_vacation(
+    tx: &Tx<'_>,
+    config: &Config,
+    id: i64,
+    player: i64,
+    starts: DateTime<Utc>,
+    ends: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    tx.start_vacation(id)?;
+    let length = ends - starts;
+    for (game, _, deadline) in tx.deadlines_of_player(player)? {
+        if let Ok(d) = DateTime::parse_from_rfc3339(&deadline) {
+            tx.move_deadline(game, &now_text(d.with_timezone(&Utc) + length))?;
+        }
+    }
+    let year_start = format!("{}-01-01", now.format("%Y"));
+    let left = i64::from(config.deadlines.vacation_days_per_year)
+        - vacation_days_used(&tx.vacations_of(player, &year_start)?);
+    let games = tx.games_of(player)?;
+    for row in games.iter().filter(|g| g.status == "active") {
+        let seats = tx.seats(row.id)?;
+        let Some(me) = seats.iter().find(|s| s.player_id == player) else {
+            continue;
+        };
+        for other in seats.iter().filter(|s| s.player_id != player) {
+            let body = texts::wrap(&format!(
+                "{} ({} in game {}) is on vacation until {}: their clock stands still \
+                 meanwhile. They have {} vacation days left this year.",
+                me.address,
+                Squares::seat_name(me.seat),
+                row.id,
+                local_time(&now_text(ends), "UTC"),
+                left.max(0)
+            ));
+            let seed = format!("vacation/{id}/{}/{}", row.id, seat_text(other.seat));
+            queue_notice(
+                tx,
+                config,
+                row,
+                &other.address,
+                Some((row.id, other.seat)),
+                body,
+                &seed,
+                now,
+            )?;
+        }
+    }
+    Ok(())
+}
+
 /// What one sweep of the deadlines did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SweepReport {
@@ -1697,6 +1885,41 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
     // A pause always ends (moderators' PAUSE ... UNTIL): its clock runs again.
     for game in tx.pauses_ended(&now_text(now))? {
         moderation::resume(tx, now, game)?;
+    }
+    for (id, player, starts, ends) in tx.vacations_to_start(&now_text(now))? {
+        let parse = |t: &str| DateTime::parse_from_rfc3339(t).map(|d| d.with_timezone(&Utc));
+        if let (Ok(starts), Ok(ends)) = (parse(&starts), parse(&ends)) {
+            start_vacation(tx, config, id, player, starts, ends, now)?;
+        }
+    }
+    for (id, _) in tx.vacations_to_end(&now_text(now))? {
+        tx.end_vacation(id, &now_text(now))?;
+    }
+    let silent_since = now - chrono::Duration::days(i64::from(config.deadlines.adjourn_after_days));
+    for game in tx.silent_games(&now_text(silent_since))? {
+        tx.set_adjourned(game, true)?;
+        let Some(row) = tx.game(game)? else { continue };
+        let body = texts::wrap(&format!(
+            "Game {game} has had no order for {} days and is adjourned to the \
+             moderators, who will see how to go on.",
+            config.deadlines.adjourn_after_days
+        ));
+        let mut to: Vec<(String, Option<(i64, Seat)>)> = tx
+            .seats(game)?
+            .into_iter()
+            .map(|s| (s.address, Some((game, s.seat))))
+            .collect();
+        to.extend(
+            config
+                .moderators
+                .addresses
+                .iter()
+                .map(|a| (a.to_lowercase(), None)),
+        );
+        for (n, (address, seat)) in to.iter().enumerate() {
+            let seed = format!("adjourned/{game}/{}/{n}", row.updated_at);
+            queue_notice(tx, config, &row, address, *seat, body.clone(), &seed, now)?;
+        }
     }
     let deadlines = &config.deadlines;
     let lead = deadlines.reminder_hours.iter().copied().max().unwrap_or(0);

@@ -31,6 +31,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0004_moderation",
         include_str!("../../migrations/0004_moderation.sql"),
     ),
+    (
+        "0005_vacations",
+        include_str!("../../migrations/0005_vacations.sql"),
+    ),
 ];
 
 /// A store error: the database said no.
@@ -160,6 +164,21 @@ pub struct Deadline {
     pub notices_sent: Vec<String>,
     /// Whether the time ran out (past the grace period).
     pub timed_out: bool,
+}
+
+/// A vacation as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VacationRow {
+    /// Row id.
+    pub id: i64,
+    /// When it starts (RFC 3339 UTC).
+    pub starts: String,
+    /// When it ends.
+    pub ends: String,
+    /// Whether its clocks were stopped.
+    pub started: bool,
+    /// Whether it is over.
+    pub ended: bool,
 }
 
 /// What the outbox knows of one mail it sent.
@@ -454,7 +473,8 @@ impl Tx<'_> {
         at: &str,
     ) -> Result<()> {
         self.tx.execute(
-            "UPDATE games SET position = ?2, order_count = ?3, updated_at = ?4 WHERE id = ?1",
+            "UPDATE games SET position = ?2, order_count = ?3, updated_at = ?4, adjourned = 0 \
+             WHERE id = ?1",
             params![game, position, order_count, at],
         )?;
         Ok(())
@@ -967,10 +987,12 @@ impl Tx<'_> {
                CASE WHEN g.disputed IS NOT NULL THEN 'a player asks for a moderator: ' || g.disputed \
                     WHEN EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.undeliverable IS NOT NULL) \
                       THEN 'mail to a player cannot be delivered' \
+                    WHEN g.adjourned = 1 THEN 'adjourned: both players silent' \
                     WHEN g.timed_out = 1 THEN 'time ran out (' || g.deadline_seat || ')' \
                     WHEN g.paused_until IS NOT NULL THEN 'paused until ' || g.paused_until \
                     ELSE 'past its deadline (' || g.deadline_seat || ', ' || g.deadline || ')' END \
              FROM games g WHERE g.status IN ('active', 'invited') AND (g.disputed IS NOT NULL \
+               OR g.adjourned = 1 \
                OR g.timed_out = 1 OR g.paused_until IS NOT NULL \
                OR (g.deadline IS NOT NULL AND g.deadline <= ?1) \
                OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.undeliverable IS NOT NULL)) \
@@ -1031,6 +1053,144 @@ impl Tx<'_> {
             params![game, first],
         )?;
         Ok(removed)
+    }
+
+    /// Adds a vacation; returns its id.
+    pub fn add_vacation(&self, player: i64, starts: &str, ends: &str) -> Result<i64> {
+        self.tx.execute(
+            "INSERT INTO vacations (player_id, starts, ends) VALUES (?1, ?2, ?3)",
+            params![player, starts, ends],
+        )?;
+        Ok(self.tx.last_insert_rowid())
+    }
+
+    /// A player's vacations that start in
+    /// or after `year_start`, oldest first.
+    pub fn vacations_of(&self, player: i64, year_start: &str) -> Result<Vec<VacationRow>> {
+        let mut stmt = self.tx.prepare(
+            "SELECT id, starts, ends, started, ended FROM vacations \
+             WHERE player_id = ?1 AND starts >= ?2 ORDER BY starts",
+        )?;
+        let rows = stmt.query_map(params![player, year_start], |r| {
+            Ok(VacationRow {
+                id: r.get(0)?,
+                starts: r.get(1)?,
+                ends: r.get(2)?,
+                started: r.get(3)?,
+                ended: r.get(4)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Vacations that should have started by `now` and have not:
+    /// (id, player, starts, ends).
+    pub fn vacations_to_start(&self, now: &str) -> Result<Vec<(i64, i64, String, String)>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT id, player_id, starts, ends FROM vacations \
+             WHERE started = 0 AND ended = 0 AND starts <= ?1",
+        )?;
+        let rows = stmt.query_map(params![now], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Vacations that have run to their end by `now`: (id, player).
+    pub fn vacations_to_end(&self, now: &str) -> Result<Vec<(i64, i64)>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT id, player_id FROM vacations WHERE started = 1 AND ended = 0 AND ends <= ?1",
+        )?;
+        let rows = stmt.query_map(params![now], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Marks a vacation started.
+    pub fn start_vacation(&self, id: i64) -> Result<()> {
+        self.tx.execute(
+            "UPDATE vacations SET started = 1 WHERE id = ?1",
+            params![id],
+        )?;
+        Ok(())
+    }
+
+    /// Ends a vacation at `ends` (its end, or earlier when cut short).
+    pub fn end_vacation(&self, id: i64, ends: &str) -> Result<()> {
+        self.tx.execute(
+            "UPDATE vacations SET ended = 1, ends = ?2 WHERE id = ?1",
+            params![id, ends],
+        )?;
+        Ok(())
+    }
+
+    /// The vacation a player is on at `now`, if any: (id, ends).
+    pub fn on_vacation(&self, player: i64, now: &str) -> Result<Option<(i64, String)>> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT id, ends FROM vacations WHERE player_id = ?1 AND started = 1 \
+                 AND ended = 0 AND starts <= ?2 AND ends > ?2",
+                params![player, now],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?)
+    }
+
+    /// The player's id for an address, if known.
+    pub fn player_id(&self, address: &str) -> Result<Option<i64>> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT id FROM players WHERE address = ?1",
+                params![address.to_ascii_lowercase()],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// The active games in which a player's seat has the pending deadline:
+    /// (game, seat, deadline).
+    pub fn deadlines_of_player(&self, player: i64) -> Result<Vec<(i64, Seat, String)>> {
+        let mut stmt = self.tx.prepare(
+            "SELECT g.id, g.deadline_seat, g.deadline FROM games g JOIN seats s \
+             ON s.game_id = g.id AND s.seat = g.deadline_seat \
+             WHERE s.player_id = ?1 AND g.status = 'active' AND g.deadline IS NOT NULL",
+        )?;
+        let rows: Vec<(i64, String, String)> = stmt
+            .query_map(params![player], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        rows.into_iter()
+            .map(|(g, s, d)| Ok((g, seat_from(&s)?, d)))
+            .collect()
+    }
+
+    /// Moves a deadline (keeping its notices: they are per deadline moment
+    /// only when the deadline is new).
+    pub fn move_deadline(&self, game: i64, to: &str) -> Result<()> {
+        self.tx.execute(
+            "UPDATE games SET deadline = ?2, notices_sent = '' WHERE id = ?1",
+            params![game, to],
+        )?;
+        Ok(())
+    }
+
+    /// Active games not adjourned whose last change was at or before
+    /// `before`.
+    pub fn silent_games(&self, before: &str) -> Result<Vec<i64>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT id FROM games WHERE status = 'active' AND updated_at <= ?1 AND adjourned = 0",
+        )?;
+        let rows = stmt.query_map(params![before], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Marks a game adjourned to the moderators (or back in play).
+    pub fn set_adjourned(&self, game: i64, adjourned: bool) -> Result<()> {
+        self.tx.execute(
+            "UPDATE games SET adjourned = ?2 WHERE id = ?1",
+            params![game, adjourned],
+        )?;
+        Ok(())
     }
 
     /// Counts outbox rows by status (for tests and `orderly games`).
