@@ -77,6 +77,9 @@ pub struct DeadlinesConfig {
     pub grace_hours: u32,
     /// What running out of time leads to.
     pub timeout: TimeoutPolicy,
+    /// The most days a clock bank (`CLOCK 10+1`) holds when `NEW` names no
+    /// `MAX`.
+    pub clock_cap_days: u32,
     /// Vacation days each player may take per calendar year.
     pub vacation_days_per_year: u32,
     /// Days without any order in a game after which it is adjourned to the
@@ -92,6 +95,7 @@ impl Default for DeadlinesConfig {
             reminder_hours: vec![24, 2],
             grace_hours: 24,
             timeout: TimeoutPolicy::Claim,
+            clock_cap_days: 30,
             vacation_days_per_year: 30,
             adjourn_after_days: 21,
         }

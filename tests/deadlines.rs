@@ -561,3 +561,86 @@ fn a_game_silent_for_weeks_is_adjourned_to_the_moderators() {
         "adjourned once"
     );
 }
+
+#[test]
+fn a_clock_bank_pays_for_each_turn_and_gains_its_increment() {
+    let mut site = Site::new("clock");
+    let mails = site.mail(
+        t0() - Duration::hours(1),
+        ANN,
+        "orderly@example.org",
+        &format!("NEW SQUARES VS {BOB} CLOCK 2+1 MAX 3"),
+    );
+    assert!(
+        only(&mails, ANN)[0]
+            .replace('\n', " ")
+            .contains("a clock of 2 days plus 1 per turn (at most 3)"),
+        "{mails:?}"
+    );
+    let (ann, bob) = (site.seat(true), site.seat(false));
+    site.mail(t0(), BOB, &bob, "ACCEPT");
+    // Ann takes 12 hours: 2 days - 12 h + 1 day = 2.5 days left for her.
+    let mails = site.mail(t0() + Duration::hours(12), ANN, &ann, "cav BR B3C");
+    let for_bob = only(&mails, BOB)[0];
+    assert!(
+        for_bob.contains("You must act by Mon 23 Nov 2026 22:00 UTC"),
+        "{for_bob}"
+    );
+    // Bob takes an hour; Ann's next deadline is 2.5 days away.
+    let mails = site.mail(t0() + Duration::hours(13), BOB, &bob, "inf GR G3C");
+    let for_ann = only(&mails, ANN)[0];
+    assert!(
+        for_ann.contains("You must act by Tue 24 Nov 2026 11:00 UTC"),
+        "{for_ann}"
+    );
+}
+
+#[test]
+fn a_game_can_send_time_outs_to_the_moderators() {
+    let mut site = Site::new("policy");
+    site.start("DAYS 1 TIMEOUT MODERATORS");
+    let deadline = t0() + Duration::days(1);
+    let mails = site.sweep(deadline + Duration::minutes(1));
+    assert!(
+        only(&mails, ANN)[0].contains("the game goes to the moderators"),
+        "{mails:?}"
+    );
+    let mails = site.sweep(deadline + Duration::hours(25));
+    assert!(
+        only(&mails, MOD)[0].contains("gone to the moderators"),
+        "{mails:?}"
+    );
+    assert!(only(&mails, BOB).is_empty(), "{mails:?}");
+    let bob = site.seat(false);
+    let mails = site.mail(deadline + Duration::hours(26), BOB, &bob, "CLAIM WIN");
+    assert!(
+        only(&mails, BOB)[0].contains("goes to the moderators"),
+        "{mails:?}"
+    );
+}
+
+#[test]
+fn a_daily_digest_replaces_the_reminders_once_a_day() {
+    let mut site = Site::new("digest");
+    site.mail(
+        t0() - Duration::hours(2),
+        ANN,
+        "orderly@example.org",
+        "SET DIGEST DAILY",
+    );
+    site.start("DAYS 1");
+    // Sunday 09:00 UTC: Ann's 24-hour reminder is due, but she has a digest.
+    let sunday = t0() + Duration::hours(23);
+    let mails = site.sweep(sunday);
+    let digest = only(&mails, ANN);
+    assert_eq!(digest.len(), 1, "{mails:?}");
+    assert!(digest[0].contains("Your games on 2026-11-22"), "{mails:?}");
+    assert!(
+        digest[0].contains("game 1: vs bob@example.org: your turn, by Sun 22 Nov 2026 10:00 UTC"),
+        "{mails:?}"
+    );
+    assert!(
+        site.sweep(sunday + Duration::minutes(30)).is_empty(),
+        "once a day"
+    );
+}

@@ -22,6 +22,10 @@ pub enum Command {
         first: Option<String>,
         /// Days per turn.
         days: Option<u32>,
+        /// A clock bank: initial days, days added per turn, cap in days.
+        clock: Option<(u32, u32, Option<u32>)>,
+        /// The game's own time-out policy: `claim` or `moderators`.
+        timeout: Option<String>,
     },
     /// `ACCEPT`: take up an invitation.
     Accept,
@@ -45,6 +49,8 @@ pub enum Command {
     SetTimezone(String),
     /// `SET REMINDERS ON|OFF`.
     SetReminders(bool),
+    /// `SET DIGEST DAILY|OFF`: one mail a day instead of reminders.
+    SetDigest(bool),
     /// `CLAIM WIN`: the opponent's time ran out.
     ClaimWin,
     /// `MODERATOR text`: ask the moderators for help with this game.
@@ -99,6 +105,8 @@ pub fn read(line: &str) -> Command {
         ),
         ["SET", "REMINDERS", "ON"] => Command::SetReminders(true),
         ["SET", "REMINDERS", "OFF"] => Command::SetReminders(false),
+        ["SET", "DIGEST", "DAILY" | "ON"] => Command::SetDigest(true),
+        ["SET", "DIGEST", "OFF"] => Command::SetDigest(false),
         ["CLAIM", "WIN"] | ["CLAIM"] => Command::ClaimWin,
         ["VACATION", n, "DAY" | "DAYS"] => match n.parse::<u32>() {
             Ok(n) if n >= 1 => Command::Vacation(VacationSpan::Days(n)),
@@ -134,7 +142,8 @@ pub fn read(line: &str) -> Command {
 fn read_new(line: &str) -> Command {
     let words: Vec<&str> = line.split_whitespace().collect();
     let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
-    let usage = "write NEW SQUARES VS their@address [AS BLUE|GRAY] [FIRST BLUE|GRAY] [DAYS n]";
+    let usage = "write NEW SQUARES VS their@address [AS BLUE|GRAY] [FIRST BLUE|GRAY] \
+                 [DAYS n | CLOCK days+days [MAX days]] [TIMEOUT CLAIM|MODERATORS]";
     let (Some(game), Some(vs), Some(opponent)) = (upper.get(1), upper.get(2), words.get(3)) else {
         return Command::BadNew(usage.into());
     };
@@ -150,12 +159,38 @@ fn read_new(line: &str) -> Command {
     let mut side = None;
     let mut first = None;
     let mut days = None;
+    let mut clock: Option<(u32, u32, Option<u32>)> = None;
+    let mut timeout = None;
     let mut rest = upper[4..].iter();
     while let Some(word) = rest.next() {
         let value = rest.next().cloned();
         match (word.as_str(), value) {
             ("AS", Some(v)) => side = Some(v),
             ("FIRST", Some(v)) => first = Some(v),
+            ("CLOCK", Some(v)) => {
+                let parsed = v
+                    .split_once('+')
+                    .and_then(|(a, b)| Some((a.parse::<u32>().ok()?, b.parse::<u32>().ok()?)));
+                match parsed {
+                    Some((a @ 1..=90, b @ 0..=30)) => clock = Some((a, b, None)),
+                    _ => {
+                        return Command::BadNew(format!(
+                            "CLOCK takes days+days per turn, such as CLOCK 10+1, not {v:?}"
+                        ))
+                    }
+                }
+            }
+            ("MAX", Some(v)) => match (clock, v.parse::<u32>()) {
+                (Some((a, b, _)), Ok(cap)) if cap >= a => clock = Some((a, b, Some(cap))),
+                _ => {
+                    return Command::BadNew(
+                        "MAX follows CLOCK and is at least its initial days".into(),
+                    )
+                }
+            },
+            ("TIMEOUT", Some(v)) if v == "CLAIM" || v == "MODERATORS" => {
+                timeout = Some(v.to_ascii_lowercase())
+            }
             ("DAYS", Some(v)) => match v.parse::<u32>() {
                 Ok(n @ 1..=60) => days = Some(n),
                 _ => {
@@ -173,6 +208,8 @@ fn read_new(line: &str) -> Command {
         side,
         first,
         days,
+        clock,
+        timeout,
     }
 }
 
@@ -195,6 +232,8 @@ mod tests {
                 side: Some("GRAY".into()),
                 first: Some("BLUE".into()),
                 days: None,
+                clock: None,
+                timeout: None,
             }
         );
         assert!(matches!(read("new squares bob"), Command::BadNew(_)));
@@ -214,6 +253,19 @@ mod tests {
         );
         assert_eq!(read("set reminders off"), Command::SetReminders(false));
         assert_eq!(read("claim win"), Command::ClaimWin);
+        assert!(matches!(
+            read("new squares vs b@c clock 10+1 max 20 timeout moderators"),
+            Command::New {
+                clock: Some((10, 1, Some(20))),
+                timeout: Some(_),
+                ..
+            }
+        ));
+        assert!(matches!(
+            read("new squares vs b@c clock ten"),
+            Command::BadNew(_)
+        ));
+        assert_eq!(read("set digest daily"), Command::SetDigest(true));
         assert_eq!(read("G2CR-G1C"), Command::Order("G2CR-G1C".into()));
     }
 }

@@ -17,7 +17,7 @@ pub mod texts;
 
 use std::time::{Duration, Instant};
 
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, SecondsFormat, Timelike, Utc};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
@@ -446,6 +446,13 @@ impl Service {
     }
 }
 
+/// The time control a `NEW` asks for.
+struct TimeControl {
+    days: Option<u32>,
+    clock: Option<(u32, u32, Option<u32>)>,
+    timeout: Option<String>,
+}
+
 /// One echoed line of the reply: what was understood, what was done.
 #[derive(Clone, Debug, Serialize)]
 struct Item {
@@ -605,14 +612,31 @@ impl Work<'_> {
                     side,
                     first,
                     days,
+                    clock,
+                    timeout,
                 } => self.new_game(
                     line,
                     &game,
                     &opponent,
                     side.as_deref(),
                     first.as_deref(),
-                    days,
+                    TimeControl {
+                        days,
+                        clock,
+                        timeout,
+                    },
                 )?,
+                Command::SetDigest(on) => {
+                    let player = self.tx.player(self.sender, "", self.at)?;
+                    self.tx.set_digest(player, on)?;
+                    let what = if on {
+                        "You will get one mail a day listing your games and deadlines, \
+                         instead of reminders."
+                    } else {
+                        "Daily digest off; reminders come per game again."
+                    };
+                    self.item(line, what, false);
+                }
                 Command::SetTimezone(zone) => self.set_timezone(line, &zone)?,
                 Command::Vacation(span) => self.vacation(line, span)?,
                 Command::BadVacation(why) => {
@@ -769,7 +793,7 @@ impl Work<'_> {
         opponent: &str,
         side: Option<&str>,
         first: Option<&str>,
-        days: Option<u32>,
+        time: TimeControl,
     ) -> Result<()> {
         if !game.eq_ignore_ascii_case("SQUARES") {
             self.item(
@@ -805,13 +829,32 @@ impl Work<'_> {
         let me = self.tx.player(self.sender, &name, self.at)?;
         let them = self.tx.player(opponent, "", self.at)?;
         let id = self.tx.create_game(Squares::NAME, first, mine, self.at)?;
-        let days = days.unwrap_or(self.config.deadlines.turn_days);
+        let days = time.days.unwrap_or(self.config.deadlines.turn_days);
         self.tx.set_turn_days(id, i64::from(days))?;
+        if let Some(policy) = &time.timeout {
+            self.tx.set_timeout_policy(id, policy)?;
+        }
         self.tx
             .add_seat(id, mine, me, &seat_secret(self.secret, id, mine))?;
         let theirs = mine.other();
         self.tx
             .add_seat(id, theirs, them, &seat_secret(self.secret, id, theirs))?;
+        let pace = match time.clock {
+            Some((initial, increment, cap)) => {
+                let cap = cap
+                    .unwrap_or(self.config.deadlines.clock_cap_days)
+                    .max(initial);
+                let day = 24 * 3600;
+                self.tx.set_clock(
+                    id,
+                    i64::from(initial) * day,
+                    i64::from(increment) * day,
+                    i64::from(cap) * day,
+                )?;
+                format!("a clock of {initial} days plus {increment} per turn (at most {cap})")
+            }
+            None => format!("{days} days per turn"),
+        };
         let game = self
             .tx
             .game(id)?
@@ -844,8 +887,8 @@ impl Work<'_> {
             line,
             format!(
                 "Game {id} proposed: you play {} against {opponent}, {} moves first, \
-                 {days} days per turn. They have been invited; you will hear when \
-                 they ACCEPT or DECLINE.",
+                 {pace}. They have been invited; you will hear when they ACCEPT or \
+                 DECLINE.",
                 Squares::seat_name(mine),
                 Squares::seat_name(first)
             ),
@@ -1196,7 +1239,7 @@ impl Work<'_> {
     /// the policy lets the waiting player claim the game.
     fn claim_win(&mut self, line: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
         let deadline = self.tx.deadline(game.id)?;
-        let claimable = self.config.deadlines.timeout == crate::config::TimeoutPolicy::Claim;
+        let claimable = claims(self.tx, self.config, game.id)?;
         match deadline {
             Some(d) if d.timed_out && d.seat != seat.seat && claimable => {
                 let loser = Squares::seat_name(d.seat);
@@ -1722,12 +1765,33 @@ pub fn fresh_deadline(
     state: &Squares,
     now: DateTime<Utc>,
 ) -> Result<()> {
+    let clock = tx.clock(game)?;
+    // A clock bank pays for the turn just played: the time it took, less
+    // the increment, within the cap.
+    if let (Some((increment, cap)), Some(old), Some((kind, since))) =
+        (clock, tx.deadline(game)?, tx.deadline_start(game)?)
+    {
+        if kind == "turn" {
+            if let (Ok(since), Some(bank)) = (
+                DateTime::parse_from_rfc3339(&since),
+                tx.bank(game, old.seat)?,
+            ) {
+                let used = (now - since.with_timezone(&Utc)).num_seconds().max(0);
+                tx.set_bank(game, old.seat, (bank - used + increment).clamp(0, cap))?;
+            }
+        }
+    }
     let Some(pending) = state.pending() else {
         return Ok(tx.set_deadline(game, None)?);
     };
-    let hours = match pending.kind {
-        DecisionKind::Turn | DecisionKind::DoubleTurn { .. } => tx.turn_days(game)? * 24,
-        _ => i64::from(config.deadlines.decision_hours),
+    let turn = matches!(
+        pending.kind,
+        DecisionKind::Turn | DecisionKind::DoubleTurn { .. }
+    );
+    let secs = match (turn, clock) {
+        (true, Some(_)) => tx.bank(game, pending.seat)?.unwrap_or(0),
+        (true, None) => tx.turn_days(game)? * 24 * 3600,
+        (false, _) => i64::from(config.deadlines.decision_hours) * 3600,
     };
     // A player on vacation has no running clock: theirs starts when the
     // vacation ends.
@@ -1739,8 +1803,10 @@ pub fn fresh_deadline(
             }
         }
     }
-    let at = now_text(base + chrono::Duration::hours(hours));
-    Ok(tx.set_deadline(game, Some((pending.seat, &at)))?)
+    let at = now_text(base + chrono::Duration::seconds(secs));
+    tx.set_deadline(game, Some((pending.seat, &at)))?;
+    let kind = if turn { "turn" } else { "decision" };
+    Ok(tx.set_deadline_start(game, kind, &now_text(base))?)
 }
 
 /// Queues a notice about a game to `address` (the seat's, when `seat` is
@@ -1862,6 +1928,80 @@ fn start_vacation(
     Ok(())
 }
 
+/// `SET DIGEST DAILY`: once a day, from 07:00 in the player's zone, one
+/// mail listing their games, whose turn, and the deadlines.
+fn send_digests(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<()> {
+    for (player, address, zone) in tx.digests_due("9999-12-31")? {
+        let tz: chrono_tz::Tz = zone.parse().unwrap_or(chrono_tz::UTC);
+        let local = now.with_timezone(&tz);
+        let today = local.format("%Y-%m-%d").to_string();
+        if local.hour() < 7 || tx.digest_already_sent(player, &today)? {
+            continue;
+        }
+        tx.digest_sent(player, &today)?;
+        let mut lines = Vec::new();
+        for game in tx.games_of(player)?.iter().filter(|g| g.status == "active") {
+            let seats = tx.seats(game.id)?;
+            let me = seats.iter().find(|s| s.player_id == player);
+            let other = seats.iter().find(|s| s.player_id != player);
+            let deadline = tx.deadline(game.id)?;
+            let state = match &deadline {
+                Some(d) if Some(d.seat) == me.map(|m| m.seat) => {
+                    format!("your turn, by {}", local_time(&d.at, &zone))
+                }
+                Some(d) => format!(
+                    "waiting for {} (by {})",
+                    Squares::seat_name(d.seat),
+                    local_time(&d.at, &zone)
+                ),
+                None => "paused or waiting".to_string(),
+            };
+            lines.push(format!(
+                "  game {}: vs {}: {state}",
+                game.id,
+                other.map(|o| o.address.as_str()).unwrap_or("?")
+            ));
+        }
+        if lines.is_empty() {
+            continue;
+        }
+        let body = texts::wrap(&format!(
+            "Your games on {today}:\n{}\n\nWrite SET DIGEST OFF for reminders per game instead.",
+            lines.join("\n")
+        ));
+        let domain = config.address_parts().1.to_string();
+        let id = message_id(&format!("digest/{player}/{today}"), &domain);
+        let mail = OutgoingMail {
+            message_id: id.clone(),
+            from: format!("{} <{}>", config.service.name, config.service.address),
+            to: address.clone(),
+            reply_to: None,
+            subject: format!("orderly: your games on {today}"),
+            in_reply_to: None,
+            references: Vec::new(),
+            list_id: None,
+            body,
+            date: now,
+            auto: AutoKind::Generated,
+            return_path: None,
+        };
+        let json = serde_json::to_string(&mail)
+            .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;
+        tx.queue_mail(&id, None, &address, &json, &now_text(now))?;
+    }
+    Ok(())
+}
+
+/// Whether a game whose time runs out may be claimed by the opponent (its
+/// own policy from `NEW ... TIMEOUT`, else the server's).
+fn claims(tx: &Tx<'_>, config: &Config, game: i64) -> Result<bool> {
+    Ok(match tx.timeout_policy(game)?.as_deref() {
+        Some("claim") => true,
+        Some(_) => false,
+        None => config.deadlines.timeout == crate::config::TimeoutPolicy::Claim,
+    })
+}
+
 /// What one sweep of the deadlines did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SweepReport {
@@ -1895,6 +2035,7 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
     for (id, _) in tx.vacations_to_end(&now_text(now))? {
         tx.end_vacation(id, &now_text(now))?;
     }
+    send_digests(tx, config, now)?;
     let silent_since = now - chrono::Duration::days(i64::from(config.deadlines.adjourn_after_days));
     for game in tx.silent_games(&now_text(silent_since))? {
         tx.set_adjourned(game, true)?;
@@ -1954,7 +2095,7 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
                     tx.add_notice(d.game_id, &format!("{h}h"))?;
                 }
                 let (zone, wants) = tx.player_settings(&acting.address)?;
-                if wants {
+                if wants && !tx.wants_digest(&acting.address)? {
                     let left = at - now;
                     let body = texts::render(
                         "reminder",
@@ -1982,9 +2123,10 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
         }
         if !sent("late") {
             tx.add_notice(d.game_id, "late")?;
-            let consequence = match deadlines.timeout {
-                crate::config::TimeoutPolicy::Claim => "your opponent may claim the game.",
-                crate::config::TimeoutPolicy::Moderators => "the game goes to the moderators.",
+            let consequence = if claims(tx, config, d.game_id)? {
+                "your opponent may claim the game."
+            } else {
+                "the game goes to the moderators."
             };
             for s in &seats {
                 let (zone, _) = tx.player_settings(&s.address)?;
@@ -2017,7 +2159,7 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
         if now >= grace_end && !d.timed_out {
             tx.set_timed_out(d.game_id)?;
             report.timed_out += 1;
-            let claim = deadlines.timeout == crate::config::TimeoutPolicy::Claim;
+            let claim = claims(tx, config, d.game_id)?;
             let mut to: Vec<(String, Option<(i64, Seat)>)> = Vec::new();
             if claim {
                 to.extend(

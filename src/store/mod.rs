@@ -35,6 +35,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0005_vacations",
         include_str!("../../migrations/0005_vacations.sql"),
     ),
+    (
+        "0006_clocks",
+        include_str!("../../migrations/0006_clocks.sql"),
+    ),
 ];
 
 /// A store error: the database said no.
@@ -1189,6 +1193,167 @@ impl Tx<'_> {
         self.tx.execute(
             "UPDATE games SET adjourned = ?2 WHERE id = ?1",
             params![game, adjourned],
+        )?;
+        Ok(())
+    }
+
+    /// Sets a game's clock bank: every seat starts with `initial_secs`,
+    /// gains `increment_secs` per turn, up to `cap_secs`.
+    pub fn set_clock(
+        &self,
+        game: i64,
+        initial_secs: i64,
+        increment_secs: i64,
+        cap_secs: i64,
+    ) -> Result<()> {
+        self.tx.execute(
+            "UPDATE games SET clock_increment_secs = ?2, clock_cap_secs = ?3 WHERE id = ?1",
+            params![game, increment_secs, cap_secs],
+        )?;
+        self.tx.execute(
+            "UPDATE seats SET bank_secs = ?2 WHERE game_id = ?1",
+            params![game, initial_secs],
+        )?;
+        Ok(())
+    }
+
+    /// A game's clock: (increment, cap) when it plays with a bank.
+    pub fn clock(&self, game: i64) -> Result<Option<(i64, i64)>> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT clock_increment_secs, clock_cap_secs FROM games WHERE id = ?1",
+                params![game],
+                |r| Ok((r.get::<_, Option<i64>>(0)?, r.get::<_, Option<i64>>(1)?)),
+            )
+            .optional()?
+            .and_then(|(i, c)| Some((i?, c?))))
+    }
+
+    /// A seat's clock bank left, in seconds.
+    pub fn bank(&self, game: i64, seat: Seat) -> Result<Option<i64>> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT bank_secs FROM seats WHERE game_id = ?1 AND seat = ?2",
+                params![game, seat_text(seat)],
+                |r| r.get(0),
+            )
+            .optional()?
+            .flatten())
+    }
+
+    /// Sets a seat's clock bank.
+    pub fn set_bank(&self, game: i64, seat: Seat, secs: i64) -> Result<()> {
+        self.tx.execute(
+            "UPDATE seats SET bank_secs = ?3 WHERE game_id = ?1 AND seat = ?2",
+            params![game, seat_text(seat), secs],
+        )?;
+        Ok(())
+    }
+
+    /// What the current deadline is for (`turn` or `decision`) and since
+    /// when its clock runs.
+    pub fn deadline_start(&self, game: i64) -> Result<Option<(String, String)>> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT deadline_kind, deadline_since FROM games WHERE id = ?1",
+                params![game],
+                |r| {
+                    Ok((
+                        r.get::<_, Option<String>>(0)?,
+                        r.get::<_, Option<String>>(1)?,
+                    ))
+                },
+            )
+            .optional()?
+            .and_then(|(k, s)| Some((k?, s?))))
+    }
+
+    /// Records what the current deadline is for and since when it runs.
+    pub fn set_deadline_start(&self, game: i64, kind: &str, since: &str) -> Result<()> {
+        self.tx.execute(
+            "UPDATE games SET deadline_kind = ?2, deadline_since = ?3 WHERE id = ?1",
+            params![game, kind, since],
+        )?;
+        Ok(())
+    }
+
+    /// A game's own time-out policy, if it has one.
+    pub fn timeout_policy(&self, game: i64) -> Result<Option<String>> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT timeout_policy FROM games WHERE id = ?1",
+                params![game],
+                |r| r.get(0),
+            )
+            .optional()?
+            .flatten())
+    }
+
+    /// Sets a game's own time-out policy.
+    pub fn set_timeout_policy(&self, game: i64, policy: &str) -> Result<()> {
+        self.tx.execute(
+            "UPDATE games SET timeout_policy = ?2 WHERE id = ?1",
+            params![game, policy],
+        )?;
+        Ok(())
+    }
+
+    /// Turns a player's daily digest on or off.
+    pub fn set_digest(&self, player: i64, on: bool) -> Result<()> {
+        self.tx.execute(
+            "UPDATE players SET digest = ?2 WHERE id = ?1",
+            params![player, on],
+        )?;
+        Ok(())
+    }
+
+    /// Whether a player wants a daily digest instead of reminders.
+    pub fn wants_digest(&self, address: &str) -> Result<bool> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT digest FROM players WHERE address = ?1",
+                params![address.to_ascii_lowercase()],
+                |r| r.get(0),
+            )
+            .optional()?
+            .unwrap_or(false))
+    }
+
+    /// Players who want a digest and have not had one on `day` (UTC date):
+    /// (id, address, timezone).
+    pub fn digests_due(&self, day: &str) -> Result<Vec<(i64, String, String)>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT id, address, timezone FROM players WHERE digest = 1 \
+             AND (digest_sent IS NULL OR digest_sent < ?1)",
+        )?;
+        let rows = stmt.query_map(params![day], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Whether a player's digest for `day` (their local date) went out.
+    pub fn digest_already_sent(&self, player: i64, day: &str) -> Result<bool> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT digest_sent FROM players WHERE id = ?1",
+                params![player],
+                |r| r.get::<_, Option<String>>(0),
+            )
+            .optional()?
+            .flatten()
+            .is_some_and(|sent| sent.as_str() >= day))
+    }
+
+    /// Records the day a player's digest was sent.
+    pub fn digest_sent(&self, player: i64, day: &str) -> Result<()> {
+        self.tx.execute(
+            "UPDATE players SET digest_sent = ?2 WHERE id = ?1",
+            params![player, day],
         )?;
         Ok(())
     }
