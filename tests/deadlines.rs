@@ -644,3 +644,109 @@ fn a_daily_digest_replaces_the_reminders_once_a_day() {
         "once a day"
     );
 }
+
+/// Every moderator command, in an order in which each applies, with words
+/// its report must hold.
+const EVERY_COMMAND: &[(&str, &str)] = &[
+    ("STALLED", "game 1: past its deadline"),
+    ("EXTEND 1 12 HOURS", "extended by 12 hours"),
+    ("NOTE 1 a friendly word", "note: a friendly word"),
+    ("PAUSE 1 UNTIL 2026-12-20", "paused until"),
+    ("RESUME 1", "the game resumes"),
+    (
+        "ACT 1 BLUE cav BR B3C",
+        "MOVE CAVALRY BR B3C was entered for Blue",
+    ),
+    (
+        "ROLLBACK 1 1 entered by mistake",
+        "the last 1 order(s) are undone",
+    ),
+    (
+        "REPLACE 1 GRAY carol@example.org",
+        "Gray is now played by carol@example.org",
+    ),
+    ("ADJUDICATE 1 DRAW agreed by phone", "adjudicated: a draw"),
+];
+
+#[test]
+fn every_moderator_command_works_by_mail_and_by_the_command_line() {
+    for by_mail in [true, false] {
+        let mut site = Site::new(if by_mail { "every-mail" } else { "every-cli" });
+        site.start("DAYS 1");
+        let at = t0() + Duration::days(2);
+        let mod_addr = site.service.moderator_address(MOD);
+        for (command, says) in EVERY_COMMAND {
+            let report = if by_mail {
+                let mails = site.mail(at, MOD, &mod_addr, command);
+                only(&mails, MOD)[0].replace('\n', " ")
+            } else {
+                site.service.moderate(command, "cli:test", at).unwrap()
+            };
+            assert!(
+                report.contains(says),
+                "{command} (mail: {by_mail}): {report}"
+            );
+        }
+        // The game is over now: FORFEIT is refused, and so is a non-moderator.
+        let report = site
+            .service
+            .moderate("FORFEIT 1 BLUE", "cli:test", at)
+            .unwrap();
+        assert!(report.starts_with("Refused"), "{report}");
+        site.drain(at);
+        let mails = site.mail(at, ANN, &mod_addr, "FORFEIT 1 GRAY");
+        assert!(
+            only(&mails, ANN)[0].contains("only from a moderator"),
+            "{mails:?}"
+        );
+        let text = record(&mut site);
+        assert!(
+            text.contains("a friendly word") && text.contains("[Result \"Draw\"]"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_game_may_name_its_own_moderator_who_moderates_only_it() {
+    let mut site = Site::new("ownmod");
+    site.start("DAYS 1 TIMEOUT MODERATORS MODERATOR carol@example.org");
+    // A second game without her.
+    site.mail(
+        t0(),
+        ANN,
+        "orderly@example.org",
+        &format!("NEW SQUARES VS {BOB}"),
+    );
+    let carol = "carol@example.org";
+    let carol_addr = site.service.moderator_address(carol);
+    let at = t0() + Duration::hours(2);
+    let mails = site.mail(
+        at,
+        carol,
+        &carol_addr,
+        "NOTE 1 hello from your moderator\nNOTE 2 not mine",
+    );
+    let reply = only(&mails, carol)[0].replace('\n', " ");
+    assert!(
+        reply.contains("Game 1: note: hello from your moderator."),
+        "{reply}"
+    );
+    assert!(
+        reply.contains("Refused: you moderate only the games that name you."),
+        "{reply}"
+    );
+    let mails = site.sweep(t0() + Duration::days(2) + Duration::hours(1));
+    assert!(
+        only(&mails, carol)
+            .iter()
+            .any(|m| m.contains("gone to the moderators")),
+        "{mails:?}"
+    );
+    assert!(
+        only(&mails, MOD)
+            .iter()
+            .any(|m| m.contains("gone to the moderators")),
+        "{mails:?}"
+    );
+}

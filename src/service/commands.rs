@@ -26,6 +26,8 @@ pub enum Command {
         clock: Option<(u32, u32, Option<u32>)>,
         /// The game's own time-out policy: `claim` or `moderators`.
         timeout: Option<String>,
+        /// The game's own moderator.
+        moderator: Option<String>,
     },
     /// `ACCEPT`: take up an invitation.
     Accept,
@@ -161,6 +163,7 @@ fn read_new(line: &str) -> Command {
     let mut days = None;
     let mut clock: Option<(u32, u32, Option<u32>)> = None;
     let mut timeout = None;
+    let mut moderator = None;
     let mut rest = upper[4..].iter();
     while let Some(word) = rest.next() {
         let value = rest.next().cloned();
@@ -188,6 +191,12 @@ fn read_new(line: &str) -> Command {
                     )
                 }
             },
+            ("MODERATOR", Some(v)) if v.contains('@') => {
+                moderator = Some(
+                    v.trim_matches(|c| c == '<' || c == '>')
+                        .to_ascii_lowercase(),
+                )
+            }
             ("TIMEOUT", Some(v)) if v == "CLAIM" || v == "MODERATORS" => {
                 timeout = Some(v.to_ascii_lowercase())
             }
@@ -210,6 +219,7 @@ fn read_new(line: &str) -> Command {
         days,
         clock,
         timeout,
+        moderator,
     }
 }
 
@@ -234,6 +244,7 @@ mod tests {
                 days: None,
                 clock: None,
                 timeout: None,
+                moderator: None,
             }
         );
         assert!(matches!(read("new squares bob"), Command::BadNew(_)));

@@ -451,6 +451,7 @@ struct TimeControl {
     days: Option<u32>,
     clock: Option<(u32, u32, Option<u32>)>,
     timeout: Option<String>,
+    moderator: Option<String>,
 }
 
 /// One echoed line of the reply: what was understood, what was done.
@@ -531,6 +532,18 @@ impl Work<'_> {
         })
     }
 
+    /// Whether the action is about a game that names the sender as its
+    /// own moderator.
+    fn own_game(&self, action: &moderation::Action) -> Result<bool> {
+        Ok(match moderation::game_of(action) {
+            Some(game) => self
+                .tx
+                .game_moderator(game)?
+                .is_some_and(|m| m.eq_ignore_ascii_case(self.sender)),
+            None => false,
+        })
+    }
+
     /// A mail to a moderator address: every line a moderator command, taken
     /// only from a configured moderator writing to their own key.
     fn moderator_mail(&mut self, key: &str, lines: &[&str]) -> Result<()> {
@@ -540,8 +553,9 @@ impl Work<'_> {
             .addresses
             .iter()
             .any(|a| a.eq_ignore_ascii_case(self.sender));
+        let moderates_a_game = !is_moderator && self.tx.moderates_any(self.sender)?;
         let own_key = identity::moderator_secret(self.secret, self.sender);
-        if !is_moderator || !secrets_match(&own_key, key) {
+        if !(is_moderator || moderates_a_game) || !secrets_match(&own_key, key) {
             self.item(
                 lines.first().copied().unwrap_or("(nothing)"),
                 "Refused: this address takes commands only from a moderator writing \
@@ -552,6 +566,10 @@ impl Work<'_> {
         }
         for line in lines {
             let report = match moderation::parse(line) {
+                // A game's own moderator acts on that game only.
+                Ok(action) if moderates_a_game && !self.own_game(&action)? => {
+                    "Refused: you moderate only the games that name you.".to_string()
+                }
                 Ok(action) => {
                     let seed = format!("{}/{line}", self.message_id);
                     let cx = moderation::Context {
@@ -614,6 +632,7 @@ impl Work<'_> {
                     days,
                     clock,
                     timeout,
+                    moderator,
                 } => self.new_game(
                     line,
                     &game,
@@ -624,6 +643,7 @@ impl Work<'_> {
                         days,
                         clock,
                         timeout,
+                        moderator,
                     },
                 )?,
                 Command::SetDigest(on) => {
@@ -834,6 +854,9 @@ impl Work<'_> {
         if let Some(policy) = &time.timeout {
             self.tx.set_timeout_policy(id, policy)?;
         }
+        if let Some(moderator) = &time.moderator {
+            self.tx.set_game_moderator(id, moderator)?;
+        }
         self.tx
             .add_seat(id, mine, me, &seat_secret(self.secret, id, mine))?;
         let theirs = mine.other();
@@ -970,7 +993,7 @@ impl Work<'_> {
                     Squares::seat_name(seat.seat),
                     game.id
                 ));
-                let moderators = self.config.moderators.addresses.clone();
+                let moderators = moderators_of(self.tx, self.config, game.id)?;
                 for (n, m) in moderators.iter().enumerate() {
                     let seed = format!("{}/moderator/{n}", self.message_id);
                     queue_notice(
@@ -1740,11 +1763,9 @@ pub fn undeliverable(
             .map(|s| (s.address, Some((game, s.seat))))
             .collect();
         to.extend(
-            config
-                .moderators
-                .addresses
-                .iter()
-                .map(|a| (a.to_lowercase(), None)),
+            moderators_of(tx, config, game)?
+                .into_iter()
+                .map(|a| (a, None)),
         );
         for (n, (address, seat)) in to.iter().enumerate() {
             let seed = format!("undeliverable/{outbox_id}/{game}/{n}");
@@ -1992,6 +2013,22 @@ fn send_digests(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<()> 
     Ok(())
 }
 
+/// Who moderates a game: the server's moderators and the game's own.
+fn moderators_of(tx: &Tx<'_>, config: &Config, game: i64) -> Result<Vec<String>> {
+    let mut all: Vec<String> = config
+        .moderators
+        .addresses
+        .iter()
+        .map(|a| a.to_lowercase())
+        .collect();
+    if let Some(own) = tx.game_moderator(game)? {
+        if !all.contains(&own) {
+            all.push(own);
+        }
+    }
+    Ok(all)
+}
+
 /// Whether a game whose time runs out may be claimed by the opponent (its
 /// own policy from `NEW ... TIMEOUT`, else the server's).
 fn claims(tx: &Tx<'_>, config: &Config, game: i64) -> Result<bool> {
@@ -2051,11 +2088,9 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
             .map(|s| (s.address, Some((game, s.seat))))
             .collect();
         to.extend(
-            config
-                .moderators
-                .addresses
-                .iter()
-                .map(|a| (a.to_lowercase(), None)),
+            moderators_of(tx, config, game)?
+                .into_iter()
+                .map(|a| (a, None)),
         );
         for (n, (address, seat)) in to.iter().enumerate() {
             let seed = format!("adjourned/{game}/{}/{n}", row.updated_at);
@@ -2170,11 +2205,9 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
                 );
             } else {
                 to.extend(
-                    config
-                        .moderators
-                        .addresses
-                        .iter()
-                        .map(|a| (a.to_lowercase(), None)),
+                    moderators_of(tx, config, d.game_id)?
+                        .into_iter()
+                        .map(|a| (a, None)),
                 );
             }
             for (n, (address, seat)) in to.iter().enumerate() {

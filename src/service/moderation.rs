@@ -229,6 +229,22 @@ pub fn parse(line: &str) -> std::result::Result<Action, String> {
     }
 }
 
+/// The game an action is about (none for STALLED).
+pub fn game_of(action: &Action) -> Option<i64> {
+    match action {
+        Action::Stalled => None,
+        Action::Extend { game, .. }
+        | Action::Pause { game, .. }
+        | Action::Resume { game }
+        | Action::Forfeit { game, .. }
+        | Action::Adjudicate { game, .. }
+        | Action::Replace { game, .. }
+        | Action::Rollback { game, .. }
+        | Action::Act { game, .. }
+        | Action::Note { game, .. } => Some(*game),
+    }
+}
+
 fn game_row(tx: &Tx<'_>, id: i64) -> Result<GameRow> {
     tx.game(id)?
         .ok_or_else(|| ServiceError::Store(StoreError::Corrupt(format!("there is no game {id}"))))

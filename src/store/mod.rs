@@ -39,6 +39,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0006_clocks",
         include_str!("../../migrations/0006_clocks.sql"),
     ),
+    (
+        "0007_game_moderator",
+        include_str!("../../migrations/0007_game_moderator.sql"),
+    ),
 ];
 
 /// A store error: the database said no.
@@ -1354,6 +1358,41 @@ impl Tx<'_> {
         self.tx.execute(
             "UPDATE players SET digest_sent = ?2 WHERE id = ?1",
             params![player, day],
+        )?;
+        Ok(())
+    }
+
+    /// A game's own moderator, if it names one.
+    pub fn game_moderator(&self, game: i64) -> Result<Option<String>> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT moderator FROM games WHERE id = ?1",
+                params![game],
+                |r| r.get(0),
+            )
+            .optional()?
+            .flatten())
+    }
+
+    /// Whether an address is the own moderator of some game.
+    pub fn moderates_any(&self, address: &str) -> Result<bool> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT 1 FROM games WHERE moderator = ?1 LIMIT 1",
+                params![address.to_ascii_lowercase()],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+
+    /// Names a game's own moderator.
+    pub fn set_game_moderator(&self, game: i64, address: &str) -> Result<()> {
+        self.tx.execute(
+            "UPDATE games SET moderator = ?2 WHERE id = ?1",
+            params![game, address.to_ascii_lowercase()],
         )?;
         Ok(())
     }
