@@ -2211,12 +2211,13 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
                 );
             }
             for (n, (address, seat)) in to.iter().enumerate() {
+                let (zone, _) = tx.player_settings(address)?;
                 let body = texts::render(
                     "timeout",
                     minijinja::context! {
                         game => d.game_id,
                         side => Squares::seat_name(d.seat),
-                        deadline => local_time(&d.at, "UTC"),
+                        deadline => local_time(&d.at, &zone),
                         grace => deadlines.grace_hours,
                         claim => claim,
                     },
