@@ -1,0 +1,404 @@
+//! The clock: deadlines for each decision, clock banks, vacations, daily
+//! digests, adjournment, and the sweep that sends reminders, late notices
+//! and time-outs when their moment comes.
+
+use super::*;
+
+/// Gives a game's pending decision a fresh deadline from `now`: the game's
+/// days for a turn, `decision_hours` for a decision inside an attack; none
+/// once the game is over.
+pub fn fresh_deadline(
+    tx: &Tx<'_>,
+    config: &Config,
+    game: i64,
+    state: &Squares,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let clock = tx.clock(game)?;
+    // A clock bank pays for the turn just played: the time it took, less
+    // the increment, within the cap.
+    if let (Some((increment, cap)), Some(old), Some((kind, since))) =
+        (clock, tx.deadline(game)?, tx.deadline_start(game)?)
+    {
+        if kind == "turn" {
+            if let (Ok(since), Some(bank)) = (
+                DateTime::parse_from_rfc3339(&since),
+                tx.bank(game, old.seat)?,
+            ) {
+                let used = (now - since.with_timezone(&Utc)).num_seconds().max(0);
+                tx.set_bank(game, old.seat, (bank - used + increment).clamp(0, cap))?;
+            }
+        }
+    }
+    let Some(pending) = state.pending() else {
+        return Ok(tx.set_deadline(game, None)?);
+    };
+    let turn = matches!(
+        pending.kind,
+        DecisionKind::Turn | DecisionKind::DoubleTurn { .. }
+    );
+    let secs = match (turn, clock) {
+        (true, Some(_)) => tx.bank(game, pending.seat)?.unwrap_or(0),
+        (true, None) => tx.turn_days(game)? * 24 * 3600,
+        (false, _) => i64::from(config.deadlines.decision_hours) * 3600,
+    };
+    // A player on vacation has no running clock: theirs starts when the
+    // vacation ends.
+    let mut base = now;
+    if let Some(seat) = tx.seats(game)?.into_iter().find(|s| s.seat == pending.seat) {
+        if let Some((_, ends)) = tx.on_vacation(seat.player_id, &now_text(now))? {
+            if let Ok(ends) = DateTime::parse_from_rfc3339(&ends) {
+                base = base.max(ends.with_timezone(&Utc));
+            }
+        }
+    }
+    let at = now_text(base + chrono::Duration::seconds(secs));
+    tx.set_deadline(game, Some((pending.seat, &at)))?;
+    let kind = if turn { "turn" } else { "decision" };
+    Ok(tx.set_deadline_start(game, kind, &now_text(base))?)
+}
+
+/// A span in whole days, rounded up, at least one (vacation days count
+/// whole: a day begun is a day taken).
+pub(super) fn whole_days(span: chrono::Duration) -> i64 {
+    let hours = span.num_hours().max(0);
+    ((hours + 23) / 24).max(1)
+}
+
+/// Vacation days used in a year's vacations (each counted in whole days,
+/// at least one).
+pub(super) fn vacation_days_used(vacations: &[crate::store::VacationRow]) -> i64 {
+    let parse = |t: &str| DateTime::parse_from_rfc3339(t).ok();
+    vacations
+        .iter()
+        .filter_map(|v| Some((parse(&v.starts)?, parse(&v.ends)?)))
+        .map(|(s, e)| whole_days(e - s))
+        .sum()
+}
+
+/// Starts a vacation: every deadline of the player moves by its length, so
+/// their clocks stand still; the opponents are told, with the days left.
+pub(super) fn start_vacation(
+    tx: &Tx<'_>,
+    config: &Config,
+    id: i64,
+    player: i64,
+    starts: DateTime<Utc>,
+    ends: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    tx.start_vacation(id)?;
+    let length = ends - starts;
+    for (game, _, deadline) in tx.deadlines_of_player(player)? {
+        if let Ok(d) = DateTime::parse_from_rfc3339(&deadline) {
+            tx.move_deadline(game, &now_text(d.with_timezone(&Utc) + length))?;
+        }
+    }
+    let year_start = format!("{}-01-01", now.format("%Y"));
+    let left = i64::from(config.deadlines.vacation_days_per_year)
+        - vacation_days_used(&tx.vacations_of(player, &year_start)?);
+    let games = tx.games_of(player)?;
+    for row in games.iter().filter(|g| g.status == "active") {
+        let seats = tx.seats(row.id)?;
+        let Some(me) = seats.iter().find(|s| s.player_id == player) else {
+            continue;
+        };
+        for other in seats.iter().filter(|s| s.player_id != player) {
+            let body = texts::wrap(&format!(
+                "{} ({} in game {}) is on vacation until {}: their clock stands still \
+                 meanwhile. They have {} vacation days left this year.",
+                me.address,
+                Squares::seat_name(me.seat),
+                row.id,
+                local_time(&now_text(ends), "UTC"),
+                left.max(0)
+            ));
+            let seed = format!("vacation/{id}/{}/{}", row.id, seat_text(other.seat));
+            queue_notice(
+                tx,
+                config,
+                row,
+                &other.address,
+                Some((row.id, other.seat)),
+                body,
+                &seed,
+                now,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// `SET DIGEST DAILY`: once a day, from 07:00 in the player's zone, one
+/// mail listing their games, whose turn, and the deadlines.
+fn send_digests(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<()> {
+    for (player, address, zone) in tx.digests_due("9999-12-31")? {
+        let tz: chrono_tz::Tz = zone.parse().unwrap_or(chrono_tz::UTC);
+        let local = now.with_timezone(&tz);
+        let today = local.format("%Y-%m-%d").to_string();
+        if local.hour() < 7 || tx.digest_already_sent(player, &today)? {
+            continue;
+        }
+        tx.digest_sent(player, &today)?;
+        let mut lines = Vec::new();
+        for game in tx.games_of(player)?.iter().filter(|g| g.status == "active") {
+            let seats = tx.seats(game.id)?;
+            let me = seats.iter().find(|s| s.player_id == player);
+            let other = seats.iter().find(|s| s.player_id != player);
+            let deadline = tx.deadline(game.id)?;
+            let state = match &deadline {
+                Some(d) if Some(d.seat) == me.map(|m| m.seat) => {
+                    format!("your turn, by {}", local_time(&d.at, &zone))
+                }
+                Some(d) => format!(
+                    "waiting for {} (by {})",
+                    Squares::seat_name(d.seat),
+                    local_time(&d.at, &zone)
+                ),
+                None => "paused or waiting".to_string(),
+            };
+            lines.push(format!(
+                "  game {}: vs {}: {state}",
+                game.id,
+                other.map(|o| o.address.as_str()).unwrap_or("?")
+            ));
+        }
+        if lines.is_empty() {
+            continue;
+        }
+        let body = texts::wrap(&format!(
+            "Your games on {today}:\n{}\n\nWrite SET DIGEST OFF for reminders per game instead.",
+            lines.join("\n")
+        ));
+        let domain = config.address_parts().1.to_string();
+        let id = message_id(&format!("digest/{player}/{today}"), &domain);
+        let mail = OutgoingMail {
+            message_id: id.clone(),
+            from: format!("{} <{}>", config.service.name, config.service.address),
+            to: address.clone(),
+            reply_to: None,
+            subject: format!("orderly: your games on {today}"),
+            in_reply_to: None,
+            references: Vec::new(),
+            list_id: None,
+            body,
+            date: now,
+            auto: AutoKind::Generated,
+            return_path: None,
+        };
+        let json = serde_json::to_string(&mail)
+            .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;
+        tx.queue_mail(&id, None, &address, &json, &now_text(now))?;
+    }
+    Ok(())
+}
+
+/// Whether a game whose time runs out may be claimed by the opponent (its
+/// own policy from `NEW ... TIMEOUT`, else the server's).
+pub(super) fn claims(tx: &Tx<'_>, config: &Config, game: i64) -> Result<bool> {
+    Ok(match tx.timeout_policy(game)?.as_deref() {
+        Some("claim") => true,
+        Some(_) => false,
+        None => config.deadlines.timeout == crate::config::TimeoutPolicy::Claim,
+    })
+}
+
+/// What one sweep of the deadlines did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SweepReport {
+    /// Games with a deadline near or past.
+    pub games: usize,
+    /// Reminders queued.
+    pub reminders: usize,
+    /// Late notices queued (both players of a game count once).
+    pub late: usize,
+    /// Games whose time ran out in this sweep.
+    pub timed_out: usize,
+}
+
+/// Sends what the clock calls for at `now`: reminders before deadlines
+/// (each at most once per deadline, remembered in the database so that a
+/// restart sends nothing twice), late notices at the deadline, and the
+/// time-out after the grace period. Only games with a deadline within the
+/// largest reminder lead are read (an index range scan).
+pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepReport> {
+    let mut report = SweepReport::default();
+    // A pause always ends (moderators' PAUSE ... UNTIL): its clock runs again.
+    for game in tx.pauses_ended(&now_text(now))? {
+        moderation::resume(tx, now, game)?;
+    }
+    for (id, player, starts, ends) in tx.vacations_to_start(&now_text(now))? {
+        let parse = |t: &str| DateTime::parse_from_rfc3339(t).map(|d| d.with_timezone(&Utc));
+        if let (Ok(starts), Ok(ends)) = (parse(&starts), parse(&ends)) {
+            start_vacation(tx, config, id, player, starts, ends, now)?;
+        }
+    }
+    for (id, _) in tx.vacations_to_end(&now_text(now))? {
+        tx.end_vacation(id, &now_text(now))?;
+    }
+    send_digests(tx, config, now)?;
+    let silent_since = now - chrono::Duration::days(i64::from(config.deadlines.adjourn_after_days));
+    for game in tx.silent_games(&now_text(silent_since))? {
+        tx.set_adjourned(game, true)?;
+        let Some(row) = tx.game(game)? else { continue };
+        let body = texts::wrap(&format!(
+            "Game {game} has had no order for {} days and is adjourned to the \
+             moderators, who will see how to go on.",
+            config.deadlines.adjourn_after_days
+        ));
+        let mut to: Vec<(String, Option<(i64, Seat)>)> = tx
+            .seats(game)?
+            .into_iter()
+            .map(|s| (s.address, Some((game, s.seat))))
+            .collect();
+        to.extend(
+            moderators_of(tx, config, game)?
+                .into_iter()
+                .map(|a| (a, None)),
+        );
+        for (n, (address, seat)) in to.iter().enumerate() {
+            let seed = format!("adjourned/{game}/{}/{n}", row.updated_at);
+            queue_notice(tx, config, &row, address, *seat, body.clone(), &seed, now)?;
+        }
+    }
+    let deadlines = &config.deadlines;
+    let lead = deadlines.reminder_hours.iter().copied().max().unwrap_or(0);
+    let until = now_text(now + chrono::Duration::hours(i64::from(lead)));
+    for d in tx.deadlines_until(&until)? {
+        report.games += 1;
+        let Ok(at) = DateTime::parse_from_rfc3339(&d.at) else {
+            continue;
+        };
+        let at = at.with_timezone(&Utc);
+        let Some(game) = tx.game(d.game_id)? else {
+            continue;
+        };
+        let seats = tx.seats(d.game_id)?;
+        let Some(acting) = seats.iter().find(|s| s.seat == d.seat).cloned() else {
+            continue;
+        };
+        let sent = |key: &str| d.notices_sent.iter().any(|n| n == key);
+        if now < at {
+            // The nearest due reminder only: after a long stop the daemon
+            // sends one reminder, not every one it missed.
+            let mut due: Vec<u32> = deadlines
+                .reminder_hours
+                .iter()
+                .copied()
+                .filter(|h| now >= at - chrono::Duration::hours(i64::from(*h)))
+                .filter(|h| !sent(&format!("{h}h")))
+                .collect();
+            due.sort();
+            if let Some(nearest) = due.first().copied() {
+                for h in &due {
+                    tx.add_notice(d.game_id, &format!("{h}h"))?;
+                }
+                let (zone, wants) = tx.player_settings(&acting.address)?;
+                if wants && !tx.wants_digest(&acting.address)? {
+                    let left = at - now;
+                    let body = texts::render(
+                        "reminder",
+                        minijinja::context! {
+                            game => d.game_id,
+                            deadline => local_time(&d.at, &zone),
+                            left => format!("{}h {:02}m", left.num_hours(), left.num_minutes() % 60),
+                        },
+                    );
+                    let seed = format!("reminder/{}/{}/{nearest}", d.game_id, d.at);
+                    queue_notice(
+                        tx,
+                        config,
+                        &game,
+                        &acting.address,
+                        Some((d.game_id, d.seat)),
+                        texts::wrap(&body),
+                        &seed,
+                        now,
+                    )?;
+                    report.reminders += 1;
+                }
+            }
+            continue;
+        }
+        if !sent("late") {
+            tx.add_notice(d.game_id, "late")?;
+            let consequence = if claims(tx, config, d.game_id)? {
+                "your opponent may claim the game."
+            } else {
+                "the game goes to the moderators."
+            };
+            for s in &seats {
+                let (zone, _) = tx.player_settings(&s.address)?;
+                let body = texts::render(
+                    "late",
+                    minijinja::context! {
+                        game => d.game_id,
+                        side => Squares::seat_name(d.seat),
+                        deadline => local_time(&d.at, &zone),
+                        yours => s.seat == d.seat,
+                        grace => deadlines.grace_hours,
+                        consequence => consequence,
+                    },
+                );
+                let seed = format!("late/{}/{}/{}", d.game_id, d.at, seat_text(s.seat));
+                queue_notice(
+                    tx,
+                    config,
+                    &game,
+                    &s.address,
+                    Some((d.game_id, s.seat)),
+                    texts::wrap(&body),
+                    &seed,
+                    now,
+                )?;
+            }
+            report.late += 1;
+        }
+        let grace_end = at + chrono::Duration::hours(i64::from(deadlines.grace_hours));
+        if now >= grace_end && !d.timed_out {
+            tx.set_timed_out(d.game_id)?;
+            report.timed_out += 1;
+            let claim = claims(tx, config, d.game_id)?;
+            let mut to: Vec<(String, Option<(i64, Seat)>)> = Vec::new();
+            if claim {
+                to.extend(
+                    seats
+                        .iter()
+                        .filter(|s| s.seat != d.seat)
+                        .map(|s| (s.address.clone(), Some((d.game_id, s.seat)))),
+                );
+            } else {
+                to.extend(
+                    moderators_of(tx, config, d.game_id)?
+                        .into_iter()
+                        .map(|a| (a, None)),
+                );
+            }
+            for (n, (address, seat)) in to.iter().enumerate() {
+                let (zone, _) = tx.player_settings(address)?;
+                let body = texts::render(
+                    "timeout",
+                    minijinja::context! {
+                        game => d.game_id,
+                        side => Squares::seat_name(d.seat),
+                        deadline => local_time(&d.at, &zone),
+                        grace => deadlines.grace_hours,
+                        claim => claim,
+                    },
+                );
+                let seed = format!("timeout/{}/{}/{n}", d.game_id, d.at);
+                queue_notice(
+                    tx,
+                    config,
+                    &game,
+                    address,
+                    *seat,
+                    texts::wrap(&body),
+                    &seed,
+                    now,
+                )?;
+            }
+        }
+    }
+    Ok(report)
+}

@@ -1,0 +1,169 @@
+//! Notices orderly sends on its own: about mail that cannot be delivered
+//! (bounces, refused addresses), and the shared queueing of a notice about
+//! a game.
+
+use super::*;
+
+/// A bounce: read as a delivery-status notification, matched to the mail
+/// it reports by the VERP address it was sent to (forged ones match
+/// nothing), recorded; after `hard_limit` hard bounces of an address its
+/// seats are undeliverable. Returns the outcome for the log.
+pub(super) fn bounce_received(
+    tx: &Tx<'_>,
+    config: &Config,
+    secret: &[u8],
+    raw: &[u8],
+    message_id: &str,
+    now: DateTime<Utc>,
+) -> Result<String> {
+    let Some(dsn) = bounce::parse_dsn(raw) else {
+        return Ok("ignored: bounce that is no delivery report".into());
+    };
+    let domain = config.address_parts().1;
+    let Some(outbox_id) = dsn.verp_id(&config.bounces.local, domain, secret) else {
+        return Ok("ignored: bounce matching no mail of ours".into());
+    };
+    let Some(mail) = tx.sent_mail(outbox_id)? else {
+        return Ok(format!("ignored: bounce of unknown mail {outbox_id}"));
+    };
+    let hard = dsn.is_hard();
+    if !hard && !dsn.is_soft() {
+        return Ok(format!(
+            "ignored: report on mail {outbox_id} that is no failure"
+        ));
+    }
+    let problem = dsn.problems().next();
+    let status = problem.and_then(|p| p.status.clone()).unwrap_or_default();
+    let diagnostic = problem
+        .and_then(|p| p.diagnostic.clone())
+        .unwrap_or_default();
+    let at = now_text(now);
+    let count = tx.add_bounce(
+        outbox_id,
+        &mail.recipient,
+        hard,
+        &status,
+        &diagnostic,
+        message_id,
+        &at,
+    )?;
+    if hard && count >= i64::from(config.bounces.hard_limit) {
+        let why = format!("{count} hard bounces, the last {status} {diagnostic}");
+        undeliverable(tx, config, outbox_id, why.trim(), now)?;
+    }
+    Ok(format!(
+        "bounce: {} {} of mail {outbox_id} to {} ({count} hard)",
+        if hard { "hard" } else { "soft" },
+        status,
+        mail.recipient
+    ))
+}
+
+/// Mail to the recipient of outbox mail `outbox_id` cannot be delivered:
+/// its seats are marked, and their opponents and the moderators are told
+/// (never the address itself: its mail does not arrive).
+pub fn undeliverable(
+    tx: &Tx<'_>,
+    config: &Config,
+    outbox_id: i64,
+    why: &str,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let Some(mail) = tx.sent_mail(outbox_id)? else {
+        return Ok(());
+    };
+    for (game, seat) in tx.mark_undeliverable(&mail.recipient, why)? {
+        let Some(row) = tx.game(game)? else { continue };
+        let side = Squares::seat_name(seat);
+        let text = texts::wrap(&texts::render(
+            "undeliverable",
+            minijinja::context! {
+                game => game,
+                side => side,
+                address => mail.recipient,
+                why => why,
+            },
+        ));
+        let mut to: Vec<(String, Option<(i64, Seat)>)> = tx
+            .seats(game)?
+            .into_iter()
+            .filter(|s| s.seat != seat)
+            .map(|s| (s.address, Some((game, s.seat))))
+            .collect();
+        to.extend(
+            moderators_of(tx, config, game)?
+                .into_iter()
+                .map(|a| (a, None)),
+        );
+        for (n, (address, seat)) in to.iter().enumerate() {
+            let seed = format!("undeliverable/{outbox_id}/{game}/{n}");
+            queue_notice(tx, config, &row, address, *seat, text.clone(), &seed, now)?;
+        }
+        tracing::warn!(game, seat = seat_text(seat), address = %mail.recipient, %why, "seat undeliverable");
+    }
+    Ok(())
+}
+
+/// Queues a notice about a game to `address` (the seat's, when `seat` is
+/// given, threaded on its previous mail), with a Message-ID derived from
+/// `seed` so that deciding it again yields the same mail.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn queue_notice(
+    tx: &Tx<'_>,
+    config: &Config,
+    game: &GameRow,
+    address: &str,
+    seat: Option<(i64, Seat)>,
+    body: String,
+    seed: &str,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let domain = config.address_parts().1.to_string();
+    let id = message_id(seed, &domain);
+    let seat_row = match seat {
+        Some((g, s)) => tx.seats(g)?.into_iter().find(|r| r.seat == s),
+        None => None,
+    };
+    let notice = OutgoingMail {
+        message_id: id.clone(),
+        from: format!("{} <{}>", config.service.name, config.service.address),
+        to: address.to_string(),
+        reply_to: seat_row
+            .as_ref()
+            .map(|r| reply_address(&config.service.address, game.id, &r.secret)),
+        subject: game_subject(game),
+        in_reply_to: seat_row.as_ref().and_then(|r| r.last_message_id.clone()),
+        references: seat_row
+            .iter()
+            .filter_map(|r| r.last_message_id.clone())
+            .collect(),
+        list_id: Some(format!("<game-{}.{domain}>", game.id)),
+        body,
+        date: now,
+        auto: AutoKind::Generated,
+        return_path: None,
+    };
+    let json = serde_json::to_string(&notice)
+        .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;
+    tx.queue_mail(&id, Some(game.id), address, &json, &now_text(now))?;
+    if let Some((g, s)) = seat {
+        tx.set_last_message(g, s, &id)?;
+    }
+    Ok(())
+}
+
+/// Who moderates a game: the server's moderators and the game's own.
+pub(super) fn moderators_of(tx: &Tx<'_>, config: &Config, game: i64) -> Result<Vec<String>> {
+    let mut all: Vec<String> = config
+        .moderators
+        .addresses
+        .iter()
+        .map(|a| a.to_lowercase())
+        .collect();
+    if let Some(own) = tx.game_moderator(game)? {
+        if !all.contains(&own) {
+            all.push(own);
+        }
+    }
+    Ok(all)
+}
