@@ -10,6 +10,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use crate::games::squares::Squares;
+use crate::games::text::capitalised;
 use crate::games::{Game, GameResult, Seat};
 use crate::record::{game_tag, replay, Record};
 
@@ -97,11 +98,9 @@ pub fn replay_text(
 
 /// `text` with a capital first letter and one full stop.
 fn sentence(text: &str) -> String {
-    let text = text.trim().trim_end_matches('.');
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(c) => format!("{}{}.", c.to_uppercase(), chars.as_str()),
-        None => String::new(),
+    match capitalised(text) {
+        t if t.is_empty() => t,
+        t => format!("{t}."),
     }
 }
 
@@ -125,11 +124,7 @@ fn replay_as<G: Game>(
         Err(e) => {
             writeln!(err, "{name}:{}: {}", e.line, e.text.trim())?;
             match e.rule {
-                Some(rule) => writeln!(
-                    err,
-                    "{} (rule {rule}).",
-                    sentence(&e.reason).trim_end_matches('.')
-                )?,
+                Some(rule) => writeln!(err, "{} (rule {rule}).", capitalised(&e.reason))?,
                 None => writeln!(err, "{}", sentence(&e.reason))?,
             }
             if !e.suggestions.is_empty() {

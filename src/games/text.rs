@@ -92,11 +92,13 @@ pub fn wrap(text: &str, continuation: impl Fn(usize) -> usize) -> String {
     out
 }
 
-fn capitalised(text: &str) -> String {
-    let text = text.trim_end_matches('.');
+/// `text` as the start of a sentence: trimmed, a capital first letter, no
+/// full stop at the end (the caller adds its own ending).
+pub fn capitalised(text: &str) -> String {
+    let text = text.trim().trim_end_matches('.');
     let mut chars = text.chars();
     match chars.next() {
-        Some(c) => c.to_ascii_uppercase().to_string() + chars.as_str(),
+        Some(c) => c.to_uppercase().collect::<String>() + chars.as_str(),
         None => String::new(),
     }
 }

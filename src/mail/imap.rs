@@ -23,8 +23,6 @@
 //! is lost, and the service recognises a repeat by its Message-ID.
 
 use std::fmt;
-use std::io::BufReader;
-use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,6 +38,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio_rustls::client::TlsStream;
 
+use super::trust::{is_loopback, pem_certificates, read_secret_file, system_roots};
 use super::{sleep_unless_stopped, Mailbox, MailboxError, Waiting};
 
 /// How long any single server answer may take before the connection is
@@ -274,13 +273,12 @@ impl ImapConfig {
     pub fn read_password(&self) -> Result<String, ImapConfigError> {
         let password = match (&self.password, &self.password_file) {
             (Some(p), None) => p.clone(),
-            (None, Some(path)) => std::fs::read_to_string(path)
-                .map_err(|source| ImapConfigError::PasswordFile {
+            (None, Some(path)) => {
+                read_secret_file(path).map_err(|source| ImapConfigError::PasswordFile {
                     path: path.clone(),
                     source,
                 })?
-                .trim_end_matches(['\r', '\n'])
-                .to_string(),
+            }
             (None, None) => return Err(ImapConfigError::NoPassword),
             (Some(_), Some(_)) => return Err(ImapConfigError::TwoPasswords),
         };
@@ -289,17 +287,6 @@ impl ImapConfig {
         }
         Ok(password)
     }
-}
-
-/// Whether `host` names this machine: `localhost`, 127.0.0.0/8 or `::1`.
-fn is_loopback(host: &str) -> bool {
-    let host = host.trim();
-    let bare = host
-        .strip_prefix('[')
-        .and_then(|h| h.strip_suffix(']'))
-        .unwrap_or(host);
-    bare.eq_ignore_ascii_case("localhost")
-        || bare.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 /// Non-empty and free of control characters, so it can be sent as an
@@ -479,24 +466,14 @@ fn tls_config(
     ca_file: Option<&Path>,
 ) -> Result<(Arc<rustls::ClientConfig>, String), ImapConfigError> {
     let mut roots = rustls::RootCertStore::empty();
-    let native = rustls_native_certs::load_native_certs();
-    for error in &native.errors {
-        tracing::debug!(%error, "a system CA certificate could not be loaded");
-    }
-    let (system, _unusable) = roots.add_parsable_certificates(native.certs);
+    let (system, _unusable) = roots.add_parsable_certificates(system_roots());
     let mut described = format!("{system} system CA certificates");
     if let Some(path) = ca_file {
         let ca_error = |message: String| ImapConfigError::CaFile {
             path: path.to_path_buf(),
             message,
         };
-        let file = std::fs::File::open(path).map_err(|e| ca_error(e.to_string()))?;
-        let certs = rustls_pemfile::certs(&mut BufReader::new(file))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| ca_error(e.to_string()))?;
-        if certs.is_empty() {
-            return Err(ca_error("no PEM certificate in it".into()));
-        }
+        let certs = pem_certificates(path).map_err(ca_error)?;
         let count = certs.len();
         for cert in certs {
             roots.add(cert).map_err(|e| ca_error(e.to_string()))?;

@@ -10,6 +10,7 @@ pub mod imap;
 pub mod intake;
 pub mod maildir;
 pub mod outgoing;
+pub mod trust;
 
 /// A message waiting in a mailbox to be processed.
 #[derive(Clone, Debug, PartialEq, Eq)]

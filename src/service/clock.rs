@@ -246,20 +246,8 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
              moderators, who will see how to go on.",
             config.deadlines.adjourn_after_days
         ));
-        let mut to: Vec<(String, Option<(i64, Seat)>)> = tx
-            .seats(game)?
-            .into_iter()
-            .map(|s| (s.address, Some((game, s.seat))))
-            .collect();
-        to.extend(
-            moderators_of(tx, config, game)?
-                .into_iter()
-                .map(|a| (a, None)),
-        );
-        for (n, (address, seat)) in to.iter().enumerate() {
-            let seed = format!("adjourned/{game}/{}/{n}", row.updated_at);
-            queue_notice(tx, config, &row, address, *seat, body.clone(), &seed, now)?;
-        }
+        let seed = format!("adjourned/{game}/{}", row.updated_at);
+        notify_game(tx, config, &row, |_| true, &body, &seed, now)?;
     }
     let deadlines = &config.deadlines;
     let lead = deadlines.reminder_hours.iter().copied().max().unwrap_or(0);

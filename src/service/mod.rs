@@ -41,7 +41,7 @@ pub use clock::{fresh_deadline, sweep, SweepReport};
 use commands::Command;
 use identity::{claim_from_address, reply_address, seat_secret, secrets_match, Claim};
 pub use notices::undeliverable;
-use notices::{bounce_received, moderators_of, queue_notice};
+use notices::{bounce_received, moderators_of, notify_game, queue_notice};
 
 /// Why the service could not go on (the mail at hand stays in `new/`).
 #[derive(Debug, thiserror::Error)]

@@ -84,22 +84,48 @@ pub fn undeliverable(
                 why => why,
             },
         ));
-        let mut to: Vec<(String, Option<(i64, Seat)>)> = tx
-            .seats(game)?
-            .into_iter()
-            .filter(|s| s.seat != seat)
-            .map(|s| (s.address, Some((game, s.seat))))
-            .collect();
-        to.extend(
-            moderators_of(tx, config, game)?
-                .into_iter()
-                .map(|a| (a, None)),
-        );
-        for (n, (address, seat)) in to.iter().enumerate() {
-            let seed = format!("undeliverable/{outbox_id}/{game}/{n}");
-            queue_notice(tx, config, &row, address, *seat, text.clone(), &seed, now)?;
-        }
+        let seed = format!("undeliverable/{outbox_id}/{game}");
+        notify_game(tx, config, &row, |s| s != seat, &text, &seed, now)?;
         tracing::warn!(game, seat = seat_text(seat), address = %mail.recipient, %why, "seat undeliverable");
+    }
+    Ok(())
+}
+
+/// Queues the same notice to the players of `game` for whom `to_player`
+/// holds (threaded on their previous mail) and to its moderators; the
+/// Message-IDs derive from `seed` and each recipient's place in that list.
+pub(crate) fn notify_game(
+    tx: &Tx<'_>,
+    config: &Config,
+    game: &GameRow,
+    to_player: impl Fn(Seat) -> bool,
+    body: &str,
+    seed: &str,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let mut to: Vec<(String, Option<(i64, Seat)>)> = tx
+        .seats(game.id)?
+        .into_iter()
+        .filter(|s| to_player(s.seat))
+        .map(|s| (s.address, Some((game.id, s.seat))))
+        .collect();
+    to.extend(
+        moderators_of(tx, config, game.id)?
+            .into_iter()
+            .map(|a| (a, None)),
+    );
+    for (n, (address, seat)) in to.iter().enumerate() {
+        let seed = format!("{seed}/{n}");
+        queue_notice(
+            tx,
+            config,
+            game,
+            address,
+            *seat,
+            body.to_string(),
+            &seed,
+            now,
+        )?;
     }
     Ok(())
 }

@@ -16,7 +16,6 @@
 
 use std::fmt;
 use std::io;
-use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -26,6 +25,7 @@ use lettre::{SendmailTransport, SmtpTransport, Transport};
 use serde::Deserialize;
 
 use super::{MailSender, OutgoingMail, SendError};
+use crate::mail::trust::{self, is_loopback, read_secret_file};
 
 /// How the connection to the relay is protected.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -375,16 +375,6 @@ impl MailSender for SendmailSender {
     }
 }
 
-fn is_loopback(host: &str) -> bool {
-    let host = host.trim().trim_end_matches('.');
-    let bare = host
-        .strip_prefix('[')
-        .and_then(|h| h.strip_suffix(']'))
-        .unwrap_or(host);
-    host.eq_ignore_ascii_case("localhost")
-        || bare.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
-}
-
 fn credentials(config: &SmtpConfig) -> Result<Option<Credentials>, SmtpConfigError> {
     let password = match (&config.password, &config.password_file) {
         (Some(_), Some(_)) => {
@@ -394,12 +384,12 @@ fn credentials(config: &SmtpConfig) -> Result<Option<Credentials>, SmtpConfigErr
         }
         (Some(password), None) => Some(password.clone()),
         (None, Some(path)) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|source| SmtpConfigError::PasswordFile {
+            Some(
+                read_secret_file(path).map_err(|source| SmtpConfigError::PasswordFile {
                     path: path.clone(),
                     source,
-                })?;
-            Some(text.trim_end_matches(['\r', '\n']).to_owned())
+                })?,
+            )
         }
         (None, None) => None,
     };
@@ -439,13 +429,8 @@ fn tls_parameters(config: &SmtpConfig) -> Result<TlsParameters, SmtpConfigError>
 /// The system's CA certificates that rustls accepts as roots (lettre
 /// refuses the whole set if one of them does not parse).
 fn system_roots() -> Vec<Certificate> {
-    let found = rustls_native_certs::load_native_certs();
-    for error in &found.errors {
-        tracing::debug!(%error, "system CA certificates: not all could be read");
-    }
     let mut probe = rustls::RootCertStore::empty();
-    found
-        .certs
+    trust::system_roots()
         .into_iter()
         .filter(|der| probe.add(der.clone()).is_ok())
         .filter_map(|der| Certificate::from_der(der.to_vec()).ok())
@@ -457,13 +442,7 @@ fn ca_file_certificates(path: &Path) -> Result<Vec<Certificate>, SmtpConfigError
         path: path.to_owned(),
         message,
     };
-    let pem = std::fs::read(path).map_err(|e| refuse(e.to_string()))?;
-    let ders = rustls_pemfile::certs(&mut pem.as_slice())
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| refuse(format!("not PEM: {e}")))?;
-    if ders.is_empty() {
-        return Err(refuse("holds no CERTIFICATE block".into()));
-    }
+    let ders = trust::pem_certificates(path).map_err(refuse)?;
     let mut probe = rustls::RootCertStore::empty();
     ders.into_iter()
         .map(|der| {
