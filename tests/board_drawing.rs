@@ -208,7 +208,7 @@ fn check_drawing(game: &Squares, text: &str) -> Result<(), String> {
     let drawn = board_units(&lines);
     for side in Side::BOTH {
         let reserve = reserve_units(&lines, side)?;
-        for kind in UnitKind::ALL {
+        for kind in common::CIVIL_WAR_KINDS {
             let k = kind_index(kind);
             let on_board = Space::all()
                 .filter_map(|s| game.unit_at(s))
@@ -224,7 +224,7 @@ fn check_drawing(game: &Squares, text: &str) -> Result<(), String> {
                 .filter(|&s| board().reserve_owner(s) == Some(side.opponent()))
                 .map(|s| {
                     (0..16)
-                        .map(|n| orderly::games::squares::UnitId::new(side, n))
+                        .map(|n| orderly::games::squares::UnitId::new(side, n, common::ARMY[n]))
                         .filter(|&u| u.kind() == kind && game.location(u) == Some(s))
                         .count() as u32
                 })

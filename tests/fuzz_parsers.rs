@@ -115,7 +115,7 @@ fn space() -> impl Strategy<Value = Space> {
 }
 
 fn kind() -> impl Strategy<Value = UnitKind> {
-    prop::sample::select(&UnitKind::ALL[..])
+    prop::sample::select(&common::CIVIL_WAR_KINDS[..])
 }
 
 fn step() -> impl Strategy<Value = Step> {

@@ -72,7 +72,7 @@ fn check_state(game: &Squares) -> Checked {
     let counts = count_units(&pos).map_err(fail)?;
     army_complete(&counts).map_err(|e| fail(format!("{pos}: {e}")))?;
     for side in Side::BOTH {
-        for kind in UnitKind::ALL {
+        for kind in common::CIVIL_WAR_KINDS {
             prop_assert_eq!(
                 game.lost(side, kind),
                 counts.eliminated[side.index()][kind_index(kind)],
@@ -88,7 +88,7 @@ fn check_state(game: &Squares) -> Checked {
         let mut on_board = [0u32; 3];
         let mut in_reserve = [[0u32; 3]; 2];
         let mut eliminated = [0u32; 3];
-        for u in UnitId::of_side(side) {
+        for u in game.units_of(side) {
             let k = kind_index(u.kind());
             prop_assert_eq!(u.side(), side);
             match game.location(u) {
@@ -453,7 +453,7 @@ fn movers(game: &Squares) -> Vec<(Space, UnitKind, Option<UnitKind>)> {
             }
         }
     }
-    for kind in UnitKind::ALL {
+    for kind in common::CIVIL_WAR_KINDS {
         if eligible_in_reserve(game, kind) > 0 {
             out.push((board().reserve(side), kind, Some(kind)));
         }
@@ -515,6 +515,7 @@ fn model_single_moves(game: &Squares) -> HashSet<Order> {
                         }
                     }
                 }
+                other => panic!("{other:?} is not a Civil War unit type"),
             };
             out.insert(Order::Move(Step {
                 from,
@@ -1104,7 +1105,7 @@ fn check_bookkeeping(game: &Squares, order: Order, events: &[Event], next: &Squa
 /// and between turns no unit carries `~`.
 fn check_play_flags(game: &Squares) -> Checked {
     for side in Side::BOTH {
-        for u in UnitId::of_side(side) {
+        for u in game.units_of(side) {
             let st = game.unit_state(u);
             if u.kind() == UnitKind::Cavalry {
                 prop_assert!(!st.inactive && !st.retreated, "resting cavalry in {}", game);
@@ -1209,7 +1210,7 @@ fn near(rng: &mut XorShift, s: Space) -> Space {
 }
 
 fn random_kind(rng: &mut XorShift) -> UnitKind {
-    rng.pick(&UnitKind::ALL)
+    rng.pick(&common::CIVIL_WAR_KINDS)
 }
 
 fn own_square(rng: &mut XorShift, game: &Squares) -> Space {
@@ -1327,13 +1328,16 @@ fn mutate(rng: &mut XorShift, game: &Squares, order: Order) -> Order {
             Chain::from_squares(&squares).map_or(Order::Stand, Order::Retreat)
         }
         Order::Option(n) => Order::Option(1 + (n + rng.below(4) as u8) % 5),
+        Order::GrandBattery(_) | Order::HorseBattery(_) => Order::Option(1 + rng.below(5) as u8),
         Order::Stand => {
             let start = own_square(rng, game);
             Order::Retreat(random_chain(rng, start))
         }
         Order::Advance => Order::Stay,
         Order::Stay => Order::Advance,
-        Order::Lose(k) => Order::Lose(UnitKind::ALL[(kind_index(k) + 1 + rng.below(2)) % 3]),
+        Order::Lose(k) => {
+            Order::Lose(common::CIVIL_WAR_KINDS[(kind_index(k) + 1 + rng.below(2)) % 3])
+        }
         Order::Pass => Order::Move(random_step(rng, game)),
     }
 }

@@ -533,6 +533,9 @@ fn styled(order: &Order, style: Style) -> String {
             Style::Abbreviated => format!("opt {n}"),
             _ => format!("Option {n}"),
         },
+        Order::GrandBattery(_) | Order::HorseBattery(_) => {
+            unreachable!("the Civil War game has no GB or HB options")
+        }
         Order::Lose(kind) => match style {
             Style::Dash | Style::Spaced => kind.to_string(),
             _ => format!("lose {}", &kind.to_string()[..3]),

@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 pub mod mailstack;
 
-use orderly::games::squares::{board, Side, Space, Squares, UnitKind, ARMY};
+use orderly::games::squares::{board, Side, Space, Squares, UnitKind};
 use proptest::prelude::*;
 
 /// xorshift64: deterministic, no dependencies.
@@ -50,8 +50,34 @@ pub fn kind_index(k: UnitKind) -> usize {
         UnitKind::Infantry => 0,
         UnitKind::Artillery => 1,
         UnitKind::Cavalry => 2,
+        other => panic!("{other:?} is not a unit type of the Civil War game"),
     }
 }
+
+/// The Civil War game's unit types, in army order.
+pub const CIVIL_WAR_KINDS: [UnitKind; 3] =
+    [UnitKind::Infantry, UnitKind::Artillery, UnitKind::Cavalry];
+
+/// The Civil War army by unit number (squares-board.md: 9 infantry, 3
+/// artillery, 4 cavalry), written out here rather than taken from the engine.
+pub const ARMY: [UnitKind; 16] = [
+    UnitKind::Infantry,
+    UnitKind::Infantry,
+    UnitKind::Infantry,
+    UnitKind::Infantry,
+    UnitKind::Infantry,
+    UnitKind::Infantry,
+    UnitKind::Infantry,
+    UnitKind::Infantry,
+    UnitKind::Infantry,
+    UnitKind::Artillery,
+    UnitKind::Artillery,
+    UnitKind::Artillery,
+    UnitKind::Cavalry,
+    UnitKind::Cavalry,
+    UnitKind::Cavalry,
+    UnitKind::Cavalry,
+];
 
 /// Units per side and kind as an army has them: 9 infantry, 3 artillery, 4 cavalry.
 pub const ARMY_COUNTS: [u32; 3] = [9, 3, 4];

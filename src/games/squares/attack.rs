@@ -5,7 +5,8 @@ use super::board::{board, Space};
 use super::event::Event;
 use super::order::{Chain, Order};
 use super::retreat::RetreatCause;
-use super::state::{Squares, WINNING_POINTS};
+use super::rules::{Access, Defence, Family, OptionList};
+use super::state::{Half, Squares, WINNING_POINTS};
 use super::unit::{Side, UnitId, UnitKind};
 use crate::games::DecisionKind;
 
@@ -24,8 +25,18 @@ pub enum Stage {
     AttackerRetreat1,
     /// Option 4: the attacker picks the attacking unit's retreat.
     AttackerRetreat4,
-    /// Option 5: the attacker picks the supporting unit's retreat.
+    /// Option 5 (also GB3, HB5): the attacker picks the supporting unit's retreat.
     SupportRetreat5,
+    /// GB1: the attacker picks the supporting unit's retreat (N18).
+    GrandSupportRetreat,
+    /// GB1 with supporting artillery: the defender's second chance (N21).
+    GrandSecondChance,
+    /// HB1: the defender picks its retreat (N19, N30).
+    HorseDefenderRetreat,
+    /// HB1: the attacker picks the supporting unit's retreat.
+    HorseSupportRetreat,
+    /// HB1, HB2: the attacker picks the Horse Battery's retreat.
+    HorseBatteryRetreat,
     /// The reserve's owner picks the unit he loses (R17, R19).
     Lose,
     /// The attacker: ADVANCE or STAY (R20).
@@ -43,6 +54,11 @@ impl Stage {
             Stage::AttackerRetreat1 => "A1",
             Stage::AttackerRetreat4 => "A4",
             Stage::SupportRetreat5 => "S5",
+            Stage::GrandSupportRetreat => "GS",
+            Stage::GrandSecondChance => "GC",
+            Stage::HorseDefenderRetreat => "HD",
+            Stage::HorseSupportRetreat => "HS",
+            Stage::HorseBatteryRetreat => "HA",
             Stage::Lose => "L",
             Stage::Advance => "V",
         }
@@ -58,6 +74,11 @@ impl Stage {
             Stage::AttackerRetreat1,
             Stage::AttackerRetreat4,
             Stage::SupportRetreat5,
+            Stage::GrandSupportRetreat,
+            Stage::GrandSecondChance,
+            Stage::HorseDefenderRetreat,
+            Stage::HorseSupportRetreat,
+            Stage::HorseBatteryRetreat,
             Stage::Lose,
             Stage::Advance,
         ]
@@ -67,7 +88,14 @@ impl Stage {
 
     /// Whether the defending side decides this stage (else the attacker).
     pub fn defender_decides(self) -> bool {
-        matches!(self, Stage::Response | Stage::SecondChance | Stage::Lose)
+        matches!(
+            self,
+            Stage::Response
+                | Stage::SecondChance
+                | Stage::GrandSecondChance
+                | Stage::HorseDefenderRetreat
+                | Stage::Lose
+        )
     }
 
     /// The generic kind of decision.
@@ -78,8 +106,12 @@ impl Stage {
             Stage::SupportRetreat1
             | Stage::AttackerRetreat1
             | Stage::AttackerRetreat4
-            | Stage::SupportRetreat5 => DecisionKind::Retreat,
-            Stage::SecondChance => DecisionKind::SecondChance,
+            | Stage::SupportRetreat5
+            | Stage::GrandSupportRetreat
+            | Stage::HorseDefenderRetreat
+            | Stage::HorseSupportRetreat
+            | Stage::HorseBatteryRetreat => DecisionKind::Retreat,
+            Stage::SecondChance | Stage::GrandSecondChance => DecisionKind::SecondChance,
             Stage::Lose => DecisionKind::ReserveLoss,
             Stage::Advance => DecisionKind::Advance,
         }
@@ -99,6 +131,18 @@ pub struct AttackState {
     pub stage: Stage,
 }
 
+/// The list of options the attacker chooses from when the defender stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OptionsOffered {
+    /// Options 1-5 (R19).
+    General,
+    /// GB1-GB3: a Grand Battery against a defender outside the artillery
+    /// family (N18).
+    GrandBattery,
+    /// HB1-HB5: the Horse Battery is the attacking unit (N19, N33).
+    HorseBattery,
+}
+
 /// Why an option is not offered (for refusals).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptionBar {
@@ -108,6 +152,13 @@ pub enum OptionBar {
     NoSupportRetreat,
     /// The attacking unit has no legal retreat.
     NoAttackerRetreat,
+    /// The defender has no legal retreat (HB1).
+    NoDefenderRetreat,
+    /// N20: against the artillery family, option 1 needs artillery among
+    /// the attackers.
+    NoOption1AgainstGuns,
+    /// The option belongs to another list than the one this attack offers.
+    OtherList(OptionsOffered),
 }
 
 impl Squares {
@@ -130,55 +181,133 @@ impl Squares {
         closer.contains(attack.attacker) || closer.contains(support)
     }
 
-    /// Why option `n` (1-5) is not offered, or `None` when it is (R19).
-    pub(crate) fn option_bar(&self, attack: &AttackState, n: u8) -> Option<OptionBar> {
+    /// The list of options this attack offers against a standing defender.
+    pub(crate) fn options_offered(&self, attack: &AttackState) -> OptionsOffered {
         let a = self.attack_unit(attack.attacker);
-        let support = attack.support?;
-        let attacker_retreats = matches!(n, 1 | 4);
-        if attacker_retreats && a.kind() != UnitKind::Infantry {
-            return Some(OptionBar::AttackerNeverRetreats(a.kind()));
+        let rules = self.variant.unit(a.kind());
+        if rules.options == OptionList::HorseBattery {
+            return OptionsOffered::HorseBattery;
         }
-        match n {
-            1 => {
-                if self.option1_support_retreats(attack).is_empty() {
-                    let mut any = Vec::new();
-                    self.retreats(support, RetreatCause::Other, &mut any);
-                    Some(if any.is_empty() {
-                        OptionBar::NoSupportRetreat
-                    } else {
-                        OptionBar::NoAttackerRetreat
-                    })
-                } else {
-                    None
-                }
-            }
-            4 => (!self.can_retreat(attack.attacker, RetreatCause::Other))
-                .then_some(OptionBar::NoAttackerRetreat),
-            5 => (!self.can_retreat(support, RetreatCause::Other))
-                .then_some(OptionBar::NoSupportRetreat),
-            _ => None,
+        let guns_support = attack
+            .support
+            .and_then(|s| self.unit_at(s))
+            .is_some_and(|s| self.family_of(s) == Family::Guns);
+        let guns_defender = self
+            .unit_at(attack.target)
+            .is_some_and(|d| self.family_of(d) == Family::Guns);
+        if rules.grand_battery && guns_support && !guns_defender {
+            OptionsOffered::GrandBattery
+        } else {
+            OptionsOffered::General
         }
     }
 
-    /// Option 1's retreats of the supporting unit: those after which the
-    /// attacking unit still has a retreat, as option 1 requires (R19).
-    fn option1_support_retreats(&self, attack: &AttackState) -> Vec<Chain> {
+    /// Why option `order` is not offered, or `None` when it is (R19, N17-N21,
+    /// N31: an option is offered only when every retreat it requires is legal).
+    pub(crate) fn option_bar(&self, attack: &AttackState, order: Order) -> Option<OptionBar> {
+        let offered = self.options_offered(attack);
+        let support = attack.support?;
+        let a = self.attack_unit(attack.attacker);
+        let a_rules = self.variant.unit(a.kind());
+        let other = |list| Some(OptionBar::OtherList(list));
+        let support_retreats = || {
+            (!self.can_retreat(support, RetreatCause::Other)).then_some(OptionBar::NoSupportRetreat)
+        };
+        let attacker_retreats = || {
+            (!self.can_retreat(attack.attacker, RetreatCause::Other))
+                .then_some(OptionBar::NoAttackerRetreat)
+        };
+        match (offered, order) {
+            (OptionsOffered::General, Order::Option(n)) => {
+                if matches!(n, 1 | 4) && !a_rules.attacker_retreats {
+                    return Some(OptionBar::AttackerNeverRetreats(a.kind()));
+                }
+                match n {
+                    1 => {
+                        let d = self.attack_unit(attack.target);
+                        let s = self.attack_unit(support);
+                        if self.variant.unit(d.kind()).option1_needs_guns
+                            && self.family_of(a) != Family::Guns
+                            && self.family_of(s) != Family::Guns
+                        {
+                            return Some(OptionBar::NoOption1AgainstGuns);
+                        }
+                        if self.option1_support_retreats(attack, true).is_empty() {
+                            let mut any = Vec::new();
+                            self.retreats(support, RetreatCause::Other, &mut any);
+                            Some(if any.is_empty() {
+                                OptionBar::NoSupportRetreat
+                            } else {
+                                OptionBar::NoAttackerRetreat
+                            })
+                        } else {
+                            None
+                        }
+                    }
+                    4 => attacker_retreats(),
+                    5 => support_retreats(),
+                    _ => None,
+                }
+            }
+            (OptionsOffered::GrandBattery, Order::GrandBattery(n)) => match n {
+                1 => self
+                    .option1_support_retreats(attack, false)
+                    .is_empty()
+                    .then_some(OptionBar::NoSupportRetreat),
+                3 => support_retreats(),
+                _ => None,
+            },
+            (OptionsOffered::HorseBattery, Order::HorseBattery(n)) => match n {
+                1 => {
+                    if !self.can_retreat(attack.target, RetreatCause::Attacked) {
+                        Some(OptionBar::NoDefenderRetreat)
+                    } else if self.option1_support_retreats(attack, true).is_empty() {
+                        support_retreats().or(Some(OptionBar::NoAttackerRetreat))
+                    } else {
+                        None
+                    }
+                }
+                2 => {
+                    let mut after = self.clone();
+                    let mut sink = Vec::new();
+                    after.eliminate(self.attack_unit(attack.target), &mut sink);
+                    after.eliminate(self.attack_unit(support), &mut sink);
+                    (!after.can_retreat(attack.attacker, RetreatCause::Other))
+                        .then_some(OptionBar::NoAttackerRetreat)
+                }
+                4 => attacker_retreats(),
+                5 => support_retreats(),
+                _ => None,
+            },
+            (list, _) => other(list),
+        }
+    }
+
+    /// The supporting unit's retreats under option 1, GB1 or HB1. Unless the
+    /// supporting unit gives the defender a second chance (R19, N21) or the
+    /// option never eliminates it (HB1), the defender is eliminated first.
+    /// With `attacker_follows` (options 1 and HB1) only the retreats after
+    /// which the attacking unit is still in place with a retreat of its own.
+    fn option1_support_retreats(&self, attack: &AttackState, attacker_follows: bool) -> Vec<Chain> {
         let Some(support) = attack.support else {
             return Vec::new();
         };
         let s = self.attack_unit(support);
         let a = self.attack_unit(attack.attacker);
         let defender = self.unit_at(attack.target);
+        let horse_battery_list = self.options_offered(attack) == OptionsOffered::HorseBattery;
         let mut scratch = self.clone();
         let mut sink = Vec::new();
-        // Without supporting artillery the defender is eliminated first.
-        if s.kind() != UnitKind::Artillery {
+        if !self.variant.unit(s.kind()).second_chance_as_support && !horse_battery_list {
             if let Some(d) = defender {
                 scratch.eliminate(d, &mut sink);
             }
         }
         let mut candidates = Vec::new();
         scratch.retreats(support, RetreatCause::Other, &mut candidates);
+        if !attacker_follows {
+            return candidates;
+        }
         candidates.retain(|chain| {
             let mut after = scratch.clone();
             let mut sink = Vec::new();
@@ -194,8 +323,8 @@ impl Squares {
         candidates
     }
 
-    /// What the defender may do (R17, R18, R22-R24): its retreats, and
-    /// whether it may stand.
+    /// What the defender may do (R17, R18, R22-R24, N12-N15, N27): its
+    /// retreats, and whether it may stand.
     pub(crate) fn defence_choices(&self, attack: &AttackState) -> (Vec<Chain>, bool) {
         let d = self.attack_unit(attack.target);
         let mut retreats = Vec::new();
@@ -203,16 +332,18 @@ impl Squares {
         if retreats.is_empty() {
             return (retreats, true);
         }
-        let may_stand = if self.is_flank(attack) {
+        let rules = self.variant.unit(d.kind());
+        let attacker = self.attack_unit(attack.attacker).kind();
+        let may_stand = if self.is_flank(attack) || rules.yields_to.contains(attacker) {
             false
+        } else if board().is_forest(attack.target) {
+            true
         } else {
-            match d.kind() {
-                UnitKind::Infantry | UnitKind::Artillery => true,
-                UnitKind::Cavalry => {
-                    board().is_forest(attack.target)
-                        || (attack.support.is_none()
-                            && self.attack_unit(attack.attacker).kind() == UnitKind::Cavalry)
-                }
+            match rules.defence {
+                Defence::MayStand => true,
+                Defence::MustRetreat {
+                    stand_against_alone,
+                } => attack.support.is_none() && stand_against_alone.contains(attacker),
             }
         };
         (retreats, may_stand)
@@ -230,29 +361,68 @@ impl Squares {
                 }
             }
             Stage::Option => {
-                for n in 1..=5 {
-                    if self.option_bar(attack, n).is_none() {
-                        out.push(Order::Option(n));
+                let candidates: &[Order] = match self.options_offered(attack) {
+                    OptionsOffered::General => &[
+                        Order::Option(1),
+                        Order::Option(2),
+                        Order::Option(3),
+                        Order::Option(4),
+                        Order::Option(5),
+                    ],
+                    OptionsOffered::GrandBattery => &[
+                        Order::GrandBattery(1),
+                        Order::GrandBattery(2),
+                        Order::GrandBattery(3),
+                    ],
+                    OptionsOffered::HorseBattery => &[
+                        Order::HorseBattery(1),
+                        Order::HorseBattery(2),
+                        Order::HorseBattery(3),
+                        Order::HorseBattery(4),
+                        Order::HorseBattery(5),
+                    ],
+                };
+                for &order in candidates {
+                    if self.option_bar(attack, order).is_none() {
+                        out.push(order);
                     }
                 }
             }
-            Stage::SupportRetreat1 => {
+            Stage::SupportRetreat1 | Stage::HorseSupportRetreat => {
                 out.extend(
-                    self.option1_support_retreats(attack)
+                    self.option1_support_retreats(attack, true)
                         .into_iter()
                         .map(Order::Retreat),
                 );
             }
             Stage::SecondChance => {
                 self.retreats(attack.target, RetreatCause::Attacked, &mut chains);
+                // N29: a defender that must yield to the attacking unit takes
+                // the retreat it now has.
+                let d = self.attack_unit(attack.target);
+                let yields = self
+                    .unit_at(attack.attacker)
+                    .is_some_and(|a| self.variant.unit(d.kind()).yields_to.contains(a.kind()));
+                let may_stand = chains.is_empty() || !yields;
+                out.extend(chains.into_iter().map(Order::Retreat));
+                if may_stand {
+                    out.push(Order::Stand);
+                }
+            }
+            Stage::GrandSecondChance => {
+                self.retreats(attack.target, RetreatCause::Attacked, &mut chains);
                 out.extend(chains.into_iter().map(Order::Retreat));
                 out.push(Order::Stand);
             }
-            Stage::AttackerRetreat1 | Stage::AttackerRetreat4 => {
+            Stage::HorseDefenderRetreat => {
+                self.retreats(attack.target, RetreatCause::Attacked, &mut chains);
+                out.extend(chains.into_iter().map(Order::Retreat));
+            }
+            Stage::AttackerRetreat1 | Stage::AttackerRetreat4 | Stage::HorseBatteryRetreat => {
                 self.retreats(attack.attacker, RetreatCause::Other, &mut chains);
                 out.extend(chains.into_iter().map(Order::Retreat));
             }
-            Stage::SupportRetreat5 => {
+            Stage::SupportRetreat5 | Stage::GrandSupportRetreat => {
                 if let Some(s) = attack.support {
                     self.retreats(s, RetreatCause::Other, &mut chains);
                 }
@@ -260,7 +430,7 @@ impl Squares {
             }
             Stage::Lose => {
                 if let Some(owner) = board().reserve_owner(attack.target) {
-                    for kind in UnitKind::ALL {
+                    for &kind in self.variant.kinds() {
                         if self.reserve_units(owner).any(|u| u.kind() == kind) {
                             out.push(Order::Lose(kind));
                         }
@@ -306,18 +476,39 @@ impl Squares {
             return;
         }
         let d = self.attack_unit(target);
+        let a_rules = self.variant.unit(a.kind());
+        let d_rules = self.variant.unit(d.kind());
+        let after_pass = self.half == Half::First;
+        let forest = b.is_forest(target);
         if support.is_none() {
-            // R17: an unsupported attack on a forest, or by infantry or
-            // cavalry on artillery, costs the attacker its unit and nothing else.
-            if b.is_forest(target)
-                || (d.kind() == UnitKind::Artillery && a.kind() != UnitKind::Artillery)
-            {
+            // R17, N28: an unsupported attack on a forest costs the attacker
+            // its unit and nothing else. R17, N11, N14, N15: so does one by a
+            // type the defender is immune to.
+            let immune = d_rules.immune_to.contains(a.kind())
+                && !(d_rules.immunity_lapses_after_pass && after_pass);
+            if forest || immune {
                 self.eliminate(a, events);
                 self.end_attack(events);
                 return;
             }
         } else if self.is_flank(&attack) {
+            // R18 and N10: the flank rule precedes the charge.
             events.push(Event::Flank { target });
+            self.attack = Some(attack);
+            return;
+        }
+        if a_rules.charges && after_pass && d_rules.family == Family::Foot && !forest {
+            // N10: the charge eliminates the foot without a choice; the
+            // Guard takes its charger with it.
+            events.push(Event::Charge { target });
+            self.eliminate(d, events);
+            if d_rules.costs_its_charger {
+                self.eliminate(a, events);
+                self.end_attack(events);
+            } else {
+                self.offer_advance(&mut attack, events);
+            }
+            return;
         }
         self.attack = Some(attack);
     }
@@ -358,21 +549,23 @@ impl Squares {
                     self.eliminate(d, events);
                     self.offer_advance(&mut attack, events);
                 } else {
-                    attack.stage = Stage::Option;
-                    self.attack = Some(attack);
+                    self.wait_for(attack, Stage::Option);
                 }
             }
             (Stage::Option, Order::Option(n)) => {
-                events.push(Event::OptionChosen { side, option: n });
+                events.push(Event::OptionChosen {
+                    side,
+                    option: order,
+                });
                 let d = self.attack_unit(attack.target);
                 let s = attack.support.and_then(|sq| self.unit_at(sq));
                 match n {
                     1 => {
-                        if s.map(|s| s.kind()) != Some(UnitKind::Artillery) {
+                        if !s.is_some_and(|s| self.variant.unit(s.kind()).second_chance_as_support)
+                        {
                             self.eliminate(d, events);
                         }
-                        attack.stage = Stage::SupportRetreat1;
-                        self.attack = Some(attack);
+                        self.wait_for(attack, Stage::SupportRetreat1);
                     }
                     2 => {
                         self.eliminate(d, events);
@@ -388,36 +581,89 @@ impl Squares {
                         }
                         self.end_attack(events);
                     }
-                    4 => {
-                        attack.stage = Stage::AttackerRetreat4;
-                        self.attack = Some(attack);
-                    }
-                    _ => {
-                        attack.stage = Stage::SupportRetreat5;
-                        self.attack = Some(attack);
-                    }
+                    4 => self.wait_for(attack, Stage::AttackerRetreat4),
+                    _ => self.wait_for(attack, Stage::SupportRetreat5),
                 }
             }
-            (Stage::SupportRetreat1, Order::Retreat(chain)) => {
-                let mut artillery = false;
+            (Stage::Option, Order::GrandBattery(n)) => {
+                events.push(Event::OptionChosen {
+                    side,
+                    option: order,
+                });
+                let d = self.attack_unit(attack.target);
+                let s = attack.support.and_then(|sq| self.unit_at(sq));
+                match n {
+                    1 => {
+                        // N21: only a supporting artillery gives the second chance.
+                        if !s.is_some_and(|s| self.variant.unit(s.kind()).second_chance_as_support)
+                        {
+                            self.eliminate(d, events);
+                        }
+                        self.wait_for(attack, Stage::GrandSupportRetreat);
+                    }
+                    2 => {
+                        self.eliminate(d, events);
+                        if let Some(a) = a {
+                            self.eliminate(a, events);
+                        }
+                        self.end_attack(events);
+                    }
+                    _ => self.wait_for(attack, Stage::SupportRetreat5),
+                }
+            }
+            (Stage::Option, Order::HorseBattery(n)) => {
+                events.push(Event::OptionChosen {
+                    side,
+                    option: order,
+                });
+                let d = self.attack_unit(attack.target);
+                let s = attack.support.and_then(|sq| self.unit_at(sq));
+                match n {
+                    1 => self.wait_for(attack, Stage::HorseDefenderRetreat),
+                    2 => {
+                        self.eliminate(d, events);
+                        if let Some(s) = s {
+                            self.eliminate(s, events);
+                        }
+                        self.wait_for(attack, Stage::HorseBatteryRetreat);
+                    }
+                    3 => {
+                        self.eliminate(d, events);
+                        if let Some(a) = a {
+                            self.eliminate(a, events);
+                        }
+                        self.end_attack(events);
+                    }
+                    4 => self.wait_for(attack, Stage::AttackerRetreat4),
+                    _ => self.wait_for(attack, Stage::SupportRetreat5),
+                }
+            }
+            (Stage::SupportRetreat1 | Stage::GrandSupportRetreat, Order::Retreat(chain)) => {
+                let mut second_chance = false;
                 if let Some(s) = attack.support {
-                    artillery = self.unit_at(s).map(|u| u.kind()) == Some(UnitKind::Artillery);
+                    second_chance = self
+                        .unit_at(s)
+                        .is_some_and(|u| self.variant.unit(u.kind()).second_chance_as_support)
+                        && self.unit_at(attack.target).is_some();
                     self.perform_retreat(s, &chain, events);
                 }
                 // With supporting artillery the defender is still there and
-                // gets its second chance (R19).
-                attack.stage = if artillery {
-                    Stage::SecondChance
-                } else {
-                    Stage::AttackerRetreat1
-                };
-                self.attack = Some(attack);
+                // gets its second chance (R19, N21).
+                match (attack.stage, second_chance) {
+                    (Stage::SupportRetreat1, true) => self.wait_for(attack, Stage::SecondChance),
+                    (Stage::SupportRetreat1, false) => {
+                        self.wait_for(attack, Stage::AttackerRetreat1)
+                    }
+                    (_, true) => self.wait_for(attack, Stage::GrandSecondChance),
+                    // GB1: the attacking artillery stays in place (N18).
+                    (_, false) => self.end_attack(events),
+                }
             }
             (Stage::SecondChance, Order::Retreat(chain)) => {
                 self.perform_retreat(attack.target, &chain, events);
                 self.offer_advance(&mut attack, events);
             }
-            (Stage::SecondChance, Order::Stand) => {
+            (Stage::SecondChance | Stage::GrandSecondChance, Order::Stand) => {
                 let d = self.attack_unit(attack.target);
                 events.push(Event::Stood {
                     side: d.side(),
@@ -425,10 +671,31 @@ impl Squares {
                     square: attack.target,
                 });
                 self.eliminate(d, events);
-                attack.stage = Stage::AttackerRetreat1;
-                self.attack = Some(attack);
+                if attack.stage == Stage::SecondChance {
+                    self.wait_for(attack, Stage::AttackerRetreat1);
+                } else {
+                    self.end_attack(events);
+                }
             }
-            (Stage::AttackerRetreat1 | Stage::AttackerRetreat4, Order::Retreat(chain)) => {
+            (Stage::GrandSecondChance, Order::Retreat(chain)) => {
+                // N18: a defender that retreats is not followed.
+                self.perform_retreat(attack.target, &chain, events);
+                self.end_attack(events);
+            }
+            (Stage::HorseDefenderRetreat, Order::Retreat(chain)) => {
+                self.perform_retreat(attack.target, &chain, events);
+                self.wait_for(attack, Stage::HorseSupportRetreat);
+            }
+            (Stage::HorseSupportRetreat, Order::Retreat(chain)) => {
+                if let Some(s) = attack.support {
+                    self.perform_retreat(s, &chain, events);
+                }
+                self.wait_for(attack, Stage::HorseBatteryRetreat);
+            }
+            (
+                Stage::AttackerRetreat1 | Stage::AttackerRetreat4 | Stage::HorseBatteryRetreat,
+                Order::Retreat(chain),
+            ) => {
                 self.perform_retreat(attack.attacker, &chain, events);
                 self.end_attack(events);
             }
@@ -486,20 +753,27 @@ impl Squares {
             })
     }
 
-    /// The attacker may advance (R18, R19, R20), unless it is artillery
-    /// (never advances) or the game is already decided on points, which no
-    /// advance can change.
+    /// The attacker may advance (R18, R19, R20), unless its type never
+    /// advances (artillery), the square is a forest it may never enter (N6),
+    /// or the game is already decided on points, which no advance can change.
     fn offer_advance(&mut self, attack: &mut AttackState, events: &mut Vec<Event>) {
-        let artillery = self
-            .unit_at(attack.attacker)
-            .is_none_or(|a| a.kind() == UnitKind::Artillery);
+        let may_advance = self.unit_at(attack.attacker).is_some_and(|a| {
+            let rules = self.variant.unit(a.kind());
+            rules.advances && !(rules.forest == Access::Never && board().is_forest(attack.target))
+        });
         let decided = Side::BOTH.iter().any(|&s| self.points(s) >= WINNING_POINTS);
-        if artillery || decided {
+        if !may_advance || decided {
             self.end_attack(events);
         } else {
             attack.stage = Stage::Advance;
             self.attack = Some(*attack);
         }
+    }
+
+    /// The attack goes on to the decision of `stage`.
+    fn wait_for(&mut self, mut attack: AttackState, stage: Stage) {
+        attack.stage = stage;
+        self.attack = Some(attack);
     }
 
     fn end_attack(&mut self, events: &mut Vec<Event>) {

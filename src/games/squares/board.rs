@@ -36,17 +36,19 @@ impl Space {
         self.0 as usize
     }
 
-    /// The space whose code is `code` (any case), such as `B1CR` or `BR`.
+    /// The space whose code is `code` (any case), such as `B1CR` or `BR`,
+    /// in the current notation (the variant also reads `F1C`, N1).
     pub fn from_code(code: &str) -> Option<Space> {
-        let board = board();
-        board
+        let code = super::notation::current().g_code(code)?;
+        board()
             .codes
             .iter()
-            .position(|c| c.eq_ignore_ascii_case(code))
+            .position(|c| c.eq_ignore_ascii_case(&code))
             .map(|i| Space(i as u8))
     }
 
-    /// The space's code, such as `B1CR`.
+    /// The space's code on the board's map, such as `G1CR`, whatever the
+    /// notation (`Display` writes it in the current one).
     pub fn code(self) -> &'static str {
         board().codes[self.index()]
     }
@@ -64,13 +66,13 @@ impl Space {
 
 impl fmt::Display for Space {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
+        f.write_str(&super::notation::current().code(self.code()))
     }
 }
 
 impl Serialize for Space {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.code())
+        serializer.collect_str(self)
     }
 }
 

@@ -43,7 +43,8 @@ pub(crate) fn describe_from(game: &Squares, square: &str) -> Result<String, Reje
     let Some(space) = Space::from_code(square.trim()) else {
         let near: Vec<String> = Space::all()
             .filter(|s| {
-                super::reader::edit_distance(&square.trim().to_ascii_uppercase(), s.code()) <= 1
+                super::reader::edit_distance(&square.trim().to_ascii_uppercase(), &s.to_string())
+                    <= 1
             })
             .map(|s| format!("HELP MOVES {s}"))
             .collect();
@@ -323,10 +324,25 @@ fn describe_decision(game: &Squares, side: Side, stage: Stage) -> String {
         Stage::AttackerRetreat1 | Stage::AttackerRetreat4 => {
             format!("{side}: choose where {attacker} retreats (R19, R21):")
         }
-        Stage::SecondChance => format!(
+        Stage::SecondChance | Stage::GrandSecondChance => format!(
             "{side}: the supporting {enemy} artillery has retreated. {target} may \
              retreat a second time and survive; if it stands it is eliminated (R19):"
         ),
+        Stage::GrandSupportRetreat | Stage::HorseSupportRetreat => format!(
+            "{side}: choose where {} retreats ({}):",
+            v.unit(attack.support.unwrap_or(attack.attacker)),
+            if stage == Stage::GrandSupportRetreat {
+                "GB1, N18"
+            } else {
+                "HB1, N19"
+            }
+        ),
+        Stage::HorseDefenderRetreat => {
+            format!("{side}: {attacker} takes option HB1: choose where {target} retreats (N19):")
+        }
+        Stage::HorseBatteryRetreat => {
+            format!("{side}: choose where {attacker} retreats (N19):")
+        }
         Stage::Lose => format!(
             "{side}: {attacker} attacks your reserve {}. Choose the unit you lose \
              there (R17):",
@@ -522,9 +538,24 @@ impl View<'_> {
                 verb("pick"),
                 unit(attack.attacker)
             ),
-            Stage::SecondChance => format!(
+            Stage::SecondChance | Stage::GrandSecondChance => format!(
                 "then {who} may retreat {} a second time",
                 unit(attack.target)
+            ),
+            Stage::GrandSupportRetreat | Stage::HorseSupportRetreat => format!(
+                "then {who} {} where {} retreats",
+                verb("pick"),
+                unit(attack.support.unwrap_or(attack.attacker))
+            ),
+            Stage::HorseDefenderRetreat => format!(
+                "then {who} {} where {} retreats",
+                verb("pick"),
+                unit(attack.target)
+            ),
+            Stage::HorseBatteryRetreat => format!(
+                "then {who} {} where {} retreats",
+                verb("pick"),
+                unit(attack.attacker)
             ),
             Stage::Lose => format!("then {who} {} the unit lost from the reserve", verb("pick")),
             Stage::Advance => format!(

@@ -150,20 +150,13 @@ fn put(grid: &mut [Vec<u8>], line: usize, col: usize, limit: usize, text: &str) 
 
 /// The kind as the board abbreviates it.
 fn short(kind: UnitKind) -> &'static str {
-    match kind {
-        UnitKind::Infantry => "inf",
-        UnitKind::Artillery => "art",
-        UnitKind::Cavalry => "cav",
-    }
+    kind.short()
 }
 
 /// The side's letter on the board (upper case for both: the kind follows
 /// in lower case, so `B inf` and `G inf` stand out).
 fn side_letter(side: Side) -> char {
-    match side {
-        Side::Blue => 'B',
-        Side::Gray => 'G',
-    }
+    side.name().chars().next().unwrap_or('?')
 }
 
 /// The occupant line of a square, such as `B inf+`, within `width`
@@ -185,10 +178,12 @@ fn occupant(game: &Squares, u: UnitId, width: usize) -> String {
 /// A reserve's two lines: its contents by type, and the units in it that
 /// carry a mark (a run or a rest), grouped.
 fn reserve_lines(game: &Squares, side: Side, marked: bool) -> [String; 2] {
-    let code = board().reserve(side).code();
+    let code = board().reserve(side).to_string();
     let star = if marked { "*" } else { "" };
     let mut first = format!("{:<4}{} reserve: ", format!("{code}{star}"), side.name());
-    let counts: Vec<String> = UnitKind::ALL
+    let counts: Vec<String> = game
+        .variant()
+        .kinds()
         .iter()
         .filter_map(|&k| {
             let n = game.reserve_units(side).filter(|u| u.kind() == k).count();
@@ -218,7 +213,8 @@ fn reserve_lines(game: &Squares, side: Side, marked: bool) -> [String; 2] {
     }
     groups.sort();
     // R13: a unit that entered the empty reserve stands in it.
-    let invaders: Vec<String> = UnitId::of_side(side.opponent())
+    let invaders: Vec<String> = game
+        .units_of(side.opponent())
         .filter(|&u| game.location(u) == Some(board().reserve(side)))
         .map(|u| format!("{} {}", side_letter(u.side()), short(u.kind())))
         .collect();
@@ -253,7 +249,7 @@ fn last_squares(last: &[Event]) -> Vec<Space> {
                 out.extend([from, target]);
                 out.extend(support.map(|(_, s)| s));
             }
-            Event::Flank { target } => out.push(target),
+            Event::Flank { target } | Event::Charge { target } => out.push(target),
             Event::Stood { square, .. }
             | Event::Eliminated { square, .. }
             | Event::Stayed { square, .. } => out.push(square),
@@ -289,7 +285,7 @@ fn board_lines(game: &Squares, viewer: Side, last: &[Event]) -> Vec<String> {
                 }
             }
             terrain => {
-                let mut lines = vec![format!("{}{}", s.code(), if star { "*" } else { "" })];
+                let mut lines = vec![format!("{s}{}", if star { "*" } else { "" })];
                 lines.extend(game.unit_at(s).map(|u| occupant(game, u, w)));
                 if terrain == Terrain::Forest {
                     let trees: String =
@@ -349,7 +345,9 @@ fn wrap(out: &mut Vec<String>, text: &str) {
 
 /// "Blue 2 inf 1 art" or "Blue none".
 fn losses(game: &Squares, side: Side) -> String {
-    let lost: Vec<String> = UnitKind::ALL
+    let lost: Vec<String> = game
+        .variant()
+        .kinds()
         .iter()
         .filter_map(|&k| {
             let n = game.lost(side, k);
@@ -397,7 +395,10 @@ fn decision_text(game: &Squares, attack: &AttackState) -> String {
     let mut legal = Vec::new();
     game.decision_orders(attack, &mut legal);
     let (a, t) = (attack.attacker, attack.target);
-    let support = attack.support.map(|s| s.code()).unwrap_or("-");
+    let support = attack
+        .support
+        .map(|s| s.to_string())
+        .unwrap_or_else(|| "-".to_string());
     match attack.stage {
         Stage::Response => {
             let stand = legal.contains(&Order::Stand);
@@ -415,6 +416,8 @@ fn decision_text(game: &Squares, attack: &AttackState) -> String {
                 .iter()
                 .filter_map(|o| match o {
                     Order::Option(n) => Some(n.to_string()),
+                    Order::GrandBattery(n) => Some(format!("GB{n}")),
+                    Order::HorseBattery(n) => Some(format!("HB{n}")),
                     _ => None,
                 })
                 .collect();
@@ -450,6 +453,25 @@ fn decision_text(game: &Squares, attack: &AttackState) -> String {
             "{defender} to decide: retreat from {t} after all, or stand and be eliminated \
              (second chance, option 1, R19)."
         ),
+        Stage::GrandSecondChance => format!(
+            "{defender} to decide: retreat from {t} after all, or stand and be eliminated \
+             (second chance, option GB1, N18, N21)."
+        ),
+        Stage::GrandSupportRetreat => format!(
+            "{attacker} to choose where the supporting {}in {support} retreats (option GB1, N18).",
+            attack.support.map(|s| kind_on(game, s)).unwrap_or_default()
+        ),
+        Stage::HorseDefenderRetreat => format!(
+            "{defender} to choose where the {}in {t} retreats (option HB1, N19).",
+            kind_on(game, t)
+        ),
+        Stage::HorseSupportRetreat => format!(
+            "{attacker} to choose where the supporting {}in {support} retreats (option HB1, N19).",
+            attack.support.map(|s| kind_on(game, s)).unwrap_or_default()
+        ),
+        Stage::HorseBatteryRetreat => {
+            format!("{attacker} to choose where the horse battery in {a} retreats (N19).")
+        }
         Stage::Lose => {
             let kinds: Vec<String> = legal
                 .iter()
@@ -546,7 +568,7 @@ pub(crate) fn draw(game: &Squares, viewer: Side, last: &[Event]) -> String {
         "SQUARES - {}'s view ({}'s reserve {} at the bottom)",
         viewer.name(),
         viewer.name(),
-        board().reserve(viewer).code()
+        board().reserve(viewer)
     );
     for line in board_lines(game, viewer, last) {
         out.push_str(&line);
@@ -562,6 +584,11 @@ pub(crate) fn draw(game: &Squares, viewer: Side, last: &[Event]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn cw_unit(side: Side, number: usize) -> UnitId {
+        let mut units = UnitId::of_side(crate::games::squares::Variant::CivilWar, side);
+        units.nth(number).expect("an army has 16 units")
+    }
     use crate::games::squares::state::ELIMINATED;
     use crate::games::squares::unit::{UnitState, ARMY_SIZE};
 
@@ -639,7 +666,7 @@ mod tests {
     #[test]
     fn occupants_fit_the_narrowest_square() {
         let mut game = Squares::opening(Side::Blue);
-        let u = UnitId::new(Side::Gray, 0);
+        let u = cw_unit(Side::Gray, 0);
         game.units[u.index()] = UnitState {
             move_run: 1,
             ..UnitState::default()
@@ -669,15 +696,15 @@ mod tests {
         let [first, second] = reserve_lines(&game, Side::Blue, false);
         assert_eq!(first, "BR  Blue reserve: 9 inf 3 art 4 cav");
         assert_eq!(second, "");
-        game.units[UnitId::new(Side::Blue, 0).index()].inactive = true;
-        game.units[UnitId::new(Side::Blue, 1).index()].inactive = true;
-        game.units[UnitId::new(Side::Blue, 12).index()].move_run = 2;
+        game.units[cw_unit(Side::Blue, 0).index()].inactive = true;
+        game.units[cw_unit(Side::Blue, 1).index()].inactive = true;
+        game.units[cw_unit(Side::Blue, 12).index()].move_run = 2;
         let [first, second] = reserve_lines(&game, Side::Blue, true);
         assert_eq!(first, "BR* Blue reserve: 9 inf 3 art 4 cav");
         assert_eq!(second, "    including 2 inf_, 1 cav++");
         for n in 0..ARMY_SIZE {
-            game.lift(UnitId::new(Side::Gray, n));
-            game.loc[UnitId::new(Side::Gray, n).index()] = ELIMINATED;
+            game.lift(cw_unit(Side::Gray, n));
+            game.loc[cw_unit(Side::Gray, n).index()] = ELIMINATED;
         }
         let [first, _] = reserve_lines(&game, Side::Gray, false);
         assert_eq!(first, "GR  Gray reserve: empty");

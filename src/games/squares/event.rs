@@ -72,12 +72,19 @@ pub enum Event {
         /// Its square.
         square: Space,
     },
-    /// The attacker chose an option against a standing defender (R19).
+    /// The attacker chose an option against a standing defender (R19,
+    /// N18, N19).
     OptionChosen {
         /// The attacker's side.
         side: Side,
-        /// The option, 1 to 5.
-        option: u8,
+        /// The option order taken (`OPTION 2`, `OPTION GB1`, `OPTION HB3`).
+        option: Order,
+    },
+    /// A cavalry charge directly after a PASS eliminates the defending foot
+    /// unit (N10).
+    Charge {
+        /// The attacked square.
+        target: Space,
     },
     /// A unit was eliminated.
     Eliminated {
@@ -158,7 +165,15 @@ impl fmt::Display for Event {
                 to,
             } => write!(f, "{side} {unit} retreats {from} -> {to}"),
             Event::Stood { side, unit, square } => write!(f, "{side} {unit} in {square} stands"),
-            Event::OptionChosen { side, option } => write!(f, "{side} takes option {option}"),
+            Event::OptionChosen { side, option } => {
+                let text = option.to_string();
+                let code = text.strip_prefix("OPTION ").unwrap_or(&text);
+                write!(f, "{side} takes option {code}")
+            }
+            Event::Charge { target } => write!(
+                f,
+                "charge after a PASS: the defender in {target} is eliminated (N10)"
+            ),
             Event::Eliminated { side, unit, square } => {
                 write!(f, "{side} {unit} in {square} is eliminated")
             }
@@ -182,7 +197,16 @@ impl fmt::Display for Event {
                         f.write_str(" by entering the enemy reserve (R13)")
                     }
                     EndReason::Points { north, south } => {
-                        write!(f, " on points, Blue {north} - Gray {south} (R26, R27)")
+                        let rule = match super::notation::current().variant {
+                            super::rules::Variant::CivilWar => "R26",
+                            super::rules::Variant::Napoleonic => "N22",
+                        };
+                        write!(
+                            f,
+                            " on points, {} {north} - {} {south} ({rule}, R27)",
+                            Side::Blue,
+                            Side::Gray
+                        )
                     }
                     EndReason::NoLegalAction => {
                         f.write_str(" because the other side has no legal action (R8)")

@@ -22,11 +22,14 @@ mod choices;
 mod drawing;
 mod event;
 mod movegen;
+mod napoleonic;
+pub mod notation;
 mod order;
 mod position;
 mod reader;
 mod refusal;
 mod retreat;
+pub mod rules;
 mod state;
 mod suggest;
 mod unit;
@@ -34,10 +37,14 @@ mod unit;
 pub use attack::{AttackState, Stage};
 pub use board::{board, Board, Rect, Space, SpaceSet, Terrain, SPACE_COUNT};
 pub use event::Event;
+pub use napoleonic::{NapEvent, NapOrder, NapRefusal, Napoleonic};
 pub use order::{Chain, Order, Step, MAX_CHAIN};
 pub use refusal::Refusal;
+pub use rules::Variant;
 pub use state::{Half, Squares, WINNING_POINTS};
-pub use unit::{Side, UnitId, UnitKind, UnitState, ARMY, ARMY_SIZE};
+pub use unit::{Side, UnitId, UnitKind, UnitState, ARMY_SIZE};
+
+use rules::Access;
 
 use crate::games::{
     DecisionKind, Game, GameOptions, Outcome, ParseError, Pending, Rejection, Seat,
@@ -90,18 +97,17 @@ impl Squares {
         })
     }
 
-    /// Whether the cavalry path a player wrote fits a listed move (R11, S3):
-    /// any middle square adjacent to both ends that is not a forest and is
-    /// empty or the mover's own reserve, even where one step would do.
+    /// Whether the cavalry path a player wrote fits a listed move (R11, S3;
+    /// N25 for the Horse Battery): any middle square adjacent to both ends
+    /// that is not a forest and is empty or the mover's own reserve, even
+    /// where one step would do.
     fn path_ok(&self, listed: &Step, given: &Step) -> bool {
         match (listed.via, given.via) {
             (_, Some(v)) => {
-                if listed.unit.is_none()
-                    && self.unit_at(listed.from).map(|u| u.kind()) != Some(UnitKind::Cavalry)
-                {
-                    return false;
-                }
-                if listed.unit.is_some() && listed.unit != Some(UnitKind::Cavalry) {
+                let kind = listed
+                    .unit
+                    .or_else(|| self.unit_at(listed.from).map(|u| u.kind()));
+                if kind.is_none_or(|k| self.variant.unit(k).steps < 2) {
                     return false;
                 }
                 let b = board();
@@ -201,15 +207,13 @@ impl Squares {
         }
     }
 
-    /// R5: infantry stepping diagonally, or infantry or artillery entering a
-    /// forest, uses the whole double turn.
+    /// R5: a step its type makes only as a whole double turn (infantry
+    /// stepping diagonally; infantry or artillery entering a forest; N3-N5).
     fn is_whole_double_turn(&self, kind: UnitKind, from: Space, to: Space) -> bool {
         let b = board();
-        match kind {
-            UnitKind::Infantry => b.is_forest(to) || b.corner(from).contains(to),
-            UnitKind::Artillery => b.is_forest(to),
-            UnitKind::Cavalry => false,
-        }
+        let rules = self.variant.unit(kind);
+        (rules.forest == Access::WholeDoubleTurn && b.is_forest(to))
+            || (rules.corner == Access::WholeDoubleTurn && b.corner(from).contains(to))
     }
 }
 
@@ -274,7 +278,13 @@ impl Game for Squares {
     }
 
     fn from_position(text: &str) -> Result<Self, ParseError> {
-        text.parse()
+        let game: Squares = text.parse()?;
+        if game.variant != Variant::CivilWar {
+            return Err(ParseError::new(
+                "this is a position of the Napoleonic variant, not of the Civil War game",
+            ));
+        }
+        Ok(game)
     }
 
     const TITLE: &'static str = "SQUARES - The Civil War Battle Game";

@@ -2,6 +2,7 @@
 
 use super::board::{board, Space, SpaceSet};
 use super::order::{Order, Step};
+use super::rules::{Access, Family};
 use super::state::{Half, Squares};
 use super::unit::{Side, UnitId, UnitKind};
 
@@ -72,7 +73,7 @@ impl Squares {
                 out.push((u, s, None));
             }
         }
-        for kind in UnitKind::ALL {
+        for &kind in self.variant.kinds() {
             if let Some(u) = self.reserve_pick(ctx.side, kind, None) {
                 out.push((u, ctx.own_reserve, Some(kind)));
             }
@@ -113,55 +114,66 @@ impl Squares {
                 unit,
             })
         };
+        let rules = self.variant.unit(kind);
         let whole_double_turn = self.half == Half::First;
         let not_here = !from.set();
-        match kind {
-            UnitKind::Infantry => {
-                // R9: one edge step into an empty clear square (or a reserve, R12, R13).
-                for to in b.edge(from) & ctx.enter & not_here {
-                    out.push(step(to, None));
+        // The foot enter forests across an edge (R9, N4); everyone else
+        // across an edge or a corner (R10, R11c, N5).
+        let forest_reach = if rules.family == Family::Foot {
+            b.edge(from)
+        } else {
+            b.adjacent(from)
+        };
+        let mut reach = b.edge(from);
+        if rules.corner == Access::Step {
+            reach |= b.corner(from);
+        }
+        if rules.steps == 1 {
+            // R9, R10: one step into an empty clear square (or a reserve,
+            // R12, R13); N4: Light Infantry's forest step is ordinary.
+            let mut one = reach & ctx.enter & not_here;
+            if rules.forest == Access::Step {
+                one |= forest_reach & ctx.empty_forest;
+            }
+            for to in one {
+                out.push(step(to, None));
+            }
+        } else {
+            // R11a, N5, N6: one or two steps, never into or through a
+            // forest, the square stepped through empty (or the own reserve,
+            // R12). The enemy reserve is a destination only: entering it
+            // ends the game.
+            let one = reach & ctx.enter & not_here;
+            for to in one {
+                out.push(step(to, None));
+            }
+            let mut reached = one | from.set();
+            let through = reach & (ctx.empty_clear | ctx.own_reserve.set());
+            for via in through {
+                let new = b.adjacent(via) & ctx.enter & !reached;
+                for to in new {
+                    out.push(step(to, Some(via)));
                 }
-                // R5: a diagonal step or a forest entry takes the whole double turn.
-                if whole_double_turn {
-                    let special =
-                        (b.corner(from) & ctx.empty_clear) | (b.edge(from) & ctx.empty_forest);
-                    for to in special {
-                        out.push(step(to, None));
-                    }
+                reached |= new;
+            }
+            // R11c: one step into an adjacent empty forest.
+            if rules.forest == Access::Step {
+                for to in forest_reach & ctx.empty_forest {
+                    out.push(step(to, None));
                 }
             }
-            UnitKind::Artillery => {
-                // R10: edge or corner step; a forest only as a whole double turn (R5).
-                for to in b.adjacent(from) & ctx.enter & not_here {
-                    out.push(step(to, None));
-                }
-                if whole_double_turn {
-                    for to in b.adjacent(from) & ctx.empty_forest {
-                        out.push(step(to, None));
-                    }
-                }
+        }
+        // R5: a diagonal step or a forest entry that takes the whole double turn.
+        if whole_double_turn {
+            let mut special = SpaceSet::EMPTY;
+            if rules.corner == Access::WholeDoubleTurn {
+                special |= b.corner(from) & ctx.empty_clear;
             }
-            UnitKind::Cavalry => {
-                // R11a: one or two steps, never into or through a forest, the
-                // square stepped through empty (or the own reserve, R12). The
-                // enemy reserve is a destination only: entering it ends the game.
-                let one = b.adjacent(from) & ctx.enter & not_here;
-                for to in one {
-                    out.push(step(to, None));
-                }
-                let mut reached = one | from.set();
-                let through = b.adjacent(from) & (ctx.empty_clear | ctx.own_reserve.set());
-                for via in through {
-                    let new = b.adjacent(via) & ctx.enter & !reached;
-                    for to in new {
-                        out.push(step(to, Some(via)));
-                    }
-                    reached |= new;
-                }
-                // R11c: one step into an adjacent empty forest.
-                for to in b.adjacent(from) & ctx.empty_forest {
-                    out.push(step(to, None));
-                }
+            if rules.forest == Access::WholeDoubleTurn {
+                special |= forest_reach & ctx.empty_forest;
+            }
+            for to in special {
+                out.push(step(to, None));
             }
         }
     }
@@ -186,12 +198,15 @@ impl Squares {
     ) {
         let mut cavalry: Vec<(Space, Option<UnitKind>)> = movers
             .iter()
-            .filter(|(u, _, _)| u.kind() == UnitKind::Cavalry)
+            .filter(|(u, _, _)| self.variant.unit(u.kind()).pairs)
             .map(|&(_, s, k)| (s, k))
             .collect();
         // A second cavalry from the reserve, if there is one (R7). It pairs
         // only with the first: with anything else it is the first pick.
         let mut second_from_reserve = None;
+        let first_from_reserve = cavalry
+            .iter()
+            .position(|&(_, k)| k == Some(UnitKind::Cavalry));
         if let Some(first) = self.reserve_pick(ctx.side, UnitKind::Cavalry, None) {
             if self
                 .reserve_pick(ctx.side, UnitKind::Cavalry, Some(first))
@@ -219,9 +234,13 @@ impl Squares {
                     continue;
                 }
                 let both_from_reserve = p_unit.is_some() && q_unit.is_some();
-                if (both_from_reserve && i > j)
-                    || (!both_from_reserve
-                        && (second_from_reserve == Some(i) || second_from_reserve == Some(j)))
+                let pairs_with_second = |k: usize| first_from_reserve == Some(k);
+                // The same type twice from the reserve is one order, listed
+                // once; N37: a cavalry and the heavy cavalry from the reserve
+                // are two orders, one per assignment of the destinations.
+                if (both_from_reserve && p_unit == q_unit && i > j)
+                    || (second_from_reserve == Some(i) && !pairs_with_second(j))
+                    || (second_from_reserve == Some(j) && !pairs_with_second(i))
                 {
                     continue;
                 }
@@ -281,10 +300,10 @@ impl Squares {
     }
 
     /// The squares a unit on `from` may attack or support into under the
-    /// artillery pin (R16): everything, only the one adjacent enemy artillery,
-    /// or nothing when two or more are adjacent.
+    /// artillery pin (R16; the Horse Battery pins too): everything, only the
+    /// one adjacent enemy artillery, or nothing when two or more are adjacent.
     pub(crate) fn pin_allows(&self, side: Side, from: Space) -> SpaceSet {
-        let pinning = board().adjacent(from) & self.artillery_squares(side.opponent());
+        let pinning = board().adjacent(from) & self.guns_squares(side.opponent());
         match pinning.len() {
             0 => SpaceSet(u32::MAX),
             1 => pinning,
@@ -292,11 +311,11 @@ impl Squares {
         }
     }
 
-    /// The board squares holding `side`'s artillery (never its reserve).
-    pub(crate) fn artillery_squares(&self, side: Side) -> SpaceSet {
+    /// The board squares holding `side`'s artillery family (never its reserve).
+    pub(crate) fn guns_squares(&self, side: Side) -> SpaceSet {
         let mut set = SpaceSet::EMPTY;
         for s in self.occupied_by(side) {
-            if UnitId(self.at[s.index()]).kind() == UnitKind::Artillery {
+            if self.family_of(UnitId(self.at[s.index()])) == Family::Guns {
                 set |= s.set();
             }
         }
@@ -314,6 +333,32 @@ impl Squares {
         targets
     }
 
+    /// A unit's family in this game.
+    #[inline]
+    pub(crate) fn family_of(&self, u: UnitId) -> Family {
+        self.variant.unit(u.kind()).family
+    }
+
+    /// Whether the attacking unit `a` may attack `target` (R15, N7-N10,
+    /// N18), unsupported (`support` None) or with the unit `support`.
+    pub(crate) fn may_attack(&self, a: UnitId, target: Space, support: Option<UnitId>) -> bool {
+        let Some(d) = self.unit_at(target) else {
+            // N34: any unit may attack the enemy reserve.
+            return true;
+        };
+        let rules = self.variant.unit(a.kind());
+        // N10, N28: directly after its own PASS a cavalry unit charges the foot.
+        let charge = rules.charges && self.half == Half::First && self.family_of(d) == Family::Foot;
+        charge
+            || match support {
+                None => rules.attacks_alone.contains(d.kind()),
+                Some(s) => {
+                    rules.attacks_supported.contains(d.kind())
+                        || (rules.grand_battery && self.family_of(s) == Family::Guns)
+                }
+            }
+    }
+
     /// Every legal attack (R14-R16, R21, R25, R6).
     fn attacks(&self, ctx: &MoveContext, out: &mut Vec<Order>) {
         let b = board();
@@ -321,16 +366,6 @@ impl Squares {
         if own.is_empty() {
             return;
         }
-        let enemy_artillery = self.artillery_squares(ctx.side.opponent());
-        let enemy_infantry = {
-            let mut set = SpaceSet::EMPTY;
-            for s in self.occupied_by(ctx.side.opponent()) {
-                if UnitId(self.at[s.index()]).kind() == UnitKind::Infantry {
-                    set |= s.set();
-                }
-            }
-            set
-        };
         // What each own unit on the board may support into (R16, R21).
         let mut support_ok = [SpaceSet::EMPTY; 32];
         for s in own {
@@ -345,14 +380,9 @@ impl Squares {
             if state.inactive || state.attack_run >= 2 {
                 continue;
             }
-            let mut targets = self.attackable(ctx, from) & support_ok[from.index()];
-            if u.kind() == UnitKind::Artillery {
-                // R15: artillery attacks only artillery or the enemy reserve.
-                targets &= enemy_artillery | ctx.enemy_reserve.set();
-            }
+            let targets = self.attackable(ctx, from) & support_ok[from.index()];
             for target in targets {
-                // R15: cavalry may not attack infantry unsupported.
-                if !(u.kind() == UnitKind::Cavalry && enemy_infantry.contains(target)) {
+                if self.may_attack(u, target, None) {
                     out.push(Order::Attack {
                         attacker: from,
                         target,
@@ -360,7 +390,9 @@ impl Squares {
                     });
                 }
                 for support in b.adjacent(target) & own & !from.set() {
-                    if support_ok[support.index()].contains(target) {
+                    if support_ok[support.index()].contains(target)
+                        && self.may_attack(u, target, Some(UnitId(self.at[support.index()])))
+                    {
                         out.push(Order::Attack {
                             attacker: from,
                             target,

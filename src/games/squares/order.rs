@@ -13,6 +13,8 @@
 //! RETREAT B2CR BR                     a chain: the cavalry to B2CR, the unit
 //!                                     displaced from B2CR to BR
 //! OPTION 2                            the attacker's option 1-5
+//! OPTION GB1  OPTION HB3              the variant's Grand Battery and Horse
+//!                                     Battery options (N18, N19)
 //! LOSE ARTILLERY                      the unit type lost from an attacked reserve
 //! ```
 
@@ -21,6 +23,7 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::board::Space;
+use super::rules::Variant;
 use super::unit::UnitKind;
 use crate::games::ParseError;
 
@@ -145,6 +148,10 @@ pub enum Order {
     Retreat(Chain),
     /// The attacker's option against a standing defender (R19), 1 to 5.
     Option(u8),
+    /// A Grand Battery's option, GB1 to GB3 (N18).
+    GrandBattery(u8),
+    /// The Horse Battery's option as the attacking unit, HB1 to HB5 (N19).
+    HorseBattery(u8),
     /// The attacking unit enters the vacated square (R20).
     Advance,
     /// The attacking unit stays where it is (R20).
@@ -179,6 +186,8 @@ impl fmt::Display for Order {
                 Ok(())
             }
             Order::Option(n) => write!(f, "OPTION {n}"),
+            Order::GrandBattery(n) => write!(f, "OPTION GB{n}"),
+            Order::HorseBattery(n) => write!(f, "OPTION HB{n}"),
             Order::Advance => f.write_str("ADVANCE"),
             Order::Stay => f.write_str("STAY"),
             Order::Lose(kind) => write!(f, "LOSE {}", kind.word()),
@@ -293,25 +302,55 @@ impl Order {
                         ))
                     })
             }
-            "OPTION" => match tokens.as_slice() {
-                [n] => match n.parse::<u8>() {
-                    Ok(n @ 1..=5) => Ok(Order::Option(n)),
+            "OPTION" => {
+                let variant = super::notation::current().variant;
+                let options = match variant {
+                    Variant::CivilWar => "the options are 1 to 5",
+                    Variant::Napoleonic => "the options are 1 to 5, GB1 to GB3 and HB1 to HB5",
+                };
+                match tokens.as_slice() {
+                    [n] => {
+                        let upper = n.to_ascii_uppercase();
+                        let (list, digits) = match variant {
+                            Variant::Napoleonic if upper.starts_with("GB") => {
+                                (Some(true), &upper[2..])
+                            }
+                            Variant::Napoleonic if upper.starts_with("HB") => {
+                                (Some(false), &upper[2..])
+                            }
+                            _ => (None, upper.as_str()),
+                        };
+                        match (list, digits.parse::<u8>()) {
+                            (None, Ok(n @ 1..=5)) => Ok(Order::Option(n)),
+                            (Some(true), Ok(n @ 1..=3)) => Ok(Order::GrandBattery(n)),
+                            (Some(false), Ok(n @ 1..=5)) => Ok(Order::HorseBattery(n)),
+                            _ => Err(ParseError::new(format!(
+                                "{n:?} is not an option: {options}"
+                            ))),
+                        }
+                    }
                     _ => Err(ParseError::new(format!(
-                        "{n:?} is not an option: the options are 1 to 5"
+                        "OPTION takes one option: {options}"
                     ))),
-                },
-                _ => Err(ParseError::new("OPTION takes a number from 1 to 5")),
-            },
-            "LOSE" => match tokens.as_slice() {
-                [w] => UnitKind::from_word(w).map(Order::Lose).ok_or_else(|| {
-                    ParseError::new(format!(
-                        "{w:?} is not a unit type: INFANTRY, ARTILLERY or CAVALRY"
-                    ))
-                }),
-                _ => Err(ParseError::new(
-                    "LOSE takes one unit type: INFANTRY, ARTILLERY or CAVALRY",
-                )),
-            },
+                }
+            }
+            "LOSE" => {
+                let words = super::notation::current()
+                    .variant
+                    .kinds()
+                    .iter()
+                    .map(|k| k.word())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                match tokens.as_slice() {
+                    [w] => UnitKind::from_word(w).map(Order::Lose).ok_or_else(|| {
+                        ParseError::new(format!("{w:?} is not a unit type: {words}"))
+                    }),
+                    _ => Err(ParseError::new(format!(
+                        "LOSE takes one unit type: {words}"
+                    ))),
+                }
+            }
             "" => Err(ParseError::new("no order given")),
             other => Err(ParseError::new(format!(
                 "{other:?} is not an order: MOVE, ATTACK, PASS, STAND, RETREAT, \

@@ -28,6 +28,18 @@
 //!    `C` the defender's second chance, `A1` / `A4` the attacking unit's retreat
 //!    under option 1 / 4, `S5` the supporting unit's retreat under option 5,
 //!    `L` the unit a reserve loses, `V` ADVANCE or STAY.
+//!
+//! The Napoleonic variant (N35) writes a seventh field first, the header
+//! `napoleonic`, then the six above with its letters `I` infantry, `G` guard,
+//! `L` light infantry, `A` artillery, `H` horse battery, `C` cavalry, `K`
+//! heavy cavalry (British upper case, French lower), `f` for the French in
+//! the turn and passes fields, F codes for the French half, and the stages
+//! `GS` GB1's support retreat, `GC` GB1's second chance, `HD` `HS` `HA` HB1's
+//! defender, support and Horse Battery retreats (HA also after HB2):
+//!
+//! ```text
+//! napoleonic 6IG2L2AH3CK/3/4/2/5/2/5/2/4/3/6ig2l2ah3ck - b - 1 -
+//! ```
 
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
@@ -36,8 +48,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::attack::{AttackState, Stage};
 use super::board::{board, Space, SPACE_COUNT};
+use super::notation;
+use super::rules::{OptionList, Variant};
 use super::state::{Half, Squares, ELIMINATED, NO_UNIT};
-use super::unit::{Side, UnitId, UnitKind, UnitState, ARMY, ARMY_SIZE};
+use super::unit::{Side, UnitId, UnitKind, UnitState, ARMY_SIZE};
 use crate::games::ParseError;
 
 /// The ranks of the board: the spaces grouped by depth, Blue's side first.
@@ -99,8 +113,19 @@ fn write_group(out: &mut String, mut units: Vec<(Side, UnitKind, UnitState)>) {
 
 impl fmt::Display for Squares {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let notation = self.variant.notation();
+        f.write_str(&notation::with(notation, || self.position_text()))
+    }
+}
+
+impl Squares {
+    fn position_text(&self) -> String {
         let b = board();
-        let mut out = String::with_capacity(96);
+        let mut out = String::with_capacity(108);
+        if let Some(header) = self.variant.notation().header {
+            out.push_str(header);
+            out.push(' ');
+        }
         for (r, rank) in ranks().iter().enumerate() {
             if r > 0 {
                 out.push('/');
@@ -109,7 +134,7 @@ impl fmt::Display for Squares {
                 if b.reserve_owner(*only).is_some() {
                     let units = Side::BOTH
                         .iter()
-                        .flat_map(|&side| UnitId::of_side(side))
+                        .flat_map(|&side| self.units_of(side))
                         .filter(|u| self.loc[u.index()] as usize == only.index())
                         .map(|u| (u.side(), u.kind(), self.units[u.index()]))
                         .collect();
@@ -137,7 +162,7 @@ impl fmt::Display for Squares {
         out.push(' ');
         let eliminated = Side::BOTH
             .iter()
-            .flat_map(|&side| UnitId::of_side(side))
+            .flat_map(|&side| self.units_of(side))
             .filter(|u| self.loc[u.index()] == ELIMINATED)
             .map(|u| (u.side(), u.kind(), UnitState::default()))
             .collect();
@@ -167,7 +192,7 @@ impl fmt::Display for Squares {
                 let _ = write!(out, "/{}", a.stage.code());
             }
         }
-        f.write_str(&out)
+        out
     }
 }
 
@@ -254,42 +279,89 @@ enum Token {
 
 /// Hands out unit identities as a position is read.
 struct Roster {
+    variant: Variant,
     used: [bool; 2 * ARMY_SIZE],
 }
 
 impl Roster {
     fn take(&mut self, side: Side, kind: UnitKind) -> Result<UnitId, ParseError> {
-        for (n, k) in ARMY.iter().enumerate() {
-            let u = UnitId::new(side, n);
-            if *k == kind && !self.used[u.index()] {
+        if !self.variant.kinds().contains(&kind) {
+            return Err(err(format!(
+                "this game has no {kind} (letters: {})",
+                army_letters(self.variant)
+            )));
+        }
+        for u in UnitId::of_side(self.variant, side) {
+            if u.kind() == kind && !self.used[u.index()] {
                 self.used[u.index()] = true;
                 return Ok(u);
             }
         }
         Err(err(format!(
-            "{side} has only {} {kind} units",
-            kind.army_count()
+            "{side} has only {} {kind} units (N2, the army: {})",
+            self.variant.army_count(kind),
+            army_description(self.variant)
         )))
     }
+}
+
+/// The unit letters of a game, for messages ("I, A, C").
+fn army_letters(variant: Variant) -> String {
+    variant
+        .kinds()
+        .iter()
+        .map(|k| k.letter(Side::Blue).to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A game's army in words ("9 infantry, 3 artillery, 4 cavalry").
+fn army_description(variant: Variant) -> String {
+    variant
+        .kinds()
+        .iter()
+        .map(|&k| format!("{} {k}", variant.army_count(k)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl FromStr for Squares {
     type Err = ParseError;
 
     fn from_str(text: &str) -> Result<Squares, ParseError> {
+        let text = text.trim();
+        let (variant, rest) = match text.split_once(char::is_whitespace) {
+            Some((head, rest)) if head.eq_ignore_ascii_case("napoleonic") => {
+                (Variant::Napoleonic, rest)
+            }
+            _ => (Variant::CivilWar, text),
+        };
+        notation::with(variant.notation(), || Squares::read_position(variant, rest))
+    }
+}
+
+impl Squares {
+    fn read_position(variant: Variant, text: &str) -> Result<Squares, ParseError> {
         let b = board();
         let fields: Vec<&str> = text.split_whitespace().collect();
         let [ranks_text, eliminated_text, turn_text, passes_text, number_text, attack_text] =
             fields.as_slice()
         else {
-            return Err(err(
-                "a position has six fields: ranks, eliminated, turn, passes, turn number, attack",
-            ));
+            return Err(err(match variant {
+                Variant::CivilWar => {
+                    "a position has six fields: ranks, eliminated, turn, passes, turn number, attack"
+                }
+                Variant::Napoleonic => {
+                    "a Napoleonic position has seven fields: napoleonic, ranks, eliminated, \
+                     turn, passes, turn number, attack"
+                }
+            }));
         };
-        let mut game = Squares::opening(Side::Blue);
+        let mut game = Squares::opening_of(variant, Side::Blue);
         game.loc = [ELIMINATED; 2 * ARMY_SIZE];
         game.at = [NO_UNIT; SPACE_COUNT];
         let mut roster = Roster {
+            variant,
             used: [false; 2 * ARMY_SIZE],
         };
         let rank_texts: Vec<&str> = ranks_text.split('/').collect();
@@ -354,14 +426,12 @@ impl FromStr for Squares {
                 )));
             }
         }
-        let mut eliminated_count = [[0usize; 3]; 2];
         if *eliminated_text != "-" {
             for token in read_unit_tokens(eliminated_text, true)? {
                 if let Token::Units {
                     count, kind, side, ..
                 } = token
                 {
-                    eliminated_count[side.index()][kind as usize] += count;
                     for _ in 0..count {
                         roster.take(side, kind)?;
                     }
@@ -369,25 +439,28 @@ impl FromStr for Squares {
             }
         }
         for side in Side::BOTH {
-            for kind in UnitKind::ALL {
-                let missing = UnitId::of_side(side)
+            for &kind in variant.kinds() {
+                let missing = UnitId::of_side(variant, side)
                     .filter(|u| u.kind() == kind && !roster.used[u.index()])
                     .count();
                 if missing > 0 {
                     return Err(err(format!(
                         "{missing} {side} {kind} unit(s) are neither on the board, \
-                         in a reserve nor eliminated (each side has 9 infantry, \
-                         3 artillery, 4 cavalry)"
+                         in a reserve nor eliminated (each side has {})",
+                        army_description(variant)
                     )));
                 }
             }
         }
+        let letters = variant.notation().side_letters;
+        let side_of = |c: char| Side::BOTH.into_iter().find(|s| letters[s.index()] == c);
         let mut turn_chars = turn_text.chars();
-        game.to_move = match turn_chars.next() {
-            Some('b') => Side::Blue,
-            Some('g') => Side::Gray,
-            _ => return Err(err("the turn field starts with b or g")),
-        };
+        game.to_move = turn_chars.next().and_then(side_of).ok_or_else(|| {
+            err(format!(
+                "the turn field starts with {} or {}",
+                letters[0], letters[1]
+            ))
+        })?;
         game.half = match turn_chars.as_str() {
             "" => Half::Single,
             "1" => Half::First,
@@ -401,10 +474,14 @@ impl FromStr for Squares {
         game.passed = [false; 2];
         if *passes_text != "-" {
             for c in passes_text.chars() {
-                match c {
-                    'b' => game.passed[0] = true,
-                    'g' => game.passed[1] = true,
-                    _ => return Err(err("the passes field is -, b, g or bg")),
+                match side_of(c) {
+                    Some(side) => game.passed[side.index()] = true,
+                    None => {
+                        return Err(err(format!(
+                            "the passes field is -, {0}, {1} or {0}{1}",
+                            letters[0], letters[1]
+                        )))
+                    }
                 }
             }
         }
@@ -415,11 +492,9 @@ impl FromStr for Squares {
                     "a first half of a double turn follows a PASS of the same side",
                 ))
             }
-            Half::Single | Half::Second if mover_passed => {
-                return Err(err(
-                    "a side whose last turn was a PASS now has a double turn: write b1 or g1",
-                ))
-            }
+            Half::Single | Half::Second if mover_passed => return Err(err(
+                "a side whose last turn was a PASS now has a double turn: write 1 after its letter",
+            )),
             _ => {}
         }
         game.turn = number_text
@@ -427,7 +502,7 @@ impl FromStr for Squares {
             .ok()
             .filter(|&n: &u32| n >= 1)
             .ok_or_else(|| err("the turn number is a whole number from 1"))?;
-        for u in UnitId::of_side(game.to_move.opponent()) {
+        for u in game.units_of(game.to_move.opponent()) {
             if game.units[u.index()].retreated {
                 return Err(err("'~' marks only units of the side whose turn it is"));
             }
@@ -462,15 +537,19 @@ impl Squares {
         // latest own turn, which moved one unit, or two cavalry (R11), or
         // attacked with one unit; every other unit's run was broken then.
         for side in Side::BOTH {
-            let movers: Vec<UnitId> = UnitId::of_side(side)
+            let movers: Vec<UnitId> = self
+                .units_of(side)
                 .filter(|u| self.units[u.index()].move_run > 0)
                 .collect();
-            let attackers = UnitId::of_side(side)
+            let attackers = self
+                .units_of(side)
                 .filter(|u| self.units[u.index()].attack_run > 0)
                 .count();
             let one_action = match (movers.as_slice(), attackers) {
                 ([], 0 | 1) | ([_], 0) => true,
-                ([a, b], 0) => a.kind() == UnitKind::Cavalry && b.kind() == UnitKind::Cavalry,
+                ([a, b], 0) => {
+                    self.variant.unit(a.kind()).pairs && self.variant.unit(b.kind()).pairs
+                }
                 _ => false,
             };
             if !one_action {
@@ -489,7 +568,7 @@ impl Squares {
             } else {
                 continue;
             };
-            for u in UnitId::of_side(side) {
+            for u in self.units_of(side) {
                 let s = self.units[u.index()];
                 // The attack in progress has already counted for its attacker.
                 let attack_limit = if Some(u) == attacker && side == self.to_move {
@@ -566,17 +645,26 @@ impl Squares {
                 need_enemy()?;
                 need_support()?;
             }
-            Stage::SupportRetreat1 => {
-                if need_support()?.kind() == UnitKind::Artillery {
+            Stage::SupportRetreat1 | Stage::GrandSupportRetreat => {
+                let s = need_support()?;
+                if self.variant.unit(s.kind()).second_chance_as_support {
                     need_enemy()?;
                 } else {
                     need_empty()?;
                 }
             }
-            Stage::SecondChance => {
+            Stage::SecondChance | Stage::GrandSecondChance => {
                 need_enemy()?;
             }
-            Stage::AttackerRetreat1 => need_empty()?,
+            Stage::HorseDefenderRetreat => {
+                need_enemy()?;
+                need_support()?;
+            }
+            Stage::HorseSupportRetreat => {
+                need_empty()?;
+                need_support()?;
+            }
+            Stage::AttackerRetreat1 | Stage::HorseBatteryRetreat => need_empty()?,
             Stage::Lose => {
                 if b.reserve_owner(attack.target) != Some(side.opponent())
                     || self.reserve_count(side.opponent()) == 0
@@ -585,7 +673,7 @@ impl Squares {
                 }
             }
             Stage::Advance => {
-                if a.kind() == UnitKind::Artillery {
+                if !self.variant.unit(a.kind()).advances {
                     return Err(err("artillery never advances (R19)"));
                 }
                 let enemy_reserve_empty = attack.target == b.reserve(side.opponent())
@@ -598,20 +686,43 @@ impl Squares {
         if matches!(stage, Stage::Response | Stage::Lose) && attack.target == b.reserve(side) {
             return Err(err("a side never attacks its own reserve"));
         }
-        // Options 1 and 4 retreat the attacking unit, which only infantry
-        // does (R19); option 1 is offered only while that retreat exists, so
-        // at the second chance the attacker still has it once the defender
-        // is gone (S6).
+        // Options 1 and 4 retreat the attacking unit, which only some types
+        // do (R19, N17); option 1 is offered only while that retreat exists,
+        // so at the second chance the attacker still has it once the
+        // defender is gone (S6).
+        let a_rules = self.variant.unit(a.kind());
         if matches!(
             stage,
             Stage::SupportRetreat1
                 | Stage::SecondChance
                 | Stage::AttackerRetreat1
                 | Stage::AttackerRetreat4
-        ) && a.kind() != UnitKind::Infantry
+        ) && !a_rules.attacker_retreats
         {
             return Err(err(
-                "only an attacking infantry retreats under options 1 and 4 (R19)",
+                "this attacking unit never retreats under options 1 and 4 (R19)",
+            ));
+        }
+        let horse_battery = a_rules.options == OptionList::HorseBattery;
+        let grand_stage = matches!(stage, Stage::GrandSupportRetreat | Stage::GrandSecondChance);
+        let horse_stage = matches!(
+            stage,
+            Stage::HorseDefenderRetreat | Stage::HorseSupportRetreat | Stage::HorseBatteryRetreat
+        );
+        if (grand_stage && !a_rules.grand_battery) || (horse_stage && !horse_battery) {
+            return Err(err(
+                "the Grand Battery stages follow an attacking artillery, the HB stages \
+                 an attacking horse battery (N18, N19)",
+            ));
+        }
+        if horse_battery
+            && matches!(
+                stage,
+                Stage::SupportRetreat1 | Stage::SecondChance | Stage::AttackerRetreat1
+            )
+        {
+            return Err(err(
+                "an attacking horse battery has the options HB1-HB5 (N19)",
             ));
         }
         if stage == Stage::SecondChance {

@@ -1,9 +1,10 @@
 //! Why an order is refused, each reason naming the ruling it enforces.
 
-use super::attack::{OptionBar, Stage};
+use super::attack::{OptionBar, OptionsOffered, Stage};
 use super::board::{board, Space, Terrain};
 use super::movegen::MoveContext;
 use super::order::{Order, Step};
+use super::rules::{Access, Family, Variant};
 use super::state::{Half, Squares};
 use super::unit::{UnitId, UnitKind};
 use crate::games::{CitesRule, DecisionKind, RuleId};
@@ -119,20 +120,33 @@ pub enum Refusal {
         /// The reserve.
         square: Space,
     },
-    /// Cavalry moving into or through a forest in a two-step move (R11).
-    #[error("cavalry enters a forest only by a one-step move into it, never through it")]
-    CavalryForest,
+    /// A two-step move into or through a forest (R11, N5, N6).
+    #[error("a two-step move never enters or passes through a forest{}", forest_hint(*.kind))]
+    CavalryForest {
+        /// The moving unit's type.
+        kind: UnitKind,
+        /// R11, N5 or N6.
+        rule: RuleId,
+    },
+    /// Heavy Cavalry entering a forest (N6).
+    #[error("the heavy cavalry never enters a forest")]
+    NeverForest,
     /// A cavalry path through an occupied square (R11).
     #[error("cavalry may not move through {square}: the square stepped through must be empty")]
     PathBlocked {
         /// The square stepped through.
         square: Space,
     },
-    /// A two-unit move that is not two cavalry, one step each (R11).
-    #[error("a two-unit move is two cavalry one step each into clear squares: {reason}")]
+    /// A two-unit move that is not two cavalry, one step each (R11, N5, N6).
+    #[error(
+        "a two-unit move is two cavalry{} one step each into clear squares: {reason}",
+        heavy_too()
+    )]
     BadTwoMove {
         /// What is wrong.
         reason: &'static str,
+        /// R11, or N5 when the Horse Battery was named.
+        rule: RuleId,
     },
     /// Attacking or supporting from a reserve (R25).
     #[error("units never attack or support from their reserve")]
@@ -162,12 +176,18 @@ pub enum Refusal {
     /// The same unit named twice.
     #[error("the attacking and the supporting unit must be two different units")]
     SupportIsAttacker,
-    /// Cavalry attacking infantry unsupported (R15).
-    #[error("cavalry may not attack infantry unsupported: add a SUPPORT")]
+    /// Cavalry attacking infantry unsupported (R15, N8).
+    #[error("{}", cavalry_on_infantry_text())]
     CavalryUnsupportedOnInfantry,
-    /// Artillery attacking something other than artillery or the reserve (R15).
-    #[error("artillery may attack only artillery or the enemy reserve; it may support any attack")]
+    /// Artillery attacking something other than artillery or the reserve (R15, N9).
+    #[error("{}", artillery_target_text())]
     ArtilleryTarget,
+    /// An infantry-family unit as the attacking unit against cavalry (N7).
+    #[error("the {kind} may not be the attacking unit against cavalry or heavy cavalry; it may support such an attack")]
+    FootOnCavalry {
+        /// The attacking unit's type.
+        kind: UnitKind,
+    },
     /// A unit next to one enemy artillery acting elsewhere (R16).
     #[error("the unit in {square} is next to the enemy artillery in {artillery}: it may attack or support only into {artillery}")]
     Pinned {
@@ -182,10 +202,10 @@ pub enum Refusal {
         /// The pinned unit's square.
         square: Space,
     },
-    /// STAND where the defender must retreat (R18, R24).
+    /// STAND where the defender must retreat (R18, R24, N12).
     #[error("the defender must retreat: it has a legal retreat and may not stand here")]
     MustRetreat {
-        /// R18 (flank attack) or R24 (cavalry).
+        /// R18 (flank attack), R24 (cavalry) or N12 (foot attacked by the Guard).
         rule: RuleId,
     },
     /// A retreat that is not among the legal ones.
@@ -199,10 +219,12 @@ pub enum Refusal {
     /// An attacker option that is not offered (R19).
     #[error("option {option} is not offered: {why}")]
     OptionBarred {
-        /// The option.
-        option: u8,
+        /// The option ("1", "GB1").
+        option: String,
         /// Why.
         why: String,
+        /// R19, or the variant's N17-N21.
+        rule: RuleId,
     },
     /// ADVANCE or STAY where there is nothing to advance into.
     #[error("there is no advance to decide")]
@@ -233,18 +255,20 @@ impl CitesRule for Refusal {
             Refusal::NeedsDoubleTurn { .. } => "R5",
             Refusal::OutOfReach { rule, .. } | Refusal::Occupied { rule, .. } => rule.0,
             Refusal::EnemyReserveHeld { .. } => "R13",
-            Refusal::CavalryForest | Refusal::PathBlocked { .. } | Refusal::BadTwoMove { .. } => {
-                "R11"
-            }
+            Refusal::CavalryForest { rule, .. } | Refusal::BadTwoMove { rule, .. } => rule.0,
+            Refusal::PathBlocked { .. } => "R11",
+            Refusal::NeverForest => "N6",
+            Refusal::FootOnCavalry { .. } => "N7",
             Refusal::FromReserve => "R25",
             Refusal::NoEnemy { .. }
             | Refusal::AttackerNotAdjacent { .. }
             | Refusal::SupportNotAdjacent { .. }
             | Refusal::SupportIsAttacker => "R14",
-            Refusal::CavalryUnsupportedOnInfantry | Refusal::ArtilleryTarget => "R15",
+            Refusal::CavalryUnsupportedOnInfantry => variant_rule("R15", "N8"),
+            Refusal::ArtilleryTarget => variant_rule("R15", "N9"),
             Refusal::Pinned { .. } | Refusal::PinnedTwice { .. } => "R16",
             Refusal::MustRetreat { rule } | Refusal::NoSuchRetreat { rule, .. } => rule.0,
-            Refusal::OptionBarred { .. } => "R19",
+            Refusal::OptionBarred { rule, .. } => rule.0,
             Refusal::NoAdvance => "R20",
             Refusal::NoneToLose { .. } => "R17",
             Refusal::NotLegal => "R2",
@@ -252,19 +276,65 @@ impl CitesRule for Refusal {
     }
 }
 
-fn move_rule(kind: UnitKind) -> RuleId {
-    RuleId(match kind {
-        UnitKind::Infantry => "R9",
-        UnitKind::Artillery => "R10",
-        UnitKind::Cavalry => "R11",
+/// The rule of the current game: Civil War or Napoleonic.
+fn variant_rule(civil_war: &'static str, napoleonic: &'static str) -> &'static str {
+    match super::notation::current().variant {
+        Variant::CivilWar => civil_war,
+        Variant::Napoleonic => napoleonic,
+    }
+}
+
+fn forest_hint(kind: UnitKind) -> &'static str {
+    match kind {
+        UnitKind::Cavalry => ": cavalry enters a forest only by a one-step move into it",
+        UnitKind::HorseBattery => ": the horse battery enters a forest only as a whole double turn",
+        _ => "",
+    }
+}
+
+fn heavy_too() -> &'static str {
+    variant_rule("", " (or a cavalry and the heavy cavalry)")
+}
+
+fn cavalry_on_infantry_text() -> &'static str {
+    variant_rule(
+        "cavalry may not attack infantry unsupported: add a SUPPORT",
+        "cavalry may not attack infantry, the guard or light infantry unsupported, \
+         except as the first action of the double turn after your PASS (N10): add a SUPPORT",
+    )
+}
+
+fn artillery_target_text() -> &'static str {
+    variant_rule(
+        "artillery may attack only artillery or the enemy reserve; it may support any attack",
+        "artillery may attack only artillery, the horse battery or the enemy reserve, \
+         unless it leads a Grand Battery supported by artillery or the horse battery (N18); \
+         it may support any attack",
+    )
+}
+
+/// The movement rule of a unit type: R9-R11, or the variant's N3-N6.
+fn move_rule(variant: Variant, kind: UnitKind) -> RuleId {
+    RuleId(match (variant, kind) {
+        (_, UnitKind::Infantry) => "R9",
+        (_, UnitKind::Artillery) => "R10",
+        (_, UnitKind::Cavalry) => "R11",
+        (_, UnitKind::Guard) => "N3",
+        (_, UnitKind::Light) => "N4",
+        (_, UnitKind::HorseBattery) => "N5",
+        (_, UnitKind::HeavyCavalry) => "N6",
     })
 }
 
-fn retreat_rule(kind: UnitKind) -> RuleId {
-    RuleId(match kind {
-        UnitKind::Infantry => "R22",
-        UnitKind::Artillery => "R23",
-        UnitKind::Cavalry => "R24",
+/// The retreat rule of a unit type: R22-R24, or the variant's N13-N15.
+fn retreat_rule(variant: Variant, kind: UnitKind) -> RuleId {
+    RuleId(match (variant, kind) {
+        (_, UnitKind::Infantry | UnitKind::Light) => "R22",
+        (_, UnitKind::Artillery) => "R23",
+        (_, UnitKind::Cavalry) => "R24",
+        (_, UnitKind::Guard) => "N13",
+        (_, UnitKind::HorseBattery) => "N15",
+        (_, UnitKind::HeavyCavalry) => "N14",
     })
 }
 
@@ -369,93 +439,111 @@ impl Squares {
         if self.occupied().contains(to) {
             return Some(Refusal::Occupied {
                 square: to,
-                rule: move_rule(kind),
+                rule: move_rule(self.variant, kind),
             });
         }
         let out_of_reach = Refusal::OutOfReach {
             kind,
             from: step.from,
             to,
-            rule: move_rule(kind),
+            rule: move_rule(self.variant, kind),
         };
         let double = Refusal::NeedsDoubleTurn {
             kind,
             from: step.from,
             to,
         };
-        match kind {
-            UnitKind::Infantry | UnitKind::Artillery => {
-                if step.via.is_some() {
+        let rules = self.variant.unit(kind);
+        let forest_rule = move_rule(self.variant, kind);
+        let forest_reach = if rules.family == Family::Foot {
+            b.edge(step.from)
+        } else {
+            b.adjacent(step.from)
+        };
+        if b.is_forest(to) && forest_reach.contains(to) && step.via.is_none() {
+            return match rules.forest {
+                Access::Step => None,
+                Access::WholeDoubleTurn => Some(double),
+                Access::Never => Some(Refusal::NeverForest),
+            };
+        }
+        if rules.steps == 1 {
+            if step.via.is_some() {
+                return Some(out_of_reach);
+            }
+            if rules.corner == Access::WholeDoubleTurn && b.corner(step.from).contains(to) {
+                return Some(double);
+            }
+            if !b.adjacent(step.from).contains(to) || b.is_forest(to) {
+                return Some(out_of_reach);
+            }
+            return None;
+        }
+        let forest_in_path = Refusal::CavalryForest {
+            kind,
+            rule: forest_rule,
+        };
+        match step.via {
+            None => {
+                if b.adjacent(step.from).contains(to) {
+                    return if b.is_forest(to) {
+                        Some(forest_in_path)
+                    } else {
+                        None
+                    };
+                }
+                if b.is_forest(to) {
+                    return Some(forest_in_path);
+                }
+                // Two steps without naming the square between: is there any?
+                let through = b.adjacent(step.from) & b.adjacent(to);
+                if through.is_empty() {
                     return Some(out_of_reach);
                 }
-                let reach = if kind == UnitKind::Infantry {
-                    b.edge(step.from)
-                } else {
-                    b.adjacent(step.from)
-                };
-                if b.is_forest(to) && b.adjacent(step.from).contains(to) {
-                    return Some(double);
+                let blocked = through.first().unwrap_or(step.from);
+                if (through & b.forests()) == through {
+                    return Some(forest_in_path);
                 }
-                if kind == UnitKind::Infantry && b.corner(step.from).contains(to) {
-                    return Some(double);
+                Some(Refusal::PathBlocked { square: blocked })
+            }
+            Some(via) => {
+                if b.is_forest(to) || b.is_forest(via) {
+                    return Some(forest_in_path);
                 }
-                if !reach.contains(to) {
+                if !b.adjacent(step.from).contains(via) || !b.adjacent(via).contains(to) {
                     return Some(out_of_reach);
+                }
+                if via == ctx.enemy_reserve
+                    || (via != ctx.own_reserve && self.occupied().contains(via))
+                {
+                    return Some(Refusal::PathBlocked { square: via });
                 }
                 None
-            }
-            UnitKind::Cavalry => {
-                match step.via {
-                    None => {
-                        if b.adjacent(step.from).contains(to) {
-                            return None;
-                        }
-                        if b.is_forest(to) {
-                            return Some(Refusal::CavalryForest);
-                        }
-                        // Two steps without naming the square between: is there any?
-                        let through = b.adjacent(step.from) & b.adjacent(to);
-                        if through.is_empty() {
-                            return Some(out_of_reach);
-                        }
-                        let blocked = through.first().unwrap_or(step.from);
-                        if (through & b.forests()) == through {
-                            return Some(Refusal::CavalryForest);
-                        }
-                        Some(Refusal::PathBlocked { square: blocked })
-                    }
-                    Some(via) => {
-                        if b.is_forest(to) || b.is_forest(via) {
-                            return Some(Refusal::CavalryForest);
-                        }
-                        if !b.adjacent(step.from).contains(via) || !b.adjacent(via).contains(to) {
-                            return Some(out_of_reach);
-                        }
-                        if via == ctx.enemy_reserve
-                            || (via != ctx.own_reserve && self.occupied().contains(via))
-                        {
-                            return Some(Refusal::PathBlocked { square: via });
-                        }
-                        None
-                    }
-                }
             }
         }
     }
 
     fn diagnose_two(&self, p: &Step, q: &Step) -> Refusal {
         let ctx = self.move_context();
+        let r11 = RuleId("R11");
         for step in [p, q] {
             if step.via.is_some() {
                 return Refusal::BadTwoMove {
                     reason: "each cavalry moves one step only",
+                    rule: r11,
                 };
             }
             match self.acting_unit(step.from, step.unit) {
-                Ok(u) if u.kind() != UnitKind::Cavalry => {
+                Ok(u) if !self.variant.unit(u.kind()).pairs => {
                     return Refusal::BadTwoMove {
                         reason: "only cavalry may move two units in one action",
-                    }
+                        // N5: the Horse Battery is never part of it.
+                        rule: if u.kind() == UnitKind::HorseBattery {
+                            RuleId("N5")
+                        } else {
+                            r11
+                        },
+                    };
                 }
                 Err(r) => return r,
                 Ok(_) => {}
@@ -463,11 +551,13 @@ impl Squares {
             if board().is_forest(step.to) {
                 return Refusal::BadTwoMove {
                     reason: "neither may enter a forest",
+                    rule: r11,
                 };
             }
             if step.to == ctx.enemy_reserve {
                 return Refusal::BadTwoMove {
                     reason: "the enemy reserve is entered by a move of one unit",
+                    rule: r11,
                 };
             }
             if let Some(r) = self.diagnose_step(&ctx, step) {
@@ -476,20 +566,23 @@ impl Squares {
             if !board().adjacent(step.from).contains(step.to) {
                 return Refusal::BadTwoMove {
                     reason: "each cavalry moves one step only",
+                    rule: r11,
                 };
             }
         }
         if p.from == q.from && p.unit.is_none() {
             return Refusal::BadTwoMove {
                 reason: "name two different units",
+                rule: r11,
             };
         }
-        if p.unit.is_some() && p.from == q.from {
+        if let (Some(kind), true) = (p.unit, p.from == q.from && p.unit == q.unit) {
             let side = self.to_move;
-            let first = self.reserve_pick(side, UnitKind::Cavalry, None);
-            if self.reserve_pick(side, UnitKind::Cavalry, first).is_none() {
+            let first = self.reserve_pick(side, kind, None);
+            if self.reserve_pick(side, kind, first).is_none() {
                 return Refusal::BadTwoMove {
-                    reason: "the reserve does not hold two cavalry able to move",
+                    reason: "the reserve does not hold two such units able to move",
+                    rule: r11,
                 };
             }
         }
@@ -536,21 +629,28 @@ impl Squares {
             return Refusal::AttackerNotAdjacent { attacker, target };
         }
         let defender = self.unit_at(target);
-        if a.kind() == UnitKind::Artillery
-            && !(b.reserve_owner(target).is_some()
-                || defender.map(|d| d.kind()) == Some(UnitKind::Artillery))
-        {
-            return Refusal::ArtilleryTarget;
+        // R15, N7-N9: whom this type may attack at all, then unsupported.
+        let wrong_target = || match self.family_of(a) {
+            Family::Guns => Refusal::ArtilleryTarget,
+            Family::Foot => Refusal::FootOnCavalry { kind: a.kind() },
+            Family::Horse => Refusal::CavalryUnsupportedOnInfantry,
+        };
+        let rules = self.variant.unit(a.kind());
+        if let Some(d) = defender {
+            let with_any_support = rules.attacks_supported.contains(d.kind())
+                || rules.grand_battery
+                || self.may_attack(a, target, None);
+            if !with_any_support {
+                return wrong_target();
+            }
         }
         if let Some(r) = self.diagnose_pin(attacker, target) {
             return r;
         }
         match support {
             None => {
-                if a.kind() == UnitKind::Cavalry
-                    && defender.map(|d| d.kind()) == Some(UnitKind::Infantry)
-                {
-                    return Refusal::CavalryUnsupportedOnInfantry;
+                if !self.may_attack(a, target, None) {
+                    return wrong_target();
                 }
             }
             Some(s) => {
@@ -576,13 +676,16 @@ impl Squares {
                 if let Some(r) = self.diagnose_pin(s, target) {
                     return r;
                 }
+                if !self.may_attack(a, target, Some(su)) {
+                    return wrong_target();
+                }
             }
         }
         Refusal::NotLegal
     }
 
     fn diagnose_pin(&self, square: Space, target: Space) -> Option<Refusal> {
-        let pinning = board().adjacent(square) & self.artillery_squares(self.to_move.opponent());
+        let pinning = board().adjacent(square) & self.guns_squares(self.to_move.opponent());
         match pinning.len() {
             0 => None,
             1 if pinning.contains(target) => None,
@@ -605,6 +708,10 @@ impl Squares {
             | Stage::AttackerRetreat1
             | Stage::AttackerRetreat4
             | Stage::SupportRetreat5 => "R21",
+            Stage::GrandSupportRetreat | Stage::GrandSecondChance => "N18",
+            Stage::HorseDefenderRetreat
+            | Stage::HorseSupportRetreat
+            | Stage::HorseBatteryRetreat => "N19",
             Stage::Lose => "R17",
             Stage::Advance => "R20",
         });
@@ -622,22 +729,30 @@ impl Squares {
                 .join(", ")
         };
         match (stage, order) {
-            (Stage::Response, Order::Stand) => {
-                let rule = if self.is_flank(&attack) { "R18" } else { "R24" };
+            (Stage::Response | Stage::SecondChance, Order::Stand) => {
+                let yields = match (self.unit_at(attack.target), self.unit_at(attack.attacker)) {
+                    (Some(d), Some(a)) => self.variant.unit(d.kind()).yields_to.contains(a.kind()),
+                    _ => false,
+                };
+                let rule = if self.is_flank(&attack) {
+                    "R18"
+                } else if yields {
+                    "N12"
+                } else {
+                    "R24"
+                };
                 Refusal::MustRetreat { rule: RuleId(rule) }
             }
-            (
-                Stage::Response
-                | Stage::SecondChance
-                | Stage::SupportRetreat1
-                | Stage::AttackerRetreat1
-                | Stage::AttackerRetreat4
-                | Stage::SupportRetreat5,
-                Order::Retreat(_),
-            ) => {
+            (Stage::Option | Stage::Advance | Stage::Lose, Order::Retreat(_)) => not_now,
+            (_, Order::Retreat(_)) => {
                 let square = match stage {
-                    Stage::Response | Stage::SecondChance => attack.target,
-                    Stage::AttackerRetreat1 | Stage::AttackerRetreat4 => attack.attacker,
+                    Stage::Response
+                    | Stage::SecondChance
+                    | Stage::GrandSecondChance
+                    | Stage::HorseDefenderRetreat => attack.target,
+                    Stage::AttackerRetreat1
+                    | Stage::AttackerRetreat4
+                    | Stage::HorseBatteryRetreat => attack.attacker,
                     _ => attack.support.unwrap_or(attack.attacker),
                 };
                 let kind = self
@@ -646,11 +761,33 @@ impl Squares {
                     .unwrap_or(UnitKind::Infantry);
                 Refusal::NoSuchRetreat {
                     legal: listed(&legal),
-                    rule: retreat_rule(kind),
+                    rule: retreat_rule(self.variant, kind),
                 }
             }
-            (Stage::Option, Order::Option(n)) => {
-                let why = match self.option_bar(&attack, *n) {
+            (Stage::Option, Order::Option(_) | Order::GrandBattery(_) | Order::HorseBattery(_)) => {
+                let text = order.to_string();
+                let option = text.strip_prefix("OPTION ").unwrap_or(&text).to_string();
+                let mut rule = "R19";
+                let why = match self.option_bar(&attack, *order) {
+                    Some(OptionBar::NoOption1AgainstGuns) => {
+                        rule = "N20";
+                        "against artillery or the horse battery, option 1 needs artillery \
+                         or the horse battery among the attacking units"
+                            .to_string()
+                    }
+                    Some(OptionBar::NoDefenderRetreat) => {
+                        rule = "N19";
+                        "the defender has no legal retreat".to_string()
+                    }
+                    Some(OptionBar::OtherList(list)) => {
+                        rule = match list {
+                            OptionsOffered::General => "R19",
+                            OptionsOffered::GrandBattery => "N18",
+                            OptionsOffered::HorseBattery => "N19",
+                        };
+                        format!("this attack offers {}", listed(&legal))
+                    }
+
                     Some(OptionBar::AttackerNeverRetreats(kind)) => {
                         format!("an attacking {kind} never retreats")
                     }
@@ -662,7 +799,11 @@ impl Squares {
                     }
                     None => "it is not among the options".to_string(),
                 };
-                Refusal::OptionBarred { option: *n, why }
+                Refusal::OptionBarred {
+                    option,
+                    why,
+                    rule: RuleId(rule),
+                }
             }
             (Stage::Lose, Order::Lose(kind)) => Refusal::NoneToLose { kind: *kind },
             (_, Order::Advance | Order::Stay) => Refusal::NoAdvance,

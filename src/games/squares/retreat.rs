@@ -3,8 +3,9 @@
 use super::board::{board, Space, SpaceSet};
 use super::event::Event;
 use super::order::Chain;
+use super::rules::RetreatStyle;
 use super::state::Squares;
-use super::unit::{Side, UnitId, UnitKind};
+use super::unit::{Side, UnitId};
 
 /// Why a unit retreats, which decides the procedures open to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,7 +52,7 @@ impl Squares {
         if !b.is_forest(from) {
             return SpaceSet::EMPTY;
         }
-        let enemy_artillery = self.artillery_squares(side.opponent());
+        let enemy_artillery = self.guns_squares(side.opponent());
         let mut out = SpaceSet::EMPTY;
         for f in b.adjacent(from) & b.forests() & !self.occupied() & b.closer(side, from) {
             if (b.adjacent(f) & enemy_artillery).is_empty() {
@@ -68,27 +69,36 @@ impl Squares {
             return; // R25: nothing retreats out of a reserve.
         };
         let side = u.side();
-        match u.kind() {
-            UnitKind::Infantry => {
-                if self.has_reserve_path(side, from) {
-                    out.push(Chain::to(b.reserve(side)));
-                }
-                if cause == RetreatCause::Attacked {
-                    out.extend(self.forest_retreats(side, from).iter().map(Chain::to));
+        let rules = self.variant.unit(u.kind());
+        let to_reserve = |out: &mut Vec<Chain>| {
+            if self.has_reserve_path(side, from) {
+                out.push(Chain::to(b.reserve(side)));
+            }
+        };
+        match rules.retreat {
+            RetreatStyle::Path => to_reserve(out),
+            // R23: attacked artillery retreats only from a forest, to a forest.
+            RetreatStyle::Gun => {
+                if cause == RetreatCause::Other {
+                    to_reserve(out);
                 }
             }
-            UnitKind::Artillery => match cause {
-                // R23: attacked artillery retreats only from a forest, to a forest.
-                RetreatCause::Attacked => {
-                    out.extend(self.forest_retreats(side, from).iter().map(Chain::to));
+            RetreatStyle::Guard => {
+                // N13: a step back into an empty clear square or the reserve;
+                // the clear path only when there is no such step.
+                let reserve = b.reserve(side);
+                let free = (!self.occupied() & !b.reserves() & !b.forests()) | reserve.set();
+                let steps = b.adjacent(from) & b.closer(side, from) & free;
+                if steps.is_empty() {
+                    to_reserve(out);
+                } else {
+                    out.extend(steps.iter().map(Chain::to));
                 }
-                RetreatCause::Other => {
-                    if self.has_reserve_path(side, from) {
-                        out.push(Chain::to(b.reserve(side)));
-                    }
-                }
-            },
-            UnitKind::Cavalry => self.cavalry_retreats(side, from, out),
+            }
+            RetreatStyle::Horse { forest } => self.cavalry_retreats(side, from, forest, out),
+        }
+        if cause == RetreatCause::Attacked && rules.forest_to_forest {
+            out.extend(self.forest_retreats(side, from).iter().map(Chain::to));
         }
     }
 
@@ -102,11 +112,15 @@ impl Squares {
     /// R24: one step, edge or corner, into an empty square strictly closer to
     /// the reserve, or into the reserve; only when there is none, into a
     /// strictly closer square held by a friendly unit that can itself retreat
-    /// by its own procedure, and so on down the chain.
-    fn cavalry_retreats(&self, side: Side, from: Space, out: &mut Vec<Chain>) {
+    /// by its own procedure, and so on down the chain. `forest` is false for
+    /// the Heavy Cavalry, which never enters a forest (N6).
+    fn cavalry_retreats(&self, side: Side, from: Space, forest: bool, out: &mut Vec<Chain>) {
         let b = board();
         let reserve = b.reserve(side);
-        let closer = b.adjacent(from) & b.closer(side, from);
+        let mut closer = b.adjacent(from) & b.closer(side, from);
+        if !forest {
+            closer &= !b.forests();
+        }
         let empty = closer & ((!self.occupied() & !b.reserves()) | reserve.set());
         if !empty.is_empty() {
             out.extend(empty.iter().map(Chain::to));
@@ -115,16 +129,10 @@ impl Squares {
         let mut displaced = Vec::new();
         for friend in closer & self.occupied_by(side) {
             displaced.clear();
-            let f = UnitId(self.at[friend.index()]);
-            match f.kind() {
-                UnitKind::Cavalry => self.cavalry_retreats(side, friend, &mut displaced),
-                // A displaced unit never uses the forest-to-forest option (R22).
-                _ => {
-                    if self.has_reserve_path(side, friend) {
-                        displaced.push(Chain::to(reserve));
-                    }
-                }
-            }
+            debug_assert_eq!(UnitId(self.at[friend.index()]).side(), side);
+            // A displaced unit retreats by its own procedure, never by the
+            // forest-to-forest option (R22, R24).
+            self.retreats(friend, RetreatCause::Other, &mut displaced);
             out.extend(
                 displaced
                     .iter()

@@ -5,6 +5,7 @@
 use super::attack::AttackState;
 use super::board::{board, Space, SpaceSet, SPACE_COUNT};
 use super::event::Event;
+use super::rules::{Family, Variant};
 use super::unit::{Side, UnitId, UnitKind, UnitState, ARMY_SIZE};
 use crate::games::{EndReason, GameResult, Outcome};
 
@@ -34,6 +35,8 @@ pub enum Half {
 /// the outcome once there is one. It serialises as its position string.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Squares {
+    /// Which of the two SQUARES games this is.
+    pub(crate) variant: Variant,
     /// The unit on each board square (`NO_UNIT` when empty; reserves hold
     /// their units through `loc` only).
     pub(crate) at: [u8; SPACE_COUNT],
@@ -59,17 +62,23 @@ pub struct Squares {
 }
 
 impl Squares {
-    /// The opening: all units in their reserves (squares-board.md, Setting up),
-    /// `first` to move.
+    /// The Civil War opening: all units in their reserves (squares-board.md,
+    /// Setting up), `first` to move.
     pub fn opening(first: Side) -> Squares {
+        Squares::opening_of(Variant::CivilWar, first)
+    }
+
+    /// The opening of `variant`: all units in their reserves, `first` to move.
+    pub fn opening_of(variant: Variant, first: Side) -> Squares {
         let b = board();
         let mut loc = [0u8; 2 * ARMY_SIZE];
         for side in Side::BOTH {
-            for u in UnitId::of_side(side) {
+            for u in UnitId::of_side(variant, side) {
                 loc[u.index()] = b.reserve(side).index() as u8;
             }
         }
         Squares {
+            variant,
             at: [NO_UNIT; SPACE_COUNT],
             loc,
             units: [UnitState::default(); 2 * ARMY_SIZE],
@@ -81,6 +90,16 @@ impl Squares {
             attack: None,
             outcome: None,
         }
+    }
+
+    /// Which of the two games this is.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The units of `side` in this game's army.
+    pub fn units_of(&self, side: Side) -> impl Iterator<Item = UnitId> {
+        UnitId::of_side(self.variant, side)
     }
 
     /// Whose turn it is (the attacker while an attack is being resolved).
@@ -133,7 +152,7 @@ impl Squares {
     /// The units in `side`'s reserve.
     pub fn reserve_units(&self, side: Side) -> impl Iterator<Item = UnitId> + '_ {
         let r = board().reserve(side).index() as u8;
-        UnitId::of_side(side).filter(move |u| self.loc[u.index()] == r)
+        UnitId::of_side(self.variant, side).filter(move |u| self.loc[u.index()] == r)
     }
 
     /// How many units are in `side`'s reserve.
@@ -143,19 +162,28 @@ impl Squares {
 
     /// How many of `side`'s units of `kind` are eliminated.
     pub fn lost(&self, side: Side, kind: UnitKind) -> u32 {
-        UnitId::of_side(side)
+        UnitId::of_side(self.variant, side)
             .filter(|u| u.kind() == kind && self.loc[u.index()] == ELIMINATED)
             .count() as u32
     }
 
-    /// `side`'s points: what the enemy units it eliminated are worth (R26).
+    /// `side`'s points: what the enemy units it eliminated are worth (R26,
+    /// N22): each its type's points, except that once three or more of the
+    /// enemy's cavalry family are lost, each of them counts 2.
     pub fn points(&self, side: Side) -> u32 {
-        let enemy = side.opponent();
-        let cavalry = self.lost(enemy, UnitKind::Cavalry);
-        let cavalry_value = if cavalry >= 3 { 2 } else { 1 };
-        self.lost(enemy, UnitKind::Infantry)
-            + 2 * self.lost(enemy, UnitKind::Artillery)
-            + cavalry_value * cavalry
+        let variant = self.variant;
+        let lost = || {
+            self.units_of(side.opponent())
+                .filter(|u| self.loc[u.index()] == ELIMINATED)
+                .map(|u| variant.unit(u.kind()))
+        };
+        let horse_lost = lost().filter(|r| r.family == Family::Horse).count();
+        lost()
+            .map(|r| match r.family {
+                Family::Horse if horse_lost >= 3 => 2,
+                _ => u32::from(r.points),
+            })
+            .sum()
     }
 
     /// How the game ended, if it did.
@@ -220,9 +248,10 @@ impl Squares {
     }
 
     /// Marks a retreat for R21: infantry and artillery sit out their owner's
-    /// next turn; cavalry "may operate without restriction".
+    /// next turn; cavalry "may operate without restriction" (in the variant
+    /// only the ordinary cavalry, N16).
     pub(crate) fn mark_retreated(&mut self, u: UnitId) {
-        if u.kind() == UnitKind::Cavalry {
+        if !self.variant.unit(u.kind()).rests {
             return;
         }
         let state = &mut self.units[u.index()];
@@ -238,7 +267,7 @@ impl Squares {
     /// the unit that attacked) extend their run by `turns` own turns, every
     /// other unit of the side breaks its run.
     pub(crate) fn record_runs(&mut self, movers: &[UnitId], attacker: Option<UnitId>, turns: u8) {
-        for u in UnitId::of_side(self.to_move) {
+        for u in UnitId::of_side(self.variant, self.to_move) {
             let state = &mut self.units[u.index()];
             state.move_run = if movers.contains(&u) {
                 state.move_run + turns
@@ -256,7 +285,7 @@ impl Squares {
     /// Ends one own turn of `side` for R21: units barred during it become
     /// free; units that retreated during it are barred from the next.
     fn close_turn_for(&mut self, side: Side) {
-        for u in UnitId::of_side(side) {
+        for u in UnitId::of_side(self.variant, side) {
             let state = &mut self.units[u.index()];
             state.inactive = state.retreated;
             state.retreated = false;
@@ -319,7 +348,7 @@ impl Squares {
         let b = board();
         for side in Side::BOTH {
             let enemy_reserve = b.reserve(side.opponent()).index() as u8;
-            if UnitId::of_side(side).any(|u| self.loc[u.index()] == enemy_reserve) {
+            if UnitId::of_side(self.variant, side).any(|u| self.loc[u.index()] == enemy_reserve) {
                 return Some(Outcome {
                     result: GameResult::Win(side.into()),
                     reason: EndReason::ReserveEntered,

@@ -4,9 +4,12 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::rules::Variant;
 use crate::games::Seat;
 
-/// A side in SQUARES. Blue sits at the top of the board (reserve BR).
+/// A side in SQUARES. Blue sits at the top of the board (reserve BR); in
+/// the Napoleonic variant the same sides are the British (Blue's place) and
+/// the French (N1). The names come from the current [`super::notation`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
@@ -35,20 +38,15 @@ impl Side {
         self as usize
     }
 
-    /// The side's name as players read it.
+    /// The side's name as players read it, in the current notation
+    /// ("Blue", or "British" in the Napoleonic variant, N1).
     pub fn name(self) -> &'static str {
-        match self {
-            Side::Blue => "Blue",
-            Side::Gray => "Gray",
-        }
+        super::notation::current().sides[self.index()]
     }
 
-    /// The one-letter code used in position strings (`b`, `g`).
+    /// The one-letter code used in position strings (`b`, `g`; `b`, `f`).
     pub fn letter(self) -> char {
-        match self {
-            Side::Blue => 'b',
-            Side::Gray => 'g',
-        }
+        super::notation::current().side_letters[self.index()]
     }
 }
 
@@ -76,44 +74,88 @@ impl From<Seat> for Side {
     }
 }
 
-/// The three unit types of the Civil War game.
+/// The unit types of both SQUARES games. The Civil War army has the first
+/// kinds listed for it (infantry, artillery, cavalry); the Napoleonic army
+/// all seven (N2). The declaration order is the army order in which
+/// position strings group units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum UnitKind {
-    /// Nine per side.
+    /// Infantry (both games).
     Infantry,
-    /// Three per side.
+    /// The Guard (Napoleonic).
+    Guard,
+    /// Light Infantry (Napoleonic).
+    Light,
+    /// Artillery (both games).
     Artillery,
-    /// Four per side.
+    /// The Horse Battery (Napoleonic).
+    HorseBattery,
+    /// Cavalry (both games).
     Cavalry,
+    /// Heavy Cavalry (Napoleonic).
+    HeavyCavalry,
 }
 
 impl UnitKind {
-    /// All unit types, in the order of the army table.
-    pub const ALL: [UnitKind; 3] = [UnitKind::Infantry, UnitKind::Artillery, UnitKind::Cavalry];
+    /// Every unit type of either game.
+    pub const EVERY: [UnitKind; 7] = [
+        UnitKind::Infantry,
+        UnitKind::Guard,
+        UnitKind::Light,
+        UnitKind::Artillery,
+        UnitKind::HorseBattery,
+        UnitKind::Cavalry,
+        UnitKind::HeavyCavalry,
+    ];
 
-    /// The word used in orders (`INFANTRY`).
+    /// The word used in orders (`INFANTRY`, `LIGHT`; N24).
     pub fn word(self) -> &'static str {
         match self {
             UnitKind::Infantry => "INFANTRY",
+            UnitKind::Guard => "GUARD",
+            UnitKind::Light => "LIGHT",
             UnitKind::Artillery => "ARTILLERY",
+            UnitKind::HorseBattery => "HORSE",
             UnitKind::Cavalry => "CAVALRY",
+            UnitKind::HeavyCavalry => "HEAVY",
         }
     }
 
-    /// Reads an order's unit word (any case).
-    pub fn from_word(word: &str) -> Option<UnitKind> {
-        UnitKind::ALL
-            .into_iter()
-            .find(|k| k.word().eq_ignore_ascii_case(word))
+    /// The short form N24 allows beside the word, if any (`LI`, `HB`, `HC`).
+    pub fn short_word(self) -> Option<&'static str> {
+        match self {
+            UnitKind::Light => Some("LI"),
+            UnitKind::HorseBattery => Some("HB"),
+            UnitKind::HeavyCavalry => Some("HC"),
+            _ => None,
+        }
     }
 
-    /// The position-string letter for `side` (Blue upper case, Gray lower).
+    /// Reads an order's unit word (any case) among the types of the game
+    /// whose notation is current ([`super::notation`]).
+    pub fn from_word(word: &str) -> Option<UnitKind> {
+        super::notation::current()
+            .variant
+            .kinds()
+            .iter()
+            .copied()
+            .find(|k| {
+                k.word().eq_ignore_ascii_case(word)
+                    || k.short_word().is_some_and(|w| w.eq_ignore_ascii_case(word))
+            })
+    }
+
+    /// The position-string letter for `side` (North upper case, South lower).
     pub fn letter(self, side: Side) -> char {
         let c = match self {
             UnitKind::Infantry => 'I',
+            UnitKind::Guard => 'G',
+            UnitKind::Light => 'L',
             UnitKind::Artillery => 'A',
+            UnitKind::HorseBattery => 'H',
             UnitKind::Cavalry => 'C',
+            UnitKind::HeavyCavalry => 'K',
         };
         match side {
             Side::Blue => c,
@@ -128,26 +170,35 @@ impl UnitKind {
         } else {
             Side::Gray
         };
-        let kind = match c.to_ascii_uppercase() {
-            'I' => UnitKind::Infantry,
-            'A' => UnitKind::Artillery,
-            'C' => UnitKind::Cavalry,
-            _ => return None,
-        };
-        Some((kind, side))
+        UnitKind::EVERY
+            .into_iter()
+            .find(|k| k.letter(Side::Blue) == c.to_ascii_uppercase())
+            .map(|k| (k, side))
     }
 
-    /// How many units of this type an army has.
-    pub fn army_count(self) -> usize {
-        ARMY.iter().filter(|&&k| k == self).count()
-    }
-
-    /// Lower-case name for sentences ("infantry").
+    /// Lower-case name for sentences ("infantry", "horse battery").
     pub fn name(self) -> &'static str {
         match self {
             UnitKind::Infantry => "infantry",
+            UnitKind::Guard => "guard",
+            UnitKind::Light => "light infantry",
             UnitKind::Artillery => "artillery",
+            UnitKind::HorseBattery => "horse battery",
             UnitKind::Cavalry => "cavalry",
+            UnitKind::HeavyCavalry => "heavy cavalry",
+        }
+    }
+
+    /// The board's three-letter form ("inf", "hb").
+    pub fn short(self) -> &'static str {
+        match self {
+            UnitKind::Infantry => "inf",
+            UnitKind::Guard => "gua",
+            UnitKind::Light => "li",
+            UnitKind::Artillery => "art",
+            UnitKind::HorseBattery => "hb",
+            UnitKind::Cavalry => "cav",
+            UnitKind::HeavyCavalry => "hc",
         }
     }
 }
@@ -161,42 +212,24 @@ impl fmt::Display for UnitKind {
 /// Units per side.
 pub const ARMY_SIZE: usize = 16;
 
-/// One army: the type of each of a side's 16 units, by unit number.
-pub const ARMY: [UnitKind; ARMY_SIZE] = [
-    UnitKind::Infantry,
-    UnitKind::Infantry,
-    UnitKind::Infantry,
-    UnitKind::Infantry,
-    UnitKind::Infantry,
-    UnitKind::Infantry,
-    UnitKind::Infantry,
-    UnitKind::Infantry,
-    UnitKind::Infantry,
-    UnitKind::Artillery,
-    UnitKind::Artillery,
-    UnitKind::Artillery,
-    UnitKind::Cavalry,
-    UnitKind::Cavalry,
-    UnitKind::Cavalry,
-    UnitKind::Cavalry,
-];
-
-/// One particular unit (R7: units are individuals, also inside a reserve):
-/// `side * 16 + number`, the number indexing [`ARMY`].
+/// One particular unit (R7: units are individuals, also inside a reserve).
+/// The low five bits are `side * 16 + number`, the number indexing the
+/// game's army table; the top three bits are its type, so that asking a
+/// unit's type needs no table and no game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct UnitId(pub(crate) u8);
 
 impl UnitId {
-    /// The unit with this number in `side`'s army.
-    pub fn new(side: Side, number: usize) -> UnitId {
+    /// The unit with this number and type in `side`'s army.
+    pub fn new(side: Side, number: usize, kind: UnitKind) -> UnitId {
         debug_assert!(number < ARMY_SIZE);
-        UnitId((side.index() * ARMY_SIZE + number) as u8)
+        UnitId((side.index() * ARMY_SIZE + number) as u8 | (kind as u8) << 5)
     }
 
     /// Its side.
     #[inline]
     pub fn side(self) -> Side {
-        if (self.0 as usize) < ARMY_SIZE {
+        if self.0 & 0x10 == 0 {
             Side::Blue
         } else {
             Side::Gray
@@ -206,18 +239,23 @@ impl UnitId {
     /// Its type.
     #[inline]
     pub fn kind(self) -> UnitKind {
-        ARMY[self.0 as usize % ARMY_SIZE]
+        UnitKind::EVERY[(self.0 >> 5) as usize]
     }
 
     /// 0..32, for per-unit arrays.
     #[inline]
     pub fn index(self) -> usize {
-        self.0 as usize
+        (self.0 & 0x1F) as usize
     }
 
-    /// The units of `side`.
-    pub fn of_side(side: Side) -> impl Iterator<Item = UnitId> {
-        (0..ARMY_SIZE).map(move |n| UnitId::new(side, n))
+    /// The units of `side` in `variant`'s army, by number.
+    pub fn of_side(variant: Variant, side: Side) -> impl Iterator<Item = UnitId> {
+        variant
+            .rules()
+            .army
+            .iter()
+            .enumerate()
+            .map(move |(n, &kind)| UnitId::new(side, n, kind))
     }
 }
 

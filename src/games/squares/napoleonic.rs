@@ -1,0 +1,284 @@
+//! SQUARES - The Napoleonic War Variant, as a second game behind [`Game`].
+//!
+//! The variant is not a second engine: it is the [`Squares`] engine playing
+//! with the Napoleonic army and unit rules ([`Variant::Napoleonic`], see
+//! `rules.rs`), written in the variant's notation (British and French, F
+//! codes, the new unit words; `notation.rs`). This file only gives it its
+//! own name, title and seats, and makes sure that every text it produces
+//! or reads is in that notation.
+//!
+//! ```
+//! use orderly::games::{Game, GameOptions};
+//! use orderly::games::squares::Napoleonic;
+//!
+//! let mut game = Napoleonic::new(&GameOptions::default());
+//! let order = game.parse_order("MOVE GUARD BR B3C").unwrap();
+//! let events = game.apply(&order).unwrap();
+//! assert_eq!(events[0].to_string(), "British guard moves BR -> B3C");
+//! assert!(game.legal_orders().iter().any(|o| o.to_string() == "MOVE LIGHT FR F3C"));
+//! ```
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::notation::{self, NAPOLEONIC};
+use super::{choices, drawing, reader, Event, Order, Refusal, Side, Squares, Variant};
+use crate::games::{
+    CitesRule, Game, GameOptions, Outcome, ParseError, Pending, Rejection, RuleId, Seat,
+};
+
+/// Runs `f` in the variant's notation.
+fn napoleonic<R>(f: impl FnOnce() -> R) -> R {
+    notation::with(&NAPOLEONIC, f)
+}
+
+/// A game of the Napoleonic variant: the British (North) against the French.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Napoleonic(Squares);
+
+impl Napoleonic {
+    /// The opening: both armies in their reserves (N2), `first` to move.
+    pub fn opening(first: Side) -> Napoleonic {
+        Napoleonic(Squares::opening_of(Variant::Napoleonic, first))
+    }
+
+    /// The engine state underneath, for the engine's own queries.
+    pub fn squares(&self) -> &Squares {
+        &self.0
+    }
+}
+
+impl fmt::Display for Napoleonic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::str::FromStr for Napoleonic {
+    type Err = ParseError;
+
+    fn from_str(text: &str) -> Result<Napoleonic, ParseError> {
+        let game: Squares = text.parse()?;
+        if game.variant() != Variant::Napoleonic {
+            return Err(ParseError::new(
+                "this is a position of the Civil War game: a Napoleonic position starts \
+                 with the word napoleonic",
+            ));
+        }
+        Ok(Napoleonic(game))
+    }
+}
+
+impl Serialize for Napoleonic {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Napoleonic {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Napoleonic, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// Wraps an engine type so that its `Display` and serde use the variant's
+/// notation.
+macro_rules! in_napoleonic_notation {
+    ($(#[$doc:meta])* $name:ident($inner:ty)) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct $name(pub $inner);
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&napoleonic(|| self.0.to_string()))
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                napoleonic(|| self.0.serialize(serializer))
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<$name, D::Error> {
+                napoleonic(|| <$inner>::deserialize(deserializer)).map($name)
+            }
+        }
+    };
+}
+
+in_napoleonic_notation!(
+    /// An order of the variant (`MOVE LIGHT BR B3C`, `OPTION GB1`).
+    NapOrder(Order)
+);
+in_napoleonic_notation!(
+    /// Something that happened in a game of the variant.
+    NapEvent(Event)
+);
+
+/// Why an order of the variant was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NapRefusal(pub Refusal);
+
+impl fmt::Display for NapRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&napoleonic(|| self.0.to_string()))
+    }
+}
+
+impl std::error::Error for NapRefusal {}
+
+impl CitesRule for NapRefusal {
+    fn rule(&self) -> RuleId {
+        napoleonic(|| self.0.rule())
+    }
+}
+
+impl Game for Napoleonic {
+    type Order = NapOrder;
+    type Event = NapEvent;
+    type Refusal = NapRefusal;
+
+    const NAME: &'static str = "napoleonic";
+
+    const TITLE: &'static str = "SQUARES - The Napoleonic War Variant";
+
+    const RULES_VERSION: &'static str = "napoleonic-rulings N1-N24; readings N25-N37; \
+         squares-rulings R1-R28; readings S1-S8; orderly 1";
+
+    fn new(options: &GameOptions) -> Self {
+        Napoleonic::opening(options.first.into())
+    }
+
+    fn seat_name(seat: Seat) -> &'static str {
+        NAPOLEONIC.sides[seat.index()]
+    }
+
+    fn pending(&self) -> Option<Pending> {
+        self.0.pending()
+    }
+
+    fn legal_orders(&self) -> Vec<NapOrder> {
+        self.0.legal_orders().into_iter().map(NapOrder).collect()
+    }
+
+    fn parse_order(&self, text: &str) -> Result<NapOrder, ParseError> {
+        napoleonic(|| self.0.parse_order(text)).map(NapOrder)
+    }
+
+    fn apply(&mut self, order: &NapOrder) -> Result<Vec<NapEvent>, NapRefusal> {
+        match self.0.apply(&order.0) {
+            Ok(events) => Ok(events.into_iter().map(NapEvent).collect()),
+            Err(refusal) => Err(NapRefusal(refusal)),
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.0.outcome()
+    }
+
+    fn position(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn from_position(text: &str) -> Result<Self, ParseError> {
+        text.parse()
+    }
+
+    fn turn_number(&self) -> u32 {
+        self.0.turn()
+    }
+
+    fn forced(event: &NapEvent) -> Option<(Seat, NapOrder)> {
+        Squares::forced(&event.0).map(|(seat, order)| (seat, NapOrder(order)))
+    }
+
+    fn read_order(&self, line: &str) -> Result<NapOrder, Rejection> {
+        napoleonic(|| reader::read_checked(&self.0, line)).map(NapOrder)
+    }
+
+    fn draw_board(&self, viewer: Seat, last: &[NapEvent]) -> String {
+        let last: Vec<Event> = last.iter().map(|e| e.0.clone()).collect();
+        napoleonic(|| drawing::draw(&self.0, viewer.into(), &last))
+    }
+
+    fn choices(&self) -> String {
+        napoleonic(|| choices::describe(&self.0))
+    }
+
+    fn choices_from(&self, square: &str) -> Result<String, Rejection> {
+        napoleonic(|| choices::describe_from(&self.0, square))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_opening_is_written_with_its_header_and_reads_back() {
+        let game = Napoleonic::new(&GameOptions::default());
+        let text = game.position();
+        assert_eq!(
+            text,
+            "napoleonic 6IG2L2AH3CK/3/4/2/5/2/5/2/4/3/6ig2l2ah3ck - b - 1 -"
+        );
+        assert_eq!(Napoleonic::from_position(&text).unwrap(), game);
+    }
+
+    #[test]
+    fn n1_headers_distinguish_games() {
+        let civil_war = Squares::opening(Side::Blue).to_string();
+        assert!(Napoleonic::from_position(&civil_war).is_err());
+        let variant = Napoleonic::opening(Side::Blue).position();
+        assert!(variant
+            .parse::<Squares>()
+            .is_ok_and(|g| g.variant() == Variant::Napoleonic));
+        assert!(<Squares as Game>::from_position(&variant).is_err());
+    }
+
+    #[test]
+    fn n2_army_limits() {
+        for text in [
+            "napoleonic 7IG2L2AH3CK/3/4/2/5/2/5/2/4/3/6ig2l2ah3ck - b - 1 -",
+            "napoleonic 6I2L2AH3CK/3/4/2/5/2/5/2/4/3/6ig2l2ah3ck - b - 1 -",
+            "napoleonic 9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - b - 1 -",
+        ] {
+            let e = Napoleonic::from_position(text).unwrap_err();
+            assert!(
+                e.message.contains("16")
+                    || e.message.contains("guard")
+                    || e.message.contains("infantry"),
+                "{text}: {}",
+                e.message
+            );
+        }
+        assert!("9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - g - 1 -"
+            .parse::<Squares>()
+            .is_ok());
+        assert!("9IG3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - g - 1 -"
+            .parse::<Squares>()
+            .is_err());
+    }
+
+    #[test]
+    fn orders_and_events_print_in_the_variant_notation() {
+        let mut game = Napoleonic::opening(Side::Gray);
+        let order = game.parse_order("MOVE INFANTRY GR G3C").unwrap();
+        assert_eq!(order.to_string(), "MOVE INFANTRY FR F3C");
+        let events = game.apply(&order).unwrap();
+        assert_eq!(events[0].to_string(), "French infantry moves FR -> F3C");
+        let json = serde_json::to_string(&order).unwrap();
+        assert_eq!(json, "\"MOVE INFANTRY FR F3C\"");
+        let back: NapOrder = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, order);
+        // The Civil War game is untouched: G codes, Blue and Gray, no F codes.
+        let cw = Squares::opening(Side::Gray);
+        assert!(cw.parse_order("MOVE INFANTRY GR F3C").is_err());
+        assert!(cw.parse_order("MOVE GUARD GR G3C").is_err());
+    }
+}
