@@ -4,10 +4,13 @@
 //!   reused Vec) on fixed mid-game positions, reached by seeded random play
 //!   and taken at turns 20, 40 and 80 of several games. Reported twice:
 //!   as orders listed per second and as positions per second.
-//! - `random_games`: complete random games from the opening, to their end or
-//!   2,000 orders, listing the legal orders at every step and applying a
-//!   uniformly random one with `apply_listed` (seeded xorshift). Reported as
-//!   games per second and as orders applied per second.
+//! - `random_games`: complete random games of the Civil War game from the
+//!   opening, to their end or 2,000 orders, listing the legal orders at
+//!   every step and applying a uniformly random one with `apply_listed`
+//!   (seeded xorshift). Reported as games per second and as orders applied
+//!   per second.
+//! - `random_games_napoleonic`: the same for the Napoleonic variant (the
+//!   same engine with the variant's army and unit rules).
 //!
 //! Run with `cargo bench --bench engine`. Under `cargo test --all-targets`
 //! each benchmark runs once as a smoke test.
@@ -15,7 +18,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use orderly::games::squares::{Event, Order, Side, Squares};
+use orderly::games::squares::{Event, Order, Side, Squares, Variant};
 
 /// A game ends here at the latest, as in a playout.
 const MAX_ORDERS: usize = 2000;
@@ -44,18 +47,28 @@ impl XorShift {
 }
 
 fn opening(seed: u64) -> Squares {
-    Squares::opening(if seed.is_multiple_of(2) {
+    opening_of(Variant::CivilWar, seed)
+}
+
+fn opening_of(variant: Variant, seed: u64) -> Squares {
+    let first = if seed.is_multiple_of(2) {
         Side::Blue
     } else {
         Side::Gray
-    })
+    };
+    Squares::opening_of(variant, first)
 }
 
-/// One complete random game; returns the number of orders applied.
+/// One complete random game of `variant`; returns the number of orders applied.
 #[inline]
-fn random_game(seed: u64, legal: &mut Vec<Order>, events: &mut Vec<Event>) -> usize {
+fn random_game(
+    variant: Variant,
+    seed: u64,
+    legal: &mut Vec<Order>,
+    events: &mut Vec<Event>,
+) -> usize {
     let mut rng = XorShift::new(seed);
-    let mut game = opening(seed);
+    let mut game = opening_of(variant, seed);
     let mut n = 0;
     while n < MAX_ORDERS {
         legal.clear();
@@ -155,25 +168,31 @@ fn legal_orders(c: &mut Criterion) {
     group.finish();
 }
 
-fn random_games(c: &mut Criterion) {
+/// Complete random games of `variant`, in the benchmark group `name`.
+fn random_games_of(c: &mut Criterion, variant: Variant, name: &str) {
     let mut legal = Vec::with_capacity(256);
     let mut events = Vec::with_capacity(32);
     let seeds = 0..GAMES_PER_BATCH;
     let orders: u64 = seeds
         .clone()
-        .map(|s| random_game(s, &mut legal, &mut events) as u64)
+        .map(|s| random_game(variant, s, &mut legal, &mut events) as u64)
         .sum();
     eprintln!(
-        "random_games: {GAMES_PER_BATCH} games per batch, {orders} orders ({:.0} per game)",
+        "{name}: {GAMES_PER_BATCH} games per batch, {orders} orders ({:.0} per game)",
         orders as f64 / GAMES_PER_BATCH as f64
     );
 
-    let mut group = c.benchmark_group("random_games");
+    let mut group = c.benchmark_group(name);
     group.throughput(Throughput::Elements(GAMES_PER_BATCH));
     group.bench_function("games", |b| {
         b.iter(|| {
             for seed in seeds.clone() {
-                black_box(random_game(black_box(seed), &mut legal, &mut events));
+                black_box(random_game(
+                    variant,
+                    black_box(seed),
+                    &mut legal,
+                    &mut events,
+                ));
             }
         })
     });
@@ -181,12 +200,25 @@ fn random_games(c: &mut Criterion) {
     group.bench_function("orders", |b| {
         b.iter(|| {
             for seed in seeds.clone() {
-                black_box(random_game(black_box(seed), &mut legal, &mut events));
+                black_box(random_game(
+                    variant,
+                    black_box(seed),
+                    &mut legal,
+                    &mut events,
+                ));
             }
         })
     });
     group.finish();
 }
 
-criterion_group!(benches, legal_orders, random_games);
+fn random_games(c: &mut Criterion) {
+    random_games_of(c, Variant::CivilWar, "random_games");
+}
+
+fn random_games_napoleonic(c: &mut Criterion) {
+    random_games_of(c, Variant::Napoleonic, "random_games_napoleonic");
+}
+
+criterion_group!(benches, legal_orders, random_games, random_games_napoleonic);
 criterion_main!(benches);

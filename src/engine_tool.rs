@@ -22,10 +22,13 @@
 //! nearest legal orders. Several orders on one line, separated by `;`, are
 //! one message: `held` marks orders kept for the second half of a double
 //! turn, `unused` orders that were not applied, with why.
+//!
+//! The tool plays any hosted game (`orderly engine --game napoleonic`): it
+//! is generic over [`Game`], and the command line picks the type by name
+//! with [`with_game!`](crate::with_game).
 
 use std::io::{self, BufRead, Write};
 
-use crate::games::squares::{Order, Squares};
 use crate::games::submission::{release, submit, Submission};
 use crate::games::{DecisionKind, Game, GameResult, Seat};
 
@@ -40,12 +43,12 @@ pub struct Extras {
 }
 
 /// Writes the position, the pending decision and the sorted legal orders.
-pub fn write_state(out: &mut impl Write, game: &Squares) -> io::Result<()> {
-    writeln!(out, "position {game}")?;
+pub fn write_state<G: Game>(out: &mut impl Write, game: &G) -> io::Result<()> {
+    writeln!(out, "position {}", game.position())?;
     match (game.pending(), game.outcome()) {
         (_, Some(outcome)) => {
             let result = match outcome.result {
-                GameResult::Win(seat) => format!("{} wins", Squares::seat_name(seat)),
+                GameResult::Win(seat) => format!("{} wins", G::seat_name(seat)),
                 GameResult::Draw => "draw".to_string(),
             };
             writeln!(out, "over {result} ({:?})", outcome.reason)?;
@@ -55,11 +58,11 @@ pub fn write_state(out: &mut impl Write, game: &Squares) -> io::Result<()> {
                 DecisionKind::Turn => "turn".to_string(),
                 other => other.to_string(),
             };
-            writeln!(out, "pending {} {kind}", Squares::seat_name(pending.seat))?;
+            writeln!(out, "pending {} {kind}", G::seat_name(pending.seat))?;
         }
         (None, None) => writeln!(out, "pending none")?,
     }
-    let mut legal: Vec<String> = game.legal_orders().iter().map(Order::to_string).collect();
+    let mut legal: Vec<String> = game.legal_orders().iter().map(|o| o.to_string()).collect();
     legal.sort();
     writeln!(out, "legal {}", legal.len())?;
     for order in legal {
@@ -77,11 +80,11 @@ fn write_lines(out: &mut impl Write, text: &str) -> io::Result<()> {
     Ok(())
 }
 
-fn write_extras(
+fn write_extras<G: Game>(
     out: &mut impl Write,
-    game: &Squares,
+    game: &G,
     extras: Extras,
-    last: &[crate::games::squares::Event],
+    last: &[G::Event],
 ) -> io::Result<()> {
     if let Some(view) = extras.board {
         let seat = view
@@ -96,7 +99,7 @@ fn write_extras(
 }
 
 /// Writes what became of each line of a message.
-fn write_submission(out: &mut impl Write, s: &Submission<Squares>) -> io::Result<()> {
+fn write_submission<G: Game>(out: &mut impl Write, s: &Submission<G>) -> io::Result<()> {
     for taken in &s.taken {
         writeln!(out, "order {}", taken.line)?;
         let canonical = taken.order.to_string();
@@ -121,7 +124,7 @@ fn write_submission(out: &mut impl Write, s: &Submission<Squares>) -> io::Result
         writeln!(out, "held {line}")?;
     }
     for u in &s.unused {
-        writeln!(out, "unused {}: {}", u.line, u.why.describe::<Squares>())?;
+        writeln!(out, "unused {}: {}", u.line, u.why.describe::<G>())?;
     }
     Ok(())
 }
@@ -129,13 +132,13 @@ fn write_submission(out: &mut impl Write, s: &Submission<Squares>) -> io::Result
 /// Plays the messages read from `input` from `game`, writing a block per
 /// message. A line is one message from the player to act: one order, or
 /// several separated by `;` (a double turn written at once).
-pub fn run(game: Squares, input: impl BufRead, out: &mut impl Write) -> io::Result<()> {
+pub fn run<G: Game>(game: G, input: impl BufRead, out: &mut impl Write) -> io::Result<()> {
     run_with(game, input, out, Extras::default())
 }
 
 /// [`run`], printing the board and the choices as `extras` asks.
-pub fn run_with(
-    mut game: Squares,
+pub fn run_with<G: Game>(
+    mut game: G,
     input: impl BufRead,
     out: &mut impl Write,
     extras: Extras,

@@ -3,10 +3,10 @@
 use std::io::{self, BufWriter};
 
 use anyhow::Context;
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 
-use orderly::games::squares::{Side, Squares};
-use orderly::games::Seat;
+use orderly::games::hosted::GAMES;
+use orderly::games::{seat_named, Game, GameOptions, Seat};
 
 #[derive(Parser)]
 #[command(
@@ -25,19 +25,30 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Play SQUARES orders read from stdin, one per line, printing the events,
-    /// the position string, the pending decision and every legal order.
+    /// Play a game's orders read from stdin, one per line, printing the
+    /// events, the position string, the pending decision and every legal
+    /// order.
     Engine {
-        /// Who moves first in the opening position.
-        #[arg(long, value_enum, default_value_t = FirstSide::Blue)]
-        first: FirstSide,
+        /// The game: squares (the default) or napoleonic; without it, a
+        /// --position that starts with a game's name is of that game.
+        #[arg(
+            long,
+            ignore_case = true,
+            value_parser = clap::builder::PossibleValuesParser::new(GAMES.iter().copied())
+        )]
+        game: Option<String>,
+        /// Who moves first in the opening position: a side of the game
+        /// (blue or gray; british or french), or north or south.
+        #[arg(long)]
+        first: Option<String>,
         /// Start from this position string instead of the opening.
         #[arg(long, conflicts_with = "first")]
         position: Option<String>,
         /// Print the ASCII board after each order: from the seat of the
-        /// player to act, or from `blue`'s or `gray`'s seat.
-        #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "mover")]
-        board: Option<BoardView>,
+        /// player to act (`mover`), or from a side's seat (blue, gray,
+        /// british, french, north, south).
+        #[arg(long, num_args = 0..=1, default_missing_value = "mover")]
+        board: Option<String>,
         /// Print the pending choices worded for the player to act.
         #[arg(long)]
         choices: bool,
@@ -58,10 +69,12 @@ enum Command {
     /// or files) and print what works and what does not.
     CheckMail,
     /// A moderator command: STALLED; EXTEND <game> <n> DAYS|HOURS; PAUSE
-    /// <game> UNTIL <yyyy-mm-dd>; RESUME <game>; FORFEIT <game> BLUE|GRAY;
-    /// ADJUDICATE <game> BLUE|GRAY|DRAW <reason>; REPLACE <game> BLUE|GRAY
-    /// <address>; ROLLBACK <game> <n> <reason>; ACT <game> BLUE|GRAY <order>;
+    /// <game> UNTIL <yyyy-mm-dd>; RESUME <game>; FORFEIT <game> <side>;
+    /// ADJUDICATE <game> <side>|DRAW <reason>; REPLACE <game> <side>
+    /// <address>; ROLLBACK <game> <n> <reason>; ACT <game> <side> <order>;
     /// NOTE <game> <text>; or KEY <address> for a moderator's mail address.
+    /// A side is named as its game names it: BLUE|GRAY in squares,
+    /// BRITISH|FRENCH in napoleonic.
     Mod {
         /// The command's words.
         #[arg(required = true, num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true)]
@@ -84,18 +97,69 @@ enum Command {
     },
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum BoardView {
-    /// The seat of the player to act.
-    Mover,
-    Blue,
-    Gray,
+/// What `orderly engine` is asked for, before the game is known.
+struct EngineArgs {
+    first: Option<String>,
+    position: Option<String>,
+    board: Option<String>,
+    choices: bool,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum FirstSide {
-    Blue,
-    Gray,
+/// The game `orderly engine` plays: `--game`, else the name heading the
+/// `--position` string (`napoleonic 6IG2L2AH3CK/...`), else SQUARES.
+fn engine_game(game: Option<String>, position: Option<&str>) -> String {
+    game.or_else(|| {
+        let head = position?.split_whitespace().next()?;
+        orderly::games::hosted::canonical(head).map(str::to_string)
+    })
+    .unwrap_or_else(|| GAMES[0].to_string())
+}
+
+/// The seat a side word names in game `G`: the game's own name for it, or
+/// `north`/`south`, which every game has.
+fn seat_word<G: Game>(flag: &str, word: &str) -> anyhow::Result<Seat> {
+    if let Some(seat) = seat_named::<G>(word) {
+        return Ok(seat);
+    }
+    match word.to_ascii_lowercase().as_str() {
+        "north" => Ok(Seat::North),
+        "south" => Ok(Seat::South),
+        _ => anyhow::bail!(
+            "{flag} takes a side of {}: {} or {} (or north or south), not {word:?}",
+            G::NAME,
+            G::seat_name(Seat::North).to_ascii_lowercase(),
+            G::seat_name(Seat::South).to_ascii_lowercase(),
+        ),
+    }
+}
+
+/// `orderly engine` for the game `G`.
+fn engine<G: Game>(args: EngineArgs) -> anyhow::Result<()> {
+    let game = match &args.position {
+        Some(text) => {
+            G::from_position(text).with_context(|| format!("reading the position {text:?}"))?
+        }
+        None => G::new(&GameOptions {
+            first: match &args.first {
+                Some(word) => seat_word::<G>("--first", word)?,
+                None => Seat::North,
+            },
+            seed: None,
+        }),
+    };
+    let board = match args.board.as_deref() {
+        None => None,
+        Some(view) if view.eq_ignore_ascii_case("mover") => Some(None),
+        Some(view) => Some(Some(seat_word::<G>("--board", view)?)),
+    };
+    let stdin = io::stdin();
+    let mut out = BufWriter::new(io::stdout().lock());
+    let extras = orderly::engine_tool::Extras {
+        board,
+        choices: args.choices,
+    };
+    orderly::engine_tool::run_with(game, stdin.lock(), &mut out, extras)?;
+    Ok(())
 }
 
 fn service(config: Option<&std::path::Path>) -> anyhow::Result<orderly::service::Service> {
@@ -168,31 +232,23 @@ fn main() -> anyhow::Result<()> {
             );
         }
         Command::Engine {
+            game,
             first,
             position,
             board,
             choices,
         } => {
-            let game = match position {
-                Some(text) => text
-                    .parse::<Squares>()
-                    .with_context(|| format!("reading the position {text:?}"))?,
-                None => Squares::opening(match first {
-                    FirstSide::Blue => Side::Blue,
-                    FirstSide::Gray => Side::Gray,
-                }),
-            };
-            let stdin = io::stdin();
-            let mut out = BufWriter::new(io::stdout().lock());
-            let extras = orderly::engine_tool::Extras {
-                board: board.map(|view| match view {
-                    BoardView::Mover => None,
-                    BoardView::Blue => Some(Seat::North),
-                    BoardView::Gray => Some(Seat::South),
-                }),
+            let name = engine_game(game, position.as_deref());
+            let args = EngineArgs {
+                first,
+                position,
+                board,
                 choices,
             };
-            orderly::engine_tool::run_with(game, stdin.lock(), &mut out, extras)?;
+            // --game is checked by clap, and a position's head only taken
+            // when it names a hosted game: `name` always dispatches.
+            orderly::with_game!(&name, G => engine::<G>(args))
+                .unwrap_or_else(|| anyhow::bail!("orderly does not host {name:?}"))?;
         }
         Command::Replay(args) => {
             let replayed =

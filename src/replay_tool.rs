@@ -2,14 +2,15 @@
 //! prints the final board and the result, or the first line that does not
 //! replay, as `FILE:LINE: <the line>` with the reason and its rule.
 //!
-//! The game is chosen by the record's `[Game]` tag. `--json` prints the
-//! JSON export instead of the board; `--canonical` prints the record
-//! rewritten in canonical form (docs/record-format.md).
+//! The game is chosen by the record's `[Game]` tag, among the hosted games
+//! ([`GAMES`]). `--json` prints the JSON export instead of the board;
+//! `--canonical` prints the record rewritten in canonical form
+//! (docs/record-format.md).
 
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use crate::games::squares::Squares;
+use crate::games::hosted::GAMES;
 use crate::games::text::capitalised;
 use crate::games::{Game, GameResult, Seat};
 use crate::record::{game_tag, replay, Record};
@@ -37,9 +38,6 @@ pub enum Output {
     /// The record in canonical form.
     Canonical,
 }
-
-/// The games `orderly replay` knows, by their `[Game]` tag.
-pub const GAMES: [&str; 1] = [Squares::NAME];
 
 /// Runs `orderly replay` with `args`: the output goes to `out`, the errors
 /// to `err`. Returns whether the record replayed (the exit status is 1
@@ -79,8 +77,10 @@ pub fn replay_text(
         )?;
         return Ok(false);
     };
-    if game.trim().eq_ignore_ascii_case(Squares::NAME) {
-        return replay_as::<Squares>(name, text, output, out, err);
+    if let Some(replayed) =
+        crate::with_game!(&game, G => replay_as::<G>(name, text, output, out, err))
+    {
+        return replayed;
     }
     let (number, line) = text
         .lines()

@@ -2,9 +2,11 @@
 //! positions, each drawn from both seats, and properties of the drawing of
 //! random positions reached by play.
 //!
-//! The golden files live in `tests/data/boards/`, one per position and seat.
-//! `UPDATE_GOLDEN=1 cargo test --test board_drawing` rewrites them instead of
-//! comparing; read every rewritten file before committing it.
+//! The golden files live in `tests/data/boards/`, one per position and seat;
+//! those of the Napoleonic variant start with `nap-` and end with the seat's
+//! side, `-british` or `-french`. `UPDATE_GOLDEN=1 cargo test --test
+//! board_drawing` rewrites them instead of comparing; read every rewritten
+//! file before committing it.
 
 mod common;
 
@@ -12,9 +14,77 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use common::*;
-use orderly::games::squares::{board, Event, Side, Space, Squares, UnitKind};
+use orderly::games::squares::notation::{Notation, CIVIL_WAR, NAPOLEONIC};
+use orderly::games::squares::{
+    board, Event, NapEvent, Napoleonic, Side, Space, Squares, UnitId, UnitKind, Variant,
+};
 use orderly::games::{DecisionKind, Game, GameOptions, Seat};
 use proptest::prelude::*;
+
+// ----- what each game writes ---------------------------------------------------
+
+/// How a game's drawing names things, written out here rather than taken
+/// from the drawing code: the board's unit abbreviations with each army's
+/// count (squares-board.md; N2 for the variant), and the notation of sides
+/// and codes.
+struct Words {
+    /// Abbreviation, type, units of that type in an army.
+    kinds: &'static [(&'static str, UnitKind, u32)],
+    notation: &'static Notation,
+    variant: Variant,
+}
+
+const CIVIL_WAR_WORDS: Words = Words {
+    kinds: &[
+        ("inf", UnitKind::Infantry, 9),
+        ("art", UnitKind::Artillery, 3),
+        ("cav", UnitKind::Cavalry, 4),
+    ],
+    notation: &CIVIL_WAR,
+    variant: Variant::CivilWar,
+};
+
+const NAPOLEONIC_WORDS: Words = Words {
+    kinds: &[
+        ("inf", UnitKind::Infantry, 6),
+        ("gua", UnitKind::Guard, 1),
+        ("li", UnitKind::Light, 2),
+        ("art", UnitKind::Artillery, 2),
+        ("hb", UnitKind::HorseBattery, 1),
+        ("cav", UnitKind::Cavalry, 3),
+        ("hc", UnitKind::HeavyCavalry, 1),
+    ],
+    notation: &NAPOLEONIC,
+    variant: Variant::Napoleonic,
+};
+
+impl Words {
+    /// The position of `kind` in this game's list.
+    fn index(&self, kind: UnitKind) -> Option<usize> {
+        self.kinds.iter().position(|(_, k, _)| *k == kind)
+    }
+
+    fn kind_of(&self, word: &str) -> Option<UnitKind> {
+        self.kinds.iter().find(|(w, _, _)| *w == word).map(|k| k.1)
+    }
+
+    /// The side named by the first letter of its name (B, G; B, F).
+    fn side_of_letter(&self, letter: u8) -> Option<usize> {
+        self.notation
+            .sides
+            .iter()
+            .position(|name| name.as_bytes()[0] == letter)
+    }
+
+    fn side_name(&self, side: Side) -> &'static str {
+        self.notation.sides[side.index()]
+    }
+
+    /// The square a word of the drawing writes, in this game's codes.
+    fn square(&self, word: &str) -> Option<Space> {
+        Space::all().find(|s| self.notation.code(s.code()) == word)
+    }
+}
 
 /// Lines of a drawing, checked for what every mail needs: at most 76
 /// columns, printable ASCII, no tabs, no trailing blanks.
@@ -124,47 +194,38 @@ fn words(line: &str) -> impl Iterator<Item = &str> {
         .filter(|w| !w.is_empty())
 }
 
-fn kind_of(word: &str) -> Option<UnitKind> {
-    match word {
-        "inf" => Some(UnitKind::Infantry),
-        "art" => Some(UnitKind::Artillery),
-        "cav" => Some(UnitKind::Cavalry),
-        _ => None,
-    }
-}
-
-/// Units drawn on board squares, by [side][kind]: `B inf` or `Binf`, marks
-/// after it.
-fn board_units(lines: &[&str]) -> [[u32; 3]; 2] {
-    let mut out = [[0; 3]; 2];
+/// Units drawn on board squares, by [side][kind index]: `B inf` or `Binf`,
+/// marks after it.
+fn board_units(w: &Words, lines: &[&str]) -> [[u32; 7]; 2] {
+    let mut out = [[0; 7]; 2];
     for line in lines {
         let ws: Vec<&str> = words(line).collect();
-        for (i, w) in ws.iter().enumerate() {
-            let (side, kind) = match (w.len(), w.as_bytes().first()) {
-                (4, Some(b'B')) => (0, kind_of(&w[1..])),
-                (4, Some(b'G')) => (1, kind_of(&w[1..])),
-                (1, Some(b'B')) => (0, ws.get(i + 1).and_then(|k| kind_of(k))),
-                (1, Some(b'G')) => (1, ws.get(i + 1).and_then(|k| kind_of(k))),
-                _ => continue,
+        for (i, word) in ws.iter().enumerate() {
+            let Some(side) = word.as_bytes().first().and_then(|&c| w.side_of_letter(c)) else {
+                continue;
             };
-            if let Some(kind) = kind {
-                out[side][kind_index(kind)] += 1;
+            let kind = match word.len() {
+                1 => ws.get(i + 1).and_then(|k| w.kind_of(k)),
+                _ => w.kind_of(&word[1..]),
+            };
+            if let Some(k) = kind.and_then(|k| w.index(k)) {
+                out[side][k] += 1;
             }
         }
     }
     out
 }
 
-/// A reserve's contents as its first line states them, by kind.
-fn reserve_units(lines: &[&str], side: Side) -> Result<[u32; 3], String> {
-    let label = format!("{} reserve:", side.name());
+/// A reserve's contents as its first line states them, by kind index.
+fn reserve_units(w: &Words, lines: &[&str], side: Side) -> Result<[u32; 7], String> {
+    let label = format!("{} reserve:", w.side_name(side));
     let line = lines
         .iter()
         .find(|l| l.contains(&label))
         .ok_or(format!("no line with {label:?}"))?;
     let rest = line.split(&label).nth(1).unwrap_or("");
     let rest = rest.trim_end_matches(['|', ' ']).trim();
-    let mut out = [0; 3];
+    let mut out = [0; 7];
     if rest == "empty" {
         return Ok(out);
     }
@@ -174,8 +235,8 @@ fn reserve_units(lines: &[&str], side: Side) -> Result<[u32; 3], String> {
             return Err(format!("odd reserve list {rest:?}"));
         };
         let n: u32 = n.parse().map_err(|_| format!("bad count in {rest:?}"))?;
-        let kind = kind_of(k).ok_or(format!("bad kind in {rest:?}"))?;
-        out[kind_index(kind)] += n;
+        let kind = w.kind_of(k).ok_or(format!("bad kind in {rest:?}"))?;
+        out[w.index(kind).unwrap_or(0)] += n;
     }
     Ok(out)
 }
@@ -183,33 +244,37 @@ fn reserve_units(lines: &[&str], side: Side) -> Result<[u32; 3], String> {
 /// What every drawing of `game` must show: each code once on the board,
 /// the units where the game has them, the reserves' contents, nothing else.
 fn check_drawing(game: &Squares, text: &str) -> Result<(), String> {
+    check_drawing_in(&CIVIL_WAR_WORDS, game, text)
+}
+
+/// [`check_drawing`] for a game written in `w`'s words and codes.
+fn check_drawing_in(w: &Words, game: &Squares, text: &str) -> Result<(), String> {
     check_lines(text)?;
     let lines = board_part(text);
     if lines.len() != 25 {
         return Err(format!("the board has {} lines, not 25", lines.len()));
     }
-    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut seen: BTreeMap<Space, usize> = BTreeMap::new();
     for line in &lines {
-        for w in words(line) {
-            if Space::from_code(w).is_some_and(|s| s.code() == w) {
-                *seen.entry(w).or_default() += 1;
+        for word in words(line) {
+            if let Some(s) = w.square(word) {
+                *seen.entry(s).or_default() += 1;
             }
         }
     }
     for s in Space::all() {
-        if seen.get(s.code()) != Some(&1) {
+        if seen.get(&s) != Some(&1) {
             return Err(format!(
                 "{} appears {:?} times",
-                s.code(),
-                seen.get(s.code())
+                w.notation.code(s.code()),
+                seen.get(&s)
             ));
         }
     }
-    let drawn = board_units(&lines);
+    let drawn = board_units(w, &lines);
     for side in Side::BOTH {
-        let reserve = reserve_units(&lines, side)?;
-        for kind in common::CIVIL_WAR_KINDS {
-            let k = kind_index(kind);
+        let reserve = reserve_units(w, &lines, side)?;
+        for (k, &(_, kind, army)) in w.kinds.iter().enumerate() {
             let on_board = Space::all()
                 .filter_map(|s| game.unit_at(s))
                 .filter(|u| u.side() == side && u.kind() == kind)
@@ -223,24 +288,23 @@ fn check_drawing(game: &Squares, text: &str) -> Result<(), String> {
             let invaders = Space::all()
                 .filter(|&s| board().reserve_owner(s) == Some(side.opponent()))
                 .map(|s| {
-                    (0..16)
-                        .map(|n| orderly::games::squares::UnitId::new(side, n, common::ARMY[n]))
+                    UnitId::of_side(w.variant, side)
                         .filter(|&u| u.kind() == kind && game.location(u) == Some(s))
                         .count() as u32
                 })
                 .sum::<u32>();
-            let alive = ARMY_COUNTS[k] - game.lost(side, kind);
+            let alive = army - game.lost(side, kind);
             let drawn_here = drawn[side.index()][k];
             if drawn_here != on_board + invaders || reserve[k] != in_reserve {
                 return Err(format!(
-                    "{side} {kind}: drawn {drawn_here} on the board and {} in reserve, \
+                    "{side:?} {kind}: drawn {drawn_here} on the board and {} in reserve, \
                      the game has {on_board} (and {invaders} in the enemy reserve) and {in_reserve}",
                     reserve[k]
                 ));
             }
             if drawn_here + reserve[k] != alive {
                 return Err(format!(
-                    "{side} {kind}: {} drawn, {alive} not eliminated",
+                    "{side:?} {kind}: {} drawn, {alive} not eliminated",
                     drawn_here + reserve[k]
                 ));
             }
@@ -302,13 +366,13 @@ fn region(walls: &[Vec<bool>], line: usize, col: usize) -> Vec<(usize, usize)> {
 }
 
 /// Where each code starts on a board grid.
-fn code_cells(g: &[Vec<u8>]) -> BTreeMap<String, (usize, usize)> {
+fn code_cells(w: &Words, g: &[Vec<u8>]) -> BTreeMap<String, (usize, usize)> {
     let mut out = BTreeMap::new();
     for (l, row) in g.iter().enumerate() {
         let text = String::from_utf8_lossy(row);
         let mut c = 0;
         for piece in text.split(|ch: char| !ch.is_ascii_alphanumeric()) {
-            if Space::from_code(piece).is_some_and(|s| s.code() == piece) {
+            if w.square(piece).is_some() {
                 out.insert(piece.to_string(), (l, c));
             }
             c += piece.len() + 1;
@@ -331,8 +395,14 @@ fn region_text(g: &[Vec<u8>], cells: &[(usize, usize)]) -> Vec<String> {
 fn check_rotation(game: &Squares, last: &[Event]) -> Result<(), String> {
     let blue_text = game.draw_board(Seat::North, last);
     let gray_text = game.draw_board(Seat::South, last);
-    let blue = grid(&board_part(&blue_text));
-    let gray = grid(&board_part(&gray_text));
+    check_turned(&CIVIL_WAR_WORDS, &blue_text, &gray_text)
+}
+
+/// The North seat's drawing is the South seat's turned (see
+/// [`check_rotation`]), for drawings in `w`'s codes.
+fn check_turned(game_words: &Words, blue_text: &str, gray_text: &str) -> Result<(), String> {
+    let blue = grid(&board_part(blue_text));
+    let gray = grid(&board_part(gray_text));
     let (fb, fg) = (frame(&blue), frame(&gray));
     let (h, w) = (fg.len(), fg[0].len());
     if fb.len() != h || fb[0].len() != w {
@@ -345,7 +415,7 @@ fn check_rotation(game: &Squares, last: &[Event]) -> Result<(), String> {
             }
         }
     }
-    let (cb, cg) = (code_cells(&blue), code_cells(&gray));
+    let (cb, cg) = (code_cells(game_words, &blue), code_cells(game_words, &gray));
     if cb.len() != 32 || cg.len() != 32 {
         return Err(format!("codes found: {} and {}", cb.len(), cg.len()));
     }
@@ -517,6 +587,259 @@ fn finished_in_the_reserve() {
     both_seats("finished-reserve", &game, &last);
 }
 
+// ----- the Napoleonic variant -------------------------------------------------------
+
+fn nap_position(text: &str) -> Napoleonic {
+    let text = format!("napoleonic {text}");
+    Napoleonic::from_position(&text).unwrap_or_else(|e| panic!("{text}: {}", e.message))
+}
+
+/// Plays `orders`, in the variant's notation, on `game`; returns the events
+/// of them all.
+fn nap_play_orders(game: &mut Napoleonic, orders: &[&str]) -> Vec<NapEvent> {
+    let mut events = Vec::new();
+    for text in orders {
+        let order = game
+            .parse_order(text)
+            .unwrap_or_else(|e| panic!("{text}: {}", e.message));
+        events.extend(
+            game.apply(&order)
+                .unwrap_or_else(|r| panic!("{game}: {text} refused: {r}")),
+        );
+    }
+    events
+}
+
+/// Random play of the variant from its opening: `steps` orders, each picked
+/// among the listed ones by a generator seeded with `seed`.
+fn nap_play(seed: u64, steps: usize) -> (Napoleonic, Vec<NapEvent>) {
+    let mut rng = XorShift::new(seed);
+    let first = if rng.chance(50) {
+        Seat::North
+    } else {
+        Seat::South
+    };
+    let mut game = Napoleonic::new(&GameOptions { first, seed: None });
+    let mut last = Vec::new();
+    for _ in 0..steps {
+        let legal = game.legal_orders();
+        if legal.is_empty() {
+            break;
+        }
+        let order = legal[rng.below(legal.len())].clone();
+        last = game
+            .apply(&order)
+            .unwrap_or_else(|r| panic!("{game}: listed {order} refused: {r}"));
+    }
+    (game, last)
+}
+
+/// Whitespace squeezed, so that a wrapped paragraph reads as one line.
+fn squeezed(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// What a drawing of the variant never holds: a code of the Civil War's
+/// south half (the French half is written with F, N1) or a Civil War side.
+fn no_civil_war_words(text: &str) -> Result<(), String> {
+    for word in words(text) {
+        let g_code = Space::all().any(|s| s.code() == word && word.starts_with('G'));
+        if g_code || word == "Blue" || word == "Gray" {
+            return Err(format!("the variant's drawing holds {word:?}"));
+        }
+    }
+    Ok(())
+}
+
+/// Both seats' drawings of a variant position against their golden files
+/// `nap-<name>-british.txt` and `nap-<name>-french.txt`, checked as every
+/// drawing is.
+fn nap_both_seats(name: &str, game: &Napoleonic, last: &[NapEvent]) {
+    let mut texts = Vec::new();
+    for (seat, suffix) in [(Seat::North, "british"), (Seat::South, "french")] {
+        let text = game.draw_board(seat, last);
+        golden(&format!("nap-{name}-{suffix}"), &text);
+        check_drawing_in(&NAPOLEONIC_WORDS, game.squares(), &text)
+            .and_then(|()| no_civil_war_words(&text))
+            .unwrap_or_else(|e| panic!("nap-{name}-{suffix}: {e}\n{text}"));
+        texts.push(text);
+    }
+    check_turned(&NAPOLEONIC_WORDS, &texts[0], &texts[1])
+        .unwrap_or_else(|e| panic!("nap-{name}: {e}"));
+}
+
+fn nap_pending(game: &Napoleonic) -> Option<(Seat, DecisionKind)> {
+    game.pending().map(|p| (p.seat, p.kind))
+}
+
+#[test]
+fn nap_opening() {
+    let game = Napoleonic::new(&GameOptions::default());
+    nap_both_seats("opening", &game, &[]);
+    let text = game.draw_board(Seat::North, &[]);
+    let first = text.lines().next().unwrap_or("");
+    assert_eq!(
+        first,
+        "SQUARES Napoleonic - the British view (British reserve BR at the bottom)"
+    );
+    // docs/napoleonic-design.md section 3: the key and the reserve line.
+    assert!(
+        squeezed(&text).contains(
+            "B British, F French; inf infantry, gua guard, li light infantry, \
+             art artillery, hb horse battery, cav cavalry, hc heavy cavalry."
+        ),
+        "{text}"
+    );
+    assert!(text.contains("BR  British reserve: 6 inf 1 gua 2 li 2 art 1 hb 3 cav 1 hc"));
+    assert!(text.contains("FR  French reserve: 6 inf 1 gua 2 li 2 art 1 hb 3 cav 1 hc"));
+    assert!(text.contains("Score: British 0, French 0 (10 points win, N22, R27)."));
+    assert!(text.contains("Turn 1: British to move, attack or pass."));
+}
+
+#[test]
+fn n24_board_legend() {
+    // P56 of docs/napoleonic-design.md, drawn for the British.
+    let game = nap_position("6IG2L2AH3C/3/4/2/2K2/2/2k2/2/4/3/g2l2ahc 6i2c b - 20 -");
+    let text = game.draw_board(Seat::North, &[]);
+    assert!(squeezed(&text).contains("B British, F French;"), "{text}");
+    assert!(text.contains("Score: British 8, French 0"), "{text}");
+    assert!(
+        text.contains("Lost: British none; French 6 inf 2 cav."),
+        "{text}"
+    );
+    assert!(text.contains("F1C") && !text.contains("G1C"), "{text}");
+}
+
+#[test]
+fn nap_grand_battery_option() {
+    // P41: artillery in B1C supported by artillery in B1CL against an
+    // infantry that stands: the Grand Battery list (N18).
+    let mut game = nap_position("6IG2LH3CK/3/4/2/2AA1/2/2i2/2/4/3/5ig2l2ah3ck - b - 20 -");
+    nap_play_orders(&mut game, &["ATTACK B1C F1C SUPPORT B1CL"]);
+    let last = nap_play_orders(&mut game, &["STAND"]);
+    assert_eq!(
+        nap_pending(&game),
+        Some((Seat::North, DecisionKind::AttackOption))
+    );
+    nap_both_seats("grand-battery-option", &game, &last);
+    let text = squeezed(&game.draw_board(Seat::North, &last));
+    assert!(
+        text.contains("British attacks F1C from B1C, supported from B1CL (a Grand Battery, N18)."),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "British to choose an option against the infantry standing in F1C \
+             (Grand Battery, N18): GB1, GB2 or GB3."
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn nap_grand_battery_second_chance() {
+    // P41, GB1: the supporting artillery retreats (forced), and the
+    // infantry has its second chance (N18, N21).
+    let mut game = nap_position("6IG2LH3CK/3/4/2/2AA1/2/2i2/2/4/3/5ig2l2ah3ck - b - 20 -");
+    nap_play_orders(&mut game, &["ATTACK B1C F1C SUPPORT B1CL", "STAND"]);
+    let last = nap_play_orders(&mut game, &["OPTION GB1"]);
+    assert_eq!(
+        nap_pending(&game),
+        Some((Seat::South, DecisionKind::SecondChance))
+    );
+    nap_both_seats("grand-battery-second-chance", &game, &last);
+    let text = squeezed(&game.draw_board(Seat::South, &last));
+    assert!(
+        text.contains("(second chance, option GB1, N18, N21)"),
+        "{text}"
+    );
+    assert!(text.contains("British takes option GB1"), "{text}");
+}
+
+#[test]
+fn nap_horse_battery_option() {
+    // P46: the horse battery in B1C attacks, supported by infantry, and the
+    // defender stands: HB1-HB5 (N19).
+    let mut game = nap_position("5IG2L2A3CK/3/4/2/2HI1/2/2i2/2/4/3/5ig2l2ah3ck - b - 20 -");
+    nap_play_orders(&mut game, &["ATTACK B1C F1C SUPPORT B1CL"]);
+    let last = nap_play_orders(&mut game, &["STAND"]);
+    nap_both_seats("horse-battery-option", &game, &last);
+    let text = squeezed(&game.draw_board(Seat::South, &last));
+    assert!(
+        text.contains("(Horse Battery, N19): HB1, HB2, HB3, HB4 or HB5."),
+        "{text}"
+    );
+}
+
+#[test]
+fn nap_horse_battery_retreats_last() {
+    // P46, HB1: the defender and the supporting infantry have retreated
+    // (each forced); the horse battery's own retreat is chosen last (N19, N30).
+    let mut game = nap_position("5IG2L2A3CK/3/4/2/2HI1/2/2i2/2/4/3/5ig2l2ah3ck - b - 20 -");
+    nap_play_orders(&mut game, &["ATTACK B1C F1C SUPPORT B1CL", "STAND"]);
+    let last = nap_play_orders(&mut game, &["OPTION HB1"]);
+    assert_eq!(
+        nap_pending(&game),
+        Some((Seat::North, DecisionKind::Retreat))
+    );
+    nap_both_seats("horse-battery-retreat", &game, &last);
+    let text = squeezed(&game.draw_board(Seat::North, &last));
+    assert!(
+        text.contains("British to choose where the horse battery in B1C retreats"),
+        "{text}"
+    );
+}
+
+#[test]
+fn nap_charge() {
+    // P19: cavalry directly after a PASS charges the infantry in F1C (N10).
+    let mut game = nap_position("6IG2L2AH2CK/3/4/2/2C2/2/2i2/2/4/3/5ig2l2ah3ck - b1 b 20 -");
+    let last = nap_play_orders(&mut game, &["ATTACK B1C F1C"]);
+    assert_eq!(
+        nap_pending(&game),
+        Some((Seat::North, DecisionKind::Advance))
+    );
+    nap_both_seats("charge", &game, &last);
+    let text = squeezed(&game.draw_board(Seat::North, &last));
+    assert!(
+        text.contains("charge after a PASS: the defender in F1C is eliminated (N10)"),
+        "{text}"
+    );
+    assert!(text.contains("British to decide: advance from B1C into F1C, or stay (R20)."));
+}
+
+#[test]
+fn nap_finished_on_points() {
+    // P56: the British heavy cavalry attacks the French one unsupported; it
+    // stands and both are eliminated; with three of its four cavalry-family
+    // units lost, each French one counts double (N22): 6 + 3 x 2 = 12.
+    let mut game = nap_position("6IG2L2AH3C/3/4/2/2K2/2/2k2/2/4/3/g2l2ahc 6i2c b - 20 -");
+    let last = nap_play_orders(&mut game, &["ATTACK B1C F1C", "STAND"]);
+    assert!(game.outcome().is_some());
+    nap_both_seats("finished-points", &game, &last);
+    let text = squeezed(&game.draw_board(Seat::South, &last));
+    assert!(
+        text.contains(
+            "Game over after turn 20: British wins on points, British 12 - French 1 (N22, R27)."
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn nap_guard_and_heavy_cavalry_on_the_board() {
+    // Every type on the board, marks included: a moved heavy cavalry (R6),
+    // a resting infantry (R21, N16).
+    let game = nap_position("4ILA2C/3/1AH1/L1/CK+GI_I/2/1igk1/l1/1ahc/3/5ila2c - f - 31 -");
+    nap_both_seats("guard-and-heavy", &game, &[]);
+    let text = game.draw_board(Seat::South, &[]);
+    for unit in [
+        "B gua", "B hc+", "B hb", "B li", "F gua", "F hc", "F hb", "F li",
+    ] {
+        assert!(text.contains(unit), "{unit}:\n{text}");
+    }
+}
+
 // ----- properties -------------------------------------------------------------------
 
 proptest! {
@@ -585,6 +908,28 @@ proptest! {
         }
         prop_assert!(text.contains("Last: "));
         check_drawing(&game, &text).map_err(|e| fail(format!("{game}: {e}\n{text}")))?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(48))]
+
+    /// Random positions of the variant reached by play, from both seats:
+    /// the shape, every F and B code once, the units where they are, the
+    /// North view the South view turned, no G code and no Civil War side.
+    #[test]
+    fn nap_random_positions_draw_soundly(seed in any::<u64>(), steps in 0usize..300) {
+        let (game, last) = nap_play(seed, steps);
+        let mut texts = Vec::new();
+        for seat in Seat::BOTH {
+            let text = game.draw_board(seat, &last);
+            check_drawing_in(&NAPOLEONIC_WORDS, game.squares(), &text)
+                .and_then(|()| no_civil_war_words(&text))
+                .map_err(|e| fail(format!("{game}: {e}\n{text}")))?;
+            texts.push(text);
+        }
+        check_turned(&NAPOLEONIC_WORDS, &texts[0], &texts[1])
+            .map_err(|e| fail(format!("{game}: {e}")))?;
     }
 }
 

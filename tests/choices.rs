@@ -2,17 +2,19 @@
 //! `Game::choices_from`): golden files for a range of decisions, and
 //! properties that hold at every position of random play.
 //!
-//! The golden files are under tests/data/choices/. `UPDATE_GOLDEN=1 cargo
-//! test --test choices` rewrites them; a rewritten file is then read by eye
-//! before it is committed (each says what it must show in its first line).
+//! The golden files are under tests/data/choices/ (`nap-*` for the
+//! Napoleonic variant). `UPDATE_GOLDEN=1 cargo test --test choices` rewrites
+//! them; a rewritten file is then read by eye before it is committed (each
+//! says what it must show in its first line).
 
 mod common;
 
 use std::path::PathBuf;
 
 use common::*;
-use orderly::games::squares::{Order, Squares};
-use orderly::games::Game;
+use orderly::games::squares::notation::{self, NAPOLEONIC};
+use orderly::games::squares::{Napoleonic, Order, Space, Squares, Stage, UnitKind};
+use orderly::games::{Game, GameOptions, Seat};
 use proptest::prelude::*;
 
 /// Blue infantry in B1C and B1CL facing Gray infantry in G1C (turn 20).
@@ -83,6 +85,71 @@ const CASES: &[Case] = &[
     },
 ];
 
+/// Choices of the Napoleonic variant (positions without their `napoleonic`
+/// header; orders in the variant's notation).
+const NAP_CASES: &[Case] = &[
+    Case {
+        name: "nap-opening",
+        shows: "British first turn: seven types by type, cavalry and heavy pairs",
+        position: "6IG2L2AH3CK/3/4/2/5/2/5/2/4/3/6ig2l2ah3ck - b - 1 -",
+        orders: &[],
+    },
+    Case {
+        name: "nap-charge-turn",
+        shows: "after a PASS: the charges on infantry and on the Guard (N10)",
+        position: "6IG2L2AH2C/3/4/2/2CK1/2/2ig1/2/4/3/5i2l2ah3ck - b1 b 20 -",
+        orders: &[],
+    },
+    Case {
+        name: "nap-immune-turn",
+        shows: "unsupported attacks that only lose the attacker (N11, N14, N15)",
+        position: "4IG2L2AH2CK/3/4/2/I1IC1/2/h1gk1/2/4/3/6i2l2a3c - b - 20 -",
+        orders: &[],
+    },
+    Case {
+        name: "nap-guard-forces-retreat",
+        shows: "French light infantry must retreat from the attacking Guard (N12)",
+        position: "5I2L2AH3CK/3/I3/2/G4/l1/5/2/4/3/6igl2ah3ck - b - 20 -",
+        orders: &["ATTACK B1R WF SUPPORT B2R"],
+    },
+    Case {
+        name: "nap-cavalry-from-heavy",
+        shows: "French cavalry must retreat from a lone heavy cavalry (R24, N27)",
+        position: "6IG2L2AH3C/3/4/2/2K2/2/2c2/2/4/3/6ig2l2ah2ck - b - 20 -",
+        orders: &["ATTACK B1C F1C"],
+    },
+    Case {
+        name: "nap-grand-battery-option",
+        shows: "British Grand Battery options GB1-GB3 with their effects (N18)",
+        position: "6IG2LH3CK/3/4/2/2AA1/2/2i2/2/4/3/5ig2l2ah3ck - b - 20 -",
+        orders: &["ATTACK B1C F1C SUPPORT B1CL", "STAND"],
+    },
+    Case {
+        name: "nap-grand-battery-second-chance",
+        shows: "GB1 with supporting artillery: the French second chance (N21)",
+        position: "6IG2LH3CK/3/4/2/2AA1/2/2i2/2/4/3/5ig2l2ah3ck - b - 20 -",
+        orders: &["ATTACK B1C F1C SUPPORT B1CL", "STAND", "OPTION GB1"],
+    },
+    Case {
+        name: "nap-horse-battery-option",
+        shows: "British Horse Battery options HB1-HB5 with their effects (N19)",
+        position: "5IG2L2A3CK/3/4/2/2HI1/2/2i2/2/4/3/5ig2l2ah3ck - b - 20 -",
+        orders: &["ATTACK B1C F1C SUPPORT B1CL", "STAND"],
+    },
+    Case {
+        name: "nap-horse-battery-hb4",
+        shows: "HB4: where the horse battery retreats, named as HB4 (N19)",
+        position: "5IG2L2A3CK/3/4/2/2HI1/2/2i2/2/4/3/5ig2l2ah3ck - b - 20 -",
+        orders: &["ATTACK B1C F1C SUPPORT B1CL", "STAND", "OPTION HB4"],
+    },
+    Case {
+        name: "nap-reserve-loss",
+        shows: "French picks among its seven types in the attacked reserve",
+        position: "6IG2L2AH2CK/3/4/2/5/2/5/2/4/1C1/6ig2l2ah3ck - b - 20 -",
+        orders: &["ATTACK F3C FR"],
+    },
+];
+
 fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/choices")
 }
@@ -108,13 +175,39 @@ fn rendered(case: &Case) -> String {
     )
 }
 
+fn nap_state(case: &Case) -> Napoleonic {
+    let text = format!("napoleonic {}", case.position);
+    let mut game =
+        Napoleonic::from_position(&text).unwrap_or_else(|e| panic!("{}: {}", case.name, e.message));
+    for o in case.orders {
+        let order = game.parse_order(o).expect("a canonical order");
+        game.apply(&order)
+            .unwrap_or_else(|r| panic!("{}: {o} refused: {r}", case.name));
+    }
+    game
+}
+
+fn nap_rendered(case: &Case) -> String {
+    let game = nap_state(case);
+    format!(
+        "# {}\n# napoleonic {} after {:?}\n{}",
+        case.shows,
+        case.position,
+        case.orders,
+        game.choices()
+    )
+}
+
 #[test]
 fn choices_match_their_golden_files() {
     let update = std::env::var_os("UPDATE_GOLDEN").is_some();
     let mut stale = Vec::new();
-    for case in CASES {
+    let all = CASES
+        .iter()
+        .map(|c| (c, rendered(c)))
+        .chain(NAP_CASES.iter().map(|c| (c, nap_rendered(c))));
+    for (case, text) in all {
         let path = golden_dir().join(format!("{}.txt", case.name));
-        let text = rendered(case);
         if update {
             std::fs::create_dir_all(golden_dir()).expect("the golden directory");
             std::fs::write(&path, &text).expect("a golden file is written");
@@ -140,7 +233,7 @@ fn every_golden_file_belongs_to_a_case() {
         let name = name.to_string_lossy();
         let stem = name.trim_end_matches(".txt");
         assert!(
-            CASES.iter().any(|c| c.name == stem),
+            CASES.iter().chain(NAP_CASES).any(|c| c.name == stem),
             "{name} is no case's golden file"
         );
     }
@@ -215,4 +308,113 @@ proptest! {
             }
         }
     }
+}
+
+/// Random play of the variant from its opening: `steps` orders, each picked
+/// among the listed ones by a generator seeded with `seed`.
+fn nap_play(seed: u64, steps: usize) -> Napoleonic {
+    let mut rng = XorShift::new(seed);
+    let first = if rng.chance(50) {
+        Seat::North
+    } else {
+        Seat::South
+    };
+    let mut game = Napoleonic::new(&GameOptions { first, seed: None });
+    for _ in 0..steps {
+        let legal = game.legal_orders();
+        if legal.is_empty() {
+            break;
+        }
+        let order = legal[rng.below(legal.len())].clone();
+        game.apply(&order)
+            .unwrap_or_else(|r| panic!("{game}: listed {order} refused: {r}"));
+    }
+    game
+}
+
+proptest! {
+    #![proptest_config(config(100))]
+
+    /// The same at every position of the variant's play, and its words:
+    /// F codes only (no G code, N1), British and French; a defender told
+    /// that it must retreat is told the reason that applies: cavalry (R24)
+    /// or infantry and light infantry facing the attacking Guard (N12).
+    #[test]
+    fn nap_choices_fit_a_mail_and_cover_every_legal_order(
+        seed in any::<u64>(),
+        steps in 0usize..250,
+    ) {
+        let game = nap_play(seed, steps);
+        let text = game.choices();
+        for line in text.lines() {
+            prop_assert!(line.len() <= 76, "{:?} at {}", line, game);
+            prop_assert!(line.is_ascii(), "{:?}", line);
+        }
+        for word in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+            let g_code = Space::all().any(|s| s.code() == word && word.starts_with('G'));
+            prop_assert!(!g_code && word != "Blue" && word != "Gray", "{} in\n{}", word, text);
+        }
+        let legal = game.legal_orders();
+        if game.outcome().is_some() {
+            prop_assert!(text.is_empty());
+            return Ok(());
+        }
+        let squares = game.squares();
+        if let Some(attack) = squares.attack() {
+            for o in &legal {
+                let head = format!("  {o}: ");
+                prop_assert!(
+                    text.lines().any(|l| l.starts_with(&head)),
+                    "{} has no line at {}:\n{}", o, game, text
+                );
+            }
+            let kind = |s: Space| squares.unit_at(s).map(|u| u.kind());
+            if attack.stage == Stage::Response {
+                if text.contains("Cavalry must retreat when it can") {
+                    prop_assert_eq!(kind(attack.target), Some(UnitKind::Cavalry), "{}", text);
+                }
+                if text.contains("must retreat from the attacking guard") {
+                    prop_assert_eq!(kind(attack.attacker), Some(UnitKind::Guard), "{}", text);
+                    prop_assert!(
+                        matches!(kind(attack.target), Some(UnitKind::Infantry | UnitKind::Light)),
+                        "{}", text
+                    );
+                }
+            }
+        } else {
+            for o in &legal {
+                let mentioned = notation::with(&NAPOLEONIC, || match o.0 {
+                    Order::Move(s) => text.contains(&format!(" {}: ", s.from)),
+                    Order::Attack { attacker, .. } => text.contains(&format!(" {attacker}: ")),
+                    Order::MoveTwo(..) => text.contains("two cavalry or heavy cavalry at once"),
+                    Order::Pass => text.contains("PASS"),
+                    _ => false,
+                });
+                prop_assert!(mentioned, "{} not mentioned at {}:\n{}", o, game, text);
+            }
+        }
+    }
+}
+
+#[test]
+fn nap_help_moves_reads_and_writes_f_codes() {
+    // P19: the cavalry in B1C may charge F1C directly after the PASS.
+    let game = Napoleonic::from_position(
+        "napoleonic 6IG2L2AH2CK/3/4/2/2C2/2/2i2/2/4/3/5ig2l2ah3ck - b1 b 20 -",
+    )
+    .unwrap();
+    let text = game.choices_from("b1c").expect("B1C has orders");
+    assert!(text.starts_with("Legal orders for B1C ("), "{text}");
+    assert!(text.contains("  ATTACK B1C F1C\n"), "{text}");
+    assert!(!text.contains("G1C"), "{text}");
+    // The French unit's square, written with F or G (N1): no order now.
+    for square in ["F1C", "g1c"] {
+        let r = game.choices_from(square).unwrap_err();
+        assert!(
+            r.problem.contains("no legal order for a unit in F1C"),
+            "{r}"
+        );
+    }
+    let r = game.choices_from("F1X").unwrap_err();
+    assert!(r.suggestions.iter().any(|s| s == "HELP MOVES F1C"), "{r}");
 }

@@ -179,3 +179,92 @@ fn the_board_and_the_choices_are_printed_on_request() {
         .iter()
         .any(|l| l.starts_with("Gray, turn 2: your turn")));
 }
+
+#[test]
+fn the_napoleonic_variant_is_played_in_its_own_words() {
+    let out = engine(&["--game", "napoleonic"], "MOVE GUARD BR B3C\n");
+    let b = blocks(&out);
+    let opening = &b[0];
+    assert_eq!(
+        opening[0],
+        "position napoleonic 6IG2L2AH3CK/3/4/2/5/2/5/2/4/3/6ig2l2ah3ck - b - 1 -"
+    );
+    assert_eq!(opening[1], "pending British turn");
+    let count: usize = opening[2]
+        .strip_prefix("legal ")
+        .and_then(|n| n.parse().ok())
+        .expect("a legal count line");
+    let orders = &opening[3..];
+    assert_eq!(orders.len(), count);
+    let mut sorted = orders.to_vec();
+    sorted.sort();
+    assert_eq!(orders, sorted.as_slice());
+    for order in ["PASS", "MOVE GUARD BR B3C", "MOVE LIGHT BR B3L"] {
+        assert!(orders.contains(&order), "{order} missing: {orders:?}");
+    }
+    assert_eq!(b[1][0], "order MOVE GUARD BR B3C");
+    assert_eq!(b[1][1], "event British guard moves BR -> B3C");
+    assert!(b[1].contains(&"pending French turn"), "{:?}", b[1]);
+    // The French answer in F codes.
+    assert!(b[1].contains(&"MOVE LIGHT FR F3C"), "{:?}", b[1]);
+    assert!(!b[1].iter().any(|l| l.contains("GR ")), "{:?}", b[1]);
+}
+
+#[test]
+fn the_napoleonic_sides_name_the_first_player_and_the_board_view() {
+    let out = engine(
+        &[
+            "--game",
+            "NAPOLEONIC",
+            "--first",
+            "french",
+            "--board",
+            "british",
+        ],
+        "",
+    );
+    assert!(
+        out.starts_with(
+            "position napoleonic 6IG2L2AH3CK/3/4/2/5/2/5/2/4/3/6ig2l2ah3ck - f - 1 -\n\
+             pending French turn\n"
+        ),
+        "{out}"
+    );
+    // From the British seat, the French reserve is drawn at the top.
+    let fr = out.find("FR  French reserve:").expect("the French reserve");
+    let br = out
+        .find("BR  British reserve:")
+        .expect("the British reserve");
+    assert!(fr < br, "{out}");
+    // A position string says which game it is.
+    let position = "napoleonic 6IG2L2AH3CK/3/4/2/5/2/5/2/4/3/6ig2l2ah3ck - f - 1 -";
+    let out = engine(&["--position", position], "");
+    assert!(out.starts_with(&format!("position {position}\npending French turn\n")));
+}
+
+#[test]
+fn a_side_of_another_game_is_an_error_naming_the_right_ones() {
+    for (args, expected) in [
+        (
+            &["engine", "--game", "napoleonic", "--first", "blue"][..],
+            "--first takes a side of napoleonic: british or french",
+        ),
+        (
+            &["engine", "--first", "british"][..],
+            "--first takes a side of squares: blue or gray",
+        ),
+        (
+            &["engine", "--game", "chess"][..],
+            "[possible values: squares, napoleonic]",
+        ),
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_orderly"))
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("orderly runs");
+        assert!(!output.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+}

@@ -5,9 +5,10 @@
 mod common;
 
 use common::*;
-use orderly::games::squares::{board, Order, Space, Squares, Step, Terrain};
+use orderly::games::squares::notation::{self, NAPOLEONIC};
+use orderly::games::squares::{board, Napoleonic, Order, Space, Squares, Step, Terrain};
 use orderly::games::submission::{release, submit, NotApplied};
-use orderly::games::{Game, Seat};
+use orderly::games::{Game, GameOptions, Seat};
 use proptest::prelude::*;
 
 const OPENING: &str = "9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - b - 1 -";
@@ -447,19 +448,31 @@ fn is_reserve(s: Space) -> bool {
     matches!(board().terrain(s), Terrain::Reserve(_))
 }
 
-fn abbreviation(step: &Step) -> &'static str {
-    match step.unit.map(|k| k.to_string()).as_deref() {
-        Some("infantry") => "inf ",
-        Some("artillery") => "art ",
-        Some("cavalry") => "cav ",
+/// The short unit word players write (N24 for the variant's types).
+fn short_word(name: &str) -> &'static str {
+    match name {
+        "infantry" => "inf",
+        "guard" => "gua",
+        "light infantry" => "li",
+        "artillery" => "art",
+        "horse battery" => "hb",
+        "cavalry" => "cav",
+        "heavy cavalry" => "hc",
         _ => "",
+    }
+}
+
+fn abbreviation(step: &Step) -> String {
+    match step.unit {
+        Some(k) => format!("{} ", short_word(&k.to_string())),
+        None => String::new(),
     }
 }
 
 fn styled_step(step: &Step, style: Style) -> String {
     let unit = match style {
         Style::Long => step.unit.map(|k| format!("{k} ")).unwrap_or_default(),
-        _ => abbreviation(step).to_string(),
+        _ => abbreviation(step),
     };
     let squares: Vec<String> = std::iter::once(step.from)
         .chain(step.via)
@@ -533,12 +546,24 @@ fn styled(order: &Order, style: Style) -> String {
             Style::Abbreviated => format!("opt {n}"),
             _ => format!("Option {n}"),
         },
-        Order::GrandBattery(_) | Order::HorseBattery(_) => {
-            unreachable!("the Civil War game has no GB or HB options")
+        // The variant's lists (N24, N36): a bare number reads in the list
+        // the attack offers.
+        Order::GrandBattery(n) | Order::HorseBattery(n) => {
+            let list = if matches!(order, Order::GrandBattery(_)) {
+                "GB"
+            } else {
+                "HB"
+            };
+            match style {
+                Style::Long => format!("Option {list} {n}"),
+                Style::Dash => format!("{}{n}", list.to_lowercase()),
+                Style::Spaced => n.to_string(),
+                _ => format!("opt {n}"),
+            }
         }
         Order::Lose(kind) => match style {
             Style::Dash | Style::Spaced => kind.to_string(),
-            _ => format!("lose {}", &kind.to_string()[..3]),
+            _ => format!("lose {}", short_word(&kind.to_string())),
         },
         Order::Stand => match style {
             Style::Dash => "hold".into(),
@@ -578,6 +603,406 @@ proptest! {
                     ),
                     Err(r) => return Err(fail(format!(
                         "{text:?} ({style:?}) for {order} at {g}: {r}"
+                    ))),
+                }
+            }
+        }
+    }
+}
+
+// ----- the Napoleonic variant (N1, N24, N36) ---------------------------------------
+
+/// P01 of docs/napoleonic-design.md: the opening, the British to move.
+const NAP_OPENING: &str = "6IG2L2AH3CK/3/4/2/5/2/5/2/4/3/6ig2l2ah3ck - b - 1 -";
+/// The opening with the French to move.
+const NAP_OPENING_FRENCH: &str = "6IG2L2AH3CK/3/4/2/5/2/5/2/4/3/6ig2l2ah3ck - f - 1 -";
+/// P41: artillery in B1C and B1CL against French infantry in F1C: a Grand
+/// Battery (N18).
+const NAP_GRAND: &str = "6IG2LH3CK/3/4/2/2AA1/2/2i2/2/4/3/5ig2l2ah3ck - b - 20 -";
+/// P46: the horse battery in B1C, infantry in B1CL, French infantry in F1C (N19).
+const NAP_HORSE: &str = "5IG2L2A3CK/3/4/2/2HI1/2/2i2/2/4/3/5ig2l2ah3ck - b - 20 -";
+/// P37: the French to move, cavalry in F2L and F2CL, British heavy cavalry in F1L.
+const NAP_FRENCH_FRONT: &str = "6IG2L2AH3C/3/4/2/5/2/K4/2/cc2/3/6ig2l2ahck - f - 20 -";
+/// P59: a British cavalry in F3C next to the French reserve.
+const NAP_RESERVE: &str = "6IG2L2AH2CK/3/4/2/5/2/5/2/4/1C1/6ig2l2ah3ck - b - 20 -";
+/// P11: British infantry in B1C and B1CL, French cavalry in F1C.
+const NAP_CAVALRY_FRONT: &str = "5IG2L2AH2CK/3/4/2/2IC1/2/2c2/2/4/3/6ig2l2ah2ck - b - 20 -";
+
+fn nap_game(position: &str) -> Napoleonic {
+    Napoleonic::from_position(&format!("napoleonic {position}")).expect("a test position")
+}
+
+fn nap_after(position: &str, orders: &[&str]) -> Napoleonic {
+    let mut g = nap_game(position);
+    for o in orders {
+        let order = g.parse_order(o).expect("a canonical order");
+        g.apply(&order).expect("a legal order");
+    }
+    g
+}
+
+fn nap_read(g: &Napoleonic, line: &str) -> Result<String, orderly::games::Rejection> {
+    g.read_order(line).map(|o| o.to_string())
+}
+
+/// Every suggestion of a rejection is a listed order of `g`.
+fn suggestions_are_legal(g: &Napoleonic, r: &orderly::games::Rejection) {
+    let legal: Vec<String> = g.legal_orders().iter().map(|o| o.to_string()).collect();
+    for s in &r.suggestions {
+        assert!(legal.contains(s), "{:?} suggests unlisted {s}", r.line);
+    }
+}
+
+#[test]
+fn n36_the_variants_words_read_as_its_canonical_orders() {
+    let cases: &[(&str, &str, &str)] = &[
+        // docs/napoleonic-design.md section 5, n36
+        (
+            NAP_OPENING,
+            "move light infantry from reserve to B3C",
+            "MOVE LIGHT BR B3C",
+        ),
+        (NAP_OPENING, "horse BR-B3C", "MOVE HORSE BR B3C"),
+        (NAP_OPENING, "heavy cavalry BR B3C", "MOVE HEAVY BR B3C"),
+        (
+            NAP_OPENING,
+            "British: MOVE GUARD BR B3C",
+            "MOVE GUARD BR B3C",
+        ),
+        // every unit word and abbreviation (N24, N36)
+        (NAP_OPENING, "MOVE LI BR B3C", "MOVE LIGHT BR B3C"),
+        (NAP_OPENING, "light inf BR B3L", "MOVE LIGHT BR B3L"),
+        (NAP_OPENING, "MOVE LIGHT BR B3R", "MOVE LIGHT BR B3R"),
+        (NAP_OPENING, "gua BR B3L", "MOVE GUARD BR B3L"),
+        (
+            NAP_OPENING,
+            "move the guards from British reserve to B3L",
+            "MOVE GUARD BR B3L",
+        ),
+        (NAP_OPENING, "hb BR B3R B2R", "MOVE HORSE BR B3R B2R"),
+        (NAP_OPENING, "horse battery BR B2R", "MOVE HORSE BR B3R B2R"),
+        (NAP_OPENING, "horse artillery BR-B3C", "MOVE HORSE BR B3C"),
+        (NAP_OPENING, "hc BR B3C", "MOVE HEAVY BR B3C"),
+        (NAP_OPENING, "heavy horse BR B3C", "MOVE HEAVY BR B3C"),
+        (
+            NAP_OPENING,
+            "move heavy BR B3L B2L",
+            "MOVE HEAVY BR B3L B2L",
+        ),
+        (NAP_OPENING, "cav BR B3C", "MOVE CAVALRY BR B3C"),
+        (NAP_OPENING, "inf BR B3C", "MOVE INFANTRY BR B3C"),
+        (NAP_OPENING, "art BR B3C", "MOVE ARTILLERY BR B3C"),
+        // N37: a pair written the other way round is the listed one
+        (
+            NAP_OPENING,
+            "MOVE HEAVY BR B3C, CAVALRY BR B3R",
+            "MOVE CAVALRY BR B3R, HEAVY BR B3C",
+        ),
+        (
+            NAP_OPENING,
+            "heavy cavalry BR B3C and cav BR B3R",
+            "MOVE CAVALRY BR B3R, HEAVY BR B3C",
+        ),
+        // F codes, and the G codes N1 also reads, for the French half
+        (
+            NAP_OPENING_FRENCH,
+            "MOVE INFANTRY FR F3C",
+            "MOVE INFANTRY FR F3C",
+        ),
+        (
+            NAP_OPENING_FRENCH,
+            "MOVE INFANTRY GR G3C",
+            "MOVE INFANTRY FR F3C",
+        ),
+        (
+            NAP_OPENING_FRENCH,
+            "move inf from French reserve to f3c",
+            "MOVE INFANTRY FR F3C",
+        ),
+        (
+            NAP_OPENING_FRENCH,
+            "French: gua FR-F3L",
+            "MOVE GUARD FR F3L",
+        ),
+        (
+            NAP_OPENING_FRENCH,
+            "hb from reserve to G2CL",
+            "MOVE HORSE FR F3L F2CL",
+        ),
+        (
+            NAP_FRENCH_FRONT,
+            "F2L x F1L + F2CL",
+            "ATTACK F2L F1L SUPPORT F2CL",
+        ),
+        (
+            NAP_FRENCH_FRONT,
+            "attack from G2L to G1L support from G2CL",
+            "ATTACK F2L F1L SUPPORT F2CL",
+        ),
+        (
+            NAP_FRENCH_FRONT,
+            "f2lxf1l with g2cl",
+            "ATTACK F2L F1L SUPPORT F2CL",
+        ),
+        (NAP_FRENCH_FRONT, "F2CL-F1CL", "MOVE F2CL F1CL"),
+        (NAP_FRENCH_FRONT, "MOVE from G2CL to G1CL", "MOVE F2CL F1CL"),
+    ];
+    for (position, line, want) in cases {
+        let got = nap_read(&nap_game(position), line);
+        assert_eq!(got.as_deref(), Ok(*want), "{line:?} at {position}");
+    }
+}
+
+#[test]
+fn n36_option_numbers_read_in_the_offered_list() {
+    let grand = nap_after(NAP_GRAND, &["ATTACK B1C F1C SUPPORT B1CL", "STAND"]);
+    let horse = nap_after(NAP_HORSE, &["ATTACK B1C F1C SUPPORT B1CL", "STAND"]);
+    let cases: &[(&Napoleonic, &str, &str)] = &[
+        (&grand, "opt 1", "OPTION GB1"),
+        (&grand, "GB 1", "OPTION GB1"),
+        (&grand, "OPTION GB1", "OPTION GB1"),
+        (&grand, "gb2", "OPTION GB2"),
+        (&grand, "OPTION 2", "OPTION GB2"),
+        (&grand, "2", "OPTION GB2"),
+        (&grand, "option three", "OPTION GB3"),
+        (&horse, "OPTION 2", "OPTION HB2"),
+        (&horse, "opt 2", "OPTION HB2"),
+        (&horse, "2", "OPTION HB2"),
+        (&horse, "HB 2", "OPTION HB2"),
+        (&horse, "hb2", "OPTION HB2"),
+        (&horse, "Option HB 5", "OPTION HB5"),
+        (&horse, "opt 4", "OPTION HB4"),
+    ];
+    for (g, line, want) in cases {
+        assert_eq!(nap_read(g, line).as_deref(), Ok(*want), "{line:?} at {g}");
+    }
+}
+
+#[test]
+fn n36_an_option_of_another_list_is_refused_with_the_offered_list() {
+    let grand = nap_after(NAP_GRAND, &["ATTACK B1C F1C SUPPORT B1CL", "STAND"]);
+    let offered = "OPTION GB1, OPTION GB2, OPTION GB3";
+    for line in ["OPTION 4", "option 5", "HB 2", "OPTION HB1"] {
+        let r = grand.read_order(line).unwrap_err();
+        assert_eq!(r.rule.map(|r| r.0), Some("N18"), "{line}: {r}");
+        assert!(r.problem.contains(offered), "{line}: {r}");
+        assert_eq!(r.suggestions.len(), 3, "{line}: {r}");
+        suggestions_are_legal(&grand, &r);
+    }
+    // The option with the number written is offered first.
+    let r = grand.read_order("HB 2").unwrap_err();
+    assert_eq!(r.suggestions[0], "OPTION GB2", "{r}");
+    // GB4 names no option at all: unreadable, the list offered instead.
+    let r = grand.read_order("GB4").unwrap_err();
+    assert!(r.rule.is_none(), "{r}");
+    assert!(r.problem.contains("there is no option GB4"), "{r}");
+    assert!(r.problem.contains("GB1 to GB3"), "{r}");
+    assert_eq!(r.suggestions, ["OPTION GB1", "OPTION GB2", "OPTION GB3"]);
+
+    let horse = nap_after(NAP_HORSE, &["ATTACK B1C F1C SUPPORT B1CL", "STAND"]);
+    let r = horse.read_order("GB 1").unwrap_err();
+    assert_eq!(r.rule.map(|r| r.0), Some("N19"), "{r}");
+    assert!(r.problem.contains("OPTION HB1, OPTION HB2"), "{r}");
+    suggestions_are_legal(&horse, &r);
+    let r = horse.read_order("option 7").unwrap_err();
+    assert_eq!(r.rule.map(|r| r.0), Some("N19"), "{r}");
+
+    // Where options 1-5 are offered (heavy cavalry attacking, N17), a Grand
+    // Battery option is refused with them (R19).
+    let general = nap_after(
+        "5IG2L2AH3C/3/4/2/2KI1/2/2i2/2/4/3/5ig2l2ah3ck - b - 20 -",
+        &["ATTACK B1C F1C SUPPORT B1CL", "STAND"],
+    );
+    assert_eq!(nap_read(&general, "opt 4").as_deref(), Ok("OPTION 4"));
+    let r = general.read_order("GB 1").unwrap_err();
+    assert_eq!(r.rule.map(|r| r.0), Some("R19"), "{r}");
+    assert!(r.problem.contains("OPTION 1, OPTION 2"), "{r}");
+}
+
+#[test]
+fn n24_the_variants_reserve_losses_are_read_by_their_words() {
+    let g = nap_after(NAP_RESERVE, &["ATTACK F3C FR"]);
+    for (line, want) in [
+        ("lose guard", "LOSE GUARD"),
+        ("LOSE GUA", "LOSE GUARD"),
+        ("light infantry", "LOSE LIGHT"),
+        ("lose li", "LOSE LIGHT"),
+        ("hb", "LOSE HORSE"),
+        ("lose horse battery", "LOSE HORSE"),
+        ("lose horse", "LOSE HORSE"),
+        ("heavy cavalry", "LOSE HEAVY"),
+        ("hc", "LOSE HEAVY"),
+        ("cav", "LOSE CAVALRY"),
+        ("lose art", "LOSE ARTILLERY"),
+        ("French: LOSE INFANTRY", "LOSE INFANTRY"),
+    ] {
+        assert_eq!(nap_read(&g, line).as_deref(), Ok(want), "{line:?}");
+    }
+    let r = g.read_order("lose").unwrap_err();
+    assert!(
+        r.problem
+            .contains("INFANTRY, GUARD, LIGHT, ARTILLERY, HORSE, CAVALRY or HEAVY"),
+        "{r}"
+    );
+    // Every type the reserve holds is offered: seven.
+    assert_eq!(r.suggestions.len(), 7, "{r}");
+    suggestions_are_legal(&g, &r);
+}
+
+#[test]
+fn n1_the_variants_retreats_read_in_f_and_g_codes() {
+    // P61: the British heavy cavalry attacks the French cavalry in F1C
+    // alone; the cavalry must retreat (R24, N27).
+    let g = nap_after(
+        "6IG2L2AH3C/3/4/2/2K2/2/2c2/2/4/3/6ig2l2ah2ck - b - 20 -",
+        &["ATTACK B1C F1C"],
+    );
+    for (line, want) in [
+        ("retreat F2CL", "RETREAT F2CL"),
+        ("RETREAT G2CL", "RETREAT F2CL"),
+        ("f2cr", "RETREAT F2CR"),
+        ("retreat F1C F2CR", "RETREAT F2CR"),
+        ("French: RETREAT to G2CR", "RETREAT F2CR"),
+    ] {
+        assert_eq!(nap_read(&g, line).as_deref(), Ok(want), "{line:?}");
+    }
+    let r = g.read_order("stand").unwrap_err();
+    assert_eq!(r.rule.map(|r| r.0), Some("R24"), "{r}");
+    assert_eq!(r.suggestions, ["RETREAT F2CL", "RETREAT F2CR"]);
+}
+
+#[test]
+fn the_variants_mistakes_are_answered_in_its_words() {
+    let opening = nap_game(NAP_OPENING);
+    let r = opening.read_order("MOVE LIGTH BR B3C").unwrap_err();
+    assert!(r.problem.contains("did you mean LIGHT"), "{r}");
+    assert!(
+        r.suggestions.contains(&"MOVE LIGHT BR B3C".to_string()),
+        "{r}"
+    );
+    // A misspelt first word of a two-word name still makes one unit word.
+    let r = opening
+        .read_order("move lihgt infantry BR B3C")
+        .unwrap_err();
+    assert!(
+        r.suggestions.contains(&"MOVE LIGHT BR B3C".to_string()),
+        "{r}"
+    );
+    let r = opening.read_order("MOVE GAURD BR B3C").unwrap_err();
+    assert!(r.problem.contains("did you mean GUARD"), "{r}");
+    // BLUE is no side of this game (N1).
+    let r = opening.read_order("Blue: MOVE GUARD BR B3C").unwrap_err();
+    assert!(r.problem.contains("\"BLUE\" is not a word"), "{r}");
+    // A French square mistyped is corrected with F codes, never G codes.
+    let french = nap_game(NAP_OPENING_FRENCH);
+    let r = french.read_order("move inf FR F3X").unwrap_err();
+    assert!(r.problem.contains("\"F3X\" is not a square"), "{r}");
+    assert!(
+        r.problem.contains("F3C") && !r.problem.contains("G3C"),
+        "{r}"
+    );
+    assert!(
+        r.suggestions.contains(&"MOVE INFANTRY FR F3C".to_string()),
+        "{r}"
+    );
+    let r = french.read_order("MOVE X9 F3C").unwrap_err();
+    assert!(
+        r.problem.contains("(codes such as B1C, F2CR, NWF, BR)"),
+        "{r}"
+    );
+    // N7: infantry may not be the attacking unit against cavalry.
+    let g = nap_game(NAP_CAVALRY_FRONT);
+    let r = g.read_order("B1C x F1C + B1CL").unwrap_err();
+    assert_eq!(r.rule.map(|r| r.0), Some("N7"), "{r}");
+    assert!(r.suggestions.iter().all(|s| !s.contains("G1")), "{r}");
+    suggestions_are_legal(&g, &r);
+}
+
+#[test]
+fn the_civil_war_game_keeps_its_words() {
+    // HORSE is cavalry in the Civil War game; F codes, the variant's sides,
+    // types and option lists are no words of it.
+    assert_eq!(
+        read(OPENING, "horse BR-B3C").as_deref(),
+        Ok("MOVE CAVALRY BR B3C")
+    );
+    assert_eq!(
+        read(OPENING, "guns BR B3C").as_deref(),
+        Ok("MOVE ARTILLERY BR B3C")
+    );
+    let gray = "9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - g - 1 -";
+    assert_eq!(
+        read(gray, "inf GR G3C").as_deref(),
+        Ok("MOVE INFANTRY GR G3C")
+    );
+    for (position, line, word) in [
+        (gray, "MOVE INFANTRY GR F3C", "F3C"),
+        (gray, "MOVE INFANTRY FR G3C", "FR"),
+        (OPENING, "British: MOVE INFANTRY BR B3C", "BRITISH"),
+        (OPENING, "MOVE GUARD BR B3C", "GUARD"),
+        (OPENING, "move hb BR B3C", "HB"),
+        (OPENING, "move light infantry BR B3C", "LIGHT"),
+    ] {
+        let r = read(position, line).unwrap_err();
+        assert!(r.rule.is_none(), "{line}: {r}");
+        assert!(r.problem.contains(&format!("{word:?}")), "{line}: {r}");
+    }
+    let option = after(FRONT, &["ATTACK B1C G1C SUPPORT B1CL", "STAND"]);
+    let r = option.read_order("OPTION GB1").unwrap_err();
+    assert!(r.problem.contains("\"GB1\" is not a"), "{r}");
+}
+
+/// Random play of the variant from its opening: `steps` orders, each picked
+/// among the listed ones by a generator seeded with `seed`.
+fn nap_play(seed: u64, steps: usize) -> Napoleonic {
+    let mut rng = XorShift::new(seed);
+    let first = if rng.chance(50) {
+        Seat::North
+    } else {
+        Seat::South
+    };
+    let mut game = Napoleonic::new(&GameOptions { first, seed: None });
+    for _ in 0..steps {
+        let legal = game.legal_orders();
+        if legal.is_empty() {
+            break;
+        }
+        let order = legal[rng.below(legal.len())].clone();
+        game.apply(&order)
+            .unwrap_or_else(|r| panic!("{game}: listed {order} refused: {r}"));
+    }
+    game
+}
+
+proptest! {
+    #![proptest_config(config(100))]
+
+    /// Every legal order of the variant, printed in each style with its F
+    /// codes and unit words (and canonically with G codes, N1), reads back
+    /// as itself at random positions of play.
+    #[test]
+    fn nap_every_legal_order_in_every_style_reads_back_as_itself(
+        seed in any::<u64>(),
+        steps in 0usize..250,
+    ) {
+        let g = nap_play(seed, steps);
+        for order in g.legal_orders() {
+            let mut texts: Vec<(String, String)> = STYLES
+                .iter()
+                .map(|&style| {
+                    let text = notation::with(&NAPOLEONIC, || styled(&order.0, style));
+                    (text, format!("{style:?}"))
+                })
+                .collect();
+            // Outside the variant's notation the same order prints G codes.
+            texts.push((order.0.to_string(), "G codes".to_string()));
+            for (text, style) in texts {
+                match g.read_order(&text) {
+                    Ok(read) => prop_assert_eq!(
+                        &read, &order, "{:?} in {} at {}", text, style, g
+                    ),
+                    Err(r) => return Err(fail(format!(
+                        "{text:?} ({style}) for {order} at {g}: {r}"
                     ))),
                 }
             }

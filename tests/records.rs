@@ -1,7 +1,8 @@
-//! Game records (docs/record-format.md): round trips over random games,
-//! corrupted orders reported at their line, the sample records under
-//! tests/data/records/, import and replay errors, and `orderly replay` run
-//! as a real process.
+//! Game records (docs/record-format.md): round trips over random games of
+//! both games (the Civil War game and the Napoleonic variant, whose
+//! properties carry a `napoleonic_` prefix), corrupted orders reported at
+//! their line, the sample records under tests/data/records/, import and
+//! replay errors, and `orderly replay` run as a real process.
 //!
 //! `PROPTEST_CASES=n` runs the properties with `n` cases.
 
@@ -11,19 +12,34 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use common::{config, fail, XorShift};
-use orderly::games::squares::Squares;
+use orderly::games::squares::{Napoleonic, Squares};
 use orderly::games::{EndReason, Game, GameOptions, GameResult, Seat};
 use orderly::record::{
     replay, Date, Ending, Entry, Finish, JsonRecord, Record, Recorder, ReplayError, Termination,
 };
 use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 
 // ----- random games ---------------------------------------------------------
+
+/// A listed order of `game`, an attack more often when `aggressive`.
+fn pick<G: Game>(rng: &mut XorShift, game: &G, aggressive: bool) -> G::Order {
+    let legal = game.legal_orders();
+    let attacks: Vec<&G::Order> = legal
+        .iter()
+        .filter(|o| o.to_string().starts_with("ATTACK"))
+        .collect();
+    if aggressive && !attacks.is_empty() && rng.chance(60) {
+        attacks[rng.below(attacks.len())].clone()
+    } else {
+        legal[rng.below(legal.len())].clone()
+    }
+}
 
 /// A random game with a record: from the opening or from a position reached
 /// by play, attack-heavy or not, with comments, extra tags and now and then
 /// an end that is not an engine order.
-fn random_game(seed: u64) -> Recorder<Squares> {
+fn random_game<G: Game>(seed: u64) -> Recorder<G> {
     let mut rng = XorShift::new(seed);
     let first = if rng.chance(50) {
         Seat::North
@@ -31,21 +47,9 @@ fn random_game(seed: u64) -> Recorder<Squares> {
         Seat::South
     };
     let aggressive = rng.chance(70);
-    let pick = |rng: &mut XorShift, game: &Squares| {
-        let legal = game.legal_orders();
-        let attacks: Vec<_> = legal
-            .iter()
-            .filter(|o| o.to_string().starts_with("ATTACK"))
-            .copied()
-            .collect();
-        if aggressive && !attacks.is_empty() && rng.chance(60) {
-            rng.pick(&attacks)
-        } else {
-            rng.pick(&legal)
-        }
-    };
+    let pick = |rng: &mut XorShift, game: &G| pick(rng, game, aggressive);
     let mut rec = if rng.chance(20) {
-        let mut game = Squares::new(&GameOptions { first, seed: None });
+        let mut game = G::new(&GameOptions { first, seed: None });
         for _ in 0..rng.below(60) {
             if game.outcome().is_some() {
                 break;
@@ -62,7 +66,7 @@ fn random_game(seed: u64) -> Recorder<Squares> {
         })
     };
     let tags = rec.tags_mut();
-    tags.game_id = format!("sq-{seed:x}");
+    tags.game_id = format!("{}-{seed:x}", &G::NAME[..2]);
     tags.site = "orderly.example.org".to_string();
     tags.players = [
         "Ann \"the Bold\" Example <ann@example.org>".to_string(),
@@ -144,6 +148,193 @@ fn replace_line(text: &str, number: usize, with: &str) -> String {
     out
 }
 
+/// Write -> read -> write is the identity; the replay reaches the same
+/// position and end, rewrites the record unchanged, and exports JSON that
+/// reads back.
+fn round_trip<G: Game>(seed: u64) -> Result<(), TestCaseError> {
+    let rec = random_game::<G>(seed);
+    let text = rec.record().to_string();
+    prop_assert!(
+        text.starts_with(&format!("[Game \"{}\"]\n", G::NAME)),
+        "seed {}: {}",
+        seed,
+        text
+    );
+    let read = Record::read::<G>(&text).map_err(|e| fail(format!("seed {seed}: {e}\n{text}")))?;
+    prop_assert_eq!(&read.to_string(), &text, "seed {}", seed);
+    prop_assert_eq!(&read, rec.record(), "seed {}", seed);
+    let replayed = replay::<G>(&read).map_err(|e| fail(format!("seed {seed}: {e}\n{text}")))?;
+    prop_assert_eq!(
+        replayed.game.position(),
+        rec.game().position(),
+        "seed {}",
+        seed
+    );
+    prop_assert_eq!(
+        replayed.game.outcome(),
+        rec.game().outcome(),
+        "seed {}",
+        seed
+    );
+    prop_assert_eq!(replayed.finish, rec.finish(), "seed {}", seed);
+    prop_assert_eq!(&replayed.last_action, rec.last_action(), "seed {}", seed);
+    prop_assert_eq!(&replayed.record.to_string(), &text, "seed {}", seed);
+    let lines = order_lines(&text);
+    prop_assert_eq!(replayed.orders.len(), lines.len(), "seed {}", seed);
+    for (o, line) in replayed.orders.iter().zip(&lines) {
+        prop_assert_eq!(o.line, *line, "seed {}", seed);
+    }
+    let json = serde_json::to_string(&replayed.to_json())
+        .map_err(|e| fail(format!("seed {seed}: {e}")))?;
+    let back: JsonRecord =
+        serde_json::from_str(&json).map_err(|e| fail(format!("seed {seed}: {e}")))?;
+    prop_assert_eq!(back.orders.len(), replayed.orders.len());
+    prop_assert_eq!(&back.position, &rec.game().position());
+    // A record can go on from where its replay stopped.
+    let resumed = Recorder::resume(replayed);
+    prop_assert_eq!(resumed.record(), rec.record());
+    Ok(())
+}
+
+/// One order replaced by garbage, by an order the game refuses there (from
+/// `refused`, or one played elsewhere in the game), by the other seat or by
+/// another turn number: the replay fails at exactly that line, quoting it.
+fn corrupted_order<G: Game>(
+    seed: u64,
+    which: u64,
+    how: u8,
+    refused: &[&str],
+) -> Result<(), TestCaseError> {
+    let rec = random_game::<G>(seed);
+    let text = rec.record().to_string();
+    let replayed = replay::<G>(rec.record()).map_err(|e| fail(format!("seed {seed}: {e}")))?;
+    let lines = order_lines(&text);
+    prop_assume!(!lines.is_empty());
+    let k = (which % lines.len() as u64) as usize;
+    let number = lines[k];
+    let original = text.lines().nth(number - 1).unwrap_or_default().to_string();
+    let numbered = !original.starts_with(' ');
+    // The line up to its order: `17. Gray` or `    Gray`.
+    let head = {
+        let (lead, rest) = original.trim_start().split_once(' ').unwrap_or(("", ""));
+        if numbered {
+            let seat = rest.split(' ').next().unwrap_or("");
+            format!("{lead} {seat}")
+        } else {
+            format!("    {lead}")
+        }
+    };
+    let before = if k == 0 {
+        replayed.start.clone()
+    } else {
+        replayed.orders[k - 1].position.clone()
+    };
+    let game = G::from_position(&before).map_err(|e| fail(e.to_string()))?;
+    let corrupted = match how {
+        0 => format!("{head} XYZZY {which}"),
+        1 => {
+            let mut candidates: Vec<String> = refused.iter().map(|s| s.to_string()).collect();
+            candidates.extend(replayed.orders.iter().map(|o| o.order.to_string()));
+            let illegal: Vec<&String> = candidates
+                .iter()
+                .filter(|c| match game.read_order(c) {
+                    Err(_) => true,
+                    Ok(o) => game.clone().apply(&o).is_err(),
+                })
+                .collect();
+            prop_assert!(
+                !illegal.is_empty(),
+                "seed {}: nothing illegal at {}",
+                seed,
+                before
+            );
+            format!("{head} {}", illegal[(which / 7) as usize % illegal.len()])
+        }
+        2 => {
+            let (lead, _) = original.trim_start().split_once(' ').unwrap_or(("", ""));
+            let [north, south] = [G::seat_name(Seat::North), G::seat_name(Seat::South)];
+            let (seat, other) = if original.contains(&format!(" {north} ")) {
+                (north, south)
+            } else {
+                (south, north)
+            };
+            let swapped = original.replacen(&format!(" {seat} "), &format!(" {other} "), 1);
+            if numbered {
+                swapped
+            } else {
+                original.replacen(lead, other, 1)
+            }
+        }
+        _ => {
+            if numbered {
+                let n: u32 = head
+                    .split('.')
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(0);
+                original.replacen(
+                    &format!("{n}."),
+                    &format!("{}.", n + 1 + (which % 3) as u32),
+                    1,
+                )
+            } else {
+                // A decision inside an action written as a new turn.
+                format!("{}. {}", game.turn_number(), original.trim_start())
+            }
+        }
+    };
+    prop_assume!(corrupted != original);
+    let bad = replace_line(&text, number, &corrupted);
+    let read = Record::read::<G>(&bad).map_err(|e| fail(format!("seed {seed}: {e}\n{bad}")))?;
+    match replay::<G>(&read) {
+        Ok(_) => {
+            return Err(fail(format!(
+                "seed {seed}: line {number} `{corrupted}` replayed"
+            )))
+        }
+        Err(ReplayError {
+            line, text: quoted, ..
+        }) => {
+            prop_assert_eq!(line, number, "seed {}: `{}`", seed, corrupted);
+            prop_assert_eq!(quoted.trim(), corrupted.trim());
+        }
+    }
+    Ok(())
+}
+
+/// Orders the Civil War game refuses in many positions.
+const CIVIL_WAR_REFUSED: &[&str] = &[
+    "PASS",
+    "STAND",
+    "ADVANCE",
+    "STAY",
+    "OPTION 3",
+    "LOSE CAVALRY",
+    "MOVE CAVALRY BR B3C",
+    "MOVE INFANTRY GR G3C",
+    "ATTACK G1C B1C",
+    "RETREAT BR",
+    "MOVE B1C B2C",
+];
+
+/// Orders the Napoleonic variant refuses in many positions (its words and
+/// F codes, N1, N24).
+const NAPOLEONIC_REFUSED: &[&str] = &[
+    "PASS",
+    "STAND",
+    "ADVANCE",
+    "STAY",
+    "OPTION 3",
+    "OPTION GB2",
+    "OPTION HB4",
+    "LOSE GUARD",
+    "MOVE HEAVY BR B3C",
+    "MOVE LIGHT FR F3C",
+    "ATTACK F1C B1C",
+    "RETREAT FR",
+    "MOVE B1C B2C",
+];
+
 proptest! {
     #![proptest_config(config(300))]
 
@@ -152,33 +343,13 @@ proptest! {
     /// that reads back.
     #[test]
     fn records_round_trip(seed in any::<u64>()) {
-        let rec = random_game(seed);
-        let text = rec.record().to_string();
-        let read = Record::read::<Squares>(&text)
-            .map_err(|e| fail(format!("seed {seed}: {e}\n{text}")))?;
-        prop_assert_eq!(&read.to_string(), &text, "seed {}", seed);
-        prop_assert_eq!(&read, rec.record(), "seed {}", seed);
-        let replayed = replay::<Squares>(&read)
-            .map_err(|e| fail(format!("seed {seed}: {e}\n{text}")))?;
-        prop_assert_eq!(replayed.game.position(), rec.game().position(), "seed {}", seed);
-        prop_assert_eq!(replayed.game.outcome(), rec.game().outcome(), "seed {}", seed);
-        prop_assert_eq!(replayed.finish, rec.finish(), "seed {}", seed);
-        prop_assert_eq!(&replayed.last_action, rec.last_action(), "seed {}", seed);
-        prop_assert_eq!(&replayed.record.to_string(), &text, "seed {}", seed);
-        let lines = order_lines(&text);
-        prop_assert_eq!(replayed.orders.len(), lines.len(), "seed {}", seed);
-        for (o, line) in replayed.orders.iter().zip(&lines) {
-            prop_assert_eq!(o.line, *line, "seed {}", seed);
-        }
-        let json = serde_json::to_string(&replayed.to_json())
-            .map_err(|e| fail(format!("seed {seed}: {e}")))?;
-        let back: JsonRecord = serde_json::from_str(&json)
-            .map_err(|e| fail(format!("seed {seed}: {e}")))?;
-        prop_assert_eq!(back.orders.len(), replayed.orders.len());
-        prop_assert_eq!(&back.position, &rec.game().position());
-        // A record can go on from where its replay stopped.
-        let resumed = Recorder::resume(replayed);
-        prop_assert_eq!(resumed.record(), rec.record());
+        round_trip::<Squares>(seed)?;
+    }
+
+    /// As above, for records of the Napoleonic variant (`[Game "napoleonic"]`).
+    #[test]
+    fn napoleonic_records_round_trip(seed in any::<u64>()) {
+        round_trip::<Napoleonic>(seed)?;
     }
 
     /// One order replaced by garbage, by an order the game refuses there,
@@ -186,81 +357,13 @@ proptest! {
     /// exactly that line, quoting it.
     #[test]
     fn a_corrupted_order_is_reported_at_its_line(seed in any::<u64>(), which in any::<u64>(), how in 0..4u8) {
-        let rec = random_game(seed);
-        let text = rec.record().to_string();
-        let replayed = replay::<Squares>(rec.record())
-            .map_err(|e| fail(format!("seed {seed}: {e}")))?;
-        let lines = order_lines(&text);
-        prop_assume!(!lines.is_empty());
-        let k = (which % lines.len() as u64) as usize;
-        let number = lines[k];
-        let original = text.lines().nth(number - 1).unwrap_or_default().to_string();
-        let numbered = !original.starts_with(' ');
-        // The line up to its order: `17. Gray` or `    Gray`.
-        let head = {
-            let (lead, rest) = original.trim_start().split_once(' ').unwrap_or(("", ""));
-            if numbered {
-                let seat = rest.split(' ').next().unwrap_or("");
-                format!("{lead} {seat}")
-            } else {
-                format!("    {lead}")
-            }
-        };
-        let before = if k == 0 {
-            replayed.start.clone()
-        } else {
-            replayed.orders[k - 1].position.clone()
-        };
-        let game = Squares::from_position(&before).map_err(|e| fail(e.to_string()))?;
-        let corrupted = match how {
-            0 => format!("{head} XYZZY {which}"),
-            1 => {
-                let mut candidates: Vec<String> = [
-                    "PASS", "STAND", "ADVANCE", "STAY", "OPTION 3", "LOSE CAVALRY",
-                    "MOVE CAVALRY BR B3C", "MOVE INFANTRY GR G3C", "ATTACK G1C B1C",
-                    "RETREAT BR", "MOVE B1C B2C",
-                ]
-                .iter()
-                .map(|s| s.to_string())
-                .collect();
-                candidates.extend(replayed.orders.iter().map(|o| o.order.to_string()));
-                let illegal: Vec<&String> = candidates
-                    .iter()
-                    .filter(|c| match game.read_order(c) {
-                        Err(_) => true,
-                        Ok(o) => game.clone().apply(&o).is_err(),
-                    })
-                    .collect();
-                prop_assert!(!illegal.is_empty(), "seed {}: nothing illegal at {}", seed, before);
-                format!("{head} {}", illegal[(which / 7) as usize % illegal.len()])
-            }
-            2 => {
-                let (lead, _) = original.trim_start().split_once(' ').unwrap_or(("", ""));
-                let (seat, other) = if original.contains(" Blue ") { ("Blue", "Gray") } else { ("Gray", "Blue") };
-                let swapped = original.replacen(&format!(" {seat} "), &format!(" {other} "), 1);
-                if numbered { swapped } else { original.replacen(lead, other, 1) }
-            }
-            _ => {
-                if numbered {
-                    let n: u32 = head.split('.').next().and_then(|n| n.parse().ok()).unwrap_or(0);
-                    original.replacen(&format!("{n}."), &format!("{}.", n + 1 + (which % 3) as u32), 1)
-                } else {
-                    // A decision inside an action written as a new turn.
-                    format!("{}. {}", game.turn_number(), original.trim_start())
-                }
-            }
-        };
-        prop_assume!(corrupted != original);
-        let bad = replace_line(&text, number, &corrupted);
-        let read = Record::read::<Squares>(&bad)
-            .map_err(|e| fail(format!("seed {seed}: {e}\n{bad}")))?;
-        match replay::<Squares>(&read) {
-            Ok(_) => return Err(fail(format!("seed {seed}: line {number} `{corrupted}` replayed"))),
-            Err(ReplayError { line, text: quoted, .. }) => {
-                prop_assert_eq!(line, number, "seed {}: `{}`", seed, corrupted);
-                prop_assert_eq!(quoted.trim(), corrupted.trim());
-            }
-        }
+        corrupted_order::<Squares>(seed, which, how, CIVIL_WAR_REFUSED)?;
+    }
+
+    /// As above, in records of the Napoleonic variant.
+    #[test]
+    fn napoleonic_a_corrupted_order_is_reported_at_its_line(seed in any::<u64>(), which in any::<u64>(), how in 0..4u8) {
+        corrupted_order::<Napoleonic>(seed, which, how, NAPOLEONIC_REFUSED)?;
     }
 }
 
@@ -313,6 +416,91 @@ fn the_samples_replay_to_their_results_and_are_canonical() {
         assert_eq!(replayed.orders.len(), orders, "{name}");
         assert_eq!(replayed.record.to_string(), text, "{name} is canonical");
         assert!(!replayed.rules_differ(), "{name}");
+    }
+}
+
+/// The seed of the Napoleonic sample (a short game that takes a horse
+/// battery option).
+const NAPOLEONIC_SAMPLE_SEED: u64 = 29;
+
+/// The game of tests/data/records/napoleonic-sample.txt: the British first,
+/// seeded random play from the opening (attacks preferred) to its end by
+/// the rules, with the tags the other samples have.
+fn napoleonic_sample() -> Recorder<Napoleonic> {
+    let mut rng = XorShift::new(NAPOLEONIC_SAMPLE_SEED);
+    let mut rec = Recorder::<Napoleonic>::new(&GameOptions {
+        first: Seat::North,
+        seed: None,
+    });
+    let tags = rec.tags_mut();
+    tags.game_id = "na-0001".to_string();
+    tags.site = "orderly.example.org".to_string();
+    tags.players = [
+        "Ann Example <ann@example.org>".to_string(),
+        "Bob Example <bob@example.org>".to_string(),
+    ];
+    tags.started = Date::new(2026, 11, 21);
+    for _ in 0..5000 {
+        if rec.finish().is_some() {
+            break;
+        }
+        let order = pick(&mut rng, rec.game(), true);
+        rec.apply(&order).expect("a listed order is taken");
+    }
+    rec.tags_mut().ended = Date::new(2026, 12, 2);
+    rec
+}
+
+/// The Napoleonic sample is the record of the seeded game (UPDATE_GOLDEN=1
+/// rewrites it), and replaying the file reaches that game's end: read,
+/// replayed, canonical, in the variant's notation.
+#[test]
+fn the_napoleonic_sample_is_its_seeded_game_and_replays() {
+    let rec = napoleonic_sample();
+    let finish = rec.finish().expect("the sample game ends by the rules");
+    assert!(
+        matches!(finish.termination, Termination::Rules(_)),
+        "{finish:?}"
+    );
+    let text = rec.record().to_string();
+    let path = data("napoleonic-sample.txt");
+    if std::env::var("UPDATE_GOLDEN").is_ok_and(|v| v == "1") {
+        std::fs::write(&path, &text).expect("the sample is written");
+    }
+    let sample = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 writes it)", path.display()));
+    assert_eq!(
+        sample, text,
+        "the sample is not the seeded game's record (UPDATE_GOLDEN=1 rewrites it)"
+    );
+    assert!(sample.starts_with("[Game \"napoleonic\"]\n"), "{sample}");
+    assert!(sample.contains("[British \"Ann Example <ann@example.org>\"]"));
+    assert!(sample.contains("[French \"Bob Example <bob@example.org>\"]"));
+    let record = Record::read::<Napoleonic>(&sample).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        Record::read::<Squares>(&sample).is_err(),
+        "read as a Civil War record"
+    );
+    let replayed = replay::<Napoleonic>(&record).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(replayed.finish, Some(finish));
+    assert_eq!(replayed.game.position(), rec.game().position());
+    assert!(replayed.game.position().starts_with("napoleonic "));
+    assert_eq!(replayed.orders.len(), order_lines(&sample).len());
+    assert_eq!(
+        replayed.record.to_string(),
+        sample,
+        "the sample is canonical"
+    );
+    assert!(!replayed.rules_differ());
+    // The orders are in the variant's notation (N1, N24): F codes, never G.
+    for line in order_lines(&sample) {
+        let order = sample.lines().nth(line - 1).unwrap_or_default();
+        assert!(
+            !order
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| w == "GR" || (w.starts_with('G') && w[1..].starts_with(['1', '2', '3']))),
+            "line {line}: {order}"
+        );
     }
 }
 
@@ -620,6 +808,40 @@ fn orderly_replay_prints_the_board_and_the_result() {
 }
 
 #[test]
+fn orderly_replay_replays_the_napoleonic_sample() {
+    let path = data("napoleonic-sample.txt");
+    let text = std::fs::read_to_string(&path).expect("the sample exists");
+    let record = Record::read::<Napoleonic>(&text).expect("the sample reads");
+    let replayed = replay::<Napoleonic>(&record).unwrap_or_else(|e| panic!("{e}"));
+    let out = orderly_replay(&[path.to_str().expect("a UTF-8 path")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!(
+            "Replayed {} orders of SQUARES - The Napoleonic War Variant.",
+            replayed.orders.len()
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("Position: {}\n", replayed.game.position())),
+        "{stdout}"
+    );
+    let winner = match replayed.finish.map(|f| f.result) {
+        Some(GameResult::Win(seat)) => Napoleonic::seat_name(seat),
+        other => panic!("the sample ends with a win, not {other:?}"),
+    };
+    assert!(
+        stdout.contains(&format!("Result: {winner} wins")),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn orderly_replay_points_at_the_illegal_order() {
     let path = data("illegal-order.rec");
     let name = path.to_str().expect("a UTF-8 path");
@@ -654,9 +876,10 @@ fn orderly_replay_reports_import_errors_unknown_games_and_missing_files() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains(":2: [Game \"chess\"]"), "{stderr}");
     assert!(
-        stderr.contains("Unknown game \"chess\": orderly replays squares."),
+        stderr.contains("Unknown game \"chess\": orderly replays squares"),
         "{stderr}"
     );
+    assert!(stderr.contains("napoleonic"), "{stderr}");
 
     let out = orderly_replay(&["/nonexistent/orderly/record.rec"]);
     assert_eq!(out.status.code(), Some(1));

@@ -1,10 +1,20 @@
-//! Scenario tests for the SQUARES engine, one test per case.
+//! Scenario tests for the SQUARES engine and its Napoleonic variant, one test
+//! per case.
 //!
-//! The cases live in `tests/data/scenarios/*.toml`; every expectation in them
-//! is derived from the rulebook (`../shared/rules/squares-civil-war.txt`), the
-//! rulings R1-R28 and examples E1-E6 (`squares-rulings.md`), the board
-//! (`squares-board.md`) and the engine's documented notation and readings
-//! S1-S8 (`docs/squares-engine.md`), never from the engine's own output.
+//! The Civil War cases live in `tests/data/scenarios/*.toml` and run against
+//! [`Squares`]; every expectation in them is derived from the rulebook
+//! (`../shared/rules/squares-civil-war.txt`), the rulings R1-R28 and examples
+//! E1-E6 (`squares-rulings.md`), the board (`squares-board.md`) and the
+//! engine's documented notation and readings S1-S8 (`docs/squares-engine.md`),
+//! never from the engine's own output.
+//!
+//! The Napoleonic cases live in `tests/data/scenarios/napoleonic/*.toml` and
+//! run against [`Napoleonic`]; their expectations come from the variant text
+//! (`../shared/rules/squares-napoleonic.txt`), the rulings N1-N24
+//! (`napoleonic-rulings.md`), R1-R28 where the variant leaves them standing,
+//! and the notation and readings N25-N37 of `docs/napoleonic-design.md`.
+//! Side words there are the variant's: pending `"british turn"`, outcomes
+//! `"British wins on points 10-1"` (North's points first).
 //!
 //! A case file looks like this:
 //!
@@ -12,7 +22,10 @@
 //! [[case]]
 //! id = "r3_no_pass_twice"
 //! description = "R3: PASS is refused right after one's own PASS"
-//! position = "..."            # or: opening = "blue" / "gray"
+//! position = "..."            # or: opening = "blue" / "gray" (the seat's name, any case)
+//! game = "squares"            # optional: run this case against another game than
+//!                             # its directory's ("squares" or "napoleonic")
+//! unreadable = true           # optional: the position must NOT read (no steps then)
 //!
 //! [[case.step]]
 //! order = "PASS"              # omit to check the position as it stands
@@ -25,6 +38,11 @@
 //! legal_includes = ["..."]
 //! legal_excludes = ["..."]
 //! unparsable = true           # the order text must not parse at all
+//! read = "move inf BR-B3C"    # instead of an order: a line for the forgiving
+//! read_as = "MOVE ..."        #   reader (Game::read_order), read as this order,
+//! read_rejected = true        #   or rejected; nothing is applied
+//! drawing_includes = ["..."]  # text in the board as drawn for the north seat
+//! drawing_excludes = ["..."]  #   (runs of white space count as one space)
 //! ```
 //!
 //! Every step also checks two documented invariants: each listed legal order
@@ -35,8 +53,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use orderly::games::squares::{Side, Squares};
-use orderly::games::{CitesRule, DecisionKind, EndReason, Game, GameResult, Seat};
+use orderly::games::squares::{Napoleonic, Squares};
+use orderly::games::{CitesRule, DecisionKind, EndReason, Game, GameOptions, GameResult, Seat};
 use serde::Deserialize;
 
 #[derive(Debug, Deserialize)]
@@ -51,8 +69,10 @@ struct CaseFile {
 struct Case {
     id: String,
     description: String,
+    game: Option<String>,
     position: Option<String>,
     opening: Option<String>,
+    unreadable: Option<bool>,
     #[serde(rename = "step", default)]
     steps: Vec<StepSpec>,
 }
@@ -70,12 +90,22 @@ struct StepSpec {
     legal: Option<Vec<String>>,
     legal_includes: Option<Vec<String>>,
     legal_excludes: Option<Vec<String>>,
+    read: Option<String>,
+    read_as: Option<String>,
+    read_rejected: Option<bool>,
+    drawing_includes: Option<Vec<String>>,
+    drawing_excludes: Option<Vec<String>>,
 }
+
+/// The Napoleonic cases' directory, below [`scenario_dir`].
+const NAPOLEONIC_DIR: &str = "napoleonic";
 
 fn scenario_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/scenarios")
 }
 
+/// Reads a case file; `file` is relative to [`scenario_dir`]
+/// (`"turns.toml"`, `"napoleonic/moves.toml"`).
 fn load(file: &str) -> CaseFile {
     let path = scenario_dir().join(file);
     let text = fs::read_to_string(&path)
@@ -84,17 +114,16 @@ fn load(file: &str) -> CaseFile {
         .unwrap_or_else(|e| panic!("scenario file {} does not parse:\n{e}", path.display()))
 }
 
-fn side_name(seat: Seat) -> &'static str {
-    match seat {
-        Seat::North => "blue",
-        Seat::South => "gray",
-    }
+/// A seat as the case files write it: the game's own name in lower case
+/// ("blue", "gray"; "british", "french").
+fn side_name<G: Game>(seat: Seat) -> String {
+    G::seat_name(seat).to_lowercase()
 }
 
 /// The pending decision as the case files write it: `"<side> <kind>"` with
 /// kind one of turn, double1, double2, defence, option, retreat,
 /// second_chance, reserve_loss, advance; or `"none"` when the game is over.
-fn pending_text(game: &Squares) -> String {
+fn pending_text<G: Game>(game: &G) -> String {
     match game.pending() {
         None => "none".to_string(),
         Some(p) => {
@@ -109,20 +138,21 @@ fn pending_text(game: &Squares) -> String {
                 DecisionKind::Advance => "advance".to_string(),
                 other => format!("{other:?}"),
             };
-            format!("{} {kind}", side_name(p.seat))
+            format!("{} {kind}", side_name::<G>(p.seat))
         }
     }
 }
 
 /// The outcome as the case files write it: `"none"`, `"Blue wins by reserve"`,
-/// `"Gray wins by no legal action"`, `"Blue wins on points 10-3"` (Blue's
-/// points first), `"draw on points 10-10"`.
-fn outcome_text(game: &Squares) -> String {
+/// `"Gray wins by no legal action"`, `"Blue wins on points 10-3"` (North's
+/// points first), `"draw on points 10-10"`; with the variant's seat names
+/// (`"British wins on points 10-1"`) in Napoleonic cases.
+fn outcome_text<G: Game>(game: &G) -> String {
     let Some(outcome) = game.outcome() else {
         return "none".to_string();
     };
     let result = match outcome.result {
-        GameResult::Win(seat) => format!("{} wins", Squares::seat_name(seat)),
+        GameResult::Win(seat) => format!("{} wins", G::seat_name(seat)),
         GameResult::Draw => "draw".to_string(),
     };
     match outcome.reason {
@@ -133,7 +163,7 @@ fn outcome_text(game: &Squares) -> String {
     }
 }
 
-fn legal_texts(game: &Squares) -> Vec<String> {
+fn legal_texts<G: Game>(game: &G) -> Vec<String> {
     game.legal_orders().iter().map(|o| o.to_string()).collect()
 }
 
@@ -141,6 +171,11 @@ fn sorted(v: &[String]) -> Vec<String> {
     let mut v = v.to_vec();
     v.sort();
     v
+}
+
+/// Runs of white space as one space, so that drawn text may wrap anywhere.
+fn squeeze(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 struct Ctx<'a> {
@@ -158,14 +193,14 @@ impl Ctx<'_> {
     }
 }
 
-fn check_state(ctx: &Ctx, game: &Squares, spec: &StepSpec) {
-    let position = game.to_string();
-    match position.parse::<Squares>() {
-        Ok(again) if again.to_string() == position => {}
+fn check_state<G: Game>(ctx: &Ctx, game: &G, spec: &StepSpec) {
+    let position = game.position();
+    match G::from_position(&position) {
+        Ok(again) if again.position() == position => {}
         Ok(again) => ctx.fail(
             "the position string does not read back to itself",
             &position,
-            &again.to_string(),
+            &again.position(),
         ),
         Err(e) => ctx.fail(
             "the position string does not read back",
@@ -241,9 +276,33 @@ fn check_state(ctx: &Ctx, game: &Squares, spec: &StepSpec) {
             );
         }
     }
+    if spec.drawing_includes.is_some() || spec.drawing_excludes.is_some() {
+        let drawing = game.draw_board(Seat::North, &[]);
+        let flat = squeeze(&drawing);
+        let missing: Vec<&String> = spec
+            .drawing_includes
+            .iter()
+            .flatten()
+            .filter(|t| !flat.contains(&squeeze(t)))
+            .collect();
+        let present: Vec<&String> = spec
+            .drawing_excludes
+            .iter()
+            .flatten()
+            .filter(|t| flat.contains(&squeeze(t)))
+            .collect();
+        if !missing.is_empty() || !present.is_empty() {
+            panic!(
+                "\ncase {}, step {} (order {:?}): the board drawing\n  lacks: {missing:#?}\n  has, but must not: {present:#?}\n  drawing:\n{drawing}\n",
+                ctx.case, ctx.step, ctx.order
+            );
+        }
+    }
 }
 
-fn run_case(file: &str, id: &str) {
+/// Finds a case by id in a file and runs it against `G`, or against the game
+/// the case names itself.
+fn run_case<G: Game>(file: &str, id: &str) {
     let cases = load(file);
     let matching: Vec<&Case> = cases.cases.iter().filter(|c| c.id == id).collect();
     let case = match matching.as_slice() {
@@ -251,34 +310,108 @@ fn run_case(file: &str, id: &str) {
         [] => panic!("case {id} is not in {file}"),
         _ => panic!("case {id} appears {} times in {file}", matching.len()),
     };
+    match case.game.as_deref() {
+        None => run::<G>(case),
+        Some(name) if name == Squares::NAME => run::<Squares>(case),
+        Some(name) if name == Napoleonic::NAME => run::<Napoleonic>(case),
+        Some(other) => panic!(
+            "case {id}: game must be {:?} or {:?}, not {other:?}",
+            Squares::NAME,
+            Napoleonic::NAME
+        ),
+    }
+}
+
+fn run<G: Game>(case: &Case) {
+    let id = case.id.as_str();
     assert!(
         !case.description.trim().is_empty(),
         "case {id}: the description is empty"
     );
+    if case.unreadable == Some(true) {
+        assert!(
+            case.steps.is_empty() && case.opening.is_none(),
+            "case {id}: an unreadable position has no steps and no opening"
+        );
+        let text = case
+            .position
+            .as_deref()
+            .unwrap_or_else(|| panic!("case {id}: unreadable needs a position"));
+        if let Ok(game) = G::from_position(text) {
+            panic!(
+                "case {id}: the position must not read in {}, but reads as {}",
+                G::NAME,
+                game.position()
+            );
+        }
+        return;
+    }
     assert!(!case.steps.is_empty(), "case {id} has no steps");
-    let mut game: Squares = match (&case.position, &case.opening) {
-        (Some(text), None) => text
-            .parse()
-            .unwrap_or_else(|e: orderly::games::ParseError| {
-                panic!(
-                    "case {id}: the starting position does not parse: {}",
-                    e.message
-                )
-            }),
-        (None, Some(first)) => match first.as_str() {
-            "blue" => Squares::opening(Side::Blue),
-            "gray" => Squares::opening(Side::Gray),
-            other => panic!("case {id}: opening must be \"blue\" or \"gray\", not {other:?}"),
-        },
+    let mut game: G = match (&case.position, &case.opening) {
+        (Some(text), None) => G::from_position(text).unwrap_or_else(|e| {
+            panic!(
+                "case {id}: the starting position does not parse: {}",
+                e.message
+            )
+        }),
+        (None, Some(first)) => {
+            let seat = Seat::BOTH
+                .into_iter()
+                .find(|&s| side_name::<G>(s) == first.to_lowercase())
+                .unwrap_or_else(|| {
+                    panic!(
+                        "case {id}: opening must be {:?} or {:?}, not {first:?}",
+                        side_name::<G>(Seat::North),
+                        side_name::<G>(Seat::South)
+                    )
+                });
+            G::new(&GameOptions {
+                first: seat,
+                seed: None,
+            })
+        }
         _ => panic!("case {id}: give exactly one of position and opening"),
     };
     for (n, spec) in case.steps.iter().enumerate() {
         let ctx = Ctx {
             case: id,
             step: n + 1,
-            order: spec.order.as_deref().unwrap_or("(none)"),
+            order: spec
+                .order
+                .as_deref()
+                .or(spec.read.as_deref())
+                .unwrap_or("(none)"),
         };
-        if let Some(text) = &spec.order {
+        if let Some(line) = &spec.read {
+            if spec.order.is_some()
+                || spec.refused.is_some()
+                || spec.events.is_some()
+                || spec.unparsable.is_some()
+            {
+                panic!(
+                    "case {id}, step {}: read is checked alone, without an order",
+                    n + 1
+                );
+            }
+            match (game.read_order(line), &spec.read_as, spec.read_rejected) {
+                (Ok(o), Some(want), None) => {
+                    if &o.to_string() != want {
+                        ctx.fail("the line is read as another order", want, &o.to_string());
+                    }
+                }
+                (Err(r), Some(want), None) => {
+                    ctx.fail("the line is rejected", want, &format!("{r:?}"))
+                }
+                (Ok(o), None, Some(true)) => {
+                    ctx.fail("the line is read", &"a rejection", &o.to_string())
+                }
+                (Err(_), None, Some(true)) => {}
+                _ => panic!(
+                    "case {id}, step {}: read needs exactly one of read_as and read_rejected = true",
+                    n + 1
+                ),
+            }
+        } else if let Some(text) = &spec.order {
             let parsed = game.parse_order(text);
             if spec.unparsable == Some(true) {
                 if let Ok(o) = parsed {
@@ -289,7 +422,7 @@ fn run_case(file: &str, id: &str) {
             }
             let order = parsed
                 .unwrap_or_else(|e| ctx.fail("the order does not parse", &"an order", &e.message));
-            let before = game.to_string();
+            let before = game.position();
             match (game.apply(&order), &spec.refused) {
                 (Err(refusal), Some(rule)) => {
                     let got = refusal.rule().0;
@@ -300,11 +433,11 @@ fn run_case(file: &str, id: &str) {
                             &format!("{got} ({refusal})"),
                         );
                     }
-                    if game.to_string() != before {
+                    if game.position() != before {
                         ctx.fail(
                             "a refused order changed the position",
                             &before,
-                            &game.to_string(),
+                            &game.position(),
                         );
                     }
                 }
@@ -336,25 +469,29 @@ fn run_case(file: &str, id: &str) {
                 n + 1
             );
         }
+        if spec.read.is_none() && (spec.read_as.is_some() || spec.read_rejected.is_some()) {
+            panic!("case {id}, step {}: read_as/read_rejected need read", n + 1);
+        }
         check_state(&ctx, &game, spec);
     }
 }
 
 macro_rules! scenarios {
-    ($($file:literal => [$($id:ident),* $(,)?]),* $(,)?) => {
+    ($registry:ident, $game:ty; $($file:literal => [$($id:ident),* $(,)?]),* $(,)?) => {
         $($(
             #[test]
             fn $id() {
-                run_case($file, stringify!($id));
+                run_case::<$game>($file, stringify!($id));
             }
         )*)*
 
-        /// Every registered case, by file.
-        const REGISTERED: &[(&str, &str)] = &[$($(($file, stringify!($id)),)*)*];
+        /// Every registered case of this game, by file.
+        const $registry: &[(&str, &str)] = &[$($(($file, stringify!($id)),)*)*];
     };
 }
 
 scenarios! {
+    CIVIL_WAR, Squares;
     "turns.toml" => [
         r1_first_player_chosen_at_creation,
         r2_turn_is_one_action,
@@ -492,47 +629,225 @@ scenarios! {
     ],
 }
 
-/// Every case of every file under tests/data/scenarios has a test above,
-/// every test has its case, and no case id is used twice.
-#[test]
-fn every_case_is_registered() {
-    let mut on_disk: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut ids: BTreeMap<String, String> = BTreeMap::new();
-    for entry in fs::read_dir(scenario_dir()).expect("tests/data/scenarios exists") {
-        let path = entry.expect("a directory entry").path();
-        let name = path
+scenarios! {
+    NAPOLEONIC, Napoleonic;
+    "napoleonic/moves.toml" => [
+        n1_f_codes_printed_g_codes_read,
+        n1_civil_war_has_no_f_codes,
+        n1_napoleonic_position_not_civil_war,
+        n1_civil_war_position_not_napoleonic,
+        n2_opening_army_and_listing,
+        n2_seven_infantry_unreadable,
+        n2_missing_guard_unreadable,
+        n3_guard_diagonal_needs_double_turn,
+        n3_guard_forest_needs_double_turn,
+        n3_guard_forest_as_whole_double_turn,
+        n4_light_forest_one_action,
+        n4_light_forest_is_one_half,
+        n4_light_diagonal_needs_double_turn,
+        n4_light_diagonal_as_whole_double_turn,
+        n5_horse_battery_moves,
+        n5_horse_battery_path_needs_empty_middle,
+        n5_horse_battery_forest_whole_double_turn,
+        n5_horse_battery_not_in_pairs,
+        n6_heavy_never_in_forest,
+        n6_pair_cavalry_and_heavy,
+        n6_heavy_never_advances_into_forest,
+        n25_horse_battery_through_own_reserve,
+        n37_pair_from_reserve_written_either_way,
+        n37_pair_from_reserve_both_assignments,
+    ],
+    "napoleonic/attacks.toml" => [
+        n7_infantry_never_attacks_cavalry,
+        n7_guard_never_attacks_heavy,
+        n7_light_never_attacks_heavy,
+        n7_infantry_supports_against_cavalry,
+        n8_cavalry_alone_on_infantry_refused,
+        n8_heavy_alone_on_infantry,
+        n9_artillery_targets,
+        n9_artillery_on_horse_battery,
+        n9_horse_battery_attacks_heavy,
+        n10_charge_eliminates_infantry,
+        n10_supported_charge,
+        n10_charge_on_guard,
+        n10_no_charge_outside_first_half,
+        n10_opponent_pass_is_no_charge,
+        n10_flank_precedes_charge,
+        n10_forest_defender_not_charged,
+        n11_infantry_bounces_off_guard,
+        n11_light_bounces_off_guard,
+        n11_after_pass_normal,
+        n11_guard_on_guard_normal,
+        n28_charge_into_forest,
+        n28_no_lone_cavalry_on_forest_infantry,
+        n34_infantry_attacks_cavalry_reserve,
+        n11_guard_not_immune_to_heavy,
+        r16_horse_battery_pins,
+    ],
+    "napoleonic/defence.toml" => [
+        n12_infantry_yields_to_guard,
+        n12_light_picks_its_retreat,
+        n12_no_retreat_stands,
+        n12_supporting_guard_forces_nothing,
+        n13_guard_steps_back,
+        n13_guard_falls_back_on_path,
+        n13_guard_in_forest,
+        n13_guard_displaced_in_chain,
+        n14_heavy_may_stand,
+        n14_cavalry_bounces_off_heavy,
+        n14_heavy_on_heavy_normal,
+        n14_heavy_flanked_must_retreat,
+        n14_heavy_retreat_avoids_forest,
+        n15_horse_battery_may_retreat_or_stand,
+        n15_horse_battery_chain_retreat,
+        n15_horse_battery_immune_to_infantry,
+        n15_horse_battery_immune_to_guard,
+        n15_horse_battery_immune_to_light_infantry,
+        n15_horse_battery_immune_to_heavy_cavalry,
+        n15_horse_battery_immune_to_cavalry,
+        n15_horse_battery_immune_to_charging_cavalry,
+        n16_heavy_rests,
+        n16_horse_battery_rests,
+        n16_cavalry_does_not_rest,
+        n26_horse_battery_retreats_into_forest,
+        n27_cavalry_must_retreat_from_lone_heavy,
+        n27_cavalry_may_stand_against_lone_cavalry,
+        n29_guard_second_chance_compulsory,
+        r22_horse_battery_bars_forest_retreat,
+        n13_displaced_guard_skips_forest,
+    ],
+    "napoleonic/options.toml" => [
+        n17_heavy_attacker_options,
+        n17_heavy_option1,
+        n17_cavalry_attacker_options,
+        n18_grand_battery_gb1,
+        n18_gb1_second_chance_not_followed,
+        n18_gb_with_horse_battery,
+        n18_gb2,
+        n18_gb3,
+        n18_gb_against_artillery_is_normal,
+        n18_gb_defender_retreat_not_followed,
+        n18_gb_against_cavalry,
+        n18_horse_battery_leads_no_gb,
+        n19_hb1_all_retreat,
+        n19_hb2,
+        n19_hb3,
+        n19_hb4,
+        n19_hb5,
+        n19_hb1_needs_defender_retreat,
+        n20_no_option1_against_artillery,
+        n20_no_option1_heavy_against_hb,
+        n20_option1_with_artillery_support,
+        n21_second_chance_after_supporting_art,
+        n21_no_second_chance_after_supporting_hb,
+        n30_hb1_defender_retreats_first,
+        n31_only_hb3_left,
+        n31_only_gb2_left,
+        n32_flank_grand_battery,
+        n32_flank_grand_battery_eliminates,
+        n33_hb_list_against_artillery,
+        n18_gb_against_heavy_standing,
+        n18_gb_against_horse_battery,
+        n20_option1_with_horse_battery_support,
+    ],
+    "napoleonic/winning.toml" => [
+        n22_guard_counts_double,
+        n22_heavy_counts_among_cavalry,
+        n22_horse_battery_counts_double,
+        n23_simultaneous_ten_draw,
+        n23_higher_total_wins,
+        n23_reserve_entry_wins,
+        n23_resignation_outside_the_engine,
+    ],
+    "napoleonic/notation.toml" => [
+        n24_unit_words,
+        n24_lose_words,
+        n24_board_legend,
+        n35_position_mid_attack,
+        n35_passes_and_turn_letters,
+        n35_gray_turn_letter_unreadable,
+        n35_civil_war_letters_unreadable,
+        n36_reader_unit_words,
+        n36_reader_grand_battery_options,
+        n36_reader_horse_battery_options,
+    ],
+}
+
+/// Reads the ids of every case file in `dir` (relative to [`scenario_dir`];
+/// `""` for the Civil War directory itself) into `on_disk`, keyed by the file
+/// as the registries name it, and checks that ids are unique across all.
+fn cases_on_disk(
+    dir: &str,
+    on_disk: &mut BTreeSet<(String, String)>,
+    ids: &mut BTreeMap<String, String>,
+) {
+    let path = scenario_dir().join(dir);
+    for entry in
+        fs::read_dir(&path).unwrap_or_else(|e| panic!("cannot list {}: {e}", path.display()))
+    {
+        let entry = entry.expect("a directory entry");
+        let name = entry
             .file_name()
-            .and_then(|n| n.to_str())
+            .to_str()
             .expect("a UTF-8 file name")
             .to_string();
+        if entry.path().is_dir() {
+            assert!(
+                dir.is_empty() && name == NAPOLEONIC_DIR,
+                "{dir}/{name}: the only directory among the scenarios is {NAPOLEONIC_DIR}/"
+            );
+            continue;
+        }
         assert!(
             name.ends_with(".toml"),
-            "{name}: only .toml case files belong in tests/data/scenarios"
+            "{name}: only .toml case files belong in tests/data/scenarios/{dir}"
         );
-        for case in load(&name).cases {
-            if let Some(other) = ids.insert(case.id.clone(), name.clone()) {
-                panic!("case id {} is used in {other} and in {name}", case.id);
+        let file = if dir.is_empty() {
+            name
+        } else {
+            format!("{dir}/{name}")
+        };
+        for case in load(&file).cases {
+            if let Some(other) = ids.insert(case.id.clone(), file.clone()) {
+                panic!("case id {} is used in {other} and in {file}", case.id);
             }
-            on_disk.entry(name.clone()).or_default().push(case.id);
+            on_disk.insert((file.clone(), case.id));
         }
     }
-    let disk: BTreeSet<(String, String)> = on_disk
-        .iter()
-        .flat_map(|(f, ids)| ids.iter().map(move |id| (f.clone(), id.clone())))
-        .collect();
-    let registered: BTreeSet<(String, String)> = REGISTERED
+}
+
+/// Every case of every file under tests/data/scenarios (the Civil War files)
+/// and tests/data/scenarios/napoleonic has a test above, every test has its
+/// case, Civil War cases are registered as Civil War ones and Napoleonic cases
+/// as Napoleonic ones, and no case id is used twice.
+#[test]
+fn every_case_is_registered() {
+    let mut on_disk = BTreeSet::new();
+    let mut ids = BTreeMap::new();
+    cases_on_disk("", &mut on_disk, &mut ids);
+    cases_on_disk(NAPOLEONIC_DIR, &mut on_disk, &mut ids);
+    for (file, _) in CIVIL_WAR {
+        assert!(
+            !file.contains('/'),
+            "{file}: Civil War cases live in tests/data/scenarios itself"
+        );
+    }
+    for (file, _) in NAPOLEONIC {
+        assert!(
+            file.starts_with(&format!("{NAPOLEONIC_DIR}/")),
+            "{file}: Napoleonic cases live in tests/data/scenarios/{NAPOLEONIC_DIR}"
+        );
+    }
+    let all: Vec<(&str, &str)> = CIVIL_WAR.iter().chain(NAPOLEONIC).copied().collect();
+    let registered: BTreeSet<(String, String)> = all
         .iter()
         .map(|(f, id)| (f.to_string(), id.to_string()))
         .collect();
-    let unregistered: Vec<_> = disk.difference(&registered).collect();
-    let missing: Vec<_> = registered.difference(&disk).collect();
+    let unregistered: Vec<_> = on_disk.difference(&registered).collect();
+    let missing: Vec<_> = registered.difference(&on_disk).collect();
     assert!(
         unregistered.is_empty() && missing.is_empty(),
         "scenario registry out of date\n  cases without a test: {unregistered:#?}\n  tests without a case: {missing:#?}"
     );
-    assert_eq!(
-        registered.len(),
-        REGISTERED.len(),
-        "a case is registered twice"
-    );
+    assert_eq!(registered.len(), all.len(), "a case is registered twice");
 }

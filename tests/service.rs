@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use chrono::Utc;
 use orderly::config::Config;
-use orderly::games::squares::Squares;
-use orderly::games::{Game, GameOptions, Seat};
+use orderly::games::squares::{Napoleonic, Squares};
+use orderly::games::{Game, GameOptions, GameResult, Seat};
 use orderly::mail::intake;
 use orderly::mail::maildir::Maildir;
 use orderly::service::Service;
@@ -221,6 +221,299 @@ fn two_players_play_a_complete_game_by_mail() {
     )
     .unwrap();
     assert_eq!(replayed.game.position(), model.position());
+}
+
+/// The text with every run of blanks and line breaks one space, so that a
+/// sentence is found wherever the mail's wrapping broke it.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The next order of a simple seeded policy: any legal order, attacks
+/// preferred two times in three, so that a game ends within a few hundred
+/// mails. `x` is the xorshift state.
+fn pick<G: Game>(model: &G, x: &mut u64) -> G::Order {
+    let mut legal = model.legal_orders();
+    legal.sort_by_key(|o| o.to_string());
+    let attacks: Vec<_> = legal
+        .iter()
+        .filter(|o| o.to_string().starts_with("ATTACK"))
+        .cloned()
+        .collect();
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    let pool = if !attacks.is_empty() && !x.is_multiple_of(3) {
+        &attacks
+    } else {
+        &legal
+    };
+    pool[(*x % pool.len() as u64) as usize].clone()
+}
+
+#[test]
+fn a_complete_napoleonic_game_by_mail() {
+    let mut site = Site::new("napoleonic");
+    // Ann takes the British seat and lets the French (Bob) begin.
+    let outs = site.mail(
+        ANN,
+        "orderly@example.org",
+        "NEW NAPOLEONIC VS bob@example.org AS BRITISH FIRST FRENCH",
+    );
+    let reply = body_to(&outs, ANN);
+    assert!(
+        flat(&reply).contains(
+            "Game 1 proposed: you play British against bob@example.org, French moves first"
+        ),
+        "{reply}"
+    );
+    let invitation = to(&outs, BOB);
+    assert!(
+        flat(&invitation.body).contains(
+            "invites you to a game of SQUARES - The Napoleonic War Variant by mail, as French."
+        ),
+        "{}",
+        invitation.body
+    );
+    assert!(invitation.body.contains("French moves first"));
+    assert_eq!(invitation.subject, "orderly game 1: NAPOLEONIC");
+    let bob_addr = invitation.reply_to.clone();
+    let outs = site.mail(BOB, &bob_addr, "accept");
+    let bob_start = body_to(&outs, BOB);
+    assert!(
+        bob_start.contains("Game 1 begins; you play French."),
+        "{bob_start}"
+    );
+    assert!(bob_start.contains("Your orders, by unit"), "{bob_start}");
+    let ann_start = to(&outs, ANN);
+    assert!(
+        ann_start.body.contains("The game waits for French's turn"),
+        "{}",
+        ann_start.body
+    );
+    assert!(
+        ann_start
+            .body
+            .contains("SQUARES - The Napoleonic War Variant"),
+        "{}",
+        ann_start.body
+    );
+    let ann_addr = ann_start.reply_to;
+    let mut mails: Vec<Out> = outs;
+    let mut model = Napoleonic::new(&GameOptions {
+        first: Seat::South,
+        seed: None,
+    });
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut sent = 0;
+    while model.outcome().is_none() {
+        let pending = model.pending().unwrap();
+        let order = pick(&model, &mut x);
+        model.apply(&order).unwrap();
+        let (from, addr) = match pending.seat {
+            Seat::North => (ANN, &ann_addr),
+            Seat::South => (BOB, &bob_addr),
+        };
+        let outs = site.mail(from, addr, &order.to_string());
+        sent += 1;
+        let reply = body_to(&outs, from);
+        assert!(
+            reply.contains(&format!("Taken: {order}")),
+            "{order}: {reply}"
+        );
+        mails.extend(outs);
+        assert!(sent < 3000, "the game did not end");
+    }
+    // The last order's mails tell both players the result.
+    let winner = match model.outcome().map(|o| o.result) {
+        Some(GameResult::Win(seat)) => Napoleonic::seat_name(seat),
+        other => panic!("the game was played to a win: {other:?}"),
+    };
+    let last: Vec<&Out> = mails.iter().rev().take(2).collect();
+    for who in [ANN, BOB] {
+        let out = last
+            .iter()
+            .find(|o| o.to == who)
+            .unwrap_or_else(|| panic!("no result mail to {who}"));
+        assert!(
+            out.body
+                .contains(&format!("The game is over: {winner} wins")),
+            "{}",
+            out.body
+        );
+    }
+    // Every mail speaks the variant: its sides, its F codes, its subject.
+    let all: String = mails.iter().map(|o| o.body.as_str()).collect();
+    assert!(all.contains("British") && all.contains("French"));
+    assert!(
+        all.contains("F3C") && all.contains("FR"),
+        "F codes on the board"
+    );
+    for civil_war in ["G3C", "G2CR", "G1C ", "Blue", "Gray"] {
+        assert!(
+            !all.contains(civil_war),
+            "{civil_war:?} in a Napoleonic mail"
+        );
+    }
+    assert!(mails
+        .iter()
+        .all(|o| o.subject == "orderly game 1: NAPOLEONIC"));
+    for line in all.lines() {
+        assert!(line.len() <= 76, "{line:?}");
+    }
+    let listed = orderly::service::admin::games(site.service.store()).unwrap();
+    assert!(
+        listed.contains("napoleonic  British ann@example.org  French bob@example.org  finished"),
+        "{listed}"
+    );
+    let outs = site.mail(ANN, "orderly@example.org", "GAMES");
+    let body = body_to(&outs, ANN);
+    assert!(
+        body.contains("game 1: NAPOLEONIC as British vs bob@example.org: finished"),
+        "{body}"
+    );
+    let record =
+        orderly::service::admin::export(site.service.store(), 1, false, "example.org").unwrap();
+    assert!(record.contains("[Game \"napoleonic\"]"), "{record}");
+    assert!(record.contains("[British \"ann@example.org\"]"), "{record}");
+    let replayed = orderly::record::replay::<Napoleonic>(
+        &orderly::record::Record::read::<Napoleonic>(&record).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(replayed.game.position(), model.position());
+    assert!(model.position().starts_with("napoleonic "));
+    // `orderly replay` picks the game by the record's [Game] tag.
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let ok = orderly::replay_tool::replay_text(
+        "game-1.rec",
+        &record,
+        orderly::replay_tool::Output::Board,
+        &mut out,
+        &mut err,
+    )
+    .unwrap();
+    let (out, err) = (
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    );
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("orders of SQUARES - The Napoleonic War Variant."),
+        "{out}"
+    );
+    assert!(out.contains(&format!("Result: {winner} wins")), "{out}");
+    let json =
+        orderly::service::admin::export(site.service.store(), 1, true, "example.org").unwrap();
+    assert!(json.contains("\"game\": \"napoleonic\""), "{json}");
+    let shown = orderly::service::admin::show(site.service.store(), 1, "example.org").unwrap();
+    assert!(
+        shown.contains(&format!("position {}", model.position())),
+        "{shown}"
+    );
+}
+
+#[test]
+fn a_game_or_side_not_hosted_is_refused_with_the_accepted_words() {
+    let mut site = Site::new("unhosted");
+    let outs = site.mail(ANN, "orderly@example.org", "NEW CHESS VS bob@example.org");
+    assert_eq!(outs.len(), 1, "nobody is invited: {outs:#?}");
+    let body = body_to(&outs, ANN);
+    assert!(
+        flat(&body).contains("Refused: \"CHESS\" is not a game here; orderly hosts SQUARES (BLUE|GRAY), NAPOLEONIC (BRITISH|FRENCH)"),
+        "{body}"
+    );
+    let outs = site.mail(
+        ANN,
+        "orderly@example.org",
+        "NEW NAPOLEONIC VS bob@example.org AS BLUE",
+    );
+    assert_eq!(outs.len(), 1, "nobody is invited: {outs:#?}");
+    let body = body_to(&outs, ANN);
+    assert!(
+        flat(&body)
+            .contains("Refused: the sides are BRITISH and FRENCH (AS BRITISH, FIRST FRENCH)."),
+        "{body}"
+    );
+    let outs = site.mail(
+        ANN,
+        "orderly@example.org",
+        "NEW SQUARES VS bob@example.org FIRST FRENCH",
+    );
+    assert!(body_to(&outs, ANN).contains("the sides are BLUE and GRAY"));
+    // Without a game's name NEW is not understood; the usage names them all.
+    let outs = site.mail(ANN, "orderly@example.org", "NEW VS bob@example.org");
+    let body = body_to(&outs, ANN);
+    assert!(
+        body.contains("Not understood: write NEW SQUARES VS"),
+        "{body}"
+    );
+    assert!(
+        body.contains("NEW NAPOLEONIC VS their@address [AS BRITISH|FRENCH]"),
+        "{body}"
+    );
+    // HELP lists both games with their sides, GAMES how to start either.
+    let outs = site.mail(ANN, "orderly@example.org", "HELP\nGAMES");
+    let body = body_to(&outs, ANN);
+    for line in [
+        "  NEW SQUARES VS their@address [AS BLUE|GRAY] [FIRST BLUE|GRAY]",
+        "  NEW NAPOLEONIC VS their@address [AS BRITISH|FRENCH] [FIRST BRITISH|FRENCH]",
+        "NAPOLEONIC: SQUARES - The Napoleonic War Variant",
+        "  NEW NAPOLEONIC VS their@address\n",
+    ] {
+        assert!(body.contains(line), "{line:?} missing:\n{body}");
+    }
+    // A moderator names the sides of a Napoleonic game in its own words.
+    let outs = site.mail(
+        ANN,
+        "orderly@example.org",
+        "new napoleonic vs bob@example.org",
+    );
+    let bob_addr = to(&outs, BOB).reply_to;
+    site.mail(BOB, &bob_addr, "ACCEPT");
+    let now = Utc::now();
+    let report = site
+        .service
+        .moderate("FORFEIT 1 GRAY", "cli:test", now)
+        .unwrap();
+    assert!(
+        report.starts_with("Not understood: BRITISH or FRENCH is needed"),
+        "{report}"
+    );
+    let report = site
+        .service
+        .moderate("EXTEND 1 1 DAYS", "cli:test", now)
+        .unwrap();
+    assert!(
+        report.contains("the deadline of British is extended by 24 hours"),
+        "{report}"
+    );
+    let report = site
+        .service
+        .moderate("ACT 1 british inf BR F3C", "cli:test", now)
+        .unwrap();
+    assert!(report.starts_with("Refused"), "{report}");
+    let report = site
+        .service
+        .moderate("ACT 1 british inf BR B3C", "cli:test", now)
+        .unwrap();
+    assert!(
+        report.contains("MOVE INFANTRY BR B3C was entered for British"),
+        "{report}"
+    );
+    let report = site
+        .service
+        .moderate("FORFEIT 1 FRENCH", "cli:test", now)
+        .unwrap();
+    assert!(report.contains("French forfeits; British wins"), "{report}");
+    // Every announcement goes to both players (ACT's and EXTEND's as well).
+    let mail = site.collect();
+    for who in [ANN, BOB] {
+        assert!(
+            mail.iter()
+                .any(|o| o.to == who && o.body.contains("French forfeits; British wins")),
+            "{mail:#?}"
+        );
+    }
 }
 
 #[test]

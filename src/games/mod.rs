@@ -11,6 +11,7 @@ use std::fmt;
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
+pub mod hosted;
 pub mod squares;
 pub mod submission;
 pub mod text;

@@ -4,7 +4,7 @@
 use crate::games::{Game, Seat};
 use crate::store::{Store, StoreError};
 
-use super::{rebuild, update_text, Result, ServiceError};
+use super::{pending_of, rebuild, side_name, update_text, Result, ServiceError};
 
 /// One line per game: number, players, status, whose turn.
 pub fn games(store: &mut Store) -> Result<String> {
@@ -20,12 +20,8 @@ pub fn games(store: &mut Store) -> Result<String> {
                 .unwrap_or_default()
         };
         let state = match g.status.as_str() {
-            "active" => match super::load(&g).and_then(|s| s.pending()) {
-                Some(p) => format!(
-                    "waits for {} ({})",
-                    crate::games::squares::Squares::seat_name(p.seat),
-                    p.kind
-                ),
+            "active" => match pending_of(&g) {
+                Some(p) => format!("waits for {} ({})", side_name(&g, p.seat), p.kind),
                 None => "over".into(),
             },
             "finished" => format!(
@@ -39,10 +35,12 @@ pub fn games(store: &mut Store) -> Result<String> {
             other => other.to_string(),
         };
         out.push_str(&format!(
-            "{:>5}  {}  Blue {}  Gray {}  {}\n",
+            "{:>5}  {}  {} {}  {} {}  {}\n",
             g.id,
             g.kind,
+            side_name(&g, Seat::North),
             who(Seat::North),
+            side_name(&g, Seat::South),
             who(Seat::South),
             state
         ));
@@ -63,8 +61,13 @@ fn game_row(store: &mut Store, id: i64) -> Result<crate::store::GameRow> {
 /// against the cached position).
 pub fn show(store: &mut Store, id: i64, site: &str) -> Result<String> {
     let game = game_row(store, id)?;
+    on_game!(game, G => show_as::<G>(store, &game, site))
+}
+
+fn show_as<G: Game>(store: &mut Store, game: &crate::store::GameRow, site: &str) -> Result<String> {
+    let id = game.id;
     let tx = store.read()?;
-    let recorder = rebuild(&tx, &game, site)?;
+    let recorder = rebuild::<G>(&tx, game, site)?;
     let state = recorder.game();
     let mut out = format!("game {id}: status {}\n", game.status);
     if let Some(cached) = &game.position {
@@ -77,24 +80,33 @@ pub fn show(store: &mut Store, id: i64, site: &str) -> Result<String> {
     }
     out.push_str(&format!("position {}\n", state.position()));
     let viewer = state.pending().map(|p| p.seat).unwrap_or(Seat::North);
-    out.push_str(&update_text(&tx, &game, state, viewer, &[])?);
+    out.push_str(&update_text(&tx, game, state, viewer, &[])?);
     Ok(out)
 }
 
 /// A game's record as text, or as JSON for tools.
 pub fn export(store: &mut Store, id: i64, json: bool, site: &str) -> Result<String> {
     let game = game_row(store, id)?;
+    on_game!(game, G => export_as::<G>(store, &game, json, site))
+}
+
+fn export_as<G: Game>(
+    store: &mut Store,
+    game: &crate::store::GameRow,
+    json: bool,
+    site: &str,
+) -> Result<String> {
+    let id = game.id;
     let tx = store.read()?;
-    let record = rebuild(&tx, &game, site)?.into_record();
+    let record = rebuild::<G>(&tx, game, site)?.into_record();
     if !json {
         return Ok(record.to_string());
     }
-    let replayed =
-        crate::record::replay::<crate::games::squares::Squares>(&record).map_err(|e| {
-            ServiceError::Store(StoreError::Corrupt(format!(
-                "game {id} does not replay: {e}"
-            )))
-        })?;
+    let replayed = crate::record::replay::<G>(&record).map_err(|e| {
+        ServiceError::Store(StoreError::Corrupt(format!(
+            "game {id} does not replay: {e}"
+        )))
+    })?;
     serde_json::to_string_pretty(&replayed.to_json())
         .map(|mut s| {
             s.push('\n');

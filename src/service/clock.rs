@@ -7,11 +7,11 @@ use super::*;
 /// Gives a game's pending decision a fresh deadline from `now`: the game's
 /// days for a turn, `decision_hours` for a decision inside an attack; none
 /// once the game is over.
-pub fn fresh_deadline(
+pub fn fresh_deadline<G: Game>(
     tx: &Tx<'_>,
     config: &Config,
     game: i64,
-    state: &Squares,
+    state: &G,
     now: DateTime<Utc>,
 ) -> Result<()> {
     let clock = tx.clock(game)?;
@@ -108,7 +108,7 @@ pub(super) fn start_vacation(
                 "{} ({} in game {}) is on vacation until {}: their clock stands still \
                  meanwhile. They have {} vacation days left this year.",
                 me.address,
-                Squares::seat_name(me.seat),
+                side_name(row, me.seat),
                 row.id,
                 local_time(&now_text(ends), "UTC"),
                 left.max(0)
@@ -152,7 +152,7 @@ fn send_digests(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<()> 
                 }
                 Some(d) => format!(
                     "waiting for {} (by {})",
-                    Squares::seat_name(d.seat),
+                    side_name(game, d.seat),
                     local_time(&d.at, &zone)
                 ),
                 None => "paused or waiting".to_string(),
@@ -321,7 +321,7 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
                     "late",
                     minijinja::context! {
                         game => d.game_id,
-                        side => Squares::seat_name(d.seat),
+                        side => side_name(&game, d.seat),
                         deadline => local_time(&d.at, &zone),
                         yours => s.seat == d.seat,
                         grace => deadlines.grace_hours,
@@ -368,7 +368,7 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
                     "timeout",
                     minijinja::context! {
                         game => d.game_id,
-                        side => Squares::seat_name(d.seat),
+                        side => side_name(&game, d.seat),
                         deadline => local_time(&d.at, &zone),
                         grace => deadlines.grace_hours,
                         claim => claim,

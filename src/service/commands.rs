@@ -2,6 +2,7 @@
 //! that is no command is an order line for the game.
 
 use super::identity::{claim_from_line, Claim};
+use crate::games::hosted;
 
 /// One line of a mail, read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -10,9 +11,11 @@ pub enum Command {
     Help,
     /// `HELP MOVES <square>`: one unit's legal orders.
     HelpMoves(String),
-    /// `NEW SQUARES VS address [AS BLUE|GRAY] [FIRST BLUE|GRAY]`.
+    /// `NEW <GAME> VS address [AS <side>] [FIRST <side>]`: `NEW SQUARES VS
+    /// a@b AS GRAY`, `NEW NAPOLEONIC VS a@b FIRST FRENCH`. The game and the
+    /// sides are checked against the hosted games when the game is made.
     New {
-        /// The game's name as written (`SQUARES`).
+        /// The game's name as written, upper case (`SQUARES`).
         game: String,
         /// The opponent's address.
         opponent: String,
@@ -141,22 +144,43 @@ pub fn read(line: &str) -> Command {
     }
 }
 
+/// How `NEW` is written, with each hosted game and its sides.
+pub fn new_usage() -> String {
+    let games: Vec<String> = hosted::GAMES
+        .iter()
+        .map(|name| {
+            let sides = hosted::seat_words(name).unwrap_or_default();
+            format!(
+                "NEW {} VS their@address [AS {sides}] [FIRST {sides}]",
+                name.to_ascii_uppercase()
+            )
+        })
+        .collect();
+    format!(
+        "write {}, then [DAYS n | CLOCK days+days [MAX days]] [TIMEOUT CLAIM|MODERATORS]",
+        games.join(" or ")
+    )
+}
+
 fn read_new(line: &str) -> Command {
     let words: Vec<&str> = line.split_whitespace().collect();
     let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
-    let usage = "write NEW SQUARES VS their@address [AS BLUE|GRAY] [FIRST BLUE|GRAY] \
-                 [DAYS n | CLOCK days+days [MAX days]] [TIMEOUT CLAIM|MODERATORS]";
+    // `NEW VS a@b`, naming no game, fails one of these two checks: the
+    // usage it gets lists the games.
     let (Some(game), Some(vs), Some(opponent)) = (upper.get(1), upper.get(2), words.get(3)) else {
-        return Command::BadNew(usage.into());
+        return Command::BadNew(new_usage());
     };
     if vs != "VS" && vs != "AGAINST" && vs != "WITH" {
-        return Command::BadNew(usage.into());
+        return Command::BadNew(new_usage());
     }
     let opponent = opponent
         .trim_matches(|c| c == '<' || c == '>')
         .to_ascii_lowercase();
     if !opponent.contains('@') {
-        return Command::BadNew(format!("{opponent:?} is not a mail address; {usage}"));
+        return Command::BadNew(format!(
+            "{opponent:?} is not a mail address; {}",
+            new_usage()
+        ));
     }
     let mut side = None;
     let mut first = None;
@@ -208,7 +232,7 @@ fn read_new(line: &str) -> Command {
                     ))
                 }
             },
-            _ => return Command::BadNew(usage.into()),
+            _ => return Command::BadNew(new_usage()),
         }
     }
     Command::New {
@@ -278,5 +302,20 @@ mod tests {
         ));
         assert_eq!(read("set digest daily"), Command::SetDigest(true));
         assert_eq!(read("G2CR-G1C"), Command::Order("G2CR-G1C".into()));
+    }
+
+    #[test]
+    fn new_names_any_game_and_its_usage_lists_every_hosted_one() {
+        assert!(matches!(
+            read("New Napoleonic vs x@y AS british first FRENCH"),
+            Command::New { game, side: Some(side), first: Some(first), .. }
+                if game == "NAPOLEONIC" && side == "BRITISH" && first == "FRENCH"
+        ));
+        // The game's name is checked when the game is made, with the sides.
+        assert!(matches!(read("new chess vs x@y"), Command::New { .. }));
+        let Command::BadNew(usage) = read("new vs x@y") else {
+            panic!("NEW without a game is not understood");
+        };
+        assert!(usage.starts_with("write NEW SQUARES VS their@address [AS BLUE|GRAY] [FIRST BLUE|GRAY] or NEW NAPOLEONIC VS their@address [AS BRITISH|FRENCH] [FIRST BRITISH|FRENCH], then [DAYS n"), "{usage}");
     }
 }

@@ -8,6 +8,23 @@
 //! applied; a crash after it leaves a message whose id is recorded, so it
 //! is skipped when seen again; a crash while sending leaves mail queued,
 //! sent again under the same Message-ID (the file transport overwrites).
+//!
+//! Every game is handled by code generic over `G: Game`; a stored game says
+//! which it is by its name (`GameRow::kind`), and `on_game!` (over
+//! [`with_game!`](crate::with_game)) picks the type for it.
+
+/// Evaluates `$body`, a `Result`, with `$G` the game type of the stored
+/// game `$row`; a name this orderly does not host is a corrupt store.
+macro_rules! on_game {
+    ($row:expr, $G:ident => $body:expr) => {{
+        // Taken before the body may move the row.
+        let (id, kind) = ($row.id, $row.kind.clone());
+        match $crate::with_game!(&kind, $G => $body) {
+            Some(result) => result,
+            None => Err($crate::service::unhosted(id, &kind)),
+        }
+    }};
+}
 
 pub mod admin;
 mod clock;
@@ -24,10 +41,10 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::config::Config;
-use crate::games::squares::{Event, Squares};
+use crate::games::hosted;
 use crate::games::submission::{release, submit, Submission};
 use crate::games::{
-    seat_named, DecisionKind, EndReason, Game, GameOptions, GameResult, Rejection, Seat,
+    seat_named, DecisionKind, EndReason, Game, GameOptions, GameResult, Pending, Rejection, Seat,
 };
 use crate::mail::intake::{self, Incoming};
 use crate::mail::maildir::Maildir;
@@ -225,12 +242,13 @@ impl Service {
     /// Carries out one moderator command from the command line (as
     /// `cli:<moderator>`), then sends the announcements.
     pub fn moderate(&mut self, line: &str, moderator: &str, now: DateTime<Utc>) -> Result<String> {
-        let action = match moderation::parse(line) {
+        let tx = self.store.tx()?;
+        // Dropping the transaction unused, on a line not understood, changes nothing.
+        let action = match moderation::parse(line, |id| kind_of(&tx, id)) {
             Ok(a) => a,
             Err(usage) => return Ok(format!("Not understood: {usage}")),
         };
         let seed = format!("cli/{}/{}", now_text(now), line);
-        let tx = self.store.tx()?;
         let cx = moderation::Context {
             config: &self.config,
             secret: &self.secret,
@@ -571,7 +589,7 @@ impl Work<'_> {
             return Ok(());
         }
         for line in lines {
-            let report = match moderation::parse(line) {
+            let report = match moderation::parse(line, |id| kind_of(self.tx, id)) {
                 // A game's own moderator acts on that game only.
                 Ok(action) if moderates_a_game && !self.own_game(&action)? => {
                     "Refused: you moderate only the games that name you.".to_string()
@@ -626,8 +644,10 @@ impl Work<'_> {
                 Command::Game(_) => {}
                 Command::Help => {
                     self.item(line, "The commands are below.", false);
-                    self.parts
-                        .push(texts::render("help", minijinja::context! {}));
+                    self.parts.push(texts::render(
+                        "help",
+                        minijinja::context! { games => hosted_games() },
+                    ));
                 }
                 Command::Games => self.games(line)?,
                 Command::New {
@@ -681,7 +701,7 @@ impl Work<'_> {
                 Command::BadNew(why) => self.item(line, format!("Not understood: {why}."), true),
                 other => {
                     if let Some((game, seat)) = self.authenticate(line, claim.as_ref())? {
-                        self.game_command(line, other, game, seat)?;
+                        on_game!(game, G => self.game_command::<G>(line, other, game, seat))?;
                     }
                 }
             }
@@ -753,7 +773,7 @@ impl Work<'_> {
                 minijinja::context! {
                     sender => self.sender,
                     game => game.id,
-                    side => Squares::seat_name(seat.seat),
+                    side => side_name(&game, seat.seat),
                     owner => seat.address,
                 },
             );
@@ -785,12 +805,12 @@ impl Work<'_> {
             let other = seats
                 .iter()
                 .find(|s| s.player_id != player || seats.len() == 1);
-            let side = me.map(|s| Squares::seat_name(s.seat)).unwrap_or("?");
+            let side = me.map(|s| side_name(&g, s.seat)).unwrap_or("?");
             let vs = other.map(|s| s.address.as_str()).unwrap_or("?");
             let state = match g.status.as_str() {
-                "active" => match load(&g).and_then(|s| s.pending()) {
+                "active" => match pending_of(&g) {
                     Some(p) if Some(p.seat) == me.map(|s| s.seat) => "your turn".to_string(),
-                    Some(p) => format!("waiting for {}", Squares::seat_name(p.seat)),
+                    Some(p) => format!("waiting for {}", side_name(&g, p.seat)),
                     None => "over".to_string(),
                 },
                 "invited" => "invitation open".to_string(),
@@ -802,12 +822,16 @@ impl Work<'_> {
                         .unwrap_or_default()
                 ),
             };
-            list.push(format!("game {}: SQUARES as {side} vs {vs}: {state}", g.id));
+            list.push(format!(
+                "game {}: {} as {side} vs {vs}: {state}",
+                g.id,
+                g.kind.to_ascii_uppercase()
+            ));
         }
         self.item(line, format!("{} game(s).", list.len()), false);
         self.parts.push(texts::wrap(&texts::render(
             "games",
-            minijinja::context! { games => list },
+            minijinja::context! { games => list, hosted => hosted_games() },
         )));
         Ok(())
     }
@@ -821,27 +845,45 @@ impl Work<'_> {
         first: Option<&str>,
         time: TimeControl,
     ) -> Result<()> {
-        if !game.eq_ignore_ascii_case("SQUARES") {
+        let Some(name) = hosted::canonical(game) else {
             self.item(
                 line,
-                format!("Refused: orderly hosts SQUARES; {game:?} is not a game here yet."),
+                format!(
+                    "Refused: {game:?} is not a game here; orderly hosts {} (each with \
+                     its sides for AS and FIRST).",
+                    hosted::listing()
+                ),
                 true,
             );
             return Ok(());
-        }
+        };
+        crate::with_game!(name, G => self.new_game_of::<G>(line, opponent, side, first, time))
+            .unwrap_or(Ok(()))
+    }
+
+    /// `NEW <game> ...` for the hosted game `G`: the sides are its own.
+    fn new_game_of<G: Game>(
+        &mut self,
+        line: &str,
+        opponent: &str,
+        side: Option<&str>,
+        first: Option<&str>,
+        time: TimeControl,
+    ) -> Result<()> {
         if opponent == self.sender || opponent == self.config.service.address {
             self.item(line, "Refused: name the other player's address.", true);
             return Ok(());
         }
         let seat_of = |name: Option<&str>, default: Seat| match name {
             None => Some(default),
-            Some(n) => seat_named::<Squares>(n),
+            Some(n) => seat_named::<G>(n),
         };
         let (Some(mine), Some(first)) = (seat_of(side, Seat::North), seat_of(first, Seat::North))
         else {
+            let [north, south] = Seat::BOTH.map(|s| G::seat_name(s).to_ascii_uppercase());
             self.item(
                 line,
-                "Refused: the sides are BLUE and GRAY (AS BLUE, FIRST GRAY).",
+                format!("Refused: the sides are {north} and {south} (AS {north}, FIRST {south})."),
                 true,
             );
             return Ok(());
@@ -854,7 +896,7 @@ impl Work<'_> {
             .unwrap_or_default();
         let me = self.tx.player(self.sender, &name, self.at)?;
         let them = self.tx.player(opponent, "", self.at)?;
-        let id = self.tx.create_game(Squares::NAME, first, mine, self.at)?;
+        let id = self.tx.create_game(G::NAME, first, mine, self.at)?;
         let days = time.days.unwrap_or(self.config.deadlines.turn_days);
         self.tx.set_turn_days(id, i64::from(days))?;
         if let Some(policy) = &time.timeout {
@@ -897,9 +939,9 @@ impl Work<'_> {
                 "invitation",
                 minijinja::context! {
                     inviter => self.sender,
-                    title => Squares::TITLE,
-                    you => Squares::seat_name(theirs),
-                    first => Squares::seat_name(first),
+                    title => G::TITLE,
+                    you => G::seat_name(theirs),
+                    first => G::seat_name(first),
                     reply_to => reply_address(&self.config.service.address, id, &their_seat.secret),
                 },
             );
@@ -918,26 +960,26 @@ impl Work<'_> {
                 "Game {id} proposed: you play {} against {opponent}, {} moves first, \
                  {pace}. They have been invited; you will hear when they ACCEPT or \
                  DECLINE.",
-                Squares::seat_name(mine),
-                Squares::seat_name(first)
+                G::seat_name(mine),
+                G::seat_name(first)
             ),
             false,
         );
         Ok(())
     }
 
-    fn game_command(
+    fn game_command<G: Game>(
         &mut self,
         line: &str,
         command: Command,
         game: GameRow,
         seat: SeatRow,
     ) -> Result<()> {
-        let side = Squares::seat_name(seat.seat);
+        let side = G::seat_name(seat.seat);
         match (command, game.status.as_str()) {
             (Command::Accept, "invited") if seat.seat != game.inviter_seat => {
                 self.tx.set_status(game.id, "active", self.at)?;
-                let state = Squares::new(&GameOptions {
+                let state = G::new(&GameOptions {
                     first: game.first_seat,
                     seed: None,
                 });
@@ -984,20 +1026,18 @@ impl Work<'_> {
                     format!("Refused: game {} is {status}.", game.id),
                     true,
                 );
-                if let Some(state) = load(&game) {
+                if let Some(state) = load::<G>(&game) {
                     self.parts
                         .push(self.update_text(&game, &state, seat.seat, &[]));
                 }
             }
-            (Command::ClaimWin, _) => self.claim_win(line, &game, &seat)?,
+            (Command::ClaimWin, _) => self.claim_win::<G>(line, &game, &seat)?,
             (Command::Moderator(text), _) => {
                 self.tx.set_disputed(game.id, Some(&text))?;
                 let body = texts::wrap(&format!(
                     "{} ({} in game {}) asks for a moderator:\n\n{text}\n\n\
                      Write STALLED to your moderator address for the games that wait.",
-                    self.sender,
-                    Squares::seat_name(seat.seat),
-                    game.id
+                    self.sender, side, game.id
                 ));
                 let moderators = moderators_of(self.tx, self.config, game.id)?;
                 for (n, m) in moderators.iter().enumerate() {
@@ -1022,13 +1062,13 @@ impl Work<'_> {
                 self.item(line, answer, false);
             }
             (Command::Board, _) => {
-                let state = self.state(&game)?;
+                let state = self.state::<G>(&game)?;
                 self.item(line, "The board and the choices are below.", false);
                 self.parts
                     .push(self.update_text(&game, &state, seat.seat, &[]));
             }
             (Command::HelpMoves(square), _) => {
-                let state = self.state(&game)?;
+                let state = self.state::<G>(&game)?;
                 match state.choices_from(&square) {
                     Ok(text) => {
                         self.item(line, "See below.", false);
@@ -1038,7 +1078,7 @@ impl Work<'_> {
                 }
             }
             (Command::History, _) => {
-                let record = self.record(&game)?;
+                let record = self.record::<G>(&game)?;
                 self.item(line, "The record of the game so far is below.", false);
                 self.parts.push(record.to_string());
             }
@@ -1065,11 +1105,11 @@ impl Work<'_> {
                     format!(
                         "You resigned game {}. {} wins.",
                         game.id,
-                        Squares::seat_name(winner)
+                        G::seat_name(winner)
                     ),
                     false,
                 );
-                let state = self.state(&game)?;
+                let state = self.state::<G>(&game)?;
                 let game = self.reload(game.id)?;
                 self.broadcast(&game, &state, &[], Some(seat.seat))?;
             }
@@ -1102,7 +1142,7 @@ impl Work<'_> {
                     format!("Draw agreed: game {} is over.", game.id),
                     false,
                 );
-                let state = self.state(&game)?;
+                let state = self.state::<G>(&game)?;
                 let game = self.reload(game.id)?;
                 self.broadcast(&game, &state, &[], Some(seat.seat))?;
             }
@@ -1125,7 +1165,7 @@ impl Work<'_> {
             (Command::Accept | Command::Decline, _) => {
                 // In a game under way ACCEPT/DECLINE mean nothing but
                 // DECLINE may answer a second chance: an order line.
-                self.orders_for(&[line.to_string()], game, seat)?;
+                self.orders_for::<G>(&[line.to_string()], game, seat)?;
             }
             (other, _) => {
                 self.item(line, format!("Not understood here: {other:?}."), true);
@@ -1165,7 +1205,7 @@ impl Work<'_> {
         Ok(())
     }
 
-    fn refresh_deadline(&self, game: i64, state: &Squares) -> Result<()> {
+    fn refresh_deadline<G: Game>(&self, game: i64, state: &G) -> Result<()> {
         fresh_deadline(self.tx, self.config, game, state, self.now)
     }
 
@@ -1266,15 +1306,15 @@ impl Work<'_> {
 
     /// `CLAIM WIN`: the opponent's time ran out (past the grace period) and
     /// the policy lets the waiting player claim the game.
-    fn claim_win(&mut self, line: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
+    fn claim_win<G: Game>(&mut self, line: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
         let deadline = self.tx.deadline(game.id)?;
         let claimable = claims(self.tx, self.config, game.id)?;
         match deadline {
             Some(d) if d.timed_out && d.seat != seat.seat && claimable => {
-                let loser = Squares::seat_name(d.seat);
+                let loser = G::seat_name(d.seat);
                 let text = format!(
                     "{} claimed the win: {loser} did not act by {}",
-                    Squares::seat_name(seat.seat),
+                    G::seat_name(seat.seat),
                     d.at
                 );
                 self.tx.add_entry(
@@ -1309,7 +1349,7 @@ impl Work<'_> {
                     format!("You win game {}: {loser} ran out of time.", game.id),
                     false,
                 );
-                let state = self.state(game)?;
+                let state = self.state::<G>(game)?;
                 let game = self.reload(game.id)?;
                 self.broadcast(&game, &state, &[], Some(seat.seat))?;
             }
@@ -1317,7 +1357,7 @@ impl Work<'_> {
                 line,
                 format!(
                     "Refused: {} still has time (deadline {} and the grace period after it).",
-                    Squares::seat_name(d.seat),
+                    G::seat_name(d.seat),
                     d.at
                 ),
                 true,
@@ -1352,13 +1392,18 @@ impl Work<'_> {
                 }
                 return Ok(());
             }
-            self.orders_for(lines, game, seat)?;
+            on_game!(game, G => self.orders_for::<G>(lines, game, seat))?;
         }
         Ok(())
     }
 
-    fn orders_for(&mut self, lines: &[String], game: GameRow, seat: SeatRow) -> Result<()> {
-        let mut state = self.state(&game)?;
+    fn orders_for<G: Game>(
+        &mut self,
+        lines: &[String],
+        game: GameRow,
+        seat: SeatRow,
+    ) -> Result<()> {
+        let mut state = self.state::<G>(&game)?;
         match state.pending() {
             Some(p) if p.seat != seat.seat => {
                 for l in lines {
@@ -1367,7 +1412,7 @@ impl Work<'_> {
                         format!(
                             "Refused: it is not your turn; game {} waits for {} ({}). Nothing was done.",
                             game.id,
-                            Squares::seat_name(p.seat),
+                            G::seat_name(p.seat),
                             p.kind
                         ),
                         true,
@@ -1431,13 +1476,13 @@ impl Work<'_> {
 
     /// Stores the applied orders of a submission and echoes every line;
     /// returns what happened, in words, for the update mails.
-    fn record_submission(
+    fn record_submission<G: Game>(
         &mut self,
         game: &GameRow,
         seat: Seat,
-        s: &Submission<Squares>,
+        s: &Submission<G>,
         echo: bool,
-    ) -> Result<Vec<Event>> {
+    ) -> Result<Vec<G::Event>> {
         let mut happened = Vec::new();
         for t in &s.taken {
             let events: Vec<String> = t.events.iter().map(|e| e.to_string()).collect();
@@ -1474,9 +1519,7 @@ impl Work<'_> {
                     &u.line,
                     format!(
                         "Not applied: {}.",
-                        u.why
-                            .describe::<Squares>()
-                            .trim_start_matches("not applied: ")
+                        u.why.describe::<G>().trim_start_matches("not applied: ")
                     ),
                     true,
                 );
@@ -1508,41 +1551,41 @@ impl Work<'_> {
     }
 
     /// The game's state: the cache when it is current, else a replay.
-    fn state(&self, game: &GameRow) -> Result<Squares> {
+    fn state<G: Game>(&self, game: &GameRow) -> Result<G> {
         let count = self.tx.entries(game.id)?.len() as i64;
         if game.order_count == count {
             if let Some(state) = load(game) {
                 return Ok(state);
             }
         }
-        Ok(self.record_replay(game)?.game().clone())
+        Ok(self.record_replay::<G>(game)?.game().clone())
     }
 
-    fn record_replay(&self, game: &GameRow) -> Result<Recorder<Squares>> {
+    fn record_replay<G: Game>(&self, game: &GameRow) -> Result<Recorder<G>> {
         rebuild(self.tx, game, self.domain())
     }
 
-    fn record(&self, game: &GameRow) -> Result<Record> {
-        Ok(self.record_replay(game)?.into_record())
+    fn record<G: Game>(&self, game: &GameRow) -> Result<Record> {
+        Ok(self.record_replay::<G>(game)?.into_record())
     }
 
-    fn update_text(
+    fn update_text<G: Game>(
         &self,
         game: &GameRow,
-        state: &Squares,
+        state: &G,
         seat: Seat,
-        happened: &[Event],
+        happened: &[G::Event],
     ) -> String {
         update_text(self.tx, game, state, seat, happened).unwrap_or_default()
     }
 
     /// The update mail to both seats after something changed the game;
     /// the actor's copy goes into the reply.
-    fn broadcast(
+    fn broadcast<G: Game>(
         &mut self,
         game: &GameRow,
-        state: &Squares,
-        happened: &[Event],
+        state: &G,
+        happened: &[G::Event],
         actor: Option<Seat>,
     ) -> Result<()> {
         for seat in self.tx.seats(game.id)? {
@@ -1682,16 +1725,58 @@ impl Work<'_> {
     }
 }
 
+/// The error for a stored game of a name this orderly does not host (a
+/// database written by a newer orderly, or edited by hand): nothing can be
+/// done with it, and the mail at hand is retried once that is mended.
+pub(crate) fn unhosted(game: i64, kind: &str) -> ServiceError {
+    ServiceError::Store(StoreError::Corrupt(format!(
+        "game {game} is of {kind:?}, which this orderly does not host ({})",
+        hosted::GAMES.join(", ")
+    )))
+}
+
+/// A stored game's own name for a seat ("Gray", "French"). The stored seat
+/// word for a game this orderly does not host, so that a notice about it
+/// (a bounce, a deadline) still goes out.
+pub(crate) fn side_name(game: &GameRow, seat: Seat) -> &'static str {
+    hosted::seat_name(&game.kind, seat).unwrap_or(seat_text(seat))
+}
+
+/// The hosted games as the help and games templates list them.
+fn hosted_games() -> Vec<minijinja::Value> {
+    hosted::GAMES
+        .iter()
+        .map(|name| {
+            minijinja::context! {
+                name => name.to_ascii_uppercase(),
+                title => hosted::title(name),
+                sides => hosted::seat_words(name),
+            }
+        })
+        .collect()
+}
+
+/// The stored name of game `id`, if there is such a game (what a moderator
+/// command's side words are read against).
+fn kind_of(tx: &Tx<'_>, id: i64) -> Option<String> {
+    tx.game(id).ok().flatten().map(|g| g.kind)
+}
+
+/// The decision an active stored game waits for, from its cached position.
+pub(crate) fn pending_of(game: &GameRow) -> Option<Pending> {
+    crate::with_game!(&game.kind, G => load::<G>(game).and_then(|s| s.pending())).flatten()
+}
+
 /// The game's cached state, if it reads.
-pub(crate) fn load(game: &GameRow) -> Option<Squares> {
+pub(crate) fn load<G: Game>(game: &GameRow) -> Option<G> {
     game.position
         .as_deref()
-        .and_then(|p| Squares::from_position(p).ok())
+        .and_then(|p| G::from_position(p).ok())
 }
 
 /// Rebuilds a game's record and state from its stored entries.
-pub fn rebuild(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recorder<Squares>> {
-    let mut recorder = Recorder::<Squares>::new(&GameOptions {
+pub fn rebuild<G: Game>(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recorder<G>> {
+    let mut recorder = Recorder::<G>::new(&GameOptions {
         first: game.first_seat,
         seed: None,
     });
@@ -1774,12 +1859,12 @@ fn record_date(at: &str) -> Option<crate::record::Date> {
 
 /// The update text for one seat: what happened, the board from that seat,
 /// and the choices or whom the game waits for.
-pub fn update_text(
+pub fn update_text<G: Game>(
     tx: &Tx<'_>,
     game: &GameRow,
-    state: &Squares,
+    state: &G,
     seat: Seat,
-    happened: &[Event],
+    happened: &[G::Event],
 ) -> Result<String> {
     let seats = tx.seats(game.id)?;
     let name = |s: Seat| {
@@ -1801,7 +1886,7 @@ pub fn update_text(
             "{}{}",
             match r.as_str() {
                 "draw" => "a draw".to_string(),
-                seat_name => format!("{} wins", seat_named_text(seat_name)),
+                seat_name => format!("{} wins", seat_named_text::<G>(seat_name)),
             },
             game.termination
                 .as_deref()
@@ -1814,7 +1899,7 @@ pub fn update_text(
     let draw_offer = match game.draw_offer {
         Some(s) if s != seat && result.is_none() => Some(format!(
             "{} offers a draw: write ACCEPT DRAW or DECLINE DRAW.",
-            Squares::seat_name(s)
+            G::seat_name(s)
         )),
         _ => None,
     };
@@ -1831,7 +1916,7 @@ pub fn update_text(
                 if d.seat == seat {
                     "You".to_string()
                 } else {
-                    Squares::seat_name(d.seat).to_string()
+                    G::seat_name(d.seat).to_string()
                 },
                 local_time(&d.at, &zone)
             ))
@@ -1843,18 +1928,18 @@ pub fn update_text(
         minijinja::context! {
             deadline => deadline,
             game => game.id,
-            title => Squares::TITLE,
-            north_side => Squares::seat_name(Seat::North),
+            title => G::TITLE,
+            north_side => G::seat_name(Seat::North),
             north_name => name(Seat::North),
-            south_side => Squares::seat_name(Seat::South),
+            south_side => G::seat_name(Seat::South),
             south_name => name(Seat::South),
-            you => Squares::seat_name(seat),
+            you => G::seat_name(seat),
             happened => happened.iter().map(|h| texts::wrap(&format!("  {h}")).trim_end().to_string()).collect::<Vec<_>>(),
             board => state.draw_board(seat, happened),
             result => result,
             yours => pending.is_some_and(|p| p.seat == seat),
             choices => state.choices(),
-            waiting => pending.map(|p| format!("{}'s {}", Squares::seat_name(p.seat), p.kind)).unwrap_or_default(),
+            waiting => pending.map(|p| format!("{}'s {}", G::seat_name(p.seat), p.kind)).unwrap_or_default(),
             draw_offer => draw_offer,
         },
     );
@@ -1870,10 +1955,10 @@ fn sentence(text: &str) -> String {
     }
 }
 
-fn seat_named_text(seat: &str) -> &'static str {
+fn seat_named_text<G: Game>(seat: &str) -> &'static str {
     match seat {
-        "north" => Squares::seat_name(Seat::North),
-        _ => Squares::seat_name(Seat::South),
+        "north" => G::seat_name(Seat::North),
+        _ => G::seat_name(Seat::South),
     }
 }
 
@@ -1885,9 +1970,13 @@ pub(crate) fn termination(reason: EndReason) -> String {
     }
 }
 
-/// The stable subject of a game's thread.
+/// The stable subject of a game's thread: `orderly game 4: SQUARES`.
 pub fn game_subject(game: &GameRow) -> String {
-    format!("orderly game {}: SQUARES", game.id)
+    format!(
+        "orderly game {}: {}",
+        game.id,
+        game.kind.to_ascii_uppercase()
+    )
 }
 
 fn reply_subject(subject: &str) -> String {

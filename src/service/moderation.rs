@@ -8,12 +8,11 @@ use chrono::{DateTime, NaiveDate, Utc};
 
 use super::identity::{reply_address, seat_secret_generation};
 use super::{
-    fresh_deadline, game_subject, load, now_text, queue_notice, rebuild, texts, update_text,
-    Result, ServiceError,
+    fresh_deadline, game_subject, load, now_text, queue_notice, rebuild, side_name, texts,
+    update_text, Result, ServiceError,
 };
 use crate::config::Config;
-use crate::games::squares::Squares;
-use crate::games::{seat_named, Game, GameResult, Seat};
+use crate::games::{hosted, Game, GameResult, Seat};
 use crate::store::{seat_text, GameRow, StoreError, Tx};
 
 /// One moderator command.
@@ -40,14 +39,15 @@ pub enum Action {
         /// The game.
         game: i64,
     },
-    /// `FORFEIT game BLUE`: that seat loses.
+    /// `FORFEIT game BLUE`: that seat loses (the seat in the game's own
+    /// words, as in every command here).
     Forfeit {
         /// The game.
         game: i64,
         /// The seat that forfeits.
         seat: Seat,
     },
-    /// `ADJUDICATE game BLUE|GRAY|DRAW reason`.
+    /// `ADJUDICATE game <side>|DRAW reason`.
     Adjudicate {
         /// The game.
         game: i64,
@@ -93,13 +93,29 @@ pub enum Action {
     },
 }
 
-const USAGE: &str = "moderator commands: STALLED; EXTEND <game> <n> DAYS|HOURS; \
-    PAUSE <game> UNTIL <yyyy-mm-dd>; RESUME <game>; FORFEIT <game> BLUE|GRAY; \
-    ADJUDICATE <game> BLUE|GRAY|DRAW <reason>; REPLACE <game> BLUE|GRAY <address>; \
-    ROLLBACK <game> <n> <reason>; ACT <game> BLUE|GRAY <order>; NOTE <game> <text>";
+const COMMANDS: &str = "moderator commands: STALLED; EXTEND <game> <n> DAYS|HOURS; \
+    PAUSE <game> UNTIL <yyyy-mm-dd>; RESUME <game>; FORFEIT <game> <side>; \
+    ADJUDICATE <game> <side>|DRAW <reason>; REPLACE <game> <side> <address>; \
+    ROLLBACK <game> <n> <reason>; ACT <game> <side> <order>; NOTE <game> <text>";
+
+/// The moderator commands, with the sides each hosted game names.
+fn usage() -> String {
+    format!(
+        "{COMMANDS}; <side> is the game's own: {}",
+        hosted::listing()
+    )
+}
 
 /// Reads one moderator command (any case; a leading `MOD` is allowed).
-pub fn parse(line: &str) -> std::result::Result<Action, String> {
+///
+/// A side is written in the words of the game the command names (`BLUE`
+/// in SQUARES, `BRITISH` in NAPOLEONIC): `kind_of` gives the stored name of
+/// a game by its number. For a game it does not know, a side of any hosted
+/// game is read, and carrying the action out says there is no such game.
+pub fn parse(
+    line: &str,
+    kind_of: impl Fn(i64) -> Option<String>,
+) -> std::result::Result<Action, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let words = match words.first() {
         Some(w) if w.eq_ignore_ascii_case("MOD") => &words[1..],
@@ -110,13 +126,21 @@ pub fn parse(line: &str) -> std::result::Result<Action, String> {
         words
             .get(i)
             .and_then(|w| w.trim_start_matches('#').parse().ok())
-            .ok_or_else(|| format!("a game number is needed; {USAGE}"))
+            .ok_or_else(|| format!("a game number is needed; {}", usage()))
     };
     let seat = |i: usize| -> std::result::Result<Seat, String> {
-        words
-            .get(i)
-            .and_then(|w| seat_named::<Squares>(w))
-            .ok_or_else(|| format!("BLUE or GRAY is needed; {USAGE}"))
+        let kind = game(1).ok().and_then(&kind_of);
+        let word = words.get(i).copied().unwrap_or_default();
+        let found = match &kind {
+            Some(kind) => hosted::seat_named(kind, word),
+            None => hosted::GAMES
+                .iter()
+                .find_map(|name| hosted::seat_named(name, word)),
+        };
+        found.ok_or_else(|| match kind.as_deref().and_then(hosted::seat_words) {
+            Some(sides) => format!("{} is needed; {}", sides.replace('|', " or "), usage()),
+            None => format!("a side is needed; {}", usage()),
+        })
     };
     let rest = |i: usize| words.get(i..).map(|w| w.join(" ")).unwrap_or_default();
     match upper.first().map(String::as_str) {
@@ -126,11 +150,11 @@ pub fn parse(line: &str) -> std::result::Result<Action, String> {
                 .get(2)
                 .and_then(|w| w.parse().ok())
                 .filter(|n| *n > 0)
-                .ok_or_else(|| format!("EXTEND needs a positive duration; {USAGE}"))?;
+                .ok_or_else(|| format!("EXTEND needs a positive duration; {}", usage()))?;
             let hours = match upper.get(3).map(String::as_str) {
                 Some("DAY" | "DAYS") | None => n * 24,
                 Some("HOUR" | "HOURS") => n,
-                _ => return Err(format!("EXTEND takes DAYS or HOURS; {USAGE}")),
+                _ => return Err(format!("EXTEND takes DAYS or HOURS; {}", usage())),
             };
             Ok(Action::Extend {
                 game: game(1)?,
@@ -140,7 +164,7 @@ pub fn parse(line: &str) -> std::result::Result<Action, String> {
         Some("PAUSE") => {
             let date = match (upper.get(2).map(String::as_str), words.get(3)) {
                 (Some("UNTIL"), Some(d)) => *d,
-                _ => return Err(format!("PAUSE needs UNTIL <yyyy-mm-dd>; {USAGE}")),
+                _ => return Err(format!("PAUSE needs UNTIL <yyyy-mm-dd>; {}", usage())),
             };
             let day = NaiveDate::parse_from_str(date, "%Y-%m-%d")
                 .map_err(|_| format!("{date:?} is not a date yyyy-mm-dd"))?;
@@ -165,7 +189,7 @@ pub fn parse(line: &str) -> std::result::Result<Action, String> {
             };
             let reason = rest(3);
             if reason.is_empty() {
-                return Err(format!("ADJUDICATE needs a reason; {USAGE}"));
+                return Err(format!("ADJUDICATE needs a reason; {}", usage()));
             }
             Ok(Action::Adjudicate {
                 game: game(1)?,
@@ -181,7 +205,7 @@ pub fn parse(line: &str) -> std::result::Result<Action, String> {
                         .to_ascii_lowercase()
                 })
                 .filter(|a| a.contains('@'))
-                .ok_or_else(|| format!("REPLACE needs the new player's address; {USAGE}"))?;
+                .ok_or_else(|| format!("REPLACE needs the new player's address; {}", usage()))?;
             Ok(Action::Replace {
                 game: game(1)?,
                 seat: seat(2)?,
@@ -193,10 +217,10 @@ pub fn parse(line: &str) -> std::result::Result<Action, String> {
                 .get(2)
                 .and_then(|w| w.parse().ok())
                 .filter(|n| *n > 0)
-                .ok_or_else(|| format!("ROLLBACK needs how many orders; {USAGE}"))?;
+                .ok_or_else(|| format!("ROLLBACK needs how many orders; {}", usage()))?;
             let reason = rest(3);
             if reason.is_empty() {
-                return Err(format!("ROLLBACK needs the reason; {USAGE}"));
+                return Err(format!("ROLLBACK needs the reason; {}", usage()));
             }
             Ok(Action::Rollback {
                 game: game(1)?,
@@ -207,7 +231,7 @@ pub fn parse(line: &str) -> std::result::Result<Action, String> {
         Some("ACT") => {
             let order = rest(3);
             if order.is_empty() {
-                return Err(format!("ACT needs the order; {USAGE}"));
+                return Err(format!("ACT needs the order; {}", usage()));
             }
             Ok(Action::Act {
                 game: game(1)?,
@@ -218,14 +242,14 @@ pub fn parse(line: &str) -> std::result::Result<Action, String> {
         Some("NOTE") => {
             let text = rest(2);
             if text.is_empty() {
-                return Err(format!("NOTE needs its text; {USAGE}"));
+                return Err(format!("NOTE needs its text; {}", usage()));
             }
             Ok(Action::Note {
                 game: game(1)?,
                 text,
             })
         }
-        _ => Err(USAGE.to_string()),
+        _ => Err(usage()),
     }
 }
 
@@ -297,7 +321,7 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
                 row.id,
                 format!(
                     "the deadline of {} is extended by {hours} hours, to {}",
-                    Squares::seat_name(d.seat),
+                    side_name(&row, d.seat),
                     super::local_time(&now_text(new), "UTC")
                 ),
             )
@@ -333,13 +357,14 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
             (row.id, "the game resumes; the clock runs again".to_string())
         }
         Action::Forfeit { game, seat } => {
+            let row = game_row(tx, *game)?;
             let result = GameResult::Win(seat.other());
-            let reason = format!("{} forfeits", Squares::seat_name(*seat));
+            let reason = format!("{} forfeits", side_name(&row, *seat));
             match end_game(tx, cx, *game, result, &reason)? {
                 Some(refusal) => return Ok(refusal),
                 None => (
                     *game,
-                    format!("{reason}; {} wins", Squares::seat_name(seat.other())),
+                    format!("{reason}; {} wins", side_name(&row, seat.other())),
                 ),
             }
         }
@@ -347,16 +372,19 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
             game,
             result,
             reason,
-        } => match end_game(tx, cx, *game, *result, reason)? {
-            Some(refusal) => return Ok(refusal),
-            None => (
-                *game,
-                format!(
-                    "the game is adjudicated: {}; {reason}",
-                    result_words(*result)
+        } => {
+            let row = game_row(tx, *game)?;
+            match end_game(tx, cx, *game, *result, reason)? {
+                Some(refusal) => return Ok(refusal),
+                None => (
+                    *game,
+                    format!(
+                        "the game is adjudicated: {}; {reason}",
+                        result_words(&row, *result)
+                    ),
                 ),
-            ),
-        },
+            }
+        }
         Action::Replace {
             game,
             seat,
@@ -374,8 +402,8 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
                 "A moderator has given you the {} seat of game {game} ({}). Reply to \
                  this mail to play: its reply address ({}) carries your key; keep it \
                  to yourself. Write BOARD for the board and your choices.",
-                Squares::seat_name(*seat),
-                Squares::TITLE,
+                side_name(&row, *seat),
+                hosted::title(&row.kind).unwrap_or(&row.kind),
                 reply_address(&cx.config.service.address, *game, &key)
             ));
             queue_notice(
@@ -392,7 +420,7 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
                 row.id,
                 format!(
                     "{} is now played by {address}; the old key no longer works",
-                    Squares::seat_name(*seat)
+                    side_name(&row, *seat)
                 ),
             )
         }
@@ -409,14 +437,7 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
             if removed.is_empty() {
                 return Ok(format!("Refused: game {game} has no orders to roll back."));
             }
-            let recorder = rebuild(tx, &row, cx.config.address_parts().1)?;
-            let state = recorder.game().clone();
-            let count = tx.entries(*game)?.len() as i64;
-            tx.set_position(*game, &state.position(), count, &at)?;
-            for seat in Seat::BOTH {
-                tx.set_held(*game, seat, &[])?;
-            }
-            fresh_deadline(tx, cx.config, *game, &state, cx.now)?;
+            on_game!(row, G => replayed::<G>(tx, cx, &row))?;
             (
                 row.id,
                 format!(
@@ -431,54 +452,10 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
             if row.status != "active" {
                 return Ok(format!("Refused: game {game} is {}.", row.status));
             }
-            let mut state = rebuild(tx, &row, cx.config.address_parts().1)?
-                .game()
-                .clone();
-            match state.pending() {
-                Some(p) if p.seat == *seat => {}
-                _ => {
-                    return Ok(format!(
-                        "Refused: game {game} does not wait for {}.",
-                        Squares::seat_name(*seat)
-                    ))
-                }
+            match on_game!(row, G => act::<G>(tx, cx, &row, *seat, order))? {
+                Ok(done) => (row.id, done),
+                Err(refusal) => return Ok(refusal),
             }
-            let parsed = match state.read_order(order) {
-                Ok(o) => o,
-                Err(r) => return Ok(format!("Refused: {r}")),
-            };
-            let events = match state.apply(&parsed) {
-                Ok(events) => events,
-                Err(e) => return Ok(format!("Refused: {e}")),
-            };
-            let texts_of: Vec<String> = events.iter().map(|e| e.to_string()).collect();
-            tx.add_entry(
-                *game,
-                "order",
-                Some(*seat),
-                &parsed.to_string(),
-                &format!("(moderator) {order}"),
-                None,
-                &at,
-                &texts_of,
-            )?;
-            let count = tx.entries(*game)?.len() as i64;
-            tx.set_position(*game, &state.position(), count, &at)?;
-            fresh_deadline(tx, cx.config, *game, &state, cx.now)?;
-            if let Some(outcome) = state.outcome() {
-                let result = match outcome.result {
-                    GameResult::Win(s) => seat_text(s),
-                    GameResult::Draw => "draw",
-                };
-                tx.finish(*game, result, &super::termination(outcome.reason), &at)?;
-            }
-            (
-                row.id,
-                format!(
-                    "{parsed} was entered for {} at the player's request",
-                    Squares::seat_name(*seat)
-                ),
-            )
         }
         Action::Note { game, text } => (game_row(tx, *game)?.id, format!("note: {text}")),
     };
@@ -496,9 +473,80 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
     Ok(format!("Game {game_id}: {outcome}."))
 }
 
-fn result_words(result: GameResult) -> String {
+/// After a rollback: the cached position replayed from the entries left,
+/// no held orders, and a fresh deadline for the decision now pending.
+fn replayed<G: Game>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()> {
+    let recorder = rebuild::<G>(tx, row, cx.config.address_parts().1)?;
+    let state = recorder.game();
+    let count = tx.entries(row.id)?.len() as i64;
+    tx.set_position(row.id, &state.position(), count, &now_text(cx.now))?;
+    for seat in Seat::BOTH {
+        tx.set_held(row.id, seat, &[])?;
+    }
+    fresh_deadline(tx, cx.config, row.id, state, cx.now)
+}
+
+/// `ACT`: the order applied for `seat` as if the player had sent it.
+/// `Ok(Err(refusal))` when the game does not wait for that seat or the
+/// order is not legal; nothing is changed then.
+fn act<G: Game>(
+    tx: &Tx<'_>,
+    cx: &Context<'_>,
+    row: &GameRow,
+    seat: Seat,
+    order: &str,
+) -> Result<std::result::Result<String, String>> {
+    let (game, at) = (row.id, now_text(cx.now));
+    let mut state = rebuild::<G>(tx, row, cx.config.address_parts().1)?
+        .game()
+        .clone();
+    match state.pending() {
+        Some(p) if p.seat == seat => {}
+        _ => {
+            return Ok(Err(format!(
+                "Refused: game {game} does not wait for {}.",
+                G::seat_name(seat)
+            )))
+        }
+    }
+    let parsed = match state.read_order(order) {
+        Ok(o) => o,
+        Err(r) => return Ok(Err(format!("Refused: {r}"))),
+    };
+    let events = match state.apply(&parsed) {
+        Ok(events) => events,
+        Err(e) => return Ok(Err(format!("Refused: {e}"))),
+    };
+    let texts_of: Vec<String> = events.iter().map(|e| e.to_string()).collect();
+    tx.add_entry(
+        game,
+        "order",
+        Some(seat),
+        &parsed.to_string(),
+        &format!("(moderator) {order}"),
+        None,
+        &at,
+        &texts_of,
+    )?;
+    let count = tx.entries(game)?.len() as i64;
+    tx.set_position(game, &state.position(), count, &at)?;
+    fresh_deadline(tx, cx.config, game, &state, cx.now)?;
+    if let Some(outcome) = state.outcome() {
+        let result = match outcome.result {
+            GameResult::Win(s) => seat_text(s),
+            GameResult::Draw => "draw",
+        };
+        tx.finish(game, result, &super::termination(outcome.reason), &at)?;
+    }
+    Ok(Ok(format!(
+        "{parsed} was entered for {} at the player's request",
+        G::seat_name(seat)
+    )))
+}
+
+fn result_words(row: &GameRow, result: GameResult) -> String {
     match result {
-        GameResult::Win(s) => format!("{} wins", Squares::seat_name(s)),
+        GameResult::Win(s) => format!("{} wins", side_name(row, s)),
         GameResult::Draw => "a draw".to_string(),
     }
 }
@@ -543,14 +591,19 @@ pub fn resume(tx: &Tx<'_>, now: DateTime<Utc>, game: i64) -> Result<()> {
 /// Tells both players what a moderator did, with the game as it now stands.
 fn announce(tx: &Tx<'_>, cx: &Context<'_>, game: i64, words: &str) -> Result<()> {
     let row = game_row(tx, game)?;
-    let state = match load(&row) {
+    on_game!(row, G => announce_as::<G>(tx, cx, &row, words))
+}
+
+fn announce_as<G: Game>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow, words: &str) -> Result<()> {
+    let game = row.id;
+    let state = match load::<G>(row) {
         Some(s) => s,
-        None => rebuild(tx, &row, cx.config.address_parts().1)?
+        None => rebuild::<G>(tx, row, cx.config.address_parts().1)?
             .game()
             .clone(),
     };
     for seat in tx.seats(game)? {
-        let update = update_text(tx, &row, &state, seat.seat, &[])?;
+        let update = update_text(tx, row, &state, seat.seat, &[])?;
         let body = format!("{}\n{update}", texts::wrap(words));
         let seed = format!(
             "{}/mod/{game}/{}/{}",
@@ -561,7 +614,7 @@ fn announce(tx: &Tx<'_>, cx: &Context<'_>, game: i64, words: &str) -> Result<()>
         queue_notice(
             tx,
             cx.config,
-            &row,
+            row,
             &seat.address,
             Some((game, seat.seat)),
             body,
@@ -569,7 +622,7 @@ fn announce(tx: &Tx<'_>, cx: &Context<'_>, game: i64, words: &str) -> Result<()>
             cx.now,
         )?;
     }
-    let _ = game_subject(&row);
+    let _ = game_subject(row);
     Ok(())
 }
 
@@ -579,43 +632,85 @@ mod tests {
 
     #[test]
     fn commands_are_read_with_their_arguments() {
-        assert_eq!(parse("stalled"), Ok(Action::Stalled));
+        let squares = |_| Some("squares".to_string());
+        assert_eq!(parse("stalled", squares), Ok(Action::Stalled));
         assert_eq!(
-            parse("MOD extend 4 2 days"),
+            parse("MOD extend 4 2 days", squares),
             Ok(Action::Extend { game: 4, hours: 48 })
         );
         assert_eq!(
-            parse("extend 4 5 hours"),
+            parse("extend 4 5 hours", squares),
             Ok(Action::Extend { game: 4, hours: 5 })
         );
         assert!(matches!(
-            parse("pause 4 until 2026-12-01"),
+            parse("pause 4 until 2026-12-01", squares),
             Ok(Action::Pause { game: 4, .. })
         ));
         assert_eq!(
-            parse("forfeit 4 gray"),
+            parse("forfeit 4 gray", squares),
             Ok(Action::Forfeit {
                 game: 4,
                 seat: Seat::South
             })
         );
         assert!(matches!(
-            parse("adjudicate 4 draw both agreed by phone"),
+            parse("adjudicate 4 draw both agreed by phone", squares),
             Ok(Action::Adjudicate {
                 result: GameResult::Draw,
                 ..
             })
         ));
         assert!(matches!(
-            parse("rollback 4 1 misread order"),
+            parse("rollback 4 1 misread order", squares),
             Ok(Action::Rollback { orders: 1, .. })
         ));
         assert!(matches!(
-            parse("act 4 blue MOVE G2CR G1C"),
+            parse("act 4 blue MOVE G2CR G1C", squares),
             Ok(Action::Act { .. })
         ));
-        assert!(parse("adjudicate 4 blue").is_err(), "a reason is needed");
-        assert!(parse("pause 4 until tomorrow").is_err());
-        assert!(parse("explode 4").is_err());
+        assert!(
+            parse("adjudicate 4 blue", squares).is_err(),
+            "a reason is needed"
+        );
+        assert!(parse("pause 4 until tomorrow", squares).is_err());
+        assert!(parse("explode 4", squares).is_err());
+    }
+
+    #[test]
+    fn sides_are_read_in_the_words_of_the_game_named() {
+        let kind_of = |game: i64| match game {
+            4 => Some("squares".to_string()),
+            5 => Some("napoleonic".to_string()),
+            _ => None,
+        };
+        assert_eq!(
+            parse("forfeit 5 French", kind_of),
+            Ok(Action::Forfeit {
+                game: 5,
+                seat: Seat::South
+            })
+        );
+        assert!(matches!(
+            parse("act 5 british MOVE GUARD BR B3C", kind_of),
+            Ok(Action::Act {
+                seat: Seat::North,
+                ..
+            })
+        ));
+        let refused = parse("replace 5 gray carol@example.org", kind_of).unwrap_err();
+        assert!(
+            refused.starts_with("BRITISH or FRENCH is needed"),
+            "{refused}"
+        );
+        let refused = parse("forfeit 4 british", kind_of).unwrap_err();
+        assert!(refused.starts_with("BLUE or GRAY is needed"), "{refused}");
+        assert!(
+            refused.contains("SQUARES (BLUE|GRAY), NAPOLEONIC (BRITISH|FRENCH)"),
+            "{refused}"
+        );
+        // A game not found: any hosted side is read; carrying the action
+        // out says there is no such game.
+        assert!(parse("forfeit 9 french", kind_of).is_ok());
+        assert!(parse("forfeit 9 purple", kind_of).is_err());
     }
 }

@@ -74,7 +74,7 @@ pub fn undeliverable(
     };
     for (game, seat) in tx.mark_undeliverable(&mail.recipient, why)? {
         let Some(row) = tx.game(game)? else { continue };
-        let side = Squares::seat_name(seat);
+        let side = side_name(&row, seat);
         let text = texts::wrap(&texts::render(
             "undeliverable",
             minijinja::context! {

@@ -1,10 +1,11 @@
 //! Helpers shared by the SQUARES property and fuzz tests: a seeded RNG, an
 //! independent reader of position strings (counts only), and a builder of
-//! random positions written in canonical form.
+//! random positions written in canonical form, for the Civil War game and
+//! (through a [`GameSpec`]) its Napoleonic variant.
 #![allow(dead_code)]
 pub mod mailstack;
 
-use orderly::games::squares::{board, Side, Space, Squares, UnitKind};
+use orderly::games::squares::{board, notation, Side, Space, Squares, UnitKind, Variant};
 use proptest::prelude::*;
 
 /// xorshift64: deterministic, no dependencies.
@@ -202,6 +203,273 @@ pub fn r26_points(eliminated: &[[u32; 3]; 2], side: usize) -> u32 {
     enemy[0] + 2 * enemy[1] + cavalry_each * enemy[2]
 }
 
+// ----- both games -------------------------------------------------------------
+
+/// The Napoleonic unit types in army order (N2, N35): infantry, guard,
+/// light infantry, artillery, horse battery, cavalry, heavy cavalry.
+pub const NAPOLEONIC_KINDS: [UnitKind; 7] = [
+    UnitKind::Infantry,
+    UnitKind::Guard,
+    UnitKind::Light,
+    UnitKind::Artillery,
+    UnitKind::HorseBattery,
+    UnitKind::Cavalry,
+    UnitKind::HeavyCavalry,
+];
+
+/// The Napoleonic army by unit number (N2: 6 INF, 1 GUA, 2 LI, 2 ART, 1 HB,
+/// 3 CAV, 1 HC), written out here rather than taken from the engine.
+pub const NAPOLEONIC_ARMY: [UnitKind; 16] = [
+    UnitKind::Infantry,
+    UnitKind::Infantry,
+    UnitKind::Infantry,
+    UnitKind::Infantry,
+    UnitKind::Infantry,
+    UnitKind::Infantry,
+    UnitKind::Guard,
+    UnitKind::Light,
+    UnitKind::Light,
+    UnitKind::Artillery,
+    UnitKind::Artillery,
+    UnitKind::HorseBattery,
+    UnitKind::Cavalry,
+    UnitKind::Cavalry,
+    UnitKind::Cavalry,
+    UnitKind::HeavyCavalry,
+];
+
+/// Units per side and type in the Napoleonic army, in army order.
+pub const NAPOLEONIC_ARMY_COUNTS: [u32; 7] = [6, 1, 2, 2, 1, 3, 1];
+
+/// The most unit types a game has (the variant's seven).
+pub const MAX_KINDS: usize = 7;
+
+/// What the tests know of one game's army and position notation, written
+/// out from squares-board.md, napoleonic-rulings.md (N1, N2) and
+/// docs/napoleonic-design.md (N35), not taken from the engine. A unit
+/// type's *slot* is its index in `kinds`.
+#[derive(Debug)]
+pub struct GameSpec {
+    /// The game.
+    pub variant: Variant,
+    /// The unit types in army order, the order position strings group them in.
+    pub kinds: &'static [UnitKind],
+    /// The upper-case position letter of each type, by slot.
+    pub letters: &'static [char],
+    /// Units of each type per army, by slot.
+    pub counts: &'static [u32],
+    /// The army by unit number.
+    pub army: &'static [UnitKind; 16],
+    /// The position string's first field, if the game writes one.
+    pub header: Option<&'static str>,
+    /// The letters of the turn and passes fields, North first.
+    pub side_letters: [char; 2],
+    /// The attack stage codes a position string may hold.
+    pub stages: &'static [&'static str],
+}
+
+/// SQUARES - The Civil War Battle Game.
+pub static CIVIL_WAR_SPEC: GameSpec = GameSpec {
+    variant: Variant::CivilWar,
+    kinds: &CIVIL_WAR_KINDS,
+    letters: &['I', 'A', 'C'],
+    counts: &ARMY_COUNTS,
+    army: &ARMY,
+    header: None,
+    side_letters: ['b', 'g'],
+    stages: &STAGES,
+};
+
+/// SQUARES - The Napoleonic War Variant.
+pub static NAPOLEONIC_SPEC: GameSpec = GameSpec {
+    variant: Variant::Napoleonic,
+    kinds: &NAPOLEONIC_KINDS,
+    letters: &['I', 'G', 'L', 'A', 'H', 'C', 'K'],
+    counts: &NAPOLEONIC_ARMY_COUNTS,
+    army: &NAPOLEONIC_ARMY,
+    header: Some("napoleonic"),
+    side_letters: ['b', 'f'],
+    stages: &[
+        "R", "O", "S1", "C", "A1", "A4", "S5", "GS", "GC", "HD", "HS", "HA", "L", "V",
+    ],
+};
+
+/// The spec of `variant`.
+pub fn spec(variant: Variant) -> &'static GameSpec {
+    match variant {
+        Variant::CivilWar => &CIVIL_WAR_SPEC,
+        Variant::Napoleonic => &NAPOLEONIC_SPEC,
+    }
+}
+
+impl GameSpec {
+    /// The slot of `kind`; panics for a type outside this army.
+    pub fn slot(&self, kind: UnitKind) -> usize {
+        self.kinds
+            .iter()
+            .position(|&k| k == kind)
+            .unwrap_or_else(|| panic!("{kind:?} is not a unit type of {:?}", self.variant))
+    }
+
+    /// Whether `kind` is in this game's army.
+    pub fn has(&self, kind: UnitKind) -> bool {
+        self.kinds.contains(&kind)
+    }
+
+    /// The side and slot of a position letter.
+    fn letter(&self, c: char) -> Option<(usize, usize)> {
+        let side = if c.is_ascii_uppercase() { 0 } else { 1 };
+        let slot = self
+            .letters
+            .iter()
+            .position(|&l| l == c.to_ascii_uppercase())?;
+        Some((side, slot))
+    }
+
+    fn kind_letter(&self, side: usize, slot: usize) -> char {
+        let c = self.letters[slot];
+        if side == 0 {
+            c
+        } else {
+            c.to_ascii_lowercase()
+        }
+    }
+}
+
+/// As [`Counts`], for either game: by [side][slot].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KindCounts {
+    pub board: [[u32; MAX_KINDS]; 2],
+    /// In the north reserve (index 0) and the south reserve (index 1), by [side][slot].
+    pub reserve: [[[u32; MAX_KINDS]; 2]; 2],
+    pub eliminated: [[u32; MAX_KINDS]; 2],
+}
+
+fn read_group_in(
+    spec: &GameSpec,
+    text: &str,
+    into: &mut [[u32; MAX_KINDS]; 2],
+) -> Result<(), String> {
+    if text == "-" {
+        return Ok(());
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let mut n = 0u32;
+        let start = i;
+        while i < chars.len() && chars[i].is_ascii_digit() {
+            n = n * 10 + chars[i].to_digit(10).unwrap_or(0);
+            i += 1;
+        }
+        let count = if i > start { n } else { 1 };
+        let c = *chars
+            .get(i)
+            .ok_or(format!("group {text:?} ends in a number"))?;
+        let (side, slot) = spec
+            .letter(c)
+            .ok_or(format!("bad letter {c:?} in {text:?}"))?;
+        into[side][slot] += count;
+        i += 1;
+        while i < chars.len() && is_modifier(chars[i]) {
+            i += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Counts the units of a canonical position string of `spec`'s game,
+/// independently of the engine's reader; checks the header and that each
+/// board rank covers exactly its squares.
+pub fn count_units_in(spec: &GameSpec, position: &str) -> Result<KindCounts, String> {
+    let mut fields: Vec<&str> = position.split(' ').collect();
+    if let Some(header) = spec.header {
+        if fields.first() != Some(&header) {
+            return Err(format!("{position:?} does not start with {header:?}"));
+        }
+        fields.remove(0);
+    }
+    if fields.len() != 6 {
+        return Err(format!(
+            "{position:?} does not have six fields after its header"
+        ));
+    }
+    let ranks: Vec<&str> = fields[0].split('/').collect();
+    if ranks.len() != RANK_SIZES.len() {
+        return Err(format!("{position:?} does not have 11 ranks"));
+    }
+    let mut counts = KindCounts::default();
+    for (r, text) in ranks.iter().enumerate() {
+        if r == 0 || r == RANK_SIZES.len() - 1 {
+            let which = if r == 0 { 0 } else { 1 };
+            read_group_in(spec, text, &mut counts.reserve[which])?;
+            continue;
+        }
+        let mut covered = 0;
+        for c in text.chars() {
+            if let Some(d) = c.to_digit(10) {
+                covered += d as usize;
+            } else if let Some((side, slot)) = spec.letter(c) {
+                counts.board[side][slot] += 1;
+                covered += 1;
+            } else if !is_modifier(c) {
+                return Err(format!("bad character {c:?} in rank {text:?}"));
+            }
+        }
+        if covered != RANK_SIZES[r] {
+            return Err(format!(
+                "rank {r} {text:?} covers {covered} squares, not {}",
+                RANK_SIZES[r]
+            ));
+        }
+    }
+    read_group_in(spec, fields[1], &mut counts.eliminated)?;
+    Ok(counts)
+}
+
+/// Whether each side's whole army of `spec`'s game is somewhere: on the
+/// board, in a reserve or eliminated.
+pub fn army_complete_in(spec: &GameSpec, counts: &KindCounts) -> Result<(), String> {
+    for side in 0..2 {
+        for (slot, &army) in spec.counts.iter().enumerate() {
+            let total = counts.board[side][slot]
+                + counts.reserve[0][side][slot]
+                + counts.reserve[1][side][slot]
+                + counts.eliminated[side][slot];
+            if total != army {
+                return Err(format!(
+                    "side {side} has {total} units of {:?}, not {army}",
+                    spec.kinds[slot]
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// N22, computed from eliminated counts by Napoleonic slot (I G L A H C K):
+/// `side` scores for the enemy units it eliminated: infantry and light
+/// infantry 1, the guard 2, artillery and the horse battery 2, cavalry and
+/// heavy cavalry 1 each, or 2 each once 3 or more of the four are lost.
+pub fn n22_points(eliminated: &[[u32; MAX_KINDS]; 2], side: usize) -> u32 {
+    let [infantry, guard, light, artillery, horse_battery, cavalry, heavy, ..] =
+        eliminated[1 - side];
+    let horse = cavalry + heavy;
+    let horse_each = if horse >= 3 { 2 } else { 1 };
+    infantry + light + 2 * guard + 2 * (artillery + horse_battery) + horse_each * horse
+}
+
+/// The points of `side` in `spec`'s game: R26 or N22.
+pub fn points_in(spec: &GameSpec, eliminated: &[[u32; MAX_KINDS]; 2], side: usize) -> u32 {
+    match spec.variant {
+        Variant::CivilWar => {
+            let three = |s: usize| [eliminated[s][0], eliminated[s][1], eliminated[s][2]];
+            r26_points(&[three(0), three(1)], side)
+        }
+        Variant::Napoleonic => n22_points(eliminated, side),
+    }
+}
+
 // ----- random positions -----------------------------------------------------
 
 /// Where a unit of a generated position goes.
@@ -290,6 +558,7 @@ pub fn layout() -> impl Strategy<Value = Layout> {
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 struct Written {
     side: usize,
+    /// The type's slot in the game's army order.
     kind: usize,
     move_run: u8,
     attack_run: u8,
@@ -297,17 +566,8 @@ struct Written {
     retreated: bool,
 }
 
-fn kind_letter(side: usize, kind: usize) -> char {
-    let c = ['I', 'A', 'C'][kind];
-    if side == 0 {
-        c
-    } else {
-        c.to_ascii_lowercase()
-    }
-}
-
-fn write_written(out: &mut String, w: &Written) {
-    out.push(kind_letter(w.side, w.kind));
+fn write_written(spec: &GameSpec, out: &mut String, w: &Written) {
+    out.push(spec.kind_letter(w.side, w.kind));
     for _ in 0..w.move_run {
         out.push('+');
     }
@@ -324,7 +584,7 @@ fn write_written(out: &mut String, w: &Written) {
 
 /// A group in the engine's canonical order (side, kind, runs, flags), equal
 /// units counted.
-fn write_canonical_group(out: &mut String, mut units: Vec<Written>) {
+fn write_canonical_group(spec: &GameSpec, out: &mut String, mut units: Vec<Written>) {
     if units.is_empty() {
         out.push('-');
         return;
@@ -339,7 +599,7 @@ fn write_canonical_group(out: &mut String, mut units: Vec<Written>) {
         if j - i > 1 {
             out.push_str(&(j - i).to_string());
         }
-        write_written(out, &units[i]);
+        write_written(spec, out, &units[i]);
         i = j;
     }
 }
@@ -364,7 +624,20 @@ pub fn layout_position(l: &Layout) -> String {
 /// retreat during the current turn, which only an attack in progress has),
 /// and no cavalry rests (R21 does not restrict it).
 pub fn layout_position_with(l: &Layout, consistent: bool) -> String {
+    layout_position_in(&CIVIL_WAR_SPEC, l, consistent)
+}
+
+/// As [`layout_position_with`], for `spec`'s game. In the variant only the
+/// cavalry (CAV) never rests (N16), the two-unit move pairs cavalry and
+/// heavy cavalry (N6), and with `consistent` the heavy cavalry is never put
+/// on a forest (N6).
+pub fn layout_position_in(spec: &GameSpec, l: &Layout, consistent: bool) -> String {
+    let b = board();
     let mover = usize::from(l.gray_to_move);
+    let pairs =
+        |slot: usize| matches!(spec.kinds[slot], UnitKind::Cavalry | UnitKind::HeavyCavalry);
+    let never_rests = |slot: usize| spec.kinds[slot] == UnitKind::Cavalry;
+    let never_forest = |slot: usize| consistent && spec.kinds[slot] == UnitKind::HeavyCavalry;
     // 0 = BR, 1..=30 board squares, 31 = GR.
     let mut on_square: [Option<Written>; 32] = [None; 32];
     let mut reserves: [Vec<Written>; 2] = [Vec::new(), Vec::new()];
@@ -373,9 +646,9 @@ pub fn layout_position_with(l: &Layout, consistent: bool) -> String {
     // one mover, two cavalry, or one attacker. Per side: movers so far (and
     // whether they are all cavalry), or that an attacker has been seen.
     let mut actors: [(usize, bool, bool); 2] = [(0, true, false); 2];
-    for (i, spec) in l.units.iter().enumerate() {
+    for (i, spec_unit) in l.units.iter().enumerate() {
         let side = i / 16;
-        let kind = kind_index(ARMY[i % 16]);
+        let kind = spec.slot(spec.army[i % 16]);
         // R6 with R3, R4: a side whose latest turn was a PASS has no runs;
         // in the second half of a double turn the mover's runs are at most 1.
         let half = l.half % 3;
@@ -394,11 +667,11 @@ pub fn layout_position_with(l: &Layout, consistent: bool) -> String {
         let mut w = Written {
             side,
             kind,
-            move_run: run(spec.move_run).min(cap),
-            attack_run: run(spec.attack_run).min(cap),
-            // In play cavalry never rests after a retreat (R21).
-            inactive: spec.inactive < 10 && !(consistent && kind == 2),
-            retreated: !consistent && side == mover && spec.retreated < 8,
+            move_run: run(spec_unit.move_run).min(cap),
+            attack_run: run(spec_unit.attack_run).min(cap),
+            // In play cavalry never rests after a retreat (R21, N16).
+            inactive: spec_unit.inactive < 10 && !(consistent && never_rests(kind)),
+            retreated: !consistent && side == mover && spec_unit.retreated < 8,
         };
         let (movers, all_cavalry, attacked) = &mut actors[side];
         if w.attack_run > 0 && *movers == 0 && !*attacked {
@@ -406,11 +679,11 @@ pub fn layout_position_with(l: &Layout, consistent: bool) -> String {
             *attacked = true;
         } else if w.move_run > 0
             && !*attacked
-            && (*movers == 0 || (*movers == 1 && *all_cavalry && kind == 2))
+            && (*movers == 0 || (*movers == 1 && *all_cavalry && pairs(kind)))
         {
             w.attack_run = 0;
             *movers += 1;
-            *all_cavalry &= kind == 2;
+            *all_cavalry &= pairs(kind);
         } else {
             w.move_run = 0;
             w.attack_run = 0;
@@ -419,16 +692,20 @@ pub fn layout_position_with(l: &Layout, consistent: bool) -> String {
             reserves[1 - side].push(w);
             continue;
         }
-        let place = spec.place;
+        let place = spec_unit.place;
         if place < l.board_rate {
-            let mut sq = spec.square as usize % 30;
+            let free = |sq: usize, on_square: &[Option<Written>; 32]| {
+                on_square[sq + 1].is_none()
+                    && !(never_forest(kind) && b.is_forest(Space::new(sq + 1)))
+            };
+            let mut sq = spec_unit.square as usize % 30;
             for _ in 0..30 {
-                if on_square[sq + 1].is_none() {
+                if free(sq, &on_square) {
                     break;
                 }
                 sq = (sq + 1) % 30;
             }
-            if on_square[sq + 1].is_none() {
+            if free(sq, &on_square) {
                 on_square[sq + 1] = Some(w);
                 continue;
             }
@@ -448,6 +725,10 @@ pub fn layout_position_with(l: &Layout, consistent: bool) -> String {
         }
     }
     let mut out = String::new();
+    if let Some(header) = spec.header {
+        out.push_str(header);
+        out.push(' ');
+    }
     let mut index = 0;
     for (r, &size) in RANK_SIZES.iter().enumerate() {
         if r > 0 {
@@ -455,7 +736,7 @@ pub fn layout_position_with(l: &Layout, consistent: bool) -> String {
         }
         if r == 0 || r == RANK_SIZES.len() - 1 {
             let which = usize::from(r != 0);
-            write_canonical_group(&mut out, std::mem::take(&mut reserves[which]));
+            write_canonical_group(spec, &mut out, std::mem::take(&mut reserves[which]));
             index += 1;
             continue;
         }
@@ -468,7 +749,7 @@ pub fn layout_position_with(l: &Layout, consistent: bool) -> String {
                         out.push_str(&empty.to_string());
                         empty = 0;
                     }
-                    write_written(&mut out, w);
+                    write_written(spec, &mut out, w);
                 }
             }
             index += 1;
@@ -478,9 +759,10 @@ pub fn layout_position_with(l: &Layout, consistent: bool) -> String {
         }
     }
     out.push(' ');
-    write_canonical_group(&mut out, eliminated);
+    write_canonical_group(spec, &mut out, eliminated);
     out.push(' ');
-    out.push(if mover == 0 { 'b' } else { 'g' });
+    let [north, south] = spec.side_letters;
+    out.push(if mover == 0 { north } else { south });
     let half = l.half % 3;
     match half {
         1 => out.push('1'),
@@ -493,9 +775,12 @@ pub fn layout_position_with(l: &Layout, consistent: bool) -> String {
     out.push(' ');
     match passed {
         [false, false] => out.push('-'),
-        [true, false] => out.push('b'),
-        [false, true] => out.push('g'),
-        [true, true] => out.push_str("bg"),
+        [true, false] => out.push(north),
+        [false, true] => out.push(south),
+        [true, true] => {
+            out.push(north);
+            out.push(south);
+        }
     }
     out.push_str(&format!(" {} -", l.turn));
     out
@@ -507,6 +792,11 @@ const STAGES: [&str; 9] = ["R", "O", "S1", "C", "A1", "A4", "S5", "L", "V"];
 /// already accepted as `game`), following the layout's attack choices. Returns
 /// the attack field the parser accepted, if any.
 pub fn with_attack(base: &str, game: &Squares, l: &Layout) -> Option<String> {
+    with_attack_in(&CIVIL_WAR_SPEC, base, game, l)
+}
+
+/// As [`with_attack`], for `spec`'s game (its stages, its square codes).
+pub fn with_attack_in(spec: &GameSpec, base: &str, game: &Squares, l: &Layout) -> Option<String> {
     let (a, t, s, st) = l.attack?;
     let b = board();
     let side = game.to_move();
@@ -530,14 +820,16 @@ pub fn with_attack(base: &str, game: &Squares, l: &Layout) -> Option<String> {
         Some(supports[s as usize % supports.len()])
     };
     let stem = base.strip_suffix(" -")?;
-    let accepted: Vec<String> = STAGES
+    // Square codes as the game writes them (F codes in the variant, N1).
+    let squares = notation::with(spec.variant.notation(), || match support {
+        Some(sp) => format!("{attacker}x{target}+{sp}"),
+        None => format!("{attacker}x{target}"),
+    });
+    let accepted: Vec<String> = spec
+        .stages
         .iter()
         .filter_map(|stage| {
-            let field = match support {
-                Some(sp) => format!("{attacker}x{target}+{sp}/{stage}"),
-                None => format!("{attacker}x{target}/{stage}"),
-            };
-            let text = format!("{stem} {field}");
+            let text = format!("{stem} {squares}/{stage}");
             text.parse::<Squares>().ok().map(|_| text)
         })
         .collect();
@@ -556,7 +848,13 @@ pub fn side_index(side: Side) -> usize {
 /// Plays `choices` (each picks among the listed orders, modulo their number)
 /// from the opening, stopping early if the game ends.
 pub fn play(gray_first: bool, choices: &[u32]) -> Squares {
-    let mut game = Squares::opening(if gray_first { Side::Gray } else { Side::Blue });
+    play_in(Variant::CivilWar, gray_first, choices)
+}
+
+/// As [`play`], from the opening of `variant`.
+pub fn play_in(variant: Variant, gray_first: bool, choices: &[u32]) -> Squares {
+    let first = if gray_first { Side::Gray } else { Side::Blue };
+    let mut game = Squares::opening_of(variant, first);
     let mut legal = Vec::new();
     let mut events = Vec::new();
     for &c in choices {

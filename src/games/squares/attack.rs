@@ -288,7 +288,11 @@ impl Squares {
     /// option never eliminates it (HB1), the defender is eliminated first.
     /// With `attacker_follows` (options 1 and HB1) only the retreats after
     /// which the attacking unit is still in place with a retreat of its own.
-    fn option1_support_retreats(&self, attack: &AttackState, attacker_follows: bool) -> Vec<Chain> {
+    pub(crate) fn option1_support_retreats(
+        &self,
+        attack: &AttackState,
+        attacker_follows: bool,
+    ) -> Vec<Chain> {
         let Some(support) = attack.support else {
             return Vec::new();
         };
@@ -749,7 +753,16 @@ impl Squares {
             .filter(|u| u.kind() == kind)
             .max_by_key(|&u| {
                 let s = self.units[u.index()];
-                (s.inactive || s.retreated, s.move_run, u.index())
+                // Every mark the position string shows takes part, so that
+                // the unit number decides only between units the string
+                // cannot tell apart, and a game read back loses the same unit.
+                (
+                    s.inactive || s.retreated,
+                    s.move_run,
+                    s.attack_run,
+                    s.inactive,
+                    u.index(),
+                )
             })
     }
 

@@ -5,14 +5,23 @@
 //! lists them). Inside an attack: each legal choice with one line saying
 //! what it does in this position, worked out by playing it on a copy of the
 //! game, so the text can never promise what the rules would not do.
+//!
+//! The Napoleonic variant's choices are worded in its notation (British and
+//! French, F codes, its seven unit types; N1, N24), with its rules cited
+//! where they decide: the charge (N10), the Guard's and the others'
+//! immunities (N11, N14, N15), the forced retreat from the attacking Guard
+//! (N12), and the Grand Battery and Horse Battery option lists (N18, N19).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::attack::Stage;
+use super::attack::{AttackState, OptionsOffered, Stage};
 use super::board::{board, Space, Terrain};
+use super::drawing::{must_retreat_rule, option_list};
 use super::event::Event;
+use super::notation;
 use super::order::Order;
+use super::rules::{Family, Variant};
 use super::state::{Half, Squares};
 use super::unit::{Side, UnitKind};
 use crate::games::{Game, Rejection};
@@ -20,8 +29,13 @@ use crate::games::{Game, Rejection};
 /// Mail lines are at most this wide (design: plain text, 76 columns).
 const WIDTH: usize = crate::games::text::MAIL_WIDTH;
 
-/// The pending choices for the player who must decide.
+/// The pending choices for the player who must decide, in the game's own
+/// notation (N1).
 pub(crate) fn describe(game: &Squares) -> String {
+    notation::with(game.variant().notation(), || describe_in_notation(game))
+}
+
+fn describe_in_notation(game: &Squares) -> String {
     let Some(side) = game.side_to_decide() else {
         return String::new();
     };
@@ -32,8 +46,15 @@ pub(crate) fn describe(game: &Squares) -> String {
 }
 
 /// `HELP MOVES <square>`: every legal order of the unit on `square` (or of
-/// the reserve), one per line in canonical notation.
+/// the reserve), one per line in canonical notation; the square read and
+/// written in the game's own codes (F codes in the variant, N1).
 pub(crate) fn describe_from(game: &Squares, square: &str) -> Result<String, Rejection> {
+    notation::with(game.variant().notation(), || {
+        describe_from_in_notation(game, square)
+    })
+}
+
+fn describe_from_in_notation(game: &Squares, square: &str) -> Result<String, Rejection> {
     let reject = |problem: String, suggestions: Vec<String>| Rejection {
         line: format!("HELP MOVES {square}"),
         problem,
@@ -133,11 +154,22 @@ fn describe_turn(game: &Squares, side: Side) -> String {
     }
     if pairs > 0 {
         let ways = count(pairs, "way");
-        let _ = writeln!(
-            out,
-            "  two cavalry at once, one step each (R11): {ways}; HELP MOVES \
-             on either cavalry's square lists them"
-        );
+        match game.variant() {
+            Variant::CivilWar => {
+                let _ = writeln!(
+                    out,
+                    "  two cavalry at once, one step each (R11): {ways}; HELP MOVES \
+                     on either cavalry's square lists them"
+                );
+            }
+            Variant::Napoleonic => {
+                let _ = writeln!(
+                    out,
+                    "  two cavalry or heavy cavalry at once, one step each (R11, N6): \
+                     {ways}; HELP MOVES on either unit's square lists them"
+                );
+            }
+        }
     }
     if pass {
         let _ = writeln!(
@@ -177,8 +209,9 @@ fn front_rank(side: Side, s: Space) -> u8 {
 fn unit_line(game: &Squares, head: &str, orders: &[Order]) -> (String, bool) {
     let mut moves: Vec<String> = Vec::new();
     let mut whole = false;
-    let mut attacks: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut hopeless_targets: Vec<String> = Vec::new();
+    // By target: each support ("alone" for none) with what the attack does
+    // without a choice, if anything.
+    let mut attacks: BTreeMap<String, Vec<(String, Option<String>)>> = BTreeMap::new();
     for o in orders {
         match *o {
             Order::Move(step) => {
@@ -199,13 +232,11 @@ fn unit_line(game: &Squares, head: &str, orders: &[Order]) -> (String, bool) {
                 target,
                 support,
             } => {
-                if support.is_none() && hopeless(game, attacker, target) {
-                    hopeless_targets.push(target.to_string());
-                }
+                let note = attack_note(game, attacker, target, support);
                 attacks
                     .entry(target.to_string())
                     .or_default()
-                    .push(support.map_or("alone".to_string(), |s| s.to_string()))
+                    .push((support.map_or("alone".to_string(), |s| s.to_string()), note))
             }
             _ => {}
         }
@@ -215,25 +246,39 @@ fn unit_line(game: &Squares, head: &str, orders: &[Order]) -> (String, bool) {
         parts.push(format!("MOVE to {}", moves.join(" ")));
     }
     for (target, supports) in &attacks {
-        let alone = supports.iter().any(|s| s == "alone");
+        let alone_note = supports
+            .iter()
+            .find(|(s, _)| s == "alone")
+            .map(|(_, note)| note.clone());
+        let alone = alone_note.is_some();
         let with: Vec<&str> = supports
             .iter()
-            .filter(|s| *s != "alone")
-            .map(String::as_str)
+            .filter(|(s, _)| s != "alone")
+            .map(|(s, _)| s.as_str())
             .collect();
-        // R17: some unsupported attacks only lose the attacker; say so
-        // where the choice is offered.
-        let lost = if hopeless_targets.contains(target) {
-            " (attacker lost, R17)"
-        } else {
-            ""
+        // R17: some unsupported attacks only lose the attacker (N10: some
+        // only win); say so where the choice is offered. A note every
+        // attack on the target shares (a charge, supported or not) goes
+        // with the target.
+        let shared = supports
+            .first()
+            .and_then(|(_, note)| note.clone())
+            .filter(|note| {
+                !with.is_empty() && supports.iter().all(|(_, n)| n.as_ref() == Some(note))
+            });
+        let lost = match (&shared, alone_note.flatten()) {
+            (None, Some(note)) => format!(" ({note})"),
+            _ => String::new(),
         };
         let how = match (alone, with.is_empty()) {
             (true, true) => format!("unsupported{lost}"),
             (true, false) => format!("alone{lost} or SUPPORT {}", with.join("/")),
             (false, _) => format!("SUPPORT {}", with.join("/")),
         };
-        parts.push(format!("ATTACK {target} {how}"));
+        match shared {
+            Some(note) => parts.push(format!("ATTACK {target} ({note}) {how}")),
+            None => parts.push(format!("ATTACK {target} {how}")),
+        }
     }
     let line = format!("{head}{}", parts.join("; "));
     if line.len() <= WIDTH {
@@ -249,6 +294,16 @@ fn unit_line(game: &Squares, head: &str, orders: &[Order]) -> (String, bool) {
         Order::Attack { attacker, .. } => attacker,
         _ => unreachable!("only moves and attacks are grouped by unit"),
     };
+    // In the variant an attack may decide itself (the charge, N10; the
+    // immunities, N11, N14, N15): the moves are counted and the attacks,
+    // with what they do, stay listed, over two lines when they must.
+    if game.variant() == Variant::Napoleonic && !moves.is_empty() && parts.len() > 1 {
+        let counted = format!("{} (HELP MOVES {square})", count(n_moves, "move"));
+        let line = format!("{head}{counted}; {}", parts[1..].join("; "));
+        if line.len() <= 2 * WIDTH - 8 {
+            return (line, whole);
+        }
+    }
     let mut counted = Vec::new();
     if n_moves > 0 {
         counted.push(count(n_moves, "move"));
@@ -262,16 +317,54 @@ fn unit_line(game: &Squares, head: &str, orders: &[Order]) -> (String, bool) {
     )
 }
 
-/// Whether an unsupported attack from `attacker` on `target` can only
-/// eliminate the attacker (R17): on a forest, or by infantry or cavalry on
-/// artillery.
-fn hopeless(game: &Squares, attacker: Space, target: Space) -> bool {
+/// What an attack from `attacker` on `target` does without a choice, if
+/// anything. An unsupported one only loses the attacker on a forest (R17)
+/// or against a unit immune to it (R17; N11, N14, N15 in the variant). In
+/// the variant a cavalry charge directly after a PASS, supported or not,
+/// eliminates the foot (N10), taking the charger with it against the Guard;
+/// the forest and flank rules come first (N10).
+fn attack_note(
+    game: &Squares,
+    attacker: Space,
+    target: Space,
+    support: Option<Space>,
+) -> Option<String> {
     let b = board();
-    if b.is_forest(target) {
-        return true;
+    let variant = game.variant();
+    let forest = b.is_forest(target);
+    if forest && support.is_none() {
+        return Some("attacker lost, R17".to_string());
     }
-    let kind = |s: Space| game.unit_at(s).map(|u| u.kind());
-    kind(target) == Some(UnitKind::Artillery) && kind(attacker) != Some(UnitKind::Artillery)
+    let (a, d) = (game.unit_at(attacker)?, game.unit_at(target)?);
+    let (a_rules, d_rules) = (variant.unit(a.kind()), variant.unit(d.kind()));
+    let after_pass = game.half == Half::First;
+    let immune =
+        d_rules.immune_to.contains(a.kind()) && !(d_rules.immunity_lapses_after_pass && after_pass);
+    if immune && support.is_none() {
+        let rule = match (variant, d.kind()) {
+            (Variant::Napoleonic, UnitKind::Guard) => "N11",
+            (Variant::Napoleonic, UnitKind::HeavyCavalry) => "N14",
+            (Variant::Napoleonic, UnitKind::HorseBattery) => "N15",
+            _ => "R17",
+        };
+        return Some(format!("attacker lost, {rule}"));
+    }
+    let flank = support.is_some_and(|s| {
+        game.is_flank(&AttackState {
+            attacker,
+            target,
+            support: Some(s),
+            stage: Stage::Response,
+        })
+    });
+    if a_rules.charges && after_pass && d_rules.family == Family::Foot && !forest && !flank {
+        return Some(if d_rules.costs_its_charger {
+            "charge: both eliminated, N10".to_string()
+        } else {
+            "charge: defender eliminated, N10".to_string()
+        });
+    }
+    None
 }
 
 /// An order to show as an example of the notation: an attack if there is
@@ -297,37 +390,91 @@ fn describe_decision(game: &Squares, side: Side, stage: Stage) -> String {
         .map(|s| format!(", supported by {}", v.unit(s)))
         .unwrap_or_default();
     let enemy = side.opponent();
+    let list = option_list(game, &attack);
+    let legal = game.legal_orders();
     let head = match stage {
         Stage::Response => {
             let mut h = format!("{side}: {attacker} attacks {target}{support}.");
             if game.is_flank(&attack) {
                 h.push_str(" It is a flank attack: you must retreat if you can (R18).");
             }
-            let may_stand = game.legal_orders().contains(&Order::Stand);
-            h.push_str(if may_stand {
-                " Retreat or stand:"
-            } else if game.is_flank(&attack) {
-                " Choose where:"
-            } else {
-                " Cavalry must retreat when it can (R24); choose where:"
-            });
+            let may_stand = legal.contains(&Order::Stand);
+            // Only the reason that applies is given (R18, N12, R24).
+            let reason = match must_retreat_rule(game, &attack) {
+                _ if may_stand => " Retreat or stand:",
+                "R18" => " Choose where:",
+                "N12" => " It must retreat from the attacking guard (N12); choose where:",
+                _ if game.variant() == Variant::Napoleonic
+                    && attack.support.is_none()
+                    && game.unit_at(attack.attacker).map(|u| u.kind())
+                        == Some(UnitKind::HeavyCavalry) =>
+                {
+                    // N27: a lone Heavy Cavalry is not "Cavalry" of R24(2).
+                    " Cavalry must retreat when it can, also from a lone heavy \
+                     cavalry (R24, N27); choose where:"
+                }
+                _ => " Cavalry must retreat when it can (R24); choose where:",
+            };
+            h.push_str(reason);
             h
         }
-        Stage::Option => format!(
-            "{side}: {target} stands against {attacker}{support}. \
-             Choose an option (R19):"
-        ),
-        Stage::SupportRetreat1 | Stage::SupportRetreat5 => format!(
-            "{side}: choose where {} retreats (R19, R21):",
-            v.unit(attack.support.unwrap_or(attack.attacker))
-        ),
-        Stage::AttackerRetreat1 | Stage::AttackerRetreat4 => {
-            format!("{side}: choose where {attacker} retreats (R19, R21):")
+        Stage::Option => {
+            let how = match list {
+                OptionsOffered::General => "an option (R19)",
+                OptionsOffered::GrandBattery => "a Grand Battery option (N18)",
+                OptionsOffered::HorseBattery => "a Horse Battery option (N19)",
+            };
+            format!("{side}: {target} stands against {attacker}{support}. Choose {how}:")
         }
-        Stage::SecondChance | Stage::GrandSecondChance => format!(
-            "{side}: the supporting {enemy} artillery has retreated. {target} may \
-             retreat a second time and survive; if it stands it is eliminated (R19):"
-        ),
+        Stage::SupportRetreat1 | Stage::SupportRetreat5 => {
+            // GB3 and HB5 reuse option 5's stage.
+            let why = match (stage, list) {
+                (Stage::SupportRetreat5, OptionsOffered::GrandBattery) => "GB3, N18",
+                (Stage::SupportRetreat5, OptionsOffered::HorseBattery) => "HB5, N19",
+                _ => "R19, R21",
+            };
+            format!(
+                "{side}: choose where {} retreats ({why}):",
+                v.unit(attack.support.unwrap_or(attack.attacker))
+            )
+        }
+        Stage::AttackerRetreat1 | Stage::AttackerRetreat4 => {
+            // HB4 reuses option 4's stage.
+            let why = match (stage, list) {
+                (Stage::AttackerRetreat4, OptionsOffered::HorseBattery) => "HB4, N19",
+                _ => "R19, R21",
+            };
+            format!("{side}: choose where {attacker} retreats ({why}):")
+        }
+        Stage::SecondChance | Stage::GrandSecondChance => {
+            let (option, rules) = if stage == Stage::GrandSecondChance {
+                ("GB1", "N18, N21")
+            } else {
+                ("option 1", "R19")
+            };
+            // The defender begins the sentence: "Your infantry in F1C".
+            let target = crate::games::text::capitalised(&target);
+            if legal.contains(&Order::Stand) {
+                format!(
+                    "{side}: the supporting {enemy} artillery has retreated. {target} may \
+                     retreat a second time and survive; if it stands it is eliminated \
+                     ({}):",
+                    if stage == Stage::GrandSecondChance {
+                        format!("{option}, {rules}")
+                    } else {
+                        rules.to_string()
+                    }
+                )
+            } else {
+                // N29: the defender that yields to the attacking Guard takes
+                // the retreat it now has.
+                format!(
+                    "{side}: the supporting {enemy} artillery has retreated ({option}). \
+                     {target} must now retreat from the attacking guard (N12, N29); \
+                     choose where:"
+                )
+            }
+        }
         Stage::GrandSupportRetreat | Stage::HorseSupportRetreat => format!(
             "{side}: choose where {} retreats ({}):",
             v.unit(attack.support.unwrap_or(attack.attacker)),
@@ -355,7 +502,7 @@ fn describe_decision(game: &Squares, side: Side, stage: Stage) -> String {
     };
     let mut out = head;
     out.push('\n');
-    let mut legal = game.legal_orders();
+    let mut legal = legal;
     legal.sort_by_key(|o| o.to_string());
     for order in legal {
         let effect = v.effect(&order);
@@ -441,16 +588,20 @@ impl View<'_> {
                     from,
                     to,
                 } => {
-                    let rests = *side == self.side
-                        && matches!(unit, UnitKind::Infantry | UnitKind::Artillery);
+                    // R21; N16: every type but cavalry rests in the variant.
+                    let rests = *side == self.side && self.game.variant().unit(*unit).rests;
+                    let rule = match self.game.variant() {
+                        Variant::CivilWar => "R21",
+                        Variant::Napoleonic => "N16",
+                    };
                     phrases.push(format!(
                         "{} retreats to {}{}",
                         self.named_in_role(*side, *unit, *from),
                         self.place(*to),
                         if rests {
-                            " and rests on your next turn (R21)"
+                            format!(" and rests on your next turn ({rule})")
                         } else {
-                            ""
+                            String::new()
                         }
                     ));
                 }
@@ -487,7 +638,13 @@ impl View<'_> {
         let before = [Side::Blue, Side::Gray].map(|s| self.game.points(s));
         let now = [Side::Blue, Side::Gray].map(|s| after.points(s));
         if before != now && after.outcome.is_none() {
-            phrases.push(format!("score then Blue {} - Gray {}", now[0], now[1]));
+            phrases.push(format!(
+                "score then {} {} - {} {}",
+                Side::Blue,
+                now[0],
+                Side::Gray,
+                now[1]
+            ));
         }
         if let Some(next) = self.next_decision(&after) {
             phrases.push(next);

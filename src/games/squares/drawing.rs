@@ -15,13 +15,21 @@
 //! Below the board: a key, the score (R26, R27), the losses, whose turn and
 //! which half of a double turn (R4), the decision an attack waits for
 //! (R17-R20), the outcome, and the last action's events.
+//!
+//! The Napoleonic variant is drawn the same way in its own notation (N1,
+//! N24; docs/napoleonic-design.md section 3): the British (B) and the French
+//! (F), F codes on the French half, its seven unit types in the key and the
+//! reserves, its scoring (N22) and the decisions of its option lists (N18,
+//! N19).
 
 use std::fmt::Write as _;
 
-use super::attack::{AttackState, Stage};
+use super::attack::{AttackState, OptionsOffered, Stage};
 use super::board::{board, Space, Terrain, SPACE_COUNT};
 use super::event::Event;
+use super::notation;
 use super::order::Order;
+use super::rules::Variant;
 use super::state::{Half, Squares, WINNING_POINTS};
 use super::unit::{Side, UnitId, UnitKind};
 
@@ -36,12 +44,21 @@ const BLOCK: usize = 7;
 /// The indentation of continuation lines of a wrapped paragraph.
 const HANG: usize = 6;
 
-/// The key printed under every board.
+/// The key printed under every board of the Civil War game.
 const KEY: &str = "Key: * last action; ^ forest; B Blue, G Gray; inf infantry, \
 art artillery, cav cavalry. Marks: + moved on its side's last turn, ++ on the \
 last two, so it may not move next (R6); > and >> attacked likewise; _ rests \
 after a retreat: no move, attack or support on its side's current or next \
 turn (R21); ~ retreated this turn, rests next.";
+
+/// The key of the Napoleonic variant: its sides and seven unit types (N1,
+/// N2, N24), and rest after a retreat for every type but cavalry (N16).
+const NAPOLEONIC_KEY: &str = "Key: * last action; ^ forest; B British, F French; \
+inf infantry, gua guard, li light infantry, art artillery, hb horse battery, \
+cav cavalry, hc heavy cavalry. Marks: + moved on its side's last turn, ++ on \
+the last two, so it may not move next (R6); > and >> attacked likewise; _ \
+rests after a retreat: no move, attack or support on its side's current or \
+next turn (R21, N16); ~ retreated this turn, rests next.";
 
 /// A space's frame on the character grid: the columns of its west and east
 /// edges and the lines of its top and bottom edges, as the viewer sees them.
@@ -281,6 +298,9 @@ fn board_lines(game: &Squares, viewer: Side, last: &[Event]) -> Vec<String> {
                 let lines = reserve_lines(game, side, star);
                 let offset = w.saturating_sub(lines[0].len()) / 2;
                 for (i, text) in lines.iter().enumerate().take(h) {
+                    // A long list of marked units (seven types in the
+                    // variant) moves left rather than lose its end.
+                    let offset = offset.min(w.saturating_sub(text.len()));
                     put(&mut grid, top + i, left + offset, limit, text);
                 }
             }
@@ -387,8 +407,34 @@ fn kind_on(game: &Squares, square: Space) -> String {
         .unwrap_or_default()
 }
 
+/// The option list of an attack whose attacking unit is in place (R19,
+/// N18, N19); the general list otherwise.
+pub(crate) fn option_list(game: &Squares, attack: &AttackState) -> OptionsOffered {
+    if game.unit_at(attack.attacker).is_some() {
+        game.options_offered(attack)
+    } else {
+        OptionsOffered::General
+    }
+}
+
+/// Why a defender that could retreat may not stand: a flank attack (R18),
+/// the attacking Guard (N12), or cavalry's duty to retreat (R24).
+pub(crate) fn must_retreat_rule(game: &Squares, attack: &AttackState) -> &'static str {
+    let yields = match (game.unit_at(attack.target), game.unit_at(attack.attacker)) {
+        (Some(d), Some(a)) => game.variant().unit(d.kind()).yields_to.contains(a.kind()),
+        _ => false,
+    };
+    if game.is_flank(attack) {
+        "R18"
+    } else if yields {
+        "N12"
+    } else {
+        "R24"
+    }
+}
+
 /// What an attack waits for, and from whom (R17-R20; docs/squares-engine.md,
-/// "Decisions inside an attack").
+/// "Decisions inside an attack"; N18, N19 for the variant's option lists).
 fn decision_text(game: &Squares, attack: &AttackState) -> String {
     let attacker = game.to_move();
     let defender = attacker.opponent();
@@ -404,6 +450,12 @@ fn decision_text(game: &Squares, attack: &AttackState) -> String {
             let stand = legal.contains(&Order::Stand);
             if stand {
                 format!("{defender} to decide: retreat or stand in {t}.")
+            } else if game.variant() == Variant::Napoleonic {
+                format!(
+                    "{defender} to decide where the {}in {t} retreats (it may not stand, {}).",
+                    kind_on(game, t),
+                    must_retreat_rule(game, attack)
+                )
             } else {
                 format!(
                     "{defender} to decide where the {}in {t} retreats (it may not stand).",
@@ -421,31 +473,39 @@ fn decision_text(game: &Squares, attack: &AttackState) -> String {
                     _ => None,
                 })
                 .collect();
+            let list = match option_list(game, attack) {
+                OptionsOffered::General => "R19",
+                OptionsOffered::GrandBattery => "Grand Battery, N18",
+                OptionsOffered::HorseBattery => "Horse Battery, N19",
+            };
             format!(
-                "{attacker} to choose an option against the {}standing in {t} (R19): {}.",
+                "{attacker} to choose an option against the {}standing in {t} ({list}): {}.",
                 kind_on(game, t),
                 either(&offered)
             )
         }
         Stage::SupportRetreat1 | Stage::SupportRetreat5 => {
-            let n = if attack.stage == Stage::SupportRetreat1 {
-                1
-            } else {
-                5
+            // GB3 and HB5 reuse option 5's stage (N18, N19).
+            let option = match (attack.stage, option_list(game, attack)) {
+                (Stage::SupportRetreat1, _) => "option 1, R19",
+                (_, OptionsOffered::GrandBattery) => "option GB3, N18",
+                (_, OptionsOffered::HorseBattery) => "option HB5, N19",
+                (_, OptionsOffered::General) => "option 5, R19",
             };
             format!(
-                "{attacker} to choose where the supporting {}in {support} retreats (option {n}, R19).",
+                "{attacker} to choose where the supporting {}in {support} retreats ({option}).",
                 attack.support.map(|s| kind_on(game, s)).unwrap_or_default()
             )
         }
         Stage::AttackerRetreat1 | Stage::AttackerRetreat4 => {
-            let n = if attack.stage == Stage::AttackerRetreat1 {
-                1
-            } else {
-                4
+            // HB4 reuses option 4's stage (N19).
+            let option = match (attack.stage, option_list(game, attack)) {
+                (Stage::AttackerRetreat1, _) => "option 1, R19",
+                (_, OptionsOffered::HorseBattery) => "option HB4, N19",
+                _ => "option 4, R19",
             };
             format!(
-                "{attacker} to choose where the attacking {}in {a} retreats (option {n}, R19).",
+                "{attacker} to choose where the attacking {}in {a} retreats ({option}).",
                 kind_on(game, a)
             )
         }
@@ -469,9 +529,9 @@ fn decision_text(game: &Squares, attack: &AttackState) -> String {
             "{attacker} to choose where the supporting {}in {support} retreats (option HB1, N19).",
             attack.support.map(|s| kind_on(game, s)).unwrap_or_default()
         ),
-        Stage::HorseBatteryRetreat => {
-            format!("{attacker} to choose where the horse battery in {a} retreats (N19).")
-        }
+        Stage::HorseBatteryRetreat => format!(
+            "{attacker} to choose where the horse battery in {a} retreats (option HB1 or HB2, N19)."
+        ),
         Stage::Lose => {
             let kinds: Vec<String> = legal
                 .iter()
@@ -500,10 +560,16 @@ fn status_lines(game: &Squares, last: &[Event]) -> Vec<String> {
         wrap(&mut lines, text);
         out.extend(lines);
     };
-    para(KEY);
+    let (key, scoring) = match game.variant() {
+        Variant::CivilWar => (KEY, "R26"),
+        Variant::Napoleonic => (NAPOLEONIC_KEY, "N22"),
+    };
+    para(key);
     para(&format!(
-        "Score: Blue {}, Gray {} ({WINNING_POINTS} points win, R26, R27).",
+        "Score: {} {}, {} {} ({WINNING_POINTS} points win, {scoring}, R27).",
+        Side::Blue,
         game.points(Side::Blue),
+        Side::Gray,
         game.points(Side::Gray)
     ));
     para(&format!(
@@ -530,8 +596,18 @@ fn status_lines(game: &Squares, last: &[Event]) -> Vec<String> {
                 .support
                 .map(|s| format!(", supported from {s}"))
                 .unwrap_or_default();
+            // N18: say when the attack is a Grand Battery, whose options
+            // differ; against the artillery family it attacks normally.
+            let grand = if option_list(game, attack) == OptionsOffered::GrandBattery
+                && board().reserve_owner(attack.target).is_none()
+                && !game.is_flank(attack)
+            {
+                " (a Grand Battery, N18)"
+            } else {
+                ""
+            };
             para(&format!(
-                "{}: {} attacks {} from {}{support}{flank}.",
+                "{}: {} attacks {} from {}{support}{grand}{flank}.",
                 turn_text(game),
                 game.to_move(),
                 attack.target,
@@ -562,14 +638,34 @@ fn status_lines(game: &Squares, last: &[Event]) -> Vec<String> {
 /// and the last action in words. Plain ASCII, at most 76 columns a line, no
 /// trailing blanks, ending in a newline.
 pub(crate) fn draw(game: &Squares, viewer: Side, last: &[Event]) -> String {
+    // The game's own notation, whoever calls (N1).
+    notation::with(game.variant().notation(), || {
+        draw_in_notation(game, viewer, last)
+    })
+}
+
+fn draw_in_notation(game: &Squares, viewer: Side, last: &[Event]) -> String {
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "SQUARES - {}'s view ({}'s reserve {} at the bottom)",
-        viewer.name(),
-        viewer.name(),
-        board().reserve(viewer)
-    );
+    match game.variant() {
+        Variant::CivilWar => {
+            let _ = writeln!(
+                out,
+                "SQUARES - {}'s view ({}'s reserve {} at the bottom)",
+                viewer.name(),
+                viewer.name(),
+                board().reserve(viewer)
+            );
+        }
+        Variant::Napoleonic => {
+            let _ = writeln!(
+                out,
+                "SQUARES Napoleonic - the {} view ({} reserve {} at the bottom)",
+                viewer.name(),
+                viewer.name(),
+                board().reserve(viewer)
+            );
+        }
+    }
     for line in board_lines(game, viewer, last) {
         out.push_str(&line);
         out.push('\n');

@@ -229,7 +229,7 @@ impl Game for Squares {
     }
 
     fn seat_name(seat: Seat) -> &'static str {
-        Side::from(seat).name()
+        notation::CIVIL_WAR.sides[seat.index()]
     }
 
     fn pending(&self) -> Option<Pending> {

@@ -52,7 +52,7 @@ impl Squares {
 
     /// The unit a reserve order for `kind` acts on (R7): of the eligible
     /// units of that type in `side`'s reserve, the one with the shortest run,
-    /// then the lowest number; `except` is a unit already moved this action.
+    /// then the lowest number (S4); `except` is a unit already moved this action.
     pub(crate) fn reserve_pick(
         &self,
         side: Side,
@@ -61,7 +61,12 @@ impl Squares {
     ) -> Option<UnitId> {
         self.reserve_units(side)
             .filter(|&u| u.kind() == kind && Some(u) != except && self.may_move(u))
-            .min_by_key(|&u| (self.units[u.index()].move_run, u.index()))
+            .min_by_key(|&u| {
+                let s = self.units[u.index()];
+                // The number decides only between units whose marks are the
+                // same, which the position string cannot tell apart.
+                (s.move_run, s.attack_run, s.retreated, u.index())
+            })
     }
 
     /// The units that may move, with the square they move from and the unit

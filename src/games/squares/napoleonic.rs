@@ -171,7 +171,9 @@ impl Game for Napoleonic {
     }
 
     fn apply(&mut self, order: &NapOrder) -> Result<Vec<NapEvent>, NapRefusal> {
-        match self.0.apply(&order.0) {
+        // Refusals word their reasons (the legal retreats, say) as they are
+        // made, so the whole call runs in the variant's notation.
+        match napoleonic(|| self.0.apply(&order.0)) {
             Ok(events) => Ok(events.into_iter().map(NapEvent).collect()),
             Err(refusal) => Err(NapRefusal(refusal)),
         }
@@ -263,6 +265,16 @@ mod tests {
         assert!("9IG3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - g - 1 -"
             .parse::<Squares>()
             .is_err());
+    }
+
+    #[test]
+    fn an_hb1_defender_retreat_that_would_stall_is_refused() {
+        // N30, N31: here the supporting light infantry in B2L has no retreat
+        // that leaves the horse battery one, so HB1 could never have been
+        // taken; after the defender's retreat nothing would be legal.
+        let text = "napoleonic 4IACK/Iii/iLAC/iH/IGLCi/gi/llaah/cc/ck2/3/- - b - 1 NEFxEF+B2L/HD";
+        let e = Napoleonic::from_position(text).unwrap_err();
+        assert!(e.message.contains("N30"), "{}", e.message);
     }
 
     #[test]

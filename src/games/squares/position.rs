@@ -49,7 +49,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::attack::{AttackState, Stage};
 use super::board::{board, Space, SPACE_COUNT};
 use super::notation;
-use super::rules::{OptionList, Variant};
+use super::rules::{Access, OptionList, Variant};
 use super::state::{Half, Squares, ELIMINATED, NO_UNIT};
 use super::unit::{Side, UnitId, UnitKind, UnitState, ARMY_SIZE};
 use crate::games::ParseError;
@@ -673,8 +673,12 @@ impl Squares {
                 }
             }
             Stage::Advance => {
-                if !self.variant.unit(a.kind()).advances {
+                let rules = self.variant.unit(a.kind());
+                if !rules.advances {
                     return Err(err("artillery never advances (R19)"));
+                }
+                if rules.forest == Access::Never && b.is_forest(attack.target) {
+                    return Err(err("the heavy cavalry never enters a forest (N6)"));
                 }
                 let enemy_reserve_empty = attack.target == b.reserve(side.opponent())
                     && self.reserve_count(side.opponent()) == 0;
@@ -723,6 +727,16 @@ impl Squares {
         {
             return Err(err(
                 "an attacking horse battery has the options HB1-HB5 (N19)",
+            ));
+        }
+        // N30, N31: HB1 is taken only when, after the defender's retreat,
+        // the supporting unit has a retreat that leaves the horse battery one.
+        if stage == Stage::HorseDefenderRetreat
+            && self.option1_support_retreats(&attack, true).is_empty()
+        {
+            return Err(err(
+                "at HB1 the supporting unit must have a retreat that leaves the horse \
+                 battery a retreat (N19, N30)",
             ));
         }
         if stage == Stage::SecondChance {

@@ -21,9 +21,24 @@
 //! that is incomplete but fits exactly one legal order (`RETREAT` when one
 //! retreat exists, `ATTACK B1C` when one attack on B1C is legal) is taken as
 //! that order; otherwise the candidates are offered.
+//!
+//! In the Napoleonic variant (N1, N24, N36) the same forms are read in its
+//! words: BRITISH and FRENCH (`British: ...`, `French reserve`) instead of
+//! BLUE and GRAY; the unit words INFANTRY/INF, GUARD/GUA, LIGHT/LI/LIGHT
+//! INFANTRY, ARTILLERY/ART, HORSE/HB/HORSE BATTERY/HORSE ARTILLERY,
+//! CAVALRY/CAV and HEAVY/HC/HEAVY CAVALRY/HEAVY HORSE (HORSE is the horse
+//! battery there, never cavalry); F codes as well as G codes for the French
+//! half; and the option lists: `OPTION GB1`, `GB 1`, and, when the attack
+//! offers the Grand Battery or Horse Battery list, `OPTION 1`, `opt 1` or
+//! `1` for that list's option 1.
 
+use std::borrow::Cow;
+
+use super::attack::{OptionsOffered, Stage};
 use super::board::{board, Space, Terrain};
+use super::notation;
 use super::order::{Chain, Order, Step};
+use super::rules::Variant;
 use super::state::Squares;
 use super::suggest;
 use super::unit::{Side, UnitKind};
@@ -55,6 +70,8 @@ enum Token {
     Reserve(Option<Side>),
     Unit(UnitKind),
     Number(u8),
+    /// `GB` or `HB` before an option's number (N24, N36): the list named.
+    OptionList(OptionsOffered),
     /// `x` between two squares: an attack.
     AttackMark,
     /// `+`, SUPPORT, WITH, SUPPORTED BY: the next square supports.
@@ -97,7 +114,8 @@ const VERBS: &[(&str, Verb)] = &[
     ("HOLD", Verb::Hold),
 ];
 
-const UNITS: &[(&str, UnitKind)] = &[
+/// The Civil War game's unit words. HORSE is cavalry here.
+const CIVIL_WAR_UNITS: &[(&str, UnitKind)] = &[
     ("INFANTRY", UnitKind::Infantry),
     ("INF", UnitKind::Infantry),
     ("ARTILLERY", UnitKind::Artillery),
@@ -109,6 +127,89 @@ const UNITS: &[(&str, UnitKind)] = &[
     ("CAV", UnitKind::Cavalry),
     ("HORSE", UnitKind::Cavalry),
 ];
+
+/// The variant's unit words (N24, N36). HORSE is the horse battery, never
+/// cavalry; GUN is left out, as both artillery types are guns.
+const NAPOLEONIC_UNITS: &[(&str, UnitKind)] = &[
+    ("INFANTRY", UnitKind::Infantry),
+    ("INF", UnitKind::Infantry),
+    ("GUARD", UnitKind::Guard),
+    ("GUA", UnitKind::Guard),
+    ("LIGHT", UnitKind::Light),
+    ("LI", UnitKind::Light),
+    ("ARTILLERY", UnitKind::Artillery),
+    ("ART", UnitKind::Artillery),
+    ("ARTY", UnitKind::Artillery),
+    ("HORSE", UnitKind::HorseBattery),
+    ("HB", UnitKind::HorseBattery),
+    ("CAVALRY", UnitKind::Cavalry),
+    ("CAV", UnitKind::Cavalry),
+    ("HEAVY", UnitKind::HeavyCavalry),
+    ("HC", UnitKind::HeavyCavalry),
+];
+
+/// The variant's two-word unit names, read as one unit word (N36).
+const NAPOLEONIC_PAIRS: &[(&str, &str, UnitKind)] = &[
+    ("LIGHT", "INFANTRY", UnitKind::Light),
+    ("LIGHT", "INF", UnitKind::Light),
+    ("HORSE", "BATTERY", UnitKind::HorseBattery),
+    ("HORSE", "BATTERIES", UnitKind::HorseBattery),
+    ("HORSE", "ARTILLERY", UnitKind::HorseBattery),
+    ("HORSE", "ART", UnitKind::HorseBattery),
+    ("HEAVY", "CAVALRY", UnitKind::HeavyCavalry),
+    ("HEAVY", "CAV", UnitKind::HeavyCavalry),
+    ("HEAVY", "HORSE", UnitKind::HeavyCavalry),
+];
+
+/// The side names of the game whose notation is current.
+fn side_words() -> &'static [(&'static str, Side)] {
+    match notation::current().variant {
+        Variant::CivilWar => &[
+            ("BLUE", Side::Blue),
+            ("GRAY", Side::Gray),
+            ("GREY", Side::Gray),
+        ],
+        Variant::Napoleonic => &[("BRITISH", Side::Blue), ("FRENCH", Side::Gray)],
+    }
+}
+
+/// The unit words of the game whose notation is current.
+fn unit_words() -> &'static [(&'static str, UnitKind)] {
+    match notation::current().variant {
+        Variant::CivilWar => CIVIL_WAR_UNITS,
+        Variant::Napoleonic => NAPOLEONIC_UNITS,
+    }
+}
+
+/// The two-word unit name starting at `first`, `second`, if it is one.
+fn unit_pair(first: &str, second: Option<&str>) -> Option<UnitKind> {
+    if notation::current().variant != Variant::Napoleonic {
+        return None;
+    }
+    let second = second?;
+    NAPOLEONIC_PAIRS
+        .iter()
+        .find(|(a, b, _)| *a == first && *b == second)
+        .map(|(_, _, k)| *k)
+}
+
+/// The option list a word names (`GB`, `HB`), in the variant only.
+fn option_list(word: &str) -> Option<OptionsOffered> {
+    if notation::current().variant != Variant::Napoleonic {
+        return None;
+    }
+    match word {
+        "GB" => Some(OptionsOffered::GrandBattery),
+        "HB" => Some(OptionsOffered::HorseBattery),
+        _ => None,
+    }
+}
+
+/// A board code as the current game writes it (`G2CR`, or `F2CR` in the
+/// variant), for the examples in messages.
+fn code(g_code: &'static str) -> Cow<'static, str> {
+    notation::current().code(g_code)
+}
 
 const NUMBERS: &[(&str, u8)] = &[
     ("ONE", 1),
@@ -130,7 +231,7 @@ fn known_words() -> impl Iterator<Item = &'static str> {
     VERBS
         .iter()
         .map(|(w, _)| *w)
-        .chain(UNITS.iter().map(|(w, _)| *w))
+        .chain(unit_words().iter().map(|(w, _)| *w))
         .chain(["SUPPORT", "RESERVE"])
 }
 
@@ -172,11 +273,7 @@ fn tokens(line: &str) -> Vec<Token> {
     while i < words.len() {
         let w = words[i].as_str();
         let next = words.get(i + 1).map(String::as_str);
-        let side = match w {
-            "BLUE" => Some(Side::Blue),
-            "GRAY" | "GREY" => Some(Side::Gray),
-            _ => None,
-        };
+        let side = lookup(side_words(), w);
         if let Some(side) = side {
             if matches!(next, Some("RESERVE" | "RES")) {
                 out.push(Token::Reserve(Some(side)));
@@ -192,13 +289,30 @@ fn tokens(line: &str) -> Vec<Token> {
             i += 2;
             continue;
         }
+        // N36: LIGHT INFANTRY, HORSE BATTERY, HEAVY CAVALRY, ... are one
+        // unit word, so that "light infantry" is not read as two types.
+        if let Some(kind) = unit_pair(w, next) {
+            out.push(Token::Unit(kind));
+            i += 2;
+            continue;
+        }
+        // N24, N36: "GB 2" and "HB 2" name an option of that list; HB alone
+        // is the horse battery.
+        if let Some(list) = option_list(w) {
+            if let Some(n) = next.and_then(number) {
+                out.push(Token::OptionList(list));
+                out.push(Token::Number(n));
+                i += 2;
+                continue;
+            }
+        }
         i += 1;
         if FILLERS.contains(&w) {
             continue;
         }
         let token = if let Some(v) = lookup(VERBS, w) {
             Token::Verb(v)
-        } else if let Some(u) = lookup(UNITS, w).or_else(|| plural_unit(w)) {
+        } else if let Some(u) = lookup(unit_words(), w).or_else(|| plural_unit(w)) {
             Token::Unit(u)
         } else if let Some(s) = Space::from_code(w) {
             Token::Square(s)
@@ -216,9 +330,11 @@ fn tokens(line: &str) -> Vec<Token> {
             Token::SupportMark
         } else if w == "," || w == "&" || w == "AND" {
             Token::Join
-        } else if let Ok(n) = w.parse::<u8>() {
+        } else if let Some(n) = number(w) {
             Token::Number(n)
-        } else if let Some(n) = lookup(NUMBERS, w) {
+        } else if let Some((list, n)) = glued_option(w) {
+            // "GB2", "HB3": the canonical `OPTION GB2` without its space.
+            out.push(Token::OptionList(list));
             Token::Number(n)
         } else if let Some((a, b)) = glued_attack(w) {
             out.push(Token::Square(a));
@@ -233,7 +349,19 @@ fn tokens(line: &str) -> Vec<Token> {
 }
 
 fn plural_unit(w: &str) -> Option<UnitKind> {
-    w.strip_suffix('S').and_then(|s| lookup(UNITS, s))
+    w.strip_suffix('S').and_then(|s| lookup(unit_words(), s))
+}
+
+/// A number written in digits or as a word (ONE to FIVE).
+fn number(w: &str) -> Option<u8> {
+    w.parse::<u8>().ok().or_else(|| lookup(NUMBERS, w))
+}
+
+/// `GB2`, `HB3`: an option code of the variant's lists written as one word.
+fn glued_option(w: &str) -> Option<(OptionsOffered, u8)> {
+    let list = option_list(w.get(..2)?)?;
+    let n = w[2..].parse::<u8>().ok()?;
+    Some((list, n))
 }
 
 /// `G1CXB1C`: an attack written without spaces around the `x`.
@@ -258,8 +386,13 @@ impl Misread {
     }
 }
 
-/// Reads `line` forgivingly and checks it against the pending decision.
+/// Reads `line` forgivingly and checks it against the pending decision, in
+/// the words and codes of the game's own notation (N1, N36).
 pub(crate) fn read_checked(game: &Squares, line: &str) -> Result<Order, Rejection> {
+    notation::with(game.variant().notation(), || read_in_notation(game, line))
+}
+
+fn read_in_notation(game: &Squares, line: &str) -> Result<Order, Rejection> {
     let quoted = line.trim().to_string();
     let reject = |problem: String, rule, suggestions: Vec<Order>| Rejection {
         line: quoted.clone(),
@@ -318,8 +451,9 @@ fn unknown_word(
     word: &str,
     reject: impl Fn(String, Option<crate::games::RuleId>, Vec<Order>) -> Rejection,
 ) -> Rejection {
-    let codes: Vec<&'static str> = Space::all().map(Space::code).collect();
-    let near_codes = nearest_words(word, codes.iter().copied());
+    // The codes as this game writes them: F codes in the variant (N1).
+    let codes: Vec<String> = Space::all().map(|s| s.to_string()).collect();
+    let near_codes = nearest_words(word, codes.iter().map(String::as_str));
     let near_words = nearest_words(word, known_words());
     let mut meant: Vec<&str> = near_codes.iter().chain(&near_words).copied().collect();
     meant.truncate(4);
@@ -331,7 +465,7 @@ fn unknown_word(
     let mut problem = format!("{word:?} {what}");
     if meant.is_empty() {
         if looks_like_code(word) {
-            problem.push_str(" (codes such as B1C, G2CR, NWF, BR)");
+            problem.push_str(&format!(" (codes such as B1C, {}, NWF, BR)", code("G2CR")));
         } else {
             problem.push_str(
                 " (orders start with MOVE, ATTACK, PASS, RETREAT, STAND, OPTION, \
@@ -358,6 +492,7 @@ fn unknown_word(
         if fixed.iter().any(|t| matches!(t, Token::Unknown(_))) {
             continue;
         }
+        let fixed = merge_unit_pairs(fixed);
         match interpret(game, &fixed) {
             Ok(order) => {
                 if let Some(listed) = game.matching(&legal, &order) {
@@ -379,8 +514,25 @@ fn unknown_word(
     reject(problem, None, suggestions)
 }
 
-/// Whether an unknown word looks like a mistyped square code (B or G and
-/// a digit, or a short word ending like a code) rather than a word.
+/// Joins two unit tokens that together are one of the variant's two-word
+/// names (N36), as a corrected word may complete one ("lihgt infantry").
+fn merge_unit_pairs(toks: Vec<Token>) -> Vec<Token> {
+    let mut out: Vec<Token> = Vec::with_capacity(toks.len());
+    for t in toks {
+        if let (Some(Token::Unit(a)), Token::Unit(b)) = (out.last(), &t) {
+            if let Some(kind) = unit_pair(a.word(), Some(b.word())) {
+                out.pop();
+                out.push(Token::Unit(kind));
+                continue;
+            }
+        }
+        out.push(t);
+    }
+    out
+}
+
+/// Whether an unknown word looks like a mistyped square code (B, G or F
+/// and a digit, or a short word ending like a code) rather than a word.
 fn looks_like_code(word: &str) -> bool {
     word.chars().any(|c| c.is_ascii_digit()) || (word.len() <= 3 && word.ends_with('F'))
 }
@@ -466,6 +618,13 @@ fn interpret(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
             _ => None,
         })
         .collect();
+    let lists: Vec<OptionsOffered> = toks
+        .iter()
+        .filter_map(|t| match t {
+            Token::OptionList(l) => Some(*l),
+            _ => None,
+        })
+        .collect();
     let has = |want: &Token| toks.iter().any(|t| t == want);
     if toks.is_empty() {
         return Err(Misread::new("there is no order on this line"));
@@ -485,10 +644,12 @@ fn interpret(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
             } else if squares.len() >= 2 {
                 Verb::Move
             } else {
-                return Err(Misread::new(
+                return Err(Misread::new(format!(
                     "this line names no order: write MOVE, ATTACK or PASS \
-                     (or just the squares, as in G2CR-G1C)",
-                ));
+                     (or just the squares, as in {}-{})",
+                    code("G2CR"),
+                    code("G1C")
+                )));
             }
         }
         [v] => *v,
@@ -502,7 +663,7 @@ fn interpret(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
     };
     let verb = match verb {
         Verb::Hold => match game.attack.map(|a| a.stage) {
-            Some(super::attack::Stage::Advance) => Verb::Stay,
+            Some(Stage::Advance) => Verb::Stay,
             _ => Verb::Stand,
         },
         v => v,
@@ -510,6 +671,7 @@ fn interpret(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
     let no_extras = |order: Order, allowed: Option<Space>| -> Result<Order, Misread> {
         let stray = squares.iter().any(|s| Some(*s) != allowed)
             || !numbers.is_empty()
+            || !lists.is_empty()
             || !units.is_empty()
             || has(&Token::Join)
             || has(&Token::AttackMark)
@@ -528,27 +690,28 @@ fn interpret(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
         Verb::Stand => no_extras(Order::Stand, target),
         Verb::Advance => no_extras(Order::Advance, target),
         Verb::Stay => no_extras(Order::Stay, game.attack.map(|a| a.attacker)),
-        Verb::Option => match numbers.as_slice() {
-            [n @ 1..=5] if squares.is_empty() && units.is_empty() => Ok(Order::Option(*n)),
-            [n] if !(1..=5).contains(n) => Err(Misread::new(format!(
-                "there is no option {n}: the options are 1 to 5"
-            ))),
-            [] => Err(Misread {
-                problem: "OPTION needs its number, 1 to 5".into(),
-                candidates: legal_of(game, |o| matches!(o, Order::Option(_))),
-            }),
-            _ => Err(Misread::new("OPTION takes one number, 1 to 5")),
-        },
+        Verb::Option => read_option(
+            game,
+            &numbers,
+            &lists,
+            squares.is_empty() && units.is_empty(),
+        ),
         Verb::Lose => match units.as_slice() {
-            [kind] if squares.len() <= 1 && numbers.is_empty() => Ok(Order::Lose(*kind)),
+            [kind] if squares.len() <= 1 && numbers.is_empty() && lists.is_empty() => {
+                Ok(Order::Lose(*kind))
+            }
             [] => Err(Misread {
-                problem: "LOSE needs the unit type: INFANTRY, ARTILLERY or CAVALRY".into(),
+                problem: format!("LOSE needs the unit type: {}", unit_word_list(game)),
                 candidates: legal_of(game, |o| matches!(o, Order::Lose(_))),
             }),
             _ => Err(Misread::new("LOSE takes one unit type")),
         },
         Verb::Retreat => {
-            if !numbers.is_empty() || !units.is_empty() || has(&Token::SupportMark) {
+            if !numbers.is_empty()
+                || !lists.is_empty()
+                || !units.is_empty()
+                || has(&Token::SupportMark)
+            {
                 return Err(Misread::new(
                     "a retreat names only squares: where the unit goes (RETREAT BR)",
                 ));
@@ -575,14 +738,125 @@ fn interpret(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
     }
 }
 
+/// The options the pending decision offers: the attack's list when the
+/// attacker picks an option (R19, N18, N19), else the general one.
+fn offered_now(game: &Squares) -> OptionsOffered {
+    match game.attack {
+        Some(a) if a.stage == Stage::Option && game.unit_at(a.attacker).is_some() => {
+            game.options_offered(&a)
+        }
+        _ => OptionsOffered::General,
+    }
+}
+
+/// An option's code in a list: `2`, `GB2`, `HB2`.
+fn option_code(list: OptionsOffered, n: u8) -> String {
+    match list {
+        OptionsOffered::General => n.to_string(),
+        OptionsOffered::GrandBattery => format!("GB{n}"),
+        OptionsOffered::HorseBattery => format!("HB{n}"),
+    }
+}
+
+/// The options of a list in words: "1 to 5", "GB1 to GB3" (N18), "HB1 to
+/// HB5" (N19).
+fn option_range(list: OptionsOffered) -> &'static str {
+    match list {
+        OptionsOffered::General => "1 to 5",
+        OptionsOffered::GrandBattery => "GB1 to GB3 (N18)",
+        OptionsOffered::HorseBattery => "HB1 to HB5 (N19)",
+    }
+}
+
+/// `OPTION n`, `opt n`, `n`, `GB n`, `OPTION HBn`: an option of the named
+/// list, or of the list the attack offers (N36: a bare number is read in
+/// the offered list, so `OPTION 2` is GB2 where the Grand Battery list is
+/// offered).
+fn read_option(
+    game: &Squares,
+    numbers: &[u8],
+    lists: &[OptionsOffered],
+    bare: bool,
+) -> Result<Order, Misread> {
+    let offered = offered_now(game);
+    let named = match lists {
+        [] => None,
+        [one] => Some(*one),
+        _ => {
+            return Err(Misread::new(format!(
+                "OPTION takes one option, {}",
+                option_range(offered)
+            )))
+        }
+    };
+    let list = named.unwrap_or(offered);
+    let variant = notation::current().variant == Variant::Napoleonic;
+    let options = || {
+        legal_of(game, |o| {
+            matches!(
+                o,
+                Order::Option(_) | Order::GrandBattery(_) | Order::HorseBattery(_)
+            )
+        })
+    };
+    let in_list = |n: u8| match list {
+        OptionsOffered::General => (1..=5).contains(&n).then_some(Order::Option(n)),
+        OptionsOffered::GrandBattery => (1..=3).contains(&n).then_some(Order::GrandBattery(n)),
+        OptionsOffered::HorseBattery => (1..=5).contains(&n).then_some(Order::HorseBattery(n)),
+    };
+    let range = option_range(list);
+    match numbers {
+        [n] => match in_list(*n) {
+            Some(order) if bare => Ok(order),
+            Some(_) => Err(Misread::new(format!("OPTION takes one number, {range}"))),
+            // A bare number the offered list lacks ("OPTION 4" where GB1 to
+            // GB3 are offered) is left to the rules check, whose refusal
+            // names the options this attack offers (N18, N19).
+            None if bare && named.is_none() && offered != OptionsOffered::General => {
+                Ok(Order::Option(*n))
+            }
+            None => Err(Misread {
+                problem: format!(
+                    "there is no option {}: the options are {}",
+                    option_code(list, *n),
+                    option_range(list)
+                ),
+                candidates: if variant { options() } else { Vec::new() },
+            }),
+        },
+        [] => Err(Misread {
+            problem: format!("OPTION needs its number, {range}"),
+            candidates: options(),
+        }),
+        _ => Err(Misread::new(format!("OPTION takes one number, {range}"))),
+    }
+}
+
+/// The unit words of the game, as LOSE takes them: "INFANTRY, ARTILLERY or
+/// CAVALRY".
+fn unit_word_list(game: &Squares) -> String {
+    let words: Vec<&str> = game.variant().kinds().iter().map(|k| k.word()).collect();
+    match words.split_last() {
+        Some((last, init)) if !init.is_empty() => format!("{} or {last}", init.join(", ")),
+        _ => words.join(""),
+    }
+}
+
 /// The square of the unit whose retreat is being decided.
 fn retreating_square(game: &Squares) -> Option<Space> {
-    use super::attack::Stage;
     let a = game.attack?;
     Some(match a.stage {
-        Stage::Response | Stage::SecondChance => a.target,
-        Stage::AttackerRetreat1 | Stage::AttackerRetreat4 => a.attacker,
-        Stage::SupportRetreat1 | Stage::SupportRetreat5 => a.support?,
+        Stage::Response
+        | Stage::SecondChance
+        | Stage::GrandSecondChance
+        | Stage::HorseDefenderRetreat => a.target,
+        Stage::AttackerRetreat1 | Stage::AttackerRetreat4 | Stage::HorseBatteryRetreat => {
+            a.attacker
+        }
+        Stage::SupportRetreat1
+        | Stage::SupportRetreat5
+        | Stage::GrandSupportRetreat
+        | Stage::HorseSupportRetreat => a.support?,
         _ => return None,
     })
 }
@@ -607,13 +881,17 @@ fn unique(candidates: Vec<Order>, problem: &str) -> Result<Order, Misread> {
 }
 
 fn read_move(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
-    if toks
-        .iter()
-        .any(|t| matches!(t, Token::AttackMark | Token::SupportMark | Token::Number(_)))
-    {
-        return Err(Misread::new(
-            "a move names only squares and perhaps the unit type (MOVE G2CR G1C)",
-        ));
+    if toks.iter().any(|t| {
+        matches!(
+            t,
+            Token::AttackMark | Token::SupportMark | Token::Number(_) | Token::OptionList(_)
+        )
+    }) {
+        return Err(Misread::new(format!(
+            "a move names only squares and perhaps the unit type (MOVE {} {})",
+            code("G2CR"),
+            code("G1C")
+        )));
     }
     let groups: Vec<&[Token]> = toks
         .split(|t| *t == Token::Join)
@@ -648,9 +926,26 @@ fn read_move(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
         [] => Err(Misread::new(
             "a move names the square it leaves and the square it enters",
         )),
-        _ => Err(Misread::new(
-            "a move moves one unit, or two cavalry one step each",
-        )),
+        _ => Err(Misread::new(format!(
+            "a move moves one unit, or two {} one step each",
+            pair_movers(game)
+        ))),
+    }
+}
+
+/// The units that move in pairs, one step each (R11; N6 in the variant).
+fn pair_movers(game: &Squares) -> &'static str {
+    match game.variant() {
+        Variant::CivilWar => "cavalry",
+        Variant::Napoleonic => "cavalry or heavy cavalry",
+    }
+}
+
+/// The units whose move may pass through a middle square (R11; N5, N6).
+fn two_steppers(game: &Squares) -> &'static str {
+    match game.variant() {
+        Variant::CivilWar => "cavalry",
+        Variant::Napoleonic => "cavalry, heavy cavalry or the horse battery",
     }
 }
 
@@ -675,10 +970,11 @@ fn step_of(game: &Squares, squares: &[Space], unit: Option<UnitKind>) -> Result<
             });
         }
         _ => {
-            return Err(Misread::new(
+            return Err(Misread::new(format!(
                 "a move names the square it leaves and the square it enters, \
-                 with at most one square between them for cavalry",
-            ))
+                 with at most one square between them for {}",
+                two_steppers(game)
+            )))
         }
     };
     let is_reserve = matches!(board().terrain(from), Terrain::Reserve(_));
@@ -724,12 +1020,9 @@ fn step_of(game: &Squares, squares: &[Space], unit: Option<UnitKind>) -> Result<
 fn read_attack(game: &Squares, toks: &[Token], squares: &[Space]) -> Result<Order, Misread> {
     if toks
         .iter()
-        .any(|t| matches!(t, Token::Join | Token::Number(_)))
+        .any(|t| matches!(t, Token::Join | Token::Number(_) | Token::OptionList(_)))
     {
-        return Err(Misread::new(
-            "an attack names the attacking unit's square, the target and \
-             perhaps a supporting unit's square (ATTACK G1C B1C SUPPORT G1CR)",
-        ));
+        return Err(attack_shape());
     }
     // The square after a support mark supports, wherever it is written.
     let mut support = None;
@@ -780,11 +1073,18 @@ fn read_attack(game: &Squares, toks: &[Token], squares: &[Space]) -> Result<Orde
             legal_of(game, |o| matches!(o, Order::Attack { .. })),
             "ATTACK needs the attacking unit's square and the target",
         ),
-        _ => Err(Misread::new(
-            "an attack names the attacking unit's square, the target and \
-             perhaps a supporting unit's square (ATTACK G1C B1C SUPPORT G1CR)",
-        )),
+        _ => Err(attack_shape()),
     }
+}
+
+/// What an attack names, with an example in the game's codes.
+fn attack_shape() -> Misread {
+    Misread::new(format!(
+        "an attack names the attacking unit's square, the target and \
+         perhaps a supporting unit's square (ATTACK {} B1C SUPPORT {})",
+        code("G1C"),
+        code("G1CR")
+    ))
 }
 
 #[cfg(test)]

@@ -131,11 +131,15 @@ pub enum Refusal {
     /// Heavy Cavalry entering a forest (N6).
     #[error("the heavy cavalry never enters a forest")]
     NeverForest,
-    /// A cavalry path through an occupied square (R11).
-    #[error("cavalry may not move through {square}: the square stepped through must be empty")]
+    /// A two-step path through an occupied square (R11, N5, N6).
+    #[error("the {kind} may not move through {square}: the square stepped through must be empty")]
     PathBlocked {
         /// The square stepped through.
         square: Space,
+        /// The moving unit's type.
+        kind: UnitKind,
+        /// R11, or the variant's N5 (horse battery) or N6 (heavy cavalry).
+        rule: RuleId,
     },
     /// A two-unit move that is not two cavalry, one step each (R11, N5, N6).
     #[error(
@@ -256,7 +260,7 @@ impl CitesRule for Refusal {
             Refusal::OutOfReach { rule, .. } | Refusal::Occupied { rule, .. } => rule.0,
             Refusal::EnemyReserveHeld { .. } => "R13",
             Refusal::CavalryForest { rule, .. } | Refusal::BadTwoMove { rule, .. } => rule.0,
-            Refusal::PathBlocked { .. } => "R11",
+            Refusal::PathBlocked { rule, .. } => rule.0,
             Refusal::NeverForest => "N6",
             Refusal::FootOnCavalry { .. } => "N7",
             Refusal::FromReserve => "R25",
@@ -504,7 +508,11 @@ impl Squares {
                 if (through & b.forests()) == through {
                     return Some(forest_in_path);
                 }
-                Some(Refusal::PathBlocked { square: blocked })
+                Some(Refusal::PathBlocked {
+                    square: blocked,
+                    kind,
+                    rule: forest_rule,
+                })
             }
             Some(via) => {
                 if b.is_forest(to) || b.is_forest(via) {
@@ -516,7 +524,11 @@ impl Squares {
                 if via == ctx.enemy_reserve
                     || (via != ctx.own_reserve && self.occupied().contains(via))
                 {
-                    return Some(Refusal::PathBlocked { square: via });
+                    return Some(Refusal::PathBlocked {
+                        square: via,
+                        kind,
+                        rule: forest_rule,
+                    });
                 }
                 None
             }

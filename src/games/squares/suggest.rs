@@ -4,7 +4,9 @@
 //! Nearness is judged by what the player evidently meant: the same unit
 //! (its square) matters most, then the same destination or target, then the
 //! same kind of order, then squares next to the ones named. Inside an
-//! attack the few legal choices are all offered.
+//! attack the few legal choices are all offered, an option with the number
+//! asked for first. Orders print in the current game's notation (F codes
+//! and the variant's unit words, N1, N24), as the reader's are.
 
 use super::board::{board, Space};
 use super::order::Order;
@@ -67,6 +69,15 @@ fn named_unit(order: &Order) -> Option<super::unit::UnitKind> {
     }
 }
 
+/// The number of an attacker's option of any list (`OPTION 2`, `OPTION
+/// GB2`, `OPTION HB2`).
+fn option_number(order: &Order) -> Option<u8> {
+    match *order {
+        Order::Option(n) | Order::GrandBattery(n) | Order::HorseBattery(n) => Some(n),
+        _ => None,
+    }
+}
+
 /// How near `candidate` is to what `wanted` asked for.
 fn score(wanted: &Order, w: &Roles, candidate: &Order) -> u32 {
     let c = roles(candidate);
@@ -92,6 +103,11 @@ fn score(wanted: &Order, w: &Roles, candidate: &Order) -> u32 {
     }
     if named_unit(wanted).is_some() && named_unit(wanted) == named_unit(candidate) {
         s += 4;
+    }
+    // An option of another list with the same number (`OPTION HB2` where
+    // the Grand Battery list is offered, N18) most likely meant this one.
+    if option_number(wanted).is_some() && option_number(wanted) == option_number(candidate) {
+        s += 5;
     }
     s
 }

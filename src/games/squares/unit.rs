@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::rules::Variant;
 use crate::games::Seat;
@@ -10,8 +10,7 @@ use crate::games::Seat;
 /// A side in SQUARES. Blue sits at the top of the board (reserve BR); in
 /// the Napoleonic variant the same sides are the British (Blue's place) and
 /// the French (N1). The names come from the current [`super::notation`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Side {
     /// The Union; reserve BR, seat North.
     Blue,
@@ -53,6 +52,25 @@ impl Side {
 impl fmt::Display for Side {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// Serialised as the side's name in the current notation, lower case
+/// ("blue", "british"); either game's names are read.
+impl Serialize for Side {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.name().to_ascii_lowercase())
+    }
+}
+
+impl<'de> Deserialize<'de> for Side {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Side, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        match text.to_ascii_lowercase().as_str() {
+            "blue" | "british" => Ok(Side::Blue),
+            "gray" | "french" => Ok(Side::Gray),
+            _ => Err(serde::de::Error::custom(format!("no side {text:?}"))),
+        }
     }
 }
 
