@@ -161,6 +161,87 @@ pub enum OptionBar {
     OtherList(OptionsOffered),
 }
 
+/// What becomes of the defender when an option is taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fate {
+    Stays,
+    Eliminated,
+    EliminatedUnlessSecondChance,
+}
+
+/// What follows an option's eliminations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Then {
+    Decide(Stage),
+    Advance,
+    End,
+}
+
+/// What an option does at once, and what it leaves to decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct OptionPlan {
+    defender: Fate,
+    support_eliminated: bool,
+    attacker_eliminated: bool,
+    then: Then,
+}
+
+/// The options of R19 (1-5), of the Grand Battery (N18) and of the
+/// attacking Horse Battery (N19), as the rulebooks list them.
+fn option_plan(order: Order) -> OptionPlan {
+    let plan = |defender, support_eliminated, attacker_eliminated, then| OptionPlan {
+        defender,
+        support_eliminated,
+        attacker_eliminated,
+        then,
+    };
+    use Fate::{Eliminated, EliminatedUnlessSecondChance as UnlessSecondChance, Stays};
+    match order {
+        // 1: eliminate the defender, retreat the support, then the attacker.
+        Order::Option(1) => plan(
+            UnlessSecondChance,
+            false,
+            false,
+            Then::Decide(Stage::SupportRetreat1),
+        ),
+        // 2: eliminate defender and support; the attacker may advance.
+        Order::Option(2) => plan(Eliminated, true, false, Then::Advance),
+        // 3: eliminate defender and attacker.
+        Order::Option(3) => plan(Eliminated, false, true, Then::End),
+        // 4: retreat the attacker.
+        Order::Option(4) => plan(Stays, false, false, Then::Decide(Stage::AttackerRetreat4)),
+        // GB1: eliminate the defender, retreat the support; the guns stay.
+        Order::GrandBattery(1) => plan(
+            UnlessSecondChance,
+            false,
+            false,
+            Then::Decide(Stage::GrandSupportRetreat),
+        ),
+        // GB2: eliminate the defender and the attacking artillery.
+        Order::GrandBattery(2) => plan(Eliminated, false, true, Then::End),
+        // HB1: all three retreat, the defender first (N30).
+        Order::HorseBattery(1) => plan(
+            Stays,
+            false,
+            false,
+            Then::Decide(Stage::HorseDefenderRetreat),
+        ),
+        // HB2: eliminate defender and support; the horse battery retreats.
+        Order::HorseBattery(2) => plan(
+            Eliminated,
+            true,
+            false,
+            Then::Decide(Stage::HorseBatteryRetreat),
+        ),
+        // HB3: eliminate the defender and the horse battery.
+        Order::HorseBattery(3) => plan(Eliminated, false, true, Then::End),
+        // HB4: retreat the horse battery.
+        Order::HorseBattery(4) => plan(Stays, false, false, Then::Decide(Stage::AttackerRetreat4)),
+        // 5, GB3, HB5: retreat the support.
+        _ => plan(Stays, false, false, Then::Decide(Stage::SupportRetreat5)),
+    }
+}
+
 impl Squares {
     fn attack_unit(&self, square: Space) -> UnitId {
         self.unit_at(square)
@@ -556,90 +637,40 @@ impl Squares {
                     self.wait_for(attack, Stage::Option);
                 }
             }
-            (Stage::Option, Order::Option(n)) => {
+            (Stage::Option, Order::Option(_) | Order::GrandBattery(_) | Order::HorseBattery(_)) => {
                 events.push(Event::OptionChosen {
                     side,
                     option: order,
                 });
+                let plan = option_plan(order);
                 let d = self.attack_unit(attack.target);
                 let s = attack.support.and_then(|sq| self.unit_at(sq));
-                match n {
-                    1 => {
-                        if !s.is_some_and(|s| self.variant.unit(s.kind()).second_chance_as_support)
-                        {
-                            self.eliminate(d, events);
-                        }
-                        self.wait_for(attack, Stage::SupportRetreat1);
+                let eliminate_defender = match plan.defender {
+                    Fate::Stays => false,
+                    Fate::Eliminated => true,
+                    // R19, N21: a supporting artillery that retreats first
+                    // leaves the defender its second chance.
+                    Fate::EliminatedUnlessSecondChance => {
+                        !s.is_some_and(|s| self.variant.unit(s.kind()).second_chance_as_support)
                     }
-                    2 => {
-                        self.eliminate(d, events);
-                        if let Some(s) = s {
-                            self.eliminate(s, events);
-                        }
-                        self.offer_advance(&mut attack, events);
-                    }
-                    3 => {
-                        self.eliminate(d, events);
-                        if let Some(a) = a {
-                            self.eliminate(a, events);
-                        }
-                        self.end_attack(events);
-                    }
-                    4 => self.wait_for(attack, Stage::AttackerRetreat4),
-                    _ => self.wait_for(attack, Stage::SupportRetreat5),
+                };
+                if eliminate_defender {
+                    self.eliminate(d, events);
                 }
-            }
-            (Stage::Option, Order::GrandBattery(n)) => {
-                events.push(Event::OptionChosen {
-                    side,
-                    option: order,
-                });
-                let d = self.attack_unit(attack.target);
-                let s = attack.support.and_then(|sq| self.unit_at(sq));
-                match n {
-                    1 => {
-                        // N21: only a supporting artillery gives the second chance.
-                        if !s.is_some_and(|s| self.variant.unit(s.kind()).second_chance_as_support)
-                        {
-                            self.eliminate(d, events);
-                        }
-                        self.wait_for(attack, Stage::GrandSupportRetreat);
+                if plan.support_eliminated {
+                    if let Some(s) = s {
+                        self.eliminate(s, events);
                     }
-                    2 => {
-                        self.eliminate(d, events);
-                        if let Some(a) = a {
-                            self.eliminate(a, events);
-                        }
-                        self.end_attack(events);
-                    }
-                    _ => self.wait_for(attack, Stage::SupportRetreat5),
                 }
-            }
-            (Stage::Option, Order::HorseBattery(n)) => {
-                events.push(Event::OptionChosen {
-                    side,
-                    option: order,
-                });
-                let d = self.attack_unit(attack.target);
-                let s = attack.support.and_then(|sq| self.unit_at(sq));
-                match n {
-                    1 => self.wait_for(attack, Stage::HorseDefenderRetreat),
-                    2 => {
-                        self.eliminate(d, events);
-                        if let Some(s) = s {
-                            self.eliminate(s, events);
-                        }
-                        self.wait_for(attack, Stage::HorseBatteryRetreat);
+                if plan.attacker_eliminated {
+                    if let Some(a) = a {
+                        self.eliminate(a, events);
                     }
-                    3 => {
-                        self.eliminate(d, events);
-                        if let Some(a) = a {
-                            self.eliminate(a, events);
-                        }
-                        self.end_attack(events);
-                    }
-                    4 => self.wait_for(attack, Stage::AttackerRetreat4),
-                    _ => self.wait_for(attack, Stage::SupportRetreat5),
+                }
+                match plan.then {
+                    Then::Decide(stage) => self.wait_for(attack, stage),
+                    Then::Advance => self.offer_advance(&mut attack, events),
+                    Then::End => self.end_attack(events),
                 }
             }
             (Stage::SupportRetreat1 | Stage::GrandSupportRetreat, Order::Retreat(chain)) => {
