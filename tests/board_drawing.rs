@@ -610,30 +610,6 @@ fn nap_play_orders(game: &mut Napoleonic, orders: &[&str]) -> Vec<NapEvent> {
     events
 }
 
-/// Random play of the variant from its opening: `steps` orders, each picked
-/// among the listed ones by a generator seeded with `seed`.
-fn nap_play(seed: u64, steps: usize) -> (Napoleonic, Vec<NapEvent>) {
-    let mut rng = XorShift::new(seed);
-    let first = if rng.chance(50) {
-        Seat::North
-    } else {
-        Seat::South
-    };
-    let mut game = Napoleonic::new(&GameOptions { first, seed: None });
-    let mut last = Vec::new();
-    for _ in 0..steps {
-        let legal = game.legal_orders();
-        if legal.is_empty() {
-            break;
-        }
-        let order = legal[rng.below(legal.len())].clone();
-        last = game
-            .apply(&order)
-            .unwrap_or_else(|r| panic!("{game}: listed {order} refused: {r}"));
-    }
-    (game, last)
-}
-
 /// Whitespace squeezed, so that a wrapped paragraph reads as one line.
 fn squeezed(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -919,7 +895,7 @@ proptest! {
     /// North view the South view turned, no G code and no Civil War side.
     #[test]
     fn nap_random_positions_draw_soundly(seed in any::<u64>(), steps in 0usize..300) {
-        let (game, last) = nap_play(seed, steps);
+        let (game, last) = nap_play_with_events(seed, steps);
         let mut texts = Vec::new();
         for seat in Seat::BOTH {
             let text = game.draw_board(seat, &last);

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use common::*;
 use orderly::games::squares::notation::{self, NAPOLEONIC};
 use orderly::games::squares::{Napoleonic, Order, Space, Squares, Stage, UnitKind};
-use orderly::games::{Game, GameOptions, Seat};
+use orderly::games::Game;
 use proptest::prelude::*;
 
 /// Blue infantry in B1C and B1CL facing Gray infantry in G1C (turn 20).
@@ -308,28 +308,6 @@ proptest! {
             }
         }
     }
-}
-
-/// Random play of the variant from its opening: `steps` orders, each picked
-/// among the listed ones by a generator seeded with `seed`.
-fn nap_play(seed: u64, steps: usize) -> Napoleonic {
-    let mut rng = XorShift::new(seed);
-    let first = if rng.chance(50) {
-        Seat::North
-    } else {
-        Seat::South
-    };
-    let mut game = Napoleonic::new(&GameOptions { first, seed: None });
-    for _ in 0..steps {
-        let legal = game.legal_orders();
-        if legal.is_empty() {
-            break;
-        }
-        let order = legal[rng.below(legal.len())].clone();
-        game.apply(&order)
-            .unwrap_or_else(|r| panic!("{game}: listed {order} refused: {r}"));
-    }
-    game
 }
 
 proptest! {

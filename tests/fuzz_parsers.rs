@@ -21,6 +21,7 @@ use orderly::games::squares::{
 };
 use orderly::games::{CitesRule, Game, GameOptions, Seat};
 use proptest::prelude::*;
+use proptest::strategy::Union;
 use proptest::test_runner::TestCaseError;
 
 type Checked = Result<(), TestCaseError>;
@@ -131,16 +132,13 @@ fn space() -> impl Strategy<Value = Space> {
     (0usize..32).prop_map(Space::new)
 }
 
-fn kind() -> impl Strategy<Value = UnitKind> {
-    prop::sample::select(&common::CIVIL_WAR_KINDS[..])
-}
-
-fn step() -> impl Strategy<Value = Step> {
+/// A step of a unit of any of `kinds`, or of no type.
+fn step_of(kinds: &'static [UnitKind]) -> impl Strategy<Value = Step> {
     (
         space(),
         prop::option::of(space()),
         space(),
-        prop::option::of(kind()),
+        prop::option::of(prop::sample::select(kinds)),
     )
         .prop_map(|(from, via, to, unit)| Step {
             from,
@@ -150,28 +148,46 @@ fn step() -> impl Strategy<Value = Step> {
         })
 }
 
-/// Any order value (legal somewhere or not).
-fn order() -> impl Strategy<Value = Order> {
-    prop_oneof![
-        step().prop_map(Order::Move),
-        (step(), step()).prop_map(|(mut p, mut q)| {
-            p.via = None;
-            q.via = None;
-            Order::MoveTwo(p, q)
-        }),
-        (space(), space(), prop::option::of(space())).prop_map(|(attacker, target, support)| {
-            Order::Attack {
+/// Any order value of a game whose units are `kinds` (legal somewhere or
+/// not); with `batteries`, the variant's Grand Battery and Horse Battery
+/// options too (after OPTION, as the variant lists them). Each kind of
+/// order is equally likely.
+fn order_of(kinds: &'static [UnitKind], batteries: bool) -> impl Strategy<Value = Order> {
+    let mut arms: Vec<BoxedStrategy<Order>> = vec![
+        step_of(kinds).prop_map(Order::Move).boxed(),
+        (step_of(kinds), step_of(kinds))
+            .prop_map(|(mut p, mut q)| {
+                p.via = None;
+                q.via = None;
+                Order::MoveTwo(p, q)
+            })
+            .boxed(),
+        (space(), space(), prop::option::of(space()))
+            .prop_map(|(attacker, target, support)| Order::Attack {
                 attacker,
                 target,
                 support,
-            }
-        }),
+            })
+            .boxed(),
         prop::collection::vec(space(), 1..=9)
-            .prop_map(|s| Order::Retreat(Chain::from_squares(&s).unwrap_or(Chain::to(s[0])))),
-        (1u8..=5).prop_map(Order::Option),
-        kind().prop_map(Order::Lose),
-        prop::sample::select(&[Order::Pass, Order::Stand, Order::Advance, Order::Stay][..]),
-    ]
+            .prop_map(|s| Order::Retreat(Chain::from_squares(&s).unwrap_or(Chain::to(s[0]))))
+            .boxed(),
+        (1u8..=5).prop_map(Order::Option).boxed(),
+    ];
+    if batteries {
+        arms.push((1u8..=3).prop_map(Order::GrandBattery).boxed());
+        arms.push((1u8..=5).prop_map(Order::HorseBattery).boxed());
+    }
+    arms.push(prop::sample::select(kinds).prop_map(Order::Lose).boxed());
+    arms.push(
+        prop::sample::select(&[Order::Pass, Order::Stand, Order::Advance, Order::Stay][..]).boxed(),
+    );
+    Union::new(arms)
+}
+
+/// Any order value (legal somewhere or not).
+fn order() -> impl Strategy<Value = Order> {
+    order_of(&common::CIVIL_WAR_KINDS, false)
 }
 
 /// One mutation of a text: what it does and two numbers to place it.
@@ -687,72 +703,10 @@ fn nap_token_soup() -> impl Strategy<Value = String> {
         })
 }
 
-fn nap_kind() -> impl Strategy<Value = UnitKind> {
-    prop::sample::select(&UnitKind::EVERY[..])
-}
-
-/// A step of any of the variant's seven types.
-fn nap_step() -> impl Strategy<Value = Step> {
-    (
-        space(),
-        prop::option::of(space()),
-        space(),
-        prop::option::of(nap_kind()),
-    )
-        .prop_map(|(from, via, to, unit)| Step {
-            from,
-            via,
-            to,
-            unit,
-        })
-}
-
-/// Any order value of the variant (legal somewhere or not).
+/// Any order value of the variant (legal somewhere or not), with steps of
+/// any of its seven types.
 fn nap_order() -> impl Strategy<Value = Order> {
-    prop_oneof![
-        nap_step().prop_map(Order::Move),
-        (nap_step(), nap_step()).prop_map(|(mut p, mut q)| {
-            p.via = None;
-            q.via = None;
-            Order::MoveTwo(p, q)
-        }),
-        (space(), space(), prop::option::of(space())).prop_map(|(attacker, target, support)| {
-            Order::Attack {
-                attacker,
-                target,
-                support,
-            }
-        }),
-        prop::collection::vec(space(), 1..=9)
-            .prop_map(|s| Order::Retreat(Chain::from_squares(&s).unwrap_or(Chain::to(s[0])))),
-        (1u8..=5).prop_map(Order::Option),
-        (1u8..=3).prop_map(Order::GrandBattery),
-        (1u8..=5).prop_map(Order::HorseBattery),
-        nap_kind().prop_map(Order::Lose),
-        prop::sample::select(&[Order::Pass, Order::Stand, Order::Advance, Order::Stay][..]),
-    ]
-}
-
-/// Random play of the variant from its opening: `steps` orders, each picked
-/// among the listed ones by a generator seeded with `seed`.
-fn nap_play(seed: u64, steps: usize) -> Napoleonic {
-    let mut rng = XorShift::new(seed);
-    let first = if rng.chance(50) {
-        Seat::North
-    } else {
-        Seat::South
-    };
-    let mut game = Napoleonic::new(&GameOptions { first, seed: None });
-    for _ in 0..steps {
-        let legal = game.legal_orders();
-        if legal.is_empty() {
-            break;
-        }
-        let order = legal[rng.below(legal.len())].clone();
-        game.apply(&order)
-            .unwrap_or_else(|r| panic!("{game}: listed {order} refused: {r}"));
-    }
-    game
+    order_of(&UnitKind::EVERY, true)
 }
 
 /// The variant's army by type (N2), written out here: I G L A H C K.
@@ -1053,35 +1007,15 @@ fn nap_layout_position(l: &NapLayout) -> String {
         }
     }
     let mut out = String::from("napoleonic ");
-    let mut index = 0;
-    for (r, &size) in RANK_SIZES.iter().enumerate() {
-        if r > 0 {
-            out.push('/');
-        }
-        if r == 0 || r == RANK_SIZES.len() - 1 {
-            let group = &reserves[usize::from(r != 0)];
+    write_ranks(
+        &mut out,
+        &on_square,
+        |out, which| {
+            let group = &reserves[which];
             out.push_str(if group.is_empty() { "-" } else { group });
-            index += 1;
-            continue;
-        }
-        let mut empty = 0;
-        for _ in 0..size {
-            match &on_square[index] {
-                None => empty += 1,
-                Some(unit) => {
-                    if empty > 0 {
-                        out.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    out.push_str(unit);
-                }
-            }
-            index += 1;
-        }
-        if empty > 0 {
-            out.push_str(&empty.to_string());
-        }
-    }
+        },
+        |out, unit| out.push_str(unit),
+    );
     let mover = usize::from(l.french_to_move);
     let half = l.half % 3;
     let mut passed = [false; 2];

@@ -8,7 +8,7 @@ use common::*;
 use orderly::games::squares::notation::{self, NAPOLEONIC};
 use orderly::games::squares::{board, Napoleonic, Order, Space, Squares, Step, Terrain};
 use orderly::games::submission::{release, submit, NotApplied};
-use orderly::games::{Game, GameOptions, Seat};
+use orderly::games::{Game, Seat};
 use proptest::prelude::*;
 
 const OPENING: &str = "9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - b - 1 -";
@@ -950,28 +950,6 @@ fn the_civil_war_game_keeps_its_words() {
     let option = after(FRONT, &["ATTACK B1C G1C SUPPORT B1CL", "STAND"]);
     let r = option.read_order("OPTION GB1").unwrap_err();
     assert!(r.problem.contains("\"GB1\" is not a"), "{r}");
-}
-
-/// Random play of the variant from its opening: `steps` orders, each picked
-/// among the listed ones by a generator seeded with `seed`.
-fn nap_play(seed: u64, steps: usize) -> Napoleonic {
-    let mut rng = XorShift::new(seed);
-    let first = if rng.chance(50) {
-        Seat::North
-    } else {
-        Seat::South
-    };
-    let mut game = Napoleonic::new(&GameOptions { first, seed: None });
-    for _ in 0..steps {
-        let legal = game.legal_orders();
-        if legal.is_empty() {
-            break;
-        }
-        let order = legal[rng.below(legal.len())].clone();
-        game.apply(&order)
-            .unwrap_or_else(|r| panic!("{game}: listed {order} refused: {r}"));
-    }
-    game
 }
 
 proptest! {

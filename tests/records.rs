@@ -783,6 +783,19 @@ fn orderly_replay(args: &[&str]) -> Output {
         .expect("orderly runs")
 }
 
+/// `orderly replay` with `args`, which must succeed (its stderr shown if
+/// it does not).
+#[track_caller]
+fn orderly_replay_ok(args: &[&str]) -> Output {
+    let out = orderly_replay(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 fn temp_record(name: &str, text: &str) -> PathBuf {
     let path = std::env::temp_dir().join(format!("orderly-records-{}-{name}", std::process::id()));
     std::fs::write(&path, text).expect("the temporary record is written");
@@ -792,12 +805,7 @@ fn temp_record(name: &str, text: &str) -> PathBuf {
 #[test]
 fn orderly_replay_prints_the_board_and_the_result() {
     let path = data("reserve-entered.rec");
-    let out = orderly_replay(&[path.to_str().expect("a UTF-8 path")]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = orderly_replay_ok(&[path.to_str().expect("a UTF-8 path")]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("Replayed 5 orders of SQUARES"), "{stdout}");
     assert!(
@@ -813,12 +821,7 @@ fn orderly_replay_replays_the_napoleonic_sample() {
     let text = std::fs::read_to_string(&path).expect("the sample exists");
     let record = Record::read::<Napoleonic>(&text).expect("the sample reads");
     let replayed = replay::<Napoleonic>(&record).unwrap_or_else(|e| panic!("{e}"));
-    let out = orderly_replay(&[path.to_str().expect("a UTF-8 path")]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = orderly_replay_ok(&[path.to_str().expect("a UTF-8 path")]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.contains(&format!(
@@ -892,12 +895,7 @@ fn orderly_replay_reports_import_errors_unknown_games_and_missing_files() {
 #[test]
 fn orderly_replay_json_has_the_orders_events_positions_and_result() {
     let path = data("resigned.rec");
-    let out = orderly_replay(&["--json", path.to_str().expect("a UTF-8 path")]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = orderly_replay_ok(&["--json", path.to_str().expect("a UTF-8 path")]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(json["format"], "orderly-record 1");
     assert_eq!(json["game"], "squares");
@@ -941,12 +939,7 @@ fn orderly_replay_canonical_rewrites_a_lenient_record() {
         .replace("    ; Gray RETREAT G2CL G3L (only choice)\n", "")
         .replace("[First \"Blue\"]\n", "");
     let path = temp_record("lenient.rec", &lenient);
-    let out = orderly_replay(&["--canonical", path.to_str().expect("a UTF-8 path")]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = orderly_replay_ok(&["--canonical", path.to_str().expect("a UTF-8 path")]);
     assert_eq!(String::from_utf8_lossy(&out.stdout), sample);
     let _ = std::fs::remove_file(path);
 }

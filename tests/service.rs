@@ -471,39 +471,25 @@ fn a_game_or_side_not_hosted_is_refused_with_the_accepted_words() {
     let bob_addr = to(&outs, BOB).reply_to;
     site.mail(BOB, &bob_addr, "ACCEPT");
     let now = Utc::now();
-    let report = site
-        .service
-        .moderate("FORFEIT 1 GRAY", "cli:test", now)
-        .unwrap();
+    let mut moderate = |line: &str| site.service.moderate(line, "cli:test", now).unwrap();
+    let report = moderate("FORFEIT 1 GRAY");
     assert!(
         report.starts_with("Not understood: BRITISH or FRENCH is needed"),
         "{report}"
     );
-    let report = site
-        .service
-        .moderate("EXTEND 1 1 DAYS", "cli:test", now)
-        .unwrap();
+    let report = moderate("EXTEND 1 1 DAYS");
     assert!(
         report.contains("the deadline of British is extended by 24 hours"),
         "{report}"
     );
-    let report = site
-        .service
-        .moderate("ACT 1 british inf BR F3C", "cli:test", now)
-        .unwrap();
+    let report = moderate("ACT 1 british inf BR F3C");
     assert!(report.starts_with("Refused"), "{report}");
-    let report = site
-        .service
-        .moderate("ACT 1 british inf BR B3C", "cli:test", now)
-        .unwrap();
+    let report = moderate("ACT 1 british inf BR B3C");
     assert!(
         report.contains("MOVE INFANTRY BR B3C was entered for British"),
         "{report}"
     );
-    let report = site
-        .service
-        .moderate("FORFEIT 1 FRENCH", "cli:test", now)
-        .unwrap();
+    let report = moderate("FORFEIT 1 FRENCH");
     assert!(report.contains("French forfeits; British wins"), "{report}");
     // Every announcement goes to both players (ACT's and EXTEND's as well).
     let mail = site.collect();

@@ -5,7 +5,10 @@
 #![allow(dead_code)]
 pub mod mailstack;
 
-use orderly::games::squares::{board, notation, Side, Space, Squares, UnitKind, Variant};
+use orderly::games::squares::{
+    board, notation, NapEvent, Napoleonic, Side, Space, Squares, UnitKind, Variant,
+};
+use orderly::games::{Game, GameOptions, Seat};
 use proptest::prelude::*;
 
 /// xorshift64: deterministic, no dependencies.
@@ -110,6 +113,16 @@ fn is_modifier(c: char) -> bool {
 
 /// Reads a group (reserve or eliminated): `[count]letter[modifiers]...` or `-`.
 fn read_group(text: &str, into: &mut [[u32; 3]; 2]) -> Result<(), String> {
+    read_group_by(text, into, letter)
+}
+
+/// As [`read_group`], counting by [side][slot] as `letter` reads each
+/// position letter.
+fn read_group_by<const N: usize>(
+    text: &str,
+    into: &mut [[u32; N]; 2],
+    letter: impl Fn(char) -> Option<(usize, usize)>,
+) -> Result<(), String> {
     if text == "-" {
         return Ok(());
     }
@@ -143,23 +156,45 @@ pub fn count_units(position: &str) -> Result<Counts, String> {
     if fields.len() != 6 {
         return Err(format!("{position:?} does not have six fields"));
     }
-    let ranks: Vec<&str> = fields[0].split('/').collect();
+    let mut counts = Counts::default();
+    count_ranks_by(
+        position,
+        fields[0],
+        &mut counts.board,
+        &mut counts.reserve,
+        letter,
+    )?;
+    read_group(fields[1], &mut counts.eliminated)?;
+    Ok(counts)
+}
+
+/// Counts the units of `position`'s ranks field `ranks` by [side][slot], as
+/// `letter` reads each position letter: on the board and in the north
+/// (index 0) and south (index 1) reserves. Checks that there are 11 ranks
+/// and that each board rank covers exactly its squares.
+fn count_ranks_by<const N: usize>(
+    position: &str,
+    ranks: &str,
+    board: &mut [[u32; N]; 2],
+    reserve: &mut [[[u32; N]; 2]; 2],
+    letter: impl Fn(char) -> Option<(usize, usize)> + Copy,
+) -> Result<(), String> {
+    let ranks: Vec<&str> = ranks.split('/').collect();
     if ranks.len() != RANK_SIZES.len() {
         return Err(format!("{position:?} does not have 11 ranks"));
     }
-    let mut counts = Counts::default();
     for (r, text) in ranks.iter().enumerate() {
         if r == 0 || r == RANK_SIZES.len() - 1 {
             let which = if r == 0 { 0 } else { 1 };
-            read_group(text, &mut counts.reserve[which])?;
+            read_group_by(text, &mut reserve[which], letter)?;
             continue;
         }
         let mut covered = 0;
         for c in text.chars() {
             if let Some(d) = c.to_digit(10) {
                 covered += d as usize;
-            } else if let Some((side, kind)) = letter(c) {
-                counts.board[side][kind] += 1;
+            } else if let Some((side, slot)) = letter(c) {
+                board[side][slot] += 1;
                 covered += 1;
             } else if !is_modifier(c) {
                 return Err(format!("bad character {c:?} in rank {text:?}"));
@@ -172,8 +207,7 @@ pub fn count_units(position: &str) -> Result<Counts, String> {
             ));
         }
     }
-    read_group(fields[1], &mut counts.eliminated)?;
-    Ok(counts)
+    Ok(())
 }
 
 /// Whether each side's whole army is somewhere: on the board, in a reserve
@@ -350,32 +384,7 @@ fn read_group_in(
     text: &str,
     into: &mut [[u32; MAX_KINDS]; 2],
 ) -> Result<(), String> {
-    if text == "-" {
-        return Ok(());
-    }
-    let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let mut n = 0u32;
-        let start = i;
-        while i < chars.len() && chars[i].is_ascii_digit() {
-            n = n * 10 + chars[i].to_digit(10).unwrap_or(0);
-            i += 1;
-        }
-        let count = if i > start { n } else { 1 };
-        let c = *chars
-            .get(i)
-            .ok_or(format!("group {text:?} ends in a number"))?;
-        let (side, slot) = spec
-            .letter(c)
-            .ok_or(format!("bad letter {c:?} in {text:?}"))?;
-        into[side][slot] += count;
-        i += 1;
-        while i < chars.len() && is_modifier(chars[i]) {
-            i += 1;
-        }
-    }
-    Ok(())
+    read_group_by(text, into, |c| spec.letter(c))
 }
 
 /// Counts the units of a canonical position string of `spec`'s game,
@@ -394,35 +403,14 @@ pub fn count_units_in(spec: &GameSpec, position: &str) -> Result<KindCounts, Str
             "{position:?} does not have six fields after its header"
         ));
     }
-    let ranks: Vec<&str> = fields[0].split('/').collect();
-    if ranks.len() != RANK_SIZES.len() {
-        return Err(format!("{position:?} does not have 11 ranks"));
-    }
     let mut counts = KindCounts::default();
-    for (r, text) in ranks.iter().enumerate() {
-        if r == 0 || r == RANK_SIZES.len() - 1 {
-            let which = if r == 0 { 0 } else { 1 };
-            read_group_in(spec, text, &mut counts.reserve[which])?;
-            continue;
-        }
-        let mut covered = 0;
-        for c in text.chars() {
-            if let Some(d) = c.to_digit(10) {
-                covered += d as usize;
-            } else if let Some((side, slot)) = spec.letter(c) {
-                counts.board[side][slot] += 1;
-                covered += 1;
-            } else if !is_modifier(c) {
-                return Err(format!("bad character {c:?} in rank {text:?}"));
-            }
-        }
-        if covered != RANK_SIZES[r] {
-            return Err(format!(
-                "rank {r} {text:?} covers {covered} squares, not {}",
-                RANK_SIZES[r]
-            ));
-        }
-    }
+    count_ranks_by(
+        position,
+        fields[0],
+        &mut counts.board,
+        &mut counts.reserve,
+        |c| spec.letter(c),
+    )?;
     read_group_in(spec, fields[1], &mut counts.eliminated)?;
     Ok(counts)
 }
@@ -729,35 +717,12 @@ pub fn layout_position_in(spec: &GameSpec, l: &Layout, consistent: bool) -> Stri
         out.push_str(header);
         out.push(' ');
     }
-    let mut index = 0;
-    for (r, &size) in RANK_SIZES.iter().enumerate() {
-        if r > 0 {
-            out.push('/');
-        }
-        if r == 0 || r == RANK_SIZES.len() - 1 {
-            let which = usize::from(r != 0);
-            write_canonical_group(spec, &mut out, std::mem::take(&mut reserves[which]));
-            index += 1;
-            continue;
-        }
-        let mut empty = 0;
-        for _ in 0..size {
-            match &on_square[index] {
-                None => empty += 1,
-                Some(w) => {
-                    if empty > 0 {
-                        out.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    write_written(spec, &mut out, w);
-                }
-            }
-            index += 1;
-        }
-        if empty > 0 {
-            out.push_str(&empty.to_string());
-        }
-    }
+    write_ranks(
+        &mut out,
+        &on_square,
+        |out, which| write_canonical_group(spec, out, std::mem::take(&mut reserves[which])),
+        |out, w| write_written(spec, out, w),
+    );
     out.push(' ');
     write_canonical_group(spec, &mut out, eliminated);
     out.push(' ');
@@ -784,6 +749,46 @@ pub fn layout_position_in(spec: &GameSpec, l: &Layout, consistent: bool) -> Stri
     }
     out.push_str(&format!(" {} -", l.turn));
     out
+}
+
+/// Writes the ranks field of a position from `on_square` (0 the north
+/// reserve, 1..=30 the board squares in rank order, 31 the south reserve):
+/// each reserve through `group` (0 north, 1 south), each board rank's units
+/// through `unit`, runs of empty squares as their number, ranks split by `/`.
+pub fn write_ranks<T>(
+    out: &mut String,
+    on_square: &[Option<T>; 32],
+    mut group: impl FnMut(&mut String, usize),
+    mut unit: impl FnMut(&mut String, &T),
+) {
+    let mut index = 0;
+    for (r, &size) in RANK_SIZES.iter().enumerate() {
+        if r > 0 {
+            out.push('/');
+        }
+        if r == 0 || r == RANK_SIZES.len() - 1 {
+            group(out, usize::from(r != 0));
+            index += 1;
+            continue;
+        }
+        let mut empty = 0;
+        for _ in 0..size {
+            match &on_square[index] {
+                None => empty += 1,
+                Some(u) => {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    unit(out, u);
+                }
+            }
+            index += 1;
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+    }
 }
 
 const STAGES: [&str; 9] = ["R", "O", "S1", "C", "A1", "A4", "S5", "L", "V"];
@@ -866,6 +871,36 @@ pub fn play_in(variant: Variant, gray_first: bool, choices: &[u32]) -> Squares {
         game.apply_listed(legal[c as usize % legal.len()], &mut events);
     }
     game
+}
+
+/// Random play of the variant from its opening: `steps` orders, each picked
+/// among the listed ones by a generator seeded with `seed`.
+pub fn nap_play(seed: u64, steps: usize) -> Napoleonic {
+    nap_play_with_events(seed, steps).0
+}
+
+/// As [`nap_play`], with the events of the last order applied (none if no
+/// order was).
+pub fn nap_play_with_events(seed: u64, steps: usize) -> (Napoleonic, Vec<NapEvent>) {
+    let mut rng = XorShift::new(seed);
+    let first = if rng.chance(50) {
+        Seat::North
+    } else {
+        Seat::South
+    };
+    let mut game = Napoleonic::new(&GameOptions { first, seed: None });
+    let mut last = Vec::new();
+    for _ in 0..steps {
+        let legal = game.legal_orders();
+        if legal.is_empty() {
+            break;
+        }
+        let order = legal[rng.below(legal.len())].clone();
+        last = game
+            .apply(&order)
+            .unwrap_or_else(|r| panic!("{game}: listed {order} refused: {r}"));
+    }
+    (game, last)
 }
 
 /// A failed property with this message.
