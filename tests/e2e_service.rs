@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use common::mailstack::MailStack;
 use orderly::config::Config;
-use orderly::games::squares::Squares;
+use orderly::games::squares::{Napoleonic, Squares};
 use orderly::games::{Game, GameOptions, GameResult, Seat};
 use orderly::mail::intake;
 use orderly::service::identity::seat_secret;
@@ -120,11 +120,16 @@ fn bodies(stack: &MailStack, user: &str) -> Vec<String> {
 
 /// Starts game 1 between ann (Blue) and bob (Gray).
 fn start_game(service: &mut Service, players: &mut Players<'_>) {
+    start_game_of::<Squares>(service, players);
+}
+
+/// Starts game 1 of `G` between ann (North) and bob (South).
+fn start_game_of<G: Game>(service: &mut Service, players: &mut Players<'_>) {
     let domain = players.stack.domain.clone();
     players.send(
         &format!("ann@{domain}"),
         &format!("orderly@{domain}"),
-        &format!("NEW SQUARES VS bob@{domain}"),
+        &format!("NEW {} VS bob@{domain}", G::NAME.to_ascii_uppercase()),
     );
     poll_until(service, "the invitation", |s| {
         game_status(s, 1) == "invited"
@@ -136,10 +141,10 @@ fn start_game(service: &mut Service, players: &mut Players<'_>) {
 
 /// Plays `count` orders (or to the end) of a model game by mail; with
 /// `restart_at`, Dovecot is restarted after that many orders.
-fn play(
+fn play<G: Game>(
     service: &mut Service,
     players: &mut Players<'_>,
-    model: &mut Squares,
+    model: &mut G,
     count: usize,
     restart_at: Option<usize>,
 ) -> usize {
@@ -166,7 +171,7 @@ fn play(
         } else {
             &legal
         };
-        let order = pool[(x % pool.len() as u64) as usize];
+        let order = pool[(x % pool.len() as u64) as usize].clone();
         model.apply(&order).expect("legal");
         let user = match pending.seat {
             Seat::North => "ann",
@@ -229,6 +234,42 @@ fn a_whole_game_through_the_real_servers() {
         })
         .sum();
     assert_eq!(taken, played, "one reply per order");
+}
+
+#[test]
+fn a_whole_napoleonic_game_through_the_real_servers() {
+    let Some(stack) = MailStack::start() else {
+        return;
+    };
+    let mut service = Service::open(config(&stack, &stack.dir, false)).expect("the service opens");
+    let mut players = Players {
+        stack: &stack,
+        n: 0,
+    };
+    start_game_of::<Napoleonic>(&mut service, &mut players);
+    let mut model = Napoleonic::new(&GameOptions::default());
+    let played = play(&mut service, &mut players, &mut model, 2000, None);
+    assert!(model.outcome().is_some(), "the game ended");
+    assert_eq!(entries(&mut service, 1), played, "every order once");
+    assert_eq!(game_status(&mut service, 1), "finished");
+    poll_until(&mut service, "the last replies", |_| {
+        ["ann", "bob"].iter().all(|u| {
+            bodies(&stack, u)
+                .iter()
+                .any(|b| b.contains("The game is over"))
+        })
+    });
+    // N1: the French half is written with F codes, the sides are the
+    // British and the French, in every mail either player received.
+    for user in ["ann", "bob"] {
+        let mails = bodies(&stack, user);
+        assert!(mails.iter().any(|b| b.contains("F1C")), "{user}");
+        assert!(mails.iter().any(|b| b.contains("British")), "{user}");
+        for body in &mails {
+            assert!(!body.contains("G1C"), "{user}: a G code in\n{body}");
+            assert!(!body.contains("Gray"), "{user}: Gray in\n{body}");
+        }
+    }
 }
 
 #[test]
