@@ -118,11 +118,6 @@ fn bodies(stack: &MailStack, user: &str) -> Vec<String> {
         .collect()
 }
 
-/// Starts game 1 between ann (Blue) and bob (Gray).
-fn start_game(service: &mut Service, players: &mut Players<'_>) {
-    start_game_of::<Squares>(service, players);
-}
-
 /// Starts game 1 of `G` between ann (North) and bob (South).
 fn start_game_of<G: Game>(service: &mut Service, players: &mut Players<'_>) {
     let domain = players.stack.domain.clone();
@@ -137,6 +132,14 @@ fn start_game_of<G: Game>(service: &mut Service, players: &mut Players<'_>) {
     let bob = seat_address(players.stack, 1, Seat::South);
     players.send(&format!("bob@{domain}"), &bob, "ACCEPT");
     poll_until(service, "the acceptance", |s| game_status(s, 1) == "active");
+}
+
+/// A service on the mail stack with game 1 of `G` started between ann and bob.
+fn started<G: Game>(stack: &MailStack) -> (Service, Players<'_>) {
+    let mut service = Service::open(config(stack, &stack.dir, false)).expect("the service opens");
+    let mut players = Players { stack, n: 0 };
+    start_game_of::<G>(&mut service, &mut players);
+    (service, players)
 }
 
 /// Plays `count` orders (or to the end) of a model game by mail; with
@@ -195,9 +198,7 @@ fn play<G: Game>(
 /// that every order was taken once, the game is finished and both players
 /// were told it is over. Returns the service and the number of orders.
 fn play_a_whole_game<G: Game>(stack: &MailStack) -> (Service, usize) {
-    let mut service = Service::open(config(stack, &stack.dir, false)).expect("the service opens");
-    let mut players = Players { stack, n: 0 };
-    start_game_of::<G>(&mut service, &mut players);
+    let (mut service, mut players) = started::<G>(stack);
     let mut model = G::new(&GameOptions::default());
     let played = play(&mut service, &mut players, &mut model, 2000, None);
     assert!(
@@ -260,12 +261,7 @@ fn dovecot_restarted_mid_game_loses_nothing_and_doubles_nothing() {
     let Some(stack) = MailStack::start() else {
         return;
     };
-    let mut service = Service::open(config(&stack, &stack.dir, false)).expect("the service opens");
-    let mut players = Players {
-        stack: &stack,
-        n: 0,
-    };
-    start_game(&mut service, &mut players);
+    let (mut service, mut players) = started::<Squares>(&stack);
     let mut model = Squares::new(&GameOptions::default());
     let played = play(&mut service, &mut players, &mut model, 12, Some(5));
     assert_eq!(entries(&mut service, 1), played);
@@ -281,12 +277,7 @@ fn with_postfix_down_the_outbox_holds_then_drains() {
     let Some(stack) = MailStack::start() else {
         return;
     };
-    let mut service = Service::open(config(&stack, &stack.dir, false)).expect("the service opens");
-    let mut players = Players {
-        stack: &stack,
-        n: 0,
-    };
-    start_game(&mut service, &mut players);
+    let (mut service, mut players) = started::<Squares>(&stack);
     let domain = stack.domain.clone();
     players.send(
         &format!("ann@{domain}"),

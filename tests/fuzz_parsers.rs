@@ -109,12 +109,17 @@ const WORDS: &[&str] = &[
 ];
 
 fn token_soup() -> impl Strategy<Value = String> {
+    soup_of(WORDS, &[" ", "  ", "\t", ",", ", ", "\n", ""])
+}
+
+/// Up to ten of `words` joined by separators drawn from `separators`.
+fn soup_of(
+    words: &'static [&'static str],
+    separators: &'static [&'static str],
+) -> impl Strategy<Value = String> {
     (
-        prop::collection::vec(prop::sample::select(WORDS), 0..10),
-        prop::collection::vec(
-            prop::sample::select(&[" ", "  ", "\t", ",", ", ", "\n", ""][..]),
-            10,
-        ),
+        prop::collection::vec(prop::sample::select(words), 0..10),
+        prop::collection::vec(prop::sample::select(separators), 10),
     )
         .prop_map(|(words, seps)| {
             let mut out = String::new();
@@ -690,23 +695,7 @@ const NAP_WORDS: &[&str] = &[
 ];
 
 fn nap_token_soup() -> impl Strategy<Value = String> {
-    (
-        prop::collection::vec(prop::sample::select(NAP_WORDS), 0..10),
-        prop::collection::vec(
-            prop::sample::select(&[" ", "  ", ",", ", ", "\n", ""][..]),
-            10,
-        ),
-    )
-        .prop_map(|(words, seps)| {
-            let mut out = String::new();
-            for (i, w) in words.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(seps[i % seps.len()]);
-                }
-                out.push_str(w);
-            }
-            out
-        })
+    soup_of(NAP_WORDS, &[" ", "  ", ",", ", ", "\n", ""])
 }
 
 /// Any order value of the variant (legal somewhere or not), with steps of
