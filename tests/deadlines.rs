@@ -457,10 +457,13 @@ fn the_moderator_command_line_runs_the_same_commands() {
         ),
     )
     .unwrap();
-    let run = |args: &[&str]| {
+    let run_at = |now: DateTime<Utc>, args: &[&str]| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_orderly"))
             .arg("--config")
             .arg(&config)
+            // The game's clock, not today's: the game started at t0.
+            .arg("--now")
+            .arg(now.to_rfc3339())
             .arg("mod")
             .args(args)
             .output()
@@ -472,8 +475,12 @@ fn the_moderator_command_line_runs_the_same_commands() {
         );
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
+    let run = |args: &[&str]| run_at(t0() + Duration::hours(2), args);
     assert!(run(&["key", MOD]).starts_with("orderly+mod."));
     assert!(run(&["stalled"]).contains("No game needs a moderator"));
+    // The same store read three days on: the one-day deadline has passed.
+    let later = run_at(t0() + Duration::days(3), &["stalled"]);
+    assert!(later.contains("game 1"), "{later}");
     let out = run(&["forfeit", "1", "blue"]);
     assert!(out.contains("Blue forfeits; Gray wins"), "{out}");
     assert!(run(&["explode"]).starts_with("Not understood"));

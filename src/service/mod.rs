@@ -40,6 +40,7 @@ use chrono::{DateTime, SecondsFormat, Timelike, Utc};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use crate::clock::Clock;
 use crate::config::Config;
 use crate::games::hosted;
 use crate::games::submission::{release, submit, Submission};
@@ -114,6 +115,8 @@ pub struct Service {
     /// When the deadlines were last swept (deadlines are hours apart: a
     /// sweep a minute is plenty, and each costs a commit).
     last_sweep: Option<Instant>,
+    /// What "now" is: the system clock, or the one `--now` set.
+    clock: Clock,
 }
 
 /// How often the daemon sweeps the deadlines.
@@ -152,7 +155,18 @@ impl Service {
             inbox,
             sender,
             last_sweep: None,
+            clock: Clock::system(),
         })
+    }
+
+    /// Reads the time from `clock` from now on (the command line's `--now`).
+    pub fn set_clock(&mut self, clock: Clock) {
+        self.clock = clock;
+    }
+
+    /// The time now by the service's clock.
+    pub fn now(&self) -> DateTime<Utc> {
+        self.clock.now()
     }
 
     /// The store, for the CLI's read-only views.
@@ -176,7 +190,7 @@ impl Service {
         });
         for waiting in waiting {
             let started = Instant::now();
-            let done = match self.process(&waiting.raw, Utc::now()) {
+            let done = match self.process(&waiting.raw, self.clock.now()) {
                 Ok(done) => done,
                 Err(e) => {
                     // The transaction rolled back: the mail stays waiting
@@ -205,12 +219,12 @@ impl Service {
         }
         if self.last_sweep.is_none_or(|t| t.elapsed() >= SWEEP_EVERY) {
             self.last_sweep = Some(Instant::now());
-            let swept = self.sweep(Utc::now())?;
+            let swept = self.sweep(self.clock.now())?;
             if swept.reminders + swept.late + swept.timed_out > 0 {
                 tracing::info!(?swept, "deadlines swept");
             }
         }
-        let (sent, failed) = self.drain_outbox(Utc::now())?;
+        let (sent, failed) = self.drain_outbox(self.clock.now())?;
         report.sent = sent;
         report.failed += failed;
         Ok(report)
@@ -297,7 +311,7 @@ impl Service {
             for (row, result) in due.iter().zip(results) {
                 match result {
                     Ok(()) => {
-                        tx.mark_sent(row.id, &now_text(Utc::now()))?;
+                        tx.mark_sent(row.id, &now_text(self.clock.now()))?;
                         sent += 1;
                     }
                     Err((permanent, error)) => {
