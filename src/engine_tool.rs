@@ -124,7 +124,12 @@ fn write_submission<G: Game>(out: &mut impl Write, s: &Submission<G>) -> io::Res
         writeln!(out, "held {line}")?;
     }
     for u in &s.unused {
-        writeln!(out, "unused {}: {}", u.line, u.why.describe::<G>())?;
+        writeln!(
+            out,
+            "unused {}: not applied: {}",
+            u.line,
+            u.why.describe::<G>()
+        )?;
     }
     Ok(())
 }

@@ -541,6 +541,50 @@ fn refusals_change_nothing_and_say_why() {
     );
 }
 
+/// Puts game 1 at `position`, as if its players had played there (the
+/// cached position is what the service reads while it is current).
+fn set_position(site: &Site, position: &str) {
+    let db = rusqlite::Connection::open(site.dir.join("orderly.db")).unwrap();
+    db.execute("UPDATE games SET position = ?1 WHERE id = 1", [position])
+        .unwrap();
+}
+
+#[test]
+fn held_second_half_orders_are_played_when_the_writers_own_decision_ends_the_attack() {
+    let mut site = Site::new("held");
+    let (ann, bob) = start(&mut site);
+    // Blue's double turn (R4): the first half is an attack.
+    set_position(&site, "7I3A4C/3/4/2/2II1/2/2i2/2/4/3/8i3a4c - b1 b 20 -");
+    // A refused line stops the mail; what follows is told once why.
+    let outs = site.mail(ANN, &ann, "B1C x G9Z\ninf BR B3C");
+    let reply = flat(&body_to(&outs, ANN));
+    assert!(
+        reply.contains("Not applied: an earlier order of this message was refused."),
+        "{reply}"
+    );
+    assert!(
+        !reply.to_lowercase().contains("not applied: not applied"),
+        "{reply}"
+    );
+    let outs = site.mail(ANN, &ann, "B1C x G1C + B1CL\ninf BR B3C");
+    let reply = flat(&body_to(&outs, ANN));
+    assert!(reply.contains("Held:"), "{reply}");
+    let outs = site.mail(BOB, &bob, "stand");
+    assert!(!flat(&body_to(&outs, BOB)).contains("Refused"));
+    // Blue's own OPTION 3 ends the attack: the held line is played now,
+    // and this mail's own line after it is not lost either: it is told.
+    let outs = site.mail(ANN, &ann, "option 3\npass");
+    let reply = flat(&body_to(&outs, ANN));
+    assert!(reply.contains("Taken: MOVE INFANTRY BR B3C"), "{reply}");
+    assert!(
+        reply.contains("Not applied: your turn had ended"),
+        "{reply}"
+    );
+    let told = flat(&body_to(&outs, BOB));
+    assert!(told.contains("Blue infantry moves BR -> B3C"), "{told}");
+    assert!(told.contains("Gray to move"), "{told}");
+}
+
 #[test]
 fn a_duplicate_delivery_is_ignored_and_automatic_mail_is_never_answered() {
     let mut site = Site::new("duplicate");

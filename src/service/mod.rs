@@ -43,7 +43,7 @@ use sha2::{Digest, Sha256};
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::games::hosted;
-use crate::games::submission::{release, submit, Submission};
+use crate::games::submission::{release, submit, submit_until_turn, Submission};
 use crate::games::{
     seat_named, DecisionKind, EndReason, Game, GameOptions, GameResult, Pending, Rejection, Seat,
 };
@@ -1442,12 +1442,27 @@ impl Work<'_> {
             }
             Some(_) => {}
         }
-        let s = submit(&mut state, seat.seat, lines);
+        // Lines held from an earlier mail of this seat wait for the attack
+        // that this mail may end: they are played the moment the seat's turn
+        // comes, before the rest of this mail (they were written first).
+        let s = if seat.held.is_empty() {
+            submit(&mut state, seat.seat, lines)
+        } else {
+            submit_until_turn(&mut state, seat.seat, lines)
+        };
         if !s.taken.is_empty() {
             self.end_vacation_early()?;
         }
         let mut happened = self.record_submission(&game, seat.seat, &s, true)?;
-        let mut held_mine = s.held.clone();
+        let earlier = release(&mut state, seat.seat, &seat.held);
+        happened.extend(self.record_submission(&game, seat.seat, &earlier, true)?);
+        let mut held_mine = earlier.held.clone();
+        held_mine.extend(s.held.iter().cloned());
+        if !s.rest.is_empty() {
+            let after = submit(&mut state, seat.seat, &s.rest);
+            happened.extend(self.record_submission(&game, seat.seat, &after, true)?);
+            held_mine.extend(after.held);
+        }
         // This mail may have resolved an attack the other seat's held
         // orders wait for (R4: the second half is ordered after it).
         let seats = self.tx.seats(game.id)?;
@@ -1531,10 +1546,7 @@ impl Work<'_> {
             for u in &s.unused {
                 self.item(
                     &u.line,
-                    format!(
-                        "Not applied: {}.",
-                        u.why.describe::<G>().trim_start_matches("not applied: ")
-                    ),
+                    format!("Not applied: {}.", u.why.describe::<G>()),
                     true,
                 );
             }
