@@ -550,6 +550,26 @@ fn set_position(site: &Site, position: &str) {
 }
 
 #[test]
+fn the_key_to_the_board_comes_in_the_first_mail_and_on_help_board() {
+    let mut site = Site::new("key");
+    let outs = site.mail(ANN, "orderly@example.org", "NEW SQUARES VS bob@example.org");
+    let bob = to(&outs, BOB).reply_to;
+    let outs = site.mail(BOB, &bob, "accept");
+    assert!(body_to(&outs, ANN).contains("Key: * last action"));
+    let ann = to(&outs, ANN).reply_to;
+    let outs = site.mail(ANN, &ann, "cav BR B3C");
+    for who in [ANN, BOB] {
+        let body = body_to(&outs, who);
+        assert!(body.contains("Score: Blue 0"), "{body}");
+        assert!(!body.contains("Key:"), "{body}");
+    }
+    let outs = site.mail(BOB, &bob, "HELP BOARD");
+    let body = body_to(&outs, BOB);
+    assert!(body.contains("Key: * last action"), "{body}");
+    assert!(!body.contains("Refused"), "{body}");
+}
+
+#[test]
 fn held_second_half_orders_are_played_when_the_writers_own_decision_ends_the_attack() {
     let mut site = Site::new("held");
     let (ann, bob) = start(&mut site);
@@ -731,14 +751,41 @@ fn every_command_is_answered_with_what_was_understood_and_done() {
         "{}",
         body_to(&outs, BOB)
     );
-    assert!(body_to(&outs, ANN).contains("Gray wins (Blue resigned)"));
+    let final_mail = body_to(&outs, ANN);
+    assert!(final_mail.contains("Gray wins (Blue resigned)"));
+    // The mail that ends a game carries its record, and its board says the
+    // game is over instead of whose move it would have been.
+    assert!(
+        final_mail.contains("The record of the game:"),
+        "{final_mail}"
+    );
+    assert!(final_mail.contains("Blue RESIGNS"), "{final_mail}");
+    assert!(!final_mail.contains("to move"), "{final_mail}");
+    assert!(final_mail.contains("Game over in turn 1: Gray wins (Blue resigned)."));
     let outs = site.mail(BOB, &bob3, "cav BR B3C");
     assert!(body_to(&outs, BOB).contains("game 3 is finished"));
+    // A finished game can still be read: its record and its board.
+    let outs = site.mail(BOB, &bob3, "HISTORY\nBOARD");
+    let body = flat(&body_to(&outs, BOB));
+    assert!(!body.contains("Refused"), "{body}");
+    assert!(
+        body.contains("The record of the game so far is below"),
+        "{body}"
+    );
+    assert!(body.contains("Blue RESIGNS"), "{body}");
+    let outs = site.mail(BOB, "orderly@example.org", "GAMES");
+    let body = flat(&body_to(&outs, BOB));
+    assert!(
+        body.contains(
+            "game 3: SQUARES as Blue vs ann@example.org: finished, Gray won (Blue resigned)"
+        ),
+        "{body}"
+    );
     let outs = site.mail(ANN, "orderly@example.org", "GAMES");
     let body = body_to(&outs, ANN);
     assert!(body.contains("3 game(s)."), "{body}");
     assert!(
-        body.contains("game 2: SQUARES as Blue vs bob@example.org: finished, draw agreed"),
+        body.contains("game 2: SQUARES as Blue vs bob@example.org: finished, a draw (draw agreed)"),
         "{body}"
     );
     let record =

@@ -190,6 +190,17 @@ impl ParseError {
     }
 }
 
+/// How a board is drawn for a reader (see [`Game::draw_board_styled`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BoardStyle {
+    /// Leave out the key to the board's marks: players get it in the first
+    /// mail of a game and on `HELP BOARD`, not in every mail.
+    pub without_key: bool,
+    /// The game ended outside the rules: this result, in words, replaces
+    /// the line saying whose move it is.
+    pub ended: Option<String>,
+}
+
 /// The seam between the service and every game it hosts.
 ///
 /// The state is the whole game: everything needed to continue it is in the
@@ -243,7 +254,7 @@ pub trait Game: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + Sync 
 
     /// The rules this engine implements and their version, written into
     /// every record so that a replay years later knows what it replays
-    /// ("SQUARES rulings R1-R28; readings S1-S8; orderly 1").
+    /// ("squares-rulings R1-R28 S1-S8; orderly 2").
     const RULES_VERSION: &'static str;
 
     /// The number of the current turn as players see it on the board.
@@ -265,6 +276,15 @@ pub trait Game: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + Sync 
     /// seat, with the score, losses, turn, pending decision, and the squares
     /// of the last action (`last`: the events it produced) marked.
     fn draw_board(&self, viewer: Seat, last: &[Self::Event]) -> String;
+
+    /// [`Game::draw_board`] drawn in `style`: for a mail, the key can be
+    /// left out and a game ended outside the rules (a resignation, an agreed
+    /// draw, a moderator's ruling) shows its result instead of whose move
+    /// it would be.
+    fn draw_board_styled(&self, viewer: Seat, last: &[Self::Event], style: &BoardStyle) -> String {
+        let _ = style;
+        self.draw_board(viewer, last)
+    }
 
     /// The pending choices, worded for the player who must decide: for a
     /// turn, the legal orders grouped by unit; for a decision inside an

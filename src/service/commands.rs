@@ -9,6 +9,8 @@ use crate::games::hosted;
 pub enum Command {
     /// `HELP`: what can be written.
     Help,
+    /// `HELP BOARD`: the board again, with the key to its marks.
+    HelpBoard,
     /// `HELP MOVES <square>`: one unit's legal orders.
     HelpMoves(String),
     /// `NEW <GAME> VS address [AS <side>] [FIRST <side>]`: `NEW SQUARES VS
@@ -92,6 +94,7 @@ pub fn read(line: &str) -> Command {
     let w: Vec<&str> = words.iter().map(String::as_str).collect();
     match w.as_slice() {
         ["HELP"] | ["?"] => Command::Help,
+        ["HELP", "BOARD"] => Command::HelpBoard,
         ["HELP", "MOVES", square] => Command::HelpMoves(square.to_string()),
         ["ACCEPT"] => Command::Accept,
         ["DECLINE"] => Command::Decline,
@@ -254,6 +257,7 @@ mod tests {
     #[test]
     fn commands_are_read_in_any_case() {
         assert_eq!(read("help"), Command::Help);
+        assert_eq!(read("help board"), Command::HelpBoard);
         assert_eq!(read("Help moves b1c"), Command::HelpMoves("B1C".into()));
         assert_eq!(read("offer draw"), Command::OfferDraw);
         assert_eq!(read("Accept Draw"), Command::AcceptDraw);

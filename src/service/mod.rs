@@ -45,14 +45,15 @@ use crate::config::Config;
 use crate::games::hosted;
 use crate::games::submission::{release, submit, submit_until_turn, Submission};
 use crate::games::{
-    seat_named, DecisionKind, EndReason, Game, GameOptions, GameResult, Pending, Rejection, Seat,
+    seat_named, BoardStyle, DecisionKind, EndReason, Game, GameOptions, GameResult, Pending,
+    Rejection, Seat,
 };
 use crate::mail::intake::{self, Incoming};
 use crate::mail::maildir::Maildir;
 use crate::mail::outgoing::{message_id, AutoKind, FileSender, MailSender, OutgoingMail};
 use crate::mail::{bounce, Mailbox, MailboxError};
 use crate::record::{Record, Recorder};
-use crate::store::{seat_text, GameRow, SeatRow, Store, StoreError, Tx};
+use crate::store::{seat_from_text, seat_text, GameRow, SeatRow, Store, StoreError, Tx};
 
 use clock::{claims, start_vacation, vacation_days_used, whole_days};
 pub use clock::{fresh_deadline, sweep, SweepReport};
@@ -828,6 +829,26 @@ impl Work<'_> {
                     None => "over".to_string(),
                 },
                 "invited" => "invitation open".to_string(),
+                "finished" => {
+                    let winner = match g.result.as_deref() {
+                        Some("draw") => "a draw".to_string(),
+                        Some(r) => match seat_from_text(r) {
+                            Some(w) if Some(w) == me.map(|s| s.seat) => {
+                                format!("you won as {}", side_name(&g, w))
+                            }
+                            Some(w) => format!("{} won", side_name(&g, w)),
+                            None => "over".to_string(),
+                        },
+                        None => "over".to_string(),
+                    };
+                    format!(
+                        "finished, {winner}{}",
+                        g.termination
+                            .as_deref()
+                            .map(|t| format!(" ({t})"))
+                            .unwrap_or_default()
+                    )
+                }
                 other => format!(
                     "{other}{}",
                     g.termination
@@ -1034,7 +1055,15 @@ impl Work<'_> {
                     true,
                 );
             }
-            (_, status) if status != "active" => {
+            // A finished game can still be read: its record and its
+            // final board.
+            (command, status)
+                if status != "active"
+                    && !matches!(
+                        command,
+                        Command::History | Command::Board | Command::HelpBoard
+                    ) =>
+            {
                 self.item(
                     line,
                     format!("Refused: game {} is {status}.", game.id),
@@ -1080,6 +1109,12 @@ impl Work<'_> {
                 self.item(line, "The board and the choices are below.", false);
                 self.parts
                     .push(self.update_text(&game, &state, seat.seat, &[]));
+            }
+            (Command::HelpBoard, _) => {
+                let state = self.state::<G>(&game)?;
+                self.item(line, "The board, with its key, is below.", false);
+                let text = update_text_keyed(self.tx, &game, &state, seat.seat, &[], true)?;
+                self.parts.push(texts::wrap(&text));
             }
             (Command::HelpMoves(square), _) => {
                 let state = self.state::<G>(&game)?;
@@ -1614,8 +1649,18 @@ impl Work<'_> {
         happened: &[G::Event],
         actor: Option<Seat>,
     ) -> Result<()> {
+        // The mail that ends a game carries its whole record.
+        let record = if game.status == "finished" {
+            Some(self.record::<G>(game)?.to_string())
+        } else {
+            None
+        };
         for seat in self.tx.seats(game.id)? {
-            let text = self.update_text(game, state, seat.seat, happened);
+            let mut text = self.update_text(game, state, seat.seat, happened);
+            if let Some(record) = &record {
+                text.push_str("\nThe record of the game:\n\n");
+                text.push_str(record);
+            }
             if Some(seat.seat) == actor && seat.address == self.sender {
                 self.parts.push(text);
             } else {
@@ -1892,6 +1937,20 @@ pub fn update_text<G: Game>(
     seat: Seat,
     happened: &[G::Event],
 ) -> Result<String> {
+    // The key to the board's marks comes with a game's first board; later
+    // boards leave it out (HELP BOARD sends it again).
+    update_text_keyed(tx, game, state, seat, happened, game.order_count == 0)
+}
+
+/// [`update_text`], saying whether the board carries its key.
+pub fn update_text_keyed<G: Game>(
+    tx: &Tx<'_>,
+    game: &GameRow,
+    state: &G,
+    seat: Seat,
+    happened: &[G::Event],
+    key: bool,
+) -> Result<String> {
     let seats = tx.seats(game.id)?;
     let name = |s: Seat| {
         seats
@@ -1961,7 +2020,12 @@ pub fn update_text<G: Game>(
             south_name => name(Seat::South),
             you => G::seat_name(seat),
             happened => happened.iter().map(|h| texts::wrap(&format!("  {h}")).trim_end().to_string()).collect::<Vec<_>>(),
-            board => state.draw_board(seat, happened),
+            board => state.draw_board_styled(seat, happened, &BoardStyle {
+                without_key: !key,
+                // A result the rules did not reach (a resignation, a draw
+                // agreed, a moderator's ruling) replaces whose move it is.
+                ended: result.clone().filter(|_| state.outcome().is_none()),
+            }),
             result => result,
             yours => pending.is_some_and(|p| p.seat == seat),
             choices => state.choices(),

@@ -602,9 +602,17 @@ fn announce_as<G: Game>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow, words: &st
             .game()
             .clone(),
     };
+    // The mail that ends a game carries its whole record.
+    let record = if row.status == "finished" {
+        let site = cx.config.address_parts().1;
+        let record = rebuild::<G>(tx, row, site)?.into_record().to_string();
+        format!("\nThe record of the game:\n\n{record}")
+    } else {
+        String::new()
+    };
     for seat in tx.seats(game)? {
         let update = update_text(tx, row, &state, seat.seat, &[])?;
-        let body = format!("{}\n{update}", texts::wrap(words));
+        let body = format!("{}\n{update}{record}", texts::wrap(words));
         let seed = format!(
             "{}/mod/{game}/{}/{}",
             cx.seed,

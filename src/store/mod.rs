@@ -77,6 +77,11 @@ pub fn seat_text(seat: Seat) -> &'static str {
     }
 }
 
+/// The seat a database value names, if it names one.
+pub fn seat_from_text(text: &str) -> Option<Seat> {
+    seat_from(text).ok()
+}
+
 fn seat_from(text: &str) -> Result<Seat> {
     match text {
         "north" => Ok(Seat::North),

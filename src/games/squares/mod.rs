@@ -47,7 +47,7 @@ pub use unit::{Side, UnitId, UnitKind, UnitState, ARMY_SIZE};
 use rules::Access;
 
 use crate::games::{
-    DecisionKind, Game, GameOptions, Outcome, ParseError, Pending, Rejection, Seat,
+    BoardStyle, DecisionKind, Game, GameOptions, Outcome, ParseError, Pending, Rejection, Seat,
 };
 
 impl Squares {
@@ -289,7 +289,7 @@ impl Game for Squares {
 
     const TITLE: &'static str = "SQUARES - The Civil War Battle Game";
 
-    const RULES_VERSION: &'static str = "squares-rulings R1-R28; readings S1-S8; orderly 1";
+    const RULES_VERSION: &'static str = "squares-rulings R1-R28 S1-S8; orderly 2";
 
     fn turn_number(&self) -> u32 {
         self.turn()
@@ -308,6 +308,10 @@ impl Game for Squares {
 
     fn draw_board(&self, viewer: Seat, last: &[Event]) -> String {
         drawing::draw(self, viewer.into(), last)
+    }
+
+    fn draw_board_styled(&self, viewer: Seat, last: &[Event], style: &BoardStyle) -> String {
+        drawing::draw_styled(self, viewer.into(), last, style)
     }
 
     fn choices(&self) -> String {
