@@ -150,6 +150,8 @@ pub fn run_with<G: Game>(
 ) -> io::Result<()> {
     write_state(out, &game)?;
     write_extras(out, &game, extras, &[])?;
+    // A person types an order and waits: each answer goes out at once.
+    out.flush()?;
     // Lines held for the second half of a double turn, per seat.
     let mut held: [Vec<String>; 2] = [Vec::new(), Vec::new()];
     for line in input.lines() {
@@ -182,6 +184,7 @@ pub fn run_with<G: Game>(
         }
         write_state(out, &game)?;
         write_extras(out, &game, extras, &last)?;
+        out.flush()?;
     }
     Ok(())
 }

@@ -516,12 +516,29 @@ fn refusals_change_nothing_and_say_why() {
     // No game at all.
     let outs = site.mail(ANN, "orderly@example.org", "cav BR B3C");
     assert!(to(&outs, ANN).body.contains("names no game"));
-    // Right key, wrong sender: refused and the owner is told.
-    let outs = site.mail("eve@example.org", &ann_addr, "cav BR B3C");
-    assert!(to(&outs, "eve@example.org")
-        .body
-        .contains("belongs to another player"));
-    assert!(to(&outs, ANN).body.contains("eve@example.org"));
+    // Right key, wrong sender: refused and the owner is told, once for a
+    // mail of many lines; the stranger learns nothing of whose key it is.
+    let outs = site.mail("eve@example.org", &ann_addr, "cav BR B3C\npass\nresign");
+    let eve = flat(&to(&outs, "eve@example.org").body);
+    assert!(
+        eve.contains("game 1 takes orders only from its players' own addresses"),
+        "{eve}"
+    );
+    assert!(
+        !eve.contains("another player") && !eve.contains("Blue"),
+        "{eve}"
+    );
+    let warnings: Vec<_> = outs.iter().filter(|o| o.to == ANN).collect();
+    assert_eq!(warnings.len(), 1, "{warnings:#?}");
+    assert!(warnings[0].body.contains("eve@example.org"));
+    // The opponent answering the other seat's copy is told which is his.
+    let outs = site.mail(BOB, &ann_addr, "inf GR G3C");
+    let bob = flat(&to(&outs, BOB).body);
+    assert!(
+        bob.contains("the Blue seat of game 1, your opponent's"),
+        "{bob}"
+    );
+    assert!(bob.contains("You play Gray"), "{bob}");
     // Not your turn.
     let outs = site.mail(BOB, &bob_addr, "inf GR G3C");
     assert!(to(&outs, BOB).body.contains("not your turn"));
@@ -567,6 +584,41 @@ fn the_key_to_the_board_comes_in_the_first_mail_and_on_help_board() {
     let body = body_to(&outs, BOB);
     assert!(body.contains("Key: * last action"), "{body}");
     assert!(!body.contains("Refused"), "{body}");
+}
+
+#[test]
+fn an_order_sent_to_the_wrong_game_names_the_game_it_fits() {
+    let mut site = Site::new("wronggame");
+    let (ann1, _bob1) = start(&mut site);
+    // Game 2: Bob is Blue and moves first; Ann is Gray there.
+    let outs = site.mail(BOB, "orderly@example.org", "NEW SQUARES VS ann@example.org");
+    let ann2 = to(&outs, ANN).reply_to;
+    let outs = site.mail(ANN, &ann2, "accept");
+    let bob2 = to(&outs, BOB).reply_to;
+    // Ann's Blue order of game 1, sent to game 2.
+    let outs = site.mail(ANN, &ann2, "cav BR B3C");
+    let body = flat(&body_to(&outs, ANN));
+    assert!(
+        body.contains("it is not your turn; game 2 waits for Blue"),
+        "{body}"
+    );
+    assert!(
+        body.contains("This order is legal in your game 1"),
+        "{body}"
+    );
+    // Once it is Ann's turn in game 2, a Blue order there is refused by the
+    // rules, and still pointed at game 1.
+    site.mail(BOB, &bob2, "pass");
+    let outs = site.mail(ANN, &ann2, "cav BR B3C");
+    let body = flat(&body_to(&outs, ANN));
+    assert!(body.contains("Refused"), "{body}");
+    assert!(
+        body.contains("This order is legal in your game 1"),
+        "{body}"
+    );
+    // In its own game it is simply taken.
+    let outs = site.mail(ANN, &ann1, "cav BR B3C");
+    assert!(flat(&body_to(&outs, ANN)).contains("Taken: MOVE CAVALRY BR B3C"));
 }
 
 #[test]

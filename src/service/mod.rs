@@ -469,6 +469,7 @@ impl Service {
             parts: Vec::new(),
             outgoing: Vec::new(),
             game: None,
+            warned: Default::default(),
         };
         work.run()?;
         done.game = work.game.as_ref().map(|(g, _)| g.id);
@@ -519,6 +520,8 @@ struct Work<'a> {
     outgoing: Vec<(OutgoingMail, Option<(i64, Seat)>)>,
     /// The game the mail acts on, once authenticated.
     game: Option<(GameRow, SeatRow)>,
+    /// The games whose seat owner was warned of this mail using their key.
+    warned: std::collections::BTreeSet<i64>,
 }
 
 impl Work<'_> {
@@ -773,16 +776,29 @@ impl Work<'_> {
             return Ok(None);
         };
         if seat.address != self.sender {
-            self.item(
-                line,
-                format!(
-                    "Refused: this key belongs to another player's seat in game {}, \
-                     and orders are taken only from that player's address. Nothing \
-                     was done; the player has been told.",
+            let seats = self.tx.seats(game.id)?;
+            let answer = match seats.iter().find(|s| s.address == self.sender) {
+                // A player who answered the opponent's copy of a mail.
+                Some(own) => format!(
+                    "Refused: you wrote to the address of the {} seat of game {}, \
+                     your opponent's. You play {}: reply to a mail orderly sent \
+                     you, whose reply address carries your own key. Nothing was done.",
+                    side_name(&game, seat.seat),
+                    game.id,
+                    side_name(&game, own.seat)
+                ),
+                // A stranger learns nothing about whose key this is.
+                None => format!(
+                    "Refused: game {} takes orders only from its players' own \
+                     addresses. Nothing was done.",
                     game.id
                 ),
-                true,
-            );
+            };
+            self.item(line, answer, true);
+            // One warning to the key's owner per mail, however many lines.
+            if !self.warned.insert(game.id) {
+                return Ok(None);
+            }
             let body = texts::render(
                 "intruder",
                 minijinja::context! {
@@ -1456,16 +1472,19 @@ impl Work<'_> {
         match state.pending() {
             Some(p) if p.seat != seat.seat => {
                 for l in lines {
-                    self.item(
-                        l,
-                        format!(
-                            "Refused: it is not your turn; game {} waits for {} ({}). Nothing was done.",
-                            game.id,
-                            G::seat_name(p.seat),
-                            p.kind
-                        ),
-                        true,
+                    let mut answer = format!(
+                        "Refused: it is not your turn; game {} waits for {} ({}). Nothing was done.",
+                        game.id,
+                        G::seat_name(p.seat),
+                        p.kind
                     );
+                    if let Some(other) = self.fits_another_game(l) {
+                        answer.push_str(&format!(
+                            " This order is legal in your game {other}, where it is \
+                             your turn: send it to that game (reply to its latest mail)."
+                        ));
+                    }
+                    self.item(l, answer, true);
                 }
                 return Ok(());
             }
@@ -1601,7 +1620,40 @@ impl Work<'_> {
             }
         }
         answer.push_str("\nNothing was changed by this line.");
+        if let Some(other) = self.fits_another_game(line) {
+            answer.push_str(&format!(
+                "\nThis order is legal in your game {other}, where it is your \
+                 turn: send it to that game (reply to its latest mail)."
+            ));
+        }
         self.item(line, answer, true);
+    }
+
+    /// Another active game of the sender's, waiting for the sender, in which
+    /// `line` is a legal order: the game a refused line was likely meant
+    /// for. Only the sender's most recent games are tried.
+    fn fits_another_game(&self, line: &str) -> Option<i64> {
+        const TRIED: usize = 20;
+        let current = self.game.as_ref().map(|(g, _)| g.id);
+        let player = self.tx.player_id(self.sender).ok()??;
+        let games = self.tx.games_of(player).ok()?;
+        games
+            .into_iter()
+            .filter(|g| g.status == "active" && Some(g.id) != current)
+            .take(TRIED)
+            .find(|g| {
+                let Ok(seats) = self.tx.seats(g.id) else {
+                    return false;
+                };
+                let mine = seats.iter().find(|s| s.player_id == player).map(|s| s.seat);
+                let waits_for_me = pending_of(g).is_some_and(|p| Some(p.seat) == mine);
+                waits_for_me
+                    && crate::with_game!(&g.kind, G => {
+                        load::<G>(g).is_some_and(|state| state.read_order(line).is_ok())
+                    })
+                    .unwrap_or(false)
+            })
+            .map(|g| g.id)
     }
 
     fn reload(&self, id: i64) -> Result<GameRow> {
