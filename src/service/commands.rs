@@ -11,6 +11,10 @@ pub enum Command {
     Help,
     /// `HELP MOVES <square>`: one unit's legal orders.
     HelpMoves(String),
+    /// `HELP RULES [<GAME>]`: a game's rules in the project's own words;
+    /// the game as written (upper case), or `None` for the game the mail
+    /// is about (SQUARES when it names none).
+    HelpRules(Option<String>),
     /// `NEW <GAME> VS address [AS <side>] [FIRST <side>]`: `NEW SQUARES VS
     /// a@b AS GRAY`, `NEW NAPOLEONIC VS a@b FIRST FRENCH`. The game and the
     /// sides are checked against the hosted games when the game is made.
@@ -93,6 +97,8 @@ pub fn read(line: &str) -> Command {
     match w.as_slice() {
         ["HELP"] | ["?"] => Command::Help,
         ["HELP", "MOVES", square] => Command::HelpMoves(square.to_string()),
+        ["HELP", "RULES"] | ["RULES"] => Command::HelpRules(None),
+        ["HELP", "RULES", game] | ["RULES", game] => Command::HelpRules(Some(game.to_string())),
         ["ACCEPT"] => Command::Accept,
         ["DECLINE"] => Command::Decline,
         ["BOARD"] => Command::Board,
@@ -255,6 +261,15 @@ mod tests {
     fn commands_are_read_in_any_case() {
         assert_eq!(read("help"), Command::Help);
         assert_eq!(read("Help moves b1c"), Command::HelpMoves("B1C".into()));
+        assert_eq!(read("help rules"), Command::HelpRules(None));
+        assert_eq!(
+            read("Help Rules napoleonic"),
+            Command::HelpRules(Some("NAPOLEONIC".into()))
+        );
+        assert_eq!(
+            read("RULES squares"),
+            Command::HelpRules(Some("SQUARES".into()))
+        );
         assert_eq!(read("offer draw"), Command::OfferDraw);
         assert_eq!(read("Accept Draw"), Command::AcceptDraw);
         assert_eq!(read("accept"), Command::Accept);
