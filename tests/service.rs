@@ -657,6 +657,98 @@ fn held_second_half_orders_are_played_when_the_writers_own_decision_ends_the_att
     assert!(told.contains("Gray to move"), "{told}");
 }
 
+/// The lines of `body` that explain a rule id (`- R7  ...`), by id.
+fn rule_lines(body: &str) -> Vec<(String, String)> {
+    body.lines()
+        .filter_map(|l| {
+            let id = l.strip_prefix("- ")?.split_whitespace().next()?;
+            let mut chars = id.chars();
+            let numbered = matches!(chars.next(), Some('R' | 'S' | 'N'))
+                && chars.as_str().parse::<u32>().is_ok();
+            numbered.then(|| (id.to_string(), l.to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn help_rules_mails_a_games_rules_with_a_line_for_each_rule_id() {
+    let mut site = Site::new("rules");
+    let has_line = |body: &str, id: &str| rule_lines(body).iter().any(|(i, _)| i == id);
+    let fits = |body: &str| {
+        if let Some(l) = body.lines().find(|l| l.chars().count() > 76) {
+            panic!("a line of {} columns: {l:?}", l.chars().count());
+        }
+    };
+    // HELP names the command.
+    let body = body_to(&site.mail(ANN, "orderly@example.org", "HELP"), ANN);
+    assert!(
+        body.contains("  HELP RULES [SQUARES|NAPOLEONIC]\n"),
+        "{body}"
+    );
+    // Without a game: the rules of SQUARES, and how to get the others.
+    let body = body_to(&site.mail(ANN, "orderly@example.org", "help rules"), ANN);
+    assert!(
+        flat(&body).contains(
+            "> help rules The rules of SQUARES - The Civil War Battle Game are below. \
+             For another game's, write HELP RULES NAPOLEONIC."
+        ),
+        "{body}"
+    );
+    assert!(body.contains(Squares::RULES.trim_end()), "{body}");
+    assert!(body.contains("## Winning"), "{body}");
+    for id in ["R7", "R16", "R28", "S2", "S8"] {
+        assert!(has_line(&body, id), "{id} has no line:\n{body}");
+    }
+    assert!(!has_line(&body, "N14"), "{body}");
+    assert_eq!(rule_lines(&body).len(), 28 + 8, "{body}");
+    fits(&body);
+    // Named: the variant's rules, which keep the R and S ids.
+    let body = body_to(
+        &site.mail(ANN, "orderly@example.org", "HELP RULES NAPOLEONIC"),
+        ANN,
+    );
+    assert!(
+        flat(&body).contains(
+            "The rules of SQUARES - The Napoleonic War Variant are below. \
+             For another game's, write HELP RULES SQUARES."
+        ),
+        "{body}"
+    );
+    assert!(body.contains(Napoleonic::RULES.trim_end()), "{body}");
+    for id in ["R7", "S2", "N14", "N37"] {
+        assert!(has_line(&body, id), "{id} has no line:\n{body}");
+    }
+    assert_eq!(rule_lines(&body).len(), 28 + 8 + 37, "{body}");
+    fits(&body);
+    // Sent with a game's key: that game's rules.
+    let outs = site.mail(
+        ANN,
+        "orderly@example.org",
+        "NEW NAPOLEONIC VS bob@example.org",
+    );
+    let bob_addr = to(&outs, BOB).reply_to;
+    let body = body_to(&site.mail(BOB, &bob_addr, "rules"), BOB);
+    assert!(flat(&body).contains("The rules of SQUARES - The Napoleonic War Variant are below"));
+    assert!(has_line(&body, "N14"), "{body}");
+    // A key that is not the game's tells nothing of the game.
+    let bad = bob_addr.replace("+g1.", "+g1.x");
+    let body = body_to(&site.mail(BOB, &bad, "HELP RULES"), BOB);
+    assert!(flat(&body).contains("The rules of SQUARES - The Civil War Battle Game are below"));
+    assert!(!has_line(&body, "N14"), "{body}");
+    // A game not hosted.
+    let body = body_to(
+        &site.mail(ANN, "orderly@example.org", "HELP RULES CHESS"),
+        ANN,
+    );
+    assert!(
+        flat(&body).contains(
+            "Not understood: \"CHESS\" is not a game here; \
+             write HELP RULES SQUARES or HELP RULES NAPOLEONIC."
+        ),
+        "{body}"
+    );
+}
+
 #[test]
 fn a_duplicate_delivery_is_ignored_and_automatic_mail_is_never_answered() {
     let mut site = Site::new("duplicate");

@@ -257,6 +257,11 @@ pub trait Game: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + Sync 
     /// ("squares-rulings R1-R28 S1-S8; orderly 2").
     const RULES_VERSION: &'static str;
 
+    /// The game's rules in the project's own words, as `HELP RULES` mails
+    /// them (kept in `docs/rules/`): plain text of at most 76 columns,
+    /// ending with one line for every rule id a refusal can cite.
+    const RULES: &'static str;
+
     /// The number of the current turn as players see it on the board.
     fn turn_number(&self) -> u32;
 

@@ -13,6 +13,10 @@ pub enum Command {
     HelpBoard,
     /// `HELP MOVES <square>`: one unit's legal orders.
     HelpMoves(String),
+    /// `HELP RULES [<GAME>]`: a game's rules in the project's own words;
+    /// the game as written (upper case), or `None` for the game the mail
+    /// is about (SQUARES when it names none).
+    HelpRules(Option<String>),
     /// `NEW <GAME> VS address [AS <side>] [FIRST <side>]`: `NEW SQUARES VS
     /// a@b AS GRAY`, `NEW NAPOLEONIC VS a@b FIRST FRENCH`. The game and the
     /// sides are checked against the hosted games when the game is made.
@@ -96,6 +100,8 @@ pub fn read(line: &str) -> Command {
         ["HELP"] | ["?"] => Command::Help,
         ["HELP", "BOARD"] => Command::HelpBoard,
         ["HELP", "MOVES", square] => Command::HelpMoves(square.to_string()),
+        ["HELP", "RULES"] | ["RULES"] => Command::HelpRules(None),
+        ["HELP", "RULES", game] | ["RULES", game] => Command::HelpRules(Some(game.to_string())),
         ["ACCEPT"] => Command::Accept,
         ["DECLINE"] => Command::Decline,
         ["BOARD"] => Command::Board,
@@ -259,6 +265,15 @@ mod tests {
         assert_eq!(read("help"), Command::Help);
         assert_eq!(read("help board"), Command::HelpBoard);
         assert_eq!(read("Help moves b1c"), Command::HelpMoves("B1C".into()));
+        assert_eq!(read("help rules"), Command::HelpRules(None));
+        assert_eq!(
+            read("Help Rules napoleonic"),
+            Command::HelpRules(Some("NAPOLEONIC".into()))
+        );
+        assert_eq!(
+            read("RULES squares"),
+            Command::HelpRules(Some("SQUARES".into()))
+        );
         assert_eq!(read("offer draw"), Command::OfferDraw);
         assert_eq!(read("Accept Draw"), Command::AcceptDraw);
         assert_eq!(read("accept"), Command::Accept);

@@ -32,6 +32,7 @@ pub mod commands;
 pub mod identity;
 pub mod moderation;
 mod notices;
+mod rules;
 pub mod texts;
 
 use std::time::{Duration, Instant};
@@ -666,6 +667,9 @@ impl Work<'_> {
                         "help",
                         minijinja::context! { games => hosted_games() },
                     ));
+                }
+                Command::HelpRules(game) => {
+                    self.help_rules(line, game.as_deref(), claim.as_ref())?
                 }
                 Command::Games => self.games(line)?,
                 Command::New {

@@ -1,9 +1,9 @@
 //! SQUARES - The Civil War Battle Game (Deer Valley Game Company, 1995).
 //!
-//! The rules follow ../shared/rules/squares-civil-war.txt as settled by the
-//! rulings R1-R28 of squares-rulings.md; the board follows squares-board.md
-//! and is read from `data/squares-board.csv`. Readings of our own, where
-//! even the rulings leave a choice, are in docs/squares-engine.md (S1-S6).
+//! The rules follow the publisher's rulebook as settled by the rulings
+//! R1-R28; the board is read from `data/squares-board.csv`. Readings of our
+//! own, where even the rulings leave a choice, are in docs/squares-engine.md
+//! (S1-S8); docs/rules/ has the rules of both games in our own words.
 //!
 //! ```
 //! use orderly::games::{Game, GameOptions};
@@ -30,6 +30,7 @@ mod reader;
 mod refusal;
 mod retreat;
 pub mod rules;
+mod rules_text;
 mod state;
 mod suggest;
 mod unit;
@@ -290,6 +291,8 @@ impl Game for Squares {
     const TITLE: &'static str = "SQUARES - The Civil War Battle Game";
 
     const RULES_VERSION: &'static str = "squares-rulings R1-R28 S1-S8; orderly 2";
+
+    const RULES: &'static str = rules_text::CIVIL_WAR;
 
     fn turn_number(&self) -> u32 {
         self.turn()

@@ -150,6 +150,8 @@ impl Game for Napoleonic {
     const RULES_VERSION: &'static str =
         "napoleonic-rulings N1-N37; squares-rulings R1-R28 S1-S8; orderly 2";
 
+    const RULES: &'static str = super::rules_text::NAPOLEONIC;
+
     fn new(options: &GameOptions) -> Self {
         Napoleonic::opening(options.first.into())
     }
