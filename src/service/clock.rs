@@ -52,10 +52,32 @@ pub fn fresh_deadline<G: Game>(
             }
         }
     }
-    let at = now_text(base + chrono::Duration::seconds(secs));
+    let deadline = base + chrono::Duration::seconds(secs);
+    let at = now_text(deadline);
     tx.set_deadline(game, Some((pending.seat, &at)))?;
+    reminders_told_now(tx, config, game, now, deadline)?;
     let kind = if turn { "turn" } else { "decision" };
     Ok(tx.set_deadline_start(game, kind, &now_text(base))?)
+}
+
+/// Marks as sent the reminders that would fall due at once for a deadline
+/// set at `now`: the mail that sets it (the decision, the moderator's
+/// announcement) already says when it is, so a 24-hour decision gets no
+/// "23h 59m from now" reminder beside it.
+pub(super) fn reminders_told_now(
+    tx: &Tx<'_>,
+    config: &Config,
+    game: i64,
+    now: DateTime<Utc>,
+    deadline: DateTime<Utc>,
+) -> Result<()> {
+    let left = deadline - now;
+    for hours in &config.deadlines.reminder_hours {
+        if left <= chrono::Duration::hours(i64::from(*hours)) {
+            tx.add_notice(game, &format!("{hours}h"))?;
+        }
+    }
+    Ok(())
 }
 
 /// A span in whole days, rounded up, at least one (vacation days count
@@ -284,10 +306,14 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
                 let (zone, wants) = tx.player_settings(&acting.address)?;
                 if wants && !tx.wants_digest(&acting.address)? {
                     let left = at - now;
+                    let pending = pending_of(&game)
+                        .map(|p| format!("{} ({})", side_name(&game, p.seat), p.kind))
+                        .unwrap_or_default();
                     let body = texts::render(
                         "reminder",
                         minijinja::context! {
                             game => d.game_id,
+                            pending => pending,
                             deadline => local_time(&d.at, &zone),
                             left => format!("{}h {:02}m", left.num_hours(), left.num_minutes() % 60),
                         },

@@ -472,7 +472,18 @@ impl Service {
             game: None,
             warned: Default::default(),
         };
+        // Until a player chooses a time zone, the offset of their mail's
+        // Date: is the best guess of where they read it.
+        let guessed = incoming
+            .date
+            .and_then(|d| zone_of_offset(d.offset().local_minus_utc()));
+        if let Some(zone) = guessed {
+            tx.guess_timezone(&sender, zone)?;
+        }
         work.run()?;
+        if let Some(zone) = guessed {
+            tx.guess_timezone(&sender, zone)?;
+        }
         done.game = work.game.as_ref().map(|(g, _)| g.id);
         done.seat = work.game.as_ref().map(|(_, s)| s.seat);
         done.outcome = if work.items.iter().any(|i| i.refused) {
@@ -842,10 +853,18 @@ impl Work<'_> {
                 .find(|s| s.player_id != player || seats.len() == 1);
             let side = me.map(|s| side_name(&g, s.seat)).unwrap_or("?");
             let vs = other.map(|s| s.address.as_str()).unwrap_or("?");
+            let (zone, _) = self.tx.player_settings(self.sender)?;
+            let paused = self
+                .tx
+                .paused_until(g.id)?
+                .map(|until| format!(", paused until {}", local_time(&until, &zone)))
+                .unwrap_or_default();
             let state = match g.status.as_str() {
                 "active" => match pending_of(&g) {
-                    Some(p) if Some(p.seat) == me.map(|s| s.seat) => "your turn".to_string(),
-                    Some(p) => format!("waiting for {}", side_name(&g, p.seat)),
+                    Some(p) if Some(p.seat) == me.map(|s| s.seat) => {
+                        format!("your turn{paused}")
+                    }
+                    Some(p) => format!("waiting for {}{paused}", side_name(&g, p.seat)),
                     None => "over".to_string(),
                 },
                 "invited" => "invitation open".to_string(),
@@ -1958,14 +1977,70 @@ pub fn rebuild<G: Game>(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recor
     Ok(recorder)
 }
 
+/// The time zone a `Date:` offset (seconds east of UTC) stands for: a fixed
+/// `Etc/GMT` zone for whole hours (whose names count the other way), the
+/// one zone that uses each of the usual half-hour offsets, else none.
+fn zone_of_offset(seconds: i32) -> Option<&'static str> {
+    const WHOLE: [&str; 27] = [
+        "Etc/GMT+12",
+        "Etc/GMT+11",
+        "Etc/GMT+10",
+        "Etc/GMT+9",
+        "Etc/GMT+8",
+        "Etc/GMT+7",
+        "Etc/GMT+6",
+        "Etc/GMT+5",
+        "Etc/GMT+4",
+        "Etc/GMT+3",
+        "Etc/GMT+2",
+        "Etc/GMT+1",
+        "UTC",
+        "Etc/GMT-1",
+        "Etc/GMT-2",
+        "Etc/GMT-3",
+        "Etc/GMT-4",
+        "Etc/GMT-5",
+        "Etc/GMT-6",
+        "Etc/GMT-7",
+        "Etc/GMT-8",
+        "Etc/GMT-9",
+        "Etc/GMT-10",
+        "Etc/GMT-11",
+        "Etc/GMT-12",
+        "Etc/GMT-13",
+        "Etc/GMT-14",
+    ];
+    if seconds % 3600 == 0 {
+        let hours = seconds / 3600;
+        return usize::try_from(hours + 12)
+            .ok()
+            .and_then(|i| WHOLE.get(i).copied());
+    }
+    match seconds / 60 {
+        -210 => Some("America/St_Johns"),
+        210 => Some("Asia/Tehran"),
+        270 => Some("Asia/Kabul"),
+        330 => Some("Asia/Kolkata"),
+        345 => Some("Asia/Kathmandu"),
+        390 => Some("Asia/Yangon"),
+        570 => Some("Australia/Darwin"),
+        _ => None,
+    }
+}
+
 /// A stored UTC time in a player's zone: `Tue 24 Nov 2026 11:00 CET
-/// (Europe/Paris)`; UTC when the zone is unknown.
+/// (Europe/Paris)`, or `... 11:00 UTC+01:00` for a zone guessed from an
+/// offset; UTC when the zone is unknown.
 pub fn local_time(at: &str, zone: &str) -> String {
     let Ok(utc) = DateTime::parse_from_rfc3339(at) else {
         return at.to_string();
     };
     let tz: chrono_tz::Tz = zone.parse().unwrap_or(chrono_tz::UTC);
     let local = utc.with_timezone(&tz);
+    if tz.name().starts_with("Etc/") {
+        // A zone guessed from a mail's offset has no name worth showing.
+        return local.format("%a %d %b %Y %H:%M UTC%:z").to_string();
+    }
     let shown = local.format("%a %d %b %Y %H:%M %Z").to_string();
     if tz == chrono_tz::UTC {
         shown
@@ -2044,7 +2119,23 @@ pub fn update_text_keyed<G: Game>(
         )),
         _ => None,
     };
+    let paused = tx.paused_until(game.id)?;
     let deadline = match tx.deadline(game.id)? {
+        // A paused game's clock stands still: no deadline before the pause
+        // ends is announced.
+        _ if paused.is_some() => {
+            let address = seats
+                .iter()
+                .find(|r| r.seat == seat)
+                .map(|r| r.address.clone())
+                .unwrap_or_default();
+            let (zone, _) = tx.player_settings(&address)?;
+            Some(format!(
+                "The game is paused by the moderators until {}; the clock stands \
+                 still till then.",
+                local_time(paused.as_deref().unwrap_or_default(), &zone)
+            ))
+        }
         Some(d) => {
             let address = seats
                 .iter()

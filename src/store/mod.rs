@@ -43,6 +43,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0007_game_moderator",
         include_str!("../../migrations/0007_game_moderator.sql"),
     ),
+    (
+        "0008_timezone_guess",
+        include_str!("../../migrations/0008_timezone_guess.sql"),
+    ),
 ];
 
 /// A store error: the database said no.
@@ -177,6 +181,25 @@ pub struct Deadline {
     pub notices_sent: Vec<String>,
     /// Whether the time ran out (past the grace period).
     pub timed_out: bool,
+}
+
+/// A game that needs a moderator's look, and why (see [`Tx::stalled`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stalled {
+    /// The game.
+    pub game: i64,
+    /// A player's open request for a moderator.
+    pub disputed: Option<String>,
+    /// Mail to one of its players cannot be delivered.
+    pub undeliverable: bool,
+    /// Both players silent for weeks.
+    pub adjourned: bool,
+    /// The time of the deciding seat ran out.
+    pub timed_out: bool,
+    /// Paused until then (RFC 3339, UTC).
+    pub paused_until: Option<String>,
+    /// Who must decide, by when (RFC 3339, UTC).
+    pub deadline: Option<(Seat, String)>,
 }
 
 /// A vacation as stored.
@@ -888,10 +911,20 @@ impl Tx<'_> {
             .unwrap_or_else(|| ("UTC".to_string(), true)))
     }
 
-    /// Sets a player's time zone.
+    /// Sets the time zone a player guessed from the `Date:` of their mail,
+    /// unless they chose one themselves.
+    pub fn guess_timezone(&self, address: &str, zone: &str) -> Result<()> {
+        self.tx.execute(
+            "UPDATE players SET timezone = ?2 WHERE address = ?1 AND timezone_chosen = 0",
+            params![address.to_ascii_lowercase(), zone],
+        )?;
+        Ok(())
+    }
+
+    /// Sets the time zone a player chose (SET TIMEZONE).
     pub fn set_timezone(&self, player: i64, zone: &str) -> Result<()> {
         self.tx.execute(
-            "UPDATE players SET timezone = ?2 WHERE id = ?1",
+            "UPDATE players SET timezone = ?2, timezone_chosen = 1 WHERE id = ?1",
             params![player, zone],
         )?;
         Ok(())
@@ -992,18 +1025,13 @@ impl Tx<'_> {
     }
 
     /// Games a moderator should look at: past their deadline, timed out,
-    /// paused, with an undeliverable seat, or with an open request; with
-    /// why, by game number.
-    pub fn stalled(&self, now: &str) -> Result<Vec<(i64, String)>> {
+    /// paused, with an undeliverable seat, or with an open request; by game
+    /// number.
+    pub fn stalled(&self, now: &str) -> Result<Vec<Stalled>> {
         let mut stmt = self.tx.prepare(
-            "SELECT g.id, \
-               CASE WHEN g.disputed IS NOT NULL THEN 'a player asks for a moderator: ' || g.disputed \
-                    WHEN EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.undeliverable IS NOT NULL) \
-                      THEN 'mail to a player cannot be delivered' \
-                    WHEN g.adjourned = 1 THEN 'adjourned: both players silent' \
-                    WHEN g.timed_out = 1 THEN 'time ran out (' || g.deadline_seat || ')' \
-                    WHEN g.paused_until IS NOT NULL THEN 'paused until ' || g.paused_until \
-                    ELSE 'past its deadline (' || g.deadline_seat || ', ' || g.deadline || ')' END \
+            "SELECT g.id, g.disputed, \
+               EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.undeliverable IS NOT NULL), \
+               g.adjourned, g.timed_out, g.paused_until, g.deadline_seat, g.deadline \
              FROM games g WHERE g.status IN ('active', 'invited') AND (g.disputed IS NOT NULL \
                OR g.adjourned = 1 \
                OR g.timed_out = 1 OR g.paused_until IS NOT NULL \
@@ -1011,7 +1039,21 @@ impl Tx<'_> {
                OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.undeliverable IS NOT NULL)) \
              ORDER BY g.id",
         )?;
-        let rows = stmt.query_map(params![now], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let rows = stmt.query_map(params![now], |r| {
+            let seat: Option<String> = r.get(6)?;
+            Ok(Stalled {
+                game: r.get(0)?,
+                disputed: r.get(1)?,
+                undeliverable: r.get(2)?,
+                adjourned: r.get(3)?,
+                timed_out: r.get(4)?,
+                paused_until: r.get(5)?,
+                deadline: match (seat.as_deref().and_then(|s| seat_from(s).ok()), r.get(7)?) {
+                    (Some(seat), Some(at)) => Some((seat, at)),
+                    _ => None,
+                },
+            })
+        })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
