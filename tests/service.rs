@@ -276,7 +276,7 @@ fn a_complete_napoleonic_game_by_mail() {
         invitation.body
     );
     assert!(invitation.body.contains("French moves first"));
-    assert_eq!(invitation.subject, "orderly game 1: NAPOLEONIC");
+    assert_eq!(invitation.subject, "Game 1: invitation to NAPOLEONIC");
     let bob_addr = invitation.reply_to.clone();
     let outs = site.mail(BOB, &bob_addr, "accept");
     let bob_start = body_to(&outs, BOB);
@@ -335,6 +335,13 @@ fn a_complete_napoleonic_game_by_mail() {
             .iter()
             .find(|o| o.to == who)
             .unwrap_or_else(|| panic!("no result mail to {who}"));
+        // The subject carries the result and the score.
+        assert!(
+            out.subject
+                .starts_with(&format!("Game 1: over - {winner} wins ")),
+            "{}",
+            out.subject
+        );
         assert!(
             out.body
                 .contains(&format!("The game is over: {winner} wins")),
@@ -355,9 +362,10 @@ fn a_complete_napoleonic_game_by_mail() {
             "{civil_war:?} in a Napoleonic mail"
         );
     }
+    assert!(mails.iter().all(|o| o.subject.starts_with("Game 1: ")));
     assert!(mails
         .iter()
-        .all(|o| o.subject == "orderly game 1: NAPOLEONIC"));
+        .any(|o| o.subject.contains(" attacks ") && o.subject.ends_with('?')));
     for line in all.lines() {
         assert!(line.len() <= 76, "{line:?}");
     }
@@ -542,6 +550,7 @@ fn refusals_change_nothing_and_say_why() {
     // Not your turn.
     let outs = site.mail(BOB, &bob_addr, "inf GR G3C");
     assert!(to(&outs, BOB).body.contains("not your turn"));
+    assert_eq!(to(&outs, BOB).subject, "Game 1: refused");
     // Illegal order: the rule and the nearest orders.
     let outs = site.mail(ANN, &ann_addr, "MOVE INFANTRY BR B2CR");
     let body = to(&outs, ANN).body;
@@ -803,7 +812,13 @@ fn every_outgoing_mail_is_threaded_and_marked_automatic() {
     for o in &outs {
         assert!(o.raw.contains("Auto-Submitted: auto-"), "{}", o.raw);
         assert!(o.raw.contains("List-Id: <game-1.example.org>"), "{}", o.raw);
-        assert_eq!(o.subject, "orderly game 1: SQUARES");
+        // The subject carries the state, read from each one's seat.
+        let state = if o.to == ANN {
+            "Gray to move (turn 2)"
+        } else {
+            "your move (turn 2)"
+        };
+        assert_eq!(o.subject, format!("Game 1: {state}"));
         assert!(!o.message_id.is_empty());
         for line in o.body.lines() {
             assert!(line.len() <= 76, "{line:?}");

@@ -282,6 +282,21 @@ pub trait Game: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + Sync 
     /// of the last action (`last`: the events it produced) marked.
     fn draw_board(&self, viewer: Seat, last: &[Self::Event]) -> String;
 
+    /// The state in a few words for a mail's subject, as `viewer` reads
+    /// it: `your move (turn 27)`, `Gray attacks B2C - retreat or stand?`,
+    /// `over - Blue wins 11-2`.
+    fn headline(&self, viewer: Seat) -> String {
+        match (self.outcome(), self.pending()) {
+            (Some(o), _) => match o.result {
+                GameResult::Win(s) => format!("over - {} wins", Self::seat_name(s)),
+                GameResult::Draw => "over - a draw".to_string(),
+            },
+            (None, Some(p)) if p.seat == viewer => format!("your {}", p.kind),
+            (None, Some(p)) => format!("{}'s {}", Self::seat_name(p.seat), p.kind),
+            (None, None) => "over".to_string(),
+        }
+    }
+
     /// [`Game::draw_board`] drawn in `style`: for a mail, the key can be
     /// left out and a game ended outside the rules (a resignation, an agreed
     /// draw, a moderator's ruling) shows its result instead of whose move

@@ -823,7 +823,7 @@ impl Work<'_> {
                     owner => seat.address,
                 },
             );
-            let subject = game_subject(&game);
+            let subject = game_subject(&game, Some(seat.seat));
             self.send_to(
                 &game,
                 &seat,
@@ -1022,7 +1022,7 @@ impl Work<'_> {
             self.send_to(
                 &game,
                 &their_seat,
-                game_subject(&game),
+                game_subject(&game, Some(their_seat.seat)),
                 texts::wrap(&body),
                 AutoKind::Generated,
                 "invitation",
@@ -1742,7 +1742,7 @@ impl Work<'_> {
                 self.send_to(
                     game,
                     &seat,
-                    game_subject(game),
+                    game_subject(game, Some(seat.seat)),
                     text,
                     AutoKind::Generated,
                     "update",
@@ -1762,7 +1762,7 @@ impl Work<'_> {
             self.send_to(
                 game,
                 &seat,
-                game_subject(game),
+                game_subject(game, Some(seat.seat)),
                 texts::wrap(&text),
                 AutoKind::Generated,
                 "notice",
@@ -1813,7 +1813,13 @@ impl Work<'_> {
         let (reply_to, subject, list_id, game_seat) = match &self.game {
             Some((g, s)) => (
                 Some(reply_address(&self.config.service.address, g.id, &s.secret)),
-                game_subject(g),
+                if self.items.iter().any(|i| i.refused) {
+                    format!("Game {}: refused", g.id)
+                } else {
+                    // The game as this mail left it.
+                    let g = self.tx.game(g.id)?.unwrap_or_else(|| g.clone());
+                    game_subject(&g, Some(s.seat))
+                },
                 Some(format!("<game-{}.{}>", g.id, self.domain())),
                 Some((g.id, s.seat)),
             ),
@@ -2208,12 +2214,43 @@ pub(crate) fn termination(reason: EndReason) -> String {
 }
 
 /// The stable subject of a game's thread: `orderly game 4: SQUARES`.
-pub fn game_subject(game: &GameRow) -> String {
-    format!(
-        "orderly game {}: {}",
-        game.id,
-        game.kind.to_ascii_uppercase()
-    )
+/// The subject of a mail about `game` to the player of `seat` (or to
+/// someone else): the game and its state in a few words, `Game 12: your
+/// move (turn 27)`, `Game 12: Gray attacks B2C - retreat or stand?`,
+/// `Game 12: over - Blue wins 11-2`. Threading rests on In-Reply-To and
+/// References, which stay as they are.
+pub fn game_subject(game: &GameRow, seat: Option<Seat>) -> String {
+    let headline = match game.status.as_str() {
+        "invited" => format!("invitation to {}", game.kind.to_ascii_uppercase()),
+        "declined" => "declined".to_string(),
+        _ => crate::with_game!(&game.kind, G => headline::<G>(game, seat))
+            .flatten()
+            .unwrap_or_else(|| game.kind.to_ascii_uppercase()),
+    };
+    format!("Game {}: {headline}", game.id)
+}
+
+fn headline<G: Game>(game: &GameRow, seat: Option<Seat>) -> Option<String> {
+    let state = load::<G>(game)?;
+    if state.outcome().is_none() {
+        if let Some(result) = &game.result {
+            // Ended outside the rules: a resignation, a draw, a ruling.
+            let how = game
+                .termination
+                .as_deref()
+                .map(|t| format!(" ({t})"))
+                .unwrap_or_default();
+            return Some(match seat_from_text(result) {
+                Some(w) => format!("over - {} wins{how}", G::seat_name(w)),
+                None => format!("over - a draw{how}"),
+            });
+        }
+    }
+    // Someone outside the game reads it as a bystander: nobody's "your".
+    let viewer = seat
+        .or_else(|| state.pending().map(|p| p.seat.other()))
+        .unwrap_or(Seat::North);
+    Some(state.headline(viewer))
 }
 
 fn reply_subject(subject: &str) -> String {

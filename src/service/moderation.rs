@@ -8,8 +8,8 @@ use chrono::{DateTime, NaiveDate, Utc};
 
 use super::identity::{reply_address, seat_secret_generation};
 use super::{
-    fresh_deadline, game_subject, load, now_text, queue_notice, rebuild, side_name, texts,
-    update_text, Result, ServiceError,
+    fresh_deadline, load, now_text, queue_notice, rebuild, side_name, texts, update_text, Result,
+    ServiceError,
 };
 use crate::config::Config;
 use crate::games::{hosted, Game, GameResult, Seat};
@@ -719,7 +719,6 @@ fn announce_as<G: Game>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow, words: &st
             cx.now,
         )?;
     }
-    let _ = game_subject(row);
     Ok(())
 }
 

@@ -32,7 +32,7 @@ use super::order::Order;
 use super::rules::Variant;
 use super::state::{Half, Squares, WINNING_POINTS};
 use super::unit::{Side, UnitId, UnitKind};
-use crate::games::BoardStyle;
+use crate::games::{BoardStyle, DecisionKind, Game as _, GameResult};
 
 /// The widest line a mail may carry.
 pub(crate) const MAX_WIDTH: usize = 76;
@@ -646,6 +646,42 @@ fn status_lines(game: &Squares, last: &[Event], style: &BoardStyle) -> Vec<Strin
 /// trailing blanks, ending in a newline.
 pub(crate) fn draw(game: &Squares, viewer: Side, last: &[Event]) -> String {
     draw_styled(game, viewer, last, &BoardStyle::default())
+}
+
+/// The state in a few words for a mail's subject, read by `viewer`.
+pub(crate) fn headline(game: &Squares, viewer: Side) -> String {
+    notation::with(game.variant().notation(), || {
+        if let Some(outcome) = game.outcome() {
+            return match outcome.result {
+                GameResult::Win(seat) => {
+                    let (winner, loser) = (Side::from(seat), Side::from(seat.other()));
+                    format!(
+                        "over - {winner} wins {}-{}",
+                        game.points(winner),
+                        game.points(loser)
+                    )
+                }
+                GameResult::Draw => "over - a draw".to_string(),
+            };
+        }
+        if let Some(attack) = game.attack() {
+            let question = match game.pending().map(|p| p.kind) {
+                Some(DecisionKind::Defence) => "retreat or stand?",
+                Some(DecisionKind::AttackOption) => "which option?",
+                Some(DecisionKind::Retreat) => "retreat where?",
+                Some(DecisionKind::SecondChance) => "second chance?",
+                Some(DecisionKind::ReserveLoss) => "which reserve unit is lost?",
+                Some(DecisionKind::Advance) => "advance or stay?",
+                _ => "decision pending",
+            };
+            return format!("{} attacks {} - {question}", game.to_move(), attack.target);
+        }
+        if game.to_move() == viewer {
+            format!("your move (turn {})", game.turn())
+        } else {
+            format!("{} to move (turn {})", game.to_move(), game.turn())
+        }
+    })
 }
 
 /// [`draw`] in a mail's style: without the key, or with a result the rules

@@ -317,6 +317,10 @@ impl Game for Squares {
         drawing::draw_styled(self, viewer.into(), last, style)
     }
 
+    fn headline(&self, viewer: Seat) -> String {
+        drawing::headline(self, viewer.into())
+    }
+
     fn choices(&self) -> String {
         choices::describe(self)
     }

@@ -210,6 +210,10 @@ impl Game for Napoleonic {
         napoleonic(|| drawing::draw(&self.0, viewer.into(), &last))
     }
 
+    fn headline(&self, viewer: Seat) -> String {
+        napoleonic(|| drawing::headline(&self.0, viewer.into()))
+    }
+
     fn draw_board_styled(&self, viewer: Seat, last: &[NapEvent], style: &BoardStyle) -> String {
         let last: Vec<Event> = last.iter().map(|e| e.0.clone()).collect();
         napoleonic(|| drawing::draw_styled(&self.0, viewer.into(), &last, style))
