@@ -2213,7 +2213,6 @@ pub(crate) fn termination(reason: EndReason) -> String {
     }
 }
 
-/// The stable subject of a game's thread: `orderly game 4: SQUARES`.
 /// The subject of a mail about `game` to the player of `seat` (or to
 /// someone else): the game and its state in a few words, `Game 12: your
 /// move (turn 27)`, `Game 12: Gray attacks B2C - retreat or stand?`,
