@@ -576,7 +576,7 @@ fn set_position(site: &Site, position: &str) {
 }
 
 #[test]
-fn the_key_to_the_board_comes_in_the_first_mail_and_on_help_board() {
+fn the_key_comes_in_the_first_mail_and_on_help_board_and_each_event_is_told_once() {
     let mut site = Site::new("key");
     let outs = site.mail(ANN, "orderly@example.org", "NEW SQUARES VS bob@example.org");
     let bob = to(&outs, BOB).reply_to;
@@ -588,6 +588,9 @@ fn the_key_to_the_board_comes_in_the_first_mail_and_on_help_board() {
         let body = body_to(&outs, who);
         assert!(body.contains("Score: Blue 0"), "{body}");
         assert!(!body.contains("Key:"), "{body}");
+        // Each mail tells the move once (the board marks its squares).
+        let told = flat(&body).matches("Blue cavalry moves BR -> B3C").count();
+        assert_eq!(told, 1, "{body}");
     }
     let outs = site.mail(BOB, &bob, "HELP BOARD");
     let body = body_to(&outs, BOB);

@@ -199,6 +199,9 @@ pub struct BoardStyle {
     /// The game ended outside the rules: this result, in words, replaces
     /// the line saying whose move it is.
     pub ended: Option<String>,
+    /// Leave out the last action in words: the mail lists what happened
+    /// already (the board still marks its squares).
+    pub without_last: bool,
 }
 
 /// The seam between the service and every game it hosts.

@@ -471,6 +471,7 @@ impl Service {
             outgoing: Vec::new(),
             game: None,
             warned: Default::default(),
+            echoed: Vec::new(),
         };
         // Until a player chooses a time zone, the offset of their mail's
         // Date: is the best guess of where they read it.
@@ -534,6 +535,9 @@ struct Work<'a> {
     game: Option<(GameRow, SeatRow)>,
     /// The games whose seat owner was warned of this mail using their key.
     warned: std::collections::BTreeSet<i64>,
+    /// The events the reply's echo already tells, in words: the sender's
+    /// own update does not tell them again.
+    echoed: Vec<String>,
 }
 
 impl Work<'_> {
@@ -1152,7 +1156,7 @@ impl Work<'_> {
             (Command::HelpBoard, _) => {
                 let state = self.state::<G>(&game)?;
                 self.item(line, "The board, with its key, is below.", false);
-                let text = update_text_keyed(self.tx, &game, &state, seat.seat, &[], true)?;
+                let text = update_text_keyed(self.tx, &game, &state, seat.seat, &[], true, &[])?;
                 self.parts.push(texts::wrap(&text));
             }
             (Command::HelpMoves(square), _) => {
@@ -1607,6 +1611,7 @@ impl Work<'_> {
                 for e in &events {
                     answer.push_str(&format!("\n  {e}"));
                 }
+                self.echoed.extend(events.iter().cloned());
                 self.item(&t.line, answer, false);
             }
             happened.extend(t.events.iter().cloned());
@@ -1731,12 +1736,23 @@ impl Work<'_> {
             None
         };
         for seat in self.tx.seats(game.id)? {
-            let mut text = self.update_text(game, state, seat.seat, happened);
+            let mine = Some(seat.seat) == actor && seat.address == self.sender;
+            let told: &[String] = if mine { &self.echoed } else { &[] };
+            let mut text = update_text_keyed(
+                self.tx,
+                game,
+                state,
+                seat.seat,
+                happened,
+                game.order_count == 0,
+                told,
+            )
+            .unwrap_or_default();
             if let Some(record) = &record {
                 text.push_str("\nThe record of the game:\n\n");
                 text.push_str(record);
             }
-            if Some(seat.seat) == actor && seat.address == self.sender {
+            if mine {
                 self.parts.push(text);
             } else {
                 self.send_to(
@@ -2076,7 +2092,7 @@ pub fn update_text<G: Game>(
 ) -> Result<String> {
     // The key to the board's marks comes with a game's first board; later
     // boards leave it out (HELP BOARD sends it again).
-    update_text_keyed(tx, game, state, seat, happened, game.order_count == 0)
+    update_text_keyed(tx, game, state, seat, happened, game.order_count == 0, &[])
 }
 
 /// [`update_text`], saying whether the board carries its key.
@@ -2087,6 +2103,7 @@ pub fn update_text_keyed<G: Game>(
     seat: Seat,
     happened: &[G::Event],
     key: bool,
+    already_told: &[String],
 ) -> Result<String> {
     let seats = tx.seats(game.id)?;
     let name = |s: Seat| {
@@ -2172,12 +2189,14 @@ pub fn update_text_keyed<G: Game>(
             south_side => G::seat_name(Seat::South),
             south_name => name(Seat::South),
             you => G::seat_name(seat),
-            happened => happened.iter().map(|h| texts::wrap(&format!("  {h}")).trim_end().to_string()).collect::<Vec<_>>(),
+            happened => untold(happened, already_told).iter().map(|h| texts::wrap(&format!("  {h}")).trim_end().to_string()).collect::<Vec<_>>(),
             board => state.draw_board_styled(seat, happened, &BoardStyle {
                 without_key: !key,
                 // A result the rules did not reach (a resignation, a draw
                 // agreed, a moderator's ruling) replaces whose move it is.
                 ended: result.clone().filter(|_| state.outcome().is_none()),
+                // "What happened" tells the last action once.
+                without_last: !happened.is_empty(),
             }),
             result => result,
             yours => pending.is_some_and(|p| p.seat == seat),
@@ -2187,6 +2206,23 @@ pub fn update_text_keyed<G: Game>(
         },
     );
     Ok(texts::wrap(&text))
+}
+
+/// The events of `happened` in words, less those the reader was already
+/// told in this mail (each told event hides one equal event).
+fn untold<E: std::fmt::Display>(happened: &[E], already_told: &[String]) -> Vec<String> {
+    let mut told: Vec<&str> = already_told.iter().map(String::as_str).collect();
+    let mut out = Vec::new();
+    for event in happened {
+        let text = event.to_string();
+        match told.iter().position(|t| *t == text) {
+            Some(i) => {
+                told.swap_remove(i);
+            }
+            None => out.push(text),
+        }
+    }
+    out
 }
 
 /// Ends a sentence with a full stop unless it has its own mark.

@@ -632,7 +632,7 @@ fn status_lines(game: &Squares, last: &[Event], style: &BoardStyle) -> Vec<Strin
             }
         )),
     }
-    if !last.is_empty() {
+    if !last.is_empty() && !style.without_last {
         let events: Vec<String> = last.iter().map(Event::to_string).collect();
         para(&format!("Last: {}.", events.join("; ")));
     }
