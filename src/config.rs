@@ -85,6 +85,9 @@ pub struct DeadlinesConfig {
     /// Days without any order in a game after which it is adjourned to the
     /// moderators.
     pub adjourn_after_days: u32,
+    /// Days an invitation stays open; then it expires and both players are
+    /// told.
+    pub invitation_days: u32,
 }
 
 impl Default for DeadlinesConfig {
@@ -98,6 +101,7 @@ impl Default for DeadlinesConfig {
             clock_cap_days: 30,
             vacation_days_per_year: 30,
             adjourn_after_days: 21,
+            invitation_days: 14,
         }
     }
 }

@@ -366,6 +366,40 @@ fn a_players_time_zone_is_guessed_from_the_date_of_their_mail_until_chosen() {
     assert!(last.contains("IST (Asia/Kolkata)"), "{last}");
 }
 
+#[test]
+fn an_invitation_names_the_inviter_the_game_and_its_time_and_expires() {
+    let mut site = Site::new("invite");
+    let raw = format!(
+        "From: Ann Example <{ANN}>\r\nTo: orderly@example.org\r\nSubject: x\r\n\
+         Message-ID: <inv1@test>\r\n\r\nNEW SQUARES VS {BOB} DAYS 5\r\n"
+    );
+    site.service.process(raw.as_bytes(), t0()).unwrap();
+    let mails = site.drain(t0());
+    let invitation = only(&mails, BOB)[0].replace('\n', " ");
+    for says in [
+        "Ann Example <ann@example.org> invites you to a game of SQUARES",
+        "Time: 5 days per turn.",
+        "HELP RULES",
+        "expires on Sat 05 Dec 2026 10:00 UTC",
+    ] {
+        assert!(invitation.contains(says), "{says}: {invitation}");
+    }
+    assert!(site.sweep(t0() + Duration::days(13)).is_empty());
+    let mails = site.sweep(t0() + Duration::days(14) + Duration::minutes(1));
+    assert!(only(&mails, ANN)[0].contains("has expired"), "{mails:?}");
+    assert!(only(&mails, BOB)[0].contains("has expired"), "{mails:?}");
+    assert!(
+        site.sweep(t0() + Duration::days(15)).is_empty(),
+        "told once"
+    );
+    let bob = site.seat(false);
+    let mails = site.mail(t0() + Duration::days(15), BOB, &bob, "ACCEPT");
+    assert!(
+        only(&mails, BOB)[0].contains("game 1 is expired"),
+        "{mails:?}"
+    );
+}
+
 fn record(site: &mut Site) -> String {
     orderly::service::admin::export(site.service.store(), 1, false, "example.org").unwrap()
 }

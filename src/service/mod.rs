@@ -1013,13 +1013,25 @@ impl Work<'_> {
         let their_seat = seats.iter().find(|s| s.seat == theirs).cloned();
         if let (Some(my_seat), Some(their_seat)) = (my_seat, their_seat) {
             self.game = Some((game.clone(), my_seat));
+            let inviter = if name.is_empty() {
+                self.sender.to_string()
+            } else {
+                format!("{name} <{}>", self.sender)
+            };
+            let (zone, _) = self.tx.player_settings(opponent)?;
+            let expires =
+                self.now + chrono::Duration::days(i64::from(self.config.deadlines.invitation_days));
             let body = texts::render(
                 "invitation",
                 minijinja::context! {
-                    inviter => self.sender,
+                    inviter => inviter,
                     title => G::TITLE,
+                    game => G::NAME.to_ascii_uppercase(),
                     you => G::seat_name(theirs),
                     first => G::seat_name(first),
+                    pace => pace,
+                    moderator => time.moderator,
+                    expires => local_time(&now_text(expires), &zone),
                     reply_to => reply_address(&self.config.service.address, id, &their_seat.secret),
                 },
             );
@@ -2258,6 +2270,7 @@ pub fn game_subject(game: &GameRow, seat: Option<Seat>) -> String {
     let headline = match game.status.as_str() {
         "invited" => format!("invitation to {}", game.kind.to_ascii_uppercase()),
         "declined" => "declined".to_string(),
+        "expired" => "invitation expired".to_string(),
         _ => crate::with_game!(&game.kind, G => headline::<G>(game, seat))
             .flatten()
             .unwrap_or_else(|| game.kind.to_ascii_uppercase()),

@@ -1239,6 +1239,15 @@ impl Tx<'_> {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// Invitations still open that were made at or before `before`.
+    pub fn invitations_before(&self, before: &str) -> Result<Vec<i64>> {
+        let mut stmt = self
+            .tx
+            .prepare_cached("SELECT id FROM games WHERE status = 'invited' AND created_at <= ?1")?;
+        let rows = stmt.query_map(params![before], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// Marks a game adjourned to the moderators (or back in play).
     pub fn set_adjourned(&self, game: i64, adjourned: bool) -> Result<()> {
         self.tx.execute(
