@@ -634,6 +634,119 @@ fn an_order_sent_to_the_wrong_game_names_the_game_it_fits() {
 }
 
 #[test]
+fn say_passes_a_message_to_the_opponent_and_into_the_record() {
+    let mut site = Site::new("say");
+    let (ann, bob) = start(&mut site);
+    // With an order: the message rides on the update mail.
+    let outs = site.mail(ANN, &ann, "SAY Good luck, Bob!\ncav BR B3C");
+    assert!(flat(&body_to(&outs, ANN)).contains("Passed to Gray: Good luck, Bob!"));
+    let told = body_to(&outs, BOB);
+    assert!(told.contains("Blue says: Good luck, Bob!"), "{told}");
+    assert!(told.contains("Blue cavalry moves BR -> B3C"), "{told}");
+    assert_eq!(
+        outs.iter().filter(|o| o.to == BOB).count(),
+        1,
+        "one mail to Bob"
+    );
+    // Alone: a mail of its own, even when it is not the writer's turn.
+    let outs = site.mail(ANN, &ann, "press Your move.");
+    assert!(body_to(&outs, BOB).contains("Blue says: Your move."));
+    let outs = site.mail(BOB, &bob, "HISTORY");
+    let record = body_to(&outs, BOB);
+    assert!(record.contains("Blue says: Good luck, Bob!"), "{record}");
+    assert!(record.contains("Blue says: Your move."), "{record}");
+    // The game goes on as before.
+    let outs = site.mail(BOB, &bob, "inf GR G3C");
+    assert!(flat(&body_to(&outs, BOB)).contains("Taken: MOVE INFANTRY GR G3C"));
+}
+
+#[test]
+fn set_address_moves_a_seat_once_confirmed_from_the_new_address() {
+    let mut site = Site::new("address");
+    let (ann, bob) = start(&mut site);
+    const NEW: &str = "ann@new.example";
+    let outs = site.mail(ANN, &ann, "SET ADDRESS ann@new.example");
+    assert!(flat(&body_to(&outs, ANN)).contains("A code went to ann@new.example"));
+    let code_mail = body_to(&outs, NEW);
+    let code = code_mail
+        .split("CONFIRM ADDRESS ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .expect("a code")
+        .to_string();
+    // Nothing moved yet: orders still come from the old address only.
+    let outs = site.mail(NEW, &ann, "cav BR B3C");
+    assert!(flat(&body_to(&outs, NEW)).contains("Refused"));
+    // A wrong code, or the right one from elsewhere, is refused.
+    let outs = site.mail(NEW, "orderly@example.org", "CONFIRM ADDRESS aaaaaaaa");
+    assert!(flat(&body_to(&outs, NEW)).contains("Refused: this code"));
+    let outs = site.mail(
+        "eve@example.org",
+        "orderly@example.org",
+        &format!("CONFIRM ADDRESS {code}"),
+    );
+    assert!(flat(&body_to(&outs, "eve@example.org")).contains("Refused: this code"));
+    let outs = site.mail(
+        NEW,
+        "orderly@example.org",
+        &format!("confirm address {code}"),
+    );
+    let reply = flat(&body_to(&outs, NEW));
+    assert!(
+        reply.contains("Confirmed: ann@example.org is now ann@new.example"),
+        "{reply}"
+    );
+    assert!(body_to(&outs, BOB).contains("now plays from ann@new.example"));
+    // The same key, from the new address, now plays; the old one does not.
+    let outs = site.mail(NEW, &ann, "cav BR B3C");
+    assert!(flat(&body_to(&outs, NEW)).contains("Taken: MOVE CAVALRY BR B3C"));
+    let outs = site.mail(BOB, &bob, "inf GR G3C");
+    assert!(
+        outs.iter().any(|o| o.to == NEW),
+        "updates go to the new address"
+    );
+    let outs = site.mail(ANN, &ann, "pass");
+    assert!(flat(&body_to(&outs, ANN)).contains("Refused"));
+    // A code is good once.
+    let outs = site.mail(
+        NEW,
+        "orderly@example.org",
+        &format!("confirm address {code}"),
+    );
+    assert!(flat(&body_to(&outs, NEW)).contains("Refused: this code"));
+}
+
+#[test]
+fn new_takes_only_a_real_mailbox_other_than_the_service_and_the_inviter() {
+    let mut site = Site::new("newcheck");
+    for (line, says) in [
+        ("NEW SQUARES VS bob@", "is not a mail address"),
+        ("NEW SQUARES VS a..b@example.org", "is not a mail address"),
+        (
+            "NEW SQUARES VS bob@localhost",
+            "is not a mail address (its domain)",
+        ),
+        (
+            "NEW SQUARES VS ann@example.org",
+            "name the other player's address",
+        ),
+        (
+            "NEW SQUARES VS orderly+g1.abc@example.org",
+            "name the other player's address",
+        ),
+        (
+            "NEW SQUARES VS bounces@example.org",
+            "name the other player's address",
+        ),
+    ] {
+        let outs = site.mail(ANN, "orderly@example.org", line);
+        let body = flat(&body_to(&outs, ANN));
+        assert!(body.contains(says), "{line}: {body}");
+        assert_eq!(outs.len(), 1, "{line}: nobody else is written to");
+    }
+}
+
+#[test]
 fn held_second_half_orders_are_played_when_the_writers_own_decision_ends_the_attack() {
     let mut site = Site::new("held");
     let (ann, bob) = start(&mut site);

@@ -121,6 +121,9 @@ pub struct Service {
     clock: Clock,
 }
 
+/// Days a SET ADDRESS code may be confirmed from the new address.
+const ADDRESS_CODE_DAYS: i64 = 7;
+
 /// How often the daemon sweeps the deadlines.
 const SWEEP_EVERY: Duration = Duration::from_secs(60);
 
@@ -472,6 +475,7 @@ impl Service {
             game: None,
             warned: Default::default(),
             echoed: Vec::new(),
+            press: Vec::new(),
         };
         // Until a player chooses a time zone, the offset of their mail's
         // Date: is the best guess of where they read it.
@@ -538,6 +542,9 @@ struct Work<'a> {
     /// The events the reply's echo already tells, in words: the sender's
     /// own update does not tell them again.
     echoed: Vec<String>,
+    /// Messages (SAY) for the opponents not sent yet: (game, writer's
+    /// seat, words). They go with the update mail, or alone at the end.
+    press: Vec<(i64, Seat, String)>,
 }
 
 impl Work<'_> {
@@ -736,6 +743,7 @@ impl Work<'_> {
                     );
                 }
                 Command::BadNew(why) => self.item(line, format!("Not understood: {why}."), true),
+                Command::ConfirmAddress(code) => self.confirm_address(line, &code)?,
                 other => {
                     if let Some((game, seat)) = self.authenticate(line, claim.as_ref())? {
                         on_game!(game, G => self.game_command::<G>(line, other, game, seat))?;
@@ -745,6 +753,15 @@ impl Work<'_> {
         }
         if !orders.is_empty() {
             self.orders(&orders, claim.as_ref())?;
+        }
+        self.send_press()
+    }
+
+    /// Sends the messages (SAY) no update mail carried.
+    fn send_press(&mut self) -> Result<()> {
+        for (game, from, words) in std::mem::take(&mut self.press) {
+            let row = self.reload(game)?;
+            self.notify_other(&row, from, words)?;
         }
         Ok(())
     }
@@ -948,7 +965,11 @@ impl Work<'_> {
         first: Option<&str>,
         time: TimeControl,
     ) -> Result<()> {
-        if opponent == self.sender || opponent == self.config.service.address {
+        if let Err(why) = identity::check_mailbox(opponent) {
+            self.item(line, format!("Refused: {why}. Nothing was done."), true);
+            return Ok(());
+        }
+        if opponent == self.sender || identity::is_own_address(self.config, opponent) {
             self.item(line, "Refused: name the other player's address.", true);
             return Ok(());
         }
@@ -1165,6 +1186,8 @@ impl Work<'_> {
                 self.parts
                     .push(self.update_text(&game, &state, seat.seat, &[]));
             }
+            (Command::Say(text), _) => self.say::<G>(line, &text, &game, &seat)?,
+            (Command::SetAddress(new), _) => self.set_address(line, &new, &game, &seat)?,
             (Command::HelpBoard, _) => {
                 let state = self.state::<G>(&game)?;
                 self.item(line, "The board, with its key, is below.", false);
@@ -1275,6 +1298,159 @@ impl Work<'_> {
                 self.item(line, format!("Not understood here: {other:?}."), true);
             }
         }
+        Ok(())
+    }
+
+    /// `SAY text`: the message goes to the opponent with this mail's
+    /// update (or on its own) and into the record.
+    fn say<G: Game>(
+        &mut self,
+        line: &str,
+        text: &str,
+        game: &GameRow,
+        seat: &SeatRow,
+    ) -> Result<()> {
+        // A message is read by a person: no control characters, and no
+        // more than a short letter's length.
+        const MOST_CHARS: usize = 1000;
+        let text: String = text
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(MOST_CHARS)
+            .collect();
+        let side = G::seat_name(seat.seat);
+        let words = format!("{side} says: {text}");
+        let count = self.tx.entries(game.id)?.len() as i64;
+        self.tx.add_entry(
+            game.id,
+            "comment",
+            Some(seat.seat),
+            &words,
+            line,
+            Some(self.message_id),
+            self.at,
+            &[],
+        )?;
+        if game.order_count == count {
+            // The cached position stays current: a message changes no state.
+            if let Some(position) = &game.position {
+                self.tx
+                    .set_position(game.id, position, count + 1, self.at)?;
+            }
+        }
+        self.press.push((game.id, seat.seat, words));
+        self.item(
+            line,
+            format!("Passed to {}: {text}", G::seat_name(seat.seat.other())),
+            false,
+        );
+        Ok(())
+    }
+
+    /// `SET ADDRESS new@address`: a code goes to the new address; the move
+    /// happens when it comes back from there (CONFIRM ADDRESS).
+    fn set_address(&mut self, line: &str, new: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
+        if let Err(why) = identity::check_mailbox(new) {
+            self.item(line, format!("Refused: {why}. Nothing was changed."), true);
+            return Ok(());
+        }
+        if new == self.sender || identity::is_own_address(self.config, new) {
+            self.item(
+                line,
+                "Refused: name the new address you want to play from. Nothing was changed.",
+                true,
+            );
+            return Ok(());
+        }
+        let code = identity::address_code(self.secret, seat.player_id, new, self.message_id);
+        self.tx
+            .request_address_change(&code, seat.player_id, new, self.at)?;
+        let body = texts::wrap(&format!(
+            "{} asked orderly to move their games to this address. If this is \
+             you, reply from this address with the line\n\n  CONFIRM ADDRESS {code}\n\n\
+             within {ADDRESS_CODE_DAYS} days. If it is not, ignore this mail: nothing \
+             changes.",
+            self.sender
+        ));
+        queue_notice(
+            self.tx,
+            self.config,
+            game,
+            new,
+            None,
+            body,
+            &format!("{}/address", self.message_id),
+            self.now,
+        )?;
+        self.item(
+            line,
+            format!(
+                "A code went to {new}: write CONFIRM ADDRESS <code> from there within \
+                 {ADDRESS_CODE_DAYS} days, and your games move to it. Until then \
+                 nothing changes."
+            ),
+            false,
+        );
+        Ok(())
+    }
+
+    /// `CONFIRM ADDRESS code`, from the new address: every seat moves.
+    fn confirm_address(&mut self, line: &str, code: &str) -> Result<()> {
+        let since = now_text(self.now - chrono::Duration::days(ADDRESS_CODE_DAYS));
+        let Some((player, old)) = self.tx.take_address_change(code, self.sender, &since)? else {
+            self.item(
+                line,
+                "Refused: this code is not one orderly sent to this address in the \
+                 last days. Write SET ADDRESS again from your old address.",
+                true,
+            );
+            return Ok(());
+        };
+        self.tx.move_player(player, self.sender)?;
+        let me = self.tx.player(self.sender, "", self.at)?;
+        let mut moved = Vec::new();
+        for g in self.tx.games_of(me)? {
+            if !matches!(g.status.as_str(), "active" | "invited") {
+                continue;
+            }
+            moved.push(g.id.to_string());
+            let seats = self.tx.seats(g.id)?;
+            for other in seats.iter().filter(|s| s.player_id != me) {
+                let body = texts::wrap(&format!(
+                    "Your opponent in game {} now plays from {} (before: {old}).",
+                    g.id, self.sender
+                ));
+                let seed = format!(
+                    "{}/moved/{}/{}",
+                    self.message_id,
+                    g.id,
+                    seat_text(other.seat)
+                );
+                queue_notice(
+                    self.tx,
+                    self.config,
+                    &g,
+                    &other.address,
+                    Some((g.id, other.seat)),
+                    body,
+                    &seed,
+                    self.now,
+                )?;
+            }
+        }
+        let games = if moved.is_empty() {
+            "You have no open game; new ones will come here.".to_string()
+        } else {
+            format!(
+                "Your games ({}) are played from here now.",
+                moved.join(", ")
+            )
+        };
+        self.item(
+            line,
+            format!("Confirmed: {old} is now {}. {games}", self.sender),
+            false,
+        );
         Ok(())
     }
 
@@ -1747,6 +1923,15 @@ impl Work<'_> {
         } else {
             None
         };
+        // Messages written in this mail go with the update, first.
+        let (press, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.press)
+            .into_iter()
+            .partition(|(g, _, _)| *g == game.id);
+        self.press = rest;
+        let press: String = press
+            .iter()
+            .map(|(_, _, words)| format!("{}\n", texts::wrap(words).trim_end()))
+            .collect();
         for seat in self.tx.seats(game.id)? {
             let mine = Some(seat.seat) == actor && seat.address == self.sender;
             let told: &[String] = if mine { &self.echoed } else { &[] };
@@ -1760,6 +1945,9 @@ impl Work<'_> {
                 told,
             )
             .unwrap_or_default();
+            if !mine && !press.is_empty() {
+                text = format!("{press}\n{text}");
+            }
             if let Some(record) = &record {
                 text.push_str("\nThe record of the game:\n\n");
                 text.push_str(record);

@@ -44,8 +44,8 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../../migrations/0007_game_moderator.sql"),
     ),
     (
-        "0008_timezone_guess",
-        include_str!("../../migrations/0008_timezone_guess.sql"),
+        "0008_mail_habits",
+        include_str!("../../migrations/0008_mail_habits.sql"),
     ),
 ];
 
@@ -1237,6 +1237,84 @@ impl Tx<'_> {
         )?;
         let rows = stmt.query_map(params![before], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Records a requested move of `player` to `new_address`, confirmed by
+    /// `code` from there.
+    pub fn request_address_change(
+        &self,
+        code: &str,
+        player: i64,
+        new_address: &str,
+        at: &str,
+    ) -> Result<()> {
+        self.tx.execute(
+            "INSERT OR REPLACE INTO address_changes (code, player_id, new_address, created_at) \
+             VALUES (?1, ?2, ?3, ?4)",
+            params![code, player, new_address.to_ascii_lowercase(), at],
+        )?;
+        Ok(())
+    }
+
+    /// Takes the requested move confirmed by `code` from `address`, made
+    /// at or after `since`: (the player, their old address).
+    pub fn take_address_change(
+        &self,
+        code: &str,
+        address: &str,
+        since: &str,
+    ) -> Result<Option<(i64, String)>> {
+        let found: Option<i64> = self
+            .tx
+            .query_row(
+                "SELECT player_id FROM address_changes \
+                 WHERE code = ?1 AND new_address = ?2 AND created_at >= ?3",
+                params![code, address.to_ascii_lowercase(), since],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let Some(player) = found else {
+            return Ok(None);
+        };
+        self.tx
+            .execute("DELETE FROM address_changes WHERE code = ?1", params![code])?;
+        let old: String = self.tx.query_row(
+            "SELECT address FROM players WHERE id = ?1",
+            params![player],
+            |r| r.get(0),
+        )?;
+        Ok(Some((player, old)))
+    }
+
+    /// Moves every seat of `player` to `new_address`: the player's own row
+    /// takes the address, or, when the address already plays, the seats
+    /// go to that player.
+    pub fn move_player(&self, player: i64, new_address: &str) -> Result<()> {
+        let address = new_address.to_ascii_lowercase();
+        let existing: Option<i64> = self
+            .tx
+            .query_row(
+                "SELECT id FROM players WHERE address = ?1",
+                params![address],
+                |r| r.get(0),
+            )
+            .optional()?;
+        match existing {
+            Some(other) if other != player => {
+                self.tx.execute(
+                    "UPDATE seats SET player_id = ?2 WHERE player_id = ?1",
+                    params![player, other],
+                )?;
+            }
+            Some(_) => {}
+            None => {
+                self.tx.execute(
+                    "UPDATE players SET address = ?2 WHERE id = ?1",
+                    params![player, address],
+                )?;
+            }
+        }
+        Ok(())
     }
 
     /// Invitations still open that were made at or before `before`.

@@ -7,3 +7,12 @@ UPDATE players SET timezone_chosen = 1 WHERE timezone <> 'UTC';
 -- The sweep looks for invitations left open too long: only open ones are
 -- indexed.
 CREATE INDEX games_invited ON games (created_at) WHERE status = 'invited';
+
+-- SET ADDRESS: a player's move to a new address, waiting for the
+-- confirmation written from that address (CONFIRM ADDRESS <code>).
+CREATE TABLE address_changes (
+    code        TEXT PRIMARY KEY,
+    player_id   INTEGER NOT NULL REFERENCES players(id),
+    new_address TEXT NOT NULL,
+    created_at  TEXT NOT NULL
+);
