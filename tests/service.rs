@@ -747,6 +747,91 @@ fn new_takes_only_a_real_mailbox_other_than_the_service_and_the_inviter() {
 }
 
 #[test]
+fn answers_given_in_advance_resolve_an_attack_in_one_mail() {
+    let mut site = Site::new("ifs");
+    let (ann, bob) = start(&mut site);
+    set_position(&site, "7I3A4C/3/4/2/2II1/2/2i2/2/4/3/8i3a4c - b1 b 20 -");
+    // Gray, waiting, sets a standing answer; it is his alone to see.
+    let outs = site.mail(
+        BOB,
+        &bob,
+        "IF ATTACKED AT G1C STAND\nif attacked at b9z retreat",
+    );
+    let reply = flat(&body_to(&outs, BOB));
+    assert!(
+        reply.contains("Noted: if attacked at g1c, then STAND"),
+        "{reply}"
+    );
+    assert!(
+        reply.contains("Not understood: \"B9Z\" is not a square"),
+        "{reply}"
+    );
+    assert!(!outs.iter().any(|o| o.to == ANN), "Blue is not told");
+    let outs = site.mail(BOB, &bob, "BOARD");
+    let board = flat(&body_to(&outs, BOB));
+    assert!(
+        board.contains(
+            "Your answers given in advance (CANCEL IF drops them): IF ATTACKED AT G1C STAND"
+        ),
+        "{board}"
+    );
+    // Blue attacks with the answer to a stand given in the same line, and
+    // the second half of her double turn after it.
+    let outs = site.mail(
+        ANN,
+        &ann,
+        "ATTACK B1C G1C SUPPORT B1CL; IF STAND OPTION 3\ninf BR B3C",
+    );
+    let reply = flat(&body_to(&outs, ANN));
+    assert!(
+        reply.contains("Noted: if stand, then OPTION 3 (for the attack of this mail)"),
+        "{reply}"
+    );
+    assert!(!reply.contains("Refused"), "{reply}");
+    let told = flat(&body_to(&outs, BOB));
+    for event in [
+        "Gray infantry in G1C stands",
+        "Blue takes option 3",
+        "Blue infantry moves BR -> B3C",
+    ] {
+        assert!(told.contains(event), "{event}: {told}");
+    }
+    assert!(
+        told.contains("Gray to move") || told.contains("your turn"),
+        "{told}"
+    );
+    assert!(
+        !told.contains("Your answers given in advance"),
+        "used once: {told}"
+    );
+    // The record shows both answers were given in advance (read from the
+    // store: this game began at a set position, so it does not replay).
+    let db = rusqlite::Connection::open(site.dir.join("orderly.db")).unwrap();
+    let comments: Vec<String> = db
+        .prepare("SELECT text FROM entries WHERE game_id = 1 AND kind = 'comment' ORDER BY seq")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(
+        comments,
+        [
+            "Gray answered in advance: IF ATTACKED AT G1C STAND",
+            "Blue answered in advance: IF STAND OPTION 3"
+        ]
+    );
+    // CANCEL IF drops what is left.
+    site.mail(BOB, &bob, "IF ATTACKED STAND");
+    let outs = site.mail(BOB, &bob, "CANCEL IF");
+    let reply = flat(&body_to(&outs, BOB));
+    assert!(
+        reply.contains("1 answer(s) given in advance cancelled; 0 left"),
+        "{reply}"
+    );
+}
+
+#[test]
 fn held_second_half_orders_are_played_when_the_writers_own_decision_ends_the_attack() {
     let mut site = Site::new("held");
     let (ann, bob) = start(&mut site);
