@@ -351,6 +351,436 @@ fn an_option_that_is_not_offered_says_why() {
     assert!(r.problem.contains("options are 1 to 5"), "{r}");
 }
 
+// ----- natural phrasings: role words, unit words, fillers -----------------------
+
+/// A Blue cavalry in B1C, G1C empty: only it reaches G1C.
+const CAV_AHEAD: &str = "9I3A3C/3/4/2/2C2/2/5/2/4/3/9i3a4c - b - 5 -";
+/// A Gray cavalry in G2CL, G1C empty: only it reaches G1C.
+const GRAY_CAV_AHEAD: &str = "9I3A4C/3/4/2/5/2/5/2/1c2/3/9i3a3c - g - 5 -";
+/// Gray to move: Gray infantry in G2CL and G2CR, Blue infantry in G1C.
+const GRAY_ATTACK: &str = "8I3A4C/3/4/2/5/2/2I2/2/1ii1/3/7i3a4c - g - 20 -";
+/// Blue infantry deep in Gray's half: G2L and G3C, Gray infantry in G3L.
+const DEEP: &str = "7I3A4C/3/4/2/5/2/5/2/I3/iI1/8i3a4c - b - 20 -";
+/// Gray to move: a Blue cavalry in G1C, Gray cavalry in G2CL and infantry
+/// in G2CR.
+const CAV_FIGHT: &str = "9I3A3C/3/4/2/5/2/2C2/2/1ci1/3/8i3a3c - g - 20 -";
+/// E4: Blue B3C attacks the Gray cavalry in B2CR supported from B1C; the
+/// cavalry retreats to B1R or B1CR.
+const FLANK: &str = "7I3A4C/1I1/1c2/2/2I2/2/5/2/4/3/9i3a3c - b - 20 -";
+/// A Blue infantry in G3C next to Gray's reserve.
+const AT_RESERVE: &str = "8I3A4C/3/4/2/5/2/5/2/4/1I1/9i3a4c - b - 30 -";
+
+/// Each `(position, lines, order)`: every line reads as the order.
+fn all_read_as(cases: &[(&Squares, &[&str], &str)]) {
+    for (g, lines, want) in cases {
+        for line in *lines {
+            let got = g.read_order(line).map(|o| o.to_string());
+            assert_eq!(got.as_deref(), Ok(*want), "{line:?} at {g}");
+        }
+    }
+}
+
+#[test]
+fn the_issue_phrasings_read_as_the_one_legal_order_they_fit() {
+    let reserve_loss = after(AT_RESERVE, &["ATTACK G3C GR"]);
+    all_read_as(&[
+        (
+            &game(CAV_AHEAD),
+            &["move cav to G1C", "cav to g1c"],
+            "MOVE B1C G1C",
+        ),
+        (
+            &game(GRAY_CAV_AHEAD),
+            &["move cav to G1C", "cav to g1c"],
+            "MOVE G2CL G1C",
+        ),
+        (
+            &game(GRAY_ATTACK),
+            &["attack G1C from G2CR supported by G2CL"],
+            "ATTACK G2CR G1C SUPPORT G2CL",
+        ),
+        (
+            &game(DEEP),
+            &["attack from G2L to G3L, support G3C"],
+            "ATTACK G2L G3L SUPPORT G3C",
+        ),
+        (
+            &game(CAV_FIGHT),
+            &[
+                "Attack the cavalry in G1C with my infantry from G2CR, supported by the cavalry in G2CL",
+            ],
+            "ATTACK G2CR G1C SUPPORT G2CL",
+        ),
+        (&reserve_loss, &["remove one infantry please"], "LOSE INFANTRY"),
+    ]);
+}
+
+#[test]
+fn moves_read_in_natural_phrasings() {
+    all_read_as(&[
+        (
+            &game(CAV_AHEAD),
+            &[
+                "move my cavalry to G1C please.",
+                "Move the cavalry in B1C to G1C!",
+                "move my cavalry from B1C to G1C",
+                "cavalry from B1C to G1C",
+                "to G1C from B1C",
+                "MOVE TO G1C",
+                "I move the cav to g1c",
+                "move one cavalry to G1C, please",
+                "go to G1C with the cavalry",
+            ],
+            "MOVE B1C G1C",
+        ),
+        (
+            &game(OPENING),
+            &[
+                "move my cavalry from reserve to B3C",
+                "move my cavalry from the reserve to B3C.",
+                "move one cavalry from reserve into b3c!",
+                "cavalry out of the reserve to B3C",
+                "move cav from Blue's reserve to B3C",
+                "to B3C from the reserve, cavalry",
+                "move a cav from my reserve to B3C please",
+            ],
+            "MOVE CAVALRY BR B3C",
+        ),
+        (
+            &game(OPENING),
+            &[
+                "move cav to B2CR",
+                "move my cavalry from the reserve to B3R then B2CR",
+                "move the cavalry from reserve via B3C to B2CR",
+                "to B2CR via B3R from the reserve",
+            ],
+            "MOVE CAVALRY BR B3R B2CR",
+        ),
+        (
+            &game(OPENING),
+            &[
+                "move infantry to B3L",
+                "move one infantry from reserve to B3L",
+            ],
+            "MOVE INFANTRY BR B3L",
+        ),
+        (
+            &game(FRONT),
+            &[
+                "move from B1C to B2CR",
+                "move to B2CR from B1C",
+                "move the infantry in B1C to B2CR",
+                "my infantry from B1C to B2CR, please",
+                "I move B1C to B2CR.",
+                "b1c to b2cr",
+            ],
+            "MOVE B1C B2CR",
+        ),
+        (
+            &game(OPENING),
+            &[
+                "move cav from reserve to B3C and cav from reserve to B3R",
+                "move one cavalry to B3R and one cavalry to B3C",
+            ],
+            "MOVE CAVALRY BR B3R, CAVALRY BR B3C",
+        ),
+        (
+            &game(OPENING),
+            &["pass please", "Pass.", "PASS!", "I pass", "we pass, thanks"],
+            "PASS",
+        ),
+    ]);
+}
+
+#[test]
+fn attacks_read_in_natural_phrasings() {
+    all_read_as(&[
+        (
+            &game(GRAY_ATTACK),
+            &[
+                "attack G1C from G2CR with G2CL in support",
+                "attack G1C with G2CR and G2CL in support",
+                "attack G1C with G2CR, G2CL in support",
+                "infantry G2CR attacks G1C, support from G2CL",
+                "G2CR attacks G1C, G2CL supporting",
+                "g2cr attacks g1c supported by g2cl.",
+                "attack g1c from g2cr, with support from g2cl!",
+                "Attack the infantry in G1C with my infantry from G2CR, supported by the infantry in G2CL",
+                "from G2CR attack G1C, supported by G2CL",
+                "supported by G2CL, attack G1C from G2CR",
+                "attack G1C supported by G2CL",
+                "attack G1C from G2CR, supported",
+                "G2CR x G1C supported by G2CL",
+                "attack G2CR G1C with G2CL",
+                "charge G1C from G2CR backed by G2CL",
+            ],
+            "ATTACK G2CR G1C SUPPORT G2CL",
+        ),
+        (
+            &game(GRAY_ATTACK),
+            &[
+                "attack G1C from G2CR",
+                "attack G1C with G2CR",
+                "G2CR attacks G1C",
+                "attack G1C from G2CR alone",
+                "attack G1C from G2CR without support",
+                "the infantry in G2CR attacks G1C, unsupported",
+            ],
+            "ATTACK G2CR G1C",
+        ),
+        (
+            &game(DEEP),
+            &[
+                "attack G3L from G2L, support G3C",
+                "attack G3L from G2L supported by G3C.",
+                "attack G3L with G2L, G3C supporting",
+                "G2L attacks G3L with G3C in support",
+            ],
+            "ATTACK G2L G3L SUPPORT G3C",
+        ),
+        (
+            &game(CAV_FIGHT),
+            &[
+                "attack the cavalry with my infantry, supported by my cavalry",
+                "attack G1C with my infantry, supported by the cavalry in G2CL",
+            ],
+            "ATTACK G2CR G1C SUPPORT G2CL",
+        ),
+        (
+            &game(CAV_FIGHT),
+            &["attack G1C with G2CL", "the cavalry in G2CL attacks G1C alone"],
+            "ATTACK G2CL G1C",
+        ),
+        (
+            &game(AT_RESERVE),
+            &[
+                "attack the enemy reserve from G3C",
+                "attack Gray's reserve with G3C",
+                "attack the enemy reserve",
+            ],
+            "ATTACK G3C GR",
+        ),
+        (
+            &game(FRONT),
+            &[
+                "attack G1C with B1C and B1CL in support",
+                "attack B1C G1C supported",
+                "infantry B1C attacks G1C, support from B1CL",
+                "attack G1C from B1C, B1CL supporting!",
+            ],
+            "ATTACK B1C G1C SUPPORT B1CL",
+        ),
+    ]);
+}
+
+#[test]
+fn decisions_read_in_natural_phrasings() {
+    let flank = after(FLANK, &["ATTACK B3C B2CR SUPPORT B1C"]);
+    let defence = after(FRONT, &["ATTACK B1C G1C SUPPORT B1CL"]);
+    let option = after(FRONT, &["ATTACK B1C G1C SUPPORT B1CL", "STAND"]);
+    let advance = after(FRONT, &["ATTACK B1C G1C SUPPORT B1CL", "STAND", "OPTION 2"]);
+    let loss = after(AT_RESERVE, &["ATTACK G3C GR"]);
+    all_read_as(&[
+        (
+            &flank,
+            &[
+                "I retreat to B1R",
+                "retreat to B1R.",
+                "my cavalry retreats to B1R",
+                "the cavalry in B2CR retreats to B1R!",
+                "fall back to B1R please",
+                "retreat from B2CR to B1R",
+            ],
+            "RETREAT B1R",
+        ),
+        (
+            &defence,
+            &[
+                "I retreat to the reserve",
+                "my infantry retreats to GR",
+                "retreat from G1C",
+                "withdraw to GR",
+            ],
+            "RETREAT GR",
+        ),
+        (
+            &defence,
+            &[
+                "we stand",
+                "I will stand firm",
+                "no retreat!",
+                "hold the line",
+                "the infantry in G1C stands.",
+            ],
+            "STAND",
+        ),
+        (
+            &option,
+            &[
+                "I choose option 2",
+                "option two, please",
+                "let's take option 2.",
+            ],
+            "OPTION 2",
+        ),
+        (
+            &advance,
+            &[
+                "advance!",
+                "I advance into G1C",
+                "my infantry advances into G1C",
+            ],
+            "ADVANCE",
+        ),
+        (
+            &advance,
+            &[
+                "stay put",
+                "do not advance",
+                "we stay.",
+                "no advance please",
+            ],
+            "STAY",
+        ),
+        (
+            &loss,
+            &[
+                "remove one infantry please",
+                "I lose one infantry.",
+                "lose an inf",
+                "remove 1 infantry!",
+            ],
+            "LOSE INFANTRY",
+        ),
+        (
+            &loss,
+            &["I lose a cavalry", "remove one cav"],
+            "LOSE CAVALRY",
+        ),
+    ]);
+}
+
+#[test]
+fn a_line_several_legal_orders_fit_is_refused_with_them_all() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            CAV_AHEAD,
+            "move cav to B3C",
+            &["MOVE B1C B2CR B3C", "MOVE CAVALRY BR B3C"],
+        ),
+        (
+            GRAY_ATTACK,
+            "attack G1C",
+            &[
+                "ATTACK G2CL G1C",
+                "ATTACK G2CL G1C SUPPORT G2CR",
+                "ATTACK G2CR G1C",
+                "ATTACK G2CR G1C SUPPORT G2CL",
+            ],
+        ),
+        (
+            GRAY_ATTACK,
+            "attack G1C, supported",
+            &[
+                "ATTACK G2CL G1C SUPPORT G2CR",
+                "ATTACK G2CR G1C SUPPORT G2CL",
+            ],
+        ),
+        (
+            CAV_FIGHT,
+            "attack G1C with my cavalry",
+            &["ATTACK G2CL G1C", "ATTACK G2CL G1C SUPPORT G2CR"],
+        ),
+        (
+            FRONT,
+            "move B1C",
+            &["MOVE B1C B1CR", "MOVE B1C B2CL", "MOVE B1C B2CR"],
+        ),
+        (
+            OPENING,
+            "move from reserve to B3C",
+            &[
+                "MOVE ARTILLERY BR B3C",
+                "MOVE CAVALRY BR B3C",
+                "MOVE INFANTRY BR B3C",
+            ],
+        ),
+    ];
+    for (position, line, want) in cases {
+        let r = read(position, line).unwrap_err();
+        let mut got = r.suggestions.clone();
+        got.sort();
+        assert_eq!(got, *want, "{line:?} at {position}: {r}");
+    }
+}
+
+#[test]
+fn a_line_that_fits_no_legal_order_is_never_taken() {
+    let cases: &[(&str, &str, &str)] = &[
+        // no cavalry reaches G1C
+        (OPENING, "move cav to G1C", "no legal move fits"),
+        // only the cavalry reaches G1C
+        (CAV_AHEAD, "move infantry to G1C", "no legal move fits"),
+        // G1C holds infantry
+        (
+            GRAY_ATTACK,
+            "attack the cavalry in G1C from G2CR supported by G2CL",
+            "the unit in G1C is infantry, not cavalry",
+        ),
+        (
+            GRAY_ATTACK,
+            "attack G1C from G2CR with my cavalry",
+            "no cavalry takes part",
+        ),
+        // the written order names G1C the attacker: never swapped
+        (GRAY_ATTACK, "attack G1C G2CR", "no unit of yours in G1C"),
+        (
+            FRONT,
+            "move the artillery in B1C to B2CR",
+            "is infantry, not artillery",
+        ),
+        (
+            FRONT,
+            "attack G1C from B1C, supported by the cavalry in B1CL",
+            "not cavalry",
+        ),
+    ];
+    for (position, line, says) in cases {
+        let r = match read(position, line) {
+            Ok(o) => panic!("{line:?} at {position} was taken as {o}"),
+            Err(r) => r,
+        };
+        assert!(r.problem.contains(says), "{line:?}: {r}");
+        assert!(!r.suggestions.is_empty(), "{line:?}: {r}");
+        let legal: Vec<String> = game(position)
+            .legal_orders()
+            .iter()
+            .map(Order::to_string)
+            .collect();
+        for s in &r.suggestions {
+            assert!(legal.contains(s), "{line:?} suggests unlisted {s}");
+        }
+    }
+}
+
+#[test]
+fn a_refused_line_offers_the_nearest_orders_even_when_nothing_is_near() {
+    for (position, line) in [
+        (FRONT, "Hello Bob, here is my move"),
+        (FRONT, "G1C"),
+        (FRONT, "xyzzy"),
+        (OPENING, "move cav to G1C"),
+        (GRAY_ATTACK, "attack B3C"),
+        (FRONT, "PASS B1C"),
+    ] {
+        let r = read(position, line).unwrap_err();
+        assert!(!r.suggestions.is_empty(), "{line:?}: {r}");
+    }
+    // Orders of the square named come first.
+    let r = read(FRONT, "G1C").unwrap_err();
+    assert!(r.suggestions[0].contains("G1C"), "{r}");
+}
+
 // ----- several orders in one message --------------------------------------------
 
 #[test]
@@ -867,6 +1297,122 @@ fn n1_the_variants_retreats_read_in_f_and_g_codes() {
     let r = g.read_order("stand").unwrap_err();
     assert_eq!(r.rule.map(|r| r.0), Some("R24"), "{r}");
     assert_eq!(r.suggestions, ["RETREAT F2CL", "RETREAT F2CR"]);
+}
+
+#[test]
+fn n36_natural_phrasings_read_in_the_variants_words() {
+    let cases: &[(Napoleonic, &[&str], &str)] = &[
+        (
+            nap_game(NAP_FRENCH_FRONT),
+            &[
+                "attack the heavy cavalry in F1L with my cavalry from F2L, supported by the cavalry in F2CL",
+                "Attack F1L from F2L supported by F2CL.",
+                "attack G1L from G2L supported by G2CL",
+                "cav F2L attacks F1L, support from F2CL",
+                "French: attack the heavy cavalry with my cavalry from F2L, F2CL in support!",
+                "attack F1L with F2L and F2CL in support",
+            ],
+            "ATTACK F2L F1L SUPPORT F2CL",
+        ),
+        (
+            nap_game(NAP_FRENCH_FRONT),
+            &["move cav from F2CL to F1CL", "French: move my cavalry from G2CL to G1CL please"],
+            "MOVE F2CL F1CL",
+        ),
+        (
+            nap_game(NAP_OPENING),
+            &[
+                "move the light infantry from the reserve to B3C",
+                "move one light infantry from British reserve into B3C.",
+                "li from reserve to B3C",
+            ],
+            "MOVE LIGHT BR B3C",
+        ),
+        (
+            nap_game(NAP_OPENING),
+            &[
+                "move my guard from the British reserve to B3L please",
+                "move the guards to B3L",
+            ],
+            "MOVE GUARD BR B3L",
+        ),
+        (
+            nap_game(NAP_OPENING),
+            &[
+                "move one horse battery from reserve to B2R",
+                "move the horse artillery via B3R to B2R",
+                "hb to B2R!",
+            ],
+            "MOVE HORSE BR B3R B2R",
+        ),
+        (
+            nap_game(NAP_OPENING),
+            &["move the heavy cavalry from reserve to B3C!", "heavy horse to B3C"],
+            "MOVE HEAVY BR B3C",
+        ),
+        (nap_game(NAP_OPENING), &["move horse to B3C"], "MOVE HORSE BR B3C"),
+        (nap_game(NAP_OPENING), &["move cavalry to B3C"], "MOVE CAVALRY BR B3C"),
+        (
+            nap_game(NAP_GRAND),
+            &[
+                "attack the infantry in F1C with my artillery from B1C, supported by the artillery in B1CL",
+                "artillery B1C attacks F1C, support from B1CL",
+            ],
+            "ATTACK B1C F1C SUPPORT B1CL",
+        ),
+        (
+            nap_game(NAP_HORSE),
+            &[
+                "the horse battery in B1C attacks F1C, infantry B1CL supporting",
+                "attack F1C with the horse battery, supported by my infantry",
+            ],
+            "ATTACK B1C F1C SUPPORT B1CL",
+        ),
+        (
+            nap_after(NAP_RESERVE, &["ATTACK F3C FR"]),
+            &["remove one guard please", "I lose the guard."],
+            "LOSE GUARD",
+        ),
+        (
+            nap_after(NAP_RESERVE, &["ATTACK F3C FR"]),
+            &["remove one light infantry please", "lose a light inf!"],
+            "LOSE LIGHT",
+        ),
+        (
+            nap_after(NAP_RESERVE, &["ATTACK F3C FR"]),
+            &["remove one horse battery", "I lose one hb."],
+            "LOSE HORSE",
+        ),
+        (
+            nap_after(NAP_RESERVE, &["ATTACK F3C FR"]),
+            &["remove one heavy cavalry please"],
+            "LOSE HEAVY",
+        ),
+        (
+            nap_after(NAP_GRAND, &["ATTACK B1C F1C SUPPORT B1CL", "STAND"]),
+            &["I choose option 2", "option GB2 please", "let's take option two."],
+            "OPTION GB2",
+        ),
+        (nap_game(NAP_OPENING), &["pass please", "Pass!"], "PASS"),
+    ];
+    for (g, lines, want) in cases {
+        for line in *lines {
+            assert_eq!(nap_read(g, line).as_deref(), Ok(*want), "{line:?} at {g}");
+        }
+    }
+    // Ambiguous: the attacks on F1L are offered, none taken.
+    let g = nap_game(NAP_FRENCH_FRONT);
+    let r = g.read_order("attack F1L").unwrap_err();
+    assert!(r.suggestions.len() >= 2, "{r}");
+    assert!(r.suggestions.iter().all(|s| s.contains("F1L")), "{r}");
+    suggestions_are_legal(&g, &r);
+    // Fits nothing: the unit in F1L is heavy cavalry, never silently taken.
+    let r = g
+        .read_order("attack the guard in F1L from F2L supported by F2CL")
+        .unwrap_err();
+    assert!(r.problem.contains("heavy cavalry, not guard"), "{r}");
+    assert!(!r.suggestions.is_empty(), "{r}");
+    suggestions_are_legal(&g, &r);
 }
 
 #[test]

@@ -281,7 +281,8 @@ const FILLERS: &[&str] = &[
     "ORDERS", "OF", "OUR", "ITS", "WILL", "SHALL", "WANT", "WISH", "WOULD", "LIKE", "CHOOSE",
     "CHOOSES", "PICK", "PICKS", "SELECT", "TAKE", "TAKES", "NOW", "JUST", "OK", "OKAY", "THANKS",
     "THANK", "YOU", "ENEMY", "ENEMYS", "HIS", "HER", "THEIR", "YOUR", "THIS", "THAT", "IS", "HERE",
-    "OUT", "OWN", "DO", "SHOULD", "CAN", "MUST", "GOING", "TURN", "SOLDIERS", "TROOPS",
+    "OUT", "OWN", "DO", "SHOULD", "CAN", "MUST", "GOING", "TURN", "SOLDIERS", "TROOPS", "PUT",
+    "LINE", "GROUND", "WHERE", "ARE", "IT",
 ];
 
 /// Every word the reader knows, for "did you mean" on a misspelling.
@@ -817,11 +818,17 @@ fn interpret(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
         },
         v => v,
     };
-    let no_extras = |order: Order, allowed: Option<Space>| -> Result<Order, Misread> {
+    // STAND, ADVANCE, STAY may name the unit they concern ("the infantry
+    // in G1C stands", "my cavalry advances into G1C").
+    let no_extras = |order: Order,
+                     allowed: Option<Space>,
+                     concerned: Option<Space>|
+     -> Result<Order, Misread> {
+        let kind = concerned.and_then(|s| game.unit_at(s)).map(|u| u.kind());
         let stray = squares.iter().any(|s| Some(*s) != allowed)
             || !numbers.is_empty()
             || !lists.is_empty()
-            || !units.is_empty()
+            || units.iter().any(|u| Some(*u) != kind)
             || has(&Token::AttackMark)
             || has(&Token::SupportMark)
             || has(&Token::NoSupport);
@@ -835,11 +842,12 @@ fn interpret(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
         }
     };
     let target = game.attack.map(|a| a.target);
+    let attacker = game.attack.map(|a| a.attacker);
     match verb {
-        Verb::Pass => no_extras(Order::Pass, None),
-        Verb::Stand => no_extras(Order::Stand, target),
-        Verb::Advance => no_extras(Order::Advance, target),
-        Verb::Stay => no_extras(Order::Stay, game.attack.map(|a| a.attacker)),
+        Verb::Pass => no_extras(Order::Pass, None, None),
+        Verb::Stand => no_extras(Order::Stand, target, target),
+        Verb::Advance => no_extras(Order::Advance, target, attacker),
+        Verb::Stay => no_extras(Order::Stay, attacker, attacker),
         Verb::Option => read_option(
             game,
             &numbers,
@@ -857,19 +865,37 @@ fn interpret(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
             _ => Err(Misread::new("LOSE takes one unit type")),
         },
         Verb::Retreat => {
-            if !numbers.is_empty()
-                || !lists.is_empty()
-                || !units.is_empty()
-                || has(&Token::SupportMark)
-            {
+            if !numbers.is_empty() || !lists.is_empty() || has(&Token::SupportMark) {
                 return Err(Misread::new(
                     "a retreat names only squares: where the unit goes (RETREAT BR)",
                 ));
             }
+            // "my infantry retreats to GR": the unit word names the
+            // retreating unit.
+            let from = retreating_square(game);
+            let retreating = from.and_then(|s| game.unit_at(s)).map(|u| u.kind());
+            if let Some(named) = units.iter().find(|u| Some(**u) != retreating) {
+                return Err(Misread {
+                    problem: match (from, retreating) {
+                        (Some(s), Some(k)) => format!(
+                            "the retreating unit in {s} is {}, not {}",
+                            k.name(),
+                            named.name()
+                        ),
+                        _ => format!("no {} retreats now", named.name()),
+                    },
+                    candidates: legal_of(game, |o| matches!(o, Order::Retreat(_))),
+                });
+            }
             let mut path = squares.clone();
-            // "RETREAT B1C BR", naming the square retreated from first, is
-            // read as the retreat of the unit there.
-            if path.len() >= 2 && Some(path[0]) == retreating_square(game) {
+            // "RETREAT B1C BR", "retreat from B1C", "the infantry in B1C
+            // retreats": naming the square retreated from is read as the
+            // retreat of the unit there.
+            let names_origin = path.len() >= 2
+                || !units.is_empty()
+                || has(&Token::Marker(Marker::From))
+                || has(&Token::Marker(Marker::At));
+            if names_origin && path.first().copied() == from && from.is_some() {
                 path.remove(0);
             }
             if path.is_empty() {

@@ -326,6 +326,16 @@ fn attack_parts_ok(p: &Phrase, parts: &[AttackPart]) -> bool {
         .into_iter()
         .filter(|a| !fixed.contains(a))
         .collect();
+    // WITH names the supporting unit only where the line names the
+    // attacker otherwise: `attack G1C with G2CR` is G2CR's attack.
+    let with_supports = p
+        .mentions
+        .iter()
+        .zip(parts)
+        .any(|(m, a)| m.mark == Mark::With && *a == AttackPart::Support);
+    if with_supports && !parts.contains(&AttackPart::Attacker) {
+        return false;
+    }
     match plain_parts(
         &free,
         plain.len(),
@@ -387,7 +397,10 @@ fn attack_fits(
         Mark::From => is(Some(attacker), u.kind),
         Mark::Support => is(support, u.kind),
         Mark::To | Mark::At | Mark::Against => is(Some(target), u.kind),
-        _ => is(Some(attacker), u.kind) || is(support, u.kind),
+        // `with my infantry`, `cavalry attacks G1C`: the attacking unit,
+        // or the supporting one where the line names the attacker.
+        _ if named(AttackPart::Attacker) => is(Some(attacker), u.kind) || is(support, u.kind),
+        _ => is(Some(attacker), u.kind),
     })
 }
 
