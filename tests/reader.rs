@@ -6,7 +6,9 @@ mod common;
 
 use common::*;
 use orderly::games::squares::notation::{self, NAPOLEONIC};
-use orderly::games::squares::{board, Napoleonic, Order, Space, Squares, Step, Terrain};
+use orderly::games::squares::{
+    board, Napoleonic, Order, Space, Squares, Stage, Step, Terrain, UnitKind,
+};
 use orderly::games::submission::{release, submit, NotApplied};
 use orderly::games::{Game, Seat};
 use proptest::prelude::*;
@@ -1527,6 +1529,416 @@ proptest! {
                         "{text:?} ({style}) for {order} at {g}: {r}"
                     ))),
                 }
+            }
+        }
+    }
+}
+
+// ----- natural rewordings of every legal order --------------------------------------
+
+/// The words players use for a unit type (N24, N36 for the variant's),
+/// written here independently of the engine's word tables.
+fn unit_names(kind: UnitKind) -> &'static [&'static str] {
+    match kind.to_string().as_str() {
+        "infantry" => &["infantry", "inf"],
+        "guard" => &["guard", "guards"],
+        "light infantry" => &["light infantry", "li", "light inf"],
+        "artillery" => &["artillery", "art"],
+        "horse battery" => &["horse battery", "hb", "horse artillery"],
+        "cavalry" => &["cavalry", "cav"],
+        "heavy cavalry" => &["heavy cavalry", "hc", "heavy horse"],
+        other => panic!("no words for {other}"),
+    }
+}
+
+fn shuffle<T>(rng: &mut XorShift, items: &mut [T]) {
+    for i in (1..items.len()).rev() {
+        items.swap(i, rng.below(i + 1));
+    }
+}
+
+/// A unit type in words, with an article or none.
+fn a_unit(rng: &mut XorShift, kind: UnitKind) -> String {
+    let article = rng.pick(&["", "the ", "my ", "one "]);
+    format!("{article}{}", rng.pick(unit_names(kind)))
+}
+
+/// A square as players name it: its code, a reserve in words, or (when
+/// `qualify`) with the unit on it: "the cavalry in G1C".
+fn square_words(g: &Squares, s: Space, rng: &mut XorShift, qualify: bool) -> String {
+    let b = board();
+    let own = g.side_to_decide().unwrap_or(g.to_move());
+    if s == b.reserve(own) && rng.chance(60) {
+        return rng
+            .pick(&["the reserve", "my reserve", "our reserve"])
+            .into();
+    }
+    if s == b.reserve(own.opponent()) && rng.chance(60) {
+        return "the enemy reserve".into();
+    }
+    match g.unit_at(s) {
+        Some(u) if qualify && rng.chance(40) => {
+            format!("the {} in {s}", rng.pick(unit_names(u.kind())))
+        }
+        _ => s.to_string(),
+    }
+}
+
+/// One unit's move in words, its phrases shuffled: "my cavalry from BR
+/// via B3R to B2CR", "to G1C from the cavalry in B1C".
+fn step_words(g: &Squares, step: &Step, rng: &mut XorShift) -> String {
+    let mover = step.unit.or_else(|| g.unit_at(step.from).map(|u| u.kind()));
+    // The type is needed out of a reserve (R7), optional on the board.
+    let unit = match (step.unit, mover) {
+        (Some(k), _) => Some(k),
+        (None, Some(k)) if rng.chance(50) => Some(k),
+        _ => None,
+    };
+    let from = square_words(g, step.from, rng, unit.is_none());
+    let mut phrases = Vec::new();
+    match unit {
+        Some(k) if rng.chance(50) => phrases.push(format!("{} from {from}", a_unit(rng, k))),
+        Some(k) => {
+            phrases.push(a_unit(rng, k));
+            phrases.push(format!("from {from}"));
+        }
+        None => phrases.push(format!("from {from}")),
+    }
+    let to = square_words(g, step.to, rng, false);
+    match step.via {
+        Some(v) if rng.chance(30) => phrases.push(format!("to {v} then {to}")),
+        Some(v) if rng.chance(50) => {
+            phrases.push(format!("{} {v}", rng.pick(&["via", "through"])));
+            phrases.push(format!("{} {to}", rng.pick(&["to", "into"])));
+        }
+        _ => phrases.push(format!("{} {to}", rng.pick(&["to", "into"]))),
+    }
+    shuffle(rng, &mut phrases);
+    phrases.join(" ")
+}
+
+/// An order as a player might write it in a letter: role words before
+/// its squares in any order, unit words, fillers, any case, trailing
+/// punctuation. Every square and unit it names is the order's own, so
+/// the order is the one legal order the text fits.
+fn reworded(g: &Squares, order: &Order, rng: &mut XorShift) -> String {
+    let number = |n: u8| ["one", "two", "three", "four", "five"][usize::from(n - 1)];
+    let text = match *order {
+        Order::Pass => rng
+            .pick(&["pass please", "I pass.", "Pass!", "we pass, thanks"])
+            .to_string(),
+        Order::Move(step) => {
+            let verb = rng.pick(&["move ", "I move ", "go ", ""]);
+            format!("{verb}{}", step_words(g, &step, rng))
+        }
+        Order::MoveTwo(a, b) => {
+            let verb = rng.pick(&["move ", "I move ", ""]);
+            let join = rng.pick(&[" and ", ", ", " & "]);
+            format!(
+                "{verb}{}{join}{}",
+                step_words(g, &a, rng),
+                step_words(g, &b, rng)
+            )
+        }
+        Order::Attack {
+            attacker,
+            target,
+            support,
+        } => {
+            let a = square_words(g, attacker, rng, true);
+            let t = square_words(g, target, rng, true);
+            let mut rest = vec![match rng.below(4) {
+                0 => t,
+                1 => format!("on {t}"),
+                2 => format!("against {t}"),
+                _ => format!("to {t}"),
+            }];
+            match support {
+                Some(s) => {
+                    let s = square_words(g, s, rng, true);
+                    rest.push(match rng.below(7) {
+                        0 => format!("supported by {s}"),
+                        1 => format!("support from {s}"),
+                        2 => format!("with support from {s}"),
+                        3 => format!("{s} in support"),
+                        4 => format!("{s} supporting"),
+                        5 => format!("+ {s}"),
+                        _ => format!("backed by {s}"),
+                    })
+                }
+                None => {
+                    if rng.chance(30) {
+                        rest.push(
+                            rng.pick(&["alone", "unsupported", "without support"])
+                                .into(),
+                        );
+                    }
+                }
+            }
+            shuffle(rng, &mut rest);
+            let rest = rest.join(rng.pick(&[" ", ", "]));
+            match rng.below(3) {
+                // The attacking unit as the subject: "infantry G2CR attacks G1C".
+                0 => format!("{a} {} {rest}", rng.pick(&["attacks", "charges"])),
+                1 => format!("attack {rest} {} {a}", rng.pick(&["from", "with", "using"])),
+                _ => format!("{} {a}, attack {rest}", rng.pick(&["from", "with"])),
+            }
+        }
+        Order::Retreat(chain) => {
+            let squares: Vec<String> = chain
+                .squares()
+                .iter()
+                .map(|s| square_words(g, *s, rng, false))
+                .collect();
+            let path = squares.join(rng.pick(&[" then ", ", then ", " and then "]));
+            // The retreating unit named, where the defender retreats.
+            let who = match g.attack() {
+                Some(a) if a.stage == Stage::Response && rng.chance(50) => {
+                    g.unit_at(a.target).map(|u| {
+                        if rng.chance(50) {
+                            format!(
+                                "the {} in {} retreats",
+                                rng.pick(unit_names(u.kind())),
+                                a.target
+                            )
+                        } else {
+                            format!("retreat from {}", a.target)
+                        }
+                    })
+                }
+                _ => None,
+            };
+            match who {
+                Some(who) => format!("{who} to {path}"),
+                None => format!(
+                    "{} to {path}",
+                    rng.pick(&["retreat", "I retreat", "fall back", "withdraw"])
+                ),
+            }
+        }
+        Order::Stand => rng
+            .pick(&[
+                "I stand",
+                "we stand firm",
+                "no retreat",
+                "hold the line",
+                "stand please",
+            ])
+            .to_string(),
+        Order::Option(n) | Order::GrandBattery(n) | Order::HorseBattery(n) => match rng.below(3) {
+            0 => format!("I choose option {n}"),
+            1 => format!("option {} please", number(n)),
+            _ => format!("let's take option {n}"),
+        },
+        Order::Advance => match g.attack() {
+            Some(a) if rng.chance(50) => format!("I advance into {}", a.target),
+            _ => rng.pick(&["advance!", "we advance"]).to_string(),
+        },
+        Order::Stay => rng
+            .pick(&["stay put", "do not advance", "we stay", "no advance please"])
+            .to_string(),
+        Order::Lose(kind) => {
+            let unit = rng.pick(unit_names(kind));
+            match rng.below(3) {
+                0 => format!("remove one {unit} please"),
+                1 => format!("I lose one {unit}"),
+                _ => format!("lose a {unit}"),
+            }
+        }
+    };
+    let text = match rng.below(4) {
+        0 => text.to_lowercase(),
+        1 => text.to_uppercase(),
+        _ => text,
+    };
+    format!("{text}{}", rng.pick(&["", ".", "!", " "]))
+}
+
+/// A seed from a test case's inputs, for the rewordings.
+fn seed_of(values: &[u32]) -> u64 {
+    values
+        .iter()
+        .fold(0xC0FF_EE00_u64, |h, v| h.rotate_left(7) ^ u64::from(*v))
+}
+
+proptest! {
+    #![proptest_config(config(100))]
+
+    /// Every legal order, written in natural rewordings (role phrases
+    /// shuffled, unit words, fillers, any case, punctuation), reads back as
+    /// itself at random positions of play: the one legal order it fits.
+    #[test]
+    fn natural_rewordings_of_every_legal_order_read_back_as_it(
+        gray_first in any::<bool>(),
+        choices in prop::collection::vec(any::<u32>(), 0..160),
+    ) {
+        let g = play(gray_first, &choices);
+        let mut rng = XorShift::new(seed_of(&choices));
+        for order in g.legal_orders() {
+            for _ in 0..3 {
+                let text = reworded(&g, &order, &mut rng);
+                match g.read_order(&text) {
+                    Ok(read) => prop_assert_eq!(read, order, "{:?} at {}", text, g),
+                    Err(r) => return Err(fail(format!("{text:?} for {order} at {g}: {r}"))),
+                }
+            }
+        }
+    }
+
+    /// The same in the variant, in its words and F codes (N1, N24, N36).
+    #[test]
+    fn nap_natural_rewordings_of_every_legal_order_read_back_as_it(
+        seed in any::<u64>(),
+        steps in 0usize..250,
+    ) {
+        let g = nap_play(seed, steps);
+        let mut rng = XorShift::new(seed ^ steps as u64);
+        for order in g.legal_orders() {
+            for _ in 0..3 {
+                let text = notation::with(&NAPOLEONIC, || reworded(g.squares(), &order.0, &mut rng));
+                match g.read_order(&text) {
+                    Ok(read) => prop_assert_eq!(&read, &order, "{:?} at {}", text, g),
+                    Err(r) => return Err(fail(format!("{text:?} for {order} at {g}: {r}"))),
+                }
+            }
+        }
+    }
+}
+
+// ----- a refused line always has suggestions -----------------------------------------
+
+/// Words of natural order lines, and some that fit nothing.
+const PHRASE_WORDS: &[&str] = &[
+    "move",
+    "attack",
+    "attacks",
+    "retreat",
+    "pass",
+    "stand",
+    "hold",
+    "option",
+    "lose",
+    "remove",
+    "advance",
+    "stay",
+    "from",
+    "to",
+    "into",
+    "via",
+    "with",
+    "supported by",
+    "support",
+    "in",
+    "in support",
+    "at",
+    "on",
+    "against",
+    "the",
+    "my",
+    "one",
+    "please",
+    "I",
+    "cav",
+    "inf",
+    "art",
+    "cavalry",
+    "infantry",
+    "artillery",
+    "reserve",
+    "enemy reserve",
+    "x",
+    "+",
+    ",",
+    "and",
+    "2",
+    "alone",
+    "hello",
+    "BR",
+    "GR",
+    "B3C",
+    "B2CR",
+    "B1C",
+    "B1CL",
+    "B1R",
+    "G1C",
+    "G1CR",
+    "G2CL",
+    "G2CR",
+    "G3C",
+    "NWF",
+    "SEF",
+    ".",
+    "!",
+];
+
+/// The variant's words besides (N1, N24, N36).
+const NAP_PHRASE_WORDS: &[&str] = &[
+    "guard",
+    "light infantry",
+    "hb",
+    "horse battery",
+    "heavy cavalry",
+    "hc",
+    "F1C",
+    "F2CR",
+    "FR",
+    "British",
+    "French",
+    "GB",
+    "GB2",
+    "HB2",
+];
+
+fn phrase_line() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(PHRASE_WORDS), 1..9).prop_map(|w| w.join(" "))
+}
+
+fn nap_phrase_line() -> impl Strategy<Value = String> {
+    let words: Vec<&'static str> = PHRASE_WORDS
+        .iter()
+        .chain(NAP_PHRASE_WORDS)
+        .copied()
+        .collect();
+    prop::collection::vec(prop::sample::select(words), 1..9).prop_map(|w| w.join(" "))
+}
+
+proptest! {
+    #![proptest_config(config(300))]
+
+    /// A line is taken only as a legal order; a refused one is offered
+    /// suggestions, all legal, whenever any order is legal.
+    #[test]
+    fn a_refused_line_always_has_suggestions_while_orders_are_legal(
+        gray_first in any::<bool>(),
+        choices in prop::collection::vec(any::<u32>(), 0..120),
+        line in phrase_line(),
+    ) {
+        let g = play(gray_first, &choices);
+        let legal: Vec<String> = g.legal_orders().iter().map(Order::to_string).collect();
+        match g.read_order(&line) {
+            Ok(o) => prop_assert!(legal.contains(&o.to_string()), "{:?} read as unlisted {}", line, o),
+            Err(r) => {
+                prop_assert!(legal.is_empty() || !r.suggestions.is_empty(), "{:?} at {}: {}", line, g, r);
+                for s in &r.suggestions {
+                    prop_assert!(legal.contains(s), "{:?} suggests unlisted {}", line, s);
+                }
+            }
+        }
+    }
+
+    /// The same in the variant.
+    #[test]
+    fn nap_a_refused_line_always_has_suggestions_while_orders_are_legal(
+        seed in any::<u64>(),
+        steps in 0usize..200,
+        line in nap_phrase_line(),
+    ) {
+        let g = nap_play(seed, steps);
+        match g.read_order(&line) {
+            Ok(o) => prop_assert!(g.legal_orders().contains(&o), "{:?} read as unlisted {}", line, o),
+            Err(r) => {
+                prop_assert!(g.legal_orders().is_empty() || !r.suggestions.is_empty(), "{:?} at {}: {}", line, g, r);
+                suggestions_are_legal(&g, &r);
             }
         }
     }

@@ -81,6 +81,9 @@ enum Token {
     /// `+`, SUPPORT, SUPPORTED BY, SUPPORTING, IN SUPPORT: the square
     /// after it (or, with none after it, the one just before) supports.
     SupportMark,
+    /// IN SUPPORT, SUPPORTING, SUPPORTS: the square just before it
+    /// supports (`G2CL in support`); with none, as [`Token::SupportMark`].
+    Supporting,
     /// UNSUPPORTED, ALONE, WITHOUT SUPPORT, NO SUPPORT: an attack without
     /// a supporting unit.
     NoSupport,
@@ -375,6 +378,11 @@ fn tokens(line: &str) -> Vec<Token> {
             i += 2;
             continue;
         }
+        if w == "IN" && next.is_some_and(is_support_word) {
+            out.push(Token::Supporting);
+            i += 2;
+            continue;
+        }
         if (w == "NO" || w == "WITHOUT") && next.is_some_and(is_support_word) {
             out.push(Token::NoSupport);
             i += 2;
@@ -418,6 +426,8 @@ fn tokens(line: &str) -> Vec<Token> {
             Token::AttackMark
         } else if let Some(m) = lookup(MARKERS, w) {
             Token::Marker(m)
+        } else if w == "SUPPORTING" || w == "SUPPORTS" {
+            Token::Supporting
         } else if w == "+" || is_support_word(w) {
             Token::SupportMark
         } else if w == "UNSUPPORTED" || w == "ALONE" {
@@ -765,6 +775,7 @@ fn interpret(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
                     t,
                     Token::AttackMark
                         | Token::SupportMark
+                        | Token::Supporting
                         | Token::NoSupport
                         | Token::Marker(Marker::With | Marker::Against)
                 )
@@ -831,6 +842,7 @@ fn interpret(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
             || units.iter().any(|u| Some(*u) != kind)
             || has(&Token::AttackMark)
             || has(&Token::SupportMark)
+            || has(&Token::Supporting)
             || has(&Token::NoSupport);
         if stray {
             Err(Misread {
@@ -865,7 +877,11 @@ fn interpret(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
             _ => Err(Misread::new("LOSE takes one unit type")),
         },
         Verb::Retreat => {
-            if !numbers.is_empty() || !lists.is_empty() || has(&Token::SupportMark) {
+            if !numbers.is_empty()
+                || !lists.is_empty()
+                || has(&Token::SupportMark)
+                || has(&Token::Supporting)
+            {
                 return Err(Misread::new(
                     "a retreat names only squares: where the unit goes (RETREAT BR)",
                 ));

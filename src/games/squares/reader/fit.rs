@@ -188,12 +188,16 @@ impl Builder {
                 }
                 // "cav to G1C": the unit word is not the destination's.
                 self.flush_unit();
+                if self.pending == Some(Mark::Support) {
+                    // SUPPORTED BY, SUPPORT FROM, SUPPORT WITH: still support.
+                    if matches!(m, Marker::From | Marker::With) {
+                        return false;
+                    }
+                    // "G2CL in support, on G1C": the support was G2CL.
+                    self.close_support();
+                }
                 if *m != Marker::At {
                     self.recent = None;
-                }
-                // SUPPORTED BY, SUPPORT FROM, SUPPORT WITH: still support.
-                if self.pending == Some(Mark::Support) {
-                    return false;
                 }
                 if self.pending == Some(Mark::With) && *m == Marker::At {
                     return false;
@@ -207,8 +211,21 @@ impl Builder {
                     Marker::With => Mark::With,
                 });
             }
-            Token::SupportMark => {
+            Token::SupportMark | Token::Supporting => {
                 self.flush_unit();
+                let before = self.recent.filter(|&i| {
+                    matches!(
+                        self.p.mentions[i].mark,
+                        Mark::Plain | Mark::With | Mark::Here
+                    )
+                });
+                // "G2CL in support", "G2CL supporting": the square before.
+                if let (Token::Supporting, Some(i)) = (t, before) {
+                    self.p.mentions[i].mark = Mark::Support;
+                    self.pending = None;
+                    self.recent = None;
+                    return false;
+                }
                 if self.open_support.is_none() {
                     self.open_support = Some(self.recent);
                 }
@@ -234,9 +251,11 @@ impl Builder {
     }
 }
 
-/// The readings of a line: one, or two when a support word follows a
-/// square (`attack G1C with G2CR, G2CL supporting` names the supporting
-/// unit; `attack G1C supported` says only that the attack is supported).
+/// The readings of a line, the likelier first: one, or two where a
+/// support word with no square after it follows a square. `attack G1C
+/// with G2CR, G2CL supported` names the supporting unit before the word;
+/// failing that, `attack G1C supported` says only that the attack is
+/// supported.
 fn phrases(game: &Squares, toks: &[Token]) -> Vec<Phrase> {
     let mut b = Builder::default();
     let mut was_unit = false;
@@ -558,16 +577,22 @@ pub(super) fn read_attack(game: &Squares, toks: &[Token]) -> Result<Order, Misre
     if first.mentions.len() > 3 || first.mentions.iter().any(|m| m.mark == Mark::Via) {
         return Err(attack_shape());
     }
-    let fits: Vec<Order> = legal_of(game, |o| match *o {
-        Order::Attack {
-            attacker,
-            target,
-            support,
-        } => readings
-            .iter()
-            .any(|p| attack_fits(game, p, attacker, target, support)),
-        _ => false,
-    });
+    // The orders the likeliest reading that fits any fits.
+    let fitting = |p: &Phrase| {
+        legal_of(game, |o| match *o {
+            Order::Attack {
+                attacker,
+                target,
+                support,
+            } => attack_fits(game, p, attacker, target, support),
+            _ => false,
+        })
+    };
+    let (reading, fits) = readings
+        .iter()
+        .map(|p| (p, fitting(p)))
+        .find(|(_, fits)| !fits.is_empty())
+        .unwrap_or((first, Vec::new()));
     if let [one] = fits.as_slice() {
         return Ok(*one);
     }
@@ -581,23 +606,10 @@ pub(super) fn read_attack(game: &Squares, toks: &[Token]) -> Result<Order, Misre
                 "the attack names only {one}: say the attacking unit's square and the target"
             ),
             (None, true) => "ATTACK needs the attacking unit's square and the target".into(),
-            (None, false) => {
-                // Described as the reading that fits.
-                let p = readings
-                    .iter()
-                    .find(|p| {
-                        fits.iter().any(|o| match *o {
-                            Order::Attack {
-                                attacker,
-                                target,
-                                support,
-                            } => attack_fits(game, p, attacker, target, support),
-                            _ => false,
-                        })
-                    })
-                    .unwrap_or(first);
-                format!("{} fits more than one legal attack", describe_attack(p))
-            }
+            (None, false) => format!(
+                "{} fits more than one legal attack",
+                describe_attack(reading)
+            ),
         };
         return Err(ambiguous(problem, fits));
     }
@@ -885,6 +897,7 @@ pub(super) fn read_move(game: &Squares, toks: &[Token]) -> Result<Order, Misread
             t,
             Token::AttackMark
                 | Token::SupportMark
+                | Token::Supporting
                 | Token::NoSupport
                 | Token::Number(_)
                 | Token::OptionList(_)
