@@ -766,6 +766,26 @@ fn a_line_that_fits_no_legal_order_is_never_taken() {
 }
 
 #[test]
+fn words_that_change_the_meaning_are_never_skipped() {
+    // A question, a negation, a condition: refused, whatever the rest says.
+    for (position, line) in [
+        (GRAY_ATTACK, "can I attack G1C from G2CR supported by G2CL?"),
+        (GRAY_ATTACK, "don't attack G1C from G2CR"),
+        (GRAY_ATTACK, "do not attack G1C from G2CR"),
+        (GRAY_ATTACK, "if possible attack G1C from G2CR"),
+        (CAV_AHEAD, "never move cav to G1C"),
+        (CAV_AHEAD, "should I move cav to G1C"),
+    ] {
+        let r = match read(position, line) {
+            Ok(o) => panic!("{line:?} at {position} was taken as {o}"),
+            Err(r) => r,
+        };
+        assert!(r.rule.is_none(), "{line:?}: {r}");
+        assert!(!r.suggestions.is_empty(), "{line:?}: {r}");
+    }
+}
+
+#[test]
 fn a_refused_line_offers_the_nearest_orders_even_when_nothing_is_near() {
     for (position, line) in [
         (FRONT, "Hello Bob, here is my move"),

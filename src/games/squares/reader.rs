@@ -17,10 +17,22 @@
 //! ```
 //!
 //! A leading list number (`1.`, `2)`), a leading side name (`Blue:`) and
-//! filler words (FROM, TO, INTO, THE, WITH, VIA, ...) are skipped. A line
-//! that is incomplete but fits exactly one legal order (`RETREAT` when one
-//! retreat exists, `ATTACK B1C` when one attack on B1C is legal) is taken as
-//! that order; otherwise the candidates are offered.
+//! filler words (THE, MY, PLEASE, I, ONE before a unit word, ...) are
+//! skipped; a word the reader does not know refuses the line.
+//!
+//! Moves and attacks are read by what the line says about each square
+//! ([`fit`]): role words (FROM, TO, VIA, AT, AGAINST, WITH, SUPPORTED BY,
+//! IN SUPPORT, ...) fix its part wherever it is written, a unit word
+//! qualifies it (`the cavalry in G1C`), and squares without a role word take
+//! the parts left in canonical order. The one legal order that fits all the
+//! line says is the order: `attack G1C from G2CR supported by G2CL`, `cav to
+//! G1C`, `Attack the cavalry in G1C with my infantry from G2CR, supported by
+//! the cavalry in G2CL`. A line that is incomplete but fits exactly one legal
+//! order (`RETREAT` when one retreat exists, `ATTACK B1C` when one attack on
+//! B1C is legal) is taken as that order; several that fit are offered as
+//! candidates; none, and the order written goes to the rules check or the
+//! nearest legal orders are offered. A refusal always carries suggestions
+//! while any order is legal.
 //!
 //! In the Napoleonic variant (N1, N24, N36) the same forms are read in its
 //! words: BRITISH and FRENCH (`British: ...`, `French reserve`) instead of
@@ -284,8 +296,8 @@ const FILLERS: &[&str] = &[
     "ORDERS", "OF", "OUR", "ITS", "WILL", "SHALL", "WANT", "WISH", "WOULD", "LIKE", "CHOOSE",
     "CHOOSES", "PICK", "PICKS", "SELECT", "TAKE", "TAKES", "NOW", "JUST", "OK", "OKAY", "THANKS",
     "THANK", "YOU", "ENEMY", "ENEMYS", "HIS", "HER", "THEIR", "YOUR", "THIS", "THAT", "IS", "HERE",
-    "OUT", "OWN", "DO", "SHOULD", "CAN", "MUST", "GOING", "TURN", "SOLDIERS", "TROOPS", "PUT",
-    "LINE", "GROUND", "WHERE", "ARE", "IT",
+    "OUT", "OWN", "DO", "MUST", "GOING", "TURN", "SOLDIERS", "TROOPS", "PUT", "LINE", "GROUND",
+    "WHERE", "ARE", "IT", "FORWARD", "FORWARDS", "BACK", "UP",
 ];
 
 /// Every word the reader knows, for "did you mean" on a misspelling.
@@ -294,8 +306,17 @@ fn known_words() -> impl Iterator<Item = &'static str> {
         .iter()
         .map(|(w, _)| *w)
         .chain(unit_words().iter().map(|(w, _)| *w))
-        .chain(MARKERS.iter().map(|(w, _)| *w))
-        .chain(["SUPPORT", "SUPPORTED", "RESERVE", "PLEASE", "UNSUPPORTED"])
+        .chain([
+            "SUPPORT",
+            "SUPPORTED",
+            "RESERVE",
+            "FROM",
+            "INTO",
+            "WITH",
+            "AGAINST",
+            "THROUGH",
+            "PLEASE",
+        ])
 }
 
 fn lookup<T: Copy>(table: &[(&str, T)], word: &str) -> Option<T> {
