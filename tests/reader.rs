@@ -432,6 +432,8 @@ fn moves_read_in_natural_phrasings() {
                 "I move the cav to g1c",
                 "move one cavalry to G1C, please",
                 "go to G1C with the cavalry",
+                "move the unit in B1C to G1C",
+                "move the piece at B1C forward to G1C",
             ],
             "MOVE B1C G1C",
         ),
@@ -515,6 +517,10 @@ fn attacks_read_in_natural_phrasings() {
                 "G2CR x G1C supported by G2CL",
                 "attack G2CR G1C with G2CL",
                 "charge G1C from G2CR backed by G2CL",
+                "attack on G1C by G2CR supported by G2CL",
+                "G2CR attacks G1C with support of G2CL",
+                "attack G1C from G2CR (supported by G2CL)",
+                "G2CR attacks G1C; G2CL in support",
             ],
             "ATTACK G2CR G1C SUPPORT G2CL",
         ),
@@ -566,6 +572,7 @@ fn attacks_read_in_natural_phrasings() {
             &game(FRONT),
             &[
                 "attack G1C with B1C and B1CL in support",
+                "B1C and B1CL attack G1C",
                 "attack B1C G1C supported",
                 "infantry B1C attacks G1C, support from B1CL",
                 "attack G1C from B1C, B1CL supporting!",
@@ -692,6 +699,15 @@ fn a_line_several_legal_orders_fit_is_refused_with_them_all() {
             CAV_FIGHT,
             "attack G1C with my cavalry",
             &["ATTACK G2CL G1C", "ATTACK G2CL G1C SUPPORT G2CR"],
+        ),
+        // either may attack with the other in support
+        (
+            GRAY_ATTACK,
+            "G2CR and G2CL attack G1C",
+            &[
+                "ATTACK G2CL G1C SUPPORT G2CR",
+                "ATTACK G2CR G1C SUPPORT G2CL",
+            ],
         ),
         (
             FRONT,
@@ -1622,6 +1638,9 @@ fn step_words(g: &Squares, step: &Step, rng: &mut XorShift) -> String {
             phrases.push(a_unit(rng, k));
             phrases.push(format!("from {from}"));
         }
+        None if !is_reserve(step.from) && rng.chance(30) => {
+            phrases.push(format!("the {} {from}", rng.pick(&["unit in", "piece at"])))
+        }
         None => phrases.push(format!("from {from}")),
     }
     let to = square_words(g, step.to, rng, false);
@@ -1700,7 +1719,10 @@ fn reworded(g: &Squares, order: &Order, rng: &mut XorShift) -> String {
             match rng.below(3) {
                 // The attacking unit as the subject: "infantry G2CR attacks G1C".
                 0 => format!("{a} {} {rest}", rng.pick(&["attacks", "charges"])),
-                1 => format!("attack {rest} {} {a}", rng.pick(&["from", "with", "using"])),
+                1 => format!(
+                    "attack {rest} {} {a}",
+                    rng.pick(&["from", "with", "using", "by"])
+                ),
                 _ => format!("{} {a}, attack {rest}", rng.pick(&["from", "with"])),
             }
         }

@@ -125,6 +125,9 @@ enum Marker {
     /// WITH, USING: one of the player's own units in an attack, the
     /// attacking or the supporting one.
     With,
+    /// BY (not after SUPPORTED or BACKED): who acts, the attacker (`attack
+    /// on G1C by G2CR`); in a move, the square passed (`by B2CR`).
+    By,
 }
 
 const MARKERS: &[(&str, Marker)] = &[
@@ -143,6 +146,7 @@ const MARKERS: &[(&str, Marker)] = &[
     ("AGAINST", Marker::Against),
     ("WITH", Marker::With),
     ("USING", Marker::With),
+    ("BY", Marker::By),
 ];
 
 const VERBS: &[(&str, Verb)] = &[
@@ -291,13 +295,13 @@ const NUMBERS: &[(&str, u8)] = &[
 /// Words that carry no meaning in an order: articles, pronouns, politeness,
 /// and the words around a choice ("I choose option 2", "we take it").
 const FILLERS: &[&str] = &[
-    "THE", "MY", "A", "AN", "UNIT", "UNITS", "SQUARE", "SPACE", "BY", "THEN", "PLEASE", "PLS",
-    "PLZ", "I", "IM", "ILL", "WE", "WELL", "ME", "US", "LET", "LETS", "FAST", "FIRM", "ORDER",
-    "ORDERS", "OF", "OUR", "ITS", "WILL", "SHALL", "WANT", "WISH", "WOULD", "LIKE", "CHOOSE",
-    "CHOOSES", "PICK", "PICKS", "SELECT", "TAKE", "TAKES", "NOW", "JUST", "OK", "OKAY", "THANKS",
-    "THANK", "YOU", "ENEMY", "ENEMYS", "HIS", "HER", "THEIR", "YOUR", "THIS", "THAT", "IS", "HERE",
-    "OUT", "OWN", "DO", "MUST", "GOING", "TURN", "SOLDIERS", "TROOPS", "PUT", "LINE", "GROUND",
-    "WHERE", "ARE", "IT", "FORWARD", "FORWARDS", "BACK", "UP",
+    "THE", "MY", "A", "AN", "UNIT", "UNITS", "PIECE", "PIECES", "COUNTER", "SQUARE", "SPACE",
+    "THEN", "PLEASE", "PLS", "PLZ", "I", "IM", "ILL", "WE", "WELL", "ME", "US", "LET", "LETS",
+    "FAST", "FIRM", "ORDER", "ORDERS", "OF", "OUR", "ITS", "WILL", "SHALL", "WANT", "WISH",
+    "WOULD", "LIKE", "CHOOSE", "CHOOSES", "PICK", "PICKS", "SELECT", "TAKE", "TAKES", "NOW",
+    "JUST", "OK", "OKAY", "THANKS", "THANK", "YOU", "ENEMY", "ENEMYS", "HIS", "HER", "THEIR",
+    "YOUR", "THIS", "THAT", "IS", "HERE", "OUT", "OWN", "DO", "MUST", "GOING", "TURN", "SOLDIERS",
+    "TROOPS", "PUT", "LINE", "GROUND", "WHERE", "ARE", "IT", "FORWARD", "FORWARDS", "BACK", "UP",
 ];
 
 /// Every word the reader knows, for "did you mean" on a misspelling.

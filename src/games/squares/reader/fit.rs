@@ -50,6 +50,8 @@ enum Mark {
     /// After a unit word (`the cavalry in G1C`): it says where that unit
     /// stands, not what part it plays.
     Here,
+    /// BY: the attacker; in a move, the middle square.
+    By,
 }
 
 /// A square named in the line.
@@ -107,6 +109,8 @@ struct Builder {
     open_support: Option<Option<usize>>,
     /// Squares given SUPPORT by a support word written after them.
     trailing: Vec<usize>,
+    /// How many squares were named before the ATTACK verb.
+    before_attack: Option<usize>,
 }
 
 impl Builder {
@@ -190,7 +194,7 @@ impl Builder {
                 self.flush_unit();
                 if self.pending == Some(Mark::Support) {
                     // SUPPORTED BY, SUPPORT FROM, SUPPORT WITH: still support.
-                    if matches!(m, Marker::From | Marker::With) {
+                    if matches!(m, Marker::From | Marker::With | Marker::By) {
                         return false;
                     }
                     // "G2CL in support, on G1C": the support was G2CL.
@@ -209,6 +213,7 @@ impl Builder {
                     Marker::At => Mark::At,
                     Marker::Against => Mark::Against,
                     Marker::With => Mark::With,
+                    Marker::By => Mark::By,
                 });
             }
             Token::SupportMark | Token::Supporting => {
@@ -239,6 +244,13 @@ impl Builder {
                 self.recent = None;
                 self.group += 1;
             }
+            Token::Verb(v) if *v == Verb::Attack && self.before_attack.is_none() => {
+                self.before_attack = Some(self.p.mentions.len());
+                self.close_support();
+                self.flush_unit();
+                self.pending = None;
+                self.recent = None;
+            }
             Token::Verb(_) | Token::AttackMark => {
                 self.close_support();
                 self.flush_unit();
@@ -266,6 +278,15 @@ fn phrases(game: &Squares, toks: &[Token]) -> Vec<Phrase> {
     }
     b.close_support();
     b.flush_unit();
+    // "G2CR and G2CL attack G1C": the units named before the verb are the
+    // attacking and the supporting one, whichever is which.
+    if let Some(n) = b.before_attack.filter(|n| *n >= 2) {
+        if b.p.mentions[..n].iter().all(|m| m.mark == Mark::Plain) {
+            for m in &mut b.p.mentions[..n] {
+                m.mark = Mark::With;
+            }
+        }
+    }
     if b.trailing.is_empty() {
         return vec![b.p];
     }
@@ -315,7 +336,7 @@ fn attack_allowed(mark: Mark) -> Option<&'static [AttackPart]> {
     use AttackPart::*;
     match mark {
         Mark::Plain | Mark::Here => None,
-        Mark::From => Some(&[Attacker]),
+        Mark::From | Mark::By => Some(&[Attacker]),
         Mark::To | Mark::At | Mark::Against => Some(&[Target]),
         Mark::With => Some(&[Attacker, Support]),
         Mark::Support => Some(&[Support]),
@@ -508,7 +529,7 @@ fn describe_attack(p: &Phrase) -> String {
             .map(|u| format!("the {} in ", u.name()))
             .unwrap_or_default();
         let role = match m.mark {
-            Mark::From => "from ",
+            Mark::From | Mark::By => "from ",
             Mark::To | Mark::At | Mark::Against => "on ",
             Mark::With => "with ",
             Mark::Support => "supported by ",
@@ -650,7 +671,7 @@ fn attack_hint(p: &Phrase) -> Hint {
     });
     for m in &p.mentions {
         match m.mark {
-            Mark::From => hint.from.push(m.square),
+            Mark::From | Mark::By => hint.from.push(m.square),
             Mark::To | Mark::At | Mark::Against => hint.to.push(m.square),
             Mark::Support => hint.support = Some(m.square),
             _ => hint.named.push(m.square),
@@ -828,12 +849,20 @@ impl Group {
 fn move_groups(p: &Phrase) -> Result<Vec<Group>, Misread> {
     let last = p.mentions.iter().map(|m| m.group).max();
     let mut by_group: Vec<Group> = vec![Group::default(); last.map_or(1, |g| g + 1)];
+    // IN, AT, ON: where the unit stands when the part names where it goes
+    // (`the unit in B3C to B2CR`), else where it goes.
+    let has_to = |group: usize| {
+        p.mentions
+            .iter()
+            .any(|m| m.group == group && m.mark == Mark::To)
+    };
     for m in &p.mentions {
         let mark = match m.mark {
             Mark::Plain => None,
             Mark::From | Mark::Here | Mark::With => Some(MovePart::From),
+            Mark::At if has_to(m.group) => Some(MovePart::From),
             Mark::To | Mark::At => Some(MovePart::To),
-            Mark::Via => Some(MovePart::Via),
+            Mark::Via | Mark::By => Some(MovePart::Via),
             Mark::Against | Mark::Support => return Err(move_shape()),
         };
         let g = &mut by_group[m.group];
