@@ -299,15 +299,11 @@ fn phrases(game: &Squares, toks: &[Token]) -> Vec<Phrase> {
     vec![named, unnamed]
 }
 
-/// The parts of a canonical order, in canonical order, for the roles of
-/// squares written without a role word.
-trait Part: Copy + PartialEq + std::fmt::Debug {}
-
 /// The parts left to the plain squares (`free`, in canonical order), and
 /// which each of the `k` plain squares may play: the first `k` of them, or
 /// for a lone plain square either of the two `either` parts when both are
 /// free (`ATTACK B1C`: attacker or target; `MOVE B1C`: from or to).
-fn plain_parts<P: Part>(free: &[P], k: usize, either: [P; 2]) -> Option<Vec<Vec<P>>> {
+fn plain_parts<P: Copy + PartialEq>(free: &[P], k: usize, either: [P; 2]) -> Option<Vec<Vec<P>>> {
     if k == 1 && free.contains(&either[0]) && free.contains(&either[1]) {
         return Some(vec![either.to_vec()]);
     }
@@ -322,8 +318,6 @@ enum AttackPart {
     Target,
     Support,
 }
-
-impl Part for AttackPart {}
 
 const ATTACK_PARTS: [AttackPart; 3] = [
     AttackPart::Attacker,
@@ -703,8 +697,6 @@ enum MovePart {
     Via,
     To,
 }
-
-impl Part for MovePart {}
 
 /// One unit's part of a move as the line gives it.
 #[derive(Clone, Debug, Default)]
