@@ -356,16 +356,18 @@ impl Service {
         // Only what the threads share, not the whole service (its database
         // connection and mailbox stay on this thread).
         let sender: &dyn MailSender = self.sender.as_ref();
-        let (local, domain, secret) = (
+        let (local, domain, secret, html) = (
             self.config.bounces.local.as_str(),
             self.config.address_parts().1,
             self.secret.as_slice(),
+            self.config.outgoing.html,
         );
         let send = move |row: &crate::store::OutboxRow| match serde_json::from_str::<OutgoingMail>(
             &row.mail,
         ) {
             Ok(mut mail) => {
                 mail.return_path = Some(bounce::verp_address(local, domain, row.id, secret));
+                mail.text_only = !html;
                 sender
                     .send(&mail)
                     .map_err(|e| (e.is_permanent(), e.to_string()))
@@ -2215,6 +2217,7 @@ impl Work<'_> {
             date: self.now,
             auto,
             return_path: None,
+            text_only: false,
         };
         self.outgoing.push((mail, Some((game.id, seat.seat))));
         Ok(())
@@ -2269,6 +2272,7 @@ impl Work<'_> {
             date: self.now,
             auto: AutoKind::Replied,
             return_path: None,
+            text_only: false,
         };
         self.outgoing.insert(0, (reply, game_seat));
         for (mail, seat) in std::mem::take(&mut self.outgoing) {
