@@ -159,10 +159,12 @@ fn killed_at_random_the_daemon_applies_every_order_once_and_answers_every_mail()
         "{shown}"
     );
 
-    // Every reply written at least once, under its stable Message-ID.
+    // Every reply written at least once, under its stable Message-ID (the
+    // file name is `<date>-<id>`, the date to sort by).
     let sent: HashSet<String> = std::fs::read_dir(dir.join("sent"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter_map(|name| name.split_once('-').map(|(_, id)| id.to_string()))
         .collect();
     for (id, _) in &mails {
         let reply = message_id(&format!("{id}/reply"), "example.org");

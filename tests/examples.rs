@@ -46,6 +46,22 @@ fn the_walkthrough_mails_play_the_start_of_a_game() {
         .unwrap()
         .count();
     assert_eq!(sent, 12, "7 replies, the invitation and 4 updates");
+    // Listed by name, the mails come in the order they were written: the
+    // answer to Ann's NEW and the invitation first, the HISTORY last.
+    let mut names: Vec<_> = std::fs::read_dir(dir.join("var/mail/sent"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    names.sort();
+    let read = |p: &std::path::PathBuf| std::fs::read_to_string(p).unwrap();
+    assert!(
+        names[..2].iter().any(|p| read(p).contains("invites you")),
+        "{names:?}"
+    );
+    assert!(
+        names[9..].iter().any(|p| read(p).contains("> HISTORY")),
+        "{names:?}"
+    );
     let games = orderly(&dir, &["games"]);
     assert!(
         games.contains("Blue ann@example.org  Gray bob@example.org  waits for Gray"),

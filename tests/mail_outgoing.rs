@@ -461,8 +461,12 @@ fn file_sender_writes_the_sanitised_id_and_overwrites_on_resend() {
     let mut mail = board_mail();
     sender.send(&mail).unwrap();
 
-    let expected = dir.join("0123456789abcdef01234567_example.org.eml");
-    assert_eq!(sender.path_for(&mail.message_id), expected);
+    // The date first, so that `ls` lists mails in the order they were made.
+    let expected = dir.join(format!(
+        "{}-0123456789abcdef01234567_example.org.eml",
+        mail.date.format("%Y%m%dT%H%M%S%.3fZ")
+    ));
+    assert_eq!(sender.path_for(&mail), expected);
     assert_eq!(
         file_name(&mail.message_id),
         "0123456789abcdef01234567_example.org.eml"

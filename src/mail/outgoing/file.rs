@@ -10,11 +10,12 @@ use sha2::{Digest, Sha256};
 
 use super::{MailSender, OutgoingMail, SendError};
 
-/// Writes each mail, formatted by lettre, to `<dir>/<file_name(id)>`.
+/// Writes each mail, formatted by lettre, to `<dir>/<date>-<file_name(id)>`.
 ///
 /// lettre's own `FileTransport` is not used because it names files by a
 /// fresh random UUID: a retried send would leave a second copy. Here the
-/// name comes from the Message-ID, so a retry overwrites the same file.
+/// name comes from the mail's date and Message-ID, so a retry overwrites
+/// the same file.
 /// The write is atomic (a temporary dot-file in the same directory, synced,
 /// then renamed), so a reader sees a whole mail or none; readers should
 /// skip names starting with a dot.
@@ -35,9 +36,14 @@ impl FileSender {
         &self.dir
     }
 
-    /// Where the mail with this Message-ID is (or will be) written.
-    pub fn path_for(&self, message_id: &str) -> PathBuf {
-        self.dir.join(file_name(message_id))
+    /// Where `mail` is (or will be) written: its date first, to the
+    /// millisecond, so that `ls` lists the mails in the order they were
+    /// made; then its Message-ID. Both are stored with the mail, so a retry
+    /// writes the same name.
+    pub fn path_for(&self, mail: &OutgoingMail) -> PathBuf {
+        let date = mail.date.format("%Y%m%dT%H%M%S%.3fZ");
+        self.dir
+            .join(format!("{date}-{}", file_name(&mail.message_id)))
     }
 }
 
@@ -48,7 +54,7 @@ impl MailSender for FileSender {
             source,
         })?;
         create_dir(&self.dir)?;
-        let path = self.path_for(&mail.message_id);
+        let path = self.path_for(mail);
         write_atomically(&self.dir, &path, &bytes)?;
         tracing::debug!(message_id = %mail.message_id, path = %path.display(), "mail written");
         Ok(())
