@@ -28,6 +28,10 @@ const MANY_ATTACKS: &str = "4I1A1C/3/1A1C/IC/IAICI/Ia/icaii/ac/i2i/3/4i2c - b - 
 /// Blue's last two turns (R6) and pinned by the Gray artillery in G1CL (R16).
 const IDLE: &str = "6I3A3C/3/I2I_/2/1I_C++2/2/1ai2/2/4/3/8i2a4c - b - 30 -";
 
+/// Blue infantry in G1CL attacks G1C supported by the cavalry in B1C, which
+/// has two retreats: option 5 leaves the retreat to pick.
+const OPTION_5_TO_PICK: &str = "8I3A3C/3/4/2/2C2/2/1Ii2/2/4/3/8i3a4c - b - 20 -";
+
 struct Case {
     name: &'static str,
     /// What a reader of the golden file checks it for.
@@ -87,9 +91,15 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "option",
-        shows: "Blue's five options, each with its effect and the score",
+        shows: "Blue's five options: what each does, then here, and the score",
         position: FRONT,
         orders: &["ATTACK B1C G1C SUPPORT B1CL", "STAND"],
+    },
+    Case {
+        name: "option-5-to-pick",
+        shows: "options saying what they do before the retreat is picked (5)",
+        position: OPTION_5_TO_PICK,
+        orders: &["ATTACK G1CL G1C SUPPORT B1C", "STAND"],
     },
     Case {
         name: "advance",
@@ -390,6 +400,51 @@ fn a_unit_that_moved_twice_says_r6_and_a_resting_one_r21() {
 }
 
 #[test]
+fn every_option_says_what_it_does_option_5_too() {
+    let case = CASES.iter().find(|c| c.name == "option-5-to-pick").unwrap();
+    let text = state(case).choices();
+    // The support has two retreats: what follows is a choice, and the
+    // option still says what it does.
+    assert_eq!(
+        choice_line(&text, "  OPTION 5:"),
+        "OPTION 5: only your supporting unit retreats; the defender stays. Then \
+         you pick where your cavalry in B1C retreats."
+    );
+    let case = CASES.iter().find(|c| c.name == "option").unwrap();
+    let text = state(case).choices();
+    for (option, says) in [
+        ("1", "the defender is eliminated; your supporting unit retreats, then your attacking unit."),
+        ("2", "the defender and your supporting unit are eliminated; your attacking unit may advance."),
+        ("3", "the defender and your attacking unit are eliminated."),
+        ("4", "only your attacking unit retreats; the defender stays."),
+        ("5", "only your supporting unit retreats; the defender stays."),
+    ] {
+        let line = choice_line(&text, &format!("  OPTION {option}:"));
+        assert!(line.starts_with(&format!("OPTION {option}: {says} ")), "{line}");
+    }
+    let case = NAP_CASES
+        .iter()
+        .find(|c| c.name == "nap-horse-battery-option")
+        .unwrap();
+    let text = nap_state(case).choices();
+    let line = choice_line(&text, "  OPTION HB4:");
+    assert_eq!(
+        line,
+        "OPTION HB4: only your horse battery retreats; the defender stays. Then \
+         you pick where your horse battery in B1C retreats."
+    );
+    let line = choice_line(&text, "  OPTION HB1:");
+    assert!(line.contains("all retreat; none is eliminated."), "{line}");
+    let case = NAP_CASES
+        .iter()
+        .find(|c| c.name == "nap-grand-battery-option")
+        .unwrap();
+    let text = nap_state(case).choices();
+    let line = choice_line(&text, "  OPTION GB1:");
+    assert!(line.contains("retreat a second time and survive"), "{line}");
+}
+
+#[test]
 fn the_example_is_a_move_not_an_attack_when_moves_exist() {
     let positions = [
         FRONT,
@@ -463,6 +518,22 @@ fn example_order(text: &str) -> String {
         .find(". HELP MOVES")
         .expect("the example ends its sentence");
     joined[start..start + end].to_string()
+}
+
+/// One choice's line in a decision with its continuation lines joined.
+fn choice_line(text: &str, head: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.starts_with(head) {
+            out = line.trim().to_string();
+        } else if !out.is_empty() && line.starts_with("      ") {
+            out.push(' ');
+            out.push_str(line.trim());
+        } else if !out.is_empty() {
+            break;
+        }
+    }
+    out
 }
 
 /// The lines of the "Units that cannot act now:" section, each with its

@@ -8,7 +8,8 @@
 //! engine refuses its orders by; then an example order that is sensible to
 //! copy. Inside an attack: each legal choice with one line saying what it
 //! does in this position, worked out by playing it on a copy of the game,
-//! so the text can never promise what the rules would not do.
+//! so the text can never promise what the rules would not do; an
+//! attacker's option first says what it does by the rules.
 //!
 //! The Napoleonic variant's choices are worded in its notation (British and
 //! French, F codes, its seven unit types; N1, N24), with its rules cited
@@ -908,9 +909,75 @@ fn describe_decision(game: &Squares, side: Side, stage: Stage) -> String {
     legal.sort_by_key(|o| o.to_string());
     for order in legal {
         let effect = v.effect(&order);
-        let _ = writeln!(out, "  {order}: {effect}");
+        match option_summary(game, &order) {
+            // What the option does by the rules, then what it does here.
+            Some(what) => {
+                let effect = crate::games::text::capitalised(&effect);
+                let _ = writeln!(out, "  {order}: {what}. {effect}.");
+            }
+            None => {
+                let _ = writeln!(out, "  {order}: {effect}");
+            }
+        }
     }
     wrap_all(&out)
+}
+
+/// What an attacker's option does by the rules, in our words, from the
+/// attacker's seat: the options of R19 (1-5), of the Grand Battery (N18)
+/// and of the attacking Horse Battery (N19), as the engine's option table
+/// plays them. Option 1 and GB1 with a supporting unit that gives the
+/// defender a second chance (R19, N21) say so.
+fn option_summary(game: &Squares, order: &Order) -> Option<&'static str> {
+    let attack = game.attack?;
+    let rules = |s: Space| game.unit_at(s).map(|u| game.variant().unit(u.kind()));
+    let second_chance = attack
+        .support
+        .and_then(rules)
+        .is_some_and(|r| r.second_chance_as_support);
+    let advances = rules(attack.attacker).is_some_and(|r| r.advances);
+    Some(match *order {
+        Order::Option(1) if second_chance => {
+            "your supporting artillery retreats first; the defender may then \
+             retreat a second time and survive, else it is eliminated and your \
+             attacking unit retreats"
+        }
+        Order::Option(1) => {
+            "the defender is eliminated; your supporting unit retreats, then your \
+             attacking unit"
+        }
+        Order::Option(2) if advances => {
+            "the defender and your supporting unit are eliminated; your attacking \
+             unit may advance"
+        }
+        Order::Option(2) => "the defender and your supporting unit are eliminated",
+        Order::Option(3) => "the defender and your attacking unit are eliminated",
+        Order::Option(4) => "only your attacking unit retreats; the defender stays",
+        Order::Option(5) => "only your supporting unit retreats; the defender stays",
+        Order::GrandBattery(1) if second_chance => {
+            "your supporting artillery retreats first; the defender may then \
+             retreat a second time and survive, else it is eliminated; your \
+             attacking artillery stays"
+        }
+        Order::GrandBattery(1) => {
+            "the defender is eliminated and your supporting unit retreats; your \
+             attacking artillery stays"
+        }
+        Order::GrandBattery(2) => "the defender and your attacking artillery are eliminated",
+        Order::GrandBattery(3) => "only your supporting unit retreats; the defender stays",
+        Order::HorseBattery(1) => {
+            "the defender, your supporting unit and your horse battery all retreat; \
+             none is eliminated"
+        }
+        Order::HorseBattery(2) => {
+            "the defender and your supporting unit are eliminated; your horse \
+             battery retreats"
+        }
+        Order::HorseBattery(3) => "the defender and your horse battery are eliminated",
+        Order::HorseBattery(4) => "only your horse battery retreats; the defender stays",
+        Order::HorseBattery(5) => "only your supporting unit retreats; the defender stays",
+        _ => return None,
+    })
 }
 
 /// Words for units and events from one side's seat: "your infantry in
