@@ -337,11 +337,15 @@ struct Why {
 
 impl Why {
     fn new(head: &'static str, detail: Option<String>, rule: &'static str) -> Why {
+        Why::citing(head, detail, vec![rule])
+    }
+
+    fn citing(head: &'static str, detail: Option<String>, rules: Vec<&'static str>) -> Why {
         Why {
             head,
             squares: Vec::new(),
             detail,
-            rules: vec![rule],
+            rules,
         }
     }
 
@@ -476,10 +480,7 @@ fn idle_units(game: &Squares, side: Side, legal: &[Order]) -> Vec<(Vec<String>, 
 fn unit_reasons(game: &Squares, from: Space, kind: Option<UnitKind>) -> Vec<Why> {
     let b = board();
     let Some(unit_kind) = kind.or_else(|| game.unit_at(from).map(|u| u.kind())) else {
-        return vec![Why {
-            rules: Vec::new(),
-            ..Why::new("no legal order", None, "")
-        }];
+        return vec![Why::citing("no legal order", None, Vec::new())];
     };
     let rule_of = |r: &Refusal| r.rule().0;
 
@@ -510,10 +511,7 @@ fn unit_reasons(game: &Squares, from: Space, kind: Option<UnitKind>) -> Vec<Why>
         return vec![Why::new("resting after a retreat", None, rule_of(r))];
     }
     let mut whys = Vec::new();
-    let no_move = |detail: &str, rules: Vec<&'static str>| Why {
-        rules,
-        ..Why::new("no move", Some(detail.to_string()), "")
-    };
+    let no_move = |detail: &str, rules| Why::citing("no move", Some(detail.to_string()), rules);
     let rules_of = |pick: &dyn Fn(&Refusal) -> bool| {
         let mut rules: Vec<&'static str> = Vec::new();
         for r in move_refusals.iter().filter(|r| pick(r)) {
@@ -551,10 +549,7 @@ fn unit_reasons(game: &Squares, from: Space, kind: Option<UnitKind>) -> Vec<Why>
             rules_of(&taken),
         ));
     } else {
-        whys.push(Why {
-            rules: rules_of(&|_| true),
-            ..Why::new("no move", None, "")
-        });
+        whys.push(Why::citing("no move", None, rules_of(&|_| true)));
     }
     if kind.is_some() {
         // A reserve never attacks (R25): its units only move out.
