@@ -13,12 +13,24 @@ use std::path::PathBuf;
 
 use common::*;
 use orderly::games::squares::notation::{self, NAPOLEONIC};
-use orderly::games::squares::{Napoleonic, Order, Space, Squares, Stage, UnitKind};
-use orderly::games::Game;
+use orderly::games::squares::{board, Napoleonic, Order, Space, Squares, Stage, UnitKind};
+use orderly::games::{CitesRule, Game};
 use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 
 /// Blue infantry in B1C and B1CL facing Gray infantry in G1C (turn 20).
 const FRONT: &str = "7I3A4C/3/4/2/2II1/2/2i2/2/4/3/8i3a4c - b - 20 -";
+
+/// Seventeen Blue attacks on a crowded front (turn 31).
+const MANY_ATTACKS: &str = "4I1A1C/3/1A1C/IC/IAICI/Ia/icaii/ac/i2i/3/4i2c - b - 31 -";
+
+/// Blue infantry resting in B2L and B1CR (R21); Blue cavalry in B1C moved on
+/// Blue's last two turns (R6) and pinned by the Gray artillery in G1CL (R16).
+const IDLE: &str = "6I3A3C/3/I2I_/2/1I_C++2/2/1ai2/2/4/3/8i2a4c - b - 30 -";
+
+/// Blue infantry in G1CL attacks G1C supported by the cavalry in B1C, which
+/// has two retreats: option 5 leaves the retreat to pick.
+const OPTION_5_TO_PICK: &str = "8I3A3C/3/4/2/2C2/2/1Ii2/2/4/3/8i3a4c - b - 20 -";
 
 struct Case {
     name: &'static str,
@@ -37,14 +49,32 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "front",
-        shows: "moves and attacks grouped by unit, supports listed",
+        shows: "every attack in full first, then the moves by unit",
         position: FRONT,
         orders: &[],
     },
     Case {
         name: "crowded",
-        shows: "a crowded front: long lines counted with HELP MOVES",
+        shows: "a crowded front: eleven attacks one a line, notes kept",
         position: "2I2A1C/I1I/C2C/II/I1IA1/1C/1iIa1/ic/1i2/3/6i2a3c - b - 40 -",
+        orders: &[],
+    },
+    Case {
+        name: "many-attacks",
+        shows: "seventeen attacks: two a line, one unit's on one target together",
+        position: MANY_ATTACKS,
+        orders: &[],
+    },
+    Case {
+        name: "idle-units",
+        shows: "units without an order: two resting (R21), one moved and pinned",
+        position: IDLE,
+        orders: &[],
+    },
+    Case {
+        name: "reserve-blocked",
+        shows: "every exit of the reserve taken: its three types on one line",
+        position: "6I3A4C/III/4/2/5/2/5/2/4/3/9i3a4c - b - 20 -",
         orders: &[],
     },
     Case {
@@ -61,9 +91,15 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "option",
-        shows: "Blue's five options, each with its effect and the score",
+        shows: "Blue's five options: what each does, then here, and the score",
         position: FRONT,
         orders: &["ATTACK B1C G1C SUPPORT B1CL", "STAND"],
+    },
+    Case {
+        name: "option-5-to-pick",
+        shows: "options saying what they do before the retreat is picked (5)",
+        position: OPTION_5_TO_PICK,
+        orders: &["ATTACK G1CL G1C SUPPORT B1C", "STAND"],
     },
     Case {
         name: "advance",
@@ -104,6 +140,12 @@ const NAP_CASES: &[Case] = &[
         name: "nap-immune-turn",
         shows: "unsupported attacks that only lose the attacker (N11, N14, N15)",
         position: "4IG2L2AH2CK/3/4/2/I1IC1/2/h1gk1/2/4/3/6i2l2a3c - b - 20 -",
+        orders: &[],
+    },
+    Case {
+        name: "nap-idle-units",
+        shows: "light infantry resting; heavy cavalry moved, pinned by the HB",
+        position: "6IG1L2AH3C/3/4/2/L_1K++2/2/1hi2/2/4/3/5ig2l2a3ck - b - 30 -",
         orders: &[],
     },
     Case {
@@ -265,6 +307,371 @@ fn help_moves_lists_one_units_orders_in_full() {
     assert!(r.problem.contains("no legal order"), "{r}");
 }
 
+#[test]
+fn every_attack_is_written_out_in_full() {
+    for position in [
+        FRONT,
+        MANY_ATTACKS,
+        "2I2A1C/I1I/C2C/II/I1IA1/1C/1iIa1/ic/1i2/3/6i2a3c - b - 40 -",
+    ] {
+        let game: Squares = position.parse().unwrap();
+        let text = game.choices();
+        let mut listed = listed_attacks(&text);
+        let mut legal: Vec<String> = game
+            .legal_orders()
+            .iter()
+            .filter(|o| matches!(o, Order::Attack { .. }))
+            .map(|o| o.to_string())
+            .collect();
+        assert!(legal.len() >= 2, "{text}");
+        listed.sort();
+        legal.sort();
+        assert_eq!(listed, legal, "{text}");
+        // Attacks come before the moves.
+        let attacks_at = text.find("Attacks (").unwrap();
+        assert!(attacks_at < text.find("Your orders, by unit:").unwrap());
+        for line in text.lines() {
+            assert!(line.len() <= 76, "{line:?}");
+        }
+    }
+    let text = FRONT.parse::<Squares>().unwrap().choices();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        &lines[1..4],
+        [
+            "Attacks (2):",
+            "  ATTACK B1C G1C",
+            "  ATTACK B1C G1C SUPPORT B1CL"
+        ],
+    );
+    // Seventeen attacks: two a line, each whole.
+    let text = MANY_ATTACKS.parse::<Squares>().unwrap().choices();
+    assert!(
+        text.contains("\n  ATTACK B1C G1C SUPPORT B1CR   ATTACK B1C G1C SUPPORT B1CL\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n  ATTACK B1C G1C (attacker lost, R17)\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_unit_that_moved_twice_says_r6_and_a_resting_one_r21() {
+    let game: Squares = IDLE.parse().unwrap();
+    let text = game.choices();
+    assert!(text.contains("\nUnits that cannot act now:\n"), "{text}");
+    let groups = idle_groups(&text);
+    assert_eq!(
+        groups,
+        [
+            " infantry B1CR, infantry B2L: resting after a retreat (R21)",
+            " cavalry B1C: no move (moved on your last two turns, R6); no attack \
+             (pinned by the artillery in G1CL, R16)",
+        ],
+        "{text}"
+    );
+    // The rules cited are the ones the engine refuses those orders with.
+    let refused = |order: &str| {
+        let mut g = game.clone();
+        let order = g.parse_order(order).unwrap();
+        g.apply(&order).unwrap_err().rule().to_string()
+    };
+    assert_eq!(refused("MOVE B1C B2CR"), "R6");
+    assert_eq!(refused("MOVE B1CR B2R"), "R21");
+    assert_eq!(refused("ATTACK B1C G1C SUPPORT B1CR"), "R16");
+    assert_eq!(refused("MOVE B2L B3L"), "R21");
+
+    // The variant: its own unit words and codes.
+    let nap = NAP_CASES
+        .iter()
+        .find(|c| c.name == "nap-idle-units")
+        .unwrap();
+    let text = nap_state(nap).choices();
+    assert_eq!(
+        idle_groups(&text),
+        [
+            " light infantry B1R: resting after a retreat (R21)",
+            " heavy cavalry B1C: no move (moved on your last two turns, R6); no \
+             attack (pinned by the horse battery in F1CL, R16)",
+        ],
+        "{text}"
+    );
+}
+
+#[test]
+fn every_option_says_what_it_does_option_5_too() {
+    let case = CASES.iter().find(|c| c.name == "option-5-to-pick").unwrap();
+    let text = state(case).choices();
+    // The support has two retreats: what follows is a choice, and the
+    // option still says what it does.
+    assert_eq!(
+        choice_line(&text, "  OPTION 5:"),
+        "OPTION 5: only your supporting unit retreats; the defender stays. Then \
+         you pick where your cavalry in B1C retreats."
+    );
+    let case = CASES.iter().find(|c| c.name == "option").unwrap();
+    let text = state(case).choices();
+    for (option, says) in [
+        ("1", "the defender is eliminated; your supporting unit retreats, then your attacking unit."),
+        ("2", "the defender and your supporting unit are eliminated; your attacking unit may advance."),
+        ("3", "the defender and your attacking unit are eliminated."),
+        ("4", "only your attacking unit retreats; the defender stays."),
+        ("5", "only your supporting unit retreats; the defender stays."),
+    ] {
+        let line = choice_line(&text, &format!("  OPTION {option}:"));
+        assert!(line.starts_with(&format!("OPTION {option}: {says} ")), "{line}");
+    }
+    let case = NAP_CASES
+        .iter()
+        .find(|c| c.name == "nap-horse-battery-option")
+        .unwrap();
+    let text = nap_state(case).choices();
+    let line = choice_line(&text, "  OPTION HB4:");
+    assert_eq!(
+        line,
+        "OPTION HB4: only your horse battery retreats; the defender stays. Then \
+         you pick where your horse battery in B1C retreats."
+    );
+    let line = choice_line(&text, "  OPTION HB1:");
+    assert!(line.contains("all retreat; none is eliminated."), "{line}");
+    let case = NAP_CASES
+        .iter()
+        .find(|c| c.name == "nap-grand-battery-option")
+        .unwrap();
+    let text = nap_state(case).choices();
+    let line = choice_line(&text, "  OPTION GB1:");
+    assert!(line.contains("retreat a second time and survive"), "{line}");
+}
+
+#[test]
+fn the_example_is_a_move_not_an_attack_when_moves_exist() {
+    let positions = [
+        FRONT,
+        MANY_ATTACKS,
+        "7I3A4C/3/4/2/2II1/2/2i2/2/4/3/8i3a4c - b1 b 20 -",
+    ];
+    for position in positions {
+        let game: Squares = position.parse().unwrap();
+        let text = game.choices();
+        let example = example_order(&text);
+        assert!(example.starts_with("MOVE "), "{text}");
+        assert!(game.legal_orders().iter().any(|o| o.to_string() == example));
+    }
+    // A move out of the reserve to a square no enemy touches, and not the
+    // artillery while another type can go.
+    let text = FRONT.parse::<Squares>().unwrap().choices();
+    assert_eq!(example_order(&text), "MOVE CAVALRY BR B3C");
+    for case in NAP_CASES.iter().filter(|c| c.orders.is_empty()) {
+        let text = nap_state(case).choices();
+        let example = example_order(&text);
+        assert!(example.starts_with("MOVE "), "{}: {text}", case.name);
+        assert!(!example.contains("ARTILLERY"), "{}: {text}", case.name);
+    }
+}
+
+/// The attacks a turn's choices list: every order of the "Attacks (n):"
+/// section, the notes in brackets left off, several on a line split at
+/// their column gaps. Also checks that the count in the heading is right.
+fn listed_attacks(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut heading = None;
+    let mut inside = false;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("Attacks (") {
+            heading = rest.split(')').next().and_then(|n| n.parse::<usize>().ok());
+            inside = true;
+            continue;
+        }
+        if !line.starts_with("  ") {
+            inside = false;
+            continue;
+        }
+        if !inside || line.starts_with("      ") {
+            continue;
+        }
+        let orders = line.find(" (").map_or(line, |i| &line[..i]);
+        out.extend(
+            orders
+                .split("   ")
+                .map(str::trim)
+                .filter(|o| !o.is_empty())
+                .map(String::from),
+        );
+    }
+    match heading {
+        Some(n) => assert_eq!(n, out.len(), "the heading counts the attacks:\n{text}"),
+        None => assert!(
+            out.is_empty() && text.contains("Attacks: none now."),
+            "no attack heading:\n{text}"
+        ),
+    }
+    out
+}
+
+/// The order a turn's choices give as the example ("such as ...").
+fn example_order(text: &str) -> String {
+    let joined: Vec<&str> = text.split_whitespace().collect();
+    let joined = joined.join(" ");
+    let start = joined.find("such as ").expect("an example") + "such as ".len();
+    let end = joined[start..]
+        .find(". HELP MOVES")
+        .expect("the example ends its sentence");
+    joined[start..start + end].to_string()
+}
+
+/// One choice's line in a decision with its continuation lines joined.
+fn choice_line(text: &str, head: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.starts_with(head) {
+            out = line.trim().to_string();
+        } else if !out.is_empty() && line.starts_with("      ") {
+            out.push(' ');
+            out.push_str(line.trim());
+        } else if !out.is_empty() {
+            break;
+        }
+    }
+    out
+}
+
+/// The lines of the "Units that cannot act now:" section, each with its
+/// wrapped continuation joined: one per group of units and its reasons.
+fn idle_groups(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut inside = false;
+    for line in text.lines() {
+        if line == "Units that cannot act now:" {
+            inside = true;
+            continue;
+        }
+        if !line.starts_with("  ") {
+            inside = false;
+        }
+        if !inside {
+            continue;
+        }
+        match out.last_mut() {
+            Some(last) if line.starts_with("      ") => {
+                last.push(' ');
+                last.push_str(line.trim());
+            }
+            _ => out.push(format!(" {}", line.trim())),
+        }
+    }
+    out
+}
+
+/// Whether `text` cites a rule id (R1-R28, N1-...).
+fn cites_rule(text: &str) -> bool {
+    text.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
+        w.len() > 1
+            && (w.starts_with('R') || w.starts_with('N'))
+            && w[1..].chars().all(|c| c.is_ascii_digit())
+    })
+}
+
+/// On a turn: the example is a legal order; a move whenever a move is
+/// legal; an attack that only loses its attacker only when every legal
+/// order is one.
+fn check_example(legal: &[Order], text: &str) -> Result<(), TestCaseError> {
+    let example = example_order(text);
+    prop_assert!(
+        legal.iter().any(|o| o.to_string() == example),
+        "the example {} is not legal:\n{}",
+        example,
+        text
+    );
+    if legal
+        .iter()
+        .any(|o| matches!(o, Order::Move(_) | Order::MoveTwo(..)))
+    {
+        prop_assert!(example.starts_with("MOVE "), "{}", text);
+    }
+    let loses = |order: &str| {
+        text.lines()
+            .any(|l| l.trim() == order || l.trim().starts_with(&format!("{order} (")))
+            && text.lines().any(|l| {
+                l.trim().starts_with(&format!("{order} (attacker lost"))
+                    || l.trim().starts_with(&format!("{order} (charge: both"))
+            })
+    };
+    if loses(&example) {
+        for o in legal {
+            prop_assert!(
+                loses(&o.to_string()),
+                "{} chosen over {}:\n{}",
+                example,
+                o,
+                text
+            );
+        }
+    }
+    Ok(())
+}
+
+/// On a turn: each unit of the side to move (and each type in its reserve)
+/// that has no legal order is named in the section of units that cannot
+/// act, with a rule; no unit that has an order is named there.
+fn check_idle_units(game: &Squares, legal: &[Order], text: &str) -> Result<(), TestCaseError> {
+    let side = game.to_move();
+    let b = board();
+    let reserve = b.reserve(side);
+    let groups = idle_groups(text);
+    // Each group is "<unit>, <unit>: <reasons>".
+    let named = |name: &str| {
+        groups.iter().any(|g| {
+            g.split(':')
+                .next()
+                .is_some_and(|units| units.split(',').any(|u| u.trim() == name))
+        })
+    };
+    let acts = |from: Space, kind: UnitKind| {
+        legal.iter().any(|o| match *o {
+            Order::Move(s) => s.from == from && (from != reserve || s.unit == Some(kind)),
+            Order::MoveTwo(p, q) => [p, q]
+                .iter()
+                .any(|s| s.from == from && (from != reserve || s.unit == Some(kind))),
+            Order::Attack {
+                attacker, support, ..
+            } => attacker == from || support == Some(from),
+            _ => false,
+        })
+    };
+    let mut units: Vec<(Space, UnitKind)> = game
+        .occupied_by(side)
+        .iter()
+        .filter(|&s| b.reserve_owner(s).is_none())
+        .filter_map(|s| game.unit_at(s).map(|u| (s, u.kind())))
+        .collect();
+    units.extend(game.reserve_units(side).map(|u| (reserve, u.kind())));
+    for (square, kind) in units {
+        let name = format!("{kind} {square}");
+        if acts(square, kind) {
+            prop_assert!(
+                !named(&name),
+                "{} acts but is named idle at {}:\n{}",
+                name,
+                game,
+                text
+            );
+        } else {
+            prop_assert!(
+                named(&name),
+                "{} has no order and no reason at {}:\n{}",
+                name,
+                game,
+                text
+            );
+        }
+    }
+    for group in &groups {
+        prop_assert!(cites_rule(group), "{} cites no rule:\n{}", group, text);
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(config(120))]
 
@@ -296,16 +703,29 @@ proptest! {
                 );
             }
         } else {
+            let attacks = listed_attacks(&text);
+            let mut legal_attacks: Vec<String> = legal
+                .iter()
+                .filter(|o| matches!(o, Order::Attack { .. }))
+                .map(|o| o.to_string())
+                .collect();
+            legal_attacks.sort();
+            let mut sorted = attacks.clone();
+            sorted.sort();
+            prop_assert_eq!(&sorted, &legal_attacks, "attacks listed at {}:\n{}", game, text);
             for o in &legal {
                 let mentioned = match o {
                     Order::Move(s) => text.contains(&format!(" {}: ", s.from)),
-                    Order::Attack { attacker, .. } => text.contains(&format!(" {attacker}: ")),
+                    Order::Attack { .. } => attacks.contains(&o.to_string()),
                     Order::MoveTwo(..) => text.contains("two cavalry at once"),
                     Order::Pass => text.contains("PASS"),
                     _ => false,
                 };
                 prop_assert!(mentioned, "{} not mentioned at {}:\n{}", o, game, text);
             }
+            let squares_legal = legal.clone();
+            check_idle_units(&game, &squares_legal, &text)?;
+            check_example(&squares_legal, &text)?;
         }
     }
 }
@@ -360,16 +780,31 @@ proptest! {
                 }
             }
         } else {
+            let attacks = listed_attacks(&text);
+            let mut legal_attacks: Vec<String> = legal
+                .iter()
+                .filter(|o| matches!(o.0, Order::Attack { .. }))
+                .map(|o| o.to_string())
+                .collect();
+            legal_attacks.sort();
+            let mut sorted = attacks.clone();
+            sorted.sort();
+            prop_assert_eq!(&sorted, &legal_attacks, "attacks listed at {}:\n{}", game, text);
             for o in &legal {
                 let mentioned = notation::with(&NAPOLEONIC, || match o.0 {
                     Order::Move(s) => text.contains(&format!(" {}: ", s.from)),
-                    Order::Attack { attacker, .. } => text.contains(&format!(" {attacker}: ")),
+                    Order::Attack { .. } => attacks.contains(&o.to_string()),
                     Order::MoveTwo(..) => text.contains("two cavalry or heavy cavalry at once"),
                     Order::Pass => text.contains("PASS"),
                     _ => false,
                 });
                 prop_assert!(mentioned, "{} not mentioned at {}:\n{}", o, game, text);
             }
+            let squares_legal: Vec<Order> = legal.iter().map(|o| o.0).collect();
+            notation::with(&NAPOLEONIC, || {
+                check_idle_units(squares, &squares_legal, &text)?;
+                check_example(&squares_legal, &text)
+            })?;
         }
     }
 }

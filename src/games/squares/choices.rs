@@ -1,10 +1,15 @@
 //! The pending choices, worded for the player who must decide.
 //!
-//! On a turn: the legal orders grouped by unit, one line per unit, counted
-//! instead of listed when the line would not fit (`HELP MOVES <square>`
-//! lists them). Inside an attack: each legal choice with one line saying
-//! what it does in this position, worked out by playing it on a copy of the
-//! game, so the text can never promise what the rules would not do.
+//! On a turn: every legal attack first, each written out in full in the
+//! notation a player copies (two to a line when there are many), with what
+//! it does when that is decided already; then the moves by unit (`HELP
+//! MOVES <square>` writes one unit's out in full); then one line for each
+//! unit, or group of units, that cannot act, saying why with the rule the
+//! engine refuses its orders by; then an example order that is sensible to
+//! copy. Inside an attack: each legal choice with one line saying what it
+//! does in this position, worked out by playing it on a copy of the game,
+//! so the text can never promise what the rules would not do; an
+//! attacker's option first says what it does by the rules.
 //!
 //! The Napoleonic variant's choices are worded in its notation (British and
 //! French, F codes, its seven unit types; N1, N24), with its rules cited
@@ -16,15 +21,16 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::attack::{AttackState, OptionsOffered, Stage};
-use super::board::{board, Space, Terrain};
+use super::board::{board, Space, SpaceSet, Terrain};
 use super::drawing::{must_retreat_rule, option_list};
 use super::event::Event;
 use super::notation;
-use super::order::Order;
+use super::order::{Order, Step};
+use super::refusal::Refusal;
 use super::rules::{Family, Variant};
 use super::state::{Half, Squares};
 use super::unit::{Side, UnitKind};
-use crate::games::{Game, Rejection};
+use crate::games::{CitesRule, Game, Rejection};
 
 /// Mail lines are at most this wide (design: plain text, 76 columns).
 const WIDTH: usize = crate::games::text::MAIL_WIDTH;
@@ -119,11 +125,47 @@ fn describe_turn(game: &Squares, side: Side) -> String {
         Half::First => "the first half of your double turn (R4)",
         Half::Second => "the second half of your double turn (R4)",
     };
-    let _ = writeln!(out, "{side}, turn {turn}: {what}. Your orders, by unit:");
+    let _ = writeln!(out, "{side}, turn {turn}: {what}.");
     let legal = game.legal_orders();
+
+    // Every attack in full: attacks are what a player looks for first.
+    let mut attacks: Vec<(u8, Space, Space, Option<Space>)> = legal
+        .iter()
+        .filter_map(|o| match *o {
+            Order::Attack {
+                attacker,
+                target,
+                support,
+            } => Some((front_rank(side, attacker), attacker, target, support)),
+            _ => None,
+        })
+        .collect();
+    attacks.sort();
+    if attacks.is_empty() {
+        let _ = writeln!(out, "Attacks: none now.");
+    } else {
+        let _ = writeln!(out, "Attacks ({}):", attacks.len());
+        let listed: Vec<((Space, Space), String, Option<String>)> = attacks
+            .iter()
+            .map(|&(_, attacker, target, support)| {
+                let order = Order::Attack {
+                    attacker,
+                    target,
+                    support,
+                };
+                (
+                    (attacker, target),
+                    order.to_string(),
+                    attack_note(game, attacker, target, support),
+                )
+            })
+            .collect();
+        out.push_str(&attack_lines(&listed));
+    }
+
     // Units are keyed by square; a reserve is keyed by square and type,
     // because its units of one type are interchangeable (R7).
-    let mut by_unit: BTreeMap<(u8, Space, Option<UnitKind>), Vec<Order>> = BTreeMap::new();
+    let mut by_unit: BTreeMap<(u8, Space, Option<UnitKind>), Vec<Step>> = BTreeMap::new();
     let mut pairs = 0usize;
     let mut pass = false;
     for order in &legal {
@@ -131,23 +173,21 @@ fn describe_turn(game: &Squares, side: Side) -> String {
             Order::Move(step) => by_unit
                 .entry((front_rank(side, step.from), step.from, step.unit))
                 .or_default()
-                .push(*order),
-            Order::Attack { attacker, .. } => by_unit
-                .entry((front_rank(side, attacker), attacker, None))
-                .or_default()
-                .push(*order),
+                .push(step),
             Order::MoveTwo(..) => pairs += 1,
             Order::Pass => pass = true,
             _ => {}
         }
     }
+    if !by_unit.is_empty() || pairs > 0 || pass {
+        let _ = writeln!(out, "Your orders, by unit:");
+    }
     let mut whole_turn_note = false;
-    for ((_, square, kind), orders) in &by_unit {
+    for ((_, square, kind), steps) in &by_unit {
         let kind = kind
             .or_else(|| game.unit_at(*square).map(|u| u.kind()))
             .unwrap_or(UnitKind::Infantry);
-        let head = format!("  {kind} {square}: ");
-        let (line, whole) = unit_line(game, &head, orders);
+        let (line, whole) = moves_line(game, kind, *square, steps);
         whole_turn_note |= whole;
         out.push_str(&line);
         out.push('\n');
@@ -180,13 +220,497 @@ fn describe_turn(game: &Squares, side: Side) -> String {
     if whole_turn_note {
         let _ = writeln!(out, "  * this move uses your whole double turn (R5)");
     }
+
+    let idle = idle_units(game, side, &legal);
+    if !idle.is_empty() {
+        let _ = writeln!(out, "Units that cannot act now:");
+        for (units, why) in idle {
+            let _ = writeln!(out, "  {}: {why}", units.join(", "));
+        }
+    }
     let _ = writeln!(
         out,
-        "Write one order per line, such as {}. HELP MOVES <square> lists one \
-         unit's orders in full.",
-        example(&legal)
+        "Write one order per line, such as {}. HELP MOVES <square> lists \
+         one unit's orders in full.",
+        example(game, side, &legal)
     );
     wrap_all(&out)
+}
+
+/// Attacks listed one per line up to this many; beyond it, the attacks of
+/// one unit on one target without a note share lines, in columns, each
+/// still a whole order to copy.
+const ONE_ATTACK_PER_LINE: usize = 12;
+
+/// The attack lines: each attack in canonical notation, with what it does
+/// without a choice when that is decided already (`attack_note`). Each
+/// attack comes with its engagement (attacker and target): in the compact
+/// form an engagement starts a new line.
+fn attack_lines(attacks: &[((Space, Space), String, Option<String>)]) -> String {
+    let mut out = String::new();
+    if attacks.len() <= ONE_ATTACK_PER_LINE {
+        for (_, order, note) in attacks {
+            match note {
+                Some(note) => {
+                    let _ = writeln!(out, "  {order} ({note})");
+                }
+                None => {
+                    let _ = writeln!(out, "  {order}");
+                }
+            }
+        }
+        return out;
+    }
+    // Columns three spaces apart; the last needs no gap after it.
+    let column = attacks.iter().map(|(_, o, _)| o.len()).max().unwrap_or(0) + 3;
+    let per_line = ((WIDTH - 2 + 3) / column).max(1);
+    let mut row: Vec<&str> = Vec::new();
+    let flush = |row: &mut Vec<&str>, out: &mut String| {
+        if row.is_empty() {
+            return;
+        }
+        let mut line = String::from("  ");
+        for (i, order) in row.iter().enumerate() {
+            if i + 1 < row.len() {
+                let _ = write!(line, "{order:<column$}");
+            } else {
+                line.push_str(order);
+            }
+        }
+        out.push_str(&line);
+        out.push('\n');
+        row.clear();
+    };
+    let mut engagement = None;
+    for (pair, order, note) in attacks {
+        if engagement != Some(*pair) {
+            flush(&mut row, &mut out);
+            engagement = Some(*pair);
+        }
+        match note {
+            Some(note) => {
+                flush(&mut row, &mut out);
+                let _ = writeln!(out, "  {order} ({note})");
+            }
+            None => {
+                row.push(order);
+                if row.len() == per_line {
+                    flush(&mut row, &mut out);
+                }
+            }
+        }
+    }
+    flush(&mut row, &mut out);
+    out
+}
+
+/// One unit's moves on one line (wrapped when long), by destination; a
+/// star marks a move that takes the whole double turn (R5).
+fn moves_line(game: &Squares, kind: UnitKind, square: Space, steps: &[Step]) -> (String, bool) {
+    let mut moves: Vec<String> = Vec::new();
+    let mut whole = false;
+    for step in steps {
+        let takes_whole =
+            game.half == Half::First && game.is_whole_double_turn(kind, step.from, step.to);
+        whole |= takes_whole;
+        let dest = format!("{}{}", step.to, if takes_whole { "*" } else { "" });
+        if !moves.contains(&dest) {
+            moves.push(dest);
+        }
+    }
+    (
+        format!("  {kind} {square}: MOVE to {}", moves.join(" ")),
+        whole,
+    )
+}
+
+/// One part of why a unit cannot act: a head ("no move", "no attack on"),
+/// the squares it concerns if any, perhaps a detail, and the rules the
+/// engine's refusals cite.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Why {
+    head: &'static str,
+    squares: Vec<Space>,
+    detail: Option<String>,
+    rules: Vec<&'static str>,
+}
+
+impl Why {
+    fn new(head: &'static str, detail: Option<String>, rule: &'static str) -> Why {
+        Why::citing(head, detail, vec![rule])
+    }
+
+    fn citing(head: &'static str, detail: Option<String>, rules: Vec<&'static str>) -> Why {
+        Why {
+            head,
+            squares: Vec::new(),
+            detail,
+            rules,
+        }
+    }
+
+    fn on(head: &'static str, square: Space, detail: Option<String>, rule: &'static str) -> Why {
+        Why {
+            squares: vec![square],
+            ..Why::new(head, detail, rule)
+        }
+    }
+
+    /// Whether `other` says the same, perhaps of other squares or citing
+    /// other rules.
+    fn same_kind(&self, other: &Why) -> bool {
+        self.head == other.head && self.detail == other.detail
+    }
+
+    /// Takes in the squares and rules of `other`, a reason of the same kind.
+    fn merge(&mut self, other: Why) {
+        for s in other.squares {
+            if !self.squares.contains(&s) {
+                self.squares.push(s);
+            }
+        }
+        for r in other.rules {
+            if !self.rules.contains(&r) {
+                self.rules.push(r);
+            }
+        }
+    }
+
+    fn render(&self) -> String {
+        let mut head = self.head.to_string();
+        if !self.squares.is_empty() {
+            let squares: Vec<String> = self.squares.iter().map(|s| s.to_string()).collect();
+            let _ = write!(head, " {}", squares.join(" or "));
+        }
+        let mut inside: Vec<String> = self.detail.iter().cloned().collect();
+        inside.extend(self.rules.iter().map(|r| r.to_string()));
+        if inside.is_empty() {
+            head
+        } else {
+            format!("{head} ({})", inside.join(", "))
+        }
+    }
+}
+
+/// The units of `side` (and the reserve's unit types) with no legal order
+/// now, each with why, grouped where the reasons are the same: nearest the
+/// enemy first, the reserve last.
+///
+/// The reasons are the engine's own: each order the unit would give (a
+/// step to every square in reach, an attack on every enemy next to it,
+/// alone or with each unit that could support it) is put to the engine's
+/// refusal machinery (`Squares::diagnose`), and its refusals and the rules
+/// they cite are worded here.
+fn idle_units(game: &Squares, side: Side, legal: &[Order]) -> Vec<(Vec<String>, String)> {
+    let b = board();
+    let own_reserve = b.reserve(side);
+    let mut acting = SpaceSet::EMPTY;
+    let mut reserve_acting: Vec<UnitKind> = Vec::new();
+    for order in legal {
+        for s in acting_squares(order) {
+            acting |= s.set();
+        }
+        let steps = match *order {
+            Order::Move(a) => vec![a],
+            Order::MoveTwo(a, c) => vec![a, c],
+            _ => Vec::new(),
+        };
+        for step in steps {
+            if step.from == own_reserve {
+                reserve_acting.extend(step.unit);
+            }
+        }
+    }
+    let mut idle: Vec<(u8, Space, UnitKind, Vec<Why>)> = Vec::new();
+    for s in game.occupied_by(side) {
+        if b.reserve_owner(s).is_some() || acting.contains(s) {
+            continue;
+        }
+        let Some(u) = game.unit_at(s) else { continue };
+        idle.push((
+            front_rank(side, s),
+            s,
+            u.kind(),
+            unit_reasons(game, s, None),
+        ));
+    }
+    let mut kinds: Vec<UnitKind> = Vec::new();
+    for u in game.reserve_units(side) {
+        if !kinds.contains(&u.kind()) && !reserve_acting.contains(&u.kind()) {
+            kinds.push(u.kind());
+        }
+    }
+    kinds.sort_by_key(|k| game.variant().kinds().iter().position(|v| v == k));
+    for kind in kinds {
+        let why = unit_reasons(game, own_reserve, Some(kind));
+        idle.push((u8::MAX, own_reserve, kind, why));
+    }
+    idle.sort_by_key(|&(rank, s, _, _)| (rank, s));
+    // Grouped by the same reasons; the rules of a group are all cited.
+    let mut groups: Vec<(Vec<String>, Vec<Why>)> = Vec::new();
+    for (_, s, kind, whys) in idle {
+        let name = format!("{kind} {s}");
+        let same = |a: &[Why], c: &[Why]| {
+            a.len() == c.len()
+                && a.iter()
+                    .zip(c)
+                    .all(|(x, y)| x.same_kind(y) && x.squares == y.squares)
+        };
+        match groups.iter_mut().find(|(_, g)| same(g, &whys)) {
+            Some((names, g)) => {
+                names.push(name);
+                for (x, y) in g.iter_mut().zip(whys) {
+                    x.merge(y);
+                }
+            }
+            None => groups.push((vec![name], whys)),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(names, whys)| {
+            let text: Vec<String> = whys.iter().map(Why::render).collect();
+            (names, text.join("; "))
+        })
+        .collect()
+}
+
+/// Why the unit on `from` (of type `kind` when `from` is the reserve) has
+/// no legal order: its would-be orders, refused by the engine.
+fn unit_reasons(game: &Squares, from: Space, kind: Option<UnitKind>) -> Vec<Why> {
+    let b = board();
+    let Some(unit_kind) = kind.or_else(|| game.unit_at(from).map(|u| u.kind())) else {
+        return vec![Why::citing("no legal order", None, Vec::new())];
+    };
+    let rule_of = |r: &Refusal| r.rule().0;
+
+    // Moves: one step to every square in reach, two for the units that
+    // move two (R11).
+    let mut reach = b.adjacent(from);
+    if game.variant().unit(unit_kind).steps >= 2 {
+        for s in b.adjacent(from) {
+            reach |= b.adjacent(s);
+        }
+    }
+    let move_refusals: Vec<Refusal> = reach
+        .iter()
+        .filter(|&to| to != from)
+        .map(|to| {
+            game.diagnose(&Order::Move(Step {
+                from,
+                via: None,
+                to,
+                unit: kind,
+            }))
+        })
+        .collect();
+    if let Some(r) = move_refusals
+        .iter()
+        .find(|r| matches!(r, Refusal::Resting { .. }))
+    {
+        return vec![Why::new("resting after a retreat", None, rule_of(r))];
+    }
+    let mut whys = Vec::new();
+    let no_move = |detail: &str, rules| Why::citing("no move", Some(detail.to_string()), rules);
+    let rules_of = |pick: &dyn Fn(&Refusal) -> bool| {
+        let mut rules: Vec<&'static str> = Vec::new();
+        for r in move_refusals.iter().filter(|r| pick(r)) {
+            if !rules.contains(&rule_of(r)) {
+                rules.push(rule_of(r));
+            }
+        }
+        rules
+    };
+    let any = |pick: &dyn Fn(&Refusal) -> bool| move_refusals.iter().any(pick);
+    let moved_twice = |r: &Refusal| matches!(r, Refusal::MovedTwice { .. });
+    let double_turn = |r: &Refusal| matches!(r, Refusal::NeedsDoubleTurn { .. });
+    let forest = |r: &Refusal| matches!(r, Refusal::NeverForest);
+    let taken = |r: &Refusal| {
+        matches!(
+            r,
+            Refusal::Occupied { .. } | Refusal::EnemyReserveHeld { .. }
+        )
+    };
+    if any(&moved_twice) {
+        whys.push(no_move(
+            "moved on your last two turns",
+            rules_of(&moved_twice),
+        ));
+    } else if any(&double_turn) {
+        whys.push(no_move(
+            "its free squares need a whole double turn",
+            rules_of(&double_turn),
+        ));
+    } else if any(&forest) {
+        whys.push(no_move("its free squares are forest", rules_of(&forest)));
+    } else if any(&taken) {
+        whys.push(no_move(
+            "every square in reach is occupied",
+            rules_of(&taken),
+        ));
+    } else {
+        whys.push(Why::citing("no move", None, rules_of(&|_| true)));
+    }
+    if kind.is_some() {
+        // A reserve never attacks (R25): its units only move out.
+        return whys;
+    }
+
+    // Attacks: on every enemy next to it by an edge, alone and with each
+    // unit that could support.
+    let side = game.to_move;
+    let enemy = side.opponent();
+    let own = game.occupied_by(side);
+    let mut push = |why: Why| match whys.iter_mut().find(|w| w.same_kind(&why)) {
+        Some(w) => w.merge(why),
+        None => whys.push(why),
+    };
+    for target in b.edge(from) {
+        let enemy_there = match b.terrain(target) {
+            Terrain::Reserve(owner) => owner == enemy && game.reserve_count(enemy) > 0,
+            _ => game.occupied_by(enemy).contains(target),
+        };
+        if !enemy_there {
+            continue;
+        }
+        let supports: Vec<Space> = b
+            .adjacent(target)
+            .iter()
+            .filter(|&s| s != from && own.contains(s) && b.reserve_owner(s).is_none())
+            .collect();
+        let attack = |support| {
+            game.diagnose(&Order::Attack {
+                attacker: from,
+                target,
+                support,
+            })
+        };
+        let defender = match game.unit_at(target) {
+            Some(d) => d.kind().to_string(),
+            None => "reserve".to_string(),
+        };
+        for (support, r) in std::iter::once((None, attack(None)))
+            .chain(supports.iter().map(|&s| (Some(s), attack(Some(s)))))
+        {
+            let rule = rule_of(&r);
+            let why = match r {
+                Refusal::AttackedTwice { .. } => Why::new(
+                    "no attack",
+                    Some("attacked on your last two turns".to_string()),
+                    rule,
+                ),
+                Refusal::Pinned { square, artillery } if square == from => {
+                    let by = game
+                        .unit_at(artillery)
+                        .map_or("artillery".to_string(), |u| u.kind().to_string());
+                    Why::new(
+                        "no attack",
+                        Some(format!("pinned by the {by} in {artillery}")),
+                        rule,
+                    )
+                }
+                Refusal::PinnedTwice { square } if square == from => Why::new(
+                    "no attack",
+                    Some("next to two or more enemy artillery".to_string()),
+                    rule,
+                ),
+                Refusal::Pinned { square, .. } | Refusal::PinnedTwice { square } => {
+                    Why::on("no support from", square, Some("pinned".to_string()), rule)
+                }
+                Refusal::Resting { square, .. } => {
+                    Why::on("no support from", square, Some("resting".to_string()), rule)
+                }
+                Refusal::CavalryUnsupportedOnInfantry if support.is_none() => Why::on(
+                    "no attack on",
+                    target,
+                    Some(if supports.is_empty() {
+                        format!("{unit_kind} needs a support there, and none is next to it")
+                    } else {
+                        format!("{unit_kind} needs a support there")
+                    }),
+                    rule,
+                ),
+                Refusal::ArtilleryTarget if game.variant().unit(unit_kind).grand_battery => {
+                    Why::on(
+                        "no attack on",
+                        target,
+                        Some(format!(
+                            "{unit_kind} attacks {defender} only as a Grand Battery"
+                        )),
+                        rule,
+                    )
+                }
+                Refusal::FootOnCavalry { .. } => Why::on(
+                    "no attack on",
+                    target,
+                    Some(format!("{unit_kind} may not lead an attack on {defender}")),
+                    rule,
+                ),
+                Refusal::CavalryUnsupportedOnInfantry | Refusal::ArtilleryTarget => Why::on(
+                    "no attack on",
+                    target,
+                    Some(format!("{unit_kind} may not attack {defender}")),
+                    rule,
+                ),
+                _ => Why::on("no attack on", target, None, rule),
+            };
+            push(why);
+        }
+    }
+    whys
+}
+
+/// The order shown as an example of the notation. It must be one a player
+/// could sensibly copy, never a suicidal one. "Sensible", simply, in this
+/// order of preference:
+/// 1. a MOVE of one unit to a square that no enemy unit touches (an edge or
+///    a corner), preferring units that are not artillery (nor the horse
+///    battery), then moves that do not take the whole double turn (R5),
+///    then moves out of the own reserve;
+/// 2. any other MOVE of one unit, in the same preference, then two cavalry
+///    at once;
+/// 3. PASS;
+/// 4. an attack the choices do not mark as losing its attacker;
+/// 5. whatever order is listed first.
+///
+/// Ties go to the first in alphabetical order, so the example is stable.
+fn example(game: &Squares, side: Side, legal: &[Order]) -> String {
+    let b = board();
+    let enemy = game.occupied_by(side.opponent());
+    let key = |o: &Order| -> (u8, bool, bool, bool, bool) {
+        match *o {
+            Order::Move(step) => {
+                let kind = step
+                    .unit
+                    .or_else(|| game.unit_at(step.from).map(|u| u.kind()))
+                    .unwrap_or(UnitKind::Infantry);
+                let exposed = !(b.adjacent(step.to) & enemy).is_empty();
+                let guns = game.variant().unit(kind).family == Family::Guns;
+                let whole =
+                    game.half == Half::First && game.is_whole_double_turn(kind, step.from, step.to);
+                let not_reserve = b.reserve_owner(step.from) != Some(side);
+                (u8::from(exposed), guns, whole, not_reserve, false)
+            }
+            Order::MoveTwo(..) => (2, false, false, false, false),
+            Order::Pass => (3, false, false, false, false),
+            Order::Attack {
+                attacker,
+                target,
+                support,
+            } => {
+                let loses = attack_note(game, attacker, target, support)
+                    .is_some_and(|n| n.contains("attacker lost") || n.contains("both eliminated"));
+                (4 + u8::from(loses), false, false, false, false)
+            }
+            _ => (6, false, false, false, false),
+        }
+    };
+    legal
+        .iter()
+        .map(|o| (key(o), o.to_string()))
+        .min()
+        .map(|(_, text)| text)
+        .unwrap_or_else(|| "PASS".to_string())
 }
 
 /// Orders nearer the enemy come first: the front is what a player reads
@@ -202,119 +726,6 @@ fn front_rank(side: Side, s: Space) -> u8 {
         Side::Gray => depth,
     };
     toward_enemy.clamp(0, 254) as u8
-}
-
-/// One unit's orders on one line: moves by destination, attacks by target
-/// with their supports; counted when the line would be too long.
-fn unit_line(game: &Squares, head: &str, orders: &[Order]) -> (String, bool) {
-    let mut moves: Vec<String> = Vec::new();
-    let mut whole = false;
-    // By target: each support ("alone" for none) with what the attack does
-    // without a choice, if anything.
-    let mut attacks: BTreeMap<String, Vec<(String, Option<String>)>> = BTreeMap::new();
-    for o in orders {
-        match *o {
-            Order::Move(step) => {
-                let kind = step
-                    .unit
-                    .or_else(|| game.unit_at(step.from).map(|u| u.kind()))
-                    .unwrap_or(UnitKind::Infantry);
-                let takes_whole =
-                    game.half == Half::First && game.is_whole_double_turn(kind, step.from, step.to);
-                whole |= takes_whole;
-                let dest = format!("{}{}", step.to, if takes_whole { "*" } else { "" });
-                if !moves.contains(&dest) {
-                    moves.push(dest);
-                }
-            }
-            Order::Attack {
-                attacker,
-                target,
-                support,
-            } => {
-                let note = attack_note(game, attacker, target, support);
-                attacks
-                    .entry(target.to_string())
-                    .or_default()
-                    .push((support.map_or("alone".to_string(), |s| s.to_string()), note))
-            }
-            _ => {}
-        }
-    }
-    let mut parts = Vec::new();
-    if !moves.is_empty() {
-        parts.push(format!("MOVE to {}", moves.join(" ")));
-    }
-    for (target, supports) in &attacks {
-        let alone_note = supports
-            .iter()
-            .find(|(s, _)| s == "alone")
-            .map(|(_, note)| note.clone());
-        let alone = alone_note.is_some();
-        let with: Vec<&str> = supports
-            .iter()
-            .filter(|(s, _)| s != "alone")
-            .map(|(s, _)| s.as_str())
-            .collect();
-        // R17: some unsupported attacks only lose the attacker (N10: some
-        // only win); say so where the choice is offered. A note every
-        // attack on the target shares (a charge, supported or not) goes
-        // with the target.
-        let shared = supports
-            .first()
-            .and_then(|(_, note)| note.clone())
-            .filter(|note| {
-                !with.is_empty() && supports.iter().all(|(_, n)| n.as_ref() == Some(note))
-            });
-        let lost = match (&shared, alone_note.flatten()) {
-            (None, Some(note)) => format!(" ({note})"),
-            _ => String::new(),
-        };
-        let how = match (alone, with.is_empty()) {
-            (true, true) => format!("unsupported{lost}"),
-            (true, false) => format!("alone{lost} or SUPPORT {}", with.join("/")),
-            (false, _) => format!("SUPPORT {}", with.join("/")),
-        };
-        match shared {
-            Some(note) => parts.push(format!("ATTACK {target} ({note}) {how}")),
-            None => parts.push(format!("ATTACK {target} {how}")),
-        }
-    }
-    let line = format!("{head}{}", parts.join("; "));
-    if line.len() <= WIDTH {
-        return (line, whole);
-    }
-    let n_moves = orders
-        .iter()
-        .filter(|o| matches!(o, Order::Move(_)))
-        .count();
-    let n_attacks = orders.len() - n_moves;
-    let square = match orders[0] {
-        Order::Move(s) => s.from,
-        Order::Attack { attacker, .. } => attacker,
-        _ => unreachable!("only moves and attacks are grouped by unit"),
-    };
-    // In the variant an attack may decide itself (the charge, N10; the
-    // immunities, N11, N14, N15): the moves are counted and the attacks,
-    // with what they do, stay listed, over two lines when they must.
-    if game.variant() == Variant::Napoleonic && !moves.is_empty() && parts.len() > 1 {
-        let counted = format!("{} (HELP MOVES {square})", count(n_moves, "move"));
-        let line = format!("{head}{counted}; {}", parts[1..].join("; "));
-        if line.len() <= 2 * WIDTH - 8 {
-            return (line, whole);
-        }
-    }
-    let mut counted = Vec::new();
-    if n_moves > 0 {
-        counted.push(count(n_moves, "move"));
-    }
-    if n_attacks > 0 {
-        counted.push(count(n_attacks, "attack"));
-    }
-    (
-        format!("{head}{} (HELP MOVES {square})", counted.join(", ")),
-        whole,
-    )
 }
 
 /// What an attack from `attacker` on `target` does without a choice, if
@@ -365,19 +776,6 @@ fn attack_note(
         });
     }
     None
-}
-
-/// An order to show as an example of the notation: an attack if there is
-/// one, else a move.
-fn example(legal: &[Order]) -> String {
-    let mut sorted_legal: Vec<&Order> = legal.iter().collect();
-    sorted_legal.sort_by_key(|o| o.to_string());
-    sorted_legal
-        .iter()
-        .find(|o| matches!(o, Order::Attack { .. }))
-        .or_else(|| sorted_legal.iter().find(|o| matches!(o, Order::Move(_))))
-        .map(|o| o.to_string())
-        .unwrap_or_else(|| "PASS".to_string())
 }
 
 fn describe_decision(game: &Squares, side: Side, stage: Stage) -> String {
@@ -506,9 +904,75 @@ fn describe_decision(game: &Squares, side: Side, stage: Stage) -> String {
     legal.sort_by_key(|o| o.to_string());
     for order in legal {
         let effect = v.effect(&order);
-        let _ = writeln!(out, "  {order}: {effect}");
+        match option_summary(game, &order) {
+            // What the option does by the rules, then what it does here.
+            Some(what) => {
+                let effect = crate::games::text::capitalised(&effect);
+                let _ = writeln!(out, "  {order}: {what}. {effect}.");
+            }
+            None => {
+                let _ = writeln!(out, "  {order}: {effect}");
+            }
+        }
     }
     wrap_all(&out)
+}
+
+/// What an attacker's option does by the rules, in our words, from the
+/// attacker's seat: the options of R19 (1-5), of the Grand Battery (N18)
+/// and of the attacking Horse Battery (N19), as the engine's option table
+/// plays them. Option 1 and GB1 with a supporting unit that gives the
+/// defender a second chance (R19, N21) say so.
+fn option_summary(game: &Squares, order: &Order) -> Option<&'static str> {
+    let attack = game.attack?;
+    let rules = |s: Space| game.unit_at(s).map(|u| game.variant().unit(u.kind()));
+    let second_chance = attack
+        .support
+        .and_then(rules)
+        .is_some_and(|r| r.second_chance_as_support);
+    let advances = rules(attack.attacker).is_some_and(|r| r.advances);
+    Some(match *order {
+        Order::Option(1) if second_chance => {
+            "your supporting artillery retreats first; the defender may then \
+             retreat a second time and survive, else it is eliminated and your \
+             attacking unit retreats"
+        }
+        Order::Option(1) => {
+            "the defender is eliminated; your supporting unit retreats, then your \
+             attacking unit"
+        }
+        Order::Option(2) if advances => {
+            "the defender and your supporting unit are eliminated; your attacking \
+             unit may advance"
+        }
+        Order::Option(2) => "the defender and your supporting unit are eliminated",
+        Order::Option(3) => "the defender and your attacking unit are eliminated",
+        Order::Option(4) => "only your attacking unit retreats; the defender stays",
+        Order::Option(5) => "only your supporting unit retreats; the defender stays",
+        Order::GrandBattery(1) if second_chance => {
+            "your supporting artillery retreats first; the defender may then \
+             retreat a second time and survive, else it is eliminated; your \
+             attacking artillery stays"
+        }
+        Order::GrandBattery(1) => {
+            "the defender is eliminated and your supporting unit retreats; your \
+             attacking artillery stays"
+        }
+        Order::GrandBattery(2) => "the defender and your attacking artillery are eliminated",
+        Order::GrandBattery(3) => "only your supporting unit retreats; the defender stays",
+        Order::HorseBattery(1) => {
+            "the defender, your supporting unit and your horse battery all retreat; \
+             none is eliminated"
+        }
+        Order::HorseBattery(2) => {
+            "the defender and your supporting unit are eliminated; your horse \
+             battery retreats"
+        }
+        Order::HorseBattery(3) => "the defender and your horse battery are eliminated",
+        Order::HorseBattery(4) => "only your horse battery retreats; the defender stays",
+        Order::HorseBattery(5) => "only your supporting unit retreats; the defender stays",
+        _ => return None,
+    })
 }
 
 /// Words for units and events from one side's seat: "your infantry in
