@@ -20,3 +20,12 @@ CREATE TABLE address_changes (
 -- Answers a player gave in advance (IF STAND OPTION 2, IF ATTACKED AT B2C
 -- RETREAT B1R), as a JSON list; used once each, or cancelled.
 ALTER TABLE seats ADD COLUMN conditions TEXT NOT NULL DEFAULT '[]';
+
+-- Incoming mails whose processing failed or panicked, by a hash of their
+-- bytes: tried again a bounded number of times, then set aside.
+CREATE TABLE intake_failures (
+    digest     TEXT PRIMARY KEY,
+    attempts   INTEGER NOT NULL,
+    last_error TEXT NOT NULL,
+    first_at   TEXT NOT NULL
+);

@@ -191,6 +191,9 @@ pub struct IntakeConfig {
     pub maildir: PathBuf,
     /// An IMAP account to read instead of the Maildir.
     pub imap: Option<crate::mail::imap::ImapConfig>,
+    /// How many times a mail whose processing fails (or panics) is tried
+    /// before it is set aside in the quarantine and a moderator told.
+    pub max_attempts: u32,
 }
 
 impl Default for IntakeConfig {
@@ -198,6 +201,7 @@ impl Default for IntakeConfig {
         IntakeConfig {
             maildir: "var/mail/inbox".into(),
             imap: None,
+            max_attempts: 3,
         }
     }
 }

@@ -400,6 +400,58 @@ fn an_invitation_names_the_inviter_the_game_and_its_time_and_expires() {
     );
 }
 
+#[test]
+fn huge_numbers_of_days_and_hours_are_refused_before_any_date_arithmetic() {
+    let mut site = Site::new("huge");
+    site.start("DAYS 1");
+    let ann = site.seat(true);
+    let at = t0() + Duration::hours(1);
+    for line in [
+        "VACATION 96000000 DAYS",
+        "VACATION 4294967295 DAYS",
+        "VACATION FROM 2026-12-01 TO 262143-12-31",
+    ] {
+        let mails = site.mail(at, ANN, &ann, line);
+        let reply = only(&mails, ANN)[0].replace('\n', " ");
+        assert!(reply.contains("Not understood"), "{line}: {reply}");
+    }
+    let mod_addr = site.service.moderator_address(MOD);
+    for line in [
+        "EXTEND 1 96000000 DAYS",
+        "EXTEND 1 9223372036854775807 HOURS",
+        "EXTEND 1 400 DAYS",
+        "PAUSE 1 UNTIL 200000-01-01",
+    ] {
+        let mails = site.mail(at, MOD, &mod_addr, line);
+        let reply = only(&mails, MOD)[0].replace('\n', " ");
+        assert!(
+            reply.contains("Not understood") || reply.contains("Refused"),
+            "{line}: {reply}"
+        );
+        let report = site.service.moderate(line, "cli:test", at).unwrap();
+        assert!(
+            report.starts_with("Not understood") || report.starts_with("Refused"),
+            "{line}: {report}"
+        );
+    }
+    let mails = site.mail(at, MOD, &mod_addr, "PAUSE 1 UNTIL 2099-01-01");
+    assert!(
+        only(&mails, MOD)[0].contains("at most 366 days"),
+        "{mails:?}"
+    );
+    let mails = site.mail(
+        at,
+        ANN,
+        "orderly@example.org",
+        "NEW SQUARES VS carol@example.org CLOCK 10+1 MAX 4000000000",
+    );
+    let reply = only(&mails, ANN)[0].replace('\n', " ");
+    assert!(
+        reply.contains("MAX follows CLOCK and is from its initial days to 365"),
+        "{reply}"
+    );
+}
+
 fn record(site: &mut Site) -> String {
     orderly::service::admin::export(site.service.store(), 1, false, "example.org").unwrap()
 }

@@ -28,6 +28,7 @@ fn config(stack: &MailStack, user: &str, security: Security) -> ImapConfig {
         password_file: None,
         folder: "INBOX".into(),
         processed_folder: None,
+        quarantine_folder: "Quarantine".into(),
         ca_file: Some(stack.ca_file.clone()),
         idle: true,
         reconnect_max_secs: 4,
@@ -135,6 +136,31 @@ fn lists_with_bytes_and_marks_seen() {
     assert!(other.waiting().expect("waiting").is_empty());
     // \Seen leaves the messages where they were.
     assert_eq!(stack.fetch_all("orderly").len(), 3);
+}
+
+#[test]
+fn a_poison_mail_is_moved_to_the_quarantine_folder() {
+    let Some(stack) = MailStack::start() else {
+        return;
+    };
+    let mut inbox =
+        ImapMailbox::connect(config(&stack, "orderly", Security::Plain)).expect("connect");
+    for subject in ["poison-a", "poison-b"] {
+        send(&stack, "orderly", subject);
+    }
+    let first = listed(&mut inbox, 2);
+    let poison = first.iter().find(|w| subject_of(w) == "poison-a").unwrap();
+    inbox.quarantine(&poison.key).expect("quarantine");
+    assert_eq!(subjects(&inbox.waiting().expect("waiting")), ["poison-b"]);
+    // It is kept, whole, in the quarantine folder (created on demand).
+    let mut kept = ImapMailbox::connect(ImapConfig {
+        folder: "Quarantine".into(),
+        ..config(&stack, "orderly", Security::Plain)
+    })
+    .expect("connect to the quarantine");
+    let there = kept.waiting().expect("waiting");
+    assert_eq!(subjects(&there), ["poison-a"]);
+    assert_eq!(there[0].raw, poison.raw);
 }
 
 #[test]

@@ -838,6 +838,50 @@ fn answers_given_in_advance_resolve_an_attack_in_one_mail() {
 }
 
 #[test]
+fn a_mail_that_always_fails_is_set_aside_after_its_tries_and_the_queue_goes_on() {
+    let mut site = Site::with("poison", |c| {
+        c.moderators.addresses = vec!["mod@example.org".into()];
+    });
+    let (ann, _) = start(&mut site);
+    // A real failure inside processing, for this one mail only: the
+    // database refuses to record it (as a full disk or a bug would fail).
+    let db = rusqlite::Connection::open(site.dir.join("orderly.db")).unwrap();
+    db.execute_batch(
+        "CREATE TRIGGER poison BEFORE INSERT ON messages \
+         WHEN NEW.message_id = 'poison@test' BEGIN SELECT RAISE(ABORT, 'poisoned'); END;",
+    )
+    .unwrap();
+    let poison = format!(
+        "From: {ANN}\r\nTo: {ann}\r\nSubject: x\r\nMessage-ID: <poison@test>\r\n\r\nPASS\r\n"
+    );
+    site.inbox.deliver(poison.as_bytes()).unwrap();
+    // The first two polls fail on it and leave it waiting; the others'
+    // mail is answered all the same.
+    for n in 1..=2 {
+        let outs = site.mail(BOB, "orderly@example.org", "GAMES");
+        assert!(body_to(&outs, BOB).contains("game(s)"), "poll {n}");
+        assert_eq!(site.inbox.new_messages().unwrap().len(), 1, "poll {n}");
+    }
+    // The third try sets it aside and tells the moderator; nothing of it
+    // was applied.
+    let outs = site.mail(BOB, "orderly@example.org", "GAMES");
+    assert!(site.inbox.new_messages().unwrap().is_empty());
+    let kept: Vec<_> = std::fs::read_dir(site.dir.join("inbox/.Quarantine/cur"))
+        .unwrap()
+        .collect();
+    assert_eq!(kept.len(), 1);
+    let told = body_to(&outs, "mod@example.org");
+    assert!(told.contains("could not be processed in 3 tries"), "{told}");
+    assert!(told.contains("poisoned"), "{told}");
+    assert!(
+        !outs.iter().any(|o| o.to == ANN),
+        "the sender gets no answer"
+    );
+    let shown = orderly::service::admin::show(site.service.store(), 1, "example.org").unwrap();
+    assert!(shown.contains("Blue, turn 1"), "{shown}");
+}
+
+#[test]
 fn held_second_half_orders_are_played_when_the_writers_own_decision_ends_the_attack() {
     let mut site = Site::new("held");
     let (ann, bob) = start(&mut site);

@@ -90,6 +90,7 @@ impl Security {
 /// password_file = "var/imap-password"   # or: password = "..."
 /// folder = "INBOX"
 /// # processed_folder = "Processed"      # default: mark \Seen and leave it
+/// # quarantine_folder = "Quarantine"    # where poison mail is set aside
 /// # ca_file = "/etc/orderly/ca.pem"     # an extra CA besides the system's
 /// idle = true
 /// reconnect_max_secs = 300
@@ -122,6 +123,10 @@ pub struct ImapConfig {
     /// unseen mail is read.
     #[serde(default)]
     pub processed_folder: Option<String>,
+    /// Where a message that could not be processed however often it was
+    /// tried is moved (created when needed).
+    #[serde(default = "default_quarantine_folder")]
+    pub quarantine_folder: String,
     /// A PEM file of CA certificates trusted besides the system's.
     #[serde(default)]
     pub ca_file: Option<PathBuf>,
@@ -137,6 +142,10 @@ pub struct ImapConfig {
 
 fn default_folder() -> String {
     "INBOX".into()
+}
+
+fn default_quarantine_folder() -> String {
+    "Quarantine".into()
 }
 
 fn default_idle() -> bool {
@@ -894,6 +903,24 @@ async fn mark(conn: &mut Conn, s: &Settings, validity: u32, uid: u32) -> Result<
     }
 }
 
+/// Moves one message to the quarantine folder (created when missing).
+async fn set_aside(conn: &mut Conn, s: &Settings, validity: u32, uid: u32) -> Result<(), Failure> {
+    if conn.uid_validity != validity {
+        select(conn, &s.config.folder).await?;
+        if conn.uid_validity != validity {
+            // Listed again under its new key, and tried again.
+            return Ok(());
+        }
+    }
+    let folder = &s.config.quarantine_folder;
+    ensure_folder(conn, folder).await?;
+    if conn.moves {
+        command(conn, &format!("UID MOVE {uid} {}", quote(folder)), |_| {}).await
+    } else {
+        move_by_copy(conn, uid, folder).await
+    }
+}
+
 /// MOVE for servers without it: COPY, `\Deleted`, EXPUNGE.
 async fn move_by_copy(conn: &mut Conn, uid: u32, folder: &str) -> Result<(), Failure> {
     command(conn, &format!("UID COPY {uid} {}", quote(folder)), |_| {}).await?;
@@ -1208,6 +1235,19 @@ impl Mailbox for ImapMailbox {
                 self.settings.server()
             ))),
         }
+    }
+
+    fn quarantine(&mut self, key: &str) -> Result<(), MailboxError> {
+        let (validity, uid) = parse_key(key)
+            .ok_or_else(|| MailboxError::Server(format!("{key:?} is not an IMAP message key")))?;
+        let moved = self
+            .run(async |conn: &mut Conn, s: &Settings| set_aside(conn, s, validity, uid).await)?;
+        moved.ok_or_else(|| {
+            MailboxError::Server(format!(
+                "IMAP {}: not connected, {key} is not set aside yet",
+                self.settings.server()
+            ))
+        })
     }
 
     fn wait(&mut self, timeout: Duration, stop: &AtomicBool) -> Result<(), MailboxError> {

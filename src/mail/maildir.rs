@@ -105,6 +105,34 @@ impl Maildir {
         }
     }
 
+    /// The Maildir++ folder poison mail is moved to, beside `new/` and
+    /// `cur/`: mail clients show it as the folder "Quarantine".
+    pub fn quarantine_dir(&self) -> PathBuf {
+        self.root.join(".Quarantine")
+    }
+
+    /// Moves the message `id` from `new/` into the quarantine folder's
+    /// `cur/` (created when missing), where it is never listed again. A
+    /// message already gone is left alone.
+    pub fn quarantine(&self, id: &str) -> io::Result<()> {
+        let folder = self.quarantine_dir();
+        for sub in ["cur", "new", "tmp"] {
+            fs::create_dir_all(folder.join(sub))?;
+        }
+        let Some(entry) = self.new_messages()?.into_iter().find(|e| e.id == id) else {
+            return Ok(());
+        };
+        let name = entry
+            .path
+            .file_name()
+            .map(OsStr::to_os_string)
+            .unwrap_or_else(|| id.into());
+        let cur = folder.join("cur");
+        fs::rename(&entry.path, cur.join(name))?;
+        sync_dir(&cur)?;
+        sync_dir(&self.root.join("new"))
+    }
+
     /// Whether `cur/` holds a message with this unique name, whatever its
     /// flags (a mail client may have changed them).
     fn in_cur(&self, id: &str) -> io::Result<bool> {

@@ -43,6 +43,11 @@ pub trait Mailbox {
     fn waiting(&mut self) -> Result<Vec<Waiting>, MailboxError>;
     /// Marks a message processed, so that it is not listed again.
     fn mark_done(&mut self, key: &str) -> Result<(), MailboxError>;
+    /// Sets a message aside that could not be processed however often it
+    /// was tried (a poison mail): moved where it is kept for a person to
+    /// look at and never listed again (the Maildir's `.Quarantine` folder,
+    /// the IMAP quarantine folder).
+    fn quarantine(&mut self, key: &str) -> Result<(), MailboxError>;
     /// Returns when new mail may have arrived, when `timeout` has passed,
     /// or soon after `stop` is set: IMAP IDLE where the server offers it,
     /// otherwise a sleep.
@@ -81,6 +86,10 @@ impl Mailbox for maildir::Maildir {
                 path: self.path().join("new").join(key),
             });
         Ok(maildir::Maildir::mark_done(self, &entry)?)
+    }
+
+    fn quarantine(&mut self, key: &str) -> Result<(), MailboxError> {
+        Ok(maildir::Maildir::quarantine(self, key)?)
     }
 
     fn wait(&mut self, timeout: Duration, stop: &AtomicBool) -> Result<(), MailboxError> {

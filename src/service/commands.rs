@@ -133,12 +133,18 @@ pub fn read(line: &str) -> Command {
         ["SET", "DIGEST", "DAILY" | "ON"] => Command::SetDigest(true),
         ["SET", "DIGEST", "OFF"] => Command::SetDigest(false),
         ["CLAIM", "WIN"] | ["CLAIM"] => Command::ClaimWin,
+        // Bounded here, before any date arithmetic: a vacation lies within
+        // a year (the yearly allowance is checked later).
         ["VACATION", n, "DAY" | "DAYS"] => match n.parse::<u32>() {
-            Ok(n) if n >= 1 => Command::Vacation(VacationSpan::Days(n)),
-            _ => Command::BadVacation(format!("{n:?} is not a number of days (at least 1)")),
+            Ok(n @ 1..=366) => Command::Vacation(VacationSpan::Days(n)),
+            _ => Command::BadVacation(format!("{n:?} is not a number of days from 1 to 366")),
         },
         ["VACATION", "FROM", from, "TO", to] => {
-            let date = |d: &str| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").ok();
+            let date = |d: &str| {
+                chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d")
+                    .ok()
+                    .filter(|d| (1970..=9999).contains(&chrono::Datelike::year(d)))
+            };
             match (date(from), date(to)) {
                 (Some(a), Some(b)) if b >= a => Command::Vacation(VacationSpan::Dates(a, b)),
                 (Some(_), Some(_)) => {
@@ -248,10 +254,10 @@ fn read_new(line: &str) -> Command {
                 }
             }
             ("MAX", Some(v)) => match (clock, v.parse::<u32>()) {
-                (Some((a, b, _)), Ok(cap)) if cap >= a => clock = Some((a, b, Some(cap))),
+                (Some((a, b, _)), Ok(cap @ 1..=365)) if cap >= a => clock = Some((a, b, Some(cap))),
                 _ => {
                     return Command::BadNew(
-                        "MAX follows CLOCK and is at least its initial days".into(),
+                        "MAX follows CLOCK and is from its initial days to 365".into(),
                     )
                 }
             },

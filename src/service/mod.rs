@@ -195,12 +195,26 @@ impl Service {
         });
         for waiting in waiting {
             let started = Instant::now();
-            let done = match self.process(&waiting.raw, self.clock.now()) {
-                Ok(done) => done,
-                Err(e) => {
+            let now = self.clock.now();
+            // A panic in one mail is that mail's failure, not the daemon's:
+            // its transaction is dropped (rolled back) while unwinding.
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                self.process(&waiting.raw, now)
+            }));
+            let done = match outcome {
+                Ok(Ok(done)) => done,
+                Ok(Err(e)) => {
                     // The transaction rolled back: the mail stays waiting
                     // and is retried at the next poll; the others go on.
                     tracing::error!(entry = %waiting.key, error = %e, "mail not processed");
+                    self.failed_mail(&waiting, &e.to_string(), now);
+                    report.failed += 1;
+                    continue;
+                }
+                Err(panic) => {
+                    let why = panic_text(panic.as_ref());
+                    tracing::error!(entry = %waiting.key, panic = %why, "mail processing panicked");
+                    self.failed_mail(&waiting, &format!("panic: {why}"), now);
                     report.failed += 1;
                     continue;
                 }
@@ -235,6 +249,59 @@ impl Service {
         Ok(report)
     }
 
+    /// Counts a failed attempt at `waiting`; at the configured limit the
+    /// mail is set aside in the quarantine and the moderators are told, so
+    /// that one mail never blocks the queue (nor restarts).
+    fn failed_mail(&mut self, waiting: &crate::mail::Waiting, error: &str, now: DateTime<Utc>) {
+        let digest: String = Sha256::digest(&waiting.raw)
+            .iter()
+            .take(16)
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let error: String = error.chars().take(500).collect();
+        let limit = i64::from(self.config.intake.max_attempts.max(1));
+        let counted = (|| -> Result<i64> {
+            let tx = self.store.tx()?;
+            let attempts = tx.intake_failed(&digest, &error, &now_text(now))?;
+            tx.commit()?;
+            Ok(attempts)
+        })();
+        let attempts = match counted {
+            Ok(n) => n,
+            Err(e) => {
+                // Without a store nothing can be counted; the mail waits.
+                tracing::error!(entry = %waiting.key, error = %e, "could not count the failure");
+                return;
+            }
+        };
+        if attempts < limit {
+            return;
+        }
+        if let Err(e) = self.inbox.quarantine(&waiting.key) {
+            tracing::error!(entry = %waiting.key, error = %e, "could not set the mail aside");
+            return;
+        }
+        tracing::warn!(entry = %waiting.key, attempts, %error, "mail set aside in the quarantine");
+        let told = (|| -> Result<()> {
+            let tx = self.store.tx()?;
+            notices::poison_notice(
+                &tx,
+                &self.config,
+                &waiting.key,
+                &digest,
+                &error,
+                attempts,
+                now,
+            )?;
+            tx.intake_succeeded(&digest)?;
+            tx.commit()?;
+            Ok(())
+        })();
+        if let Err(e) = told {
+            tracing::error!(entry = %waiting.key, error = %e, "could not tell the moderators");
+        }
+    }
+
     /// Polls until `stop` is set (SIGINT/SIGTERM), sleeping the configured
     /// interval between polls in short steps so a stop is prompt. A mail
     /// being processed is finished first: its transaction is never cut.
@@ -248,7 +315,15 @@ impl Service {
             "orderly serving"
         );
         while !stop.load(Ordering::SeqCst) {
-            self.poll_once()?;
+            // A failing poll (a full disk, a locked database, a bug) is
+            // logged and tried again: the daemon never stops on its own.
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.poll_once())) {
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => tracing::error!(error = %e, "poll failed; trying again"),
+                Err(panic) => {
+                    tracing::error!(panic = %panic_text(panic.as_ref()), "poll panicked; trying again")
+                }
+            }
             if let Err(e) = self.inbox.wait(interval, stop) {
                 tracing::warn!(error = %e, "waiting for mail failed; polling instead");
                 crate::mail::sleep_unless_stopped(interval, stop);
@@ -2397,6 +2472,15 @@ pub fn rebuild<G: Game>(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recor
         }
     }
     Ok(recorder)
+}
+
+/// What a caught panic said.
+fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_string())
 }
 
 /// The time zone a `Date:` offset (seconds east of UTC) stands for: a fixed

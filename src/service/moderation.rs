@@ -4,7 +4,7 @@
 //! Every action is audited, announced to both players, and written into the
 //! game's record as a comment.
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
 
 use super::identity::{reply_address, seat_secret_generation};
 use super::{
@@ -146,13 +146,27 @@ pub fn parse(
     match upper.first().map(String::as_str) {
         Some("STALLED") => Ok(Action::Stalled),
         Some("EXTEND") => {
+            // Bounded before any arithmetic: a year at most.
             let n: i64 = words
                 .get(2)
                 .and_then(|w| w.parse().ok())
-                .filter(|n| *n > 0)
-                .ok_or_else(|| format!("EXTEND needs a positive duration; {}", usage()))?;
+                .filter(|n| (1..=MAX_EXTEND_HOURS).contains(n))
+                .ok_or_else(|| {
+                    format!(
+                        "EXTEND needs a duration from 1 hour to {} days; {}",
+                        MAX_EXTEND_HOURS / 24,
+                        usage()
+                    )
+                })?;
             let hours = match upper.get(3).map(String::as_str) {
-                Some("DAY" | "DAYS") | None => n * 24,
+                Some("DAY" | "DAYS") | None if n <= MAX_EXTEND_HOURS / 24 => n * 24,
+                Some("DAY" | "DAYS") | None => {
+                    return Err(format!(
+                        "EXTEND takes at most {} days; {}",
+                        MAX_EXTEND_HOURS / 24,
+                        usage()
+                    ))
+                }
                 Some("HOUR" | "HOURS") => n,
                 _ => return Err(format!("EXTEND takes DAYS or HOURS; {}", usage())),
             };
@@ -172,6 +186,11 @@ pub fn parse(
                 .and_hms_opt(0, 0, 0)
                 .map(|t| t.and_utc())
                 .ok_or_else(|| format!("{date:?} is not a date"))?;
+            // The day must be reachable by the clock's arithmetic; how far
+            // ahead a pause may go is checked against now when it is done.
+            if day.year() > 9999 || day.year() < 1970 {
+                return Err(format!("{date:?} is not a date of this era"));
+            }
             Ok(Action::Pause {
                 game: game(1)?,
                 until,
@@ -289,6 +308,9 @@ pub struct Context<'a> {
     pub seed: &'a str,
 }
 
+/// The longest EXTEND or PAUSE, in hours: a year.
+const MAX_EXTEND_HOURS: i64 = 366 * 24;
+
 /// Carries out an action in `tx`; returns what was done, in words. A
 /// refusal (a finished game, nothing to roll back, an illegal order) is an
 /// `Ok` report starting with `Refused` and changes nothing.
@@ -336,6 +358,12 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
             }
             if *until <= cx.now {
                 return Ok("Refused: a pause ends in the future.".to_string());
+            }
+            if *until > cx.now + chrono::Duration::hours(MAX_EXTEND_HOURS) {
+                return Ok(format!(
+                    "Refused: a pause lasts at most {} days.",
+                    MAX_EXTEND_HOURS / 24
+                ));
             }
             let left = tx.deadline(*game)?.and_then(|d| {
                 DateTime::parse_from_rfc3339(&d.at)

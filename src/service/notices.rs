@@ -194,3 +194,47 @@ pub(super) fn moderators_of(tx: &Tx<'_>, config: &Config, game: i64) -> Result<V
     }
     Ok(all)
 }
+
+/// Tells the server's moderators that an incoming mail was set aside after
+/// `attempts` failed tries: where it is and what went wrong. The mail
+/// itself is not forwarded (it may be hostile).
+pub(crate) fn poison_notice(
+    tx: &Tx<'_>,
+    config: &Config,
+    key: &str,
+    digest: &str,
+    error: &str,
+    attempts: i64,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let body = texts::wrap(&format!(
+        "An incoming mail could not be processed in {attempts} tries and was set \
+         aside in the quarantine (Maildir folder .Quarantine, or the IMAP \
+         quarantine folder), so that the other mail goes on.\n\n\
+         Mailbox key: {key}\nContent digest: {digest}\nLast error: {error}\n\n\
+         Nothing of it was applied. Look at it there; if orderly was at fault, \
+         move it back into the incoming folder once fixed."
+    ));
+    for (n, address) in config.moderators.addresses.iter().enumerate() {
+        let domain = config.address_parts().1.to_string();
+        let mail = OutgoingMail {
+            message_id: message_id(&format!("poison/{digest}/{n}"), &domain),
+            from: format!("{} <{}>", config.service.name, config.service.address),
+            to: address.clone(),
+            reply_to: None,
+            subject: "orderly: a mail was set aside".to_string(),
+            in_reply_to: None,
+            references: Vec::new(),
+            list_id: None,
+            body: body.clone(),
+            date: now,
+            auto: AutoKind::Generated,
+            return_path: None,
+            text_only: false,
+        };
+        let json = serde_json::to_string(&mail)
+            .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;
+        tx.queue_mail(&mail.message_id, None, address, &json, &now_text(now))?;
+    }
+    Ok(())
+}

@@ -1336,6 +1336,31 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Counts one more failed attempt at the incoming mail with `digest`;
+    /// returns the attempts so far.
+    pub fn intake_failed(&self, digest: &str, error: &str, at: &str) -> Result<i64> {
+        self.tx.execute(
+            "INSERT INTO intake_failures (digest, attempts, last_error, first_at) \
+             VALUES (?1, 1, ?2, ?3) \
+             ON CONFLICT(digest) DO UPDATE SET attempts = attempts + 1, last_error = ?2",
+            params![digest, error, at],
+        )?;
+        Ok(self.tx.query_row(
+            "SELECT attempts FROM intake_failures WHERE digest = ?1",
+            params![digest],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Forgets the failures of the mail with `digest` (it went through).
+    pub fn intake_succeeded(&self, digest: &str) -> Result<()> {
+        self.tx.execute(
+            "DELETE FROM intake_failures WHERE digest = ?1",
+            params![digest],
+        )?;
+        Ok(())
+    }
+
     /// Invitations still open that were made at or before `before`.
     pub fn invitations_before(&self, before: &str) -> Result<Vec<i64>> {
         let mut stmt = self
