@@ -47,7 +47,7 @@ pub use unit::{Side, UnitId, UnitKind, UnitState, ARMY_SIZE};
 use rules::Access;
 
 use crate::games::{
-    DecisionKind, Game, GameOptions, Outcome, ParseError, Pending, Rejection, Seat,
+    DecisionKind, Game, GameOptions, OrderWord, Outcome, ParseError, Pending, Rejection, Seat,
 };
 
 impl Squares {
@@ -304,6 +304,10 @@ impl Game for Squares {
 
     fn read_order(&self, line: &str) -> Result<Order, Rejection> {
         reader::read_checked(self, line)
+    }
+
+    fn order_word(word: &str) -> OrderWord {
+        notation::with(&notation::CIVIL_WAR, || reader::order_word(word))
     }
 
     fn draw_board(&self, viewer: Seat, last: &[Event]) -> String {

@@ -25,7 +25,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::notation::{self, NAPOLEONIC};
 use super::{choices, drawing, reader, Event, Order, Refusal, Side, Squares, Variant};
 use crate::games::{
-    CitesRule, Game, GameOptions, Outcome, ParseError, Pending, Rejection, RuleId, Seat,
+    CitesRule, Game, GameOptions, OrderWord, Outcome, ParseError, Pending, Rejection, RuleId, Seat,
 };
 
 /// Runs `f` in the variant's notation.
@@ -201,6 +201,10 @@ impl Game for Napoleonic {
 
     fn read_order(&self, line: &str) -> Result<NapOrder, Rejection> {
         napoleonic(|| reader::read_checked(&self.0, line)).map(NapOrder)
+    }
+
+    fn order_word(word: &str) -> OrderWord {
+        napoleonic(|| reader::order_word(word))
     }
 
     fn draw_board(&self, viewer: Seat, last: &[NapEvent]) -> String {

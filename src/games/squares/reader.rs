@@ -42,7 +42,7 @@ use super::rules::Variant;
 use super::state::Squares;
 use super::suggest;
 use super::unit::{Side, UnitKind};
-use crate::games::{CitesRule, Game, Rejection};
+use crate::games::{CitesRule, Game, OrderWord, Rejection};
 
 /// The verbs of the order language, with the contextual HOLD.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1085,6 +1085,83 @@ fn attack_shape() -> Misread {
         code("G1C"),
         code("G1CR")
     ))
+}
+
+/// What one word is to the order language of the current notation (see
+/// [`OrderWord`]), by the reader's own tables: what the service takes for
+/// order words is what this reader reads.
+pub(crate) fn order_word(word: &str) -> OrderWord {
+    let w: String = word
+        .chars()
+        .filter(|&c| c != '\'' && c != '\u{2019}')
+        .collect::<String>()
+        .to_ascii_uppercase();
+    // No word of the orders is long; a long one is not worth comparing.
+    if w.is_empty() || w.len() > 24 {
+        return OrderWord::Other;
+    }
+    let pair_word = notation::current().variant == Variant::Napoleonic
+        && NAPOLEONIC_PAIRS.iter().any(|(_, second, _)| *second == w);
+    if lookup(VERBS, &w).is_some() {
+        OrderWord::Verb
+    } else if lookup(unit_words(), &w)
+        .or_else(|| plural_unit(&w))
+        .is_some()
+        || pair_word
+    {
+        OrderWord::Unit
+    } else if Space::from_code(&w).is_some()
+        || w == "RESERVE"
+        || w == "RES"
+        || glued_attack(&w).is_some()
+    {
+        OrderWord::Square
+    } else if number(&w).is_some() || glued_option(&w).is_some() || option_list(&w).is_some() {
+        OrderWord::Number
+    } else if FILLERS.contains(&w.as_str())
+        || lookup(side_words(), &w).is_some()
+        || matches!(
+            w.as_str(),
+            "X" | "WITH" | "AND" | "SUP" | "SUPP" | "SPT" | "NO" | "NOT" | "DONT"
+        )
+        || w.starts_with("SUPPORT")
+    {
+        OrderWord::Filler
+    } else if is_code_shaped(&w) {
+        OrderWord::CodeLike
+    } else {
+        near_order_word(&w).map_or(OrderWord::Other, OrderWord::Near)
+    }
+}
+
+/// A board letter, a digit, and at most three more letters or digits
+/// (`B4C`, `G1CRR`, `F2X`): a square's code mistyped.
+fn is_code_shaped(w: &str) -> bool {
+    let b = w.as_bytes();
+    b.len() >= 2
+        && b.len() <= 5
+        && matches!(b[0], b'B' | b'G' | b'F')
+        && b[1].is_ascii_digit()
+        && b.iter().all(u8::is_ascii_alphanumeric)
+}
+
+/// The verb or unit word `w` is a slip away from: one edit for a word of
+/// up to five letters, two for a longer one. Words of fewer than three
+/// letters are too short to tell a slip from another word.
+fn near_order_word(w: &str) -> Option<&'static str> {
+    if w.len() < 3 || !w.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return None;
+    }
+    let limit = if w.len() <= 5 { 1 } else { 2 };
+    VERBS
+        .iter()
+        .map(|(v, _)| *v)
+        .chain(unit_words().iter().map(|(u, _)| *u))
+        .filter(|c| c.len() >= 3)
+        .map(|c| (edit_distance(w, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
 }
 
 #[cfg(test)]
