@@ -594,7 +594,7 @@ fn readings(m: &Incoming) -> Vec<String> {
         .lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| match reader.read(l) {
-            Reading::Order(text) => format!("order: {text}"),
+            Reading::Order(text) | Reading::Mixed(text) => format!("order: {text}"),
             Reading::Command { text, .. } => format!("command: {text}"),
             Reading::Prose { .. } => "prose".to_string(),
         })
@@ -667,4 +667,27 @@ fn yahoo_html_only_with_its_quote_in_a_blockquote() {
         readings(&m),
         ["prose", "order: Retreat to BR", "prose", "prose", "prose"]
     );
+}
+
+proptest! {
+    #![proptest_config(config(512))]
+
+    /// Any line, in any script and punctuation, is read as something, and
+    /// the text an order or a command is read from is taken from the line.
+    #[test]
+    fn every_line_is_read_as_something(
+        line in "[a-zA-Z0-9 ,.:;!?'\u{2019}()\u{2014}\u{e9}\u{fc}\u{202f}+-]{1,80}",
+    ) {
+        use orderly::service::lines::{LineReader, Reading};
+        for game in [Some("squares"), Some("napoleonic"), None] {
+            let reader = LineReader::new(game, ["Ann Lee", "ann@example.org"]);
+            match reader.read(&line) {
+                Reading::Order(text) | Reading::Mixed(text) | Reading::Command { text, .. } => {
+                    prop_assert!(!text.trim().is_empty(), "{line:?}");
+                    prop_assert!(line.replace('\u{2019}', "'").contains(&text), "{line:?} -> {text:?}");
+                }
+                Reading::Prose { .. } => {}
+            }
+        }
+    }
 }

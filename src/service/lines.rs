@@ -4,15 +4,19 @@
 //!
 //! - a **command** or an **order**, once the courtesy around it is taken
 //!   off: clauses without order words before and after it (`Hi Bob,`,
-//!   `OK then:`, `, thanks!`), lead-in words in front (`OK`, `Please`,
-//!   `I'll`, `Here's`) and courtesy words behind (`please`, `thanks`);
-//! - **prose**: a line in which no clause looks like an order. Prose is
-//!   ignored and listed as ignored in the reply; it never voids an order.
+//!   `OK then:`, `, thanks!`), a label before an order with its own verb
+//!   (`My move: PASS`), lead-in words in front (`OK`, `Please`, `I'll`,
+//!   `Here's`) and courtesy words behind (`please`, `thanks`, `thx`);
+//! - **prose**: a line in which no clause looks like an order or is a
+//!   command. Prose is ignored and listed as ignored in the reply; it never
+//!   voids an order, and a mail of orders and prose is a success.
 //!
-//! Whether a clause looks like an order is decided by the game's own words
-//! ([`Game::order_word`](crate::games::Game::order_word)): verbs, unit
-//! words, squares, numbers, words shaped like a square, and words a slip
-//! away from a verb or a unit word. A clause looks like an order when
+//! A line is cut into clauses at `,` `;` `:` `!` `?`, brackets, quotes, a
+//! full stop that ends a sentence and a dash between spaces. Whether a
+//! clause looks like an order is decided by the game's own words
+//! ([`Game::order_word`]): verbs, unit words, squares, numbers, words
+//! shaped like a square, and slips of a verb or a unit word. A clause
+//! looks like an order when
 //!
 //! - it starts with an order word, or with a slip of one followed by an
 //!   order word, and its order words outnumber its other words (when it
@@ -23,13 +27,19 @@
 //!   units, numbers and slips still outnumber the other words (`xyz cav
 //!   B3C`): an order whose verb is garbled, not a sentence that mentions
 //!   a square (`I see you moved to B3C`, `Nice attack on B1C`). A verb
-//!   after the first word is no order: `Your move.`, `Good move!`.
+//!   after the first word makes no order: `Your move.`, `Good move!`.
 //!
-//! Words of the orders' own fillers (FROM, TO, THE, AND, a side's name) do
-//! not count either way, and a player's name is no order word even when it
-//! is one (`Art`). A line that looks like an order is read by the game,
-//! which takes it or refuses it with its reason and the nearest legal
-//! orders: a misspelt order (`mvoe cav B3C`) is refused, never ignored.
+//! The orders' own fillers (FROM, TO, THE, AND, a side's name) count
+//! neither way, and a name of the sender or of the game's players is no
+//! order word even when it is one (`Art`). A question (`Resign?`) is
+//! neither an order nor a command, and what ends a game (RESIGN, ACCEPT
+//! DRAW, CLAIM WIN) is read only from a line that says nothing else.
+//!
+//! A line that looks like an order is read by the game, which takes it or
+//! refuses it with its reason and the nearest legal orders: a misspelt
+//! order (`mvoe cav B3C`) is refused, never ignored. One that also holds
+//! other words ([`Reading::Mixed`]: `Stay safe!`) is answered on its own,
+//! so that its refusal voids no other order of the mail.
 
 use std::collections::HashSet;
 
@@ -49,6 +59,10 @@ pub enum Reading {
     /// An order line for the game: the line without the courtesy around
     /// the order.
     Order(String),
+    /// An order line with words in it that are not the orders' (`Stay
+    /// safe!`, `xyz cav B3C`): read by the game like any order, but on its
+    /// own, so that its refusal voids no other order of the mail.
+    Mixed(String),
     /// Not an order nor a command.
     Prose {
         /// The order word the line's one word may be a slip of (`pas`:
@@ -103,9 +117,10 @@ struct Word {
 #[derive(Clone, Debug, Default)]
 struct Clause {
     words: Vec<Word>,
-    /// Ended by a question mark: a question is neither an order nor a
-    /// command (`Resign?`).
-    question: bool,
+    /// The separator that ends it, if any. A question (`?`) is neither an
+    /// order nor a command (`Resign?`); a colon may end a label
+    /// (`My move:`).
+    end: Option<char>,
 }
 
 impl Clause {
@@ -168,7 +183,7 @@ impl LineReader {
         let shaped: Vec<(usize, bool)> = clauses
             .iter()
             .enumerate()
-            .filter(|(_, c)| !c.question)
+            .filter(|(_, c)| c.end != Some('?'))
             .filter_map(|(i, c)| {
                 if command_in(c).is_some() {
                     Some((i, false))
@@ -177,6 +192,14 @@ impl LineReader {
                 }
             })
             .collect();
+        // A label before an order with a verb of its own: "My move: PASS".
+        let label = match shaped.as_slice() {
+            [(label, true), (next, true), ..] => {
+                clauses[*label].end == Some(':') && self.starts_with_verb(&clauses[*next].words)
+            }
+            _ => false,
+        };
+        let shaped = &shaped[usize::from(label)..];
         let (Some(&(first, _)), Some(&(last, _))) = (shaped.first(), shaped.last()) else {
             return Reading::Prose {
                 hint: self.hint(&clauses),
@@ -192,7 +215,15 @@ impl LineReader {
             };
         }
         if shaped.iter().any(|&(_, order)| order) {
-            return Reading::Order(core);
+            let prose = clauses[first..=last]
+                .iter()
+                .flat_map(|c| &c.words)
+                .any(|w| self.class(w) == Class::Prose);
+            return if prose {
+                Reading::Mixed(core)
+            } else {
+                Reading::Order(core)
+            };
         }
         // Commands in clauses of their own ("ACCEPT. HELP"): the first.
         let text = clauses[first].span(line).to_string();
@@ -296,6 +327,14 @@ impl LineReader {
         }
     }
 
+    fn starts_with_verb(&self, clause: &[Word]) -> bool {
+        clause
+            .iter()
+            .map(|w| self.class(w))
+            .find(|c| *c != Class::Filler)
+            == Some(Class::Order(OrderWord::Verb))
+    }
+
     /// The order word a one-word line may be a slip of.
     fn hint(&self, clauses: &[Clause]) -> Option<&'static str> {
         let words: Vec<Class> = clauses
@@ -396,7 +435,7 @@ fn clauses(line: &str) -> Vec<Clause> {
             _ => false,
         };
         if let Some(clause) = out.last_mut().filter(|c| separator && !c.words.is_empty()) {
-            clause.question = c == '?';
+            clause.end = Some(c);
             out.push(Clause::default());
         }
         i += 1;
@@ -517,7 +556,7 @@ mod tests {
 
     fn order(line: &str) -> String {
         match squares().read(line) {
-            Reading::Order(text) => text,
+            Reading::Order(text) | Reading::Mixed(text) => text,
             other => panic!("{line:?} is not an order: {other:?}"),
         }
     }
@@ -616,6 +655,11 @@ mod tests {
         assert_eq!(order("I'll attack G1C B1C now."), "attack G1C B1C");
         assert_eq!(order("I\u{2019}ll attack G1C B1C"), "attack G1C B1C");
         assert_eq!(order("Here's my move: cav BR B3C"), "move: cav BR B3C");
+        // A label before an order that has its own verb.
+        assert_eq!(order("My move: ATTACK G1C B1C"), "ATTACK G1C B1C");
+        assert_eq!(order("Here's my move: PASS."), "PASS");
+        assert_eq!(order("Move 12: PASS"), "PASS");
+        assert_eq!(order("Attack: G1C B1C"), "Attack: G1C B1C");
         assert_eq!(order("My orders: cav BR B3C"), "cav BR B3C");
         assert_eq!(order("Hi Bob, cav BR B3C. Your move!"), "cav BR B3C");
         assert_eq!(order("PASS!"), "PASS");
@@ -654,6 +698,25 @@ mod tests {
             order("move cav to B3C if possible"),
             "move cav to B3C if possible"
         );
+        // Only order words, slips and fillers: an order like any other.
+        for line in [
+            "mvoe cav B3C",
+            "move cav B9C",
+            "Hold on",
+            "cav BR B3C, thanks",
+        ] {
+            assert!(
+                matches!(squares().read(line), Reading::Order(_)),
+                "{line:?}"
+            );
+        }
+        // Other words too: read on its own, so that it voids nothing.
+        for line in ["xyz cav B3C", "Stay safe!", "retreat to BR quickly"] {
+            assert!(
+                matches!(squares().read(line), Reading::Mixed(_)),
+                "{line:?}"
+            );
+        }
         // A lone slip is prose, with what it may have meant.
         assert_eq!(squares().read("pas"), Reading::Prose { hint: Some("PASS") });
     }

@@ -648,26 +648,31 @@ impl Work<'_> {
         let mut prose: Vec<(String, Option<&'static str>)> = Vec::new();
         let mut read_any = false;
         for written in &lines {
-            let (command, text) = match reader.read(written) {
+            let (command, text, alone) = match reader.read(written) {
                 lines::Reading::Prose { hint } => {
                     if written.chars().any(char::is_alphanumeric) {
                         prose.push((written.to_string(), hint));
                     }
                     continue;
                 }
-                lines::Reading::Order(text) => (Command::Order(text.clone()), text),
-                lines::Reading::Command { command, text } => (command, text),
+                lines::Reading::Order(text) => (Command::Order(text.clone()), text, false),
+                lines::Reading::Mixed(text) => (Command::Order(text.clone()), text, true),
+                lines::Reading::Command { command, text } => (command, text, false),
             };
             read_any = true;
             if text != *written {
                 self.written.insert(text.clone(), written.to_string());
             }
             let line = text.as_str();
-            if !matches!(command, Command::Order(_)) && !orders.is_empty() {
+            if (alone || !matches!(command, Command::Order(_))) && !orders.is_empty() {
                 self.orders(&std::mem::take(&mut orders), claim.as_ref())?;
             }
             if orders.is_empty() {
                 self.ignore(&mut prose);
+            }
+            if alone {
+                self.orders(std::slice::from_ref(&text), claim.as_ref())?;
+                continue;
             }
             match command {
                 Command::Order(l) => orders.push(l),
