@@ -32,8 +32,9 @@
 //! The orders' own fillers (FROM, TO, THE, AND, a side's name) count
 //! neither way, and a name of the sender or of the game's players is no
 //! order word even when it is one (`Art`). A question (`Resign?`) is
-//! neither an order nor a command, and what ends a game (RESIGN, ACCEPT
-//! DRAW, CLAIM WIN) is read only from a line that says nothing else.
+//! neither an order nor a command, except one that only asks for something
+//! (`Board?`), and what ends a game (RESIGN, ACCEPT DRAW, CLAIM WIN) is
+//! read only from a line that says nothing else.
 //!
 //! A line that looks like an order is read by the game, which takes it or
 //! refuses it with its reason and the nearest legal orders: a misspelt
@@ -177,18 +178,19 @@ impl LineReader {
             .collect();
         let alone = clauses.len() == 1;
         let command_in = |c: &Clause| {
-            as_command(c.span(line)).filter(|command| alone || !ends_the_game(command))
+            as_command(c.span(line))
+                .filter(|command| alone || !ends_the_game(command))
+                .filter(|command| c.end != Some('?') || only_asks(command))
         };
         // (clause, whether it is an order rather than a command)
         let shaped: Vec<(usize, bool)> = clauses
             .iter()
             .enumerate()
-            .filter(|(_, c)| c.end != Some('?'))
             .filter_map(|(i, c)| {
                 if command_in(c).is_some() {
                     Some((i, false))
                 } else {
-                    self.looks_like_order(&c.words).then_some((i, true))
+                    (c.end != Some('?') && self.looks_like_order(&c.words)).then_some((i, true))
                 }
             })
             .collect();
@@ -348,6 +350,14 @@ impl LineReader {
             _ => None,
         }
     }
+}
+
+/// Commands that only ask for something (`Board?`): a question may be one.
+fn only_asks(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Help | Command::HelpMoves(_) | Command::Board | Command::History | Command::Games
+    )
 }
 
 /// The line as a command would be written: without the punctuation that
@@ -747,6 +757,8 @@ mod tests {
         assert!(matches!(command("GAME 4 abc"), Command::Game(_)));
         // A question is neither a command nor an order.
         assert!(prose("Resign?"));
+        assert!(prose("Accept draw?"));
+        assert_eq!(command("Board?"), Command::Board);
         assert!(prose("Resign? Never!"));
         assert!(prose("Move cav to B3C?"));
         // What ends a game is read only from a line that says nothing else.
