@@ -192,9 +192,10 @@ impl ParseError {
 
 /// What one word of a mail line is to a game's order language (any case).
 ///
-/// The service reads the words of each line this way to tell an order,
-/// or a misspelt one, from the greetings and sentences written around it;
-/// the game's own reader decides what the order is.
+/// The service reads the words of each line this way (and asks
+/// [`Game::slip_of`] about the others) to tell an order, or a misspelt one,
+/// from the greetings and sentences written around it; the game's own
+/// reader decides what the order is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OrderWord {
     /// A verb orders are written with (`MOVE`, `PASS`, `RETREAT`).
@@ -212,9 +213,6 @@ pub enum OrderWord {
     /// A word that only joins or qualifies in an order (`FROM`, `TO`,
     /// `THE`, `SUPPORT`, `AND`, a side's name).
     Filler,
-    /// No word of the orders, but a slip away from a verb or a unit word:
-    /// the word it may have meant (`MVOE`: `MOVE`).
-    Near(&'static str),
     /// No word of the orders.
     Other,
 }
@@ -307,6 +305,10 @@ pub trait Game: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + Sync 
 
     /// What `word` is to this game's order language (see [`OrderWord`]).
     fn order_word(word: &str) -> OrderWord;
+
+    /// The verb or unit word that `word`, no word of the orders, may be a
+    /// slip of (`MVOE`: `MOVE`), if any.
+    fn slip_of(word: &str) -> Option<&'static str>;
 
     /// The board as plain ASCII (at most 76 columns), drawn from `viewer`'s
     /// seat, with the score, losses, turn, pending decision, and the squares

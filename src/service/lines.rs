@@ -15,8 +15,8 @@
 //! full stop that ends a sentence and a dash between spaces. Whether a
 //! clause looks like an order is decided by the game's own words
 //! ([`Game::order_word`]): verbs, unit words, squares, numbers, words
-//! shaped like a square, and slips of a verb or a unit word. A clause
-//! looks like an order when
+//! shaped like a square, and, beside those, slips of a verb or a unit word
+//! ([`Game::slip_of`]). A clause looks like an order when
 //!
 //! - it starts with an order word, or with a slip of one followed by an
 //!   order word, and its order words outnumber its other words (when it
@@ -87,6 +87,10 @@ const TRAILING: &[&str] = &[
     "TOO", "OK", "OKAY", "SIR", "MATE",
 ];
 
+/// More words than any order has: a longer clause is not searched for
+/// slips of order words.
+const MAX_ORDER_WORDS: usize = 16;
+
 /// The longest prose line echoed whole in the reply.
 pub const ECHO_COLUMNS: usize = 70;
 
@@ -112,6 +116,8 @@ struct Word {
     start: usize,
     end: usize,
     upper: String,
+    /// How it counts, once the reader has classed it.
+    class: Class,
 }
 
 /// A clause: the words between two separators.
@@ -173,7 +179,22 @@ impl LineReader {
         }
         let clauses: Vec<Clause> = clauses(line)
             .into_iter()
-            .map(|c| self.courtesy_removed(c))
+            .map(|mut c| {
+                for w in &mut c.words {
+                    w.class = self.class(&w.upper);
+                }
+                // Slips matter only beside order words (`mvoe cav B3C`),
+                // in a clause as short as orders are: every word looked at
+                // is compared with every order word.
+                if c.words.len() <= MAX_ORDER_WORDS
+                    && c.words.iter().any(|w| matches!(w.class, Class::Order(_)))
+                {
+                    for w in &mut c.words {
+                        w.class = self.slip(w);
+                    }
+                }
+                Self::courtesy_removed(c)
+            })
             .filter(|c| !c.words.is_empty())
             .collect();
         let alone = clauses.len() == 1;
@@ -220,7 +241,7 @@ impl LineReader {
             let prose = clauses[first..=last]
                 .iter()
                 .flat_map(|c| &c.words)
-                .any(|w| self.class(w) == Class::Prose);
+                .any(|w| w.class == Class::Prose);
             return if prose {
                 Reading::Mixed(core)
             } else {
@@ -245,10 +266,9 @@ impl LineReader {
             return w;
         }
         let rank = |w: &OrderWord| match w {
-            w if w.is_order_word() && *w != OrderWord::CodeLike => 5,
-            OrderWord::CodeLike => 4,
-            OrderWord::Filler => 3,
-            OrderWord::Near(_) => 2,
+            w if w.is_order_word() && *w != OrderWord::CodeLike => 4,
+            OrderWord::CodeLike => 3,
+            OrderWord::Filler => 2,
             _ => 1,
         };
         hosted::GAMES
@@ -258,9 +278,9 @@ impl LineReader {
             .unwrap_or(OrderWord::Other)
     }
 
-    fn class(&self, word: &Word) -> Class {
-        let w = self.order_word(&word.upper);
-        if self.names.contains(&word.upper) {
+    fn class(&self, word: &str) -> Class {
+        let w = self.order_word(word);
+        if self.names.contains(word) {
             // A name is nobody's order, even `Art`.
             return if w.is_order_word() {
                 Class::Filler
@@ -270,17 +290,31 @@ impl LineReader {
         }
         match w {
             OrderWord::Filler => Class::Filler,
-            OrderWord::Near(meant) => Class::Near(meant),
             OrderWord::Other => Class::Prose,
             w => Class::Order(w),
         }
     }
 
+    /// The word's class, a prose word that is a slip of an order word (and
+    /// no name) as [`Class::Near`].
+    fn slip(&self, word: &Word) -> Class {
+        if word.class != Class::Prose || self.names.contains(&word.upper) {
+            return word.class;
+        }
+        let slip = match self.game {
+            Some(g) => crate::with_game!(g, G => G::slip_of(&word.upper)).flatten(),
+            None => hosted::GAMES
+                .iter()
+                .find_map(|g| crate::with_game!(g, G => G::slip_of(&word.upper)).flatten()),
+        };
+        slip.map_or(Class::Prose, Class::Near)
+    }
+
     /// The clause without lead-in words in front and courtesy words
     /// behind (unless they are order words).
-    fn courtesy_removed(&self, mut clause: Clause) -> Clause {
+    fn courtesy_removed(mut clause: Clause) -> Clause {
         let is = |list: &[&str], w: &Word| {
-            list.contains(&w.upper.as_str()) && !matches!(self.class(w), Class::Order(_))
+            list.contains(&w.upper.as_str()) && !matches!(w.class, Class::Order(_))
         };
         let words = &mut clause.words;
         let lead = words.iter().take_while(|w| is(LEAD_IN, w)).count();
@@ -295,7 +329,7 @@ impl LineReader {
     fn looks_like_order(&self, clause: &[Word]) -> bool {
         let classes: Vec<Class> = clause
             .iter()
-            .map(|w| self.class(w))
+            .map(|w| w.class)
             .filter(|c| *c != Class::Filler)
             .collect();
         let Some(&first) = classes.first() else {
@@ -330,23 +364,22 @@ impl LineReader {
     }
 
     fn starts_with_verb(&self, clause: &[Word]) -> bool {
-        clause
-            .iter()
-            .map(|w| self.class(w))
-            .find(|c| *c != Class::Filler)
+        clause.iter().map(|w| w.class).find(|c| *c != Class::Filler)
             == Some(Class::Order(OrderWord::Verb))
     }
 
     /// The order word a one-word line may be a slip of.
     fn hint(&self, clauses: &[Clause]) -> Option<&'static str> {
-        let words: Vec<Class> = clauses
+        let words: Vec<&Word> = clauses
             .iter()
             .flat_map(|c| &c.words)
-            .map(|w| self.class(w))
-            .filter(|c| *c != Class::Filler)
+            .filter(|w| w.class != Class::Filler)
             .collect();
         match words.as_slice() {
-            [Class::Near(meant)] => Some(meant),
+            [word] => match self.slip(word) {
+                Class::Near(meant) => Some(meant),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -431,6 +464,7 @@ fn clauses(line: &str) -> Vec<Clause> {
                     start: at,
                     end,
                     upper,
+                    class: Class::Prose,
                 });
             }
             i = j;
@@ -592,8 +626,13 @@ mod tests {
         assert_eq!(Squares::order_word("B4C"), OrderWord::CodeLike);
         assert_eq!(Squares::order_word("from"), OrderWord::Filler);
         assert_eq!(Squares::order_word("Gray"), OrderWord::Filler);
-        assert_eq!(Squares::order_word("mvoe"), OrderWord::Near("MOVE"));
-        assert_eq!(Squares::order_word("cavalyr"), OrderWord::Near("CAVALRY"));
+        assert_eq!(Squares::order_word("mvoe"), OrderWord::Other);
+        assert_eq!(Squares::slip_of("mvoe"), Some("MOVE"));
+        assert_eq!(Squares::slip_of("cavalyr"), Some("CAVALRY"));
+        assert_eq!(Squares::slip_of("Retreta"), Some("RETREAT"));
+        assert_eq!(Squares::slip_of("move"), None);
+        assert_eq!(Squares::slip_of("Cheers"), None);
+        assert_eq!(Squares::slip_of("Hi"), None);
         assert_eq!(Squares::order_word("Cheers"), OrderWord::Other);
         assert_eq!(Squares::order_word("Hi"), OrderWord::Other);
         // The variant's own words and codes.

@@ -310,6 +310,10 @@ impl Game for Squares {
         notation::with(&notation::CIVIL_WAR, || reader::order_word(word))
     }
 
+    fn slip_of(word: &str) -> Option<&'static str> {
+        notation::with(&notation::CIVIL_WAR, || reader::slip_of(word))
+    }
+
     fn draw_board(&self, viewer: Seat, last: &[Event]) -> String {
         drawing::draw(self, viewer.into(), last)
     }

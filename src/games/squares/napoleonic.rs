@@ -207,6 +207,10 @@ impl Game for Napoleonic {
         napoleonic(|| reader::order_word(word))
     }
 
+    fn slip_of(word: &str) -> Option<&'static str> {
+        napoleonic(|| reader::slip_of(word))
+    }
+
     fn draw_board(&self, viewer: Seat, last: &[NapEvent]) -> String {
         let last: Vec<Event> = last.iter().map(|e| e.0.clone()).collect();
         napoleonic(|| drawing::draw(&self.0, viewer.into(), &last))

@@ -1091,11 +1091,7 @@ fn attack_shape() -> Misread {
 /// [`OrderWord`]), by the reader's own tables: what the service takes for
 /// order words is what this reader reads.
 pub(crate) fn order_word(word: &str) -> OrderWord {
-    let w: String = word
-        .chars()
-        .filter(|&c| c != '\'' && c != '\u{2019}')
-        .collect::<String>()
-        .to_ascii_uppercase();
+    let w = plain_word(word);
     // No word of the orders is long; a long one is not worth comparing.
     if w.is_empty() || w.len() > 24 {
         return OrderWord::Other;
@@ -1130,8 +1126,26 @@ pub(crate) fn order_word(word: &str) -> OrderWord {
     } else if is_code_shaped(&w) {
         OrderWord::CodeLike
     } else {
-        near_order_word(&w).map_or(OrderWord::Other, OrderWord::Near)
+        OrderWord::Other
     }
+}
+
+/// The verb or unit word of the current notation that `word` may be a
+/// slip of.
+pub(crate) fn slip_of(word: &str) -> Option<&'static str> {
+    let w = plain_word(word);
+    if w.len() > 24 || order_word(&w) != OrderWord::Other {
+        return None;
+    }
+    near_order_word(&w)
+}
+
+/// A word upper case, without apostrophes (`I'll`: `ILL`).
+fn plain_word(word: &str) -> String {
+    word.chars()
+        .filter(|&c| c != '\'' && c != '\u{2019}')
+        .collect::<String>()
+        .to_ascii_uppercase()
 }
 
 /// A board letter, a digit, and at most three more letters or digits
@@ -1157,11 +1171,68 @@ fn near_order_word(w: &str) -> Option<&'static str> {
         .iter()
         .map(|(v, _)| *v)
         .chain(unit_words().iter().map(|(u, _)| *u))
-        .filter(|c| c.len() >= 3)
-        .map(|c| (edit_distance(w, c), c))
+        // A slip keeps one of the first two letters in the first two
+        // places: a cheap test before the distance.
+        .filter(|c| c.len() >= 3 && c.len().abs_diff(w.len()) <= limit)
+        .filter(|c| {
+            let (a, b) = (&w.as_bytes()[..2], &c.as_bytes()[..2]);
+            a.iter().any(|x| b.contains(x))
+        })
+        .map(|c| (short_distance(w.as_bytes(), c.as_bytes()), c))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c)
+}
+
+/// [`edit_distance`] of two words of at most 24 letters, without
+/// allocating: every word of every line of a mail is compared.
+fn short_distance(a: &[u8], b: &[u8]) -> usize {
+    const N: usize = 25;
+    if a.len() >= N || b.len() >= N {
+        return edit_distance(&String::from_utf8_lossy(a), &String::from_utf8_lossy(b));
+    }
+    // The rows for a[..i-2], a[..i-1] and a[..i].
+    let mut rows = [[0usize; N]; 3];
+    for (j, cell) in rows[1].iter_mut().enumerate().take(b.len() + 1) {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        rows[2][0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (rows[1][j] + 1)
+                .min(rows[2][j - 1] + 1)
+                .min(rows[1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(rows[0][j - 2] + 1);
+            }
+            rows[2][j] = best;
+        }
+        rows.rotate_left(1);
+    }
+    rows[1][b.len()]
+}
+
+#[cfg(test)]
+mod slip_tests {
+    use super::*;
+
+    #[test]
+    fn the_short_distance_is_the_edit_distance() {
+        let words = [
+            "", "A", "MOVE", "MVOE", "MOV", "MOVES", "ATTACK", "ATACK", "ATTAKC", "CAVALRY",
+            "CAVALYR", "RETREAT", "RETRETA", "XYZ", "PASS", "PSS",
+        ];
+        for a in words {
+            for b in words {
+                assert_eq!(
+                    short_distance(a.as_bytes(), b.as_bytes()),
+                    edit_distance(a, b),
+                    "{a} {b}"
+                );
+            }
+        }
+    }
 }
 
 #[cfg(test)]
