@@ -85,6 +85,9 @@ pub struct DeadlinesConfig {
     /// Days without any order in a game after which it is adjourned to the
     /// moderators.
     pub adjourn_after_days: u32,
+    /// Days an invitation stays open; then it expires and both players are
+    /// told.
+    pub invitation_days: u32,
 }
 
 impl Default for DeadlinesConfig {
@@ -98,6 +101,7 @@ impl Default for DeadlinesConfig {
             clock_cap_days: 30,
             vacation_days_per_year: 30,
             adjourn_after_days: 21,
+            invitation_days: 14,
         }
     }
 }
@@ -309,7 +313,20 @@ impl Config {
             }
             let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
             let tmp = path.with_extension("tmp");
-            std::fs::write(&tmp, format!("{hex}\n"))?;
+            // The secret makes every seat's key: only its owner may read it,
+            // from the moment it exists.
+            {
+                use std::io::Write;
+                use std::os::unix::fs::OpenOptionsExt;
+                let mut file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .create(true)
+                    .truncate(true)
+                    .mode(0o600)
+                    .open(&tmp)?;
+                file.write_all(format!("{hex}\n").as_bytes())?;
+                file.sync_all()?;
+            }
             std::fs::rename(&tmp, path)
         };
         read(path).map_err(|source| ConfigError::Read {
@@ -328,6 +345,28 @@ mod tests {
     fn the_shipped_file_is_the_defaults() {
         let text = include_str!("../config/orderly.toml");
         assert_eq!(Config::parse(text), Ok(Config::default()));
+    }
+
+    #[test]
+    fn a_new_secret_file_is_readable_by_its_owner_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("orderly-secret-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut config = Config::default();
+        config.service.secret_file = dir.join("secret");
+        let secret = config.server_secret().unwrap();
+        assert_eq!(secret.len(), 64);
+        let mode = std::fs::metadata(dir.join("secret"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+        assert_eq!(
+            config.server_secret().unwrap(),
+            secret,
+            "read back, not made anew"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

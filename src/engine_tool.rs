@@ -124,7 +124,12 @@ fn write_submission<G: Game>(out: &mut impl Write, s: &Submission<G>) -> io::Res
         writeln!(out, "held {line}")?;
     }
     for u in &s.unused {
-        writeln!(out, "unused {}: {}", u.line, u.why.describe::<G>())?;
+        writeln!(
+            out,
+            "unused {}: not applied: {}",
+            u.line,
+            u.why.describe::<G>()
+        )?;
     }
     Ok(())
 }
@@ -145,6 +150,8 @@ pub fn run_with<G: Game>(
 ) -> io::Result<()> {
     write_state(out, &game)?;
     write_extras(out, &game, extras, &[])?;
+    // A person types an order and waits: each answer goes out at once.
+    out.flush()?;
     // Lines held for the second half of a double turn, per seat.
     let mut held: [Vec<String>; 2] = [Vec::new(), Vec::new()];
     for line in input.lines() {
@@ -177,6 +184,7 @@ pub fn run_with<G: Game>(
         }
         write_state(out, &game)?;
         write_extras(out, &game, extras, &last)?;
+        out.flush()?;
     }
     Ok(())
 }

@@ -5,6 +5,7 @@
 
 #![warn(missing_docs)]
 
+pub mod clock;
 pub mod config;
 pub mod engine_tool;
 pub mod games;

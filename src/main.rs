@@ -1,10 +1,13 @@
 //! The `orderly` command line.
 
 use std::io::{self, BufWriter};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 
+use orderly::clock::Clock;
 use orderly::games::hosted::GAMES;
 use orderly::games::{seat_named, Game, GameOptions, Seat};
 
@@ -19,6 +22,10 @@ struct Cli {
     /// else the built-in defaults).
     #[arg(long, global = true)]
     config: Option<std::path::PathBuf>,
+    /// What the time is now, as an RFC 3339 time: the clock starts there
+    /// and runs on (for tests and drills; also ORDERLY_NOW).
+    #[arg(long, global = true, hide = true)]
+    now: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -162,13 +169,58 @@ fn engine<G: Game>(args: EngineArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn service(config: Option<&std::path::Path>) -> anyhow::Result<orderly::service::Service> {
+fn service(
+    config: Option<&std::path::Path>,
+    clock: Clock,
+) -> anyhow::Result<orderly::service::Service> {
     let config = orderly::config::Config::load(config)?;
-    orderly::service::Service::open(config).context("starting the service")
+    let mut service = orderly::service::Service::open(config).context("starting the service")?;
+    service.set_clock(clock);
+    Ok(service)
+}
+
+/// What SIGINT and SIGTERM do. The handlers are installed before anything
+/// else happens, so a signal that comes while the daemon is still starting
+/// stops it cleanly instead of killing it (exit 143).
+struct Signals {
+    /// Set by either signal: the daemon finishes its mail and stops.
+    stop: Arc<AtomicBool>,
+    /// When set, either signal ends the process as if unhandled: every
+    /// command but the daemon, which has a clean stop of its own.
+    die: Arc<AtomicBool>,
+}
+
+impl Signals {
+    fn install() -> anyhow::Result<Signals> {
+        let signals = Signals {
+            stop: Arc::new(AtomicBool::new(false)),
+            die: Arc::new(AtomicBool::new(false)),
+        };
+        for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+            // The default action must be registered first to run first.
+            signal_hook::flag::register_conditional_default(signal, Arc::clone(&signals.die))?;
+            signal_hook::flag::register(signal, Arc::clone(&signals.stop))?;
+        }
+        Ok(signals)
+    }
+
+    /// Signals kill the process from now on; one that came already does so
+    /// at once.
+    fn die_on_signal(&self) {
+        self.die.store(true, Ordering::SeqCst);
+        if self.stop.load(Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    }
 }
 
 fn main() -> anyhow::Result<()> {
+    let signals = Signals::install()?;
     let cli = Cli::parse();
+    if !matches!(cli.command, Command::Serve) {
+        signals.die_on_signal();
+    }
+    let clock = Clock::from_flag_or_env(cli.now.as_deref())?;
     if matches!(cli.command, Command::Serve | Command::Poll { .. }) {
         tracing_subscriber::fmt()
             .with_env_filter(
@@ -182,14 +234,10 @@ fn main() -> anyhow::Result<()> {
     let config = cli.config.as_deref();
     match cli.command {
         Command::Serve => {
-            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-            for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-                signal_hook::flag::register(signal, std::sync::Arc::clone(&stop))?;
-            }
-            service(config)?.serve(&stop)?;
+            service(config, clock)?.serve(&signals.stop)?;
         }
         Command::Poll { .. } => {
-            let report = service(config)?.poll_once()?;
+            let report = service(config, clock)?.poll_once()?;
             eprintln!(
                 "processed {} mail(s), sent {}, failed {}",
                 report.processed, report.sent, report.failed
@@ -204,27 +252,27 @@ fn main() -> anyhow::Result<()> {
             }
         }
         Command::Mod { words } => {
-            let mut s = service(config)?;
+            let mut s = service(config, clock)?;
             if words.len() == 2 && words[0].eq_ignore_ascii_case("key") {
                 println!("{}", s.moderator_address(&words[1]));
             } else {
                 let who = std::env::var("USER").unwrap_or_else(|_| "admin".into());
-                let report =
-                    s.moderate(&words.join(" "), &format!("cli:{who}"), chrono::Utc::now())?;
+                let now = s.now();
+                let report = s.moderate(&words.join(" "), &format!("cli:{who}"), now)?;
                 println!("{report}");
             }
         }
         Command::Games => {
-            let mut s = service(config)?;
+            let mut s = service(config, clock)?;
             print!("{}", orderly::service::admin::games(s.store())?);
         }
         Command::Show { game } => {
-            let mut s = service(config)?;
+            let mut s = service(config, clock)?;
             let site = s.config().address_parts().1.to_string();
             print!("{}", orderly::service::admin::show(s.store(), game, &site)?);
         }
         Command::Export { game, json } => {
-            let mut s = service(config)?;
+            let mut s = service(config, clock)?;
             let site = s.config().address_parts().1.to_string();
             print!(
                 "{}",

@@ -69,6 +69,19 @@ pub fn replay_text(
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> io::Result<bool> {
+    if text.trim_start().starts_with('{') {
+        // A JSON export is the replay's output, not its input.
+        let what = match serde_json::from_str::<crate::record::JsonRecord>(text) {
+            Ok(json) => format!("a JSON export of a {} game ({})", json.game, json.format),
+            Err(_) => "JSON, not a game record".to_string(),
+        };
+        writeln!(
+            err,
+            "{name}: this file is {what}; replay reads the record text: \
+             `orderly export <game>` without --json, or the record a HISTORY mail carries"
+        )?;
+        return Ok(false);
+    }
     let Some(game) = game_tag(text) else {
         writeln!(
             err,

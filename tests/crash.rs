@@ -175,6 +175,29 @@ fn killed_at_random_the_daemon_applies_every_order_once_and_answers_every_mail()
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Waits until process `pid` has handlers for SIGINT and SIGTERM, read from
+/// the kernel's `SigCgt` mask (bits 2 and 15), instead of sleeping a guess.
+fn wait_until_it_catches_sigint_and_sigterm(pid: u32) {
+    let wanted = (1u64 << (2 - 1)) | (1u64 << (15 - 1));
+    let started = Instant::now();
+    loop {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let caught = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+            .unwrap_or(0);
+        if caught & wanted == wanted {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "orderly never installed its signal handlers ({status})"
+        );
+        std::thread::yield_now();
+    }
+}
+
 #[test]
 fn serve_stops_cleanly_on_sigterm_and_sigint() {
     for signal in ["-TERM", "-INT"] {
@@ -189,7 +212,9 @@ fn serve_stops_cleanly_on_sigterm_and_sigint() {
             .stderr(Stdio::null())
             .spawn()
             .expect("orderly serve starts");
-        std::thread::sleep(Duration::from_millis(300));
+        // Signalled as early as it can be caught: while the daemon is still
+        // opening its store and mailbox, it must stop as cleanly as later.
+        wait_until_it_catches_sigint_and_sigterm(child.id());
         let sent = Command::new("kill")
             .args([signal, &child.id().to_string()])
             .status()

@@ -192,6 +192,32 @@ fn reminders_come_once_at_their_hours_across_restarts_then_late_notices_then_a_c
 }
 
 #[test]
+fn a_decision_mail_brings_no_reminder_with_it_and_a_reminder_says_what_is_pending() {
+    let mut site = Site::new("decision");
+    site.start("DAYS 3");
+    // Blue's double turn whose first half is an attack (as if played there).
+    let db = rusqlite::Connection::open(site.dir.join("orderly.db")).unwrap();
+    db.execute(
+        "UPDATE games SET position = '7I3A4C/3/4/2/2II1/2/2i2/2/4/3/8i3a4c - b1 b 20 -' WHERE id = 1",
+        [],
+    )
+    .unwrap();
+    let ann = site.seat(true);
+    let t = t0() + Duration::hours(1);
+    let mails = site.mail(t, ANN, &ann, "B1C x G1C + B1CL");
+    assert!(only(&mails, BOB)[0].contains("must act by"), "{mails:?}");
+    // Gray has 24 hours for the defence: the mail said so; no reminder
+    // comes beside it.
+    assert!(site.sweep(t + Duration::minutes(1)).is_empty());
+    assert!(site.sweep(t + Duration::hours(12)).is_empty());
+    let mails = site.sweep(t + Duration::hours(23));
+    let reminder = only(&mails, BOB);
+    assert_eq!(reminder.len(), 1, "the 2-hour reminder: {mails:?}");
+    let text = reminder[0].replace('\n', " ");
+    assert!(text.contains("waits for you: Gray (defence"), "{text}");
+}
+
+#[test]
 fn an_order_gives_the_other_player_a_fresh_deadline() {
     let mut site = Site::new("fresh");
     site.start("DAYS 2");
@@ -245,6 +271,133 @@ fn time_zones_and_reminder_choices_are_the_players_own() {
         "{mails:?}"
     );
     let _ = bob;
+}
+
+#[test]
+fn moderator_notices_name_the_moderator_and_speak_each_players_time() {
+    let mut site = Site::new("modzones");
+    site.mail(
+        t0(),
+        ANN,
+        "orderly@example.org",
+        "set timezone Europe/Paris",
+    );
+    site.start("DAYS 1");
+    let at = t0() + Duration::hours(2);
+    let report = site
+        .service
+        .moderate("EXTEND 1 2 DAYS", "cli:root", at)
+        .unwrap();
+    let mails = site.drain(at);
+    let for_ann = only(&mails, ANN)[0].replace('\n', " ");
+    let for_bob = only(&mails, BOB)[0].replace('\n', " ");
+    for text in [&for_ann, &for_bob, &report] {
+        assert!(!text.contains("cli:") && !text.contains('\u{1}'), "{text}");
+    }
+    assert!(for_ann.contains(&format!("Moderator {MOD}:")), "{for_ann}");
+    assert!(for_ann.contains("CET (Europe/Paris)"), "{for_ann}");
+    assert!(for_bob.contains("UTC"), "{for_bob}");
+    // STALLED speaks in words, no raw timestamps.
+    site.service
+        .moderate("PAUSE 1 UNTIL 2026-12-20", "cli:root", at)
+        .unwrap();
+    // The pause shows in every mail, and no deadline before its end does.
+    let mails = site.drain(at);
+    let for_ann = only(&mails, ANN)[0].replace('\n', " ");
+    assert!(
+        for_ann.contains("paused by the moderators until Sun 20 Dec 2026 01:00 CET"),
+        "{for_ann}"
+    );
+    assert!(!for_ann.contains("must act by"), "{for_ann}");
+    let bob = site.seat(false);
+    let mails = site.mail(at, BOB, &bob, "GAMES\nBOARD");
+    let for_bob = only(&mails, BOB)[0]
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        for_bob.contains("waiting for Blue, paused until Sun 20 Dec 2026"),
+        "{for_bob}"
+    );
+    assert!(!for_bob.contains("must act by"), "{for_bob}");
+    let listed = orderly::service::admin::games(site.service.store()).unwrap();
+    assert!(listed.contains("paused until Sun 20 Dec 2026"), "{listed}");
+    let stalled = site.service.moderate("STALLED", "cli:root", at).unwrap();
+    assert!(
+        stalled.contains("game 1: paused until Sun 20 Dec 2026"),
+        "{stalled}"
+    );
+    assert!(!stalled.contains("T00:00:00"), "{stalled}");
+}
+
+#[test]
+fn a_players_time_zone_is_guessed_from_the_date_of_their_mail_until_chosen() {
+    let mut site = Site::new("guess");
+    site.start("DAYS 1");
+    let ann = site.seat(true);
+    let at = t0() + Duration::hours(1);
+    let with_date = |n: u32, offset: &str, body: &str| {
+        format!(
+            "From: {ANN}\r\nTo: {ann}\r\nSubject: x\r\nMessage-ID: <guess{n}@test>\r\n\
+             Date: Sat, 21 Nov 2026 12:00:00 {offset}\r\n\r\n{body}\r\n"
+        )
+    };
+    site.service
+        .process(with_date(1, "+0100", "BOARD").as_bytes(), at)
+        .unwrap();
+    let mails = site.drain(at);
+    let board = only(&mails, ANN)[0].replace('\n', " ");
+    assert!(
+        board.contains("must act by Sun 22 Nov 2026 11:00 UTC+01:00"),
+        "{board}"
+    );
+    // Chosen beats guessed, whatever later mails say.
+    site.service
+        .process(
+            with_date(2, "-0500", "SET TIMEZONE Asia/Kolkata\nBOARD").as_bytes(),
+            at,
+        )
+        .unwrap();
+    site.service
+        .process(with_date(3, "-0500", "BOARD").as_bytes(), at)
+        .unwrap();
+    let mails = site.drain(at);
+    let last = only(&mails, ANN).last().unwrap().replace('\n', " ");
+    assert!(last.contains("IST (Asia/Kolkata)"), "{last}");
+}
+
+#[test]
+fn an_invitation_names_the_inviter_the_game_and_its_time_and_expires() {
+    let mut site = Site::new("invite");
+    let raw = format!(
+        "From: Ann Example <{ANN}>\r\nTo: orderly@example.org\r\nSubject: x\r\n\
+         Message-ID: <inv1@test>\r\n\r\nNEW SQUARES VS {BOB} DAYS 5\r\n"
+    );
+    site.service.process(raw.as_bytes(), t0()).unwrap();
+    let mails = site.drain(t0());
+    let invitation = only(&mails, BOB)[0].replace('\n', " ");
+    for says in [
+        "Ann Example <ann@example.org> invites you to a game of SQUARES",
+        "Time: 5 days per turn.",
+        "HELP RULES",
+        "expires on Sat 05 Dec 2026 10:00 UTC",
+    ] {
+        assert!(invitation.contains(says), "{says}: {invitation}");
+    }
+    assert!(site.sweep(t0() + Duration::days(13)).is_empty());
+    let mails = site.sweep(t0() + Duration::days(14) + Duration::minutes(1));
+    assert!(only(&mails, ANN)[0].contains("has expired"), "{mails:?}");
+    assert!(only(&mails, BOB)[0].contains("has expired"), "{mails:?}");
+    assert!(
+        site.sweep(t0() + Duration::days(15)).is_empty(),
+        "told once"
+    );
+    let bob = site.seat(false);
+    let mails = site.mail(t0() + Duration::days(15), BOB, &bob, "ACCEPT");
+    assert!(
+        only(&mails, BOB)[0].contains("game 1 is expired"),
+        "{mails:?}"
+    );
 }
 
 fn record(site: &mut Site) -> String {
@@ -457,10 +610,13 @@ fn the_moderator_command_line_runs_the_same_commands() {
         ),
     )
     .unwrap();
-    let run = |args: &[&str]| {
+    let run_at = |now: DateTime<Utc>, args: &[&str]| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_orderly"))
             .arg("--config")
             .arg(&config)
+            // The game's clock, not today's: the game started at t0.
+            .arg("--now")
+            .arg(now.to_rfc3339())
             .arg("mod")
             .args(args)
             .output()
@@ -472,8 +628,12 @@ fn the_moderator_command_line_runs_the_same_commands() {
         );
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
+    let run = |args: &[&str]| run_at(t0() + Duration::hours(2), args);
     assert!(run(&["key", MOD]).starts_with("orderly+mod."));
     assert!(run(&["stalled"]).contains("No game needs a moderator"));
+    // The same store read three days on: the one-day deadline has passed.
+    let later = run_at(t0() + Duration::days(3), &["stalled"]);
+    assert!(later.contains("game 1"), "{later}");
     let out = run(&["forfeit", "1", "blue"]);
     assert!(out.contains("Blue forfeits; Gray wins"), "{out}");
     assert!(run(&["explode"]).starts_with("Not understood"));

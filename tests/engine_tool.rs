@@ -268,3 +268,34 @@ fn a_side_of_another_game_is_an_error_naming_the_right_ones() {
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn each_order_is_answered_while_stdin_is_still_open() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_orderly"))
+        .arg("engine")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("orderly engine starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    // The opening block comes before any order is typed.
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    assert!(line.starts_with("position "), "{line}");
+    // A person types one order and waits, stdin still open: the answer
+    // comes (a read that never returned would hang the test, not pass it).
+    writeln!(stdin, "cav BR B3C").unwrap();
+    stdin.flush().unwrap();
+    let answered = loop {
+        line.clear();
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "stdout closed");
+        if line.starts_with("order ") {
+            break line.clone();
+        }
+    };
+    assert_eq!(answered.trim(), "order cav BR B3C");
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}

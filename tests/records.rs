@@ -958,3 +958,19 @@ fn the_format_document_shows_the_moderated_sample() {
     let (sample, _) = read_sample("moderated.rec");
     assert_eq!(example, sample);
 }
+
+#[test]
+fn replaying_a_json_export_says_it_is_one_and_what_to_replay_instead() {
+    let dir = std::env::temp_dir().join(format!("orderly-json-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = orderly_replay_ok(&["tests/data/records/resigned.rec", "--json"]).stdout;
+    let path = dir.join("resigned.json");
+    std::fs::write(&path, json).unwrap();
+    let out = orderly_replay(&[path.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is a JSON export of a squares game"), "{err}");
+    assert!(err.contains("without --json"), "{err}");
+    assert!(!err.contains("[Game"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -276,7 +276,7 @@ fn a_complete_napoleonic_game_by_mail() {
         invitation.body
     );
     assert!(invitation.body.contains("French moves first"));
-    assert_eq!(invitation.subject, "orderly game 1: NAPOLEONIC");
+    assert_eq!(invitation.subject, "Game 1: invitation to NAPOLEONIC");
     let bob_addr = invitation.reply_to.clone();
     let outs = site.mail(BOB, &bob_addr, "accept");
     let bob_start = body_to(&outs, BOB);
@@ -335,6 +335,13 @@ fn a_complete_napoleonic_game_by_mail() {
             .iter()
             .find(|o| o.to == who)
             .unwrap_or_else(|| panic!("no result mail to {who}"));
+        // The subject carries the result and the score.
+        assert!(
+            out.subject
+                .starts_with(&format!("Game 1: over - {winner} wins ")),
+            "{}",
+            out.subject
+        );
         assert!(
             out.body
                 .contains(&format!("The game is over: {winner} wins")),
@@ -355,9 +362,10 @@ fn a_complete_napoleonic_game_by_mail() {
             "{civil_war:?} in a Napoleonic mail"
         );
     }
+    assert!(mails.iter().all(|o| o.subject.starts_with("Game 1: ")));
     assert!(mails
         .iter()
-        .all(|o| o.subject == "orderly game 1: NAPOLEONIC"));
+        .any(|o| o.subject.contains(" attacks ") && o.subject.ends_with('?')));
     for line in all.lines() {
         assert!(line.len() <= 76, "{line:?}");
     }
@@ -516,15 +524,33 @@ fn refusals_change_nothing_and_say_why() {
     // No game at all.
     let outs = site.mail(ANN, "orderly@example.org", "cav BR B3C");
     assert!(to(&outs, ANN).body.contains("names no game"));
-    // Right key, wrong sender: refused and the owner is told.
-    let outs = site.mail("eve@example.org", &ann_addr, "cav BR B3C");
-    assert!(to(&outs, "eve@example.org")
-        .body
-        .contains("belongs to another player"));
-    assert!(to(&outs, ANN).body.contains("eve@example.org"));
+    // Right key, wrong sender: refused and the owner is told, once for a
+    // mail of many lines; the stranger learns nothing of whose key it is.
+    let outs = site.mail("eve@example.org", &ann_addr, "cav BR B3C\npass\nresign");
+    let eve = flat(&to(&outs, "eve@example.org").body);
+    assert!(
+        eve.contains("game 1 takes orders only from its players' own addresses"),
+        "{eve}"
+    );
+    assert!(
+        !eve.contains("another player") && !eve.contains("Blue"),
+        "{eve}"
+    );
+    let warnings: Vec<_> = outs.iter().filter(|o| o.to == ANN).collect();
+    assert_eq!(warnings.len(), 1, "{warnings:#?}");
+    assert!(warnings[0].body.contains("eve@example.org"));
+    // The opponent answering the other seat's copy is told which is his.
+    let outs = site.mail(BOB, &ann_addr, "inf GR G3C");
+    let bob = flat(&to(&outs, BOB).body);
+    assert!(
+        bob.contains("the Blue seat of game 1, your opponent's"),
+        "{bob}"
+    );
+    assert!(bob.contains("You play Gray"), "{bob}");
     // Not your turn.
     let outs = site.mail(BOB, &bob_addr, "inf GR G3C");
     assert!(to(&outs, BOB).body.contains("not your turn"));
+    assert_eq!(to(&outs, BOB).subject, "Game 1: refused");
     // Illegal order: the rule and the nearest orders.
     let outs = site.mail(ANN, &ann_addr, "MOVE INFANTRY BR B2CR");
     let body = to(&outs, ANN).body;
@@ -538,6 +564,313 @@ fn refusals_change_nothing_and_say_why() {
     assert!(
         shown.contains("position 9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - b - 1 -"),
         "{shown}"
+    );
+}
+
+/// Puts game 1 at `position`, as if its players had played there (the
+/// cached position is what the service reads while it is current).
+fn set_position(site: &Site, position: &str) {
+    let db = rusqlite::Connection::open(site.dir.join("orderly.db")).unwrap();
+    db.execute("UPDATE games SET position = ?1 WHERE id = 1", [position])
+        .unwrap();
+}
+
+#[test]
+fn the_key_comes_in_the_first_mail_and_on_help_board_and_each_event_is_told_once() {
+    let mut site = Site::new("key");
+    let outs = site.mail(ANN, "orderly@example.org", "NEW SQUARES VS bob@example.org");
+    let bob = to(&outs, BOB).reply_to;
+    let outs = site.mail(BOB, &bob, "accept");
+    assert!(body_to(&outs, ANN).contains("Key: * last action"));
+    let ann = to(&outs, ANN).reply_to;
+    let outs = site.mail(ANN, &ann, "cav BR B3C");
+    for who in [ANN, BOB] {
+        let body = body_to(&outs, who);
+        assert!(body.contains("Score: Blue 0"), "{body}");
+        assert!(!body.contains("Key:"), "{body}");
+        // Each mail tells the move once (the board marks its squares).
+        let told = flat(&body).matches("Blue cavalry moves BR -> B3C").count();
+        assert_eq!(told, 1, "{body}");
+    }
+    let outs = site.mail(BOB, &bob, "HELP BOARD");
+    let body = body_to(&outs, BOB);
+    assert!(body.contains("Key: * last action"), "{body}");
+    assert!(!body.contains("Refused"), "{body}");
+}
+
+#[test]
+fn an_order_sent_to_the_wrong_game_names_the_game_it_fits() {
+    let mut site = Site::new("wronggame");
+    let (ann1, _bob1) = start(&mut site);
+    // Game 2: Bob is Blue and moves first; Ann is Gray there.
+    let outs = site.mail(BOB, "orderly@example.org", "NEW SQUARES VS ann@example.org");
+    let ann2 = to(&outs, ANN).reply_to;
+    let outs = site.mail(ANN, &ann2, "accept");
+    let bob2 = to(&outs, BOB).reply_to;
+    // Ann's Blue order of game 1, sent to game 2.
+    let outs = site.mail(ANN, &ann2, "cav BR B3C");
+    let body = flat(&body_to(&outs, ANN));
+    assert!(
+        body.contains("it is not your turn; game 2 waits for Blue"),
+        "{body}"
+    );
+    assert!(
+        body.contains("This order is legal in your game 1"),
+        "{body}"
+    );
+    // Once it is Ann's turn in game 2, a Blue order there is refused by the
+    // rules, and still pointed at game 1.
+    site.mail(BOB, &bob2, "pass");
+    let outs = site.mail(ANN, &ann2, "cav BR B3C");
+    let body = flat(&body_to(&outs, ANN));
+    assert!(body.contains("Refused"), "{body}");
+    assert!(
+        body.contains("This order is legal in your game 1"),
+        "{body}"
+    );
+    // In its own game it is simply taken.
+    let outs = site.mail(ANN, &ann1, "cav BR B3C");
+    assert!(flat(&body_to(&outs, ANN)).contains("Taken: MOVE CAVALRY BR B3C"));
+}
+
+#[test]
+fn say_passes_a_message_to_the_opponent_and_into_the_record() {
+    let mut site = Site::new("say");
+    let (ann, bob) = start(&mut site);
+    // With an order: the message rides on the update mail.
+    let outs = site.mail(ANN, &ann, "SAY Good luck, Bob!\ncav BR B3C");
+    assert!(flat(&body_to(&outs, ANN)).contains("Passed to Gray: Good luck, Bob!"));
+    let told = body_to(&outs, BOB);
+    assert!(told.contains("Blue says: Good luck, Bob!"), "{told}");
+    assert!(told.contains("Blue cavalry moves BR -> B3C"), "{told}");
+    assert_eq!(
+        outs.iter().filter(|o| o.to == BOB).count(),
+        1,
+        "one mail to Bob"
+    );
+    // Alone: a mail of its own, even when it is not the writer's turn.
+    let outs = site.mail(ANN, &ann, "press Your move.");
+    assert!(body_to(&outs, BOB).contains("Blue says: Your move."));
+    let outs = site.mail(BOB, &bob, "HISTORY");
+    let record = body_to(&outs, BOB);
+    assert!(record.contains("Blue says: Good luck, Bob!"), "{record}");
+    assert!(record.contains("Blue says: Your move."), "{record}");
+    // The game goes on as before.
+    let outs = site.mail(BOB, &bob, "inf GR G3C");
+    assert!(flat(&body_to(&outs, BOB)).contains("Taken: MOVE INFANTRY GR G3C"));
+}
+
+#[test]
+fn set_address_moves_a_seat_once_confirmed_from_the_new_address() {
+    let mut site = Site::new("address");
+    let (ann, bob) = start(&mut site);
+    const NEW: &str = "ann@new.example";
+    let outs = site.mail(ANN, &ann, "SET ADDRESS ann@new.example");
+    assert!(flat(&body_to(&outs, ANN)).contains("A code went to ann@new.example"));
+    let code_mail = body_to(&outs, NEW);
+    let code = code_mail
+        .split("CONFIRM ADDRESS ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .expect("a code")
+        .to_string();
+    // Nothing moved yet: orders still come from the old address only.
+    let outs = site.mail(NEW, &ann, "cav BR B3C");
+    assert!(flat(&body_to(&outs, NEW)).contains("Refused"));
+    // A wrong code, or the right one from elsewhere, is refused.
+    let outs = site.mail(NEW, "orderly@example.org", "CONFIRM ADDRESS aaaaaaaa");
+    assert!(flat(&body_to(&outs, NEW)).contains("Refused: this code"));
+    let outs = site.mail(
+        "eve@example.org",
+        "orderly@example.org",
+        &format!("CONFIRM ADDRESS {code}"),
+    );
+    assert!(flat(&body_to(&outs, "eve@example.org")).contains("Refused: this code"));
+    let outs = site.mail(
+        NEW,
+        "orderly@example.org",
+        &format!("confirm address {code}"),
+    );
+    let reply = flat(&body_to(&outs, NEW));
+    assert!(
+        reply.contains("Confirmed: ann@example.org is now ann@new.example"),
+        "{reply}"
+    );
+    assert!(body_to(&outs, BOB).contains("now plays from ann@new.example"));
+    // The same key, from the new address, now plays; the old one does not.
+    let outs = site.mail(NEW, &ann, "cav BR B3C");
+    assert!(flat(&body_to(&outs, NEW)).contains("Taken: MOVE CAVALRY BR B3C"));
+    let outs = site.mail(BOB, &bob, "inf GR G3C");
+    assert!(
+        outs.iter().any(|o| o.to == NEW),
+        "updates go to the new address"
+    );
+    let outs = site.mail(ANN, &ann, "pass");
+    assert!(flat(&body_to(&outs, ANN)).contains("Refused"));
+    // A code is good once.
+    let outs = site.mail(
+        NEW,
+        "orderly@example.org",
+        &format!("confirm address {code}"),
+    );
+    assert!(flat(&body_to(&outs, NEW)).contains("Refused: this code"));
+}
+
+#[test]
+fn new_takes_only_a_real_mailbox_other_than_the_service_and_the_inviter() {
+    let mut site = Site::new("newcheck");
+    for (line, says) in [
+        ("NEW SQUARES VS bob@", "is not a mail address"),
+        ("NEW SQUARES VS a..b@example.org", "is not a mail address"),
+        (
+            "NEW SQUARES VS bob@localhost",
+            "is not a mail address (its domain)",
+        ),
+        (
+            "NEW SQUARES VS ann@example.org",
+            "name the other player's address",
+        ),
+        (
+            "NEW SQUARES VS orderly+g1.abc@example.org",
+            "name the other player's address",
+        ),
+        (
+            "NEW SQUARES VS bounces@example.org",
+            "name the other player's address",
+        ),
+    ] {
+        let outs = site.mail(ANN, "orderly@example.org", line);
+        let body = flat(&body_to(&outs, ANN));
+        assert!(body.contains(says), "{line}: {body}");
+        assert_eq!(outs.len(), 1, "{line}: nobody else is written to");
+    }
+}
+
+#[test]
+fn held_second_half_orders_are_played_when_the_writers_own_decision_ends_the_attack() {
+    let mut site = Site::new("held");
+    let (ann, bob) = start(&mut site);
+    // Blue's double turn (R4): the first half is an attack.
+    set_position(&site, "7I3A4C/3/4/2/2II1/2/2i2/2/4/3/8i3a4c - b1 b 20 -");
+    // A refused line stops the mail; what follows is told once why.
+    let outs = site.mail(ANN, &ann, "B1C x G9Z\ninf BR B3C");
+    let reply = flat(&body_to(&outs, ANN));
+    assert!(
+        reply.contains("Not applied: an earlier order of this message was refused."),
+        "{reply}"
+    );
+    assert!(
+        !reply.to_lowercase().contains("not applied: not applied"),
+        "{reply}"
+    );
+    let outs = site.mail(ANN, &ann, "B1C x G1C + B1CL\ninf BR B3C");
+    let reply = flat(&body_to(&outs, ANN));
+    assert!(reply.contains("Held:"), "{reply}");
+    let outs = site.mail(BOB, &bob, "stand");
+    assert!(!flat(&body_to(&outs, BOB)).contains("Refused"));
+    // Blue's own OPTION 3 ends the attack: the held line is played now,
+    // and this mail's own line after it is not lost either: it is told.
+    let outs = site.mail(ANN, &ann, "option 3\npass");
+    let reply = flat(&body_to(&outs, ANN));
+    assert!(reply.contains("Taken: MOVE INFANTRY BR B3C"), "{reply}");
+    assert!(
+        reply.contains("Not applied: your turn had ended"),
+        "{reply}"
+    );
+    let told = flat(&body_to(&outs, BOB));
+    assert!(told.contains("Blue infantry moves BR -> B3C"), "{told}");
+    assert!(told.contains("Gray to move"), "{told}");
+}
+
+/// The lines of `body` that explain a rule id (`- R7  ...`), by id.
+fn rule_lines(body: &str) -> Vec<(String, String)> {
+    body.lines()
+        .filter_map(|l| {
+            let id = l.strip_prefix("- ")?.split_whitespace().next()?;
+            let mut chars = id.chars();
+            let numbered = matches!(chars.next(), Some('R' | 'S' | 'N'))
+                && chars.as_str().parse::<u32>().is_ok();
+            numbered.then(|| (id.to_string(), l.to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn help_rules_mails_a_games_rules_with_a_line_for_each_rule_id() {
+    let mut site = Site::new("rules");
+    let has_line = |body: &str, id: &str| rule_lines(body).iter().any(|(i, _)| i == id);
+    let fits = |body: &str| {
+        if let Some(l) = body.lines().find(|l| l.chars().count() > 76) {
+            panic!("a line of {} columns: {l:?}", l.chars().count());
+        }
+    };
+    // HELP names the command.
+    let body = body_to(&site.mail(ANN, "orderly@example.org", "HELP"), ANN);
+    assert!(
+        body.contains("  HELP RULES [SQUARES|NAPOLEONIC]\n"),
+        "{body}"
+    );
+    // Without a game: the rules of SQUARES, and how to get the others.
+    let body = body_to(&site.mail(ANN, "orderly@example.org", "help rules"), ANN);
+    assert!(
+        flat(&body).contains(
+            "> help rules The rules of SQUARES - The Civil War Battle Game are below. \
+             For another game's, write HELP RULES NAPOLEONIC."
+        ),
+        "{body}"
+    );
+    assert!(body.contains(Squares::RULES.trim_end()), "{body}");
+    assert!(body.contains("## Winning"), "{body}");
+    for id in ["R7", "R16", "R28", "S2", "S8"] {
+        assert!(has_line(&body, id), "{id} has no line:\n{body}");
+    }
+    assert!(!has_line(&body, "N14"), "{body}");
+    assert_eq!(rule_lines(&body).len(), 28 + 8, "{body}");
+    fits(&body);
+    // Named: the variant's rules, which keep the R and S ids.
+    let body = body_to(
+        &site.mail(ANN, "orderly@example.org", "HELP RULES NAPOLEONIC"),
+        ANN,
+    );
+    assert!(
+        flat(&body).contains(
+            "The rules of SQUARES - The Napoleonic War Variant are below. \
+             For another game's, write HELP RULES SQUARES."
+        ),
+        "{body}"
+    );
+    assert!(body.contains(Napoleonic::RULES.trim_end()), "{body}");
+    for id in ["R7", "S2", "N14", "N37"] {
+        assert!(has_line(&body, id), "{id} has no line:\n{body}");
+    }
+    assert_eq!(rule_lines(&body).len(), 28 + 8 + 37, "{body}");
+    fits(&body);
+    // Sent with a game's key: that game's rules.
+    let outs = site.mail(
+        ANN,
+        "orderly@example.org",
+        "NEW NAPOLEONIC VS bob@example.org",
+    );
+    let bob_addr = to(&outs, BOB).reply_to;
+    let body = body_to(&site.mail(BOB, &bob_addr, "rules"), BOB);
+    assert!(flat(&body).contains("The rules of SQUARES - The Napoleonic War Variant are below"));
+    assert!(has_line(&body, "N14"), "{body}");
+    // A key that is not the game's tells nothing of the game.
+    let bad = bob_addr.replace("+g1.", "+g1.x");
+    let body = body_to(&site.mail(BOB, &bad, "HELP RULES"), BOB);
+    assert!(flat(&body).contains("The rules of SQUARES - The Civil War Battle Game are below"));
+    assert!(!has_line(&body, "N14"), "{body}");
+    // A game not hosted.
+    let body = body_to(
+        &site.mail(ANN, "orderly@example.org", "HELP RULES CHESS"),
+        ANN,
+    );
+    assert!(
+        flat(&body).contains(
+            "Not understood: \"CHESS\" is not a game here; \
+             write HELP RULES SQUARES or HELP RULES NAPOLEONIC."
+        ),
+        "{body}"
     );
 }
 
@@ -595,7 +928,13 @@ fn every_outgoing_mail_is_threaded_and_marked_automatic() {
     for o in &outs {
         assert!(o.raw.contains("Auto-Submitted: auto-"), "{}", o.raw);
         assert!(o.raw.contains("List-Id: <game-1.example.org>"), "{}", o.raw);
-        assert_eq!(o.subject, "orderly game 1: SQUARES");
+        // The subject carries the state, read from each one's seat.
+        let state = if o.to == ANN {
+            "Gray to move (turn 2)"
+        } else {
+            "your move (turn 2)"
+        };
+        assert_eq!(o.subject, format!("Game 1: {state}"));
         assert!(!o.message_id.is_empty());
         for line in o.body.lines() {
             assert!(line.len() <= 76, "{line:?}");
@@ -687,14 +1026,41 @@ fn every_command_is_answered_with_what_was_understood_and_done() {
         "{}",
         body_to(&outs, BOB)
     );
-    assert!(body_to(&outs, ANN).contains("Gray wins (Blue resigned)"));
+    let final_mail = body_to(&outs, ANN);
+    assert!(final_mail.contains("Gray wins (Blue resigned)"));
+    // The mail that ends a game carries its record, and its board says the
+    // game is over instead of whose move it would have been.
+    assert!(
+        final_mail.contains("The record of the game:"),
+        "{final_mail}"
+    );
+    assert!(final_mail.contains("Blue RESIGNS"), "{final_mail}");
+    assert!(!final_mail.contains("to move"), "{final_mail}");
+    assert!(final_mail.contains("Game over in turn 1: Gray wins (Blue resigned)."));
     let outs = site.mail(BOB, &bob3, "cav BR B3C");
     assert!(body_to(&outs, BOB).contains("game 3 is finished"));
+    // A finished game can still be read: its record and its board.
+    let outs = site.mail(BOB, &bob3, "HISTORY\nBOARD");
+    let body = flat(&body_to(&outs, BOB));
+    assert!(!body.contains("Refused"), "{body}");
+    assert!(
+        body.contains("The record of the game so far is below"),
+        "{body}"
+    );
+    assert!(body.contains("Blue RESIGNS"), "{body}");
+    let outs = site.mail(BOB, "orderly@example.org", "GAMES");
+    let body = flat(&body_to(&outs, BOB));
+    assert!(
+        body.contains(
+            "game 3: SQUARES as Blue vs ann@example.org: finished, Gray won (Blue resigned)"
+        ),
+        "{body}"
+    );
     let outs = site.mail(ANN, "orderly@example.org", "GAMES");
     let body = body_to(&outs, ANN);
     assert!(body.contains("3 game(s)."), "{body}");
     assert!(
-        body.contains("game 2: SQUARES as Blue vs bob@example.org: finished, draw agreed"),
+        body.contains("game 2: SQUARES as Blue vs bob@example.org: finished, a draw (draw agreed)"),
         "{body}"
     );
     let record =

@@ -73,6 +73,11 @@ pub fn title(name: &str) -> Option<&'static str> {
     crate::with_game!(name, G => G::TITLE)
 }
 
+/// A hosted game's rules in the project's own words (`HELP RULES`).
+pub fn rules(name: &str) -> Option<&'static str> {
+    crate::with_game!(name, G => G::RULES)
+}
+
 /// A hosted game's own name for a seat ("Blue", "British").
 pub fn seat_name(name: &str, seat: Seat) -> Option<&'static str> {
     crate::with_game!(name, G => G::seat_name(seat))
@@ -121,6 +126,7 @@ mod tests {
             let upper = name.to_ascii_uppercase();
             assert_eq!(canonical(&format!(" {upper} ")), Some(*name));
             assert!(title(name).is_some_and(|t| !t.is_empty()));
+            assert!(rules(name).is_some_and(|r| r.contains("## Rule ids")));
         }
         let distinct: std::collections::HashSet<_> = GAMES.iter().collect();
         assert_eq!(distinct.len(), GAMES.len());
@@ -144,6 +150,10 @@ mod tests {
         assert_eq!(seat_named("chess", "blue"), None);
         assert_eq!(seat_words("squares").as_deref(), Some("BLUE|GRAY"));
         assert_eq!(title("Napoleonic"), Some(Napoleonic::TITLE));
+        assert_eq!(rules("squares"), Some(Squares::RULES));
+        assert_eq!(rules("NAPOLEONIC"), Some(Napoleonic::RULES));
+        assert_ne!(Squares::RULES, Napoleonic::RULES);
+        assert_eq!(rules("chess"), None);
         assert_eq!(seat_name("napoleonic", Seat::North), Some("British"));
         assert_eq!(seat_named("NAPOLEONIC", "french"), Some(Seat::South));
         assert_eq!(seat_named("napoleonic", "gray"), None);

@@ -232,6 +232,20 @@ impl OrderWord {
     }
 }
 
+/// How a board is drawn for a reader (see [`Game::draw_board_styled`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BoardStyle {
+    /// Leave out the key to the board's marks: players get it in the first
+    /// mail of a game and on `HELP BOARD`, not in every mail.
+    pub without_key: bool,
+    /// The game ended outside the rules: this result, in words, replaces
+    /// the line saying whose move it is.
+    pub ended: Option<String>,
+    /// Leave out the last action in words: the mail lists what happened
+    /// already (the board still marks its squares).
+    pub without_last: bool,
+}
+
 /// The seam between the service and every game it hosts.
 ///
 /// The state is the whole game: everything needed to continue it is in the
@@ -285,8 +299,13 @@ pub trait Game: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + Sync 
 
     /// The rules this engine implements and their version, written into
     /// every record so that a replay years later knows what it replays
-    /// ("SQUARES rulings R1-R28; readings S1-S8; orderly 1").
+    /// ("squares-rulings R1-R28 S1-S8; orderly 2").
     const RULES_VERSION: &'static str;
+
+    /// The game's rules in the project's own words, as `HELP RULES` mails
+    /// them (kept in `docs/rules/`): plain text of at most 76 columns,
+    /// ending with one line for every rule id a refusal can cite.
+    const RULES: &'static str;
 
     /// The number of the current turn as players see it on the board.
     fn turn_number(&self) -> u32;
@@ -314,6 +333,30 @@ pub trait Game: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + Sync 
     /// seat, with the score, losses, turn, pending decision, and the squares
     /// of the last action (`last`: the events it produced) marked.
     fn draw_board(&self, viewer: Seat, last: &[Self::Event]) -> String;
+
+    /// The state in a few words for a mail's subject, as `viewer` reads
+    /// it: `your move (turn 27)`, `Gray attacks B2C - retreat or stand?`,
+    /// `over - Blue wins 11-2`.
+    fn headline(&self, viewer: Seat) -> String {
+        match (self.outcome(), self.pending()) {
+            (Some(o), _) => match o.result {
+                GameResult::Win(s) => format!("over - {} wins", Self::seat_name(s)),
+                GameResult::Draw => "over - a draw".to_string(),
+            },
+            (None, Some(p)) if p.seat == viewer => format!("your {}", p.kind),
+            (None, Some(p)) => format!("{}'s {}", Self::seat_name(p.seat), p.kind),
+            (None, None) => "over".to_string(),
+        }
+    }
+
+    /// [`Game::draw_board`] drawn in `style`: for a mail, the key can be
+    /// left out and a game ended outside the rules (a resignation, an agreed
+    /// draw, a moderator's ruling) shows its result instead of whose move
+    /// it would be.
+    fn draw_board_styled(&self, viewer: Seat, last: &[Self::Event], style: &BoardStyle) -> String {
+        let _ = style;
+        self.draw_board(viewer, last)
+    }
 
     /// The pending choices, worded for the player who must decide: for a
     /// turn, the legal orders grouped by unit; for a decision inside an

@@ -55,20 +55,18 @@ pub enum NotApplied {
 }
 
 impl NotApplied {
-    /// The words for a player, naming seats with the game's names.
+    /// Why, in words for a player, naming seats with the game's names; the
+    /// caller says "not applied" before it.
     pub fn describe<G: Game>(self) -> String {
         match self {
-            NotApplied::EarlierRefused => {
-                "not applied, because an earlier order of this message was refused".into()
-            }
-            NotApplied::GameOver => "not applied: the game is over".into(),
+            NotApplied::EarlierRefused => "an earlier order of this message was refused".into(),
+            NotApplied::GameOver => "the game is over".into(),
             NotApplied::TurnEnded { now } => format!(
-                "not applied: your turn had ended; {} decides now. Send it on your next turn",
+                "your turn had ended; {} decides now. Send it on your next turn",
                 G::seat_name(now)
             ),
             NotApplied::NoSecondHalf => {
-                "not applied: the attack ended your turn, so there was no second half to play"
-                    .into()
+                "the attack ended your turn, so there was no second half to play".into()
             }
         }
     }
@@ -106,6 +104,9 @@ pub struct Submission<G: Game> {
     pub held: Vec<String>,
     /// Lines not applied, each with why.
     pub unused: Vec<Unused>,
+    /// Lines not yet tried: [`submit_until_turn`] stopped before them when
+    /// the writer's turn came.
+    pub rest: Vec<String>,
 }
 
 impl<G: Game> Default for Submission<G> {
@@ -115,6 +116,7 @@ impl<G: Game> Default for Submission<G> {
             refused: None,
             held: Vec::new(),
             unused: Vec::new(),
+            rest: Vec::new(),
         }
     }
 }
@@ -128,6 +130,27 @@ fn is_turn(kind: DecisionKind) -> bool {
 /// Lines that are empty after trimming are skipped. The state changes only
 /// by the orders in [`Submission::taken`].
 pub fn submit<G: Game, S: AsRef<str>>(game: &mut G, seat: Seat, lines: &[S]) -> Submission<G> {
+    submit_lines(game, seat, lines, false)
+}
+
+/// [`submit`] for a writer who has lines held from an earlier mail: it
+/// stops as soon as the writer has a turn to play, leaving the lines not
+/// yet tried in [`Submission::rest`], so that the held lines, written
+/// first, are played first (R4) and this mail's rest after them.
+pub fn submit_until_turn<G: Game, S: AsRef<str>>(
+    game: &mut G,
+    seat: Seat,
+    lines: &[S],
+) -> Submission<G> {
+    submit_lines(game, seat, lines, true)
+}
+
+fn submit_lines<G: Game, S: AsRef<str>>(
+    game: &mut G,
+    seat: Seat,
+    lines: &[S],
+    stop_at_turn: bool,
+) -> Submission<G> {
     let mut out = Submission::default();
     let lines: Vec<&str> = lines
         .iter()
@@ -155,6 +178,10 @@ pub fn submit<G: Game, S: AsRef<str>>(game: &mut G, seat: Seat, lines: &[S]) -> 
                     why: NotApplied::TurnEnded { now: pending.seat },
                 }));
             }
+            break;
+        }
+        if stop_at_turn && pending.seat == seat && is_turn(pending.kind) {
+            out.rest.extend(rest());
             break;
         }
         let first_half = pending.kind == DecisionKind::DoubleTurn { half: 1 };

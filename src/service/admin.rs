@@ -19,9 +19,13 @@ pub fn games(store: &mut Store) -> Result<String> {
                 .map(|r| r.address.clone())
                 .unwrap_or_default()
         };
+        let paused = tx
+            .paused_until(g.id)?
+            .map(|until| format!(", paused until {}", super::local_time(&until, "UTC")))
+            .unwrap_or_default();
         let state = match g.status.as_str() {
             "active" => match pending_of(&g) {
-                Some(p) => format!("waits for {} ({})", side_name(&g, p.seat), p.kind),
+                Some(p) => format!("waits for {} ({}){paused}", side_name(&g, p.seat), p.kind),
                 None => "over".into(),
             },
             "finished" => format!(

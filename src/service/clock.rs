@@ -52,10 +52,76 @@ pub fn fresh_deadline<G: Game>(
             }
         }
     }
-    let at = now_text(base + chrono::Duration::seconds(secs));
+    let deadline = base + chrono::Duration::seconds(secs);
+    let at = now_text(deadline);
     tx.set_deadline(game, Some((pending.seat, &at)))?;
+    reminders_told_now(tx, config, game, now, deadline)?;
     let kind = if turn { "turn" } else { "decision" };
     Ok(tx.set_deadline_start(game, kind, &now_text(base))?)
+}
+
+/// Closes the invitations open for `invitation_days` and tells both players.
+fn expire_invitations(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<()> {
+    let days = i64::from(config.deadlines.invitation_days);
+    for game in tx.invitations_before(&now_text(now - chrono::Duration::days(days)))? {
+        tx.set_status(game, "expired", &now_text(now))?;
+        let Some(row) = tx.game(game)? else { continue };
+        let seats = tx.seats(game)?;
+        let address = |seat: Seat| {
+            seats
+                .iter()
+                .find(|s| s.seat == seat)
+                .map(|s| s.address.clone())
+                .unwrap_or_default()
+        };
+        let inviter = address(row.inviter_seat);
+        let invited = address(row.inviter_seat.other());
+        for seat in &seats {
+            let body = if seat.seat == row.inviter_seat {
+                format!(
+                    "Your invitation of {invited} to game {game} was not answered within \
+                     {days} days and has expired. Write NEW again to invite anyone."
+                )
+            } else {
+                format!(
+                    "The invitation from {inviter} to game {game} has expired after \
+                     {days} days without an answer; nothing more will come of it."
+                )
+            };
+            let seed = format!("expired/{game}/{}", seat_text(seat.seat));
+            queue_notice(
+                tx,
+                config,
+                &row,
+                &seat.address,
+                Some((game, seat.seat)),
+                texts::wrap(&body),
+                &seed,
+                now,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Marks as sent the reminders that would fall due at once for a deadline
+/// set at `now`: the mail that sets it (the decision, the moderator's
+/// announcement) already says when it is, so a 24-hour decision gets no
+/// "23h 59m from now" reminder beside it.
+pub(super) fn reminders_told_now(
+    tx: &Tx<'_>,
+    config: &Config,
+    game: i64,
+    now: DateTime<Utc>,
+    deadline: DateTime<Utc>,
+) -> Result<()> {
+    let left = deadline - now;
+    for hours in &config.deadlines.reminder_hours {
+        if left <= chrono::Duration::hours(i64::from(*hours)) {
+            tx.add_notice(game, &format!("{hours}h"))?;
+        }
+    }
+    Ok(())
 }
 
 /// A span in whole days, rounded up, at least one (vacation days count
@@ -237,6 +303,7 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
         tx.end_vacation(id, &now_text(now))?;
     }
     send_digests(tx, config, now)?;
+    expire_invitations(tx, config, now)?;
     let silent_since = now - chrono::Duration::days(i64::from(config.deadlines.adjourn_after_days));
     for game in tx.silent_games(&now_text(silent_since))? {
         tx.set_adjourned(game, true)?;
@@ -284,10 +351,14 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
                 let (zone, wants) = tx.player_settings(&acting.address)?;
                 if wants && !tx.wants_digest(&acting.address)? {
                     let left = at - now;
+                    let pending = pending_of(&game)
+                        .map(|p| format!("{} ({})", side_name(&game, p.seat), p.kind))
+                        .unwrap_or_default();
                     let body = texts::render(
                         "reminder",
                         minijinja::context! {
                             game => d.game_id,
+                            pending => pending,
                             deadline => local_time(&d.at, &zone),
                             left => format!("{}h {:02}m", left.num_hours(), left.num_minutes() % 60),
                         },

@@ -9,8 +9,14 @@ use crate::games::hosted;
 pub enum Command {
     /// `HELP`: what can be written.
     Help,
+    /// `HELP BOARD`: the board again, with the key to its marks.
+    HelpBoard,
     /// `HELP MOVES <square>`: one unit's legal orders.
     HelpMoves(String),
+    /// `HELP RULES [<GAME>]`: a game's rules in the project's own words;
+    /// the game as written (upper case), or `None` for the game the mail
+    /// is about (SQUARES when it names none).
+    HelpRules(Option<String>),
     /// `NEW <GAME> VS address [AS <side>] [FIRST <side>]`: `NEW SQUARES VS
     /// a@b AS GRAY`, `NEW NAPOLEONIC VS a@b FIRST FRENCH`. The game and the
     /// sides are checked against the hosted games when the game is made.
@@ -65,6 +71,14 @@ pub enum Command {
     Vacation(VacationSpan),
     /// `VACATION` written wrong: what is wrong.
     BadVacation(String),
+    /// `SAY text` or `PRESS text`: a message to the opponent, kept in the
+    /// game's record.
+    Say(String),
+    /// `SET ADDRESS new@address`: move this player's seats to a new
+    /// address, once confirmed from there.
+    SetAddress(String),
+    /// `CONFIRM ADDRESS code`, written from the new address.
+    ConfirmAddress(String),
     /// `GAME 42 k7xq2m`: the game this mail is about.
     Game(Claim),
     /// `NEW ...` that could not be read: what is wrong.
@@ -92,7 +106,10 @@ pub fn read(line: &str) -> Command {
     let w: Vec<&str> = words.iter().map(String::as_str).collect();
     match w.as_slice() {
         ["HELP"] | ["?"] => Command::Help,
+        ["HELP", "BOARD"] => Command::HelpBoard,
         ["HELP", "MOVES", square] => Command::HelpMoves(square.to_string()),
+        ["HELP", "RULES"] | ["RULES"] => Command::HelpRules(None),
+        ["HELP", "RULES", game] | ["RULES", game] => Command::HelpRules(Some(game.to_string())),
         ["ACCEPT"] => Command::Accept,
         ["DECLINE"] => Command::Decline,
         ["BOARD"] => Command::Board,
@@ -130,6 +147,13 @@ pub fn read(line: &str) -> Command {
         ["VACATION", ..] => Command::BadVacation(
             "write VACATION 5 DAYS or VACATION FROM 2026-12-01 TO 2026-12-05".into(),
         ),
+        ["SAY" | "PRESS", _, ..] => Command::Say(rest_after(line, 1)),
+        ["SET", "ADDRESS" | "EMAIL", _] => Command::SetAddress(
+            rest_after(line, 2)
+                .trim_matches(|c| c == '<' || c == '>')
+                .to_ascii_lowercase(),
+        ),
+        ["CONFIRM", "ADDRESS", code] => Command::ConfirmAddress(code.to_ascii_lowercase()),
         ["MODERATOR", ..] => Command::Moderator(
             line.split_once(char::is_whitespace)
                 .map(|(_, rest)| rest.trim().to_string())
@@ -142,6 +166,18 @@ pub fn read(line: &str) -> Command {
         ["NEW", ..] => read_new(line),
         _ => Command::Order(line.to_string()),
     }
+}
+
+/// What `line` says after its first `n` words, as written.
+fn rest_after(line: &str, n: usize) -> String {
+    let mut rest = line.trim_start();
+    for _ in 0..n {
+        rest = rest
+            .split_once(char::is_whitespace)
+            .map_or("", |(_, r)| r)
+            .trim_start();
+    }
+    rest.trim_end().to_string()
 }
 
 /// How `NEW` is written, with each hosted game and its sides.
@@ -254,7 +290,30 @@ mod tests {
     #[test]
     fn commands_are_read_in_any_case() {
         assert_eq!(read("help"), Command::Help);
+        assert_eq!(read("help board"), Command::HelpBoard);
+        assert_eq!(
+            read("say  Good game, Bob!"),
+            Command::Say("Good game, Bob!".into())
+        );
+        assert_eq!(read("PRESS nice move"), Command::Say("nice move".into()));
+        assert_eq!(
+            read("set address <Ann@New.example>"),
+            Command::SetAddress("ann@new.example".into())
+        );
+        assert_eq!(
+            read("confirm address K7XQ2M"),
+            Command::ConfirmAddress("k7xq2m".into())
+        );
         assert_eq!(read("Help moves b1c"), Command::HelpMoves("B1C".into()));
+        assert_eq!(read("help rules"), Command::HelpRules(None));
+        assert_eq!(
+            read("Help Rules napoleonic"),
+            Command::HelpRules(Some("NAPOLEONIC".into()))
+        );
+        assert_eq!(
+            read("RULES squares"),
+            Command::HelpRules(Some("SQUARES".into()))
+        );
         assert_eq!(read("offer draw"), Command::OfferDraw);
         assert_eq!(read("Accept Draw"), Command::AcceptDraw);
         assert_eq!(read("accept"), Command::Accept);

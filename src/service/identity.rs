@@ -45,6 +45,63 @@ pub fn moderator_secret(server_secret: &[u8], address: &str) -> String {
     )
 }
 
+/// The code that confirms a player's move to `new_address` (SET ADDRESS),
+/// unique to the request.
+pub fn address_code(server_secret: &[u8], player: i64, new_address: &str, request: &str) -> String {
+    secret_of(
+        server_secret,
+        &format!("orderly address {player} {new_address} {request}"),
+    )
+}
+
+/// Whether `address` is a mailbox a person can be written to (RFC 5321: a
+/// dot-atom local part of at most 64 octets, a domain of letter-digit-hyphen
+/// labels with at least one dot, at most 254 octets in all), or why not.
+pub fn check_mailbox(address: &str) -> Result<(), String> {
+    const ATEXT: &str = "!#$%&'*+-/=?^_`{|}~";
+    let shown: String = address.chars().take(60).collect();
+    if address.len() > 254 {
+        return Err(format!("{shown:?}... is longer than a mail address can be"));
+    }
+    let Some((local, domain)) = address.rsplit_once('@') else {
+        return Err(format!("{shown:?} is not a mail address (no @)"));
+    };
+    let atom_ok = |part: &str| {
+        !part.is_empty()
+            && part
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || ATEXT.contains(c))
+    };
+    if local.is_empty() || local.len() > 64 || !local.split('.').all(atom_ok) {
+        return Err(format!(
+            "{shown:?} is not a mail address (its part before @)"
+        ));
+    }
+    let label_ok = |label: &str| {
+        !label.is_empty()
+            && label.len() <= 63
+            && !label.starts_with('-')
+            && !label.ends_with('-')
+            && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+    };
+    if !domain.contains('.') || !domain.split('.').all(label_ok) {
+        return Err(format!("{shown:?} is not a mail address (its domain)"));
+    }
+    Ok(())
+}
+
+/// Whether `address` is the service's own (any subaddress of it) or its
+/// bounce address: never a player.
+pub fn is_own_address(config: &crate::config::Config, address: &str) -> bool {
+    let (local, domain) = config.address_parts();
+    let Some((their_local, their_domain)) = address.rsplit_once('@') else {
+        return false;
+    };
+    let base = their_local.split('+').next().unwrap_or(their_local);
+    their_domain.eq_ignore_ascii_case(domain)
+        && (base.eq_ignore_ascii_case(local) || base.eq_ignore_ascii_case(&config.bounces.local))
+}
+
 fn secret_of(server_secret: &[u8], text: &str) -> String {
     let mut mac =
         Hmac::<Sha256>::new_from_slice(server_secret).expect("HMAC takes a key of any length");

@@ -171,7 +171,11 @@ impl LineReader {
     /// Reads one line (not empty).
     pub fn read(&self, line: &str) -> Reading {
         let line = line.trim();
-        if let Some(command) = as_command(&command_form(line)) {
+        // A message keeps its punctuation; other commands lose the
+        // sentence's (`Accept.`, `NEW ... VS bob@example.org.`).
+        let as_written =
+            as_command(line).filter(|c| matches!(c, Command::Say(_) | Command::Moderator(_)));
+        if let Some(command) = as_written.or_else(|| as_command(&command_form(line))) {
             return Reading::Command {
                 command,
                 text: line.to_string(),
@@ -794,6 +798,10 @@ mod tests {
             Command::BadVacation(_)
         ));
         assert!(matches!(command("GAME 4 abc"), Command::Game(_)));
+        assert_eq!(
+            command("SAY Good luck, Bob!"),
+            Command::Say("Good luck, Bob!".into())
+        );
         // A question is neither a command nor an order.
         assert!(prose("Resign?"));
         assert!(prose("Accept draw?"));

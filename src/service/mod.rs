@@ -33,6 +33,7 @@ pub mod identity;
 pub mod lines;
 pub mod moderation;
 mod notices;
+mod rules;
 pub mod texts;
 
 use std::time::{Duration, Instant};
@@ -41,18 +42,20 @@ use chrono::{DateTime, SecondsFormat, Timelike, Utc};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use crate::clock::Clock;
 use crate::config::Config;
 use crate::games::hosted;
-use crate::games::submission::{release, submit, Submission};
+use crate::games::submission::{release, submit, submit_until_turn, Submission};
 use crate::games::{
-    seat_named, DecisionKind, EndReason, Game, GameOptions, GameResult, Pending, Rejection, Seat,
+    seat_named, BoardStyle, DecisionKind, EndReason, Game, GameOptions, GameResult, Pending,
+    Rejection, Seat,
 };
 use crate::mail::intake::{self, Incoming};
 use crate::mail::maildir::Maildir;
 use crate::mail::outgoing::{message_id, AutoKind, FileSender, MailSender, OutgoingMail};
 use crate::mail::{bounce, Mailbox, MailboxError};
 use crate::record::{Record, Recorder};
-use crate::store::{seat_text, GameRow, SeatRow, Store, StoreError, Tx};
+use crate::store::{seat_from_text, seat_text, GameRow, SeatRow, Store, StoreError, Tx};
 
 use clock::{claims, start_vacation, vacation_days_used, whole_days};
 pub use clock::{fresh_deadline, sweep, SweepReport};
@@ -115,7 +118,12 @@ pub struct Service {
     /// When the deadlines were last swept (deadlines are hours apart: a
     /// sweep a minute is plenty, and each costs a commit).
     last_sweep: Option<Instant>,
+    /// What "now" is: the system clock, or the one `--now` set.
+    clock: Clock,
 }
+
+/// Days a SET ADDRESS code may be confirmed from the new address.
+const ADDRESS_CODE_DAYS: i64 = 7;
 
 /// How often the daemon sweeps the deadlines.
 const SWEEP_EVERY: Duration = Duration::from_secs(60);
@@ -153,7 +161,18 @@ impl Service {
             inbox,
             sender,
             last_sweep: None,
+            clock: Clock::system(),
         })
+    }
+
+    /// Reads the time from `clock` from now on (the command line's `--now`).
+    pub fn set_clock(&mut self, clock: Clock) {
+        self.clock = clock;
+    }
+
+    /// The time now by the service's clock.
+    pub fn now(&self) -> DateTime<Utc> {
+        self.clock.now()
     }
 
     /// The store, for the CLI's read-only views.
@@ -177,7 +196,7 @@ impl Service {
         });
         for waiting in waiting {
             let started = Instant::now();
-            let done = match self.process(&waiting.raw, Utc::now()) {
+            let done = match self.process(&waiting.raw, self.clock.now()) {
                 Ok(done) => done,
                 Err(e) => {
                     // The transaction rolled back: the mail stays waiting
@@ -206,12 +225,12 @@ impl Service {
         }
         if self.last_sweep.is_none_or(|t| t.elapsed() >= SWEEP_EVERY) {
             self.last_sweep = Some(Instant::now());
-            let swept = self.sweep(Utc::now())?;
+            let swept = self.sweep(self.clock.now())?;
             if swept.reminders + swept.late + swept.timed_out > 0 {
                 tracing::info!(?swept, "deadlines swept");
             }
         }
-        let (sent, failed) = self.drain_outbox(Utc::now())?;
+        let (sent, failed) = self.drain_outbox(self.clock.now())?;
         report.sent = sent;
         report.failed += failed;
         Ok(report)
@@ -298,7 +317,7 @@ impl Service {
             for (row, result) in due.iter().zip(results) {
                 match result {
                     Ok(()) => {
-                        tx.mark_sent(row.id, &now_text(Utc::now()))?;
+                        tx.mark_sent(row.id, &now_text(self.clock.now()))?;
                         sent += 1;
                     }
                     Err((permanent, error)) => {
@@ -458,8 +477,22 @@ impl Service {
             written: Default::default(),
             taken: 0,
             ignored: 0,
+            warned: Default::default(),
+            echoed: Vec::new(),
+            press: Vec::new(),
         };
+        // Until a player chooses a time zone, the offset of their mail's
+        // Date: is the best guess of where they read it.
+        let guessed = incoming
+            .date
+            .and_then(|d| zone_of_offset(d.offset().local_minus_utc()));
+        if let Some(zone) = guessed {
+            tx.guess_timezone(&sender, zone)?;
+        }
         work.run()?;
+        if let Some(zone) = guessed {
+            tx.guess_timezone(&sender, zone)?;
+        }
         done.game = work.game.as_ref().map(|(g, _)| g.id);
         done.seat = work.game.as_ref().map(|(_, s)| s.seat);
         done.outcome = work.outcome();
@@ -511,6 +544,14 @@ struct Work<'a> {
     taken: usize,
     /// Lines of this mail ignored as prose.
     ignored: usize,
+    /// The games whose seat owner was warned of this mail using their key.
+    warned: std::collections::BTreeSet<i64>,
+    /// The events the reply's echo already tells, in words: the sender's
+    /// own update does not tell them again.
+    echoed: Vec<String>,
+    /// Messages (SAY) for the opponents not sent yet: (game, writer's
+    /// seat, words). They go with the update mail, or alone at the end.
+    press: Vec<(i64, Seat, String)>,
 }
 
 impl Work<'_> {
@@ -684,6 +725,9 @@ impl Work<'_> {
                         minijinja::context! { games => hosted_games() },
                     ));
                 }
+                Command::HelpRules(game) => {
+                    self.help_rules(line, game.as_deref(), claim.as_ref())?
+                }
                 Command::Games => self.games(line)?,
                 Command::New {
                     game,
@@ -734,6 +778,7 @@ impl Work<'_> {
                     );
                 }
                 Command::BadNew(why) => self.item(line, format!("Not understood: {why}."), true),
+                Command::ConfirmAddress(code) => self.confirm_address(line, &code)?,
                 other => {
                     if let Some((game, seat)) = self.authenticate(line, claim.as_ref())? {
                         on_game!(game, G => self.game_command::<G>(line, other, game, seat))?;
@@ -750,6 +795,15 @@ impl Work<'_> {
                 "This mail has no command or order in it (quoted lines and \
                  signatures are not read). Write HELP for the commands.",
             ));
+        }
+        self.send_press()
+    }
+
+    /// Sends the messages (SAY) no update mail carried.
+    fn send_press(&mut self) -> Result<()> {
+        for (game, from, words) in std::mem::take(&mut self.press) {
+            let row = self.reload(game)?;
+            self.notify_other(&row, from, words)?;
         }
         Ok(())
     }
@@ -800,16 +854,29 @@ impl Work<'_> {
             return Ok(None);
         };
         if seat.address != self.sender {
-            self.item(
-                line,
-                format!(
-                    "Refused: this key belongs to another player's seat in game {}, \
-                     and orders are taken only from that player's address. Nothing \
-                     was done; the player has been told.",
+            let seats = self.tx.seats(game.id)?;
+            let answer = match seats.iter().find(|s| s.address == self.sender) {
+                // A player who answered the opponent's copy of a mail.
+                Some(own) => format!(
+                    "Refused: you wrote to the address of the {} seat of game {}, \
+                     your opponent's. You play {}: reply to a mail orderly sent \
+                     you, whose reply address carries your own key. Nothing was done.",
+                    side_name(&game, seat.seat),
+                    game.id,
+                    side_name(&game, own.seat)
+                ),
+                // A stranger learns nothing about whose key this is.
+                None => format!(
+                    "Refused: game {} takes orders only from its players' own \
+                     addresses. Nothing was done.",
                     game.id
                 ),
-                true,
-            );
+            };
+            self.item(line, answer, true);
+            // One warning to the key's owner per mail, however many lines.
+            if !self.warned.insert(game.id) {
+                return Ok(None);
+            }
             let body = texts::render(
                 "intruder",
                 minijinja::context! {
@@ -819,7 +886,7 @@ impl Work<'_> {
                     owner => seat.address,
                 },
             );
-            let subject = game_subject(&game);
+            let subject = game_subject(&game, Some(seat.seat));
             self.send_to(
                 &game,
                 &seat,
@@ -849,13 +916,41 @@ impl Work<'_> {
                 .find(|s| s.player_id != player || seats.len() == 1);
             let side = me.map(|s| side_name(&g, s.seat)).unwrap_or("?");
             let vs = other.map(|s| s.address.as_str()).unwrap_or("?");
+            let (zone, _) = self.tx.player_settings(self.sender)?;
+            let paused = self
+                .tx
+                .paused_until(g.id)?
+                .map(|until| format!(", paused until {}", local_time(&until, &zone)))
+                .unwrap_or_default();
             let state = match g.status.as_str() {
                 "active" => match pending_of(&g) {
-                    Some(p) if Some(p.seat) == me.map(|s| s.seat) => "your turn".to_string(),
-                    Some(p) => format!("waiting for {}", side_name(&g, p.seat)),
+                    Some(p) if Some(p.seat) == me.map(|s| s.seat) => {
+                        format!("your turn{paused}")
+                    }
+                    Some(p) => format!("waiting for {}{paused}", side_name(&g, p.seat)),
                     None => "over".to_string(),
                 },
                 "invited" => "invitation open".to_string(),
+                "finished" => {
+                    let winner = match g.result.as_deref() {
+                        Some("draw") => "a draw".to_string(),
+                        Some(r) => match seat_from_text(r) {
+                            Some(w) if Some(w) == me.map(|s| s.seat) => {
+                                format!("you won as {}", side_name(&g, w))
+                            }
+                            Some(w) => format!("{} won", side_name(&g, w)),
+                            None => "over".to_string(),
+                        },
+                        None => "over".to_string(),
+                    };
+                    format!(
+                        "finished, {winner}{}",
+                        g.termination
+                            .as_deref()
+                            .map(|t| format!(" ({t})"))
+                            .unwrap_or_default()
+                    )
+                }
                 other => format!(
                     "{other}{}",
                     g.termination
@@ -912,7 +1007,11 @@ impl Work<'_> {
         first: Option<&str>,
         time: TimeControl,
     ) -> Result<()> {
-        if opponent == self.sender || opponent == self.config.service.address {
+        if let Err(why) = identity::check_mailbox(opponent) {
+            self.item(line, format!("Refused: {why}. Nothing was done."), true);
+            return Ok(());
+        }
+        if opponent == self.sender || identity::is_own_address(self.config, opponent) {
             self.item(line, "Refused: name the other player's address.", true);
             return Ok(());
         }
@@ -977,20 +1076,32 @@ impl Work<'_> {
         let their_seat = seats.iter().find(|s| s.seat == theirs).cloned();
         if let (Some(my_seat), Some(their_seat)) = (my_seat, their_seat) {
             self.game = Some((game.clone(), my_seat));
+            let inviter = if name.is_empty() {
+                self.sender.to_string()
+            } else {
+                format!("{name} <{}>", self.sender)
+            };
+            let (zone, _) = self.tx.player_settings(opponent)?;
+            let expires =
+                self.now + chrono::Duration::days(i64::from(self.config.deadlines.invitation_days));
             let body = texts::render(
                 "invitation",
                 minijinja::context! {
-                    inviter => self.sender,
+                    inviter => inviter,
                     title => G::TITLE,
+                    game => G::NAME.to_ascii_uppercase(),
                     you => G::seat_name(theirs),
                     first => G::seat_name(first),
+                    pace => pace,
+                    moderator => time.moderator,
+                    expires => local_time(&now_text(expires), &zone),
                     reply_to => reply_address(&self.config.service.address, id, &their_seat.secret),
                 },
             );
             self.send_to(
                 &game,
                 &their_seat,
-                game_subject(&game),
+                game_subject(&game, Some(their_seat.seat)),
                 texts::wrap(&body),
                 AutoKind::Generated,
                 "invitation",
@@ -1062,7 +1173,15 @@ impl Work<'_> {
                     true,
                 );
             }
-            (_, status) if status != "active" => {
+            // A finished game can still be read: its record and its
+            // final board.
+            (command, status)
+                if status != "active"
+                    && !matches!(
+                        command,
+                        Command::History | Command::Board | Command::HelpBoard
+                    ) =>
+            {
                 self.item(
                     line,
                     format!("Refused: game {} is {status}.", game.id),
@@ -1108,6 +1227,14 @@ impl Work<'_> {
                 self.item(line, "The board and the choices are below.", false);
                 self.parts
                     .push(self.update_text(&game, &state, seat.seat, &[]));
+            }
+            (Command::Say(text), _) => self.say::<G>(line, &text, &game, &seat)?,
+            (Command::SetAddress(new), _) => self.set_address(line, &new, &game, &seat)?,
+            (Command::HelpBoard, _) => {
+                let state = self.state::<G>(&game)?;
+                self.item(line, "The board, with its key, is below.", false);
+                let text = update_text_keyed(self.tx, &game, &state, seat.seat, &[], true, &[])?;
+                self.parts.push(texts::wrap(&text));
             }
             (Command::HelpMoves(square), _) => {
                 let state = self.state::<G>(&game)?;
@@ -1213,6 +1340,159 @@ impl Work<'_> {
                 self.item(line, format!("Not understood here: {other:?}."), true);
             }
         }
+        Ok(())
+    }
+
+    /// `SAY text`: the message goes to the opponent with this mail's
+    /// update (or on its own) and into the record.
+    fn say<G: Game>(
+        &mut self,
+        line: &str,
+        text: &str,
+        game: &GameRow,
+        seat: &SeatRow,
+    ) -> Result<()> {
+        // A message is read by a person: no control characters, and no
+        // more than a short letter's length.
+        const MOST_CHARS: usize = 1000;
+        let text: String = text
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(MOST_CHARS)
+            .collect();
+        let side = G::seat_name(seat.seat);
+        let words = format!("{side} says: {text}");
+        let count = self.tx.entries(game.id)?.len() as i64;
+        self.tx.add_entry(
+            game.id,
+            "comment",
+            Some(seat.seat),
+            &words,
+            line,
+            Some(self.message_id),
+            self.at,
+            &[],
+        )?;
+        if game.order_count == count {
+            // The cached position stays current: a message changes no state.
+            if let Some(position) = &game.position {
+                self.tx
+                    .set_position(game.id, position, count + 1, self.at)?;
+            }
+        }
+        self.press.push((game.id, seat.seat, words));
+        self.item(
+            line,
+            format!("Passed to {}: {text}", G::seat_name(seat.seat.other())),
+            false,
+        );
+        Ok(())
+    }
+
+    /// `SET ADDRESS new@address`: a code goes to the new address; the move
+    /// happens when it comes back from there (CONFIRM ADDRESS).
+    fn set_address(&mut self, line: &str, new: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
+        if let Err(why) = identity::check_mailbox(new) {
+            self.item(line, format!("Refused: {why}. Nothing was changed."), true);
+            return Ok(());
+        }
+        if new == self.sender || identity::is_own_address(self.config, new) {
+            self.item(
+                line,
+                "Refused: name the new address you want to play from. Nothing was changed.",
+                true,
+            );
+            return Ok(());
+        }
+        let code = identity::address_code(self.secret, seat.player_id, new, self.message_id);
+        self.tx
+            .request_address_change(&code, seat.player_id, new, self.at)?;
+        let body = texts::wrap(&format!(
+            "{} asked orderly to move their games to this address. If this is \
+             you, reply from this address with the line\n\n  CONFIRM ADDRESS {code}\n\n\
+             within {ADDRESS_CODE_DAYS} days. If it is not, ignore this mail: nothing \
+             changes.",
+            self.sender
+        ));
+        queue_notice(
+            self.tx,
+            self.config,
+            game,
+            new,
+            None,
+            body,
+            &format!("{}/address", self.message_id),
+            self.now,
+        )?;
+        self.item(
+            line,
+            format!(
+                "A code went to {new}: write CONFIRM ADDRESS <code> from there within \
+                 {ADDRESS_CODE_DAYS} days, and your games move to it. Until then \
+                 nothing changes."
+            ),
+            false,
+        );
+        Ok(())
+    }
+
+    /// `CONFIRM ADDRESS code`, from the new address: every seat moves.
+    fn confirm_address(&mut self, line: &str, code: &str) -> Result<()> {
+        let since = now_text(self.now - chrono::Duration::days(ADDRESS_CODE_DAYS));
+        let Some((player, old)) = self.tx.take_address_change(code, self.sender, &since)? else {
+            self.item(
+                line,
+                "Refused: this code is not one orderly sent to this address in the \
+                 last days. Write SET ADDRESS again from your old address.",
+                true,
+            );
+            return Ok(());
+        };
+        self.tx.move_player(player, self.sender)?;
+        let me = self.tx.player(self.sender, "", self.at)?;
+        let mut moved = Vec::new();
+        for g in self.tx.games_of(me)? {
+            if !matches!(g.status.as_str(), "active" | "invited") {
+                continue;
+            }
+            moved.push(g.id.to_string());
+            let seats = self.tx.seats(g.id)?;
+            for other in seats.iter().filter(|s| s.player_id != me) {
+                let body = texts::wrap(&format!(
+                    "Your opponent in game {} now plays from {} (before: {old}).",
+                    g.id, self.sender
+                ));
+                let seed = format!(
+                    "{}/moved/{}/{}",
+                    self.message_id,
+                    g.id,
+                    seat_text(other.seat)
+                );
+                queue_notice(
+                    self.tx,
+                    self.config,
+                    &g,
+                    &other.address,
+                    Some((g.id, other.seat)),
+                    body,
+                    &seed,
+                    self.now,
+                )?;
+            }
+        }
+        let games = if moved.is_empty() {
+            "You have no open game; new ones will come here.".to_string()
+        } else {
+            format!(
+                "Your games ({}) are played from here now.",
+                moved.join(", ")
+            )
+        };
+        self.item(
+            line,
+            format!("Confirmed: {old} is now {}. {games}", self.sender),
+            false,
+        );
         Ok(())
     }
 
@@ -1449,16 +1729,19 @@ impl Work<'_> {
         match state.pending() {
             Some(p) if p.seat != seat.seat => {
                 for l in lines {
-                    self.item(
-                        l,
-                        format!(
-                            "Refused: it is not your turn; game {} waits for {} ({}). Nothing was done.",
-                            game.id,
-                            G::seat_name(p.seat),
-                            p.kind
-                        ),
-                        true,
+                    let mut answer = format!(
+                        "Refused: it is not your turn; game {} waits for {} ({}). Nothing was done.",
+                        game.id,
+                        G::seat_name(p.seat),
+                        p.kind
                     );
+                    if let Some(other) = self.fits_another_game(l) {
+                        answer.push_str(&format!(
+                            " This order is legal in your game {other}, where it is \
+                             your turn: send it to that game (reply to its latest mail)."
+                        ));
+                    }
+                    self.item(l, answer, true);
                 }
                 return Ok(());
             }
@@ -1470,12 +1753,27 @@ impl Work<'_> {
             }
             Some(_) => {}
         }
-        let s = submit(&mut state, seat.seat, lines);
+        // Lines held from an earlier mail of this seat wait for the attack
+        // that this mail may end: they are played the moment the seat's turn
+        // comes, before the rest of this mail (they were written first).
+        let s = if seat.held.is_empty() {
+            submit(&mut state, seat.seat, lines)
+        } else {
+            submit_until_turn(&mut state, seat.seat, lines)
+        };
         if !s.taken.is_empty() {
             self.end_vacation_early()?;
         }
         let mut happened = self.record_submission(&game, seat.seat, &s, true)?;
-        let mut held_mine = s.held.clone();
+        let earlier = release(&mut state, seat.seat, &seat.held);
+        happened.extend(self.record_submission(&game, seat.seat, &earlier, true)?);
+        let mut held_mine = earlier.held.clone();
+        held_mine.extend(s.held.iter().cloned());
+        if !s.rest.is_empty() {
+            let after = submit(&mut state, seat.seat, &s.rest);
+            happened.extend(self.record_submission(&game, seat.seat, &after, true)?);
+            held_mine.extend(after.held);
+        }
         // This mail may have resolved an attack the other seat's held
         // orders wait for (R4: the second half is ordered after it).
         let seats = self.tx.seats(game.id)?;
@@ -1546,6 +1844,7 @@ impl Work<'_> {
                 for e in &events {
                     answer.push_str(&format!("\n  {e}"));
                 }
+                self.echoed.extend(events.iter().cloned());
                 self.item(&t.line, answer, false);
             }
             happened.extend(t.events.iter().cloned());
@@ -1562,10 +1861,7 @@ impl Work<'_> {
             for u in &s.unused {
                 self.item(
                     &u.line,
-                    format!(
-                        "Not applied: {}.",
-                        u.why.describe::<G>().trim_start_matches("not applied: ")
-                    ),
+                    format!("Not applied: {}.", u.why.describe::<G>()),
                     true,
                 );
             }
@@ -1585,7 +1881,40 @@ impl Work<'_> {
             }
         }
         answer.push_str("\nNothing was changed by this line.");
+        if let Some(other) = self.fits_another_game(line) {
+            answer.push_str(&format!(
+                "\nThis order is legal in your game {other}, where it is your \
+                 turn: send it to that game (reply to its latest mail)."
+            ));
+        }
         self.item(line, answer, true);
+    }
+
+    /// Another active game of the sender's, waiting for the sender, in which
+    /// `line` is a legal order: the game a refused line was likely meant
+    /// for. Only the sender's most recent games are tried.
+    fn fits_another_game(&self, line: &str) -> Option<i64> {
+        const TRIED: usize = 20;
+        let current = self.game.as_ref().map(|(g, _)| g.id);
+        let player = self.tx.player_id(self.sender).ok()??;
+        let games = self.tx.games_of(player).ok()?;
+        games
+            .into_iter()
+            .filter(|g| g.status == "active" && Some(g.id) != current)
+            .take(TRIED)
+            .find(|g| {
+                let Ok(seats) = self.tx.seats(g.id) else {
+                    return false;
+                };
+                let mine = seats.iter().find(|s| s.player_id == player).map(|s| s.seat);
+                let waits_for_me = pending_of(g).is_some_and(|p| Some(p.seat) == mine);
+                waits_for_me
+                    && crate::with_game!(&g.kind, G => {
+                        load::<G>(g).is_some_and(|state| state.read_order(line).is_ok())
+                    })
+                    .unwrap_or(false)
+            })
+            .map(|g| g.id)
     }
 
     fn reload(&self, id: i64) -> Result<GameRow> {
@@ -1633,15 +1962,48 @@ impl Work<'_> {
         happened: &[G::Event],
         actor: Option<Seat>,
     ) -> Result<()> {
+        // The mail that ends a game carries its whole record.
+        let record = if game.status == "finished" {
+            Some(self.record::<G>(game)?.to_string())
+        } else {
+            None
+        };
+        // Messages written in this mail go with the update, first.
+        let (press, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.press)
+            .into_iter()
+            .partition(|(g, _, _)| *g == game.id);
+        self.press = rest;
+        let press: String = press
+            .iter()
+            .map(|(_, _, words)| format!("{}\n", texts::wrap(words).trim_end()))
+            .collect();
         for seat in self.tx.seats(game.id)? {
-            let text = self.update_text(game, state, seat.seat, happened);
-            if Some(seat.seat) == actor && seat.address == self.sender {
+            let mine = Some(seat.seat) == actor && seat.address == self.sender;
+            let told: &[String] = if mine { &self.echoed } else { &[] };
+            let mut text = update_text_keyed(
+                self.tx,
+                game,
+                state,
+                seat.seat,
+                happened,
+                game.order_count == 0,
+                told,
+            )
+            .unwrap_or_default();
+            if !mine && !press.is_empty() {
+                text = format!("{press}\n{text}");
+            }
+            if let Some(record) = &record {
+                text.push_str("\nThe record of the game:\n\n");
+                text.push_str(record);
+            }
+            if mine {
                 self.parts.push(text);
             } else {
                 self.send_to(
                     game,
                     &seat,
-                    game_subject(game),
+                    game_subject(game, Some(seat.seat)),
                     text,
                     AutoKind::Generated,
                     "update",
@@ -1661,7 +2023,7 @@ impl Work<'_> {
             self.send_to(
                 game,
                 &seat,
-                game_subject(game),
+                game_subject(game, Some(seat.seat)),
                 texts::wrap(&text),
                 AutoKind::Generated,
                 "notice",
@@ -1712,7 +2074,13 @@ impl Work<'_> {
         let (reply_to, subject, list_id, game_seat) = match &self.game {
             Some((g, s)) => (
                 Some(reply_address(&self.config.service.address, g.id, &s.secret)),
-                game_subject(g),
+                if self.items.iter().any(|i| i.refused) {
+                    format!("Game {}: refused", g.id)
+                } else {
+                    // The game as this mail left it.
+                    let g = self.tx.game(g.id)?.unwrap_or_else(|| g.clone());
+                    game_subject(&g, Some(s.seat))
+                },
                 Some(format!("<game-{}.{}>", g.id, self.domain())),
                 Some((g.id, s.seat)),
             ),
@@ -1876,14 +2244,70 @@ pub fn rebuild<G: Game>(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recor
     Ok(recorder)
 }
 
+/// The time zone a `Date:` offset (seconds east of UTC) stands for: a fixed
+/// `Etc/GMT` zone for whole hours (whose names count the other way), the
+/// one zone that uses each of the usual half-hour offsets, else none.
+fn zone_of_offset(seconds: i32) -> Option<&'static str> {
+    const WHOLE: [&str; 27] = [
+        "Etc/GMT+12",
+        "Etc/GMT+11",
+        "Etc/GMT+10",
+        "Etc/GMT+9",
+        "Etc/GMT+8",
+        "Etc/GMT+7",
+        "Etc/GMT+6",
+        "Etc/GMT+5",
+        "Etc/GMT+4",
+        "Etc/GMT+3",
+        "Etc/GMT+2",
+        "Etc/GMT+1",
+        "UTC",
+        "Etc/GMT-1",
+        "Etc/GMT-2",
+        "Etc/GMT-3",
+        "Etc/GMT-4",
+        "Etc/GMT-5",
+        "Etc/GMT-6",
+        "Etc/GMT-7",
+        "Etc/GMT-8",
+        "Etc/GMT-9",
+        "Etc/GMT-10",
+        "Etc/GMT-11",
+        "Etc/GMT-12",
+        "Etc/GMT-13",
+        "Etc/GMT-14",
+    ];
+    if seconds % 3600 == 0 {
+        let hours = seconds / 3600;
+        return usize::try_from(hours + 12)
+            .ok()
+            .and_then(|i| WHOLE.get(i).copied());
+    }
+    match seconds / 60 {
+        -210 => Some("America/St_Johns"),
+        210 => Some("Asia/Tehran"),
+        270 => Some("Asia/Kabul"),
+        330 => Some("Asia/Kolkata"),
+        345 => Some("Asia/Kathmandu"),
+        390 => Some("Asia/Yangon"),
+        570 => Some("Australia/Darwin"),
+        _ => None,
+    }
+}
+
 /// A stored UTC time in a player's zone: `Tue 24 Nov 2026 11:00 CET
-/// (Europe/Paris)`; UTC when the zone is unknown.
+/// (Europe/Paris)`, or `... 11:00 UTC+01:00` for a zone guessed from an
+/// offset; UTC when the zone is unknown.
 pub fn local_time(at: &str, zone: &str) -> String {
     let Ok(utc) = DateTime::parse_from_rfc3339(at) else {
         return at.to_string();
     };
     let tz: chrono_tz::Tz = zone.parse().unwrap_or(chrono_tz::UTC);
     let local = utc.with_timezone(&tz);
+    if tz.name().starts_with("Etc/") {
+        // A zone guessed from a mail's offset has no name worth showing.
+        return local.format("%a %d %b %Y %H:%M UTC%:z").to_string();
+    }
     let shown = local.format("%a %d %b %Y %H:%M %Z").to_string();
     if tz == chrono_tz::UTC {
         shown
@@ -1910,6 +2334,21 @@ pub fn update_text<G: Game>(
     state: &G,
     seat: Seat,
     happened: &[G::Event],
+) -> Result<String> {
+    // The key to the board's marks comes with a game's first board; later
+    // boards leave it out (HELP BOARD sends it again).
+    update_text_keyed(tx, game, state, seat, happened, game.order_count == 0, &[])
+}
+
+/// [`update_text`], saying whether the board carries its key.
+pub fn update_text_keyed<G: Game>(
+    tx: &Tx<'_>,
+    game: &GameRow,
+    state: &G,
+    seat: Seat,
+    happened: &[G::Event],
+    key: bool,
+    already_told: &[String],
 ) -> Result<String> {
     let seats = tx.seats(game.id)?;
     let name = |s: Seat| {
@@ -1948,7 +2387,23 @@ pub fn update_text<G: Game>(
         )),
         _ => None,
     };
+    let paused = tx.paused_until(game.id)?;
     let deadline = match tx.deadline(game.id)? {
+        // A paused game's clock stands still: no deadline before the pause
+        // ends is announced.
+        _ if paused.is_some() => {
+            let address = seats
+                .iter()
+                .find(|r| r.seat == seat)
+                .map(|r| r.address.clone())
+                .unwrap_or_default();
+            let (zone, _) = tx.player_settings(&address)?;
+            Some(format!(
+                "The game is paused by the moderators until {}; the clock stands \
+                 still till then.",
+                local_time(paused.as_deref().unwrap_or_default(), &zone)
+            ))
+        }
         Some(d) => {
             let address = seats
                 .iter()
@@ -1979,8 +2434,15 @@ pub fn update_text<G: Game>(
             south_side => G::seat_name(Seat::South),
             south_name => name(Seat::South),
             you => G::seat_name(seat),
-            happened => happened.iter().map(|h| texts::wrap(&format!("  {h}")).trim_end().to_string()).collect::<Vec<_>>(),
-            board => state.draw_board(seat, happened),
+            happened => untold(happened, already_told).iter().map(|h| texts::wrap(&format!("  {h}")).trim_end().to_string()).collect::<Vec<_>>(),
+            board => state.draw_board_styled(seat, happened, &BoardStyle {
+                without_key: !key,
+                // A result the rules did not reach (a resignation, a draw
+                // agreed, a moderator's ruling) replaces whose move it is.
+                ended: result.clone().filter(|_| state.outcome().is_none()),
+                // "What happened" tells the last action once.
+                without_last: !happened.is_empty(),
+            }),
             result => result,
             yours => pending.is_some_and(|p| p.seat == seat),
             choices => state.choices(),
@@ -1989,6 +2451,23 @@ pub fn update_text<G: Game>(
         },
     );
     Ok(texts::wrap(&text))
+}
+
+/// The events of `happened` in words, less those the reader was already
+/// told in this mail (each told event hides one equal event).
+fn untold<E: std::fmt::Display>(happened: &[E], already_told: &[String]) -> Vec<String> {
+    let mut told: Vec<&str> = already_told.iter().map(String::as_str).collect();
+    let mut out = Vec::new();
+    for event in happened {
+        let text = event.to_string();
+        match told.iter().position(|t| *t == text) {
+            Some(i) => {
+                told.swap_remove(i);
+            }
+            None => out.push(text),
+        }
+    }
+    out
 }
 
 /// Ends a sentence with a full stop unless it has its own mark.
@@ -2015,13 +2494,44 @@ pub(crate) fn termination(reason: EndReason) -> String {
     }
 }
 
-/// The stable subject of a game's thread: `orderly game 4: SQUARES`.
-pub fn game_subject(game: &GameRow) -> String {
-    format!(
-        "orderly game {}: {}",
-        game.id,
-        game.kind.to_ascii_uppercase()
-    )
+/// The subject of a mail about `game` to the player of `seat` (or to
+/// someone else): the game and its state in a few words, `Game 12: your
+/// move (turn 27)`, `Game 12: Gray attacks B2C - retreat or stand?`,
+/// `Game 12: over - Blue wins 11-2`. Threading rests on In-Reply-To and
+/// References, which stay as they are.
+pub fn game_subject(game: &GameRow, seat: Option<Seat>) -> String {
+    let headline = match game.status.as_str() {
+        "invited" => format!("invitation to {}", game.kind.to_ascii_uppercase()),
+        "declined" => "declined".to_string(),
+        "expired" => "invitation expired".to_string(),
+        _ => crate::with_game!(&game.kind, G => headline::<G>(game, seat))
+            .flatten()
+            .unwrap_or_else(|| game.kind.to_ascii_uppercase()),
+    };
+    format!("Game {}: {headline}", game.id)
+}
+
+fn headline<G: Game>(game: &GameRow, seat: Option<Seat>) -> Option<String> {
+    let state = load::<G>(game)?;
+    if state.outcome().is_none() {
+        if let Some(result) = &game.result {
+            // Ended outside the rules: a resignation, a draw, a ruling.
+            let how = game
+                .termination
+                .as_deref()
+                .map(|t| format!(" ({t})"))
+                .unwrap_or_default();
+            return Some(match seat_from_text(result) {
+                Some(w) => format!("over - {} wins{how}", G::seat_name(w)),
+                None => format!("over - a draw{how}"),
+            });
+        }
+    }
+    // Someone outside the game reads it as a bystander: nobody's "your".
+    let viewer = seat
+        .or_else(|| state.pending().map(|p| p.seat.other()))
+        .unwrap_or(Seat::North);
+    Some(state.headline(viewer))
 }
 
 fn reply_subject(subject: &str) -> String {

@@ -8,8 +8,8 @@ use chrono::{DateTime, NaiveDate, Utc};
 
 use super::identity::{reply_address, seat_secret_generation};
 use super::{
-    fresh_deadline, game_subject, load, now_text, queue_notice, rebuild, side_name, texts,
-    update_text, Result, ServiceError,
+    fresh_deadline, load, now_text, queue_notice, rebuild, side_name, texts, update_text, Result,
+    ServiceError,
 };
 use crate::config::Config;
 use crate::games::{hosted, Game, GameResult, Seat};
@@ -300,10 +300,11 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
             let text = if list.is_empty() {
                 "No game needs a moderator.".to_string()
             } else {
-                list.iter()
-                    .map(|(g, why)| format!("game {g}: {why}"))
-                    .collect::<Vec<_>>()
-                    .join("\n")
+                let mut lines = Vec::new();
+                for s in &list {
+                    lines.push(format!("game {}: {}", s.game, stalled_words(tx, cx, s)?));
+                }
+                lines.join("\n")
             };
             return Ok(text);
         }
@@ -317,12 +318,14 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
                 .unwrap_or(cx.now);
             let new = old.max(cx.now) + chrono::Duration::hours(*hours);
             tx.set_deadline(*game, Some((d.seat, &now_text(new))))?;
+            // The announcement below says the new deadline.
+            super::clock::reminders_told_now(tx, cx.config, *game, cx.now, new)?;
             (
                 row.id,
                 format!(
                     "the deadline of {} is extended by {hours} hours, to {}",
                     side_name(&row, d.seat),
-                    super::local_time(&now_text(new), "UTC")
+                    time_mark(new)
                 ),
             )
         }
@@ -344,7 +347,7 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
                 row.id,
                 format!(
                     "the game is paused until {}; the clock stands still till then",
-                    super::local_time(&now_text(*until), "UTC")
+                    time_mark(*until)
                 ),
             )
         }
@@ -459,18 +462,65 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
         }
         Action::Note { game, text } => (game_row(tx, *game)?.id, format!("note: {text}")),
     };
-    let words = format!("Moderator {}: {outcome}.", cx.moderator);
+    // Players see the moderator's address; the audit keeps who really
+    // acted (`cli:<user>` on the command line).
+    let words = format!("Moderator {}: {outcome}.", public_name(cx));
     tx.set_disputed(game_id, None)?;
-    tx.add_entry(game_id, "comment", None, &words, "", None, &at, &[])?;
+    let in_utc = localized(&words, "UTC");
+    tx.add_entry(game_id, "comment", None, &in_utc, "", None, &at, &[])?;
     tx.audit(
         Some(game_id),
         cx.moderator,
         &format!("{action:?}"),
-        &outcome,
+        &localized(&outcome, "UTC"),
         &at,
     )?;
     announce(tx, cx, game_id, &words)?;
-    Ok(format!("Game {game_id}: {outcome}."))
+    let zone = moderator_zone(tx, cx)?;
+    Ok(localized(&format!("Game {game_id}: {outcome}."), &zone))
+}
+
+/// The name players read for the moderator: their address; for the
+/// command line, the first configured moderator, else the service's own
+/// address.
+fn public_name(cx: &Context<'_>) -> String {
+    match cx.moderator.strip_prefix("cli:") {
+        None => cx.moderator.to_string(),
+        Some(_) => cx
+            .config
+            .moderators
+            .addresses
+            .first()
+            .cloned()
+            .unwrap_or_else(|| cx.config.service.address.clone()),
+    }
+}
+
+/// A time inside an announcement, written out later in each reader's own
+/// time zone by [`localized`].
+fn time_mark(at: DateTime<Utc>) -> String {
+    format!("\u{1}{}\u{2}", now_text(at))
+}
+
+/// `text` with every [`time_mark`] written as a local time in `zone`.
+fn localized(text: &str, zone: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find('\u{1}') {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 1..];
+        match after.find('\u{2}') {
+            Some(end) => {
+                out.push_str(&super::local_time(&after[..end], zone));
+                rest = &after[end + 1..];
+            }
+            None => {
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// After a rollback: the cached position replayed from the entries left,
@@ -578,6 +628,43 @@ fn end_game(
     Ok(None)
 }
 
+/// Why a game needs a moderator, in words, times in the moderator's zone.
+fn stalled_words(tx: &Tx<'_>, cx: &Context<'_>, s: &crate::store::Stalled) -> Result<String> {
+    let zone = moderator_zone(tx, cx)?;
+    let row = game_row(tx, s.game)?;
+    let side = |seat| side_name(&row, seat);
+    Ok(if let Some(request) = &s.disputed {
+        format!("a player asks for a moderator: {request}")
+    } else if s.undeliverable {
+        "mail to a player cannot be delivered".to_string()
+    } else if s.adjourned {
+        "adjourned: both players silent".to_string()
+    } else if let (true, Some((seat, _))) = (s.timed_out, &s.deadline) {
+        format!("{}'s time ran out", side(*seat))
+    } else if let Some(until) = &s.paused_until {
+        format!("paused until {}", super::local_time(until, &zone))
+    } else if let Some((seat, at)) = &s.deadline {
+        format!(
+            "past its deadline: {} had to act by {}",
+            side(*seat),
+            super::local_time(at, &zone)
+        )
+    } else {
+        "needs a look".to_string()
+    })
+}
+
+/// The time zone a moderator reads times in: their own (SET TIMEZONE from
+/// their address), else UTC.
+fn moderator_zone(tx: &Tx<'_>, cx: &Context<'_>) -> Result<String> {
+    let address = cx.moderator.strip_prefix("cli:").unwrap_or(cx.moderator);
+    if address.contains('@') {
+        Ok(tx.player_settings(address)?.0)
+    } else {
+        Ok("UTC".to_string())
+    }
+}
+
 /// Ends a pause: the deadline gets back the time it had left.
 pub fn resume(tx: &Tx<'_>, now: DateTime<Utc>, game: i64) -> Result<()> {
     let left = tx.unpause(game)?;
@@ -602,9 +689,19 @@ fn announce_as<G: Game>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow, words: &st
             .game()
             .clone(),
     };
+    // The mail that ends a game carries its whole record.
+    let record = if row.status == "finished" {
+        let site = cx.config.address_parts().1;
+        let record = rebuild::<G>(tx, row, site)?.into_record().to_string();
+        format!("\nThe record of the game:\n\n{record}")
+    } else {
+        String::new()
+    };
     for seat in tx.seats(game)? {
         let update = update_text(tx, row, &state, seat.seat, &[])?;
-        let body = format!("{}\n{update}", texts::wrap(words));
+        let (zone, _) = tx.player_settings(&seat.address)?;
+        let words = localized(words, &zone);
+        let body = format!("{}\n{update}{record}", texts::wrap(&words));
         let seed = format!(
             "{}/mod/{game}/{}/{}",
             cx.seed,
@@ -622,7 +719,6 @@ fn announce_as<G: Game>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow, words: &st
             cx.now,
         )?;
     }
-    let _ = game_subject(row);
     Ok(())
 }
 

@@ -157,7 +157,7 @@ pub(crate) fn queue_notice(
         reply_to: seat_row
             .as_ref()
             .map(|r| reply_address(&config.service.address, game.id, &r.secret)),
-        subject: game_subject(game),
+        subject: game_subject(game, seat.map(|(_, s)| s)),
         in_reply_to: seat_row.as_ref().and_then(|r| r.last_message_id.clone()),
         references: seat_row
             .iter()

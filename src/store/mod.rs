@@ -43,6 +43,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0007_game_moderator",
         include_str!("../../migrations/0007_game_moderator.sql"),
     ),
+    (
+        "0008_mail_habits",
+        include_str!("../../migrations/0008_mail_habits.sql"),
+    ),
 ];
 
 /// A store error: the database said no.
@@ -75,6 +79,11 @@ pub fn seat_text(seat: Seat) -> &'static str {
         Seat::North => "north",
         Seat::South => "south",
     }
+}
+
+/// The seat a database value names, if it names one.
+pub fn seat_from_text(text: &str) -> Option<Seat> {
+    seat_from(text).ok()
 }
 
 fn seat_from(text: &str) -> Result<Seat> {
@@ -172,6 +181,25 @@ pub struct Deadline {
     pub notices_sent: Vec<String>,
     /// Whether the time ran out (past the grace period).
     pub timed_out: bool,
+}
+
+/// A game that needs a moderator's look, and why (see [`Tx::stalled`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stalled {
+    /// The game.
+    pub game: i64,
+    /// A player's open request for a moderator.
+    pub disputed: Option<String>,
+    /// Mail to one of its players cannot be delivered.
+    pub undeliverable: bool,
+    /// Both players silent for weeks.
+    pub adjourned: bool,
+    /// The time of the deciding seat ran out.
+    pub timed_out: bool,
+    /// Paused until then (RFC 3339, UTC).
+    pub paused_until: Option<String>,
+    /// Who must decide, by when (RFC 3339, UTC).
+    pub deadline: Option<(Seat, String)>,
 }
 
 /// A vacation as stored.
@@ -883,10 +911,20 @@ impl Tx<'_> {
             .unwrap_or_else(|| ("UTC".to_string(), true)))
     }
 
-    /// Sets a player's time zone.
+    /// Sets the time zone a player guessed from the `Date:` of their mail,
+    /// unless they chose one themselves.
+    pub fn guess_timezone(&self, address: &str, zone: &str) -> Result<()> {
+        self.tx.execute(
+            "UPDATE players SET timezone = ?2 WHERE address = ?1 AND timezone_chosen = 0",
+            params![address.to_ascii_lowercase(), zone],
+        )?;
+        Ok(())
+    }
+
+    /// Sets the time zone a player chose (SET TIMEZONE).
     pub fn set_timezone(&self, player: i64, zone: &str) -> Result<()> {
         self.tx.execute(
-            "UPDATE players SET timezone = ?2 WHERE id = ?1",
+            "UPDATE players SET timezone = ?2, timezone_chosen = 1 WHERE id = ?1",
             params![player, zone],
         )?;
         Ok(())
@@ -987,18 +1025,13 @@ impl Tx<'_> {
     }
 
     /// Games a moderator should look at: past their deadline, timed out,
-    /// paused, with an undeliverable seat, or with an open request; with
-    /// why, by game number.
-    pub fn stalled(&self, now: &str) -> Result<Vec<(i64, String)>> {
+    /// paused, with an undeliverable seat, or with an open request; by game
+    /// number.
+    pub fn stalled(&self, now: &str) -> Result<Vec<Stalled>> {
         let mut stmt = self.tx.prepare(
-            "SELECT g.id, \
-               CASE WHEN g.disputed IS NOT NULL THEN 'a player asks for a moderator: ' || g.disputed \
-                    WHEN EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.undeliverable IS NOT NULL) \
-                      THEN 'mail to a player cannot be delivered' \
-                    WHEN g.adjourned = 1 THEN 'adjourned: both players silent' \
-                    WHEN g.timed_out = 1 THEN 'time ran out (' || g.deadline_seat || ')' \
-                    WHEN g.paused_until IS NOT NULL THEN 'paused until ' || g.paused_until \
-                    ELSE 'past its deadline (' || g.deadline_seat || ', ' || g.deadline || ')' END \
+            "SELECT g.id, g.disputed, \
+               EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.undeliverable IS NOT NULL), \
+               g.adjourned, g.timed_out, g.paused_until, g.deadline_seat, g.deadline \
              FROM games g WHERE g.status IN ('active', 'invited') AND (g.disputed IS NOT NULL \
                OR g.adjourned = 1 \
                OR g.timed_out = 1 OR g.paused_until IS NOT NULL \
@@ -1006,7 +1039,21 @@ impl Tx<'_> {
                OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.undeliverable IS NOT NULL)) \
              ORDER BY g.id",
         )?;
-        let rows = stmt.query_map(params![now], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let rows = stmt.query_map(params![now], |r| {
+            let seat: Option<String> = r.get(6)?;
+            Ok(Stalled {
+                game: r.get(0)?,
+                disputed: r.get(1)?,
+                undeliverable: r.get(2)?,
+                adjourned: r.get(3)?,
+                timed_out: r.get(4)?,
+                paused_until: r.get(5)?,
+                deadline: match (seat.as_deref().and_then(|s| seat_from(s).ok()), r.get(7)?) {
+                    (Some(seat), Some(at)) => Some((seat, at)),
+                    _ => None,
+                },
+            })
+        })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -1188,6 +1235,93 @@ impl Tx<'_> {
         let mut stmt = self.tx.prepare_cached(
             "SELECT id FROM games WHERE status = 'active' AND updated_at <= ?1 AND adjourned = 0",
         )?;
+        let rows = stmt.query_map(params![before], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Records a requested move of `player` to `new_address`, confirmed by
+    /// `code` from there.
+    pub fn request_address_change(
+        &self,
+        code: &str,
+        player: i64,
+        new_address: &str,
+        at: &str,
+    ) -> Result<()> {
+        self.tx.execute(
+            "INSERT OR REPLACE INTO address_changes (code, player_id, new_address, created_at) \
+             VALUES (?1, ?2, ?3, ?4)",
+            params![code, player, new_address.to_ascii_lowercase(), at],
+        )?;
+        Ok(())
+    }
+
+    /// Takes the requested move confirmed by `code` from `address`, made
+    /// at or after `since`: (the player, their old address).
+    pub fn take_address_change(
+        &self,
+        code: &str,
+        address: &str,
+        since: &str,
+    ) -> Result<Option<(i64, String)>> {
+        let found: Option<i64> = self
+            .tx
+            .query_row(
+                "SELECT player_id FROM address_changes \
+                 WHERE code = ?1 AND new_address = ?2 AND created_at >= ?3",
+                params![code, address.to_ascii_lowercase(), since],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let Some(player) = found else {
+            return Ok(None);
+        };
+        self.tx
+            .execute("DELETE FROM address_changes WHERE code = ?1", params![code])?;
+        let old: String = self.tx.query_row(
+            "SELECT address FROM players WHERE id = ?1",
+            params![player],
+            |r| r.get(0),
+        )?;
+        Ok(Some((player, old)))
+    }
+
+    /// Moves every seat of `player` to `new_address`: the player's own row
+    /// takes the address, or, when the address already plays, the seats
+    /// go to that player.
+    pub fn move_player(&self, player: i64, new_address: &str) -> Result<()> {
+        let address = new_address.to_ascii_lowercase();
+        let existing: Option<i64> = self
+            .tx
+            .query_row(
+                "SELECT id FROM players WHERE address = ?1",
+                params![address],
+                |r| r.get(0),
+            )
+            .optional()?;
+        match existing {
+            Some(other) if other != player => {
+                self.tx.execute(
+                    "UPDATE seats SET player_id = ?2 WHERE player_id = ?1",
+                    params![player, other],
+                )?;
+            }
+            Some(_) => {}
+            None => {
+                self.tx.execute(
+                    "UPDATE players SET address = ?2 WHERE id = ?1",
+                    params![player, address],
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Invitations still open that were made at or before `before`.
+    pub fn invitations_before(&self, before: &str) -> Result<Vec<i64>> {
+        let mut stmt = self
+            .tx
+            .prepare_cached("SELECT id FROM games WHERE status = 'invited' AND created_at <= ?1")?;
         let rows = stmt.query_map(params![before], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }

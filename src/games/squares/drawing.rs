@@ -32,6 +32,7 @@ use super::order::Order;
 use super::rules::Variant;
 use super::state::{Half, Squares, WINNING_POINTS};
 use super::unit::{Side, UnitId, UnitKind};
+use crate::games::{BoardStyle, DecisionKind, Game as _, GameResult};
 
 /// The widest line a mail may carry.
 pub(crate) const MAX_WIDTH: usize = 76;
@@ -553,7 +554,7 @@ fn decision_text(game: &Squares, attack: &AttackState) -> String {
 
 /// The lines under the board: key, score, losses, turn, pending decision
 /// or outcome, last action.
-fn status_lines(game: &Squares, last: &[Event]) -> Vec<String> {
+fn status_lines(game: &Squares, last: &[Event], style: &BoardStyle) -> Vec<String> {
     let mut out = Vec::new();
     let mut para = |text: &str| {
         let mut lines = Vec::new();
@@ -564,7 +565,9 @@ fn status_lines(game: &Squares, last: &[Event]) -> Vec<String> {
         Variant::CivilWar => (KEY, "R26"),
         Variant::Napoleonic => (NAPOLEONIC_KEY, "N22"),
     };
-    para(key);
+    if !style.without_key {
+        para(key);
+    }
     para(&format!(
         "Score: {} {}, {} {} ({WINNING_POINTS} points win, {scoring}, R27).",
         Side::Blue,
@@ -578,6 +581,10 @@ fn status_lines(game: &Squares, last: &[Event]) -> Vec<String> {
         losses(game, Side::Gray)
     ));
     match (game.outcome(), game.attack()) {
+        (None, _) if style.ended.is_some() => {
+            let result = style.ended.as_deref().unwrap_or_default();
+            para(&format!("Game over in turn {}: {result}.", game.turn()));
+        }
         (Some(outcome), _) => {
             let text = Event::GameOver(outcome).to_string();
             let result = text.strip_prefix("game over: ").unwrap_or(&text);
@@ -625,7 +632,7 @@ fn status_lines(game: &Squares, last: &[Event]) -> Vec<String> {
             }
         )),
     }
-    if !last.is_empty() {
+    if !last.is_empty() && !style.without_last {
         let events: Vec<String> = last.iter().map(Event::to_string).collect();
         para(&format!("Last: {}.", events.join("; ")));
     }
@@ -638,13 +645,60 @@ fn status_lines(game: &Squares, last: &[Event]) -> Vec<String> {
 /// and the last action in words. Plain ASCII, at most 76 columns a line, no
 /// trailing blanks, ending in a newline.
 pub(crate) fn draw(game: &Squares, viewer: Side, last: &[Event]) -> String {
-    // The game's own notation, whoever calls (N1).
+    draw_styled(game, viewer, last, &BoardStyle::default())
+}
+
+/// The state in a few words for a mail's subject, read by `viewer`.
+pub(crate) fn headline(game: &Squares, viewer: Side) -> String {
     notation::with(game.variant().notation(), || {
-        draw_in_notation(game, viewer, last)
+        if let Some(outcome) = game.outcome() {
+            return match outcome.result {
+                GameResult::Win(seat) => {
+                    let (winner, loser) = (Side::from(seat), Side::from(seat.other()));
+                    format!(
+                        "over - {winner} wins {}-{}",
+                        game.points(winner),
+                        game.points(loser)
+                    )
+                }
+                GameResult::Draw => "over - a draw".to_string(),
+            };
+        }
+        if let Some(attack) = game.attack() {
+            let question = match game.pending().map(|p| p.kind) {
+                Some(DecisionKind::Defence) => "retreat or stand?",
+                Some(DecisionKind::AttackOption) => "which option?",
+                Some(DecisionKind::Retreat) => "retreat where?",
+                Some(DecisionKind::SecondChance) => "second chance?",
+                Some(DecisionKind::ReserveLoss) => "which reserve unit is lost?",
+                Some(DecisionKind::Advance) => "advance or stay?",
+                _ => "decision pending",
+            };
+            return format!("{} attacks {} - {question}", game.to_move(), attack.target);
+        }
+        if game.to_move() == viewer {
+            format!("your move (turn {})", game.turn())
+        } else {
+            format!("{} to move (turn {})", game.to_move(), game.turn())
+        }
     })
 }
 
-fn draw_in_notation(game: &Squares, viewer: Side, last: &[Event]) -> String {
+/// [`draw`] in a mail's style: without the key, or with a result the rules
+/// did not produce (see [`BoardStyle`]).
+pub(crate) fn draw_styled(
+    game: &Squares,
+    viewer: Side,
+    last: &[Event],
+    style: &BoardStyle,
+) -> String {
+    // The game's own notation, whoever calls (N1).
+    notation::with(game.variant().notation(), || {
+        draw_in_notation(game, viewer, last, style)
+    })
+}
+
+fn draw_in_notation(game: &Squares, viewer: Side, last: &[Event], style: &BoardStyle) -> String {
     let mut out = String::new();
     match game.variant() {
         Variant::CivilWar => {
@@ -670,7 +724,7 @@ fn draw_in_notation(game: &Squares, viewer: Side, last: &[Event]) -> String {
         out.push_str(&line);
         out.push('\n');
     }
-    for line in status_lines(game, last) {
+    for line in status_lines(game, last, style) {
         out.push_str(line.trim_end());
         out.push('\n');
     }

@@ -1,9 +1,9 @@
 //! SQUARES - The Civil War Battle Game (Deer Valley Game Company, 1995).
 //!
-//! The rules follow ../shared/rules/squares-civil-war.txt as settled by the
-//! rulings R1-R28 of squares-rulings.md; the board follows squares-board.md
-//! and is read from `data/squares-board.csv`. Readings of our own, where
-//! even the rulings leave a choice, are in docs/squares-engine.md (S1-S6).
+//! The rules follow the publisher's rulebook as settled by the rulings
+//! R1-R28; the board is read from `data/squares-board.csv`. Readings of our
+//! own, where even the rulings leave a choice, are in docs/squares-engine.md
+//! (S1-S8); docs/rules/ has the rules of both games in our own words.
 //!
 //! ```
 //! use orderly::games::{Game, GameOptions};
@@ -30,6 +30,7 @@ mod reader;
 mod refusal;
 mod retreat;
 pub mod rules;
+mod rules_text;
 mod state;
 mod suggest;
 mod unit;
@@ -47,7 +48,8 @@ pub use unit::{Side, UnitId, UnitKind, UnitState, ARMY_SIZE};
 use rules::Access;
 
 use crate::games::{
-    DecisionKind, Game, GameOptions, OrderWord, Outcome, ParseError, Pending, Rejection, Seat,
+    BoardStyle, DecisionKind, Game, GameOptions, OrderWord, Outcome, ParseError, Pending,
+    Rejection, Seat,
 };
 
 impl Squares {
@@ -289,7 +291,9 @@ impl Game for Squares {
 
     const TITLE: &'static str = "SQUARES - The Civil War Battle Game";
 
-    const RULES_VERSION: &'static str = "squares-rulings R1-R28; readings S1-S8; orderly 1";
+    const RULES_VERSION: &'static str = "squares-rulings R1-R28 S1-S8; orderly 2";
+
+    const RULES: &'static str = rules_text::CIVIL_WAR;
 
     fn turn_number(&self) -> u32 {
         self.turn()
@@ -316,6 +320,14 @@ impl Game for Squares {
 
     fn draw_board(&self, viewer: Seat, last: &[Event]) -> String {
         drawing::draw(self, viewer.into(), last)
+    }
+
+    fn draw_board_styled(&self, viewer: Seat, last: &[Event], style: &BoardStyle) -> String {
+        drawing::draw_styled(self, viewer.into(), last, style)
+    }
+
+    fn headline(&self, viewer: Seat) -> String {
+        drawing::headline(self, viewer.into())
     }
 
     fn choices(&self) -> String {

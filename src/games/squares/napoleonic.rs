@@ -25,7 +25,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::notation::{self, NAPOLEONIC};
 use super::{choices, drawing, reader, Event, Order, Refusal, Side, Squares, Variant};
 use crate::games::{
-    CitesRule, Game, GameOptions, OrderWord, Outcome, ParseError, Pending, Rejection, RuleId, Seat,
+    BoardStyle, CitesRule, Game, GameOptions, OrderWord, Outcome, ParseError, Pending, Rejection,
+    RuleId, Seat,
 };
 
 /// Runs `f` in the variant's notation.
@@ -147,8 +148,10 @@ impl Game for Napoleonic {
 
     const TITLE: &'static str = "SQUARES - The Napoleonic War Variant";
 
-    const RULES_VERSION: &'static str = "napoleonic-rulings N1-N24; readings N25-N37; \
-         squares-rulings R1-R28; readings S1-S8; orderly 1";
+    const RULES_VERSION: &'static str =
+        "napoleonic-rulings N1-N37; squares-rulings R1-R28 S1-S8; orderly 2";
+
+    const RULES: &'static str = super::rules_text::NAPOLEONIC;
 
     fn new(options: &GameOptions) -> Self {
         Napoleonic::opening(options.first.into())
@@ -214,6 +217,15 @@ impl Game for Napoleonic {
     fn draw_board(&self, viewer: Seat, last: &[NapEvent]) -> String {
         let last: Vec<Event> = last.iter().map(|e| e.0.clone()).collect();
         napoleonic(|| drawing::draw(&self.0, viewer.into(), &last))
+    }
+
+    fn headline(&self, viewer: Seat) -> String {
+        napoleonic(|| drawing::headline(&self.0, viewer.into()))
+    }
+
+    fn draw_board_styled(&self, viewer: Seat, last: &[NapEvent], style: &BoardStyle) -> String {
+        let last: Vec<Event> = last.iter().map(|e| e.0.clone()).collect();
+        napoleonic(|| drawing::draw_styled(&self.0, viewer.into(), &last, style))
     }
 
     fn choices(&self) -> String {

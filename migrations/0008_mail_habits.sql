@@ -1,0 +1,18 @@
+-- A player's time zone is guessed from the Date: header of their mail
+-- until they choose one with SET TIMEZONE; a zone other than UTC stored
+-- before this column existed was chosen.
+ALTER TABLE players ADD COLUMN timezone_chosen INTEGER NOT NULL DEFAULT 0;
+UPDATE players SET timezone_chosen = 1 WHERE timezone <> 'UTC';
+
+-- The sweep looks for invitations left open too long: only open ones are
+-- indexed.
+CREATE INDEX games_invited ON games (created_at) WHERE status = 'invited';
+
+-- SET ADDRESS: a player's move to a new address, waiting for the
+-- confirmation written from that address (CONFIRM ADDRESS <code>).
+CREATE TABLE address_changes (
+    code        TEXT PRIMARY KEY,
+    player_id   INTEGER NOT NULL REFERENCES players(id),
+    new_address TEXT NOT NULL,
+    created_at  TEXT NOT NULL
+);
