@@ -1114,12 +1114,8 @@ pub(crate) fn order_word(word: &str) -> OrderWord {
         OrderWord::Square
     } else if number(&w).is_some() || glued_option(&w).is_some() || option_list(&w).is_some() {
         OrderWord::Number
-    } else if FILLERS.contains(&w.as_str())
+    } else if JOINING_WORDS.contains(&w.as_str())
         || lookup(side_words(), &w).is_some()
-        || matches!(
-            w.as_str(),
-            "X" | "WITH" | "AND" | "SUP" | "SUPP" | "SPT" | "NO" | "NOT" | "DONT"
-        )
         || w.starts_with("SUPPORT")
     {
         OrderWord::Filler
@@ -1147,6 +1143,16 @@ fn plain_word(word: &str) -> String {
         .collect::<String>()
         .to_ascii_uppercase()
 }
+
+/// The words that only join or qualify the parts of an order. Not the
+/// reader's own list of words it skips, which takes in much of what is
+/// said around an order (YOUR, THIS, TAKE): here a word of prose must
+/// count as prose.
+const JOINING_WORDS: &[&str] = &[
+    "FROM", "TO", "INTO", "IN", "THE", "MY", "A", "AN", "UNIT", "SQUARE", "BY", "VIA", "THROUGH",
+    "THRU", "THEN", "AT", "ON", "PLEASE", "I", "OF", "WILL", "SHALL", "X", "WITH", "AND", "SUP",
+    "SUPP", "SPT", "NO", "NOT", "DONT",
+];
 
 /// A board letter, a digit, and at most three more letters or digits
 /// (`B4C`, `G1CRR`, `F2X`): a square's code mistyped.
