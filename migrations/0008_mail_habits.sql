@@ -16,3 +16,7 @@ CREATE TABLE address_changes (
     new_address TEXT NOT NULL,
     created_at  TEXT NOT NULL
 );
+
+-- Answers a player gave in advance (IF STAND OPTION 2, IF ATTACKED AT B2C
+-- RETREAT B1R), as a JSON list; used once each, or cancelled.
+ALTER TABLE seats ADD COLUMN conditions TEXT NOT NULL DEFAULT '[]';

@@ -216,6 +216,10 @@ pub struct OutgoingConfig {
     pub smtp: Option<crate::mail::outgoing::SmtpConfig>,
     /// A sendmail command to send through instead of writing files.
     pub sendmail: Option<PathBuf>,
+    /// Whether mail carries an HTML alternative (the same text in a
+    /// monospace `<pre>`) after its plain text; off, every mail is plain
+    /// text only.
+    pub html: bool,
 }
 
 impl Default for OutgoingConfig {
@@ -225,6 +229,7 @@ impl Default for OutgoingConfig {
             retry_base_secs: 60,
             smtp: None,
             sendmail: None,
+            html: true,
         }
     }
 }

@@ -62,6 +62,17 @@ const WORDS: &[&str] = &[
     "move",
     "Attack",
     "support",
+    "from",
+    "to",
+    "with",
+    "supported by",
+    "in support",
+    "the cavalry in",
+    "my",
+    "one",
+    "please",
+    "alone",
+    "enemy reserve",
     "BR",
     "GR",
     "B3C",
@@ -391,7 +402,7 @@ fn check_order_text(text: &str, game: &Squares) -> Checked {
 
 /// The forgiving reader takes only listed orders, and a line it does not
 /// take is answered with the line, a reason, a rule id when it was read,
-/// and suggestions that are all legal orders.
+/// and suggestions that are all legal orders, never none while any is.
 fn check_forgiving(text: &str, game: &Squares) -> Checked {
     check_forgiving_in(text, game, is_rule_id)
 }
@@ -417,6 +428,14 @@ fn check_forgiving_in<G: Game>(text: &str, game: &G, is_rule: fn(&str) -> bool) 
             if let Some(rule) = r.rule {
                 prop_assert!(is_rule(rule.0), "{:?}: {:?}", text, r);
             }
+            // While anything is legal, a refusal offers something (the
+            // forgiving reader's promise: never a bare "no").
+            prop_assert!(
+                legal.is_empty() || !r.suggestions.is_empty(),
+                "{:?} refused without suggestions: {:?}",
+                text,
+                r
+            );
             let printed: Vec<String> = legal.iter().map(|o| o.to_string()).collect();
             for s in &r.suggestions {
                 prop_assert!(printed.contains(s), "{:?} suggests unlisted {}", text, s);

@@ -340,6 +340,203 @@ fn unreadable_messages_are_refused_with_a_reason() {
     );
 }
 
+// ----- replies quoting orderly's own mail ----------------------------------
+
+/// A board mail as orderly sends it, with lines that would be orders if
+/// they were read: a quoted board must never be taken for the reply.
+const OUR_TEXT: &str = concat!(
+    "orderly game 42: SQUARES, turn 20. Gray to move.\n",
+    "\n",
+    "     a     b     c\n",
+    "   +-----+-----+-----+\n",
+    " 1 | B1C | <R> |  &  |\n",
+    "   +-----+-----+-----+\n",
+    "\n",
+    "You may order, for example:\n",
+    "MOVE G2CR G1C\n",
+    "ATTACK B1C FROM G1C\n",
+    "PASS\n",
+);
+
+fn our_mail() -> orderly::mail::outgoing::OutgoingMail {
+    use orderly::mail::outgoing::{AutoKind, OutgoingMail};
+    OutgoingMail {
+        message_id: "5f1e0c2a9b7d4e3f8a6b1c0d@example.org".into(),
+        from: "orderly <orderly@example.org>".into(),
+        to: "Gray Player <gray@example.net>".into(),
+        reply_to: Some("orderly+g42.k7xq2m@example.org".into()),
+        subject: "orderly game 42: SQUARES".into(),
+        in_reply_to: None,
+        references: Vec::new(),
+        list_id: Some("<game-42.example.org>".into()),
+        body: OUR_TEXT.into(),
+        date: chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 11, 21, 10, 2, 0).unwrap(),
+        auto: AutoKind::Replied,
+        return_path: None,
+        text_only: false,
+    }
+}
+
+/// Our mail's HTML part, decoded, and the `<pre>` element in it: what a
+/// client keeps of our HTML when it quotes it (the head goes).
+fn our_html_pre() -> String {
+    let bytes = our_mail().to_bytes().unwrap();
+    let parsed = mailparse::parse_mail(&bytes).unwrap();
+    let html = parsed.subparts[1].get_body().unwrap();
+    let start = html.find("<pre").unwrap();
+    let end = html.find("</pre>").unwrap() + "</pre>".len();
+    html[start..end].to_string()
+}
+
+/// A reply from Gray's client with `content_type` and a quoted-printable
+/// body, threaded on our mail.
+fn reply(content_type: &str, body: &str) -> Vec<u8> {
+    use lettre::message::header::ContentTransferEncoding;
+    use lettre::message::Body;
+    let encoded =
+        Body::new_with_encoding(body.to_string(), ContentTransferEncoding::QuotedPrintable)
+            .unwrap();
+    let mut raw = format!(
+        "Return-Path: <gray@example.net>\r\n\
+         From: Gray Player <gray@example.net>\r\n\
+         To: orderly <orderly+g42.k7xq2m@example.org>\r\n\
+         Subject: Re: orderly game 42: SQUARES\r\n\
+         Date: Sat, 21 Nov 2026 10:20:45 +0000\r\n\
+         Message-ID: <reply-html-0042@mail.example.net>\r\n\
+         In-Reply-To: <5f1e0c2a9b7d4e3f8a6b1c0d@example.org>\r\n\
+         References: <5f1e0c2a9b7d4e3f8a6b1c0d@example.org>\r\n\
+         MIME-Version: 1.0\r\n\
+         Content-Type: {content_type}\r\n\
+         Content-Transfer-Encoding: quoted-printable\r\n\r\n"
+    )
+    .into_bytes();
+    raw.extend_from_slice(encoded.as_ref());
+    raw.extend_from_slice(b"\r\n");
+    raw
+}
+
+/// What every reply below says above the quote.
+const ORDERS: &str = "MOVE B3C B2CR\nATTACK B1C G1C";
+
+#[test]
+fn our_mail_read_back_is_its_plain_text() {
+    let m = parse(&our_mail().to_bytes().unwrap()).unwrap();
+    assert_eq!(m.full_text, OUR_TEXT);
+    // Orderly's own mail is automatic: were it to come back, it would not
+    // be answered.
+    assert_eq!(m.automatic, Some(Automatic::AutoSubmitted));
+}
+
+#[test]
+fn an_html_only_reply_quoting_our_board_in_a_blockquote_reads_the_orders_only() {
+    let pre = our_html_pre();
+    // Apple Mail (iOS): the attribution in one blockquote, our mail's body
+    // in the next, our `<pre>` kept with its style.
+    let apple = format!(
+        "<html><head><meta http-equiv=\"content-type\" content=\"text/html; charset=utf-8\"></head>\
+         <body dir=\"auto\"><div dir=\"ltr\">MOVE B3C B2CR</div><div dir=\"ltr\">ATTACK B1C G1C</div>\
+         <div dir=\"ltr\"><br><blockquote type=\"cite\">On 21 Nov 2026, at 10:02, orderly \
+         &lt;orderly+g42.k7xq2m@example.org&gt; wrote:<br><br></blockquote></div>\
+         <blockquote type=\"cite\"><div dir=\"ltr\">{pre}\n</div></blockquote></body></html>"
+    );
+    // Gmail: the attribution in a div, the quote in a styled blockquote.
+    let gmail = format!(
+        "<div dir=\"ltr\"><div>MOVE B3C B2CR</div><div>ATTACK B1C G1C</div></div><br>\
+         <div class=\"gmail_quote\"><div dir=\"ltr\" class=\"gmail_attr\">On Sat, 21 Nov 2026 at \
+         10:02, orderly &lt;<a href=\"mailto:orderly+g42.k7xq2m@example.org\">\
+         orderly+g42.k7xq2m@example.org</a>&gt; wrote:<br></div><blockquote class=\"gmail_quote\" \
+         style=\"margin:0px 0px 0px 0.8ex;border-left:1px solid rgb(204,204,204);padding-left:1ex\">\
+         <div>{pre}</div></blockquote></div>\n"
+    );
+    // Thunderbird: a cite prefix, then the blockquote with the whole body.
+    let thunderbird = format!(
+        "<!DOCTYPE html>\n<html>\n  <head>\n    <meta http-equiv=\"Content-Type\" \
+         content=\"text/html; charset=UTF-8\">\n  </head>\n  <body>\n    <p>MOVE B3C B2CR<br>\n\
+         ATTACK B1C G1C</p>\n    <div class=\"moz-cite-prefix\">On 21/11/2026 10:02, orderly wrote:<br>\n\
+         </div>\n    <blockquote type=\"cite\" \
+         cite=\"mid:5f1e0c2a9b7d4e3f8a6b1c0d@example.org\">\n      {pre}\n    </blockquote>\n\
+         </body>\n</html>\n"
+    );
+    for (client, html) in [
+        ("Apple Mail", apple),
+        ("Gmail", gmail),
+        ("Thunderbird", thunderbird),
+    ] {
+        let m = parse(&reply("text/html; charset=UTF-8", &html)).unwrap();
+        assert_eq!(m.text, ORDERS, "{client}:\n{}", m.full_text);
+        // The board was there, line for line, and was read as quoted.
+        for line in [
+            "> MOVE G2CR G1C",
+            "> ATTACK B1C FROM G1C",
+            ">  1 | B1C | <R> |  &  |",
+        ] {
+            assert!(
+                m.full_text.lines().any(|l| l == line),
+                "{client}: {line:?} not in\n{}",
+                m.full_text
+            );
+        }
+        assert_eq!(m.automatic, None, "{client}");
+    }
+}
+
+#[test]
+fn an_html_only_reply_with_our_board_under_an_outlook_header_block_reads_the_orders_only() {
+    let pre = our_html_pre();
+    // Outlook on the web: no blockquote, a rule and a header block above
+    // our mail's body.
+    let html = format!(
+        "<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=utf-8\">\
+         </head><body><div style=\"font-family: Aptos, sans-serif; font-size: 12pt\">\
+         MOVE B3C B2CR</div><div style=\"font-family: Aptos, sans-serif; font-size: 12pt\">\
+         ATTACK B1C G1C</div><div id=\"appendonsend\"></div>\
+         <hr style=\"display:inline-block;width:98%\" tabindex=\"-1\">\
+         <div id=\"divRplyFwdMsg\" dir=\"ltr\"><font face=\"Calibri, sans-serif\" \
+         style=\"font-size:11pt\" color=\"#000000\"><b>From:</b> orderly \
+         &lt;orderly+g42.k7xq2m@example.org&gt;<br><b>Sent:</b> Saturday, November 21, 2026 \
+         10:02 AM<br><b>To:</b> Gray Player &lt;gray@example.net&gt;<br><b>Subject:</b> \
+         orderly game 42: SQUARES</font><div>&nbsp;</div></div><div>{pre}</div></body></html>"
+    );
+    let m = parse(&reply("text/html; charset=utf-8", &html)).unwrap();
+    assert_eq!(m.text, ORDERS, "{}", m.full_text);
+    assert!(m.full_text.contains("\nMOVE G2CR G1C\n"), "{}", m.full_text);
+}
+
+#[test]
+fn a_reply_with_both_parts_quoting_ours_reads_its_plain_text() {
+    let pre = our_html_pre();
+    let quoted: String = OUR_TEXT.lines().map(|l| format!("> {l}\n")).collect();
+    let plain = format!(
+        "{ORDERS}\n\nOn Sat, 21 Nov 2026 at 10:02, orderly <orderly+g42.k7xq2m@example.org> \
+         wrote:\n\n{quoted}"
+    );
+    let html = format!(
+        "<div dir=\"ltr\">MOVE B3C B2CR<br>ATTACK B1C G1C</div><br><div class=\"gmail_quote\">\
+         <blockquote class=\"gmail_quote\">{pre}</blockquote></div>"
+    );
+    let body = format!(
+        "--000000000000a1b2c3\r\nContent-Type: text/plain; charset=\"UTF-8\"\r\n\r\n{}\r\n\
+         --000000000000a1b2c3\r\nContent-Type: text/html; charset=\"UTF-8\"\r\n\r\n{}\r\n\
+         --000000000000a1b2c3--\r\n",
+        plain.replace('\n', "\r\n"),
+        html
+    );
+    // The outer part is 7bit here; the helper's quoted-printable is for
+    // single parts, so the multipart is assembled by hand.
+    let head = String::from_utf8(reply("text/plain", "")).unwrap();
+    let head = &head[..head.find("\r\n\r\n").unwrap()];
+    let head = head
+        .replace(
+            "Content-Type: text/plain",
+            "Content-Type: multipart/alternative; boundary=\"000000000000a1b2c3\"",
+        )
+        .replace("quoted-printable", "7bit");
+    let raw = format!("{head}\r\n\r\n{body}");
+    let m = parse(raw.as_bytes()).unwrap();
+    assert_eq!(m.text, ORDERS);
+    assert_eq!(m.full_text, plain);
+}
+
 // ----- never panics --------------------------------------------------------
 
 /// The case count: `default`, or `PROPTEST_CASES` for a longer run.

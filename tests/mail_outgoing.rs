@@ -1,12 +1,15 @@
-//! Outgoing mail as bytes and as files: the header set, the board surviving
-//! byte for byte, non-ASCII text round-tripping through a real parser, the
-//! file sender's stable names and its errors, and the outbox's JSON form.
+//! Outgoing mail as bytes and as files: the header set, the MIME structure
+//! (plain text, then the same text as HTML in a `<pre>`), the board
+//! surviving byte for byte in both, escaping, line lengths, non-ASCII text
+//! round-tripping through a real parser and through orderly's own intake,
+//! the file sender's stable names and its errors, and the outbox's JSON form.
 
 use std::fs;
 use std::path::PathBuf;
 
 use chrono::{TimeZone, Utc};
-use mailparse::MailHeaderMap;
+use mailparse::{MailHeaderMap, ParsedMail};
+use orderly::mail::intake;
 use orderly::mail::outgoing::{
     file_name, message_id, AutoKind, FileSender, MailSender, OutgoingMail, SendError,
 };
@@ -47,11 +50,133 @@ fn board_mail() -> OutgoingMail {
         date: Utc.with_ymd_and_hms(2025, 3, 1, 12, 30, 5).unwrap(),
         auto: AutoKind::Replied,
         return_path: None,
+        text_only: false,
     }
 }
 
 fn crlf(text: &str) -> String {
     text.replace('\n', "\r\n")
+}
+
+/// The board as the HTML part's `<pre>` holds it.
+const BOARD_ESCAPED: &str = concat!(
+    "Game 42, turn 3. Blue to move.\n",
+    "\n",
+    "     a   b   c   d\n",
+    "   +---+---+---+---+\n",
+    " 1 | I |   | C |   |   \n",
+    "   +---+---+---+---+\n",
+    " 2 |   | = |   | A |\n",
+    "   +---+---+---+---+\n",
+    "\n",
+    "From here you may order:\n",
+    ".\n",
+    "\tmove I a1-b1\n",
+    "----------------------------------------------------------------------------\n",
+    "&gt; not a quote\n",
+);
+
+/// The HTML document around a `<pre>` holding `escaped`.
+fn html_document(title: &str, escaped: &str) -> String {
+    format!(
+        concat!(
+            "<!DOCTYPE html>\n",
+            "<html lang=\"en\">\n",
+            "<head>\n",
+            "<meta charset=\"utf-8\">\n",
+            "<meta name=\"viewport\" content=\"width=device-width\">\n",
+            "<title>{title}</title>\n",
+            "</head>\n",
+            "<body>\n",
+            "<pre style=\"font-family: ui-monospace, Menlo, Consolas,\n",
+            " 'Courier New', monospace; font-size: 13px; line-height: 1.3;\n",
+            " white-space: pre; overflow-x: auto; margin: 0;\">\n",
+            "{escaped}",
+            "</pre>\n",
+            "</body>\n",
+            "</html>\n",
+        ),
+        title = title,
+        escaped = escaped,
+    )
+}
+
+/// The boundary the mail declares.
+fn boundary_of(bytes: &[u8]) -> String {
+    let parsed = mailparse::parse_mail(bytes).unwrap();
+    parsed.ctype.params["boundary"].clone()
+}
+
+/// The two parts of a mail, checked to be text/plain then text/html in a
+/// multipart/alternative and nothing else.
+fn parts<'a>(parsed: &'a ParsedMail<'a>) -> (&'a ParsedMail<'a>, &'a ParsedMail<'a>) {
+    assert_eq!(parsed.ctype.mimetype, "multipart/alternative");
+    assert_eq!(parsed.subparts.len(), 2);
+    let (plain, html) = (&parsed.subparts[0], &parsed.subparts[1]);
+    assert_eq!(plain.ctype.mimetype, "text/plain");
+    assert_eq!(plain.ctype.charset, "utf-8");
+    assert_eq!(
+        plain.ctype.params.get("format").map(String::as_str),
+        Some("fixed")
+    );
+    assert_eq!(html.ctype.mimetype, "text/html");
+    assert_eq!(html.ctype.charset, "utf-8");
+    (plain, html)
+}
+
+fn transfer_encoding(part: &ParsedMail) -> String {
+    part.headers
+        .get_first_value("Content-Transfer-Encoding")
+        .unwrap()
+}
+
+/// What the `<pre>` of an HTML document holds, as written (escaped), after
+/// the line break that HTML drops after `<pre>`.
+fn pre_content(html: &str) -> &str {
+    assert_eq!(html.matches("<pre").count(), 1, "one <pre>");
+    assert_eq!(html.matches("</pre>").count(), 1, "one </pre>");
+    let open = html.find("<pre").unwrap();
+    let rest = &html[open..];
+    let rest = &rest[rest.find('>').unwrap() + 1..];
+    let rest = rest
+        .strip_prefix("\r\n")
+        .or_else(|| rest.strip_prefix('\n'))
+        .unwrap_or(rest);
+    &rest[..rest.find("</pre>").unwrap()]
+}
+
+/// Undoes the five escapes the HTML part uses (and nothing else, so that
+/// an escape missing or doubled shows).
+fn unescape(escaped: &str) -> String {
+    assert!(
+        !escaped.contains('<') && !escaped.contains('>'),
+        "{escaped}"
+    );
+    assert!(
+        !escaped.contains('"') && !escaped.contains('\''),
+        "{escaped}"
+    );
+    let mut out = String::new();
+    let mut rest = escaped;
+    while let Some(amp) = rest.find('&') {
+        out.push_str(&rest[..amp]);
+        rest = &rest[amp..];
+        let (c, len) = [
+            ("&amp;", '&'),
+            ("&lt;", '<'),
+            ("&gt;", '>'),
+            ("&quot;", '"'),
+            ("&#39;", '\''),
+        ]
+        .iter()
+        .find(|(e, _)| rest.starts_with(e))
+        .map(|(e, c)| (*c, e.len()))
+        .unwrap_or_else(|| panic!("a bare & in {escaped:?}"));
+        out.push(c);
+        rest = &rest[len..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A fresh directory for one test under cargo's scratch space.
@@ -64,27 +189,80 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The header block every mail starts with, up to MIME-Version.
+const HEADERS: &str = concat!(
+    "Message-ID: <0123456789abcdef01234567@example.org>\n",
+    "Date: Sat, 01 Mar 2025 12:30:05 +0000\n",
+    "From: orderly <orderly@example.org>\n",
+    // lettre quotes any display name with a space; valid RFC 5322.
+    "To: \"Ann Player\" <ann@example.net>\n",
+    "Reply-To: orderly+g42.k7xq2m@example.org\n",
+    "Subject: Game 42: turn 3, Blue to move\n",
+    "In-Reply-To: <CAB-123@mail.example.net>\n",
+    "References: <first.1@mail.example.net> <CAB-123@mail.example.net>\n",
+    "Auto-Submitted: auto-replied\n",
+    "List-Id: <game-42.orderly.example.org>\n",
+    "MIME-Version: 1.0\n",
+);
+
 #[test]
 fn every_header_is_present_and_formatted() {
     let bytes = board_mail().to_bytes().unwrap();
+    let b = boundary_of(&bytes);
+    let expected = crlf(&format!(
+        concat!(
+            "{headers}",
+            "Content-Type: multipart/alternative;\n",
+            " boundary=\"{b}\"\n",
+            "\n",
+            "--{b}\n",
+            "Content-Type: text/plain; charset=utf-8; format=fixed\n",
+            "Content-Transfer-Encoding: 7bit\n",
+            "\n",
+            "{board}",
+            "\n",
+            "--{b}\n",
+            "Content-Type: text/html; charset=utf-8\n",
+            "Content-Transfer-Encoding: 7bit\n",
+            "\n",
+            "{html}",
+            "\n",
+            "--{b}--\n",
+        ),
+        headers = HEADERS,
+        b = b,
+        board = BOARD,
+        html = html_document("Game 42: turn 3, Blue to move", BOARD_ESCAPED),
+    ));
+    assert_eq!(String::from_utf8(bytes).unwrap(), expected);
+}
+
+#[test]
+fn text_only_is_the_single_plain_part_as_before() {
+    let mut mail = board_mail();
+    mail.text_only = true;
+    let bytes = mail.to_bytes().unwrap();
     let expected = crlf(concat!(
-        "Message-ID: <0123456789abcdef01234567@example.org>\n",
-        "Date: Sat, 01 Mar 2025 12:30:05 +0000\n",
-        "From: orderly <orderly@example.org>\n",
-        // lettre quotes any display name with a space; valid RFC 5322.
-        "To: \"Ann Player\" <ann@example.net>\n",
-        "Reply-To: orderly+g42.k7xq2m@example.org\n",
-        "Subject: Game 42: turn 3, Blue to move\n",
-        "In-Reply-To: <CAB-123@mail.example.net>\n",
-        "References: <first.1@mail.example.net> <CAB-123@mail.example.net>\n",
-        "Auto-Submitted: auto-replied\n",
-        "List-Id: <game-42.orderly.example.org>\n",
-        "MIME-Version: 1.0\n",
         "Content-Type: text/plain; charset=utf-8; format=fixed\n",
         "Content-Transfer-Encoding: 7bit\n",
         "\n",
-    )) + &crlf(BOARD);
+    ));
+    let expected = crlf(HEADERS) + &expected + &crlf(BOARD);
     assert_eq!(String::from_utf8(bytes).unwrap(), expected);
+}
+
+#[test]
+fn the_html_part_changes_no_header_and_no_identity() {
+    let with_html = String::from_utf8(board_mail().to_bytes().unwrap()).unwrap();
+    let mut mail = board_mail();
+    mail.text_only = true;
+    let without = String::from_utf8(mail.to_bytes().unwrap()).unwrap();
+    let head = |text: &str| text[..text.find("Content-Type:").unwrap()].to_string();
+    assert_eq!(head(&with_html), head(&without));
+    assert_eq!(head(&with_html), crlf(HEADERS));
+    assert_eq!(board_mail().envelope().unwrap(), mail.envelope().unwrap());
+    // Same bytes at every retry, so a resent mail is the same mail.
+    assert_eq!(with_html.as_bytes(), board_mail().to_bytes().unwrap());
 }
 
 #[test]
@@ -107,25 +285,141 @@ fn optional_headers_are_left_out_and_generated_mail_says_so() {
 fn the_board_survives_byte_for_byte() {
     let bytes = board_mail().to_bytes().unwrap();
     let text = String::from_utf8(bytes.clone()).unwrap();
-    let body_start = text.find("\r\n\r\n").unwrap() + 4;
-    assert_eq!(&text[body_start..], crlf(BOARD));
+    assert!(text.contains(&crlf(BOARD)));
     assert!(text.lines().all(|line| line.len() <= 78));
 
     let parsed = mailparse::parse_mail(&bytes).unwrap();
-    assert_eq!(parsed.ctype.mimetype, "text/plain");
-    assert_eq!(parsed.ctype.charset, "utf-8");
-    assert_eq!(
-        parsed.ctype.params.get("format").map(String::as_str),
-        Some("fixed")
+    let (plain, html) = parts(&parsed);
+    assert_eq!(transfer_encoding(plain), "7bit");
+    assert_eq!(plain.get_body_raw().unwrap(), crlf(BOARD).into_bytes());
+    // The HTML part as well is readable raw: its lines are the board's.
+    assert_eq!(transfer_encoding(html), "7bit");
+    let html = String::from_utf8(html.get_body_raw().unwrap()).unwrap();
+    assert_eq!(pre_content(&html), crlf(BOARD_ESCAPED));
+}
+
+#[test]
+fn the_html_part_is_a_document_with_the_text_in_one_pre() {
+    let bytes = board_mail().to_bytes().unwrap();
+    let parsed = mailparse::parse_mail(&bytes).unwrap();
+    let (_, html) = parts(&parsed);
+    let html = html.get_body().unwrap().replace("\r\n", "\n");
+    assert!(html.starts_with("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"));
+    assert!(html.contains("\n<meta charset=\"utf-8\">\n"));
+    assert!(html.contains("\n<meta name=\"viewport\" content=\"width=device-width\">\n"));
+    assert!(html.contains("\n<title>Game 42: turn 3, Blue to move</title>\n"));
+    assert!(html.contains("\n</head>\n<body>\n<pre style=\""));
+    assert!(html.ends_with("</pre>\n</body>\n</html>\n"));
+    let open = &html[html.find("<pre").unwrap()..];
+    let open = &open[..open.find('>').unwrap()];
+    for wanted in ["monospace;", "white-space: pre;", "overflow-x: auto;"] {
+        assert!(open.contains(wanted), "{wanted} not in {open}");
+    }
+    // Line for line: the same lines, in the same order, none rewrapped.
+    let pre = pre_content(&html);
+    assert_eq!(pre, BOARD_ESCAPED);
+    assert_eq!(unescape(pre), BOARD);
+    assert_eq!(pre.lines().count(), BOARD.lines().count());
+}
+
+#[test]
+fn hostile_text_is_escaped_everywhere() {
+    let hostile = concat!(
+        "MOVE <script>alert(\"x\")</script> & 'friends'\n",
+        "</pre><img src=x onerror=alert(1)><pre>\n",
+        "<!-- comment --> &amp; &lt;b&gt; &#60; ]]>\n",
+        "\"quoted\" 'single' <b title=\"a'b\">bold</b>\n",
     );
+    let mut mail = board_mail();
+    mail.subject = "Game 42: </title><script>x()</script> & \"you\"".into();
+    mail.body = format!("{hostile}{BOARD}");
+    let bytes = mail.to_bytes().unwrap();
+    let parsed = mailparse::parse_mail(&bytes).unwrap();
+    let (plain, html) = parts(&parsed);
     assert_eq!(
-        parsed
-            .headers
-            .get_first_value("Content-Transfer-Encoding")
-            .as_deref(),
-        Some("7bit")
+        plain.get_body().unwrap().replace("\r\n", "\n"),
+        mail.body,
+        "the plain part is the text as written"
     );
-    assert_eq!(parsed.get_body_raw().unwrap(), crlf(BOARD).into_bytes());
+    let html = html.get_body().unwrap().replace("\r\n", "\n");
+    for tag in ["<script", "<img", "<b ", "<b>", "<!--", "</title><"] {
+        assert!(!html.contains(tag), "{tag} in\n{html}");
+    }
+    assert_eq!(html.matches("<title>").count(), 1);
+    assert!(html.contains(
+        "<title>Game 42: &lt;/title&gt;&lt;script&gt;x()&lt;/script&gt; &amp; &quot;you&quot;</title>"
+    ));
+    let pre = pre_content(&html);
+    assert!(pre.starts_with(concat!(
+        "MOVE &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;friends&#39;\n",
+        "&lt;/pre&gt;&lt;img src=x onerror=alert(1)&gt;&lt;pre&gt;\n",
+        "&lt;!-- comment --&gt; &amp;amp; &amp;lt;b&amp;gt; &amp;#60; ]]&gt;\n",
+    )));
+    assert_eq!(unescape(pre), mail.body);
+}
+
+#[test]
+fn no_line_passes_998_octets_however_long_the_text() {
+    let ascii_long = format!("{}\n", "<&>\"'x".repeat(200)); // 1200 columns
+    let html_long = format!("{}\n", "<".repeat(300)); // 7bit plain, 1200 as HTML
+    let unicode_long = format!("{}\n", "é☺<".repeat(900));
+    for body in [
+        format!("{BOARD}{ascii_long}"),
+        format!("{BOARD}{html_long}"),
+        format!("{BOARD}{unicode_long}{ascii_long}"),
+        "x".repeat(5000),
+    ] {
+        let mut mail = board_mail();
+        mail.body = body.clone();
+        let bytes = mail.to_bytes().unwrap();
+        assert!(bytes.is_ascii());
+        for line in bytes.split(|&b| b == b'\n') {
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            assert!(line.len() <= 998, "a line of {} octets", line.len());
+            assert!(!line.contains(&b'\r'), "a bare CR");
+        }
+        let parsed = mailparse::parse_mail(&bytes).unwrap();
+        let (plain, html) = parts(&parsed);
+        let mut text = body.clone();
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        assert_eq!(plain.get_body().unwrap().replace("\r\n", "\n"), text);
+        let html = html.get_body().unwrap().replace("\r\n", "\n");
+        assert_eq!(unescape(pre_content(&html)), text);
+    }
+
+    // 300 `<` are a fine 7bit plain line, but not as HTML.
+    let mut mail = board_mail();
+    mail.body = format!("{BOARD}{html_long}");
+    let bytes = mail.to_bytes().unwrap();
+    let parsed = mailparse::parse_mail(&bytes).unwrap();
+    let (plain, html) = parts(&parsed);
+    assert_eq!(transfer_encoding(plain), "7bit");
+    assert_eq!(transfer_encoding(html), "quoted-printable");
+}
+
+#[test]
+fn our_own_intake_reads_the_same_text_as_before() {
+    let bodies = [
+        BOARD.to_string(),
+        format!("Général, à vous.\n{BOARD}Ελληνικά 日本語\n"),
+        format!("<script>alert('x')</script> &amp; \"q\"\n{BOARD}"),
+        format!("{BOARD}{}\n", "<".repeat(1500)),
+    ];
+    for body in bodies {
+        let mut mail = board_mail();
+        mail.body = body;
+        let with_html = intake::parse(&mail.to_bytes().unwrap()).unwrap();
+        mail.text_only = true;
+        let plain_only = intake::parse(&mail.to_bytes().unwrap()).unwrap();
+        assert_eq!(with_html.full_text, plain_only.full_text);
+        assert_eq!(with_html.text, plain_only.text);
+        assert_eq!(with_html.full_text, mail.body);
+        assert_eq!(with_html.subject, mail.subject);
+        assert_eq!(with_html.message_id, plain_only.message_id);
+        assert_eq!(with_html.automatic, plain_only.automatic);
+    }
 }
 
 #[test]
@@ -149,7 +443,15 @@ fn non_ascii_subject_names_and_body_decode_back() {
         header("List-Id"),
         "Partie n° 42 <game-42.orderly.example.org>"
     );
-    assert_eq!(parsed.get_body().unwrap().replace("\r\n", "\n"), mail.body);
+    let (plain, html) = parts(&parsed);
+    assert_eq!(transfer_encoding(plain), "quoted-printable");
+    assert_eq!(plain.get_body().unwrap().replace("\r\n", "\n"), mail.body);
+    assert_eq!(transfer_encoding(html), "quoted-printable");
+    let html = html.get_body().unwrap().replace("\r\n", "\n");
+    assert_eq!(unescape(pre_content(&html)), mail.body);
+    assert!(
+        html.contains("<title>Partie 42 : à vous de jouer, général (tour 3) — Ελληνικά</title>")
+    );
 }
 
 #[test]
@@ -178,9 +480,11 @@ fn file_sender_writes_the_sanitised_id_and_overwrites_on_resend() {
         [expected.file_name().unwrap()],
         "one file, no temporaries"
     );
-    assert!(String::from_utf8(fs::read(&expected).unwrap())
-        .unwrap()
-        .ends_with("\r\n\r\nSecond version.\r\n"));
+    let written = fs::read(&expected).unwrap();
+    assert_eq!(written, mail.to_bytes().unwrap());
+    let parsed = mailparse::parse_mail(&written).unwrap();
+    let (plain, _) = parts(&parsed);
+    assert_eq!(plain.get_body_raw().unwrap(), b"Second version.\r\n");
 }
 
 #[test]

@@ -42,6 +42,7 @@ fn mail(stack: &MailStack, to: &str, outbox_id: i64) -> OutgoingMail {
         date: Utc.with_ymd_and_hms(2025, 3, 1, 12, 30, 5).unwrap(),
         auto: AutoKind::Generated,
         return_path: Some(verp_address("bounces", &stack.domain, outbox_id, SECRET)),
+        text_only: false,
     }
 }
 

@@ -6,7 +6,9 @@ mod common;
 
 use common::*;
 use orderly::games::squares::notation::{self, NAPOLEONIC};
-use orderly::games::squares::{board, Napoleonic, Order, Space, Squares, Step, Terrain};
+use orderly::games::squares::{
+    board, Napoleonic, Order, Space, Squares, Stage, Step, Terrain, UnitKind,
+};
 use orderly::games::submission::{release, submit, NotApplied};
 use orderly::games::{Game, Seat};
 use proptest::prelude::*;
@@ -93,10 +95,11 @@ fn every_accepted_form_reads_as_its_canonical_order() {
         (FRONT, "ATTACK B1C G1C B1CL", "ATTACK B1C G1C SUPPORT B1CL"),
         (FRONT, "B1C x G1C + B1CL", "ATTACK B1C G1C SUPPORT B1CL"),
         (FRONT, "b1cxg1c + b1cl", "ATTACK B1C G1C SUPPORT B1CL"),
+        // FROM names the attacker wherever it is written
         (
             FRONT,
             "attack G1C from B1C supported by B1CL",
-            "ATTACK G1C B1C SUPPORT B1CL",
+            "ATTACK B1C G1C SUPPORT B1CL",
         ),
         (
             FRONT,
@@ -117,9 +120,6 @@ fn every_accepted_form_reads_as_its_canonical_order() {
     for (position, line, want) in cases {
         match read(position, line) {
             Ok(got) if got == *want => {}
-            // "attack G1C from B1C" names the target first: not the same
-            // order, and it must not be silently swapped.
-            Err(_) if want.starts_with("ATTACK G1C B1C") => {}
             other => panic!("{line:?} at {position}: want {want}, got {other:?}"),
         }
     }
@@ -351,6 +351,472 @@ fn an_option_that_is_not_offered_says_why() {
     assert!(r.suggestions.contains(&"OPTION 2".to_string()), "{r}");
     let r = g.read_order("option 9").unwrap_err();
     assert!(r.problem.contains("options are 1 to 5"), "{r}");
+}
+
+// ----- natural phrasings: role words, unit words, fillers -----------------------
+
+/// A Blue cavalry in B1C, G1C empty: only it reaches G1C.
+const CAV_AHEAD: &str = "9I3A3C/3/4/2/2C2/2/5/2/4/3/9i3a4c - b - 5 -";
+/// A Gray cavalry in G2CL, G1C empty: only it reaches G1C.
+const GRAY_CAV_AHEAD: &str = "9I3A4C/3/4/2/5/2/5/2/1c2/3/9i3a3c - g - 5 -";
+/// Gray to move: Gray infantry in G2CL and G2CR, Blue infantry in G1C.
+const GRAY_ATTACK: &str = "8I3A4C/3/4/2/5/2/2I2/2/1ii1/3/7i3a4c - g - 20 -";
+/// Blue infantry deep in Gray's half: G2L and G3C, Gray infantry in G3L.
+const DEEP: &str = "7I3A4C/3/4/2/5/2/5/2/I3/iI1/8i3a4c - b - 20 -";
+/// Gray to move: a Blue cavalry in G1C, Gray cavalry in G2CL and infantry
+/// in G2CR.
+const CAV_FIGHT: &str = "9I3A3C/3/4/2/5/2/2C2/2/1ci1/3/8i3a3c - g - 20 -";
+/// E4: Blue B3C attacks the Gray cavalry in B2CR supported from B1C; the
+/// cavalry retreats to B1R or B1CR.
+const FLANK: &str = "7I3A4C/1I1/1c2/2/2I2/2/5/2/4/3/9i3a3c - b - 20 -";
+/// A Blue infantry in G3C next to Gray's reserve.
+const AT_RESERVE: &str = "8I3A4C/3/4/2/5/2/5/2/4/1I1/9i3a4c - b - 30 -";
+
+/// Each `(position, lines, order)`: every line reads as the order.
+fn all_read_as(cases: &[(&Squares, &[&str], &str)]) {
+    for (g, lines, want) in cases {
+        for line in *lines {
+            let got = g.read_order(line).map(|o| o.to_string());
+            assert_eq!(got.as_deref(), Ok(*want), "{line:?} at {g}");
+        }
+    }
+}
+
+#[test]
+fn the_issue_phrasings_read_as_the_one_legal_order_they_fit() {
+    let reserve_loss = after(AT_RESERVE, &["ATTACK G3C GR"]);
+    all_read_as(&[
+        (
+            &game(CAV_AHEAD),
+            &["move cav to G1C", "cav to g1c"],
+            "MOVE B1C G1C",
+        ),
+        (
+            &game(GRAY_CAV_AHEAD),
+            &["move cav to G1C", "cav to g1c"],
+            "MOVE G2CL G1C",
+        ),
+        (
+            &game(GRAY_ATTACK),
+            &["attack G1C from G2CR supported by G2CL"],
+            "ATTACK G2CR G1C SUPPORT G2CL",
+        ),
+        (
+            &game(DEEP),
+            &["attack from G2L to G3L, support G3C"],
+            "ATTACK G2L G3L SUPPORT G3C",
+        ),
+        (
+            &game(CAV_FIGHT),
+            &[
+                "Attack the cavalry in G1C with my infantry from G2CR, supported by the cavalry in G2CL",
+            ],
+            "ATTACK G2CR G1C SUPPORT G2CL",
+        ),
+        (&reserve_loss, &["remove one infantry please"], "LOSE INFANTRY"),
+    ]);
+}
+
+#[test]
+fn moves_read_in_natural_phrasings() {
+    all_read_as(&[
+        (
+            &game(CAV_AHEAD),
+            &[
+                "move my cavalry to G1C please.",
+                "Move the cavalry in B1C to G1C!",
+                "move my cavalry from B1C to G1C",
+                "cavalry from B1C to G1C",
+                "to G1C from B1C",
+                "MOVE TO G1C",
+                "I move the cav to g1c",
+                "move one cavalry to G1C, please",
+                "go to G1C with the cavalry",
+                "move the unit in B1C to G1C",
+                "move the piece at B1C forward to G1C",
+            ],
+            "MOVE B1C G1C",
+        ),
+        (
+            &game(OPENING),
+            &[
+                "move my cavalry from reserve to B3C",
+                "move my cavalry from the reserve to B3C.",
+                "move one cavalry from reserve into b3c!",
+                "cavalry out of the reserve to B3C",
+                "move cav from Blue's reserve to B3C",
+                "to B3C from the reserve, cavalry",
+                "move a cav from my reserve to B3C please",
+            ],
+            "MOVE CAVALRY BR B3C",
+        ),
+        (
+            &game(OPENING),
+            &[
+                "move cav to B2CR",
+                "move my cavalry from the reserve to B3R then B2CR",
+                "move the cavalry from reserve via B3C to B2CR",
+                "to B2CR via B3R from the reserve",
+            ],
+            "MOVE CAVALRY BR B3R B2CR",
+        ),
+        (
+            &game(OPENING),
+            &[
+                "move infantry to B3L",
+                "move one infantry from reserve to B3L",
+            ],
+            "MOVE INFANTRY BR B3L",
+        ),
+        (
+            &game(FRONT),
+            &[
+                "move from B1C to B2CR",
+                "move to B2CR from B1C",
+                "move the infantry in B1C to B2CR",
+                "my infantry from B1C to B2CR, please",
+                "I move B1C to B2CR.",
+                "b1c to b2cr",
+            ],
+            "MOVE B1C B2CR",
+        ),
+        (
+            &game(OPENING),
+            &[
+                "move cav from reserve to B3C and cav from reserve to B3R",
+                "move one cavalry to B3R and one cavalry to B3C",
+            ],
+            "MOVE CAVALRY BR B3R, CAVALRY BR B3C",
+        ),
+        (
+            &game(OPENING),
+            &["pass please", "Pass.", "PASS!", "I pass", "we pass, thanks"],
+            "PASS",
+        ),
+    ]);
+}
+
+#[test]
+fn attacks_read_in_natural_phrasings() {
+    all_read_as(&[
+        (
+            &game(GRAY_ATTACK),
+            &[
+                "attack G1C from G2CR with G2CL in support",
+                "attack G1C with G2CR and G2CL in support",
+                "attack G1C with G2CR, G2CL in support",
+                "infantry G2CR attacks G1C, support from G2CL",
+                "G2CR attacks G1C, G2CL supporting",
+                "g2cr attacks g1c supported by g2cl.",
+                "attack g1c from g2cr, with support from g2cl!",
+                "Attack the infantry in G1C with my infantry from G2CR, supported by the infantry in G2CL",
+                "from G2CR attack G1C, supported by G2CL",
+                "supported by G2CL, attack G1C from G2CR",
+                "attack G1C supported by G2CL",
+                "attack G1C from G2CR, supported",
+                "G2CR x G1C supported by G2CL",
+                "attack G2CR G1C with G2CL",
+                "charge G1C from G2CR backed by G2CL",
+                "attack on G1C by G2CR supported by G2CL",
+                "G2CR attacks G1C with support of G2CL",
+                "attack G1C from G2CR (supported by G2CL)",
+                "G2CR attacks G1C; G2CL in support",
+            ],
+            "ATTACK G2CR G1C SUPPORT G2CL",
+        ),
+        (
+            &game(GRAY_ATTACK),
+            &[
+                "attack G1C from G2CR",
+                "attack G1C with G2CR",
+                "G2CR attacks G1C",
+                "attack G1C from G2CR alone",
+                "attack G1C from G2CR without support",
+                "the infantry in G2CR attacks G1C, unsupported",
+            ],
+            "ATTACK G2CR G1C",
+        ),
+        (
+            &game(DEEP),
+            &[
+                "attack G3L from G2L, support G3C",
+                "attack G3L from G2L supported by G3C.",
+                "attack G3L with G2L, G3C supporting",
+                "G2L attacks G3L with G3C in support",
+            ],
+            "ATTACK G2L G3L SUPPORT G3C",
+        ),
+        (
+            &game(CAV_FIGHT),
+            &[
+                "attack the cavalry with my infantry, supported by my cavalry",
+                "attack G1C with my infantry, supported by the cavalry in G2CL",
+            ],
+            "ATTACK G2CR G1C SUPPORT G2CL",
+        ),
+        (
+            &game(CAV_FIGHT),
+            &["attack G1C with G2CL", "the cavalry in G2CL attacks G1C alone"],
+            "ATTACK G2CL G1C",
+        ),
+        (
+            &game(AT_RESERVE),
+            &[
+                "attack the enemy reserve from G3C",
+                "attack Gray's reserve with G3C",
+                "attack the enemy reserve",
+            ],
+            "ATTACK G3C GR",
+        ),
+        (
+            &game(FRONT),
+            &[
+                "attack G1C with B1C and B1CL in support",
+                "B1C and B1CL attack G1C",
+                "attack B1C G1C supported",
+                "infantry B1C attacks G1C, support from B1CL",
+                "attack G1C from B1C, B1CL supporting!",
+            ],
+            "ATTACK B1C G1C SUPPORT B1CL",
+        ),
+    ]);
+}
+
+#[test]
+fn decisions_read_in_natural_phrasings() {
+    let flank = after(FLANK, &["ATTACK B3C B2CR SUPPORT B1C"]);
+    let defence = after(FRONT, &["ATTACK B1C G1C SUPPORT B1CL"]);
+    let option = after(FRONT, &["ATTACK B1C G1C SUPPORT B1CL", "STAND"]);
+    let advance = after(FRONT, &["ATTACK B1C G1C SUPPORT B1CL", "STAND", "OPTION 2"]);
+    let loss = after(AT_RESERVE, &["ATTACK G3C GR"]);
+    all_read_as(&[
+        (
+            &flank,
+            &[
+                "I retreat to B1R",
+                "retreat to B1R.",
+                "my cavalry retreats to B1R",
+                "the cavalry in B2CR retreats to B1R!",
+                "fall back to B1R please",
+                "retreat from B2CR to B1R",
+            ],
+            "RETREAT B1R",
+        ),
+        (
+            &defence,
+            &[
+                "I retreat to the reserve",
+                "my infantry retreats to GR",
+                "retreat from G1C",
+                "withdraw to GR",
+            ],
+            "RETREAT GR",
+        ),
+        (
+            &defence,
+            &[
+                "we stand",
+                "I will stand firm",
+                "no retreat!",
+                "hold the line",
+                "the infantry in G1C stands.",
+            ],
+            "STAND",
+        ),
+        (
+            &option,
+            &[
+                "I choose option 2",
+                "option two, please",
+                "let's take option 2.",
+            ],
+            "OPTION 2",
+        ),
+        (
+            &advance,
+            &[
+                "advance!",
+                "I advance into G1C",
+                "my infantry advances into G1C",
+            ],
+            "ADVANCE",
+        ),
+        (
+            &advance,
+            &[
+                "stay put",
+                "do not advance",
+                "we stay.",
+                "no advance please",
+            ],
+            "STAY",
+        ),
+        (
+            &loss,
+            &[
+                "remove one infantry please",
+                "I lose one infantry.",
+                "lose an inf",
+                "remove 1 infantry!",
+            ],
+            "LOSE INFANTRY",
+        ),
+        (
+            &loss,
+            &["I lose a cavalry", "remove one cav"],
+            "LOSE CAVALRY",
+        ),
+    ]);
+}
+
+#[test]
+fn a_line_several_legal_orders_fit_is_refused_with_them_all() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            CAV_AHEAD,
+            "move cav to B3C",
+            &["MOVE B1C B2CR B3C", "MOVE CAVALRY BR B3C"],
+        ),
+        (
+            GRAY_ATTACK,
+            "attack G1C",
+            &[
+                "ATTACK G2CL G1C",
+                "ATTACK G2CL G1C SUPPORT G2CR",
+                "ATTACK G2CR G1C",
+                "ATTACK G2CR G1C SUPPORT G2CL",
+            ],
+        ),
+        (
+            GRAY_ATTACK,
+            "attack G1C, supported",
+            &[
+                "ATTACK G2CL G1C SUPPORT G2CR",
+                "ATTACK G2CR G1C SUPPORT G2CL",
+            ],
+        ),
+        (
+            CAV_FIGHT,
+            "attack G1C with my cavalry",
+            &["ATTACK G2CL G1C", "ATTACK G2CL G1C SUPPORT G2CR"],
+        ),
+        // either may attack with the other in support
+        (
+            GRAY_ATTACK,
+            "G2CR and G2CL attack G1C",
+            &[
+                "ATTACK G2CL G1C SUPPORT G2CR",
+                "ATTACK G2CR G1C SUPPORT G2CL",
+            ],
+        ),
+        (
+            FRONT,
+            "move B1C",
+            &["MOVE B1C B1CR", "MOVE B1C B2CL", "MOVE B1C B2CR"],
+        ),
+        (
+            OPENING,
+            "move from reserve to B3C",
+            &[
+                "MOVE ARTILLERY BR B3C",
+                "MOVE CAVALRY BR B3C",
+                "MOVE INFANTRY BR B3C",
+            ],
+        ),
+    ];
+    for (position, line, want) in cases {
+        let r = read(position, line).unwrap_err();
+        let mut got = r.suggestions.clone();
+        got.sort();
+        assert_eq!(got, *want, "{line:?} at {position}: {r}");
+    }
+}
+
+#[test]
+fn a_line_that_fits_no_legal_order_is_never_taken() {
+    let cases: &[(&str, &str, &str)] = &[
+        // no cavalry reaches G1C
+        (OPENING, "move cav to G1C", "no legal move fits"),
+        // only the cavalry reaches G1C
+        (CAV_AHEAD, "move infantry to G1C", "no legal move fits"),
+        // G1C holds infantry
+        (
+            GRAY_ATTACK,
+            "attack the cavalry in G1C from G2CR supported by G2CL",
+            "the unit in G1C is infantry, not cavalry",
+        ),
+        (
+            GRAY_ATTACK,
+            "attack G1C from G2CR with my cavalry",
+            "no cavalry takes part",
+        ),
+        // the written order names G1C the attacker: never swapped
+        (GRAY_ATTACK, "attack G1C G2CR", "no unit of yours in G1C"),
+        (
+            FRONT,
+            "move the artillery in B1C to B2CR",
+            "is infantry, not artillery",
+        ),
+        (
+            FRONT,
+            "attack G1C from B1C, supported by the cavalry in B1CL",
+            "not cavalry",
+        ),
+    ];
+    for (position, line, says) in cases {
+        let r = match read(position, line) {
+            Ok(o) => panic!("{line:?} at {position} was taken as {o}"),
+            Err(r) => r,
+        };
+        assert!(r.problem.contains(says), "{line:?}: {r}");
+        assert!(!r.suggestions.is_empty(), "{line:?}: {r}");
+        let legal: Vec<String> = game(position)
+            .legal_orders()
+            .iter()
+            .map(Order::to_string)
+            .collect();
+        for s in &r.suggestions {
+            assert!(legal.contains(s), "{line:?} suggests unlisted {s}");
+        }
+    }
+}
+
+#[test]
+fn words_that_change_the_meaning_are_never_skipped() {
+    // A question, a negation, a condition: refused, whatever the rest says.
+    for (position, line) in [
+        (GRAY_ATTACK, "can I attack G1C from G2CR supported by G2CL?"),
+        (GRAY_ATTACK, "don't attack G1C from G2CR"),
+        (GRAY_ATTACK, "do not attack G1C from G2CR"),
+        (GRAY_ATTACK, "if possible attack G1C from G2CR"),
+        (CAV_AHEAD, "never move cav to G1C"),
+        (CAV_AHEAD, "should I move cav to G1C"),
+    ] {
+        let r = match read(position, line) {
+            Ok(o) => panic!("{line:?} at {position} was taken as {o}"),
+            Err(r) => r,
+        };
+        assert!(r.rule.is_none(), "{line:?}: {r}");
+        assert!(!r.suggestions.is_empty(), "{line:?}: {r}");
+    }
+}
+
+#[test]
+fn a_refused_line_offers_the_nearest_orders_even_when_nothing_is_near() {
+    for (position, line) in [
+        (FRONT, "Hello Bob, here is my move"),
+        (FRONT, "G1C"),
+        (FRONT, "xyzzy"),
+        (OPENING, "move cav to G1C"),
+        (GRAY_ATTACK, "attack B3C"),
+        (FRONT, "PASS B1C"),
+    ] {
+        let r = read(position, line).unwrap_err();
+        assert!(!r.suggestions.is_empty(), "{line:?}: {r}");
+    }
+    // Orders of the square named come first.
+    let r = read(FRONT, "G1C").unwrap_err();
+    assert!(r.suggestions[0].contains("G1C"), "{r}");
 }
 
 // ----- several orders in one message --------------------------------------------
@@ -872,6 +1338,122 @@ fn n1_the_variants_retreats_read_in_f_and_g_codes() {
 }
 
 #[test]
+fn n36_natural_phrasings_read_in_the_variants_words() {
+    let cases: &[(Napoleonic, &[&str], &str)] = &[
+        (
+            nap_game(NAP_FRENCH_FRONT),
+            &[
+                "attack the heavy cavalry in F1L with my cavalry from F2L, supported by the cavalry in F2CL",
+                "Attack F1L from F2L supported by F2CL.",
+                "attack G1L from G2L supported by G2CL",
+                "cav F2L attacks F1L, support from F2CL",
+                "French: attack the heavy cavalry with my cavalry from F2L, F2CL in support!",
+                "attack F1L with F2L and F2CL in support",
+            ],
+            "ATTACK F2L F1L SUPPORT F2CL",
+        ),
+        (
+            nap_game(NAP_FRENCH_FRONT),
+            &["move cav from F2CL to F1CL", "French: move my cavalry from G2CL to G1CL please"],
+            "MOVE F2CL F1CL",
+        ),
+        (
+            nap_game(NAP_OPENING),
+            &[
+                "move the light infantry from the reserve to B3C",
+                "move one light infantry from British reserve into B3C.",
+                "li from reserve to B3C",
+            ],
+            "MOVE LIGHT BR B3C",
+        ),
+        (
+            nap_game(NAP_OPENING),
+            &[
+                "move my guard from the British reserve to B3L please",
+                "move the guards to B3L",
+            ],
+            "MOVE GUARD BR B3L",
+        ),
+        (
+            nap_game(NAP_OPENING),
+            &[
+                "move one horse battery from reserve to B2R",
+                "move the horse artillery via B3R to B2R",
+                "hb to B2R!",
+            ],
+            "MOVE HORSE BR B3R B2R",
+        ),
+        (
+            nap_game(NAP_OPENING),
+            &["move the heavy cavalry from reserve to B3C!", "heavy horse to B3C"],
+            "MOVE HEAVY BR B3C",
+        ),
+        (nap_game(NAP_OPENING), &["move horse to B3C"], "MOVE HORSE BR B3C"),
+        (nap_game(NAP_OPENING), &["move cavalry to B3C"], "MOVE CAVALRY BR B3C"),
+        (
+            nap_game(NAP_GRAND),
+            &[
+                "attack the infantry in F1C with my artillery from B1C, supported by the artillery in B1CL",
+                "artillery B1C attacks F1C, support from B1CL",
+            ],
+            "ATTACK B1C F1C SUPPORT B1CL",
+        ),
+        (
+            nap_game(NAP_HORSE),
+            &[
+                "the horse battery in B1C attacks F1C, infantry B1CL supporting",
+                "attack F1C with the horse battery, supported by my infantry",
+            ],
+            "ATTACK B1C F1C SUPPORT B1CL",
+        ),
+        (
+            nap_after(NAP_RESERVE, &["ATTACK F3C FR"]),
+            &["remove one guard please", "I lose the guard."],
+            "LOSE GUARD",
+        ),
+        (
+            nap_after(NAP_RESERVE, &["ATTACK F3C FR"]),
+            &["remove one light infantry please", "lose a light inf!"],
+            "LOSE LIGHT",
+        ),
+        (
+            nap_after(NAP_RESERVE, &["ATTACK F3C FR"]),
+            &["remove one horse battery", "I lose one hb."],
+            "LOSE HORSE",
+        ),
+        (
+            nap_after(NAP_RESERVE, &["ATTACK F3C FR"]),
+            &["remove one heavy cavalry please"],
+            "LOSE HEAVY",
+        ),
+        (
+            nap_after(NAP_GRAND, &["ATTACK B1C F1C SUPPORT B1CL", "STAND"]),
+            &["I choose option 2", "option GB2 please", "let's take option two."],
+            "OPTION GB2",
+        ),
+        (nap_game(NAP_OPENING), &["pass please", "Pass!"], "PASS"),
+    ];
+    for (g, lines, want) in cases {
+        for line in *lines {
+            assert_eq!(nap_read(g, line).as_deref(), Ok(*want), "{line:?} at {g}");
+        }
+    }
+    // Ambiguous: the attacks on F1L are offered, none taken.
+    let g = nap_game(NAP_FRENCH_FRONT);
+    let r = g.read_order("attack F1L").unwrap_err();
+    assert!(r.suggestions.len() >= 2, "{r}");
+    assert!(r.suggestions.iter().all(|s| s.contains("F1L")), "{r}");
+    suggestions_are_legal(&g, &r);
+    // Fits nothing: the unit in F1L is heavy cavalry, never silently taken.
+    let r = g
+        .read_order("attack the guard in F1L from F2L supported by F2CL")
+        .unwrap_err();
+    assert!(r.problem.contains("heavy cavalry, not guard"), "{r}");
+    assert!(!r.suggestions.is_empty(), "{r}");
+    suggestions_are_legal(&g, &r);
+}
+
+#[test]
 fn the_variants_mistakes_are_answered_in_its_words() {
     let opening = nap_game(NAP_OPENING);
     let r = opening.read_order("MOVE LIGTH BR B3C").unwrap_err();
@@ -983,6 +1565,422 @@ proptest! {
                         "{text:?} ({style}) for {order} at {g}: {r}"
                     ))),
                 }
+            }
+        }
+    }
+}
+
+// ----- natural rewordings of every legal order --------------------------------------
+
+/// The words players use for a unit type (N24, N36 for the variant's),
+/// written here independently of the engine's word tables.
+fn unit_names(kind: UnitKind) -> &'static [&'static str] {
+    match kind.to_string().as_str() {
+        "infantry" => &["infantry", "inf"],
+        "guard" => &["guard", "guards"],
+        "light infantry" => &["light infantry", "li", "light inf"],
+        "artillery" => &["artillery", "art"],
+        "horse battery" => &["horse battery", "hb", "horse artillery"],
+        "cavalry" => &["cavalry", "cav"],
+        "heavy cavalry" => &["heavy cavalry", "hc", "heavy horse"],
+        other => panic!("no words for {other}"),
+    }
+}
+
+fn shuffle<T>(rng: &mut XorShift, items: &mut [T]) {
+    for i in (1..items.len()).rev() {
+        items.swap(i, rng.below(i + 1));
+    }
+}
+
+/// A unit type in words, with an article or none.
+fn a_unit(rng: &mut XorShift, kind: UnitKind) -> String {
+    let article = rng.pick(&["", "the ", "my ", "one "]);
+    format!("{article}{}", rng.pick(unit_names(kind)))
+}
+
+/// A square as players name it: its code, a reserve in words, or (when
+/// `qualify`) with the unit on it: "the cavalry in G1C".
+fn square_words(g: &Squares, s: Space, rng: &mut XorShift, qualify: bool) -> String {
+    let b = board();
+    let own = g.side_to_decide().unwrap_or(g.to_move());
+    if s == b.reserve(own) && rng.chance(60) {
+        return rng
+            .pick(&["the reserve", "my reserve", "our reserve"])
+            .into();
+    }
+    if s == b.reserve(own.opponent()) && rng.chance(60) {
+        return "the enemy reserve".into();
+    }
+    match g.unit_at(s) {
+        Some(u) if qualify && rng.chance(40) => {
+            format!("the {} in {s}", rng.pick(unit_names(u.kind())))
+        }
+        _ => s.to_string(),
+    }
+}
+
+/// One unit's move in words, its phrases shuffled: "my cavalry from BR
+/// via B3R to B2CR", "to G1C from the cavalry in B1C".
+fn step_words(g: &Squares, step: &Step, rng: &mut XorShift) -> String {
+    let mover = step.unit.or_else(|| g.unit_at(step.from).map(|u| u.kind()));
+    // The type is needed out of a reserve (R7), optional on the board.
+    let unit = match (step.unit, mover) {
+        (Some(k), _) => Some(k),
+        (None, Some(k)) if rng.chance(50) => Some(k),
+        _ => None,
+    };
+    let from = square_words(g, step.from, rng, unit.is_none());
+    let mut phrases = Vec::new();
+    match unit {
+        Some(k) if rng.chance(50) => phrases.push(format!("{} from {from}", a_unit(rng, k))),
+        Some(k) => {
+            phrases.push(a_unit(rng, k));
+            phrases.push(format!("from {from}"));
+        }
+        None if !is_reserve(step.from) && rng.chance(30) => {
+            phrases.push(format!("the {} {from}", rng.pick(&["unit in", "piece at"])))
+        }
+        None => phrases.push(format!("from {from}")),
+    }
+    let to = square_words(g, step.to, rng, false);
+    match step.via {
+        Some(v) if rng.chance(30) => phrases.push(format!("to {v} then {to}")),
+        Some(v) if rng.chance(50) => {
+            phrases.push(format!("{} {v}", rng.pick(&["via", "through"])));
+            phrases.push(format!("{} {to}", rng.pick(&["to", "into"])));
+        }
+        _ => phrases.push(format!("{} {to}", rng.pick(&["to", "into"]))),
+    }
+    shuffle(rng, &mut phrases);
+    phrases.join(" ")
+}
+
+/// An order as a player might write it in a letter: role words before
+/// its squares in any order, unit words, fillers, any case, trailing
+/// punctuation. Every square and unit it names is the order's own, so
+/// the order is the one legal order the text fits.
+fn reworded(g: &Squares, order: &Order, rng: &mut XorShift) -> String {
+    let number = |n: u8| ["one", "two", "three", "four", "five"][usize::from(n - 1)];
+    let text = match *order {
+        Order::Pass => rng
+            .pick(&["pass please", "I pass.", "Pass!", "we pass, thanks"])
+            .to_string(),
+        Order::Move(step) => {
+            let verb = rng.pick(&["move ", "I move ", "go ", ""]);
+            format!("{verb}{}", step_words(g, &step, rng))
+        }
+        Order::MoveTwo(a, b) => {
+            let verb = rng.pick(&["move ", "I move ", ""]);
+            let join = rng.pick(&[" and ", ", ", " & "]);
+            format!(
+                "{verb}{}{join}{}",
+                step_words(g, &a, rng),
+                step_words(g, &b, rng)
+            )
+        }
+        Order::Attack {
+            attacker,
+            target,
+            support,
+        } => {
+            let a = square_words(g, attacker, rng, true);
+            let t = square_words(g, target, rng, true);
+            let mut rest = vec![match rng.below(4) {
+                0 => t,
+                1 => format!("on {t}"),
+                2 => format!("against {t}"),
+                _ => format!("to {t}"),
+            }];
+            match support {
+                Some(s) => {
+                    let s = square_words(g, s, rng, true);
+                    rest.push(match rng.below(7) {
+                        0 => format!("supported by {s}"),
+                        1 => format!("support from {s}"),
+                        2 => format!("with support from {s}"),
+                        3 => format!("{s} in support"),
+                        4 => format!("{s} supporting"),
+                        5 => format!("+ {s}"),
+                        _ => format!("backed by {s}"),
+                    })
+                }
+                None => {
+                    if rng.chance(30) {
+                        rest.push(
+                            rng.pick(&["alone", "unsupported", "without support"])
+                                .into(),
+                        );
+                    }
+                }
+            }
+            shuffle(rng, &mut rest);
+            let rest = rest.join(rng.pick(&[" ", ", "]));
+            match rng.below(3) {
+                // The attacking unit as the subject: "infantry G2CR attacks G1C".
+                0 => format!("{a} {} {rest}", rng.pick(&["attacks", "charges"])),
+                1 => format!(
+                    "attack {rest} {} {a}",
+                    rng.pick(&["from", "with", "using", "by"])
+                ),
+                _ => format!("{} {a}, attack {rest}", rng.pick(&["from", "with"])),
+            }
+        }
+        Order::Retreat(chain) => {
+            let squares: Vec<String> = chain
+                .squares()
+                .iter()
+                .map(|s| square_words(g, *s, rng, false))
+                .collect();
+            let path = squares.join(rng.pick(&[" then ", ", then ", " and then "]));
+            // The retreating unit named, where the defender retreats.
+            let who = match g.attack() {
+                Some(a) if a.stage == Stage::Response && rng.chance(50) => {
+                    g.unit_at(a.target).map(|u| {
+                        if rng.chance(50) {
+                            format!(
+                                "the {} in {} retreats",
+                                rng.pick(unit_names(u.kind())),
+                                a.target
+                            )
+                        } else {
+                            format!("retreat from {}", a.target)
+                        }
+                    })
+                }
+                _ => None,
+            };
+            match who {
+                Some(who) => format!("{who} to {path}"),
+                None => format!(
+                    "{} to {path}",
+                    rng.pick(&["retreat", "I retreat", "fall back", "withdraw"])
+                ),
+            }
+        }
+        Order::Stand => rng
+            .pick(&[
+                "I stand",
+                "we stand firm",
+                "no retreat",
+                "hold the line",
+                "stand please",
+            ])
+            .to_string(),
+        Order::Option(n) | Order::GrandBattery(n) | Order::HorseBattery(n) => match rng.below(3) {
+            0 => format!("I choose option {n}"),
+            1 => format!("option {} please", number(n)),
+            _ => format!("let's take option {n}"),
+        },
+        Order::Advance => match g.attack() {
+            Some(a) if rng.chance(50) => format!("I advance into {}", a.target),
+            _ => rng.pick(&["advance!", "we advance"]).to_string(),
+        },
+        Order::Stay => rng
+            .pick(&["stay put", "do not advance", "we stay", "no advance please"])
+            .to_string(),
+        Order::Lose(kind) => {
+            let unit = rng.pick(unit_names(kind));
+            match rng.below(3) {
+                0 => format!("remove one {unit} please"),
+                1 => format!("I lose one {unit}"),
+                _ => format!("lose a {unit}"),
+            }
+        }
+    };
+    let text = match rng.below(4) {
+        0 => text.to_lowercase(),
+        1 => text.to_uppercase(),
+        _ => text,
+    };
+    format!("{text}{}", rng.pick(&["", ".", "!", " "]))
+}
+
+/// A seed from a test case's inputs, for the rewordings.
+fn seed_of(values: &[u32]) -> u64 {
+    values
+        .iter()
+        .fold(0xC0FF_EE00_u64, |h, v| h.rotate_left(7) ^ u64::from(*v))
+}
+
+proptest! {
+    #![proptest_config(config(100))]
+
+    /// Every legal order, written in natural rewordings (role phrases
+    /// shuffled, unit words, fillers, any case, punctuation), reads back as
+    /// itself at random positions of play: the one legal order it fits.
+    #[test]
+    fn natural_rewordings_of_every_legal_order_read_back_as_it(
+        gray_first in any::<bool>(),
+        choices in prop::collection::vec(any::<u32>(), 0..160),
+    ) {
+        let g = play(gray_first, &choices);
+        let mut rng = XorShift::new(seed_of(&choices));
+        for order in g.legal_orders() {
+            for _ in 0..3 {
+                let text = reworded(&g, &order, &mut rng);
+                match g.read_order(&text) {
+                    Ok(read) => prop_assert_eq!(read, order, "{:?} at {}", text, g),
+                    Err(r) => return Err(fail(format!("{text:?} for {order} at {g}: {r}"))),
+                }
+            }
+        }
+    }
+
+    /// The same in the variant, in its words and F codes (N1, N24, N36).
+    #[test]
+    fn nap_natural_rewordings_of_every_legal_order_read_back_as_it(
+        seed in any::<u64>(),
+        steps in 0usize..250,
+    ) {
+        let g = nap_play(seed, steps);
+        let mut rng = XorShift::new(seed ^ steps as u64);
+        for order in g.legal_orders() {
+            for _ in 0..3 {
+                let text = notation::with(&NAPOLEONIC, || reworded(g.squares(), &order.0, &mut rng));
+                match g.read_order(&text) {
+                    Ok(read) => prop_assert_eq!(&read, &order, "{:?} at {}", text, g),
+                    Err(r) => return Err(fail(format!("{text:?} for {order} at {g}: {r}"))),
+                }
+            }
+        }
+    }
+}
+
+// ----- a refused line always has suggestions -----------------------------------------
+
+/// Words of natural order lines, and some that fit nothing.
+const PHRASE_WORDS: &[&str] = &[
+    "move",
+    "attack",
+    "attacks",
+    "retreat",
+    "pass",
+    "stand",
+    "hold",
+    "option",
+    "lose",
+    "remove",
+    "advance",
+    "stay",
+    "from",
+    "to",
+    "into",
+    "via",
+    "with",
+    "supported by",
+    "support",
+    "in",
+    "in support",
+    "at",
+    "on",
+    "against",
+    "the",
+    "my",
+    "one",
+    "please",
+    "I",
+    "cav",
+    "inf",
+    "art",
+    "cavalry",
+    "infantry",
+    "artillery",
+    "reserve",
+    "enemy reserve",
+    "x",
+    "+",
+    ",",
+    "and",
+    "2",
+    "alone",
+    "hello",
+    "BR",
+    "GR",
+    "B3C",
+    "B2CR",
+    "B1C",
+    "B1CL",
+    "B1R",
+    "G1C",
+    "G1CR",
+    "G2CL",
+    "G2CR",
+    "G3C",
+    "NWF",
+    "SEF",
+    ".",
+    "!",
+];
+
+/// The variant's words besides (N1, N24, N36).
+const NAP_PHRASE_WORDS: &[&str] = &[
+    "guard",
+    "light infantry",
+    "hb",
+    "horse battery",
+    "heavy cavalry",
+    "hc",
+    "F1C",
+    "F2CR",
+    "FR",
+    "British",
+    "French",
+    "GB",
+    "GB2",
+    "HB2",
+];
+
+fn phrase_line() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(PHRASE_WORDS), 1..9).prop_map(|w| w.join(" "))
+}
+
+fn nap_phrase_line() -> impl Strategy<Value = String> {
+    let words: Vec<&'static str> = PHRASE_WORDS
+        .iter()
+        .chain(NAP_PHRASE_WORDS)
+        .copied()
+        .collect();
+    prop::collection::vec(prop::sample::select(words), 1..9).prop_map(|w| w.join(" "))
+}
+
+proptest! {
+    #![proptest_config(config(300))]
+
+    /// A line is taken only as a legal order; a refused one is offered
+    /// suggestions, all legal, whenever any order is legal.
+    #[test]
+    fn a_refused_line_always_has_suggestions_while_orders_are_legal(
+        gray_first in any::<bool>(),
+        choices in prop::collection::vec(any::<u32>(), 0..120),
+        line in phrase_line(),
+    ) {
+        let g = play(gray_first, &choices);
+        let legal: Vec<String> = g.legal_orders().iter().map(Order::to_string).collect();
+        match g.read_order(&line) {
+            Ok(o) => prop_assert!(legal.contains(&o.to_string()), "{:?} read as unlisted {}", line, o),
+            Err(r) => {
+                prop_assert!(legal.is_empty() || !r.suggestions.is_empty(), "{:?} at {}: {}", line, g, r);
+                for s in &r.suggestions {
+                    prop_assert!(legal.contains(s), "{:?} suggests unlisted {}", line, s);
+                }
+            }
+        }
+    }
+
+    /// The same in the variant.
+    #[test]
+    fn nap_a_refused_line_always_has_suggestions_while_orders_are_legal(
+        seed in any::<u64>(),
+        steps in 0usize..200,
+        line in nap_phrase_line(),
+    ) {
+        let g = nap_play(seed, steps);
+        match g.read_order(&line) {
+            Ok(o) => prop_assert!(g.legal_orders().contains(&o), "{:?} read as unlisted {}", line, o),
+            Err(r) => {
+                prop_assert!(g.legal_orders().is_empty() || !r.suggestions.is_empty(), "{:?} at {}: {}", line, g, r);
+                suggestions_are_legal(&g, &r);
             }
         }
     }

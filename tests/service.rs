@@ -36,6 +36,11 @@ struct Out {
 
 impl Site {
     fn new(name: &str) -> Site {
+        Site::with(name, |_| {})
+    }
+
+    /// A site whose configuration `adjust` changes first.
+    fn with(name: &str, adjust: impl FnOnce(&mut Config)) -> Site {
         let dir = std::env::temp_dir().join(format!("orderly-svc-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
@@ -45,6 +50,7 @@ impl Site {
         config.store.path = dir.join("orderly.db");
         config.intake.maildir = dir.join("inbox");
         config.outgoing.dir = dir.join("sent");
+        adjust(&mut config);
         let service = Service::open(config).unwrap();
         let inbox = Maildir::open_or_create(dir.join("inbox")).unwrap();
         Site {
@@ -747,6 +753,91 @@ fn new_takes_only_a_real_mailbox_other_than_the_service_and_the_inviter() {
 }
 
 #[test]
+fn answers_given_in_advance_resolve_an_attack_in_one_mail() {
+    let mut site = Site::new("ifs");
+    let (ann, bob) = start(&mut site);
+    set_position(&site, "7I3A4C/3/4/2/2II1/2/2i2/2/4/3/8i3a4c - b1 b 20 -");
+    // Gray, waiting, sets a standing answer; it is his alone to see.
+    let outs = site.mail(
+        BOB,
+        &bob,
+        "IF ATTACKED AT G1C STAND\nif attacked at b9z retreat",
+    );
+    let reply = flat(&body_to(&outs, BOB));
+    assert!(
+        reply.contains("Noted: if attacked at g1c, then STAND"),
+        "{reply}"
+    );
+    assert!(
+        reply.contains("Not understood: \"B9Z\" is not a square"),
+        "{reply}"
+    );
+    assert!(!outs.iter().any(|o| o.to == ANN), "Blue is not told");
+    let outs = site.mail(BOB, &bob, "BOARD");
+    let board = flat(&body_to(&outs, BOB));
+    assert!(
+        board.contains(
+            "Your answers given in advance (CANCEL IF drops them): IF ATTACKED AT G1C STAND"
+        ),
+        "{board}"
+    );
+    // Blue attacks with the answer to a stand given in the same line, and
+    // the second half of her double turn after it.
+    let outs = site.mail(
+        ANN,
+        &ann,
+        "ATTACK B1C G1C SUPPORT B1CL; IF STAND OPTION 3\ninf BR B3C",
+    );
+    let reply = flat(&body_to(&outs, ANN));
+    assert!(
+        reply.contains("Noted: if stand, then OPTION 3 (for the attack of this mail)"),
+        "{reply}"
+    );
+    assert!(!reply.contains("Refused"), "{reply}");
+    let told = flat(&body_to(&outs, BOB));
+    for event in [
+        "Gray infantry in G1C stands",
+        "Blue takes option 3",
+        "Blue infantry moves BR -> B3C",
+    ] {
+        assert!(told.contains(event), "{event}: {told}");
+    }
+    assert!(
+        told.contains("Gray to move") || told.contains("your turn"),
+        "{told}"
+    );
+    assert!(
+        !told.contains("Your answers given in advance"),
+        "used once: {told}"
+    );
+    // The record shows both answers were given in advance (read from the
+    // store: this game began at a set position, so it does not replay).
+    let db = rusqlite::Connection::open(site.dir.join("orderly.db")).unwrap();
+    let comments: Vec<String> = db
+        .prepare("SELECT text FROM entries WHERE game_id = 1 AND kind = 'comment' ORDER BY seq")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(
+        comments,
+        [
+            "Gray answered in advance: IF ATTACKED AT G1C STAND",
+            "Blue answered in advance: IF STAND OPTION 3"
+        ]
+    );
+    // CANCEL IF drops what is left.
+    site.mail(BOB, &bob, "IF ATTACKED STAND");
+    let outs = site.mail(BOB, &bob, "CANCEL IF");
+    let reply = flat(&body_to(&outs, BOB));
+    assert!(
+        reply.contains("1 answer(s) given in advance cancelled; 0 left"),
+        "{reply}"
+    );
+}
+
+#[test]
 fn held_second_half_orders_are_played_when_the_writers_own_decision_ends_the_attack() {
     let mut site = Site::new("held");
     let (ann, bob) = start(&mut site);
@@ -918,6 +1009,122 @@ fn an_order_under_a_quoted_board_and_html_mail_are_read() {
     let outs = site.raw(html.as_bytes());
     let body = to(&outs, BOB).body;
     assert!(body.contains("Taken: MOVE INFANTRY GR G3C"), "{body}");
+}
+
+/// The text/plain and text/html parts of a mail the service wrote, decoded,
+/// checked to be a multipart/alternative with the plain text first.
+fn plain_and_html(raw: &str) -> (String, String) {
+    let parsed = mailparse::parse_mail(raw.as_bytes()).unwrap();
+    assert_eq!(parsed.ctype.mimetype, "multipart/alternative", "{raw}");
+    let kinds: Vec<&str> = parsed
+        .subparts
+        .iter()
+        .map(|p| p.ctype.mimetype.as_str())
+        .collect();
+    assert_eq!(kinds, ["text/plain", "text/html"], "{raw}");
+    let decoded = |i: usize| parsed.subparts[i].get_body().unwrap().replace("\r\n", "\n");
+    (decoded(0), decoded(1))
+}
+
+/// The text inside the one `<pre>`, unescaped.
+fn pre_text(html: &str) -> String {
+    assert_eq!(html.matches("<pre ").count(), 1, "{html}");
+    let start = html.find("<pre ").unwrap();
+    let start = start + html[start..].find(">\n").unwrap() + 2;
+    let end = html.find("</pre>").unwrap();
+    html[start..end]
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+#[test]
+fn every_mail_carries_its_text_as_html_in_a_pre_after_the_plain_text() {
+    let mut site = Site::new("html");
+    let (ann_addr, _) = start(&mut site);
+    let outs = site.mail(ANN, &ann_addr, "cav BR B3C\n<b>&'\"</b>");
+    assert_eq!(outs.len(), 2);
+    for o in &outs {
+        let (plain, html) = plain_and_html(&o.raw);
+        assert_eq!(plain, o.body);
+        assert_eq!(pre_text(&html), plain);
+        assert!(html.contains("<meta name=\"viewport\" content=\"width=device-width\">"));
+        assert!(!html.contains("<b>"), "{html}");
+    }
+    let reply = to(&outs, ANN);
+    assert!(reply.body.contains("<b>&'\"</b>"), "{}", reply.body);
+    assert!(
+        reply.raw.contains("&lt;b&gt;&amp;&#39;&quot;&lt;/b&gt;"),
+        "{}",
+        reply.raw
+    );
+}
+
+#[test]
+fn html_off_sends_the_plain_text_alone() {
+    let mut site = Site::with("html-off", |config| config.outgoing.html = false);
+    let (ann_addr, _) = start(&mut site);
+    let outs = site.mail(ANN, &ann_addr, "cav BR B3C");
+    assert_eq!(outs.len(), 2);
+    for o in &outs {
+        let parsed = mailparse::parse_mail(o.raw.as_bytes()).unwrap();
+        assert_eq!(parsed.ctype.mimetype, "text/plain");
+        assert!(parsed.subparts.is_empty());
+        assert!(!o.raw.contains("<pre"), "{}", o.raw);
+        assert!(o
+            .raw
+            .contains("Content-Type: text/plain; charset=utf-8; format=fixed\r\n"));
+    }
+}
+
+#[test]
+fn an_html_reply_quoting_our_html_board_is_read_without_the_quote() {
+    let mut site = Site::new("html-reply");
+    let (ann_addr, bob_addr) = start(&mut site);
+    let outs = site.mail(ANN, &ann_addr, "cav BR B3C");
+    let update = to(&outs, BOB);
+    let (plain, html) = plain_and_html(&update.raw);
+    assert!(plain.contains("+---"), "a board: {plain}");
+    let pre = &html[html.find("<pre").unwrap()..html.find("</pre>").unwrap() + 6];
+    // Gmail's HTML reply: the orders, the attribution, our <pre> quoted.
+    let html_reply = |attribution: &str| {
+        let reply = format!(
+            "<div dir=\"ltr\">inf GR G3C</div><br><div class=\"gmail_quote\">{attribution}\
+             <blockquote class=\"gmail_quote\" style=\"margin:0px 0px 0px 0.8ex;\
+             border-left:1px solid rgb(204,204,204);padding-left:1ex\">{pre}</blockquote></div>"
+        );
+        format!(
+            "From: {BOB}\r\nTo: {bob_addr}\r\nSubject: Re: {subject}\r\n\
+             Message-ID: <html-reply@test>\r\nIn-Reply-To: <{id}>\r\nMIME-Version: 1.0\r\n\
+             Content-Type: text/html; charset=UTF-8\r\n\r\n{reply}\r\n",
+            subject = update.subject,
+            id = update.message_id,
+        )
+    };
+    // Without an attribution, the blockquote alone marks the quote.
+    let unattributed = intake::parse(html_reply("").as_bytes()).unwrap();
+    assert_eq!(
+        unattributed.text, "inf GR G3C",
+        "{}",
+        unattributed.full_text
+    );
+    assert!(unattributed.full_text.contains("\n> +---"));
+    let raw = html_reply(
+        "<div dir=\"ltr\" class=\"gmail_attr\">On Sat, 21 Nov 2026 at 10:00, orderly \
+         &lt;orderly@example.org&gt; wrote:<br></div>",
+    );
+    let outs = site.raw(raw.as_bytes());
+    let body = to(&outs, BOB).body;
+    assert!(body.contains("Taken: MOVE INFANTRY GR G3C"), "{body}");
+    assert!(!body.contains("Not understood"), "{body}");
+    let echoed: Vec<&str> = body.lines().filter(|l| l.starts_with("> ")).collect();
+    assert_eq!(
+        echoed,
+        ["> inf GR G3C"],
+        "only the order is answered: {body}"
+    );
 }
 
 #[test]

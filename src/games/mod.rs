@@ -232,6 +232,20 @@ impl OrderWord {
     }
 }
 
+/// The condition of an answer a player gives in advance (`IF STAND OPTION
+/// 2`, `IF ATTACKED AT B2C RETREAT B1R`): the words after IF, read by the
+/// game (see [`Game::read_condition`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Condition {
+    /// The condition in the game's canonical words (`STAND`, `ATTACKED AT
+    /// B2C`), as [`Game::condition_holds`] reads it back.
+    pub text: String,
+    /// Whether it stands until used or cancelled (a defender's answer to an
+    /// attack that may come), rather than answering only the attack made in
+    /// the same mail.
+    pub standing: bool,
+}
+
 /// How a board is drawn for a reader (see [`Game::draw_board_styled`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BoardStyle {
@@ -333,6 +347,21 @@ pub trait Game: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + Sync 
     /// seat, with the score, losses, turn, pending decision, and the squares
     /// of the last action (`last`: the events it produced) marked.
     fn draw_board(&self, viewer: Seat, last: &[Self::Event]) -> String;
+
+    /// Reads the condition of an answer given in advance (the words after
+    /// IF, before the answer's own order): `Err` says what this game's
+    /// conditions are. Games without such answers refuse every condition.
+    fn read_condition(&self, words: &str) -> Result<Condition, String> {
+        let _ = words;
+        Err(format!("{} takes no answers in advance", Self::TITLE))
+    }
+
+    /// Whether `condition` (from [`Game::read_condition`]) holds for
+    /// `seat`'s decision now pending, so that its answer is the order.
+    fn condition_holds(&self, seat: Seat, condition: &Condition) -> bool {
+        let _ = (seat, condition);
+        false
+    }
 
     /// The state in a few words for a mail's subject, as `viewer` reads
     /// it: `your move (turn 27)`, `Gray attacks B2C - retreat or stand?`,

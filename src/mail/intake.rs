@@ -739,7 +739,8 @@ fn is_outlook_header_block(lines: &[&str], i: usize) -> bool {
 // ----- HTML to text ------------------------------------------------------------
 
 /// The text of an HTML body: scripts, styles and the head dropped, block
-/// elements and `<br>` as line breaks, entities decoded, white space
+/// elements and `<br>` as line breaks, `<hr>` as a blank line, entities
+/// decoded, white space
 /// collapsed outside `<pre>`, and the lines of a `<blockquote>` prefixed
 /// with `> ` so that stripping removes them.
 fn html_to_text(html: &str) -> String {
@@ -924,6 +925,13 @@ impl HtmlText {
     fn tag(&mut self, tag: &Tag) {
         let name = tag.name.as_str();
         if name == "br" {
+            self.end_line();
+        } else if name == "hr" {
+            // A rule stands alone between blank lines, as it does in text:
+            // Outlook draws one above the header block of the original it
+            // includes unquoted, and stripping knows that block by the
+            // blank line above it.
+            self.break_block();
             self.end_line();
         } else if name == "td" || name == "th" {
             self.space = true;
@@ -1235,6 +1243,20 @@ mod tests {
         assert_eq!(
             strip("PASS\nFrom: x\nSent: y\nTo: z"),
             "PASS\nFrom: x\nSent: y\nTo: z"
+        );
+    }
+
+    #[test]
+    fn html_rules_are_blank_lines_so_an_outlook_block_under_one_is_cut() {
+        let html = "<div>PASS</div><hr><div><b>From:</b> x<br><b>Sent:</b> y<br>\
+                    <b>To:</b> z</div><div><pre>\nMOVE A B</pre></div>";
+        let text = html_to_text(html);
+        assert_eq!(text, "PASS\n\nFrom: x\nSent: y\nTo: z\n\nMOVE A B");
+        assert_eq!(strip(&text), "PASS");
+        assert_eq!(html_to_text("a<hr/>b<hr>"), "a\n\nb");
+        assert_eq!(
+            html_to_text("<blockquote>a<hr>b</blockquote>"),
+            "> a\n>\n> b"
         );
     }
 

@@ -251,6 +251,7 @@ fn send_digests(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<()> 
             date: now,
             auto: AutoKind::Generated,
             return_path: None,
+            text_only: false,
         };
         let json = serde_json::to_string(&mail)
             .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;

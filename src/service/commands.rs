@@ -79,6 +79,9 @@ pub enum Command {
     SetAddress(String),
     /// `CONFIRM ADDRESS code`, written from the new address.
     ConfirmAddress(String),
+    /// `CANCEL IF [condition]`: drop the answers given in advance (all, or
+    /// those of one condition).
+    CancelIf(String),
     /// `GAME 42 k7xq2m`: the game this mail is about.
     Game(Claim),
     /// `NEW ...` that could not be read: what is wrong.
@@ -147,6 +150,7 @@ pub fn read(line: &str) -> Command {
         ["VACATION", ..] => Command::BadVacation(
             "write VACATION 5 DAYS or VACATION FROM 2026-12-01 TO 2026-12-05".into(),
         ),
+        ["CANCEL", "IF", ..] => Command::CancelIf(rest_after(line, 2)),
         ["SAY" | "PRESS", _, ..] => Command::Say(rest_after(line, 1)),
         ["SET", "ADDRESS" | "EMAIL", _] => Command::SetAddress(
             rest_after(line, 2)

@@ -187,6 +187,7 @@ impl LineReader {
                 for w in &mut c.words {
                     w.class = self.class(&w.upper);
                 }
+                answer_in_advance(&mut c);
                 // Slips matter only beside order words (`mvoe cav B3C`),
                 // in a clause as short as orders are: every word looked at
                 // is compared with every order word.
@@ -385,6 +386,21 @@ impl LineReader {
                 _ => None,
             },
             _ => None,
+        }
+    }
+}
+
+/// An answer given in advance (`IF STAND OPTION 2`, `IF ATTACKED AT B2C
+/// RETREAT B1R`): its IF and condition words join the order after them.
+fn answer_in_advance(clause: &mut Clause) {
+    let [first, second, ..] = clause.words.as_mut_slice() else {
+        return;
+    };
+    let condition = second.class == Class::Order(OrderWord::Verb) || second.upper == "ATTACKED";
+    if first.upper == "IF" && condition {
+        first.class = Class::Filler;
+        if second.upper == "ATTACKED" {
+            second.class = Class::Filler;
         }
     }
 }
@@ -713,6 +729,17 @@ mod tests {
         assert_eq!(order("Here's my move: PASS."), "PASS");
         assert_eq!(order("Move 12: PASS"), "PASS");
         assert_eq!(order("Attack: G1C B1C"), "Attack: G1C B1C");
+        // Several orders, answers given in advance among them.
+        assert_eq!(
+            order("ATTACK B1C G1C SUPPORT B1CL; IF STAND OPTION 3. Thanks!"),
+            "ATTACK B1C G1C SUPPORT B1CL; IF STAND OPTION 3"
+        );
+        assert_eq!(
+            order("OK: IF ATTACKED AT G1C STAND"),
+            "IF ATTACKED AT G1C STAND"
+        );
+        assert_eq!(order("if attacked retreat BR"), "if attacked retreat BR");
+        assert!(prose("If you attack B1C I will be sad"));
         assert_eq!(order("My orders: cav BR B3C"), "cav BR B3C");
         assert_eq!(order("Hi Bob, cav BR B3C. Your move!"), "cav BR B3C");
         assert_eq!(order("PASS!"), "PASS");

@@ -357,16 +357,18 @@ impl Service {
         // Only what the threads share, not the whole service (its database
         // connection and mailbox stay on this thread).
         let sender: &dyn MailSender = self.sender.as_ref();
-        let (local, domain, secret) = (
+        let (local, domain, secret, html) = (
             self.config.bounces.local.as_str(),
             self.config.address_parts().1,
             self.secret.as_slice(),
+            self.config.outgoing.html,
         );
         let send = move |row: &crate::store::OutboxRow| match serde_json::from_str::<OutgoingMail>(
             &row.mail,
         ) {
             Ok(mut mail) => {
                 mail.return_path = Some(bounce::verp_address(local, domain, row.id, secret));
+                mail.text_only = !html;
                 sender
                     .send(&mail)
                     .map_err(|e| (e.is_permanent(), e.to_string()))
@@ -1228,6 +1230,9 @@ impl Work<'_> {
                 self.parts
                     .push(self.update_text(&game, &state, seat.seat, &[]));
             }
+            (Command::CancelIf(words), _) => {
+                self.cancel_answers::<G>(line, &words, &game, &seat)?
+            }
             (Command::Say(text), _) => self.say::<G>(line, &text, &game, &seat)?,
             (Command::SetAddress(new), _) => self.set_address(line, &new, &game, &seat)?,
             (Command::HelpBoard, _) => {
@@ -1340,6 +1345,185 @@ impl Work<'_> {
                 self.item(line, format!("Not understood here: {other:?}."), true);
             }
         }
+        Ok(())
+    }
+
+    /// Stores a seat's answers given in advance (`IF STAND OPTION 2`, `IF
+    /// ATTACKED AT B2C RETREAT B1R`), each replacing an earlier one with the
+    /// same condition.
+    fn give_answers_in_advance<G: Game>(
+        &mut self,
+        state: &G,
+        game: &GameRow,
+        seat: &SeatRow,
+        ifs: &[String],
+    ) -> Result<()> {
+        let mut prepared = self.answers_of(game.id, seat.seat)?;
+        for line in ifs {
+            match read_answer_in_advance(state, line) {
+                Ok(answer) => {
+                    let when = if answer.condition.standing {
+                        "kept until it is used or you write CANCEL IF"
+                    } else {
+                        "for the attack of this mail"
+                    };
+                    self.item(
+                        line,
+                        format!(
+                            "Noted: if {}, then {} ({when}). It is played when its \
+                             moment comes, if it is legal then.",
+                            answer.condition.text.to_lowercase(),
+                            answer.then
+                        ),
+                        false,
+                    );
+                    prepared.retain(|p| p.condition.text != answer.condition.text);
+                    prepared.push(answer);
+                }
+                Err(why) => self.item(line, format!("Not understood: {why}."), true),
+            }
+        }
+        // A bound on what one seat may keep waiting.
+        const MOST: usize = 16;
+        let keep = prepared.len().saturating_sub(MOST);
+        prepared.drain(..keep);
+        self.set_answers(game.id, seat.seat, &prepared)
+    }
+
+    fn answers_of(&self, game: i64, seat: Seat) -> Result<Vec<AnswerInAdvance>> {
+        Ok(serde_json::from_str(&self.tx.conditions(game, seat)?).unwrap_or_default())
+    }
+
+    fn set_answers(&self, game: i64, seat: Seat, answers: &[AnswerInAdvance]) -> Result<()> {
+        let json = serde_json::to_string(answers).unwrap_or_else(|_| "[]".into());
+        Ok(self.tx.set_conditions(game, seat, &json)?)
+    }
+
+    /// Plays every answer given in advance whose condition holds for the
+    /// decision now pending, one after the other; each is used once. An
+    /// answer that is not legal then is dropped and its writer told.
+    fn answer_in_advance<G: Game>(
+        &mut self,
+        state: &mut G,
+        game: &GameRow,
+    ) -> Result<Vec<G::Event>> {
+        let mut happened = Vec::new();
+        // Each answer is used once, so this ends; the bound is for safety.
+        for _ in 0..8 {
+            let Some(pending) = state.pending() else {
+                break;
+            };
+            let mut answers = self.answers_of(game.id, pending.seat)?;
+            let Some(i) = answers
+                .iter()
+                .position(|a| state.condition_holds(pending.seat, &a.condition))
+            else {
+                break;
+            };
+            let answer = answers.remove(i);
+            self.set_answers(game.id, pending.seat, &answers)?;
+            let mut r = submit(state, pending.seat, std::slice::from_ref(&answer.then));
+            for t in &mut r.taken {
+                t.line = answer.written.clone();
+            }
+            happened.extend(self.record_submission(game, pending.seat, &r, false)?);
+            if !r.taken.is_empty() {
+                // The record says the order was given in advance.
+                let words = format!(
+                    "{} answered in advance: {}",
+                    G::seat_name(pending.seat),
+                    answer.written
+                );
+                self.tx.add_entry(
+                    game.id,
+                    "comment",
+                    Some(pending.seat),
+                    &words,
+                    "",
+                    None,
+                    self.at,
+                    &[],
+                )?;
+            }
+            if let Some(refused) = &r.refused {
+                let seat = self
+                    .tx
+                    .seats(game.id)?
+                    .into_iter()
+                    .find(|s| s.seat == pending.seat);
+                if let Some(seat) = seat {
+                    let text = format!(
+                        "Your answer given in advance, {}, could not be played: {} \
+                         The decision is yours now.",
+                        answer.written,
+                        sentence(&refused.problem)
+                    );
+                    self.send_to(
+                        game,
+                        &seat,
+                        format!("Game {}: refused", game.id),
+                        texts::wrap(&text),
+                        AutoKind::Generated,
+                        "answer-refused",
+                    )?;
+                }
+                break;
+            }
+        }
+        Ok(happened)
+    }
+
+    /// Drops the answers given "for the attack of this mail" once no attack
+    /// is under way.
+    fn drop_answers_for_the_attack(&mut self, game: i64) -> Result<()> {
+        for seat in Seat::BOTH {
+            let answers = self.answers_of(game, seat)?;
+            if answers.iter().any(|a| !a.condition.standing) {
+                let kept: Vec<_> = answers
+                    .into_iter()
+                    .filter(|a| a.condition.standing)
+                    .collect();
+                self.set_answers(game, seat, &kept)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `CANCEL IF [condition]`.
+    fn cancel_answers<G: Game>(
+        &mut self,
+        line: &str,
+        words: &str,
+        game: &GameRow,
+        seat: &SeatRow,
+    ) -> Result<()> {
+        let answers = self.answers_of(game.id, seat.seat)?;
+        let kept: Vec<AnswerInAdvance> = if words.trim().is_empty() {
+            Vec::new()
+        } else {
+            let state = self.state::<G>(game)?;
+            match state.read_condition(words) {
+                Ok(c) => answers
+                    .iter()
+                    .filter(|a| a.condition.text != c.text)
+                    .cloned()
+                    .collect(),
+                Err(why) => {
+                    self.item(line, format!("Not understood: {why}."), true);
+                    return Ok(());
+                }
+            }
+        };
+        let dropped = answers.len() - kept.len();
+        self.set_answers(game.id, seat.seat, &kept)?;
+        self.item(
+            line,
+            format!(
+                "{dropped} answer(s) given in advance cancelled; {} left.",
+                kept.len()
+            ),
+            false,
+        );
         Ok(())
     }
 
@@ -1726,7 +1910,15 @@ impl Work<'_> {
         seat: SeatRow,
     ) -> Result<()> {
         let mut state = self.state::<G>(&game)?;
+        // Several orders may share a line, `;` between them; answers given
+        // in advance (IF ...) are kept aside, whoever's turn it is.
+        let (lines, ifs) = split_answers_in_advance(lines);
+        let lines = &lines[..];
+        if !ifs.is_empty() {
+            self.give_answers_in_advance(&state, &game, &seat, &ifs)?;
+        }
         match state.pending() {
+            _ if lines.is_empty() => {}
             Some(p) if p.seat != seat.seat => {
                 for l in lines {
                     let mut answer = format!(
@@ -1765,6 +1957,7 @@ impl Work<'_> {
             self.end_vacation_early()?;
         }
         let mut happened = self.record_submission(&game, seat.seat, &s, true)?;
+        happened.extend(self.answer_in_advance(&mut state, &game)?);
         let earlier = release(&mut state, seat.seat, &seat.held);
         happened.extend(self.record_submission(&game, seat.seat, &earlier, true)?);
         let mut held_mine = earlier.held.clone();
@@ -1791,6 +1984,11 @@ impl Work<'_> {
             held_mine = r.held;
         }
         self.tx.set_held(game.id, seat.seat, &held_mine)?;
+        happened.extend(self.answer_in_advance(&mut state, &game)?);
+        if state.pending().is_none_or(|p| is_turn(p.kind)) {
+            // No attack under way: answers for "this mail's attack" lapse.
+            self.drop_answers_for_the_attack(game.id)?;
+        }
         if !s.taken.is_empty() && game.draw_offer == Some(seat.seat.other()) {
             // Playing on answers a draw offer.
             self.tx.set_draw_offer(game.id, None)?;
@@ -2064,6 +2262,7 @@ impl Work<'_> {
             date: self.now,
             auto,
             return_path: None,
+            text_only: false,
         };
         self.outgoing.push((mail, Some((game.id, seat.seat))));
         Ok(())
@@ -2118,6 +2317,7 @@ impl Work<'_> {
             date: self.now,
             auto: AutoKind::Replied,
             return_path: None,
+            text_only: false,
         };
         self.outgoing.insert(0, (reply, game_seat));
         for (mail, seat) in std::mem::take(&mut self.outgoing) {
@@ -2423,9 +2623,17 @@ pub fn update_text_keyed<G: Game>(
         }
         None => None,
     };
+    // What this seat answered in advance: only its own, never the other's.
+    let answers: Vec<String> =
+        serde_json::from_str::<Vec<AnswerInAdvance>>(&tx.conditions(game.id, seat)?)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|a| a.written)
+            .collect();
     let text = texts::render(
         "update",
         minijinja::context! {
+            answers => answers,
             deadline => deadline,
             game => game.id,
             title => G::TITLE,
@@ -2451,6 +2659,83 @@ pub fn update_text_keyed<G: Game>(
         },
     );
     Ok(texts::wrap(&text))
+}
+
+/// An answer a player gave in advance: when `condition` holds for their
+/// decision, `then` is their order.
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
+struct AnswerInAdvance {
+    condition: crate::games::Condition,
+    then: String,
+    /// As the record shows it: `IF ATTACKED AT B2C RETREAT B1R`.
+    written: String,
+}
+
+/// Splits a mail's order lines at `;` and sets the answers given in
+/// advance (`IF ...`) apart from the orders.
+fn split_answers_in_advance(lines: &[String]) -> (Vec<String>, Vec<String>) {
+    let mut orders = Vec::new();
+    let mut ifs = Vec::new();
+    for part in lines.iter().flat_map(|l| l.split(';')) {
+        let part = part.trim();
+        if part.is_empty() {
+            continue;
+        }
+        let first = part.split_whitespace().next().unwrap_or_default();
+        if first.eq_ignore_ascii_case("IF") {
+            ifs.push(part.to_string());
+        } else {
+            orders.push(part.to_string());
+        }
+    }
+    (orders, ifs)
+}
+
+/// Reads `IF <condition> <answer>`: the longest beginning the game reads as
+/// a condition, and the order after it.
+fn read_answer_in_advance<G: Game>(
+    state: &G,
+    line: &str,
+) -> std::result::Result<AnswerInAdvance, String> {
+    let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+    let mut found = None;
+    let mut why = String::from("write IF <condition> <answer>");
+    let mut longer = Vec::new();
+    for k in 1..words.len() {
+        match state.read_condition(&words[..k].join(" ")) {
+            Ok(c) => found = Some((c, k)),
+            Err(e) if found.is_none() => why = e,
+            Err(e) => longer.push(e),
+        }
+    }
+    // `IF ATTACKED AT B9Z ...`: the condition goes on past what was read,
+    // so what is wrong is in the longer condition.
+    if let Some((_, k)) = &found {
+        let next = words
+            .get(*k)
+            .map(|w| w.to_ascii_uppercase())
+            .unwrap_or_default();
+        if matches!(next.as_str(), "AT" | "IN" | "ON") {
+            return Err(longer.pop().unwrap_or(why));
+        }
+    }
+    match found.map(|(c, k)| (c, words[k..].join(" "))) {
+        Some((condition, then)) => Ok(AnswerInAdvance {
+            written: format!("IF {} {then}", condition.text),
+            condition,
+            then,
+        }),
+        None => Err(why),
+    }
+}
+
+/// Whether a decision starts (or continues) a turn, rather than answering
+/// inside an action.
+fn is_turn(kind: crate::games::DecisionKind) -> bool {
+    matches!(
+        kind,
+        crate::games::DecisionKind::Turn | crate::games::DecisionKind::DoubleTurn { .. }
+    )
 }
 
 /// The events of `happened` in words, less those the reader was already

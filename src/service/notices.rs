@@ -168,6 +168,7 @@ pub(crate) fn queue_notice(
         date: now,
         auto: AutoKind::Generated,
         return_path: None,
+        text_only: false,
     };
     let json = serde_json::to_string(&notice)
         .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;

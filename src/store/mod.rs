@@ -591,6 +591,25 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// The answers a seat gave in advance, as the JSON the service stored.
+    pub fn conditions(&self, game: i64, seat: Seat) -> Result<String> {
+        Ok(self
+            .tx
+            .prepare_cached("SELECT conditions FROM seats WHERE game_id = ?1 AND seat = ?2")?
+            .query_row(params![game, seat_text(seat)], |r| r.get(0))
+            .optional()?
+            .unwrap_or_else(|| "[]".to_string()))
+    }
+
+    /// Replaces the answers a seat gave in advance (JSON).
+    pub fn set_conditions(&self, game: i64, seat: Seat, json: &str) -> Result<()> {
+        self.tx.execute(
+            "UPDATE seats SET conditions = ?3 WHERE game_id = ?1 AND seat = ?2",
+            params![game, seat_text(seat), json],
+        )?;
+        Ok(())
+    }
+
     /// Appends an entry to a game's record, with its events; returns its seq.
     #[allow(clippy::too_many_arguments)]
     pub fn add_entry(

@@ -19,6 +19,7 @@
 mod attack;
 mod board;
 mod choices;
+mod conditions;
 mod drawing;
 mod event;
 mod movegen;
@@ -48,8 +49,8 @@ pub use unit::{Side, UnitId, UnitKind, UnitState, ARMY_SIZE};
 use rules::Access;
 
 use crate::games::{
-    BoardStyle, DecisionKind, Game, GameOptions, OrderWord, Outcome, ParseError, Pending,
-    Rejection, Seat,
+    BoardStyle, Condition, DecisionKind, Game, GameOptions, OrderWord, Outcome, ParseError,
+    Pending, Rejection, Seat,
 };
 
 impl Squares {
@@ -328,6 +329,14 @@ impl Game for Squares {
 
     fn headline(&self, viewer: Seat) -> String {
         drawing::headline(self, viewer.into())
+    }
+
+    fn read_condition(&self, words: &str) -> Result<Condition, String> {
+        conditions::read(words)
+    }
+
+    fn condition_holds(&self, seat: Seat, condition: &Condition) -> bool {
+        conditions::holds(self, seat, condition)
     }
 
     fn choices(&self) -> String {

@@ -23,10 +23,10 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::notation::{self, NAPOLEONIC};
-use super::{choices, drawing, reader, Event, Order, Refusal, Side, Squares, Variant};
+use super::{choices, conditions, drawing, reader, Event, Order, Refusal, Side, Squares, Variant};
 use crate::games::{
-    BoardStyle, CitesRule, Game, GameOptions, OrderWord, Outcome, ParseError, Pending, Rejection,
-    RuleId, Seat,
+    BoardStyle, CitesRule, Condition, Game, GameOptions, OrderWord, Outcome, ParseError, Pending,
+    Rejection, RuleId, Seat,
 };
 
 /// Runs `f` in the variant's notation.
@@ -221,6 +221,14 @@ impl Game for Napoleonic {
 
     fn headline(&self, viewer: Seat) -> String {
         napoleonic(|| drawing::headline(&self.0, viewer.into()))
+    }
+
+    fn read_condition(&self, words: &str) -> Result<Condition, String> {
+        napoleonic(|| conditions::read(words))
+    }
+
+    fn condition_holds(&self, seat: Seat, condition: &Condition) -> bool {
+        napoleonic(|| conditions::holds(&self.0, seat, condition))
     }
 
     fn draw_board_styled(&self, viewer: Seat, last: &[NapEvent], style: &BoardStyle) -> String {

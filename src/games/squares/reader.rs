@@ -17,10 +17,22 @@
 //! ```
 //!
 //! A leading list number (`1.`, `2)`), a leading side name (`Blue:`) and
-//! filler words (FROM, TO, INTO, THE, WITH, VIA, ...) are skipped. A line
-//! that is incomplete but fits exactly one legal order (`RETREAT` when one
-//! retreat exists, `ATTACK B1C` when one attack on B1C is legal) is taken as
-//! that order; otherwise the candidates are offered.
+//! filler words (THE, MY, PLEASE, I, ONE before a unit word, ...) are
+//! skipped; a word the reader does not know refuses the line.
+//!
+//! Moves and attacks are read by what the line says about each square
+//! ([`fit`]): role words (FROM, TO, VIA, AT, AGAINST, WITH, SUPPORTED BY,
+//! IN SUPPORT, ...) fix its part wherever it is written, a unit word
+//! qualifies it (`the cavalry in G1C`), and squares without a role word take
+//! the parts left in canonical order. The one legal order that fits all the
+//! line says is the order: `attack G1C from G2CR supported by G2CL`, `cav to
+//! G1C`, `Attack the cavalry in G1C with my infantry from G2CR, supported by
+//! the cavalry in G2CL`. A line that is incomplete but fits exactly one legal
+//! order (`RETREAT` when one retreat exists, `ATTACK B1C` when one attack on
+//! B1C is legal) is taken as that order; several that fit are offered as
+//! candidates; none, and the order written goes to the rules check or the
+//! nearest legal orders are offered. A refusal always carries suggestions
+//! while any order is legal.
 //!
 //! In the Napoleonic variant (N1, N24, N36) the same forms are read in its
 //! words: BRITISH and FRENCH (`British: ...`, `French reserve`) instead of
@@ -43,6 +55,8 @@ use super::state::Squares;
 use super::suggest;
 use super::unit::{Side, UnitKind};
 use crate::games::{CitesRule, Game, OrderWord, Rejection};
+
+mod fit;
 
 /// The verbs of the order language, with the contextual HOLD.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,15 +86,68 @@ enum Token {
     Number(u8),
     /// `GB` or `HB` before an option's number (N24, N36): the list named.
     OptionList(OptionsOffered),
+    /// The opponent's reserve named in words (`enemy reserve`).
+    EnemyReserve,
     /// `x` between two squares: an attack.
     AttackMark,
-    /// `+`, SUPPORT, WITH, SUPPORTED BY: the next square supports.
+    /// `+`, SUPPORT, SUPPORTED BY, SUPPORTING, IN SUPPORT: the square
+    /// after it (or, with none after it, the one just before) supports.
     SupportMark,
+    /// IN SUPPORT, SUPPORTING, SUPPORTS: the square just before it
+    /// supports (`G2CL in support`); with none, as [`Token::SupportMark`].
+    Supporting,
+    /// UNSUPPORTED, ALONE, WITHOUT SUPPORT, NO SUPPORT: an attack without
+    /// a supporting unit.
+    NoSupport,
+    /// A word that says what part of the order the next square plays.
+    Marker(Marker),
     /// `,`, `&`, AND: the second of two cavalry moves follows.
     Join,
     /// A word the reader does not know, as written (upper case).
     Unknown(String),
 }
+
+/// Words that say which part of an order a square plays (FROM G2CR, TO
+/// G1C, VIA B2CR, WITH G1CR), so that the roles hold in any written order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Marker {
+    /// FROM, OUT OF: where the acting unit stands.
+    From,
+    /// TO, INTO, ONTO, TOWARDS: a move's destination, an attack's target.
+    To,
+    /// VIA, THROUGH: a cavalry move's middle square.
+    Via,
+    /// IN, AT, ON: after a unit word, where that unit stands ("the cavalry
+    /// in G1C"); otherwise like TO.
+    At,
+    /// AGAINST: an attack's target.
+    Against,
+    /// WITH, USING: one of the player's own units in an attack, the
+    /// attacking or the supporting one.
+    With,
+    /// BY (not after SUPPORTED or BACKED): who acts, the attacker (`attack
+    /// on G1C by G2CR`); in a move, the square passed (`by B2CR`).
+    By,
+}
+
+const MARKERS: &[(&str, Marker)] = &[
+    ("FROM", Marker::From),
+    ("TO", Marker::To),
+    ("INTO", Marker::To),
+    ("ONTO", Marker::To),
+    ("TOWARD", Marker::To),
+    ("TOWARDS", Marker::To),
+    ("VIA", Marker::Via),
+    ("THROUGH", Marker::Via),
+    ("THRU", Marker::Via),
+    ("IN", Marker::At),
+    ("AT", Marker::At),
+    ("ON", Marker::At),
+    ("AGAINST", Marker::Against),
+    ("WITH", Marker::With),
+    ("USING", Marker::With),
+    ("BY", Marker::By),
+];
 
 const VERBS: &[(&str, Verb)] = &[
     ("MOVE", Verb::Move),
@@ -92,6 +159,10 @@ const VERBS: &[(&str, Verb)] = &[
     ("ATT", Verb::Attack),
     ("ATK", Verb::Attack),
     ("ATTK", Verb::Attack),
+    ("CHARGE", Verb::Attack),
+    ("CHARGES", Verb::Attack),
+    ("ASSAULT", Verb::Attack),
+    ("ASSAULTS", Verb::Attack),
     ("PASS", Verb::Pass),
     ("PASSES", Verb::Pass),
     ("STAND", Verb::Stand),
@@ -101,6 +172,8 @@ const VERBS: &[(&str, Verb)] = &[
     ("RETREATS", Verb::Retreat),
     ("RET", Verb::Retreat),
     ("RTR", Verb::Retreat),
+    ("WITHDRAW", Verb::Retreat),
+    ("WITHDRAWS", Verb::Retreat),
     ("OPTION", Verb::Option),
     ("OPT", Verb::Option),
     ("ADVANCE", Verb::Advance),
@@ -219,11 +292,16 @@ const NUMBERS: &[(&str, u8)] = &[
     ("FIVE", 5),
 ];
 
-/// Words that carry no meaning in an order.
+/// Words that carry no meaning in an order: articles, pronouns, politeness,
+/// and the words around a choice ("I choose option 2", "we take it").
 const FILLERS: &[&str] = &[
-    "FROM", "TO", "INTO", "IN", "THE", "MY", "A", "AN", "UNIT", "SQUARE", "BY", "VIA", "THROUGH",
-    "THRU", "THEN", "AT", "ON", "PLEASE", "I", "FAST", "ORDER", "ORDERS", "OF", "OUR", "ITS",
-    "WILL", "SHALL",
+    "THE", "MY", "A", "AN", "UNIT", "UNITS", "PIECE", "PIECES", "COUNTER", "SQUARE", "SPACE",
+    "THEN", "PLEASE", "PLS", "PLZ", "I", "IM", "ILL", "WE", "WELL", "ME", "US", "LET", "LETS",
+    "FAST", "FIRM", "ORDER", "ORDERS", "OF", "OUR", "ITS", "WILL", "SHALL", "WANT", "WISH",
+    "WOULD", "LIKE", "CHOOSE", "CHOOSES", "PICK", "PICKS", "SELECT", "TAKE", "TAKES", "NOW",
+    "JUST", "OK", "OKAY", "THANKS", "THANK", "YOU", "ENEMY", "ENEMYS", "HIS", "HER", "THEIR",
+    "YOUR", "THIS", "THAT", "IS", "HERE", "OUT", "OWN", "DO", "MUST", "GOING", "TURN", "SOLDIERS",
+    "TROOPS", "PUT", "LINE", "GROUND", "WHERE", "ARE", "IT", "FORWARD", "FORWARDS", "BACK", "UP",
 ];
 
 /// Every word the reader knows, for "did you mean" on a misspelling.
@@ -232,7 +310,17 @@ fn known_words() -> impl Iterator<Item = &'static str> {
         .iter()
         .map(|(w, _)| *w)
         .chain(unit_words().iter().map(|(w, _)| *w))
-        .chain(["SUPPORT", "RESERVE"])
+        .chain([
+            "SUPPORT",
+            "SUPPORTED",
+            "RESERVE",
+            "FROM",
+            "INTO",
+            "WITH",
+            "AGAINST",
+            "THROUGH",
+            "PLEASE",
+        ])
 }
 
 fn lookup<T: Copy>(table: &[(&str, T)], word: &str) -> Option<T> {
@@ -273,9 +361,25 @@ fn tokens(line: &str) -> Vec<Token> {
     while i < words.len() {
         let w = words[i].as_str();
         let next = words.get(i + 1).map(String::as_str);
-        let side = lookup(side_words(), w);
+        let next_is_reserve = matches!(next, Some("RESERVE" | "RES"));
+        // "Gray's reserve": the possessive, its apostrophe already dropped.
+        let side = lookup(side_words(), w).or_else(|| {
+            w.strip_suffix('S')
+                .filter(|_| next_is_reserve)
+                .and_then(|w| lookup(side_words(), w))
+        });
+        if next_is_reserve
+            && matches!(
+                w,
+                "ENEMY" | "ENEMYS" | "THEIR" | "HIS" | "OPPONENT" | "OPPONENTS"
+            )
+        {
+            out.push(Token::EnemyReserve);
+            i += 2;
+            continue;
+        }
         if let Some(side) = side {
-            if matches!(next, Some("RESERVE" | "RES")) {
+            if next_is_reserve {
                 out.push(Token::Reserve(Some(side)));
                 i += 2;
             } else {
@@ -287,6 +391,31 @@ fn tokens(line: &str) -> Vec<Token> {
         if (w == "NO" || w == "DONT" || w == "NOT") && next == Some("ADVANCE") {
             out.push(Token::Verb(Verb::Stay));
             i += 2;
+            continue;
+        }
+        if matches!(w, "FALL" | "FALLS") && next == Some("BACK") {
+            out.push(Token::Verb(Verb::Retreat));
+            i += 2;
+            continue;
+        }
+        if (w == "NO" || w == "DONT" || w == "NOT") && next == Some("RETREAT") {
+            out.push(Token::Verb(Verb::Stand));
+            i += 2;
+            continue;
+        }
+        if w == "IN" && next.is_some_and(is_support_word) {
+            out.push(Token::Supporting);
+            i += 2;
+            continue;
+        }
+        if (w == "NO" || w == "WITHOUT") && next.is_some_and(is_support_word) {
+            out.push(Token::NoSupport);
+            i += 2;
+            continue;
+        }
+        // "remove one infantry", "move 1 cavalry": the number is an article.
+        if (w == "ONE" || w == "1") && next.is_some_and(|n| is_unit_word(n, words.get(i + 2))) {
+            i += 1;
             continue;
         }
         // N36: LIGHT INFANTRY, HORSE BATTERY, HEAVY CAVALRY, ... are one
@@ -320,14 +449,14 @@ fn tokens(line: &str) -> Vec<Token> {
             Token::Reserve(None)
         } else if w == "X" {
             Token::AttackMark
-        } else if w == "+"
-            || w == "WITH"
-            || w.starts_with("SUPPORT")
-            || w == "SUP"
-            || w == "SUPP"
-            || w == "SPT"
-        {
+        } else if let Some(m) = lookup(MARKERS, w) {
+            Token::Marker(m)
+        } else if w == "SUPPORTING" || w == "SUPPORTS" {
+            Token::Supporting
+        } else if w == "+" || is_support_word(w) {
             Token::SupportMark
+        } else if w == "UNSUPPORTED" || w == "ALONE" {
+            Token::NoSupport
         } else if w == "," || w == "&" || w == "AND" {
             Token::Join
         } else if let Some(n) = number(w) {
@@ -346,6 +475,18 @@ fn tokens(line: &str) -> Vec<Token> {
         out.push(token);
     }
     out
+}
+
+/// SUPPORT and its forms (SUPPORTED, SUPPORTING, SUPPORTS), their
+/// abbreviations, and BACKED (BY).
+fn is_support_word(w: &str) -> bool {
+    w.starts_with("SUPPORT") || matches!(w, "SUP" | "SUPP" | "SPT" | "BACKED")
+}
+
+/// Whether `w` (with the word after it) is a unit word of the current game.
+fn is_unit_word(w: &str, next: Option<&String>) -> bool {
+    lookup(unit_words(), w).or_else(|| plural_unit(w)).is_some()
+        || unit_pair(w, next.map(String::as_str)).is_some()
 }
 
 fn plural_unit(w: &str) -> Option<UnitKind> {
@@ -394,11 +535,20 @@ pub(crate) fn read_checked(game: &Squares, line: &str) -> Result<Order, Rejectio
 
 fn read_in_notation(game: &Squares, line: &str) -> Result<Order, Rejection> {
     let quoted = line.trim().to_string();
-    let reject = |problem: String, rule, suggestions: Vec<Order>| Rejection {
-        line: quoted.clone(),
-        problem,
-        rule,
-        suggestions: suggestions.iter().map(Order::to_string).collect(),
+    // A refused line always gets something to choose from while anything
+    // is legal: the nearest orders, or the best there is.
+    let reject = |problem: String, rule, suggestions: Vec<Order>| {
+        let suggestions = if suggestions.is_empty() {
+            suggest::any(game)
+        } else {
+            suggestions
+        };
+        Rejection {
+            line: quoted.clone(),
+            problem,
+            rule,
+            suggestions: suggestions.iter().map(Order::to_string).collect(),
+        }
     };
     if game.outcome.is_some() {
         return Err(reject(
@@ -510,6 +660,18 @@ fn unknown_word(
             }
         }
     }
+    if suggestions.is_empty() {
+        // The orders of the squares and unit the rest of the line names.
+        let hint = suggest::Hint {
+            named: toks.iter().filter_map(|t| space_of(game, t)).collect(),
+            unit: toks.iter().find_map(|t| match t {
+                Token::Unit(u) => Some(*u),
+                _ => None,
+            }),
+            ..suggest::Hint::default()
+        };
+        suggestions = suggest::nearest_hint(game, &hint);
+    }
     suggestions.truncate(suggest::LIMIT);
     reject(problem, None, suggestions)
 }
@@ -589,6 +751,7 @@ fn space_of(game: &Squares, t: &Token) -> Option<Space> {
         Token::Square(s) => Some(*s),
         Token::Reserve(Some(side)) => Some(board().reserve(*side)),
         Token::Reserve(None) => Some(board().reserve(decider(game))),
+        Token::EnemyReserve => Some(board().reserve(decider(game).opponent())),
         _ => None,
     }
 }
@@ -632,7 +795,20 @@ fn interpret(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
     let in_attack = game.attack.is_some();
     let verb = match verbs.as_slice() {
         [] => {
-            if has(&Token::AttackMark) || has(&Token::SupportMark) {
+            let attack_words = toks.iter().any(|t| {
+                matches!(
+                    t,
+                    Token::AttackMark
+                        | Token::SupportMark
+                        | Token::Supporting
+                        | Token::NoSupport
+                        | Token::Marker(Marker::With | Marker::Against)
+                )
+            });
+            let move_words = toks
+                .iter()
+                .any(|t| matches!(t, Token::Unit(_) | Token::Marker(_)));
+            if attack_words {
                 Verb::Attack
             } else if in_attack {
                 match (squares.is_empty(), numbers.is_empty(), units.is_empty()) {
@@ -641,15 +817,25 @@ fn interpret(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
                     (true, true, false) => Verb::Lose,
                     _ => return Err(Misread::new("there is no order on this line")),
                 }
-            } else if squares.len() >= 2 {
+            } else if squares.len() >= 2 || (squares.len() == 1 && move_words) {
+                // "G2CR G1C", "cav to G1C": a move.
                 Verb::Move
             } else {
-                return Err(Misread::new(format!(
-                    "this line names no order: write MOVE, ATTACK or PASS \
-                     (or just the squares, as in {}-{})",
-                    code("G2CR"),
-                    code("G1C")
-                )));
+                // The orders of the square named, or of the unit type.
+                let hint = suggest::Hint {
+                    named: squares.clone(),
+                    unit: units.first().copied(),
+                    ..suggest::Hint::default()
+                };
+                return Err(Misread {
+                    problem: format!(
+                        "this line names no order: write MOVE, ATTACK or PASS \
+                         (or just the squares, as in {}-{})",
+                        code("G2CR"),
+                        code("G1C")
+                    ),
+                    candidates: suggest::nearest_hint(game, &hint),
+                });
             }
         }
         [v] => *v,
@@ -668,28 +854,37 @@ fn interpret(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
         },
         v => v,
     };
-    let no_extras = |order: Order, allowed: Option<Space>| -> Result<Order, Misread> {
+    // STAND, ADVANCE, STAY may name the unit they concern ("the infantry
+    // in G1C stands", "my cavalry advances into G1C").
+    let no_extras = |order: Order,
+                     allowed: Option<Space>,
+                     concerned: Option<Space>|
+     -> Result<Order, Misread> {
+        let kind = concerned.and_then(|s| game.unit_at(s)).map(|u| u.kind());
         let stray = squares.iter().any(|s| Some(*s) != allowed)
             || !numbers.is_empty()
             || !lists.is_empty()
-            || !units.is_empty()
-            || has(&Token::Join)
+            || units.iter().any(|u| Some(*u) != kind)
             || has(&Token::AttackMark)
-            || has(&Token::SupportMark);
+            || has(&Token::SupportMark)
+            || has(&Token::Supporting)
+            || has(&Token::NoSupport);
         if stray {
-            Err(Misread::new(format!(
-                "{order} takes nothing more (write just {order})"
-            )))
+            Err(Misread {
+                problem: format!("{order} takes nothing more (write just {order})"),
+                candidates: legal_of(game, |o| *o == order),
+            })
         } else {
             Ok(order)
         }
     };
     let target = game.attack.map(|a| a.target);
+    let attacker = game.attack.map(|a| a.attacker);
     match verb {
-        Verb::Pass => no_extras(Order::Pass, None),
-        Verb::Stand => no_extras(Order::Stand, target),
-        Verb::Advance => no_extras(Order::Advance, target),
-        Verb::Stay => no_extras(Order::Stay, game.attack.map(|a| a.attacker)),
+        Verb::Pass => no_extras(Order::Pass, None, None),
+        Verb::Stand => no_extras(Order::Stand, target, target),
+        Verb::Advance => no_extras(Order::Advance, target, attacker),
+        Verb::Stay => no_extras(Order::Stay, attacker, attacker),
         Verb::Option => read_option(
             game,
             &numbers,
@@ -709,17 +904,39 @@ fn interpret(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
         Verb::Retreat => {
             if !numbers.is_empty()
                 || !lists.is_empty()
-                || !units.is_empty()
                 || has(&Token::SupportMark)
+                || has(&Token::Supporting)
             {
                 return Err(Misread::new(
                     "a retreat names only squares: where the unit goes (RETREAT BR)",
                 ));
             }
+            // "my infantry retreats to GR": the unit word names the
+            // retreating unit.
+            let from = retreating_square(game);
+            let retreating = from.and_then(|s| game.unit_at(s)).map(|u| u.kind());
+            if let Some(named) = units.iter().find(|u| Some(**u) != retreating) {
+                return Err(Misread {
+                    problem: match (from, retreating) {
+                        (Some(s), Some(k)) => format!(
+                            "the retreating unit in {s} is {}, not {}",
+                            k.name(),
+                            named.name()
+                        ),
+                        _ => format!("no {} retreats now", named.name()),
+                    },
+                    candidates: legal_of(game, |o| matches!(o, Order::Retreat(_))),
+                });
+            }
             let mut path = squares.clone();
-            // "RETREAT B1C BR", naming the square retreated from first, is
-            // read as the retreat of the unit there.
-            if path.len() >= 2 && Some(path[0]) == retreating_square(game) {
+            // "RETREAT B1C BR", "retreat from B1C", "the infantry in B1C
+            // retreats": naming the square retreated from is read as the
+            // retreat of the unit there.
+            let names_origin = path.len() >= 2
+                || !units.is_empty()
+                || has(&Token::Marker(Marker::From))
+                || has(&Token::Marker(Marker::At));
+            if names_origin && path.first().copied() == from && from.is_some() {
                 path.remove(0);
             }
             if path.is_empty() {
@@ -732,8 +949,8 @@ fn interpret(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
                 .map(Order::Retreat)
                 .ok_or_else(|| Misread::new("a retreat names at most 9 squares"))
         }
-        Verb::Move => read_move(game, toks),
-        Verb::Attack => read_attack(game, toks, &squares),
+        Verb::Move => fit::read_move(game, toks),
+        Verb::Attack => fit::read_attack(game, toks),
         Verb::Hold => unreachable!("HOLD was read as STAND or STAY above"),
     }
 }
@@ -880,59 +1097,6 @@ fn unique(candidates: Vec<Order>, problem: &str) -> Result<Order, Misread> {
     }
 }
 
-fn read_move(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
-    if toks.iter().any(|t| {
-        matches!(
-            t,
-            Token::AttackMark | Token::SupportMark | Token::Number(_) | Token::OptionList(_)
-        )
-    }) {
-        return Err(Misread::new(format!(
-            "a move names only squares and perhaps the unit type (MOVE {} {})",
-            code("G2CR"),
-            code("G1C")
-        )));
-    }
-    let groups: Vec<&[Token]> = toks
-        .split(|t| *t == Token::Join)
-        .filter(|g| g.iter().any(|t| space_of(game, t).is_some()))
-        .collect();
-    let mut steps = Vec::with_capacity(2);
-    for group in &groups {
-        let squares: Vec<Space> = group.iter().filter_map(|t| space_of(game, t)).collect();
-        let units: Vec<UnitKind> = group
-            .iter()
-            .filter_map(|t| match t {
-                Token::Unit(u) => Some(*u),
-                _ => None,
-            })
-            .collect();
-        let unit = match units.as_slice() {
-            [] => None,
-            [u] => Some(*u),
-            _ => return Err(Misread::new("a move names one unit type")),
-        };
-        // Four squares without a comma: two cavalry, one step each.
-        if groups.len() == 1 && squares.len() == 4 && unit.is_none() {
-            steps.push(step_of(game, &squares[..2], None)?);
-            steps.push(step_of(game, &squares[2..], None)?);
-            continue;
-        }
-        steps.push(step_of(game, &squares, unit)?);
-    }
-    match steps.as_slice() {
-        [one] => Ok(Order::Move(*one)),
-        [a, b] => Ok(Order::MoveTwo(*a, *b)),
-        [] => Err(Misread::new(
-            "a move names the square it leaves and the square it enters",
-        )),
-        _ => Err(Misread::new(format!(
-            "a move moves one unit, or two {} one step each",
-            pair_movers(game)
-        ))),
-    }
-}
-
 /// The units that move in pairs, one step each (R11; N6 in the variant).
 fn pair_movers(game: &Squares) -> &'static str {
     match game.variant() {
@@ -1015,66 +1179,6 @@ fn step_of(game: &Squares, squares: &[Space], unit: Option<UnitKind>) -> Result<
         to,
         unit,
     })
-}
-
-fn read_attack(game: &Squares, toks: &[Token], squares: &[Space]) -> Result<Order, Misread> {
-    if toks
-        .iter()
-        .any(|t| matches!(t, Token::Join | Token::Number(_) | Token::OptionList(_)))
-    {
-        return Err(attack_shape());
-    }
-    // The square after a support mark supports, wherever it is written.
-    let mut support = None;
-    let mut main = Vec::with_capacity(2);
-    let mut after_mark = false;
-    for t in toks {
-        match t {
-            Token::SupportMark => after_mark = true,
-            t => {
-                if let Some(s) = space_of(game, t) {
-                    if after_mark && support.is_none() {
-                        support = Some(s);
-                    } else {
-                        main.push(s);
-                    }
-                    after_mark = false;
-                }
-            }
-        }
-    }
-    if support.is_none() && main.len() == 3 {
-        support = main.pop();
-    }
-    match main.as_slice() {
-        [attacker, target] => Ok(Order::Attack {
-            attacker: *attacker,
-            target: *target,
-            support,
-        }),
-        [one] => {
-            let one = *one;
-            let attacks = legal_of(game, |o| match o {
-                Order::Attack {
-                    attacker,
-                    target,
-                    support: s,
-                } => (*target == one || *attacker == one) && (support.is_none() || *s == support),
-                _ => false,
-            });
-            unique(
-                attacks,
-                &format!(
-                    "the attack names only {one}: say the attacking unit's square and the target"
-                ),
-            )
-        }
-        [] if squares.is_empty() => unique(
-            legal_of(game, |o| matches!(o, Order::Attack { .. })),
-            "ATTACK needs the attacking unit's square and the target",
-        ),
-        _ => Err(attack_shape()),
-    }
 }
 
 /// What an attack names, with an example in the game's codes.

@@ -11,6 +11,7 @@
 use super::board::{board, Space};
 use super::order::Order;
 use super::state::Squares;
+use super::unit::UnitKind;
 use crate::games::Game;
 
 /// The most suggestions a refusal carries.
@@ -61,10 +62,15 @@ fn same_kind(a: &Order, b: &Order) -> bool {
     std::mem::discriminant(a) == std::mem::discriminant(b)
 }
 
-/// The unit type a reserve move names, if any.
-fn named_unit(order: &Order) -> Option<super::unit::UnitKind> {
-    match order {
-        Order::Move(s) => s.unit,
+/// The unit type an order acts with: a reserve move's named type, or the
+/// type of the unit on the moving or attacking square.
+fn acting_unit(game: &Squares, order: &Order) -> Option<UnitKind> {
+    let kind_at = |s: Space| game.unit_at(s).map(|u| u.kind());
+    match *order {
+        Order::Move(s) => s.unit.or_else(|| kind_at(s.from)),
+        Order::MoveTwo(a, _) => a.unit.or_else(|| kind_at(a.from)),
+        Order::Attack { attacker, .. } => kind_at(attacker),
+        Order::Lose(kind) => Some(kind),
         _ => None,
     }
 }
@@ -78,8 +84,56 @@ fn option_number(order: &Order) -> Option<u8> {
     }
 }
 
-/// How near `candidate` is to what `wanted` asked for.
-fn score(wanted: &Order, w: &Roles, candidate: &Order) -> u32 {
+/// What a refused line asked for, as far as it was read: the squares by
+/// their part where the line gave one, the unit type, the kind of order.
+/// Built from a whole order ([`Hint::of`]) or from a line that names only
+/// part of one ("cav to G1C").
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Hint {
+    /// An order of the kind asked for (only its kind counts).
+    pub kind: Option<Order>,
+    /// The acting unit's square(s).
+    pub from: Vec<Space>,
+    /// Where it goes, or what it attacks.
+    pub to: Vec<Space>,
+    pub support: Option<Space>,
+    /// Squares named without a part.
+    pub named: Vec<Space>,
+    /// The acting unit's type.
+    pub unit: Option<UnitKind>,
+    /// An option's number.
+    pub option: Option<u8>,
+}
+
+impl Hint {
+    /// Only the kind of order.
+    pub(crate) fn of_kind(kind: Order) -> Hint {
+        Hint {
+            kind: Some(kind),
+            ..Hint::default()
+        }
+    }
+
+    /// All that a whole order says.
+    pub(crate) fn of(order: &Order) -> Hint {
+        let r = roles(order);
+        Hint {
+            kind: Some(*order),
+            from: r.from,
+            to: r.to,
+            support: r.support,
+            named: Vec::new(),
+            unit: match order {
+                Order::Move(s) => s.unit,
+                _ => None,
+            },
+            option: option_number(order),
+        }
+    }
+}
+
+/// How near `candidate` is to what `w` asked for.
+fn score(game: &Squares, w: &Hint, candidate: &Order) -> u32 {
     let c = roles(candidate);
     let b = board();
     let mut s = 0;
@@ -98,15 +152,24 @@ fn score(wanted: &Order, w: &Roles, candidate: &Order) -> u32 {
     if w.support.is_some() && w.support == c.support {
         s += 2;
     }
-    if same_kind(wanted, candidate) {
+    // A square named without its part counts wherever the candidate has it.
+    let all: Vec<Space> = c
+        .from
+        .iter()
+        .chain(&c.to)
+        .chain(c.support.iter())
+        .copied()
+        .collect();
+    s += 4 * w.named.iter().filter(|n| all.contains(n)).count() as u32;
+    if w.kind.is_some_and(|k| same_kind(&k, candidate)) {
         s += 3;
     }
-    if named_unit(wanted).is_some() && named_unit(wanted) == named_unit(candidate) {
+    if w.unit.is_some() && w.unit == acting_unit(game, candidate) {
         s += 4;
     }
     // An option of another list with the same number (`OPTION HB2` where
     // the Grand Battery list is offered, N18) most likely meant this one.
-    if option_number(wanted).is_some() && option_number(wanted) == option_number(candidate) {
+    if w.option.is_some() && w.option == option_number(candidate) {
         s += 5;
     }
     s
@@ -114,19 +177,45 @@ fn score(wanted: &Order, w: &Roles, candidate: &Order) -> u32 {
 
 /// The legal orders nearest to `wanted`, best first, at most [`LIMIT`].
 pub(crate) fn nearest(game: &Squares, wanted: &Order) -> Vec<Order> {
+    nearest_hint(game, &Hint::of(wanted))
+}
+
+/// The legal orders nearest to what a line asked for, best first, at most
+/// [`LIMIT`]; never none while some order is legal: when nothing is near,
+/// the best of what there is.
+pub(crate) fn nearest_hint(game: &Squares, wanted: &Hint) -> Vec<Order> {
     let legal = game.legal_orders();
     let in_attack = game.attack.is_some();
-    let w = roles(wanted);
     let mut scored: Vec<(u32, String, Order)> = legal
         .into_iter()
-        .map(|o| (score(wanted, &w, &o), o.to_string(), o))
+        .map(|o| (score(game, wanted, &o), o.to_string(), o))
         .collect();
+    // Best first; among equals PASS first (the one order always at hand),
+    // then by the text.
+    let rank = |o: &Order| u8::from(*o != Order::Pass);
+    scored.sort_by(|a, b| {
+        b.0.cmp(&a.0)
+            .then_with(|| rank(&a.2).cmp(&rank(&b.2)))
+            .then_with(|| a.1.cmp(&b.1))
+    });
     // A bare kind match (some other move) is no suggestion on a turn, where
     // dozens of orders share a kind; inside an attack every choice is.
+    // When nothing passes, the best there is.
     let threshold = if in_attack { 0 } else { 5 };
-    scored.retain(|(s, _, _)| *s >= threshold);
-    scored.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-    scored.into_iter().take(LIMIT).map(|(_, _, o)| o).collect()
+    let best = scored.first().map_or(0, |s| s.0);
+    let threshold = threshold.min(best);
+    scored
+        .into_iter()
+        .filter(|(s, _, _)| *s >= threshold)
+        .take(LIMIT)
+        .map(|(_, _, o)| o)
+        .collect()
+}
+
+/// Suggestions for a line nothing could be read from: never none while
+/// some order is legal.
+pub(crate) fn any(game: &Squares) -> Vec<Order> {
+    nearest_hint(game, &Hint::default())
 }
 
 #[cfg(test)]

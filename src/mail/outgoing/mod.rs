@@ -11,7 +11,17 @@
 //! all, keeps the body readable in raw form: an ASCII body (the board) goes
 //! out as `7bit`, byte for byte, never reflowed, never base64.
 //!
-//! A formatted mail (CRLF line ends; optional headers present):
+//! Every mail is `multipart/alternative`: the text/plain part first (what
+//! text-only clients, orderly's own intake and a player's plain quoting
+//! read), then a text/html part made from the same text (see `html.rs`),
+//! whose only purpose is a monospace `<pre>` so that phones and webmail
+//! keep the board aligned. Clients show the last part they can display, so
+//! the HTML part is what most players see and the plain part is the
+//! reference. `text_only` (the `[outgoing] html = false` setting) leaves the
+//! HTML part out, and the mail is the single text/plain part it always was.
+//!
+//! A formatted mail (CRLF line ends; optional headers present; the boundary
+//! is a hash of the mail, see `boundary`):
 //!
 //! ```text
 //! Message-ID: <0123456789abcdef01234567@example.org>
@@ -25,15 +35,33 @@
 //! Auto-Submitted: auto-replied
 //! List-Id: <game-42.orderly.example.org>
 //! MIME-Version: 1.0
+//! Content-Type: multipart/alternative;
+//!  boundary="=_orderly_0f3a..."
+//!
+//! --=_orderly_0f3a...
 //! Content-Type: text/plain; charset=utf-8; format=fixed
 //! Content-Transfer-Encoding: 7bit
 //!
 //!    +---+---+
 //!  1 | I |   |
+//!
+//! --=_orderly_0f3a...
+//! Content-Type: text/html; charset=utf-8
+//! Content-Transfer-Encoding: 7bit
+//!
+//! <!DOCTYPE html>
+//! ...
+//! <pre style="font-family: ui-monospace, ...; white-space: pre; ...">
+//!    +---+---+
+//!  1 | I |   |
+//! </pre>
+//! ...
+//! --=_orderly_0f3a...--
 //! ```
 
 mod file;
 mod headers;
+mod html;
 mod sender;
 mod smtp;
 
@@ -42,7 +70,7 @@ use std::time::SystemTime;
 use chrono::{DateTime, Utc};
 use lettre::address::{AddressError, Envelope};
 use lettre::message::header::{ContentTransferEncoding, ContentType, MIME_VERSION_1_0};
-use lettre::message::{Body, Mailbox};
+use lettre::message::{Body, Mailbox, MultiPart, SinglePart};
 use lettre::Message;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -118,6 +146,12 @@ pub struct OutgoingMail {
     /// into the message: the receiving server records it as `Return-Path`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub return_path: Option<String>,
+    /// Leave out the HTML alternative: the mail is then one text/plain
+    /// part. Set from the `[outgoing] html` setting when the outbox sends
+    /// the mail (like [`return_path`](Self::return_path)), so that the
+    /// setting also applies to mail already queued.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub text_only: bool,
 }
 
 /// Why an [`OutgoingMail`] cannot be formatted. Every case is permanent:
@@ -198,12 +232,31 @@ impl OutgoingMail {
         if let Some(list_id) = &self.list_id {
             builder = builder.header(ListId::new(list_id)?);
         }
-        // `body()` (unlike `singlepart()`) does not add MIME-Version, and
-        // without it readers may ignore Content-Type and the charset.
-        let message = builder
-            .header(MIME_VERSION_1_0)
-            .header(content_type())
-            .body(encode_body(&self.body))?;
+        let text = normalise(&self.body);
+        let plain = encode_body(&text);
+        if self.text_only {
+            // `body()` (unlike `singlepart()`) does not add MIME-Version,
+            // and without it readers may ignore Content-Type and the charset.
+            return Ok(builder
+                .header(MIME_VERSION_1_0)
+                .header(content_type())
+                .body(plain)?);
+        }
+        let html = encode_body(&html::document(&self.subject, &text));
+        let boundary = boundary(&self.message_id, &[plain.as_ref(), html.as_ref()]);
+        // Plain text first: RFC 2046 orders alternatives from the plainest
+        // to the richest, and readers without HTML take the first.
+        // `multipart()` adds MIME-Version.
+        let message = builder.multipart(
+            MultiPart::alternative()
+                .boundary(boundary)
+                .singlepart(SinglePart::builder().header(content_type()).body(plain))
+                .singlepart(
+                    SinglePart::builder()
+                        .header(ContentType::TEXT_HTML)
+                        .body(html),
+                ),
+        )?;
         Ok(message)
     }
 
@@ -315,11 +368,14 @@ fn thread_id(field: &str, id: &str) -> Option<String> {
 /// 75 columns on (it counts the line break), which would put soft breaks
 /// and `=3D` into the board. Anything else goes quoted-printable, which
 /// any relay carries and stays mostly readable raw; never base64.
+///
+/// The HTML part takes the same way: its lines are the text's lines (a
+/// little longer where characters are escaped) and short markup lines, so
+/// it too is usually `7bit` and readable raw, and quoted-printable, with
+/// lines of at most 76 octets, when the text is not ASCII or a line would
+/// pass RFC 5322's 998 octets.
 fn encode_body(text: &str) -> Body {
-    let mut text = text.replace("\r\n", "\n");
-    if !text.ends_with('\n') {
-        text.push('\n');
-    }
+    let text = normalise(text);
     // RFC 5322/2045 limits for 7bit: no NUL, no bare CR, 998 octets a line.
     let seven_bit = text.is_ascii()
         && !text.bytes().any(|b| b == 0 || b == b'\r')
@@ -333,6 +389,60 @@ fn encode_body(text: &str) -> Body {
         Body::new_with_encoding(text, ContentTransferEncoding::QuotedPrintable)
             .unwrap_or_else(Body::new)
     }
+}
+
+/// The body text with LF line ends and a final line break.
+fn normalise(text: &str) -> String {
+    let mut text = text.replace("\r\n", "\n");
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+/// The multipart boundary: `=_orderly_` and a hash of the mail's id and its
+/// encoded parts, so that the same mail always formats to the same bytes.
+///
+/// The boundary must not occur in a part. A boundary from the Message-ID
+/// alone could be predicted by a player, who knows how ids are derived,
+/// and written into a mail whose text the reply echoes, splitting the reply
+/// into parts of the player's making; no text can contain the hash of
+/// itself. `=_` cannot occur in quoted-printable output either (a `=` there
+/// is followed by hex digits or a line break), and the search below makes
+/// the guarantee unconditional.
+fn boundary(message_id: &str, parts: &[&[u8]]) -> String {
+    let mut hash = Sha256::new();
+    hash.update(message_id.as_bytes());
+    for part in parts {
+        hash.update(b"\0");
+        hash.update(part);
+    }
+    let hex: String = hash
+        .finalize()
+        .iter()
+        .take(16)
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    unused_boundary(&format!("=_orderly_{hex}"), parts)
+}
+
+/// `base`, or `base_1`, `base_2`... whichever first occurs in no part.
+fn unused_boundary(base: &str, parts: &[&[u8]]) -> String {
+    (0u32..)
+        .map(|n| match n {
+            0 => base.to_owned(),
+            n => format!("{base}_{n}"),
+        })
+        .find(|candidate| {
+            !parts
+                .iter()
+                .any(|part| contains(part, candidate.as_bytes()))
+        })
+        .expect("a boundary absent from finitely many parts")
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
 }
 
 /// `DateTime<Utc>` as an RFC 3339 string, without chrono's serde feature.

@@ -568,6 +568,7 @@ mod tests {
             date: Utc.with_ymd_and_hms(2025, 3, 1, 12, 0, 0).unwrap(),
             auto: AutoKind::Generated,
             return_path: Some("bounces+1.abcdefghij@example.org".into()),
+            text_only: false,
         }
     }
 

@@ -16,11 +16,32 @@ fn mail() -> OutgoingMail {
         date: Utc.with_ymd_and_hms(2025, 3, 1, 12, 0, 0).unwrap(),
         auto: AutoKind::Generated,
         return_path: None,
+        text_only: false,
     }
 }
 
 fn text(mail: &OutgoingMail) -> String {
     String::from_utf8(mail.to_bytes().unwrap()).unwrap()
+}
+
+/// The raw (still transfer-encoded) text/plain part of the mail, and its
+/// transfer encoding, as a MIME parser finds them.
+fn plain_part(mail: &OutgoingMail) -> (String, String) {
+    let bytes = mail.to_bytes().unwrap();
+    let parsed = mailparse::parse_mail(&bytes).unwrap();
+    assert_eq!(parsed.ctype.mimetype, "multipart/alternative");
+    let plain = &parsed.subparts[0];
+    assert_eq!(plain.ctype.mimetype, "text/plain");
+    let encoding = plain
+        .headers
+        .iter()
+        .find(|h| h.get_key() == "Content-Transfer-Encoding")
+        .unwrap()
+        .get_value();
+    (
+        String::from_utf8(plain.get_body_raw().unwrap()).unwrap(),
+        encoding,
+    )
 }
 
 #[test]
@@ -101,15 +122,20 @@ fn ascii_body_is_seven_bit_even_at_76_columns() {
     let line76 = "=".repeat(76);
     let mut m = mail();
     m.body = format!("{line76}\n{line75}\n{line76}\n");
+    let expected = format!("{line76}\r\n{line75}\r\n{line76}\r\n");
+    assert_eq!(plain_part(&m), (expected.clone(), "7bit".into()));
+    m.text_only = true;
     let t = text(&m);
     assert!(t.contains("Content-Transfer-Encoding: 7bit\r\n"));
-    assert!(t.ends_with(&format!("\r\n\r\n{line76}\r\n{line75}\r\n{line76}\r\n")));
+    assert!(t.ends_with(&format!("\r\n\r\n{expected}")));
 }
 
 #[test]
 fn missing_final_line_break_is_added() {
     let mut m = mail();
     m.body = "one\r\ntwo".into();
+    assert_eq!(plain_part(&m).0, "one\r\ntwo\r\n");
+    m.text_only = true;
     assert!(text(&m).ends_with("\r\n\r\none\r\ntwo\r\n"));
 }
 
@@ -124,6 +150,10 @@ fn other_bodies_are_quoted_printable_never_base64() {
     ] {
         let mut m = mail();
         m.body = body.into();
+        let t = text(&m);
+        assert_eq!(plain_part(&m).1, "quoted-printable", "{body:?}: {t}");
+        assert!(!t.contains("base64"), "{body:?}: {t}");
+        m.text_only = true;
         let t = text(&m);
         assert!(
             t.contains("Content-Transfer-Encoding: quoted-printable\r\n"),
@@ -244,4 +274,35 @@ fn only_the_mail_itself_is_a_permanent_fault() {
         source: OutgoingError::MessageId("x".into()),
     };
     assert!(compose.is_permanent());
+}
+
+#[test]
+fn the_boundary_is_stable_and_follows_the_content() {
+    let m = mail();
+    assert_eq!(m.to_bytes().unwrap(), m.to_bytes().unwrap());
+    let b = boundary(&m.message_id, &[b"plain", b"html"]);
+    assert_eq!(b, boundary(&m.message_id, &[b"plain", b"html"]));
+    assert!(b.starts_with("=_orderly_") && b.len() == 10 + 32, "{b}");
+    assert_ne!(b, boundary("other@example.org", &[b"plain", b"html"]));
+    assert_ne!(b, boundary(&m.message_id, &[b"plain.", b"html"]));
+    assert_ne!(b, boundary(&m.message_id, &[b"plai", b"nhtml"]));
+
+    let mut other = mail();
+    other.body = "Goodbye\n".into();
+    let head = |m: &OutgoingMail| {
+        let t = text(m);
+        let start = t.find("boundary=").unwrap();
+        t[start..start + 60].to_string()
+    };
+    assert_ne!(head(&m), head(&other));
+}
+
+#[test]
+fn a_boundary_found_in_a_part_is_not_used() {
+    assert_eq!(unused_boundary("=_b", &[b"none here", b"nor here"]), "=_b");
+    assert_eq!(
+        unused_boundary("=_b", &[b"x\r\n--=_b\r\n", b"=_b_1"]),
+        "=_b_2"
+    );
+    assert_eq!(unused_boundary("=_b", &[b"", b"=_"]), "=_b");
 }
