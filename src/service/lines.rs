@@ -76,8 +76,8 @@ pub enum Reading {
 const LEAD_IN: &[&str] = &[
     "OK", "OKAY", "OKE", "OKIE", "K", "KK", "ALRIGHT", "ALLRIGHT", "RIGHT", "WELL", "SO", "THEN",
     "NOW", "NEXT", "AND", "ALSO", "JUST", "PLEASE", "PLS", "PLZ", "KINDLY", "I", "ILL", "IM", "ID",
-    "WE", "WELL", "LETS", "LET", "US", "WILL", "SHALL", "WOULD", "LIKE", "WANT", "WISH", "GOING",
-    "GONNA", "TO", "HERE", "HERES", "IS", "ARE", "MY", "OUR", "ORDER", "ORDERS", "FIRST", "SECOND",
+    "WE", "LETS", "LET", "US", "WILL", "SHALL", "WOULD", "LIKE", "WANT", "WISH", "GOING", "GONNA",
+    "TO", "HERE", "HERES", "IS", "ARE", "MY", "OUR", "ORDER", "ORDERS", "FIRST", "SECOND",
     "FINALLY", "LASTLY", "YES", "YEP", "YEAH", "SURE", "FINE",
 ];
 
