@@ -777,3 +777,114 @@ fn maildir_names_are_unique_across_many_deliveries() {
     assert_eq!(ids.len(), 1000);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+// ----- what mail clients really send ---------------------------------------------
+
+/// Each line of a mail's text, read as orderly reads it for a game of
+/// SQUARES: `order: <text>`, `command: <text>` or `prose`.
+fn readings(m: &Incoming) -> Vec<String> {
+    use orderly::service::lines::{LineReader, Reading};
+    let from = m.from.clone().unwrap();
+    let names = [from.address.as_str(), from.name.as_deref().unwrap_or("")];
+    let reader = LineReader::new(Some("squares"), names);
+    m.text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| match reader.read(l) {
+            Reading::Order(text) | Reading::Mixed(text) => format!("order: {text}"),
+            Reading::Command { text, .. } => format!("command: {text}"),
+            Reading::Prose { .. } => "prose".to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn gmail_multipart_quoted_printable_with_a_signature_and_a_quote() {
+    let m = read("gmail_multipart_qp.eml");
+    assert_eq!(m.from, addr(Some("Ann Lee"), "ann.lee@gmail.example"));
+    assert_eq!(m.in_reply_to, ids(&["orderly.g1.t5@example.org"]));
+    // The plain part, not the HTML one; the signature and the quote cut.
+    assert_eq!(
+        m.text,
+        "Hi Bob,\n\nOK then: move cav to B3C\n\nCheers,\nAnn"
+    );
+    assert!(m.full_text.contains("Ann Lee \u{2014} Squares club"));
+    assert_eq!(
+        readings(&m),
+        ["prose", "order: move cav to B3C", "prose", "prose"]
+    );
+}
+
+#[test]
+fn outlook_windows_1252_top_posted_above_an_unquoted_original() {
+    let m = read("outlook_1252_top_posted.eml");
+    assert_eq!(
+        m.from,
+        addr(Some("M\u{fc}ller, Ann"), "ann.mueller@corp.example")
+    );
+    assert_eq!(
+        m.automatic, None,
+        "X-Auto-Response-Suppress is no auto-reply"
+    );
+    // Everything from -----Original Message----- on is the original.
+    assert_eq!(
+        m.text,
+        "Hello Bob,\n\nI\u{2019}ll attack G1C B1C + G1CR.\n\nBest regards,\nAnn M\u{fc}ller"
+    );
+    assert_eq!(
+        readings(&m),
+        ["prose", "order: attack G1C B1C + G1CR", "prose", "prose"]
+    );
+}
+
+#[test]
+fn thunderbird_bottom_posted_below_the_quote() {
+    let m = read("thunderbird_bottom_posted.eml");
+    assert_eq!(m.from, addr(Some("Bob Gray"), "bob@example.net"));
+    // The attribution and the quote go; what is written below them stays.
+    assert_eq!(m.text, "inf GR G3C\n\nThanks,\nBob");
+    assert_eq!(readings(&m), ["order: inf GR G3C", "prose", "prose"]);
+}
+
+#[test]
+fn iphone_footer_above_a_quoted_attribution() {
+    let m = read("iphone_accept.eml");
+    assert_eq!(m.text, "Accept.\n\nSent from my iPhone");
+    assert_eq!(readings(&m), ["command: Accept.", "prose"]);
+}
+
+#[test]
+fn yahoo_html_only_with_its_quote_in_a_blockquote() {
+    let m = read("yahoo_html_only.eml");
+    assert_eq!(
+        m.text,
+        "Dear Ann,\n\nRetreat to BR!\n\nGood luck!\nBob\n\nSent from Yahoo Mail for iPhone"
+    );
+    assert_eq!(
+        readings(&m),
+        ["prose", "order: Retreat to BR", "prose", "prose", "prose"]
+    );
+}
+
+proptest! {
+    #![proptest_config(config(512))]
+
+    /// Any line, in any script and punctuation, is read as something, and
+    /// the text an order or a command is read from is taken from the line.
+    #[test]
+    fn every_line_is_read_as_something(
+        line in "[a-zA-Z0-9 ,.:;!?'\u{2019}()\u{2014}\u{e9}\u{fc}\u{202f}+-]{1,80}",
+    ) {
+        use orderly::service::lines::{LineReader, Reading};
+        for game in [Some("squares"), Some("napoleonic"), None] {
+            let reader = LineReader::new(game, ["Ann Lee", "ann@example.org"]);
+            match reader.read(&line) {
+                Reading::Order(text) | Reading::Mixed(text) | Reading::Command { text, .. } => {
+                    prop_assert!(!text.trim().is_empty(), "{line:?}");
+                    prop_assert!(line.replace('\u{2019}', "'").contains(&text), "{line:?} -> {text:?}");
+                }
+                Reading::Prose { .. } => {}
+            }
+        }
+    }
+}

@@ -190,6 +190,48 @@ impl ParseError {
     }
 }
 
+/// What one word of a mail line is to a game's order language (any case).
+///
+/// The service reads the words of each line this way (and asks
+/// [`Game::slip_of`] about the others) to tell an order, or a misspelt one,
+/// from the greetings and sentences written around it; the game's own
+/// reader decides what the order is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OrderWord {
+    /// A verb orders are written with (`MOVE`, `PASS`, `RETREAT`).
+    Verb,
+    /// A kind of unit (`INF`, `CAVALRY`).
+    Unit,
+    /// A square or a reserve (`B3C`, `BR`, `RESERVE`), or an attack written
+    /// as one word (`G1CxB1C`).
+    Square,
+    /// A number or an option's code (`2`, `GB2`).
+    Number,
+    /// Shaped like a square's code but none of the board's (`B4C`): a
+    /// mistyped square.
+    CodeLike,
+    /// A word that only joins or qualifies in an order (`FROM`, `TO`,
+    /// `THE`, `SUPPORT`, `AND`, a side's name).
+    Filler,
+    /// No word of the orders.
+    Other,
+}
+
+impl OrderWord {
+    /// Whether the word names something an order is made of: a verb, a
+    /// unit, a square, a number, or a mistyped square.
+    pub fn is_order_word(self) -> bool {
+        matches!(
+            self,
+            OrderWord::Verb
+                | OrderWord::Unit
+                | OrderWord::Square
+                | OrderWord::Number
+                | OrderWord::CodeLike
+        )
+    }
+}
+
 /// The condition of an answer a player gives in advance (`IF STAND OPTION
 /// 2`, `IF ATTACKED AT B2C RETREAT B1R`): the words after IF, read by the
 /// game (see [`Game::read_condition`]).
@@ -293,6 +335,13 @@ pub trait Game: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + Sync 
     /// [`Rejection`] quoting the line, saying what is wrong and under which
     /// rule, with the nearest legal orders.
     fn read_order(&self, line: &str) -> Result<Self::Order, Rejection>;
+
+    /// What `word` is to this game's order language (see [`OrderWord`]).
+    fn order_word(word: &str) -> OrderWord;
+
+    /// The verb or unit word that `word`, no word of the orders, may be a
+    /// slip of (`MVOE`: `MOVE`), if any.
+    fn slip_of(word: &str) -> Option<&'static str>;
 
     /// The board as plain ASCII (at most 76 columns), drawn from `viewer`'s
     /// seat, with the score, losses, turn, pending decision, and the squares

@@ -576,25 +576,44 @@ fn unflow(text: &str, delsp: bool) -> String {
 // ----- stripping ---------------------------------------------------------------
 
 /// What the player wrote, without quotes, quoted originals and signatures.
+///
+/// Quoted lines (`>`) are dropped wherever they are, so that a reply
+/// written below the quote (bottom-posting, Thunderbird's default) or
+/// between its parts is read. An attribution line (`On ... wrote:`) that
+/// introduces such a quote is dropped with it; one followed by unquoted
+/// text, like Outlook's `-----Original Message-----` and `From:`/`Sent:`
+/// header blocks, starts an original included without quote marks, and
+/// everything from there on is cut. So is a signature (`-- `) and
+/// anything after an `END` line.
 fn strip(full: &str) -> String {
     let lines: Vec<&str> = full.lines().collect();
     let mut kept: Vec<&str> = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
-        let trimmed = line.trim();
+    let mut i = 0;
+    while i < lines.len() {
+        let trimmed = lines[i].trim();
         if trimmed == "--" || trimmed.eq_ignore_ascii_case("END") {
             break;
         }
         if trimmed.starts_with('>') {
+            i += 1;
             continue;
         }
-        if starts_quoted_original(&lines, i) {
+        let attribution = attribution_lines(&lines, i);
+        if let Some(len) = attribution.filter(|&len| quote_follows(&lines, i + len)) {
+            // Bottom-posting: the quote is dropped line by line above,
+            // and what follows it is the player's again.
+            i += len;
+            continue;
+        }
+        if attribution.is_some() || starts_quoted_original(&lines, i) {
             // Outlook draws a rule above its header block.
             while kept.last().is_some_and(|l| is_rule(l.trim())) {
                 kept.pop();
             }
             break;
         }
-        kept.push(line.trim_end());
+        kept.push(lines[i].trim_end());
+        i += 1;
     }
     while kept.last().is_some_and(|l| l.is_empty()) {
         kept.pop();
@@ -606,28 +625,44 @@ fn strip(full: &str) -> String {
     kept[start..].join("\n")
 }
 
+/// Whether the next line that is not blank, from `from` on, is quoted.
+fn quote_follows(lines: &[&str], from: usize) -> bool {
+    lines
+        .iter()
+        .skip(from)
+        .map(|l| l.trim())
+        .find(|l| !l.is_empty())
+        .is_some_and(|l| l.starts_with('>'))
+}
+
 /// A blank line, or a line of underscores or dashes.
 fn is_rule(line: &str) -> bool {
     line.is_empty()
         || (line.len() >= 5 && (line.chars().all(|c| c == '_') || line.chars().all(|c| c == '-')))
 }
 
+/// An original included without quote marks starts here: Outlook's
+/// `-----Original Message-----` rule or its header block.
 fn starts_quoted_original(lines: &[&str], i: usize) -> bool {
+    is_original_message_rule(&normalise_spaces(lines[i].trim()))
+        || is_outlook_header_block(lines, i)
+}
+
+/// The number of lines (1 or 2) of the attribution starting at line `i`
+/// (`On ... wrote:`), if one does.
+fn attribution_lines(lines: &[&str], i: usize) -> Option<usize> {
     let line = normalise_spaces(lines[i].trim());
-    if is_original_message_rule(&line) || is_attribution(&line) {
-        return true;
-    }
-    if is_outlook_header_block(lines, i) {
-        return true;
+    if is_attribution(&line) {
+        return Some(1);
     }
     // Clients wrap a long attribution; the next line alone must not start
     // one, or an order line just above a one-line attribution would be
     // taken for its first half.
     match lines.get(i + 1).map(|l| normalise_spaces(l.trim())) {
         Some(next) if !next.is_empty() && !starts_attribution(&next) => {
-            starts_attribution(&line) && is_attribution(&format!("{line} {next}"))
+            (starts_attribution(&line) && is_attribution(&format!("{line} {next}"))).then_some(2)
         }
-        _ => false,
+        _ => None,
     }
 }
 
@@ -636,12 +671,21 @@ fn normalise_spaces(line: &str) -> String {
     line.replace(['\u{a0}', '\u{202f}'], " ")
 }
 
-/// `-----Original Message-----`, `----- Original Message -----`.
+/// `-----Original Message-----`, `----- Original Message -----`, and the
+/// same rule in the languages Outlook writes it in most often.
 fn is_original_message_rule(line: &str) -> bool {
-    line.starts_with("---")
-        && line
-            .trim_matches(|c: char| c == '-' || c.is_whitespace())
-            .eq_ignore_ascii_case("original message")
+    const NAMES: &[&str] = &[
+        "original message",
+        "ursprüngliche nachricht",
+        "message d'origine",
+        "mensaje original",
+        "messaggio originale",
+        "oorspronkelijk bericht",
+    ];
+    let inner = line
+        .trim_matches(|c: char| c == '-' || c.is_whitespace())
+        .to_lowercase();
+    line.starts_with("---") && NAMES.contains(&inner.as_str())
 }
 
 fn starts_attribution(line: &str) -> bool {
@@ -673,7 +717,11 @@ fn header_name(line: &str) -> Option<String> {
 /// `Sent:`/`Date:` and `To:`/`Subject:`: the header block Outlook puts above
 /// the original it includes unquoted.
 fn is_outlook_header_block(lines: &[&str], i: usize) -> bool {
-    if header_name(lines[i]).as_deref() != Some("from") {
+    // Outlook names the fields in the reader's language.
+    const FROM: &[&str] = &["from", "von", "de"];
+    const SENT: &[&str] = &["sent", "date", "gesendet", "datum", "envoyé"];
+    const TO: &[&str] = &["to", "subject", "an", "betreff", "à", "objet"];
+    if !header_name(lines[i]).is_some_and(|n| FROM.contains(&n.as_str())) {
         return false;
     }
     if i > 0 && !is_rule(lines[i - 1].trim()) {
@@ -685,7 +733,7 @@ fn is_outlook_header_block(lines: &[&str], i: usize) -> bool {
         .filter_map(|l| header_name(l))
         .collect();
     let has = |wanted: &[&str]| names.iter().any(|n| wanted.contains(&n.as_str()));
-    has(&["sent", "date"]) && has(&["to", "subject"])
+    has(SENT) && has(TO)
 }
 
 // ----- HTML to text ------------------------------------------------------------
@@ -1122,6 +1170,63 @@ mod tests {
         assert_eq!(
             strip("PASS\n----- Original Message -----\nMOVE A B"),
             "PASS"
+        );
+    }
+
+    #[test]
+    fn strip_reads_a_reply_written_below_the_quote() {
+        // Thunderbird: attribution, quote, then the reply.
+        assert_eq!(
+            strip("On 24/11/2026 10:00, orderly wrote:\n> Blue to move\n> MOVE ?\n\ncav BR B3C\n\nAnn"),
+            "cav BR B3C\n\nAnn"
+        );
+        // Gmail's attribution wrapped over two lines, then interleaved.
+        assert_eq!(
+            strip(
+                "On Tue, Nov 24, 2026 at 10:00 AM orderly <\norderly@example.org> wrote:\n\n\
+                 > Your move.\n\nPASS\n> More quote\nMOVE A B\n-- \nsig"
+            ),
+            "PASS\nMOVE A B"
+        );
+        assert_eq!(
+            strip("Le mar. 24 nov. 2026 à 10:00, orderly <o@example.org> a écrit :\n> x\nPASS"),
+            "PASS"
+        );
+        assert_eq!(
+            strip(
+                "Am Di., 24. Nov. 2026 um 10:00 Uhr schrieb orderly <o@example.org>:\n>x\n\nPASS"
+            ),
+            "PASS"
+        );
+        // Top-posted above a quote: the same text as before.
+        assert_eq!(
+            strip("PASS\n\nOn Tue, Nov 24, 2026, Ann wrote:\n> x\n> y\n"),
+            "PASS"
+        );
+        // An attribution above an unquoted original still cuts it.
+        assert_eq!(
+            strip("PASS\nOn Tue, Ann wrote:\n\nMOVE ?\n> x\nMOVE B"),
+            "PASS"
+        );
+    }
+
+    #[test]
+    fn strip_cuts_outlook_originals_in_other_languages() {
+        assert_eq!(
+            strip("PASS\n-----Ursprüngliche Nachricht-----\nVon: o\nMOVE A B"),
+            "PASS"
+        );
+        assert_eq!(
+            strip("PASS\n\nVon: orderly\nGesendet: Dienstag\nAn: Ann\nBetreff: x\n\nMOVE ?"),
+            "PASS"
+        );
+        assert_eq!(
+            strip("PASS\n\nDe : orderly\nEnvoyé : mardi\nÀ : Ann\nObjet : x\n\nMOVE ?"),
+            "PASS"
+        );
+        assert_eq!(
+            strip("PASS\n---\nmessage original is a phrase"),
+            "PASS\n---\nmessage original is a phrase"
         );
     }
 

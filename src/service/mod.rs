@@ -30,6 +30,7 @@ pub mod admin;
 mod clock;
 pub mod commands;
 pub mod identity;
+pub mod lines;
 pub mod moderation;
 mod notices;
 mod rules;
@@ -550,6 +551,9 @@ impl Service {
             parts: Vec::new(),
             outgoing: Vec::new(),
             game: None,
+            written: Default::default(),
+            taken: 0,
+            ignored: 0,
             warned: Default::default(),
             echoed: Vec::new(),
             press: Vec::new(),
@@ -568,11 +572,7 @@ impl Service {
         }
         done.game = work.game.as_ref().map(|(g, _)| g.id);
         done.seat = work.game.as_ref().map(|(_, s)| s.seat);
-        done.outcome = if work.items.iter().any(|i| i.refused) {
-            "refused".into()
-        } else {
-            "ok".into()
-        };
+        done.outcome = work.outcome();
         work.queue_reply()?;
         tx.record_message(&message_id, &sender, &at, &done.outcome)?;
         tx.commit()?;
@@ -614,6 +614,13 @@ struct Work<'a> {
     outgoing: Vec<(OutgoingMail, Option<(i64, Seat)>)>,
     /// The game the mail acts on, once authenticated.
     game: Option<(GameRow, SeatRow)>,
+    /// The lines as written, by the text read from them (an order without
+    /// the greeting before it): the reply quotes what the player wrote.
+    written: std::collections::HashMap<String, String>,
+    /// Orders of this mail taken.
+    taken: usize,
+    /// Lines of this mail ignored as prose.
+    ignored: usize,
     /// The games whose seat owner was warned of this mail using their key.
     warned: std::collections::BTreeSet<i64>,
     /// The events the reply's echo already tells, in words: the sender's
@@ -626,6 +633,7 @@ struct Work<'a> {
 
 impl Work<'_> {
     fn item(&mut self, line: &str, answer: impl Into<String>, refused: bool) {
+        let line = self.written.get(line).map_or(line, String::as_str);
         self.items.push(Item {
             line: line.to_string(),
             answer: texts::wrap(&answer.into()).trim_end().to_string(),
@@ -751,11 +759,38 @@ impl Work<'_> {
             return Ok(());
         }
         let claim = self.claim(&lines);
+        let reader = self.line_reader(claim.as_ref())?;
         let mut orders: Vec<String> = Vec::new();
-        for line in &lines {
-            let command = commands::read(line);
-            if !matches!(command, Command::Order(_)) && !orders.is_empty() {
+        // Prose not yet listed: it is listed in its place, but after the
+        // orders around it, which are answered together.
+        let mut prose: Vec<(String, Option<&'static str>)> = Vec::new();
+        let mut read_any = false;
+        for written in &lines {
+            let (command, text, alone) = match reader.read(written) {
+                lines::Reading::Prose { hint } => {
+                    if written.chars().any(char::is_alphanumeric) {
+                        prose.push((written.to_string(), hint));
+                    }
+                    continue;
+                }
+                lines::Reading::Order(text) => (Command::Order(text.clone()), text, false),
+                lines::Reading::Mixed(text) => (Command::Order(text.clone()), text, true),
+                lines::Reading::Command { command, text } => (command, text, false),
+            };
+            read_any = true;
+            if text != *written {
+                self.written.insert(text.clone(), written.to_string());
+            }
+            let line = text.as_str();
+            if (alone || !matches!(command, Command::Order(_))) && !orders.is_empty() {
                 self.orders(&std::mem::take(&mut orders), claim.as_ref())?;
+            }
+            if orders.is_empty() {
+                self.ignore(&mut prose);
+            }
+            if alone {
+                self.orders(std::slice::from_ref(&text), claim.as_ref())?;
+                continue;
             }
             match command {
                 Command::Order(l) => orders.push(l),
@@ -830,6 +865,13 @@ impl Work<'_> {
         }
         if !orders.is_empty() {
             self.orders(&orders, claim.as_ref())?;
+        }
+        self.ignore(&mut prose);
+        if !read_any {
+            self.parts.push(texts::wrap(
+                "This mail has no command or order in it (quoted lines and \
+                 signatures are not read). Write HELP for the commands.",
+            ));
         }
         self.send_press()
     }
@@ -2055,6 +2097,9 @@ impl Work<'_> {
         echo: bool,
     ) -> Result<Vec<G::Event>> {
         let mut happened = Vec::new();
+        if echo {
+            self.taken += s.taken.len();
+        }
         for t in &s.taken {
             let events: Vec<String> = t.events.iter().map(|e| e.to_string()).collect();
             self.tx.add_entry(

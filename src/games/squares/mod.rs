@@ -49,8 +49,8 @@ pub use unit::{Side, UnitId, UnitKind, UnitState, ARMY_SIZE};
 use rules::Access;
 
 use crate::games::{
-    BoardStyle, Condition, DecisionKind, Game, GameOptions, Outcome, ParseError, Pending,
-    Rejection, Seat,
+    BoardStyle, Condition, DecisionKind, Game, GameOptions, OrderWord, Outcome, ParseError,
+    Pending, Rejection, Seat,
 };
 
 impl Squares {
@@ -309,6 +309,14 @@ impl Game for Squares {
 
     fn read_order(&self, line: &str) -> Result<Order, Rejection> {
         reader::read_checked(self, line)
+    }
+
+    fn order_word(word: &str) -> OrderWord {
+        notation::with(&notation::CIVIL_WAR, || reader::order_word(word))
+    }
+
+    fn slip_of(word: &str) -> Option<&'static str> {
+        notation::with(&notation::CIVIL_WAR, || reader::slip_of(word))
     }
 
     fn draw_board(&self, viewer: Seat, last: &[Event]) -> String {

@@ -25,8 +25,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::notation::{self, NAPOLEONIC};
 use super::{choices, conditions, drawing, reader, Event, Order, Refusal, Side, Squares, Variant};
 use crate::games::{
-    BoardStyle, CitesRule, Condition, Game, GameOptions, Outcome, ParseError, Pending, Rejection,
-    RuleId, Seat,
+    BoardStyle, CitesRule, Condition, Game, GameOptions, OrderWord, Outcome, ParseError, Pending,
+    Rejection, RuleId, Seat,
 };
 
 /// Runs `f` in the variant's notation.
@@ -204,6 +204,14 @@ impl Game for Napoleonic {
 
     fn read_order(&self, line: &str) -> Result<NapOrder, Rejection> {
         napoleonic(|| reader::read_checked(&self.0, line)).map(NapOrder)
+    }
+
+    fn order_word(word: &str) -> OrderWord {
+        napoleonic(|| reader::order_word(word))
+    }
+
+    fn slip_of(word: &str) -> Option<&'static str> {
+        napoleonic(|| reader::slip_of(word))
     }
 
     fn draw_board(&self, viewer: Seat, last: &[NapEvent]) -> String {

@@ -1,0 +1,888 @@
+//! Telling apart the lines of a mail: people write orders the way they
+//! write mail, with a greeting above, "OK then:" in front, "thanks" behind,
+//! their name and a phone's footer below. Each line is read as one of:
+//!
+//! - a **command** or an **order**, once the courtesy around it is taken
+//!   off: clauses without order words before and after it (`Hi Bob,`,
+//!   `OK then:`, `, thanks!`), a label before an order with its own verb
+//!   (`My move: PASS`), lead-in words in front (`OK`, `Please`, `I'll`,
+//!   `Here's`) and courtesy words behind (`please`, `thanks`, `thx`);
+//! - **prose**: a line in which no clause looks like an order or is a
+//!   command. Prose is ignored and listed as ignored in the reply; it never
+//!   voids an order, and a mail of orders and prose is a success.
+//!
+//! A line is cut into clauses at `,` `;` `:` `!` `?`, brackets, quotes, a
+//! full stop that ends a sentence and a dash between spaces. Whether a
+//! clause looks like an order is decided by the game's own words
+//! ([`Game::order_word`]): verbs, unit words, squares, numbers, words
+//! shaped like a square, and, beside those, slips of a verb or a unit word
+//! ([`Game::slip_of`]). A clause looks like an order when
+//!
+//! - it starts with an order word, or with a slip of one followed by an
+//!   order word, and its order words outnumber its other words (when it
+//!   starts with a verb, as many suffice: `Stand firm` is an order);
+//!   except that unit words or numbers alone among other words make no
+//!   order (`Infantry wins battles`, `2 more turns`); or
+//! - it starts with another word but names a square, and its squares,
+//!   units, numbers and slips still outnumber the other words (`xyz cav
+//!   B3C`): an order whose verb is garbled, not a sentence that mentions
+//!   a square (`I see you moved to B3C`, `Nice attack on B1C`). A verb
+//!   after the first word makes no order: `Your move.`, `Good move!`.
+//!
+//! The orders' own fillers (FROM, TO, THE, AND, a side's name) count
+//! neither way, and a name of the sender or of the game's players is no
+//! order word even when it is one (`Art`). A question (`Resign?`) is
+//! neither an order nor a command, except one that only asks for something
+//! (`Board?`), and what ends a game (RESIGN, ACCEPT DRAW, CLAIM WIN) is
+//! read only from a line that says nothing else.
+//!
+//! A line that looks like an order is read by the game, which takes it or
+//! refuses it with its reason and the nearest legal orders: a misspelt
+//! order (`mvoe cav B3C`) is refused, never ignored. One that also holds
+//! other words ([`Reading::Mixed`]: `Stay safe!`) is answered on its own,
+//! so that its refusal voids no other order of the mail.
+
+use std::collections::HashSet;
+
+use super::commands::{self, Command};
+use crate::games::{hosted, Game, OrderWord};
+
+/// What one line of a mail is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// A command; `text` is the part of the line it was read from.
+    Command {
+        /// The command.
+        command: Command,
+        /// The line without the courtesy around the command.
+        text: String,
+    },
+    /// An order line for the game: the line without the courtesy around
+    /// the order.
+    Order(String),
+    /// An order line with words in it that are not the orders' (`Stay
+    /// safe!`, `xyz cav B3C`): read by the game like any order, but on its
+    /// own, so that its refusal voids no other order of the mail.
+    Mixed(String),
+    /// Not an order nor a command.
+    Prose {
+        /// The order word the line's one word may be a slip of (`pas`:
+        /// `PASS`), to mention in the reply.
+        hint: Option<&'static str>,
+    },
+}
+
+/// Words that lead in to an order or a command: skipped in front of one.
+const LEAD_IN: &[&str] = &[
+    "OK", "OKAY", "OKE", "OKIE", "K", "KK", "ALRIGHT", "ALLRIGHT", "RIGHT", "WELL", "SO", "THEN",
+    "NOW", "NEXT", "AND", "ALSO", "JUST", "PLEASE", "PLS", "PLZ", "KINDLY", "I", "ILL", "IM", "ID",
+    "WE", "LETS", "LET", "US", "WILL", "SHALL", "WOULD", "LIKE", "WANT", "WISH", "GOING", "GONNA",
+    "TO", "HERE", "HERES", "IS", "ARE", "MY", "OUR", "ORDER", "ORDERS", "FIRST", "SECOND",
+    "FINALLY", "LASTLY", "YES", "YEP", "YEAH", "SURE", "FINE",
+];
+
+/// Courtesy words that may follow an order or a command.
+const TRAILING: &[&str] = &[
+    "PLEASE", "PLS", "PLZ", "THANKS", "THANK", "YOU", "THX", "TY", "TA", "CHEERS", "NOW", "THEN",
+    "TOO", "OK", "OKAY", "SIR", "MATE",
+];
+
+/// More words than any order has: a longer clause is not searched for
+/// slips of order words.
+const MAX_ORDER_WORDS: usize = 16;
+
+/// The longest prose line echoed whole in the reply.
+pub const ECHO_COLUMNS: usize = 70;
+
+/// Reads the lines of one mail with the words of one game (or of every
+/// hosted game when the mail names none) and the names of the people in
+/// it.
+pub struct LineReader {
+    game: Option<&'static str>,
+    names: HashSet<String>,
+}
+
+/// How a word of a line counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    Order(OrderWord),
+    Near(&'static str),
+    Filler,
+    Prose,
+}
+
+#[derive(Clone, Debug)]
+struct Word {
+    start: usize,
+    end: usize,
+    upper: String,
+    /// How it counts, once the reader has classed it.
+    class: Class,
+}
+
+/// A clause: the words between two separators.
+#[derive(Clone, Debug, Default)]
+struct Clause {
+    words: Vec<Word>,
+    /// The separator that ends it, if any. A question (`?`) is neither an
+    /// order nor a command (`Resign?`); a colon may end a label
+    /// (`My move:`).
+    end: Option<char>,
+}
+
+impl Clause {
+    fn span<'a>(&self, line: &'a str) -> &'a str {
+        match (self.words.first(), self.words.last()) {
+            (Some(first), Some(last)) => &line[first.start..last.end],
+            _ => "",
+        }
+    }
+}
+
+/// Commands that end a game: read only from a line that says nothing else
+/// (`Resign.`, `OK, I resign`), never from a sentence (`Resign, you are
+/// beaten`).
+fn ends_the_game(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Resign | Command::AcceptDraw | Command::ClaimWin
+    )
+}
+
+impl LineReader {
+    /// A reader for a mail about the hosted game called `game` (any game
+    /// when `None` or not hosted); `names` are the display names and
+    /// addresses of the people in it, whose words are no order words.
+    pub fn new<'a>(game: Option<&str>, names: impl IntoIterator<Item = &'a str>) -> LineReader {
+        let mut set = HashSet::new();
+        for name in names {
+            // An address gives its local part's words (`ann.lee@x`).
+            let name = name.split('@').next().unwrap_or_default();
+            for clause in clauses(name) {
+                set.extend(clause.words.into_iter().map(|w| w.upper));
+            }
+        }
+        LineReader {
+            game: game.and_then(hosted::canonical),
+            names: set,
+        }
+    }
+
+    /// Reads one line (not empty).
+    pub fn read(&self, line: &str) -> Reading {
+        let line = line.trim();
+        // A message keeps its punctuation; other commands lose the
+        // sentence's (`Accept.`, `NEW ... VS bob@example.org.`).
+        let as_written =
+            as_command(line).filter(|c| matches!(c, Command::Say(_) | Command::Moderator(_)));
+        if let Some(command) = as_written.or_else(|| as_command(&command_form(line))) {
+            return Reading::Command {
+                command,
+                text: line.to_string(),
+            };
+        }
+        let clauses: Vec<Clause> = clauses(line)
+            .into_iter()
+            .map(|mut c| {
+                for w in &mut c.words {
+                    w.class = self.class(&w.upper);
+                }
+                answer_in_advance(&mut c);
+                // Slips matter only beside order words (`mvoe cav B3C`),
+                // in a clause as short as orders are: every word looked at
+                // is compared with every order word.
+                if c.words.len() <= MAX_ORDER_WORDS
+                    && c.words.iter().any(|w| matches!(w.class, Class::Order(_)))
+                {
+                    for w in &mut c.words {
+                        w.class = self.slip(w);
+                    }
+                }
+                Self::courtesy_removed(c)
+            })
+            .filter(|c| !c.words.is_empty())
+            .collect();
+        let alone = clauses.len() == 1;
+        let command_in = |c: &Clause| {
+            as_command(c.span(line))
+                .filter(|command| alone || !ends_the_game(command))
+                .filter(|command| c.end != Some('?') || only_asks(command))
+        };
+        // (clause, whether it is an order rather than a command)
+        let shaped: Vec<(usize, bool)> = clauses
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| {
+                if command_in(c).is_some() {
+                    Some((i, false))
+                } else {
+                    (c.end != Some('?') && self.looks_like_order(&c.words)).then_some((i, true))
+                }
+            })
+            .collect();
+        // A label before an order with a verb of its own: "My move: PASS".
+        let label = match shaped.as_slice() {
+            [(label, true), (next, true), ..] => {
+                clauses[*label].end == Some(':') && self.starts_with_verb(&clauses[*next].words)
+            }
+            _ => false,
+        };
+        let shaped = &shaped[usize::from(label)..];
+        let (Some(&(first, _)), Some(&(last, _))) = (shaped.first(), shaped.last()) else {
+            return Reading::Prose {
+                hint: self.hint(&clauses),
+            };
+        };
+        let start = clauses[first].words[0].start;
+        let end = clauses[last].words[clauses[last].words.len() - 1].end;
+        let core = line[start..end].replace('\u{2019}', "'");
+        if let Some(command) = as_command(&core).filter(|c| alone || !ends_the_game(c)) {
+            return Reading::Command {
+                command,
+                text: core,
+            };
+        }
+        if shaped.iter().any(|&(_, order)| order) {
+            let prose = clauses[first..=last]
+                .iter()
+                .flat_map(|c| &c.words)
+                .any(|w| w.class == Class::Prose);
+            return if prose {
+                Reading::Mixed(core)
+            } else {
+                Reading::Order(core)
+            };
+        }
+        // Commands in clauses of their own ("ACCEPT. HELP"): the first.
+        let text = clauses[first].span(line).to_string();
+        match command_in(&clauses[first]) {
+            Some(command) => Reading::Command { command, text },
+            None => Reading::Order(core),
+        }
+    }
+
+    /// What a word is to the game: the mail's game, or the strongest
+    /// reading among the hosted games.
+    fn order_word(&self, word: &str) -> OrderWord {
+        if let Some(w) = self
+            .game
+            .and_then(|g| crate::with_game!(g, G => G::order_word(word)))
+        {
+            return w;
+        }
+        let rank = |w: &OrderWord| match w {
+            w if w.is_order_word() && *w != OrderWord::CodeLike => 4,
+            OrderWord::CodeLike => 3,
+            OrderWord::Filler => 2,
+            _ => 1,
+        };
+        hosted::GAMES
+            .iter()
+            .filter_map(|g| crate::with_game!(g, G => G::order_word(word)))
+            .max_by_key(rank)
+            .unwrap_or(OrderWord::Other)
+    }
+
+    fn class(&self, word: &str) -> Class {
+        let w = self.order_word(word);
+        if self.names.contains(word) {
+            // A name is nobody's order, even `Art`.
+            return if w.is_order_word() {
+                Class::Filler
+            } else {
+                Class::Prose
+            };
+        }
+        match w {
+            OrderWord::Filler => Class::Filler,
+            OrderWord::Other => Class::Prose,
+            w => Class::Order(w),
+        }
+    }
+
+    /// The word's class, a prose word that is a slip of an order word (and
+    /// no name) as [`Class::Near`].
+    fn slip(&self, word: &Word) -> Class {
+        if word.class != Class::Prose || self.names.contains(&word.upper) {
+            return word.class;
+        }
+        let slip = match self.game {
+            Some(g) => crate::with_game!(g, G => G::slip_of(&word.upper)).flatten(),
+            None => hosted::GAMES
+                .iter()
+                .find_map(|g| crate::with_game!(g, G => G::slip_of(&word.upper)).flatten()),
+        };
+        slip.map_or(Class::Prose, Class::Near)
+    }
+
+    /// The clause without lead-in words in front and courtesy words
+    /// behind (unless they are order words).
+    fn courtesy_removed(mut clause: Clause) -> Clause {
+        let is = |list: &[&str], w: &Word| {
+            list.contains(&w.upper.as_str()) && !matches!(w.class, Class::Order(_))
+        };
+        let words = &mut clause.words;
+        let lead = words.iter().take_while(|w| is(LEAD_IN, w)).count();
+        words.drain(..lead);
+        while words.last().is_some_and(|w| is(TRAILING, w)) {
+            words.pop();
+        }
+        clause
+    }
+
+    /// Whether a clause looks like an order (see the module's text).
+    fn looks_like_order(&self, clause: &[Word]) -> bool {
+        let classes: Vec<Class> = clause
+            .iter()
+            .map(|w| w.class)
+            .filter(|c| *c != Class::Filler)
+            .collect();
+        let Some(&first) = classes.first() else {
+            return false;
+        };
+        let count = |f: &dyn Fn(&Class) -> bool| classes.iter().filter(|c| f(c)).count();
+        let prose = count(&|c| *c == Class::Prose);
+        let near = count(&|c| matches!(c, Class::Near(_)));
+        let kind = |k: OrderWord| count(&|c| *c == Class::Order(k));
+        let (verbs, units, numbers) = (
+            kind(OrderWord::Verb),
+            kind(OrderWord::Unit),
+            kind(OrderWord::Number),
+        );
+        let squares = kind(OrderWord::Square) + kind(OrderWord::CodeLike);
+        let order_words = verbs + units + numbers + squares;
+        match first {
+            Class::Order(w) => {
+                if prose > 0 && verbs == 0 && squares == 0 {
+                    // Unit words or numbers among other words.
+                    return false;
+                }
+                if w == OrderWord::Verb {
+                    order_words + near >= prose
+                } else {
+                    order_words + near > prose
+                }
+            }
+            Class::Near(_) if order_words > 0 => order_words + near > prose,
+            _ => squares > 0 && units + numbers + squares + near > prose,
+        }
+    }
+
+    fn starts_with_verb(&self, clause: &[Word]) -> bool {
+        clause.iter().map(|w| w.class).find(|c| *c != Class::Filler)
+            == Some(Class::Order(OrderWord::Verb))
+    }
+
+    /// The order word a one-word line may be a slip of.
+    fn hint(&self, clauses: &[Clause]) -> Option<&'static str> {
+        let words: Vec<&Word> = clauses
+            .iter()
+            .flat_map(|c| &c.words)
+            .filter(|w| w.class != Class::Filler)
+            .collect();
+        match words.as_slice() {
+            [word] => match self.slip(word) {
+                Class::Near(meant) => Some(meant),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// An answer given in advance (`IF STAND OPTION 2`, `IF ATTACKED AT B2C
+/// RETREAT B1R`): its IF and condition words join the order after them.
+fn answer_in_advance(clause: &mut Clause) {
+    let [first, second, ..] = clause.words.as_mut_slice() else {
+        return;
+    };
+    let condition = second.class == Class::Order(OrderWord::Verb) || second.upper == "ATTACKED";
+    if first.upper == "IF" && condition {
+        first.class = Class::Filler;
+        if second.upper == "ATTACKED" {
+            second.class = Class::Filler;
+        }
+    }
+}
+
+/// Commands that only ask for something (`Board?`): a question may be one.
+fn only_asks(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Help | Command::HelpMoves(_) | Command::Board | Command::History | Command::Games
+    )
+}
+
+/// The line as a command would be written: without the punctuation that
+/// ends a sentence and after the first word (`Accept.`, `Moderator: ...`).
+fn command_form(line: &str) -> String {
+    let line =
+        line.trim_end_matches(|c: char| matches!(c, '.' | '!' | ',' | ';') || c.is_whitespace());
+    match line.split_once(char::is_whitespace) {
+        Some((first, rest)) => format!(
+            "{} {}",
+            first.trim_end_matches([':', ',', '.', '!', ';']),
+            rest.trim_start()
+        ),
+        None => line.trim_end_matches(':').to_string(),
+    }
+}
+
+/// The command `text` is, if it is one. A `NEW` or `VACATION` written
+/// wrong counts when it is clearly meant as one (an address, a game's
+/// name, a number), so that its usage is answered; `New year, new luck!`
+/// is no command.
+fn as_command(text: &str) -> Option<Command> {
+    let command = commands::read(text);
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|w| w.to_ascii_uppercase())
+        .collect();
+    let meant = match &command {
+        Command::Order(_) => false,
+        Command::BadNew(_) => {
+            text.contains('@')
+                || words
+                    .get(1)
+                    .is_some_and(|g| hosted::canonical(g).is_some() || g == "VS")
+        }
+        Command::BadVacation(_) => text.chars().any(|c| c.is_ascii_digit()),
+        _ => true,
+    };
+    meant.then_some(command)
+}
+
+/// The words of a line, grouped in clauses: split at `,` `;` `:` `!` `?`,
+/// brackets and quotes, a full stop that ends a sentence, and a dash with
+/// spaces around it. Words are letters and digits (apostrophes inside
+/// dropped: `I'll` is `ILL`), upper case.
+fn clauses(line: &str) -> Vec<Clause> {
+    let mut out: Vec<Clause> = vec![Clause::default()];
+    let chars: Vec<(usize, char)> = line.char_indices().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let (at, c) = chars[i];
+        let next = chars.get(i + 1).map(|&(_, c)| c);
+        let prev = i.checked_sub(1).map(|p| chars[p].1);
+        if c.is_alphanumeric() {
+            let mut j = i;
+            let mut upper = String::new();
+            while j < chars.len() {
+                let c = chars[j].1;
+                let apostrophe = matches!(c, '\'' | '\u{2019}')
+                    && chars.get(j + 1).is_some_and(|&(_, n)| n.is_alphanumeric());
+                if c.is_alphanumeric() {
+                    upper.extend(c.to_uppercase());
+                } else if !apostrophe {
+                    break;
+                }
+                j += 1;
+            }
+            let end = chars.get(j).map_or(line.len(), |&(e, _)| e);
+            if let Some(clause) = out.last_mut() {
+                clause.words.push(Word {
+                    start: at,
+                    end,
+                    upper,
+                    class: Class::Prose,
+                });
+            }
+            i = j;
+            continue;
+        }
+        let spaced = |c: Option<char>| c.is_none_or(char::is_whitespace);
+        let separator = match c {
+            ',' | ';' | ':' | '!' | '?' | '(' | ')' | '[' | ']' | '{' | '}' | '"' | '\u{201c}'
+            | '\u{201d}' | '\u{2026}' => true,
+            '.' => spaced(next) || next == Some('.'),
+            '-' | '\u{2013}' | '\u{2014}' => spaced(prev) && spaced(next),
+            _ => false,
+        };
+        if let Some(clause) = out.last_mut().filter(|c| separator && !c.words.is_empty()) {
+            clause.end = Some(c);
+            out.push(Clause::default());
+        }
+        i += 1;
+    }
+    out.retain(|c| !c.words.is_empty());
+    out
+}
+
+/// `line` cut to [`ECHO_COLUMNS`] characters, with `...` when cut.
+pub fn shortened(line: &str) -> String {
+    if line.chars().count() <= ECHO_COLUMNS {
+        return line.to_string();
+    }
+    let cut: String = line.chars().take(ECHO_COLUMNS - 3).collect();
+    format!("{}...", cut.trim_end())
+}
+
+// ----- in the service -----------------------------------------------------
+
+impl super::Work<'_> {
+    /// The reader for this mail's lines: the words of the game it names,
+    /// and the names and addresses of the sender and of the game's players.
+    pub(super) fn line_reader(
+        &self,
+        claim: Option<&super::Claim>,
+    ) -> Result<LineReader, super::ServiceError> {
+        let mut names = vec![self.sender.to_string()];
+        names.extend(self.incoming.from.as_ref().and_then(|a| a.name.clone()));
+        let mut game = None;
+        if let Some(row) = claim.map(|c| self.tx.game(c.game)).transpose()?.flatten() {
+            for seat in self.tx.seats(row.id)? {
+                names.push(seat.address);
+                names.push(seat.name);
+            }
+            game = Some(row.kind);
+        }
+        Ok(LineReader::new(
+            game.as_deref(),
+            names.iter().map(String::as_str),
+        ))
+    }
+
+    /// Lists the prose lines gathered so far as ignored: consecutive ones
+    /// in one answer, a line that may be a slipped order on its own.
+    pub(super) fn ignore(&mut self, prose: &mut Vec<(String, Option<&'static str>)>) {
+        let mut group: Vec<String> = Vec::new();
+        for (line, hint) in std::mem::take(prose) {
+            self.ignored += 1;
+            match hint {
+                None => group.push(shortened(&line)),
+                Some(meant) => {
+                    self.ignored_item(&mut group);
+                    self.item(
+                        &shortened(&line),
+                        format!(
+                            "Ignored: not an order or a command. If an order was meant: \
+                             did you mean {meant}?"
+                        ),
+                        false,
+                    );
+                }
+            }
+        }
+        self.ignored_item(&mut group);
+    }
+
+    fn ignored_item(&mut self, group: &mut Vec<String>) {
+        let answer = match group.len() {
+            0 => return,
+            1 => "Ignored: not an order or a command.",
+            _ => "Ignored: no order or command in these lines.",
+        };
+        let line = std::mem::take(group).join("\n> ");
+        self.item(&line, answer, false);
+    }
+
+    /// What became of the mail, for the log: `orders taken`, `orders
+    /// taken, 3 lines ignored`, `refused: 1 line, orders taken`, `ok` (only
+    /// commands), `no order or command, 2 lines ignored`.
+    pub(super) fn outcome(&self) -> String {
+        let refused = self.items.iter().filter(|i| i.refused).count();
+        let lines = |n: usize| match n {
+            1 => "1 line".to_string(),
+            n => format!("{n} lines"),
+        };
+        let mut out = if refused > 0 {
+            let mut out = format!("refused: {}", lines(refused));
+            if self.taken > 0 {
+                out.push_str(", orders taken");
+            }
+            out
+        } else if self.taken > 0 {
+            "orders taken".to_string()
+        } else if self.items.iter().all(|i| i.answer.starts_with("Ignored")) {
+            "no order or command".to_string()
+        } else {
+            "ok".to_string()
+        };
+        if self.ignored > 0 {
+            out.push_str(&format!(", {} ignored", lines(self.ignored)));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::squares::{Napoleonic, Squares};
+    use crate::games::Game;
+
+    fn squares() -> LineReader {
+        LineReader::new(
+            Some("squares"),
+            ["Ann Lee", "ann.lee@example.org", "Art Hall"],
+        )
+    }
+
+    fn order(line: &str) -> String {
+        match squares().read(line) {
+            Reading::Order(text) | Reading::Mixed(text) => text,
+            other => panic!("{line:?} is not an order: {other:?}"),
+        }
+    }
+
+    fn prose(line: &str) -> bool {
+        matches!(squares().read(line), Reading::Prose { .. })
+    }
+
+    fn command(line: &str) -> Command {
+        match squares().read(line) {
+            Reading::Command { command, .. } => command,
+            other => panic!("{line:?} is not a command: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_games_say_what_their_words_are() {
+        assert_eq!(Squares::order_word("move"), OrderWord::Verb);
+        assert_eq!(Squares::order_word("Cavalry"), OrderWord::Unit);
+        assert_eq!(Squares::order_word("b3c"), OrderWord::Square);
+        assert_eq!(Squares::order_word("G1CxB1C"), OrderWord::Square);
+        assert_eq!(Squares::order_word("2"), OrderWord::Number);
+        assert_eq!(Squares::order_word("B4C"), OrderWord::CodeLike);
+        assert_eq!(Squares::order_word("from"), OrderWord::Filler);
+        assert_eq!(Squares::order_word("Gray"), OrderWord::Filler);
+        assert_eq!(Squares::order_word("mvoe"), OrderWord::Other);
+        assert_eq!(Squares::slip_of("mvoe"), Some("MOVE"));
+        assert_eq!(Squares::slip_of("cavalyr"), Some("CAVALRY"));
+        assert_eq!(Squares::slip_of("Retreta"), Some("RETREAT"));
+        assert_eq!(Squares::slip_of("move"), None);
+        assert_eq!(Squares::slip_of("Cheers"), None);
+        assert_eq!(Squares::slip_of("Hi"), None);
+        assert_eq!(Squares::order_word("Cheers"), OrderWord::Other);
+        assert_eq!(Squares::order_word("Hi"), OrderWord::Other);
+        // The variant's own words and codes.
+        assert_eq!(Napoleonic::order_word("guard"), OrderWord::Unit);
+        assert_eq!(Napoleonic::order_word("battery"), OrderWord::Unit);
+        assert_eq!(Napoleonic::order_word("F3C"), OrderWord::Square);
+        assert_eq!(Squares::order_word("guard"), OrderWord::Other);
+        assert_eq!(Napoleonic::order_word("French"), OrderWord::Filler);
+    }
+
+    #[test]
+    fn greetings_sign_offs_names_and_footers_are_prose() {
+        for line in [
+            "Hi,",
+            "Hi Bob,",
+            "Hello Bob,",
+            "Dear Ann",
+            "Thanks!",
+            "Thanks a lot, see you next turn.",
+            "Thx",
+            "Cheers",
+            "Cheers guys",
+            "Best regards,",
+            "Regards",
+            "Kind regards, Ann",
+            "Ann",
+            "Ann Lee",
+            "Art",
+            "Good luck!",
+            "Your move.",
+            "Good move!",
+            "Nice attack on B1C, well played.",
+            "I see you moved to B3C last turn.",
+            "Your cavalry at B3C looks exposed to me",
+            "Infantry wins battles",
+            "2 more turns and I win",
+            "Attack is the best defence.",
+            "Sent from my iPhone",
+            "Sent from my Galaxy",
+            "Sent from my Galaxy S23 Ultra",
+            "Sent from Yahoo Mail for iPhone",
+            "Sent from Mail for Windows",
+            "Get Outlook for iOS",
+            "Get Outlook for Android",
+            "New year, new luck!",
+            "Game on!",
+            "Help me out here",
+            "________________________________",
+            "Love, Ann",
+            "More soon.",
+            "From the hill, with love",
+        ] {
+            assert!(
+                prose(line),
+                "{line:?} is read as {:?}",
+                squares().read(line)
+            );
+        }
+    }
+
+    #[test]
+    fn orders_are_read_without_the_courtesy_around_them() {
+        assert_eq!(order("cav BR B3C"), "cav BR B3C");
+        assert_eq!(order("OK then: move cav to B3C"), "move cav to B3C");
+        assert_eq!(order("OK move cav to B3C"), "move cav to B3C");
+        assert_eq!(order("Please move cav to B3C."), "move cav to B3C");
+        assert_eq!(order("move cav to B3C, thanks!"), "move cav to B3C");
+        assert_eq!(order("cav BR B3C thanks"), "cav BR B3C");
+        assert_eq!(order("I'll attack G1C B1C now."), "attack G1C B1C");
+        assert_eq!(order("I\u{2019}ll attack G1C B1C"), "attack G1C B1C");
+        assert_eq!(order("Here's my move: cav BR B3C"), "move: cav BR B3C");
+        // A label before an order that has its own verb.
+        assert_eq!(order("My move: ATTACK G1C B1C"), "ATTACK G1C B1C");
+        assert_eq!(order("Here's my move: PASS."), "PASS");
+        assert_eq!(order("Move 12: PASS"), "PASS");
+        assert_eq!(order("Attack: G1C B1C"), "Attack: G1C B1C");
+        // Several orders, answers given in advance among them.
+        assert_eq!(
+            order("ATTACK B1C G1C SUPPORT B1CL; IF STAND OPTION 3. Thanks!"),
+            "ATTACK B1C G1C SUPPORT B1CL; IF STAND OPTION 3"
+        );
+        assert_eq!(
+            order("OK: IF ATTACKED AT G1C STAND"),
+            "IF ATTACKED AT G1C STAND"
+        );
+        assert_eq!(order("if attacked retreat BR"), "if attacked retreat BR");
+        assert!(prose("If you attack B1C I will be sad"));
+        assert_eq!(order("My orders: cav BR B3C"), "cav BR B3C");
+        assert_eq!(order("Hi Bob, cav BR B3C. Your move!"), "cav BR B3C");
+        assert_eq!(order("PASS!"), "PASS");
+        assert_eq!(order("Stand."), "Stand");
+        assert_eq!(order("Don't advance"), "Don't advance");
+        assert_eq!(order("2"), "2");
+        assert_eq!(order("Option 2."), "Option 2");
+        assert_eq!(order("1. cav BR B3C"), "1. cav BR B3C");
+        assert_eq!(order("G2CR-G1C"), "G2CR-G1C");
+        assert_eq!(order("MOVE G2R G3R, G2L G3L"), "MOVE G2R G3R, G2L G3L");
+        assert_eq!(
+            order("ATTACK G1C B1C, supported by G1CR"),
+            "ATTACK G1C B1C, supported by G1CR"
+        );
+        assert_eq!(
+            order("Attack B1C from G1C supported by G1CR, and if that fails I will think again"),
+            "Attack B1C from G1C supported by G1CR"
+        );
+        assert_eq!(order("Blue: cav BR B3C"), "cav BR B3C");
+        assert_eq!(order("cav BR B3C (my last reserve)"), "cav BR B3C");
+        assert_eq!(order("Art BR B2C"), "Art BR B2C");
+    }
+
+    #[test]
+    fn an_order_written_wrong_still_looks_like_one() {
+        // Refused by the game with suggestions, never ignored.
+        assert_eq!(order("mvoe cav B3C"), "mvoe cav B3C");
+        assert_eq!(order("mvo cav B3C"), "mvo cav B3C");
+        assert_eq!(order("xyz cav B3C"), "xyz cav B3C");
+        assert_eq!(order("move cav B9C"), "move cav B9C");
+        assert_eq!(order("atack G1C B1C"), "atack G1C B1C");
+        assert_eq!(order("cavalyr BR B3C"), "cavalyr BR B3C");
+        assert_eq!(order("retreat to BR quickly"), "retreat to BR quickly");
+        assert_eq!(order("Stay safe!"), "Stay safe");
+        assert_eq!(
+            order("move cav to B3C if possible"),
+            "move cav to B3C if possible"
+        );
+        // Only order words, slips and fillers: an order like any other.
+        for line in [
+            "mvoe cav B3C",
+            "move cav B9C",
+            "Hold on",
+            "cav BR B3C, thanks",
+        ] {
+            assert!(
+                matches!(squares().read(line), Reading::Order(_)),
+                "{line:?}"
+            );
+        }
+        // Other words too: read on its own, so that it voids nothing.
+        for line in ["xyz cav B3C", "Stay safe!", "retreat to BR quickly"] {
+            assert!(
+                matches!(squares().read(line), Reading::Mixed(_)),
+                "{line:?}"
+            );
+        }
+        // A lone slip is prose, with what it may have meant.
+        assert_eq!(squares().read("pas"), Reading::Prose { hint: Some("PASS") });
+    }
+
+    #[test]
+    fn commands_are_read_with_their_courtesy_too() {
+        assert_eq!(command("Accept."), Command::Accept);
+        assert_eq!(command("accept"), Command::Accept);
+        assert_eq!(command("OK then: accept!"), Command::Accept);
+        assert_eq!(command("Accept, thanks!"), Command::Accept);
+        assert_eq!(command("Please accept"), Command::Accept);
+        assert_eq!(command("Help!"), Command::Help);
+        assert_eq!(command("?"), Command::Help);
+        assert_eq!(command("Offer draw."), Command::OfferDraw);
+        assert_eq!(
+            command("Moderator: my opponent has vanished, please help."),
+            Command::Moderator("my opponent has vanished, please help".into())
+        );
+        assert!(matches!(
+            command("NEW SQUARES VS bob@example.org."),
+            Command::New { opponent, .. } if opponent == "bob@example.org"
+        ));
+        assert!(matches!(command("new squares bob"), Command::BadNew(_)));
+        assert!(matches!(
+            command("vacation 0 days"),
+            Command::BadVacation(_)
+        ));
+        assert!(matches!(command("GAME 4 abc"), Command::Game(_)));
+        assert_eq!(
+            command("SAY Good luck, Bob!"),
+            Command::Say("Good luck, Bob!".into())
+        );
+        // A question is neither a command nor an order.
+        assert!(prose("Resign?"));
+        assert!(prose("Accept draw?"));
+        assert_eq!(command("Board?"), Command::Board);
+        assert!(prose("Resign? Never!"));
+        assert!(prose("Move cav to B3C?"));
+        // What ends a game is read only from a line that says nothing else.
+        assert_eq!(command("Resign."), Command::Resign);
+        assert_eq!(command("OK, I resign."), Command::Resign);
+        assert!(prose("Resign, you are beaten"));
+        assert_eq!(command("Accept draw, thanks"), Command::AcceptDraw);
+        assert!(prose("Accept draw, or else"));
+    }
+
+    #[test]
+    fn without_a_game_every_hosted_games_words_count() {
+        let any = LineReader::new(None, []);
+        assert_eq!(
+            any.read("move guard FR F3C"),
+            Reading::Order("move guard FR F3C".into())
+        );
+        assert_eq!(any.read("HB FR F3C"), Reading::Order("HB FR F3C".into()));
+        assert!(matches!(any.read("Hi Bob,"), Reading::Prose { .. }));
+    }
+
+    #[test]
+    fn clauses_split_at_sentence_punctuation_only() {
+        let words = |line: &str| -> Vec<Vec<String>> {
+            clauses(line)
+                .into_iter()
+                .map(|c| c.words.into_iter().map(|w| w.upper).collect())
+                .collect()
+        };
+        assert_eq!(
+            words("Hi Bob, G2CR-G1C. e.g. x - y (z)"),
+            [
+                vec!["HI", "BOB"],
+                vec!["G2CR", "G1C"],
+                vec!["E", "G"],
+                vec!["X"],
+                vec!["Y"],
+                vec!["Z"]
+            ]
+        );
+        assert_eq!(words("I'll go 'now'"), [vec!["ILL", "GO", "NOW"]]);
+        assert_eq!(words("Grüße"), [vec!["GRÜSSE"]]);
+        assert!(words("---- *** ____").is_empty());
+    }
+
+    #[test]
+    fn long_lines_are_shortened_for_the_echo() {
+        assert_eq!(shortened("short"), "short");
+        let long = "word ".repeat(30);
+        let cut = shortened(&long);
+        assert!(cut.chars().count() <= ECHO_COLUMNS && cut.ends_with("..."));
+    }
+}
