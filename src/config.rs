@@ -194,14 +194,48 @@ pub struct IntakeConfig {
     /// How many times a mail whose processing fails (or panics) is tried
     /// before it is set aside in the quarantine and a moderator told.
     pub max_attempts: u32,
+    /// The largest mail read, in bytes: a larger one is not read beyond its
+    /// headers, and only a verified sender is told (once, briefly).
+    pub max_mail_bytes: usize,
+    /// The most bytes of a mail's header block read; header fields beyond
+    /// are dropped.
+    pub max_header_bytes: usize,
+    /// The most RFC 2047 encoded words (`=?utf-8?q?...?=`) decoded in one
+    /// header field; the field is cut before the next one.
+    pub max_encoded_words: usize,
+    /// The most lines (not blank) of a mail's text read, after quoted lines
+    /// and signatures are removed; the reply says when there were more.
+    pub max_lines: usize,
+    /// The most characters of one line read; a longer line is cut and the
+    /// reply says so.
+    pub max_line_chars: usize,
 }
 
 impl Default for IntakeConfig {
     fn default() -> Self {
+        let limits = crate::mail::intake::Limits::default();
         IntakeConfig {
             maildir: "var/mail/inbox".into(),
             imap: None,
             max_attempts: 3,
+            max_mail_bytes: limits.max_mail_bytes,
+            max_header_bytes: limits.max_header_bytes,
+            max_encoded_words: limits.max_encoded_words,
+            max_lines: limits.max_lines,
+            max_line_chars: limits.max_line_chars,
+        }
+    }
+}
+
+impl IntakeConfig {
+    /// The bounds every incoming mail is read within.
+    pub fn limits(&self) -> crate::mail::intake::Limits {
+        crate::mail::intake::Limits {
+            max_mail_bytes: self.max_mail_bytes,
+            max_header_bytes: self.max_header_bytes,
+            max_encoded_words: self.max_encoded_words,
+            max_lines: self.max_lines,
+            max_line_chars: self.max_line_chars,
         }
     }
 }
@@ -277,6 +311,19 @@ impl Config {
         if self.outgoing.smtp.is_some() && self.outgoing.sendmail.is_some() {
             return Err(ConfigError::Value(
                 "outgoing: configure [outgoing.smtp] or sendmail, not both".into(),
+            ));
+        }
+        let i = &self.intake;
+        if i.max_mail_bytes < 4096
+            || i.max_header_bytes < 1024
+            || i.max_encoded_words == 0
+            || i.max_lines == 0
+            || i.max_line_chars < 80
+        {
+            return Err(ConfigError::Value(
+                "intake: max_mail_bytes must be at least 4096, max_header_bytes at least \
+                 1024, max_line_chars at least 80, max_encoded_words and max_lines at least 1"
+                    .into(),
             ));
         }
         if self.service.poll_interval_secs == 0 {

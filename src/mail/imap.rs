@@ -5,8 +5,10 @@
 //! rustls). What it does, as the [`Mailbox`] trait asks:
 //!
 //! - [`Mailbox::waiting`] selects the folder, searches the unseen messages
-//!   (every message not deleted when a processed folder is configured) and
-//!   fetches them with `BODY.PEEK[]`, which leaves `\Seen` alone. Each key
+//!   (every message not deleted when a processed folder is configured),
+//!   asks their sizes (`RFC822.SIZE`) and fetches them with `BODY.PEEK[]`,
+//!   which leaves `\Seen` alone: one larger than the limit only as far as
+//!   its headers (`BODY.PEEK[]<0.n>`). Each key
 //!   is `v<UIDVALIDITY>:<UID>`, so that a folder recreated under the same
 //!   name never has the wrong message marked.
 //! - [`Mailbox::mark_done`] sets `\Seen`, or moves the message into the
@@ -39,7 +41,7 @@ use tokio::net::TcpStream;
 use tokio_rustls::client::TlsStream;
 
 use super::trust::{is_loopback, pem_certificates, read_secret_file, system_roots};
-use super::{sleep_unless_stopped, Mailbox, MailboxError, Waiting};
+use super::{sleep_unless_stopped, Mailbox, MailboxError, ReadLimit, Waiting};
 
 /// How long any single server answer may take before the connection is
 /// taken for dead.
@@ -769,17 +771,65 @@ async fn search(conn: &mut Conn, query: &str) -> Result<Vec<u32>, Failure> {
     Ok(uids)
 }
 
-/// The raw messages with these UIDs (those still there).
-async fn fetch(conn: &mut Conn, uids: &[u32]) -> Result<Vec<(u32, Vec<u8>)>, Failure> {
-    let set = uids
-        .iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(",");
+/// The sizes (RFC822.SIZE) of the messages with these UIDs (those still
+/// there): looked at before any message is fetched.
+async fn sizes(conn: &mut Conn, uids: &[u32]) -> Result<Vec<(u32, usize)>, Failure> {
+    let set = uid_set(uids);
     let mut out = Vec::new();
     command(
         conn,
-        &format!("UID FETCH {set} (UID BODY.PEEK[])"),
+        &format!("UID FETCH {set} (UID RFC822.SIZE)"),
+        |response| {
+            if let Response::Fetch(_, attributes) = response {
+                let mut uid = None;
+                let mut size = None;
+                for attribute in attributes {
+                    match attribute {
+                        AttributeValue::Uid(u) => uid = Some(*u),
+                        AttributeValue::Rfc822Size(n) => {
+                            size = Some(usize::try_from(*n).unwrap_or(usize::MAX))
+                        }
+                        _ => {}
+                    }
+                }
+                if let (Some(uid), Some(size)) = (uid, size) {
+                    if uids.binary_search(&uid).is_ok() {
+                        out.push((uid, size));
+                    }
+                }
+            }
+        },
+    )
+    .await?;
+    Ok(out)
+}
+
+fn uid_set(uids: &[u32]) -> String {
+    uids.iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The raw messages with these UIDs (those still there, sorted), whole,
+/// or only their first `head` bytes (`BODY.PEEK[]<0.head>`).
+async fn fetch(
+    conn: &mut Conn,
+    uids: &[u32],
+    head: Option<usize>,
+) -> Result<Vec<(u32, Vec<u8>)>, Failure> {
+    if uids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let set = uid_set(uids);
+    let section = match head {
+        Some(n) => format!("BODY.PEEK[]<0.{n}>"),
+        None => "BODY.PEEK[]".to_string(),
+    };
+    let mut out = Vec::new();
+    command(
+        conn,
+        &format!("UID FETCH {set} (UID {section})"),
         |response| {
             if let Response::Fetch(_, attributes) = response {
                 let mut uid = None;
@@ -789,15 +839,18 @@ async fn fetch(conn: &mut Conn, uids: &[u32]) -> Result<Vec<(u32, Vec<u8>)>, Fai
                         AttributeValue::Uid(u) => uid = Some(*u),
                         AttributeValue::BodySection {
                             section: None,
-                            index: None,
                             data: Some(data),
+                            ..
                         }
                         | AttributeValue::Rfc822(Some(data)) => body = Some(data.to_vec()),
                         _ => {}
                     }
                 }
-                if let (Some(uid), Some(body)) = (uid, body) {
+                if let (Some(uid), Some(mut body)) = (uid, body) {
                     if uids.binary_search(&uid).is_ok() {
+                        if let Some(n) = head {
+                            body.truncate(n);
+                        }
                         out.push((uid, body));
                     }
                 }
@@ -833,8 +886,14 @@ async fn connect(s: &Settings) -> Result<Conn, Failure> {
     Ok(conn)
 }
 
-/// The waiting messages, oldest first, and whether more are left.
-async fn list(conn: &mut Conn, s: &Settings) -> Result<(Vec<Waiting>, bool), Failure> {
+/// The waiting messages, oldest first, and whether more are left. Each
+/// one's size is asked first: one larger than `limit.max_bytes` is fetched
+/// only as far as its head.
+async fn list(
+    conn: &mut Conn,
+    s: &Settings,
+    limit: ReadLimit,
+) -> Result<(Vec<Waiting>, bool), Failure> {
     select(conn, &s.config.folder).await?;
     let query = match s.config.processed_folder {
         Some(_) => "UNDELETED",
@@ -845,19 +904,62 @@ async fn list(conn: &mut Conn, s: &Settings) -> Result<(Vec<Waiting>, bool), Fai
     uids.truncate(MAX_LIST);
     let mut found = Vec::with_capacity(uids.len());
     for chunk in uids.chunks(FETCH_CHUNK) {
-        found.extend(fetch(conn, chunk).await?);
+        let sizes = sizes(conn, chunk).await?;
+        let size_of = |uid: u32| {
+            sizes
+                .iter()
+                .find(|(u, _)| *u == uid)
+                .map_or(0, |(_, size)| *size)
+        };
+        // A message whose size the server did not say is fetched no
+        // further than the limit and one byte, to tell.
+        let (whole, large): (Vec<u32>, Vec<u32>) = chunk
+            .iter()
+            .copied()
+            .filter(|&uid| sizes.iter().any(|(u, _)| *u == uid))
+            .partition(|&uid| size_of(uid) <= limit.max_bytes);
+        let unsized_uids: Vec<u32> = chunk
+            .iter()
+            .copied()
+            .filter(|&uid| !sizes.iter().any(|(u, _)| *u == uid))
+            .collect();
+        for (uid, raw) in fetch(conn, &whole, Some(limit.max_bytes.saturating_add(1))).await? {
+            let size = size_of(uid).max(raw.len());
+            found.push(bounded(uid, raw, size, limit));
+        }
+        for (uid, raw) in fetch(conn, &large, Some(limit.head_bytes)).await? {
+            found.push((uid, raw, size_of(uid)));
+        }
+        for (uid, raw) in
+            fetch(conn, &unsized_uids, Some(limit.max_bytes.saturating_add(1))).await?
+        {
+            let size = raw.len();
+            found.push(bounded(uid, raw, size, limit));
+        }
     }
-    found.sort_by_key(|(uid, _)| *uid);
-    found.dedup_by_key(|(uid, _)| *uid);
+    found.sort_by_key(|(uid, _, _)| *uid);
+    found.dedup_by_key(|(uid, _, _)| *uid);
     let validity = conn.uid_validity;
     let waiting = found
         .into_iter()
-        .map(|(uid, raw)| Waiting {
+        .map(|(uid, raw, size)| Waiting {
             key: message_key(validity, uid),
             raw,
+            size,
         })
         .collect();
     Ok((waiting, more))
+}
+
+/// A message fetched up to the limit and one byte: whole when it is
+/// within the limit, else only its head.
+fn bounded(uid: u32, mut raw: Vec<u8>, size: usize, limit: ReadLimit) -> (u32, Vec<u8>, usize) {
+    if raw.len() > limit.max_bytes {
+        raw.truncate(limit.head_bytes.min(limit.max_bytes));
+        (uid, raw, size.max(limit.max_bytes.saturating_add(1)))
+    } else {
+        (uid, raw, size)
+    }
 }
 
 /// Marks one message done: `\Seen`, or moved to the processed folder.
@@ -1206,9 +1308,10 @@ impl Mailbox for ImapMailbox {
     /// The waiting messages (at most 200 at a time), oldest first. Nothing
     /// while a reconnection is being waited for; an error when a
     /// connection attempt fails.
-    fn waiting(&mut self) -> Result<Vec<Waiting>, MailboxError> {
+    fn waiting_within(&mut self, limit: ReadLimit) -> Result<Vec<Waiting>, MailboxError> {
         self.more_waiting = false;
-        match self.run(list)? {
+        let listed = self.run(async |conn: &mut Conn, s: &Settings| list(conn, s, limit).await)?;
+        match listed {
             Some((waiting, more)) => {
                 self.more_waiting = more;
                 Ok(waiting)

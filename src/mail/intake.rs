@@ -24,10 +24,30 @@
 //! assert!(mail.automatic.is_none());
 //! ```
 
+use std::collections::HashSet;
 use std::fmt;
 
 use chrono::{DateTime, FixedOffset};
 use mailparse::{DispositionType, MailAddr, MailHeader, MailHeaderMap, ParsedMail};
+
+mod limits;
+mod printable;
+
+pub use limits::{Limits, Unread, MAX_BODY_LINE_MARKERS};
+pub use printable::{for_log, printable, LOG_CHARS};
+
+/// Addresses read from each of To, Cc and the delivered-to headers; the
+/// rest are not looked at (a reply address of orderly's is among the first).
+pub const MAX_RECIPIENTS: usize = 100;
+/// Message IDs kept from References (the last ones, nearest the mail).
+pub const MAX_REFERENCES: usize = 20;
+/// Characters kept of a Subject (it is only ever echoed).
+pub const MAX_SUBJECT_CHARS: usize = 200;
+/// Characters kept of a display name.
+pub const MAX_NAME_CHARS: usize = 100;
+/// The longest Message-ID or mail address taken; a longer one is no ID or
+/// address at all.
+pub const MAX_ID_CHARS: usize = 254;
 
 /// A mailbox: the address, lower-cased, and the display name as written.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -96,8 +116,12 @@ pub struct Incoming {
     /// The Message-ID without its angle brackets; `None` when the message
     /// has none (the caller derives one from a hash of the message).
     pub message_id: Option<String>,
-    /// The first author in From, if one could be read.
+    /// The author in From: `None` when there is no From, or when no single
+    /// author can be told (see [`Incoming::sender_problem`]).
     pub from: Option<Address>,
+    /// Why no single author could be read from From, when a From is there:
+    /// a mail that may be someone else's is never acted on.
+    pub sender_problem: Option<SenderProblem>,
     /// Whether the envelope sender is null (`Return-Path: <>`), as for
     /// bounces.
     pub sender_is_null: bool,
@@ -126,6 +150,43 @@ pub struct Incoming {
     pub full_text: String,
     /// Why this message must never be answered, if it must not.
     pub automatic: Option<Automatic>,
+    /// What the [`Limits`] left unread.
+    pub unread: Unread,
+    /// Whether the receiving server's topmost `Authentication-Results`
+    /// header says the From domain passed DMARC (`dmarc=pass` with
+    /// `header.from` that domain) or DKIM (`dkim=pass` with `header.d` that
+    /// domain). Worth as much as that server's care to remove such headers
+    /// from incoming mail: only a hint, used to decide whether a mail too
+    /// large to read gets a short answer.
+    pub from_authenticated: bool,
+}
+
+/// Why a From names no single author.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SenderProblem {
+    /// Two or more From headers.
+    SeveralFromHeaders,
+    /// Two or more addresses (or a group) in From.
+    SeveralAuthors,
+    /// A From without any address that can be read.
+    Unreadable,
+}
+
+impl SenderProblem {
+    /// A short description for logs.
+    pub fn describe(self) -> &'static str {
+        match self {
+            SenderProblem::SeveralFromHeaders => "several From headers",
+            SenderProblem::SeveralAuthors => "several addresses in From",
+            SenderProblem::Unreadable => "a From that cannot be read",
+        }
+    }
+}
+
+impl fmt::Display for SenderProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.describe())
+    }
 }
 
 impl Incoming {
@@ -162,37 +223,75 @@ pub enum IntakeError {
     Headers(String),
 }
 
-/// Reads one raw message (as stored in a Maildir, CRLF or LF line ends).
+/// Reads one raw message (as stored in a Maildir, CRLF or LF line ends)
+/// within the default [`Limits`].
 ///
 /// Never panics; refuses only a message that is empty or has no readable
 /// headers (there is nobody to answer then). A broken MIME structure gives
 /// the headers and whatever text could be found. See [`Incoming`] for what
 /// is extracted.
 pub fn parse(raw: &[u8]) -> Result<Incoming, IntakeError> {
+    parse_with(raw, &Limits::default())
+}
+
+/// Reads one raw message within `limits`: what lies beyond them is not
+/// read, and counted in [`Incoming::unread`].
+pub fn parse_with(raw: &[u8], limits: &Limits) -> Result<Incoming, IntakeError> {
     if raw.iter().all(u8::is_ascii_whitespace) {
         return Err(IntakeError::Empty);
     }
     let raw = skip_mbox_line(raw);
+    let whole = raw.len();
+    let raw = within_size(raw, limits);
+    let mut unread = Unread {
+        bytes: whole - raw.len(),
+        ..Unread::default()
+    };
+    let bounded = limits::bound_raw(raw, limits, &mut unread);
+    let raw = bounded.as_ref();
     if too_many_parts(raw) {
         // mailparse recurses once per nesting level; a crafted message can
         // nest deep enough to overflow the stack. The headers still say who
         // wrote and whether to answer.
         tracing::debug!("message has too many MIME parts; reading the headers only");
-        return headers_only(raw);
+        return headers_only(raw, unread);
     }
     match mailparse::parse_mail(raw) {
         Ok(mail) => {
             let full_text = body_text(&mail);
-            build(&mail.headers, &mail.ctype.mimetype, full_text)
+            build(
+                &mail.headers,
+                &mail.ctype.mimetype,
+                full_text,
+                limits,
+                unread,
+            )
         }
         Err(error) => {
             // mailparse gives up on the whole message when one nested part
             // is malformed; the top-level headers alone are still worth
             // having.
-            tracing::debug!(%error, "MIME structure unreadable; reading the headers only");
-            headers_only(raw)
+            tracing::debug!(error = %for_log(&error.to_string()), "MIME structure unreadable; reading the headers only");
+            headers_only(raw, unread)
         }
     }
+}
+
+/// Reads only the headers of a message too large to read whole, from its
+/// first bytes `head` (of `size` in all): who wrote it, whether it is
+/// automatic. The text is empty.
+pub fn parse_head(head: &[u8], size: usize, limits: &Limits) -> Result<Incoming, IntakeError> {
+    if head.iter().all(u8::is_ascii_whitespace) {
+        return Err(IntakeError::Empty);
+    }
+    let head = skip_mbox_line(head);
+    let (end, _) = limits::header_block(head);
+    let mut unread = Unread {
+        bytes: size.saturating_sub(end),
+        ..Unread::default()
+    };
+    let headers = limits::bound_raw(&head[..end], limits, &mut unread);
+    headers_only(&headers, unread)
 }
 
 /// Procmail and some mbox-to-Maildir tools keep the mbox `From ` line,
@@ -220,52 +319,198 @@ fn too_many_parts(raw: &[u8]) -> bool {
         > MAX_BOUNDARIES
 }
 
-fn headers_only(raw: &[u8]) -> Result<Incoming, IntakeError> {
+fn headers_only(raw: &[u8], unread: Unread) -> Result<Incoming, IntakeError> {
     let (headers, _) =
-        mailparse::parse_headers(raw).map_err(|e| IntakeError::Headers(e.to_string()))?;
+        mailparse::parse_headers(raw).map_err(|e| IntakeError::Headers(for_log(&e.to_string())))?;
     let mimetype = headers
         .get_first_value("Content-Type")
         .map(|v| mailparse::parse_content_type(&v).mimetype)
         .unwrap_or_else(|| "text/plain".to_string());
-    build(&headers, &mimetype, String::new())
+    build(
+        &headers,
+        &mimetype,
+        String::new(),
+        &Limits::default(),
+        unread,
+    )
 }
 
 fn build(
     headers: &[MailHeader],
     mimetype: &str,
     full_text: String,
+    limits: &Limits,
+    mut unread: Unread,
 ) -> Result<Incoming, IntakeError> {
     if !headers.iter().any(is_real_header) {
         return Err(IntakeError::NoHeaders);
     }
-    let from = headers
-        .get_first_header("From")
-        .and_then(|h| addresses(h).into_iter().next());
+    let (from, sender_problem, first_author) = sender(headers);
+    let from_authenticated = from
+        .as_ref()
+        .is_some_and(|a| domain_authenticated(headers, &a.address));
     let sender_is_null = headers
         .get_first_value("Return-Path")
         .is_some_and(|v| v.chars().filter(|c| !c.is_whitespace()).eq("<>".chars()));
-    let automatic = automatic(headers, mimetype, from.as_ref(), sender_is_null);
-    let text = strip(&full_text);
+    let automatic = automatic(headers, mimetype, first_author.as_ref(), sender_is_null);
+    let text = limits::bound_text(strip(&full_text), limits, &mut unread);
+    let mut references = all_message_ids(headers, "References");
+    references.drain(..references.len().saturating_sub(MAX_REFERENCES));
+    let mut in_reply_to = all_message_ids(headers, "In-Reply-To");
+    in_reply_to.truncate(MAX_REFERENCES);
     Ok(Incoming {
         message_id: headers
             .get_first_value("Message-ID")
             .and_then(|v| message_ids(&v).into_iter().next()),
         from,
+        sender_problem,
         sender_is_null,
         to: address_list(headers, &["To"]),
         cc: address_list(headers, &["Cc"]),
         delivered_to: address_list(headers, &["Delivered-To", "X-Original-To"]),
         subject: headers
             .get_first_value("Subject")
-            .map(|s| s.trim().to_string())
+            .map(|s| cut_chars(printable(&s).trim(), MAX_SUBJECT_CHARS))
             .unwrap_or_default(),
-        in_reply_to: all_message_ids(headers, "In-Reply-To"),
-        references: all_message_ids(headers, "References"),
+        in_reply_to,
+        references,
         date: headers.get_first_value("Date").and_then(|v| date(&v)),
         text,
         full_text,
         automatic,
+        unread,
+        from_authenticated,
     })
+}
+
+/// Whether the topmost `Authentication-Results` header says the domain of
+/// `address` passed DMARC or DKIM (see [`Incoming::from_authenticated`]).
+fn domain_authenticated(headers: &[MailHeader], address: &str) -> bool {
+    let Some((_, domain)) = address.rsplit_once('@') else {
+        return false;
+    };
+    let Some(value) = headers.get_first_value("Authentication-Results") else {
+        return false;
+    };
+    // Comments (`(p=none)`) say nothing to rely on.
+    let mut plain = String::with_capacity(value.len());
+    let mut depth = 0usize;
+    for c in value.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            c if depth == 0 => plain.push(c),
+            _ => plain.push(' '),
+        }
+    }
+    // The first element is the server's own name.
+    plain.split(';').skip(1).any(|result| {
+        let mut words = result.split_whitespace();
+        let method = words.next().unwrap_or_default().to_ascii_lowercase();
+        let property = |name: &str| {
+            result.split_whitespace().find_map(|w| {
+                let (key, value) = w.split_once('=')?;
+                key.eq_ignore_ascii_case(name)
+                    .then(|| value.trim_matches('"').to_ascii_lowercase())
+            })
+        };
+        let same = |d: Option<String>| d.is_some_and(|d| d.eq_ignore_ascii_case(domain));
+        match method.as_str() {
+            "dmarc=pass" => same(property("header.from")),
+            "dkim=pass" => {
+                same(property("header.d"))
+                    || same(
+                        property("header.i")
+                            .and_then(|i| i.rsplit_once('@').map(|(_, d)| d.to_string())),
+                    )
+            }
+            _ => false,
+        }
+    })
+}
+
+/// Whether `address` is one that must never be written to: a no-reply
+/// address, a mail system's own (MAILER-DAEMON, postmaster) or a bounce
+/// address. Any `+subaddress` is ignored.
+pub fn is_noreply(address: &str) -> bool {
+    let local = address
+        .rsplit_once('@')
+        .map_or(address, |(local, _)| local)
+        .to_ascii_lowercase();
+    let local = local.split(['+', '=']).next().unwrap_or_default();
+    let squashed: String = local
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_' | '.'))
+        .collect();
+    squashed.starts_with("noreply")
+        || squashed.starts_with("donotreply")
+        || squashed.starts_with("donotrespond")
+        || squashed == "mailerdaemon"
+        || squashed == "postmaster"
+        || matches!(
+            local.split(['-', '.', '_']).next(),
+            Some("bounce" | "bounces")
+        )
+}
+
+/// `raw` as [`parse_with`] reads it: the header block and the lines
+/// bounded (see [`Limits`]), the rest beyond `max_mail_bytes` dropped. For
+/// other readers of the same message (the bounce reader).
+pub fn bounded<'a>(raw: &'a [u8], limits: &Limits) -> std::borrow::Cow<'a, [u8]> {
+    limits::bound_raw(within_size(raw, limits), limits, &mut Unread::default())
+}
+
+/// `raw` up to `max_mail_bytes`, cut at the end of a line: a line cut
+/// short could read as another command (`RESIGNATION` as `RESIGN`).
+fn within_size<'a>(raw: &'a [u8], limits: &Limits) -> &'a [u8] {
+    if raw.len() <= limits.max_mail_bytes {
+        return raw;
+    }
+    let cut = &raw[..limits.max_mail_bytes];
+    match cut.iter().rposition(|&b| b == b'\n') {
+        Some(end) => &cut[..=end],
+        None => cut,
+    }
+}
+
+/// The first `max` characters of `text`.
+fn cut_chars(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((cut, _)) => text[..cut].trim_end().to_string(),
+        None => text.to_string(),
+    }
+}
+
+/// The author in From when there is exactly one, else why not; and the
+/// first address of the first From, whatever else is there (a bounce is
+/// still known by its MAILER-DAEMON).
+fn sender(headers: &[MailHeader]) -> (Option<Address>, Option<SenderProblem>, Option<Address>) {
+    let froms = headers.get_all_headers("From");
+    let Some(first) = froms.first() else {
+        return (None, None, None);
+    };
+    let authors = addresses(first);
+    let first_author = authors.first().cloned();
+    let problem = if froms.len() > 1 {
+        Some(SenderProblem::SeveralFromHeaders)
+    } else if authors.len() > 1 || is_group(first) {
+        Some(SenderProblem::SeveralAuthors)
+    } else if authors.is_empty() {
+        Some(SenderProblem::Unreadable)
+    } else {
+        None
+    };
+    match problem {
+        Some(problem) => (None, Some(problem), first_author),
+        None => (first_author.clone(), None, first_author),
+    }
+}
+
+/// Whether an address header holds a group (`team: a@x, b@y;`): never
+/// one author.
+fn is_group(header: &MailHeader) -> bool {
+    mailparse::addrparse_header(header)
+        .is_ok_and(|list| list.iter().any(|a| matches!(a, MailAddr::Group(_))))
 }
 
 /// A header whose name is a valid field name and that has a value: the
@@ -301,8 +546,8 @@ fn addresses(header: &MailHeader) -> Vec<Address> {
             let mut out = Vec::new();
             for addr in list.iter() {
                 match addr {
-                    MailAddr::Single(info) => out.push(address(info)),
-                    MailAddr::Group(group) => out.extend(group.addrs.iter().map(address)),
+                    MailAddr::Single(info) => out.extend(address(info)),
+                    MailAddr::Group(group) => out.extend(group.addrs.iter().filter_map(address)),
                 }
             }
             out
@@ -311,16 +556,28 @@ fn addresses(header: &MailHeader) -> Vec<Address> {
     }
 }
 
-fn address(info: &mailparse::SingleInfo) -> Address {
-    Address {
+fn address(info: &mailparse::SingleInfo) -> Option<Address> {
+    Some(Address {
         name: info
             .display_name
             .as_deref()
-            .map(str::trim)
-            .filter(|n| !n.is_empty())
-            .map(str::to_string),
-        address: info.addr.trim().to_lowercase(),
-    }
+            .map(|n| cut_chars(printable(n).trim(), MAX_NAME_CHARS))
+            .filter(|n| !n.is_empty()),
+        address: valid_address(info.addr.trim().to_lowercase())?,
+    })
+}
+
+/// An address as the service may store, log and write to: `local@domain`
+/// with both parts, no white space or control character, not too long.
+fn valid_address(address: String) -> Option<String> {
+    let (local, domain) = address.rsplit_once('@')?;
+    let fine = !local.is_empty()
+        && !domain.is_empty()
+        && address.len() <= MAX_ID_CHARS
+        && !address
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '<' | '>' | ','));
+    fine.then_some(address)
 }
 
 /// For headers mailparse cannot read (unbalanced quotes, stray brackets):
@@ -332,9 +589,11 @@ fn loose_addresses(value: &str) -> Vec<Address> {
         .filter(|w| w.contains('@'))
         .collect();
     let name = match (words.as_slice(), value.find('<')) {
-        ([_], Some(at)) => {
-            Some(value[..at].trim().trim_matches('"').trim().to_string()).filter(|n| !n.is_empty())
-        }
+        ([_], Some(at)) => Some(cut_chars(
+            printable(value[..at].trim().trim_matches('"').trim()).trim(),
+            MAX_NAME_CHARS,
+        ))
+        .filter(|n| !n.is_empty()),
         _ => None,
     };
     words
@@ -344,6 +603,7 @@ fn loose_addresses(value: &str) -> Vec<Address> {
                 .to_lowercase()
         })
         .filter(|w| w.len() > 1)
+        .filter_map(valid_address)
         .map(|address| Address {
             name: name.clone(),
             address,
@@ -351,12 +611,18 @@ fn loose_addresses(value: &str) -> Vec<Address> {
         .collect()
 }
 
+/// The addresses of the headers `names`, each once, at most
+/// [`MAX_RECIPIENTS`].
 fn address_list(headers: &[MailHeader], names: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
+    let mut seen = HashSet::new();
     for name in names {
         for header in headers.get_all_headers(name) {
             for a in addresses(header) {
-                if !out.contains(&a.address) {
+                if out.len() == MAX_RECIPIENTS {
+                    return out;
+                }
+                if seen.insert(a.address.clone()) {
                     out.push(a.address);
                 }
             }
@@ -376,8 +642,8 @@ fn message_ids(value: &str) -> Vec<String> {
         let after = &rest[open + 1..];
         let Some(close) = after.find('>') else { break };
         let id = after[..close].trim();
-        if !id.is_empty() {
-            ids.push(id.to_string());
+        if let Some(id) = clean_id(id) {
+            ids.push(id);
         }
         rest = &after[close + 1..];
     }
@@ -386,10 +652,20 @@ fn message_ids(value: &str) -> Vec<String> {
         ids = value
             .split_whitespace()
             .filter(|w| w.contains('@'))
-            .map(|w| w.trim_matches(|c| c == '<' || c == '>').to_string())
+            .filter_map(|w| clean_id(w.trim_matches(|c| c == '<' || c == '>')))
             .collect();
     }
     ids
+}
+
+/// A message ID without control characters or white space; none when it
+/// is empty or longer than [`MAX_ID_CHARS`].
+fn clean_id(id: &str) -> Option<String> {
+    let id: String = printable(id)
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    (!id.is_empty() && id.len() <= MAX_ID_CHARS).then_some(id)
 }
 
 fn all_message_ids(headers: &[MailHeader], name: &str) -> Vec<String> {
@@ -1468,6 +1744,152 @@ mod tests {
         let m = parse(raw.as_bytes()).unwrap();
         assert_eq!(m.subject, "deep");
         assert_eq!(m.text, "");
+    }
+
+    #[test]
+    fn a_from_that_names_no_single_author_gives_no_sender() {
+        let problem = |headers: &str| {
+            let m = mail(headers, "PASS");
+            assert!(m.from.is_none() || m.sender_problem.is_none(), "{m:?}");
+            m.sender_problem
+        };
+        assert_eq!(problem("From: a@example.com"), None);
+        assert_eq!(
+            problem("From: a@example.com\nFrom: b@example.com"),
+            Some(SenderProblem::SeveralFromHeaders)
+        );
+        assert_eq!(
+            problem("From: a@example.com, b@example.com"),
+            Some(SenderProblem::SeveralAuthors)
+        );
+        assert_eq!(
+            problem("From: team: a@example.com;"),
+            Some(SenderProblem::SeveralAuthors)
+        );
+        assert_eq!(
+            problem("From: nobody at all"),
+            Some(SenderProblem::Unreadable)
+        );
+        assert_eq!(
+            problem("From: \"x\" <a b@example.com>"),
+            Some(SenderProblem::Unreadable)
+        );
+        assert_eq!(problem("To: a@example.com"), None);
+        // A bounce is still known by its first author.
+        let bounce = mail("From: MAILER-DAEMON@x.example, b@example.com", "x");
+        assert_eq!(bounce.automatic, Some(Automatic::Bounce));
+    }
+
+    #[test]
+    fn header_text_is_printable_and_short() {
+        let m = mail(
+            "From: =?utf-8?q?Ann=1B[2J=0D=0ABcc:_x@y?= <ann@example.com>\n\
+             Subject: =?utf-8?q?hi=1B]0;title=07there?=\nMessage-ID: <a\x07b@c>",
+            "PASS",
+        );
+        let from = m.from.unwrap();
+        assert_eq!(from.name.as_deref(), Some("Ann  Bcc: x@y"));
+        assert_eq!(m.subject, "hithere");
+        assert_eq!(m.message_id.as_deref(), Some("ab@c"));
+        let long = mail(
+            &format!("From: a@example.com\nSubject: {}", "x ".repeat(500)),
+            "",
+        );
+        assert!(long.subject.chars().count() <= MAX_SUBJECT_CHARS);
+        let many = (0..500)
+            .map(|i| format!("p{i}@x.example"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let m = mail(&format!("From: a@example.com\nTo: {many}"), "");
+        assert_eq!(m.to.len(), MAX_RECIPIENTS);
+    }
+
+    #[test]
+    fn authentication_results_of_the_from_domain() {
+        let auth = |results: &str| {
+            mail(
+                &format!("From: ann@example.com\nAuthentication-Results: {results}"),
+                "",
+            )
+            .from_authenticated
+        };
+        assert!(auth(
+            "mx.example.org; dmarc=pass (p=none) header.from=example.com"
+        ));
+        assert!(auth(
+            "mx.example.org; spf=fail; dkim=pass header.d=Example.COM header.s=x"
+        ));
+        assert!(auth("mx.example.org; dkim=pass header.i=@example.com"));
+        assert!(!auth("mx.example.org; dkim=pass header.d=evil.example"));
+        assert!(!auth("mx.example.org; dkim=fail header.d=example.com"));
+        assert!(!auth("dmarc=pass header.from=example.com"));
+        assert!(!auth(
+            "mx.example.org; dmarc=pass (header.from=example.com)"
+        ));
+        assert!(!mail("From: ann@example.com", "").from_authenticated);
+    }
+
+    #[test]
+    fn no_reply_addresses() {
+        for a in [
+            "noreply@x.example",
+            "no-reply+tag@x.example",
+            "No_Reply@x.example",
+            "do-not-reply@x.example",
+            "DoNotReply@x.example",
+            "mailer-daemon@x.example",
+            "postmaster@x.example",
+            "bounces+42.abc@x.example",
+            "bounce-1-2@x.example",
+        ] {
+            assert!(is_noreply(a), "{a}");
+        }
+        for a in [
+            "ann@x.example",
+            "bouncer@x.example",
+            "reply@x.example",
+            "norep@x",
+        ] {
+            assert!(!is_noreply(a), "{a}");
+        }
+    }
+
+    #[test]
+    fn the_text_read_is_bounded() {
+        let limits = Limits {
+            max_lines: 2,
+            max_line_chars: 80,
+            ..Limits::default()
+        };
+        let body = format!("PASS\nBOARD\nHELP\n{}\n", "x".repeat(100));
+        let raw = format!("From: a@example.com\n\n{body}");
+        let m = parse_with(raw.as_bytes(), &limits).unwrap();
+        assert_eq!(m.text, "PASS\nBOARD");
+        assert_eq!(m.unread.lines, 2);
+        let raw = format!("From: a@example.com\n\n{}\n", "x".repeat(100));
+        let m = parse_with(raw.as_bytes(), &limits).unwrap();
+        assert_eq!(m.text, "x".repeat(80));
+        assert_eq!(m.unread.long_lines, 1);
+        // Beyond max_mail_bytes nothing is read.
+        let limits = Limits {
+            max_mail_bytes: 30,
+            ..Limits::default()
+        };
+        let m = parse_with(b"From: a@example.com\n\nPASS\nRESIGN\n", &limits).unwrap();
+        assert_eq!(m.text, "PASS");
+        assert_eq!(m.unread.bytes, 7);
+        let m = parse_with(b"From: a@example.com\n\nPASS\nRESIGNATION\n", &limits).unwrap();
+        assert_eq!(m.text, "PASS");
+    }
+
+    #[test]
+    fn the_head_of_a_large_mail_gives_its_headers() {
+        let head = b"From: a@example.com\r\nMessage-ID: <big@x>\r\n\r\nPASS\r\nRESIGN";
+        let m = parse_head(head, 5_000_000, &Limits::default()).unwrap();
+        assert_eq!(m.message_id.as_deref(), Some("big@x"));
+        assert!(m.is_from("a@example.com"));
+        assert_eq!(m.text, "");
+        assert!(parse_head(b"  ", 10, &Limits::default()).is_err());
     }
 
     #[test]

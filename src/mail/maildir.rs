@@ -80,6 +80,37 @@ impl Maildir {
         fs::read(&entry.path)
     }
 
+    /// A message's bytes and its size, read whole only when it is no larger
+    /// than `max_bytes` (by the file's size, looked at first), else only its
+    /// first `head_bytes`.
+    pub fn read_bounded(
+        &self,
+        entry: &MaildirEntry,
+        max_bytes: usize,
+        head_bytes: usize,
+    ) -> io::Result<(Vec<u8>, usize)> {
+        use std::io::Read;
+        let file = File::open(&entry.path)?;
+        let size = usize::try_from(file.metadata()?.len()).unwrap_or(usize::MAX);
+        let want = if size > max_bytes {
+            head_bytes.min(max_bytes)
+        } else {
+            // A file that grew since (it should not in new/) is still read
+            // no further than the limit and one byte to tell.
+            max_bytes.saturating_add(1)
+        };
+        let mut raw = Vec::with_capacity(size.min(want));
+        file.take(u64::try_from(want).unwrap_or(u64::MAX))
+            .read_to_end(&mut raw)?;
+        let size = if raw.len() > max_bytes {
+            raw.truncate(head_bytes.min(max_bytes));
+            size.max(max_bytes.saturating_add(1))
+        } else {
+            size.max(raw.len())
+        };
+        Ok((raw, size))
+    }
+
     /// Moves a message from `new/` to `cur/` with the Seen flag
     /// (`new/NAME` becomes `cur/NAME:2,S`). Succeeds when the message is
     /// already in `cur/`, as after a crash between the rename and the

@@ -18,8 +18,40 @@ pub struct Waiting {
     /// The mailbox's own name for it, given back to [`Mailbox::mark_done`]
     /// (a Maildir file name, an IMAP UID).
     pub key: String,
-    /// The message as received.
+    /// The message as received; only its first bytes (enough for the
+    /// headers) when it is larger than the limit it was listed with.
     pub raw: Vec<u8>,
+    /// The message's whole size in bytes, as the mailbox gave it.
+    pub size: usize,
+}
+
+impl Waiting {
+    /// Whether `raw` is only the beginning of the message.
+    pub fn is_head_only(&self) -> bool {
+        self.size > self.raw.len()
+    }
+}
+
+/// How much of a message a mailbox reads: a message larger than
+/// `max_bytes` (the size checked before it is read) only its first
+/// `head_bytes`, for the headers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadLimit {
+    /// The largest message read whole.
+    pub max_bytes: usize,
+    /// What is read of a larger one.
+    pub head_bytes: usize,
+}
+
+impl ReadLimit {
+    /// The read limit of these intake limits: a larger message's header
+    /// block, as far as it is read at all, and its blank line.
+    pub fn of(limits: &intake::Limits) -> ReadLimit {
+        ReadLimit {
+            max_bytes: limits.max_mail_bytes,
+            head_bytes: limits.max_header_bytes.saturating_add(4),
+        }
+    }
 }
 
 /// Why a mailbox could not be read or updated.
@@ -39,8 +71,14 @@ pub enum MailboxError {
 /// transaction, and only after the commit marks it done; a message listed
 /// again after a crash is recognised by its Message-ID.
 pub trait Mailbox {
-    /// The messages waiting now, oldest first.
-    fn waiting(&mut self) -> Result<Vec<Waiting>, MailboxError>;
+    /// The messages waiting now, oldest first, each read whole when it is
+    /// no larger than `limit.max_bytes` and else only its head (the size is
+    /// checked before the message is read).
+    fn waiting_within(&mut self, limit: ReadLimit) -> Result<Vec<Waiting>, MailboxError>;
+    /// The messages waiting now, within the default [`intake::Limits`].
+    fn waiting(&mut self) -> Result<Vec<Waiting>, MailboxError> {
+        self.waiting_within(ReadLimit::of(&intake::Limits::default()))
+    }
     /// Marks a message processed, so that it is not listed again.
     fn mark_done(&mut self, key: &str) -> Result<(), MailboxError>;
     /// Sets a message aside that could not be processed however often it
@@ -63,11 +101,15 @@ pub fn sleep_unless_stopped(timeout: Duration, stop: &AtomicBool) {
 }
 
 impl Mailbox for maildir::Maildir {
-    fn waiting(&mut self) -> Result<Vec<Waiting>, MailboxError> {
+    fn waiting_within(&mut self, limit: ReadLimit) -> Result<Vec<Waiting>, MailboxError> {
         let mut out = Vec::new();
         for entry in self.new_messages()? {
-            match self.read(&entry) {
-                Ok(raw) => out.push(Waiting { key: entry.id, raw }),
+            match self.read_bounded(&entry, limit.max_bytes, limit.head_bytes) {
+                Ok((raw, size)) => out.push(Waiting {
+                    key: entry.id,
+                    raw,
+                    size,
+                }),
                 // Taken by another reader between the listing and now.
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(e) => return Err(e.into()),

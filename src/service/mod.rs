@@ -30,6 +30,7 @@ pub mod admin;
 mod clock;
 pub mod commands;
 pub mod identity;
+mod limits;
 pub mod lines;
 pub mod moderation;
 mod notices;
@@ -190,7 +191,8 @@ impl Service {
         let mut report = PollReport::default();
         // A mailbox that cannot be read now (a server restarting) is
         // logged; the service goes on sending and tries again next poll.
-        let waiting = self.inbox.waiting().unwrap_or_else(|e| {
+        let read_limit = crate::mail::ReadLimit::of(&self.config.intake.limits());
+        let waiting = self.inbox.waiting_within(read_limit).unwrap_or_else(|e| {
             tracing::warn!(error = %e, "incoming mailbox not readable now");
             Vec::new()
         });
@@ -200,7 +202,7 @@ impl Service {
             // A panic in one mail is that mail's failure, not the daemon's:
             // its transaction is dropped (rolled back) while unwinding.
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                self.process(&waiting.raw, now)
+                self.process_sized(&waiting.raw, waiting.size, now)
             }));
             let done = match outcome {
                 Ok(Ok(done)) => done,
@@ -229,10 +231,10 @@ impl Service {
             }
             report.processed += 1;
             tracing::info!(
-                message_id = %done.message_id,
+                message_id = %intake::for_log(&done.message_id),
                 game = done.game,
                 seat = done.seat.map(seat_text),
-                outcome = %done.outcome,
+                outcome = %intake::for_log(&done.outcome),
                 ms = started.elapsed().as_secs_f64() * 1000.0,
                 "mail processed"
             );
@@ -472,7 +474,22 @@ impl Service {
 
     /// Processes one incoming mail in one transaction.
     pub fn process(&mut self, raw: &[u8], now: DateTime<Utc>) -> Result<Processed> {
-        let parsed = intake::parse(raw);
+        self.process_sized(raw, raw.len(), now)
+    }
+
+    /// Processes one incoming mail of `size` bytes, of which `raw` was read
+    /// (all, or only its head when it is larger than the service reads).
+    pub fn process_sized(
+        &mut self,
+        raw: &[u8],
+        size: usize,
+        now: DateTime<Utc>,
+    ) -> Result<Processed> {
+        let limits = self.config.intake.limits();
+        if size.max(raw.len()) > limits.max_mail_bytes {
+            return self.too_large(raw, size.max(raw.len()), now);
+        }
+        let parsed = intake::parse_with(raw, &limits);
         let derived_id = || {
             let hash = Sha256::digest(raw);
             let hex: String = hash.iter().take(16).map(|b| format!("{b:02x}")).collect();
@@ -515,17 +532,23 @@ impl Service {
         if incoming.automatic == Some(intake::Automatic::Bounce) || incoming.sender_is_null {
             // Never answered: matched by its VERP address to the exact
             // mail that bounced, counted, and told to those concerned.
-            done.outcome = bounce_received(&tx, &config, &secret, raw, &message_id, now)?;
+            let bounded = intake::bounded(raw, &limits);
+            done.outcome = bounce_received(&tx, &config, &secret, &bounded, &message_id, now)?;
             tx.record_message(&message_id, &sender, &at, &done.outcome)?;
             tx.commit()?;
             return Ok(done);
         }
         let ignore = if let Some(auto) = &incoming.automatic {
             Some(format!("ignored: automatic ({auto:?})"))
+        } else if let Some(problem) = incoming.sender_problem {
+            // Never acted on as the first of its authors.
+            Some(format!("ignored: ambiguous sender ({problem})"))
         } else if sender.is_empty() {
             Some("ignored: no sender".to_string())
-        } else if incoming.is_from(&config.service.address) {
+        } else if limits::is_own_address(&config, &incoming) {
             Some("ignored: from orderly itself".to_string())
+        } else if intake::is_noreply(&sender) {
+            Some("ignored: no-reply sender".to_string())
         } else {
             let hour_ago = now_text(now - chrono::Duration::hours(1));
             let recent = tx.messages_since(&sender, &hour_ago)?;
@@ -740,6 +763,7 @@ impl Work<'_> {
     }
 
     fn run(&mut self) -> Result<()> {
+        self.note_unread();
         let text = self.incoming.text.clone();
         let lines: Vec<&str> = text
             .lines()
@@ -2907,7 +2931,7 @@ fn reply_subject(subject: &str) -> String {
     let s = subject.trim();
     if s.is_empty() {
         "orderly".into()
-    } else if s.len() >= 3 && s[..3].eq_ignore_ascii_case("re:") {
+    } else if s.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("re:")) {
         s.to_string()
     } else {
         format!("Re: {s}")

@@ -22,6 +22,8 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("reminder", include_str!("../../templates/reminder.txt")),
     ("late", include_str!("../../templates/late.txt")),
     ("timeout", include_str!("../../templates/timeout.txt")),
+    ("too_large", include_str!("../../templates/too_large.txt")),
+    ("unread", include_str!("../../templates/unread.txt")),
 ];
 
 static ENV: LazyLock<Environment<'static>> = LazyLock::new(|| {

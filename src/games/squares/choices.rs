@@ -68,10 +68,14 @@ fn describe_from_in_notation(game: &Squares, square: &str) -> Result<String, Rej
         suggestions,
     };
     let Some(space) = Space::from_code(square.trim()) else {
+        let written = square.trim().to_ascii_uppercase();
+        // A code of another length by more than one is no slip of it (and
+        // the distance costs the product of the lengths).
         let near: Vec<String> = Space::all()
+            .map(|s| s.to_string())
             .filter(|s| {
-                super::reader::edit_distance(&square.trim().to_ascii_uppercase(), &s.to_string())
-                    <= 1
+                s.len().abs_diff(written.len()) <= 1
+                    && super::reader::edit_distance(&written, s) <= 1
             })
             .map(|s| format!("HELP MOVES {s}"))
             .collect();

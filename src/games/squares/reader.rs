@@ -700,9 +700,13 @@ fn looks_like_code(word: &str) -> bool {
 }
 
 /// The candidates within a small edit distance of `word`, nearest first.
+/// Only candidates whose length is within that distance are compared: the
+/// distance costs the product of the lengths, and a word of any length may
+/// come by mail.
 fn nearest_words<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     let limit = if word.len() <= 3 { 1 } else { 2 };
     let mut scored: Vec<(usize, &str)> = candidates
+        .filter(|c| c.len().abs_diff(word.len()) <= limit)
         .map(|c| (edit_distance(word, c), c))
         .filter(|(d, _)| *d <= limit)
         .collect();
