@@ -56,7 +56,8 @@ pub fn address_code(server_secret: &[u8], player: i64, new_address: &str, reques
 
 /// Whether `address` is a mailbox a person can be written to (RFC 5321: a
 /// dot-atom local part of at most 64 octets, a domain of letter-digit-hyphen
-/// labels with at least one dot, at most 254 octets in all), or why not.
+/// labels with at least one dot, at most 254 octets in all, and not a
+/// no-reply, bounce or mail system address), or why not.
 pub fn check_mailbox(address: &str) -> Result<(), String> {
     const ATEXT: &str = "!#$%&'*+-/=?^_`{|}~";
     let shown: String = address.chars().take(60).collect();
@@ -86,6 +87,11 @@ pub fn check_mailbox(address: &str) -> Result<(), String> {
     };
     if !domain.contains('.') || !domain.split('.').all(label_ok) {
         return Err(format!("{shown:?} is not a mail address (its domain)"));
+    }
+    if crate::mail::intake::is_noreply(address) {
+        return Err(format!(
+            "{shown:?} takes no mail from people (a no-reply, bounce or mail system address)"
+        ));
     }
     Ok(())
 }

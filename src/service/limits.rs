@@ -171,6 +171,17 @@ pub(super) fn is_own_address(config: &Config, incoming: &Incoming) -> bool {
         || incoming.is_from(&format!("{}@{domain}", config.bounces.local))
 }
 
+/// Whether the mail is addressed to orderly's bounce address: only
+/// delivery reports belong there (they are read before this is asked), so
+/// anything else there is not answered.
+pub(super) fn to_bounce_address(config: &Config, incoming: &Incoming) -> bool {
+    let bounce = intake::Address {
+        name: None,
+        address: format!("{}@{}", config.bounces.local, config.address_parts().1),
+    };
+    incoming.recipients().any(|r| bounce.same_mailbox(r))
+}
+
 /// Whether the sender of a mail may be believed enough to be answered
 /// when nothing else of the mail is read: an address holding a seat in a
 /// game here, or a From domain authenticated by the receiving server.

@@ -549,6 +549,8 @@ impl Service {
             Some("ignored: from orderly itself".to_string())
         } else if intake::is_noreply(&sender) {
             Some("ignored: no-reply sender".to_string())
+        } else if limits::to_bounce_address(&config, &incoming) {
+            Some("ignored: to the bounce address".to_string())
         } else {
             let hour_ago = now_text(now - chrono::Duration::hours(1));
             let recent = tx.messages_since(&sender, &hour_ago)?;

@@ -4,8 +4,9 @@
 //!
 //! - The message is read up to `max_mail_bytes` (the service answers a
 //!   larger one from its headers alone).
-//! - The header block is read up to `max_header_bytes`: header fields
-//!   beyond are dropped.
+//! - The header block is read up to `max_header_bytes`: a header field
+//!   that no longer fits is dropped (a smaller one after it may still be
+//!   read).
 //! - RFC 2047 encoded words: mailparse finds the end of each encoded word
 //!   by counting characters from the start of its line, which is quadratic
 //!   in the markers (`=?`, `?=`) of one line. A header field keeps at most
@@ -95,9 +96,12 @@ pub(super) fn bound_raw<'a>(raw: &'a [u8], limits: &Limits, unread: &mut Unread)
     for field in fields(headers) {
         let end_of_field = at + field.len();
         if kept + field.len() > limits.max_header_bytes {
+            // Dropped, but the fields after it are still read as far as
+            // the limit goes: a huge Subject does not hide the From.
             start_copy(&mut out, at);
-            unread.header_fields += fields(&headers[at..]).count();
-            break;
+            unread.header_fields += 1;
+            at = end_of_field;
+            continue;
         }
         kept += field.len();
         match marker_cut(field, field_markers) {
@@ -263,12 +267,12 @@ mod tests {
 
     #[test]
     fn header_fields_beyond_the_limit_are_dropped() {
-        let raw = b"From: a@b\r\nX-1: 0123456789\r\n  folded\r\nX-2: 0123456789012345678901\r\nX-3: y\r\n\r\nPASS\r\n";
+        let raw = b"From: a@b\r\nX-1: 0123456789\r\n  folded\r\nX-2: 0123456789012345678901\r\nX-3: y\r\nX-4: zzzzzzzzz\r\n\r\nPASS\r\n";
         let mut unread = Unread::default();
         let out = bound_raw(raw, &limits(), &mut unread);
         assert_eq!(
             std::str::from_utf8(&out).unwrap(),
-            "From: a@b\r\nX-1: 0123456789\r\n  folded\r\n\r\nPASS\r\n"
+            "From: a@b\r\nX-1: 0123456789\r\n  folded\r\nX-3: y\r\n\r\nPASS\r\n"
         );
         assert_eq!(unread.header_fields, 2);
     }
