@@ -882,6 +882,59 @@ fn a_mail_that_always_fails_is_set_aside_after_its_tries_and_the_queue_goes_on()
 }
 
 #[test]
+fn a_mail_that_cannot_be_sent_backs_off_alone_and_the_rest_flows() {
+    // A real sendmail command (a script): it takes mail for everyone but
+    // one address, which it refuses as a temporary failure (EX_TEMPFAIL).
+    let dir = std::env::temp_dir().join(format!("orderly-svc-{}-sendmail-script", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("delivered")).unwrap();
+    let script = dir.join("sendmail");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nfor a in \"$@\"; do to=\"$a\"; done\n\
+             if [ -e {refuse} ] && [ \"$to\" = far@unreachable.example ]; then exit 75; fi\n\
+             cat > {out}/$to.$$.eml\n",
+            refuse = dir.join("refuse").display(),
+            out = dir.join("delivered").display()
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.join("refuse"), "").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut site = Site::with("sendmail", |c| c.outgoing.sendmail = Some(script.clone()));
+    let delivered = |to: &str| {
+        std::fs::read_dir(dir.join("delivered"))
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .starts_with(to)
+            })
+            .count()
+    };
+    // Ann's invitation cannot go out; her reply goes, and so does every
+    // other mail queued behind the failing one.
+    site.mail(ANN, "orderly@example.org", "NEW SQUARES VS far@unreachable.example");
+    site.mail(BOB, "orderly@example.org", "HELP");
+    site.mail("carol@example.org", "orderly@example.org", "GAMES");
+    assert_eq!(delivered("far@unreachable.example"), 0);
+    assert_eq!(delivered(ANN), 1);
+    assert_eq!(delivered(BOB), 1);
+    assert_eq!(delivered("carol@example.org"), 1);
+    // Once the address takes mail again, the invitation goes at its retry.
+    std::fs::remove_file(dir.join("refuse")).unwrap();
+    let later = chrono::Utc::now() + chrono::Duration::hours(1);
+    site.service.drain_outbox(later).unwrap();
+    assert_eq!(delivered("far@unreachable.example"), 1);
+    assert_eq!(delivered(ANN), 1, "nothing sent twice");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn held_second_half_orders_are_played_when_the_writers_own_decision_ends_the_attack() {
     let mut site = Site::new("held");
     let (ann, bob) = start(&mut site);

@@ -450,24 +450,41 @@ impl Service {
             }
             Err(e) => Err((true, format!("unreadable outbox entry: {e}"))),
         };
+        // A send that panics is that mail's failure (tried again later).
+        let send = move |row: &crate::store::OutboxRow| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| send(row)))
+                .unwrap_or_else(|p| Err((false, format!("sending panicked: {}", panic_text(p.as_ref())))))
+        };
         if due.len() <= 1 {
             return due.iter().map(send).collect();
         }
-        let chunk = due.len().div_ceil(PARALLEL);
+        // Each worker takes the next mail waiting, so a slow or failing mail
+        // (a server that takes its time to refuse one address) holds up one
+        // worker, never the mails queued behind it.
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let results: Vec<std::sync::Mutex<Option<std::result::Result<(), (bool, String)>>>> =
+            due.iter().map(|_| std::sync::Mutex::new(None)).collect();
         std::thread::scope(|scope| {
-            let handles: Vec<_> = due
-                .chunks(chunk)
-                .map(|rows| scope.spawn(move || rows.iter().map(send).collect::<Vec<_>>()))
-                .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| {
-                    h.join().unwrap_or_else(|_| {
-                        vec![Err((false, "a sending thread panicked".to_string()))]
-                    })
-                })
-                .collect()
-        })
+            for _ in 0..PARALLEL.min(due.len()) {
+                scope.spawn(|| loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(row) = due.get(i) else { break };
+                    let result = send(row);
+                    if let Ok(mut slot) = results[i].lock() {
+                        *slot = Some(result);
+                    }
+                });
+            }
+        });
+        results
+            .into_iter()
+            .map(|slot| {
+                slot.into_inner()
+                    .ok()
+                    .flatten()
+                    .unwrap_or_else(|| Err((false, "not sent".to_string())))
+            })
+            .collect()
     }
 
     /// Processes one incoming mail in one transaction.
