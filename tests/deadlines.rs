@@ -238,24 +238,28 @@ fn an_order_gives_the_other_player_a_fresh_deadline() {
 #[test]
 fn time_zones_and_reminder_choices_are_the_players_own() {
     let mut site = Site::new("zones");
-    let mails = site.mail(
-        t0(),
-        ANN,
-        "orderly@example.org",
-        "SET TIMEZONE Mars/Olympus",
-    );
-    assert!(only(&mails, ANN)[0].contains("is not a time zone"));
-    let mails = site.mail(
-        t0(),
-        ANN,
-        "orderly@example.org",
-        "set timezone Europe/Paris",
-    );
-    assert!(only(&mails, ANN)[0].contains("shown to you in Europe/Paris"));
-    site.mail(t0(), BOB, "orderly@example.org", "SET REMINDERS OFF");
     site.start("DAYS 1");
     let bob = site.seat(false);
     let ann = site.seat(true);
+    // Without a key (a bare, forgeable From) nothing changes.
+    for line in [
+        "SET TIMEZONE Asia/Tokyo",
+        "SET REMINDERS OFF",
+        "SET DIGEST DAILY",
+        "VACATION 3 DAYS",
+    ] {
+        let mails = site.mail(t0(), ANN, "orderly@example.org", line);
+        let reply = only(&mails, ANN)[0].replace('\n', " ");
+        assert!(
+            reply.contains("settings change only with your key"),
+            "{line}: {reply}"
+        );
+    }
+    let mails = site.mail(t0(), ANN, &ann, "SET TIMEZONE Mars/Olympus");
+    assert!(only(&mails, ANN)[0].contains("is not a time zone"));
+    let mails = site.mail(t0(), ANN, &ann, "set timezone Europe/Paris");
+    assert!(only(&mails, ANN)[0].contains("shown to you in Europe/Paris"));
+    site.mail(t0(), BOB, &bob, "SET REMINDERS OFF");
     let mails = site.mail(t0() + Duration::hours(1), ANN, &ann, "PASS");
     let for_ann = only(&mails, ANN)[0];
     assert!(
@@ -276,13 +280,9 @@ fn time_zones_and_reminder_choices_are_the_players_own() {
 #[test]
 fn moderator_notices_name_the_moderator_and_speak_each_players_time() {
     let mut site = Site::new("modzones");
-    site.mail(
-        t0(),
-        ANN,
-        "orderly@example.org",
-        "set timezone Europe/Paris",
-    );
     site.start("DAYS 1");
+    let ann = site.seat(true);
+    site.mail(t0(), ANN, &ann, "set timezone Europe/Paris");
     let at = t0() + Duration::hours(2);
     let report = site
         .service
@@ -697,14 +697,14 @@ fn vacations_stop_the_clocks_within_the_allowance_and_an_order_ends_them() {
     site.start("DAYS 3");
     let ann = site.seat(true);
     let t = t0() + Duration::hours(1);
-    let mails = site.mail(t, ANN, "orderly@example.org", "VACATION 40 DAYS");
+    let mails = site.mail(t, ANN, &ann, "VACATION 40 DAYS");
     assert!(
         only(&mails, ANN)[0]
             .replace('\n', " ")
             .contains("would exceed your 30 vacation days"),
         "{mails:?}"
     );
-    let mails = site.mail(t, ANN, "orderly@example.org", "vacation 5 days");
+    let mails = site.mail(t, ANN, &ann, "vacation 5 days");
     assert!(
         only(&mails, ANN)[0]
             .replace('\n', " ")
@@ -716,12 +716,7 @@ fn vacations_stop_the_clocks_within_the_allowance_and_an_order_ends_them() {
         told.contains("is on vacation until Thu 26 Nov 2026 11:00 UTC"),
         "{told}"
     );
-    let mails = site.mail(
-        t,
-        ANN,
-        "orderly@example.org",
-        "VACATION FROM 2026-11-22 TO 2026-11-23",
-    );
+    let mails = site.mail(t, ANN, &ann, "VACATION FROM 2026-11-22 TO 2026-11-23");
     assert!(
         only(&mails, ANN)[0].replace('\n', " ").contains("overlaps"),
         "{mails:?}"
@@ -834,13 +829,9 @@ fn a_game_can_send_time_outs_to_the_moderators() {
 #[test]
 fn a_daily_digest_replaces_the_reminders_once_a_day() {
     let mut site = Site::new("digest");
-    site.mail(
-        t0() - Duration::hours(2),
-        ANN,
-        "orderly@example.org",
-        "SET DIGEST DAILY",
-    );
     site.start("DAYS 1");
+    let ann = site.seat(true);
+    site.mail(t0(), ANN, &ann, "SET DIGEST DAILY");
     // Sunday 09:00 UTC: Ann's 24-hour reminder is due, but she has a digest.
     let sunday = t0() + Duration::hours(23);
     let mails = site.sweep(sunday);

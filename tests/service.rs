@@ -885,7 +885,10 @@ fn a_mail_that_always_fails_is_set_aside_after_its_tries_and_the_queue_goes_on()
 fn a_mail_that_cannot_be_sent_backs_off_alone_and_the_rest_flows() {
     // A real sendmail command (a script): it takes mail for everyone but
     // one address, which it refuses as a temporary failure (EX_TEMPFAIL).
-    let dir = std::env::temp_dir().join(format!("orderly-svc-{}-sendmail-script", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "orderly-svc-{}-sendmail-script",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("delivered")).unwrap();
     let script = dir.join("sendmail");
@@ -918,7 +921,11 @@ fn a_mail_that_cannot_be_sent_backs_off_alone_and_the_rest_flows() {
     };
     // Ann's invitation cannot go out; her reply goes, and so does every
     // other mail queued behind the failing one.
-    site.mail(ANN, "orderly@example.org", "NEW SQUARES VS far@unreachable.example");
+    site.mail(
+        ANN,
+        "orderly@example.org",
+        "NEW SQUARES VS far@unreachable.example",
+    );
     site.mail(BOB, "orderly@example.org", "HELP");
     site.mail("carol@example.org", "orderly@example.org", "GAMES");
     assert_eq!(delivered("far@unreachable.example"), 0);

@@ -452,8 +452,14 @@ impl Service {
         };
         // A send that panics is that mail's failure (tried again later).
         let send = move |row: &crate::store::OutboxRow| {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| send(row)))
-                .unwrap_or_else(|p| Err((false, format!("sending panicked: {}", panic_text(p.as_ref())))))
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| send(row))).unwrap_or_else(
+                |p| {
+                    Err((
+                        false,
+                        format!("sending panicked: {}", panic_text(p.as_ref())),
+                    ))
+                },
+            )
         };
         if due.len() <= 1 {
             return due.iter().map(send).collect();
@@ -845,6 +851,13 @@ impl Work<'_> {
                         moderator,
                     },
                 )?,
+                // A change to a player needs the player's key, as an order
+                // does: a bare From is easily forged.
+                Command::SetDigest(_)
+                | Command::SetTimezone(_)
+                | Command::Vacation(_)
+                | Command::SetReminders(_)
+                    if !self.holds_a_key(line, claim.as_ref())? => {}
                 Command::SetDigest(on) => {
                     let player = self.tx.player(self.sender, "", self.at)?;
                     self.tx.set_digest(player, on)?;
@@ -891,6 +904,25 @@ impl Work<'_> {
             ));
         }
         self.send_press()
+    }
+
+    /// Whether this mail carries the key of one of the sender's seats (a
+    /// reply to orderly's mail about a game, or a GAME line); if not, the
+    /// line is refused saying how to send it.
+    fn holds_a_key(&mut self, line: &str, claim: Option<&Claim>) -> Result<bool> {
+        if claim.is_none() {
+            self.item(
+                line,
+                "Refused: settings change only with your key, so that nobody can \
+                 change them in your name. Send this line in a reply to a mail \
+                 orderly sent you about one of your games (its reply address \
+                 carries the key), or add a line GAME <number> <key>. Nothing was \
+                 changed.",
+                true,
+            );
+            return Ok(false);
+        }
+        Ok(self.authenticate(line, claim)?.is_some())
     }
 
     /// Sends the messages (SAY) no update mail carried.
