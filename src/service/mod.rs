@@ -424,10 +424,7 @@ impl Service {
     /// Sends a batch of outbox mails, several at a time: a relay answers
     /// each mail after tens of milliseconds, and one at a time would make
     /// those waits the service's limit. Results come in the batch's order.
-    fn send_batch(
-        &self,
-        due: &[crate::store::OutboxRow],
-    ) -> Vec<std::result::Result<(), (bool, String)>> {
+    fn send_batch(&self, due: &[crate::store::OutboxRow]) -> Vec<SendResult> {
         const PARALLEL: usize = 8;
         // Only what the threads share, not the whole service (its database
         // connection and mailbox stay on this thread).
@@ -468,7 +465,7 @@ impl Service {
         // (a server that takes its time to refuse one address) holds up one
         // worker, never the mails queued behind it.
         let next = std::sync::atomic::AtomicUsize::new(0);
-        let results: Vec<std::sync::Mutex<Option<std::result::Result<(), (bool, String)>>>> =
+        let results: Vec<std::sync::Mutex<Option<SendResult>>> =
             due.iter().map(|_| std::sync::Mutex::new(None)).collect();
         std::thread::scope(|scope| {
             for _ in 0..PARALLEL.min(due.len()) {
@@ -2567,6 +2564,9 @@ pub fn rebuild<G: Game>(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recor
     }
     Ok(recorder)
 }
+
+/// How one outgoing mail went: sent, or (permanent?, why not).
+type SendResult = std::result::Result<(), (bool, String)>;
 
 /// What a caught panic said.
 fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
