@@ -29,3 +29,7 @@ CREATE TABLE intake_failures (
     last_error TEXT NOT NULL,
     first_at   TEXT NOT NULL
 );
+
+-- How many commands and orders each mail carried: the per-sender rate
+-- limit counts them, not only mails.
+ALTER TABLE messages ADD COLUMN commands INTEGER NOT NULL DEFAULT 1;

@@ -152,6 +152,15 @@ pub struct ServiceConfig {
     pub poll_interval_secs: u64,
     /// Mails per sender per hour before further mail is set aside.
     pub rate_limit_per_hour: u32,
+    /// Commands and orders per sender per hour (summed over their mails)
+    /// before further mail is set aside.
+    pub commands_per_hour: u32,
+    /// Commands and orders read from one mail; the rest is not read.
+    pub max_commands_per_mail: u32,
+    /// Invitations (NEW) one player may have open at once.
+    pub max_open_invitations: u32,
+    /// Invitations one player may send in 24 hours.
+    pub max_invitations_per_day: u32,
 }
 
 impl Default for ServiceConfig {
@@ -163,6 +172,10 @@ impl Default for ServiceConfig {
             secret_file: "var/secret".into(),
             poll_interval_secs: 5,
             rate_limit_per_hour: 120,
+            commands_per_hour: 600,
+            max_commands_per_mail: 40,
+            max_open_invitations: 5,
+            max_invitations_per_day: 10,
         }
     }
 }

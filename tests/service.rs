@@ -942,6 +942,71 @@ fn a_mail_that_cannot_be_sent_backs_off_alone_and_the_rest_flows() {
 }
 
 #[test]
+fn one_mail_cannot_flood_invite_a_crowd_or_amplify() {
+    let mut site = Site::new("floods");
+    // 1,000 NEW lines: at most 40 lines are read, 5 invitations go out.
+    let news: String = (0..1000)
+        .map(|n| format!("NEW SQUARES VS p{n}@example.net\n"))
+        .collect();
+    let outs = site.mail(ANN, "orderly@example.org", &news);
+    let invited: Vec<_> = outs.iter().filter(|o| o.to != ANN).collect();
+    assert_eq!(
+        invited.len(),
+        5,
+        "{:?}",
+        invited.iter().map(|o| &o.to).collect::<Vec<_>>()
+    );
+    let reply = flat(&body_to(&outs, ANN));
+    assert!(
+        reply.contains("you have 5 invitations waiting for an answer"),
+        "{reply}"
+    );
+    assert!(reply.contains("Not read: 960 more line(s)"), "{reply}");
+    // 10,000 HELP lines: HELP once, a reply far below the incoming size.
+    let helps = "HELP\n".repeat(10_000);
+    let outs = site.mail(BOB, "orderly@example.org", &helps);
+    let reply = body_to(&outs, BOB);
+    assert_eq!(reply.matches("The commands are below.").count(), 1);
+    assert!(reply.len() < 64 * 1024, "{} bytes", reply.len());
+    // A long line is echoed cut, not in full.
+    let long = format!("MOVE {}", "X".repeat(5000));
+    let outs = site.mail(BOB, "orderly@example.org", &long);
+    let reply = body_to(&outs, BOB);
+    assert!(reply.contains("... (cut)"), "{reply}");
+    assert!(reply.len() < 8 * 1024, "{} bytes", reply.len());
+}
+
+#[test]
+fn strangers_get_one_short_answer_and_no_reply_addresses_none() {
+    let mut site = Site::new("strangers");
+    let (ann, _) = start(&mut site);
+    // A forged mail with a stolen key and many lines: one short answer.
+    let many = "cav BR B3C\nPASS\nRESIGN\nOFFER DRAW\nHELP\nBOARD\n".repeat(5);
+    let outs = site.mail("eve@example.org", &ann, &many);
+    let eve = body_to(&outs, "eve@example.org");
+    assert_eq!(eve.matches("Refused").count(), 1, "{eve}");
+    assert!(flat(&eve).contains("more line(s) not answered"), "{eve}");
+    assert!(!eve.contains("SQUARES -"), "no board for a stranger: {eve}");
+    assert_eq!(
+        outs.iter().filter(|o| o.to == ANN).count(),
+        1,
+        "one warning"
+    );
+    // Never answered: no-reply senders, our own addresses, the bounce address.
+    for (from, to) in [
+        ("noreply@shop.example", "orderly@example.org"),
+        ("no-reply@shop.example", "orderly@example.org"),
+        ("DoNotReply@bank.example", "orderly@example.org"),
+        ("orderly+g1.abcdefgh@example.org", "orderly@example.org"),
+        ("bounces@example.org", "orderly@example.org"),
+        ("carol@example.org", "bounces+1.abc@example.org"),
+    ] {
+        let outs = site.mail(from, to, "HELP");
+        assert!(outs.is_empty(), "{from} -> {to}: {outs:?}");
+    }
+}
+
+#[test]
 fn held_second_half_orders_are_played_when_the_writers_own_decision_ends_the_attack() {
     let mut site = Site::new("held");
     let (ann, bob) = start(&mut site);

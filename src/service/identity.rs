@@ -102,6 +102,30 @@ pub fn is_own_address(config: &crate::config::Config, address: &str) -> bool {
         && (base.eq_ignore_ascii_case(local) || base.eq_ignore_ascii_case(&config.bounces.local))
 }
 
+/// Whether `address` is the bounce address (any VERP subaddress of it).
+pub fn is_bounce_address(config: &crate::config::Config, address: &str) -> bool {
+    let (_, domain) = config.address_parts();
+    let Some((local, their_domain)) = address.rsplit_once('@') else {
+        return false;
+    };
+    let base = local.split('+').next().unwrap_or(local);
+    their_domain.eq_ignore_ascii_case(domain) && base.eq_ignore_ascii_case(&config.bounces.local)
+}
+
+/// Whether `address` says nobody reads mail sent to it (`noreply@`,
+/// `no-reply@`, `donotreply@`, `do-not-reply@`, `mailer-daemon@`).
+pub fn is_no_reply(address: &str) -> bool {
+    let local = address.split('@').next().unwrap_or_default();
+    let squeezed: String = local
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    squeezed.starts_with("noreply")
+        || squeezed.starts_with("donotreply")
+        || squeezed == "mailerdaemon"
+}
+
 fn secret_of(server_secret: &[u8], text: &str) -> String {
     let mut mac =
         Hmac::<Sha256>::new_from_slice(server_secret).expect("HMAC takes a key of any length");

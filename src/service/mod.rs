@@ -544,13 +544,34 @@ impl Service {
             Some(format!("ignored: automatic ({auto:?})"))
         } else if sender.is_empty() {
             Some("ignored: no sender".to_string())
-        } else if incoming.is_from(&config.service.address) {
+        } else if incoming.is_from(&config.service.address)
+            || identity::is_own_address(&config, &sender)
+        {
             Some("ignored: from orderly itself".to_string())
+        } else if identity::is_no_reply(&sender) {
+            // Nobody reads an answer to a no-reply address; answering one
+            // only feeds loops and backscatter.
+            Some("ignored: from a no-reply address".to_string())
+        } else if incoming
+            .recipients()
+            .any(|to| identity::is_bounce_address(&config, to))
+        {
+            Some("ignored: sent to the bounce address".to_string())
         } else {
             let hour_ago = now_text(now - chrono::Duration::hours(1));
             let recent = tx.messages_since(&sender, &hour_ago)?;
-            (recent >= i64::from(config.service.rate_limit_per_hour))
-                .then(|| format!("ignored: rate limit ({recent} mails in the last hour)"))
+            let commands = tx.commands_since(&sender, &hour_ago)?;
+            if recent >= i64::from(config.service.rate_limit_per_hour) {
+                Some(format!(
+                    "ignored: rate limit ({recent} mails in the last hour)"
+                ))
+            } else if commands >= i64::from(config.service.commands_per_hour) {
+                Some(format!(
+                    "ignored: rate limit ({commands} commands in the last hour)"
+                ))
+            } else {
+                None
+            }
         };
         if let Some(reason) = ignore {
             done.outcome = reason;
@@ -576,6 +597,10 @@ impl Service {
             ignored: 0,
             warned: Default::default(),
             echoed: Vec::new(),
+            incoming_size: raw.len(),
+            commands: 0,
+            helped: false,
+            stranger: false,
             press: Vec::new(),
         };
         // Until a player chooses a time zone, the offset of their mail's
@@ -595,6 +620,7 @@ impl Service {
         done.outcome = work.outcome();
         work.queue_reply()?;
         tx.record_message(&message_id, &sender, &at, &done.outcome)?;
+        tx.set_message_commands(&message_id, work.commands.max(1))?;
         tx.commit()?;
         Ok(done)
     }
@@ -646,6 +672,15 @@ struct Work<'a> {
     /// The events the reply's echo already tells, in words: the sender's
     /// own update does not tell them again.
     echoed: Vec<String>,
+    /// The incoming mail's size in bytes (the reply is capped by it).
+    incoming_size: usize,
+    /// Commands and orders read from this mail so far.
+    commands: i64,
+    /// Whether HELP was answered already (once per mail).
+    helped: bool,
+    /// Whether the sender wrote with a key that is not theirs (a stranger
+    /// to the game): the reply is kept to one short answer.
+    stranger: bool,
     /// Messages (SAY) for the opponents not sent yet: (game, writer's
     /// seat, words). They go with the update mail, or alone at the end.
     press: Vec<(i64, Seat, String)>,
@@ -654,8 +689,17 @@ struct Work<'a> {
 impl Work<'_> {
     fn item(&mut self, line: &str, answer: impl Into<String>, refused: bool) {
         let line = self.written.get(line).map_or(line, String::as_str);
+        // The echo of what was written is for recognising the line, not a
+        // copy of it: a long line is cut (no amplification of its text).
+        const ECHO_CHARS: usize = 120;
+        let echo = if line.chars().count() > ECHO_CHARS {
+            let cut: String = line.chars().take(ECHO_CHARS).collect();
+            format!("{cut}... (cut)")
+        } else {
+            line.to_string()
+        };
         self.items.push(Item {
-            line: line.to_string(),
+            line: echo,
             answer: texts::wrap(&answer.into()).trim_end().to_string(),
             refused,
         });
@@ -798,6 +842,21 @@ impl Work<'_> {
                 lines::Reading::Command { command, text } => (command, text, false),
             };
             read_any = true;
+            self.commands += 1;
+            if self.commands > i64::from(self.config.service.max_commands_per_mail) {
+                // A bound on what one mail may ask: the rest is not read.
+                let left = lines.len() - lines.iter().position(|l| l == written).unwrap_or(0);
+                self.item(
+                    "(the rest of this mail)",
+                    format!(
+                        "Not read: {left} more line(s). A mail carries at most {} \
+                         commands and orders; send the rest in another mail.",
+                        self.config.service.max_commands_per_mail
+                    ),
+                    true,
+                );
+                break;
+            }
             if text != *written {
                 self.written.insert(text.clone(), written.to_string());
             }
@@ -815,7 +874,11 @@ impl Work<'_> {
             match command {
                 Command::Order(l) => orders.push(l),
                 Command::Game(_) => {}
+                Command::Help if self.helped => {
+                    self.item(line, "Answered once, above.", false);
+                }
                 Command::Help => {
+                    self.helped = true;
                     self.item(line, "The commands are below.", false);
                     self.parts.push(texts::render(
                         "help",
@@ -949,6 +1012,7 @@ impl Work<'_> {
             return Ok(None);
         };
         let Some(game) = self.tx.game(claim.game)? else {
+            self.stranger = true;
             self.item(
                 line,
                 format!(
@@ -965,6 +1029,7 @@ impl Work<'_> {
             .find(|s| secrets_match(&s.secret, &claim.secret))
             .cloned()
         else {
+            self.stranger |= !seats.iter().any(|s| s.address == self.sender);
             self.item(
                 line,
                 format!(
@@ -989,11 +1054,14 @@ impl Work<'_> {
                     side_name(&game, own.seat)
                 ),
                 // A stranger learns nothing about whose key this is.
-                None => format!(
-                    "Refused: game {} takes orders only from its players' own \
+                None => {
+                    self.stranger = true;
+                    format!(
+                        "Refused: game {} takes orders only from its players' own \
                      addresses. Nothing was done.",
-                    game.id
-                ),
+                        game.id
+                    )
+                }
             };
             self.item(line, answer, true);
             // One warning to the key's owner per mail, however many lines.
@@ -1159,6 +1227,27 @@ impl Work<'_> {
             .and_then(|a| a.name.clone())
             .unwrap_or_default();
         let me = self.tx.player(self.sender, &name, self.at)?;
+        // One mail (or many) cannot make orderly invite a crowd.
+        let day_ago = now_text(self.now - chrono::Duration::days(1));
+        let (today, open) = self.tx.invitations_by(me, &day_ago)?;
+        let service = &self.config.service;
+        let limit = if open >= i64::from(service.max_open_invitations) {
+            Some(format!(
+                "you have {open} invitations waiting for an answer, the most one \
+                 player may have open; wait for an answer (or their expiry)"
+            ))
+        } else if today >= i64::from(service.max_invitations_per_day) {
+            Some(format!(
+                "you sent {today} invitations in the last 24 hours, the most this \
+                 server takes; try again tomorrow"
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = limit {
+            self.item(line, format!("Refused: {why}. Nobody was invited."), true);
+            return Ok(());
+        }
         let them = self.tx.player(opponent, "", self.at)?;
         let id = self.tx.create_game(G::NAME, first, mine, self.at)?;
         let days = time.days.unwrap_or(self.config.deadlines.turn_days);
@@ -2406,6 +2495,23 @@ impl Work<'_> {
             ),
             None => (None, reply_subject(&self.incoming.subject), None, None),
         };
+        if self.stranger && self.game.is_none() && self.items.len() > 1 {
+            // Someone with no part in the game gets one short answer, not an
+            // echo of everything they wrote (no backscatter to a forged
+            // From, no amplification).
+            let first = self.items.iter().position(|i| i.refused).unwrap_or(0);
+            let left = self.items.len() - 1;
+            let kept = self.items.swap_remove(first);
+            self.items = vec![
+                kept,
+                Item {
+                    line: "(the rest of this mail)".into(),
+                    answer: format!("{left} more line(s) not answered."),
+                    refused: true,
+                },
+            ];
+            self.parts.clear();
+        }
         let intro = if self.items.iter().any(|i| i.refused) {
             "orderly read your mail. Some of it could not be done; each line you\nwrote is answered below."
         } else {
@@ -2420,6 +2526,7 @@ impl Work<'_> {
                 address => self.config.service.address,
             },
         );
+        let body = cap_reply(body, self.incoming_size);
         let id = message_id(&format!("{}/reply", self.message_id), self.domain());
         let mut references = self.incoming.references.clone();
         if let Some(own) = &self.incoming.message_id {
@@ -2563,6 +2670,32 @@ pub fn rebuild<G: Game>(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recor
         }
     }
     Ok(recorder)
+}
+
+/// The smallest cap on a reply's body, in bytes: a reply is never much
+/// larger than the mail it answers, so a short mail cannot make orderly
+/// send a long one (amplification).
+const REPLY_CAP_BYTES: usize = 64 * 1024;
+
+/// `body`, cut at a line's end to at most the larger of
+/// [`REPLY_CAP_BYTES`] and the incoming mail's size, with a note of what
+/// was left out.
+fn cap_reply(body: String, incoming_size: usize) -> String {
+    let cap = REPLY_CAP_BYTES.max(incoming_size);
+    if body.len() <= cap {
+        return body;
+    }
+    let mut end = cap.saturating_sub(200);
+    while !body.is_char_boundary(end) {
+        end -= 1;
+    }
+    let end = body[..end].rfind('\n').map_or(end, |i| i + 1);
+    format!(
+        "{}\n[The rest of this reply, {} bytes, is left out: a reply is at most \
+         {cap} bytes. Send fewer lines in one mail.]\n",
+        &body[..end],
+        body.len() - end
+    )
 }
 
 /// How one outgoing mail went: sent, or (permanent?, why not).

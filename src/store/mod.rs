@@ -412,6 +412,35 @@ impl Tx<'_> {
         )?)
     }
 
+    /// The commands and orders read from `sender`'s mails since `since`.
+    pub fn commands_since(&self, sender: &str, since: &str) -> Result<i64> {
+        Ok(self.tx.query_row(
+            "SELECT COALESCE(SUM(commands), 0) FROM messages WHERE sender = ?1 AND received_at >= ?2",
+            params![sender, since],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Notes how many commands and orders a recorded mail carried.
+    pub fn set_message_commands(&self, message_id: &str, commands: i64) -> Result<()> {
+        self.tx.execute(
+            "UPDATE messages SET commands = ?2 WHERE message_id = ?1",
+            params![message_id, commands],
+        )?;
+        Ok(())
+    }
+
+    /// Invitations `player` made since `since`, and those still open.
+    pub fn invitations_by(&self, player: i64, since: &str) -> Result<(i64, i64)> {
+        Ok(self.tx.query_row(
+            "SELECT COALESCE(SUM(g.created_at >= ?2), 0), COALESCE(SUM(g.status = 'invited'), 0) \
+             FROM games g JOIN seats s ON s.game_id = g.id AND s.seat = g.inviter_seat \
+             WHERE s.player_id = ?1",
+            params![player, since],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?)
+    }
+
     /// The player with this address, created when new; the name is kept
     /// up to date.
     pub fn player(&self, address: &str, name: &str, at: &str) -> Result<i64> {
