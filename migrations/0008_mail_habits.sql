@@ -33,3 +33,8 @@ CREATE TABLE intake_failures (
 -- How many commands and orders each mail carried: the per-sender rate
 -- limit counts them, not only mails.
 ALTER TABLE messages ADD COLUMN commands INTEGER NOT NULL DEFAULT 1;
+
+-- A game's own moderator acts only once they accepted by mail; those named
+-- before this column existed keep their office.
+ALTER TABLE games ADD COLUMN moderator_confirmed INTEGER NOT NULL DEFAULT 0;
+UPDATE games SET moderator_confirmed = 1 WHERE moderator IS NOT NULL;

@@ -452,6 +452,42 @@ fn huge_numbers_of_days_and_hours_are_refused_before_any_date_arithmetic() {
     );
 }
 
+#[test]
+fn a_game_moderator_is_a_third_person_asked_by_mail_and_named_in_the_invitation() {
+    let mut site = Site::new("modpick");
+    for who in [ANN, BOB, "orderly@example.org", "orderly+x@example.org"] {
+        let mails = site.mail(
+            t0(),
+            ANN,
+            "orderly@example.org",
+            &format!("NEW SQUARES VS {BOB} MODERATOR {who}"),
+        );
+        let reply = only(&mails, ANN)[0].replace('\n', " ");
+        assert!(
+            reply.contains("must be neither player nor orderly"),
+            "{who}: {reply}"
+        );
+        assert!(only(&mails, BOB).is_empty(), "nobody invited");
+    }
+    let mails = site.mail(
+        t0(),
+        ANN,
+        "orderly@example.org",
+        &format!("NEW SQUARES VS {BOB} MODERATOR carol@example.org"),
+    );
+    let invitation = only(&mails, BOB)[0].replace('\n', " ");
+    assert!(
+        invitation.contains("The game's moderator is carol@example.org"),
+        "{invitation}"
+    );
+    let asked = only(&mails, "carol@example.org")[0].replace('\n', " ");
+    assert!(asked.contains("ACCEPT MODERATION 1"), "{asked}");
+    assert!(
+        asked.contains(&site.service.moderator_address("carol@example.org")),
+        "{asked}"
+    );
+}
+
 fn record(site: &mut Site) -> String {
     orderly::service::admin::export(site.service.store(), 1, false, "example.org").unwrap()
 }
@@ -924,6 +960,25 @@ fn a_game_may_name_its_own_moderator_who_moderates_only_it() {
     let carol = "carol@example.org";
     let carol_addr = site.service.moderator_address(carol);
     let at = t0() + Duration::hours(2);
+    // Named, she has no say until she accepts, by mail, from her address.
+    let mails = site.mail(at, carol, &carol_addr, "NOTE 1 too early");
+    assert!(
+        only(&mails, carol)[0].contains("Refused: you moderate only"),
+        "{mails:?}"
+    );
+    let mails = site.mail(at, "eve@example.org", &carol_addr, "ACCEPT MODERATION 1");
+    assert!(
+        only(&mails, "eve@example.org")[0].contains("Refused"),
+        "{mails:?}"
+    );
+    let mails = site.mail(at, carol, &carol_addr, "ACCEPT MODERATION 2");
+    assert!(
+        only(&mails, carol)[0].contains("has not asked you"),
+        "{mails:?}"
+    );
+    let mails = site.mail(at, carol, &carol_addr, "ACCEPT MODERATION 1");
+    assert!(only(&mails, ANN)[0].contains("carol@example.org accepted to moderate game 1"));
+    assert!(only(&mails, BOB)[0].contains("carol@example.org accepted to moderate game 1"));
     let mails = site.mail(
         at,
         carol,
@@ -936,7 +991,7 @@ fn a_game_may_name_its_own_moderator_who_moderates_only_it() {
         "{reply}"
     );
     assert!(
-        reply.contains("Refused: you moderate only the games that name you."),
+        reply.contains("Refused: you moderate only the games that name you, once you accepted"),
         "{reply}"
     );
     let mails = site.sweep(t0() + Duration::days(2) + Duration::hours(1));

@@ -768,8 +768,10 @@ impl Work<'_> {
             .iter()
             .any(|a| a.eq_ignore_ascii_case(self.sender));
         let moderates_a_game = !is_moderator && self.tx.moderates_any(self.sender)?;
+        let asked = self.tx.moderation_asked(self.sender)?;
         let own_key = identity::moderator_secret(self.secret, self.sender);
-        if !(is_moderator || moderates_a_game) || !secrets_match(&own_key, key) {
+        if !(is_moderator || moderates_a_game || !asked.is_empty()) || !secrets_match(&own_key, key)
+        {
             self.item(
                 lines.first().copied().unwrap_or("(nothing)"),
                 "Refused: this address takes commands only from a moderator writing \
@@ -779,10 +781,45 @@ impl Work<'_> {
             return Ok(());
         }
         for line in lines {
+            // A game's own moderator is appointed by accepting, by mail.
+            if let Some((accept, game)) = moderation_answer(line) {
+                let answer = if asked.contains(&game) {
+                    self.tx.answer_moderation(game, accept)?;
+                    let row = self.reload(game)?;
+                    let words = if accept {
+                        format!("{} accepted to moderate game {game}.", self.sender)
+                    } else {
+                        format!(
+                            "{} declined to moderate game {game}; it has no moderator of its own.",
+                            self.sender
+                        )
+                    };
+                    let seed = format!("{}/moderation/{game}", self.message_id);
+                    notify_game(
+                        self.tx,
+                        self.config,
+                        &row,
+                        |_| true,
+                        &texts::wrap(&words),
+                        &seed,
+                        self.now,
+                    )?;
+                    (words, false)
+                } else {
+                    (
+                        format!("Refused: game {game} has not asked you to moderate it."),
+                        true,
+                    )
+                };
+                self.item(line, answer.0, answer.1);
+                continue;
+            }
             let report = match moderation::parse(line, |id| kind_of(self.tx, id)) {
                 // A game's own moderator acts on that game only.
-                Ok(action) if moderates_a_game && !self.own_game(&action)? => {
-                    "Refused: you moderate only the games that name you.".to_string()
+                Ok(action) if !is_moderator && !self.own_game(&action)? => {
+                    "Refused: you moderate only the games that name you, once you \
+                     accepted (ACCEPT MODERATION <game>)."
+                        .to_string()
                 }
                 Ok(action) => {
                     let seed = format!("{}/{line}", self.message_id);
@@ -1206,6 +1243,19 @@ impl Work<'_> {
             self.item(line, "Refused: name the other player's address.", true);
             return Ok(());
         }
+        if let Some(moderator) = &time.moderator {
+            // A moderator is a third person, appointed, never self-appointed.
+            let why = identity::check_mailbox(moderator).err().or_else(|| {
+                (moderator == self.sender
+                    || moderator == opponent
+                    || identity::is_own_address(self.config, moderator))
+                .then(|| "the game's moderator must be neither player nor orderly".to_string())
+            });
+            if let Some(why) = why {
+                self.item(line, format!("Refused: {why}. Nobody was invited."), true);
+                return Ok(());
+            }
+        }
         let seat_of = |name: Option<&str>, default: Seat| match name {
             None => Some(default),
             Some(n) => seat_named::<G>(n),
@@ -1258,6 +1308,7 @@ impl Work<'_> {
         if let Some(moderator) = &time.moderator {
             self.tx.set_game_moderator(id, moderator)?;
         }
+        let moderator_asked = time.moderator.clone();
         self.tx
             .add_seat(id, mine, me, &seat_secret(self.secret, id, mine))?;
         let theirs = mine.other();
@@ -1318,6 +1369,30 @@ impl Work<'_> {
                 AutoKind::Generated,
                 "invitation",
             )?;
+            if let Some(moderator) = &moderator_asked {
+                let (local, domain) = self.config.address_parts();
+                let key = identity::moderator_secret(self.secret, moderator);
+                let body = texts::wrap(&format!(
+                    "{} invites {opponent} to game {id} of {} and asks you to be \
+                     its moderator: to settle a stalled or disputed game, by mail.\n\n\
+                     To accept, write the line\n\n  ACCEPT MODERATION {id}\n\n\
+                     to your moderator address {local}+mod.{key}@{domain} \
+                     (keep it to yourself). To refuse, write DECLINE MODERATION {id} \
+                     there. Until you accept, you have no say in the game.",
+                    self.sender,
+                    G::TITLE
+                ));
+                queue_notice(
+                    self.tx,
+                    self.config,
+                    &game,
+                    moderator,
+                    None,
+                    body,
+                    &format!("{}/moderator-asked", self.message_id),
+                    self.now,
+                )?;
+            }
         }
         self.item(
             line,
@@ -2670,6 +2745,27 @@ pub fn rebuild<G: Game>(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recor
         }
     }
     Ok(recorder)
+}
+
+/// `ACCEPT MODERATION 12` or `DECLINE MODERATION 12` (also `... GAME 12`):
+/// (accepts?, the game).
+fn moderation_answer(line: &str) -> Option<(bool, i64)> {
+    let words: Vec<String> = line
+        .split_whitespace()
+        .take(4)
+        .map(str::to_ascii_uppercase)
+        .collect();
+    match words
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        [verb @ ("ACCEPT" | "DECLINE"), "MODERATION" | "GAME", n] => {
+            Some((*verb == "ACCEPT", n.parse().ok()?))
+        }
+        _ => None,
+    }
 }
 
 /// The smallest cap on a reply's body, in bytes: a reply is never much

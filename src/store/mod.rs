@@ -1574,7 +1574,7 @@ impl Tx<'_> {
         Ok(self
             .tx
             .query_row(
-                "SELECT moderator FROM games WHERE id = ?1",
+                "SELECT moderator FROM games WHERE id = ?1 AND moderator_confirmed = 1",
                 params![game],
                 |r| r.get(0),
             )
@@ -1587,7 +1587,7 @@ impl Tx<'_> {
         Ok(self
             .tx
             .query_row(
-                "SELECT 1 FROM games WHERE moderator = ?1 LIMIT 1",
+                "SELECT 1 FROM games WHERE moderator = ?1 AND moderator_confirmed = 1 LIMIT 1",
                 params![address.to_ascii_lowercase()],
                 |_| Ok(()),
             )
@@ -1595,12 +1595,32 @@ impl Tx<'_> {
             .is_some())
     }
 
-    /// Names a game's own moderator.
+    /// Names a game's own moderator, who acts once they accept.
     pub fn set_game_moderator(&self, game: i64, address: &str) -> Result<()> {
         self.tx.execute(
-            "UPDATE games SET moderator = ?2 WHERE id = ?1",
+            "UPDATE games SET moderator = ?2, moderator_confirmed = 0 WHERE id = ?1",
             params![game, address.to_ascii_lowercase()],
         )?;
+        Ok(())
+    }
+
+    /// The games naming `address` as their moderator who has not accepted.
+    pub fn moderation_asked(&self, address: &str) -> Result<Vec<i64>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT id FROM games WHERE moderator = ?1 AND moderator_confirmed = 0 ORDER BY id",
+        )?;
+        let rows = stmt.query_map(params![address.to_ascii_lowercase()], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The named moderator of `game` accepts (true) or declines (false).
+    pub fn answer_moderation(&self, game: i64, accept: bool) -> Result<()> {
+        let sql = if accept {
+            "UPDATE games SET moderator_confirmed = 1 WHERE id = ?1"
+        } else {
+            "UPDATE games SET moderator = NULL, moderator_confirmed = 0 WHERE id = ?1"
+        };
+        self.tx.execute(sql, params![game])?;
         Ok(())
     }
 
