@@ -1007,6 +1007,23 @@ fn strangers_get_one_short_answer_and_no_reply_addresses_none() {
 }
 
 #[test]
+fn the_secret_the_database_and_the_mail_are_for_the_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let mut site = Site::new("private");
+    start(&mut site);
+    let mode = |p: PathBuf| std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+    for file in ["secret", "orderly.db", "orderly.db-wal"] {
+        assert_eq!(mode(site.dir.join(file)), 0o600, "{file}");
+    }
+    for dir in ["sent", "inbox", "inbox/new", "inbox/cur"] {
+        assert_eq!(mode(site.dir.join(dir)), 0o700, "{dir}");
+    }
+    for mail in std::fs::read_dir(site.dir.join("sent")).unwrap() {
+        assert_eq!(mode(mail.unwrap().path()), 0o600);
+    }
+}
+
+#[test]
 fn held_second_half_orders_are_played_when_the_writers_own_decision_ends_the_attack() {
     let mut site = Site::new("held");
     let (ann, bob) = start(&mut site);

@@ -150,7 +150,7 @@ impl Service {
             }
             (None, Some(command)) => Box::new(crate::mail::outgoing::SendmailSender::new(command)),
             (None, None) => {
-                std::fs::create_dir_all(&config.outgoing.dir)?;
+                crate::private::create_dir_all(&config.outgoing.dir)?;
                 Box::new(FileSender::new(&config.outgoing.dir))
             }
         };

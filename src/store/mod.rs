@@ -246,12 +246,18 @@ impl Store {
     /// and brings its schema up to date.
     pub fn open(path: &Path) -> Result<Store> {
         if let Some(dir) = path.parent() {
-            if !dir.as_os_str().is_empty() {
-                std::fs::create_dir_all(dir)?;
-            }
+            crate::private::create_dir_all(dir)?;
         }
         let conn = Connection::open(path)?;
-        Store::setup(conn)
+        let store = Store::setup(conn)?;
+        // The database holds players' addresses, orders and keys: its owner
+        // only reads it (the log and index files too, made by WAL).
+        for suffix in ["", "-wal", "-shm"] {
+            let mut name = path.as_os_str().to_owned();
+            name.push(suffix);
+            crate::private::restrict_file(Path::new(&name))?;
+        }
+        Ok(store)
     }
 
     /// A database in memory, for tests.
