@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use chrono::Utc;
+use chrono::{TimeZone, Utc};
 use orderly::config::Config;
 use orderly::games::squares::{Napoleonic, Squares};
 use orderly::games::{Game, GameOptions, GameResult, Seat};
@@ -65,9 +65,14 @@ impl Site {
     /// Drops a mail into the Maildir and polls; returns the new .eml files.
     fn mail(&mut self, from: &str, to: &str, body: &str) -> Vec<Out> {
         self.counter += 1;
-        let raw = format!(
+        let raw =
+            format!(
             "From: {from}\r\nTo: {to}\r\nSubject: test {n}\r\nMessage-ID: <t{n}.{pid}@test>\r\n\
-             Date: Sat, 21 Nov 2026 10:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n",
+             Date: {date}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n",
+            // Each mail its own Date, a second apart, as a client writes.
+            date = (chrono::Utc.with_ymd_and_hms(2026, 11, 21, 10, 0, 0).unwrap()
+                + chrono::Duration::seconds(i64::from(self.counter)))
+            .to_rfc2822(),
             n = self.counter,
             pid = std::process::id(),
             body = body.replace('\n', "\r\n"),
@@ -1021,6 +1026,29 @@ fn the_secret_the_database_and_the_mail_are_for_the_owner_only() {
     for mail in std::fs::read_dir(site.dir.join("sent")).unwrap() {
         assert_eq!(mode(mail.unwrap().path()), 0o600);
     }
+}
+
+#[test]
+fn a_captured_mail_sent_again_under_a_new_message_id_is_a_replay() {
+    let mut site = Site::new("replay");
+    let (ann, bob) = start(&mut site);
+    let mail = |id: &str| {
+        format!(
+            "From: {ANN}\r\nTo: {ann}\r\nSubject: x\r\nMessage-ID: <{id}@test>\r\n\
+             Date: Sun, 22 Nov 2026 08:00:00 +0000\r\n\r\ncav BR B3C\r\n"
+        )
+    };
+    let outs = site.raw(mail("first").as_bytes());
+    assert!(flat(&body_to(&outs, ANN)).contains("Taken: MOVE CAVALRY BR B3C"));
+    site.mail(BOB, &bob, "inf GR G3C");
+    // The same mail again, a new Message-ID: not acted on, not answered.
+    let outs = site.raw(mail("again").as_bytes());
+    assert!(outs.is_empty(), "{outs:?}");
+    let shown = orderly::service::admin::show(site.service.store(), 1, "example.org").unwrap();
+    assert!(
+        shown.contains("Blue, turn 3"),
+        "Blue still to play: {shown}"
+    );
 }
 
 #[test]

@@ -557,6 +557,12 @@ impl Service {
             .any(|to| identity::is_bounce_address(&config, to))
         {
             Some("ignored: sent to the bounce address".to_string())
+        } else if tx.digest_seen(&replay_digest(&incoming, &sender))? {
+            // The same sender, Date and words as a mail already taken: a
+            // copy sent again under a new Message-ID (a replay), not a new
+            // mail. A player who means the same again writes a new mail,
+            // which has its own Date.
+            Some("ignored: replay of an earlier mail".to_string())
         } else {
             let hour_ago = now_text(now - chrono::Duration::hours(1));
             let recent = tx.messages_since(&sender, &hour_ago)?;
@@ -621,6 +627,9 @@ impl Service {
         work.queue_reply()?;
         tx.record_message(&message_id, &sender, &at, &done.outcome)?;
         tx.set_message_commands(&message_id, work.commands.max(1))?;
+        if incoming.date.is_some() {
+            tx.set_message_digest(&message_id, &replay_digest(&incoming, &sender))?;
+        }
         tx.commit()?;
         Ok(done)
     }
@@ -2796,6 +2805,21 @@ fn cap_reply(body: String, incoming_size: usize) -> String {
 
 /// How one outgoing mail went: sent, or (permanent?, why not).
 type SendResult = std::result::Result<(), (bool, String)>;
+
+/// What identifies a mail's content for replay detection: its sender, its
+/// Date (to the second, as written) and its text. Mails without a Date are
+/// never recorded under a digest, so none of them is taken for a replay.
+fn replay_digest(incoming: &Incoming, sender: &str) -> String {
+    let date = incoming.date.map(|d| d.to_rfc3339()).unwrap_or_default();
+    let digest = Sha256::new()
+        .chain_update(sender.as_bytes())
+        .chain_update([0])
+        .chain_update(date.as_bytes())
+        .chain_update([0])
+        .chain_update(incoming.text.as_bytes())
+        .finalize();
+    digest.iter().take(16).map(|b| format!("{b:02x}")).collect()
+}
 
 /// What a caught panic said.
 fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {

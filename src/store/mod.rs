@@ -427,6 +427,25 @@ impl Tx<'_> {
         )?)
     }
 
+    /// Notes the content digest of a recorded mail (see [`Tx::digest_seen`]).
+    pub fn set_message_digest(&self, message_id: &str, digest: &str) -> Result<()> {
+        self.tx.execute(
+            "UPDATE messages SET digest = ?2 WHERE message_id = ?1",
+            params![message_id, digest],
+        )?;
+        Ok(())
+    }
+
+    /// Whether a mail with this content digest was processed already.
+    pub fn digest_seen(&self, digest: &str) -> Result<bool> {
+        Ok(self
+            .tx
+            .prepare_cached("SELECT 1 FROM messages WHERE digest = ?1 LIMIT 1")?
+            .query_row(params![digest], |_| Ok(()))
+            .optional()?
+            .is_some())
+    }
+
     /// Notes how many commands and orders a recorded mail carried.
     pub fn set_message_commands(&self, message_id: &str, commands: i64) -> Result<()> {
         self.tx.execute(
