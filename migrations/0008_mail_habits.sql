@@ -29,3 +29,17 @@ CREATE TABLE intake_failures (
     last_error TEXT NOT NULL,
     first_at   TEXT NOT NULL
 );
+
+-- How many commands and orders each mail carried: the per-sender rate
+-- limit counts them, not only mails.
+ALTER TABLE messages ADD COLUMN commands INTEGER NOT NULL DEFAULT 1;
+
+-- A game's own moderator acts only once they accepted by mail; those named
+-- before this column existed keep their office.
+ALTER TABLE games ADD COLUMN moderator_confirmed INTEGER NOT NULL DEFAULT 0;
+UPDATE games SET moderator_confirmed = 1 WHERE moderator IS NOT NULL;
+
+-- A digest of each mail's sender, Date and text: a captured mail sent again
+-- under a new Message-ID is recognised as a replay and not acted on.
+ALTER TABLE messages ADD COLUMN digest TEXT;
+CREATE INDEX messages_digest ON messages (digest) WHERE digest IS NOT NULL;

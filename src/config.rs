@@ -30,6 +30,10 @@ pub enum ConfigError {
     /// A value is present but unusable.
     #[error("{0}")]
     Value(String),
+    /// The server secret file cannot be trusted (empty, or readable by
+    /// others): the service does not start.
+    #[error("the server secret: {0}")]
+    Secret(String),
 }
 
 /// The whole configuration.
@@ -152,6 +156,15 @@ pub struct ServiceConfig {
     pub poll_interval_secs: u64,
     /// Mails per sender per hour before further mail is set aside.
     pub rate_limit_per_hour: u32,
+    /// Commands and orders per sender per hour (summed over their mails)
+    /// before further mail is set aside.
+    pub commands_per_hour: u32,
+    /// Commands and orders read from one mail; the rest is not read.
+    pub max_commands_per_mail: u32,
+    /// Invitations (NEW) one player may have open at once.
+    pub max_open_invitations: u32,
+    /// Invitations one player may send in 24 hours.
+    pub max_invitations_per_day: u32,
 }
 
 impl Default for ServiceConfig {
@@ -163,6 +176,10 @@ impl Default for ServiceConfig {
             secret_file: "var/secret".into(),
             poll_interval_secs: 5,
             rate_limit_per_hour: 120,
+            commands_per_hour: 600,
+            max_commands_per_mail: 40,
+            max_open_invitations: 5,
+            max_invitations_per_day: 10,
         }
     }
 }
@@ -350,8 +367,27 @@ impl Config {
         }
         let path = &self.service.secret_file;
         match std::fs::read_to_string(path) {
+            // A secret others can read is a secret no more: every seat key
+            // can be made from it. Refuse rather than go on.
+            Ok(_) if crate::private::readable_by_others(path).unwrap_or(true) => {
+                return Err(ConfigError::Secret(format!(
+                    "{} is readable by others than its owner: anyone who read it can \
+                     make every seat's key. Run chmod 600 {} (and consider a new \
+                     secret), then start again",
+                    path.display(),
+                    path.display()
+                )))
+            }
             Ok(text) if !text.trim().is_empty() => return Ok(text.trim().as_bytes().to_vec()),
-            Ok(_) => {}
+            // An empty secret file is damage, not a first start: a new secret
+            // would silently change every seat's address.
+            Ok(_) => {
+                return Err(ConfigError::Secret(format!(
+                    "{} is empty: restore it from a backup, or delete it to make a new \
+                     secret (every reply address already sent then stops working)",
+                    path.display()
+                )))
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(source) => {
                 return Err(ConfigError::Read {
@@ -365,7 +401,7 @@ impl Config {
             use std::io::Read;
             std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
             if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir)?;
+                crate::private::create_dir_all(dir)?;
             }
             let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
             let tmp = path.with_extension("tmp");
@@ -422,6 +458,22 @@ mod tests {
             secret,
             "read back, not made anew"
         );
+        let dir_mode = std::fs::metadata(&dir).unwrap().permissions().mode();
+        assert_eq!(dir_mode & 0o777, 0o700, "{dir_mode:o}");
+        // Readable by others: refused, with what to do.
+        let file = dir.join("secret");
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let err = config.server_secret().unwrap_err().to_string();
+        assert!(
+            err.contains("readable by others") && err.contains("chmod 600"),
+            "{err}"
+        );
+        // Empty: refused, not silently replaced.
+        std::fs::write(&file, "").unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let err = config.server_secret().unwrap_err().to_string();
+        assert!(err.contains("is empty"), "{err}");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "", "left alone");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

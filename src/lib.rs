@@ -10,6 +10,7 @@ pub mod config;
 pub mod engine_tool;
 pub mod games;
 pub mod mail;
+pub mod private;
 pub mod record;
 pub mod replay_tool;
 pub mod service;

@@ -222,14 +222,22 @@ fn main() -> anyhow::Result<()> {
     }
     let clock = Clock::from_flag_or_env(cli.now.as_deref())?;
     if matches!(cli.command, Command::Serve | Command::Poll { .. }) {
-        tracing_subscriber::fmt()
+        // Under systemd, stderr is the journal (it says so in
+        // JOURNAL_STREAM): the journal stamps each line itself, and colour
+        // codes would only be noise there.
+        let journal = std::env::var_os("JOURNAL_STREAM").is_some();
+        let log = tracing_subscriber::fmt()
             .with_env_filter(
                 tracing_subscriber::EnvFilter::try_from_default_env()
                     .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
             )
             .with_writer(io::stderr)
-            .with_ansi(std::io::IsTerminal::is_terminal(&io::stderr()))
-            .init();
+            .with_ansi(!journal && std::io::IsTerminal::is_terminal(&io::stderr()));
+        if journal {
+            log.without_time().init();
+        } else {
+            log.init();
+        }
     }
     let config = cli.config.as_deref();
     match cli.command {

@@ -238,24 +238,28 @@ fn an_order_gives_the_other_player_a_fresh_deadline() {
 #[test]
 fn time_zones_and_reminder_choices_are_the_players_own() {
     let mut site = Site::new("zones");
-    let mails = site.mail(
-        t0(),
-        ANN,
-        "orderly@example.org",
-        "SET TIMEZONE Mars/Olympus",
-    );
-    assert!(only(&mails, ANN)[0].contains("is not a time zone"));
-    let mails = site.mail(
-        t0(),
-        ANN,
-        "orderly@example.org",
-        "set timezone Europe/Paris",
-    );
-    assert!(only(&mails, ANN)[0].contains("shown to you in Europe/Paris"));
-    site.mail(t0(), BOB, "orderly@example.org", "SET REMINDERS OFF");
     site.start("DAYS 1");
     let bob = site.seat(false);
     let ann = site.seat(true);
+    // Without a key (a bare, forgeable From) nothing changes.
+    for line in [
+        "SET TIMEZONE Asia/Tokyo",
+        "SET REMINDERS OFF",
+        "SET DIGEST DAILY",
+        "VACATION 3 DAYS",
+    ] {
+        let mails = site.mail(t0(), ANN, "orderly@example.org", line);
+        let reply = only(&mails, ANN)[0].replace('\n', " ");
+        assert!(
+            reply.contains("settings change only with your key"),
+            "{line}: {reply}"
+        );
+    }
+    let mails = site.mail(t0(), ANN, &ann, "SET TIMEZONE Mars/Olympus");
+    assert!(only(&mails, ANN)[0].contains("is not a time zone"));
+    let mails = site.mail(t0(), ANN, &ann, "set timezone Europe/Paris");
+    assert!(only(&mails, ANN)[0].contains("shown to you in Europe/Paris"));
+    site.mail(t0(), BOB, &bob, "SET REMINDERS OFF");
     let mails = site.mail(t0() + Duration::hours(1), ANN, &ann, "PASS");
     let for_ann = only(&mails, ANN)[0];
     assert!(
@@ -276,13 +280,9 @@ fn time_zones_and_reminder_choices_are_the_players_own() {
 #[test]
 fn moderator_notices_name_the_moderator_and_speak_each_players_time() {
     let mut site = Site::new("modzones");
-    site.mail(
-        t0(),
-        ANN,
-        "orderly@example.org",
-        "set timezone Europe/Paris",
-    );
     site.start("DAYS 1");
+    let ann = site.seat(true);
+    site.mail(t0(), ANN, &ann, "set timezone Europe/Paris");
     let at = t0() + Duration::hours(2);
     let report = site
         .service
@@ -449,6 +449,42 @@ fn huge_numbers_of_days_and_hours_are_refused_before_any_date_arithmetic() {
     assert!(
         reply.contains("MAX follows CLOCK and is from its initial days to 365"),
         "{reply}"
+    );
+}
+
+#[test]
+fn a_game_moderator_is_a_third_person_asked_by_mail_and_named_in_the_invitation() {
+    let mut site = Site::new("modpick");
+    for who in [ANN, BOB, "orderly@example.org", "orderly+x@example.org"] {
+        let mails = site.mail(
+            t0(),
+            ANN,
+            "orderly@example.org",
+            &format!("NEW SQUARES VS {BOB} MODERATOR {who}"),
+        );
+        let reply = only(&mails, ANN)[0].replace('\n', " ");
+        assert!(
+            reply.contains("must be neither player nor orderly"),
+            "{who}: {reply}"
+        );
+        assert!(only(&mails, BOB).is_empty(), "nobody invited");
+    }
+    let mails = site.mail(
+        t0(),
+        ANN,
+        "orderly@example.org",
+        &format!("NEW SQUARES VS {BOB} MODERATOR carol@example.org"),
+    );
+    let invitation = only(&mails, BOB)[0].replace('\n', " ");
+    assert!(
+        invitation.contains("The game's moderator is carol@example.org"),
+        "{invitation}"
+    );
+    let asked = only(&mails, "carol@example.org")[0].replace('\n', " ");
+    assert!(asked.contains("ACCEPT MODERATION 1"), "{asked}");
+    assert!(
+        asked.contains(&site.service.moderator_address("carol@example.org")),
+        "{asked}"
     );
 }
 
@@ -697,14 +733,14 @@ fn vacations_stop_the_clocks_within_the_allowance_and_an_order_ends_them() {
     site.start("DAYS 3");
     let ann = site.seat(true);
     let t = t0() + Duration::hours(1);
-    let mails = site.mail(t, ANN, "orderly@example.org", "VACATION 40 DAYS");
+    let mails = site.mail(t, ANN, &ann, "VACATION 40 DAYS");
     assert!(
         only(&mails, ANN)[0]
             .replace('\n', " ")
             .contains("would exceed your 30 vacation days"),
         "{mails:?}"
     );
-    let mails = site.mail(t, ANN, "orderly@example.org", "vacation 5 days");
+    let mails = site.mail(t, ANN, &ann, "vacation 5 days");
     assert!(
         only(&mails, ANN)[0]
             .replace('\n', " ")
@@ -716,12 +752,7 @@ fn vacations_stop_the_clocks_within_the_allowance_and_an_order_ends_them() {
         told.contains("is on vacation until Thu 26 Nov 2026 11:00 UTC"),
         "{told}"
     );
-    let mails = site.mail(
-        t,
-        ANN,
-        "orderly@example.org",
-        "VACATION FROM 2026-11-22 TO 2026-11-23",
-    );
+    let mails = site.mail(t, ANN, &ann, "VACATION FROM 2026-11-22 TO 2026-11-23");
     assert!(
         only(&mails, ANN)[0].replace('\n', " ").contains("overlaps"),
         "{mails:?}"
@@ -834,13 +865,9 @@ fn a_game_can_send_time_outs_to_the_moderators() {
 #[test]
 fn a_daily_digest_replaces_the_reminders_once_a_day() {
     let mut site = Site::new("digest");
-    site.mail(
-        t0() - Duration::hours(2),
-        ANN,
-        "orderly@example.org",
-        "SET DIGEST DAILY",
-    );
     site.start("DAYS 1");
+    let ann = site.seat(true);
+    site.mail(t0(), ANN, &ann, "SET DIGEST DAILY");
     // Sunday 09:00 UTC: Ann's 24-hour reminder is due, but she has a digest.
     let sunday = t0() + Duration::hours(23);
     let mails = site.sweep(sunday);
@@ -933,6 +960,25 @@ fn a_game_may_name_its_own_moderator_who_moderates_only_it() {
     let carol = "carol@example.org";
     let carol_addr = site.service.moderator_address(carol);
     let at = t0() + Duration::hours(2);
+    // Named, she has no say until she accepts, by mail, from her address.
+    let mails = site.mail(at, carol, &carol_addr, "NOTE 1 too early");
+    assert!(
+        only(&mails, carol)[0].contains("Refused: you moderate only"),
+        "{mails:?}"
+    );
+    let mails = site.mail(at, "eve@example.org", &carol_addr, "ACCEPT MODERATION 1");
+    assert!(
+        only(&mails, "eve@example.org")[0].contains("Refused"),
+        "{mails:?}"
+    );
+    let mails = site.mail(at, carol, &carol_addr, "ACCEPT MODERATION 2");
+    assert!(
+        only(&mails, carol)[0].contains("has not asked you"),
+        "{mails:?}"
+    );
+    let mails = site.mail(at, carol, &carol_addr, "ACCEPT MODERATION 1");
+    assert!(only(&mails, ANN)[0].contains("carol@example.org accepted to moderate game 1"));
+    assert!(only(&mails, BOB)[0].contains("carol@example.org accepted to moderate game 1"));
     let mails = site.mail(
         at,
         carol,
@@ -945,7 +991,7 @@ fn a_game_may_name_its_own_moderator_who_moderates_only_it() {
         "{reply}"
     );
     assert!(
-        reply.contains("Refused: you moderate only the games that name you."),
+        reply.contains("Refused: you moderate only the games that name you, once you accepted"),
         "{reply}"
     );
     let mails = site.sweep(t0() + Duration::days(2) + Duration::hours(1));

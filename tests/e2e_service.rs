@@ -66,8 +66,11 @@ impl Players<'_> {
     fn send(&mut self, from: &str, to: &str, body: &str) -> String {
         self.n += 1;
         let id = format!("e2e{}.{}@players.test", self.n, std::process::id());
+        // Each mail its own Date, as a mail client writes (a copy with the
+        // same sender, Date and text is taken for a replay).
+        let date = (chrono::Utc::now() + chrono::Duration::seconds(self.n as i64)).to_rfc2822();
         let raw = format!(
-            "From: {from}\r\nTo: {to}\r\nSubject: e2e\r\nMessage-ID: <{id}>\r\n\r\n{body}\r\n"
+            "From: {from}\r\nTo: {to}\r\nSubject: e2e\r\nMessage-ID: <{id}>\r\nDate: {date}\r\n\r\n{body}\r\n"
         );
         self.stack.send(from, to, raw.as_bytes());
         id

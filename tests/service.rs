@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use chrono::Utc;
+use chrono::{TimeZone, Utc};
 use orderly::config::Config;
 use orderly::games::squares::{Napoleonic, Squares};
 use orderly::games::{Game, GameOptions, GameResult, Seat};
@@ -65,9 +65,14 @@ impl Site {
     /// Drops a mail into the Maildir and polls; returns the new .eml files.
     fn mail(&mut self, from: &str, to: &str, body: &str) -> Vec<Out> {
         self.counter += 1;
-        let raw = format!(
+        let raw =
+            format!(
             "From: {from}\r\nTo: {to}\r\nSubject: test {n}\r\nMessage-ID: <t{n}.{pid}@test>\r\n\
-             Date: Sat, 21 Nov 2026 10:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n",
+             Date: {date}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n",
+            // Each mail its own Date, a second apart, as a client writes.
+            date = (chrono::Utc.with_ymd_and_hms(2026, 11, 21, 10, 0, 0).unwrap()
+                + chrono::Duration::seconds(i64::from(self.counter)))
+            .to_rfc2822(),
             n = self.counter,
             pid = std::process::id(),
             body = body.replace('\n', "\r\n"),
@@ -879,6 +884,171 @@ fn a_mail_that_always_fails_is_set_aside_after_its_tries_and_the_queue_goes_on()
     );
     let shown = orderly::service::admin::show(site.service.store(), 1, "example.org").unwrap();
     assert!(shown.contains("Blue, turn 1"), "{shown}");
+}
+
+#[test]
+fn a_mail_that_cannot_be_sent_backs_off_alone_and_the_rest_flows() {
+    // A real sendmail command (a script): it takes mail for everyone but
+    // one address, which it refuses as a temporary failure (EX_TEMPFAIL).
+    let dir = std::env::temp_dir().join(format!(
+        "orderly-svc-{}-sendmail-script",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("delivered")).unwrap();
+    let script = dir.join("sendmail");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nfor a in \"$@\"; do to=\"$a\"; done\n\
+             if [ -e {refuse} ] && [ \"$to\" = far@unreachable.example ]; then exit 75; fi\n\
+             cat > {out}/$to.$$.eml\n",
+            refuse = dir.join("refuse").display(),
+            out = dir.join("delivered").display()
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.join("refuse"), "").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut site = Site::with("sendmail", |c| c.outgoing.sendmail = Some(script.clone()));
+    let delivered = |to: &str| {
+        std::fs::read_dir(dir.join("delivered"))
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .starts_with(to)
+            })
+            .count()
+    };
+    // Ann's invitation cannot go out; her reply goes, and so does every
+    // other mail queued behind the failing one.
+    site.mail(
+        ANN,
+        "orderly@example.org",
+        "NEW SQUARES VS far@unreachable.example",
+    );
+    site.mail(BOB, "orderly@example.org", "HELP");
+    site.mail("carol@example.org", "orderly@example.org", "GAMES");
+    assert_eq!(delivered("far@unreachable.example"), 0);
+    assert_eq!(delivered(ANN), 1);
+    assert_eq!(delivered(BOB), 1);
+    assert_eq!(delivered("carol@example.org"), 1);
+    // Once the address takes mail again, the invitation goes at its retry.
+    std::fs::remove_file(dir.join("refuse")).unwrap();
+    let later = chrono::Utc::now() + chrono::Duration::hours(1);
+    site.service.drain_outbox(later).unwrap();
+    assert_eq!(delivered("far@unreachable.example"), 1);
+    assert_eq!(delivered(ANN), 1, "nothing sent twice");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn one_mail_cannot_flood_invite_a_crowd_or_amplify() {
+    let mut site = Site::new("floods");
+    // 1,000 NEW lines: at most 40 lines are read, 5 invitations go out.
+    let news: String = (0..1000)
+        .map(|n| format!("NEW SQUARES VS p{n}@example.net\n"))
+        .collect();
+    let outs = site.mail(ANN, "orderly@example.org", &news);
+    let invited: Vec<_> = outs.iter().filter(|o| o.to != ANN).collect();
+    assert_eq!(
+        invited.len(),
+        5,
+        "{:?}",
+        invited.iter().map(|o| &o.to).collect::<Vec<_>>()
+    );
+    let reply = flat(&body_to(&outs, ANN));
+    assert!(
+        reply.contains("you have 5 invitations waiting for an answer"),
+        "{reply}"
+    );
+    assert!(reply.contains("Not read: 960 more line(s)"), "{reply}");
+    // 10,000 HELP lines: HELP once, a reply far below the incoming size.
+    let helps = "HELP\n".repeat(10_000);
+    let outs = site.mail(BOB, "orderly@example.org", &helps);
+    let reply = body_to(&outs, BOB);
+    assert_eq!(reply.matches("The commands are below.").count(), 1);
+    assert!(reply.len() < 64 * 1024, "{} bytes", reply.len());
+    // A long line is echoed cut, not in full.
+    let long = format!("MOVE {}", "X".repeat(5000));
+    let outs = site.mail(BOB, "orderly@example.org", &long);
+    let reply = body_to(&outs, BOB);
+    assert!(reply.contains("... (cut)"), "{reply}");
+    assert!(reply.len() < 8 * 1024, "{} bytes", reply.len());
+}
+
+#[test]
+fn strangers_get_one_short_answer_and_no_reply_addresses_none() {
+    let mut site = Site::new("strangers");
+    let (ann, _) = start(&mut site);
+    // A forged mail with a stolen key and many lines: one short answer.
+    let many = "cav BR B3C\nPASS\nRESIGN\nOFFER DRAW\nHELP\nBOARD\n".repeat(5);
+    let outs = site.mail("eve@example.org", &ann, &many);
+    let eve = body_to(&outs, "eve@example.org");
+    assert_eq!(eve.matches("Refused").count(), 1, "{eve}");
+    assert!(flat(&eve).contains("more line(s) not answered"), "{eve}");
+    assert!(!eve.contains("SQUARES -"), "no board for a stranger: {eve}");
+    assert_eq!(
+        outs.iter().filter(|o| o.to == ANN).count(),
+        1,
+        "one warning"
+    );
+    // Never answered: no-reply senders, our own addresses, the bounce address.
+    for (from, to) in [
+        ("noreply@shop.example", "orderly@example.org"),
+        ("no-reply@shop.example", "orderly@example.org"),
+        ("DoNotReply@bank.example", "orderly@example.org"),
+        ("orderly+g1.abcdefgh@example.org", "orderly@example.org"),
+        ("bounces@example.org", "orderly@example.org"),
+        ("carol@example.org", "bounces+1.abc@example.org"),
+    ] {
+        let outs = site.mail(from, to, "HELP");
+        assert!(outs.is_empty(), "{from} -> {to}: {outs:?}");
+    }
+}
+
+#[test]
+fn the_secret_the_database_and_the_mail_are_for_the_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let mut site = Site::new("private");
+    start(&mut site);
+    let mode = |p: PathBuf| std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+    for file in ["secret", "orderly.db", "orderly.db-wal"] {
+        assert_eq!(mode(site.dir.join(file)), 0o600, "{file}");
+    }
+    for dir in ["sent", "inbox", "inbox/new", "inbox/cur"] {
+        assert_eq!(mode(site.dir.join(dir)), 0o700, "{dir}");
+    }
+    for mail in std::fs::read_dir(site.dir.join("sent")).unwrap() {
+        assert_eq!(mode(mail.unwrap().path()), 0o600);
+    }
+}
+
+#[test]
+fn a_captured_mail_sent_again_under_a_new_message_id_is_a_replay() {
+    let mut site = Site::new("replay");
+    let (ann, bob) = start(&mut site);
+    let mail = |id: &str| {
+        format!(
+            "From: {ANN}\r\nTo: {ann}\r\nSubject: x\r\nMessage-ID: <{id}@test>\r\n\
+             Date: Sun, 22 Nov 2026 08:00:00 +0000\r\n\r\ncav BR B3C\r\n"
+        )
+    };
+    let outs = site.raw(mail("first").as_bytes());
+    assert!(flat(&body_to(&outs, ANN)).contains("Taken: MOVE CAVALRY BR B3C"));
+    site.mail(BOB, &bob, "inf GR G3C");
+    // The same mail again, a new Message-ID: not acted on, not answered.
+    let outs = site.raw(mail("again").as_bytes());
+    assert!(outs.is_empty(), "{outs:?}");
+    let shown = orderly::service::admin::show(site.service.store(), 1, "example.org").unwrap();
+    assert!(
+        shown.contains("Blue, turn 3"),
+        "Blue still to play: {shown}"
+    );
 }
 
 #[test]

@@ -429,16 +429,23 @@ fn domain_authenticated(headers: &[MailHeader], address: &str) -> bool {
     })
 }
 
-/// Whether `address` is one that must never be written to: a no-reply
-/// address, a mail system's own (MAILER-DAEMON, postmaster) or a bounce
-/// address. Any `+subaddress` is ignored.
+/// Whether `address` is one that must never be written to: one that
+/// [says nobody reads it](names_no_reader), or a bounce address
+/// (`bounces@`, `bounce-123@`). Any `+subaddress` is ignored.
 pub fn is_noreply(address: &str) -> bool {
-    let local = address
-        .rsplit_once('@')
-        .map_or(address, |(local, _)| local)
-        .to_ascii_lowercase();
-    let local = local.split(['+', '=']).next().unwrap_or_default();
-    let squashed: String = local
+    let local = local_base(address);
+    names_no_reader(address)
+        || matches!(
+            local.split(['-', '.', '_']).next(),
+            Some("bounce" | "bounces")
+        )
+}
+
+/// Whether `address` says nobody reads mail sent to it: `noreply`,
+/// `no-reply`, `donotreply`, `do-not-respond` and the like, or a mail
+/// system's own (`MAILER-DAEMON`, `postmaster`).
+pub fn names_no_reader(address: &str) -> bool {
+    let squashed: String = local_base(address)
         .chars()
         .filter(|c| !matches!(c, '-' | '_' | '.'))
         .collect();
@@ -447,10 +454,20 @@ pub fn is_noreply(address: &str) -> bool {
         || squashed.starts_with("donotrespond")
         || squashed == "mailerdaemon"
         || squashed == "postmaster"
-        || matches!(
-            local.split(['-', '.', '_']).next(),
-            Some("bounce" | "bounces")
-        )
+}
+
+/// The local part of an address, lower case, without `+subaddress` (or a
+/// `=` VERP tail).
+fn local_base(address: &str) -> String {
+    let local = address
+        .rsplit_once('@')
+        .map_or(address, |(local, _)| local)
+        .to_ascii_lowercase();
+    local
+        .split(['+', '='])
+        .next()
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// `raw` as [`parse_with`] reads it: the header block and the lines

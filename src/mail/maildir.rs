@@ -51,8 +51,9 @@ impl Maildir {
     /// `cur/` directories when missing.
     pub fn open_or_create(path: impl AsRef<Path>) -> io::Result<Maildir> {
         let root = path.as_ref().to_path_buf();
+        // Players' mail: for the service's own user only.
         for sub in ["tmp", "new", "cur"] {
-            fs::create_dir_all(root.join(sub))?;
+            crate::private::create_dir_all(&root.join(sub))?;
         }
         Ok(Maildir { root })
     }

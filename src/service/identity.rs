@@ -57,7 +57,7 @@ pub fn address_code(server_secret: &[u8], player: i64, new_address: &str, reques
 /// Whether `address` is a mailbox a person can be written to (RFC 5321: a
 /// dot-atom local part of at most 64 octets, a domain of letter-digit-hyphen
 /// labels with at least one dot, at most 254 octets in all, and not a
-/// no-reply, bounce or mail system address), or why not.
+/// no-reply or mail system address), or why not.
 pub fn check_mailbox(address: &str) -> Result<(), String> {
     const ATEXT: &str = "!#$%&'*+-/=?^_`{|}~";
     let shown: String = address.chars().take(60).collect();
@@ -88,9 +88,9 @@ pub fn check_mailbox(address: &str) -> Result<(), String> {
     if !domain.contains('.') || !domain.split('.').all(label_ok) {
         return Err(format!("{shown:?} is not a mail address (its domain)"));
     }
-    if crate::mail::intake::is_noreply(address) {
+    if crate::mail::intake::names_no_reader(address) {
         return Err(format!(
-            "{shown:?} takes no mail from people (a no-reply, bounce or mail system address)"
+            "{shown:?} takes no mail from people (a no-reply or mail system address)"
         ));
     }
     Ok(())
@@ -106,6 +106,24 @@ pub fn is_own_address(config: &crate::config::Config, address: &str) -> bool {
     let base = their_local.split('+').next().unwrap_or(their_local);
     their_domain.eq_ignore_ascii_case(domain)
         && (base.eq_ignore_ascii_case(local) || base.eq_ignore_ascii_case(&config.bounces.local))
+}
+
+/// Whether `address` is the bounce address (any VERP subaddress of it).
+pub fn is_bounce_address(config: &crate::config::Config, address: &str) -> bool {
+    let (_, domain) = config.address_parts();
+    let Some((local, their_domain)) = address.rsplit_once('@') else {
+        return false;
+    };
+    let base = local.split('+').next().unwrap_or(local);
+    their_domain.eq_ignore_ascii_case(domain) && base.eq_ignore_ascii_case(&config.bounces.local)
+}
+
+/// Whether `address` says nobody reads mail sent to it (`noreply@`,
+/// `no-reply@`, `donotreply@`, `do-not-reply@`, `mailer-daemon@`,
+/// `postmaster@`, another system's `bounces@`): see
+/// [`crate::mail::intake::is_noreply`].
+pub fn is_no_reply(address: &str) -> bool {
+    crate::mail::intake::is_noreply(address)
 }
 
 fn secret_of(server_secret: &[u8], text: &str) -> String {

@@ -16,7 +16,7 @@
 use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 
-use super::{now_text, reply_subject, texts, Processed, Result, Service, Work};
+use super::{identity, now_text, reply_subject, texts, Processed, Result, Service, Work};
 use crate::config::Config;
 use crate::mail::intake::{self, Incoming};
 use crate::mail::outgoing::{message_id, AutoKind, OutgoingMail};
@@ -108,10 +108,16 @@ fn unanswerable(
         Some(format!("ambiguous sender ({problem})"))
     } else if sender.is_empty() {
         Some("no sender".into())
-    } else if is_own_address(config, incoming) {
+    } else if incoming.is_from(&config.service.address) || identity::is_own_address(config, sender)
+    {
         Some("from orderly itself".into())
-    } else if intake::is_noreply(sender) {
-        Some("no-reply sender".into())
+    } else if identity::is_no_reply(sender) {
+        Some("from a no-reply address".into())
+    } else if incoming
+        .recipients()
+        .any(|to| identity::is_bounce_address(config, to))
+    {
+        Some("sent to the bounce address".into())
     } else {
         let hour_ago = now_text(now - chrono::Duration::hours(1));
         let recent = tx.messages_since(sender, &hour_ago)?;
@@ -163,25 +169,6 @@ fn queue_too_large(
     Ok(())
 }
 
-/// Whether the mail is from orderly's own address or its bounce address
-/// (a loop).
-pub(super) fn is_own_address(config: &Config, incoming: &Incoming) -> bool {
-    let domain = config.address_parts().1;
-    incoming.is_from(&config.service.address)
-        || incoming.is_from(&format!("{}@{domain}", config.bounces.local))
-}
-
-/// Whether the mail is addressed to orderly's bounce address: only
-/// delivery reports belong there (they are read before this is asked), so
-/// anything else there is not answered.
-pub(super) fn to_bounce_address(config: &Config, incoming: &Incoming) -> bool {
-    let bounce = intake::Address {
-        name: None,
-        address: format!("{}@{}", config.bounces.local, config.address_parts().1),
-    };
-    incoming.recipients().any(|r| bounce.same_mailbox(r))
-}
-
 /// Whether the sender of a mail may be believed enough to be answered
 /// when nothing else of the mail is read: an address holding a seat in a
 /// game here, or a From domain authenticated by the receiving server.
@@ -203,10 +190,16 @@ impl Work<'_> {
             return;
         }
         let limits = self.config.intake.limits();
+        // Past the commands a mail may carry, the reply already counted
+        // every line not read.
+        let counted = self.commands > i64::from(self.config.service.max_commands_per_mail);
+        if counted && unread.long_lines == 0 {
+            return;
+        }
         self.parts.push(texts::wrap(&texts::render(
             "unread",
             minijinja::context! {
-                lines => unread.lines,
+                lines => if counted { 0 } else { unread.lines },
                 max_lines => limits.max_lines,
                 long_lines => unread.long_lines,
                 max_line_chars => limits.max_line_chars,

@@ -151,7 +151,7 @@ impl Service {
             }
             (None, Some(command)) => Box::new(crate::mail::outgoing::SendmailSender::new(command)),
             (None, None) => {
-                std::fs::create_dir_all(&config.outgoing.dir)?;
+                crate::private::create_dir_all(&config.outgoing.dir)?;
                 Box::new(FileSender::new(&config.outgoing.dir))
             }
         };
@@ -426,10 +426,7 @@ impl Service {
     /// Sends a batch of outbox mails, several at a time: a relay answers
     /// each mail after tens of milliseconds, and one at a time would make
     /// those waits the service's limit. Results come in the batch's order.
-    fn send_batch(
-        &self,
-        due: &[crate::store::OutboxRow],
-    ) -> Vec<std::result::Result<(), (bool, String)>> {
+    fn send_batch(&self, due: &[crate::store::OutboxRow]) -> Vec<SendResult> {
         const PARALLEL: usize = 8;
         // Only what the threads share, not the whole service (its database
         // connection and mailbox stay on this thread).
@@ -452,24 +449,47 @@ impl Service {
             }
             Err(e) => Err((true, format!("unreadable outbox entry: {e}"))),
         };
+        // A send that panics is that mail's failure (tried again later).
+        let send = move |row: &crate::store::OutboxRow| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| send(row))).unwrap_or_else(
+                |p| {
+                    Err((
+                        false,
+                        format!("sending panicked: {}", panic_text(p.as_ref())),
+                    ))
+                },
+            )
+        };
         if due.len() <= 1 {
             return due.iter().map(send).collect();
         }
-        let chunk = due.len().div_ceil(PARALLEL);
+        // Each worker takes the next mail waiting, so a slow or failing mail
+        // (a server that takes its time to refuse one address) holds up one
+        // worker, never the mails queued behind it.
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let results: Vec<std::sync::Mutex<Option<SendResult>>> =
+            due.iter().map(|_| std::sync::Mutex::new(None)).collect();
         std::thread::scope(|scope| {
-            let handles: Vec<_> = due
-                .chunks(chunk)
-                .map(|rows| scope.spawn(move || rows.iter().map(send).collect::<Vec<_>>()))
-                .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| {
-                    h.join().unwrap_or_else(|_| {
-                        vec![Err((false, "a sending thread panicked".to_string()))]
-                    })
-                })
-                .collect()
-        })
+            for _ in 0..PARALLEL.min(due.len()) {
+                scope.spawn(|| loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(row) = due.get(i) else { break };
+                    let result = send(row);
+                    if let Ok(mut slot) = results[i].lock() {
+                        *slot = Some(result);
+                    }
+                });
+            }
+        });
+        results
+            .into_iter()
+            .map(|slot| {
+                slot.into_inner()
+                    .ok()
+                    .flatten()
+                    .unwrap_or_else(|| Err((false, "not sent".to_string())))
+            })
+            .collect()
     }
 
     /// Processes one incoming mail in one transaction.
@@ -545,17 +565,40 @@ impl Service {
             Some(format!("ignored: ambiguous sender ({problem})"))
         } else if sender.is_empty() {
             Some("ignored: no sender".to_string())
-        } else if limits::is_own_address(&config, &incoming) {
+        } else if incoming.is_from(&config.service.address)
+            || identity::is_own_address(&config, &sender)
+        {
             Some("ignored: from orderly itself".to_string())
-        } else if intake::is_noreply(&sender) {
-            Some("ignored: no-reply sender".to_string())
-        } else if limits::to_bounce_address(&config, &incoming) {
-            Some("ignored: to the bounce address".to_string())
+        } else if identity::is_no_reply(&sender) {
+            // Nobody reads an answer to a no-reply address; answering one
+            // only feeds loops and backscatter.
+            Some("ignored: from a no-reply address".to_string())
+        } else if incoming
+            .recipients()
+            .any(|to| identity::is_bounce_address(&config, to))
+        {
+            Some("ignored: sent to the bounce address".to_string())
+        } else if tx.digest_seen(&replay_digest(&incoming, &sender))? {
+            // The same sender, Date and words as a mail already taken: a
+            // copy sent again under a new Message-ID (a replay), not a new
+            // mail. A player who means the same again writes a new mail,
+            // which has its own Date.
+            Some("ignored: replay of an earlier mail".to_string())
         } else {
             let hour_ago = now_text(now - chrono::Duration::hours(1));
             let recent = tx.messages_since(&sender, &hour_ago)?;
-            (recent >= i64::from(config.service.rate_limit_per_hour))
-                .then(|| format!("ignored: rate limit ({recent} mails in the last hour)"))
+            let commands = tx.commands_since(&sender, &hour_ago)?;
+            if recent >= i64::from(config.service.rate_limit_per_hour) {
+                Some(format!(
+                    "ignored: rate limit ({recent} mails in the last hour)"
+                ))
+            } else if commands >= i64::from(config.service.commands_per_hour) {
+                Some(format!(
+                    "ignored: rate limit ({commands} commands in the last hour)"
+                ))
+            } else {
+                None
+            }
         };
         if let Some(reason) = ignore {
             done.outcome = reason;
@@ -581,6 +624,10 @@ impl Service {
             ignored: 0,
             warned: Default::default(),
             echoed: Vec::new(),
+            incoming_size: raw.len(),
+            commands: 0,
+            helped: false,
+            stranger: false,
             press: Vec::new(),
         };
         // Until a player chooses a time zone, the offset of their mail's
@@ -592,6 +639,7 @@ impl Service {
             tx.guess_timezone(&sender, zone)?;
         }
         work.run()?;
+        work.note_unread();
         if let Some(zone) = guessed {
             tx.guess_timezone(&sender, zone)?;
         }
@@ -600,6 +648,10 @@ impl Service {
         done.outcome = work.outcome();
         work.queue_reply()?;
         tx.record_message(&message_id, &sender, &at, &done.outcome)?;
+        tx.set_message_commands(&message_id, work.commands.max(1))?;
+        if incoming.date.is_some() {
+            tx.set_message_digest(&message_id, &replay_digest(&incoming, &sender))?;
+        }
         tx.commit()?;
         Ok(done)
     }
@@ -651,6 +703,15 @@ struct Work<'a> {
     /// The events the reply's echo already tells, in words: the sender's
     /// own update does not tell them again.
     echoed: Vec<String>,
+    /// The incoming mail's size in bytes (the reply is capped by it).
+    incoming_size: usize,
+    /// Commands and orders read from this mail so far.
+    commands: i64,
+    /// Whether HELP was answered already (once per mail).
+    helped: bool,
+    /// Whether the sender wrote with a key that is not theirs (a stranger
+    /// to the game): the reply is kept to one short answer.
+    stranger: bool,
     /// Messages (SAY) for the opponents not sent yet: (game, writer's
     /// seat, words). They go with the update mail, or alone at the end.
     press: Vec<(i64, Seat, String)>,
@@ -659,8 +720,17 @@ struct Work<'a> {
 impl Work<'_> {
     fn item(&mut self, line: &str, answer: impl Into<String>, refused: bool) {
         let line = self.written.get(line).map_or(line, String::as_str);
+        // The echo of what was written is for recognising the line, not a
+        // copy of it: a long line is cut (no amplification of its text).
+        const ECHO_CHARS: usize = 120;
+        let echo = if line.chars().count() > ECHO_CHARS {
+            let cut: String = line.chars().take(ECHO_CHARS).collect();
+            format!("{cut}... (cut)")
+        } else {
+            line.to_string()
+        };
         self.items.push(Item {
-            line: line.to_string(),
+            line: echo,
             answer: texts::wrap(&answer.into()).trim_end().to_string(),
             refused,
         });
@@ -729,8 +799,10 @@ impl Work<'_> {
             .iter()
             .any(|a| a.eq_ignore_ascii_case(self.sender));
         let moderates_a_game = !is_moderator && self.tx.moderates_any(self.sender)?;
+        let asked = self.tx.moderation_asked(self.sender)?;
         let own_key = identity::moderator_secret(self.secret, self.sender);
-        if !(is_moderator || moderates_a_game) || !secrets_match(&own_key, key) {
+        if !(is_moderator || moderates_a_game || !asked.is_empty()) || !secrets_match(&own_key, key)
+        {
             self.item(
                 lines.first().copied().unwrap_or("(nothing)"),
                 "Refused: this address takes commands only from a moderator writing \
@@ -740,10 +812,45 @@ impl Work<'_> {
             return Ok(());
         }
         for line in lines {
+            // A game's own moderator is appointed by accepting, by mail.
+            if let Some((accept, game)) = moderation_answer(line) {
+                let answer = if asked.contains(&game) {
+                    self.tx.answer_moderation(game, accept)?;
+                    let row = self.reload(game)?;
+                    let words = if accept {
+                        format!("{} accepted to moderate game {game}.", self.sender)
+                    } else {
+                        format!(
+                            "{} declined to moderate game {game}; it has no moderator of its own.",
+                            self.sender
+                        )
+                    };
+                    let seed = format!("{}/moderation/{game}", self.message_id);
+                    notify_game(
+                        self.tx,
+                        self.config,
+                        &row,
+                        |_| true,
+                        &texts::wrap(&words),
+                        &seed,
+                        self.now,
+                    )?;
+                    (words, false)
+                } else {
+                    (
+                        format!("Refused: game {game} has not asked you to moderate it."),
+                        true,
+                    )
+                };
+                self.item(line, answer.0, answer.1);
+                continue;
+            }
             let report = match moderation::parse(line, |id| kind_of(self.tx, id)) {
                 // A game's own moderator acts on that game only.
-                Ok(action) if moderates_a_game && !self.own_game(&action)? => {
-                    "Refused: you moderate only the games that name you.".to_string()
+                Ok(action) if !is_moderator && !self.own_game(&action)? => {
+                    "Refused: you moderate only the games that name you, once you \
+                     accepted (ACCEPT MODERATION <game>)."
+                        .to_string()
                 }
                 Ok(action) => {
                     let seed = format!("{}/{line}", self.message_id);
@@ -765,7 +872,6 @@ impl Work<'_> {
     }
 
     fn run(&mut self) -> Result<()> {
-        self.note_unread();
         let text = self.incoming.text.clone();
         let lines: Vec<&str> = text
             .lines()
@@ -804,6 +910,22 @@ impl Work<'_> {
                 lines::Reading::Command { command, text } => (command, text, false),
             };
             read_any = true;
+            self.commands += 1;
+            if self.commands > i64::from(self.config.service.max_commands_per_mail) {
+                // A bound on what one mail may ask: the rest is not read.
+                let left = lines.len() - lines.iter().position(|l| l == written).unwrap_or(0)
+                    + self.incoming.unread.lines;
+                self.item(
+                    "(the rest of this mail)",
+                    format!(
+                        "Not read: {left} more line(s). A mail carries at most {} \
+                         commands and orders; send the rest in another mail.",
+                        self.config.service.max_commands_per_mail
+                    ),
+                    true,
+                );
+                break;
+            }
             if text != *written {
                 self.written.insert(text.clone(), written.to_string());
             }
@@ -821,7 +943,11 @@ impl Work<'_> {
             match command {
                 Command::Order(l) => orders.push(l),
                 Command::Game(_) => {}
+                Command::Help if self.helped => {
+                    self.item(line, "Answered once, above.", false);
+                }
                 Command::Help => {
+                    self.helped = true;
                     self.item(line, "The commands are below.", false);
                     self.parts.push(texts::render(
                         "help",
@@ -854,6 +980,13 @@ impl Work<'_> {
                         moderator,
                     },
                 )?,
+                // A change to a player needs the player's key, as an order
+                // does: a bare From is easily forged.
+                Command::SetDigest(_)
+                | Command::SetTimezone(_)
+                | Command::Vacation(_)
+                | Command::SetReminders(_)
+                    if !self.holds_a_key(line, claim.as_ref())? => {}
                 Command::SetDigest(on) => {
                     let player = self.tx.player(self.sender, "", self.at)?;
                     self.tx.set_digest(player, on)?;
@@ -902,6 +1035,25 @@ impl Work<'_> {
         self.send_press()
     }
 
+    /// Whether this mail carries the key of one of the sender's seats (a
+    /// reply to orderly's mail about a game, or a GAME line); if not, the
+    /// line is refused saying how to send it.
+    fn holds_a_key(&mut self, line: &str, claim: Option<&Claim>) -> Result<bool> {
+        if claim.is_none() {
+            self.item(
+                line,
+                "Refused: settings change only with your key, so that nobody can \
+                 change them in your name. Send this line in a reply to a mail \
+                 orderly sent you about one of your games (its reply address \
+                 carries the key), or add a line GAME <number> <key>. Nothing was \
+                 changed.",
+                true,
+            );
+            return Ok(false);
+        }
+        Ok(self.authenticate(line, claim)?.is_some())
+    }
+
     /// Sends the messages (SAY) no update mail carried.
     fn send_press(&mut self) -> Result<()> {
         for (game, from, words) in std::mem::take(&mut self.press) {
@@ -929,6 +1081,7 @@ impl Work<'_> {
             return Ok(None);
         };
         let Some(game) = self.tx.game(claim.game)? else {
+            self.stranger = true;
             self.item(
                 line,
                 format!(
@@ -945,6 +1098,7 @@ impl Work<'_> {
             .find(|s| secrets_match(&s.secret, &claim.secret))
             .cloned()
         else {
+            self.stranger |= !seats.iter().any(|s| s.address == self.sender);
             self.item(
                 line,
                 format!(
@@ -969,11 +1123,14 @@ impl Work<'_> {
                     side_name(&game, own.seat)
                 ),
                 // A stranger learns nothing about whose key this is.
-                None => format!(
-                    "Refused: game {} takes orders only from its players' own \
+                None => {
+                    self.stranger = true;
+                    format!(
+                        "Refused: game {} takes orders only from its players' own \
                      addresses. Nothing was done.",
-                    game.id
-                ),
+                        game.id
+                    )
+                }
             };
             self.item(line, answer, true);
             // One warning to the key's owner per mail, however many lines.
@@ -1118,6 +1275,19 @@ impl Work<'_> {
             self.item(line, "Refused: name the other player's address.", true);
             return Ok(());
         }
+        if let Some(moderator) = &time.moderator {
+            // A moderator is a third person, appointed, never self-appointed.
+            let why = identity::check_mailbox(moderator).err().or_else(|| {
+                (moderator == self.sender
+                    || moderator == opponent
+                    || identity::is_own_address(self.config, moderator))
+                .then(|| "the game's moderator must be neither player nor orderly".to_string())
+            });
+            if let Some(why) = why {
+                self.item(line, format!("Refused: {why}. Nobody was invited."), true);
+                return Ok(());
+            }
+        }
         let seat_of = |name: Option<&str>, default: Seat| match name {
             None => Some(default),
             Some(n) => seat_named::<G>(n),
@@ -1139,6 +1309,27 @@ impl Work<'_> {
             .and_then(|a| a.name.clone())
             .unwrap_or_default();
         let me = self.tx.player(self.sender, &name, self.at)?;
+        // One mail (or many) cannot make orderly invite a crowd.
+        let day_ago = now_text(self.now - chrono::Duration::days(1));
+        let (today, open) = self.tx.invitations_by(me, &day_ago)?;
+        let service = &self.config.service;
+        let limit = if open >= i64::from(service.max_open_invitations) {
+            Some(format!(
+                "you have {open} invitations waiting for an answer, the most one \
+                 player may have open; wait for an answer (or their expiry)"
+            ))
+        } else if today >= i64::from(service.max_invitations_per_day) {
+            Some(format!(
+                "you sent {today} invitations in the last 24 hours, the most this \
+                 server takes; try again tomorrow"
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = limit {
+            self.item(line, format!("Refused: {why}. Nobody was invited."), true);
+            return Ok(());
+        }
         let them = self.tx.player(opponent, "", self.at)?;
         let id = self.tx.create_game(G::NAME, first, mine, self.at)?;
         let days = time.days.unwrap_or(self.config.deadlines.turn_days);
@@ -1149,6 +1340,7 @@ impl Work<'_> {
         if let Some(moderator) = &time.moderator {
             self.tx.set_game_moderator(id, moderator)?;
         }
+        let moderator_asked = time.moderator.clone();
         self.tx
             .add_seat(id, mine, me, &seat_secret(self.secret, id, mine))?;
         let theirs = mine.other();
@@ -1209,6 +1401,30 @@ impl Work<'_> {
                 AutoKind::Generated,
                 "invitation",
             )?;
+            if let Some(moderator) = &moderator_asked {
+                let (local, domain) = self.config.address_parts();
+                let key = identity::moderator_secret(self.secret, moderator);
+                let body = texts::wrap(&format!(
+                    "{} invites {opponent} to game {id} of {} and asks you to be \
+                     its moderator: to settle a stalled or disputed game, by mail.\n\n\
+                     To accept, write the line\n\n  ACCEPT MODERATION {id}\n\n\
+                     to your moderator address {local}+mod.{key}@{domain} \
+                     (keep it to yourself). To refuse, write DECLINE MODERATION {id} \
+                     there. Until you accept, you have no say in the game.",
+                    self.sender,
+                    G::TITLE
+                ));
+                queue_notice(
+                    self.tx,
+                    self.config,
+                    &game,
+                    moderator,
+                    None,
+                    body,
+                    &format!("{}/moderator-asked", self.message_id),
+                    self.now,
+                )?;
+            }
         }
         self.item(
             line,
@@ -2386,6 +2602,23 @@ impl Work<'_> {
             ),
             None => (None, reply_subject(&self.incoming.subject), None, None),
         };
+        if self.stranger && self.game.is_none() && self.items.len() > 1 {
+            // Someone with no part in the game gets one short answer, not an
+            // echo of everything they wrote (no backscatter to a forged
+            // From, no amplification).
+            let first = self.items.iter().position(|i| i.refused).unwrap_or(0);
+            let left = self.items.len() - 1;
+            let kept = self.items.swap_remove(first);
+            self.items = vec![
+                kept,
+                Item {
+                    line: "(the rest of this mail)".into(),
+                    answer: format!("{left} more line(s) not answered."),
+                    refused: true,
+                },
+            ];
+            self.parts.clear();
+        }
         let intro = if self.items.iter().any(|i| i.refused) {
             "orderly read your mail. Some of it could not be done; each line you\nwrote is answered below."
         } else {
@@ -2400,6 +2633,7 @@ impl Work<'_> {
                 address => self.config.service.address,
             },
         );
+        let body = cap_reply(body, self.incoming_size);
         let id = message_id(&format!("{}/reply", self.message_id), self.domain());
         let mut references = self.incoming.references.clone();
         if let Some(own) = &self.incoming.message_id {
@@ -2543,6 +2777,71 @@ pub fn rebuild<G: Game>(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recor
         }
     }
     Ok(recorder)
+}
+
+/// `ACCEPT MODERATION 12` or `DECLINE MODERATION 12` (also `... GAME 12`):
+/// (accepts?, the game).
+fn moderation_answer(line: &str) -> Option<(bool, i64)> {
+    let words: Vec<String> = line
+        .split_whitespace()
+        .take(4)
+        .map(str::to_ascii_uppercase)
+        .collect();
+    match words
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        [verb @ ("ACCEPT" | "DECLINE"), "MODERATION" | "GAME", n] => {
+            Some((*verb == "ACCEPT", n.parse().ok()?))
+        }
+        _ => None,
+    }
+}
+
+/// The smallest cap on a reply's body, in bytes: a reply is never much
+/// larger than the mail it answers, so a short mail cannot make orderly
+/// send a long one (amplification).
+const REPLY_CAP_BYTES: usize = 64 * 1024;
+
+/// `body`, cut at a line's end to at most the larger of
+/// [`REPLY_CAP_BYTES`] and the incoming mail's size, with a note of what
+/// was left out.
+fn cap_reply(body: String, incoming_size: usize) -> String {
+    let cap = REPLY_CAP_BYTES.max(incoming_size);
+    if body.len() <= cap {
+        return body;
+    }
+    let mut end = cap.saturating_sub(200);
+    while !body.is_char_boundary(end) {
+        end -= 1;
+    }
+    let end = body[..end].rfind('\n').map_or(end, |i| i + 1);
+    format!(
+        "{}\n[The rest of this reply, {} bytes, is left out: a reply is at most \
+         {cap} bytes. Send fewer lines in one mail.]\n",
+        &body[..end],
+        body.len() - end
+    )
+}
+
+/// How one outgoing mail went: sent, or (permanent?, why not).
+type SendResult = std::result::Result<(), (bool, String)>;
+
+/// What identifies a mail's content for replay detection: its sender, its
+/// Date (to the second, as written) and its text. Mails without a Date are
+/// never recorded under a digest, so none of them is taken for a replay.
+fn replay_digest(incoming: &Incoming, sender: &str) -> String {
+    let date = incoming.date.map(|d| d.to_rfc3339()).unwrap_or_default();
+    let digest = Sha256::new()
+        .chain_update(sender.as_bytes())
+        .chain_update([0])
+        .chain_update(date.as_bytes())
+        .chain_update([0])
+        .chain_update(incoming.text.as_bytes())
+        .finalize();
+    digest.iter().take(16).map(|b| format!("{b:02x}")).collect()
 }
 
 /// What a caught panic said.

@@ -246,12 +246,18 @@ impl Store {
     /// and brings its schema up to date.
     pub fn open(path: &Path) -> Result<Store> {
         if let Some(dir) = path.parent() {
-            if !dir.as_os_str().is_empty() {
-                std::fs::create_dir_all(dir)?;
-            }
+            crate::private::create_dir_all(dir)?;
         }
         let conn = Connection::open(path)?;
-        Store::setup(conn)
+        let store = Store::setup(conn)?;
+        // The database holds players' addresses, orders and keys: its owner
+        // only reads it (the log and index files too, made by WAL).
+        for suffix in ["", "-wal", "-shm"] {
+            let mut name = path.as_os_str().to_owned();
+            name.push(suffix);
+            crate::private::restrict_file(Path::new(&name))?;
+        }
+        Ok(store)
     }
 
     /// A database in memory, for tests.
@@ -409,6 +415,54 @@ impl Tx<'_> {
             "SELECT COUNT(*) FROM messages WHERE sender = ?1 AND received_at >= ?2",
             params![sender, since],
             |r| r.get(0),
+        )?)
+    }
+
+    /// The commands and orders read from `sender`'s mails since `since`.
+    pub fn commands_since(&self, sender: &str, since: &str) -> Result<i64> {
+        Ok(self.tx.query_row(
+            "SELECT COALESCE(SUM(commands), 0) FROM messages WHERE sender = ?1 AND received_at >= ?2",
+            params![sender, since],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Notes the content digest of a recorded mail (see [`Tx::digest_seen`]).
+    pub fn set_message_digest(&self, message_id: &str, digest: &str) -> Result<()> {
+        self.tx.execute(
+            "UPDATE messages SET digest = ?2 WHERE message_id = ?1",
+            params![message_id, digest],
+        )?;
+        Ok(())
+    }
+
+    /// Whether a mail with this content digest was processed already.
+    pub fn digest_seen(&self, digest: &str) -> Result<bool> {
+        Ok(self
+            .tx
+            .prepare_cached("SELECT 1 FROM messages WHERE digest = ?1 LIMIT 1")?
+            .query_row(params![digest], |_| Ok(()))
+            .optional()?
+            .is_some())
+    }
+
+    /// Notes how many commands and orders a recorded mail carried.
+    pub fn set_message_commands(&self, message_id: &str, commands: i64) -> Result<()> {
+        self.tx.execute(
+            "UPDATE messages SET commands = ?2 WHERE message_id = ?1",
+            params![message_id, commands],
+        )?;
+        Ok(())
+    }
+
+    /// Invitations `player` made since `since`, and those still open.
+    pub fn invitations_by(&self, player: i64, since: &str) -> Result<(i64, i64)> {
+        Ok(self.tx.query_row(
+            "SELECT COALESCE(SUM(g.created_at >= ?2), 0), COALESCE(SUM(g.status = 'invited'), 0) \
+             FROM games g JOIN seats s ON s.game_id = g.id AND s.seat = g.inviter_seat \
+             WHERE s.player_id = ?1",
+            params![player, since],
+            |r| Ok((r.get(0)?, r.get(1)?)),
         )?)
     }
 
@@ -1545,7 +1599,7 @@ impl Tx<'_> {
         Ok(self
             .tx
             .query_row(
-                "SELECT moderator FROM games WHERE id = ?1",
+                "SELECT moderator FROM games WHERE id = ?1 AND moderator_confirmed = 1",
                 params![game],
                 |r| r.get(0),
             )
@@ -1558,7 +1612,7 @@ impl Tx<'_> {
         Ok(self
             .tx
             .query_row(
-                "SELECT 1 FROM games WHERE moderator = ?1 LIMIT 1",
+                "SELECT 1 FROM games WHERE moderator = ?1 AND moderator_confirmed = 1 LIMIT 1",
                 params![address.to_ascii_lowercase()],
                 |_| Ok(()),
             )
@@ -1566,12 +1620,32 @@ impl Tx<'_> {
             .is_some())
     }
 
-    /// Names a game's own moderator.
+    /// Names a game's own moderator, who acts once they accept.
     pub fn set_game_moderator(&self, game: i64, address: &str) -> Result<()> {
         self.tx.execute(
-            "UPDATE games SET moderator = ?2 WHERE id = ?1",
+            "UPDATE games SET moderator = ?2, moderator_confirmed = 0 WHERE id = ?1",
             params![game, address.to_ascii_lowercase()],
         )?;
+        Ok(())
+    }
+
+    /// The games naming `address` as their moderator who has not accepted.
+    pub fn moderation_asked(&self, address: &str) -> Result<Vec<i64>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT id FROM games WHERE moderator = ?1 AND moderator_confirmed = 0 ORDER BY id",
+        )?;
+        let rows = stmt.query_map(params![address.to_ascii_lowercase()], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The named moderator of `game` accepts (true) or declines (false).
+    pub fn answer_moderation(&self, game: i64, accept: bool) -> Result<()> {
+        let sql = if accept {
+            "UPDATE games SET moderator_confirmed = 1 WHERE id = ?1"
+        } else {
+            "UPDATE games SET moderator = NULL, moderator_confirmed = 0 WHERE id = ?1"
+        };
+        self.tx.execute(sql, params![game])?;
         Ok(())
     }
 

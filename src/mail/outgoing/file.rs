@@ -93,7 +93,7 @@ pub fn file_name(message_id: &str) -> String {
 }
 
 fn create_dir(dir: &Path) -> Result<(), SendError> {
-    fs::create_dir_all(dir).map_err(|source| {
+    crate::private::create_dir_all(dir).map_err(|source| {
         // create_dir_all reports a plain file in the way as AlreadyExists,
         // which in a log reads like success rather than the misconfiguration.
         let source = if source.kind() == io::ErrorKind::AlreadyExists {
@@ -130,7 +130,15 @@ fn write_atomically(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), SendErr
     };
 
     let written = (|| {
-        let mut file = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        // Mail to players is for the service's own user to read only.
+        let mut file = {
+            use std::os::unix::fs::OpenOptionsExt;
+            OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(&tmp)?
+        };
         file.write_all(bytes)?;
         // The outbox marks the mail sent once this returns: the data must
         // be on disk before the rename makes it visible.
