@@ -900,11 +900,33 @@ async fn list(
         None => "UNSEEN UNDELETED",
     };
     let mut uids = search(conn, query).await?;
-    let more = uids.len() > MAX_LIST;
+    let mut more = uids.len() > MAX_LIST;
     uids.truncate(MAX_LIST);
     let mut found = Vec::with_capacity(uids.len());
+    let mut held = 0usize;
     for chunk in uids.chunks(FETCH_CHUNK) {
-        let sizes = sizes(conn, chunk).await?;
+        let mut sizes = sizes(conn, chunk).await?;
+        // What one listing holds is bounded: the messages past the budget
+        // wait for the next listing, which follows at once.
+        let mut chunk = chunk.to_vec();
+        if let Some(cut) = chunk.iter().position(|&uid| {
+            let size = sizes
+                .iter()
+                .find(|(u, _)| *u == uid)
+                .map_or(limit.max_bytes, |(_, size)| *size);
+            held = held.saturating_add(if size > limit.max_bytes {
+                limit.head_bytes
+            } else {
+                size
+            });
+            held > limit.listing_bytes
+        }) {
+            let cut = cut.max(usize::from(found.is_empty()));
+            chunk.truncate(cut);
+            sizes.retain(|(uid, _)| chunk.contains(uid));
+            more = true;
+        }
+        let chunk = chunk.as_slice();
         let size_of = |uid: u32| {
             sizes
                 .iter()
@@ -935,6 +957,9 @@ async fn list(
         {
             let size = raw.len();
             found.push(bounded(uid, raw, size, limit));
+        }
+        if held > limit.listing_bytes {
+            break;
         }
     }
     found.sort_by_key(|(uid, _, _)| *uid);

@@ -34,6 +34,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 #[derive(Clone, Debug)]
 pub struct Maildir {
     root: PathBuf,
+    /// The last listing (as a [`crate::mail::Mailbox`]) left messages for
+    /// the next one.
+    pub(crate) more_waiting: bool,
 }
 
 /// One message file in `new/` or `cur/`.
@@ -55,7 +58,10 @@ impl Maildir {
         for sub in ["tmp", "new", "cur"] {
             crate::private::create_dir_all(&root.join(sub))?;
         }
-        Ok(Maildir { root })
+        Ok(Maildir {
+            root,
+            more_waiting: false,
+        })
     }
 
     /// The Maildir's own directory.
@@ -438,6 +444,35 @@ mod tests {
             .join(OsStr::from_bytes(b"9.\xff.host:2,S"))
             .is_file());
         maildir.mark_done(&entry).unwrap();
+    }
+
+    #[test]
+    fn a_listing_reads_large_mail_only_as_far_as_its_head_and_holds_a_bounded_sum() {
+        use crate::mail::{Mailbox, ReadLimit};
+        let scratch = Scratch::new("budget");
+        let mut maildir = Maildir::open_or_create(&scratch.0).unwrap();
+        for _ in 0..3 {
+            maildir.deliver(b"0123456789").unwrap();
+        }
+        fs::write(scratch.0.join("new/zzz.big"), vec![b'x'; 100]).unwrap();
+        let limit = ReadLimit {
+            max_bytes: 50,
+            head_bytes: 5,
+            listing_bytes: 25,
+        };
+        let first = maildir.waiting_within(limit).unwrap();
+        assert_eq!(first.len(), 2);
+        assert!(maildir.more_waiting);
+        for w in &first {
+            Mailbox::mark_done(&mut maildir, &w.key).unwrap();
+        }
+        let rest = maildir.waiting_within(limit).unwrap();
+        assert!(!maildir.more_waiting);
+        assert_eq!(rest.len(), 2);
+        assert_eq!((rest[0].raw.len(), rest[0].size), (10, 10));
+        assert!(!rest[0].is_head_only());
+        assert_eq!((rest[1].raw.as_slice(), rest[1].size), (&b"xxxxx"[..], 100));
+        assert!(rest[1].is_head_only());
     }
 
     #[test]

@@ -32,15 +32,22 @@ impl Waiting {
     }
 }
 
+/// The most bytes of messages one listing holds: the rest wait for the
+/// next (which follows at once), so that a flood of large mail is taken a
+/// slice at a time. One message is always listed.
+pub const MAX_LISTING_BYTES: usize = 64 * 1024 * 1024;
+
 /// How much of a message a mailbox reads: a message larger than
 /// `max_bytes` (the size checked before it is read) only its first
-/// `head_bytes`, for the headers.
+/// `head_bytes`, for the headers; and how much one listing holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReadLimit {
     /// The largest message read whole.
     pub max_bytes: usize,
     /// What is read of a larger one.
     pub head_bytes: usize,
+    /// The most bytes of messages one listing holds.
+    pub listing_bytes: usize,
 }
 
 impl ReadLimit {
@@ -50,6 +57,7 @@ impl ReadLimit {
         ReadLimit {
             max_bytes: limits.max_mail_bytes,
             head_bytes: limits.max_header_bytes.saturating_add(4),
+            listing_bytes: MAX_LISTING_BYTES,
         }
     }
 }
@@ -103,13 +111,22 @@ pub fn sleep_unless_stopped(timeout: Duration, stop: &AtomicBool) {
 impl Mailbox for maildir::Maildir {
     fn waiting_within(&mut self, limit: ReadLimit) -> Result<Vec<Waiting>, MailboxError> {
         let mut out = Vec::new();
+        let mut held = 0usize;
+        self.more_waiting = false;
         for entry in self.new_messages()? {
             match self.read_bounded(&entry, limit.max_bytes, limit.head_bytes) {
-                Ok((raw, size)) => out.push(Waiting {
-                    key: entry.id,
-                    raw,
-                    size,
-                }),
+                Ok((raw, size)) => {
+                    held = held.saturating_add(raw.len());
+                    if held > limit.listing_bytes && !out.is_empty() {
+                        self.more_waiting = true;
+                        break;
+                    }
+                    out.push(Waiting {
+                        key: entry.id,
+                        raw,
+                        size,
+                    })
+                }
                 // Taken by another reader between the listing and now.
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(e) => return Err(e.into()),
@@ -135,7 +152,9 @@ impl Mailbox for maildir::Maildir {
     }
 
     fn wait(&mut self, timeout: Duration, stop: &AtomicBool) -> Result<(), MailboxError> {
-        sleep_unless_stopped(timeout, stop);
+        if !self.more_waiting {
+            sleep_unless_stopped(timeout, stop);
+        }
         Ok(())
     }
 }

@@ -209,14 +209,14 @@ impl Service {
                 Ok(Err(e)) => {
                     // The transaction rolled back: the mail stays waiting
                     // and is retried at the next poll; the others go on.
-                    tracing::error!(entry = %waiting.key, error = %e, "mail not processed");
+                    tracing::error!(entry = %waiting.key, error = %intake::for_log(&e.to_string()), "mail not processed");
                     self.failed_mail(&waiting, &e.to_string(), now);
                     report.failed += 1;
                     continue;
                 }
                 Err(panic) => {
                     let why = panic_text(panic.as_ref());
-                    tracing::error!(entry = %waiting.key, panic = %why, "mail processing panicked");
+                    tracing::error!(entry = %waiting.key, panic = %intake::for_log(&why), "mail processing panicked");
                     self.failed_mail(&waiting, &format!("panic: {why}"), now);
                     report.failed += 1;
                     continue;
@@ -261,7 +261,9 @@ impl Service {
             .take(16)
             .map(|b| format!("{b:02x}"))
             .collect();
-        let error: String = error.chars().take(500).collect();
+        // A panic's message may quote the mail (a subject cut in the wrong
+        // place): printable before it is stored, logged or sent on.
+        let error: String = intake::printable(error).chars().take(500).collect();
         let limit = i64::from(self.config.intake.max_attempts.max(1));
         let counted = (|| -> Result<i64> {
             let tx = self.store.tx()?;
@@ -324,7 +326,7 @@ impl Service {
                 Ok(Ok(_)) => {}
                 Ok(Err(e)) => tracing::error!(error = %e, "poll failed; trying again"),
                 Err(panic) => {
-                    tracing::error!(panic = %panic_text(panic.as_ref()), "poll panicked; trying again")
+                    tracing::error!(panic = %intake::for_log(&panic_text(panic.as_ref())), "poll panicked; trying again")
                 }
             }
             if let Err(e) = self.inbox.wait(interval, stop) {
