@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use common::mailstack::MailStack;
 use orderly::mail::imap::{check, parse_key, ImapConfig, ImapMailbox, Security};
-use orderly::mail::{Mailbox, Waiting};
+use orderly::mail::{Mailbox, ReadLimit, Waiting};
 
 fn config(stack: &MailStack, user: &str, security: Security) -> ImapConfig {
     let port = match security {
@@ -136,6 +136,52 @@ fn lists_with_bytes_and_marks_seen() {
     assert!(other.waiting().expect("waiting").is_empty());
     // \Seen leaves the messages where they were.
     assert_eq!(stack.fetch_all("orderly").len(), 3);
+}
+
+#[test]
+fn a_mail_larger_than_the_limit_is_fetched_only_as_far_as_its_head() {
+    let Some(stack) = MailStack::start() else {
+        return;
+    };
+    let mut inbox =
+        ImapMailbox::connect(config(&stack, "orderly", Security::Plain)).expect("connect");
+    send(&stack, "orderly", "small-one");
+    let to = stack.address("orderly");
+    let mut big = message(&stack, &to, "large-one");
+    big.extend(b"PASS and more words to fill the line up\r\n".repeat(5_000));
+    stack.send(&stack.address("ann"), &to, &big);
+    let limit = ReadLimit {
+        max_bytes: 100_000,
+        head_bytes: 1_000,
+        listing_bytes: 10_000_000,
+    };
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let list = loop {
+        let list = inbox.waiting_within(limit).expect("waiting");
+        if list.len() >= 2 || Instant::now() > deadline {
+            break list;
+        }
+        thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(subjects(&list), ["large-one", "small-one"]);
+    let large = list.iter().find(|w| subject_of(w) == "large-one").unwrap();
+    let small = list.iter().find(|w| subject_of(w) == "small-one").unwrap();
+    // The size from RFC822.SIZE, the bytes only the head's.
+    assert!(large.size > 200_000, "{}", large.size);
+    assert_eq!(large.raw.len(), 1_000);
+    assert!(large.is_head_only());
+    assert!(String::from_utf8_lossy(&large.raw).contains("Message-ID: <large-one."));
+    assert!(!small.is_head_only());
+    assert_eq!(small.size, small.raw.len());
+    assert!(String::from_utf8_lossy(&small.raw).contains("\r\nMOVE 3 TO B2\r\n"));
+    // Within a budget of one message, the other waits for the next listing.
+    let one = inbox
+        .waiting_within(ReadLimit {
+            listing_bytes: 1,
+            ..limit
+        })
+        .expect("waiting");
+    assert_eq!(one.len(), 1);
 }
 
 #[test]
