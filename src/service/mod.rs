@@ -557,7 +557,9 @@ impl Service {
             .any(|to| identity::is_bounce_address(&config, to))
         {
             Some("ignored: sent to the bounce address".to_string())
-        } else if tx.digest_seen(&replay_digest(&incoming, &sender))? {
+        } else if carries_a_key(&incoming, &config)
+            && tx.digest_seen(&replay_digest(&incoming, &sender))?
+        {
             // The same sender, Date and words as a mail already taken: a
             // copy sent again under a new Message-ID (a replay), not a new
             // mail. A player who means the same again writes a new mail,
@@ -627,7 +629,7 @@ impl Service {
         work.queue_reply()?;
         tx.record_message(&message_id, &sender, &at, &done.outcome)?;
         tx.set_message_commands(&message_id, work.commands.max(1))?;
-        if incoming.date.is_some() {
+        if incoming.date.is_some() && carries_a_key(&incoming, &config) {
             tx.set_message_digest(&message_id, &replay_digest(&incoming, &sender))?;
         }
         tx.commit()?;
@@ -2806,18 +2808,36 @@ fn cap_reply(body: String, incoming_size: usize) -> String {
 /// How one outgoing mail went: sent, or (permanent?, why not).
 type SendResult = std::result::Result<(), (bool, String)>;
 
+/// Whether a mail carries a seat's key (a reply address with one, or a
+/// `GAME` line): only such a mail can act on a game, so only such a mail is
+/// worth replaying.
+fn carries_a_key(incoming: &Incoming, config: &Config) -> bool {
+    incoming
+        .recipients()
+        .any(|a| claim_from_address(&config.service.address, a).is_some())
+        || incoming
+            .text
+            .lines()
+            .take(50)
+            .any(|l| identity::claim_from_line(l).is_some())
+}
+
 /// What identifies a mail's content for replay detection: its sender, its
-/// Date (to the second, as written) and its text. Mails without a Date are
-/// never recorded under a digest, so none of them is taken for a replay.
+/// recipients, its Date (to the second, as written) and its text. Mails
+/// without a Date are never recorded under a digest, so none of them is
+/// taken for a replay.
 fn replay_digest(incoming: &Incoming, sender: &str) -> String {
     let date = incoming.date.map(|d| d.to_rfc3339()).unwrap_or_default();
-    let digest = Sha256::new()
+    let mut hasher = Sha256::new()
         .chain_update(sender.as_bytes())
         .chain_update([0])
         .chain_update(date.as_bytes())
-        .chain_update([0])
-        .chain_update(incoming.text.as_bytes())
-        .finalize();
+        .chain_update([0]);
+    for to in incoming.recipients() {
+        hasher.update(to.as_bytes());
+        hasher.update([0]);
+    }
+    let digest = hasher.chain_update(incoming.text.as_bytes()).finalize();
     digest.iter().take(16).map(|b| format!("{b:02x}")).collect()
 }
 
