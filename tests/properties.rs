@@ -358,9 +358,8 @@ fn check_legal(game: &Squares, pos: &str) -> Checked {
         let key = match o {
             Order::Move(s) => vec![step_key(s)],
             Order::MoveTwo(p, q) => {
-                let mut k = vec![step_key(p), step_key(q)];
-                k.sort();
-                k
+                let (a, b) = two_move_key(game, p, q);
+                vec![a, b]
             }
             _ => continue,
         };
@@ -819,7 +818,34 @@ fn pair_key(p: &Step, q: &Step) -> (StepKey, StepKey) {
     }
 }
 
-/// The two-unit moves of the turn, as the pairs of steps they achieve.
+/// Whether the two units R7 gives first and second for `kind` out of the
+/// reserve of the side to move have different move runs (R6): the shortest
+/// two move runs of its eligible units differ.
+fn reserve_picks_differ(game: &Squares, kind: K) -> bool {
+    let mut runs: Vec<u8> = game
+        .reserve_units(game.to_move())
+        .filter(|&u| u.kind() == kind && may_move(game, u))
+        .map(|u| game.unit_state(u).move_run)
+        .collect();
+    runs.sort_unstable();
+    runs.len() >= 2 && runs[0] != runs[1]
+}
+
+/// The move two parts make (S2): the pair of steps, whatever their order,
+/// except when both leave the reserve as one type and R7's first two picks
+/// there differ: then the part written first takes the first pick, so the
+/// order of the parts is part of the move.
+fn two_move_key(game: &Squares, p: &Step, q: &Step) -> (StepKey, StepKey) {
+    match (p.unit, q.unit) {
+        (Some(a), Some(c)) if a == c && p.from == q.from && reserve_picks_differ(game, a) => {
+            (step_key(p), step_key(q))
+        }
+        _ => pair_key(p, q),
+    }
+}
+
+/// The two-unit moves of the turn, as the pairs of steps they achieve
+/// (ordered where the order matters, `two_move_key`).
 fn model_two_moves(game: &Squares) -> HashSet<(StepKey, StepKey)> {
     let b = board();
     let riders: Vec<(Space, Option<K>)> = movers(game)
@@ -845,7 +871,7 @@ fn model_two_moves(game: &Squares) -> HashSet<(StepKey, StepKey)> {
                         unit: qu,
                     };
                     if two_in_sequence(game, &p, &q) {
-                        out.insert(pair_key(&p, &q));
+                        out.insert(two_move_key(game, &p, &q));
                     }
                 }
             }
@@ -1020,10 +1046,16 @@ fn check_turn_model(game: &Squares, legal: &[Order], pos: &str) -> Checked {
                 pos,
                 o
             );
-            let both_reserve = p.unit.is_some() && q.unit.is_some();
-            if both_reserve {
-                // S2, N37: parts from the reserve in destination board order.
-                prop_assert!(p.to < q.to, "{}: {} not in board order (S2)", pos, o);
+            if let (Some(a), Some(c)) = (p.unit, q.unit) {
+                // S2, N37: parts from the reserve in destination board order,
+                // unless R7's picks make the order of the parts part of the
+                // move (then both orders are listed: compared below).
+                prop_assert!(
+                    p.to < q.to || (a == c && reserve_picks_differ(game, a)),
+                    "{}: {} not in board order (S2)",
+                    pos,
+                    o
+                );
             } else if two_in_sequence(game, q, p) {
                 prop_assert!(
                     (p.from, p.to) < (q.from, q.to),
@@ -1032,7 +1064,7 @@ fn check_turn_model(game: &Squares, legal: &[Order], pos: &str) -> Checked {
                     o
                 );
             }
-            listed_pairs.insert(pair_key(p, q));
+            listed_pairs.insert(two_move_key(game, p, q));
         }
     }
     let expected_pairs = model_two_moves(game);

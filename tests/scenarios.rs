@@ -530,6 +530,9 @@ scenarios! {
         r11_cavalry_and_infantry_leave_forest,
         s3_gray_path_through_own_reserve,
         s2_reserve_pair_first_part_takes_shortest_run,
+        s2_reserve_pair_fresh_cavalry_to_square_written_first,
+        s2_reserve_pair_fresh_cavalry_written_second_square,
+        s2_reserve_pair_alike_listed_once,
     ],
     "attacks.toml" => [
         r14_attack_geometry,
@@ -656,6 +659,7 @@ scenarios! {
         n25_horse_battery_through_own_reserve,
         n37_pair_from_reserve_written_either_way,
         n37_pair_from_reserve_both_assignments,
+        s2_variant_reserve_pair_fresh_cavalry_to_square_written_first,
     ],
     "napoleonic/attacks.toml" => [
         n7_infantry_never_attacks_cavalry,
