@@ -102,9 +102,15 @@ const NAP_CASES: &[Case] = &[
     },
     Case {
         name: "nap-immune-turn",
-        shows: "unsupported attacks that only lose the attacker (N11, N14, N15)",
+        shows: "unsupported attacks on immune units: the attacker is lost if the defender stands (N11, N14, N15, N38)",
         position: "4IG2L2AH2CK/3/4/2/I1IC1/2/h1gk1/2/4/3/6i2l2a3c - b - 20 -",
         orders: &[],
+    },
+    Case {
+        name: "nap-immune-defence",
+        shows: "the Guard attacked by a lone infantry: retreat, or stand and only the attacker is lost (N11, N38)",
+        position: "4IG2L2AH2CK/3/4/2/I1IC1/2/h1gk1/2/4/3/6i2l2a3c - b - 20 -",
+        orders: &["ATTACK B1C F1C"],
     },
     Case {
         name: "nap-guard-forces-retreat",

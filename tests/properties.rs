@@ -10,7 +10,7 @@
 //!   caller's thread is in;
 //! - a plausible order that is not listed (after normalising cavalry paths
 //!   and part order the way the notation allows) is refused with a rule
-//!   (R1..R28; in the variant also N1..N37) and leaves the state unchanged;
+//!   (R1..R28; in the variant also N1..N38) and leaves the state unchanged;
 //! - 16 units per side (9 infantry, 3 artillery, 4 cavalry; in the variant
 //!   N2's 6 INF, 1 GUA, 2 LI, 2 ART, 1 HB, 3 CAV, 1 HC) are on the board, in
 //!   a reserve or eliminated; points are R26's (N22's) value of the
@@ -65,13 +65,13 @@ fn is_napoleonic(game: &Squares) -> bool {
 }
 
 /// A rule id the game's rulings define: R1..R28, and in the variant also
-/// N1..N37 (napoleonic-rulings.md and the readings of the design).
+/// N1..N38 (napoleonic-rulings.md and the readings of the design).
 fn is_rule_id(id: &str, variant: Variant) -> bool {
     let numbered = |prefix: char, last: u32| match id.strip_prefix(prefix) {
         Some(n) if !n.starts_with('0') => n.parse::<u32>().is_ok_and(|n| (1..=last).contains(&n)),
         _ => false,
     };
-    numbered('R', 28) || (variant == Variant::Napoleonic && numbered('N', 37))
+    numbered('R', 28) || (variant == Variant::Napoleonic && numbered('N', 38))
 }
 
 fn listing(legal: &[Order]) -> String {
@@ -507,6 +507,7 @@ fn apply_both_ways(game: &Squares, order: Order) -> Result<(Squares, Vec<Event>)
     );
     check_heavy_cavalry(game, order, &checked)?;
     check_declaration(game, order, &events)?;
+    check_stand_decision(game, order, &events)?;
     check_transition(game, order, &checked)?;
     check_bookkeeping(game, order, &events, &checked)?;
     if checked.outcome().is_none() && checked.attack().is_some() {
@@ -1140,20 +1141,12 @@ fn check_declaration(game: &Squares, order: Order, events: &[Event]) -> Checked 
         let closer = b.closer(d.side(), target);
         closer.contains(s) || closer.contains(attacker)
     });
-    let immune = if napoleonic {
-        // N15: the artillery family is never eliminated by a lone foot or
-        // cavalry-family attacker; N11: nor the guard by lone infantry or
-        // light infantry, except directly after a PASS; N14: nor the heavy
-        // cavalry by lone cavalry.
-        (is_guns(dk) && !is_guns(ak))
-            || (dk == K::Guard && matches!(ak, K::Infantry | K::Light) && !after_pass)
-            || (dk == K::HeavyCavalry && ak == K::Cavalry)
-    } else {
-        // R17: artillery by infantry or cavalry.
-        dk == K::Artillery && ak != K::Artillery
-    };
+    let immune = immune_to_lone(game, ak, dk);
+    // R17, R23: artillery may not retreat when attacked outside a forest, so
+    // there is nothing to ask it; the other immune defenders choose (N38).
+    let no_choice = retreat_of(dk) == Retreat::Gun;
     let charge = napoleonic && is_horse(ak) && is_foot(dk) && after_pass && !forest;
-    if support.is_none() && (forest || immune) {
+    if support.is_none() && (forest || (immune && no_choice)) {
         // R17, N28: the attacker is eliminated and nothing else happens.
         prop_assert_eq!(rest.first(), Some(&gone(a, attacker)), "{}: {}", pos, order);
         prop_assert_eq!(eliminations.len(), 1, "{}: {}: {:?}", pos, order, rest);
@@ -1199,6 +1192,15 @@ fn check_declaration(game: &Squares, order: Order, events: &[Event]) -> Checked 
             order,
             rest
         );
+        if support.is_none()
+            && rest.first()
+                == Some(&Event::Forced {
+                    side: d.side(),
+                    order: Order::Stand,
+                })
+        {
+            check_lone_stand(&pos, order, immune, (a, attacker), (d, target), &rest[1..])?;
+        }
     }
     if !charge {
         prop_assert!(
@@ -1209,6 +1211,92 @@ fn check_declaration(game: &Squares, order: Order, events: &[Event]) -> Checked 
             rest
         );
     }
+    Ok(())
+}
+
+/// A STAND chosen by the defender of a lone attack (R17, N38).
+fn check_stand_decision(game: &Squares, order: Order, events: &[Event]) -> Checked {
+    let Some(attack) = game.attack() else {
+        return Ok(());
+    };
+    if order != Order::Stand || attack.stage != Stage::Response || attack.support.is_some() {
+        return Ok(());
+    }
+    let pos = game.to_string();
+    let (Some(a), Some(d)) = (game.unit_at(attack.attacker), game.unit_at(attack.target)) else {
+        return Err(fail(format!("{pos}: a lone attack without its two units")));
+    };
+    let immune = immune_to_lone(game, a.kind(), d.kind());
+    check_lone_stand(
+        &pos,
+        order,
+        immune,
+        (a, attack.attacker),
+        (d, attack.target),
+        events,
+    )
+}
+
+/// Whether a defender of type `dk` is immune to a lone attacker of type
+/// `ak`: in the variant the artillery family to any lone foot or
+/// cavalry-family unit (N15), the guard to lone infantry or light infantry
+/// except directly after the attacker's PASS (N11), the heavy cavalry to a
+/// lone cavalry (N14); in the Civil War game artillery to infantry and
+/// cavalry (R17).
+fn immune_to_lone(game: &Squares, ak: K, dk: K) -> bool {
+    if is_napoleonic(game) {
+        let after_pass = game.half() == Half::First;
+        (is_guns(dk) && !is_guns(ak))
+            || (dk == K::Guard && matches!(ak, K::Infantry | K::Light) && !after_pass)
+            || (dk == K::HeavyCavalry && ak == K::Cavalry)
+    } else {
+        dk == K::Artillery && ak != K::Artillery
+    }
+}
+
+/// What a defender's STAND against a lone attacker does (R17; N38 for an
+/// immune defender): `events` from the STAND on begin with the defender's
+/// stand, then its elimination unless it is immune, then the attacker's;
+/// no unit is eliminated or retreats after that.
+fn check_lone_stand(
+    pos: &str,
+    order: Order,
+    immune: bool,
+    (a, attacker): (UnitId, Space),
+    (d, target): (UnitId, Space),
+    events: &[Event],
+) -> Checked {
+    let gone = |u: UnitId, square: Space| Event::Eliminated {
+        side: u.side(),
+        unit: u.kind(),
+        square,
+    };
+    let mut expected = vec![Event::Stood {
+        side: d.side(),
+        unit: d.kind(),
+        square: target,
+    }];
+    if !immune {
+        expected.push(gone(d, target));
+    }
+    expected.push(gone(a, attacker));
+    let n = expected.len();
+    prop_assert_eq!(
+        events.get(..n),
+        Some(&expected[..]),
+        "{}: {}: STAND against a lone attacker (R17, N38)",
+        pos,
+        order
+    );
+    prop_assert!(
+        !events[n..]
+            .iter()
+            .any(|e| matches!(e, Event::Eliminated { .. } | Event::Retreated { .. })),
+        "{}: {}: more after a STAND against a lone attacker: {:?}",
+        pos,
+        order,
+        events
+    );
     Ok(())
 }
 

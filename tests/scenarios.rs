@@ -12,7 +12,7 @@
 //! run against [`Napoleonic`]; their expectations come from the variant text
 //! (`../shared/rules/squares-napoleonic.txt`), the rulings N1-N24
 //! (`napoleonic-rulings.md`), R1-R28 where the variant leaves them standing,
-//! and the notation and readings N25-N37 of `docs/napoleonic-design.md`.
+//! and the notation and readings N25-N38 of `docs/napoleonic-design.md`.
 //! Side words there are the variant's: pending `"british turn"`, outcomes
 //! `"British wins on points 10-1"` (North's points first).
 //!
@@ -719,6 +719,12 @@ scenarios! {
         n29_guard_second_chance_compulsory,
         r22_horse_battery_bars_forest_retreat,
         n13_displaced_guard_skips_forest,
+        n38_guard_retreats_from_lone_light,
+        n38_heavy_retreats_from_lone_cavalry,
+        n38_horse_battery_without_retreat_stands_unharmed,
+        n38_artillery_has_no_choice,
+        n38_forest_guard_no_decision,
+        n38_forest_horse_battery_no_decision,
     ],
     "napoleonic/options.toml" => [
         n17_heavy_attacker_options,

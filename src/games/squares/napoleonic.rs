@@ -147,7 +147,7 @@ impl Game for Napoleonic {
 
     const TITLE: &'static str = "SQUARES - The Napoleonic War Variant";
 
-    const RULES_VERSION: &'static str = "napoleonic-rulings N1-N24; readings N25-N37; \
+    const RULES_VERSION: &'static str = "napoleonic-rulings N1-N24; readings N25-N38; \
          squares-rulings R1-R28; readings S1-S8; orderly 1";
 
     fn new(options: &GameOptions) -> Self {
