@@ -630,6 +630,14 @@ scenarios! {
         s4_reserve_loses_longest_move_run,
         r28_resignation_is_outside_the_engine,
     ],
+    // Written from the rule texts by another engineer (independent check 12).
+    "independent-12.toml" => [
+        s2_indep_reserve_pair_fresh_to_g3c_written_first,
+        s2_indep_reserve_pair_fresh_to_g3l_written_first,
+        s2_indep_reserve_pair_fresh_to_g3r_written_first,
+        s2_indep_reserve_pair_alike_picks_listed_once,
+        s2_indep_reserve_pair_two_fresh_one_tired,
+    ],
 }
 
 scenarios! {
@@ -780,6 +788,27 @@ scenarios! {
         n36_reader_unit_words,
         n36_reader_grand_battery_options,
         n36_reader_horse_battery_options,
+    ],
+    // Written from the rule texts by another engineer (independent check 12).
+    "napoleonic/independent-12.toml" => [
+        n11_indep_guard_stands_against_lone_infantry,
+        n11_indep_guard_retreats_from_lone_infantry,
+        n11_indep_guard_stands_against_lone_light,
+        n11_indep_guard_without_retreat_unharmed,
+        n11_indep_light_on_guard_after_pass_normal,
+        n11_indep_second_half_guard_immune_again,
+        n11_indep_supported_attack_on_guard_options,
+        n15_indep_horse_battery_stands_against_lone_infantry,
+        n15_indep_horse_battery_retreats_from_lone_infantry,
+        n15_indep_horse_battery_choice_against_lone_guard,
+        n15_indep_horse_battery_choice_against_lone_light,
+        n15_indep_horse_battery_choice_against_lone_cavalry,
+        n15_indep_horse_battery_choice_against_lone_heavy,
+        n15_indep_horse_battery_choice_against_cavalry_after_pass,
+        n15_indep_supported_attack_on_horse_battery_options,
+        n14_indep_heavy_stands_against_lone_cavalry,
+        n14_indep_heavy_retreats_from_lone_cavalry,
+        n14_indep_heavy_without_retreat_unharmed,
     ],
 }
 
