@@ -1148,7 +1148,7 @@ fn help_rules_mails_a_games_rules_with_a_line_for_each_rule_id() {
     for id in ["R7", "S2", "N14", "N37"] {
         assert!(has_line(&body, id), "{id} has no line:\n{body}");
     }
-    assert_eq!(rule_lines(&body).len(), 28 + 8 + 37, "{body}");
+    assert_eq!(rule_lines(&body).len(), 28 + 8 + 38, "{body}");
     fits(&body);
     // Sent with a game's key: that game's rules.
     let outs = site.mail(

@@ -236,26 +236,15 @@ fn send_digests(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<()> 
             "Your games on {today}:\n{}\n\nWrite SET DIGEST OFF for reminders per game instead.",
             lines.join("\n")
         ));
-        let domain = config.address_parts().1.to_string();
-        let id = message_id(&format!("digest/{player}/{today}"), &domain);
-        let mail = OutgoingMail {
-            message_id: id.clone(),
-            from: format!("{} <{}>", config.service.name, config.service.address),
-            to: address.clone(),
-            reply_to: None,
-            subject: format!("orderly: your games on {today}"),
-            in_reply_to: None,
-            references: Vec::new(),
-            list_id: None,
+        notices::queue_service_mail(
+            tx,
+            config,
+            &address,
+            &format!("orderly: your games on {today}"),
             body,
-            date: now,
-            auto: AutoKind::Generated,
-            return_path: None,
-            text_only: false,
-        };
-        let json = serde_json::to_string(&mail)
-            .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;
-        tx.queue_mail(&id, None, &address, &json, &now_text(now))?;
+            &format!("digest/{player}/{today}"),
+            now,
+        )?;
     }
     Ok(())
 }
