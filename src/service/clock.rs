@@ -369,7 +369,18 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
             }
             continue;
         }
+        let mut grace_from = at;
         if !sent("late") {
+            // A player is always told before time runs out: when the notice
+            // goes out late (the daemon was stopped), the grace counts from
+            // the notice, not from the deadline.
+            if now > at + chrono::Duration::minutes(10) {
+                tx.set_deadline(d.game_id, Some((d.seat, &now_text(now))))?;
+                for h in &deadlines.reminder_hours {
+                    tx.add_notice(d.game_id, &format!("{h}h"))?;
+                }
+                grace_from = now;
+            }
             tx.add_notice(d.game_id, "late")?;
             let consequence = if claims(tx, config, d.game_id)? {
                 "your opponent may claim the game."
@@ -403,7 +414,7 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
             }
             report.late += 1;
         }
-        let grace_end = at + chrono::Duration::hours(i64::from(deadlines.grace_hours));
+        let grace_end = grace_from + chrono::Duration::hours(i64::from(deadlines.grace_hours));
         if now >= grace_end && !d.timed_out {
             tx.set_timed_out(d.game_id)?;
             report.timed_out += 1;

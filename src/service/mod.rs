@@ -606,6 +606,7 @@ impl Service {
             warned: Default::default(),
             echoed: Vec::new(),
             incoming_size: raw.len(),
+            board_shown: Default::default(),
             commands: 0,
             helped: false,
             stranger: false,
@@ -685,6 +686,8 @@ struct Work<'a> {
     echoed: Vec<String>,
     /// The incoming mail's size in bytes (the reply is capped by it).
     incoming_size: usize,
+    /// The games whose board this reply carries already.
+    board_shown: std::collections::BTreeSet<i64>,
     /// Commands and orders read from this mail so far.
     commands: i64,
     /// Whether HELP was answered already (once per mail).
@@ -871,13 +874,27 @@ impl Work<'_> {
             return Ok(());
         }
         let claim = self.claim(&lines);
+        // A mail with its seat's key from its seat's address is answered in
+        // that game's thread (Reply-To with the key) even when none of its
+        // lines is a command, so that the player's next reply still counts.
+        if let Some(claim) = &claim {
+            if let Some(game) = self.tx.game(claim.game)? {
+                let seat =
+                    self.tx.seats(game.id)?.into_iter().find(|s| {
+                        secrets_match(&s.secret, &claim.secret) && s.address == self.sender
+                    });
+                if let Some(seat) = seat {
+                    self.game = Some((game, seat));
+                }
+            }
+        }
         let reader = self.line_reader(claim.as_ref())?;
         let mut orders: Vec<String> = Vec::new();
         // Prose not yet listed: it is listed in its place, but after the
         // orders around it, which are answered together.
         let mut prose: Vec<(String, Option<&'static str>)> = Vec::new();
         let mut read_any = false;
-        for written in &lines {
+        for (index, written) in lines.iter().enumerate() {
             let (command, text, alone) = match reader.read(written) {
                 lines::Reading::Prose { hint } => {
                     if written.chars().any(char::is_alphanumeric) {
@@ -893,7 +910,7 @@ impl Work<'_> {
             self.commands += 1;
             if self.commands > i64::from(self.config.service.max_commands_per_mail) {
                 // A bound on what one mail may ask: the rest is not read.
-                let left = lines.len() - lines.iter().position(|l| l == written).unwrap_or(0);
+                let left = lines.len() - index;
                 self.item(
                     "(the rest of this mail)",
                     format!(
@@ -1246,12 +1263,12 @@ impl Work<'_> {
         first: Option<&str>,
         time: TimeControl,
     ) -> Result<()> {
-        if let Err(why) = identity::check_mailbox(opponent) {
-            self.item(line, format!("Refused: {why}. Nothing was done."), true);
-            return Ok(());
-        }
         if opponent == self.sender || identity::is_own_address(self.config, opponent) {
             self.item(line, "Refused: name the other player's address.", true);
+            return Ok(());
+        }
+        if let Err(why) = identity::check_mailbox(opponent) {
+            self.item(line, format!("Refused: {why}. Nothing was done."), true);
             return Ok(());
         }
         if let Some(moderator) = &time.moderator {
@@ -1520,9 +1537,14 @@ impl Work<'_> {
                 };
                 self.item(line, answer, false);
             }
+            (Command::Board, _) if self.board_shown.contains(&game.id) => {
+                // The update this mail made carries the board already.
+                self.item(line, "The board and the choices are below.", false);
+            }
             (Command::Board, _) => {
                 let state = self.state::<G>(&game)?;
                 self.item(line, "The board and the choices are below.", false);
+                self.board_shown.insert(game.id);
                 self.parts
                     .push(self.update_text(&game, &state, seat.seat, &[]));
             }
@@ -1653,8 +1675,9 @@ impl Work<'_> {
         game: &GameRow,
         seat: &SeatRow,
         ifs: &[String],
-    ) -> Result<()> {
+    ) -> Result<Vec<String>> {
         let mut prepared = self.answers_of(game.id, seat.seat)?;
+        let mut given = Vec::new();
         for line in ifs {
             match read_answer_in_advance(state, line) {
                 Ok(answer) => {
@@ -1674,6 +1697,7 @@ impl Work<'_> {
                         false,
                     );
                     prepared.retain(|p| p.condition.text != answer.condition.text);
+                    given.push(answer.written.clone());
                     prepared.push(answer);
                 }
                 Err(why) => self.item(line, format!("Not understood: {why}."), true),
@@ -1683,7 +1707,8 @@ impl Work<'_> {
         const MOST: usize = 16;
         let keep = prepared.len().saturating_sub(MOST);
         prepared.drain(..keep);
-        self.set_answers(game.id, seat.seat, &prepared)
+        self.set_answers(game.id, seat.seat, &prepared)?;
+        Ok(given)
     }
 
     fn answers_of(&self, game: i64, seat: Seat) -> Result<Vec<AnswerInAdvance>> {
@@ -1757,7 +1782,10 @@ impl Work<'_> {
                     self.send_to(
                         game,
                         &seat,
-                        format!("Game {}: refused", game.id),
+                        format!(
+                            "Game {}: your answer given in advance could not be played",
+                            game.id
+                        ),
                         texts::wrap(&text),
                         AutoKind::Generated,
                         "answer-refused",
@@ -1769,20 +1797,47 @@ impl Work<'_> {
         Ok(happened)
     }
 
+    /// Drops the answers for "the attack of this mail" that this mail gave,
+    /// when the mail made no attack, and says so.
+    fn forget_answers_given_now<G: Game>(
+        &mut self,
+        game: &GameRow,
+        seat: &SeatRow,
+        given_now: &[String],
+    ) -> Result<()> {
+        let answers = self.answers_of(game.id, seat.seat)?;
+        let (gone, kept): (Vec<_>, Vec<_>) = answers
+            .into_iter()
+            .partition(|a| !a.condition.standing && given_now.contains(&a.written));
+        if gone.is_empty() {
+            return Ok(());
+        }
+        self.set_answers(game.id, seat.seat, &kept)?;
+        for a in gone {
+            self.item(
+                &a.written,
+                "Not kept: this mail made no attack for it to answer (see \
+                 above). Send it again with the attack.",
+                true,
+            );
+        }
+        Ok(())
+    }
+
     /// Drops the answers given "for the attack of this mail" once no attack
     /// is under way.
-    fn drop_answers_for_the_attack(&mut self, game: i64) -> Result<()> {
+    fn drop_answers_for_the_attack(&mut self, game: i64) -> Result<Vec<String>> {
+        let mut dropped = Vec::new();
         for seat in Seat::BOTH {
             let answers = self.answers_of(game, seat)?;
             if answers.iter().any(|a| !a.condition.standing) {
-                let kept: Vec<_> = answers
-                    .into_iter()
-                    .filter(|a| a.condition.standing)
-                    .collect();
+                let (kept, gone): (Vec<_>, Vec<_>) =
+                    answers.into_iter().partition(|a| a.condition.standing);
+                dropped.extend(gone.into_iter().map(|a| a.written));
                 self.set_answers(game, seat, &kept)?;
             }
         }
-        Ok(())
+        Ok(dropped)
     }
 
     /// `CANCEL IF [condition]`.
@@ -2210,11 +2265,12 @@ impl Work<'_> {
         // in advance (IF ...) are kept aside, whoever's turn it is.
         let (lines, ifs) = split_answers_in_advance(lines);
         let lines = &lines[..];
+        let mut given_now = Vec::new();
         if !ifs.is_empty() {
-            self.give_answers_in_advance(&state, &game, &seat, &ifs)?;
+            given_now = self.give_answers_in_advance(&state, &game, &seat, &ifs)?;
         }
-        match state.pending() {
-            _ if lines.is_empty() => {}
+        let refused_all = match state.pending() {
+            _ if lines.is_empty() => false,
             Some(p) if p.seat != seat.seat => {
                 for l in lines {
                     let mut answer = format!(
@@ -2231,15 +2287,23 @@ impl Work<'_> {
                     }
                     self.item(l, answer, true);
                 }
-                return Ok(());
+                true
             }
             None => {
                 for l in lines {
                     self.item(l, format!("Refused: game {} is over.", game.id), true);
                 }
-                return Ok(());
+                true
             }
-            Some(_) => {}
+            Some(_) => false,
+        };
+        if refused_all {
+            // Nothing of this mail was played: unless an attack is under way
+            // already, its answers for "this mail's attack" answer nothing.
+            if state.pending().is_none_or(|p| is_turn(p.kind)) {
+                self.forget_answers_given_now::<G>(&game, &seat, &given_now)?;
+            }
+            return Ok(());
         }
         // Lines held from an earlier mail of this seat wait for the attack
         // that this mail may end: they are played the moment the seat's turn
@@ -2283,7 +2347,15 @@ impl Work<'_> {
         happened.extend(self.answer_in_advance(&mut state, &game)?);
         if state.pending().is_none_or(|p| is_turn(p.kind)) {
             // No attack under way: answers for "this mail's attack" lapse.
-            self.drop_answers_for_the_attack(game.id)?;
+            let dropped = self.drop_answers_for_the_attack(game.id)?;
+            for written in dropped.iter().filter(|w| given_now.contains(w)) {
+                self.item(
+                    written,
+                    "Not kept: this mail made no attack for it to answer (see \
+                     above). Send it again with the attack.",
+                    true,
+                );
+            }
         }
         if !s.taken.is_empty() && game.draw_offer == Some(seat.seat.other()) {
             // Playing on answers a draw offer.
@@ -2492,6 +2564,7 @@ impl Work<'_> {
                 text.push_str(record);
             }
             if mine {
+                self.board_shown.insert(game.id);
                 self.parts.push(text);
             } else {
                 self.send_to(
@@ -2569,7 +2642,7 @@ impl Work<'_> {
         let (reply_to, subject, list_id, game_seat) = match &self.game {
             Some((g, s)) => (
                 Some(reply_address(&self.config.service.address, g.id, &s.secret)),
-                if self.items.iter().any(|i| i.refused) {
+                if self.items.iter().any(|i| i.refused) && !self.items.iter().any(|i| !i.refused) {
                     format!("Game {}: refused", g.id)
                 } else {
                     // The game as this mail left it.
@@ -3060,7 +3133,7 @@ pub fn update_text_keyed<G: Game>(
             result => result,
             yours => pending.is_some_and(|p| p.seat == seat),
             choices => state.choices(),
-            waiting => pending.map(|p| format!("{}'s {}", G::seat_name(p.seat), p.kind)).unwrap_or_default(),
+            waiting => pending.map(|p| format!("{} ({})", G::seat_name(p.seat), p.kind)).unwrap_or_default(),
             draw_offer => draw_offer,
         },
     );
