@@ -1799,7 +1799,7 @@ impl Work<'_> {
 
     /// Drops the answers for "the attack of this mail" that this mail gave,
     /// when the mail made no attack, and says so.
-    fn forget_answers_given_now<G: Game>(
+    fn forget_answers_given_now(
         &mut self,
         game: &GameRow,
         seat: &SeatRow,
@@ -2301,7 +2301,7 @@ impl Work<'_> {
             // Nothing of this mail was played: unless an attack is under way
             // already, its answers for "this mail's attack" answer nothing.
             if state.pending().is_none_or(|p| is_turn(p.kind)) {
-                self.forget_answers_given_now::<G>(&game, &seat, &given_now)?;
+                self.forget_answers_given_now(&game, &seat, &given_now)?;
             }
             return Ok(());
         }
