@@ -138,7 +138,7 @@ const NAP_CASES: &[Case] = &[
     },
     Case {
         name: "nap-immune-turn",
-        shows: "unsupported attacks that only lose the attacker (N11, N14, N15)",
+        shows: "unsupported attacks on immune units: the attacker is lost if the defender stands (N11, N14, N15, N38)",
         position: "4IG2L2AH2CK/3/4/2/I1IC1/2/h1gk1/2/4/3/6i2l2a3c - b - 20 -",
         orders: &[],
     },
@@ -147,6 +147,12 @@ const NAP_CASES: &[Case] = &[
         shows: "light infantry resting; heavy cavalry moved, pinned by the HB",
         position: "6IG1L2AH3C/3/4/2/L_1K++2/2/1hi2/2/4/3/5ig2l2a3ck - b - 30 -",
         orders: &[],
+    },
+    Case {
+        name: "nap-immune-defence",
+        shows: "the Guard attacked by a lone infantry: retreat, or stand and only the attacker is lost (N11, N38)",
+        position: "4IG2L2AH2CK/3/4/2/I1IC1/2/h1gk1/2/4/3/6i2l2a3c - b - 20 -",
+        orders: &["ATTACK B1C F1C"],
     },
     Case {
         name: "nap-guard-forces-retreat",

@@ -488,6 +488,31 @@ fn a_game_moderator_is_a_third_person_asked_by_mail_and_named_in_the_invitation(
     );
 }
 
+#[test]
+fn a_player_is_always_warned_before_time_runs_out_even_after_the_daemon_was_down() {
+    let mut site = Site::new("downtime");
+    site.start("DAYS 1");
+    // The daemon was down past the deadline and the grace: the first sweep
+    // warns, and the grace counts from the warning.
+    let back = t0() + Duration::days(4);
+    let mails = site.sweep(back);
+    assert!(
+        only(&mails, ANN)[0].contains("Please send your orders now"),
+        "{mails:?}"
+    );
+    assert!(
+        !mails.iter().any(|(_, m)| m.contains("CLAIM WIN")),
+        "{mails:?}"
+    );
+    let bob = site.seat(false);
+    let mails = site.mail(back + Duration::hours(1), BOB, &bob, "CLAIM WIN");
+    assert!(only(&mails, BOB)[0].contains("still has time"), "{mails:?}");
+    // Ann answers within the grace that began with the warning.
+    let ann = site.seat(true);
+    let mails = site.mail(back + Duration::hours(20), ANN, &ann, "PASS");
+    assert!(only(&mails, ANN)[0].contains("Taken: PASS"), "{mails:?}");
+}
+
 fn record(site: &mut Site) -> String {
     orderly::service::admin::export(site.service.store(), 1, false, "example.org").unwrap()
 }
@@ -994,6 +1019,7 @@ fn a_game_may_name_its_own_moderator_who_moderates_only_it() {
         reply.contains("Refused: you moderate only the games that name you, once you accepted"),
         "{reply}"
     );
+    site.sweep(t0() + Duration::days(1) + Duration::minutes(1));
     let mails = site.sweep(t0() + Duration::days(2) + Duration::hours(1));
     assert!(
         only(&mails, carol)

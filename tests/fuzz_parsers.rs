@@ -34,10 +34,10 @@ fn is_rule_id(id: &str) -> bool {
 }
 
 /// A rule the variant's refusals may cite: R1-R28 or the variant's own
-/// N1-N37 (napoleonic-rulings.md, docs/napoleonic-design.md).
+/// N1-N38 (napoleonic-rulings.md, docs/napoleonic-design.md).
 fn is_variant_rule_id(id: &str) -> bool {
     match id.strip_prefix('N') {
-        Some(n) if !n.starts_with('0') => n.parse::<u32>().is_ok_and(|n| (1..=37).contains(&n)),
+        Some(n) if !n.starts_with('0') => n.parse::<u32>().is_ok_and(|n| (1..=38).contains(&n)),
         _ => is_rule_id(id),
     }
 }

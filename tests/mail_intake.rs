@@ -888,3 +888,19 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn outlooks_html_header_block_without_a_blank_line_cuts_the_original() {
+    // Outlook's HTML reply: the original under a bordered div whose first
+    // line is the From field, with no blank line or rule before it.
+    let raw = "From: bob@example.org\r\nTo: orderly@example.org\r\nSubject: RE: x\r\n\
+               Content-Type: text/html; charset=utf-8\r\n\r\n\
+               <html><body><div><p>PASS</p><p>Bob</p></div>\
+               <div style=\"border:none;border-top:solid #E1E1E1 1.0pt\">\
+               <p><b>From:</b> orderly &lt;orderly@example.org&gt;<br>\
+               <b>Sent:</b> Tuesday, November 24, 2026 10:00 AM<br>\
+               <b>To:</b> bob@example.org<br><b>Subject:</b> Game 2: your move</p></div>\
+               <p>ADVANCE: your infantry moves</p><p>STAY: it stays</p></body></html>\r\n";
+    let m = parse(raw.as_bytes()).unwrap();
+    assert_eq!(m.text, "PASS\nBob");
+}

@@ -501,7 +501,11 @@ fn file_sender_names_derived_ids_safely() {
     let mut mail = board_mail();
     mail.message_id = id.clone();
     FileSender::new(&dir).send(&mail).unwrap();
-    let name = format!("{}_example.org.eml", &id[..24]);
+    let name = format!(
+        "{}-{}_example.org.eml",
+        mail.date.format("%Y%m%dT%H%M%S%.3fZ"),
+        &id[..24]
+    );
     let written = fs::read(dir.join(name)).unwrap();
     assert!(String::from_utf8(written)
         .unwrap()

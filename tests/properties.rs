@@ -10,7 +10,7 @@
 //!   caller's thread is in;
 //! - a plausible order that is not listed (after normalising cavalry paths
 //!   and part order the way the notation allows) is refused with a rule
-//!   (R1..R28; in the variant also N1..N37) and leaves the state unchanged;
+//!   (R1..R28; in the variant also N1..N38) and leaves the state unchanged;
 //! - 16 units per side (9 infantry, 3 artillery, 4 cavalry; in the variant
 //!   N2's 6 INF, 1 GUA, 2 LI, 2 ART, 1 HB, 3 CAV, 1 HC) are on the board, in
 //!   a reserve or eliminated; points are R26's (N22's) value of the
@@ -65,13 +65,13 @@ fn is_napoleonic(game: &Squares) -> bool {
 }
 
 /// A rule id the game's rulings define: R1..R28, and in the variant also
-/// N1..N37 (napoleonic-rulings.md and the readings of the design).
+/// N1..N38 (napoleonic-rulings.md and the readings of the design).
 fn is_rule_id(id: &str, variant: Variant) -> bool {
     let numbered = |prefix: char, last: u32| match id.strip_prefix(prefix) {
         Some(n) if !n.starts_with('0') => n.parse::<u32>().is_ok_and(|n| (1..=last).contains(&n)),
         _ => false,
     };
-    numbered('R', 28) || (variant == Variant::Napoleonic && numbered('N', 37))
+    numbered('R', 28) || (variant == Variant::Napoleonic && numbered('N', 38))
 }
 
 fn listing(legal: &[Order]) -> String {
@@ -358,9 +358,8 @@ fn check_legal(game: &Squares, pos: &str) -> Checked {
         let key = match o {
             Order::Move(s) => vec![step_key(s)],
             Order::MoveTwo(p, q) => {
-                let mut k = vec![step_key(p), step_key(q)];
-                k.sort();
-                k
+                let (a, b) = two_move_key(game, p, q);
+                vec![a, b]
             }
             _ => continue,
         };
@@ -508,6 +507,7 @@ fn apply_both_ways(game: &Squares, order: Order) -> Result<(Squares, Vec<Event>)
     );
     check_heavy_cavalry(game, order, &checked)?;
     check_declaration(game, order, &events)?;
+    check_stand_decision(game, order, &events)?;
     check_transition(game, order, &checked)?;
     check_bookkeeping(game, order, &events, &checked)?;
     if checked.outcome().is_none() && checked.attack().is_some() {
@@ -819,7 +819,34 @@ fn pair_key(p: &Step, q: &Step) -> (StepKey, StepKey) {
     }
 }
 
-/// The two-unit moves of the turn, as the pairs of steps they achieve.
+/// Whether the two units R7 gives first and second for `kind` out of the
+/// reserve of the side to move have different move runs (R6): the shortest
+/// two move runs of its eligible units differ.
+fn reserve_picks_differ(game: &Squares, kind: K) -> bool {
+    let mut runs: Vec<u8> = game
+        .reserve_units(game.to_move())
+        .filter(|&u| u.kind() == kind && may_move(game, u))
+        .map(|u| game.unit_state(u).move_run)
+        .collect();
+    runs.sort_unstable();
+    runs.len() >= 2 && runs[0] != runs[1]
+}
+
+/// The move two parts make (S2): the pair of steps, whatever their order,
+/// except when both leave the reserve as one type and R7's first two picks
+/// there differ: then the part written first takes the first pick, so the
+/// order of the parts is part of the move.
+fn two_move_key(game: &Squares, p: &Step, q: &Step) -> (StepKey, StepKey) {
+    match (p.unit, q.unit) {
+        (Some(a), Some(c)) if a == c && p.from == q.from && reserve_picks_differ(game, a) => {
+            (step_key(p), step_key(q))
+        }
+        _ => pair_key(p, q),
+    }
+}
+
+/// The two-unit moves of the turn, as the pairs of steps they achieve
+/// (ordered where the order matters, `two_move_key`).
 fn model_two_moves(game: &Squares) -> HashSet<(StepKey, StepKey)> {
     let b = board();
     let riders: Vec<(Space, Option<K>)> = movers(game)
@@ -845,7 +872,7 @@ fn model_two_moves(game: &Squares) -> HashSet<(StepKey, StepKey)> {
                         unit: qu,
                     };
                     if two_in_sequence(game, &p, &q) {
-                        out.insert(pair_key(&p, &q));
+                        out.insert(two_move_key(game, &p, &q));
                     }
                 }
             }
@@ -1020,10 +1047,16 @@ fn check_turn_model(game: &Squares, legal: &[Order], pos: &str) -> Checked {
                 pos,
                 o
             );
-            let both_reserve = p.unit.is_some() && q.unit.is_some();
-            if both_reserve {
-                // S2, N37: parts from the reserve in destination board order.
-                prop_assert!(p.to < q.to, "{}: {} not in board order (S2)", pos, o);
+            if let (Some(a), Some(c)) = (p.unit, q.unit) {
+                // S2, N37: parts from the reserve in destination board order,
+                // unless R7's picks make the order of the parts part of the
+                // move (then both orders are listed: compared below).
+                prop_assert!(
+                    p.to < q.to || (a == c && reserve_picks_differ(game, a)),
+                    "{}: {} not in board order (S2)",
+                    pos,
+                    o
+                );
             } else if two_in_sequence(game, q, p) {
                 prop_assert!(
                     (p.from, p.to) < (q.from, q.to),
@@ -1032,7 +1065,7 @@ fn check_turn_model(game: &Squares, legal: &[Order], pos: &str) -> Checked {
                     o
                 );
             }
-            listed_pairs.insert(pair_key(p, q));
+            listed_pairs.insert(two_move_key(game, p, q));
         }
     }
     let expected_pairs = model_two_moves(game);
@@ -1108,20 +1141,12 @@ fn check_declaration(game: &Squares, order: Order, events: &[Event]) -> Checked 
         let closer = b.closer(d.side(), target);
         closer.contains(s) || closer.contains(attacker)
     });
-    let immune = if napoleonic {
-        // N15: the artillery family is never eliminated by a lone foot or
-        // cavalry-family attacker; N11: nor the guard by lone infantry or
-        // light infantry, except directly after a PASS; N14: nor the heavy
-        // cavalry by lone cavalry.
-        (is_guns(dk) && !is_guns(ak))
-            || (dk == K::Guard && matches!(ak, K::Infantry | K::Light) && !after_pass)
-            || (dk == K::HeavyCavalry && ak == K::Cavalry)
-    } else {
-        // R17: artillery by infantry or cavalry.
-        dk == K::Artillery && ak != K::Artillery
-    };
+    let immune = immune_to_lone(game, ak, dk);
+    // R17, R23: artillery may not retreat when attacked outside a forest, so
+    // there is nothing to ask it; the other immune defenders choose (N38).
+    let no_choice = retreat_of(dk) == Retreat::Gun;
     let charge = napoleonic && is_horse(ak) && is_foot(dk) && after_pass && !forest;
-    if support.is_none() && (forest || immune) {
+    if support.is_none() && (forest || (immune && no_choice)) {
         // R17, N28: the attacker is eliminated and nothing else happens.
         prop_assert_eq!(rest.first(), Some(&gone(a, attacker)), "{}: {}", pos, order);
         prop_assert_eq!(eliminations.len(), 1, "{}: {}: {:?}", pos, order, rest);
@@ -1167,6 +1192,15 @@ fn check_declaration(game: &Squares, order: Order, events: &[Event]) -> Checked 
             order,
             rest
         );
+        if support.is_none()
+            && rest.first()
+                == Some(&Event::Forced {
+                    side: d.side(),
+                    order: Order::Stand,
+                })
+        {
+            check_lone_stand(&pos, order, immune, (a, attacker), (d, target), &rest[1..])?;
+        }
     }
     if !charge {
         prop_assert!(
@@ -1177,6 +1211,92 @@ fn check_declaration(game: &Squares, order: Order, events: &[Event]) -> Checked 
             rest
         );
     }
+    Ok(())
+}
+
+/// A STAND chosen by the defender of a lone attack (R17, N38).
+fn check_stand_decision(game: &Squares, order: Order, events: &[Event]) -> Checked {
+    let Some(attack) = game.attack() else {
+        return Ok(());
+    };
+    if order != Order::Stand || attack.stage != Stage::Response || attack.support.is_some() {
+        return Ok(());
+    }
+    let pos = game.to_string();
+    let (Some(a), Some(d)) = (game.unit_at(attack.attacker), game.unit_at(attack.target)) else {
+        return Err(fail(format!("{pos}: a lone attack without its two units")));
+    };
+    let immune = immune_to_lone(game, a.kind(), d.kind());
+    check_lone_stand(
+        &pos,
+        order,
+        immune,
+        (a, attack.attacker),
+        (d, attack.target),
+        events,
+    )
+}
+
+/// Whether a defender of type `dk` is immune to a lone attacker of type
+/// `ak`: in the variant the artillery family to any lone foot or
+/// cavalry-family unit (N15), the guard to lone infantry or light infantry
+/// except directly after the attacker's PASS (N11), the heavy cavalry to a
+/// lone cavalry (N14); in the Civil War game artillery to infantry and
+/// cavalry (R17).
+fn immune_to_lone(game: &Squares, ak: K, dk: K) -> bool {
+    if is_napoleonic(game) {
+        let after_pass = game.half() == Half::First;
+        (is_guns(dk) && !is_guns(ak))
+            || (dk == K::Guard && matches!(ak, K::Infantry | K::Light) && !after_pass)
+            || (dk == K::HeavyCavalry && ak == K::Cavalry)
+    } else {
+        dk == K::Artillery && ak != K::Artillery
+    }
+}
+
+/// What a defender's STAND against a lone attacker does (R17; N38 for an
+/// immune defender): `events` from the STAND on begin with the defender's
+/// stand, then its elimination unless it is immune, then the attacker's;
+/// no unit is eliminated or retreats after that.
+fn check_lone_stand(
+    pos: &str,
+    order: Order,
+    immune: bool,
+    (a, attacker): (UnitId, Space),
+    (d, target): (UnitId, Space),
+    events: &[Event],
+) -> Checked {
+    let gone = |u: UnitId, square: Space| Event::Eliminated {
+        side: u.side(),
+        unit: u.kind(),
+        square,
+    };
+    let mut expected = vec![Event::Stood {
+        side: d.side(),
+        unit: d.kind(),
+        square: target,
+    }];
+    if !immune {
+        expected.push(gone(d, target));
+    }
+    expected.push(gone(a, attacker));
+    let n = expected.len();
+    prop_assert_eq!(
+        events.get(..n),
+        Some(&expected[..]),
+        "{}: {}: STAND against a lone attacker (R17, N38)",
+        pos,
+        order
+    );
+    prop_assert!(
+        !events[n..]
+            .iter()
+            .any(|e| matches!(e, Event::Eliminated { .. } | Event::Retreated { .. })),
+        "{}: {}: more after a STAND against a lone attacker: {:?}",
+        pos,
+        order,
+        events
+    );
     Ok(())
 }
 

@@ -12,7 +12,7 @@
 //! run against [`Napoleonic`]; their expectations come from the variant text
 //! (`../shared/rules/squares-napoleonic.txt`), the rulings N1-N24
 //! (`napoleonic-rulings.md`), R1-R28 where the variant leaves them standing,
-//! and the notation and readings N25-N37 of `docs/napoleonic-design.md`.
+//! and the notation and readings N25-N38 of `docs/napoleonic-design.md`.
 //! Side words there are the variant's: pending `"british turn"`, outcomes
 //! `"British wins on points 10-1"` (North's points first).
 //!
@@ -530,6 +530,9 @@ scenarios! {
         r11_cavalry_and_infantry_leave_forest,
         s3_gray_path_through_own_reserve,
         s2_reserve_pair_first_part_takes_shortest_run,
+        s2_reserve_pair_fresh_cavalry_to_square_written_first,
+        s2_reserve_pair_fresh_cavalry_written_second_square,
+        s2_reserve_pair_alike_listed_once,
     ],
     "attacks.toml" => [
         r14_attack_geometry,
@@ -627,6 +630,14 @@ scenarios! {
         s4_reserve_loses_longest_move_run,
         r28_resignation_is_outside_the_engine,
     ],
+    // Written from the rule texts by another engineer (independent check 12).
+    "independent-12.toml" => [
+        s2_indep_reserve_pair_fresh_to_g3c_written_first,
+        s2_indep_reserve_pair_fresh_to_g3l_written_first,
+        s2_indep_reserve_pair_fresh_to_g3r_written_first,
+        s2_indep_reserve_pair_alike_picks_listed_once,
+        s2_indep_reserve_pair_two_fresh_one_tired,
+    ],
 }
 
 scenarios! {
@@ -656,6 +667,7 @@ scenarios! {
         n25_horse_battery_through_own_reserve,
         n37_pair_from_reserve_written_either_way,
         n37_pair_from_reserve_both_assignments,
+        s2_variant_reserve_pair_fresh_cavalry_to_square_written_first,
     ],
     "napoleonic/attacks.toml" => [
         n7_infantry_never_attacks_cavalry,
@@ -715,6 +727,12 @@ scenarios! {
         n29_guard_second_chance_compulsory,
         r22_horse_battery_bars_forest_retreat,
         n13_displaced_guard_skips_forest,
+        n38_guard_retreats_from_lone_light,
+        n38_heavy_retreats_from_lone_cavalry,
+        n38_horse_battery_without_retreat_stands_unharmed,
+        n38_artillery_has_no_choice,
+        n38_forest_guard_no_decision,
+        n38_forest_horse_battery_no_decision,
     ],
     "napoleonic/options.toml" => [
         n17_heavy_attacker_options,
@@ -770,6 +788,27 @@ scenarios! {
         n36_reader_unit_words,
         n36_reader_grand_battery_options,
         n36_reader_horse_battery_options,
+    ],
+    // Written from the rule texts by another engineer (independent check 12).
+    "napoleonic/independent-12.toml" => [
+        n11_indep_guard_stands_against_lone_infantry,
+        n11_indep_guard_retreats_from_lone_infantry,
+        n11_indep_guard_stands_against_lone_light,
+        n11_indep_guard_without_retreat_unharmed,
+        n11_indep_light_on_guard_after_pass_normal,
+        n11_indep_second_half_guard_immune_again,
+        n11_indep_supported_attack_on_guard_options,
+        n15_indep_horse_battery_stands_against_lone_infantry,
+        n15_indep_horse_battery_retreats_from_lone_infantry,
+        n15_indep_horse_battery_choice_against_lone_guard,
+        n15_indep_horse_battery_choice_against_lone_light,
+        n15_indep_horse_battery_choice_against_lone_cavalry,
+        n15_indep_horse_battery_choice_against_lone_heavy,
+        n15_indep_horse_battery_choice_against_cavalry_after_pass,
+        n15_indep_supported_attack_on_horse_battery_options,
+        n14_indep_heavy_stands_against_lone_cavalry,
+        n14_indep_heavy_retreats_from_lone_cavalry,
+        n14_indep_heavy_without_retreat_unharmed,
     ],
 }
 

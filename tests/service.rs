@@ -298,7 +298,7 @@ fn a_complete_napoleonic_game_by_mail() {
     assert!(bob_start.contains("Your orders, by unit"), "{bob_start}");
     let ann_start = to(&outs, ANN);
     assert!(
-        ann_start.body.contains("The game waits for French's turn"),
+        ann_start.body.contains("The game waits for French (turn)"),
         "{}",
         ann_start.body
     );
@@ -1052,6 +1052,33 @@ fn a_captured_mail_sent_again_under_a_new_message_id_is_a_replay() {
 }
 
 #[test]
+fn replies_keep_the_game_thread_and_say_refused_only_when_nothing_was_done() {
+    let mut site = Site::new("thread");
+    let (ann, _) = start(&mut site);
+    // Nothing in it is a command, but it came with the seat's key: the
+    // answer keeps the game's reply address, so the next reply counts.
+    let outs = site.mail(ANN, &ann, "Hmm, let me think about it.");
+    let reply = to(&outs, ANN);
+    assert_eq!(reply.reply_to, ann, "{reply:?}");
+    // An order taken beside a line refused: the subject says the state.
+    let outs = site.mail(ANN, &ann, "cav BR B3C\nHELP MOVES Z9");
+    let reply = to(&outs, ANN);
+    assert!(
+        flat(&reply.body).contains("Taken: MOVE CAVALRY BR B3C"),
+        "{}",
+        reply.body
+    );
+    assert_eq!(reply.subject, "Game 1: Gray to move (turn 2)");
+    // An answer for an attack that was not made is not kept, and says so.
+    let outs = site.mail(ANN, &ann, "ATTACK B1C G1C; IF STAND OPTION 4");
+    let body = flat(&body_to(&outs, ANN));
+    assert!(
+        body.contains("Not kept: this mail made no attack"),
+        "{body}"
+    );
+}
+
+#[test]
 fn held_second_half_orders_are_played_when_the_writers_own_decision_ends_the_attack() {
     let mut site = Site::new("held");
     let (ann, bob) = start(&mut site);
@@ -1148,7 +1175,7 @@ fn help_rules_mails_a_games_rules_with_a_line_for_each_rule_id() {
     for id in ["R7", "S2", "N14", "N37"] {
         assert!(has_line(&body, id), "{id} has no line:\n{body}");
     }
-    assert_eq!(rule_lines(&body).len(), 28 + 8 + 37, "{body}");
+    assert_eq!(rule_lines(&body).len(), 28 + 8 + 38, "{body}");
     fits(&body);
     // Sent with a game's key: that game's rules.
     let outs = site.mail(

@@ -1017,7 +1017,10 @@ fn is_outlook_header_block(lines: &[&str], i: usize) -> bool {
     if !header_name(lines[i]).is_some_and(|n| FROM.contains(&n.as_str())) {
         return false;
     }
-    if i > 0 && !is_rule(lines[i - 1].trim()) {
+    // After a blank line or a rule, or, as Outlook's HTML writes it (a
+    // bordered div, no blank line), with a mail address on the From line:
+    // a player's own line is not followed by Sent and To fields.
+    if i > 0 && !is_rule(lines[i - 1].trim()) && !lines[i].contains('@') {
         return false;
     }
     let names: Vec<String> = lines[i + 1..]

@@ -236,26 +236,15 @@ fn send_digests(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<()> 
             "Your games on {today}:\n{}\n\nWrite SET DIGEST OFF for reminders per game instead.",
             lines.join("\n")
         ));
-        let domain = config.address_parts().1.to_string();
-        let id = message_id(&format!("digest/{player}/{today}"), &domain);
-        let mail = OutgoingMail {
-            message_id: id.clone(),
-            from: format!("{} <{}>", config.service.name, config.service.address),
-            to: address.clone(),
-            reply_to: None,
-            subject: format!("orderly: your games on {today}"),
-            in_reply_to: None,
-            references: Vec::new(),
-            list_id: None,
+        notices::queue_service_mail(
+            tx,
+            config,
+            &address,
+            &format!("orderly: your games on {today}"),
             body,
-            date: now,
-            auto: AutoKind::Generated,
-            return_path: None,
-            text_only: false,
-        };
-        let json = serde_json::to_string(&mail)
-            .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;
-        tx.queue_mail(&id, None, &address, &json, &now_text(now))?;
+            &format!("digest/{player}/{today}"),
+            now,
+        )?;
     }
     Ok(())
 }
@@ -380,7 +369,18 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
             }
             continue;
         }
+        let mut grace_from = at;
         if !sent("late") {
+            // A player is always told before time runs out: when the notice
+            // goes out late (the daemon was stopped), the grace counts from
+            // the notice, not from the deadline.
+            if now > at + chrono::Duration::minutes(10) {
+                tx.set_deadline(d.game_id, Some((d.seat, &now_text(now))))?;
+                for h in &deadlines.reminder_hours {
+                    tx.add_notice(d.game_id, &format!("{h}h"))?;
+                }
+                grace_from = now;
+            }
             tx.add_notice(d.game_id, "late")?;
             let consequence = if claims(tx, config, d.game_id)? {
                 "your opponent may claim the game."
@@ -414,7 +414,7 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
             }
             report.late += 1;
         }
-        let grace_end = at + chrono::Duration::hours(i64::from(deadlines.grace_hours));
+        let grace_end = grace_from + chrono::Duration::hours(i64::from(deadlines.grace_hours));
         if now >= grace_end && !d.timed_out {
             tx.set_timed_out(d.game_id)?;
             report.timed_out += 1;

@@ -213,14 +213,22 @@ fn read_new(line: &str) -> Command {
     let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
     // `NEW VS a@b`, naming no game, fails one of these two checks: the
     // usage it gets lists the games.
-    let (Some(game), Some(vs), Some(opponent)) = (upper.get(1), upper.get(2), words.get(3)) else {
+    let (Some(game), Some(vs), Some(first_word)) = (upper.get(1), upper.get(2), words.get(3))
+    else {
         return Command::BadNew(new_usage());
     };
     if vs != "VS" && vs != "AGAINST" && vs != "WITH" {
         return Command::BadNew(new_usage());
     }
+    // `NEW SQUARES VS Bob Example <bob@example.org>`: a name may come
+    // before the address, as a mail client writes one.
+    const NAME_WORDS: usize = 5;
+    let at = (3..words.len().min(3 + NAME_WORDS + 1))
+        .find(|&i| words[i].contains('@'))
+        .unwrap_or(3);
+    let opponent = words.get(at).copied().unwrap_or(first_word);
     let opponent = opponent
-        .trim_matches(|c| c == '<' || c == '>')
+        .trim_matches(|c| c == '<' || c == '>' || c == '"' || c == ',')
         .to_ascii_lowercase();
     if !opponent.contains('@') {
         return Command::BadNew(format!(
@@ -234,7 +242,7 @@ fn read_new(line: &str) -> Command {
     let mut clock: Option<(u32, u32, Option<u32>)> = None;
     let mut timeout = None;
     let mut moderator = None;
-    let mut rest = upper[4..].iter();
+    let mut rest = upper[at + 1..].iter();
     while let Some(word) = rest.next() {
         let value = rest.next().cloned();
         match (word.as_str(), value) {
@@ -301,6 +309,10 @@ mod tests {
     fn commands_are_read_in_any_case() {
         assert_eq!(read("help"), Command::Help);
         assert_eq!(read("help board"), Command::HelpBoard);
+        assert!(matches!(
+            read("new squares vs Bob Example <Bob@Example.org> days 5"),
+            Command::New { opponent, days: Some(5), .. } if opponent == "bob@example.org"
+        ));
         assert_eq!(
             read("say  Good game, Bob!"),
             Command::Say("Good game, Bob!".into())

@@ -580,7 +580,9 @@ impl Service {
             .any(|to| identity::is_bounce_address(&config, to))
         {
             Some("ignored: sent to the bounce address".to_string())
-        } else if tx.digest_seen(&replay_digest(&incoming, &sender))? {
+        } else if carries_a_key(&incoming, &config)
+            && tx.digest_seen(&replay_digest(&incoming, &sender))?
+        {
             // The same sender, Date and words as a mail already taken: a
             // copy sent again under a new Message-ID (a replay), not a new
             // mail. A player who means the same again writes a new mail,
@@ -627,6 +629,7 @@ impl Service {
             warned: Default::default(),
             echoed: Vec::new(),
             incoming_size: raw.len(),
+            board_shown: Default::default(),
             commands: 0,
             helped: false,
             stranger: false,
@@ -651,7 +654,7 @@ impl Service {
         work.queue_reply()?;
         tx.record_message(&message_id, &sender, &at, &done.outcome)?;
         tx.set_message_commands(&message_id, work.commands.max(1))?;
-        if incoming.date.is_some() {
+        if incoming.date.is_some() && carries_a_key(&incoming, &config) {
             tx.set_message_digest(&message_id, &replay_digest(&incoming, &sender))?;
         }
         tx.commit()?;
@@ -707,6 +710,8 @@ struct Work<'a> {
     echoed: Vec<String>,
     /// The incoming mail's size in bytes (the reply is capped by it).
     incoming_size: usize,
+    /// The games whose board this reply carries already.
+    board_shown: std::collections::BTreeSet<i64>,
     /// Commands and orders read from this mail so far.
     commands: i64,
     /// Whether HELP was answered already (once per mail).
@@ -893,13 +898,27 @@ impl Work<'_> {
             return Ok(());
         }
         let claim = self.claim(&lines);
+        // A mail with its seat's key from its seat's address is answered in
+        // that game's thread (Reply-To with the key) even when none of its
+        // lines is a command, so that the player's next reply still counts.
+        if let Some(claim) = &claim {
+            if let Some(game) = self.tx.game(claim.game)? {
+                let seat =
+                    self.tx.seats(game.id)?.into_iter().find(|s| {
+                        secrets_match(&s.secret, &claim.secret) && s.address == self.sender
+                    });
+                if let Some(seat) = seat {
+                    self.game = Some((game, seat));
+                }
+            }
+        }
         let reader = self.line_reader(claim.as_ref())?;
         let mut orders: Vec<String> = Vec::new();
         // Prose not yet listed: it is listed in its place, but after the
         // orders around it, which are answered together.
         let mut prose: Vec<(String, Option<&'static str>)> = Vec::new();
         let mut read_any = false;
-        for written in &lines {
+        for (index, written) in lines.iter().enumerate() {
             let (command, text, alone) = match reader.read(written) {
                 lines::Reading::Prose { hint } => {
                     if written.chars().any(char::is_alphanumeric) {
@@ -915,8 +934,7 @@ impl Work<'_> {
             self.commands += 1;
             if self.commands > i64::from(self.config.service.max_commands_per_mail) {
                 // A bound on what one mail may ask: the rest is not read.
-                let left = lines.len() - lines.iter().position(|l| l == written).unwrap_or(0)
-                    + self.incoming.unread.lines;
+                let left = lines.len() - index + self.incoming.unread.lines;
                 self.item(
                     "(the rest of this mail)",
                     format!(
@@ -1269,12 +1287,12 @@ impl Work<'_> {
         first: Option<&str>,
         time: TimeControl,
     ) -> Result<()> {
-        if let Err(why) = identity::check_mailbox(opponent) {
-            self.item(line, format!("Refused: {why}. Nothing was done."), true);
-            return Ok(());
-        }
         if opponent == self.sender || identity::is_own_address(self.config, opponent) {
             self.item(line, "Refused: name the other player's address.", true);
+            return Ok(());
+        }
+        if let Err(why) = identity::check_mailbox(opponent) {
+            self.item(line, format!("Refused: {why}. Nothing was done."), true);
             return Ok(());
         }
         if let Some(moderator) = &time.moderator {
@@ -1543,9 +1561,14 @@ impl Work<'_> {
                 };
                 self.item(line, answer, false);
             }
+            (Command::Board, _) if self.board_shown.contains(&game.id) => {
+                // The update this mail made carries the board already.
+                self.item(line, "The board and the choices are below.", false);
+            }
             (Command::Board, _) => {
                 let state = self.state::<G>(&game)?;
                 self.item(line, "The board and the choices are below.", false);
+                self.board_shown.insert(game.id);
                 self.parts
                     .push(self.update_text(&game, &state, seat.seat, &[]));
             }
@@ -1676,8 +1699,9 @@ impl Work<'_> {
         game: &GameRow,
         seat: &SeatRow,
         ifs: &[String],
-    ) -> Result<()> {
+    ) -> Result<Vec<String>> {
         let mut prepared = self.answers_of(game.id, seat.seat)?;
+        let mut given = Vec::new();
         for line in ifs {
             match read_answer_in_advance(state, line) {
                 Ok(answer) => {
@@ -1697,6 +1721,7 @@ impl Work<'_> {
                         false,
                     );
                     prepared.retain(|p| p.condition.text != answer.condition.text);
+                    given.push(answer.written.clone());
                     prepared.push(answer);
                 }
                 Err(why) => self.item(line, format!("Not understood: {why}."), true),
@@ -1706,7 +1731,8 @@ impl Work<'_> {
         const MOST: usize = 16;
         let keep = prepared.len().saturating_sub(MOST);
         prepared.drain(..keep);
-        self.set_answers(game.id, seat.seat, &prepared)
+        self.set_answers(game.id, seat.seat, &prepared)?;
+        Ok(given)
     }
 
     fn answers_of(&self, game: i64, seat: Seat) -> Result<Vec<AnswerInAdvance>> {
@@ -1780,7 +1806,10 @@ impl Work<'_> {
                     self.send_to(
                         game,
                         &seat,
-                        format!("Game {}: refused", game.id),
+                        format!(
+                            "Game {}: your answer given in advance could not be played",
+                            game.id
+                        ),
                         texts::wrap(&text),
                         AutoKind::Generated,
                         "answer-refused",
@@ -1792,20 +1821,47 @@ impl Work<'_> {
         Ok(happened)
     }
 
+    /// Drops the answers for "the attack of this mail" that this mail gave,
+    /// when the mail made no attack, and says so.
+    fn forget_answers_given_now(
+        &mut self,
+        game: &GameRow,
+        seat: &SeatRow,
+        given_now: &[String],
+    ) -> Result<()> {
+        let answers = self.answers_of(game.id, seat.seat)?;
+        let (gone, kept): (Vec<_>, Vec<_>) = answers
+            .into_iter()
+            .partition(|a| !a.condition.standing && given_now.contains(&a.written));
+        if gone.is_empty() {
+            return Ok(());
+        }
+        self.set_answers(game.id, seat.seat, &kept)?;
+        for a in gone {
+            self.item(
+                &a.written,
+                "Not kept: this mail made no attack for it to answer (see \
+                 above). Send it again with the attack.",
+                true,
+            );
+        }
+        Ok(())
+    }
+
     /// Drops the answers given "for the attack of this mail" once no attack
     /// is under way.
-    fn drop_answers_for_the_attack(&mut self, game: i64) -> Result<()> {
+    fn drop_answers_for_the_attack(&mut self, game: i64) -> Result<Vec<String>> {
+        let mut dropped = Vec::new();
         for seat in Seat::BOTH {
             let answers = self.answers_of(game, seat)?;
             if answers.iter().any(|a| !a.condition.standing) {
-                let kept: Vec<_> = answers
-                    .into_iter()
-                    .filter(|a| a.condition.standing)
-                    .collect();
+                let (kept, gone): (Vec<_>, Vec<_>) =
+                    answers.into_iter().partition(|a| a.condition.standing);
+                dropped.extend(gone.into_iter().map(|a| a.written));
                 self.set_answers(game, seat, &kept)?;
             }
         }
-        Ok(())
+        Ok(dropped)
     }
 
     /// `CANCEL IF [condition]`.
@@ -2233,11 +2289,12 @@ impl Work<'_> {
         // in advance (IF ...) are kept aside, whoever's turn it is.
         let (lines, ifs) = split_answers_in_advance(lines);
         let lines = &lines[..];
+        let mut given_now = Vec::new();
         if !ifs.is_empty() {
-            self.give_answers_in_advance(&state, &game, &seat, &ifs)?;
+            given_now = self.give_answers_in_advance(&state, &game, &seat, &ifs)?;
         }
-        match state.pending() {
-            _ if lines.is_empty() => {}
+        let refused_all = match state.pending() {
+            _ if lines.is_empty() => false,
             Some(p) if p.seat != seat.seat => {
                 for l in lines {
                     let mut answer = format!(
@@ -2254,15 +2311,23 @@ impl Work<'_> {
                     }
                     self.item(l, answer, true);
                 }
-                return Ok(());
+                true
             }
             None => {
                 for l in lines {
                     self.item(l, format!("Refused: game {} is over.", game.id), true);
                 }
-                return Ok(());
+                true
             }
-            Some(_) => {}
+            Some(_) => false,
+        };
+        if refused_all {
+            // Nothing of this mail was played: unless an attack is under way
+            // already, its answers for "this mail's attack" answer nothing.
+            if state.pending().is_none_or(|p| is_turn(p.kind)) {
+                self.forget_answers_given_now(&game, &seat, &given_now)?;
+            }
+            return Ok(());
         }
         // Lines held from an earlier mail of this seat wait for the attack
         // that this mail may end: they are played the moment the seat's turn
@@ -2306,7 +2371,15 @@ impl Work<'_> {
         happened.extend(self.answer_in_advance(&mut state, &game)?);
         if state.pending().is_none_or(|p| is_turn(p.kind)) {
             // No attack under way: answers for "this mail's attack" lapse.
-            self.drop_answers_for_the_attack(game.id)?;
+            let dropped = self.drop_answers_for_the_attack(game.id)?;
+            for written in dropped.iter().filter(|w| given_now.contains(w)) {
+                self.item(
+                    written,
+                    "Not kept: this mail made no attack for it to answer (see \
+                     above). Send it again with the attack.",
+                    true,
+                );
+            }
         }
         if !s.taken.is_empty() && game.draw_offer == Some(seat.seat.other()) {
             // Playing on answers a draw offer.
@@ -2515,6 +2588,7 @@ impl Work<'_> {
                 text.push_str(record);
             }
             if mine {
+                self.board_shown.insert(game.id);
                 self.parts.push(text);
             } else {
                 self.send_to(
@@ -2592,7 +2666,7 @@ impl Work<'_> {
         let (reply_to, subject, list_id, game_seat) = match &self.game {
             Some((g, s)) => (
                 Some(reply_address(&self.config.service.address, g.id, &s.secret)),
-                if self.items.iter().any(|i| i.refused) {
+                if self.items.iter().any(|i| i.refused) && !self.items.iter().any(|i| !i.refused) {
                     format!("Game {}: refused", g.id)
                 } else {
                     // The game as this mail left it.
@@ -2831,18 +2905,36 @@ fn cap_reply(body: String, incoming_size: usize) -> String {
 /// How one outgoing mail went: sent, or (permanent?, why not).
 type SendResult = std::result::Result<(), (bool, String)>;
 
+/// Whether a mail carries a seat's key (a reply address with one, or a
+/// `GAME` line): only such a mail can act on a game, so only such a mail is
+/// worth replaying.
+fn carries_a_key(incoming: &Incoming, config: &Config) -> bool {
+    incoming
+        .recipients()
+        .any(|a| claim_from_address(&config.service.address, a).is_some())
+        || incoming
+            .text
+            .lines()
+            .take(50)
+            .any(|l| identity::claim_from_line(l).is_some())
+}
+
 /// What identifies a mail's content for replay detection: its sender, its
-/// Date (to the second, as written) and its text. Mails without a Date are
-/// never recorded under a digest, so none of them is taken for a replay.
+/// recipients, its Date (to the second, as written) and its text. Mails
+/// without a Date are never recorded under a digest, so none of them is
+/// taken for a replay.
 fn replay_digest(incoming: &Incoming, sender: &str) -> String {
     let date = incoming.date.map(|d| d.to_rfc3339()).unwrap_or_default();
-    let digest = Sha256::new()
+    let mut hasher = Sha256::new()
         .chain_update(sender.as_bytes())
         .chain_update([0])
         .chain_update(date.as_bytes())
-        .chain_update([0])
-        .chain_update(incoming.text.as_bytes())
-        .finalize();
+        .chain_update([0]);
+    for to in incoming.recipients() {
+        hasher.update(to.as_bytes());
+        hasher.update([0]);
+    }
+    let digest = hasher.chain_update(incoming.text.as_bytes()).finalize();
     digest.iter().take(16).map(|b| format!("{b:02x}")).collect()
 }
 
@@ -3065,7 +3157,7 @@ pub fn update_text_keyed<G: Game>(
             result => result,
             yours => pending.is_some_and(|p| p.seat == seat),
             choices => state.choices(),
-            waiting => pending.map(|p| format!("{}'s {}", G::seat_name(p.seat), p.kind)).unwrap_or_default(),
+            waiting => pending.map(|p| format!("{} ({})", G::seat_name(p.seat), p.kind)).unwrap_or_default(),
             draw_offer => draw_offer,
         },
     );

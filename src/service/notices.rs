@@ -216,25 +216,49 @@ pub(crate) fn poison_notice(
          move it back into the incoming folder once fixed."
     ));
     for (n, address) in config.moderators.addresses.iter().enumerate() {
-        let domain = config.address_parts().1.to_string();
-        let mail = OutgoingMail {
-            message_id: message_id(&format!("poison/{digest}/{n}"), &domain),
-            from: format!("{} <{}>", config.service.name, config.service.address),
-            to: address.clone(),
-            reply_to: None,
-            subject: "orderly: a mail was set aside".to_string(),
-            in_reply_to: None,
-            references: Vec::new(),
-            list_id: None,
-            body: body.clone(),
-            date: now,
-            auto: AutoKind::Generated,
-            return_path: None,
-            text_only: false,
-        };
-        let json = serde_json::to_string(&mail)
-            .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;
-        tx.queue_mail(&mail.message_id, None, address, &json, &now_text(now))?;
+        queue_service_mail(
+            tx,
+            config,
+            address,
+            "orderly: a mail was set aside",
+            body.clone(),
+            &format!("poison/{digest}/{n}"),
+            now,
+        )?;
     }
+    Ok(())
+}
+
+/// Queues a mail of the service's own that belongs to no game (a digest, a
+/// notice to the moderators), its Message-ID made from `seed` so that a
+/// retry queues it once.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn queue_service_mail(
+    tx: &Tx<'_>,
+    config: &Config,
+    to: &str,
+    subject: &str,
+    body: String,
+    seed: &str,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let mail = OutgoingMail {
+        message_id: message_id(seed, config.address_parts().1),
+        from: format!("{} <{}>", config.service.name, config.service.address),
+        to: to.to_string(),
+        reply_to: None,
+        subject: subject.to_string(),
+        in_reply_to: None,
+        references: Vec::new(),
+        list_id: None,
+        body,
+        date: now,
+        auto: AutoKind::Generated,
+        return_path: None,
+        text_only: false,
+    };
+    let json = serde_json::to_string(&mail)
+        .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;
+    tx.queue_mail(&mail.message_id, None, to, &json, &now_text(now))?;
     Ok(())
 }

@@ -242,7 +242,39 @@ fn option_plan(order: Order) -> OptionPlan {
     }
 }
 
+/// What an unsupported attacker the defender is immune to comes to (R17;
+/// N11, N14, N15 in the variant).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Immunity {
+    /// The defender is not immune to this attacker: standing eliminates both.
+    None,
+    /// The defender's rules give it no retreat here (artillery outside a
+    /// forest, R23): there is no decision, the attacker is eliminated.
+    AtOnce,
+    /// The defender chooses as it always does (RETREAT or STAND); if it
+    /// stands, the attacker is eliminated and it is unharmed (N38).
+    OnStand,
+}
+
 impl Squares {
+    /// Whether the unit on `target` is immune to `a` attacking it alone, and
+    /// what follows (R17, N11, N14, N15, N38). The Guard's immunity lapses
+    /// directly after the attacker's PASS (N11).
+    pub(crate) fn immunity(&self, a: UnitId, target: Space) -> Immunity {
+        let Some(d) = self.unit_at(target) else {
+            return Immunity::None;
+        };
+        let rules = self.variant.unit(d.kind());
+        let lapsed = rules.immunity_lapses_after_pass && self.half == Half::First;
+        if !rules.immune_to.contains(a.kind()) || lapsed {
+            Immunity::None
+        } else if rules.retreats_when_attacked(board().is_forest(target)) {
+            Immunity::OnStand
+        } else {
+            Immunity::AtOnce
+        }
+    }
+
     fn attack_unit(&self, square: Space) -> UnitId {
         self.unit_at(square)
             .expect("the attacking and supporting units stand on their squares")
@@ -567,11 +599,10 @@ impl Squares {
         let forest = b.is_forest(target);
         if support.is_none() {
             // R17, N28: an unsupported attack on a forest costs the attacker
-            // its unit and nothing else. R17, N11, N14, N15: so does one by a
-            // type the defender is immune to.
-            let immune = d_rules.immune_to.contains(a.kind())
-                && !(d_rules.immunity_lapses_after_pass && after_pass);
-            if forest || immune {
+            // its unit and nothing else. R17: so does one by infantry or
+            // cavalry on artillery, which has no retreat to choose. Other
+            // immune defenders still choose (N38).
+            if forest || self.immunity(a, target) == Immunity::AtOnce {
                 self.eliminate(a, events);
                 self.end_attack(events);
                 return;
@@ -623,8 +654,14 @@ impl Squares {
                     square: attack.target,
                 });
                 if attack.support.is_none() {
-                    // R17: defender and attacker are both eliminated.
-                    self.eliminate(d, events);
+                    // R17: defender and attacker are both eliminated; N11,
+                    // N14, N15, N38: only the attacker, when the defender is
+                    // immune to it.
+                    let immune =
+                        a.is_some_and(|a| self.immunity(a, attack.target) != Immunity::None);
+                    if !immune {
+                        self.eliminate(d, events);
+                    }
                     if let Some(a) = a {
                         self.eliminate(a, events);
                     }

@@ -20,7 +20,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::attack::{AttackState, OptionsOffered, Stage};
+use super::attack::{AttackState, Immunity, OptionsOffered, Stage};
 use super::board::{board, Space, SpaceSet, Terrain};
 use super::drawing::{must_retreat_rule, option_list};
 use super::event::Event;
@@ -734,7 +734,8 @@ fn front_rank(side: Side, s: Space) -> u8 {
 
 /// What an attack from `attacker` on `target` does without a choice, if
 /// anything. An unsupported one only loses the attacker on a forest (R17)
-/// or against a unit immune to it (R17; N11, N14, N15 in the variant). In
+/// or against an artillery (R17); against another unit immune to it (N11,
+/// N14, N15) it loses the attacker if the defender stands (N38). In
 /// the variant a cavalry charge directly after a PASS, supported or not,
 /// eliminates the foot (N10), taking the charger with it against the Guard;
 /// the forest and flank rules come first (N10).
@@ -753,16 +754,21 @@ fn attack_note(
     let (a, d) = (game.unit_at(attacker)?, game.unit_at(target)?);
     let (a_rules, d_rules) = (variant.unit(a.kind()), variant.unit(d.kind()));
     let after_pass = game.half == Half::First;
-    let immune =
-        d_rules.immune_to.contains(a.kind()) && !(d_rules.immunity_lapses_after_pass && after_pass);
-    if immune && support.is_none() {
+    if support.is_none() {
         let rule = match (variant, d.kind()) {
             (Variant::Napoleonic, UnitKind::Guard) => "N11",
             (Variant::Napoleonic, UnitKind::HeavyCavalry) => "N14",
             (Variant::Napoleonic, UnitKind::HorseBattery) => "N15",
             _ => "R17",
         };
-        return Some(format!("attacker lost, {rule}"));
+        match game.immunity(a, target) {
+            Immunity::None => {}
+            Immunity::AtOnce => return Some(format!("attacker lost, {rule}")),
+            // N38: the defender still chooses; standing, it survives.
+            Immunity::OnStand => {
+                return Some(format!("attacker lost if the defender stands, {rule}"))
+            }
+        }
     }
     let flank = support.is_some_and(|s| {
         game.is_flank(&AttackState {

@@ -194,7 +194,8 @@ impl Squares {
 
     /// R11b: two cavalry one step each. They move one after the other, so the
     /// second may enter the square the first left. An order that could be
-    /// made in either sequence is listed once, its parts sorted by square.
+    /// made in either sequence is listed once, its parts sorted by square,
+    /// unless both parts leave the reserve with units that differ (S2).
     fn two_cavalry_moves(
         &self,
         ctx: &MoveContext,
@@ -209,16 +210,20 @@ impl Squares {
         // A second cavalry from the reserve, if there is one (R7). It pairs
         // only with the first: with anything else it is the first pick.
         let mut second_from_reserve = None;
+        // S2: R7 acts part by part, so the part written first takes the
+        // reserve's first pick. When the first two picks would leave the
+        // move with different runs, which one goes where matters: both
+        // sequences are listed.
+        let mut picks_differ = false;
         let first_from_reserve = cavalry
             .iter()
             .position(|&(_, k)| k == Some(UnitKind::Cavalry));
         if let Some(first) = self.reserve_pick(ctx.side, UnitKind::Cavalry, None) {
-            if self
-                .reserve_pick(ctx.side, UnitKind::Cavalry, Some(first))
-                .is_some()
-            {
+            if let Some(second) = self.reserve_pick(ctx.side, UnitKind::Cavalry, Some(first)) {
                 second_from_reserve = Some(cavalry.len());
                 cavalry.push((ctx.own_reserve, Some(UnitKind::Cavalry)));
+                picks_differ =
+                    self.units[first.index()].move_run != self.units[second.index()].move_run;
             }
         }
         if cavalry.len() < 2 {
@@ -254,9 +259,13 @@ impl Squares {
                     for y in Self::cavalry_single_steps(ctx, q_from, occ_after_p) {
                         let in_order = (p_from, x) < (q_from, y);
                         let keep = if both_from_reserve {
-                            // The first part takes the first R7 pick; listed
-                            // once, destinations in board order.
-                            x < y
+                            // The first part takes the first R7 pick. Two
+                            // alike units make one move, listed once with its
+                            // destinations in board order; two that differ
+                            // make a move per sequence (S2). A cavalry and
+                            // the heavy cavalry are listed per assignment,
+                            // in board order (N37).
+                            x < y || (p_unit == q_unit && picks_differ)
                         } else if in_order {
                             true
                         } else {

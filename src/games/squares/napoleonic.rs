@@ -149,7 +149,7 @@ impl Game for Napoleonic {
     const TITLE: &'static str = "SQUARES - The Napoleonic War Variant";
 
     const RULES_VERSION: &'static str =
-        "napoleonic-rulings N1-N37; squares-rulings R1-R28 S1-S8; orderly 2";
+        "napoleonic-rulings N1-N38; squares-rulings R1-R28 S1-S8; orderly 2";
 
     const RULES: &'static str = super::rules_text::NAPOLEONIC;
 

@@ -5,7 +5,7 @@
 //! in what each unit type may do. The engine never asks "is this cavalry?":
 //! it reads the row of the unit's type in the game's [`Ruleset`]. The Civil
 //! War rows reproduce R9-R26 exactly; the Napoleonic rows follow the
-//! variant's text as N1-N24 settle it (docs/napoleonic-design.md, N25-N37
+//! variant's text as N1-N24 settle it (docs/napoleonic-design.md, N25-N38
 //! for the points even those leave open).
 
 use super::unit::UnitKind;
@@ -172,7 +172,8 @@ pub struct UnitRules {
     /// Whether it may advance after an attack (R20).
     pub advances: bool,
     /// Unsupported attackers of these types are eliminated and it is
-    /// unharmed (R17, N11, N14, N15).
+    /// unharmed: at once when it has no retreat to choose (R17), else when it
+    /// stands (N11, N14, N15, N38).
     pub immune_to: KindSet,
     /// Its immunity lapses directly after the attacker's PASS (N11).
     pub immunity_lapses_after_pass: bool,
@@ -194,6 +195,15 @@ pub struct UnitRules {
     /// Whether option 1 against it needs the artillery family among the
     /// attackers (N20).
     pub option1_needs_guns: bool,
+}
+
+impl UnitRules {
+    /// Whether its rules let it retreat when attacked on a forest square
+    /// (`forest`) or a clear one, when a retreat exists: every type but
+    /// artillery, which retreats when attacked only from a forest (R23).
+    pub fn retreats_when_attacked(&self, forest: bool) -> bool {
+        forest || self.retreat != RetreatStyle::Gun
+    }
 }
 
 /// One game's rules: its army and a row per unit type.

@@ -4,7 +4,7 @@
 //!
 //! Each ends with a "Rule ids" section, one line per id (`- R7  ...`). The
 //! tests below keep that section complete: every id the engine can cite
-//! (R1-R28 and S1-S8 in both games, N1-N37 in the variant, and any other
+//! (R1-R28 and S1-S8 in both games, N1-N38 in the variant, and any other
 //! id written anywhere in the game's code) has its line.
 
 /// SQUARES - The Civil War Battle Game.
@@ -106,7 +106,7 @@ mod tests {
     #[test]
     fn every_ruling_and_reading_has_one_line_in_order() {
         let squares: Vec<String> = range('R', 28).chain(range('S', 8)).collect();
-        let napoleonic: Vec<String> = squares.iter().cloned().chain(range('N', 37)).collect();
+        let napoleonic: Vec<String> = squares.iter().cloned().chain(range('N', 38)).collect();
         for (name, text, expected) in [
             ("squares", CIVIL_WAR, squares),
             ("napoleonic", NAPOLEONIC, napoleonic),

@@ -941,15 +941,28 @@ pub(super) fn read_move(game: &Squares, toks: &[Token]) -> Result<Order, Misread
     }
     let fits: Vec<Order> = match groups.as_slice() {
         [g] => legal_of(game, |o| matches!(o, Order::Move(s) if g.fits(game, s))),
-        [g, h] => legal_of(game, |o| match o {
-            Order::MoveTwo(a, b) => {
-                (g.fits(game, a) && h.fits(game, b))
-                    || (g.fits(game, b)
-                        && h.fits(game, a)
-                        && game.matching(&[*o], &Order::MoveTwo(*b, *a)).is_some())
+        [g, h] => {
+            // S2: the parts move in the order written. A listed move whose
+            // parts are in the written order is the one meant; only when
+            // none is, a listed move the other way round that the written
+            // sequence also makes (the same units end in the same squares).
+            let written = legal_of(game, |o| match o {
+                Order::MoveTwo(a, b) => g.fits(game, a) && h.fits(game, b),
+                _ => false,
+            });
+            if written.is_empty() {
+                legal_of(game, |o| match o {
+                    Order::MoveTwo(a, b) => {
+                        g.fits(game, b)
+                            && h.fits(game, a)
+                            && game.matching(&[*o], &Order::MoveTwo(*b, *a)).is_some()
+                    }
+                    _ => false,
+                })
+            } else {
+                written
             }
-            _ => false,
-        }),
+        }
         _ => {
             return Err(Misread::new(format!(
                 "a move moves one unit, or two {} one step each",
