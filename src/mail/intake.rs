@@ -585,15 +585,23 @@ fn address(info: &mailparse::SingleInfo) -> Option<Address> {
 }
 
 /// An address as the service may store, log and write to: `local@domain`
-/// with both parts, no white space or control character, not too long.
+/// with both parts and one `@`, no white space, control character, quote
+/// or other special (a quoted local part is refused: nobody plays from
+/// `"a@b"@c`, and a relay may read it as a route), not too long.
 fn valid_address(address: String) -> Option<String> {
-    let (local, domain) = address.rsplit_once('@')?;
+    let (local, domain) = address.split_once('@')?;
     let fine = !local.is_empty()
         && !domain.is_empty()
+        && !domain.contains('@')
         && address.len() <= MAX_ID_CHARS
-        && !address
-            .chars()
-            .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '<' | '>' | ','));
+        && !address.chars().any(|c| {
+            c.is_whitespace()
+                || c.is_control()
+                || matches!(
+                    c,
+                    '<' | '>' | ',' | ';' | ':' | '"' | '(' | ')' | '[' | ']' | '\\'
+                )
+        });
     fine.then_some(address)
 }
 
@@ -1792,6 +1800,15 @@ mod tests {
         );
         assert_eq!(
             problem("From: \"x\" <a b@example.com>"),
+            Some(SenderProblem::Unreadable)
+        );
+        // Found by fuzzing: two @ make no address (a relay may route it).
+        assert_eq!(
+            problem("From: orderly@example.orgerly+g1.x@example.org"),
+            Some(SenderProblem::Unreadable)
+        );
+        assert_eq!(
+            problem("From: \"a@b\"@example.com"),
             Some(SenderProblem::Unreadable)
         );
         assert_eq!(problem("To: a@example.com"), None);
