@@ -1588,3 +1588,68 @@ fn base64(bytes: &[u8]) -> String {
     }
     out
 }
+
+#[test]
+fn a_long_mail_is_read_as_far_as_the_limits_and_the_reply_says_so() {
+    let mut site = Site::with("limits", |c| {
+        c.intake.max_lines = 5;
+        c.intake.max_line_chars = 100;
+    });
+    let mut body: String = (0..8).map(|i| format!("hello there {i}\n")).collect();
+    body.insert_str(0, &format!("{}\n", "word ".repeat(40)));
+    let outs = site.mail(ANN, "orderly@example.org", &body);
+    let reply = flat(&body_to(&outs, ANN));
+    assert!(
+        reply.contains(
+            "Only the first 5 lines of your mail were read; the 4 lines after them were not read."
+        ),
+        "{reply}"
+    );
+    assert!(
+        reply.contains(
+            "1 line was longer than 100 characters; only the first 100 characters of it were read."
+        ),
+        "{reply}"
+    );
+    assert!(!reply.contains("hello there 5"), "{reply}");
+}
+
+#[test]
+fn a_mail_too_large_gets_one_short_answer_only_from_a_verified_sender() {
+    let mut site = Site::with("too-large", |c| c.intake.max_mail_bytes = 10_000);
+    start(&mut site);
+    let big = |from: &str, n: u32, extra: &str| {
+        format!(
+            "{extra}From: {from}\r\nTo: orderly@example.org\r\nSubject: big\r\n\
+             Message-ID: <big{n}@test>\r\n\r\n{}",
+            "RESIGN\r\n".repeat(2_000)
+        )
+    };
+    // A player of a game here: one short answer, nothing done.
+    let outs = site.raw(big(ANN, 1, "").as_bytes());
+    assert_eq!(outs.len(), 1, "{outs:#?}");
+    let answer = flat(&outs[0].body);
+    assert!(
+        answer.contains("Your mail of 16") && answer.contains("the limit is 10000 bytes"),
+        "{answer}"
+    );
+    assert_eq!(outs[0].to, ANN);
+    assert_eq!(outs[0].in_reply_to, ["big1@test"]);
+    // A stranger: nothing at all; the same with a DKIM pass: the answer.
+    assert!(site
+        .raw(big("eve@elsewhere.example", 2, "").as_bytes())
+        .is_empty());
+    let signed = "Authentication-Results: mx.example.org; dkim=pass header.d=elsewhere.example\r\n";
+    let outs = site.raw(big("eve@elsewhere.example", 3, signed).as_bytes());
+    assert_eq!(outs.len(), 1);
+    assert_eq!(outs[0].to, "eve@elsewhere.example");
+    // The same mail again: a duplicate, not answered twice.
+    assert!(site.raw(big(ANN, 1, "").as_bytes()).is_empty());
+    // Nothing was acted on: the game goes on.
+    let outs = site.mail(ANN, "orderly@example.org", "GAMES");
+    let games = flat(&body_to(&outs, ANN));
+    assert!(
+        games.contains("game 1: SQUARES as Blue vs bob@example.org: your turn"),
+        "{games}"
+    );
+}
