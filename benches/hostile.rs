@@ -110,11 +110,12 @@ impl XorShift {
 
 /// A mail from Ann to her own seat (the right key from the right sender),
 /// with `extra` headers and `body` as given; `{ID}` in the result is the
-/// place of the Message-ID's unique part.
+/// place of the Message-ID's unique part, `{DATE}` of the Date's time (each
+/// run its own, or the second run of the same words would be a replay).
 fn mail(to: &str, extra: &str, body: &[u8]) -> Vec<u8> {
     let mut raw = format!(
         "From: Ann Lee <{ANN}>\r\nTo: {to}\r\nMessage-ID: <{{ID}}@hostile.test>\r\n\
-         Date: Sat, 21 Nov 2026 10:00:00 +0000\r\n{extra}"
+         Date: Sat, 21 Nov 2026 {{DATE}} +0000\r\n{extra}"
     )
     .into_bytes();
     if !extra.is_empty() && !extra.ends_with('\n') {
@@ -565,14 +566,20 @@ fn main() {
             continue;
         }
         let template = (case.build)(&site, scale);
-        let with_id = |run: &str| {
+        let with_id = |run: usize| {
             let id = format!("case{i}-{run}");
-            match template.windows(4).position(|w| w == b"{ID}") {
+            let n = 2 * i + run;
+            let date = format!("{:02}:{:02}:{:02}", 8 + n / 3600, n / 60 % 60, n % 60);
+            let raw = match template.windows(4).position(|w| w == b"{ID}") {
                 Some(at) => [&template[..at], id.as_bytes(), &template[at + 4..]].concat(),
                 None => template.clone(),
+            };
+            match raw.windows(6).position(|w| w == b"{DATE}") {
+                Some(at) => [&raw[..at], date.as_bytes(), &raw[at + 6..]].concat(),
+                None => raw,
             }
         };
-        let raw = with_id("process");
+        let raw = with_id(0);
         let (done, process_time, process_peak) = measured(|| service.process(&raw, now));
         let outcome = match done {
             Ok(done) => done.outcome,
@@ -580,7 +587,7 @@ fn main() {
         };
         drop(raw);
         service.drain_outbox(now).expect("sent");
-        inbox.deliver(&with_id("poll")).expect("delivered");
+        inbox.deliver(&with_id(1)).expect("delivered");
         let (_, poll_time, poll_peak) = measured(|| service.poll_once());
         let outcome: String = outcome.chars().take(60).collect();
         println!(

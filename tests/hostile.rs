@@ -221,7 +221,22 @@ fn raw(id: &str, headers: &str, body: &[u8]) -> Vec<u8> {
     if !headers.is_empty() && !headers.ends_with('\n') {
         out.extend_from_slice(b"\r\n");
     }
-    out.extend_from_slice(b"Date: Sat, 21 Nov 2026 10:00:00 +0000\r\n\r\n");
+    // Each mail its own Date: the same words at the same time again would
+    // be a replay, and not read.
+    let n: usize = id
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .unwrap_or(0);
+    out.extend_from_slice(
+        format!(
+            "Date: Sat, 21 Nov 2026 09:{:02}:{:02} +0000\r\n\r\n",
+            n / 60 % 60,
+            n % 60
+        )
+        .as_bytes(),
+    );
     out.extend_from_slice(body);
     out
 }
