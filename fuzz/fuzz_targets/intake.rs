@@ -17,16 +17,27 @@ fn check(m: &Incoming, limits: &Limits) {
     assert!(m.from.is_none() || m.sender_problem.is_none());
     if let Some(from) = &m.from {
         assert!(from.address.contains('@'));
-        assert!(!from.address.chars().any(|c| c.is_control() || c.is_whitespace()));
+        assert!(!from
+            .address
+            .chars()
+            .any(|c| c.is_control() || c.is_whitespace()));
         if let Some(name) = &from.name {
             assert!(!name.chars().any(char::is_control), "{name:?}");
         }
     }
     assert!(m.to.len() <= intake::MAX_RECIPIENTS && m.cc.len() <= intake::MAX_RECIPIENTS);
     assert!(m.references.len() <= intake::MAX_REFERENCES);
-    for id in m.message_id.iter().chain(&m.references).chain(&m.in_reply_to) {
+    for id in m
+        .message_id
+        .iter()
+        .chain(&m.references)
+        .chain(&m.in_reply_to)
+    {
         assert!(!id.is_empty() && id.len() <= intake::MAX_ID_CHARS);
-        assert!(!id.chars().any(|c| c.is_control() || c.is_whitespace()), "{id:?}");
+        assert!(
+            !id.chars().any(|c| c.is_control() || c.is_whitespace()),
+            "{id:?}"
+        );
     }
 }
 

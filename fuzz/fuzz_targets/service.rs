@@ -17,7 +17,9 @@ use orderly::service::Service;
 const SECRET: &str = "fuzz-secret";
 
 fn now() -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(2026, 11, 21, 10, 0, 0).single().expect("a time")
+    Utc.with_ymd_and_hms(2026, 11, 21, 10, 0, 0)
+        .single()
+        .expect("a time")
 }
 
 fn open() -> Service {
@@ -38,11 +40,18 @@ fn open() -> Service {
         seat_secret(SECRET.as_bytes(), 1, Seat::South)
     );
     for (id, from, to, body) in [
-        ("new", "ann@example.org", "orderly@example.org", "NEW SQUARES VS bob@example.org"),
+        (
+            "new",
+            "ann@example.org",
+            "orderly@example.org",
+            "NEW SQUARES VS bob@example.org",
+        ),
         ("accept", "bob@example.org", bob.as_str(), "ACCEPT"),
     ] {
         let raw = format!("From: {from}\r\nTo: {to}\r\nMessage-ID: <{id}@setup>\r\n\r\n{body}\r\n");
-        service.process(raw.as_bytes(), now()).expect("the game starts");
+        service
+            .process(raw.as_bytes(), now())
+            .expect("the game starts");
     }
     service
 }
@@ -55,7 +64,9 @@ fuzz_target!(|raw: &[u8]| {
     SERVICE.with(|cell| {
         let mut cell = cell.borrow_mut();
         let service = cell.get_or_insert_with(open);
-        let done = service.process(raw, now()).expect("every mail is processed");
+        let done = service
+            .process(raw, now())
+            .expect("every mail is processed");
         assert!(!done.outcome.is_empty());
         // What was queued: a bounded number of mails, none to a no-reply
         // address; marked sent so that the queue stays short.
