@@ -1132,6 +1132,20 @@ fn corpus(site: &mut Site) -> Vec<Case> {
     });
     add(site, &|id| {
         Case::new(
+            "subject: two-byte letters where Re: would be (éé)",
+            id,
+            raw(
+                id,
+                &format!(
+                    "From: {STRANGER}\nTo: orderly@example.org\nSubject: =?utf-8?q?=C3=A9=C3=A9?="
+                ),
+                b"HELP\r\n",
+            ),
+        )
+        .writes_to(&[STRANGER])
+    });
+    add(site, &|id| {
+        Case::new(
             "injection: a SET ADDRESS with a header in it",
             id,
             simple(
