@@ -1298,8 +1298,6 @@ fn a_player_with_the_key_still_plays_after_the_corpus() {
 // ----- floods (the limits per mail and per day) --------------------------------------
 
 #[test]
-#[ignore = "pending (the other half of the issue): HELP RULES is answered once per line \
-            up to max_commands_per_mail, 247 KB written with the HTML copy"]
 fn floods_of_help_get_one_bounded_answer() {
     let mut site = Site::new("help-flood");
     start_game(&mut site);

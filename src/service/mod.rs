@@ -631,7 +631,7 @@ impl Service {
             incoming_size: raw.len(),
             board_shown: Default::default(),
             commands: 0,
-            helped: false,
+            answered: Default::default(),
             stranger: false,
             press: Vec::new(),
         };
@@ -714,8 +714,8 @@ struct Work<'a> {
     board_shown: std::collections::BTreeSet<i64>,
     /// Commands and orders read from this mail so far.
     commands: i64,
-    /// Whether HELP was answered already (once per mail).
-    helped: bool,
+    /// The informing commands answered already (once per mail each).
+    answered: std::collections::BTreeSet<String>,
     /// Whether the sender wrote with a key that is not theirs (a stranger
     /// to the game): the reply is kept to one short answer.
     stranger: bool,
@@ -963,11 +963,20 @@ impl Work<'_> {
             match command {
                 Command::Order(l) => orders.push(l),
                 Command::Game(_) => {}
-                Command::Help if self.helped => {
+                // What only informs is answered once a mail, however often
+                // asked (no amplification).
+                Command::Help
+                | Command::HelpRules(_)
+                | Command::HelpBoard
+                | Command::HelpMoves(_)
+                | Command::Games
+                | Command::History
+                | Command::Board
+                    if !self.answered.insert(format!("{command:?}")) =>
+                {
                     self.item(line, "Answered once, above.", false);
                 }
                 Command::Help => {
-                    self.helped = true;
                     self.item(line, "The commands are below.", false);
                     self.parts.push(texts::render(
                         "help",
