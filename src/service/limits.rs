@@ -14,9 +14,10 @@
 //!   says what was not read.
 
 use chrono::{DateTime, Utc};
-use sha2::{Digest, Sha256};
 
-use super::{identity, now_text, reply_subject, texts, Processed, Result, Service, Work};
+use super::{
+    derived_message_id, identity, now_text, reply_subject, texts, Processed, Result, Service, Work,
+};
 use crate::config::Config;
 use crate::mail::intake::{self, Incoming};
 use crate::mail::outgoing::{message_id, AutoKind, OutgoingMail};
@@ -38,18 +39,7 @@ impl Service {
             .as_ref()
             .ok()
             .and_then(|m| m.message_id.clone())
-            .unwrap_or_else(|| {
-                let mut hash = Sha256::new();
-                hash.update(head);
-                hash.update(size.to_le_bytes());
-                let hex: String = hash
-                    .finalize()
-                    .iter()
-                    .take(16)
-                    .map(|b| format!("{b:02x}"))
-                    .collect();
-                format!("sha256-{hex}@orderly.invalid")
-            });
+            .unwrap_or_else(|| derived_message_id(&[head, &size.to_le_bytes()]));
         let at = now_text(now);
         let config = self.config.clone();
         let tx = self.store.tx()?;

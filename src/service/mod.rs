@@ -256,11 +256,7 @@ impl Service {
     /// mail is set aside in the quarantine and the moderators are told, so
     /// that one mail never blocks the queue (nor restarts).
     fn failed_mail(&mut self, waiting: &crate::mail::Waiting, error: &str, now: DateTime<Utc>) {
-        let digest: String = Sha256::digest(&waiting.raw)
-            .iter()
-            .take(16)
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let digest = content_digest(&[&waiting.raw]);
         // A panic's message may quote the mail (a subject cut in the wrong
         // place): printable before it is stored, logged or sent on.
         let error: String = intake::printable(error).chars().take(500).collect();
@@ -512,16 +508,11 @@ impl Service {
             return self.too_large(raw, size.max(raw.len()), now);
         }
         let parsed = intake::parse_with(raw, &limits);
-        let derived_id = || {
-            let hash = Sha256::digest(raw);
-            let hex: String = hash.iter().take(16).map(|b| format!("{b:02x}")).collect();
-            format!("sha256-{hex}@orderly.invalid")
-        };
         let message_id = parsed
             .as_ref()
             .ok()
             .and_then(|m| m.message_id.clone())
-            .unwrap_or_else(derived_id);
+            .unwrap_or_else(|| derived_message_id(&[raw]));
         let at = now_text(now);
         let config = self.config.clone();
         let secret = self.secret.clone();
@@ -1859,18 +1850,18 @@ impl Work<'_> {
 
     /// Drops the answers given "for the attack of this mail" once no attack
     /// is under way.
-    fn drop_answers_for_the_attack(&mut self, game: i64) -> Result<Vec<String>> {
-        let mut dropped = Vec::new();
+    fn drop_answers_for_the_attack(&mut self, game: i64) -> Result<()> {
         for seat in Seat::BOTH {
             let answers = self.answers_of(game, seat)?;
             if answers.iter().any(|a| !a.condition.standing) {
-                let (kept, gone): (Vec<_>, Vec<_>) =
-                    answers.into_iter().partition(|a| a.condition.standing);
-                dropped.extend(gone.into_iter().map(|a| a.written));
+                let kept: Vec<_> = answers
+                    .into_iter()
+                    .filter(|a| a.condition.standing)
+                    .collect();
                 self.set_answers(game, seat, &kept)?;
             }
         }
-        Ok(dropped)
+        Ok(())
     }
 
     /// `CANCEL IF [condition]`.
@@ -2380,15 +2371,8 @@ impl Work<'_> {
         happened.extend(self.answer_in_advance(&mut state, &game)?);
         if state.pending().is_none_or(|p| is_turn(p.kind)) {
             // No attack under way: answers for "this mail's attack" lapse.
-            let dropped = self.drop_answers_for_the_attack(game.id)?;
-            for written in dropped.iter().filter(|w| given_now.contains(w)) {
-                self.item(
-                    written,
-                    "Not kept: this mail made no attack for it to answer (see \
-                     above). Send it again with the attack.",
-                    true,
-                );
-            }
+            self.forget_answers_given_now(&game, &seat, &given_now)?;
+            self.drop_answers_for_the_attack(game.id)?;
         }
         if !s.taken.is_empty() && game.draw_offer == Some(seat.seat.other()) {
             // Playing on answers a draw offer.
@@ -2909,6 +2893,26 @@ fn cap_reply(body: String, incoming_size: usize) -> String {
         &body[..end],
         body.len() - end
     )
+}
+
+/// A hex digest of `parts` (the first 16 bytes of their SHA-256): what
+/// names a mail by its content.
+pub(crate) fn content_digest(parts: &[&[u8]]) -> String {
+    let mut hash = Sha256::new();
+    for part in parts {
+        hash.update(part);
+    }
+    hash.finalize()
+        .iter()
+        .take(16)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The Message-ID given to a mail that has none, made from its content so
+/// that a second delivery of it is still a duplicate.
+pub(crate) fn derived_message_id(parts: &[&[u8]]) -> String {
+    format!("sha256-{}@orderly.invalid", content_digest(parts))
 }
 
 /// How one outgoing mail went: sent, or (permanent?, why not).
