@@ -30,18 +30,21 @@ pub mod admin;
 mod clock;
 pub mod commands;
 pub mod identity;
+mod incoming;
 mod limits;
 pub mod lines;
 pub mod moderation;
 mod notices;
+mod outbox;
+mod poll;
 mod rules;
 pub mod texts;
+mod zones;
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use chrono::{DateTime, SecondsFormat, Timelike, Utc};
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 use crate::clock::Clock;
 use crate::config::Config;
@@ -51,7 +54,7 @@ use crate::games::{
     seat_named, BoardStyle, DecisionKind, EndReason, Game, GameOptions, GameResult, Pending,
     Rejection, Seat,
 };
-use crate::mail::intake::{self, Incoming};
+use crate::mail::intake::Incoming;
 use crate::mail::maildir::Maildir;
 use crate::mail::outgoing::{message_id, AutoKind, FileSender, MailSender, OutgoingMail};
 use crate::mail::{bounce, Mailbox, MailboxError};
@@ -63,7 +66,8 @@ pub use clock::{fresh_deadline, sweep, SweepReport};
 use commands::Command;
 use identity::{claim_from_address, reply_address, seat_secret, secrets_match, Claim};
 pub use notices::undeliverable;
-use notices::{bounce_received, moderators_of, notify_game, queue_notice};
+use notices::{moderators_of, notify_game, queue_notice};
+pub use zones::local_time;
 
 /// Why the service could not go on (the mail at hand stays in `new/`).
 #[derive(Debug, thiserror::Error)]
@@ -126,9 +130,6 @@ pub struct Service {
 /// Days a SET ADDRESS code may be confirmed from the new address.
 const ADDRESS_CODE_DAYS: i64 = 7;
 
-/// How often the daemon sweeps the deadlines.
-const SWEEP_EVERY: Duration = Duration::from_secs(60);
-
 pub(crate) fn now_text(now: DateTime<Utc>) -> String {
     now.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
@@ -186,154 +187,6 @@ impl Service {
         &self.config
     }
 
-    /// Processes every mail waiting in the Maildir, then drains the outbox.
-    pub fn poll_once(&mut self) -> Result<PollReport> {
-        let mut report = PollReport::default();
-        // A mailbox that cannot be read now (a server restarting) is
-        // logged; the service goes on sending and tries again next poll.
-        let read_limit = crate::mail::ReadLimit::of(&self.config.intake.limits());
-        let waiting = self.inbox.waiting_within(read_limit).unwrap_or_else(|e| {
-            tracing::warn!(error = %e, "incoming mailbox not readable now");
-            Vec::new()
-        });
-        for waiting in waiting {
-            let started = Instant::now();
-            let now = self.clock.now();
-            // A panic in one mail is that mail's failure, not the daemon's:
-            // its transaction is dropped (rolled back) while unwinding.
-            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                self.process_sized(&waiting.raw, waiting.size, now)
-            }));
-            let done = match outcome {
-                Ok(Ok(done)) => done,
-                Ok(Err(e)) => {
-                    // The transaction rolled back: the mail stays waiting
-                    // and is retried at the next poll; the others go on.
-                    tracing::error!(entry = %waiting.key, error = %intake::for_log(&e.to_string()), "mail not processed");
-                    self.failed_mail(&waiting, &e.to_string(), now);
-                    report.failed += 1;
-                    continue;
-                }
-                Err(panic) => {
-                    let why = panic_text(panic.as_ref());
-                    tracing::error!(entry = %waiting.key, panic = %intake::for_log(&why), "mail processing panicked");
-                    self.failed_mail(&waiting, &format!("panic: {why}"), now);
-                    report.failed += 1;
-                    continue;
-                }
-            };
-            // Only after the commit: a crash before this line leaves the
-            // message waiting, and its recorded id makes the retry a no-op.
-            if let Err(e) = self.inbox.mark_done(&waiting.key) {
-                // Processed and committed: listed again later, it is a
-                // duplicate by its Message-ID and only marked then.
-                tracing::warn!(entry = %waiting.key, error = %e, "could not mark mail done");
-            }
-            report.processed += 1;
-            tracing::info!(
-                message_id = %intake::for_log(&done.message_id),
-                game = done.game,
-                seat = done.seat.map(seat_text),
-                outcome = %intake::for_log(&done.outcome),
-                ms = started.elapsed().as_secs_f64() * 1000.0,
-                "mail processed"
-            );
-        }
-        if self.last_sweep.is_none_or(|t| t.elapsed() >= SWEEP_EVERY) {
-            self.last_sweep = Some(Instant::now());
-            let swept = self.sweep(self.clock.now())?;
-            if swept.reminders + swept.late + swept.timed_out > 0 {
-                tracing::info!(?swept, "deadlines swept");
-            }
-        }
-        let (sent, failed) = self.drain_outbox(self.clock.now())?;
-        report.sent = sent;
-        report.failed += failed;
-        Ok(report)
-    }
-
-    /// Counts a failed attempt at `waiting`; at the configured limit the
-    /// mail is set aside in the quarantine and the moderators are told, so
-    /// that one mail never blocks the queue (nor restarts).
-    fn failed_mail(&mut self, waiting: &crate::mail::Waiting, error: &str, now: DateTime<Utc>) {
-        let digest = content_digest(&[&waiting.raw]);
-        // A panic's message may quote the mail (a subject cut in the wrong
-        // place): printable before it is stored, logged or sent on.
-        let error: String = intake::printable(error).chars().take(500).collect();
-        let limit = i64::from(self.config.intake.max_attempts.max(1));
-        let counted = (|| -> Result<i64> {
-            let tx = self.store.tx()?;
-            let attempts = tx.intake_failed(&digest, &error, &now_text(now))?;
-            tx.commit()?;
-            Ok(attempts)
-        })();
-        let attempts = match counted {
-            Ok(n) => n,
-            Err(e) => {
-                // Without a store nothing can be counted; the mail waits.
-                tracing::error!(entry = %waiting.key, error = %e, "could not count the failure");
-                return;
-            }
-        };
-        if attempts < limit {
-            return;
-        }
-        if let Err(e) = self.inbox.quarantine(&waiting.key) {
-            tracing::error!(entry = %waiting.key, error = %e, "could not set the mail aside");
-            return;
-        }
-        tracing::warn!(entry = %waiting.key, attempts, %error, "mail set aside in the quarantine");
-        let told = (|| -> Result<()> {
-            let tx = self.store.tx()?;
-            notices::poison_notice(
-                &tx,
-                &self.config,
-                &waiting.key,
-                &digest,
-                &error,
-                attempts,
-                now,
-            )?;
-            tx.intake_succeeded(&digest)?;
-            tx.commit()?;
-            Ok(())
-        })();
-        if let Err(e) = told {
-            tracing::error!(entry = %waiting.key, error = %e, "could not tell the moderators");
-        }
-    }
-
-    /// Polls until `stop` is set (SIGINT/SIGTERM), sleeping the configured
-    /// interval between polls in short steps so a stop is prompt. A mail
-    /// being processed is finished first: its transaction is never cut.
-    pub fn serve(&mut self, stop: &std::sync::atomic::AtomicBool) -> Result<()> {
-        use std::sync::atomic::Ordering;
-        let interval = Duration::from_secs(self.config.service.poll_interval_secs);
-        tracing::info!(
-            inbox = %self.config.intake.maildir.display(),
-            store = %self.config.store.path.display(),
-            sent = %self.config.outgoing.dir.display(),
-            "orderly serving"
-        );
-        while !stop.load(Ordering::SeqCst) {
-            // A failing poll (a full disk, a locked database, a bug) is
-            // logged and tried again: the daemon never stops on its own.
-            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.poll_once())) {
-                Ok(Ok(_)) => {}
-                Ok(Err(e)) => tracing::error!(error = %e, "poll failed; trying again"),
-                Err(panic) => {
-                    tracing::error!(panic = %intake::for_log(&panic_text(panic.as_ref())), "poll panicked; trying again")
-                }
-            }
-            if let Err(e) = self.inbox.wait(interval, stop) {
-                tracing::warn!(error = %e, "waiting for mail failed; polling instead");
-                crate::mail::sleep_unless_stopped(interval, stop);
-            }
-        }
-        tracing::info!("orderly stopped");
-        Ok(())
-    }
-
     /// Carries out one moderator command from the command line (as
     /// `cli:<moderator>`), then sends the announcements.
     pub fn moderate(&mut self, line: &str, moderator: &str, now: DateTime<Utc>) -> Result<String> {
@@ -362,294 +215,6 @@ impl Service {
         let key = identity::moderator_secret(&self.secret, moderator);
         let (local, domain) = self.config.address_parts();
         format!("{local}+mod.{key}@{domain}")
-    }
-
-    /// Sweeps the deadlines at `now` in one transaction (see [`sweep`]).
-    pub fn sweep(&mut self, now: DateTime<Utc>) -> Result<SweepReport> {
-        let tx = self.store.tx()?;
-        let report = sweep(&tx, &self.config, now)?;
-        tx.commit()?;
-        Ok(report)
-    }
-
-    /// Sends every mail due in the outbox, marking each sent or failed.
-    pub fn drain_outbox(&mut self, now: DateTime<Utc>) -> Result<(usize, usize)> {
-        let (mut sent, mut failed) = (0, 0);
-        loop {
-            let due = {
-                let tx = self.store.tx()?;
-                let due = tx.due_mail(&now_text(now), 50)?;
-                tx.commit()?;
-                due
-            };
-            if due.is_empty() {
-                break;
-            }
-            let results = self.send_batch(&due);
-            // One transaction marks the batch: a crash before it sends the
-            // batch again under the same Message-IDs (at least once).
-            let tx = self.store.tx()?;
-            for (row, result) in due.iter().zip(results) {
-                match result {
-                    Ok(()) => {
-                        tx.mark_sent(row.id, &now_text(self.clock.now()))?;
-                        sent += 1;
-                    }
-                    Err((permanent, error)) => {
-                        // Backoff doubles from retry_base_secs, twelve
-                        // times; a permanent failure is not retried.
-                        let base = self.config.outgoing.retry_base_secs;
-                        let retry = (!permanent && row.attempts < 12).then(|| {
-                            let wait = Duration::from_secs(base << row.attempts.min(10));
-                            now_text(now + chrono::Duration::from_std(wait).unwrap_or_default())
-                        });
-                        tracing::warn!(message_id = %row.message_id, %error, permanent, "send failed");
-                        tx.mark_failed(row.id, &error, retry.as_deref())?;
-                        if retry.is_none() {
-                            let why = format!("mail to it failed: {error}");
-                            undeliverable(&tx, &self.config, row.id, &why, now)?;
-                        }
-                        failed += 1;
-                    }
-                }
-            }
-            tx.commit()?;
-            if failed > 0 {
-                break;
-            }
-        }
-        Ok((sent, failed))
-    }
-
-    /// Sends a batch of outbox mails, several at a time: a relay answers
-    /// each mail after tens of milliseconds, and one at a time would make
-    /// those waits the service's limit. Results come in the batch's order.
-    fn send_batch(&self, due: &[crate::store::OutboxRow]) -> Vec<SendResult> {
-        const PARALLEL: usize = 8;
-        // Only what the threads share, not the whole service (its database
-        // connection and mailbox stay on this thread).
-        let sender: &dyn MailSender = self.sender.as_ref();
-        let (local, domain, secret, html) = (
-            self.config.bounces.local.as_str(),
-            self.config.address_parts().1,
-            self.secret.as_slice(),
-            self.config.outgoing.html,
-        );
-        let send = move |row: &crate::store::OutboxRow| match serde_json::from_str::<OutgoingMail>(
-            &row.mail,
-        ) {
-            Ok(mut mail) => {
-                mail.return_path = Some(bounce::verp_address(local, domain, row.id, secret));
-                mail.text_only = !html;
-                sender
-                    .send(&mail)
-                    .map_err(|e| (e.is_permanent(), e.to_string()))
-            }
-            Err(e) => Err((true, format!("unreadable outbox entry: {e}"))),
-        };
-        // A send that panics is that mail's failure (tried again later).
-        let send = move |row: &crate::store::OutboxRow| {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| send(row))).unwrap_or_else(
-                |p| {
-                    Err((
-                        false,
-                        format!("sending panicked: {}", panic_text(p.as_ref())),
-                    ))
-                },
-            )
-        };
-        if due.len() <= 1 {
-            return due.iter().map(send).collect();
-        }
-        // Each worker takes the next mail waiting, so a slow or failing mail
-        // (a server that takes its time to refuse one address) holds up one
-        // worker, never the mails queued behind it.
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let results: Vec<std::sync::Mutex<Option<SendResult>>> =
-            due.iter().map(|_| std::sync::Mutex::new(None)).collect();
-        std::thread::scope(|scope| {
-            for _ in 0..PARALLEL.min(due.len()) {
-                scope.spawn(|| loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(row) = due.get(i) else { break };
-                    let result = send(row);
-                    if let Ok(mut slot) = results[i].lock() {
-                        *slot = Some(result);
-                    }
-                });
-            }
-        });
-        results
-            .into_iter()
-            .map(|slot| {
-                slot.into_inner()
-                    .ok()
-                    .flatten()
-                    .unwrap_or_else(|| Err((false, "not sent".to_string())))
-            })
-            .collect()
-    }
-
-    /// Processes one incoming mail in one transaction.
-    pub fn process(&mut self, raw: &[u8], now: DateTime<Utc>) -> Result<Processed> {
-        self.process_sized(raw, raw.len(), now)
-    }
-
-    /// Processes one incoming mail of `size` bytes, of which `raw` was read
-    /// (all, or only its head when it is larger than the service reads).
-    pub fn process_sized(
-        &mut self,
-        raw: &[u8],
-        size: usize,
-        now: DateTime<Utc>,
-    ) -> Result<Processed> {
-        let limits = self.config.intake.limits();
-        if size.max(raw.len()) > limits.max_mail_bytes {
-            return self.too_large(raw, size.max(raw.len()), now);
-        }
-        let parsed = intake::parse_with(raw, &limits);
-        let message_id = parsed
-            .as_ref()
-            .ok()
-            .and_then(|m| m.message_id.clone())
-            .unwrap_or_else(|| derived_message_id(&[raw]));
-        let at = now_text(now);
-        let config = self.config.clone();
-        let secret = self.secret.clone();
-        let tx = self.store.tx()?;
-        let mut done = Processed {
-            message_id: message_id.clone(),
-            game: None,
-            seat: None,
-            outcome: String::new(),
-        };
-        if tx.message_seen(&message_id)? {
-            done.outcome = "duplicate".into();
-            return Ok(done);
-        }
-        let incoming = match parsed {
-            Ok(m) => m,
-            Err(e) => {
-                // Without headers there is nobody to answer.
-                done.outcome = format!("ignored: unreadable: {e}");
-                tx.record_message(&message_id, "", &at, &done.outcome)?;
-                tx.commit()?;
-                return Ok(done);
-            }
-        };
-        let sender = incoming
-            .from
-            .as_ref()
-            .map(|a| a.address.to_ascii_lowercase())
-            .unwrap_or_default();
-        if incoming.automatic == Some(intake::Automatic::Bounce) || incoming.sender_is_null {
-            // Never answered: matched by its VERP address to the exact
-            // mail that bounced, counted, and told to those concerned.
-            let bounded = intake::bounded(raw, &limits);
-            done.outcome = bounce_received(&tx, &config, &secret, &bounded, &message_id, now)?;
-            tx.record_message(&message_id, &sender, &at, &done.outcome)?;
-            tx.commit()?;
-            return Ok(done);
-        }
-        let ignore = if let Some(auto) = &incoming.automatic {
-            Some(format!("ignored: automatic ({auto:?})"))
-        } else if let Some(problem) = incoming.sender_problem {
-            // Never acted on as the first of its authors.
-            Some(format!("ignored: ambiguous sender ({problem})"))
-        } else if sender.is_empty() {
-            Some("ignored: no sender".to_string())
-        } else if incoming.is_from(&config.service.address)
-            || identity::is_own_address(&config, &sender)
-        {
-            Some("ignored: from orderly itself".to_string())
-        } else if identity::is_no_reply(&sender) {
-            // Nobody reads an answer to a no-reply address; answering one
-            // only feeds loops and backscatter.
-            Some("ignored: from a no-reply address".to_string())
-        } else if incoming
-            .recipients()
-            .any(|to| identity::is_bounce_address(&config, to))
-        {
-            Some("ignored: sent to the bounce address".to_string())
-        } else if carries_a_key(&incoming, &config)
-            && tx.digest_seen(&replay_digest(&incoming, &sender))?
-        {
-            // The same sender, Date and words as a mail already taken: a
-            // copy sent again under a new Message-ID (a replay), not a new
-            // mail. A player who means the same again writes a new mail,
-            // which has its own Date.
-            Some("ignored: replay of an earlier mail".to_string())
-        } else {
-            let hour_ago = now_text(now - chrono::Duration::hours(1));
-            let recent = tx.messages_since(&sender, &hour_ago)?;
-            let commands = tx.commands_since(&sender, &hour_ago)?;
-            if recent >= i64::from(config.service.rate_limit_per_hour) {
-                Some(format!(
-                    "ignored: rate limit ({recent} mails in the last hour)"
-                ))
-            } else if commands >= i64::from(config.service.commands_per_hour) {
-                Some(format!(
-                    "ignored: rate limit ({commands} commands in the last hour)"
-                ))
-            } else {
-                None
-            }
-        };
-        if let Some(reason) = ignore {
-            done.outcome = reason;
-            tx.record_message(&message_id, &sender, &at, &done.outcome)?;
-            tx.commit()?;
-            return Ok(done);
-        }
-        let mut work = Work {
-            config: &config,
-            secret: &secret,
-            tx: &tx,
-            incoming: &incoming,
-            message_id: &message_id,
-            sender: &sender,
-            at: &at,
-            now,
-            items: Vec::new(),
-            parts: Vec::new(),
-            outgoing: Vec::new(),
-            game: None,
-            written: Default::default(),
-            taken: 0,
-            ignored: 0,
-            warned: Default::default(),
-            echoed: Vec::new(),
-            incoming_size: raw.len(),
-            board_shown: Default::default(),
-            commands: 0,
-            answered: Default::default(),
-            stranger: false,
-            press: Vec::new(),
-        };
-        // Until a player chooses a time zone, the offset of their mail's
-        // Date: is the best guess of where they read it.
-        let guessed = incoming
-            .date
-            .and_then(|d| zone_of_offset(d.offset().local_minus_utc()));
-        if let Some(zone) = guessed {
-            tx.guess_timezone(&sender, zone)?;
-        }
-        work.run()?;
-        work.note_unread();
-        if let Some(zone) = guessed {
-            tx.guess_timezone(&sender, zone)?;
-        }
-        done.game = work.game.as_ref().map(|(g, _)| g.id);
-        done.seat = work.game.as_ref().map(|(_, s)| s.seat);
-        done.outcome = work.outcome();
-        work.queue_reply()?;
-        tx.record_message(&message_id, &sender, &at, &done.outcome)?;
-        tx.set_message_commands(&message_id, work.commands.max(1))?;
-        if incoming.date.is_some() && carries_a_key(&incoming, &config) {
-            tx.set_message_digest(&message_id, &replay_digest(&incoming, &sender))?;
-        }
-        tx.commit()?;
-        Ok(done)
     }
 }
 
@@ -2893,143 +2458,6 @@ fn cap_reply(body: String, incoming_size: usize) -> String {
         &body[..end],
         body.len() - end
     )
-}
-
-/// A hex digest of `parts` (the first 16 bytes of their SHA-256): what
-/// names a mail by its content.
-pub(crate) fn content_digest(parts: &[&[u8]]) -> String {
-    let mut hash = Sha256::new();
-    for part in parts {
-        hash.update(part);
-    }
-    hash.finalize()
-        .iter()
-        .take(16)
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// The Message-ID given to a mail that has none, made from its content so
-/// that a second delivery of it is still a duplicate.
-pub(crate) fn derived_message_id(parts: &[&[u8]]) -> String {
-    format!("sha256-{}@orderly.invalid", content_digest(parts))
-}
-
-/// How one outgoing mail went: sent, or (permanent?, why not).
-type SendResult = std::result::Result<(), (bool, String)>;
-
-/// Whether a mail carries a seat's key (a reply address with one, or a
-/// `GAME` line): only such a mail can act on a game, so only such a mail is
-/// worth replaying.
-fn carries_a_key(incoming: &Incoming, config: &Config) -> bool {
-    incoming
-        .recipients()
-        .any(|a| claim_from_address(&config.service.address, a).is_some())
-        || incoming
-            .text
-            .lines()
-            .take(50)
-            .any(|l| identity::claim_from_line(l).is_some())
-}
-
-/// What identifies a mail's content for replay detection: its sender, its
-/// recipients, its Date (to the second, as written) and its text. Mails
-/// without a Date are never recorded under a digest, so none of them is
-/// taken for a replay.
-fn replay_digest(incoming: &Incoming, sender: &str) -> String {
-    let date = incoming.date.map(|d| d.to_rfc3339()).unwrap_or_default();
-    let mut hasher = Sha256::new()
-        .chain_update(sender.as_bytes())
-        .chain_update([0])
-        .chain_update(date.as_bytes())
-        .chain_update([0]);
-    for to in incoming.recipients() {
-        hasher.update(to.as_bytes());
-        hasher.update([0]);
-    }
-    let digest = hasher.chain_update(incoming.text.as_bytes()).finalize();
-    digest.iter().take(16).map(|b| format!("{b:02x}")).collect()
-}
-
-/// What a caught panic said.
-fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic without a message".to_string())
-}
-
-/// The time zone a `Date:` offset (seconds east of UTC) stands for: a fixed
-/// `Etc/GMT` zone for whole hours (whose names count the other way), the
-/// one zone that uses each of the usual half-hour offsets, else none.
-fn zone_of_offset(seconds: i32) -> Option<&'static str> {
-    const WHOLE: [&str; 27] = [
-        "Etc/GMT+12",
-        "Etc/GMT+11",
-        "Etc/GMT+10",
-        "Etc/GMT+9",
-        "Etc/GMT+8",
-        "Etc/GMT+7",
-        "Etc/GMT+6",
-        "Etc/GMT+5",
-        "Etc/GMT+4",
-        "Etc/GMT+3",
-        "Etc/GMT+2",
-        "Etc/GMT+1",
-        "UTC",
-        "Etc/GMT-1",
-        "Etc/GMT-2",
-        "Etc/GMT-3",
-        "Etc/GMT-4",
-        "Etc/GMT-5",
-        "Etc/GMT-6",
-        "Etc/GMT-7",
-        "Etc/GMT-8",
-        "Etc/GMT-9",
-        "Etc/GMT-10",
-        "Etc/GMT-11",
-        "Etc/GMT-12",
-        "Etc/GMT-13",
-        "Etc/GMT-14",
-    ];
-    if seconds % 3600 == 0 {
-        let hours = seconds / 3600;
-        return usize::try_from(hours + 12)
-            .ok()
-            .and_then(|i| WHOLE.get(i).copied());
-    }
-    match seconds / 60 {
-        -210 => Some("America/St_Johns"),
-        210 => Some("Asia/Tehran"),
-        270 => Some("Asia/Kabul"),
-        330 => Some("Asia/Kolkata"),
-        345 => Some("Asia/Kathmandu"),
-        390 => Some("Asia/Yangon"),
-        570 => Some("Australia/Darwin"),
-        _ => None,
-    }
-}
-
-/// A stored UTC time in a player's zone: `Tue 24 Nov 2026 11:00 CET
-/// (Europe/Paris)`, or `... 11:00 UTC+01:00` for a zone guessed from an
-/// offset; UTC when the zone is unknown.
-pub fn local_time(at: &str, zone: &str) -> String {
-    let Ok(utc) = DateTime::parse_from_rfc3339(at) else {
-        return at.to_string();
-    };
-    let tz: chrono_tz::Tz = zone.parse().unwrap_or(chrono_tz::UTC);
-    let local = utc.with_timezone(&tz);
-    if tz.name().starts_with("Etc/") {
-        // A zone guessed from a mail's offset has no name worth showing.
-        return local.format("%a %d %b %Y %H:%M UTC%:z").to_string();
-    }
-    let shown = local.format("%a %d %b %Y %H:%M %Z").to_string();
-    if tz == chrono_tz::UTC {
-        shown
-    } else {
-        format!("{shown} ({})", tz.name())
-    }
 }
 
 /// The date part of a stored RFC 3339 time, for a record's tags.
