@@ -29,7 +29,9 @@ macro_rules! on_game {
 pub mod admin;
 mod clock;
 pub mod commands;
+mod game;
 pub mod identity;
+mod in_advance;
 mod incoming;
 mod limits;
 pub mod lines;
@@ -37,28 +39,27 @@ pub mod moderation;
 mod notices;
 mod outbox;
 mod poll;
+mod rebuild;
 mod rules;
+mod subject;
 pub mod texts;
+mod update;
 mod zones;
 
 use std::time::Instant;
 
-use chrono::{DateTime, SecondsFormat, Timelike, Utc};
+use chrono::{DateTime, SecondsFormat, Utc};
 use serde::Serialize;
 
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::games::hosted;
 use crate::games::submission::{release, submit, submit_until_turn, Submission};
-use crate::games::{
-    seat_named, BoardStyle, DecisionKind, EndReason, Game, GameOptions, GameResult, Pending,
-    Rejection, Seat,
-};
+use crate::games::{seat_named, Game, GameOptions, GameResult, Rejection, Seat};
 use crate::mail::intake::Incoming;
 use crate::mail::maildir::Maildir;
 use crate::mail::outgoing::{message_id, AutoKind, FileSender, MailSender, OutgoingMail};
-use crate::mail::{bounce, Mailbox, MailboxError};
-use crate::record::{Record, Recorder};
+use crate::mail::{Mailbox, MailboxError};
 use crate::store::{seat_from_text, seat_text, GameRow, SeatRow, Store, StoreError, Tx};
 
 use clock::{claims, start_vacation, vacation_days_used, whole_days};
@@ -68,6 +69,15 @@ use identity::{claim_from_address, reply_address, seat_secret, secrets_match, Cl
 pub use notices::undeliverable;
 use notices::{moderators_of, notify_game, queue_notice};
 pub use zones::local_time;
+// `on_game!` names the error for a game not hosted here by this path.
+use game::unhosted;
+use game::{is_turn, kind_of, load, pending_of, side_name, termination};
+use in_advance::split_answers_in_advance;
+pub use rebuild::rebuild;
+pub use subject::game_subject;
+use subject::reply_subject;
+use texts::sentence;
+pub use update::{update_text, update_text_keyed};
 
 /// Why the service could not go on (the mail at hand stays in `new/`).
 #[derive(Debug, thiserror::Error)]
@@ -1255,218 +1265,6 @@ impl Work<'_> {
         Ok(())
     }
 
-    /// Stores a seat's answers given in advance (`IF STAND OPTION 2`, `IF
-    /// ATTACKED AT B2C RETREAT B1R`), each replacing an earlier one with the
-    /// same condition.
-    fn give_answers_in_advance<G: Game>(
-        &mut self,
-        state: &G,
-        game: &GameRow,
-        seat: &SeatRow,
-        ifs: &[String],
-    ) -> Result<Vec<String>> {
-        let mut prepared = self.answers_of(game.id, seat.seat)?;
-        let mut given = Vec::new();
-        for line in ifs {
-            match read_answer_in_advance(state, line) {
-                Ok(answer) => {
-                    let when = if answer.condition.standing {
-                        "kept until it is used or you write CANCEL IF"
-                    } else {
-                        "for the attack of this mail"
-                    };
-                    self.item(
-                        line,
-                        format!(
-                            "Noted: if {}, then {} ({when}). It is played when its \
-                             moment comes, if it is legal then.",
-                            answer.condition.text.to_lowercase(),
-                            answer.then
-                        ),
-                        false,
-                    );
-                    prepared.retain(|p| p.condition.text != answer.condition.text);
-                    given.push(answer.written.clone());
-                    prepared.push(answer);
-                }
-                Err(why) => self.item(line, format!("Not understood: {why}."), true),
-            }
-        }
-        // A bound on what one seat may keep waiting.
-        const MOST: usize = 16;
-        let keep = prepared.len().saturating_sub(MOST);
-        prepared.drain(..keep);
-        self.set_answers(game.id, seat.seat, &prepared)?;
-        Ok(given)
-    }
-
-    fn answers_of(&self, game: i64, seat: Seat) -> Result<Vec<AnswerInAdvance>> {
-        Ok(serde_json::from_str(&self.tx.conditions(game, seat)?).unwrap_or_default())
-    }
-
-    fn set_answers(&self, game: i64, seat: Seat, answers: &[AnswerInAdvance]) -> Result<()> {
-        let json = serde_json::to_string(answers).unwrap_or_else(|_| "[]".into());
-        Ok(self.tx.set_conditions(game, seat, &json)?)
-    }
-
-    /// Plays every answer given in advance whose condition holds for the
-    /// decision now pending, one after the other; each is used once. An
-    /// answer that is not legal then is dropped and its writer told.
-    fn answer_in_advance<G: Game>(
-        &mut self,
-        state: &mut G,
-        game: &GameRow,
-    ) -> Result<Vec<G::Event>> {
-        let mut happened = Vec::new();
-        // Each answer is used once, so this ends; the bound is for safety.
-        for _ in 0..8 {
-            let Some(pending) = state.pending() else {
-                break;
-            };
-            let mut answers = self.answers_of(game.id, pending.seat)?;
-            let Some(i) = answers
-                .iter()
-                .position(|a| state.condition_holds(pending.seat, &a.condition))
-            else {
-                break;
-            };
-            let answer = answers.remove(i);
-            self.set_answers(game.id, pending.seat, &answers)?;
-            let mut r = submit(state, pending.seat, std::slice::from_ref(&answer.then));
-            for t in &mut r.taken {
-                t.line = answer.written.clone();
-            }
-            happened.extend(self.record_submission(game, pending.seat, &r, false)?);
-            if !r.taken.is_empty() {
-                // The record says the order was given in advance.
-                let words = format!(
-                    "{} answered in advance: {}",
-                    G::seat_name(pending.seat),
-                    answer.written
-                );
-                self.tx.add_entry(
-                    game.id,
-                    "comment",
-                    Some(pending.seat),
-                    &words,
-                    "",
-                    None,
-                    self.at,
-                    &[],
-                )?;
-            }
-            if let Some(refused) = &r.refused {
-                let seat = self
-                    .tx
-                    .seats(game.id)?
-                    .into_iter()
-                    .find(|s| s.seat == pending.seat);
-                if let Some(seat) = seat {
-                    let text = format!(
-                        "Your answer given in advance, {}, could not be played: {} \
-                         The decision is yours now.",
-                        answer.written,
-                        sentence(&refused.problem)
-                    );
-                    self.send_to(
-                        game,
-                        &seat,
-                        format!(
-                            "Game {}: your answer given in advance could not be played",
-                            game.id
-                        ),
-                        texts::wrap(&text),
-                        AutoKind::Generated,
-                        "answer-refused",
-                    )?;
-                }
-                break;
-            }
-        }
-        Ok(happened)
-    }
-
-    /// Drops the answers for "the attack of this mail" that this mail gave,
-    /// when the mail made no attack, and says so.
-    fn forget_answers_given_now(
-        &mut self,
-        game: &GameRow,
-        seat: &SeatRow,
-        given_now: &[String],
-    ) -> Result<()> {
-        let answers = self.answers_of(game.id, seat.seat)?;
-        let (gone, kept): (Vec<_>, Vec<_>) = answers
-            .into_iter()
-            .partition(|a| !a.condition.standing && given_now.contains(&a.written));
-        if gone.is_empty() {
-            return Ok(());
-        }
-        self.set_answers(game.id, seat.seat, &kept)?;
-        for a in gone {
-            self.item(
-                &a.written,
-                "Not kept: this mail made no attack for it to answer (see \
-                 above). Send it again with the attack.",
-                true,
-            );
-        }
-        Ok(())
-    }
-
-    /// Drops the answers given "for the attack of this mail" once no attack
-    /// is under way.
-    fn drop_answers_for_the_attack(&mut self, game: i64) -> Result<()> {
-        for seat in Seat::BOTH {
-            let answers = self.answers_of(game, seat)?;
-            if answers.iter().any(|a| !a.condition.standing) {
-                let kept: Vec<_> = answers
-                    .into_iter()
-                    .filter(|a| a.condition.standing)
-                    .collect();
-                self.set_answers(game, seat, &kept)?;
-            }
-        }
-        Ok(())
-    }
-
-    /// `CANCEL IF [condition]`.
-    fn cancel_answers<G: Game>(
-        &mut self,
-        line: &str,
-        words: &str,
-        game: &GameRow,
-        seat: &SeatRow,
-    ) -> Result<()> {
-        let answers = self.answers_of(game.id, seat.seat)?;
-        let kept: Vec<AnswerInAdvance> = if words.trim().is_empty() {
-            Vec::new()
-        } else {
-            let state = self.state::<G>(game)?;
-            match state.read_condition(words) {
-                Ok(c) => answers
-                    .iter()
-                    .filter(|a| a.condition.text != c.text)
-                    .cloned()
-                    .collect(),
-                Err(why) => {
-                    self.item(line, format!("Not understood: {why}."), true);
-                    return Ok(());
-                }
-            }
-        };
-        let dropped = answers.len() - kept.len();
-        self.set_answers(game.id, seat.seat, &kept)?;
-        self.item(
-            line,
-            format!(
-                "{dropped} answer(s) given in advance cancelled; {} left.",
-                kept.len()
-            ),
-            false,
-        );
-        Ok(())
-    }
-
     /// `SAY text`: the message goes to the opponent with this mail's
     /// update (or on its own) and into the record.
     fn say<G: Game>(
@@ -2072,35 +1870,6 @@ impl Work<'_> {
             .ok_or_else(|| StoreError::Corrupt(format!("game {id} vanished")))?)
     }
 
-    /// The game's state: the cache when it is current, else a replay.
-    fn state<G: Game>(&self, game: &GameRow) -> Result<G> {
-        let count = self.tx.entries(game.id)?.len() as i64;
-        if game.order_count == count {
-            if let Some(state) = load(game) {
-                return Ok(state);
-            }
-        }
-        Ok(self.record_replay::<G>(game)?.game().clone())
-    }
-
-    fn record_replay<G: Game>(&self, game: &GameRow) -> Result<Recorder<G>> {
-        rebuild(self.tx, game, self.domain())
-    }
-
-    fn record<G: Game>(&self, game: &GameRow) -> Result<Record> {
-        Ok(self.record_replay::<G>(game)?.into_record())
-    }
-
-    fn update_text<G: Game>(
-        &self,
-        game: &GameRow,
-        state: &G,
-        seat: Seat,
-        happened: &[G::Event],
-    ) -> String {
-        update_text(self.tx, game, state, seat, happened).unwrap_or_default()
-    }
-
     /// The update mail to both seats after something changed the game;
     /// the actor's copy goes into the reply.
     fn broadcast<G: Game>(
@@ -2307,23 +2076,6 @@ impl Work<'_> {
     }
 }
 
-/// The error for a stored game of a name this orderly does not host (a
-/// database written by a newer orderly, or edited by hand): nothing can be
-/// done with it, and the mail at hand is retried once that is mended.
-pub(crate) fn unhosted(game: i64, kind: &str) -> ServiceError {
-    ServiceError::Store(StoreError::Corrupt(format!(
-        "game {game} is of {kind:?}, which this orderly does not host ({})",
-        hosted::GAMES.join(", ")
-    )))
-}
-
-/// A stored game's own name for a seat ("Gray", "French"). The stored seat
-/// word for a game this orderly does not host, so that a notice about it
-/// (a bounce, a deadline) still goes out.
-pub(crate) fn side_name(game: &GameRow, seat: Seat) -> &'static str {
-    hosted::seat_name(&game.kind, seat).unwrap_or(seat_text(seat))
-}
-
 /// The hosted games as the help and games templates list them.
 fn hosted_games() -> Vec<minijinja::Value> {
     hosted::GAMES
@@ -2336,81 +2088,6 @@ fn hosted_games() -> Vec<minijinja::Value> {
             }
         })
         .collect()
-}
-
-/// The stored name of game `id`, if there is such a game (what a moderator
-/// command's side words are read against).
-fn kind_of(tx: &Tx<'_>, id: i64) -> Option<String> {
-    tx.game(id).ok().flatten().map(|g| g.kind)
-}
-
-/// The decision an active stored game waits for, from its cached position.
-pub(crate) fn pending_of(game: &GameRow) -> Option<Pending> {
-    crate::with_game!(&game.kind, G => load::<G>(game).and_then(|s| s.pending())).flatten()
-}
-
-/// The game's cached state, if it reads.
-pub(crate) fn load<G: Game>(game: &GameRow) -> Option<G> {
-    game.position
-        .as_deref()
-        .and_then(|p| G::from_position(p).ok())
-}
-
-/// Rebuilds a game's record and state from its stored entries.
-pub fn rebuild<G: Game>(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recorder<G>> {
-    let mut recorder = Recorder::<G>::new(&GameOptions {
-        first: game.first_seat,
-        seed: None,
-    });
-    let seats = tx.seats(game.id)?;
-    {
-        let tags = recorder.tags_mut();
-        tags.game_id = game.id.to_string();
-        tags.site = site.to_string();
-        for s in &seats {
-            tags.players[s.seat.index()] = if s.name.is_empty() {
-                s.address.clone()
-            } else {
-                format!("{} <{}>", s.name, s.address)
-            };
-        }
-        tags.started = record_date(&game.created_at);
-        if game.status == "finished" {
-            tags.ended = record_date(&game.updated_at);
-        }
-    }
-    for e in tx.entries(game.id)? {
-        let outcome = match (e.kind.as_str(), e.seat) {
-            ("order", _) => match recorder.game().parse_order(&e.text) {
-                Ok(order) => recorder
-                    .apply(&order)
-                    .map(|_| ())
-                    .map_err(|e| format!("{e:?}")),
-                Err(err) => Err(err.to_string()),
-            },
-            ("resign", Some(seat)) => recorder.resign(seat).map_err(|e| format!("{e:?}")),
-            ("draw", _) => recorder.agree_draw().map_err(|e| format!("{e:?}")),
-            ("adjudicate", _) => {
-                let result = match e.text.as_str() {
-                    "north" => GameResult::Win(Seat::North),
-                    "south" => GameResult::Win(Seat::South),
-                    _ => GameResult::Draw,
-                };
-                recorder.adjudicate(result).map_err(|e| format!("{e:?}"))
-            }
-            ("comment", _) => {
-                recorder.comment(&e.text);
-                Ok(())
-            }
-            (kind, _) => Err(format!("unknown entry kind {kind:?}")),
-        };
-        if let Err(why) = outcome {
-            return Err(
-                StoreError::Corrupt(format!("game {} entry {}: {why}", game.id, e.seq)).into(),
-            );
-        }
-    }
-    Ok(recorder)
 }
 
 /// `ACCEPT MODERATION 12` or `DECLINE MODERATION 12` (also `... GAME 12`):
@@ -2458,318 +2135,4 @@ fn cap_reply(body: String, incoming_size: usize) -> String {
         &body[..end],
         body.len() - end
     )
-}
-
-/// The date part of a stored RFC 3339 time, for a record's tags.
-fn record_date(at: &str) -> Option<crate::record::Date> {
-    let date = at.get(..10)?;
-    let mut parts = date.split('-');
-    let year = parts.next()?.parse().ok()?;
-    let month = parts.next()?.parse().ok()?;
-    let day = parts.next()?.parse().ok()?;
-    crate::record::Date::new(year, month, day)
-}
-
-/// The update text for one seat: what happened, the board from that seat,
-/// and the choices or whom the game waits for.
-pub fn update_text<G: Game>(
-    tx: &Tx<'_>,
-    game: &GameRow,
-    state: &G,
-    seat: Seat,
-    happened: &[G::Event],
-) -> Result<String> {
-    // The key to the board's marks comes with a game's first board; later
-    // boards leave it out (HELP BOARD sends it again).
-    update_text_keyed(tx, game, state, seat, happened, game.order_count == 0, &[])
-}
-
-/// [`update_text`], saying whether the board carries its key.
-pub fn update_text_keyed<G: Game>(
-    tx: &Tx<'_>,
-    game: &GameRow,
-    state: &G,
-    seat: Seat,
-    happened: &[G::Event],
-    key: bool,
-    already_told: &[String],
-) -> Result<String> {
-    let seats = tx.seats(game.id)?;
-    let name = |s: Seat| {
-        seats
-            .iter()
-            .find(|r| r.seat == s)
-            .map(|r| {
-                if r.name.is_empty() {
-                    r.address.clone()
-                } else {
-                    format!("{} <{}>", r.name, r.address)
-                }
-            })
-            .unwrap_or_default()
-    };
-    let pending = state.pending();
-    let result = match (&game.result, state.outcome()) {
-        (Some(r), _) => Some(format!(
-            "{}{}",
-            match r.as_str() {
-                "draw" => "a draw".to_string(),
-                seat_name => format!("{} wins", seat_named_text::<G>(seat_name)),
-            },
-            game.termination
-                .as_deref()
-                .map(|t| format!(" ({t})"))
-                .unwrap_or_default()
-        )),
-        (None, Some(o)) => Some(termination(o.reason)),
-        _ => None,
-    };
-    let draw_offer = match game.draw_offer {
-        Some(s) if s != seat && result.is_none() => Some(format!(
-            "{} offers a draw: write ACCEPT DRAW or DECLINE DRAW.",
-            G::seat_name(s)
-        )),
-        _ => None,
-    };
-    let paused = tx.paused_until(game.id)?;
-    let deadline = match tx.deadline(game.id)? {
-        // A paused game's clock stands still: no deadline before the pause
-        // ends is announced.
-        _ if paused.is_some() => {
-            let address = seats
-                .iter()
-                .find(|r| r.seat == seat)
-                .map(|r| r.address.clone())
-                .unwrap_or_default();
-            let (zone, _) = tx.player_settings(&address)?;
-            Some(format!(
-                "The game is paused by the moderators until {}; the clock stands \
-                 still till then.",
-                local_time(paused.as_deref().unwrap_or_default(), &zone)
-            ))
-        }
-        Some(d) => {
-            let address = seats
-                .iter()
-                .find(|r| r.seat == seat)
-                .map(|r| r.address.clone())
-                .unwrap_or_default();
-            let (zone, _) = tx.player_settings(&address)?;
-            Some(format!(
-                "{} must act by {}.",
-                if d.seat == seat {
-                    "You".to_string()
-                } else {
-                    G::seat_name(d.seat).to_string()
-                },
-                local_time(&d.at, &zone)
-            ))
-        }
-        None => None,
-    };
-    // What this seat answered in advance: only its own, never the other's.
-    let answers: Vec<String> =
-        serde_json::from_str::<Vec<AnswerInAdvance>>(&tx.conditions(game.id, seat)?)
-            .unwrap_or_default()
-            .into_iter()
-            .map(|a| a.written)
-            .collect();
-    let text = texts::render(
-        "update",
-        minijinja::context! {
-            answers => answers,
-            deadline => deadline,
-            game => game.id,
-            title => G::TITLE,
-            north_side => G::seat_name(Seat::North),
-            north_name => name(Seat::North),
-            south_side => G::seat_name(Seat::South),
-            south_name => name(Seat::South),
-            you => G::seat_name(seat),
-            happened => untold(happened, already_told).iter().map(|h| texts::wrap(&format!("  {h}")).trim_end().to_string()).collect::<Vec<_>>(),
-            board => state.draw_board_styled(seat, happened, &BoardStyle {
-                without_key: !key,
-                // A result the rules did not reach (a resignation, a draw
-                // agreed, a moderator's ruling) replaces whose move it is.
-                ended: result.clone().filter(|_| state.outcome().is_none()),
-                // "What happened" tells the last action once.
-                without_last: !happened.is_empty(),
-            }),
-            result => result,
-            yours => pending.is_some_and(|p| p.seat == seat),
-            choices => state.choices(),
-            waiting => pending.map(|p| format!("{} ({})", G::seat_name(p.seat), p.kind)).unwrap_or_default(),
-            draw_offer => draw_offer,
-        },
-    );
-    Ok(texts::wrap(&text))
-}
-
-/// An answer a player gave in advance: when `condition` holds for their
-/// decision, `then` is their order.
-#[derive(Clone, Debug, Serialize, serde::Deserialize)]
-struct AnswerInAdvance {
-    condition: crate::games::Condition,
-    then: String,
-    /// As the record shows it: `IF ATTACKED AT B2C RETREAT B1R`.
-    written: String,
-}
-
-/// Splits a mail's order lines at `;` and sets the answers given in
-/// advance (`IF ...`) apart from the orders.
-fn split_answers_in_advance(lines: &[String]) -> (Vec<String>, Vec<String>) {
-    let mut orders = Vec::new();
-    let mut ifs = Vec::new();
-    for part in lines.iter().flat_map(|l| l.split(';')) {
-        let part = part.trim();
-        if part.is_empty() {
-            continue;
-        }
-        let first = part.split_whitespace().next().unwrap_or_default();
-        if first.eq_ignore_ascii_case("IF") {
-            ifs.push(part.to_string());
-        } else {
-            orders.push(part.to_string());
-        }
-    }
-    (orders, ifs)
-}
-
-/// Reads `IF <condition> <answer>`: the longest beginning the game reads as
-/// a condition, and the order after it.
-fn read_answer_in_advance<G: Game>(
-    state: &G,
-    line: &str,
-) -> std::result::Result<AnswerInAdvance, String> {
-    let words: Vec<&str> = line.split_whitespace().skip(1).collect();
-    let mut found = None;
-    let mut why = String::from("write IF <condition> <answer>");
-    let mut longer = Vec::new();
-    for k in 1..words.len() {
-        match state.read_condition(&words[..k].join(" ")) {
-            Ok(c) => found = Some((c, k)),
-            Err(e) if found.is_none() => why = e,
-            Err(e) => longer.push(e),
-        }
-    }
-    // `IF ATTACKED AT B9Z ...`: the condition goes on past what was read,
-    // so what is wrong is in the longer condition.
-    if let Some((_, k)) = &found {
-        let next = words
-            .get(*k)
-            .map(|w| w.to_ascii_uppercase())
-            .unwrap_or_default();
-        if matches!(next.as_str(), "AT" | "IN" | "ON") {
-            return Err(longer.pop().unwrap_or(why));
-        }
-    }
-    match found.map(|(c, k)| (c, words[k..].join(" "))) {
-        Some((condition, then)) => Ok(AnswerInAdvance {
-            written: format!("IF {} {then}", condition.text),
-            condition,
-            then,
-        }),
-        None => Err(why),
-    }
-}
-
-/// Whether a decision starts (or continues) a turn, rather than answering
-/// inside an action.
-fn is_turn(kind: crate::games::DecisionKind) -> bool {
-    matches!(
-        kind,
-        crate::games::DecisionKind::Turn | crate::games::DecisionKind::DoubleTurn { .. }
-    )
-}
-
-/// The events of `happened` in words, less those the reader was already
-/// told in this mail (each told event hides one equal event).
-fn untold<E: std::fmt::Display>(happened: &[E], already_told: &[String]) -> Vec<String> {
-    let mut told: Vec<&str> = already_told.iter().map(String::as_str).collect();
-    let mut out = Vec::new();
-    for event in happened {
-        let text = event.to_string();
-        match told.iter().position(|t| *t == text) {
-            Some(i) => {
-                told.swap_remove(i);
-            }
-            None => out.push(text),
-        }
-    }
-    out
-}
-
-/// Ends a sentence with a full stop unless it has its own mark.
-fn sentence(text: &str) -> String {
-    if text.ends_with(['.', '?', '!']) {
-        text.to_string()
-    } else {
-        format!("{text}.")
-    }
-}
-
-fn seat_named_text<G: Game>(seat: &str) -> &'static str {
-    match seat {
-        "north" => G::seat_name(Seat::North),
-        _ => G::seat_name(Seat::South),
-    }
-}
-
-pub(crate) fn termination(reason: EndReason) -> String {
-    match reason {
-        EndReason::ReserveEntered => "reserve entered".into(),
-        EndReason::Points { north, south } => format!("points, {north} to {south}"),
-        EndReason::NoLegalAction => "no legal action".into(),
-    }
-}
-
-/// The subject of a mail about `game` to the player of `seat` (or to
-/// someone else): the game and its state in a few words, `Game 12: your
-/// move (turn 27)`, `Game 12: Gray attacks B2C - retreat or stand?`,
-/// `Game 12: over - Blue wins 11-2`. Threading rests on In-Reply-To and
-/// References, which stay as they are.
-pub fn game_subject(game: &GameRow, seat: Option<Seat>) -> String {
-    let headline = match game.status.as_str() {
-        "invited" => format!("invitation to {}", game.kind.to_ascii_uppercase()),
-        "declined" => "declined".to_string(),
-        "expired" => "invitation expired".to_string(),
-        _ => crate::with_game!(&game.kind, G => headline::<G>(game, seat))
-            .flatten()
-            .unwrap_or_else(|| game.kind.to_ascii_uppercase()),
-    };
-    format!("Game {}: {headline}", game.id)
-}
-
-fn headline<G: Game>(game: &GameRow, seat: Option<Seat>) -> Option<String> {
-    let state = load::<G>(game)?;
-    if state.outcome().is_none() {
-        if let Some(result) = &game.result {
-            // Ended outside the rules: a resignation, a draw, a ruling.
-            let how = game
-                .termination
-                .as_deref()
-                .map(|t| format!(" ({t})"))
-                .unwrap_or_default();
-            return Some(match seat_from_text(result) {
-                Some(w) => format!("over - {} wins{how}", G::seat_name(w)),
-                None => format!("over - a draw{how}"),
-            });
-        }
-    }
-    // Someone outside the game reads it as a bystander: nobody's "your".
-    let viewer = seat
-        .or_else(|| state.pending().map(|p| p.seat.other()))
-        .unwrap_or(Seat::North);
-    Some(state.headline(viewer))
-}
-
-fn reply_subject(subject: &str) -> String {
-    let s = subject.trim();
-    if s.is_empty() {
-        "orderly".into()
-    } else if s.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("re:")) {
-        s.to_string()
-    } else {
-        format!("Re: {s}")
-    }
 }
