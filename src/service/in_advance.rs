@@ -6,7 +6,8 @@
 use serde::Serialize;
 
 use super::texts::{self, sentence};
-use super::{Result, Work};
+use super::work::Work;
+use super::Result;
 use crate::games::submission::submit;
 use crate::games::{Game, Seat};
 use crate::mail::outgoing::AutoKind;

@@ -8,8 +8,9 @@ use sha2::{Digest, Sha256};
 
 use super::identity::{self, claim_from_address};
 use super::notices::bounce_received;
+use super::work::Work;
 use super::zones::zone_of_offset;
-use super::{now_text, Processed, Result, Service, Work};
+use super::{now_text, Processed, Result, Service};
 use crate::config::Config;
 use crate::mail::intake::{self, Incoming};
 

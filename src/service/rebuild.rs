@@ -3,7 +3,8 @@
 //! mail of a game carry.
 
 use super::game::load;
-use super::{Result, Work};
+use super::work::Work;
+use super::Result;
 use crate::games::{Game, GameOptions, GameResult, Seat};
 use crate::record::{Record, Recorder};
 use crate::store::{GameRow, StoreError, Tx};

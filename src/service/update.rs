@@ -4,8 +4,9 @@
 
 use super::game::termination;
 use super::in_advance::AnswerInAdvance;
+use super::work::Work;
 use super::zones::local_time;
-use super::{texts, Result, Work};
+use super::{texts, Result};
 use crate::games::{BoardStyle, Game, Seat};
 use crate::store::{GameRow, Tx};
 
