@@ -3,18 +3,16 @@
 //! names once it is authenticated.
 
 use super::commands::Command;
-use super::game::load;
 use super::identity::secrets_match;
-use super::inform::hosted_games;
-use super::lifecycle::TimeControl;
-use super::notices::{moderators_of, queue_notice};
-use super::update::update_text_keyed;
+use super::invitation::TimeControl;
 use super::work::Work;
 use super::{lines, texts, Result};
-use crate::games::{Game, GameOptions};
-use crate::store::{seat_text, GameRow, SeatRow};
+use crate::games::Game;
+use crate::store::{GameRow, SeatRow};
 
 impl Work<'_> {
+    /// Answers every line of the mail, in order: orders in a row go to
+    /// the game together, every other command on its own.
     pub(super) fn run(&mut self) -> Result<()> {
         let text = self.incoming.text.clone();
         let lines: Vec<&str> = text
@@ -113,13 +111,7 @@ impl Work<'_> {
                 {
                     self.item(line, "Answered once, above.", false);
                 }
-                Command::Help => {
-                    self.item(line, "The commands are below.", false);
-                    self.parts.push(texts::render(
-                        "help",
-                        minijinja::context! { games => hosted_games() },
-                    ));
-                }
+                Command::Help => self.help(line),
                 Command::HelpRules(game) => {
                     self.help_rules(line, game.as_deref(), claim.as_ref())?
                 }
@@ -153,32 +145,13 @@ impl Work<'_> {
                 | Command::Vacation(_)
                 | Command::SetReminders(_)
                     if !self.holds_a_key(line, claim.as_ref())? => {}
-                Command::SetDigest(on) => {
-                    let player = self.tx.player(self.sender, "", self.at)?;
-                    self.tx.set_digest(player, on)?;
-                    let what = if on {
-                        "You will get one mail a day listing your games and deadlines, \
-                         instead of reminders."
-                    } else {
-                        "Daily digest off; reminders come per game again."
-                    };
-                    self.item(line, what, false);
-                }
+                Command::SetDigest(on) => self.set_digest(line, on)?,
                 Command::SetTimezone(zone) => self.set_timezone(line, &zone)?,
                 Command::Vacation(span) => self.vacation(line, span)?,
                 Command::BadVacation(why) => {
                     self.item(line, format!("Not understood: {why}."), true)
                 }
-                Command::SetReminders(on) => {
-                    let player = self.tx.player(self.sender, "", self.at)?;
-                    self.tx.set_reminders(player, on)?;
-                    let what = if on { "on" } else { "off" };
-                    self.item(
-                        line,
-                        format!("Reminders are {what} for all your games."),
-                        false,
-                    );
-                }
+                Command::SetReminders(on) => self.set_reminders(line, on)?,
                 Command::BadNew(why) => self.item(line, format!("Not understood: {why}."), true),
                 Command::ConfirmAddress(code) => self.confirm_address(line, &code)?,
                 other => {
@@ -201,6 +174,8 @@ impl Work<'_> {
         self.send_press()
     }
 
+    /// A command about the game the mail's key names, for its seat: what
+    /// an invitation or a game over allows, else the command's own job.
     pub(super) fn game_command<G: Game>(
         &mut self,
         line: &str,
@@ -208,50 +183,21 @@ impl Work<'_> {
         game: GameRow,
         seat: SeatRow,
     ) -> Result<()> {
-        let side = G::seat_name(seat.seat);
+        let offered_to_me = game.draw_offer == Some(seat.seat.other());
         match (command, game.status.as_str()) {
             (Command::Accept, "invited") if seat.seat != game.inviter_seat => {
-                self.tx.set_status(game.id, "active", self.at)?;
-                let state = G::new(&GameOptions {
-                    first: game.first_seat,
-                    seed: None,
-                });
-                self.tx
-                    .set_position(game.id, &state.position(), 0, self.at)?;
-                self.refresh_deadline(game.id, &state)?;
-                self.item(
-                    line,
-                    format!("Game {} begins; you play {side}.", game.id),
-                    false,
-                );
-                let game = self.reload(game.id)?;
-                self.broadcast(&game, &state, &[], Some(seat.seat))?;
+                self.accept::<G>(line, &game, &seat)
             }
             (Command::Decline, "invited") if seat.seat != game.inviter_seat => {
-                self.tx.set_status(game.id, "declined", self.at)?;
-                self.item(line, format!("You declined game {}.", game.id), false);
-                self.notify_other(
-                    &game,
-                    seat.seat,
-                    format!("{} declined game {}.", self.sender, game.id),
-                )?;
+                self.decline(line, &game, &seat)
             }
             (Command::Accept | Command::Decline, "invited") => {
-                self.item(
-                    line,
-                    "Refused: the invitation is for the other player; wait for their answer.",
-                    true,
-                );
+                self.not_yours_to_answer(line);
+                Ok(())
             }
             (_, "invited") => {
-                self.item(
-                    line,
-                    format!(
-                        "Refused: game {} has not begun: the invitation is still open.",
-                        game.id
-                    ),
-                    true,
-                );
+                self.not_begun(line, &game);
+                Ok(())
             }
             // A finished game can still be read: its record and its
             // final board.
@@ -262,172 +208,37 @@ impl Work<'_> {
                         Command::History | Command::Board | Command::HelpBoard
                     ) =>
             {
-                self.item(
-                    line,
-                    format!("Refused: game {} is {status}.", game.id),
-                    true,
-                );
-                if let Some(state) = load::<G>(&game) {
-                    self.parts
-                        .push(self.update_text(&game, &state, seat.seat, &[]));
-                }
+                self.not_active::<G>(line, &game, &seat);
+                Ok(())
             }
-            (Command::ClaimWin, _) => self.claim_win::<G>(line, &game, &seat)?,
-            (Command::Moderator(text), _) => {
-                self.tx.set_disputed(game.id, Some(&text))?;
-                let body = texts::wrap(&format!(
-                    "{} ({} in game {}) asks for a moderator:\n\n{text}\n\n\
-                     Write STALLED to your moderator address for the games that wait.",
-                    self.sender, side, game.id
-                ));
-                let moderators = moderators_of(self.tx, self.config, game.id)?;
-                for (n, m) in moderators.iter().enumerate() {
-                    let seed = format!("{}/moderator/{n}", self.message_id);
-                    queue_notice(
-                        self.tx,
-                        self.config,
-                        &game,
-                        &m.to_lowercase(),
-                        None,
-                        body.clone(),
-                        &seed,
-                        self.now,
-                    )?;
-                }
-                let answer = if moderators.is_empty() {
-                    "Noted; this server has no moderator configured yet, so an \
-                     administrator will see it in `orderly mod stalled`."
-                } else {
-                    "The moderators have been asked; they will answer by mail."
-                };
-                self.item(line, answer, false);
-            }
-            (Command::Board, _) if self.board_shown.contains(&game.id) => {
-                // The update this mail made carries the board already.
-                self.item(line, "The board and the choices are below.", false);
-            }
-            (Command::Board, _) => {
-                let state = self.state::<G>(&game)?;
-                self.item(line, "The board and the choices are below.", false);
-                self.board_shown.insert(game.id);
-                self.parts
-                    .push(self.update_text(&game, &state, seat.seat, &[]));
-            }
-            (Command::CancelIf(words), _) => {
-                self.cancel_answers::<G>(line, &words, &game, &seat)?
-            }
-            (Command::Say(text), _) => self.say::<G>(line, &text, &game, &seat)?,
-            (Command::SetAddress(new), _) => self.set_address(line, &new, &game, &seat)?,
-            (Command::HelpBoard, _) => {
-                let state = self.state::<G>(&game)?;
-                self.item(line, "The board, with its key, is below.", false);
-                let text = update_text_keyed(self.tx, &game, &state, seat.seat, &[], true, &[])?;
-                self.parts.push(texts::wrap(&text));
-            }
-            (Command::HelpMoves(square), _) => {
-                let state = self.state::<G>(&game)?;
-                match state.choices_from(&square) {
-                    Ok(text) => {
-                        self.item(line, "See below.", false);
-                        self.parts.push(text);
-                    }
-                    Err(r) => self.refuse(line, &r),
-                }
-            }
-            (Command::History, _) => {
-                let record = self.record::<G>(&game)?;
-                self.item(line, "The record of the game so far is below.", false);
-                self.parts.push(record.to_string());
-            }
-            (Command::Resign, _) => {
-                let winner = seat.seat.other();
-                self.tx.add_entry(
-                    game.id,
-                    "resign",
-                    Some(seat.seat),
-                    "RESIGNS",
-                    line,
-                    Some(self.message_id),
-                    self.at,
-                    &[],
-                )?;
-                self.tx.finish(
-                    game.id,
-                    seat_text(winner),
-                    &format!("{side} resigned"),
-                    self.at,
-                )?;
-                self.item(
-                    line,
-                    format!(
-                        "You resigned game {}. {} wins.",
-                        game.id,
-                        G::seat_name(winner)
-                    ),
-                    false,
-                );
-                let state = self.state::<G>(&game)?;
-                let game = self.reload(game.id)?;
-                self.broadcast(&game, &state, &[], Some(seat.seat))?;
-            }
-            (Command::OfferDraw, _) => {
-                self.tx.set_draw_offer(game.id, Some(seat.seat))?;
-                self.item(
-                    line,
-                    "Draw offered; the other player may ACCEPT DRAW or DECLINE DRAW.",
-                    false,
-                );
-                self.notify_other(&game, seat.seat, format!(
-                    "{side} offers a draw in game {}. Write ACCEPT DRAW or DECLINE DRAW (or play on: an order declines it).",
-                    game.id
-                ))?;
-            }
-            (Command::AcceptDraw, _) if game.draw_offer == Some(seat.seat.other()) => {
-                self.tx.add_entry(
-                    game.id,
-                    "draw",
-                    Some(seat.seat),
-                    "DRAW AGREED",
-                    line,
-                    Some(self.message_id),
-                    self.at,
-                    &[],
-                )?;
-                self.tx.finish(game.id, "draw", "draw agreed", self.at)?;
-                self.item(
-                    line,
-                    format!("Draw agreed: game {} is over.", game.id),
-                    false,
-                );
-                let state = self.state::<G>(&game)?;
-                let game = self.reload(game.id)?;
-                self.broadcast(&game, &state, &[], Some(seat.seat))?;
-            }
-            (Command::DeclineDraw, _) if game.draw_offer == Some(seat.seat.other()) => {
-                self.tx.set_draw_offer(game.id, None)?;
-                self.item(line, "Draw declined; play goes on.", false);
-                self.notify_other(
-                    &game,
-                    seat.seat,
-                    format!("{side} declines the draw in game {}.", game.id),
-                )?;
+            (Command::ClaimWin, _) => self.claim_win::<G>(line, &game, &seat),
+            (Command::Moderator(text), _) => self.ask_moderators::<G>(line, &text, &game, &seat),
+            (Command::Board, _) => self.board::<G>(line, &game, &seat),
+            (Command::CancelIf(words), _) => self.cancel_answers::<G>(line, &words, &game, &seat),
+            (Command::Say(text), _) => self.say::<G>(line, &text, &game, &seat),
+            (Command::SetAddress(new), _) => self.set_address(line, &new, &game, &seat),
+            (Command::HelpBoard, _) => self.help_board::<G>(line, &game, &seat),
+            (Command::HelpMoves(square), _) => self.help_moves::<G>(line, &square, &game),
+            (Command::History, _) => self.history::<G>(line, &game),
+            (Command::Resign, _) => self.resign::<G>(line, &game, &seat),
+            (Command::OfferDraw, _) => self.offer_draw::<G>(line, &game, &seat),
+            (Command::AcceptDraw, _) if offered_to_me => self.accept_draw::<G>(line, &game, &seat),
+            (Command::DeclineDraw, _) if offered_to_me => {
+                self.decline_draw::<G>(line, &game, &seat)
             }
             (Command::AcceptDraw | Command::DeclineDraw, _) => {
-                self.item(
-                    line,
-                    "Refused: there is no draw offer from the other player to answer.",
-                    true,
-                );
+                self.no_draw_offer(line);
+                Ok(())
             }
+            // In a game under way ACCEPT/DECLINE mean nothing but DECLINE
+            // may answer a second chance: an order line.
             (Command::Accept | Command::Decline, _) => {
-                // In a game under way ACCEPT/DECLINE mean nothing but
-                // DECLINE may answer a second chance: an order line.
-                self.orders_for::<G>(&[line.to_string()], game, seat)?;
+                self.orders_for::<G>(&[line.to_string()], game, seat)
             }
             (other, _) => {
                 self.item(line, format!("Not understood here: {other:?}."), true);
+                Ok(())
             }
         }
-        Ok(())
     }
 }

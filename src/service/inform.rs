@@ -1,14 +1,25 @@
-//! What only informs: the player's games (GAMES), and the list of hosted
-//! games the help and that list show.
+//! What only informs (answered once a mail, however often asked): HELP,
+//! the player's games (GAMES), the board (BOARD, HELP BOARD), one unit's
+//! choices (HELP MOVES), the record (HISTORY). HELP RULES is `rules.rs`.
 
 use super::game::{pending_of, side_name};
+use super::update::update_text_keyed;
 use super::work::Work;
 use super::zones::local_time;
 use super::{texts, Result};
-use crate::games::hosted;
-use crate::store::seat_from_text;
+use crate::games::{hosted, Game};
+use crate::store::{seat_from_text, GameRow, SeatRow};
 
 impl Work<'_> {
+    /// `HELP`: the commands.
+    pub(super) fn help(&mut self, line: &str) {
+        self.item(line, "The commands are below.", false);
+        self.parts.push(texts::render(
+            "help",
+            minijinja::context! { games => hosted_games() },
+        ));
+    }
+
     pub(super) fn games(&mut self, line: &str) -> Result<()> {
         let player = self.tx.player(self.sender, "", self.at)?;
         let mut list = Vec::new();
@@ -74,6 +85,66 @@ impl Work<'_> {
             "games",
             minijinja::context! { games => list, hosted => hosted_games() },
         )));
+        Ok(())
+    }
+
+    /// `BOARD`: the game as it stands, unless this reply carries it already.
+    pub(super) fn board<G: Game>(
+        &mut self,
+        line: &str,
+        game: &GameRow,
+        seat: &SeatRow,
+    ) -> Result<()> {
+        if self.board_shown.contains(&game.id) {
+            // The update this mail made carries the board already.
+            self.item(line, "The board and the choices are below.", false);
+            return Ok(());
+        }
+        let state = self.state::<G>(game)?;
+        self.item(line, "The board and the choices are below.", false);
+        self.board_shown.insert(game.id);
+        self.parts
+            .push(self.update_text(game, &state, seat.seat, &[]));
+        Ok(())
+    }
+
+    /// `HELP BOARD`: the board again, with the key to its marks.
+    pub(super) fn help_board<G: Game>(
+        &mut self,
+        line: &str,
+        game: &GameRow,
+        seat: &SeatRow,
+    ) -> Result<()> {
+        let state = self.state::<G>(game)?;
+        self.item(line, "The board, with its key, is below.", false);
+        let text = update_text_keyed(self.tx, game, &state, seat.seat, &[], true, &[])?;
+        self.parts.push(texts::wrap(&text));
+        Ok(())
+    }
+
+    /// `HELP MOVES <square>`: the legal orders of the unit there.
+    pub(super) fn help_moves<G: Game>(
+        &mut self,
+        line: &str,
+        square: &str,
+        game: &GameRow,
+    ) -> Result<()> {
+        let state = self.state::<G>(game)?;
+        match state.choices_from(square) {
+            Ok(text) => {
+                self.item(line, "See below.", false);
+                self.parts.push(text);
+            }
+            Err(r) => self.refuse(line, &r),
+        }
+        Ok(())
+    }
+
+    /// `HISTORY`: the record of the game so far.
+    pub(super) fn history<G: Game>(&mut self, line: &str, game: &GameRow) -> Result<()> {
+        let record = self.record::<G>(game)?;
+        self.item(line, "The record of the game so far is below.", false);
+        self.parts.push(record.to_string());
         Ok(())
     }
 }

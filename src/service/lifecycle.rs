@@ -1,233 +1,16 @@
-//! A game's life: invited (NEW), begun or declined (ACCEPT, DECLINE),
-//! ended by a resignation, a draw agreed or a win claimed on time.
+//! A game's life after its invitation (`invitation.rs`): begun or
+//! declined (ACCEPT, DECLINE), ended by a resignation, a draw agreed or a
+//! win claimed on time; and a player's call for a moderator (MODERATOR).
 
 use super::clock::claims;
-use super::identity::{self, reply_address, seat_secret};
-use super::notices::queue_notice;
-use super::subject::game_subject;
+use super::game::load;
+use super::notices::{moderators_of, queue_notice};
 use super::work::Work;
-use super::zones::local_time;
-use super::{now_text, texts, Result};
-use crate::games::{hosted, seat_named, Game, Seat};
-use crate::mail::outgoing::AutoKind;
-use crate::store::{seat_text, GameRow, SeatRow, StoreError};
-
-/// The time control a `NEW` asks for.
-pub(super) struct TimeControl {
-    pub(super) days: Option<u32>,
-    pub(super) clock: Option<(u32, u32, Option<u32>)>,
-    pub(super) timeout: Option<String>,
-    pub(super) moderator: Option<String>,
-}
+use super::{texts, Result};
+use crate::games::{Game, GameOptions};
+use crate::store::{seat_text, GameRow, SeatRow};
 
 impl Work<'_> {
-    pub(super) fn new_game(
-        &mut self,
-        line: &str,
-        game: &str,
-        opponent: &str,
-        side: Option<&str>,
-        first: Option<&str>,
-        time: TimeControl,
-    ) -> Result<()> {
-        let Some(name) = hosted::canonical(game) else {
-            self.item(
-                line,
-                format!(
-                    "Refused: {game:?} is not a game here; orderly hosts {} (each with \
-                     its sides for AS and FIRST).",
-                    hosted::listing()
-                ),
-                true,
-            );
-            return Ok(());
-        };
-        crate::with_game!(name, G => self.new_game_of::<G>(line, opponent, side, first, time))
-            .unwrap_or(Ok(()))
-    }
-
-    /// `NEW <game> ...` for the hosted game `G`: the sides are its own.
-    fn new_game_of<G: Game>(
-        &mut self,
-        line: &str,
-        opponent: &str,
-        side: Option<&str>,
-        first: Option<&str>,
-        time: TimeControl,
-    ) -> Result<()> {
-        if opponent == self.sender || identity::is_own_address(self.config, opponent) {
-            self.item(line, "Refused: name the other player's address.", true);
-            return Ok(());
-        }
-        if let Err(why) = identity::check_mailbox(opponent) {
-            self.item(line, format!("Refused: {why}. Nothing was done."), true);
-            return Ok(());
-        }
-        if let Some(moderator) = &time.moderator {
-            // A moderator is a third person, appointed, never self-appointed.
-            let why = identity::check_mailbox(moderator).err().or_else(|| {
-                (moderator == self.sender
-                    || moderator == opponent
-                    || identity::is_own_address(self.config, moderator))
-                .then(|| "the game's moderator must be neither player nor orderly".to_string())
-            });
-            if let Some(why) = why {
-                self.item(line, format!("Refused: {why}. Nobody was invited."), true);
-                return Ok(());
-            }
-        }
-        let seat_of = |name: Option<&str>, default: Seat| match name {
-            None => Some(default),
-            Some(n) => seat_named::<G>(n),
-        };
-        let (Some(mine), Some(first)) = (seat_of(side, Seat::North), seat_of(first, Seat::North))
-        else {
-            let [north, south] = Seat::BOTH.map(|s| G::seat_name(s).to_ascii_uppercase());
-            self.item(
-                line,
-                format!("Refused: the sides are {north} and {south} (AS {north}, FIRST {south})."),
-                true,
-            );
-            return Ok(());
-        };
-        let name = self
-            .incoming
-            .from
-            .as_ref()
-            .and_then(|a| a.name.clone())
-            .unwrap_or_default();
-        let me = self.tx.player(self.sender, &name, self.at)?;
-        // One mail (or many) cannot make orderly invite a crowd.
-        let day_ago = now_text(self.now - chrono::Duration::days(1));
-        let (today, open) = self.tx.invitations_by(me, &day_ago)?;
-        let service = &self.config.service;
-        let limit = if open >= i64::from(service.max_open_invitations) {
-            Some(format!(
-                "you have {open} invitations waiting for an answer, the most one \
-                 player may have open; wait for an answer (or their expiry)"
-            ))
-        } else if today >= i64::from(service.max_invitations_per_day) {
-            Some(format!(
-                "you sent {today} invitations in the last 24 hours, the most this \
-                 server takes; try again tomorrow"
-            ))
-        } else {
-            None
-        };
-        if let Some(why) = limit {
-            self.item(line, format!("Refused: {why}. Nobody was invited."), true);
-            return Ok(());
-        }
-        let them = self.tx.player(opponent, "", self.at)?;
-        let id = self.tx.create_game(G::NAME, first, mine, self.at)?;
-        let days = time.days.unwrap_or(self.config.deadlines.turn_days);
-        self.tx.set_turn_days(id, i64::from(days))?;
-        if let Some(policy) = &time.timeout {
-            self.tx.set_timeout_policy(id, policy)?;
-        }
-        if let Some(moderator) = &time.moderator {
-            self.tx.set_game_moderator(id, moderator)?;
-        }
-        let moderator_asked = time.moderator.clone();
-        self.tx
-            .add_seat(id, mine, me, &seat_secret(self.secret, id, mine))?;
-        let theirs = mine.other();
-        self.tx
-            .add_seat(id, theirs, them, &seat_secret(self.secret, id, theirs))?;
-        let pace = match time.clock {
-            Some((initial, increment, cap)) => {
-                let cap = cap
-                    .unwrap_or(self.config.deadlines.clock_cap_days)
-                    .max(initial);
-                let day = 24 * 3600;
-                self.tx.set_clock(
-                    id,
-                    i64::from(initial) * day,
-                    i64::from(increment) * day,
-                    i64::from(cap) * day,
-                )?;
-                format!("a clock of {initial} days plus {increment} per turn (at most {cap})")
-            }
-            None => format!("{days} days per turn"),
-        };
-        let game = self
-            .tx
-            .game(id)?
-            .ok_or_else(|| StoreError::Corrupt("new game vanished".into()))?;
-        let seats = self.tx.seats(id)?;
-        let my_seat = seats.iter().find(|s| s.seat == mine).cloned();
-        let their_seat = seats.iter().find(|s| s.seat == theirs).cloned();
-        if let (Some(my_seat), Some(their_seat)) = (my_seat, their_seat) {
-            self.game = Some((game.clone(), my_seat));
-            let inviter = if name.is_empty() {
-                self.sender.to_string()
-            } else {
-                format!("{name} <{}>", self.sender)
-            };
-            let (zone, _) = self.tx.player_settings(opponent)?;
-            let expires =
-                self.now + chrono::Duration::days(i64::from(self.config.deadlines.invitation_days));
-            let body = texts::render(
-                "invitation",
-                minijinja::context! {
-                    inviter => inviter,
-                    title => G::TITLE,
-                    game => G::NAME.to_ascii_uppercase(),
-                    you => G::seat_name(theirs),
-                    first => G::seat_name(first),
-                    pace => pace,
-                    moderator => time.moderator,
-                    expires => local_time(&now_text(expires), &zone),
-                    reply_to => reply_address(&self.config.service.address, id, &their_seat.secret),
-                },
-            );
-            self.send_to(
-                &game,
-                &their_seat,
-                game_subject(&game, Some(their_seat.seat)),
-                texts::wrap(&body),
-                AutoKind::Generated,
-                "invitation",
-            )?;
-            if let Some(moderator) = &moderator_asked {
-                let (local, domain) = self.config.address_parts();
-                let key = identity::moderator_secret(self.secret, moderator);
-                let body = texts::wrap(&format!(
-                    "{} invites {opponent} to game {id} of {} and asks you to be \
-                     its moderator: to settle a stalled or disputed game, by mail.\n\n\
-                     To accept, write the line\n\n  ACCEPT MODERATION {id}\n\n\
-                     to your moderator address {local}+mod.{key}@{domain} \
-                     (keep it to yourself). To refuse, write DECLINE MODERATION {id} \
-                     there. Until you accept, you have no say in the game.",
-                    self.sender,
-                    G::TITLE
-                ));
-                queue_notice(
-                    self.tx,
-                    self.config,
-                    &game,
-                    moderator,
-                    None,
-                    body,
-                    &format!("{}/moderator-asked", self.message_id),
-                    self.now,
-                )?;
-            }
-        }
-        self.item(
-            line,
-            format!(
-                "Game {id} proposed: you play {} against {opponent}, {} moves first, \
-                 {pace}. They have been invited; you will hear when they ACCEPT or \
-                 DECLINE.",
-                G::seat_name(mine),
-                G::seat_name(first)
-            ),
-            false,
-        );
-        Ok(())
-    }
-
     /// `CLAIM WIN`: the opponent's time ran out (past the grace period) and
     /// the policy lets the waiting player claim the game.
     pub(super) fn claim_win<G: Game>(
@@ -302,6 +85,231 @@ impl Work<'_> {
                 true,
             ),
         }
+        Ok(())
+    }
+
+    /// `ACCEPT` of an invitation by the player invited: the game begins.
+    pub(super) fn accept<G: Game>(
+        &mut self,
+        line: &str,
+        game: &GameRow,
+        seat: &SeatRow,
+    ) -> Result<()> {
+        let side = G::seat_name(seat.seat);
+        self.tx.set_status(game.id, "active", self.at)?;
+        let state = G::new(&GameOptions {
+            first: game.first_seat,
+            seed: None,
+        });
+        self.tx
+            .set_position(game.id, &state.position(), 0, self.at)?;
+        self.refresh_deadline(game.id, &state)?;
+        self.item(
+            line,
+            format!("Game {} begins; you play {side}.", game.id),
+            false,
+        );
+        let game = self.reload(game.id)?;
+        self.broadcast(&game, &state, &[], Some(seat.seat))
+    }
+
+    /// `DECLINE` of an invitation by the player invited.
+    pub(super) fn decline(&mut self, line: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
+        self.tx.set_status(game.id, "declined", self.at)?;
+        self.item(line, format!("You declined game {}.", game.id), false);
+        self.notify_other(
+            game,
+            seat.seat,
+            format!("{} declined game {}.", self.sender, game.id),
+        )
+    }
+
+    /// `ACCEPT` or `DECLINE` by the inviter of their own invitation.
+    pub(super) fn not_yours_to_answer(&mut self, line: &str) {
+        self.item(
+            line,
+            "Refused: the invitation is for the other player; wait for their answer.",
+            true,
+        );
+    }
+
+    /// Any other command about a game still invited.
+    pub(super) fn not_begun(&mut self, line: &str, game: &GameRow) {
+        self.item(
+            line,
+            format!(
+                "Refused: game {} has not begun: the invitation is still open.",
+                game.id
+            ),
+            true,
+        );
+    }
+
+    /// A command that needs a game under way, about one that is over (or
+    /// declined, or expired): refused, with the game as it stands.
+    pub(super) fn not_active<G: Game>(&mut self, line: &str, game: &GameRow, seat: &SeatRow) {
+        self.item(
+            line,
+            format!("Refused: game {} is {}.", game.id, game.status),
+            true,
+        );
+        if let Some(state) = load::<G>(game) {
+            self.parts
+                .push(self.update_text(game, &state, seat.seat, &[]));
+        }
+    }
+
+    /// `RESIGN`: the other seat wins.
+    pub(super) fn resign<G: Game>(
+        &mut self,
+        line: &str,
+        game: &GameRow,
+        seat: &SeatRow,
+    ) -> Result<()> {
+        let side = G::seat_name(seat.seat);
+        let winner = seat.seat.other();
+        self.tx.add_entry(
+            game.id,
+            "resign",
+            Some(seat.seat),
+            "RESIGNS",
+            line,
+            Some(self.message_id),
+            self.at,
+            &[],
+        )?;
+        self.tx.finish(
+            game.id,
+            seat_text(winner),
+            &format!("{side} resigned"),
+            self.at,
+        )?;
+        self.item(
+            line,
+            format!(
+                "You resigned game {}. {} wins.",
+                game.id,
+                G::seat_name(winner)
+            ),
+            false,
+        );
+        let state = self.state::<G>(game)?;
+        let game = self.reload(game.id)?;
+        self.broadcast(&game, &state, &[], Some(seat.seat))
+    }
+
+    /// `OFFER DRAW`: the other player may accept or decline it (an order
+    /// declines it too).
+    pub(super) fn offer_draw<G: Game>(
+        &mut self,
+        line: &str,
+        game: &GameRow,
+        seat: &SeatRow,
+    ) -> Result<()> {
+        let side = G::seat_name(seat.seat);
+        self.tx.set_draw_offer(game.id, Some(seat.seat))?;
+        self.item(
+            line,
+            "Draw offered; the other player may ACCEPT DRAW or DECLINE DRAW.",
+            false,
+        );
+        self.notify_other(game, seat.seat, format!(
+            "{side} offers a draw in game {}. Write ACCEPT DRAW or DECLINE DRAW (or play on: an order declines it).",
+            game.id
+        ))
+    }
+
+    /// `ACCEPT DRAW` of the other player's offer: the game ends drawn.
+    pub(super) fn accept_draw<G: Game>(
+        &mut self,
+        line: &str,
+        game: &GameRow,
+        seat: &SeatRow,
+    ) -> Result<()> {
+        self.tx.add_entry(
+            game.id,
+            "draw",
+            Some(seat.seat),
+            "DRAW AGREED",
+            line,
+            Some(self.message_id),
+            self.at,
+            &[],
+        )?;
+        self.tx.finish(game.id, "draw", "draw agreed", self.at)?;
+        self.item(
+            line,
+            format!("Draw agreed: game {} is over.", game.id),
+            false,
+        );
+        let state = self.state::<G>(game)?;
+        let game = self.reload(game.id)?;
+        self.broadcast(&game, &state, &[], Some(seat.seat))
+    }
+
+    /// `DECLINE DRAW` of the other player's offer: play goes on.
+    pub(super) fn decline_draw<G: Game>(
+        &mut self,
+        line: &str,
+        game: &GameRow,
+        seat: &SeatRow,
+    ) -> Result<()> {
+        let side = G::seat_name(seat.seat);
+        self.tx.set_draw_offer(game.id, None)?;
+        self.item(line, "Draw declined; play goes on.", false);
+        self.notify_other(
+            game,
+            seat.seat,
+            format!("{side} declines the draw in game {}.", game.id),
+        )
+    }
+
+    /// `ACCEPT DRAW` or `DECLINE DRAW` with no offer from the other player.
+    pub(super) fn no_draw_offer(&mut self, line: &str) {
+        self.item(
+            line,
+            "Refused: there is no draw offer from the other player to answer.",
+            true,
+        );
+    }
+
+    /// `MODERATOR text`: the game is marked disputed and its moderators are
+    /// asked, by mail.
+    pub(super) fn ask_moderators<G: Game>(
+        &mut self,
+        line: &str,
+        text: &str,
+        game: &GameRow,
+        seat: &SeatRow,
+    ) -> Result<()> {
+        let side = G::seat_name(seat.seat);
+        self.tx.set_disputed(game.id, Some(text))?;
+        let body = texts::wrap(&format!(
+            "{} ({} in game {}) asks for a moderator:\n\n{text}\n\n\
+             Write STALLED to your moderator address for the games that wait.",
+            self.sender, side, game.id
+        ));
+        let moderators = moderators_of(self.tx, self.config, game.id)?;
+        for (n, m) in moderators.iter().enumerate() {
+            let seed = format!("{}/moderator/{n}", self.message_id);
+            queue_notice(
+                self.tx,
+                self.config,
+                game,
+                &m.to_lowercase(),
+                None,
+                body.clone(),
+                &seed,
+                self.now,
+            )?;
+        }
+        let answer = if moderators.is_empty() {
+            "Noted; this server has no moderator configured yet, so an \
+             administrator will see it in `orderly mod stalled`."
+        } else {
+            "The moderators have been asked; they will answer by mail."
+        };
+        self.item(line, answer, false);
         Ok(())
     }
 }

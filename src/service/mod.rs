@@ -17,17 +17,17 @@
 //! 2. `incoming.rs`: in one transaction, a duplicate is skipped, a bounce
 //!    goes to `notices.rs`, automatic mail, loops, replays and floods are
 //!    set aside unanswered (`limits.rs`: a mail too large gets one short
-//!    answer); anything else becomes a [`work::Work`].
+//!    answer); anything else becomes a `Work`.
 //! 3. `work.rs`: the per-mail context; which game and seat the mail may act
 //!    for (its key, `identity.rs`), and the warning to a seat whose key a
 //!    stranger used. `moderators.rs`: a mail to a moderator address.
 //! 4. `dispatch.rs`: each line, read by `lines.rs` and `commands.rs`, goes
-//!    to its job: `lifecycle.rs` (NEW, ACCEPT, DECLINE, RESIGN, draws, CLAIM
-//!    WIN, MODERATOR), `orders.rs` (orders and held lines) with
-//!    `in_advance.rs` (IF ...), `settings.rs` (address, vacation, time
-//!    zone, reminders, digest), `press.rs` (SAY), `inform.rs` and
-//!    `rules.rs` (HELP, GAMES, BOARD, HISTORY, HELP RULES).
-//! 5. `reply.rs`: every line is answered with a typed [`Answer`]; the reply
+//!    to its job: `invitation.rs` (NEW), `lifecycle.rs` (ACCEPT, DECLINE,
+//!    RESIGN, draws, CLAIM WIN, MODERATOR), `orders.rs` (orders and held
+//!    lines) with `in_advance.rs` (IF ...), `settings.rs` (address,
+//!    vacation, time zone, reminders, digest), `press.rs` (SAY),
+//!    `inform.rs` and `rules.rs` (HELP, GAMES, BOARD, HISTORY, HELP RULES).
+//! 5. `reply.rs`: every line is answered with a typed `Answer`; the reply
 //!    echoes them; `compose.rs` queues the updates (`update.rs`) and
 //!    notices to the seats, with subjects from `subject.rs`, every sentence
 //!    from `templates/` (`texts.rs`). The transaction commits.
@@ -67,6 +67,7 @@ pub mod identity;
 mod in_advance;
 mod incoming;
 mod inform;
+mod invitation;
 mod lifecycle;
 mod limits;
 pub mod lines;

@@ -1,5 +1,6 @@
 //! A player's own settings: the address they play from (SET ADDRESS,
-//! CONFIRM ADDRESS), vacations, the time zone deadlines are shown in.
+//! CONFIRM ADDRESS), vacations, the time zone deadlines are shown in,
+//! reminders or a daily digest.
 
 use chrono::{DateTime, Utc};
 
@@ -247,6 +248,33 @@ impl Work<'_> {
                 true,
             ),
         }
+        Ok(())
+    }
+
+    /// `SET DIGEST DAILY|OFF`: one mail a day instead of reminders.
+    pub(super) fn set_digest(&mut self, line: &str, on: bool) -> Result<()> {
+        let player = self.tx.player(self.sender, "", self.at)?;
+        self.tx.set_digest(player, on)?;
+        let what = if on {
+            "You will get one mail a day listing your games and deadlines, \
+             instead of reminders."
+        } else {
+            "Daily digest off; reminders come per game again."
+        };
+        self.item(line, what, false);
+        Ok(())
+    }
+
+    /// `SET REMINDERS ON|OFF`, for all the player's games.
+    pub(super) fn set_reminders(&mut self, line: &str, on: bool) -> Result<()> {
+        let player = self.tx.player(self.sender, "", self.at)?;
+        self.tx.set_reminders(player, on)?;
+        let what = if on { "on" } else { "off" };
+        self.item(
+            line,
+            format!("Reminders are {what} for all your games."),
+            false,
+        );
         Ok(())
     }
 }
