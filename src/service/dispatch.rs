@@ -5,6 +5,7 @@
 use super::commands::Command;
 use super::identity::secrets_match;
 use super::invitation::TimeControl;
+use super::reply::Answer;
 use super::work::Work;
 use super::{lines, texts, Result};
 use crate::games::Game;
@@ -26,9 +27,11 @@ impl Work<'_> {
         if lines.is_empty() {
             self.item(
                 "(nothing)",
-                "This mail has no command or order in it (quoted lines and \
-                 signatures are not read). Write HELP for the commands.",
-                true,
+                Answer::Refused(
+                    "This mail has no command or order in it (quoted lines and \
+                 signatures are not read). Write HELP for the commands."
+                        .into(),
+                ),
             );
             return Ok(());
         }
@@ -72,12 +75,11 @@ impl Work<'_> {
                 let left = lines.len() - index + self.incoming.unread.lines;
                 self.item(
                     "(the rest of this mail)",
-                    format!(
+                    Answer::Refused(format!(
                         "Not read: {left} more line(s). A mail carries at most {} \
                          commands and orders; send the rest in another mail.",
                         self.config.service.max_commands_per_mail
-                    ),
-                    true,
+                    )),
                 );
                 break;
             }
@@ -109,7 +111,7 @@ impl Work<'_> {
                 | Command::Board
                     if !self.answered.insert(format!("{command:?}")) =>
                 {
-                    self.item(line, "Answered once, above.", false);
+                    self.item(line, Answer::Done("Answered once, above.".into()));
                 }
                 Command::Help => self.help(line),
                 Command::HelpRules(game) => {
@@ -148,11 +150,15 @@ impl Work<'_> {
                 Command::SetDigest(on) => self.set_digest(line, on)?,
                 Command::SetTimezone(zone) => self.set_timezone(line, &zone)?,
                 Command::Vacation(span) => self.vacation(line, span)?,
-                Command::BadVacation(why) => {
-                    self.item(line, format!("Not understood: {why}."), true)
-                }
+                Command::BadVacation(why) => self.item(
+                    line,
+                    Answer::NotUnderstood(format!("Not understood: {why}.")),
+                ),
                 Command::SetReminders(on) => self.set_reminders(line, on)?,
-                Command::BadNew(why) => self.item(line, format!("Not understood: {why}."), true),
+                Command::BadNew(why) => self.item(
+                    line,
+                    Answer::NotUnderstood(format!("Not understood: {why}.")),
+                ),
                 Command::ConfirmAddress(code) => self.confirm_address(line, &code)?,
                 other => {
                     if let Some((game, seat)) = self.authenticate(line, claim.as_ref())? {
@@ -236,7 +242,10 @@ impl Work<'_> {
                 self.orders_for::<G>(&[line.to_string()], game, seat)
             }
             (other, _) => {
-                self.item(line, format!("Not understood here: {other:?}."), true);
+                self.item(
+                    line,
+                    Answer::NotUnderstood(format!("Not understood here: {other:?}.")),
+                );
                 Ok(())
             }
         }

@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use super::reply::Answer;
 use super::texts::{self, sentence};
 use super::work::Work;
 use super::Result;
@@ -36,19 +37,21 @@ impl Work<'_> {
                     };
                     self.item(
                         line,
-                        format!(
+                        Answer::Done(format!(
                             "Noted: if {}, then {} ({when}). It is played when its \
                              moment comes, if it is legal then.",
                             answer.condition.text.to_lowercase(),
                             answer.then
-                        ),
-                        false,
+                        )),
                     );
                     prepared.retain(|p| p.condition.text != answer.condition.text);
                     given.push(answer.written.clone());
                     prepared.push(answer);
                 }
-                Err(why) => self.item(line, format!("Not understood: {why}."), true),
+                Err(why) => self.item(
+                    line,
+                    Answer::NotUnderstood(format!("Not understood: {why}.")),
+                ),
             }
         }
         // A bound on what one seat may keep waiting.
@@ -164,9 +167,11 @@ impl Work<'_> {
         for a in gone {
             self.item(
                 &a.written,
-                "Not kept: this mail made no attack for it to answer (see \
-                 above). Send it again with the attack.",
-                true,
+                Answer::Refused(
+                    "Not kept: this mail made no attack for it to answer (see \
+                 above). Send it again with the attack."
+                        .into(),
+                ),
             );
         }
         Ok(())
@@ -208,7 +213,10 @@ impl Work<'_> {
                     .cloned()
                     .collect(),
                 Err(why) => {
-                    self.item(line, format!("Not understood: {why}."), true);
+                    self.item(
+                        line,
+                        Answer::NotUnderstood(format!("Not understood: {why}.")),
+                    );
                     return Ok(());
                 }
             }
@@ -217,11 +225,10 @@ impl Work<'_> {
         self.set_answers(game.id, seat.seat, &kept)?;
         self.item(
             line,
-            format!(
+            Answer::Done(format!(
                 "{dropped} answer(s) given in advance cancelled; {} left.",
                 kept.len()
-            ),
-            false,
+            )),
         );
         Ok(())
     }

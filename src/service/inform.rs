@@ -3,6 +3,7 @@
 //! choices (HELP MOVES), the record (HISTORY). HELP RULES is `rules.rs`.
 
 use super::game::{pending_of, side_name};
+use super::reply::Answer;
 use super::update::update_text_keyed;
 use super::work::Work;
 use super::zones::local_time;
@@ -13,7 +14,7 @@ use crate::store::{seat_from_text, GameRow, SeatRow};
 impl Work<'_> {
     /// `HELP`: the commands.
     pub(super) fn help(&mut self, line: &str) {
-        self.item(line, "The commands are below.", false);
+        self.item(line, Answer::Done("The commands are below.".into()));
         self.parts.push(texts::render(
             "help",
             minijinja::context! { games => hosted_games() },
@@ -80,7 +81,7 @@ impl Work<'_> {
                 g.kind.to_ascii_uppercase()
             ));
         }
-        self.item(line, format!("{} game(s).", list.len()), false);
+        self.item(line, Answer::Done(format!("{} game(s).", list.len())));
         self.parts.push(texts::wrap(&texts::render(
             "games",
             minijinja::context! { games => list, hosted => hosted_games() },
@@ -97,11 +98,17 @@ impl Work<'_> {
     ) -> Result<()> {
         if self.board_shown.contains(&game.id) {
             // The update this mail made carries the board already.
-            self.item(line, "The board and the choices are below.", false);
+            self.item(
+                line,
+                Answer::Done("The board and the choices are below.".into()),
+            );
             return Ok(());
         }
         let state = self.state::<G>(game)?;
-        self.item(line, "The board and the choices are below.", false);
+        self.item(
+            line,
+            Answer::Done("The board and the choices are below.".into()),
+        );
         self.board_shown.insert(game.id);
         self.parts
             .push(self.update_text(game, &state, seat.seat, &[]));
@@ -116,7 +123,10 @@ impl Work<'_> {
         seat: &SeatRow,
     ) -> Result<()> {
         let state = self.state::<G>(game)?;
-        self.item(line, "The board, with its key, is below.", false);
+        self.item(
+            line,
+            Answer::Done("The board, with its key, is below.".into()),
+        );
         let text = update_text_keyed(self.tx, game, &state, seat.seat, &[], true, &[])?;
         self.parts.push(texts::wrap(&text));
         Ok(())
@@ -132,7 +142,7 @@ impl Work<'_> {
         let state = self.state::<G>(game)?;
         match state.choices_from(square) {
             Ok(text) => {
-                self.item(line, "See below.", false);
+                self.item(line, Answer::Done("See below.".into()));
                 self.parts.push(text);
             }
             Err(r) => self.refuse(line, &r),
@@ -143,7 +153,10 @@ impl Work<'_> {
     /// `HISTORY`: the record of the game so far.
     pub(super) fn history<G: Game>(&mut self, line: &str, game: &GameRow) -> Result<()> {
         let record = self.record::<G>(game)?;
-        self.item(line, "The record of the game so far is below.", false);
+        self.item(
+            line,
+            Answer::Done("The record of the game so far is below.".into()),
+        );
         self.parts.push(record.to_string());
         Ok(())
     }

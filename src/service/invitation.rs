@@ -5,6 +5,7 @@
 
 use super::identity::{self, reply_address, seat_secret};
 use super::notices::queue_notice;
+use super::reply::Answer;
 use super::subject::game_subject;
 use super::work::Work;
 use super::zones::local_time;
@@ -34,12 +35,11 @@ impl Work<'_> {
         let Some(name) = hosted::canonical(game) else {
             self.item(
                 line,
-                format!(
+                Answer::Refused(format!(
                     "Refused: {game:?} is not a game here; orderly hosts {} (each with \
                      its sides for AS and FIRST).",
                     hosted::listing()
-                ),
-                true,
+                )),
             );
             return Ok(());
         };
@@ -57,11 +57,17 @@ impl Work<'_> {
         time: TimeControl,
     ) -> Result<()> {
         if opponent == self.sender || identity::is_own_address(self.config, opponent) {
-            self.item(line, "Refused: name the other player's address.", true);
+            self.item(
+                line,
+                Answer::Refused("Refused: name the other player's address.".into()),
+            );
             return Ok(());
         }
         if let Err(why) = identity::check_mailbox(opponent) {
-            self.item(line, format!("Refused: {why}. Nothing was done."), true);
+            self.item(
+                line,
+                Answer::Refused(format!("Refused: {why}. Nothing was done.")),
+            );
             return Ok(());
         }
         if let Some(moderator) = &time.moderator {
@@ -73,7 +79,10 @@ impl Work<'_> {
                 .then(|| "the game's moderator must be neither player nor orderly".to_string())
             });
             if let Some(why) = why {
-                self.item(line, format!("Refused: {why}. Nobody was invited."), true);
+                self.item(
+                    line,
+                    Answer::Refused(format!("Refused: {why}. Nobody was invited.")),
+                );
                 return Ok(());
             }
         }
@@ -86,8 +95,9 @@ impl Work<'_> {
             let [north, south] = Seat::BOTH.map(|s| G::seat_name(s).to_ascii_uppercase());
             self.item(
                 line,
-                format!("Refused: the sides are {north} and {south} (AS {north}, FIRST {south})."),
-                true,
+                Answer::Refused(format!(
+                    "Refused: the sides are {north} and {south} (AS {north}, FIRST {south})."
+                )),
             );
             return Ok(());
         };
@@ -116,7 +126,10 @@ impl Work<'_> {
             None
         };
         if let Some(why) = limit {
-            self.item(line, format!("Refused: {why}. Nobody was invited."), true);
+            self.item(
+                line,
+                Answer::Refused(format!("Refused: {why}. Nobody was invited.")),
+            );
             return Ok(());
         }
         let them = self.tx.player(opponent, "", self.at)?;
@@ -217,14 +230,13 @@ impl Work<'_> {
         }
         self.item(
             line,
-            format!(
+            Answer::Done(format!(
                 "Game {id} proposed: you play {} against {opponent}, {} moves first, \
                  {pace}. They have been invited; you will hear when they ACCEPT or \
                  DECLINE.",
                 G::seat_name(mine),
                 G::seat_name(first)
-            ),
-            false,
+            )),
         );
         Ok(())
     }

@@ -5,6 +5,7 @@
 use super::clock::claims;
 use super::game::load;
 use super::notices::{moderators_of, queue_notice};
+use super::reply::Answer;
 use super::work::Work;
 use super::{texts, Result};
 use crate::games::{Game, GameOptions};
@@ -58,8 +59,10 @@ impl Work<'_> {
                 self.tx.set_deadline(game.id, None)?;
                 self.item(
                     line,
-                    format!("You win game {}: {loser} ran out of time.", game.id),
-                    false,
+                    Answer::Done(format!(
+                        "You win game {}: {loser} ran out of time.",
+                        game.id
+                    )),
                 );
                 let state = self.state::<G>(game)?;
                 let game = self.reload(game.id)?;
@@ -67,22 +70,24 @@ impl Work<'_> {
             }
             Some(d) if d.seat != seat.seat && !d.timed_out => self.item(
                 line,
-                format!(
+                Answer::Refused(format!(
                     "Refused: {} still has time (deadline {} and the grace period after it).",
                     G::seat_name(d.seat),
                     d.at
-                ),
-                true,
+                )),
             ),
             _ if !claimable => self.item(
                 line,
-                "Refused: on this server a game whose time ran out goes to the moderators.",
-                true,
+                Answer::Refused(
+                    "Refused: on this server a game whose time ran out goes to the moderators."
+                        .into(),
+                ),
             ),
             _ => self.item(
                 line,
-                "Refused: there is no run-out time of the other player to claim.",
-                true,
+                Answer::Refused(
+                    "Refused: there is no run-out time of the other player to claim.".into(),
+                ),
             ),
         }
         Ok(())
@@ -106,8 +111,7 @@ impl Work<'_> {
         self.refresh_deadline(game.id, &state)?;
         self.item(
             line,
-            format!("Game {} begins; you play {side}.", game.id),
-            false,
+            Answer::Done(format!("Game {} begins; you play {side}.", game.id)),
         );
         let game = self.reload(game.id)?;
         self.broadcast(&game, &state, &[], Some(seat.seat))
@@ -116,7 +120,10 @@ impl Work<'_> {
     /// `DECLINE` of an invitation by the player invited.
     pub(super) fn decline(&mut self, line: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
         self.tx.set_status(game.id, "declined", self.at)?;
-        self.item(line, format!("You declined game {}.", game.id), false);
+        self.item(
+            line,
+            Answer::Done(format!("You declined game {}.", game.id)),
+        );
         self.notify_other(
             game,
             seat.seat,
@@ -128,8 +135,9 @@ impl Work<'_> {
     pub(super) fn not_yours_to_answer(&mut self, line: &str) {
         self.item(
             line,
-            "Refused: the invitation is for the other player; wait for their answer.",
-            true,
+            Answer::Refused(
+                "Refused: the invitation is for the other player; wait for their answer.".into(),
+            ),
         );
     }
 
@@ -137,11 +145,10 @@ impl Work<'_> {
     pub(super) fn not_begun(&mut self, line: &str, game: &GameRow) {
         self.item(
             line,
-            format!(
+            Answer::Refused(format!(
                 "Refused: game {} has not begun: the invitation is still open.",
                 game.id
-            ),
-            true,
+            )),
         );
     }
 
@@ -150,8 +157,7 @@ impl Work<'_> {
     pub(super) fn not_active<G: Game>(&mut self, line: &str, game: &GameRow, seat: &SeatRow) {
         self.item(
             line,
-            format!("Refused: game {} is {}.", game.id, game.status),
-            true,
+            Answer::Refused(format!("Refused: game {} is {}.", game.id, game.status)),
         );
         if let Some(state) = load::<G>(game) {
             self.parts
@@ -186,12 +192,11 @@ impl Work<'_> {
         )?;
         self.item(
             line,
-            format!(
+            Answer::Done(format!(
                 "You resigned game {}. {} wins.",
                 game.id,
                 G::seat_name(winner)
-            ),
-            false,
+            )),
         );
         let state = self.state::<G>(game)?;
         let game = self.reload(game.id)?;
@@ -210,8 +215,7 @@ impl Work<'_> {
         self.tx.set_draw_offer(game.id, Some(seat.seat))?;
         self.item(
             line,
-            "Draw offered; the other player may ACCEPT DRAW or DECLINE DRAW.",
-            false,
+            Answer::Done("Draw offered; the other player may ACCEPT DRAW or DECLINE DRAW.".into()),
         );
         self.notify_other(game, seat.seat, format!(
             "{side} offers a draw in game {}. Write ACCEPT DRAW or DECLINE DRAW (or play on: an order declines it).",
@@ -239,8 +243,7 @@ impl Work<'_> {
         self.tx.finish(game.id, "draw", "draw agreed", self.at)?;
         self.item(
             line,
-            format!("Draw agreed: game {} is over.", game.id),
-            false,
+            Answer::Done(format!("Draw agreed: game {} is over.", game.id)),
         );
         let state = self.state::<G>(game)?;
         let game = self.reload(game.id)?;
@@ -256,7 +259,7 @@ impl Work<'_> {
     ) -> Result<()> {
         let side = G::seat_name(seat.seat);
         self.tx.set_draw_offer(game.id, None)?;
-        self.item(line, "Draw declined; play goes on.", false);
+        self.item(line, Answer::Done("Draw declined; play goes on.".into()));
         self.notify_other(
             game,
             seat.seat,
@@ -268,8 +271,9 @@ impl Work<'_> {
     pub(super) fn no_draw_offer(&mut self, line: &str) {
         self.item(
             line,
-            "Refused: there is no draw offer from the other player to answer.",
-            true,
+            Answer::Refused(
+                "Refused: there is no draw offer from the other player to answer.".into(),
+            ),
         );
     }
 
@@ -309,7 +313,7 @@ impl Work<'_> {
         } else {
             "The moderators have been asked; they will answer by mail."
         };
-        self.item(line, answer, false);
+        self.item(line, Answer::Done(answer.into()));
         Ok(())
     }
 }

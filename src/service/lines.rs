@@ -45,6 +45,7 @@
 use std::collections::HashSet;
 
 use super::commands::{self, Command};
+use super::reply::Answer;
 use crate::games::{hosted, Game, OrderWord};
 
 /// What one line of a mail is.
@@ -554,11 +555,10 @@ impl super::work::Work<'_> {
                     self.ignored_item(&mut group);
                     self.item(
                         &shortened(&line),
-                        format!(
+                        Answer::Ignored(format!(
                             "Ignored: not an order or a command. If an order was meant: \
                              did you mean {meant}?"
-                        ),
-                        false,
+                        )),
                     );
                 }
             }
@@ -573,14 +573,14 @@ impl super::work::Work<'_> {
             _ => "Ignored: no order or command in these lines.",
         };
         let line = std::mem::take(group).join("\n> ");
-        self.item(&line, answer, false);
+        self.item(&line, Answer::Ignored(answer.into()));
     }
 
     /// What became of the mail, for the log: `orders taken`, `orders
     /// taken, 3 lines ignored`, `refused: 1 line, orders taken`, `ok` (only
     /// commands), `no order or command, 2 lines ignored`.
     pub(super) fn outcome(&self) -> String {
-        let refused = self.items.iter().filter(|i| i.refused).count();
+        let refused = self.items.iter().filter(|i| i.answer.is_failure()).count();
         let lines = |n: usize| match n {
             1 => "1 line".to_string(),
             n => format!("{n} lines"),
@@ -593,7 +593,11 @@ impl super::work::Work<'_> {
             out
         } else if self.taken > 0 {
             "orders taken".to_string()
-        } else if self.items.iter().all(|i| i.answer.starts_with("Ignored")) {
+        } else if self
+            .items
+            .iter()
+            .all(|i| matches!(i.answer, Answer::Ignored(_)))
+        {
             "no order or command".to_string()
         } else {
             "ok".to_string()

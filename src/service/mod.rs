@@ -27,7 +27,7 @@
 //!    lines) with `in_advance.rs` (IF ...), `settings.rs` (address,
 //!    vacation, time zone, reminders, digest), `press.rs` (SAY),
 //!    `inform.rs` and `rules.rs` (HELP, GAMES, BOARD, HISTORY, HELP RULES).
-//! 5. `reply.rs`: every line is answered with a typed `Answer`; the reply
+//! 5. `reply.rs`: every line is answered with a typed [`Answer`]; the reply
 //!    echoes them; `compose.rs` queues the updates (`update.rs`) and
 //!    notices to the seats, with subjects from `subject.rs`, every sentence
 //!    from `templates/` (`texts.rs`). The transaction commits.
@@ -105,6 +105,7 @@ pub use clock::{fresh_deadline, sweep, SweepReport};
 use game::unhosted;
 pub use notices::undeliverable;
 pub use rebuild::rebuild;
+pub use reply::Answer;
 pub use subject::game_subject;
 pub use update::{update_text, update_text_keyed};
 pub use zones::local_time;

@@ -11,6 +11,7 @@ use super::game::{load, side_name, termination};
 use super::identity::{reply_address, seat_secret_generation};
 use super::notices::queue_notice;
 use super::rebuild::rebuild;
+use super::reply::Answer;
 use super::update::update_text;
 use super::zones::local_time;
 use super::{now_text, texts, Result, ServiceError};
@@ -316,8 +317,8 @@ const MAX_EXTEND_HOURS: i64 = 366 * 24;
 
 /// Carries out an action in `tx`; returns what was done, in words. A
 /// refusal (a finished game, nothing to roll back, an illegal order) is an
-/// `Ok` report starting with `Refused` and changes nothing.
-pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String> {
+/// `Ok` [`Answer::Refused`] and changes nothing.
+pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer> {
     let at = now_text(cx.now);
     let (game_id, outcome) = match action {
         Action::Stalled => {
@@ -331,12 +332,14 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
                 }
                 lines.join("\n")
             };
-            return Ok(text);
+            return Ok(Answer::Done(text));
         }
         Action::Extend { game, hours } => {
             let row = game_row(tx, *game)?;
             let Some(d) = tx.deadline(*game)? else {
-                return Ok(format!("Refused: game {game} has no deadline to extend."));
+                return Ok(Answer::Refused(format!(
+                    "Refused: game {game} has no deadline to extend."
+                )));
             };
             let old = DateTime::parse_from_rfc3339(&d.at)
                 .map(|t| t.with_timezone(&Utc))
@@ -357,16 +360,21 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
         Action::Pause { game, until } => {
             let row = game_row(tx, *game)?;
             if row.status != "active" {
-                return Ok(format!("Refused: game {game} is {}.", row.status));
+                return Ok(Answer::Refused(format!(
+                    "Refused: game {game} is {}.",
+                    row.status
+                )));
             }
             if *until <= cx.now {
-                return Ok("Refused: a pause ends in the future.".to_string());
+                return Ok(Answer::Refused(
+                    "Refused: a pause ends in the future.".to_string(),
+                ));
             }
             if *until > cx.now + chrono::Duration::hours(MAX_EXTEND_HOURS) {
-                return Ok(format!(
+                return Ok(Answer::Refused(format!(
                     "Refused: a pause lasts at most {} days.",
                     MAX_EXTEND_HOURS / 24
-                ));
+                )));
             }
             let left = tx.deadline(*game)?.and_then(|d| {
                 DateTime::parse_from_rfc3339(&d.at)
@@ -385,7 +393,9 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
         Action::Resume { game } => {
             let row = game_row(tx, *game)?;
             if tx.paused_until(*game)?.is_none() {
-                return Ok(format!("Refused: game {game} is not paused."));
+                return Ok(Answer::Refused(format!(
+                    "Refused: game {game} is not paused."
+                )));
             }
             resume(tx, cx.now, *game)?;
             (row.id, "the game resumes; the clock runs again".to_string())
@@ -395,7 +405,7 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
             let result = GameResult::Win(seat.other());
             let reason = format!("{} forfeits", side_name(&row, *seat));
             match end_game(tx, cx, *game, result, &reason)? {
-                Some(refusal) => return Ok(refusal),
+                Some(refusal) => return Ok(Answer::Refused(refusal)),
                 None => (
                     *game,
                     format!("{reason}; {} wins", side_name(&row, seat.other())),
@@ -409,7 +419,7 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
         } => {
             let row = game_row(tx, *game)?;
             match end_game(tx, cx, *game, *result, reason)? {
-                Some(refusal) => return Ok(refusal),
+                Some(refusal) => return Ok(Answer::Refused(refusal)),
                 None => (
                     *game,
                     format!(
@@ -426,7 +436,10 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
         } => {
             let row = game_row(tx, *game)?;
             if !matches!(row.status.as_str(), "active" | "invited") {
-                return Ok(format!("Refused: game {game} is {}.", row.status));
+                return Ok(Answer::Refused(format!(
+                    "Refused: game {game} is {}.",
+                    row.status
+                )));
             }
             let player = tx.player(address, "", &at)?;
             let generation = tx.replace_seat(*game, *seat, player)?;
@@ -465,11 +478,16 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
         } => {
             let row = game_row(tx, *game)?;
             if row.status != "active" {
-                return Ok(format!("Refused: game {game} is {}.", row.status));
+                return Ok(Answer::Refused(format!(
+                    "Refused: game {game} is {}.",
+                    row.status
+                )));
             }
             let removed = tx.remove_last_orders(*game, *orders)?;
             if removed.is_empty() {
-                return Ok(format!("Refused: game {game} has no orders to roll back."));
+                return Ok(Answer::Refused(format!(
+                    "Refused: game {game} has no orders to roll back."
+                )));
             }
             on_game!(row, G => replayed::<G>(tx, cx, &row))?;
             (
@@ -484,11 +502,14 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
         Action::Act { game, seat, order } => {
             let row = game_row(tx, *game)?;
             if row.status != "active" {
-                return Ok(format!("Refused: game {game} is {}.", row.status));
+                return Ok(Answer::Refused(format!(
+                    "Refused: game {game} is {}.",
+                    row.status
+                )));
             }
             match on_game!(row, G => act::<G>(tx, cx, &row, *seat, order))? {
                 Ok(done) => (row.id, done),
-                Err(refusal) => return Ok(refusal),
+                Err(refusal) => return Ok(Answer::Refused(refusal)),
             }
         }
         Action::Note { game, text } => (game_row(tx, *game)?.id, format!("note: {text}")),
@@ -508,7 +529,10 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
     )?;
     announce(tx, cx, game_id, &words)?;
     let zone = moderator_zone(tx, cx)?;
-    Ok(localized(&format!("Game {game_id}: {outcome}."), &zone))
+    Ok(Answer::Done(localized(
+        &format!("Game {game_id}: {outcome}."),
+        &zone,
+    )))
 }
 
 /// The name players read for the moderator: their address; for the

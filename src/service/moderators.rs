@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use super::game::kind_of;
 use super::identity::{self, secrets_match};
 use super::notices::notify_game;
+use super::reply::Answer;
 use super::work::Work;
 use super::{moderation, now_text, texts, Result, Service};
 
@@ -29,10 +30,10 @@ impl Service {
             now,
             seed: &seed,
         };
-        let report = moderation::execute(&tx, &cx, &action)?;
+        let answer = moderation::execute(&tx, &cx, &action)?;
         tx.commit()?;
         self.drain_outbox(now)?;
-        Ok(report)
+        Ok(answer.into_text())
     }
 
     /// The address a moderator writes commands to by mail.
@@ -87,9 +88,11 @@ impl Work<'_> {
         {
             self.item(
                 lines.first().copied().unwrap_or("(nothing)"),
-                "Refused: this address takes commands only from a moderator writing \
-                 to their own moderator address. Nothing was done.",
-                true,
+                Answer::Refused(
+                    "Refused: this address takes commands only from a moderator writing \
+                 to their own moderator address. Nothing was done."
+                        .into(),
+                ),
             );
             return Ok(());
         }
@@ -117,23 +120,22 @@ impl Work<'_> {
                         &seed,
                         self.now,
                     )?;
-                    (words, false)
+                    Answer::Done(words)
                 } else {
-                    (
-                        format!("Refused: game {game} has not asked you to moderate it."),
-                        true,
-                    )
+                    Answer::Refused(format!(
+                        "Refused: game {game} has not asked you to moderate it."
+                    ))
                 };
-                self.item(line, answer.0, answer.1);
+                self.item(line, answer);
                 continue;
             }
-            let report = match moderation::parse(line, |id| kind_of(self.tx, id)) {
+            let answer = match moderation::parse(line, |id| kind_of(self.tx, id)) {
                 // A game's own moderator acts on that game only.
-                Ok(action) if !is_moderator && !self.own_game(&action)? => {
+                Ok(action) if !is_moderator && !self.own_game(&action)? => Answer::Refused(
                     "Refused: you moderate only the games that name you, once you \
                      accepted (ACCEPT MODERATION <game>)."
-                        .to_string()
-                }
+                        .to_string(),
+                ),
                 Ok(action) => {
                     let seed = format!("{}/{line}", self.message_id);
                     let cx = moderation::Context {
@@ -145,10 +147,9 @@ impl Work<'_> {
                     };
                     moderation::execute(self.tx, &cx, &action)?
                 }
-                Err(usage) => format!("Not understood: {usage}"),
+                Err(usage) => Answer::NotUnderstood(format!("Not understood: {usage}")),
             };
-            let refused = report.starts_with("Refused") || report.starts_with("Not understood");
-            self.item(line, report, refused);
+            self.item(line, answer);
         }
         Ok(())
     }

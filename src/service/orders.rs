@@ -6,6 +6,7 @@
 use super::game::{is_turn, load, pending_of, termination};
 use super::identity::Claim;
 use super::in_advance::split_answers_in_advance;
+use super::reply::Answer;
 use super::texts::sentence;
 use super::work::Work;
 use super::Result;
@@ -21,11 +22,10 @@ impl Work<'_> {
                 for l in lines {
                     self.item(
                         l,
-                        format!(
+                        Answer::Refused(format!(
                             "Refused: game {} is {}; no orders are taken.",
                             game.id, game.status
-                        ),
-                        true,
+                        )),
                     );
                 }
                 return Ok(());
@@ -66,13 +66,16 @@ impl Work<'_> {
                              your turn: send it to that game (reply to its latest mail)."
                         ));
                     }
-                    self.item(l, answer, true);
+                    self.item(l, Answer::Refused(answer));
                 }
                 true
             }
             None => {
                 for l in lines {
-                    self.item(l, format!("Refused: game {} is over.", game.id), true);
+                    self.item(
+                        l,
+                        Answer::Refused(format!("Refused: game {} is over.", game.id)),
+                    );
                 }
                 true
             }
@@ -185,7 +188,7 @@ impl Work<'_> {
                     answer.push_str(&format!("\n  {e}"));
                 }
                 self.echoed.extend(events.iter().cloned());
-                self.item(&t.line, answer, false);
+                self.item(&t.line, Answer::Done(answer));
             }
             happened.extend(t.events.iter().cloned());
         }
@@ -196,13 +199,12 @@ impl Work<'_> {
         }
         if echo {
             for l in &s.held {
-                self.item(l, "Held: it will be played as the second half of your double turn once the attack is resolved, if still legal.", false);
+                self.item(l, Answer::Done("Held: it will be played as the second half of your double turn once the attack is resolved, if still legal.".into()));
             }
             for u in &s.unused {
                 self.item(
                     &u.line,
-                    format!("Not applied: {}.", u.why.describe::<G>()),
-                    true,
+                    Answer::Refused(format!("Not applied: {}.", u.why.describe::<G>())),
                 );
             }
         }
@@ -227,7 +229,11 @@ impl Work<'_> {
                  turn: send it to that game (reply to its latest mail)."
             ));
         }
-        self.item(line, answer, true);
+        let answer = match r.rule {
+            Some(_) => Answer::Refused(answer),
+            None => Answer::NotUnderstood(answer),
+        };
+        self.item(line, answer);
     }
 
     /// Another active game of the sender's, waiting for the sender, in which

@@ -1,6 +1,7 @@
 //! Messages between the players (SAY, PRESS): kept in the game's record
 //! and passed to the opponent with the update this mail makes, or alone.
 
+use super::reply::Answer;
 use super::work::Work;
 use super::Result;
 use crate::games::Game;
@@ -47,8 +48,10 @@ impl Work<'_> {
         self.press.push((game.id, seat.seat, words));
         self.item(
             line,
-            format!("Passed to {}: {text}", G::seat_name(seat.seat.other())),
-            false,
+            Answer::Done(format!(
+                "Passed to {}: {text}",
+                G::seat_name(seat.seat.other())
+            )),
         );
         Ok(())
     }

@@ -1,8 +1,8 @@
 //! The reply to the sender: every line they wrote, echoed with what was
 //! done, then the sections it asked for (boards, help, lists), capped in
-//! size by the mail it answers.
-
-use serde::Serialize;
+//! size by the mail it answers. What became of each line is typed
+//! ([`Answer`]): the reply's intro and subject and the log's outcome are
+//! decided by it, never by the wording.
 
 use super::identity::reply_address;
 use super::subject::{game_subject, reply_subject};
@@ -11,17 +11,71 @@ use super::{texts, Result};
 use crate::mail::outgoing::{message_id, AutoKind, OutgoingMail};
 use crate::store::StoreError;
 
-/// One echoed line of the reply: what was understood, what was done.
-#[derive(Clone, Debug, Serialize)]
+/// What became of one line (or one moderator command), with the words
+/// that tell the writer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// Done as asked, or answered (what only informs).
+    Done(String),
+    /// Understood, but not done: not allowed, not now, or not legal.
+    Refused(String),
+    /// Not read as what it seems to be meant for; nothing was done.
+    NotUnderstood(String),
+    /// Prose, neither an order nor a command: no failure.
+    Ignored(String),
+}
+
+impl Answer {
+    /// The words of the answer.
+    pub fn text(&self) -> &str {
+        match self {
+            Answer::Done(t)
+            | Answer::Refused(t)
+            | Answer::NotUnderstood(t)
+            | Answer::Ignored(t) => t,
+        }
+    }
+
+    /// The words of the answer, taken.
+    pub fn into_text(self) -> String {
+        match self {
+            Answer::Done(t)
+            | Answer::Refused(t)
+            | Answer::NotUnderstood(t)
+            | Answer::Ignored(t) => t,
+        }
+    }
+
+    /// Whether the line failed: refused or not understood (what makes a
+    /// reply say that some of the mail could not be done).
+    pub fn is_failure(&self) -> bool {
+        matches!(self, Answer::Refused(_) | Answer::NotUnderstood(_))
+    }
+
+    /// The same answer in other words.
+    fn map(self, f: impl FnOnce(String) -> String) -> Answer {
+        match self {
+            Answer::Done(t) => Answer::Done(f(t)),
+            Answer::Refused(t) => Answer::Refused(f(t)),
+            Answer::NotUnderstood(t) => Answer::NotUnderstood(f(t)),
+            Answer::Ignored(t) => Answer::Ignored(f(t)),
+        }
+    }
+}
+
+/// One echoed line of the reply: what was written, what became of it.
+#[derive(Clone, Debug)]
 pub(super) struct Item {
+    /// The line as written (cut when long).
     pub(super) line: String,
-    pub(super) answer: String,
-    #[serde(skip)]
-    pub(super) refused: bool,
+    /// What became of it, wrapped for the reply.
+    pub(super) answer: Answer,
 }
 
 impl Work<'_> {
-    pub(super) fn item(&mut self, line: &str, answer: impl Into<String>, refused: bool) {
+    /// Answers `line` (the text read from it; the reply quotes it as the
+    /// player wrote it).
+    pub(super) fn item(&mut self, line: &str, answer: Answer) {
         let line = self.written.get(line).map_or(line, String::as_str);
         // The echo of what was written is for recognising the line, not a
         // copy of it: a long line is cut (no amplification of its text).
@@ -34,8 +88,7 @@ impl Work<'_> {
         };
         self.items.push(Item {
             line: echo,
-            answer: texts::wrap(&answer.into()).trim_end().to_string(),
-            refused,
+            answer: answer.map(|text| texts::wrap(&text).trim_end().to_string()),
         });
     }
 
@@ -44,7 +97,9 @@ impl Work<'_> {
         let (reply_to, subject, list_id, game_seat) = match &self.game {
             Some((g, s)) => (
                 Some(reply_address(&self.config.service.address, g.id, &s.secret)),
-                if self.items.iter().any(|i| i.refused) && !self.items.iter().any(|i| !i.refused) {
+                if self.items.iter().any(|i| i.answer.is_failure())
+                    && self.items.iter().all(|i| i.answer.is_failure())
+                {
                     format!("Game {}: refused", g.id)
                 } else {
                     // The game as this mail left it.
@@ -60,20 +115,23 @@ impl Work<'_> {
             // Someone with no part in the game gets one short answer, not an
             // echo of everything they wrote (no backscatter to a forged
             // From, no amplification).
-            let first = self.items.iter().position(|i| i.refused).unwrap_or(0);
+            let first = self
+                .items
+                .iter()
+                .position(|i| i.answer.is_failure())
+                .unwrap_or(0);
             let left = self.items.len() - 1;
             let kept = self.items.swap_remove(first);
             self.items = vec![
                 kept,
                 Item {
                     line: "(the rest of this mail)".into(),
-                    answer: format!("{left} more line(s) not answered."),
-                    refused: true,
+                    answer: Answer::Refused(format!("{left} more line(s) not answered.")),
                 },
             ];
             self.parts.clear();
         }
-        let intro = if self.items.iter().any(|i| i.refused) {
+        let intro = if self.items.iter().any(|i| i.answer.is_failure()) {
             "orderly read your mail. Some of it could not be done; each line you\nwrote is answered below."
         } else {
             "orderly read your mail; each line you wrote is answered below."
@@ -82,7 +140,11 @@ impl Work<'_> {
             "reply",
             minijinja::context! {
                 intro => intro,
-                items => self.items,
+                items => self
+                    .items
+                    .iter()
+                    .map(|i| minijinja::context! { line => i.line, answer => i.answer.text() })
+                    .collect::<Vec<_>>(),
                 parts => self.parts,
                 address => self.config.service.address,
             },

@@ -3,6 +3,7 @@
 //! binary).
 
 use super::identity::{secrets_match, Claim};
+use super::reply::Answer;
 use super::work::Work;
 use super::Result;
 use crate::games::hosted;
@@ -25,7 +26,7 @@ impl Work<'_> {
                         "Not understood: {word:?} is not a game here; write {}.",
                         asking(hosted::GAMES.iter().copied())
                     );
-                    self.item(line, answer, true);
+                    self.item(line, Answer::NotUnderstood(answer));
                     return Ok(());
                 }
             },
@@ -37,8 +38,9 @@ impl Work<'_> {
         let others = asking(hosted::GAMES.iter().copied().filter(|g| *g != name));
         self.item(
             line,
-            format!("The rules of {title} are below. For another game's, write {others}."),
-            false,
+            Answer::Done(format!(
+                "The rules of {title} are below. For another game's, write {others}."
+            )),
         );
         self.parts.push(rules.trim_end().to_string());
         Ok(())

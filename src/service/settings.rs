@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 
 use super::clock::{start_vacation, vacation_days_used, whole_days};
 use super::notices::queue_notice;
+use super::reply::Answer;
 use super::work::Work;
 use super::zones::local_time;
 use super::{commands, identity, now_text, texts, Result};
@@ -25,14 +26,19 @@ impl Work<'_> {
         seat: &SeatRow,
     ) -> Result<()> {
         if let Err(why) = identity::check_mailbox(new) {
-            self.item(line, format!("Refused: {why}. Nothing was changed."), true);
+            self.item(
+                line,
+                Answer::Refused(format!("Refused: {why}. Nothing was changed.")),
+            );
             return Ok(());
         }
         if new == self.sender || identity::is_own_address(self.config, new) {
             self.item(
                 line,
-                "Refused: name the new address you want to play from. Nothing was changed.",
-                true,
+                Answer::Refused(
+                    "Refused: name the new address you want to play from. Nothing was changed."
+                        .into(),
+                ),
             );
             return Ok(());
         }
@@ -58,12 +64,11 @@ impl Work<'_> {
         )?;
         self.item(
             line,
-            format!(
+            Answer::Done(format!(
                 "A code went to {new}: write CONFIRM ADDRESS <code> from there within \
                  {ADDRESS_CODE_DAYS} days, and your games move to it. Until then \
                  nothing changes."
-            ),
-            false,
+            )),
         );
         Ok(())
     }
@@ -74,9 +79,11 @@ impl Work<'_> {
         let Some((player, old)) = self.tx.take_address_change(code, self.sender, &since)? else {
             self.item(
                 line,
-                "Refused: this code is not one orderly sent to this address in the \
-                 last days. Write SET ADDRESS again from your old address.",
-                true,
+                Answer::Refused(
+                    "Refused: this code is not one orderly sent to this address in the \
+                 last days. Write SET ADDRESS again from your old address."
+                        .into(),
+                ),
             );
             return Ok(());
         };
@@ -122,8 +129,7 @@ impl Work<'_> {
         };
         self.item(
             line,
-            format!("Confirmed: {old} is now {}. {games}", self.sender),
-            false,
+            Answer::Done(format!("Confirmed: {old} is now {}. {games}", self.sender)),
         );
         Ok(())
     }
@@ -150,8 +156,9 @@ impl Work<'_> {
         self.tx.end_vacation(id, self.at)?;
         self.item(
             "(vacation)",
-            "Your order ends your vacation early; the unused days are yours again.",
-            false,
+            Answer::Done(
+                "Your order ends your vacation early; the unused days are yours again.".into(),
+            ),
         );
         Ok(())
     }
@@ -170,14 +177,22 @@ impl Work<'_> {
                 match (day(a), day(b.succ_opt().unwrap_or(b))) {
                     (Some(s), Some(e)) => (s.max(self.now), e),
                     _ => {
-                        self.item(line, "Not understood: those dates are out of range.", true);
+                        self.item(
+                            line,
+                            Answer::NotUnderstood(
+                                "Not understood: those dates are out of range.".into(),
+                            ),
+                        );
                         return Ok(());
                     }
                 }
             }
         };
         if ends <= self.now {
-            self.item(line, "Refused: that vacation is over already.", true);
+            self.item(
+                line,
+                Answer::Refused("Refused: that vacation is over already.".into()),
+            );
             return Ok(());
         }
         let days = whole_days(ends - starts);
@@ -189,8 +204,7 @@ impl Work<'_> {
         if overlaps {
             self.item(
                 line,
-                "Refused: it overlaps a vacation you have already set.",
-                true,
+                Answer::Refused("Refused: it overlaps a vacation you have already set.".into()),
             );
             return Ok(());
         }
@@ -199,12 +213,11 @@ impl Work<'_> {
         if used + days > allowance {
             self.item(
                 line,
-                format!(
+                Answer::Refused(format!(
                     "Refused: {days} days would exceed your {allowance} vacation days this \
                      year ({} left).",
                     (allowance - used).max(0)
-                ),
-                true,
+                )),
             );
             return Ok(());
         }
@@ -216,14 +229,13 @@ impl Work<'_> {
         }
         self.item(
             line,
-            format!(
+            Answer::Done(format!(
                 "Vacation from {} to {}: your clocks stop in every game; any order \
                  you send ends it early. {} vacation days left this year.",
                 local_time(&now_text(starts), "UTC"),
                 local_time(&now_text(ends), "UTC"),
                 allowance - used - days
-            ),
-            false,
+            )),
         );
         Ok(())
     }
@@ -235,17 +247,15 @@ impl Work<'_> {
                 self.tx.set_timezone(player, tz.name())?;
                 self.item(
                     line,
-                    format!("Deadlines will be shown to you in {}.", tz.name()),
-                    false,
+                    Answer::Done(format!("Deadlines will be shown to you in {}.", tz.name())),
                 );
             }
             Err(_) => self.item(
                 line,
-                format!(
+                Answer::Refused(format!(
                     "Refused: {zone:?} is not a time zone; write one of the IANA names, \
                      such as Europe/Paris, America/New_York or UTC."
-                ),
-                true,
+                )),
             ),
         }
         Ok(())
@@ -261,7 +271,7 @@ impl Work<'_> {
         } else {
             "Daily digest off; reminders come per game again."
         };
-        self.item(line, what, false);
+        self.item(line, Answer::Done(what.into()));
         Ok(())
     }
 
@@ -272,8 +282,7 @@ impl Work<'_> {
         let what = if on { "on" } else { "off" };
         self.item(
             line,
-            format!("Reminders are {what} for all your games."),
-            false,
+            Answer::Done(format!("Reminders are {what} for all your games.")),
         );
         Ok(())
     }

@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 use super::clock::fresh_deadline;
 use super::game::side_name;
 use super::identity::{self, claim_from_address, secrets_match, Claim};
+use super::reply::Answer;
 use super::reply::Item;
 use super::subject::game_subject;
 use super::{texts, Result};
@@ -95,12 +96,14 @@ impl Work<'_> {
         if claim.is_none() {
             self.item(
                 line,
-                "Refused: settings change only with your key, so that nobody can \
+                Answer::Refused(
+                    "Refused: settings change only with your key, so that nobody can \
                  change them in your name. Send this line in a reply to a mail \
                  orderly sent you about one of your games (its reply address \
                  carries the key), or add a line GAME <number> <key>. Nothing was \
-                 changed.",
-                true,
+                 changed."
+                        .into(),
+                ),
             );
             return Ok(false);
         }
@@ -117,10 +120,12 @@ impl Work<'_> {
         let Some(claim) = claim else {
             self.item(
                 line,
-                "Refused: this mail names no game. Reply to orderly's mail about \
+                Answer::Refused(
+                    "Refused: this mail names no game. Reply to orderly's mail about \
                  the game (its reply address carries your key), or add a line \
-                 GAME <number> <key>. Nothing was done.",
-                true,
+                 GAME <number> <key>. Nothing was done."
+                        .into(),
+                ),
             );
             return Ok(None);
         };
@@ -128,11 +133,10 @@ impl Work<'_> {
             self.stranger = true;
             self.item(
                 line,
-                format!(
+                Answer::Refused(format!(
                     "Refused: there is no game {}. Nothing was done.",
                     claim.game
-                ),
-                true,
+                )),
             );
             return Ok(None);
         };
@@ -145,12 +149,11 @@ impl Work<'_> {
             self.stranger |= !seats.iter().any(|s| s.address == self.sender);
             self.item(
                 line,
-                format!(
+                Answer::Refused(format!(
                     "Refused: {:?} is not a key of game {}. Reply to orderly's own mail \
                      about the game. Nothing was done.",
                     claim.secret, game.id
-                ),
-                true,
+                )),
             );
             return Ok(None);
         };
@@ -176,7 +179,7 @@ impl Work<'_> {
                     )
                 }
             };
-            self.item(line, answer, true);
+            self.item(line, Answer::Refused(answer));
             // One warning to the key's owner per mail, however many lines.
             if !self.warned.insert(game.id) {
                 return Ok(None);
