@@ -11,7 +11,7 @@ use super::notices::undeliverable;
 use super::poll::panic_text;
 use super::{now_text, Result, Service};
 use crate::mail::bounce;
-use crate::mail::outgoing::{MailSender, OutgoingMail};
+use crate::mail::outgoing::{MailSender, OutgoingMail, SendError};
 
 impl Service {
     /// Sends every mail due in the outbox, marking each sent or failed.
@@ -37,14 +37,14 @@ impl Service {
                         tx.mark_sent(row.id, &now_text(self.clock.now()))?;
                         sent += 1;
                     }
-                    Err((permanent, error)) => {
-                        // Backoff doubles from retry_base_secs, twelve
-                        // times; a permanent failure is not retried.
-                        let base = self.config.outgoing.retry_base_secs;
-                        let retry = (!permanent && row.attempts < 12).then(|| {
-                            let wait = Duration::from_secs(base << row.attempts.min(10));
-                            now_text(now + chrono::Duration::from_std(wait).unwrap_or_default())
-                        });
+                    Err(failure) => {
+                        let (permanent, error) = (failure.is_permanent(), failure.to_string());
+                        let retry = retry_at(
+                            self.config.outgoing.retry_base_secs,
+                            row.attempts,
+                            permanent,
+                            now,
+                        );
                         tracing::warn!(message_id = %row.message_id, %error, permanent, "send failed");
                         tx.mark_failed(row.id, &error, retry.as_deref())?;
                         if retry.is_none() {
@@ -83,22 +83,14 @@ impl Service {
             Ok(mut mail) => {
                 mail.return_path = Some(bounce::verp_address(local, domain, row.id, secret));
                 mail.text_only = !html;
-                sender
-                    .send(&mail)
-                    .map_err(|e| (e.is_permanent(), e.to_string()))
+                sender.send(&mail).map_err(Unsent::from)
             }
-            Err(e) => Err((true, format!("unreadable outbox entry: {e}"))),
+            Err(e) => Err(Unsent::Unreadable(e)),
         };
         // A send that panics is that mail's failure (tried again later).
         let send = move |row: &crate::store::OutboxRow| {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| send(row))).unwrap_or_else(
-                |p| {
-                    Err((
-                        false,
-                        format!("sending panicked: {}", panic_text(p.as_ref())),
-                    ))
-                },
-            )
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| send(row)))
+                .unwrap_or_else(|p| Err(Unsent::Panicked(panic_text(p.as_ref()))))
         };
         if due.len() <= 1 {
             return due.iter().map(send).collect();
@@ -127,11 +119,109 @@ impl Service {
                 slot.into_inner()
                     .ok()
                     .flatten()
-                    .unwrap_or_else(|| Err((false, "not sent".to_string())))
+                    .unwrap_or(Err(Unsent::Lost))
             })
             .collect()
     }
 }
 
-/// How one outgoing mail went: sent, or (permanent?, why not).
-type SendResult = std::result::Result<(), (bool, String)>;
+/// How one outgoing mail went: sent, or why not.
+type SendResult = std::result::Result<(), Unsent>;
+
+/// Why one mail of the outbox was not sent this time; what is logged and
+/// stored as its error is this, in words.
+#[derive(Debug, thiserror::Error)]
+enum Unsent {
+    /// The sender did not take it ([`SendError::is_permanent`] says
+    /// whether it ever will).
+    #[error(transparent)]
+    Send(#[from] SendError),
+    /// The stored mail does not read (written by another version of
+    /// orderly, or edited by hand): it never will.
+    #[error("unreadable outbox entry: {0}")]
+    Unreadable(serde_json::Error),
+    /// The sender panicked on it: tried again later.
+    #[error("sending panicked: {0}")]
+    Panicked(String),
+    /// No worker reported on it (one died): tried again later.
+    #[error("not sent")]
+    Lost,
+}
+
+impl Unsent {
+    /// Whether no retry can succeed, so that the mail is given up and its
+    /// seat made undeliverable.
+    fn is_permanent(&self) -> bool {
+        match self {
+            Unsent::Send(e) => e.is_permanent(),
+            Unsent::Unreadable(_) => true,
+            Unsent::Panicked(_) | Unsent::Lost => false,
+        }
+    }
+}
+
+/// When a mail that failed `attempts` times before is tried again: the
+/// wait doubles from `base_secs` with each attempt, twelve times; a
+/// permanent failure is not retried (`None`: given up).
+fn retry_at(base_secs: u64, attempts: i64, permanent: bool, now: DateTime<Utc>) -> Option<String> {
+    (!permanent && attempts < 12).then(|| {
+        let wait = Duration::from_secs(base_secs << attempts.min(10));
+        now_text(now + chrono::Duration::from_std(wait).unwrap_or_default())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::{DateTime, Utc};
+
+    use super::{retry_at, Unsent};
+    use crate::mail::outgoing::SendError;
+
+    fn at(text: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(text)
+            .map(|t| t.with_timezone(&Utc))
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn the_wait_doubles_twelve_times_and_a_permanent_failure_is_given_up() {
+        let now = at("2026-11-24T10:00:00Z");
+        assert_eq!(
+            retry_at(60, 0, false, now).as_deref(),
+            Some("2026-11-24T10:01:00.000Z")
+        );
+        assert_eq!(
+            retry_at(60, 3, false, now).as_deref(),
+            Some("2026-11-24T10:08:00.000Z")
+        );
+        // Past ten attempts the wait stops growing, and after twelve the
+        // mail is given up.
+        assert_eq!(retry_at(60, 11, false, now), retry_at(60, 10, false, now));
+        assert_eq!(retry_at(60, 12, false, now), None);
+        assert_eq!(retry_at(60, 0, true, now), None);
+    }
+
+    #[test]
+    fn what_is_stored_says_why_in_the_words_it_always_did() {
+        let smtp = Unsent::from(SendError::Smtp {
+            code: Some(550),
+            message: "no such user".into(),
+            permanent: true,
+        });
+        assert_eq!(smtp.to_string(), "SMTP: no such user");
+        assert!(smtp.is_permanent());
+        let unreadable = match serde_json::from_str::<u8>("x") {
+            Err(e) => Unsent::Unreadable(e),
+            Ok(_) => unreachable!("x is no number"),
+        };
+        assert!(unreadable
+            .to_string()
+            .starts_with("unreadable outbox entry: "));
+        assert!(unreadable.is_permanent());
+        let panicked = Unsent::Panicked("boom".into());
+        assert_eq!(panicked.to_string(), "sending panicked: boom");
+        assert!(!panicked.is_permanent());
+        assert_eq!(Unsent::Lost.to_string(), "not sent");
+        assert!(!Unsent::Lost.is_permanent());
+    }
+}
