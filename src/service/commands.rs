@@ -303,7 +303,7 @@ fn read_new(line: &str) -> Command {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{read, Command};
 
     #[test]
     fn commands_are_read_in_any_case() {

@@ -200,7 +200,11 @@ pub fn secrets_match(a: &str, b: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{
+        claim_from_address, claim_from_line, reply_address, seat_secret, secrets_match, Claim,
+        SECRET_LEN,
+    };
+    use crate::games::Seat;
 
     #[test]
     fn secrets_differ_by_game_seat_and_server_secret() {

@@ -611,9 +611,10 @@ impl super::work::Work<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{clauses, shortened, Command, LineReader, Reading, ECHO_COLUMNS};
     use crate::games::squares::{Napoleonic, Squares};
     use crate::games::Game;
+    use crate::games::OrderWord;
 
     fn squares() -> LineReader {
         LineReader::new(

@@ -779,7 +779,8 @@ fn announce_as<G: Game>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow, words: &st
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{parse, Action};
+    use crate::games::{GameResult, Seat};
 
     #[test]
     fn commands_are_read_with_their_arguments() {

@@ -70,7 +70,7 @@ pub(crate) fn sentence(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{render, wrap, TEMPLATES};
 
     #[test]
     fn every_template_compiles_and_renders() {
