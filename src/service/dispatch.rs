@@ -26,12 +26,8 @@ impl Work<'_> {
         }
         if lines.is_empty() {
             self.item(
-                "(nothing)",
-                Answer::Refused(
-                    "This mail has no command or order in it (quoted lines and \
-                 signatures are not read). Write HELP for the commands."
-                        .into(),
-                ),
+                &texts::say("mail.nothing", ()),
+                Answer::Refused(texts::say("mail.no_command", ())),
             );
             return Ok(());
         }
@@ -73,14 +69,14 @@ impl Work<'_> {
             if self.commands > i64::from(self.config.service.max_commands_per_mail) {
                 // A bound on what one mail may ask: the rest is not read.
                 let left = lines.len() - index + self.incoming.unread.lines;
-                self.item(
-                    "(the rest of this mail)",
-                    Answer::Refused(format!(
-                        "Not read: {left} more line(s). A mail carries at most {} \
-                         commands and orders; send the rest in another mail.",
-                        self.config.service.max_commands_per_mail
-                    )),
+                let answer = texts::say(
+                    "mail.not_read",
+                    minijinja::context! {
+                        left => left,
+                        most => self.config.service.max_commands_per_mail,
+                    },
                 );
+                self.item(&texts::say("mail.rest", ()), Answer::Refused(answer));
                 break;
             }
             if text != *written {
@@ -111,7 +107,7 @@ impl Work<'_> {
                 | Command::Board
                     if !self.answered.insert(format!("{command:?}")) =>
                 {
-                    self.item(line, Answer::Done("Answered once, above.".into()));
+                    self.item(line, Answer::Done(texts::say("mail.answered_once", ())));
                 }
                 Command::Help => self.help(line),
                 Command::HelpRules(game) => {
@@ -152,12 +148,18 @@ impl Work<'_> {
                 Command::Vacation(span) => self.vacation(line, span)?,
                 Command::BadVacation(why) => self.item(
                     line,
-                    Answer::NotUnderstood(format!("Not understood: {why}.")),
+                    Answer::NotUnderstood(texts::say(
+                        "mail.not_understood",
+                        minijinja::context! { why => why },
+                    )),
                 ),
                 Command::SetReminders(on) => self.set_reminders(line, on)?,
                 Command::BadNew(why) => self.item(
                     line,
-                    Answer::NotUnderstood(format!("Not understood: {why}.")),
+                    Answer::NotUnderstood(texts::say(
+                        "mail.not_understood",
+                        minijinja::context! { why => why },
+                    )),
                 ),
                 Command::ConfirmAddress(code) => self.confirm_address(line, &code)?,
                 other => {
@@ -172,10 +174,8 @@ impl Work<'_> {
         }
         self.ignore(&mut prose);
         if !read_any {
-            self.parts.push(texts::wrap(
-                "This mail has no command or order in it (quoted lines and \
-                 signatures are not read). Write HELP for the commands.",
-            ));
+            self.parts
+                .push(texts::wrap(&texts::say("mail.no_command", ())));
         }
         self.send_press()
     }
@@ -244,7 +244,10 @@ impl Work<'_> {
             (other, _) => {
                 self.item(
                     line,
-                    Answer::NotUnderstood(format!("Not understood here: {other:?}.")),
+                    Answer::NotUnderstood(texts::say(
+                        "mail.not_understood_here",
+                        minijinja::context! { command => format!("{other:?}") },
+                    )),
                 );
                 Ok(())
             }

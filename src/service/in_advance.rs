@@ -30,18 +30,20 @@ impl Work<'_> {
         for line in ifs {
             match read_answer_in_advance(state, line) {
                 Ok(answer) => {
-                    let when = if answer.condition.standing {
-                        "kept until it is used or you write CANCEL IF"
+                    let kept = if answer.condition.standing {
+                        texts::say("in_advance.kept_standing", ())
                     } else {
-                        "for the attack of this mail"
+                        texts::say("in_advance.kept_for_the_attack", ())
                     };
                     self.item(
                         line,
-                        Answer::Done(format!(
-                            "Noted: if {}, then {} ({when}). It is played when its \
-                             moment comes, if it is legal then.",
-                            answer.condition.text.to_lowercase(),
-                            answer.then
+                        Answer::Done(texts::say(
+                            "in_advance.noted",
+                            minijinja::context! {
+                                condition => answer.condition.text.to_lowercase(),
+                                answer => answer.then,
+                                kept => kept,
+                            },
                         )),
                     );
                     prepared.retain(|p| p.condition.text != answer.condition.text);
@@ -50,7 +52,10 @@ impl Work<'_> {
                 }
                 Err(why) => self.item(
                     line,
-                    Answer::NotUnderstood(format!("Not understood: {why}.")),
+                    Answer::NotUnderstood(texts::say(
+                        "mail.not_understood",
+                        minijinja::context! { why => why },
+                    )),
                 ),
             }
         }
@@ -101,10 +106,12 @@ impl Work<'_> {
             happened.extend(self.record_submission(game, pending.seat, &r, false)?);
             if !r.taken.is_empty() {
                 // The record says the order was given in advance.
-                let words = format!(
-                    "{} answered in advance: {}",
-                    G::seat_name(pending.seat),
-                    answer.written
+                let words = texts::say(
+                    "in_advance.played",
+                    minijinja::context! {
+                        side => G::seat_name(pending.seat),
+                        answer => answer.written,
+                    },
                 );
                 self.tx.add_entry(
                     game.id,
@@ -124,18 +131,19 @@ impl Work<'_> {
                     .into_iter()
                     .find(|s| s.seat == pending.seat);
                 if let Some(seat) = seat {
-                    let text = format!(
-                        "Your answer given in advance, {}, could not be played: {} \
-                         The decision is yours now.",
-                        answer.written,
-                        sentence(&refused.problem)
+                    let text = texts::say(
+                        "in_advance.not_played",
+                        minijinja::context! {
+                            answer => answer.written,
+                            problem => sentence(&refused.problem),
+                        },
                     );
                     self.send_to(
                         game,
                         &seat,
-                        format!(
-                            "Game {}: your answer given in advance could not be played",
-                            game.id
+                        texts::say(
+                            "in_advance.not_played_subject",
+                            minijinja::context! { game => game.id },
                         ),
                         texts::wrap(&text),
                         AutoKind::Generated,
@@ -167,11 +175,7 @@ impl Work<'_> {
         for a in gone {
             self.item(
                 &a.written,
-                Answer::Refused(
-                    "Not kept: this mail made no attack for it to answer (see \
-                 above). Send it again with the attack."
-                        .into(),
-                ),
+                Answer::Refused(texts::say("in_advance.not_kept", ())),
             );
         }
         Ok(())
@@ -215,7 +219,10 @@ impl Work<'_> {
                 Err(why) => {
                     self.item(
                         line,
-                        Answer::NotUnderstood(format!("Not understood: {why}.")),
+                        Answer::NotUnderstood(texts::say(
+                            "mail.not_understood",
+                            minijinja::context! { why => why },
+                        )),
                     );
                     return Ok(());
                 }
@@ -225,9 +232,9 @@ impl Work<'_> {
         self.set_answers(game.id, seat.seat, &kept)?;
         self.item(
             line,
-            Answer::Done(format!(
-                "{dropped} answer(s) given in advance cancelled; {} left.",
-                kept.len()
+            Answer::Done(texts::say(
+                "in_advance.cancelled",
+                minijinja::context! { dropped => dropped, left => kept.len() },
             )),
         );
         Ok(())
@@ -272,7 +279,7 @@ fn read_answer_in_advance<G: Game>(
 ) -> std::result::Result<AnswerInAdvance, String> {
     let words: Vec<&str> = line.split_whitespace().skip(1).collect();
     let mut found = None;
-    let mut why = String::from("write IF <condition> <answer>");
+    let mut why = texts::say("in_advance.how", ());
     let mut longer = Vec::new();
     for k in 1..words.len() {
         match state.read_condition(&words[..k].join(" ")) {

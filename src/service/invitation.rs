@@ -35,10 +35,9 @@ impl Work<'_> {
         let Some(name) = hosted::canonical(game) else {
             self.item(
                 line,
-                Answer::Refused(format!(
-                    "Refused: {game:?} is not a game here; orderly hosts {} (each with \
-                     its sides for AS and FIRST).",
-                    hosted::listing()
+                Answer::Refused(texts::say(
+                    "invitation.not_hosted",
+                    minijinja::context! { game => game, listing => hosted::listing() },
                 )),
             );
             return Ok(());
@@ -59,14 +58,17 @@ impl Work<'_> {
         if opponent == self.sender || identity::is_own_address(self.config, opponent) {
             self.item(
                 line,
-                Answer::Refused("Refused: name the other player's address.".into()),
+                Answer::Refused(texts::say("invitation.name_the_opponent", ())),
             );
             return Ok(());
         }
         if let Err(why) = identity::check_mailbox(opponent) {
             self.item(
                 line,
-                Answer::Refused(format!("Refused: {why}. Nothing was done.")),
+                Answer::Refused(texts::say(
+                    "invitation.not_a_mailbox",
+                    minijinja::context! { why => why },
+                )),
             );
             return Ok(());
         }
@@ -76,12 +78,15 @@ impl Work<'_> {
                 (moderator == self.sender
                     || moderator == opponent
                     || identity::is_own_address(self.config, moderator))
-                .then(|| "the game's moderator must be neither player nor orderly".to_string())
+                .then(|| texts::say("invitation.moderator_is_a_third", ()))
             });
             if let Some(why) = why {
                 self.item(
                     line,
-                    Answer::Refused(format!("Refused: {why}. Nobody was invited.")),
+                    Answer::Refused(texts::say(
+                        "invitation.nobody_invited",
+                        minijinja::context! { why => why },
+                    )),
                 );
                 return Ok(());
             }
@@ -95,8 +100,9 @@ impl Work<'_> {
             let [north, south] = Seat::BOTH.map(|s| G::seat_name(s).to_ascii_uppercase());
             self.item(
                 line,
-                Answer::Refused(format!(
-                    "Refused: the sides are {north} and {south} (AS {north}, FIRST {south})."
+                Answer::Refused(texts::say(
+                    "invitation.sides",
+                    minijinja::context! { north => north, south => south },
                 )),
             );
             return Ok(());
@@ -113,14 +119,14 @@ impl Work<'_> {
         let (today, open) = self.tx.invitations_by(me, &day_ago)?;
         let service = &self.config.service;
         let limit = if open >= i64::from(service.max_open_invitations) {
-            Some(format!(
-                "you have {open} invitations waiting for an answer, the most one \
-                 player may have open; wait for an answer (or their expiry)"
+            Some(texts::say(
+                "invitation.too_many_open",
+                minijinja::context! { open => open },
             ))
         } else if today >= i64::from(service.max_invitations_per_day) {
-            Some(format!(
-                "you sent {today} invitations in the last 24 hours, the most this \
-                 server takes; try again tomorrow"
+            Some(texts::say(
+                "invitation.too_many_today",
+                minijinja::context! { today => today },
             ))
         } else {
             None
@@ -128,7 +134,10 @@ impl Work<'_> {
         if let Some(why) = limit {
             self.item(
                 line,
-                Answer::Refused(format!("Refused: {why}. Nobody was invited.")),
+                Answer::Refused(texts::say(
+                    "invitation.nobody_invited",
+                    minijinja::context! { why => why },
+                )),
             );
             return Ok(());
         }
@@ -160,9 +169,12 @@ impl Work<'_> {
                     i64::from(increment) * day,
                     i64::from(cap) * day,
                 )?;
-                format!("a clock of {initial} days plus {increment} per turn (at most {cap})")
+                texts::say(
+                    "invitation.pace_clock",
+                    minijinja::context! { initial => initial, increment => increment, cap => cap },
+                )
             }
-            None => format!("{days} days per turn"),
+            None => texts::say("invitation.pace_days", minijinja::context! { days => days }),
         };
         let game = self
             .tx
@@ -206,15 +218,15 @@ impl Work<'_> {
             if let Some(moderator) = &moderator_asked {
                 let (local, domain) = self.config.address_parts();
                 let key = identity::moderator_secret(self.secret, moderator);
-                let body = texts::wrap(&format!(
-                    "{} invites {opponent} to game {id} of {} and asks you to be \
-                     its moderator: to settle a stalled or disputed game, by mail.\n\n\
-                     To accept, write the line\n\n  ACCEPT MODERATION {id}\n\n\
-                     to your moderator address {local}+mod.{key}@{domain} \
-                     (keep it to yourself). To refuse, write DECLINE MODERATION {id} \
-                     there. Until you accept, you have no say in the game.",
-                    self.sender,
-                    G::TITLE
+                let body = texts::wrap(&texts::say(
+                    "invitation.moderator_asked",
+                    minijinja::context! {
+                        inviter => self.sender,
+                        opponent => opponent,
+                        game => id,
+                        title => G::TITLE,
+                        address => format!("{local}+mod.{key}@{domain}"),
+                    },
                 ));
                 queue_notice(
                     self.tx,
@@ -230,12 +242,15 @@ impl Work<'_> {
         }
         self.item(
             line,
-            Answer::Done(format!(
-                "Game {id} proposed: you play {} against {opponent}, {} moves first, \
-                 {pace}. They have been invited; you will hear when they ACCEPT or \
-                 DECLINE.",
-                G::seat_name(mine),
-                G::seat_name(first)
+            Answer::Done(texts::say(
+                "invitation.proposed",
+                minijinja::context! {
+                    game => id,
+                    side => G::seat_name(mine),
+                    opponent => opponent,
+                    first => G::seat_name(first),
+                    pace => pace,
+                },
             )),
         );
         Ok(())

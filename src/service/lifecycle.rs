@@ -25,10 +25,13 @@ impl Work<'_> {
         match deadline {
             Some(d) if d.timed_out && d.seat != seat.seat && claimable => {
                 let loser = G::seat_name(d.seat);
-                let text = format!(
-                    "{} claimed the win: {loser} did not act by {}",
-                    G::seat_name(seat.seat),
-                    d.at
+                let text = texts::say(
+                    "game.win_claimed",
+                    minijinja::context! {
+                        winner => G::seat_name(seat.seat),
+                        loser => loser,
+                        deadline => d.at,
+                    },
                 );
                 self.tx.add_entry(
                     game.id,
@@ -53,15 +56,18 @@ impl Work<'_> {
                 self.tx.finish(
                     game.id,
                     seat_text(seat.seat),
-                    &format!("{loser} ran out of time"),
+                    &texts::say(
+                        "game.ended_out_of_time",
+                        minijinja::context! { loser => loser },
+                    ),
                     self.at,
                 )?;
                 self.tx.set_deadline(game.id, None)?;
                 self.item(
                     line,
-                    Answer::Done(format!(
-                        "You win game {}: {loser} ran out of time.",
-                        game.id
+                    Answer::Done(texts::say(
+                        "game.won_on_time",
+                        minijinja::context! { game => game.id, loser => loser },
                     )),
                 );
                 let state = self.state::<G>(game)?;
@@ -70,24 +76,18 @@ impl Work<'_> {
             }
             Some(d) if d.seat != seat.seat && !d.timed_out => self.item(
                 line,
-                Answer::Refused(format!(
-                    "Refused: {} still has time (deadline {} and the grace period after it).",
-                    G::seat_name(d.seat),
-                    d.at
+                Answer::Refused(texts::say(
+                    "game.still_has_time",
+                    minijinja::context! { side => G::seat_name(d.seat), deadline => d.at },
                 )),
             ),
             _ if !claimable => self.item(
                 line,
-                Answer::Refused(
-                    "Refused: on this server a game whose time ran out goes to the moderators."
-                        .into(),
-                ),
+                Answer::Refused(texts::say("game.claims_go_to_moderators", ())),
             ),
             _ => self.item(
                 line,
-                Answer::Refused(
-                    "Refused: there is no run-out time of the other player to claim.".into(),
-                ),
+                Answer::Refused(texts::say("game.nothing_to_claim", ())),
             ),
         }
         Ok(())
@@ -111,7 +111,10 @@ impl Work<'_> {
         self.refresh_deadline(game.id, &state)?;
         self.item(
             line,
-            Answer::Done(format!("Game {} begins; you play {side}.", game.id)),
+            Answer::Done(texts::say(
+                "game.begins",
+                minijinja::context! { game => game.id, side => side },
+            )),
         );
         let game = self.reload(game.id)?;
         self.broadcast(&game, &state, &[], Some(seat.seat))
@@ -122,12 +125,18 @@ impl Work<'_> {
         self.tx.set_status(game.id, "declined", self.at)?;
         self.item(
             line,
-            Answer::Done(format!("You declined game {}.", game.id)),
+            Answer::Done(texts::say(
+                "game.declined",
+                minijinja::context! { game => game.id },
+            )),
         );
         self.notify_other(
             game,
             seat.seat,
-            format!("{} declined game {}.", self.sender, game.id),
+            texts::say(
+                "game.declined_notice",
+                minijinja::context! { player => self.sender, game => game.id },
+            ),
         )
     }
 
@@ -135,9 +144,7 @@ impl Work<'_> {
     pub(super) fn not_yours_to_answer(&mut self, line: &str) {
         self.item(
             line,
-            Answer::Refused(
-                "Refused: the invitation is for the other player; wait for their answer.".into(),
-            ),
+            Answer::Refused(texts::say("game.not_yours_to_answer", ())),
         );
     }
 
@@ -145,9 +152,9 @@ impl Work<'_> {
     pub(super) fn not_begun(&mut self, line: &str, game: &GameRow) {
         self.item(
             line,
-            Answer::Refused(format!(
-                "Refused: game {} has not begun: the invitation is still open.",
-                game.id
+            Answer::Refused(texts::say(
+                "game.not_begun",
+                minijinja::context! { game => game.id },
             )),
         );
     }
@@ -157,7 +164,10 @@ impl Work<'_> {
     pub(super) fn not_active<G: Game>(&mut self, line: &str, game: &GameRow, seat: &SeatRow) {
         self.item(
             line,
-            Answer::Refused(format!("Refused: game {} is {}.", game.id, game.status)),
+            Answer::Refused(texts::say(
+                "game.not_active",
+                minijinja::context! { game => game.id, status => game.status },
+            )),
         );
         if let Some(state) = load::<G>(game) {
             self.parts
@@ -187,15 +197,14 @@ impl Work<'_> {
         self.tx.finish(
             game.id,
             seat_text(winner),
-            &format!("{side} resigned"),
+            &texts::say("game.ended_resigned", minijinja::context! { side => side }),
             self.at,
         )?;
         self.item(
             line,
-            Answer::Done(format!(
-                "You resigned game {}. {} wins.",
-                game.id,
-                G::seat_name(winner)
+            Answer::Done(texts::say(
+                "game.resigned",
+                minijinja::context! { game => game.id, winner => G::seat_name(winner) },
             )),
         );
         let state = self.state::<G>(game)?;
@@ -213,14 +222,15 @@ impl Work<'_> {
     ) -> Result<()> {
         let side = G::seat_name(seat.seat);
         self.tx.set_draw_offer(game.id, Some(seat.seat))?;
-        self.item(
-            line,
-            Answer::Done("Draw offered; the other player may ACCEPT DRAW or DECLINE DRAW.".into()),
-        );
-        self.notify_other(game, seat.seat, format!(
-            "{side} offers a draw in game {}. Write ACCEPT DRAW or DECLINE DRAW (or play on: an order declines it).",
-            game.id
-        ))
+        self.item(line, Answer::Done(texts::say("game.draw_offered", ())));
+        self.notify_other(
+            game,
+            seat.seat,
+            texts::say(
+                "game.draw_offer_notice",
+                minijinja::context! { side => side, game => game.id },
+            ),
+        )
     }
 
     /// `ACCEPT DRAW` of the other player's offer: the game ends drawn.
@@ -240,10 +250,14 @@ impl Work<'_> {
             self.at,
             &[],
         )?;
-        self.tx.finish(game.id, "draw", "draw agreed", self.at)?;
+        let ended = texts::say("game.ended_draw_agreed", ());
+        self.tx.finish(game.id, "draw", &ended, self.at)?;
         self.item(
             line,
-            Answer::Done(format!("Draw agreed: game {} is over.", game.id)),
+            Answer::Done(texts::say(
+                "game.draw_agreed",
+                minijinja::context! { game => game.id },
+            )),
         );
         let state = self.state::<G>(game)?;
         let game = self.reload(game.id)?;
@@ -259,22 +273,20 @@ impl Work<'_> {
     ) -> Result<()> {
         let side = G::seat_name(seat.seat);
         self.tx.set_draw_offer(game.id, None)?;
-        self.item(line, Answer::Done("Draw declined; play goes on.".into()));
+        self.item(line, Answer::Done(texts::say("game.draw_declined", ())));
         self.notify_other(
             game,
             seat.seat,
-            format!("{side} declines the draw in game {}.", game.id),
+            texts::say(
+                "game.draw_declined_notice",
+                minijinja::context! { side => side, game => game.id },
+            ),
         )
     }
 
     /// `ACCEPT DRAW` or `DECLINE DRAW` with no offer from the other player.
     pub(super) fn no_draw_offer(&mut self, line: &str) {
-        self.item(
-            line,
-            Answer::Refused(
-                "Refused: there is no draw offer from the other player to answer.".into(),
-            ),
-        );
+        self.item(line, Answer::Refused(texts::say("game.no_draw_offer", ())));
     }
 
     /// `MODERATOR text`: the game is marked disputed and its moderators are
@@ -288,10 +300,14 @@ impl Work<'_> {
     ) -> Result<()> {
         let side = G::seat_name(seat.seat);
         self.tx.set_disputed(game.id, Some(text))?;
-        let body = texts::wrap(&format!(
-            "{} ({} in game {}) asks for a moderator:\n\n{text}\n\n\
-             Write STALLED to your moderator address for the games that wait.",
-            self.sender, side, game.id
+        let body = texts::wrap(&texts::say(
+            "game.moderator_asked",
+            minijinja::context! {
+                player => self.sender,
+                side => side,
+                game => game.id,
+                text => text,
+            },
         ));
         let moderators = moderators_of(self.tx, self.config, game.id)?;
         for (n, m) in moderators.iter().enumerate() {
@@ -308,12 +324,11 @@ impl Work<'_> {
             )?;
         }
         let answer = if moderators.is_empty() {
-            "Noted; this server has no moderator configured yet, so an \
-             administrator will see it in `orderly mod stalled`."
+            texts::say("game.no_moderator_yet", ())
         } else {
-            "The moderators have been asked; they will answer by mail."
+            texts::say("game.moderators_asked", ())
         };
-        self.item(line, Answer::Done(answer.into()));
+        self.item(line, Answer::Done(answer));
         Ok(())
     }
 }

@@ -46,6 +46,7 @@ use std::collections::HashSet;
 
 use super::commands::{self, Command};
 use super::reply::Answer;
+use super::texts;
 use crate::games::{hosted, Game, OrderWord};
 
 /// What one line of a mail is.
@@ -555,9 +556,9 @@ impl super::work::Work<'_> {
                     self.ignored_item(&mut group);
                     self.item(
                         &shortened(&line),
-                        Answer::Ignored(format!(
-                            "Ignored: not an order or a command. If an order was meant: \
-                             did you mean {meant}?"
+                        Answer::Ignored(texts::say(
+                            "prose.slip",
+                            minijinja::context! { meant => meant },
                         )),
                     );
                 }
@@ -569,11 +570,11 @@ impl super::work::Work<'_> {
     fn ignored_item(&mut self, group: &mut Vec<String>) {
         let answer = match group.len() {
             0 => return,
-            1 => "Ignored: not an order or a command.",
-            _ => "Ignored: no order or command in these lines.",
+            1 => texts::say("prose.one", ()),
+            _ => texts::say("prose.several", ()),
         };
         let line = std::mem::take(group).join("\n> ");
-        self.item(&line, Answer::Ignored(answer.into()));
+        self.item(&line, Answer::Ignored(answer));
     }
 
     /// What became of the mail, for the log: `orders taken`, `orders

@@ -7,7 +7,7 @@ use super::game::{is_turn, load, pending_of, termination};
 use super::identity::Claim;
 use super::in_advance::split_answers_in_advance;
 use super::reply::Answer;
-use super::texts::sentence;
+use super::texts::{self, sentence};
 use super::work::Work;
 use super::Result;
 use crate::games::submission::{release, submit, submit_until_turn, Submission};
@@ -22,9 +22,9 @@ impl Work<'_> {
                 for l in lines {
                     self.item(
                         l,
-                        Answer::Refused(format!(
-                            "Refused: game {} is {}; no orders are taken.",
-                            game.id, game.status
+                        Answer::Refused(texts::say(
+                            "orders.game_not_active",
+                            minijinja::context! { game => game.id, status => game.status },
                         )),
                     );
                 }
@@ -54,16 +54,19 @@ impl Work<'_> {
             _ if lines.is_empty() => false,
             Some(p) if p.seat != seat.seat => {
                 for l in lines {
-                    let mut answer = format!(
-                        "Refused: it is not your turn; game {} waits for {} ({}). Nothing was done.",
-                        game.id,
-                        G::seat_name(p.seat),
-                        p.kind
+                    let mut answer = texts::say(
+                        "orders.not_your_turn",
+                        minijinja::context! {
+                            game => game.id,
+                            side => G::seat_name(p.seat),
+                            decision => p.kind.to_string(),
+                        },
                     );
                     if let Some(other) = self.fits_another_game(l) {
-                        answer.push_str(&format!(
-                            " This order is legal in your game {other}, where it is \
-                             your turn: send it to that game (reply to its latest mail)."
+                        answer.push(' ');
+                        answer.push_str(&texts::say(
+                            "orders.legal_elsewhere",
+                            minijinja::context! { game => other },
                         ));
                     }
                     self.item(l, Answer::Refused(answer));
@@ -74,7 +77,10 @@ impl Work<'_> {
                 for l in lines {
                     self.item(
                         l,
-                        Answer::Refused(format!("Refused: game {} is over.", game.id)),
+                        Answer::Refused(texts::say(
+                            "orders.game_over",
+                            minijinja::context! { game => game.id },
+                        )),
                     );
                 }
                 true
@@ -183,10 +189,10 @@ impl Work<'_> {
                 &events,
             )?;
             if echo {
-                let mut answer = format!("Taken: {}.", t.order);
-                for e in &events {
-                    answer.push_str(&format!("\n  {e}"));
-                }
+                let answer = texts::say(
+                    "orders.taken",
+                    minijinja::context! { order => t.order.to_string(), events => events },
+                );
                 self.echoed.extend(events.iter().cloned());
                 self.item(&t.line, Answer::Done(answer));
             }
@@ -199,12 +205,15 @@ impl Work<'_> {
         }
         if echo {
             for l in &s.held {
-                self.item(l, Answer::Done("Held: it will be played as the second half of your double turn once the attack is resolved, if still legal.".into()));
+                self.item(l, Answer::Done(texts::say("orders.held", ())));
             }
             for u in &s.unused {
                 self.item(
                     &u.line,
-                    Answer::Refused(format!("Not applied: {}.", u.why.describe::<G>())),
+                    Answer::Refused(texts::say(
+                        "orders.not_applied",
+                        minijinja::context! { why => u.why.describe::<G>() },
+                    )),
                 );
             }
         }
@@ -212,21 +221,19 @@ impl Work<'_> {
     }
 
     pub(super) fn refuse(&mut self, line: &str, r: &Rejection) {
-        let mut answer = match r.rule {
-            Some(rule) => format!("Refused under rule {rule}: {}", sentence(&r.problem)),
-            None => format!("Not understood: {}", sentence(&r.problem)),
-        };
-        if !r.suggestions.is_empty() {
-            answer.push_str("\nNearest legal orders:");
-            for s in &r.suggestions {
-                answer.push_str(&format!("\n  {s}"));
-            }
-        }
-        answer.push_str("\nNothing was changed by this line.");
+        let mut answer = texts::say(
+            "orders.rejected",
+            minijinja::context! {
+                rule => r.rule.map(|rule| rule.to_string()),
+                problem => sentence(&r.problem),
+                suggestions => r.suggestions,
+            },
+        );
         if let Some(other) = self.fits_another_game(line) {
-            answer.push_str(&format!(
-                "\nThis order is legal in your game {other}, where it is your \
-                 turn: send it to that game (reply to its latest mail)."
+            answer.push('\n');
+            answer.push_str(&texts::say(
+                "orders.legal_elsewhere",
+                minijinja::context! { game => other },
             ));
         }
         let answer = match r.rule {

@@ -2,6 +2,7 @@
 //! and passed to the opponent with the update this mail makes, or alone.
 
 use super::reply::Answer;
+use super::texts;
 use super::work::Work;
 use super::Result;
 use crate::games::Game;
@@ -26,7 +27,10 @@ impl Work<'_> {
             .take(MOST_CHARS)
             .collect();
         let side = G::seat_name(seat.seat);
-        let words = format!("{side} says: {text}");
+        let words = texts::say(
+            "press.says",
+            minijinja::context! { side => side, text => text },
+        );
         let count = self.tx.entries(game.id)?.len() as i64;
         self.tx.add_entry(
             game.id,
@@ -48,9 +52,9 @@ impl Work<'_> {
         self.press.push((game.id, seat.seat, words));
         self.item(
             line,
-            Answer::Done(format!(
-                "Passed to {}: {text}",
-                G::seat_name(seat.seat.other())
+            Answer::Done(texts::say(
+                "press.passed",
+                minijinja::context! { side => G::seat_name(seat.seat.other()), text => text },
             )),
         );
         Ok(())

@@ -82,7 +82,7 @@ impl Work<'_> {
         const ECHO_CHARS: usize = 120;
         let echo = if line.chars().count() > ECHO_CHARS {
             let cut: String = line.chars().take(ECHO_CHARS).collect();
-            format!("{cut}... (cut)")
+            texts::say("mail.echo_cut", minijinja::context! { cut => cut })
         } else {
             line.to_string()
         };
@@ -100,7 +100,7 @@ impl Work<'_> {
                 if self.items.iter().any(|i| i.answer.is_failure())
                     && self.items.iter().all(|i| i.answer.is_failure())
                 {
-                    format!("Game {}: refused", g.id)
+                    texts::say("subject.refused", minijinja::context! { game => g.id })
                 } else {
                     // The game as this mail left it.
                     let g = self.tx.game(g.id)?.unwrap_or_else(|| g.clone());
@@ -125,16 +125,19 @@ impl Work<'_> {
             self.items = vec![
                 kept,
                 Item {
-                    line: "(the rest of this mail)".into(),
-                    answer: Answer::Refused(format!("{left} more line(s) not answered.")),
+                    line: texts::say("mail.rest", ()),
+                    answer: Answer::Refused(texts::say(
+                        "mail.rest_not_answered",
+                        minijinja::context! { left => left },
+                    )),
                 },
             ];
             self.parts.clear();
         }
         let intro = if self.items.iter().any(|i| i.answer.is_failure()) {
-            "orderly read your mail. Some of it could not be done; each line you\nwrote is answered below."
+            texts::say("mail.intro_failed", ())
         } else {
-            "orderly read your mail; each line you wrote is answered below."
+            texts::say("mail.intro", ())
         };
         let body = texts::render(
             "reply",
@@ -207,10 +210,9 @@ fn cap_reply(body: String, incoming_size: usize) -> String {
         end -= 1;
     }
     let end = body[..end].rfind('\n').map_or(end, |i| i + 1);
-    format!(
-        "{}\n[The rest of this reply, {} bytes, is left out: a reply is at most \
-         {cap} bytes. Send fewer lines in one mail.]\n",
-        &body[..end],
-        body.len() - end
-    )
+    let note = texts::say(
+        "mail.reply_cut",
+        minijinja::context! { left => body.len() - end, cap => cap },
+    );
+    format!("{}\n{note}\n", &body[..end])
 }

@@ -1,10 +1,14 @@
 //! Every sentence a player reads comes from `templates/` (minijinja); this
 //! module loads them, built into the binary so that a service started
-//! anywhere reads the same words.
+//! anywhere reads the same words: whole mails and sections (`reply.txt`,
+//! `update.txt`, ...) by [`render`], and the sentences the service puts
+//! into them (an answer to a line, a refusal, a notice, a subject) from the
+//! catalogue `templates/sentences.toml` by [`say`]. Code decides what
+//! happened; the catalogue words it.
 
 use std::sync::LazyLock;
 
-use minijinja::Environment;
+use minijinja::{AutoEscape, Environment, UndefinedBehavior};
 use serde::Serialize;
 
 /// The templates, by name.
@@ -52,6 +56,59 @@ pub fn render<S: Serialize>(name: &str, context: S) -> String {
     }
 }
 
+/// The catalogue of sentences: TOML tables of minijinja templates, each
+/// named `<table>.<key>` (`orders.not_your_turn`).
+const SENTENCES: &str = include_str!("../../templates/sentences.toml");
+
+/// The catalogue's entries, by name, as written.
+fn sentences() -> Vec<(String, String)> {
+    let tables: toml::Table = toml::from_str(SENTENCES)
+        .unwrap_or_else(|e| panic!("templates/sentences.toml does not read: {e}"));
+    let mut out = Vec::new();
+    for (table, entries) in tables {
+        let Some(entries) = entries.as_table() else {
+            panic!("templates/sentences.toml: {table} is not a table");
+        };
+        for (key, text) in entries {
+            let Some(text) = text.as_str() else {
+                panic!("templates/sentences.toml: {table}.{key} is not a string");
+            };
+            out.push((format!("{table}.{key}"), text.to_string()));
+        }
+    }
+    out
+}
+
+static SAY: LazyLock<Environment<'static>> = LazyLock::new(|| {
+    let mut env = Environment::new();
+    // A sentence is exactly what its entry says, and every value it names
+    // must be given (a misspelt name is an error, not an empty word).
+    env.set_keep_trailing_newline(true);
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    env.set_auto_escape_callback(|_| AutoEscape::None);
+    // `{{ word | quoted }}`: a word as the player wrote it, in quotes, its
+    // control characters escaped (no line of theirs is taken verbatim).
+    env.add_filter("quoted", |text: String| format!("{text:?}"));
+    for (name, source) in sentences() {
+        env.add_template_owned(name.clone(), source)
+            .unwrap_or_else(|e| panic!("sentence {name} does not compile: {e}"));
+    }
+    env
+});
+
+/// The catalogue's sentence `key` (`orders.not_your_turn`) with
+/// `context`. As with [`render`], a failure is a bug, reported in the
+/// text itself rather than losing the mail.
+pub fn say<S: Serialize>(key: &str, context: S) -> String {
+    match SAY.get_template(key).and_then(|t| t.render(context)) {
+        Ok(text) => text,
+        Err(e) => {
+            tracing::error!(sentence = key, error = %e, "sentence failed");
+            format!("(orderly could not word this part: {e})")
+        }
+    }
+}
+
 /// Wraps text at 76 columns (design: mail lines at most 76): an indented
 /// line, an item of a list, hangs its continuation under it; prose
 /// continues flush.
@@ -70,7 +127,9 @@ pub(crate) fn sentence(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{render, wrap, TEMPLATES};
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use super::{render, sentences, wrap, SAY, TEMPLATES};
 
     #[test]
     fn every_template_compiles_and_renders() {
@@ -87,5 +146,62 @@ mod tests {
         assert!(text.lines().nth(1).unwrap().starts_with("    word"));
         let prose = wrap(&"word ".repeat(50));
         assert!(prose.lines().nth(1).unwrap().starts_with("word"));
+    }
+
+    #[test]
+    fn every_sentence_renders_with_the_values_it_names() {
+        for (name, _) in sentences() {
+            let template = SAY
+                .get_template(&name)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let values: BTreeMap<String, String> = template
+                .undeclared_variables(false)
+                .into_iter()
+                .map(|v| (v, "x".to_string()))
+                .collect();
+            let text = template
+                .render(&values)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(!text.is_empty(), "{name} says nothing");
+        }
+    }
+
+    /// Every key the service's code says a sentence by names an entry of
+    /// the catalogue, and every entry is said somewhere: a key misspelt in
+    /// code, or an entry left behind, fails here rather than in a mail.
+    #[test]
+    fn every_sentence_said_is_in_the_catalogue_and_every_entry_is_said() {
+        let names: BTreeSet<String> = sentences().into_iter().map(|(n, _)| n).collect();
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/service");
+        let mut said = BTreeSet::new();
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+            .collect();
+        files.sort();
+        assert!(files.len() > 10, "the service's files are in {dir}");
+        for path in files {
+            let code = std::fs::read_to_string(&path).unwrap();
+            // Spelt apart, so that this test does not find itself.
+            let needle = concat!("say", "(");
+            for (at, _) in code.match_indices(needle) {
+                if code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+                    continue;
+                }
+                let rest = code[at + needle.len()..].trim_start();
+                let Some(rest) = rest.strip_prefix('"') else {
+                    panic!(
+                        "{}: a sentence's key is written out where it is said",
+                        path.display()
+                    );
+                };
+                let key = &rest[..rest.find('"').unwrap()];
+                assert!(names.contains(key), "{}: no sentence {key}", path.display());
+                said.insert(key.to_string());
+            }
+        }
+        let unsaid: Vec<_> = names.difference(&said).collect();
+        assert!(unsaid.is_empty(), "sentences nobody says: {unsaid:?}");
     }
 }

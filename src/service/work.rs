@@ -96,14 +96,7 @@ impl Work<'_> {
         if claim.is_none() {
             self.item(
                 line,
-                Answer::Refused(
-                    "Refused: settings change only with your key, so that nobody can \
-                 change them in your name. Send this line in a reply to a mail \
-                 orderly sent you about one of your games (its reply address \
-                 carries the key), or add a line GAME <number> <key>. Nothing was \
-                 changed."
-                        .into(),
-                ),
+                Answer::Refused(texts::say("keys.settings_need_a_key", ())),
             );
             return Ok(false);
         }
@@ -118,24 +111,16 @@ impl Work<'_> {
         claim: Option<&Claim>,
     ) -> Result<Option<(GameRow, SeatRow)>> {
         let Some(claim) = claim else {
-            self.item(
-                line,
-                Answer::Refused(
-                    "Refused: this mail names no game. Reply to orderly's mail about \
-                 the game (its reply address carries your key), or add a line \
-                 GAME <number> <key>. Nothing was done."
-                        .into(),
-                ),
-            );
+            self.item(line, Answer::Refused(texts::say("keys.no_game_named", ())));
             return Ok(None);
         };
         let Some(game) = self.tx.game(claim.game)? else {
             self.stranger = true;
             self.item(
                 line,
-                Answer::Refused(format!(
-                    "Refused: there is no game {}. Nothing was done.",
-                    claim.game
+                Answer::Refused(texts::say(
+                    "keys.no_such_game",
+                    minijinja::context! { game => claim.game },
                 )),
             );
             return Ok(None);
@@ -149,10 +134,9 @@ impl Work<'_> {
             self.stranger |= !seats.iter().any(|s| s.address == self.sender);
             self.item(
                 line,
-                Answer::Refused(format!(
-                    "Refused: {:?} is not a key of game {}. Reply to orderly's own mail \
-                     about the game. Nothing was done.",
-                    claim.secret, game.id
+                Answer::Refused(texts::say(
+                    "keys.not_a_key",
+                    minijinja::context! { key => claim.secret, game => game.id },
                 )),
             );
             return Ok(None);
@@ -161,22 +145,18 @@ impl Work<'_> {
             let seats = self.tx.seats(game.id)?;
             let answer = match seats.iter().find(|s| s.address == self.sender) {
                 // A player who answered the opponent's copy of a mail.
-                Some(own) => format!(
-                    "Refused: you wrote to the address of the {} seat of game {}, \
-                     your opponent's. You play {}: reply to a mail orderly sent \
-                     you, whose reply address carries your own key. Nothing was done.",
-                    side_name(&game, seat.seat),
-                    game.id,
-                    side_name(&game, own.seat)
+                Some(own) => texts::say(
+                    "keys.opponents_key",
+                    minijinja::context! {
+                        their_side => side_name(&game, seat.seat),
+                        game => game.id,
+                        side => side_name(&game, own.seat),
+                    },
                 ),
                 // A stranger learns nothing about whose key this is.
                 None => {
                     self.stranger = true;
-                    format!(
-                        "Refused: game {} takes orders only from its players' own \
-                     addresses. Nothing was done.",
-                        game.id
-                    )
+                    texts::say("keys.not_a_player", minijinja::context! { game => game.id })
                 }
             };
             self.item(line, Answer::Refused(answer));
