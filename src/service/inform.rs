@@ -14,7 +14,7 @@ use crate::store::{seat_from_text, GameRow, SeatRow};
 impl Work<'_> {
     /// `HELP`: the commands.
     pub(super) fn help(&mut self, line: &str) {
-        self.item(line, Answer::Done("The commands are below.".into()));
+        self.item(line, Answer::Done(texts::say("inform.help", ())));
         self.parts.push(texts::render(
             "help",
             minijinja::context! { games => hosted_games() },
@@ -36,52 +36,70 @@ impl Work<'_> {
             let paused = self
                 .tx
                 .paused_until(g.id)?
-                .map(|until| format!(", paused until {}", local_time(&until, &zone)))
+                .map(|until| {
+                    texts::say(
+                        "inform.paused",
+                        minijinja::context! { until => local_time(&until, &zone) },
+                    )
+                })
                 .unwrap_or_default();
             let state = match g.status.as_str() {
                 "active" => match pending_of(&g) {
-                    Some(p) if Some(p.seat) == me.map(|s| s.seat) => {
-                        format!("your turn{paused}")
-                    }
-                    Some(p) => format!("waiting for {}{paused}", side_name(&g, p.seat)),
-                    None => "over".to_string(),
+                    Some(p) if Some(p.seat) == me.map(|s| s.seat) => texts::say(
+                        "inform.state_your_turn",
+                        minijinja::context! { paused => paused },
+                    ),
+                    Some(p) => texts::say(
+                        "inform.state_waiting_for",
+                        minijinja::context! { side => side_name(&g, p.seat), paused => paused },
+                    ),
+                    None => texts::say("inform.state_over", ()),
                 },
-                "invited" => "invitation open".to_string(),
+                "invited" => texts::say("inform.state_invited", ()),
                 "finished" => {
-                    let winner = match g.result.as_deref() {
-                        Some("draw") => "a draw".to_string(),
+                    let result = match g.result.as_deref() {
+                        Some("draw") => texts::say("inform.result_draw", ()),
                         Some(r) => match seat_from_text(r) {
-                            Some(w) if Some(w) == me.map(|s| s.seat) => {
-                                format!("you won as {}", side_name(&g, w))
-                            }
-                            Some(w) => format!("{} won", side_name(&g, w)),
-                            None => "over".to_string(),
+                            Some(w) if Some(w) == me.map(|s| s.seat) => texts::say(
+                                "inform.result_you_won",
+                                minijinja::context! { side => side_name(&g, w) },
+                            ),
+                            Some(w) => texts::say(
+                                "inform.result_won",
+                                minijinja::context! { side => side_name(&g, w) },
+                            ),
+                            None => texts::say("inform.state_over", ()),
                         },
-                        None => "over".to_string(),
+                        None => texts::say("inform.state_over", ()),
                     };
-                    format!(
-                        "finished, {winner}{}",
-                        g.termination
-                            .as_deref()
-                            .map(|t| format!(" ({t})"))
-                            .unwrap_or_default()
+                    texts::say(
+                        "inform.state_finished",
+                        minijinja::context! { result => result, ended => g.termination },
                     )
                 }
-                other => format!(
-                    "{other}{}",
-                    g.termination
-                        .as_deref()
-                        .map(|t| format!(", {t}"))
-                        .unwrap_or_default()
+                other => texts::say(
+                    "inform.state_other",
+                    minijinja::context! { status => other, ended => g.termination },
                 ),
             };
-            list.push(format!(
-                "game {}: {} as {side} vs {vs}: {state}",
-                g.id,
-                g.kind.to_ascii_uppercase()
+            list.push(texts::say(
+                "inform.game",
+                minijinja::context! {
+                    game => g.id,
+                    kind => g.kind.to_ascii_uppercase(),
+                    side => side,
+                    opponent => vs,
+                    state => state,
+                },
             ));
         }
-        self.item(line, Answer::Done(format!("{} game(s).", list.len())));
+        self.item(
+            line,
+            Answer::Done(texts::say(
+                "inform.count",
+                minijinja::context! { count => list.len() },
+            )),
+        );
         self.parts.push(texts::wrap(&texts::render(
             "games",
             minijinja::context! { games => list, hosted => hosted_games() },
@@ -98,17 +116,11 @@ impl Work<'_> {
     ) -> Result<()> {
         if self.board_shown.contains(&game.id) {
             // The update this mail made carries the board already.
-            self.item(
-                line,
-                Answer::Done("The board and the choices are below.".into()),
-            );
+            self.item(line, Answer::Done(texts::say("inform.board", ())));
             return Ok(());
         }
         let state = self.state::<G>(game)?;
-        self.item(
-            line,
-            Answer::Done("The board and the choices are below.".into()),
-        );
+        self.item(line, Answer::Done(texts::say("inform.board", ())));
         self.board_shown.insert(game.id);
         self.parts
             .push(self.update_text(game, &state, seat.seat, &[]));
@@ -123,10 +135,7 @@ impl Work<'_> {
         seat: &SeatRow,
     ) -> Result<()> {
         let state = self.state::<G>(game)?;
-        self.item(
-            line,
-            Answer::Done("The board, with its key, is below.".into()),
-        );
+        self.item(line, Answer::Done(texts::say("inform.board_keyed", ())));
         let text = update_text_keyed(self.tx, game, &state, seat.seat, &[], true, &[])?;
         self.parts.push(texts::wrap(&text));
         Ok(())
@@ -142,7 +151,7 @@ impl Work<'_> {
         let state = self.state::<G>(game)?;
         match state.choices_from(square) {
             Ok(text) => {
-                self.item(line, Answer::Done("See below.".into()));
+                self.item(line, Answer::Done(texts::say("inform.moves", ())));
                 self.parts.push(text);
             }
             Err(r) => self.refuse(line, &r),
@@ -153,10 +162,7 @@ impl Work<'_> {
     /// `HISTORY`: the record of the game so far.
     pub(super) fn history<G: Game>(&mut self, line: &str, game: &GameRow) -> Result<()> {
         let record = self.record::<G>(game)?;
-        self.item(
-            line,
-            Answer::Done("The record of the game so far is below.".into()),
-        );
+        self.item(line, Answer::Done(texts::say("inform.history", ())));
         self.parts.push(record.to_string());
         Ok(())
     }

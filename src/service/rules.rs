@@ -4,6 +4,7 @@
 
 use super::identity::{secrets_match, Claim};
 use super::reply::Answer;
+use super::texts;
 use super::work::Work;
 use super::Result;
 use crate::games::hosted;
@@ -22,9 +23,12 @@ impl Work<'_> {
             Some(word) => match hosted::canonical(word) {
                 Some(name) => name,
                 None => {
-                    let answer = format!(
-                        "Not understood: {word:?} is not a game here; write {}.",
-                        asking(hosted::GAMES.iter().copied())
+                    let answer = texts::say(
+                        "inform.rules_not_hosted",
+                        minijinja::context! {
+                            game => word,
+                            others => asking(hosted::GAMES.iter().copied()),
+                        },
                     );
                     self.item(line, Answer::NotUnderstood(answer));
                     return Ok(());
@@ -38,8 +42,9 @@ impl Work<'_> {
         let others = asking(hosted::GAMES.iter().copied().filter(|g| *g != name));
         self.item(
             line,
-            Answer::Done(format!(
-                "The rules of {title} are below. For another game's, write {others}."
+            Answer::Done(texts::say(
+                "inform.rules",
+                minijinja::context! { title => title, others => others },
             )),
         );
         self.parts.push(rules.trim_end().to_string());
@@ -65,8 +70,9 @@ impl Work<'_> {
 
 /// `HELP RULES NAPOLEONIC`, or several joined by "or".
 fn asking<'a>(games: impl Iterator<Item = &'a str>) -> String {
-    games
-        .map(|g| format!("HELP RULES {}", g.to_ascii_uppercase()))
-        .collect::<Vec<_>>()
-        .join(" or ")
+    let games: Vec<String> = games.map(str::to_ascii_uppercase).collect();
+    texts::say(
+        "inform.rules_asking",
+        minijinja::context! { games => games },
+    )
 }

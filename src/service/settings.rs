@@ -28,29 +28,30 @@ impl Work<'_> {
         if let Err(why) = identity::check_mailbox(new) {
             self.item(
                 line,
-                Answer::Refused(format!("Refused: {why}. Nothing was changed.")),
+                Answer::Refused(texts::say(
+                    "settings.address_not_a_mailbox",
+                    minijinja::context! { why => why },
+                )),
             );
             return Ok(());
         }
         if new == self.sender || identity::is_own_address(self.config, new) {
             self.item(
                 line,
-                Answer::Refused(
-                    "Refused: name the new address you want to play from. Nothing was changed."
-                        .into(),
-                ),
+                Answer::Refused(texts::say("settings.address_the_same", ())),
             );
             return Ok(());
         }
         let code = identity::address_code(self.secret, seat.player_id, new, self.message_id);
         self.tx
             .request_address_change(&code, seat.player_id, new, self.at)?;
-        let body = texts::wrap(&format!(
-            "{} asked orderly to move their games to this address. If this is \
-             you, reply from this address with the line\n\n  CONFIRM ADDRESS {code}\n\n\
-             within {ADDRESS_CODE_DAYS} days. If it is not, ignore this mail: nothing \
-             changes.",
-            self.sender
+        let body = texts::wrap(&texts::say(
+            "settings.address_code_mail",
+            minijinja::context! {
+                player => self.sender,
+                code => code,
+                days => ADDRESS_CODE_DAYS,
+            },
         ));
         queue_notice(
             self.tx,
@@ -64,10 +65,9 @@ impl Work<'_> {
         )?;
         self.item(
             line,
-            Answer::Done(format!(
-                "A code went to {new}: write CONFIRM ADDRESS <code> from there within \
-                 {ADDRESS_CODE_DAYS} days, and your games move to it. Until then \
-                 nothing changes."
+            Answer::Done(texts::say(
+                "settings.address_code_sent",
+                minijinja::context! { address => new, days => ADDRESS_CODE_DAYS },
             )),
         );
         Ok(())
@@ -79,11 +79,7 @@ impl Work<'_> {
         let Some((player, old)) = self.tx.take_address_change(code, self.sender, &since)? else {
             self.item(
                 line,
-                Answer::Refused(
-                    "Refused: this code is not one orderly sent to this address in the \
-                 last days. Write SET ADDRESS again from your old address."
-                        .into(),
-                ),
+                Answer::Refused(texts::say("settings.address_code_unknown", ())),
             );
             return Ok(());
         };
@@ -97,9 +93,9 @@ impl Work<'_> {
             moved.push(g.id.to_string());
             let seats = self.tx.seats(g.id)?;
             for other in seats.iter().filter(|s| s.player_id != me) {
-                let body = texts::wrap(&format!(
-                    "Your opponent in game {} now plays from {} (before: {old}).",
-                    g.id, self.sender
+                let body = texts::wrap(&texts::say(
+                    "settings.address_moved_notice",
+                    minijinja::context! { game => g.id, address => self.sender, old => old },
                 ));
                 let seed = format!(
                     "{}/moved/{}/{}",
@@ -120,16 +116,19 @@ impl Work<'_> {
             }
         }
         let games = if moved.is_empty() {
-            "You have no open game; new ones will come here.".to_string()
+            texts::say("settings.address_no_open_game", ())
         } else {
-            format!(
-                "Your games ({}) are played from here now.",
-                moved.join(", ")
+            texts::say(
+                "settings.address_games_moved",
+                minijinja::context! { games => moved.join(", ") },
             )
         };
         self.item(
             line,
-            Answer::Done(format!("Confirmed: {old} is now {}. {games}", self.sender)),
+            Answer::Done(texts::say(
+                "settings.address_confirmed",
+                minijinja::context! { old => old, address => self.sender, games => games },
+            )),
         );
         Ok(())
     }
@@ -155,10 +154,8 @@ impl Work<'_> {
         }
         self.tx.end_vacation(id, self.at)?;
         self.item(
-            "(vacation)",
-            Answer::Done(
-                "Your order ends your vacation early; the unused days are yours again.".into(),
-            ),
+            &texts::say("settings.vacation_line", ()),
+            Answer::Done(texts::say("settings.vacation_ended_early", ())),
         );
         Ok(())
     }
@@ -179,9 +176,7 @@ impl Work<'_> {
                     _ => {
                         self.item(
                             line,
-                            Answer::NotUnderstood(
-                                "Not understood: those dates are out of range.".into(),
-                            ),
+                            Answer::NotUnderstood(texts::say("settings.vacation_out_of_range", ())),
                         );
                         return Ok(());
                     }
@@ -191,7 +186,7 @@ impl Work<'_> {
         if ends <= self.now {
             self.item(
                 line,
-                Answer::Refused("Refused: that vacation is over already.".into()),
+                Answer::Refused(texts::say("settings.vacation_over", ())),
             );
             return Ok(());
         }
@@ -204,7 +199,7 @@ impl Work<'_> {
         if overlaps {
             self.item(
                 line,
-                Answer::Refused("Refused: it overlaps a vacation you have already set.".into()),
+                Answer::Refused(texts::say("settings.vacation_overlaps", ())),
             );
             return Ok(());
         }
@@ -213,10 +208,13 @@ impl Work<'_> {
         if used + days > allowance {
             self.item(
                 line,
-                Answer::Refused(format!(
-                    "Refused: {days} days would exceed your {allowance} vacation days this \
-                     year ({} left).",
-                    (allowance - used).max(0)
+                Answer::Refused(texts::say(
+                    "settings.vacation_too_long",
+                    minijinja::context! {
+                        days => days,
+                        allowance => allowance,
+                        left => (allowance - used).max(0),
+                    },
                 )),
             );
             return Ok(());
@@ -229,12 +227,13 @@ impl Work<'_> {
         }
         self.item(
             line,
-            Answer::Done(format!(
-                "Vacation from {} to {}: your clocks stop in every game; any order \
-                 you send ends it early. {} vacation days left this year.",
-                local_time(&now_text(starts), "UTC"),
-                local_time(&now_text(ends), "UTC"),
-                allowance - used - days
+            Answer::Done(texts::say(
+                "settings.vacation_set",
+                minijinja::context! {
+                    starts => local_time(&now_text(starts), "UTC"),
+                    ends => local_time(&now_text(ends), "UTC"),
+                    left => allowance - used - days,
+                },
             )),
         );
         Ok(())
@@ -247,14 +246,17 @@ impl Work<'_> {
                 self.tx.set_timezone(player, tz.name())?;
                 self.item(
                     line,
-                    Answer::Done(format!("Deadlines will be shown to you in {}.", tz.name())),
+                    Answer::Done(texts::say(
+                        "settings.timezone_set",
+                        minijinja::context! { zone => tz.name() },
+                    )),
                 );
             }
             Err(_) => self.item(
                 line,
-                Answer::Refused(format!(
-                    "Refused: {zone:?} is not a time zone; write one of the IANA names, \
-                     such as Europe/Paris, America/New_York or UTC."
+                Answer::Refused(texts::say(
+                    "settings.timezone_unknown",
+                    minijinja::context! { zone => zone },
                 )),
             ),
         }
@@ -266,12 +268,11 @@ impl Work<'_> {
         let player = self.tx.player(self.sender, "", self.at)?;
         self.tx.set_digest(player, on)?;
         let what = if on {
-            "You will get one mail a day listing your games and deadlines, \
-             instead of reminders."
+            texts::say("settings.digest_on", ())
         } else {
-            "Daily digest off; reminders come per game again."
+            texts::say("settings.digest_off", ())
         };
-        self.item(line, Answer::Done(what.into()));
+        self.item(line, Answer::Done(what));
         Ok(())
     }
 
@@ -279,10 +280,12 @@ impl Work<'_> {
     pub(super) fn set_reminders(&mut self, line: &str, on: bool) -> Result<()> {
         let player = self.tx.player(self.sender, "", self.at)?;
         self.tx.set_reminders(player, on)?;
-        let what = if on { "on" } else { "off" };
         self.item(
             line,
-            Answer::Done(format!("Reminders are {what} for all your games.")),
+            Answer::Done(texts::say(
+                "settings.reminders",
+                minijinja::context! { on => on },
+            )),
         );
         Ok(())
     }
