@@ -53,7 +53,9 @@ impl Work<'_> {
                 text = format!("{press}\n{text}");
             }
             if let Some(record) = &record {
-                text.push_str("\nThe record of the game:\n\n");
+                text.push('\n');
+                text.push_str(&texts::say("update.record", ()));
+                text.push_str("\n\n");
                 text.push_str(record);
             }
             if mine {

@@ -2,6 +2,7 @@
 //! words; a reply to any other mail keeps the subject it answers.
 
 use super::game::load;
+use super::texts;
 use crate::games::{Game, Seat};
 use crate::store::{seat_from_text, GameRow};
 
@@ -12,14 +13,20 @@ use crate::store::{seat_from_text, GameRow};
 /// References, which stay as they are.
 pub fn game_subject(game: &GameRow, seat: Option<Seat>) -> String {
     let headline = match game.status.as_str() {
-        "invited" => format!("invitation to {}", game.kind.to_ascii_uppercase()),
-        "declined" => "declined".to_string(),
-        "expired" => "invitation expired".to_string(),
+        "invited" => texts::say(
+            "subject.invited",
+            minijinja::context! { kind => game.kind.to_ascii_uppercase() },
+        ),
+        "declined" => texts::say("subject.declined", ()),
+        "expired" => texts::say("subject.expired", ()),
         _ => crate::with_game!(&game.kind, G => headline::<G>(game, seat))
             .flatten()
             .unwrap_or_else(|| game.kind.to_ascii_uppercase()),
     };
-    format!("Game {}: {headline}", game.id)
+    texts::say(
+        "subject.game",
+        minijinja::context! { game => game.id, headline => headline },
+    )
 }
 
 fn headline<G: Game>(game: &GameRow, seat: Option<Seat>) -> Option<String> {
@@ -27,15 +34,13 @@ fn headline<G: Game>(game: &GameRow, seat: Option<Seat>) -> Option<String> {
     if state.outcome().is_none() {
         if let Some(result) = &game.result {
             // Ended outside the rules: a resignation, a draw, a ruling.
-            let how = game
-                .termination
-                .as_deref()
-                .map(|t| format!(" ({t})"))
-                .unwrap_or_default();
-            return Some(match seat_from_text(result) {
-                Some(w) => format!("over - {} wins{how}", G::seat_name(w)),
-                None => format!("over - a draw{how}"),
-            });
+            return Some(texts::say(
+                "subject.over",
+                minijinja::context! {
+                    winner => seat_from_text(result).map(G::seat_name),
+                    ended => game.termination,
+                },
+            ));
         }
     }
     // Someone outside the game reads it as a bystander: nobody's "your".
@@ -48,10 +53,10 @@ fn headline<G: Game>(game: &GameRow, seat: Option<Seat>) -> Option<String> {
 pub(super) fn reply_subject(subject: &str) -> String {
     let s = subject.trim();
     if s.is_empty() {
-        "orderly".into()
+        texts::say("subject.none", ())
     } else if s.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("re:")) {
         s.to_string()
     } else {
-        format!("Re: {s}")
+        texts::say("subject.reply", minijinja::context! { subject => s })
     }
 }

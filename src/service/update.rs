@@ -62,24 +62,23 @@ pub fn update_text_keyed<G: Game>(
     };
     let pending = state.pending();
     let result = match (&game.result, state.outcome()) {
-        (Some(r), _) => Some(format!(
-            "{}{}",
-            match r.as_str() {
-                "draw" => "a draw".to_string(),
-                seat_name => format!("{} wins", seat_named_text::<G>(seat_name)),
+        (Some(r), _) => Some(texts::say(
+            "update.result",
+            minijinja::context! {
+                winner => match r.as_str() {
+                    "draw" => None,
+                    seat_name => Some(seat_named_text::<G>(seat_name)),
+                },
+                ended => game.termination,
             },
-            game.termination
-                .as_deref()
-                .map(|t| format!(" ({t})"))
-                .unwrap_or_default()
         )),
         (None, Some(o)) => Some(termination(o.reason)),
         _ => None,
     };
     let draw_offer = match game.draw_offer {
-        Some(s) if s != seat && result.is_none() => Some(format!(
-            "{} offers a draw: write ACCEPT DRAW or DECLINE DRAW.",
-            G::seat_name(s)
+        Some(s) if s != seat && result.is_none() => Some(texts::say(
+            "update.draw_offer",
+            minijinja::context! { side => G::seat_name(s) },
         )),
         _ => None,
     };
@@ -94,10 +93,11 @@ pub fn update_text_keyed<G: Game>(
                 .map(|r| r.address.clone())
                 .unwrap_or_default();
             let (zone, _) = tx.player_settings(&address)?;
-            Some(format!(
-                "The game is paused by the moderators until {}; the clock stands \
-                 still till then.",
-                local_time(paused.as_deref().unwrap_or_default(), &zone)
+            Some(texts::say(
+                "update.paused",
+                minijinja::context! {
+                    until => local_time(paused.as_deref().unwrap_or_default(), &zone),
+                },
             ))
         }
         Some(d) => {
@@ -107,14 +107,13 @@ pub fn update_text_keyed<G: Game>(
                 .map(|r| r.address.clone())
                 .unwrap_or_default();
             let (zone, _) = tx.player_settings(&address)?;
-            Some(format!(
-                "{} must act by {}.",
-                if d.seat == seat {
-                    "You".to_string()
-                } else {
-                    G::seat_name(d.seat).to_string()
+            Some(texts::say(
+                "update.deadline",
+                minijinja::context! {
+                    yours => d.seat == seat,
+                    side => G::seat_name(d.seat),
+                    deadline => local_time(&d.at, &zone),
                 },
-                local_time(&d.at, &zone)
             ))
         }
         None => None,
@@ -150,7 +149,7 @@ pub fn update_text_keyed<G: Game>(
             result => result,
             yours => pending.is_some_and(|p| p.seat == seat),
             choices => state.choices(),
-            waiting => pending.map(|p| format!("{} ({})", G::seat_name(p.seat), p.kind)).unwrap_or_default(),
+            waiting => pending.map(|p| texts::say("update.pending", minijinja::context! { side => G::seat_name(p.seat), decision => p.kind.to_string() })).unwrap_or_default(),
             draw_offer => draw_offer,
         },
     );
