@@ -97,16 +97,20 @@ pub enum Action {
     },
 }
 
-const COMMANDS: &str = "moderator commands: STALLED; EXTEND <game> <n> DAYS|HOURS; \
-    PAUSE <game> UNTIL <yyyy-mm-dd>; RESUME <game>; FORFEIT <game> <side>; \
-    ADJUDICATE <game> <side>|DRAW <reason>; REPLACE <game> <side> <address>; \
-    ROLLBACK <game> <n> <reason>; ACT <game> <side> <order>; NOTE <game> <text>";
-
 /// The moderator commands, with the sides each hosted game names.
 fn usage() -> String {
-    format!(
-        "{COMMANDS}; <side> is the game's own: {}",
-        hosted::listing()
+    texts::say(
+        "moderator.usage",
+        minijinja::context! { sides => hosted::listing() },
+    )
+}
+
+/// A command not understood: what is wrong (`moderator.needs_*`), then
+/// the [`usage`].
+fn wrong(what: String) -> String {
+    texts::say(
+        "moderator.wrong",
+        minijinja::context! { what => what, usage => usage() },
     )
 }
 
@@ -130,7 +134,7 @@ pub fn parse(
         words
             .get(i)
             .and_then(|w| w.trim_start_matches('#').parse().ok())
-            .ok_or_else(|| format!("a game number is needed; {}", usage()))
+            .ok_or_else(|| wrong(texts::say("moderator.needs_game", ())))
     };
     let seat = |i: usize| -> std::result::Result<Seat, String> {
         let kind = game(1).ok().and_then(&kind_of);
@@ -142,8 +146,11 @@ pub fn parse(
                 .find_map(|name| hosted::seat_named(name, word)),
         };
         found.ok_or_else(|| match kind.as_deref().and_then(hosted::seat_words) {
-            Some(sides) => format!("{} is needed; {}", sides.replace('|', " or "), usage()),
-            None => format!("a side is needed; {}", usage()),
+            Some(sides) => wrong(texts::say(
+                "moderator.needs_side_of",
+                minijinja::context! { sides => sides.split('|').collect::<Vec<_>>() },
+            )),
+            None => wrong(texts::say("moderator.needs_side", ())),
         })
     };
     let rest = |i: usize| words.get(i..).map(|w| w.join(" ")).unwrap_or_default();
@@ -156,23 +163,21 @@ pub fn parse(
                 .and_then(|w| w.parse().ok())
                 .filter(|n| (1..=MAX_EXTEND_HOURS).contains(n))
                 .ok_or_else(|| {
-                    format!(
-                        "EXTEND needs a duration from 1 hour to {} days; {}",
-                        MAX_EXTEND_HOURS / 24,
-                        usage()
-                    )
+                    wrong(texts::say(
+                        "moderator.needs_duration",
+                        minijinja::context! { days => MAX_EXTEND_HOURS / 24 },
+                    ))
                 })?;
             let hours = match upper.get(3).map(String::as_str) {
                 Some("DAY" | "DAYS") | None if n <= MAX_EXTEND_HOURS / 24 => n * 24,
                 Some("DAY" | "DAYS") | None => {
-                    return Err(format!(
-                        "EXTEND takes at most {} days; {}",
-                        MAX_EXTEND_HOURS / 24,
-                        usage()
-                    ))
+                    return Err(wrong(texts::say(
+                        "moderator.needs_fewer_days",
+                        minijinja::context! { days => MAX_EXTEND_HOURS / 24 },
+                    )))
                 }
                 Some("HOUR" | "HOURS") => n,
-                _ => return Err(format!("EXTEND takes DAYS or HOURS; {}", usage())),
+                _ => return Err(wrong(texts::say("moderator.needs_unit", ()))),
             };
             Ok(Action::Extend {
                 game: game(1)?,
@@ -182,18 +187,27 @@ pub fn parse(
         Some("PAUSE") => {
             let date = match (upper.get(2).map(String::as_str), words.get(3)) {
                 (Some("UNTIL"), Some(d)) => *d,
-                _ => return Err(format!("PAUSE needs UNTIL <yyyy-mm-dd>; {}", usage())),
+                _ => return Err(wrong(texts::say("moderator.needs_until", ()))),
             };
-            let day = NaiveDate::parse_from_str(date, "%Y-%m-%d")
-                .map_err(|_| format!("{date:?} is not a date yyyy-mm-dd"))?;
+            let day = NaiveDate::parse_from_str(date, "%Y-%m-%d").map_err(|_| {
+                texts::say("moderator.not_a_date", minijinja::context! { date => date })
+            })?;
             let until = day
                 .and_hms_opt(0, 0, 0)
                 .map(|t| t.and_utc())
-                .ok_or_else(|| format!("{date:?} is not a date"))?;
+                .ok_or_else(|| {
+                    texts::say(
+                        "moderator.no_such_day",
+                        minijinja::context! { date => date },
+                    )
+                })?;
             // The day must be reachable by the clock's arithmetic; how far
             // ahead a pause may go is checked against now when it is done.
             if day.year() > 9999 || day.year() < 1970 {
-                return Err(format!("{date:?} is not a date of this era"));
+                return Err(texts::say(
+                    "moderator.not_this_era",
+                    minijinja::context! { date => date },
+                ));
             }
             Ok(Action::Pause {
                 game: game(1)?,
@@ -212,7 +226,7 @@ pub fn parse(
             };
             let reason = rest(3);
             if reason.is_empty() {
-                return Err(format!("ADJUDICATE needs a reason; {}", usage()));
+                return Err(wrong(texts::say("moderator.needs_reason", ())));
             }
             Ok(Action::Adjudicate {
                 game: game(1)?,
@@ -228,7 +242,7 @@ pub fn parse(
                         .to_ascii_lowercase()
                 })
                 .filter(|a| a.contains('@'))
-                .ok_or_else(|| format!("REPLACE needs the new player's address; {}", usage()))?;
+                .ok_or_else(|| wrong(texts::say("moderator.needs_address", ())))?;
             Ok(Action::Replace {
                 game: game(1)?,
                 seat: seat(2)?,
@@ -240,10 +254,10 @@ pub fn parse(
                 .get(2)
                 .and_then(|w| w.parse().ok())
                 .filter(|n| *n > 0)
-                .ok_or_else(|| format!("ROLLBACK needs how many orders; {}", usage()))?;
+                .ok_or_else(|| wrong(texts::say("moderator.needs_count", ())))?;
             let reason = rest(3);
             if reason.is_empty() {
-                return Err(format!("ROLLBACK needs the reason; {}", usage()));
+                return Err(wrong(texts::say("moderator.needs_why", ())));
             }
             Ok(Action::Rollback {
                 game: game(1)?,
@@ -254,7 +268,7 @@ pub fn parse(
         Some("ACT") => {
             let order = rest(3);
             if order.is_empty() {
-                return Err(format!("ACT needs the order; {}", usage()));
+                return Err(wrong(texts::say("moderator.needs_order", ())));
             }
             Ok(Action::Act {
                 game: game(1)?,
@@ -265,7 +279,7 @@ pub fn parse(
         Some("NOTE") => {
             let text = rest(2);
             if text.is_empty() {
-                return Err(format!("NOTE needs its text; {}", usage()));
+                return Err(wrong(texts::say("moderator.needs_text", ())));
             }
             Ok(Action::Note {
                 game: game(1)?,
@@ -324,11 +338,14 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
         Action::Stalled => {
             let list = tx.stalled(&at)?;
             let text = if list.is_empty() {
-                "No game needs a moderator.".to_string()
+                texts::say("moderator.nothing_stalled", ())
             } else {
                 let mut lines = Vec::new();
                 for s in &list {
-                    lines.push(format!("game {}: {}", s.game, stalled_words(tx, cx, s)?));
+                    lines.push(texts::say(
+                        "moderator.stalled",
+                        minijinja::context! { game => s.game, why => stalled_words(tx, cx, s)? },
+                    ));
                 }
                 lines.join("\n")
             };
@@ -337,8 +354,9 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
         Action::Extend { game, hours } => {
             let row = game_row(tx, *game)?;
             let Some(d) = tx.deadline(*game)? else {
-                return Ok(Answer::Refused(format!(
-                    "Refused: game {game} has no deadline to extend."
+                return Ok(Answer::Refused(texts::say(
+                    "moderator.no_deadline",
+                    minijinja::context! { game => game },
                 )));
             };
             let old = DateTime::parse_from_rfc3339(&d.at)
@@ -350,30 +368,34 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
             reminders_told_now(tx, cx.config, *game, cx.now, new)?;
             (
                 row.id,
-                format!(
-                    "the deadline of {} is extended by {hours} hours, to {}",
-                    side_name(&row, d.seat),
-                    time_mark(new)
+                texts::say(
+                    "moderator.extended",
+                    minijinja::context! {
+                        side => side_name(&row, d.seat),
+                        hours => hours,
+                        deadline => time_mark(new),
+                    },
                 ),
             )
         }
         Action::Pause { game, until } => {
             let row = game_row(tx, *game)?;
             if row.status != "active" {
-                return Ok(Answer::Refused(format!(
-                    "Refused: game {game} is {}.",
-                    row.status
+                return Ok(Answer::Refused(texts::say(
+                    "game.not_active",
+                    minijinja::context! { game => game, status => row.status },
                 )));
             }
             if *until <= cx.now {
-                return Ok(Answer::Refused(
-                    "Refused: a pause ends in the future.".to_string(),
-                ));
+                return Ok(Answer::Refused(texts::say(
+                    "moderator.pause_in_the_past",
+                    (),
+                )));
             }
             if *until > cx.now + chrono::Duration::hours(MAX_EXTEND_HOURS) {
-                return Ok(Answer::Refused(format!(
-                    "Refused: a pause lasts at most {} days.",
-                    MAX_EXTEND_HOURS / 24
+                return Ok(Answer::Refused(texts::say(
+                    "moderator.pause_too_long",
+                    minijinja::context! { days => MAX_EXTEND_HOURS / 24 },
                 )));
             }
             let left = tx.deadline(*game)?.and_then(|d| {
@@ -384,31 +406,41 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
             tx.pause(*game, &now_text(*until), left)?;
             (
                 row.id,
-                format!(
-                    "the game is paused until {}; the clock stands still till then",
-                    time_mark(*until)
+                texts::say(
+                    "moderator.paused",
+                    minijinja::context! { until => time_mark(*until) },
                 ),
             )
         }
         Action::Resume { game } => {
             let row = game_row(tx, *game)?;
             if tx.paused_until(*game)?.is_none() {
-                return Ok(Answer::Refused(format!(
-                    "Refused: game {game} is not paused."
+                return Ok(Answer::Refused(texts::say(
+                    "moderator.not_paused",
+                    minijinja::context! { game => game },
                 )));
             }
             resume(tx, cx.now, *game)?;
-            (row.id, "the game resumes; the clock runs again".to_string())
+            (row.id, texts::say("moderator.resumed", ()))
         }
         Action::Forfeit { game, seat } => {
             let row = game_row(tx, *game)?;
             let result = GameResult::Win(seat.other());
-            let reason = format!("{} forfeits", side_name(&row, *seat));
+            let reason = texts::say(
+                "moderator.forfeits",
+                minijinja::context! { side => side_name(&row, *seat) },
+            );
             match end_game(tx, cx, *game, result, &reason)? {
                 Some(refusal) => return Ok(Answer::Refused(refusal)),
                 None => (
                     *game,
-                    format!("{reason}; {} wins", side_name(&row, seat.other())),
+                    texts::say(
+                        "moderator.forfeited",
+                        minijinja::context! {
+                            reason => reason,
+                            winner => side_name(&row, seat.other()),
+                        },
+                    ),
                 ),
             }
         }
@@ -422,9 +454,15 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
                 Some(refusal) => return Ok(Answer::Refused(refusal)),
                 None => (
                     *game,
-                    format!(
-                        "the game is adjudicated: {}; {reason}",
-                        result_words(&row, *result)
+                    texts::say(
+                        "moderator.adjudicated_as",
+                        minijinja::context! {
+                            winner => match result {
+                                GameResult::Win(s) => Some(side_name(&row, *s)),
+                                GameResult::Draw => None,
+                            },
+                            reason => reason,
+                        },
                     ),
                 ),
             }
@@ -436,22 +474,23 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
         } => {
             let row = game_row(tx, *game)?;
             if !matches!(row.status.as_str(), "active" | "invited") {
-                return Ok(Answer::Refused(format!(
-                    "Refused: game {game} is {}.",
-                    row.status
+                return Ok(Answer::Refused(texts::say(
+                    "game.not_active",
+                    minijinja::context! { game => game, status => row.status },
                 )));
             }
             let player = tx.player(address, "", &at)?;
             let generation = tx.replace_seat(*game, *seat, player)?;
             let key = seat_secret_generation(cx.secret, *game, *seat, generation);
             tx.set_secret(*game, *seat, &key)?;
-            let welcome = texts::wrap(&format!(
-                "A moderator has given you the {} seat of game {game} ({}). Reply to \
-                 this mail to play: its reply address ({}) carries your key; keep it \
-                 to yourself. Write BOARD for the board and your choices.",
-                side_name(&row, *seat),
-                hosted::title(&row.kind).unwrap_or(&row.kind),
-                reply_address(&cx.config.service.address, *game, &key)
+            let welcome = texts::wrap(&texts::say(
+                "moderator.welcome",
+                minijinja::context! {
+                    side => side_name(&row, *seat),
+                    game => game,
+                    title => hosted::title(&row.kind).unwrap_or(&row.kind),
+                    address => reply_address(&cx.config.service.address, *game, &key),
+                },
             ));
             queue_notice(
                 tx,
@@ -465,9 +504,9 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
             )?;
             (
                 row.id,
-                format!(
-                    "{} is now played by {address}; the old key no longer works",
-                    side_name(&row, *seat)
+                texts::say(
+                    "moderator.replaced",
+                    minijinja::context! { side => side_name(&row, *seat), address => address },
                 ),
             )
         }
@@ -478,33 +517,37 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
         } => {
             let row = game_row(tx, *game)?;
             if row.status != "active" {
-                return Ok(Answer::Refused(format!(
-                    "Refused: game {game} is {}.",
-                    row.status
+                return Ok(Answer::Refused(texts::say(
+                    "game.not_active",
+                    minijinja::context! { game => game, status => row.status },
                 )));
             }
             let removed = tx.remove_last_orders(*game, *orders)?;
             if removed.is_empty() {
-                return Ok(Answer::Refused(format!(
-                    "Refused: game {game} has no orders to roll back."
+                return Ok(Answer::Refused(texts::say(
+                    "moderator.nothing_to_roll_back",
+                    minijinja::context! { game => game },
                 )));
             }
             on_game!(row, G => replayed::<G>(tx, cx, &row))?;
             (
                 row.id,
-                format!(
-                    "the last {} order(s) are undone ({}); {reason}",
-                    removed.len(),
-                    removed.join("; ")
+                texts::say(
+                    "moderator.rolled_back",
+                    minijinja::context! {
+                        count => removed.len(),
+                        orders => removed,
+                        reason => reason,
+                    },
                 ),
             )
         }
         Action::Act { game, seat, order } => {
             let row = game_row(tx, *game)?;
             if row.status != "active" {
-                return Ok(Answer::Refused(format!(
-                    "Refused: game {game} is {}.",
-                    row.status
+                return Ok(Answer::Refused(texts::say(
+                    "game.not_active",
+                    minijinja::context! { game => game, status => row.status },
                 )));
             }
             match on_game!(row, G => act::<G>(tx, cx, &row, *seat, order))? {
@@ -512,11 +555,17 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
                 Err(refusal) => return Ok(Answer::Refused(refusal)),
             }
         }
-        Action::Note { game, text } => (game_row(tx, *game)?.id, format!("note: {text}")),
+        Action::Note { game, text } => (
+            game_row(tx, *game)?.id,
+            texts::say("moderator.note", minijinja::context! { text => text }),
+        ),
     };
     // Players see the moderator's address; the audit keeps who really
     // acted (`cli:<user>` on the command line).
-    let words = format!("Moderator {}: {outcome}.", public_name(cx));
+    let words = texts::say(
+        "moderator.did",
+        minijinja::context! { moderator => public_name(cx), outcome => outcome },
+    );
     tx.set_disputed(game_id, None)?;
     let in_utc = localized(&words, "UTC");
     tx.add_entry(game_id, "comment", None, &in_utc, "", None, &at, &[])?;
@@ -529,10 +578,11 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
     )?;
     announce(tx, cx, game_id, &words)?;
     let zone = moderator_zone(tx, cx)?;
-    Ok(Answer::Done(localized(
-        &format!("Game {game_id}: {outcome}."),
-        &zone,
-    )))
+    let done = texts::say(
+        "moderator.done",
+        minijinja::context! { game => game_id, outcome => outcome },
+    );
+    Ok(Answer::Done(localized(&done, &zone)))
 }
 
 /// The name players read for the moderator: their address; for the
@@ -608,19 +658,29 @@ fn act<G: Game>(
     match state.pending() {
         Some(p) if p.seat == seat => {}
         _ => {
-            return Ok(Err(format!(
-                "Refused: game {game} does not wait for {}.",
-                G::seat_name(seat)
+            return Ok(Err(texts::say(
+                "moderator.not_waiting_for",
+                minijinja::context! { game => game, side => G::seat_name(seat) },
             )))
         }
     }
     let parsed = match state.read_order(order) {
         Ok(o) => o,
-        Err(r) => return Ok(Err(format!("Refused: {r}"))),
+        Err(r) => {
+            return Ok(Err(texts::say(
+                "moderator.order_refused",
+                minijinja::context! { why => r.to_string() },
+            )))
+        }
     };
     let events = match state.apply(&parsed) {
         Ok(events) => events,
-        Err(e) => return Ok(Err(format!("Refused: {e}"))),
+        Err(e) => {
+            return Ok(Err(texts::say(
+                "moderator.order_refused",
+                minijinja::context! { why => e.to_string() },
+            )))
+        }
     };
     let texts_of: Vec<String> = events.iter().map(|e| e.to_string()).collect();
     tx.add_entry(
@@ -628,7 +688,7 @@ fn act<G: Game>(
         "order",
         Some(seat),
         &parsed.to_string(),
-        &format!("(moderator) {order}"),
+        &texts::say("moderator.act_line", minijinja::context! { order => order }),
         None,
         &at,
         &texts_of,
@@ -643,17 +703,10 @@ fn act<G: Game>(
         };
         tx.finish(game, result, &termination(outcome.reason), &at)?;
     }
-    Ok(Ok(format!(
-        "{parsed} was entered for {} at the player's request",
-        G::seat_name(seat)
+    Ok(Ok(texts::say(
+        "moderator.acted",
+        minijinja::context! { order => parsed.to_string(), side => G::seat_name(seat) },
     )))
-}
-
-fn result_words(row: &GameRow, result: GameResult) -> String {
-    match result {
-        GameResult::Win(s) => format!("{} wins", side_name(row, s)),
-        GameResult::Draw => "a draw".to_string(),
-    }
 }
 
 /// Ends a game by a moderator's decision; `Some(refusal)` when it cannot.
@@ -666,7 +719,10 @@ fn end_game(
 ) -> Result<Option<String>> {
     let row = game_row(tx, game)?;
     if !matches!(row.status.as_str(), "active" | "invited") {
-        return Ok(Some(format!("Refused: game {game} is {}.", row.status)));
+        return Ok(Some(texts::say(
+            "game.not_active",
+            minijinja::context! { game => game, status => row.status },
+        )));
     }
     let at = now_text(cx.now);
     let text = match result {
@@ -677,7 +733,10 @@ fn end_game(
     tx.finish(
         game,
         text,
-        &format!("adjudicated by a moderator: {reason}"),
+        &texts::say(
+            "moderator.adjudicated",
+            minijinja::context! { reason => reason },
+        ),
         &at,
     )?;
     Ok(None)
@@ -689,23 +748,31 @@ fn stalled_words(tx: &Tx<'_>, cx: &Context<'_>, s: &crate::store::Stalled) -> Re
     let row = game_row(tx, s.game)?;
     let side = |seat| side_name(&row, seat);
     Ok(if let Some(request) = &s.disputed {
-        format!("a player asks for a moderator: {request}")
+        texts::say(
+            "moderator.stalled_disputed",
+            minijinja::context! { request => request },
+        )
     } else if s.undeliverable {
-        "mail to a player cannot be delivered".to_string()
+        texts::say("moderator.stalled_undeliverable", ())
     } else if s.adjourned {
-        "adjourned: both players silent".to_string()
+        texts::say("moderator.stalled_adjourned", ())
     } else if let (true, Some((seat, _))) = (s.timed_out, &s.deadline) {
-        format!("{}'s time ran out", side(*seat))
+        texts::say(
+            "moderator.stalled_timed_out",
+            minijinja::context! { side => side(*seat) },
+        )
     } else if let Some(until) = &s.paused_until {
-        format!("paused until {}", local_time(until, &zone))
+        texts::say(
+            "moderator.stalled_paused",
+            minijinja::context! { until => local_time(until, &zone) },
+        )
     } else if let Some((seat, at)) = &s.deadline {
-        format!(
-            "past its deadline: {} had to act by {}",
-            side(*seat),
-            local_time(at, &zone)
+        texts::say(
+            "moderator.stalled_late",
+            minijinja::context! { side => side(*seat), deadline => local_time(at, &zone) },
         )
     } else {
-        "needs a look".to_string()
+        texts::say("moderator.stalled_other", ())
     })
 }
 
@@ -748,7 +815,7 @@ fn announce_as<G: Game>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow, words: &st
     let record = if row.status == "finished" {
         let site = cx.config.address_parts().1;
         let record = rebuild::<G>(tx, row, site)?.into_record().to_string();
-        format!("\nThe record of the game:\n\n{record}")
+        format!("\n{}\n\n{record}", texts::say("update.record", ()))
     } else {
         String::new()
     };

@@ -20,7 +20,12 @@ impl Service {
         // Dropping the transaction unused, on a line not understood, changes nothing.
         let action = match moderation::parse(line, |id| kind_of(&tx, id)) {
             Ok(a) => a,
-            Err(usage) => return Ok(format!("Not understood: {usage}")),
+            Err(usage) => {
+                return Ok(texts::say(
+                    "moderator.not_understood",
+                    minijinja::context! { usage => usage },
+                ))
+            }
         };
         let seed = format!("cli/{}/{}", now_text(now), line);
         let cx = moderation::Context {
@@ -87,12 +92,10 @@ impl Work<'_> {
         if !(is_moderator || moderates_a_game || !asked.is_empty()) || !secrets_match(&own_key, key)
         {
             self.item(
-                lines.first().copied().unwrap_or("(nothing)"),
-                Answer::Refused(
-                    "Refused: this address takes commands only from a moderator writing \
-                 to their own moderator address. Nothing was done."
-                        .into(),
-                ),
+                &lines
+                    .first()
+                    .map_or_else(|| texts::say("mail.nothing", ()), |l| l.to_string()),
+                Answer::Refused(texts::say("moderator.not_a_moderator", ())),
             );
             return Ok(());
         }
@@ -102,13 +105,11 @@ impl Work<'_> {
                 let answer = if asked.contains(&game) {
                     self.tx.answer_moderation(game, accept)?;
                     let row = self.reload(game)?;
+                    let context = minijinja::context! { moderator => self.sender, game => game };
                     let words = if accept {
-                        format!("{} accepted to moderate game {game}.", self.sender)
+                        texts::say("moderator.accepted", &context)
                     } else {
-                        format!(
-                            "{} declined to moderate game {game}; it has no moderator of its own.",
-                            self.sender
-                        )
+                        texts::say("moderator.declined", &context)
                     };
                     let seed = format!("{}/moderation/{game}", self.message_id);
                     notify_game(
@@ -122,8 +123,9 @@ impl Work<'_> {
                     )?;
                     Answer::Done(words)
                 } else {
-                    Answer::Refused(format!(
-                        "Refused: game {game} has not asked you to moderate it."
+                    Answer::Refused(texts::say(
+                        "moderator.not_asked",
+                        minijinja::context! { game => game },
                     ))
                 };
                 self.item(line, answer);
@@ -131,11 +133,9 @@ impl Work<'_> {
             }
             let answer = match moderation::parse(line, |id| kind_of(self.tx, id)) {
                 // A game's own moderator acts on that game only.
-                Ok(action) if !is_moderator && !self.own_game(&action)? => Answer::Refused(
-                    "Refused: you moderate only the games that name you, once you \
-                     accepted (ACCEPT MODERATION <game>)."
-                        .to_string(),
-                ),
+                Ok(action) if !is_moderator && !self.own_game(&action)? => {
+                    Answer::Refused(texts::say("moderator.not_your_game", ()))
+                }
                 Ok(action) => {
                     let seed = format!("{}/{line}", self.message_id);
                     let cx = moderation::Context {
@@ -147,7 +147,10 @@ impl Work<'_> {
                     };
                     moderation::execute(self.tx, &cx, &action)?
                 }
-                Err(usage) => Answer::NotUnderstood(format!("Not understood: {usage}")),
+                Err(usage) => Answer::NotUnderstood(texts::say(
+                    "moderator.not_understood",
+                    minijinja::context! { usage => usage },
+                )),
             };
             self.item(line, answer);
         }
