@@ -86,14 +86,14 @@ fn expire_invitations(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Resul
         let invited = address(row.inviter_seat.other());
         for seat in &seats {
             let body = if seat.seat == row.inviter_seat {
-                format!(
-                    "Your invitation of {invited} to game {game} was not answered within \
-                     {days} days and has expired. Write NEW again to invite anyone."
+                texts::say(
+                    "clock.invitation_expired",
+                    minijinja::context! { invited => invited, game => game, days => days },
                 )
             } else {
-                format!(
-                    "The invitation from {inviter} to game {game} has expired after \
-                     {days} days without an answer; nothing more will come of it."
+                texts::say(
+                    "clock.invitation_expired_invited",
+                    minijinja::context! { inviter => inviter, game => game, days => days },
                 )
             };
             let seed = format!("expired/{game}/{}", seat_text(seat.seat));
@@ -178,14 +178,15 @@ pub(super) fn start_vacation(
             continue;
         };
         for other in seats.iter().filter(|s| s.player_id != player) {
-            let body = texts::wrap(&format!(
-                "{} ({} in game {}) is on vacation until {}: their clock stands still \
-                 meanwhile. They have {} vacation days left this year.",
-                me.address,
-                side_name(row, me.seat),
-                row.id,
-                local_time(&now_text(ends), "UTC"),
-                left.max(0)
+            let body = texts::wrap(&texts::say(
+                "clock.on_vacation",
+                minijinja::context! {
+                    player => me.address,
+                    side => side_name(row, me.seat),
+                    game => row.id,
+                    until => local_time(&now_text(ends), "UTC"),
+                    left => left.max(0),
+                },
             ));
             let seed = format!("vacation/{id}/{}/{}", row.id, seat_text(other.seat));
             queue_notice(
@@ -221,34 +222,40 @@ fn send_digests(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<()> 
             let other = seats.iter().find(|s| s.player_id != player);
             let deadline = tx.deadline(game.id)?;
             let state = match &deadline {
-                Some(d) if Some(d.seat) == me.map(|m| m.seat) => {
-                    format!("your turn, by {}", local_time(&d.at, &zone))
-                }
-                Some(d) => format!(
-                    "waiting for {} (by {})",
-                    side_name(game, d.seat),
-                    local_time(&d.at, &zone)
+                Some(d) if Some(d.seat) == me.map(|m| m.seat) => texts::say(
+                    "clock.digest_your_turn",
+                    minijinja::context! { deadline => local_time(&d.at, &zone) },
                 ),
-                None => "paused or waiting".to_string(),
+                Some(d) => texts::say(
+                    "clock.digest_waiting_for",
+                    minijinja::context! {
+                        side => side_name(game, d.seat),
+                        deadline => local_time(&d.at, &zone),
+                    },
+                ),
+                None => texts::say("clock.digest_no_deadline", ()),
             };
-            lines.push(format!(
-                "  game {}: vs {}: {state}",
-                game.id,
-                other.map(|o| o.address.as_str()).unwrap_or("?")
+            lines.push(texts::say(
+                "clock.digest_game",
+                minijinja::context! {
+                    game => game.id,
+                    opponent => other.map(|o| o.address.as_str()).unwrap_or("?"),
+                    state => state,
+                },
             ));
         }
         if lines.is_empty() {
             continue;
         }
-        let body = texts::wrap(&format!(
-            "Your games on {today}:\n{}\n\nWrite SET DIGEST OFF for reminders per game instead.",
-            lines.join("\n")
+        let body = texts::wrap(&texts::say(
+            "clock.digest",
+            minijinja::context! { day => today, games => lines },
         ));
         notices::queue_service_mail(
             tx,
             config,
             &address,
-            &format!("orderly: your games on {today}"),
+            &texts::say("clock.digest_subject", minijinja::context! { day => today }),
             body,
             &format!("digest/{player}/{today}"),
             now,
@@ -306,10 +313,9 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
     for game in tx.silent_games(&now_text(silent_since))? {
         tx.set_adjourned(game, true)?;
         let Some(row) = tx.game(game)? else { continue };
-        let body = texts::wrap(&format!(
-            "Game {game} has had no order for {} days and is adjourned to the \
-             moderators, who will see how to go on.",
-            config.deadlines.adjourn_after_days
+        let body = texts::wrap(&texts::say(
+            "clock.adjourned",
+            minijinja::context! { game => game, days => config.deadlines.adjourn_after_days },
         ));
         let seed = format!("adjourned/{game}/{}", row.updated_at);
         notify_game(tx, config, &row, |_| true, &body, &seed, now)?;
@@ -350,7 +356,15 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
                 if wants && !tx.wants_digest(&acting.address)? {
                     let left = at - now;
                     let pending = pending_of(&game)
-                        .map(|p| format!("{} ({})", side_name(&game, p.seat), p.kind))
+                        .map(|p| {
+                            texts::say(
+                                "update.pending",
+                                minijinja::context! {
+                                    side => side_name(&game, p.seat),
+                                    decision => p.kind.to_string(),
+                                },
+                            )
+                        })
                         .unwrap_or_default();
                     let body = texts::render(
                         "reminder",
@@ -358,7 +372,13 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
                             game => d.game_id,
                             pending => pending,
                             deadline => local_time(&d.at, &zone),
-                            left => format!("{}h {:02}m", left.num_hours(), left.num_minutes() % 60),
+                            left => texts::say(
+                                "clock.left",
+                                minijinja::context! {
+                                    hours => left.num_hours(),
+                                    minutes => format!("{:02}", left.num_minutes() % 60),
+                                },
+                            ),
                         },
                     );
                     let seed = format!("reminder/{}/{}/{nearest}", d.game_id, d.at);
@@ -391,9 +411,9 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
             }
             tx.add_notice(d.game_id, "late")?;
             let consequence = if claims(tx, config, d.game_id)? {
-                "your opponent may claim the game."
+                texts::say("clock.late_claim", ())
             } else {
-                "the game goes to the moderators."
+                texts::say("clock.late_moderators", ())
             };
             for s in &seats {
                 let (zone, _) = tx.player_settings(&s.address)?;

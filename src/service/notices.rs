@@ -58,7 +58,10 @@ pub(super) fn bounce_received(
         &at,
     )?;
     if hard && count >= i64::from(config.bounces.hard_limit) {
-        let why = format!("{count} hard bounces, the last {status} {diagnostic}");
+        let why = texts::say(
+            "notices.bounced",
+            minijinja::context! { count => count, status => status, diagnostic => diagnostic },
+        );
         undeliverable(tx, config, outbox_id, why.trim(), now)?;
     }
     Ok(format!(
@@ -217,20 +220,21 @@ pub(crate) fn poison_notice(
     attempts: i64,
     now: DateTime<Utc>,
 ) -> Result<()> {
-    let body = texts::wrap(&format!(
-        "An incoming mail could not be processed in {attempts} tries and was set \
-         aside in the quarantine (Maildir folder .Quarantine, or the IMAP \
-         quarantine folder), so that the other mail goes on.\n\n\
-         Mailbox key: {key}\nContent digest: {digest}\nLast error: {error}\n\n\
-         Nothing of it was applied. Look at it there; if orderly was at fault, \
-         move it back into the incoming folder once fixed."
+    let body = texts::wrap(&texts::say(
+        "notices.set_aside",
+        minijinja::context! {
+            attempts => attempts,
+            key => key,
+            digest => digest,
+            error => error,
+        },
     ));
     for (n, address) in config.moderators.addresses.iter().enumerate() {
         queue_service_mail(
             tx,
             config,
             address,
-            "orderly: a mail was set aside",
+            &texts::say("notices.set_aside_subject", ()),
             body.clone(),
             &format!("poison/{digest}/{n}"),
             now,

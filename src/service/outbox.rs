@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 
 use super::notices::undeliverable;
 use super::poll::panic_text;
-use super::{now_text, Result, Service};
+use super::{now_text, texts, Result, Service};
 use crate::mail::bounce;
 use crate::mail::outgoing::{MailSender, OutgoingMail, SendError};
 
@@ -48,7 +48,10 @@ impl Service {
                         tracing::warn!(message_id = %row.message_id, %error, permanent, "send failed");
                         tx.mark_failed(row.id, &error, retry.as_deref())?;
                         if retry.is_none() {
-                            let why = format!("mail to it failed: {error}");
+                            let why = texts::say(
+                                "notices.send_failed",
+                                minijinja::context! { error => error },
+                            );
                             undeliverable(&tx, &self.config, row.id, &why, now)?;
                         }
                         failed += 1;

@@ -204,4 +204,80 @@ mod tests {
         let unsaid: Vec<_> = names.difference(&said).collect();
         assert!(unsaid.is_empty(), "sentences nobody says: {unsaid:?}");
     }
+
+    /// The sentences whose shape is made by the template (lists, quotes,
+    /// optional parts) say exactly what the code wrote before them.
+    #[test]
+    fn sentences_with_lists_quotes_and_optional_parts_read_as_before() {
+        use super::say;
+        use minijinja::context;
+        assert_eq!(
+            say(
+                "clock.digest",
+                context! { day => "2026-11-24", games => ["  game 1: a", "  game 2: b"] },
+            ),
+            "Your games on 2026-11-24:\n  game 1: a\n  game 2: b\n\n\
+             Write SET DIGEST OFF for reminders per game instead."
+        );
+        assert_eq!(
+            say(
+                "orders.rejected",
+                context! { rule => "R3", problem => "No.", suggestions => ["PASS", "MOVE X"] },
+            ),
+            "Refused under rule R3: No.\nNearest legal orders:\n  PASS\n  MOVE X\n\
+             Nothing was changed by this line."
+        );
+        assert_eq!(
+            say(
+                "orders.rejected",
+                context! { rule => None::<&str>, problem => "What?", suggestions => [""; 0] },
+            ),
+            "Not understood: What?\nNothing was changed by this line."
+        );
+        assert_eq!(
+            say(
+                "orders.taken",
+                context! { order => "PASS", events => ["a", "b"] }
+            ),
+            "Taken: PASS.\n  a\n  b"
+        );
+        assert_eq!(
+            say("keys.no_such_game", context! { game => 7 }),
+            "Refused: there is no game 7. Nothing was done."
+        );
+        assert_eq!(
+            say(
+                "settings.timezone_unknown",
+                context! { zone => "Mars/\"Base\"\n" }
+            ),
+            "Refused: \"Mars/\\\"Base\\\"\\n\" is not a time zone; write one of the IANA \
+             names, such as Europe/Paris, America/New_York or UTC."
+        );
+        assert_eq!(
+            say(
+                "update.result",
+                context! { winner => None::<&str>, ended => "" }
+            ),
+            "a draw ()"
+        );
+        assert_eq!(
+            say(
+                "inform.rules_asking",
+                context! { games => ["SQUARES", "NAPOLEONIC"] }
+            ),
+            "HELP RULES SQUARES or HELP RULES NAPOLEONIC"
+        );
+        assert_eq!(
+            say(
+                "moderator.needs_side_of",
+                context! { sides => ["BLUE", "GRAY"] }
+            ),
+            "BLUE or GRAY is needed"
+        );
+        assert_eq!(
+            say("settings.reminders", context! { on => false }),
+            "Reminders are off for all your games."
+        );
+        assert_eq!(say("mail.nothing", ()), "(nothing)");
+    }
 }
