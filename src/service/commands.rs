@@ -2,6 +2,7 @@
 //! that is no command is an order line for the game.
 
 use super::identity::{claim_from_line, Claim};
+use super::texts;
 use crate::games::hosted;
 
 /// One line of a mail, read.
@@ -137,7 +138,10 @@ pub fn read(line: &str) -> Command {
         // a year (the yearly allowance is checked later).
         ["VACATION", n, "DAY" | "DAYS"] => match n.parse::<u32>() {
             Ok(n @ 1..=366) => Command::Vacation(VacationSpan::Days(n)),
-            _ => Command::BadVacation(format!("{n:?} is not a number of days from 1 to 366")),
+            _ => Command::BadVacation(texts::say(
+                "commands.vacation_days",
+                minijinja::context! { days => n },
+            )),
         },
         ["VACATION", "FROM", from, "TO", to] => {
             let date = |d: &str| {
@@ -148,14 +152,12 @@ pub fn read(line: &str) -> Command {
             match (date(from), date(to)) {
                 (Some(a), Some(b)) if b >= a => Command::Vacation(VacationSpan::Dates(a, b)),
                 (Some(_), Some(_)) => {
-                    Command::BadVacation("the vacation ends before it starts".into())
+                    Command::BadVacation(texts::say("commands.vacation_backwards", ()))
                 }
-                _ => Command::BadVacation("dates are written yyyy-mm-dd".into()),
+                _ => Command::BadVacation(texts::say("commands.vacation_dates", ())),
             }
         }
-        ["VACATION", ..] => Command::BadVacation(
-            "write VACATION 5 DAYS or VACATION FROM 2026-12-01 TO 2026-12-05".into(),
-        ),
+        ["VACATION", ..] => Command::BadVacation(texts::say("commands.vacation_usage", ())),
         ["CANCEL", "IF", ..] => Command::CancelIf(rest_after(line, 2)),
         ["SAY" | "PRESS", _, ..] => Command::Say(rest_after(line, 1)),
         ["SET", "ADDRESS" | "EMAIL", _] => Command::SetAddress(
@@ -192,20 +194,16 @@ fn rest_after(line: &str, n: usize) -> String {
 
 /// How `NEW` is written, with each hosted game and its sides.
 pub fn new_usage() -> String {
-    let games: Vec<String> = hosted::GAMES
+    let games: Vec<minijinja::Value> = hosted::GAMES
         .iter()
         .map(|name| {
-            let sides = hosted::seat_words(name).unwrap_or_default();
-            format!(
-                "NEW {} VS their@address [AS {sides}] [FIRST {sides}]",
-                name.to_ascii_uppercase()
-            )
+            minijinja::context! {
+                name => name.to_ascii_uppercase(),
+                sides => hosted::seat_words(name).unwrap_or_default(),
+            }
         })
         .collect();
-    format!(
-        "write {}, then [DAYS n | CLOCK days+days [MAX days]] [TIMEOUT CLAIM|MODERATORS]",
-        games.join(" or ")
-    )
+    texts::say("commands.new_usage", minijinja::context! { games => games })
 }
 
 fn read_new(line: &str) -> Command {
@@ -231,9 +229,9 @@ fn read_new(line: &str) -> Command {
         .trim_matches(|c| c == '<' || c == '>' || c == '"' || c == ',')
         .to_ascii_lowercase();
     if !opponent.contains('@') {
-        return Command::BadNew(format!(
-            "{opponent:?} is not a mail address; {}",
-            new_usage()
+        return Command::BadNew(texts::say(
+            "commands.new_not_an_address",
+            minijinja::context! { address => opponent, usage => new_usage() },
         ));
     }
     let mut side = None;
@@ -255,19 +253,16 @@ fn read_new(line: &str) -> Command {
                 match parsed {
                     Some((a @ 1..=90, b @ 0..=30)) => clock = Some((a, b, None)),
                     _ => {
-                        return Command::BadNew(format!(
-                            "CLOCK takes days+days per turn, such as CLOCK 10+1, not {v:?}"
+                        return Command::BadNew(texts::say(
+                            "commands.new_clock",
+                            minijinja::context! { clock => v },
                         ))
                     }
                 }
             }
             ("MAX", Some(v)) => match (clock, v.parse::<u32>()) {
                 (Some((a, b, _)), Ok(cap @ 1..=365)) if cap >= a => clock = Some((a, b, Some(cap))),
-                _ => {
-                    return Command::BadNew(
-                        "MAX follows CLOCK and is from its initial days to 365".into(),
-                    )
-                }
+                _ => return Command::BadNew(texts::say("commands.new_max", ())),
             },
             ("MODERATOR", Some(v)) if v.contains('@') => {
                 moderator = Some(
@@ -281,8 +276,9 @@ fn read_new(line: &str) -> Command {
             ("DAYS", Some(v)) => match v.parse::<u32>() {
                 Ok(n @ 1..=60) => days = Some(n),
                 _ => {
-                    return Command::BadNew(format!(
-                        "DAYS takes a number of days from 1 to 60, not {v:?}"
+                    return Command::BadNew(texts::say(
+                        "commands.new_days",
+                        minijinja::context! { days => v },
                     ))
                 }
             },

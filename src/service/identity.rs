@@ -5,6 +5,7 @@
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
+use super::texts;
 use crate::games::Seat;
 use crate::store::seat_text;
 
@@ -62,10 +63,16 @@ pub fn check_mailbox(address: &str) -> Result<(), String> {
     const ATEXT: &str = "!#$%&'*+-/=?^_`{|}~";
     let shown: String = address.chars().take(60).collect();
     if address.len() > 254 {
-        return Err(format!("{shown:?}... is longer than a mail address can be"));
+        return Err(texts::say(
+            "addresses.too_long",
+            minijinja::context! { address => shown },
+        ));
     }
     let Some((local, domain)) = address.rsplit_once('@') else {
-        return Err(format!("{shown:?} is not a mail address (no @)"));
+        return Err(texts::say(
+            "addresses.no_at",
+            minijinja::context! { address => shown },
+        ));
     };
     let atom_ok = |part: &str| {
         !part.is_empty()
@@ -74,8 +81,9 @@ pub fn check_mailbox(address: &str) -> Result<(), String> {
                 .all(|c| c.is_ascii_alphanumeric() || ATEXT.contains(c))
     };
     if local.is_empty() || local.len() > 64 || !local.split('.').all(atom_ok) {
-        return Err(format!(
-            "{shown:?} is not a mail address (its part before @)"
+        return Err(texts::say(
+            "addresses.local_part",
+            minijinja::context! { address => shown },
         ));
     }
     let label_ok = |label: &str| {
@@ -86,11 +94,15 @@ pub fn check_mailbox(address: &str) -> Result<(), String> {
             && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
     };
     if !domain.contains('.') || !domain.split('.').all(label_ok) {
-        return Err(format!("{shown:?} is not a mail address (its domain)"));
+        return Err(texts::say(
+            "addresses.domain",
+            minijinja::context! { address => shown },
+        ));
     }
     if crate::mail::intake::names_no_reader(address) {
-        return Err(format!(
-            "{shown:?} takes no mail from people (a no-reply or mail system address)"
+        return Err(texts::say(
+            "addresses.no_reader",
+            minijinja::context! { address => shown },
         ));
     }
     Ok(())

@@ -128,6 +128,9 @@ pub(crate) fn sentence(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use std::collections::{BTreeMap, BTreeSet};
+    use std::sync::Arc;
+
+    use minijinja::value::{Enumerator, Object, ObjectRepr, Value};
 
     use super::{render, sentences, wrap, SAY, TEMPLATES};
 
@@ -148,16 +151,39 @@ mod tests {
         assert!(prose.lines().nth(1).unwrap().starts_with("word"));
     }
 
+    /// A value of any shape a sentence may ask of it: a word (`x`), a list
+    /// of one, a record with any field, and none of them empty.
+    #[derive(Debug)]
+    struct Anything;
+
+    impl Object for Anything {
+        fn repr(self: &Arc<Self>) -> ObjectRepr {
+            ObjectRepr::Seq
+        }
+
+        fn get_value(self: &Arc<Self>, _: &Value) -> Option<Value> {
+            Some(Value::from_object(Anything))
+        }
+
+        fn enumerate(self: &Arc<Self>) -> Enumerator {
+            Enumerator::Seq(1)
+        }
+
+        fn render(self: &Arc<Self>, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("x")
+        }
+    }
+
     #[test]
     fn every_sentence_renders_with_the_values_it_names() {
         for (name, _) in sentences() {
             let template = SAY
                 .get_template(&name)
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
-            let values: BTreeMap<String, String> = template
+            let values: BTreeMap<String, Value> = template
                 .undeclared_variables(false)
                 .into_iter()
-                .map(|v| (v, "x".to_string()))
+                .map(|v| (v, Value::from_object(Anything)))
                 .collect();
             let text = template
                 .render(&values)
