@@ -75,6 +75,7 @@ impl Work<'_> {
         Ok(())
     }
 
+    /// A notice to the seats of `game` other than `from`.
     pub(super) fn notify_other(&mut self, game: &GameRow, from: Seat, text: String) -> Result<()> {
         for seat in self
             .tx

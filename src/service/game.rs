@@ -41,6 +41,7 @@ pub(crate) fn load<G: Game>(game: &GameRow) -> Option<G> {
         .and_then(|p| G::from_position(p).ok())
 }
 
+/// How a game ended by its rules, as a finished game keeps it.
 pub(crate) fn termination(reason: EndReason) -> String {
     match reason {
         EndReason::ReserveEntered => "reserve entered".into(),

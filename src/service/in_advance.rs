@@ -67,10 +67,12 @@ impl Work<'_> {
         Ok(given)
     }
 
+    /// The answers `seat` gave in advance in `game`.
     fn answers_of(&self, game: i64, seat: Seat) -> Result<Vec<AnswerInAdvance>> {
         Ok(serde_json::from_str(&self.tx.conditions(game, seat)?).unwrap_or_default())
     }
 
+    /// Keeps `answers` as those `seat` gave in advance in `game`.
     fn set_answers(&self, game: i64, seat: Seat, answers: &[AnswerInAdvance]) -> Result<()> {
         let json = serde_json::to_string(answers).unwrap_or_else(|_| "[]".into());
         Ok(self.tx.set_conditions(game, seat, &json)?)

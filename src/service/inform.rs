@@ -21,6 +21,7 @@ impl Work<'_> {
         ));
     }
 
+    /// `GAMES`: the sender's games, each with whose turn it is.
     pub(super) fn games(&mut self, line: &str) -> Result<()> {
         let player = self.tx.player(self.sender, "", self.at)?;
         let mut list = Vec::new();

@@ -23,6 +23,8 @@ pub(super) struct TimeControl {
 }
 
 impl Work<'_> {
+    /// `NEW <game> VS ...`: refused for a game not hosted here, else
+    /// proposed in the words of that game.
     pub(super) fn new_game(
         &mut self,
         line: &str,

@@ -15,6 +15,8 @@ use crate::games::{Game, GameResult, Rejection, Seat};
 use crate::store::{seat_text, GameRow, SeatRow};
 
 impl Work<'_> {
+    /// Order lines in a row: given to the game of the mail's key, if it
+    /// is under way.
     pub(super) fn orders(&mut self, lines: &[String], claim: Option<&Claim>) -> Result<()> {
         let first = lines[0].clone();
         if let Some((game, seat)) = self.authenticate(&first, claim)? {
@@ -35,6 +37,9 @@ impl Work<'_> {
         Ok(())
     }
 
+    /// Order lines for `seat` of `game` (of the hosted game `G`): played
+    /// if it is the seat's turn, with the lines held from earlier mails and
+    /// the answers given in advance; the update goes to both seats.
     pub(super) fn orders_for<G: Game>(
         &mut self,
         lines: &[String],
@@ -220,6 +225,8 @@ impl Work<'_> {
         Ok(happened)
     }
 
+    /// Answers a line the game refused, with its rule, the nearest legal
+    /// orders, and the game where it would be legal.
     pub(super) fn refuse(&mut self, line: &str, r: &Rejection) {
         let mut answer = texts::say(
             "orders.rejected",

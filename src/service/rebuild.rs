@@ -21,10 +21,12 @@ impl Work<'_> {
         Ok(self.record_replay::<G>(game)?.game().clone())
     }
 
+    /// The game replayed from its stored entries.
     fn record_replay<G: Game>(&self, game: &GameRow) -> Result<Recorder<G>> {
         rebuild(self.tx, game, self.domain())
     }
 
+    /// The game's record so far.
     pub(super) fn record<G: Game>(&self, game: &GameRow) -> Result<Record> {
         Ok(self.record_replay::<G>(game)?.into_record())
     }

@@ -92,6 +92,38 @@ impl Work<'_> {
         });
     }
 
+    /// What became of the mail, for the log: `orders taken`, `orders
+    /// taken, 3 lines ignored`, `refused: 1 line, orders taken`, `ok` (only
+    /// commands), `no order or command, 2 lines ignored`.
+    pub(super) fn outcome(&self) -> String {
+        let refused = self.items.iter().filter(|i| i.answer.is_failure()).count();
+        let lines = |n: usize| match n {
+            1 => "1 line".to_string(),
+            n => format!("{n} lines"),
+        };
+        let mut out = if refused > 0 {
+            let mut out = format!("refused: {}", lines(refused));
+            if self.taken > 0 {
+                out.push_str(", orders taken");
+            }
+            out
+        } else if self.taken > 0 {
+            "orders taken".to_string()
+        } else if self
+            .items
+            .iter()
+            .all(|i| matches!(i.answer, Answer::Ignored(_)))
+        {
+            "no order or command".to_string()
+        } else {
+            "ok".to_string()
+        };
+        if self.ignored > 0 {
+            out.push_str(&format!(", {} ignored", lines(self.ignored)));
+        }
+        out
+    }
+
     /// Queues the reply to the sender and every other mail decided.
     pub(super) fn queue_reply(&mut self) -> Result<()> {
         let (reply_to, subject, list_id, game_seat) = match &self.game {

@@ -239,6 +239,7 @@ impl Work<'_> {
         Ok(())
     }
 
+    /// `SET TIMEZONE <IANA name>`: the zone deadlines are shown in.
     pub(super) fn set_timezone(&mut self, line: &str, zone: &str) -> Result<()> {
         match zone.parse::<chrono_tz::Tz>() {
             Ok(tz) => {

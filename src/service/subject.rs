@@ -29,6 +29,7 @@ pub fn game_subject(game: &GameRow, seat: Option<Seat>) -> String {
     )
 }
 
+/// The game's state in a few words, for `seat` (or a bystander).
 fn headline<G: Game>(game: &GameRow, seat: Option<Seat>) -> Option<String> {
     let state = load::<G>(game)?;
     if state.outcome().is_none() {
@@ -50,6 +51,7 @@ fn headline<G: Game>(game: &GameRow, seat: Option<Seat>) -> Option<String> {
     Some(state.headline(viewer))
 }
 
+/// The subject of a reply to a mail about no game: `Re:` its own.
 pub(super) fn reply_subject(subject: &str) -> String {
     let s = subject.trim();
     if s.is_empty() {

@@ -11,6 +11,8 @@ use crate::games::{BoardStyle, Game, Seat};
 use crate::store::{GameRow, Tx};
 
 impl Work<'_> {
+    /// The update for `seat`, read in this mail's transaction; one that cannot
+    /// be read is left out rather than failing the mail.
     pub(super) fn update_text<G: Game>(
         &self,
         game: &GameRow,
@@ -173,6 +175,7 @@ fn untold<E: std::fmt::Display>(happened: &[E], already_told: &[String]) -> Vec<
     out
 }
 
+/// The game's name for a stored seat word.
 fn seat_named_text<G: Game>(seat: &str) -> &'static str {
     match seat {
         "north" => G::seat_name(Seat::North),

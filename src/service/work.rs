@@ -63,10 +63,12 @@ pub(super) struct Work<'a> {
 }
 
 impl Work<'_> {
+    /// The domain of the service's address (Message-IDs, List-IDs).
     pub(super) fn domain(&self) -> &str {
         self.config.address_parts().1
     }
 
+    /// The service as the From of its mails.
     pub(super) fn sender_mailbox(&self) -> String {
         format!(
             "{} <{}>",
@@ -192,6 +194,7 @@ impl Work<'_> {
         Ok(Some((game, seat)))
     }
 
+    /// The game as it is stored now.
     pub(super) fn reload(&self, id: i64) -> Result<GameRow> {
         Ok(self
             .tx
