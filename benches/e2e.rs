@@ -131,7 +131,7 @@ fn main() {
         tx.game(game)
             .ok()
             .flatten()
-            .map(|g| g.status)
+            .map(|g| g.status.as_str().to_string())
             .unwrap_or_default()
     };
     let wait = |store: &mut Store, what: &str, cond: &dyn Fn(&mut Store) -> bool| {

@@ -16,7 +16,7 @@ use orderly::games::{Game, GameOptions, Seat};
 use orderly::mail::maildir::Maildir;
 use orderly::service::identity::seat_secret;
 use orderly::service::Service;
-use orderly::store::Store;
+use orderly::store::{GameStatus, Store, Timestamp};
 
 const SECRET: &str = "bench-secret";
 
@@ -135,26 +135,26 @@ fn sweep_bench(base: &std::path::Path, full: bool) {
     let setup = Instant::now();
     {
         let tx = store.tx().expect("a transaction");
-        let at = t0.to_rfc3339();
-        let ann = tx.player("ann@example.org", "", &at).expect("a player");
-        let bob = tx.player("bob@example.org", "", &at).expect("a player");
+        let at = Timestamp::from(t0);
+        let ann = tx.player("ann@example.org", "", at).expect("a player");
+        let bob = tx.player("bob@example.org", "", at).expect("a player");
         for g in 0..games {
             let id = tx
-                .create_game("squares", Seat::North, Seat::North, &at)
+                .create_game("squares", Seat::North, Seat::North, at)
                 .expect("a game");
-            tx.set_status(id, "active", &at).expect("active");
+            tx.set_status(id, GameStatus::Active, at).expect("active");
             // Deadlines spread over 30 days; every 1,000th is due now.
             let offset = if g % 1_000 == 0 {
                 Span::hours(1)
             } else {
                 Span::minutes(30 * 24 * 60 * (g % 997) / 997 + 26 * 60)
             };
-            let deadline = (t0 + offset).to_rfc3339();
+            let deadline = Timestamp::from(t0 + offset);
             if g % 1_000 == 0 {
                 tx.add_seat(id, Seat::North, ann, "k1").expect("a seat");
                 tx.add_seat(id, Seat::South, bob, "k2").expect("a seat");
             }
-            tx.set_deadline(id, Some((Seat::North, &deadline)))
+            tx.set_deadline(id, Some((Seat::North, deadline)))
                 .expect("a deadline");
         }
         tx.commit().expect("committed");

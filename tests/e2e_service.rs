@@ -108,7 +108,7 @@ fn game_status(service: &mut Service, game: i64) -> String {
     let tx = service.store().tx().expect("a transaction");
     tx.game(game)
         .expect("a game")
-        .map(|g| g.status)
+        .map(|g| g.status.as_str().to_string())
         .unwrap_or_default()
 }
 

@@ -15,13 +15,11 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{
-    derived_message_id, identity, now_text, reply_subject, texts, Processed, Result, Service, Work,
-};
+use super::{derived_message_id, identity, reply_subject, texts, Processed, Result, Service, Work};
 use crate::config::Config;
 use crate::mail::intake::{self, Incoming};
 use crate::mail::outgoing::{message_id, AutoKind, OutgoingMail};
-use crate::store::{StoreError, Tx};
+use crate::store::{StoreError, Timestamp, Tx};
 
 impl Service {
     /// A mail of `size` bytes, larger than the service reads, of which
@@ -40,7 +38,7 @@ impl Service {
             .ok()
             .and_then(|m| m.message_id.clone())
             .unwrap_or_else(|| derived_message_id(&[head, &size.to_le_bytes()]));
-        let at = now_text(now);
+        let at = Timestamp::from(now);
         let config = self.config.clone();
         let tx = self.store.tx()?;
         let mut done = Processed {
@@ -76,7 +74,7 @@ impl Service {
             }
         };
         done.outcome = outcome;
-        tx.record_message(&message_id, &sender, &at, &done.outcome)?;
+        tx.record_message(&message_id, &sender, at, &done.outcome)?;
         tx.commit()?;
         Ok(done)
     }
@@ -109,8 +107,8 @@ fn unanswerable(
     {
         Some("sent to the bounce address".into())
     } else {
-        let hour_ago = now_text(now - chrono::Duration::hours(1));
-        let recent = tx.messages_since(sender, &hour_ago)?;
+        let hour_ago = now - chrono::Duration::hours(1);
+        let recent = tx.messages_since(sender, hour_ago.into())?;
         (recent >= i64::from(config.service.rate_limit_per_hour))
             .then(|| format!("rate limit ({recent} mails in the last hour)"))
     })
@@ -155,7 +153,7 @@ fn queue_too_large(
     };
     let json = serde_json::to_string(&reply)
         .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;
-    tx.queue_mail(&id, None, sender, &json, &now_text(now))?;
+    tx.queue_mail(&id, None, sender, &json, now.into())?;
     Ok(())
 }
 

@@ -39,7 +39,7 @@ pub mod texts;
 
 use std::time::{Duration, Instant};
 
-use chrono::{DateTime, SecondsFormat, Timelike, Utc};
+use chrono::{DateTime, Timelike, Utc};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
@@ -56,9 +56,12 @@ use crate::mail::maildir::Maildir;
 use crate::mail::outgoing::{message_id, AutoKind, FileSender, MailSender, OutgoingMail};
 use crate::mail::{bounce, Mailbox, MailboxError};
 use crate::record::{Record, Recorder};
-use crate::store::{seat_from_text, seat_text, GameRow, SeatRow, Store, StoreError, Tx};
+use crate::store::{
+    result_from_text, result_text, seat_text, EntryKind, GameRow, GameStatus, SeatRow, Store,
+    StoreError, Timestamp, Tx,
+};
 
-use clock::{claims, start_vacation, vacation_days_used, whole_days};
+use clock::{claims, start_vacation, vacation_days_used, whole_days, year_start};
 pub use clock::{fresh_deadline, sweep, SweepReport};
 use commands::Command;
 use identity::{claim_from_address, reply_address, seat_secret, secrets_match, Claim};
@@ -128,10 +131,6 @@ const ADDRESS_CODE_DAYS: i64 = 7;
 
 /// How often the daemon sweeps the deadlines.
 const SWEEP_EVERY: Duration = Duration::from_secs(60);
-
-pub(crate) fn now_text(now: DateTime<Utc>) -> String {
-    now.to_rfc3339_opts(SecondsFormat::Millis, true)
-}
 
 impl Service {
     /// Opens the store, the Maildir and the outgoing directory named by
@@ -263,7 +262,7 @@ impl Service {
         let limit = i64::from(self.config.intake.max_attempts.max(1));
         let counted = (|| -> Result<i64> {
             let tx = self.store.tx()?;
-            let attempts = tx.intake_failed(&digest, &error, &now_text(now))?;
+            let attempts = tx.intake_failed(&digest, &error, now.into())?;
             tx.commit()?;
             Ok(attempts)
         })();
@@ -343,7 +342,7 @@ impl Service {
             Ok(a) => a,
             Err(usage) => return Ok(format!("Not understood: {usage}")),
         };
-        let seed = format!("cli/{}/{}", now_text(now), line);
+        let seed = format!("cli/{}/{}", Timestamp::from(now), line);
         let cx = moderation::Context {
             config: &self.config,
             secret: &self.secret,
@@ -378,7 +377,7 @@ impl Service {
         loop {
             let due = {
                 let tx = self.store.tx()?;
-                let due = tx.due_mail(&now_text(now), 50)?;
+                let due = tx.due_mail(now.into(), 50)?;
                 tx.commit()?;
                 due
             };
@@ -392,7 +391,7 @@ impl Service {
             for (row, result) in due.iter().zip(results) {
                 match result {
                     Ok(()) => {
-                        tx.mark_sent(row.id, &now_text(self.clock.now()))?;
+                        tx.mark_sent(row.id, self.clock.now().into())?;
                         sent += 1;
                     }
                     Err((permanent, error)) => {
@@ -401,10 +400,12 @@ impl Service {
                         let base = self.config.outgoing.retry_base_secs;
                         let retry = (!permanent && row.attempts < 12).then(|| {
                             let wait = Duration::from_secs(base << row.attempts.min(10));
-                            now_text(now + chrono::Duration::from_std(wait).unwrap_or_default())
+                            Timestamp::from(
+                                now + chrono::Duration::from_std(wait).unwrap_or_default(),
+                            )
                         });
                         tracing::warn!(message_id = %row.message_id, %error, permanent, "send failed");
-                        tx.mark_failed(row.id, &error, retry.as_deref())?;
+                        tx.mark_failed(row.id, &error, retry)?;
                         if retry.is_none() {
                             let why = format!("mail to it failed: {error}");
                             undeliverable(&tx, &self.config, row.id, &why, now)?;
@@ -513,7 +514,7 @@ impl Service {
             .ok()
             .and_then(|m| m.message_id.clone())
             .unwrap_or_else(|| derived_message_id(&[raw]));
-        let at = now_text(now);
+        let at = Timestamp::from(now);
         let config = self.config.clone();
         let secret = self.secret.clone();
         let tx = self.store.tx()?;
@@ -532,7 +533,7 @@ impl Service {
             Err(e) => {
                 // Without headers there is nobody to answer.
                 done.outcome = format!("ignored: unreadable: {e}");
-                tx.record_message(&message_id, "", &at, &done.outcome)?;
+                tx.record_message(&message_id, "", at, &done.outcome)?;
                 tx.commit()?;
                 return Ok(done);
             }
@@ -547,7 +548,7 @@ impl Service {
             // mail that bounced, counted, and told to those concerned.
             let bounded = intake::bounded(raw, &limits);
             done.outcome = bounce_received(&tx, &config, &secret, &bounded, &message_id, now)?;
-            tx.record_message(&message_id, &sender, &at, &done.outcome)?;
+            tx.record_message(&message_id, &sender, at, &done.outcome)?;
             tx.commit()?;
             return Ok(done);
         }
@@ -580,9 +581,9 @@ impl Service {
             // which has its own Date.
             Some("ignored: replay of an earlier mail".to_string())
         } else {
-            let hour_ago = now_text(now - chrono::Duration::hours(1));
-            let recent = tx.messages_since(&sender, &hour_ago)?;
-            let commands = tx.commands_since(&sender, &hour_ago)?;
+            let hour_ago = Timestamp::from(now - chrono::Duration::hours(1));
+            let recent = tx.messages_since(&sender, hour_ago)?;
+            let commands = tx.commands_since(&sender, hour_ago)?;
             if recent >= i64::from(config.service.rate_limit_per_hour) {
                 Some(format!(
                     "ignored: rate limit ({recent} mails in the last hour)"
@@ -597,7 +598,7 @@ impl Service {
         };
         if let Some(reason) = ignore {
             done.outcome = reason;
-            tx.record_message(&message_id, &sender, &at, &done.outcome)?;
+            tx.record_message(&message_id, &sender, at, &done.outcome)?;
             tx.commit()?;
             return Ok(done);
         }
@@ -608,7 +609,7 @@ impl Service {
             incoming: &incoming,
             message_id: &message_id,
             sender: &sender,
-            at: &at,
+            at,
             now,
             items: Vec::new(),
             parts: Vec::new(),
@@ -643,7 +644,7 @@ impl Service {
         done.seat = work.game.as_ref().map(|(_, s)| s.seat);
         done.outcome = work.outcome();
         work.queue_reply()?;
-        tx.record_message(&message_id, &sender, &at, &done.outcome)?;
+        tx.record_message(&message_id, &sender, at, &done.outcome)?;
         tx.set_message_commands(&message_id, work.commands.max(1))?;
         if incoming.date.is_some() && carries_a_key(&incoming, &config) {
             tx.set_message_digest(&message_id, &replay_digest(&incoming, &sender))?;
@@ -678,7 +679,7 @@ struct Work<'a> {
     incoming: &'a Incoming,
     message_id: &'a str,
     sender: &'a str,
-    at: &'a str,
+    at: Timestamp,
     now: DateTime<Utc>,
     items: Vec<Item>,
     /// Further sections of the reply (boards, help, lists).
@@ -1200,27 +1201,24 @@ impl Work<'_> {
             let paused = self
                 .tx
                 .paused_until(g.id)?
-                .map(|until| format!(", paused until {}", local_time(&until, &zone)))
+                .map(|until| format!(", paused until {}", local_time(until.utc(), &zone)))
                 .unwrap_or_default();
-            let state = match g.status.as_str() {
-                "active" => match pending_of(&g) {
+            let state = match g.status {
+                GameStatus::Active => match pending_of(&g) {
                     Some(p) if Some(p.seat) == me.map(|s| s.seat) => {
                         format!("your turn{paused}")
                     }
                     Some(p) => format!("waiting for {}{paused}", side_name(&g, p.seat)),
                     None => "over".to_string(),
                 },
-                "invited" => "invitation open".to_string(),
-                "finished" => {
-                    let winner = match g.result.as_deref() {
-                        Some("draw") => "a draw".to_string(),
-                        Some(r) => match seat_from_text(r) {
-                            Some(w) if Some(w) == me.map(|s| s.seat) => {
-                                format!("you won as {}", side_name(&g, w))
-                            }
-                            Some(w) => format!("{} won", side_name(&g, w)),
-                            None => "over".to_string(),
-                        },
+                GameStatus::Invited => "invitation open".to_string(),
+                GameStatus::Finished => {
+                    let winner = match g.result {
+                        Some(GameResult::Draw) => "a draw".to_string(),
+                        Some(GameResult::Win(w)) if Some(w) == me.map(|s| s.seat) => {
+                            format!("you won as {}", side_name(&g, w))
+                        }
+                        Some(GameResult::Win(w)) => format!("{} won", side_name(&g, w)),
                         None => "over".to_string(),
                     };
                     format!(
@@ -1330,8 +1328,8 @@ impl Work<'_> {
             .unwrap_or_default();
         let me = self.tx.player(self.sender, &name, self.at)?;
         // One mail (or many) cannot make orderly invite a crowd.
-        let day_ago = now_text(self.now - chrono::Duration::days(1));
-        let (today, open) = self.tx.invitations_by(me, &day_ago)?;
+        let day_ago = self.now - chrono::Duration::days(1);
+        let (today, open) = self.tx.invitations_by(me, day_ago.into())?;
         let service = &self.config.service;
         let limit = if open >= i64::from(service.max_open_invitations) {
             Some(format!(
@@ -1409,7 +1407,7 @@ impl Work<'_> {
                     first => G::seat_name(first),
                     pace => pace,
                     moderator => time.moderator,
-                    expires => local_time(&now_text(expires), &zone),
+                    expires => local_time(expires, &zone),
                     reply_to => reply_address(&self.config.service.address, id, &their_seat.secret),
                 },
             );
@@ -1468,9 +1466,9 @@ impl Work<'_> {
         seat: SeatRow,
     ) -> Result<()> {
         let side = G::seat_name(seat.seat);
-        match (command, game.status.as_str()) {
-            (Command::Accept, "invited") if seat.seat != game.inviter_seat => {
-                self.tx.set_status(game.id, "active", self.at)?;
+        match (command, game.status) {
+            (Command::Accept, GameStatus::Invited) if seat.seat != game.inviter_seat => {
+                self.tx.set_status(game.id, GameStatus::Active, self.at)?;
                 let state = G::new(&GameOptions {
                     first: game.first_seat,
                     seed: None,
@@ -1486,8 +1484,8 @@ impl Work<'_> {
                 let game = self.reload(game.id)?;
                 self.broadcast(&game, &state, &[], Some(seat.seat))?;
             }
-            (Command::Decline, "invited") if seat.seat != game.inviter_seat => {
-                self.tx.set_status(game.id, "declined", self.at)?;
+            (Command::Decline, GameStatus::Invited) if seat.seat != game.inviter_seat => {
+                self.tx.set_status(game.id, GameStatus::Declined, self.at)?;
                 self.item(line, format!("You declined game {}.", game.id), false);
                 self.notify_other(
                     &game,
@@ -1495,14 +1493,14 @@ impl Work<'_> {
                     format!("{} declined game {}.", self.sender, game.id),
                 )?;
             }
-            (Command::Accept | Command::Decline, "invited") => {
+            (Command::Accept | Command::Decline, GameStatus::Invited) => {
                 self.item(
                     line,
                     "Refused: the invitation is for the other player; wait for their answer.",
                     true,
                 );
             }
-            (_, "invited") => {
+            (_, GameStatus::Invited) => {
                 self.item(
                     line,
                     format!(
@@ -1515,7 +1513,7 @@ impl Work<'_> {
             // A finished game can still be read: its record and its
             // final board.
             (command, status)
-                if status != "active"
+                if status != GameStatus::Active
                     && !matches!(
                         command,
                         Command::History | Command::Board | Command::HelpBoard
@@ -1602,7 +1600,7 @@ impl Work<'_> {
                 let winner = seat.seat.other();
                 self.tx.add_entry(
                     game.id,
-                    "resign",
+                    EntryKind::Resign,
                     Some(seat.seat),
                     "RESIGNS",
                     line,
@@ -1612,7 +1610,7 @@ impl Work<'_> {
                 )?;
                 self.tx.finish(
                     game.id,
-                    seat_text(winner),
+                    GameResult::Win(winner),
                     &format!("{side} resigned"),
                     self.at,
                 )?;
@@ -1644,7 +1642,7 @@ impl Work<'_> {
             (Command::AcceptDraw, _) if game.draw_offer == Some(seat.seat.other()) => {
                 self.tx.add_entry(
                     game.id,
-                    "draw",
+                    EntryKind::Draw,
                     Some(seat.seat),
                     "DRAW AGREED",
                     line,
@@ -1652,7 +1650,8 @@ impl Work<'_> {
                     self.at,
                     &[],
                 )?;
-                self.tx.finish(game.id, "draw", "draw agreed", self.at)?;
+                self.tx
+                    .finish(game.id, GameResult::Draw, "draw agreed", self.at)?;
                 self.item(
                     line,
                     format!("Draw agreed: game {} is over.", game.id),
@@ -1781,7 +1780,7 @@ impl Work<'_> {
                 );
                 self.tx.add_entry(
                     game.id,
-                    "comment",
+                    EntryKind::Comment,
                     Some(pending.seat),
                     &words,
                     "",
@@ -1924,7 +1923,7 @@ impl Work<'_> {
         let count = self.tx.entries(game.id)?.len() as i64;
         self.tx.add_entry(
             game.id,
-            "comment",
+            EntryKind::Comment,
             Some(seat.seat),
             &words,
             line,
@@ -1997,8 +1996,11 @@ impl Work<'_> {
 
     /// `CONFIRM ADDRESS code`, from the new address: every seat moves.
     fn confirm_address(&mut self, line: &str, code: &str) -> Result<()> {
-        let since = now_text(self.now - chrono::Duration::days(ADDRESS_CODE_DAYS));
-        let Some((player, old)) = self.tx.take_address_change(code, self.sender, &since)? else {
+        let since = self.now - chrono::Duration::days(ADDRESS_CODE_DAYS);
+        let Some((player, old)) = self
+            .tx
+            .take_address_change(code, self.sender, since.into())?
+        else {
             self.item(
                 line,
                 "Refused: this code is not one orderly sent to this address in the \
@@ -2011,7 +2013,7 @@ impl Work<'_> {
         let me = self.tx.player(self.sender, "", self.at)?;
         let mut moved = Vec::new();
         for g in self.tx.games_of(me)? {
-            if !matches!(g.status.as_str(), "active" | "invited") {
+            if !g.status.is_open() {
                 continue;
             }
             moved.push(g.id.to_string());
@@ -2067,15 +2069,10 @@ impl Work<'_> {
         let Some((id, ends)) = self.tx.on_vacation(player, self.at)? else {
             return Ok(());
         };
-        let Ok(ends) = DateTime::parse_from_rfc3339(&ends) else {
-            return Ok(());
-        };
-        let unused = ends.with_timezone(&Utc) - self.now;
+        let unused = ends.utc() - self.now;
         for (game, _, deadline) in self.tx.deadlines_of_player(player)? {
-            if let Ok(d) = DateTime::parse_from_rfc3339(&deadline) {
-                let back = (d.with_timezone(&Utc) - unused).max(self.now);
-                self.tx.move_deadline(game, &now_text(back))?;
-            }
+            let back = (deadline.utc() - unused).max(self.now);
+            self.tx.move_deadline(game, back.into())?;
         }
         self.tx.end_vacation(id, self.at)?;
         self.item(
@@ -2115,11 +2112,10 @@ impl Work<'_> {
             return Ok(());
         }
         let days = whole_days(ends - starts);
-        let year_start = format!("{}-01-01", self.now.format("%Y"));
-        let taken = self.tx.vacations_of(player, &year_start)?;
-        let overlaps = taken
-            .iter()
-            .any(|v| !v.ended && v.starts < now_text(ends) && v.ends > now_text(starts));
+        let taken = self.tx.vacations_of(player, year_start(self.now))?;
+        let overlaps = taken.iter().any(|v| {
+            !v.ended && v.starts < Timestamp::from(ends) && v.ends > Timestamp::from(starts)
+        });
         if overlaps {
             self.item(
                 line,
@@ -2142,9 +2138,7 @@ impl Work<'_> {
             );
             return Ok(());
         }
-        let id = self
-            .tx
-            .add_vacation(player, &now_text(starts), &now_text(ends))?;
+        let id = self.tx.add_vacation(player, starts.into(), ends.into())?;
         if starts <= self.now {
             start_vacation(self.tx, self.config, id, player, starts, ends, self.now)?;
         }
@@ -2153,8 +2147,8 @@ impl Work<'_> {
             format!(
                 "Vacation from {} to {}: your clocks stop in every game; any order \
                  you send ends it early. {} vacation days left this year.",
-                local_time(&now_text(starts), "UTC"),
-                local_time(&now_text(ends), "UTC"),
+                local_time(starts, "UTC"),
+                local_time(ends, "UTC"),
                 allowance - used - days
             ),
             false,
@@ -2200,7 +2194,7 @@ impl Work<'_> {
                 );
                 self.tx.add_entry(
                     game.id,
-                    "comment",
+                    EntryKind::Comment,
                     None,
                     &text,
                     line,
@@ -2210,9 +2204,9 @@ impl Work<'_> {
                 )?;
                 self.tx.add_entry(
                     game.id,
-                    "adjudicate",
+                    EntryKind::Adjudicate,
                     Some(seat.seat),
-                    seat_text(seat.seat),
+                    result_text(GameResult::Win(seat.seat)),
                     line,
                     Some(self.message_id),
                     self.at,
@@ -2220,7 +2214,7 @@ impl Work<'_> {
                 )?;
                 self.tx.finish(
                     game.id,
-                    seat_text(seat.seat),
+                    GameResult::Win(seat.seat),
                     &format!("{loser} ran out of time"),
                     self.at,
                 )?;
@@ -2260,7 +2254,7 @@ impl Work<'_> {
     fn orders(&mut self, lines: &[String], claim: Option<&Claim>) -> Result<()> {
         let first = lines[0].clone();
         if let Some((game, seat)) = self.authenticate(&first, claim)? {
-            if game.status != "active" {
+            if game.status != GameStatus::Active {
                 for l in lines {
                     self.item(
                         l,
@@ -2386,12 +2380,12 @@ impl Work<'_> {
             .set_position(game.id, &state.position(), count, self.at)?;
         self.refresh_deadline(game.id, &state)?;
         if let Some(outcome) = state.outcome() {
-            let result = match outcome.result {
-                GameResult::Win(s) => seat_text(s),
-                GameResult::Draw => "draw",
-            };
-            self.tx
-                .finish(game.id, result, &termination(outcome.reason), self.at)?;
+            self.tx.finish(
+                game.id,
+                outcome.result,
+                &termination(outcome.reason),
+                self.at,
+            )?;
         }
         let game = self.reload(game.id)?;
         self.broadcast(&game, &state, &happened, Some(seat.seat))
@@ -2414,7 +2408,7 @@ impl Work<'_> {
             let events: Vec<String> = t.events.iter().map(|e| e.to_string()).collect();
             self.tx.add_entry(
                 game.id,
-                "order",
+                EntryKind::Order,
                 Some(seat),
                 &t.order.to_string(),
                 &t.line,
@@ -2483,7 +2477,7 @@ impl Work<'_> {
         let games = self.tx.games_of(player).ok()?;
         games
             .into_iter()
-            .filter(|g| g.status == "active" && Some(g.id) != current)
+            .filter(|g| g.status == GameStatus::Active && Some(g.id) != current)
             .take(TRIED)
             .find(|g| {
                 let Ok(seats) = self.tx.seats(g.id) else {
@@ -2546,7 +2540,7 @@ impl Work<'_> {
         actor: Option<Seat>,
     ) -> Result<()> {
         // The mail that ends a game carries its whole record.
-        let record = if game.status == "finished" {
+        let record = if game.status == GameStatus::Finished {
             Some(self.record::<G>(game)?.to_string())
         } else {
             None
@@ -2809,35 +2803,31 @@ pub fn rebuild<G: Game>(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recor
                 format!("{} <{}>", s.name, s.address)
             };
         }
-        tags.started = record_date(&game.created_at);
-        if game.status == "finished" {
-            tags.ended = record_date(&game.updated_at);
+        tags.started = record_date(game.created_at);
+        if game.status == GameStatus::Finished {
+            tags.ended = record_date(game.updated_at);
         }
     }
     for e in tx.entries(game.id)? {
-        let outcome = match (e.kind.as_str(), e.seat) {
-            ("order", _) => match recorder.game().parse_order(&e.text) {
+        let outcome = match (e.kind, e.seat) {
+            (EntryKind::Order, _) => match recorder.game().parse_order(&e.text) {
                 Ok(order) => recorder
                     .apply(&order)
                     .map(|_| ())
                     .map_err(|e| format!("{e:?}")),
                 Err(err) => Err(err.to_string()),
             },
-            ("resign", Some(seat)) => recorder.resign(seat).map_err(|e| format!("{e:?}")),
-            ("draw", _) => recorder.agree_draw().map_err(|e| format!("{e:?}")),
-            ("adjudicate", _) => {
-                let result = match e.text.as_str() {
-                    "north" => GameResult::Win(Seat::North),
-                    "south" => GameResult::Win(Seat::South),
-                    _ => GameResult::Draw,
-                };
-                recorder.adjudicate(result).map_err(|e| format!("{e:?}"))
-            }
-            ("comment", _) => {
+            (EntryKind::Resign, Some(seat)) => recorder.resign(seat).map_err(|e| format!("{e:?}")),
+            (EntryKind::Resign, None) => Err("a resignation of nobody".to_string()),
+            (EntryKind::Draw, _) => recorder.agree_draw().map_err(|e| format!("{e:?}")),
+            (EntryKind::Adjudicate, _) => match result_from_text(&e.text) {
+                Some(result) => recorder.adjudicate(result).map_err(|e| format!("{e:?}")),
+                None => Err(format!("{:?} is no result", e.text)),
+            },
+            (EntryKind::Comment, _) => {
                 recorder.comment(&e.text);
                 Ok(())
             }
-            (kind, _) => Err(format!("unknown entry kind {kind:?}")),
         };
         if let Err(why) = outcome {
             return Err(
@@ -3011,13 +3001,10 @@ fn zone_of_offset(seconds: i32) -> Option<&'static str> {
     }
 }
 
-/// A stored UTC time in a player's zone: `Tue 24 Nov 2026 11:00 CET
+/// A UTC time in a player's zone: `Tue 24 Nov 2026 11:00 CET
 /// (Europe/Paris)`, or `... 11:00 UTC+01:00` for a zone guessed from an
 /// offset; UTC when the zone is unknown.
-pub fn local_time(at: &str, zone: &str) -> String {
-    let Ok(utc) = DateTime::parse_from_rfc3339(at) else {
-        return at.to_string();
-    };
+pub fn local_time(utc: DateTime<Utc>, zone: &str) -> String {
     let tz: chrono_tz::Tz = zone.parse().unwrap_or(chrono_tz::UTC);
     let local = utc.with_timezone(&tz);
     if tz.name().starts_with("Etc/") {
@@ -3032,14 +3019,15 @@ pub fn local_time(at: &str, zone: &str) -> String {
     }
 }
 
-/// The date part of a stored RFC 3339 time, for a record's tags.
-fn record_date(at: &str) -> Option<crate::record::Date> {
-    let date = at.get(..10)?;
-    let mut parts = date.split('-');
-    let year = parts.next()?.parse().ok()?;
-    let month = parts.next()?.parse().ok()?;
-    let day = parts.next()?.parse().ok()?;
-    crate::record::Date::new(year, month, day)
+/// The date (UTC) of a stored time, for a record's tags.
+fn record_date(at: Timestamp) -> Option<crate::record::Date> {
+    use chrono::Datelike;
+    let date = at.utc().date_naive();
+    crate::record::Date::new(
+        u16::try_from(date.year()).ok()?,
+        u8::try_from(date.month()).ok()?,
+        u8::try_from(date.day()).ok()?,
+    )
 }
 
 /// The update text for one seat: what happened, the board from that seat,
@@ -3081,12 +3069,12 @@ pub fn update_text_keyed<G: Game>(
             .unwrap_or_default()
     };
     let pending = state.pending();
-    let result = match (&game.result, state.outcome()) {
+    let result = match (game.result, state.outcome()) {
         (Some(r), _) => Some(format!(
             "{}{}",
-            match r.as_str() {
-                "draw" => "a draw".to_string(),
-                seat_name => format!("{} wins", seat_named_text::<G>(seat_name)),
+            match r {
+                GameResult::Draw => "a draw".to_string(),
+                GameResult::Win(winner) => format!("{} wins", G::seat_name(winner)),
             },
             game.termination
                 .as_deref()
@@ -3104,10 +3092,10 @@ pub fn update_text_keyed<G: Game>(
         _ => None,
     };
     let paused = tx.paused_until(game.id)?;
-    let deadline = match tx.deadline(game.id)? {
+    let deadline = match (paused, tx.deadline(game.id)?) {
         // A paused game's clock stands still: no deadline before the pause
         // ends is announced.
-        _ if paused.is_some() => {
+        (Some(until), _) => {
             let address = seats
                 .iter()
                 .find(|r| r.seat == seat)
@@ -3117,10 +3105,10 @@ pub fn update_text_keyed<G: Game>(
             Some(format!(
                 "The game is paused by the moderators until {}; the clock stands \
                  still till then.",
-                local_time(paused.as_deref().unwrap_or_default(), &zone)
+                local_time(until.utc(), &zone)
             ))
         }
-        Some(d) => {
+        (None, Some(d)) => {
             let address = seats
                 .iter()
                 .find(|r| r.seat == seat)
@@ -3134,10 +3122,10 @@ pub fn update_text_keyed<G: Game>(
                 } else {
                     G::seat_name(d.seat).to_string()
                 },
-                local_time(&d.at, &zone)
+                local_time(d.at.utc(), &zone)
             ))
         }
-        None => None,
+        (None, None) => None,
     };
     // What this seat answered in advance: only its own, never the other's.
     let answers: Vec<String> =
@@ -3280,13 +3268,6 @@ fn sentence(text: &str) -> String {
     }
 }
 
-fn seat_named_text<G: Game>(seat: &str) -> &'static str {
-    match seat {
-        "north" => G::seat_name(Seat::North),
-        _ => G::seat_name(Seat::South),
-    }
-}
-
 pub(crate) fn termination(reason: EndReason) -> String {
     match reason {
         EndReason::ReserveEntered => "reserve entered".into(),
@@ -3301,13 +3282,15 @@ pub(crate) fn termination(reason: EndReason) -> String {
 /// `Game 12: over - Blue wins 11-2`. Threading rests on In-Reply-To and
 /// References, which stay as they are.
 pub fn game_subject(game: &GameRow, seat: Option<Seat>) -> String {
-    let headline = match game.status.as_str() {
-        "invited" => format!("invitation to {}", game.kind.to_ascii_uppercase()),
-        "declined" => "declined".to_string(),
-        "expired" => "invitation expired".to_string(),
-        _ => crate::with_game!(&game.kind, G => headline::<G>(game, seat))
-            .flatten()
-            .unwrap_or_else(|| game.kind.to_ascii_uppercase()),
+    let headline = match game.status {
+        GameStatus::Invited => format!("invitation to {}", game.kind.to_ascii_uppercase()),
+        GameStatus::Declined => "declined".to_string(),
+        GameStatus::Expired => "invitation expired".to_string(),
+        GameStatus::Active | GameStatus::Finished => {
+            crate::with_game!(&game.kind, G => headline::<G>(game, seat))
+                .flatten()
+                .unwrap_or_else(|| game.kind.to_ascii_uppercase())
+        }
     };
     format!("Game {}: {headline}", game.id)
 }
@@ -3315,16 +3298,16 @@ pub fn game_subject(game: &GameRow, seat: Option<Seat>) -> String {
 fn headline<G: Game>(game: &GameRow, seat: Option<Seat>) -> Option<String> {
     let state = load::<G>(game)?;
     if state.outcome().is_none() {
-        if let Some(result) = &game.result {
+        if let Some(result) = game.result {
             // Ended outside the rules: a resignation, a draw, a ruling.
             let how = game
                 .termination
                 .as_deref()
                 .map(|t| format!(" ({t})"))
                 .unwrap_or_default();
-            return Some(match seat_from_text(result) {
-                Some(w) => format!("over - {} wins{how}", G::seat_name(w)),
-                None => format!("over - a draw{how}"),
+            return Some(match result {
+                GameResult::Win(w) => format!("over - {} wins{how}", G::seat_name(w)),
+                GameResult::Draw => format!("over - a draw{how}"),
             });
         }
     }

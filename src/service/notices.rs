@@ -37,7 +37,6 @@ pub(super) fn bounce_received(
     let diagnostic = problem
         .and_then(|p| p.diagnostic.clone())
         .unwrap_or_default();
-    let at = now_text(now);
     let count = tx.add_bounce(
         outbox_id,
         &mail.recipient,
@@ -45,7 +44,7 @@ pub(super) fn bounce_received(
         &status,
         &diagnostic,
         message_id,
-        &at,
+        now.into(),
     )?;
     if hard && count >= i64::from(config.bounces.hard_limit) {
         let why = format!("{count} hard bounces, the last {status} {diagnostic}");
@@ -172,7 +171,7 @@ pub(crate) fn queue_notice(
     };
     let json = serde_json::to_string(&notice)
         .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;
-    tx.queue_mail(&id, Some(game.id), address, &json, &now_text(now))?;
+    tx.queue_mail(&id, Some(game.id), address, &json, now.into())?;
     if let Some((g, s)) = seat {
         tx.set_last_message(g, s, &id)?;
     }
@@ -259,6 +258,6 @@ pub(crate) fn queue_service_mail(
     };
     let json = serde_json::to_string(&mail)
         .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;
-    tx.queue_mail(&mail.message_id, None, to, &json, &now_text(now))?;
+    tx.queue_mail(&mail.message_id, None, to, &json, now.into())?;
     Ok(())
 }
