@@ -12,7 +12,8 @@ use super::{
     ServiceError,
 };
 use crate::config::Config;
-use crate::games::{hosted, Game, GameResult, Seat};
+use crate::games::any::happened;
+use crate::games::{hosted, Game, GameResult, GameText, Happened, Seat};
 use crate::store::{seat_text, GameRow, StoreError, Tx};
 
 /// One moderator command.
@@ -553,7 +554,7 @@ fn localized(text: &str, zone: &str) -> String {
 
 /// After a rollback: the cached position replayed from the entries left,
 /// no held orders, and a fresh deadline for the decision now pending.
-fn replayed<G: Game>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()> {
+fn replayed<G: GameText>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()> {
     let recorder = rebuild::<G>(tx, row, cx.config.address_parts().1)?;
     let state = recorder.game();
     let count = tx.entries(row.id)?.len() as i64;
@@ -567,7 +568,7 @@ fn replayed<G: Game>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()>
 /// `ACT`: the order applied for `seat` as if the player had sent it.
 /// `Ok(Err(refusal))` when the game does not wait for that seat or the
 /// order is not legal; nothing is changed then.
-fn act<G: Game>(
+fn act<G: GameText>(
     tx: &Tx<'_>,
     cx: &Context<'_>,
     row: &GameRow,
@@ -595,7 +596,7 @@ fn act<G: Game>(
         Ok(events) => events,
         Err(e) => return Ok(Err(format!("Refused: {e}"))),
     };
-    let texts_of: Vec<String> = events.iter().map(|e| e.to_string()).collect();
+    let happened: Vec<Happened> = events.iter().map(happened::<G>).collect();
     tx.add_entry(
         game,
         "order",
@@ -604,7 +605,7 @@ fn act<G: Game>(
         &format!("(moderator) {order}"),
         None,
         &at,
-        &texts_of,
+        &happened,
     )?;
     let count = tx.entries(game)?.len() as i64;
     tx.set_position(game, &state.position(), count, &at)?;
@@ -614,7 +615,7 @@ fn act<G: Game>(
             GameResult::Win(s) => seat_text(s),
             GameResult::Draw => "draw",
         };
-        tx.finish(game, result, &super::termination(outcome.reason), &at)?;
+        tx.finish(game, result, &G::ending_words(&outcome.reason), &at)?;
     }
     Ok(Ok(format!(
         "{parsed} was entered for {} at the player's request",
@@ -709,7 +710,12 @@ fn announce(tx: &Tx<'_>, cx: &Context<'_>, game: i64, words: &str) -> Result<()>
     on_game!(row, G => announce_as::<G>(tx, cx, &row, words))
 }
 
-fn announce_as<G: Game>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow, words: &str) -> Result<()> {
+fn announce_as<G: GameText>(
+    tx: &Tx<'_>,
+    cx: &Context<'_>,
+    row: &GameRow,
+    words: &str,
+) -> Result<()> {
     let game = row.id;
     let state = match load::<G>(row) {
         Some(s) => s,
