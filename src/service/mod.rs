@@ -1351,7 +1351,7 @@ impl Work<'_> {
             return Ok(());
         }
         let them = self.tx.player(opponent, "", self.at)?;
-        let seed = identity::game_seed(&self.secret, self.message_id, line);
+        let seed = identity::game_seed(self.secret, self.message_id, line);
         let id = self.tx.create_game(G::NAME, first, mine, seed, self.at)?;
         let days = time.days.unwrap_or(self.config.deadlines.turn_days);
         self.tx.set_turn_days(id, i64::from(days))?;
