@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use chrono::{TimeZone, Utc};
 use orderly::config::Config;
 use orderly::games::squares::{Napoleonic, Squares};
-use orderly::games::{Game, GameOptions, GameResult, Seat};
+use orderly::games::{Game, GameOptions, GameResult, GameText, Seat};
 use orderly::mail::intake;
 use orderly::mail::maildir::Maildir;
 use orderly::service::Service;
@@ -243,7 +243,7 @@ fn flat(text: &str) -> String {
 /// The next order of a simple seeded policy: any legal order, attacks
 /// preferred two times in three, so that a game ends within a few hundred
 /// mails. `x` is the xorshift state.
-fn pick<G: Game>(model: &G, x: &mut u64) -> G::Order {
+fn pick<G: GameText>(model: &G, x: &mut u64) -> G::Order {
     let mut legal = model.legal_orders();
     legal.sort_by_key(|o| o.to_string());
     let attacks: Vec<_> = legal

@@ -1,7 +1,7 @@
 //! What the command line shows a moderator: the games, one game's board and
 //! state, a game's record.
 
-use crate::games::{Game, Seat};
+use crate::games::{Game, GameText, Seat};
 use crate::store::{result_text, GameStatus, Store, StoreError};
 
 use super::{pending_of, rebuild, side_name, update_text, Result, ServiceError};
@@ -68,7 +68,11 @@ pub fn show(store: &mut Store, id: i64, site: &str) -> Result<String> {
     on_game!(game, G => show_as::<G>(store, &game, site))
 }
 
-fn show_as<G: Game>(store: &mut Store, game: &crate::store::GameRow, site: &str) -> Result<String> {
+fn show_as<G: GameText>(
+    store: &mut Store,
+    game: &crate::store::GameRow,
+    site: &str,
+) -> Result<String> {
     let id = game.id;
     let tx = store.read()?;
     let recorder = rebuild::<G>(&tx, game, site)?;
@@ -94,7 +98,7 @@ pub fn export(store: &mut Store, id: i64, json: bool, site: &str) -> Result<Stri
     on_game!(game, G => export_as::<G>(store, &game, json, site))
 }
 
-fn export_as<G: Game>(
+fn export_as<G: GameText>(
     store: &mut Store,
     game: &crate::store::GameRow,
     json: bool,

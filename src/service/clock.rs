@@ -7,7 +7,7 @@ use super::*;
 /// Gives a game's pending decision a fresh deadline from `now`: the game's
 /// days for a turn, `decision_hours` for a decision inside an attack; none
 /// once the game is over.
-pub fn fresh_deadline<G: Game>(
+pub fn fresh_deadline<G: GameText>(
     tx: &Tx<'_>,
     config: &Config,
     game: i64,
@@ -30,10 +30,7 @@ pub fn fresh_deadline<G: Game>(
     let Some(pending) = state.pending() else {
         return Ok(tx.set_deadline(game, None)?);
     };
-    let turn = matches!(
-        pending.kind,
-        DecisionKind::Turn | DecisionKind::DoubleTurn { .. }
-    );
+    let turn = pending.phase.is_turn();
     let secs = match (turn, clock) {
         (true, Some(_)) => tx.bank(game, pending.seat)?.unwrap_or(0),
         (true, None) => tx.turn_days(game)? * 24 * 3600,

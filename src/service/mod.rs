@@ -48,7 +48,7 @@ use crate::config::Config;
 use crate::games::hosted;
 use crate::games::submission::{release, submit, submit_until_turn, Submission};
 use crate::games::{
-    seat_named, BoardStyle, DecisionKind, EndReason, Game, GameOptions, GameResult, Pending,
+    seat_named, AnyGame, BoardStyle, Game, GameOptions, GameResult, GameText, Happened, Pending,
     Rejection, Seat,
 };
 use crate::mail::intake::{self, Incoming};
@@ -1277,7 +1277,7 @@ impl Work<'_> {
     }
 
     /// `NEW <game> ...` for the hosted game `G`: the sides are its own.
-    fn new_game_of<G: Game>(
+    fn new_game_of<G: GameText>(
         &mut self,
         line: &str,
         opponent: &str,
@@ -1349,7 +1349,8 @@ impl Work<'_> {
             return Ok(());
         }
         let them = self.tx.player(opponent, "", self.at)?;
-        let id = self.tx.create_game(G::NAME, first, mine, self.at)?;
+        let seed = identity::game_seed(self.secret, self.message_id, line);
+        let id = self.tx.create_game(G::NAME, first, mine, seed, self.at)?;
         let days = time.days.unwrap_or(self.config.deadlines.turn_days);
         self.tx.set_turn_days(id, i64::from(days))?;
         if let Some(policy) = &time.timeout {
@@ -1458,7 +1459,7 @@ impl Work<'_> {
         Ok(())
     }
 
-    fn game_command<G: Game>(
+    fn game_command<G: GameText>(
         &mut self,
         line: &str,
         command: Command,
@@ -1471,7 +1472,7 @@ impl Work<'_> {
                 self.tx.set_status(game.id, GameStatus::Active, self.at)?;
                 let state = G::new(&GameOptions {
                     first: game.first_seat,
-                    seed: None,
+                    seed: game.seed,
                 });
                 self.tx
                     .set_position(game.id, &state.position(), 0, self.at)?;
@@ -1692,7 +1693,7 @@ impl Work<'_> {
     /// Stores a seat's answers given in advance (`IF STAND OPTION 2`, `IF
     /// ATTACKED AT B2C RETREAT B1R`), each replacing an earlier one with the
     /// same condition.
-    fn give_answers_in_advance<G: Game>(
+    fn give_answers_in_advance<G: GameText>(
         &mut self,
         state: &G,
         game: &GameRow,
@@ -1746,11 +1747,11 @@ impl Work<'_> {
     /// Plays every answer given in advance whose condition holds for the
     /// decision now pending, one after the other; each is used once. An
     /// answer that is not legal then is dropped and its writer told.
-    fn answer_in_advance<G: Game>(
+    fn answer_in_advance<G: GameText>(
         &mut self,
         state: &mut G,
         game: &GameRow,
-    ) -> Result<Vec<G::Event>> {
+    ) -> Result<Vec<Happened>> {
         let mut happened = Vec::new();
         // Each answer is used once, so this ends; the bound is for safety.
         for _ in 0..8 {
@@ -1864,7 +1865,7 @@ impl Work<'_> {
     }
 
     /// `CANCEL IF [condition]`.
-    fn cancel_answers<G: Game>(
+    fn cancel_answers<G: GameText>(
         &mut self,
         line: &str,
         words: &str,
@@ -1903,7 +1904,7 @@ impl Work<'_> {
 
     /// `SAY text`: the message goes to the opponent with this mail's
     /// update (or on its own) and into the record.
-    fn say<G: Game>(
+    fn say<G: GameText>(
         &mut self,
         line: &str,
         text: &str,
@@ -2083,7 +2084,7 @@ impl Work<'_> {
         Ok(())
     }
 
-    fn refresh_deadline<G: Game>(&self, game: i64, state: &G) -> Result<()> {
+    fn refresh_deadline<G: GameText>(&self, game: i64, state: &G) -> Result<()> {
         fresh_deadline(self.tx, self.config, game, state, self.now)
     }
 
@@ -2181,7 +2182,7 @@ impl Work<'_> {
 
     /// `CLAIM WIN`: the opponent's time ran out (past the grace period) and
     /// the policy lets the waiting player claim the game.
-    fn claim_win<G: Game>(&mut self, line: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
+    fn claim_win<G: GameText>(&mut self, line: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
         let deadline = self.tx.deadline(game.id)?;
         let claimable = claims(self.tx, self.config, game.id)?;
         match deadline {
@@ -2272,7 +2273,7 @@ impl Work<'_> {
         Ok(())
     }
 
-    fn orders_for<G: Game>(
+    fn orders_for<G: GameText>(
         &mut self,
         lines: &[String],
         game: GameRow,
@@ -2318,7 +2319,7 @@ impl Work<'_> {
         if refused_all {
             // Nothing of this mail was played: unless an attack is under way
             // already, its answers for "this mail's attack" answer nothing.
-            if state.pending().is_none_or(|p| is_turn(p.kind)) {
+            if state.pending().is_none_or(|p| p.phase.is_turn()) {
                 self.forget_answers_given_now(&game, &seat, &given_now)?;
             }
             return Ok(());
@@ -2363,7 +2364,7 @@ impl Work<'_> {
         }
         self.tx.set_held(game.id, seat.seat, &held_mine)?;
         happened.extend(self.answer_in_advance(&mut state, &game)?);
-        if state.pending().is_none_or(|p| is_turn(p.kind)) {
+        if state.pending().is_none_or(|p| p.phase.is_turn()) {
             // No attack under way: answers for "this mail's attack" lapse.
             self.forget_answers_given_now(&game, &seat, &given_now)?;
             self.drop_answers_for_the_attack(game.id)?;
@@ -2383,7 +2384,7 @@ impl Work<'_> {
             self.tx.finish(
                 game.id,
                 outcome.result,
-                &termination(outcome.reason),
+                &G::ending_words(&outcome.reason),
                 self.at,
             )?;
         }
@@ -2393,19 +2394,19 @@ impl Work<'_> {
 
     /// Stores the applied orders of a submission and echoes every line;
     /// returns what happened, in words, for the update mails.
-    fn record_submission<G: Game>(
+    fn record_submission(
         &mut self,
         game: &GameRow,
         seat: Seat,
-        s: &Submission<G>,
+        s: &Submission,
         echo: bool,
-    ) -> Result<Vec<G::Event>> {
+    ) -> Result<Vec<Happened>> {
         let mut happened = Vec::new();
         if echo {
             self.taken += s.taken.len();
         }
         for t in &s.taken {
-            let events: Vec<String> = t.events.iter().map(|e| e.to_string()).collect();
+            let events: Vec<String> = t.events.iter().map(|e| e.text.clone()).collect();
             self.tx.add_entry(
                 game.id,
                 EntryKind::Order,
@@ -2414,7 +2415,7 @@ impl Work<'_> {
                 &t.line,
                 Some(self.message_id),
                 self.at,
-                &events,
+                &t.events,
             )?;
             if echo {
                 let mut answer = format!("Taken: {}.", t.order);
@@ -2438,7 +2439,10 @@ impl Work<'_> {
             for u in &s.unused {
                 self.item(
                     &u.line,
-                    format!("Not applied: {}.", u.why.describe::<G>()),
+                    format!(
+                        "Not applied: {}.",
+                        u.why.describe(Seat::BOTH.map(|s| side_name(game, s)))
+                    ),
                     true,
                 );
             }
@@ -2487,7 +2491,7 @@ impl Work<'_> {
                 let waits_for_me = pending_of(g).is_some_and(|p| Some(p.seat) == mine);
                 waits_for_me
                     && crate::with_game!(&g.kind, G => {
-                        load::<G>(g).is_some_and(|state| state.read_order(line).is_ok())
+                        load::<G>(g).is_some_and(|state| GameText::read_order(&state, line).is_ok())
                     })
                     .unwrap_or(false)
             })
@@ -2502,7 +2506,7 @@ impl Work<'_> {
     }
 
     /// The game's state: the cache when it is current, else a replay.
-    fn state<G: Game>(&self, game: &GameRow) -> Result<G> {
+    fn state<G: GameText>(&self, game: &GameRow) -> Result<G> {
         let count = self.tx.entries(game.id)?.len() as i64;
         if game.order_count == count {
             if let Some(state) = load(game) {
@@ -2512,31 +2516,31 @@ impl Work<'_> {
         Ok(self.record_replay::<G>(game)?.game().clone())
     }
 
-    fn record_replay<G: Game>(&self, game: &GameRow) -> Result<Recorder<G>> {
+    fn record_replay<G: GameText>(&self, game: &GameRow) -> Result<Recorder<G>> {
         rebuild(self.tx, game, self.domain())
     }
 
-    fn record<G: Game>(&self, game: &GameRow) -> Result<Record> {
+    fn record<G: GameText>(&self, game: &GameRow) -> Result<Record> {
         Ok(self.record_replay::<G>(game)?.into_record())
     }
 
-    fn update_text<G: Game>(
+    fn update_text<G: GameText>(
         &self,
         game: &GameRow,
         state: &G,
         seat: Seat,
-        happened: &[G::Event],
+        happened: &[Happened],
     ) -> String {
         update_text(self.tx, game, state, seat, happened).unwrap_or_default()
     }
 
     /// The update mail to both seats after something changed the game;
     /// the actor's copy goes into the reply.
-    fn broadcast<G: Game>(
+    fn broadcast<G: GameText>(
         &mut self,
         game: &GameRow,
         state: &G,
-        happened: &[G::Event],
+        happened: &[Happened],
         actor: Option<Seat>,
     ) -> Result<()> {
         // The mail that ends a game carries its whole record.
@@ -2774,19 +2778,24 @@ fn kind_of(tx: &Tx<'_>, id: i64) -> Option<String> {
 }
 
 /// The decision an active stored game waits for, from its cached position.
-pub(crate) fn pending_of(game: &GameRow) -> Option<Pending> {
-    crate::with_game!(&game.kind, G => load::<G>(game).and_then(|s| s.pending())).flatten()
+pub(crate) fn pending_of(game: &GameRow) -> Option<Pending<String>> {
+    let hosted = crate::games::hosted::find(&game.kind)?;
+    (hosted.from_position)(game.position.as_deref()?)
+        .ok()?
+        .pending()
 }
 
 /// The game's cached state, if it reads.
-pub(crate) fn load<G: Game>(game: &GameRow) -> Option<G> {
+pub(crate) fn load<G: GameText>(game: &GameRow) -> Option<G> {
     game.position
         .as_deref()
         .and_then(|p| G::from_position(p).ok())
 }
 
 /// Rebuilds a game's record and state from its stored entries.
-pub fn rebuild<G: Game>(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recorder<G>> {
+pub fn rebuild<G: GameText>(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recorder<G>> {
+    // The record holds every drawn outcome as an order, so it replays
+    // without the seed, which stays the service's (design: chance).
     let mut recorder = Recorder::<G>::new(&GameOptions {
         first: game.first_seat,
         seed: None,
@@ -3032,12 +3041,12 @@ fn record_date(at: Timestamp) -> Option<crate::record::Date> {
 
 /// The update text for one seat: what happened, the board from that seat,
 /// and the choices or whom the game waits for.
-pub fn update_text<G: Game>(
+pub fn update_text<G: GameText>(
     tx: &Tx<'_>,
     game: &GameRow,
     state: &G,
     seat: Seat,
-    happened: &[G::Event],
+    happened: &[Happened],
 ) -> Result<String> {
     // The key to the board's marks comes with a game's first board; later
     // boards leave it out (HELP BOARD sends it again).
@@ -3045,12 +3054,12 @@ pub fn update_text<G: Game>(
 }
 
 /// [`update_text`], saying whether the board carries its key.
-pub fn update_text_keyed<G: Game>(
+pub fn update_text_keyed<G: GameText>(
     tx: &Tx<'_>,
     game: &GameRow,
     state: &G,
     seat: Seat,
-    happened: &[G::Event],
+    happened: &[Happened],
     key: bool,
     already_told: &[String],
 ) -> Result<String> {
@@ -3081,7 +3090,7 @@ pub fn update_text_keyed<G: Game>(
                 .map(|t| format!(" ({t})"))
                 .unwrap_or_default()
         )),
-        (None, Some(o)) => Some(termination(o.reason)),
+        (None, Some(o)) => Some(G::ending_words(&o.reason)),
         _ => None,
     };
     let draw_offer = match game.draw_offer {
@@ -3146,8 +3155,8 @@ pub fn update_text_keyed<G: Game>(
             south_side => G::seat_name(Seat::South),
             south_name => name(Seat::South),
             you => G::seat_name(seat),
-            happened => untold(happened, already_told).iter().map(|h| texts::wrap(&format!("  {h}")).trim_end().to_string()).collect::<Vec<_>>(),
-            board => state.draw_board_styled(seat, happened, &BoardStyle {
+            happened => untold(&happened.iter().map(|h| AnyGame::event_text(state, h, seat)).collect::<Vec<_>>(), already_told).iter().map(|h| texts::wrap(&format!("  {h}")).trim_end().to_string()).collect::<Vec<_>>(),
+            board => AnyGame::draw_board(state, seat, happened, &BoardStyle {
                 without_key: !key,
                 // A result the rules did not reach (a resignation, a draw
                 // agreed, a moderator's ruling) replaces whose move it is.
@@ -3157,7 +3166,7 @@ pub fn update_text_keyed<G: Game>(
             }),
             result => result,
             yours => pending.is_some_and(|p| p.seat == seat),
-            choices => state.choices(),
+            choices => GameText::choices(state, seat),
             waiting => pending.map(|p| format!("{} ({})", G::seat_name(p.seat), p.kind)).unwrap_or_default(),
             draw_offer => draw_offer,
         },
@@ -3197,7 +3206,7 @@ fn split_answers_in_advance(lines: &[String]) -> (Vec<String>, Vec<String>) {
 
 /// Reads `IF <condition> <answer>`: the longest beginning the game reads as
 /// a condition, and the order after it.
-fn read_answer_in_advance<G: Game>(
+fn read_answer_in_advance<G: GameText>(
     state: &G,
     line: &str,
 ) -> std::result::Result<AnswerInAdvance, String> {
@@ -3233,22 +3242,13 @@ fn read_answer_in_advance<G: Game>(
     }
 }
 
-/// Whether a decision starts (or continues) a turn, rather than answering
-/// inside an action.
-fn is_turn(kind: crate::games::DecisionKind) -> bool {
-    matches!(
-        kind,
-        crate::games::DecisionKind::Turn | crate::games::DecisionKind::DoubleTurn { .. }
-    )
-}
-
 /// The events of `happened` in words, less those the reader was already
 /// told in this mail (each told event hides one equal event).
-fn untold<E: std::fmt::Display>(happened: &[E], already_told: &[String]) -> Vec<String> {
+fn untold(happened: &[String], already_told: &[String]) -> Vec<String> {
     let mut told: Vec<&str> = already_told.iter().map(String::as_str).collect();
     let mut out = Vec::new();
     for event in happened {
-        let text = event.to_string();
+        let text = event.clone();
         match told.iter().position(|t| *t == text) {
             Some(i) => {
                 told.swap_remove(i);
@@ -3265,14 +3265,6 @@ fn sentence(text: &str) -> String {
         text.to_string()
     } else {
         format!("{text}.")
-    }
-}
-
-pub(crate) fn termination(reason: EndReason) -> String {
-    match reason {
-        EndReason::ReserveEntered => "reserve entered".into(),
-        EndReason::Points { north, south } => format!("points, {north} to {south}"),
-        EndReason::NoLegalAction => "no legal action".into(),
     }
 }
 
@@ -3295,7 +3287,7 @@ pub fn game_subject(game: &GameRow, seat: Option<Seat>) -> String {
     format!("Game {}: {headline}", game.id)
 }
 
-fn headline<G: Game>(game: &GameRow, seat: Option<Seat>) -> Option<String> {
+fn headline<G: GameText>(game: &GameRow, seat: Option<Seat>) -> Option<String> {
     let state = load::<G>(game)?;
     if state.outcome().is_none() {
         if let Some(result) = game.result {

@@ -12,7 +12,8 @@ use super::{
     ServiceError,
 };
 use crate::config::Config;
-use crate::games::{hosted, Game, GameResult, Seat};
+use crate::games::any::happened;
+use crate::games::{hosted, Game, GameResult, GameText, Happened, Seat};
 use crate::store::{
     result_text, seat_text, EntryKind, GameRow, GameStatus, StoreError, Timestamp, Tx,
 };
@@ -563,7 +564,7 @@ fn localized(text: &str, zone: &str) -> String {
 
 /// After a rollback: the cached position replayed from the entries left,
 /// no held orders, and a fresh deadline for the decision now pending.
-fn replayed<G: Game>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()> {
+fn replayed<G: GameText>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()> {
     let recorder = rebuild::<G>(tx, row, cx.config.address_parts().1)?;
     let state = recorder.game();
     let count = tx.entries(row.id)?.len() as i64;
@@ -577,7 +578,7 @@ fn replayed<G: Game>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()>
 /// `ACT`: the order applied for `seat` as if the player had sent it.
 /// `Ok(Err(refusal))` when the game does not wait for that seat or the
 /// order is not legal; nothing is changed then.
-fn act<G: Game>(
+fn act<G: GameText>(
     tx: &Tx<'_>,
     cx: &Context<'_>,
     row: &GameRow,
@@ -605,7 +606,7 @@ fn act<G: Game>(
         Ok(events) => events,
         Err(e) => return Ok(Err(format!("Refused: {e}"))),
     };
-    let texts_of: Vec<String> = events.iter().map(|e| e.to_string()).collect();
+    let happened: Vec<Happened> = events.iter().map(happened::<G>).collect();
     tx.add_entry(
         game,
         EntryKind::Order,
@@ -614,18 +615,13 @@ fn act<G: Game>(
         &format!("(moderator) {order}"),
         None,
         at,
-        &texts_of,
+        &happened,
     )?;
     let count = tx.entries(game)?.len() as i64;
     tx.set_position(game, &state.position(), count, at)?;
     fresh_deadline(tx, cx.config, game, &state, cx.now)?;
     if let Some(outcome) = state.outcome() {
-        tx.finish(
-            game,
-            outcome.result,
-            &super::termination(outcome.reason),
-            at,
-        )?;
+        tx.finish(game, outcome.result, &G::ending_words(&outcome.reason), at)?;
     }
     Ok(Ok(format!(
         "{parsed} was entered for {} at the player's request",
@@ -725,7 +721,12 @@ fn announce(tx: &Tx<'_>, cx: &Context<'_>, game: i64, words: &str) -> Result<()>
     on_game!(row, G => announce_as::<G>(tx, cx, &row, words))
 }
 
-fn announce_as<G: Game>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow, words: &str) -> Result<()> {
+fn announce_as<G: GameText>(
+    tx: &Tx<'_>,
+    cx: &Context<'_>,
+    row: &GameRow,
+    words: &str,
+) -> Result<()> {
     let game = row.id;
     let state = match load::<G>(row) {
         Some(s) => s,

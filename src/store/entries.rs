@@ -1,10 +1,11 @@
 //! A game's record: its entries in order (orders, resignations, draws,
-//! rulings, comments), each with the events it produced. The record is the
-//! truth of a game; its cached position is rebuilt from it.
+//! rulings, comments), each with the events it produced (their words and
+//! their data). The record is the truth of a game; its cached position is
+//! rebuilt from it.
 
 use rusqlite::params;
 
-use crate::games::Seat;
+use crate::games::{Happened, Seat};
 use crate::store::{column, EntryKind, Result, Timestamp, Tx};
 
 /// One entry of a game's record.
@@ -27,7 +28,8 @@ pub struct EntryRow {
 }
 
 impl Tx<'_> {
-    /// Appends an entry to a game's record, with its events; returns its seq.
+    /// Appends an entry to a game's record, with its events (their words
+    /// and their data); returns its seq.
     #[allow(clippy::too_many_arguments)]
     pub fn add_entry(
         &self,
@@ -38,7 +40,7 @@ impl Tx<'_> {
         written: &str,
         message_id: Option<&str>,
         at: Timestamp,
-        events: &[String],
+        events: &[Happened],
     ) -> Result<i64> {
         let seq: i64 = self.tx.query_row(
             "SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE game_id = ?1",
@@ -52,8 +54,8 @@ impl Tx<'_> {
         )?;
         for (n, e) in events.iter().enumerate() {
             self.tx.execute(
-                "INSERT INTO events (game_id, seq, n, text) VALUES (?1, ?2, ?3, ?4)",
-                params![game, seq, n as i64, e],
+                "INSERT INTO events (game_id, seq, n, text, data) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![game, seq, n as i64, e.text, e.data.to_string()],
             )?;
         }
         Ok(seq)

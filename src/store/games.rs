@@ -34,6 +34,10 @@ pub struct GameRow {
     pub created_at: Timestamp,
     /// Last change.
     pub updated_at: Timestamp,
+    /// The seed of the game's draws of chance
+    /// ([`GameOptions::seed`](crate::games::GameOptions::seed)); `None`
+    /// for games created before seeds were kept.
+    pub seed: Option<u64>,
 }
 
 /// A seat of a game with its player.
@@ -58,7 +62,7 @@ pub struct SeatRow {
 }
 
 const GAME_COLUMNS: &str = "id, kind, status, first_seat, inviter_seat, position, order_count, \
-     draw_offer, result, termination, created_at, updated_at";
+     draw_offer, result, termination, created_at, updated_at, seed";
 
 /// A row of [`GAME_COLUMNS`].
 fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
@@ -75,22 +79,26 @@ fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         termination: r.get(9)?,
         created_at: column(r, 10)?,
         updated_at: column(r, 11)?,
+        // SQLite integers are signed: the seed's 64 bits are kept as is.
+        seed: r.get::<_, Option<i64>>(12)?.map(|s| s as u64),
     })
 }
 
 impl Tx<'_> {
-    /// Creates a game and returns its number.
+    /// Creates a game with the seed of its draws of chance and returns its
+    /// number.
     pub fn create_game(
         &self,
         kind: &str,
         first: Seat,
         inviter: Seat,
+        seed: u64,
         at: Timestamp,
     ) -> Result<i64> {
         self.tx.execute(
-            "INSERT INTO games (kind, status, first_seat, inviter_seat, created_at, updated_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
-            params![kind, GameStatus::Invited, first, inviter, at],
+            "INSERT INTO games (kind, status, first_seat, inviter_seat, seed, created_at, \
+             updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+            params![kind, GameStatus::Invited, first, inviter, seed as i64, at],
         )?;
         Ok(self.tx.last_insert_rowid())
     }

@@ -83,6 +83,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0008_mail_habits",
         include_str!("../../migrations/0008_mail_habits.sql"),
     ),
+    (
+        "0009_game_seam",
+        include_str!("../../migrations/0009_game_seam.sql"),
+    ),
 ];
 
 /// A store error: the database said no, or holds what orderly never wrote.
@@ -295,9 +299,8 @@ impl Tx<'_> {
 mod tests {
     use chrono::{TimeZone, Utc};
 
-    use super::{Store, StoreError, Timestamp, MIGRATIONS};
-    use crate::games::Seat;
-    use crate::store::EntryKind;
+    use super::{EntryKind, Store, StoreError, Timestamp, MIGRATIONS};
+    use crate::games::{Happened, Seat};
 
     /// `t0`, `t1`, ...: the hour `n` of a fixed day.
     fn t(n: u32) -> Timestamp {
@@ -334,7 +337,7 @@ mod tests {
         let bob = tx.player("bob@example.org", "", t(0)).unwrap();
         assert_eq!(tx.player("ann@example.org", "", t(1)).unwrap(), ann);
         let g = tx
-            .create_game("squares", Seat::North, Seat::South, t(0))
+            .create_game("squares", Seat::North, Seat::South, 7, t(0))
             .unwrap();
         tx.add_seat(g, Seat::North, bob, "s1").unwrap();
         tx.add_seat(g, Seat::South, ann, "s2").unwrap();
@@ -348,7 +351,11 @@ mod tests {
                 "pass",
                 Some("m1"),
                 t(1),
-                &["Blue passes".into()],
+                &[Happened {
+                    data: serde_json::json!("Pass"),
+                    text: "Blue passes".into(),
+                    forced: None,
+                }],
             )
             .unwrap();
         assert_eq!(seq, 1);
@@ -378,7 +385,7 @@ mod tests {
             + chrono::Duration::microseconds(123_456))
         .into();
         let g = tx
-            .create_game("squares", Seat::North, Seat::North, at)
+            .create_game("squares", Seat::North, Seat::North, 7, at)
             .unwrap();
         let text: String = tx
             .tx
@@ -395,7 +402,7 @@ mod tests {
         let mut store = Store::open_in_memory().unwrap();
         let tx = store.tx().unwrap();
         let g = tx
-            .create_game("squares", Seat::North, Seat::North, t(0))
+            .create_game("squares", Seat::North, Seat::North, 7, t(0))
             .unwrap();
         let corrupt = |sql: &str| {
             tx.tx.execute(sql, [g]).unwrap();
