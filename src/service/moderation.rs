@@ -6,11 +6,14 @@
 
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 
+use super::clock::{fresh_deadline, reminders_told_now};
+use super::game::{load, side_name};
 use super::identity::{reply_address, seat_secret_generation};
-use super::{
-    fresh_deadline, load, now_text, queue_notice, rebuild, side_name, texts, update_text, Result,
-    ServiceError,
-};
+use super::notices::queue_notice;
+use super::rebuild::rebuild;
+use super::update::update_text;
+use super::zones::local_time;
+use super::{now_text, texts, Result, ServiceError};
 use crate::config::Config;
 use crate::games::any::happened;
 use crate::games::{hosted, Game, GameResult, GameText, Happened, Seat};
@@ -342,7 +345,7 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
             let new = old.max(cx.now) + chrono::Duration::hours(*hours);
             tx.set_deadline(*game, Some((d.seat, &now_text(new))))?;
             // The announcement below says the new deadline.
-            super::clock::reminders_told_now(tx, cx.config, *game, cx.now, new)?;
+            reminders_told_now(tx, cx.config, *game, cx.now, new)?;
             (
                 row.id,
                 format!(
@@ -540,7 +543,7 @@ fn localized(text: &str, zone: &str) -> String {
         let after = &rest[start + 1..];
         match after.find('\u{2}') {
             Some(end) => {
-                out.push_str(&super::local_time(&after[..end], zone));
+                out.push_str(&local_time(&after[..end], zone));
                 rest = &after[end + 1..];
             }
             None => {
@@ -671,12 +674,12 @@ fn stalled_words(tx: &Tx<'_>, cx: &Context<'_>, s: &crate::store::Stalled) -> Re
     } else if let (true, Some((seat, _))) = (s.timed_out, &s.deadline) {
         format!("{}'s time ran out", side(*seat))
     } else if let Some(until) = &s.paused_until {
-        format!("paused until {}", super::local_time(until, &zone))
+        format!("paused until {}", local_time(until, &zone))
     } else if let Some((seat, at)) = &s.deadline {
         format!(
             "past its deadline: {} had to act by {}",
             side(*seat),
-            super::local_time(at, &zone)
+            local_time(at, &zone)
         )
     } else {
         "needs a look".to_string()
