@@ -4,7 +4,11 @@
 use crate::games::{Game, GameText, Seat};
 use crate::store::{result_text, GameStatus, Store, StoreError};
 
-use super::{pending_of, rebuild, side_name, update_text, Result, ServiceError};
+use super::game::{pending_of, side_name};
+use super::rebuild::rebuild;
+use super::update::update_text;
+use super::zones::local_time;
+use super::{Result, ServiceError};
 
 /// One line per game: number, players, status, whose turn.
 pub fn games(store: &mut Store) -> Result<String> {
@@ -21,7 +25,7 @@ pub fn games(store: &mut Store) -> Result<String> {
         };
         let paused = tx
             .paused_until(g.id)?
-            .map(|until| format!(", paused until {}", super::local_time(until.utc(), "UTC")))
+            .map(|until| format!(", paused until {}", local_time(until.utc(), "UTC")))
             .unwrap_or_default();
         let state = match g.status {
             GameStatus::Active => match pending_of(&g) {

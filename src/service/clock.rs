@@ -2,7 +2,15 @@
 //! digests, adjournment, and the sweep that sends reminders, late notices
 //! and time-outs when their moment comes.
 
-use super::*;
+use chrono::{DateTime, Timelike, Utc};
+
+use super::game::{pending_of, side_name};
+use super::notices::{self, moderators_of, notify_game, queue_notice};
+use super::zones::local_time;
+use super::{moderation, texts, Result};
+use crate::config::Config;
+use crate::games::{GameText, Seat};
+use crate::store::{seat_text, GameStatus, Timestamp, Tx};
 
 /// Gives a game's pending decision a fresh deadline from `now`: the game's
 /// days for a turn, `decision_hours` for a decision inside an attack; none

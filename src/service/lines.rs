@@ -518,12 +518,12 @@ pub fn shortened(line: &str) -> String {
 
 // ----- in the service -----------------------------------------------------
 
-impl super::Work<'_> {
+impl super::work::Work<'_> {
     /// The reader for this mail's lines: the words of the game it names,
     /// and the names and addresses of the sender and of the game's players.
     pub(super) fn line_reader(
         &self,
-        claim: Option<&super::Claim>,
+        claim: Option<&super::identity::Claim>,
     ) -> Result<LineReader, super::ServiceError> {
         let mut names = vec![self.sender.to_string()];
         names.extend(self.incoming.from.as_ref().and_then(|a| a.name.clone()));

@@ -6,11 +6,14 @@
 
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 
+use super::clock::{fresh_deadline, reminders_told_now};
+use super::game::{load, side_name};
 use super::identity::{reply_address, seat_secret_generation};
-use super::{
-    fresh_deadline, load, queue_notice, rebuild, side_name, texts, update_text, Result,
-    ServiceError,
-};
+use super::notices::queue_notice;
+use super::rebuild::rebuild;
+use super::update::update_text;
+use super::zones::local_time;
+use super::{texts, Result, ServiceError};
 use crate::config::Config;
 use crate::games::any::happened;
 use crate::games::{hosted, Game, GameResult, GameText, Happened, Seat};
@@ -341,7 +344,7 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
             let new = d.at.utc().max(cx.now) + chrono::Duration::hours(*hours);
             tx.set_deadline(*game, Some((d.seat, new.into())))?;
             // The announcement below says the new deadline.
-            super::clock::reminders_told_now(tx, cx.config, *game, cx.now, new)?;
+            reminders_told_now(tx, cx.config, *game, cx.now, new)?;
             (
                 row.id,
                 format!(
@@ -548,7 +551,7 @@ fn localized(text: &str, zone: &str) -> String {
             Some(end) => {
                 let mark = &after[..end];
                 match mark.parse::<Timestamp>() {
-                    Ok(at) => out.push_str(&super::local_time(at.utc(), zone)),
+                    Ok(at) => out.push_str(&local_time(at.utc(), zone)),
                     Err(_) => out.push_str(mark),
                 }
                 rest = &after[end + 1..];
@@ -682,12 +685,12 @@ fn stalled_words(tx: &Tx<'_>, cx: &Context<'_>, s: &crate::store::Stalled) -> Re
     } else if let (true, Some((seat, _))) = (s.timed_out, &s.deadline) {
         format!("{}'s time ran out", side(*seat))
     } else if let Some(until) = &s.paused_until {
-        format!("paused until {}", super::local_time(until.utc(), &zone))
+        format!("paused until {}", local_time(until.utc(), &zone))
     } else if let Some((seat, at)) = &s.deadline {
         format!(
             "past its deadline: {} had to act by {}",
             side(*seat),
-            super::local_time(at.utc(), &zone)
+            local_time(at.utc(), &zone)
         )
     } else {
         "needs a look".to_string()
