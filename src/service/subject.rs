@@ -2,7 +2,7 @@
 //! words; a reply to any other mail keeps the subject it answers.
 
 use super::game::load;
-use crate::games::{Game, GameResult, GameText, Seat};
+use crate::games::{GameResult, Seat};
 use crate::store::{GameRow, GameStatus};
 
 /// The subject of a mail about `game` to the player of `seat` (or to
@@ -16,16 +16,14 @@ pub fn game_subject(game: &GameRow, seat: Option<Seat>) -> String {
         GameStatus::Declined => "declined".to_string(),
         GameStatus::Expired => "invitation expired".to_string(),
         GameStatus::Active | GameStatus::Finished => {
-            crate::with_game!(&game.kind, G => headline::<G>(game, seat))
-                .flatten()
-                .unwrap_or_else(|| game.kind.to_ascii_uppercase())
+            headline(game, seat).unwrap_or_else(|| game.kind.to_ascii_uppercase())
         }
     };
     format!("Game {}: {headline}", game.id)
 }
 
-fn headline<G: GameText>(game: &GameRow, seat: Option<Seat>) -> Option<String> {
-    let state = load::<G>(game)?;
+fn headline(game: &GameRow, seat: Option<Seat>) -> Option<String> {
+    let state = load(game)?;
     if state.outcome().is_none() {
         if let Some(result) = game.result {
             // Ended outside the rules: a resignation, a draw, a ruling.
@@ -35,7 +33,7 @@ fn headline<G: GameText>(game: &GameRow, seat: Option<Seat>) -> Option<String> {
                 .map(|t| format!(" ({t})"))
                 .unwrap_or_default();
             return Some(match result {
-                GameResult::Win(w) => format!("over - {} wins{how}", G::seat_name(w)),
+                GameResult::Win(w) => format!("over - {} wins{how}", state.seat_name(w)),
                 GameResult::Draw => format!("over - a draw{how}"),
             });
         }
