@@ -18,7 +18,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use orderly::games::squares::{Side, Squares};
-use orderly::games::{Game, GameOptions, Seat};
+use orderly::games::{Game, GameOptions, GameText, Seat};
 use orderly::record::{replay, Record, Recorder};
 use rng::XorShift;
 
@@ -91,7 +91,9 @@ fn bench_drawing(c: &mut Criterion) {
     group.bench_function("draw_board", |b| {
         b.iter(|| black_box(game.draw_board(Seat::North, &[])))
     });
-    group.bench_function("choices", |b| b.iter(|| black_box(game.choices())));
+    group.bench_function("choices", |b| {
+        b.iter(|| black_box(game.choices(Seat::North)))
+    });
     group.finish();
 }
 

@@ -11,8 +11,9 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use crate::games::hosted::GAMES;
+use crate::games::hosted::{self, WithGame};
 use crate::games::text::capitalised;
-use crate::games::{Game, GameResult, Seat};
+use crate::games::{Game, GameResult, GameText, Seat};
 use crate::record::{game_tag, replay, Record};
 
 /// The arguments of `orderly replay`.
@@ -90,9 +91,14 @@ pub fn replay_text(
         )?;
         return Ok(false);
     };
-    if let Some(replayed) =
-        crate::with_game!(&game, G => replay_as::<G>(name, text, output, out, err))
-    {
+    let replay_as = ReplayAs {
+        name,
+        text,
+        output,
+        out,
+        err,
+    };
+    if let Some(replayed) = hosted::with_game(&game, replay_as) {
         return replayed;
     }
     let (number, line) = text
@@ -117,7 +123,26 @@ fn sentence(text: &str) -> String {
     }
 }
 
-fn replay_as<G: Game>(
+/// The replay of one record, run with the type of the game its `[Game]`
+/// tag names: records are replayed with the engine's own types, so that
+/// every order is read and checked exactly as the game reads it.
+struct ReplayAs<'a, O: Write, E: Write> {
+    name: &'a str,
+    text: &'a str,
+    output: Output,
+    out: &'a mut O,
+    err: &'a mut E,
+}
+
+impl<O: Write, E: Write> WithGame for ReplayAs<'_, O, E> {
+    type Output = io::Result<bool>;
+
+    fn with<G: GameText>(self) -> io::Result<bool> {
+        replay_as::<G>(self.name, self.text, self.output, self.out, self.err)
+    }
+}
+
+fn replay_as<G: GameText>(
     name: &str,
     text: &str,
     output: Output,
@@ -158,7 +183,7 @@ fn replay_as<G: Game>(
         Output::Canonical => write!(out, "{}", replayed.record)?,
         Output::Board => {
             let game = &replayed.game;
-            let viewer = game.pending().map_or(Seat::North, |p| p.seat);
+            let viewer = Game::pending(game).map_or(Seat::North, |p| p.seat);
             let board = game.draw_board(viewer, &replayed.last_action);
             if !board.is_empty() {
                 writeln!(out, "{}", board.trim_end())?;
@@ -172,7 +197,7 @@ fn replay_as<G: Game>(
                 record.tags.title
             )?;
             writeln!(out, "Position: {}", game.position())?;
-            match replayed.finish {
+            match replayed.finish.clone() {
                 Some(finish) => {
                     let result = match finish.result {
                         GameResult::Win(seat) => format!("{} wins", record.seat_name(seat)),

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::games::{Game, GameResult, Seat};
+use crate::games::{GameResult, GameText, Seat};
 
 use super::replay::Replayed;
 use super::{Ending, Entry};
@@ -101,7 +101,7 @@ pub struct JsonEnd {
     pub seat: Option<Seat>,
 }
 
-impl<G: Game> Replayed<G> {
+impl<G: GameText> Replayed<G> {
     /// The JSON export of this replay.
     pub fn to_json(&self) -> JsonRecord {
         let record = &self.record;
@@ -167,11 +167,12 @@ impl<G: Game> Replayed<G> {
             comments,
             end,
             result: record.result_token().to_string(),
-            winner: match self.finish.map(|f| f.result) {
+            winner: match self.finish.as_ref().map(|f| f.result) {
                 Some(GameResult::Win(seat)) => Some(seat),
                 _ => None,
             },
-            termination: record.termination_text(self.finish.map(|f| f.termination)),
+            termination: record
+                .termination_text(self.finish.as_ref().map(|f| f.termination.clone())),
             position: self.game.position(),
         }
     }

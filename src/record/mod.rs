@@ -34,7 +34,7 @@
 
 use std::fmt;
 
-use crate::games::{EndReason, Game, GameOptions, GameResult, Seat};
+use crate::games::{GameOptions, GameResult, GameText, Outcome, Seat};
 
 mod json;
 mod read;
@@ -90,7 +90,7 @@ pub struct ForcedNote {
 
 impl ForcedNote {
     /// The notes of the forced decisions among an order's events.
-    pub fn of_events<G: Game>(events: &[G::Event]) -> Vec<ForcedNote> {
+    pub fn of_events<G: GameText>(events: &[G::Event]) -> Vec<ForcedNote> {
         events
             .iter()
             .filter_map(G::forced)
@@ -143,7 +143,7 @@ impl Ending {
 }
 
 /// How a game was finished: the `Result` and `Termination` tags.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finish {
     /// Who won, or a draw.
     pub result: GameResult,
@@ -152,10 +152,11 @@ pub struct Finish {
 }
 
 /// How a finished game was reached: by the rules or by the service.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Termination {
-    /// The engine ended the game under its rules.
-    Rules(EndReason),
+    /// The engine ended the game under its rules, in the game's one
+    /// wording of its ending ([`GameText::ending_words`]).
+    Rules(String),
     /// This seat resigned.
     Resigned(Seat),
     /// The players agreed to a draw.
@@ -164,11 +165,12 @@ pub enum Termination {
     Adjudicated,
 }
 
-impl From<crate::games::Outcome> for Finish {
-    fn from(outcome: crate::games::Outcome) -> Finish {
+impl Finish {
+    /// How a game of `G` ended under its rules.
+    pub fn of<G: GameText>(outcome: &Outcome<G::Ending>) -> Finish {
         Finish {
             result: outcome.result,
-            termination: Termination::Rules(outcome.reason),
+            termination: Termination::Rules(G::ending_words(&outcome.reason)),
         }
     }
 }
@@ -200,7 +202,7 @@ impl Eq for Record {}
 impl Record {
     /// An empty record of a game of `G` set up with `options`, from the
     /// opening.
-    pub fn new<G: Game>(options: &GameOptions) -> Record {
+    pub fn new<G: GameText>(options: &GameOptions) -> Record {
         Record {
             tags: Tags::new::<G>(Some(options.first), options.seed, None),
             entries: Vec::new(),
@@ -210,7 +212,7 @@ impl Record {
 
     /// An empty record of a game of `G` that starts from `game`'s position
     /// (written as the `Position` tag).
-    pub fn from_position<G: Game>(game: &G) -> Record {
+    pub fn from_position<G: GameText>(game: &G) -> Record {
         Record {
             tags: Tags::new::<G>(None, None, Some(game.position())),
             entries: Vec::new(),
@@ -244,7 +246,7 @@ impl Record {
     /// The result token that ends the movetext: a seat name, `Draw`, or `*`
     /// while the game goes on. The same as the `Result` tag.
     pub fn result_token(&self) -> &'static str {
-        match self.tags.finish.map(|f| f.result) {
+        match self.tags.finish.as_ref().map(|f| f.result) {
             None => "*",
             Some(GameResult::Draw) => "Draw",
             Some(GameResult::Win(seat)) => self.seat_name(seat),
@@ -255,13 +257,7 @@ impl Record {
     pub fn termination_text(&self, termination: Option<Termination>) -> String {
         match termination {
             None => "*".to_string(),
-            Some(Termination::Rules(EndReason::ReserveEntered)) => "reserve entered".to_string(),
-            Some(Termination::Rules(EndReason::Points { north, south })) => format!(
-                "points: {} {north}, {} {south}",
-                self.seat_name(Seat::North),
-                self.seat_name(Seat::South)
-            ),
-            Some(Termination::Rules(EndReason::NoLegalAction)) => "no legal action".to_string(),
+            Some(Termination::Rules(words)) => words,
             Some(Termination::Resigned(seat)) => format!("{} resigned", self.seat_name(seat)),
             Some(Termination::DrawAgreed) => "draw agreed".to_string(),
             Some(Termination::Adjudicated) => "adjudicated by moderator".to_string(),

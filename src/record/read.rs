@@ -1,7 +1,7 @@
 //! Reading a record from text: the syntax only. Whether the orders are
 //! legal is [`super::replay`]'s business.
 
-use crate::games::{seat_named, EndReason, Game, GameResult, Seat};
+use crate::games::{seat_named, GameResult, GameText, Seat};
 
 use super::tags::{clean_value, is_tag_name, ROSTER};
 use super::write::{EntryLines, Layout, Line};
@@ -74,7 +74,7 @@ fn tag_line(line: &str) -> Result<(String, String), String> {
 }
 
 /// What a result token or `Result` tag says: `None` for `*`.
-fn result_named<G: Game>(text: &str) -> Result<Option<GameResult>, String> {
+fn result_named<G: GameText>(text: &str) -> Result<Option<GameResult>, String> {
     let t = text.trim();
     if t == "*" {
         return Ok(None);
@@ -93,12 +93,12 @@ fn result_named<G: Game>(text: &str) -> Result<Option<GameResult>, String> {
         })
 }
 
-/// Reads a `Termination` tag's text, in any case and spacing.
-pub(crate) fn termination_named<G: Game>(text: &str) -> Option<Termination> {
+/// Reads a `Termination` tag's text, in any case and spacing: the
+/// service's endings, or the game's own ([`GameText::read_ending`]),
+/// kept in the game's one wording.
+pub(crate) fn termination_named<G: GameText>(text: &str) -> Option<Termination> {
     let t = words(text).to_ascii_lowercase();
     match t.as_str() {
-        "reserve entered" => return Some(Termination::Rules(EndReason::ReserveEntered)),
-        "no legal action" => return Some(Termination::Rules(EndReason::NoLegalAction)),
         "draw agreed" => return Some(Termination::DrawAgreed),
         "adjudicated by moderator" | "adjudicated" => return Some(Termination::Adjudicated),
         _ => {}
@@ -106,20 +106,7 @@ pub(crate) fn termination_named<G: Game>(text: &str) -> Option<Termination> {
     if let Some(seat) = t.strip_suffix(" resigned").and_then(seat_named::<G>) {
         return Some(Termination::Resigned(seat));
     }
-    let scores = t.strip_prefix("points")?.trim_start_matches(':');
-    let mut points = [None, None];
-    for part in scores.split(',') {
-        let (seat, n) = part.trim().rsplit_once(' ')?;
-        let seat = seat_named::<G>(seat)?;
-        let n: u32 = n.parse().ok()?;
-        if points[seat.index()].replace(n).is_some() {
-            return None;
-        }
-    }
-    Some(Termination::Rules(EndReason::Points {
-        north: points[0]?,
-        south: points[1]?,
-    }))
+    G::read_ending(&t).map(|ending| Termination::Rules(G::ending_words(&ending)))
 }
 
 /// The parts of a tag section as read, before they are checked together.
@@ -152,7 +139,7 @@ impl Record {
     /// lines without indentation, comments over several lines) and refuses
     /// everything else with the line and what is wrong. The orders are kept
     /// as written: [`super::replay`] checks them.
-    pub fn read<G: Game>(text: &str) -> Result<Record, ReadError> {
+    pub fn read<G: GameText>(text: &str) -> Result<Record, ReadError> {
         let text = text.trim_start_matches('\u{feff}');
         let lines: Vec<Line> = text
             .lines()
@@ -206,7 +193,7 @@ impl Record {
 }
 
 /// Builds the tags from what was read, checking each value.
-fn tags_of<G: Game>(seen: &Seen, first_line: Option<&Line>) -> Result<Record, ReadError> {
+fn tags_of<G: GameText>(seen: &Seen, first_line: Option<&Line>) -> Result<Record, ReadError> {
     let mut tags = Tags::new::<G>(None, None, None);
     let Some((_, game, line)) = seen.get("Game") else {
         let line = first_line.cloned().unwrap_or(Line {
@@ -313,7 +300,7 @@ fn tags_of<G: Game>(seen: &Seen, first_line: Option<&Line>) -> Result<Record, Re
 
 /// Reads the movetext into `record`, returning the result token's line and
 /// value, if there is one.
-fn read_movetext<G: Game>(
+fn read_movetext<G: GameText>(
     lines: &[Line],
     record: &mut Record,
     origin: &mut Layout,
@@ -397,7 +384,7 @@ fn push(record: &mut Record, origin: &mut Layout, entry: Entry, line: &Line) {
 
 /// A `;` line: a forced decision's note when it reads as one (attached to
 /// the order before it), any other remark otherwise (dropped).
-fn read_note<G: Game>(
+fn read_note<G: GameText>(
     note: &str,
     line: &Line,
     record: &mut Record,
@@ -438,7 +425,7 @@ fn read_note<G: Game>(
 }
 
 /// An order line (numbered or a continuation) or an end marker.
-fn read_entry<G: Game>(t: &str) -> Result<Entry, String> {
+fn read_entry<G: GameText>(t: &str) -> Result<Entry, String> {
     let seats = format!(
         "{} or {}",
         G::seat_name(Seat::North),
@@ -507,7 +494,7 @@ fn read_entry<G: Game>(t: &str) -> Result<Entry, String> {
 
 /// Checks the `Result` tag, the result token and the `Termination` tag
 /// against each other, and sets the record's finish.
-fn settle_result<G: Game>(
+fn settle_result<G: GameText>(
     seen: &Seen,
     token: Option<(Line, Option<GameResult>)>,
     record: &mut Record,

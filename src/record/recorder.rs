@@ -1,8 +1,8 @@
 //! Building a record while a game is played.
 
-use crate::games::{Game, GameOptions, GameResult, Seat};
+use crate::games::{GameOptions, GameResult, GameText, Seat};
 
-use super::replay::{is_turn_level, Replayed};
+use super::replay::Replayed;
 use super::{EndMarker, Ending, Entry, Finish, ForcedNote, OrderEntry, Record, Tags};
 
 /// An order or an end the recorder did not take.
@@ -19,13 +19,13 @@ pub enum Refused<R> {
 /// A game being played and its record, kept in step: each order applied
 /// is recorded with what it forced, each end is recorded with the result.
 #[derive(Clone, Debug)]
-pub struct Recorder<G: Game> {
+pub struct Recorder<G: GameText> {
     game: G,
     record: Record,
     last_action: Vec<G::Event>,
 }
 
-impl<G: Game> Recorder<G> {
+impl<G: GameText> Recorder<G> {
     /// A new game of `G` from its opening.
     pub fn new(options: &GameOptions) -> Self {
         Recorder {
@@ -38,7 +38,7 @@ impl<G: Game> Recorder<G> {
     /// A game that starts from `game`'s position (the record's `Position`).
     pub fn from_position(game: G) -> Self {
         let mut record = Record::from_position(&game);
-        record.tags.finish = game.outcome().map(Finish::from);
+        record.tags.finish = game.outcome().map(|o| Finish::of::<G>(&o));
         Recorder {
             game,
             record,
@@ -83,11 +83,11 @@ impl<G: Game> Recorder<G> {
 
     /// How the game ended, or `None` while it goes on.
     pub fn finish(&self) -> Option<Finish> {
-        self.record.tags.finish
+        self.record.tags.finish.clone()
     }
 
     fn going(&self) -> Result<(), Refused<G::Refusal>> {
-        match self.record.tags.finish {
+        match self.record.tags.finish.clone() {
             Some(finish) => Err(Refused::Over(finish)),
             None => Ok(()),
         }
@@ -104,7 +104,7 @@ impl<G: Game> Recorder<G> {
         let Some(pending) = before else {
             return Ok(events);
         };
-        let turn_level = is_turn_level(pending.kind);
+        let turn_level = pending.phase.is_turn();
         let forced = ForcedNote::of_events::<G>(&events);
         self.record.push(Entry::Order(OrderEntry {
             number: turn_level.then_some(number),
@@ -116,7 +116,7 @@ impl<G: Game> Recorder<G> {
             self.last_action.clear();
         }
         self.last_action.extend(events.iter().cloned());
-        self.record.tags.finish = self.game.outcome().map(Finish::from);
+        self.record.tags.finish = self.game.outcome().map(|o| Finish::of::<G>(&o));
         Ok(events)
     }
 

@@ -1,7 +1,7 @@
 //! Replaying a record through the engine: every order re-validated, every
 //! number and seat checked, the result compared with the tags.
 
-use crate::games::{CitesRule, DecisionKind, Game, GameOptions, Pending, RuleId, Seat};
+use crate::games::{CitesRule, GameOptions, GameText, Pending, RuleId, Seat};
 
 use super::write::{Layout, Line};
 use super::{Entry, Finish, ForcedNote, OrderEntry, Record};
@@ -24,7 +24,7 @@ pub struct ReplayError {
 
 /// One order as the replay applied it.
 #[derive(Clone, Debug)]
-pub struct ReplayedOrder<G: Game> {
+pub struct ReplayedOrder<G: GameText> {
     /// Its line in the record.
     pub line: usize,
     /// The turn number when it was given ([`Game::turn_number`] before it).
@@ -33,8 +33,8 @@ pub struct ReplayedOrder<G: Game> {
     pub turn_level: bool,
     /// The seat that gave it.
     pub seat: Seat,
-    /// The decision it answered.
-    pub kind: DecisionKind,
+    /// The decision it answered, in the game's terms.
+    pub kind: G::Decision,
     /// The order, as the engine read it.
     pub order: G::Order,
     /// What it did, forced decisions included.
@@ -45,7 +45,7 @@ pub struct ReplayedOrder<G: Game> {
 
 /// A record that replayed: the game it leads to and what each order did.
 #[derive(Clone, Debug)]
-pub struct Replayed<G: Game> {
+pub struct Replayed<G: GameText> {
     /// The game after the last order.
     pub game: G,
     /// The position the game started from.
@@ -64,7 +64,7 @@ pub struct Replayed<G: Game> {
     pub entry_lines: Vec<usize>,
 }
 
-impl<G: Game> Replayed<G> {
+impl<G: GameText> Replayed<G> {
     /// Whether the record was played under other rules than this engine's
     /// ([`Game::RULES_VERSION`]): the replay may then differ from the game.
     pub fn rules_differ(&self) -> bool {
@@ -72,22 +72,16 @@ impl<G: Game> Replayed<G> {
     }
 }
 
-/// Whether a decision starts a turn (a numbered line) rather than being
-/// taken inside an action (a continuation line).
-pub(crate) fn is_turn_level(kind: DecisionKind) -> bool {
-    matches!(kind, DecisionKind::Turn | DecisionKind::DoubleTurn { .. })
-}
-
 /// Replays `record` as a game of `G`: each order is read by
 /// [`Game::read_order`] and applied by [`Game::apply`] for the seat and turn
 /// number the record gives it, the forced decisions the record notes are
 /// compared with the engine's, and the `Result` and `Termination` tags with
 /// how the game ended. The first thing wrong is the error, with its line.
-pub fn replay<G: Game>(record: &Record) -> Result<Replayed<G>, ReplayError> {
+pub fn replay<G: GameText>(record: &Record) -> Result<Replayed<G>, ReplayError> {
     Replay::<G>::new(record)?.run()
 }
 
-struct Replay<'r, G: Game> {
+struct Replay<'r, G: GameText> {
     record: &'r Record,
     lines: Layout,
     game: G,
@@ -106,7 +100,7 @@ fn fail(line: &Line, reason: impl Into<String>) -> ReplayError {
     }
 }
 
-impl<'r, G: Game> Replay<'r, G> {
+impl<'r, G: GameText> Replay<'r, G> {
     fn new(record: &'r Record) -> Result<Self, ReplayError> {
         let lines = record.lines();
         let tags = &record.tags;
@@ -128,7 +122,7 @@ impl<'r, G: Game> Replay<'r, G> {
                 seed: tags.seed,
             }),
         };
-        let ended = game.outcome().map(|o| (0, Finish::from(o)));
+        let ended = game.outcome().map(|o| (0, Finish::of::<G>(&o)));
         let mut canonical = record.clone();
         canonical.entries.clear();
         canonical.origin = None;
@@ -184,7 +178,7 @@ impl<'r, G: Game> Replay<'r, G> {
 
     /// Refuses anything but a comment once the game has ended.
     fn still_going(&self, line: &Line) -> Result<(), ReplayError> {
-        match self.ended {
+        match self.ended.clone() {
             None => Ok(()),
             Some((at, finish)) => {
                 let how = self.describe(Some(finish));
@@ -211,7 +205,7 @@ impl<'r, G: Game> Replay<'r, G> {
             return Err(fail(line, "the game is over: no order may follow"));
         };
         let turn = self.game.turn_number();
-        let turn_level = is_turn_level(pending.kind);
+        let turn_level = pending.phase.is_turn();
         self.check_place(o, line, pending, turn)?;
         let order = self.game.read_order(&o.order).map_err(|r| ReplayError {
             line: line.number,
@@ -234,7 +228,7 @@ impl<'r, G: Game> Replay<'r, G> {
         }
         self.out.last_action.extend(events.iter().cloned());
         if let Some(outcome) = self.game.outcome() {
-            self.ended = Some((line.number, outcome.into()));
+            self.ended = Some((line.number, Finish::of::<G>(&outcome)));
         }
         self.out.orders.push(ReplayedOrder {
             line: line.number,
@@ -260,12 +254,12 @@ impl<'r, G: Game> Replay<'r, G> {
         &self,
         o: &OrderEntry,
         line: &Line,
-        pending: Pending,
+        pending: Pending<G::Decision>,
         turn: u32,
     ) -> Result<(), ReplayError> {
         let name = |seat| self.record.seat_name(seat);
         let who = name(pending.seat);
-        match (o.number, is_turn_level(pending.kind)) {
+        match (o.number, pending.phase.is_turn()) {
             (Some(n), true) if n != turn => {
                 return Err(fail(line, format!("this is turn {turn}, not turn {n}")));
             }
@@ -367,8 +361,8 @@ impl<'r, G: Game> Replay<'r, G> {
 
     /// The tags must say how the replay ended.
     fn check_result(&self) -> Result<(), ReplayError> {
-        let replayed = self.ended.map(|(_, f)| f);
-        let tagged = self.record.tags.finish;
+        let replayed = self.ended.clone().map(|(_, f)| f);
+        let tagged = self.record.tags.finish.clone();
         if replayed == tagged {
             return Ok(());
         }
@@ -379,7 +373,7 @@ impl<'r, G: Game> Replay<'r, G> {
                 .or_else(|| self.lines.result.clone())
                 .unwrap_or_else(|| tag_line(&self.lines, "Result"))
         };
-        let (line, what) = match (replayed, tagged) {
+        let (line, what) = match (replayed.clone(), tagged.clone()) {
             (Some(r), Some(t)) if r.result == t.result => (
                 self.lines
                     .tag("Termination")

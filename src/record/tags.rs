@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::games::{Game, Seat};
+use crate::games::{GameText, Seat};
 
 use super::Finish;
 
@@ -81,7 +81,11 @@ pub enum TagError {
 impl Tags {
     /// The roster of a new game of `G`: every value unknown but what the game
     /// itself says.
-    pub fn new<G: Game>(first: Option<Seat>, seed: Option<u64>, position: Option<String>) -> Tags {
+    pub fn new<G: GameText>(
+        first: Option<Seat>,
+        seed: Option<u64>,
+        position: Option<String>,
+    ) -> Tags {
         Tags {
             game: G::NAME.to_string(),
             title: G::TITLE.to_string(),

@@ -1,10 +1,14 @@
 //! What the command line shows a moderator: the games, one game's board and
 //! state, a game's record.
 
-use crate::games::{Game, Seat};
+use crate::games::{Game, GameText, Seat};
 use crate::store::{Store, StoreError};
 
-use super::{pending_of, rebuild, side_name, update_text, Result, ServiceError};
+use super::game::{pending_of, side_name};
+use super::rebuild::rebuild;
+use super::update::update_text;
+use super::zones::local_time;
+use super::{Result, ServiceError};
 
 /// One line per game: number, players, status, whose turn.
 pub fn games(store: &mut Store) -> Result<String> {
@@ -21,7 +25,7 @@ pub fn games(store: &mut Store) -> Result<String> {
         };
         let paused = tx
             .paused_until(g.id)?
-            .map(|until| format!(", paused until {}", super::local_time(&until, "UTC")))
+            .map(|until| format!(", paused until {}", local_time(&until, "UTC")))
             .unwrap_or_default();
         let state = match g.status.as_str() {
             "active" => match pending_of(&g) {
@@ -68,7 +72,11 @@ pub fn show(store: &mut Store, id: i64, site: &str) -> Result<String> {
     on_game!(game, G => show_as::<G>(store, &game, site))
 }
 
-fn show_as<G: Game>(store: &mut Store, game: &crate::store::GameRow, site: &str) -> Result<String> {
+fn show_as<G: GameText>(
+    store: &mut Store,
+    game: &crate::store::GameRow,
+    site: &str,
+) -> Result<String> {
     let id = game.id;
     let tx = store.read()?;
     let recorder = rebuild::<G>(&tx, game, site)?;
@@ -94,7 +102,7 @@ pub fn export(store: &mut Store, id: i64, json: bool, site: &str) -> Result<Stri
     on_game!(game, G => export_as::<G>(store, &game, json, site))
 }
 
-fn export_as<G: Game>(
+fn export_as<G: GameText>(
     store: &mut Store,
     game: &crate::store::GameRow,
     json: bool,

@@ -6,13 +6,17 @@
 
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 
+use super::clock::{fresh_deadline, reminders_told_now};
+use super::game::{load, side_name};
 use super::identity::{reply_address, seat_secret_generation};
-use super::{
-    fresh_deadline, load, now_text, queue_notice, rebuild, side_name, texts, update_text, Result,
-    ServiceError,
-};
+use super::notices::queue_notice;
+use super::rebuild::rebuild;
+use super::update::update_text;
+use super::zones::local_time;
+use super::{now_text, texts, Result, ServiceError};
 use crate::config::Config;
-use crate::games::{hosted, Game, GameResult, Seat};
+use crate::games::any::happened;
+use crate::games::{hosted, Game, GameResult, GameText, Happened, Seat};
 use crate::store::{seat_text, GameRow, StoreError, Tx};
 
 /// One moderator command.
@@ -341,7 +345,7 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
             let new = old.max(cx.now) + chrono::Duration::hours(*hours);
             tx.set_deadline(*game, Some((d.seat, &now_text(new))))?;
             // The announcement below says the new deadline.
-            super::clock::reminders_told_now(tx, cx.config, *game, cx.now, new)?;
+            reminders_told_now(tx, cx.config, *game, cx.now, new)?;
             (
                 row.id,
                 format!(
@@ -539,7 +543,7 @@ fn localized(text: &str, zone: &str) -> String {
         let after = &rest[start + 1..];
         match after.find('\u{2}') {
             Some(end) => {
-                out.push_str(&super::local_time(&after[..end], zone));
+                out.push_str(&local_time(&after[..end], zone));
                 rest = &after[end + 1..];
             }
             None => {
@@ -553,7 +557,7 @@ fn localized(text: &str, zone: &str) -> String {
 
 /// After a rollback: the cached position replayed from the entries left,
 /// no held orders, and a fresh deadline for the decision now pending.
-fn replayed<G: Game>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()> {
+fn replayed<G: GameText>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()> {
     let recorder = rebuild::<G>(tx, row, cx.config.address_parts().1)?;
     let state = recorder.game();
     let count = tx.entries(row.id)?.len() as i64;
@@ -567,7 +571,7 @@ fn replayed<G: Game>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()>
 /// `ACT`: the order applied for `seat` as if the player had sent it.
 /// `Ok(Err(refusal))` when the game does not wait for that seat or the
 /// order is not legal; nothing is changed then.
-fn act<G: Game>(
+fn act<G: GameText>(
     tx: &Tx<'_>,
     cx: &Context<'_>,
     row: &GameRow,
@@ -595,7 +599,7 @@ fn act<G: Game>(
         Ok(events) => events,
         Err(e) => return Ok(Err(format!("Refused: {e}"))),
     };
-    let texts_of: Vec<String> = events.iter().map(|e| e.to_string()).collect();
+    let happened: Vec<Happened> = events.iter().map(happened::<G>).collect();
     tx.add_entry(
         game,
         "order",
@@ -604,7 +608,7 @@ fn act<G: Game>(
         &format!("(moderator) {order}"),
         None,
         &at,
-        &texts_of,
+        &happened,
     )?;
     let count = tx.entries(game)?.len() as i64;
     tx.set_position(game, &state.position(), count, &at)?;
@@ -614,7 +618,7 @@ fn act<G: Game>(
             GameResult::Win(s) => seat_text(s),
             GameResult::Draw => "draw",
         };
-        tx.finish(game, result, &super::termination(outcome.reason), &at)?;
+        tx.finish(game, result, &G::ending_words(&outcome.reason), &at)?;
     }
     Ok(Ok(format!(
         "{parsed} was entered for {} at the player's request",
@@ -670,12 +674,12 @@ fn stalled_words(tx: &Tx<'_>, cx: &Context<'_>, s: &crate::store::Stalled) -> Re
     } else if let (true, Some((seat, _))) = (s.timed_out, &s.deadline) {
         format!("{}'s time ran out", side(*seat))
     } else if let Some(until) = &s.paused_until {
-        format!("paused until {}", super::local_time(until, &zone))
+        format!("paused until {}", local_time(until, &zone))
     } else if let Some((seat, at)) = &s.deadline {
         format!(
             "past its deadline: {} had to act by {}",
             side(*seat),
-            super::local_time(at, &zone)
+            local_time(at, &zone)
         )
     } else {
         "needs a look".to_string()
@@ -709,7 +713,12 @@ fn announce(tx: &Tx<'_>, cx: &Context<'_>, game: i64, words: &str) -> Result<()>
     on_game!(row, G => announce_as::<G>(tx, cx, &row, words))
 }
 
-fn announce_as<G: Game>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow, words: &str) -> Result<()> {
+fn announce_as<G: GameText>(
+    tx: &Tx<'_>,
+    cx: &Context<'_>,
+    row: &GameRow,
+    words: &str,
+) -> Result<()> {
     let game = row.id;
     let state = match load::<G>(row) {
         Some(s) => s,

@@ -13,7 +13,7 @@ use common::player::attack_preferring;
 use common::rng::XorShift;
 use orderly::config::Config;
 use orderly::games::squares::{Napoleonic, Squares};
-use orderly::games::{Game, GameOptions, GameResult, Seat};
+use orderly::games::{Game, GameOptions, GameResult, GameText, Seat};
 use orderly::mail::intake;
 use orderly::mail::maildir::Maildir;
 use orderly::service::Service;
