@@ -17,6 +17,7 @@ mod rng;
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use orderly::games::hosted::Hosted;
 use orderly::games::squares::{Side, Squares};
 use orderly::games::{Game, GameOptions, GameText, Seat};
 use orderly::record::{replay, Record, Recorder};
@@ -99,9 +100,9 @@ fn bench_drawing(c: &mut Criterion) {
 
 fn bench_record(c: &mut Criterion) {
     let (_, played) = position_after(7, 300);
-    let mut recorder = Recorder::<Squares>::new(&GameOptions::default());
+    let mut recorder = Recorder::new(&Hosted::of::<Squares>(), &GameOptions::default());
     for order in &played {
-        recorder.apply(order).expect("a listed order");
+        recorder.apply(&order.to_string()).expect("a listed order");
     }
     let text = recorder.record().to_string();
     let mut group = c.benchmark_group("record_replay");
@@ -109,8 +110,9 @@ fn bench_record(c: &mut Criterion) {
     group.sample_size(20);
     group.bench_function("read_and_replay_300_orders", |b| {
         b.iter(|| {
-            let record = Record::read::<Squares>(black_box(&text)).expect("readable");
-            black_box(replay::<Squares>(&record).expect("replays"))
+            let record =
+                Record::read_as(black_box(&text), &Hosted::of::<Squares>()).expect("readable");
+            black_box(replay(&record).expect("replays"))
         })
     });
     group.finish();

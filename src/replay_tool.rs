@@ -10,10 +10,9 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use crate::games::hosted::GAMES;
-use crate::games::hosted::{self, WithGame};
+use crate::games::hosted::{self, Hosted, GAMES};
 use crate::games::text::capitalised;
-use crate::games::{Game, GameResult, GameText, Seat};
+use crate::games::{BoardStyle, GameResult, Seat};
 use crate::record::{game_tag, replay, Record};
 
 /// The arguments of `orderly replay`.
@@ -91,15 +90,8 @@ pub fn replay_text(
         )?;
         return Ok(false);
     };
-    let replay_as = ReplayAs {
-        name,
-        text,
-        output,
-        out,
-        err,
-    };
-    if let Some(replayed) = hosted::with_game(&game, replay_as) {
-        return replayed;
+    if let Some(hosted) = hosted::find(&game) {
+        return replay_as(name, text, hosted, output, out, err);
     }
     let (number, line) = text
         .lines()
@@ -123,33 +115,15 @@ fn sentence(text: &str) -> String {
     }
 }
 
-/// The replay of one record, run with the type of the game its `[Game]`
-/// tag names: records are replayed with the engine's own types, so that
-/// every order is read and checked exactly as the game reads it.
-struct ReplayAs<'a, O: Write, E: Write> {
-    name: &'a str,
-    text: &'a str,
-    output: Output,
-    out: &'a mut O,
-    err: &'a mut E,
-}
-
-impl<O: Write, E: Write> WithGame for ReplayAs<'_, O, E> {
-    type Output = io::Result<bool>;
-
-    fn with<G: GameText>(self) -> io::Result<bool> {
-        replay_as::<G>(self.name, self.text, self.output, self.out, self.err)
-    }
-}
-
-fn replay_as<G: GameText>(
+fn replay_as(
     name: &str,
     text: &str,
+    game: &Hosted,
     output: Output,
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> io::Result<bool> {
-    let record = match Record::read::<G>(text) {
+    let record = match Record::read_as(text, game) {
         Ok(record) => record,
         Err(e) => {
             writeln!(err, "{name}:{}: {}", e.line, e.text.trim())?;
@@ -157,7 +131,7 @@ fn replay_as<G: GameText>(
             return Ok(false);
         }
     };
-    let replayed = match replay::<G>(&record) {
+    let replayed = match replay(&record) {
         Ok(replayed) => replayed,
         Err(e) => {
             writeln!(err, "{name}:{}: {}", e.line, e.text.trim())?;
@@ -182,9 +156,9 @@ fn replay_as<G: GameText>(
         }
         Output::Canonical => write!(out, "{}", replayed.record)?,
         Output::Board => {
-            let game = &replayed.game;
-            let viewer = Game::pending(game).map_or(Seat::North, |p| p.seat);
-            let board = game.draw_board(viewer, &replayed.last_action);
+            let game = replayed.game.as_ref();
+            let viewer = game.pending().map_or(Seat::North, |p| p.seat);
+            let board = game.draw_board(viewer, &replayed.last_action, &BoardStyle::default());
             if !board.is_empty() {
                 writeln!(out, "{}", board.trim_end())?;
                 writeln!(out)?;
@@ -222,7 +196,7 @@ fn replay_as<G: GameText>(
                     out,
                     "Note: the record was played under \"{}\"; this orderly plays \"{}\".",
                     record.tags.rules,
-                    G::RULES_VERSION
+                    game.hosted().rules_version
                 )?;
             }
         }

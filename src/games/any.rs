@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::chance::Chance;
 use super::flow::{Outcome, Pending};
+use super::hosted::Hosted;
 use super::text::{BoardStyle, Condition, GameText, Rejection};
 use super::{CitesRule, Game, Seat};
 
@@ -45,6 +46,9 @@ pub trait AnyGame: fmt::Debug + Send + Sync {
     fn title(&self) -> &'static str;
     /// [`GameText::seat_name`].
     fn seat_name(&self, seat: Seat) -> &'static str;
+    /// The game's entry in the registry: its names, rules and
+    /// constructors ([`Hosted`]).
+    fn hosted(&self) -> Hosted;
     /// A copy of the game, boxed.
     fn clone_box(&self) -> Box<dyn AnyGame>;
     /// [`Game::pending`], the decision in the game's words.
@@ -65,8 +69,9 @@ pub trait AnyGame: fmt::Debug + Send + Sync {
     /// order and what happened, or why not (the state is then unchanged).
     fn play(&mut self, line: &str) -> Result<(String, Vec<Happened>), Rejection>;
     /// Applies an order in canonical notation, as records and the database
-    /// keep them ([`Game::parse_order`], [`Game::apply`]).
-    fn apply_canonical(&mut self, order: &str) -> Result<Vec<Happened>, Rejection>;
+    /// keep them ([`Game::parse_order`], [`Game::apply`]): the order as the
+    /// game prints it, and what happened.
+    fn apply_canonical(&mut self, order: &str) -> Result<(String, Vec<Happened>), Rejection>;
     /// [`GameText::event_text`] of a [`Happened`] of this game.
     fn event_text(&self, happened: &Happened, viewer: Seat) -> String;
     /// [`GameText::draw_board_styled`], `last` being the [`Happened`] of
@@ -137,6 +142,10 @@ impl<G: GameText> AnyGame for G {
         G::seat_name(seat)
     }
 
+    fn hosted(&self) -> Hosted {
+        Hosted::of::<G>()
+    }
+
     fn clone_box(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
     }
@@ -184,7 +193,7 @@ impl<G: GameText> AnyGame for G {
         ))
     }
 
-    fn apply_canonical(&mut self, order: &str) -> Result<Vec<Happened>, Rejection> {
+    fn apply_canonical(&mut self, order: &str) -> Result<(String, Vec<Happened>), Rejection> {
         let parsed = self.parse_order(order).map_err(|e| Rejection {
             line: order.to_string(),
             problem: e.message,
@@ -192,7 +201,10 @@ impl<G: GameText> AnyGame for G {
             suggestions: Vec::new(),
         })?;
         let events = Game::apply(self, &parsed).map_err(|r| refused::<G>(order, &r))?;
-        Ok(events.iter().map(happened::<G>).collect())
+        Ok((
+            parsed.to_string(),
+            events.iter().map(happened::<G>).collect(),
+        ))
     }
 
     fn event_text(&self, happened: &Happened, viewer: Seat) -> String {

@@ -93,6 +93,9 @@ pub struct Hosted {
     pub order_word: fn(&str) -> OrderWord,
     /// [`GameText::slip_of`].
     pub slip_of: fn(&str) -> Option<&'static str>,
+    /// [`GameText::read_ending`], giving the ending back in the game's one
+    /// wording ([`GameText::ending_words`]).
+    pub read_ending: fn(&str) -> Option<String>,
 }
 
 impl std::fmt::Debug for Hosted {
@@ -110,6 +113,9 @@ impl Hosted {
         fn from_position<G: GameText>(text: &str) -> Result<Box<dyn AnyGame>, ParseError> {
             G::from_position(text).map(|g| Box::new(g) as Box<dyn AnyGame>)
         }
+        fn read_ending<G: GameText>(words: &str) -> Option<String> {
+            G::read_ending(words).map(|e| G::ending_words(&e))
+        }
         Hosted {
             name: G::NAME,
             title: G::TITLE,
@@ -120,6 +126,7 @@ impl Hosted {
             from_position: from_position::<G>,
             order_word: G::order_word,
             slip_of: G::slip_of,
+            read_ending: read_ending::<G>,
         }
     }
 
@@ -208,30 +215,6 @@ pub fn listing() -> String {
         })
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// Evaluates an expression with a type standing for the hosted game named
-/// by a string: the old dispatch, kept only while the service still has
-/// generic functions (`with_game!(name, G => expr)` is `Some(expr)` with
-/// `G` the game's type, `None` for no hosted game). New code uses [`find`]
-/// (the `dyn AnyGame` door) or [`with_game`].
-#[doc(hidden)]
-#[macro_export]
-macro_rules! with_game {
-    ($name:expr, $G:ident => $body:expr) => {{
-        let name: &str = $name;
-        if $crate::games::squares::Squares::NAME.eq_ignore_ascii_case(name.trim()) {
-            #[allow(dead_code)]
-            type $G = $crate::games::squares::Squares;
-            Some($body)
-        } else if $crate::games::squares::Napoleonic::NAME.eq_ignore_ascii_case(name.trim()) {
-            #[allow(dead_code)]
-            type $G = $crate::games::squares::Napoleonic;
-            Some($body)
-        } else {
-            None
-        }
-    }};
 }
 
 #[cfg(test)]

@@ -1,5 +1,7 @@
 //! Game records: the plain-text format of docs/record-format.md, in the
-//! spirit of chess PGN, for every game behind [`Game`].
+//! spirit of chess PGN, for every hosted game, through the game-neutral
+//! door [`AnyGame`] (orders in canonical notation, events as
+//! [`Happened`]).
 //!
 //! A record is the list of orders a game was played with, and nothing else
 //! the state could not be rebuilt from: tag pairs that say what was played,
@@ -15,26 +17,26 @@
 //! - [`Replayed::to_json`] is the export for tools.
 //!
 //! ```
-//! use orderly::games::{Game, GameOptions, Seat};
-//! use orderly::games::squares::Squares;
+//! use orderly::games::{hosted, GameOptions, Seat};
 //! use orderly::record::{replay, Record, Recorder};
 //!
-//! let mut recorder = Recorder::<Squares>::new(&GameOptions::default());
-//! let order = recorder.game().parse_order("MOVE CAVALRY BR B3C").unwrap();
-//! recorder.apply(&order).unwrap();
+//! let squares = hosted::find("squares").unwrap();
+//! let mut recorder = Recorder::new(squares, &GameOptions::default());
+//! recorder.apply("MOVE CAVALRY BR B3C").unwrap();
 //! recorder.resign(Seat::South).unwrap();
 //! let text = recorder.record().to_string();
 //! assert!(text.contains("\n1. Blue MOVE CAVALRY BR B3C\n2. Gray RESIGNS\nBlue\n"));
 //!
-//! let read = Record::read::<Squares>(&text).unwrap();
-//! let replayed = replay::<Squares>(&read).unwrap();
+//! let read = Record::read(&text).unwrap();
+//! let replayed = replay(&read).unwrap();
 //! assert_eq!(replayed.game.turn_number(), 2);
 //! assert_eq!(replayed.record.to_string(), text);
 //! ```
 
 use std::fmt;
 
-use crate::games::{GameOptions, GameResult, GameText, Outcome, Seat};
+use crate::games::hosted::Hosted;
+use crate::games::{AnyGame, GameOptions, GameResult, Happened, Outcome, Seat};
 
 mod json;
 mod read;
@@ -90,14 +92,11 @@ pub struct ForcedNote {
 
 impl ForcedNote {
     /// The notes of the forced decisions among an order's events.
-    pub fn of_events<G: GameText>(events: &[G::Event]) -> Vec<ForcedNote> {
+    pub fn of_events(events: &[Happened]) -> Vec<ForcedNote> {
         events
             .iter()
-            .filter_map(G::forced)
-            .map(|(seat, order)| ForcedNote {
-                seat,
-                order: order.to_string(),
-            })
+            .filter_map(|e| e.forced.clone())
+            .map(|(seat, order)| ForcedNote { seat, order })
             .collect()
     }
 }
@@ -166,11 +165,12 @@ pub enum Termination {
 }
 
 impl Finish {
-    /// How a game of `G` ended under its rules.
-    pub fn of<G: GameText>(outcome: &Outcome<G::Ending>) -> Finish {
+    /// How a game ended under its rules, the ending in the game's words
+    /// (as [`AnyGame::outcome`] gives it).
+    pub fn of(outcome: Outcome<String>) -> Finish {
         Finish {
             result: outcome.result,
-            termination: Termination::Rules(G::ending_words(&outcome.reason)),
+            termination: Termination::Rules(outcome.reason),
         }
     }
 }
@@ -200,21 +200,21 @@ impl PartialEq for Record {
 impl Eq for Record {}
 
 impl Record {
-    /// An empty record of a game of `G` set up with `options`, from the
+    /// An empty record of a game of `game` set up with `options`, from the
     /// opening.
-    pub fn new<G: GameText>(options: &GameOptions) -> Record {
+    pub fn new(game: &Hosted, options: &GameOptions) -> Record {
         Record {
-            tags: Tags::new::<G>(Some(options.first), options.seed, None),
+            tags: Tags::new(game, Some(options.first), options.seed, None),
             entries: Vec::new(),
             origin: None,
         }
     }
 
-    /// An empty record of a game of `G` that starts from `game`'s position
+    /// An empty record of a game that starts from `game`'s position
     /// (written as the `Position` tag).
-    pub fn from_position<G: GameText>(game: &G) -> Record {
+    pub fn from_position(game: &dyn AnyGame) -> Record {
         Record {
-            tags: Tags::new::<G>(None, None, Some(game.position())),
+            tags: Tags::new(&game.hosted(), None, None, Some(game.position())),
             entries: Vec::new(),
             origin: None,
         }

@@ -1,7 +1,7 @@
 //! What the command line shows a moderator: the games, one game's board and
 //! state, a game's record.
 
-use crate::games::{Game, GameText, Seat};
+use crate::games::Seat;
 use crate::store::{Store, StoreError};
 
 use super::game::{pending_of, side_name};
@@ -68,18 +68,9 @@ fn game_row(store: &mut Store, id: i64) -> Result<crate::store::GameRow> {
 /// The board and state of one game, rebuilt from its orders (and checked
 /// against the cached position).
 pub fn show(store: &mut Store, id: i64, site: &str) -> Result<String> {
-    let game = game_row(store, id)?;
-    on_game!(game, G => show_as::<G>(store, &game, site))
-}
-
-fn show_as<G: GameText>(
-    store: &mut Store,
-    game: &crate::store::GameRow,
-    site: &str,
-) -> Result<String> {
-    let id = game.id;
+    let game = &game_row(store, id)?;
     let tx = store.read()?;
-    let recorder = rebuild::<G>(&tx, game, site)?;
+    let recorder = rebuild(&tx, game, site)?;
     let state = recorder.game();
     let mut out = format!("game {id}: status {}\n", game.status);
     if let Some(cached) = &game.position {
@@ -98,23 +89,13 @@ fn show_as<G: GameText>(
 
 /// A game's record as text, or as JSON for tools.
 pub fn export(store: &mut Store, id: i64, json: bool, site: &str) -> Result<String> {
-    let game = game_row(store, id)?;
-    on_game!(game, G => export_as::<G>(store, &game, json, site))
-}
-
-fn export_as<G: GameText>(
-    store: &mut Store,
-    game: &crate::store::GameRow,
-    json: bool,
-    site: &str,
-) -> Result<String> {
-    let id = game.id;
+    let game = &game_row(store, id)?;
     let tx = store.read()?;
-    let record = rebuild::<G>(&tx, game, site)?.into_record();
+    let record = rebuild(&tx, game, site)?.into_record();
     if !json {
         return Ok(record.to_string());
     }
-    let replayed = crate::record::replay::<G>(&record).map_err(|e| {
+    let replayed = crate::record::replay(&record).map_err(|e| {
         ServiceError::Store(StoreError::Corrupt(format!(
             "game {id} does not replay: {e}"
         )))

@@ -9,17 +9,17 @@ use super::notices::{self, moderators_of, notify_game, queue_notice};
 use super::zones::local_time;
 use super::{moderation, now_text, texts, Result};
 use crate::config::Config;
-use crate::games::{GameText, Seat};
+use crate::games::{AnyGame, Seat};
 use crate::store::{seat_text, Tx};
 
 /// Gives a game's pending decision a fresh deadline from `now`: the game's
 /// days for a turn, `decision_hours` for a decision inside an attack; none
 /// once the game is over.
-pub fn fresh_deadline<G: GameText>(
+pub fn fresh_deadline(
     tx: &Tx<'_>,
     config: &Config,
     game: i64,
-    state: &G,
+    state: &dyn AnyGame,
     now: DateTime<Utc>,
 ) -> Result<()> {
     let clock = tx.clock(game)?;

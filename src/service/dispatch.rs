@@ -3,7 +3,7 @@
 //! names once it is authenticated.
 
 use super::commands::Command;
-use super::game::load;
+use super::game::{hosted_of, load, side_name};
 use super::identity::secrets_match;
 use super::inform::hosted_games;
 use super::lifecycle::TimeControl;
@@ -11,7 +11,7 @@ use super::notices::{moderators_of, queue_notice};
 use super::update::update_text_keyed;
 use super::work::Work;
 use super::{lines, texts, Result};
-use crate::games::{Game, GameOptions, GameText};
+use crate::games::GameOptions;
 use crate::store::{seat_text, GameRow, SeatRow};
 
 impl Work<'_> {
@@ -183,7 +183,7 @@ impl Work<'_> {
                 Command::ConfirmAddress(code) => self.confirm_address(line, &code)?,
                 other => {
                     if let Some((game, seat)) = self.authenticate(line, claim.as_ref())? {
-                        on_game!(game, G => self.game_command::<G>(line, other, game, seat))?;
+                        self.game_command(line, other, game, seat)?;
                     }
                 }
             }
@@ -201,31 +201,31 @@ impl Work<'_> {
         self.send_press()
     }
 
-    pub(super) fn game_command<G: GameText>(
+    pub(super) fn game_command(
         &mut self,
         line: &str,
         command: Command,
         game: GameRow,
         seat: SeatRow,
     ) -> Result<()> {
-        let side = G::seat_name(seat.seat);
+        let side = side_name(&game, seat.seat);
         match (command, game.status.as_str()) {
             (Command::Accept, "invited") if seat.seat != game.inviter_seat => {
                 self.tx.set_status(game.id, "active", self.at)?;
-                let state = G::new(&GameOptions {
+                let state = (hosted_of(&game)?.new)(&GameOptions {
                     first: game.first_seat,
                     seed: game.seed,
                 });
                 self.tx
                     .set_position(game.id, &state.position(), 0, self.at)?;
-                self.refresh_deadline(game.id, &state)?;
+                self.refresh_deadline(game.id, state.as_ref())?;
                 self.item(
                     line,
                     format!("Game {} begins; you play {side}.", game.id),
                     false,
                 );
                 let game = self.reload(game.id)?;
-                self.broadcast(&game, &state, &[], Some(seat.seat))?;
+                self.broadcast(&game, state.as_ref(), &[], Some(seat.seat))?;
             }
             (Command::Decline, "invited") if seat.seat != game.inviter_seat => {
                 self.tx.set_status(game.id, "declined", self.at)?;
@@ -267,12 +267,12 @@ impl Work<'_> {
                     format!("Refused: game {} is {status}.", game.id),
                     true,
                 );
-                if let Some(state) = load::<G>(&game) {
+                if let Some(state) = load(&game) {
                     self.parts
-                        .push(self.update_text(&game, &state, seat.seat, &[]));
+                        .push(self.update_text(&game, state.as_ref(), seat.seat, &[]));
                 }
             }
-            (Command::ClaimWin, _) => self.claim_win::<G>(line, &game, &seat)?,
+            (Command::ClaimWin, _) => self.claim_win(line, &game, &seat)?,
             (Command::Moderator(text), _) => {
                 self.tx.set_disputed(game.id, Some(&text))?;
                 let body = texts::wrap(&format!(
@@ -307,25 +307,24 @@ impl Work<'_> {
                 self.item(line, "The board and the choices are below.", false);
             }
             (Command::Board, _) => {
-                let state = self.state::<G>(&game)?;
+                let state = self.state(&game)?;
                 self.item(line, "The board and the choices are below.", false);
                 self.board_shown.insert(game.id);
                 self.parts
-                    .push(self.update_text(&game, &state, seat.seat, &[]));
+                    .push(self.update_text(&game, state.as_ref(), seat.seat, &[]));
             }
-            (Command::CancelIf(words), _) => {
-                self.cancel_answers::<G>(line, &words, &game, &seat)?
-            }
-            (Command::Say(text), _) => self.say::<G>(line, &text, &game, &seat)?,
+            (Command::CancelIf(words), _) => self.cancel_answers(line, &words, &game, &seat)?,
+            (Command::Say(text), _) => self.say(line, &text, &game, &seat)?,
             (Command::SetAddress(new), _) => self.set_address(line, &new, &game, &seat)?,
             (Command::HelpBoard, _) => {
-                let state = self.state::<G>(&game)?;
+                let state = self.state(&game)?;
                 self.item(line, "The board, with its key, is below.", false);
-                let text = update_text_keyed(self.tx, &game, &state, seat.seat, &[], true, &[])?;
+                let text =
+                    update_text_keyed(self.tx, &game, state.as_ref(), seat.seat, &[], true, &[])?;
                 self.parts.push(texts::wrap(&text));
             }
             (Command::HelpMoves(square), _) => {
-                let state = self.state::<G>(&game)?;
+                let state = self.state(&game)?;
                 match state.choices_from(&square) {
                     Ok(text) => {
                         self.item(line, "See below.", false);
@@ -335,7 +334,7 @@ impl Work<'_> {
                 }
             }
             (Command::History, _) => {
-                let record = self.record::<G>(&game)?;
+                let record = self.record(&game)?;
                 self.item(line, "The record of the game so far is below.", false);
                 self.parts.push(record.to_string());
             }
@@ -362,13 +361,13 @@ impl Work<'_> {
                     format!(
                         "You resigned game {}. {} wins.",
                         game.id,
-                        G::seat_name(winner)
+                        side_name(&game, winner)
                     ),
                     false,
                 );
-                let state = self.state::<G>(&game)?;
+                let state = self.state(&game)?;
                 let game = self.reload(game.id)?;
-                self.broadcast(&game, &state, &[], Some(seat.seat))?;
+                self.broadcast(&game, state.as_ref(), &[], Some(seat.seat))?;
             }
             (Command::OfferDraw, _) => {
                 self.tx.set_draw_offer(game.id, Some(seat.seat))?;
@@ -399,9 +398,9 @@ impl Work<'_> {
                     format!("Draw agreed: game {} is over.", game.id),
                     false,
                 );
-                let state = self.state::<G>(&game)?;
+                let state = self.state(&game)?;
                 let game = self.reload(game.id)?;
-                self.broadcast(&game, &state, &[], Some(seat.seat))?;
+                self.broadcast(&game, state.as_ref(), &[], Some(seat.seat))?;
             }
             (Command::DeclineDraw, _) if game.draw_offer == Some(seat.seat.other()) => {
                 self.tx.set_draw_offer(game.id, None)?;
@@ -422,7 +421,7 @@ impl Work<'_> {
             (Command::Accept | Command::Decline, _) => {
                 // In a game under way ACCEPT/DECLINE mean nothing but
                 // DECLINE may answer a second chance: an order line.
-                self.orders_for::<G>(&[line.to_string()], game, seat)?;
+                self.orders_for(&[line.to_string()], game, seat)?;
             }
             (other, _) => {
                 self.item(line, format!("Not understood here: {other:?}."), true);

@@ -9,7 +9,7 @@ use super::texts::{self, sentence};
 use super::work::Work;
 use super::Result;
 use crate::games::submission::submit;
-use crate::games::{GameText, Happened, Seat};
+use crate::games::{AnyGame, Happened, Seat};
 use crate::mail::outgoing::AutoKind;
 use crate::store::{GameRow, SeatRow};
 
@@ -17,9 +17,9 @@ impl Work<'_> {
     /// Stores a seat's answers given in advance (`IF STAND OPTION 2`, `IF
     /// ATTACKED AT B2C RETREAT B1R`), each replacing an earlier one with the
     /// same condition.
-    pub(super) fn give_answers_in_advance<G: GameText>(
+    pub(super) fn give_answers_in_advance(
         &mut self,
-        state: &G,
+        state: &dyn AnyGame,
         game: &GameRow,
         seat: &SeatRow,
         ifs: &[String],
@@ -71,9 +71,9 @@ impl Work<'_> {
     /// Plays every answer given in advance whose condition holds for the
     /// decision now pending, one after the other; each is used once. An
     /// answer that is not legal then is dropped and its writer told.
-    pub(super) fn answer_in_advance<G: GameText>(
+    pub(super) fn answer_in_advance(
         &mut self,
-        state: &mut G,
+        state: &mut dyn AnyGame,
         game: &GameRow,
     ) -> Result<Vec<Happened>> {
         let mut happened = Vec::new();
@@ -100,7 +100,7 @@ impl Work<'_> {
                 // The record says the order was given in advance.
                 let words = format!(
                     "{} answered in advance: {}",
-                    G::seat_name(pending.seat),
+                    state.seat_name(pending.seat),
                     answer.written
                 );
                 self.tx.add_entry(
@@ -189,7 +189,7 @@ impl Work<'_> {
     }
 
     /// `CANCEL IF [condition]`.
-    pub(super) fn cancel_answers<G: GameText>(
+    pub(super) fn cancel_answers(
         &mut self,
         line: &str,
         words: &str,
@@ -200,7 +200,7 @@ impl Work<'_> {
         let kept: Vec<AnswerInAdvance> = if words.trim().is_empty() {
             Vec::new()
         } else {
-            let state = self.state::<G>(game)?;
+            let state = self.state(game)?;
             match state.read_condition(words) {
                 Ok(c) => answers
                     .iter()
@@ -259,8 +259,8 @@ pub(super) fn split_answers_in_advance(lines: &[String]) -> (Vec<String>, Vec<St
 
 /// Reads `IF <condition> <answer>`: the longest beginning the game reads as
 /// a condition, and the order after it.
-fn read_answer_in_advance<G: GameText>(
-    state: &G,
+fn read_answer_in_advance(
+    state: &dyn AnyGame,
     line: &str,
 ) -> std::result::Result<AnswerInAdvance, String> {
     let words: Vec<&str> = line.split_whitespace().skip(1).collect();

@@ -2,13 +2,15 @@
 //! ended by a resignation, a draw agreed or a win claimed on time.
 
 use super::clock::claims;
+use super::game::side_name;
 use super::identity::{self, reply_address, seat_secret};
 use super::notices::queue_notice;
 use super::subject::game_subject;
 use super::work::Work;
 use super::zones::local_time;
 use super::{now_text, texts, Result};
-use crate::games::{hosted, seat_named, Game, GameText, Seat};
+use crate::games::hosted::{self, Hosted};
+use crate::games::Seat;
 use crate::mail::outgoing::AutoKind;
 use crate::store::{seat_text, GameRow, SeatRow, StoreError};
 
@@ -30,7 +32,7 @@ impl Work<'_> {
         first: Option<&str>,
         time: TimeControl,
     ) -> Result<()> {
-        let Some(name) = hosted::canonical(game) else {
+        let Some(hosted) = hosted::find(game) else {
             self.item(
                 line,
                 format!(
@@ -42,13 +44,13 @@ impl Work<'_> {
             );
             return Ok(());
         };
-        crate::with_game!(name, G => self.new_game_of::<G>(line, opponent, side, first, time))
-            .unwrap_or(Ok(()))
+        self.new_game_of(hosted, line, opponent, side, first, time)
     }
 
-    /// `NEW <game> ...` for the hosted game `G`: the sides are its own.
-    fn new_game_of<G: GameText>(
+    /// `NEW <game> ...` for the hosted game `hosted`: the sides are its own.
+    fn new_game_of(
         &mut self,
+        hosted: &Hosted,
         line: &str,
         opponent: &str,
         side: Option<&str>,
@@ -78,11 +80,11 @@ impl Work<'_> {
         }
         let seat_of = |name: Option<&str>, default: Seat| match name {
             None => Some(default),
-            Some(n) => seat_named::<G>(n),
+            Some(n) => hosted.seat_named(n),
         };
         let (Some(mine), Some(first)) = (seat_of(side, Seat::North), seat_of(first, Seat::North))
         else {
-            let [north, south] = Seat::BOTH.map(|s| G::seat_name(s).to_ascii_uppercase());
+            let [north, south] = Seat::BOTH.map(|s| hosted.seat_name(s).to_ascii_uppercase());
             self.item(
                 line,
                 format!("Refused: the sides are {north} and {south} (AS {north}, FIRST {south})."),
@@ -120,7 +122,9 @@ impl Work<'_> {
         }
         let them = self.tx.player(opponent, "", self.at)?;
         let seed = identity::game_seed(self.secret, self.message_id, line);
-        let id = self.tx.create_game(G::NAME, first, mine, seed, self.at)?;
+        let id = self
+            .tx
+            .create_game(hosted.name, first, mine, seed, self.at)?;
         let days = time.days.unwrap_or(self.config.deadlines.turn_days);
         self.tx.set_turn_days(id, i64::from(days))?;
         if let Some(policy) = &time.timeout {
@@ -172,10 +176,10 @@ impl Work<'_> {
                 "invitation",
                 minijinja::context! {
                     inviter => inviter,
-                    title => G::TITLE,
-                    game => G::NAME.to_ascii_uppercase(),
-                    you => G::seat_name(theirs),
-                    first => G::seat_name(first),
+                    title => hosted.title,
+                    game => hosted.name.to_ascii_uppercase(),
+                    you => hosted.seat_name(theirs),
+                    first => hosted.seat_name(first),
                     pace => pace,
                     moderator => time.moderator,
                     expires => local_time(&now_text(expires), &zone),
@@ -200,8 +204,7 @@ impl Work<'_> {
                      to your moderator address {local}+mod.{key}@{domain} \
                      (keep it to yourself). To refuse, write DECLINE MODERATION {id} \
                      there. Until you accept, you have no say in the game.",
-                    self.sender,
-                    G::TITLE
+                    self.sender, hosted.title
                 ));
                 queue_notice(
                     self.tx,
@@ -221,8 +224,8 @@ impl Work<'_> {
                 "Game {id} proposed: you play {} against {opponent}, {} moves first, \
                  {pace}. They have been invited; you will hear when they ACCEPT or \
                  DECLINE.",
-                G::seat_name(mine),
-                G::seat_name(first)
+                hosted.seat_name(mine),
+                hosted.seat_name(first)
             ),
             false,
         );
@@ -231,20 +234,15 @@ impl Work<'_> {
 
     /// `CLAIM WIN`: the opponent's time ran out (past the grace period) and
     /// the policy lets the waiting player claim the game.
-    pub(super) fn claim_win<G: GameText>(
-        &mut self,
-        line: &str,
-        game: &GameRow,
-        seat: &SeatRow,
-    ) -> Result<()> {
+    pub(super) fn claim_win(&mut self, line: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
         let deadline = self.tx.deadline(game.id)?;
         let claimable = claims(self.tx, self.config, game.id)?;
         match deadline {
             Some(d) if d.timed_out && d.seat != seat.seat && claimable => {
-                let loser = G::seat_name(d.seat);
+                let loser = side_name(game, d.seat);
                 let text = format!(
                     "{} claimed the win: {loser} did not act by {}",
-                    G::seat_name(seat.seat),
+                    side_name(game, seat.seat),
                     d.at
                 );
                 self.tx.add_entry(
@@ -279,15 +277,15 @@ impl Work<'_> {
                     format!("You win game {}: {loser} ran out of time.", game.id),
                     false,
                 );
-                let state = self.state::<G>(game)?;
+                let state = self.state(game)?;
                 let game = self.reload(game.id)?;
-                self.broadcast(&game, &state, &[], Some(seat.seat))?;
+                self.broadcast(&game, state.as_ref(), &[], Some(seat.seat))?;
             }
             Some(d) if d.seat != seat.seat && !d.timed_out => self.item(
                 line,
                 format!(
                     "Refused: {} still has time (deadline {} and the grace period after it).",
-                    G::seat_name(d.seat),
+                    side_name(game, d.seat),
                     d.at
                 ),
                 true,

@@ -15,8 +15,7 @@ use super::update::update_text;
 use super::zones::local_time;
 use super::{now_text, texts, Result, ServiceError};
 use crate::config::Config;
-use crate::games::any::happened;
-use crate::games::{hosted, Game, GameResult, GameText, Happened, Seat};
+use crate::games::{hosted, GameResult, Seat};
 use crate::store::{seat_text, GameRow, StoreError, Tx};
 
 /// One moderator command.
@@ -472,7 +471,7 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
             if removed.is_empty() {
                 return Ok(format!("Refused: game {game} has no orders to roll back."));
             }
-            on_game!(row, G => replayed::<G>(tx, cx, &row))?;
+            replayed(tx, cx, &row)?;
             (
                 row.id,
                 format!(
@@ -487,7 +486,7 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
             if row.status != "active" {
                 return Ok(format!("Refused: game {game} is {}.", row.status));
             }
-            match on_game!(row, G => act::<G>(tx, cx, &row, *seat, order))? {
+            match act(tx, cx, &row, *seat, order)? {
                 Ok(done) => (row.id, done),
                 Err(refusal) => return Ok(refusal),
             }
@@ -557,8 +556,8 @@ fn localized(text: &str, zone: &str) -> String {
 
 /// After a rollback: the cached position replayed from the entries left,
 /// no held orders, and a fresh deadline for the decision now pending.
-fn replayed<G: GameText>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()> {
-    let recorder = rebuild::<G>(tx, row, cx.config.address_parts().1)?;
+fn replayed(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()> {
+    let recorder = rebuild(tx, row, cx.config.address_parts().1)?;
     let state = recorder.game();
     let count = tx.entries(row.id)?.len() as i64;
     tx.set_position(row.id, &state.position(), count, &now_text(cx.now))?;
@@ -571,7 +570,7 @@ fn replayed<G: GameText>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result
 /// `ACT`: the order applied for `seat` as if the player had sent it.
 /// `Ok(Err(refusal))` when the game does not wait for that seat or the
 /// order is not legal; nothing is changed then.
-fn act<G: GameText>(
+fn act(
     tx: &Tx<'_>,
     cx: &Context<'_>,
     row: &GameRow,
@@ -579,15 +578,15 @@ fn act<G: GameText>(
     order: &str,
 ) -> Result<std::result::Result<String, String>> {
     let (game, at) = (row.id, now_text(cx.now));
-    let mut state = rebuild::<G>(tx, row, cx.config.address_parts().1)?
+    let mut state = rebuild(tx, row, cx.config.address_parts().1)?
         .game()
-        .clone();
+        .clone_box();
     match state.pending() {
         Some(p) if p.seat == seat => {}
         _ => {
             return Ok(Err(format!(
                 "Refused: game {game} does not wait for {}.",
-                G::seat_name(seat)
+                side_name(row, seat)
             )))
         }
     }
@@ -595,16 +594,15 @@ fn act<G: GameText>(
         Ok(o) => o,
         Err(r) => return Ok(Err(format!("Refused: {r}"))),
     };
-    let events = match state.apply(&parsed) {
-        Ok(events) => events,
-        Err(e) => return Ok(Err(format!("Refused: {e}"))),
+    let (parsed, happened) = match state.apply_canonical(&parsed) {
+        Ok(applied) => applied,
+        Err(e) => return Ok(Err(format!("Refused: {}", e.problem))),
     };
-    let happened: Vec<Happened> = events.iter().map(happened::<G>).collect();
     tx.add_entry(
         game,
         "order",
         Some(seat),
-        &parsed.to_string(),
+        &parsed,
         &format!("(moderator) {order}"),
         None,
         &at,
@@ -612,17 +610,17 @@ fn act<G: GameText>(
     )?;
     let count = tx.entries(game)?.len() as i64;
     tx.set_position(game, &state.position(), count, &at)?;
-    fresh_deadline(tx, cx.config, game, &state, cx.now)?;
+    fresh_deadline(tx, cx.config, game, state.as_ref(), cx.now)?;
     if let Some(outcome) = state.outcome() {
         let result = match outcome.result {
             GameResult::Win(s) => seat_text(s),
             GameResult::Draw => "draw",
         };
-        tx.finish(game, result, &G::ending_words(&outcome.reason), &at)?;
+        tx.finish(game, result, &outcome.reason, &at)?;
     }
     Ok(Ok(format!(
         "{parsed} was entered for {} at the player's request",
-        G::seat_name(seat)
+        side_name(row, seat)
     )))
 }
 
@@ -710,32 +708,23 @@ pub fn resume(tx: &Tx<'_>, now: DateTime<Utc>, game: i64) -> Result<()> {
 /// Tells both players what a moderator did, with the game as it now stands.
 fn announce(tx: &Tx<'_>, cx: &Context<'_>, game: i64, words: &str) -> Result<()> {
     let row = game_row(tx, game)?;
-    on_game!(row, G => announce_as::<G>(tx, cx, &row, words))
-}
-
-fn announce_as<G: GameText>(
-    tx: &Tx<'_>,
-    cx: &Context<'_>,
-    row: &GameRow,
-    words: &str,
-) -> Result<()> {
-    let game = row.id;
-    let state = match load::<G>(row) {
+    let row = &row;
+    let state = match load(row) {
         Some(s) => s,
-        None => rebuild::<G>(tx, row, cx.config.address_parts().1)?
+        None => rebuild(tx, row, cx.config.address_parts().1)?
             .game()
-            .clone(),
+            .clone_box(),
     };
     // The mail that ends a game carries its whole record.
     let record = if row.status == "finished" {
         let site = cx.config.address_parts().1;
-        let record = rebuild::<G>(tx, row, site)?.into_record().to_string();
+        let record = rebuild(tx, row, site)?.into_record().to_string();
         format!("\nThe record of the game:\n\n{record}")
     } else {
         String::new()
     };
     for seat in tx.seats(game)? {
-        let update = update_text(tx, row, &state, seat.seat, &[])?;
+        let update = update_text(tx, row, state.as_ref(), seat.seat, &[])?;
         let (zone, _) = tx.player_settings(&seat.address)?;
         let words = localized(words, &zone);
         let body = format!("{}\n{update}{record}", texts::wrap(&words));

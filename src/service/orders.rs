@@ -10,7 +10,7 @@ use super::texts::sentence;
 use super::work::Work;
 use super::Result;
 use crate::games::submission::{release, submit, submit_until_turn, Submission};
-use crate::games::{Game, GameResult, GameText, Happened, Rejection, Seat};
+use crate::games::{GameResult, Happened, Rejection, Seat};
 use crate::store::{seat_text, GameRow, SeatRow};
 
 impl Work<'_> {
@@ -30,25 +30,25 @@ impl Work<'_> {
                 }
                 return Ok(());
             }
-            on_game!(game, G => self.orders_for::<G>(lines, game, seat))?;
+            self.orders_for(lines, game, seat)?;
         }
         Ok(())
     }
 
-    pub(super) fn orders_for<G: GameText>(
+    pub(super) fn orders_for(
         &mut self,
         lines: &[String],
         game: GameRow,
         seat: SeatRow,
     ) -> Result<()> {
-        let mut state = self.state::<G>(&game)?;
+        let mut state = self.state(&game)?;
         // Several orders may share a line, `;` between them; answers given
         // in advance (IF ...) are kept aside, whoever's turn it is.
         let (lines, ifs) = split_answers_in_advance(lines);
         let lines = &lines[..];
         let mut given_now = Vec::new();
         if !ifs.is_empty() {
-            given_now = self.give_answers_in_advance(&state, &game, &seat, &ifs)?;
+            given_now = self.give_answers_in_advance(state.as_ref(), &game, &seat, &ifs)?;
         }
         let refused_all = match state.pending() {
             _ if lines.is_empty() => false,
@@ -57,7 +57,7 @@ impl Work<'_> {
                     let mut answer = format!(
                         "Refused: it is not your turn; game {} waits for {} ({}). Nothing was done.",
                         game.id,
-                        G::seat_name(p.seat),
+                        state.seat_name(p.seat),
                         p.kind
                     );
                     if let Some(other) = self.fits_another_game(l) {
@@ -90,21 +90,21 @@ impl Work<'_> {
         // that this mail may end: they are played the moment the seat's turn
         // comes, before the rest of this mail (they were written first).
         let s = if seat.held.is_empty() {
-            submit(&mut state, seat.seat, lines)
+            submit(state.as_mut(), seat.seat, lines)
         } else {
-            submit_until_turn(&mut state, seat.seat, lines)
+            submit_until_turn(state.as_mut(), seat.seat, lines)
         };
         if !s.taken.is_empty() {
             self.end_vacation_early()?;
         }
         let mut happened = self.record_submission(&game, seat.seat, &s, true)?;
-        happened.extend(self.answer_in_advance(&mut state, &game)?);
-        let earlier = release(&mut state, seat.seat, &seat.held);
+        happened.extend(self.answer_in_advance(state.as_mut(), &game)?);
+        let earlier = release(state.as_mut(), seat.seat, &seat.held);
         happened.extend(self.record_submission(&game, seat.seat, &earlier, true)?);
         let mut held_mine = earlier.held.clone();
         held_mine.extend(s.held.iter().cloned());
         if !s.rest.is_empty() {
-            let after = submit(&mut state, seat.seat, &s.rest);
+            let after = submit(state.as_mut(), seat.seat, &s.rest);
             happened.extend(self.record_submission(&game, seat.seat, &after, true)?);
             held_mine.extend(after.held);
         }
@@ -115,17 +115,17 @@ impl Work<'_> {
             .iter()
             .filter(|o| o.seat != seat.seat && !o.held.is_empty())
         {
-            let r = release(&mut state, other.seat, &other.held);
+            let r = release(state.as_mut(), other.seat, &other.held);
             happened.extend(self.record_submission(&game, other.seat, &r, false)?);
             self.tx.set_held(game.id, other.seat, &r.held)?;
         }
-        let r = release(&mut state, seat.seat, &held_mine);
+        let r = release(state.as_mut(), seat.seat, &held_mine);
         if !r.taken.is_empty() || !r.unused.is_empty() || r.refused.is_some() {
             happened.extend(self.record_submission(&game, seat.seat, &r, true)?);
             held_mine = r.held;
         }
         self.tx.set_held(game.id, seat.seat, &held_mine)?;
-        happened.extend(self.answer_in_advance(&mut state, &game)?);
+        happened.extend(self.answer_in_advance(state.as_mut(), &game)?);
         if state.pending().is_none_or(|p| p.phase.is_turn()) {
             // No attack under way: answers for "this mail's attack" lapse.
             self.forget_answers_given_now(&game, &seat, &given_now)?;
@@ -141,17 +141,16 @@ impl Work<'_> {
         let count = self.tx.entries(game.id)?.len() as i64;
         self.tx
             .set_position(game.id, &state.position(), count, self.at)?;
-        self.refresh_deadline(game.id, &state)?;
+        self.refresh_deadline(game.id, state.as_ref())?;
         if let Some(outcome) = state.outcome() {
             let result = match outcome.result {
                 GameResult::Win(s) => seat_text(s),
                 GameResult::Draw => "draw",
             };
-            self.tx
-                .finish(game.id, result, &G::ending_words(&outcome.reason), self.at)?;
+            self.tx.finish(game.id, result, &outcome.reason, self.at)?;
         }
         let game = self.reload(game.id)?;
-        self.broadcast(&game, &state, &happened, Some(seat.seat))
+        self.broadcast(&game, state.as_ref(), &happened, Some(seat.seat))
     }
 
     /// Stores the applied orders of a submission and echoes every line;
@@ -251,11 +250,7 @@ impl Work<'_> {
                 };
                 let mine = seats.iter().find(|s| s.player_id == player).map(|s| s.seat);
                 let waits_for_me = pending_of(g).is_some_and(|p| Some(p.seat) == mine);
-                waits_for_me
-                    && crate::with_game!(&g.kind, G => {
-                        load::<G>(g).is_some_and(|state| state.read_order(line).is_ok())
-                    })
-                    .unwrap_or(false)
+                waits_for_me && load(g).is_some_and(|state| state.read_order(line).is_ok())
             })
             .map(|g| g.id)
     }

@@ -1,15 +1,15 @@
 //! Messages between the players (SAY, PRESS): kept in the game's record
 //! and passed to the opponent with the update this mail makes, or alone.
 
+use super::game::side_name;
 use super::work::Work;
 use super::Result;
-use crate::games::GameText;
 use crate::store::{GameRow, SeatRow};
 
 impl Work<'_> {
     /// `SAY text`: the message goes to the opponent with this mail's
     /// update (or on its own) and into the record.
-    pub(super) fn say<G: GameText>(
+    pub(super) fn say(
         &mut self,
         line: &str,
         text: &str,
@@ -24,7 +24,7 @@ impl Work<'_> {
             .filter(|c| !c.is_control())
             .take(MOST_CHARS)
             .collect();
-        let side = G::seat_name(seat.seat);
+        let side = side_name(game, seat.seat);
         let words = format!("{side} says: {text}");
         let count = self.tx.entries(game.id)?.len() as i64;
         self.tx.add_entry(
@@ -47,7 +47,7 @@ impl Work<'_> {
         self.press.push((game.id, seat.seat, words));
         self.item(
             line,
-            format!("Passed to {}: {text}", G::seat_name(seat.seat.other())),
+            format!("Passed to {}: {text}", side_name(game, seat.seat.other())),
             false,
         );
         Ok(())

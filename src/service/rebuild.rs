@@ -2,42 +2,46 @@
 //! the cached position is checked against, and what HISTORY and the last
 //! mail of a game carry.
 
-use super::game::load;
+use super::game::{hosted_of, load};
 use super::work::Work;
 use super::Result;
-use crate::games::{GameOptions, GameResult, GameText, Seat};
+use crate::games::{AnyGame, GameOptions, GameResult, Seat};
 use crate::record::{Record, Recorder};
 use crate::store::{GameRow, StoreError, Tx};
 
 impl Work<'_> {
     /// The game's state: the cache when it is current, else a replay.
-    pub(super) fn state<G: GameText>(&self, game: &GameRow) -> Result<G> {
+    pub(super) fn state(&self, game: &GameRow) -> Result<Box<dyn AnyGame>> {
         let count = self.tx.entries(game.id)?.len() as i64;
         if game.order_count == count {
             if let Some(state) = load(game) {
                 return Ok(state);
             }
         }
-        Ok(self.record_replay::<G>(game)?.game().clone())
+        Ok(self.record_replay(game)?.game().clone_box())
     }
 
-    fn record_replay<G: GameText>(&self, game: &GameRow) -> Result<Recorder<G>> {
+    fn record_replay(&self, game: &GameRow) -> Result<Recorder> {
         rebuild(self.tx, game, self.domain())
     }
 
-    pub(super) fn record<G: GameText>(&self, game: &GameRow) -> Result<Record> {
-        Ok(self.record_replay::<G>(game)?.into_record())
+    pub(super) fn record(&self, game: &GameRow) -> Result<Record> {
+        Ok(self.record_replay(game)?.into_record())
     }
 }
 
 /// Rebuilds a game's record and state from its stored entries.
-pub fn rebuild<G: GameText>(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recorder<G>> {
+pub fn rebuild(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recorder> {
+    let hosted = hosted_of(game)?;
     // The record holds every drawn outcome as an order, so it replays
     // without the seed, which stays the service's (design: chance).
-    let mut recorder = Recorder::<G>::new(&GameOptions {
-        first: game.first_seat,
-        seed: None,
-    });
+    let mut recorder = Recorder::new(
+        hosted,
+        &GameOptions {
+            first: game.first_seat,
+            seed: None,
+        },
+    );
     let seats = tx.seats(game.id)?;
     {
         let tags = recorder.tags_mut();
@@ -57,13 +61,10 @@ pub fn rebuild<G: GameText>(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<R
     }
     for e in tx.entries(game.id)? {
         let outcome = match (e.kind.as_str(), e.seat) {
-            ("order", _) => match recorder.game().parse_order(&e.text) {
-                Ok(order) => recorder
-                    .apply(&order)
-                    .map(|_| ())
-                    .map_err(|e| format!("{e:?}")),
-                Err(err) => Err(err.to_string()),
-            },
+            ("order", _) => recorder
+                .apply(&e.text)
+                .map(|_| ())
+                .map_err(|e| format!("{e:?}")),
             ("resign", Some(seat)) => recorder.resign(seat).map_err(|e| format!("{e:?}")),
             ("draw", _) => recorder.agree_draw().map_err(|e| format!("{e:?}")),
             ("adjudicate", _) => {

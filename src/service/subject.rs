@@ -2,7 +2,7 @@
 //! words; a reply to any other mail keeps the subject it answers.
 
 use super::game::load;
-use crate::games::{Game, GameText, Seat};
+use crate::games::Seat;
 use crate::store::{seat_from_text, GameRow};
 
 /// The subject of a mail about `game` to the player of `seat` (or to
@@ -15,15 +15,13 @@ pub fn game_subject(game: &GameRow, seat: Option<Seat>) -> String {
         "invited" => format!("invitation to {}", game.kind.to_ascii_uppercase()),
         "declined" => "declined".to_string(),
         "expired" => "invitation expired".to_string(),
-        _ => crate::with_game!(&game.kind, G => headline::<G>(game, seat))
-            .flatten()
-            .unwrap_or_else(|| game.kind.to_ascii_uppercase()),
+        _ => headline(game, seat).unwrap_or_else(|| game.kind.to_ascii_uppercase()),
     };
     format!("Game {}: {headline}", game.id)
 }
 
-fn headline<G: GameText>(game: &GameRow, seat: Option<Seat>) -> Option<String> {
-    let state = load::<G>(game)?;
+fn headline(game: &GameRow, seat: Option<Seat>) -> Option<String> {
+    let state = load(game)?;
     if state.outcome().is_none() {
         if let Some(result) = &game.result {
             // Ended outside the rules: a resignation, a draw, a ruling.
@@ -33,7 +31,7 @@ fn headline<G: GameText>(game: &GameRow, seat: Option<Seat>) -> Option<String> {
                 .map(|t| format!(" ({t})"))
                 .unwrap_or_default();
             return Some(match seat_from_text(result) {
-                Some(w) => format!("over - {} wins{how}", G::seat_name(w)),
+                Some(w) => format!("over - {} wins{how}", state.seat_name(w)),
                 None => format!("over - a draw{how}"),
             });
         }

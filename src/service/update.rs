@@ -6,14 +6,14 @@ use super::in_advance::AnswerInAdvance;
 use super::work::Work;
 use super::zones::local_time;
 use super::{texts, Result};
-use crate::games::{AnyGame, BoardStyle, GameText, Happened, Seat};
+use crate::games::{AnyGame, BoardStyle, Happened, Seat};
 use crate::store::{GameRow, Tx};
 
 impl Work<'_> {
-    pub(super) fn update_text<G: GameText>(
+    pub(super) fn update_text(
         &self,
         game: &GameRow,
-        state: &G,
+        state: &dyn AnyGame,
         seat: Seat,
         happened: &[Happened],
     ) -> String {
@@ -23,10 +23,10 @@ impl Work<'_> {
 
 /// The update text for one seat: what happened, the board from that seat,
 /// and the choices or whom the game waits for.
-pub fn update_text<G: GameText>(
+pub fn update_text(
     tx: &Tx<'_>,
     game: &GameRow,
-    state: &G,
+    state: &dyn AnyGame,
     seat: Seat,
     happened: &[Happened],
 ) -> Result<String> {
@@ -36,10 +36,10 @@ pub fn update_text<G: GameText>(
 }
 
 /// [`update_text`], saying whether the board carries its key.
-pub fn update_text_keyed<G: GameText>(
+pub fn update_text_keyed(
     tx: &Tx<'_>,
     game: &GameRow,
-    state: &G,
+    state: &dyn AnyGame,
     seat: Seat,
     happened: &[Happened],
     key: bool,
@@ -65,20 +65,20 @@ pub fn update_text_keyed<G: GameText>(
             "{}{}",
             match r.as_str() {
                 "draw" => "a draw".to_string(),
-                seat_name => format!("{} wins", seat_named_text::<G>(seat_name)),
+                seat_name => format!("{} wins", seat_named_text(state, seat_name)),
             },
             game.termination
                 .as_deref()
                 .map(|t| format!(" ({t})"))
                 .unwrap_or_default()
         )),
-        (None, Some(o)) => Some(G::ending_words(&o.reason)),
+        (None, Some(o)) => Some(o.reason),
         _ => None,
     };
     let draw_offer = match game.draw_offer {
         Some(s) if s != seat && result.is_none() => Some(format!(
             "{} offers a draw: write ACCEPT DRAW or DECLINE DRAW.",
-            G::seat_name(s)
+            state.seat_name(s)
         )),
         _ => None,
     };
@@ -111,7 +111,7 @@ pub fn update_text_keyed<G: GameText>(
                 if d.seat == seat {
                     "You".to_string()
                 } else {
-                    G::seat_name(d.seat).to_string()
+                    state.seat_name(d.seat).to_string()
                 },
                 local_time(&d.at, &zone)
             ))
@@ -131,14 +131,14 @@ pub fn update_text_keyed<G: GameText>(
             answers => answers,
             deadline => deadline,
             game => game.id,
-            title => G::TITLE,
-            north_side => G::seat_name(Seat::North),
+            title => state.title(),
+            north_side => state.seat_name(Seat::North),
             north_name => name(Seat::North),
-            south_side => G::seat_name(Seat::South),
+            south_side => state.seat_name(Seat::South),
             south_name => name(Seat::South),
-            you => G::seat_name(seat),
-            happened => untold(&happened.iter().map(|h| AnyGame::event_text(state, h, seat)).collect::<Vec<_>>(), already_told).iter().map(|h| texts::wrap(&format!("  {h}")).trim_end().to_string()).collect::<Vec<_>>(),
-            board => AnyGame::draw_board(state, seat, happened, &BoardStyle {
+            you => state.seat_name(seat),
+            happened => untold(&happened.iter().map(|h| state.event_text(h, seat)).collect::<Vec<_>>(), already_told).iter().map(|h| texts::wrap(&format!("  {h}")).trim_end().to_string()).collect::<Vec<_>>(),
+            board => state.draw_board(seat, happened, &BoardStyle {
                 without_key: !key,
                 // A result the rules did not reach (a resignation, a draw
                 // agreed, a moderator's ruling) replaces whose move it is.
@@ -147,9 +147,9 @@ pub fn update_text_keyed<G: GameText>(
                 without_last: !happened.is_empty(),
             }),
             result => result,
-            yours => pending.is_some_and(|p| p.seat == seat),
-            choices => GameText::choices(state, seat),
-            waiting => pending.map(|p| format!("{} ({})", G::seat_name(p.seat), p.kind)).unwrap_or_default(),
+            yours => pending.as_ref().is_some_and(|p| p.seat == seat),
+            choices => state.choices(seat),
+            waiting => pending.as_ref().map(|p| format!("{} ({})", state.seat_name(p.seat), p.kind)).unwrap_or_default(),
             draw_offer => draw_offer,
         },
     );
@@ -173,9 +173,9 @@ fn untold<E: std::fmt::Display>(happened: &[E], already_told: &[String]) -> Vec<
     out
 }
 
-fn seat_named_text<G: GameText>(seat: &str) -> &'static str {
+fn seat_named_text(state: &dyn AnyGame, seat: &str) -> &'static str {
     match seat {
-        "north" => G::seat_name(Seat::North),
-        _ => G::seat_name(Seat::South),
+        "north" => state.seat_name(Seat::North),
+        _ => state.seat_name(Seat::South),
     }
 }

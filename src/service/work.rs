@@ -11,7 +11,7 @@ use super::reply::Item;
 use super::subject::game_subject;
 use super::{texts, Result};
 use crate::config::Config;
-use crate::games::{GameText, Seat};
+use crate::games::{AnyGame, Seat};
 use crate::mail::intake::Incoming;
 use crate::mail::outgoing::{AutoKind, OutgoingMail};
 use crate::store::{GameRow, SeatRow, StoreError, Tx};
@@ -219,7 +219,7 @@ impl Work<'_> {
     /// Gives the game's pending decision a fresh deadline: the game's days
     /// for a turn, `decision_hours` for a decision inside an attack; none
     /// once the game is over.
-    pub(super) fn refresh_deadline<G: GameText>(&self, game: i64, state: &G) -> Result<()> {
+    pub(super) fn refresh_deadline(&self, game: i64, state: &dyn AnyGame) -> Result<()> {
         fresh_deadline(self.tx, self.config, game, state, self.now)
     }
 }

@@ -12,6 +12,7 @@ use chrono::{TimeZone, Utc};
 use common::player::attack_preferring;
 use common::rng::XorShift;
 use orderly::config::Config;
+use orderly::games::hosted::Hosted;
 use orderly::games::squares::{Napoleonic, Squares};
 use orderly::games::{Game, GameOptions, GameResult, GameText, Seat};
 use orderly::mail::intake;
@@ -216,8 +217,8 @@ fn two_players_play_a_complete_game_by_mail() {
     assert!(tx_games.contains("finished"), "{tx_games}");
     let record =
         orderly::service::admin::export(site.service.store(), 1, false, "example.org").unwrap();
-    let replayed = orderly::record::replay::<Squares>(
-        &orderly::record::Record::read::<Squares>(&record).unwrap(),
+    let replayed = orderly::record::replay(
+        &orderly::record::Record::read_as(&record, &Hosted::of::<Squares>()).unwrap(),
     )
     .unwrap();
     assert_eq!(replayed.game.position(), model.position());
@@ -362,8 +363,8 @@ fn a_complete_napoleonic_game_by_mail() {
         orderly::service::admin::export(site.service.store(), 1, false, "example.org").unwrap();
     assert!(record.contains("[Game \"napoleonic\"]"), "{record}");
     assert!(record.contains("[British \"ann@example.org\"]"), "{record}");
-    let replayed = orderly::record::replay::<Napoleonic>(
-        &orderly::record::Record::read::<Napoleonic>(&record).unwrap(),
+    let replayed = orderly::record::replay(
+        &orderly::record::Record::read_as(&record, &Hosted::of::<Napoleonic>()).unwrap(),
     )
     .unwrap();
     assert_eq!(replayed.game.position(), model.position());
