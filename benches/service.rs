@@ -8,6 +8,9 @@
 //! --all-targets` it runs 20 as a smoke test. The figures are printed,
 //! never asserted.
 
+#[path = "../tests/common/rng.rs"]
+mod rng;
+
 use std::time::{Duration, Instant};
 
 use orderly::config::Config;
@@ -17,6 +20,7 @@ use orderly::mail::maildir::Maildir;
 use orderly::service::identity::seat_secret;
 use orderly::service::Service;
 use orderly::store::{GameStatus, Store, Timestamp};
+use rng::XorShift;
 
 const SECRET: &str = "bench-secret";
 
@@ -64,7 +68,7 @@ fn main() {
 
     // A random game decides the orders; a new game starts when one ends.
     let mut model = Squares::new(&GameOptions::default());
-    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut rng = XorShift::from_state(0x2545_F491_4F6C_DD1D);
     let mut latencies = Vec::with_capacity(n);
     let started = Instant::now();
     let mut sent = 0;
@@ -74,10 +78,7 @@ fn main() {
         }
         let pending = model.pending().expect("a decision");
         let legal = model.legal_orders();
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let order = legal[(x % legal.len() as u64) as usize];
+        let order = legal[rng.below(legal.len())];
         model.apply(&order).expect("legal");
         let from = match pending.seat {
             Seat::North => "ann@example.org",
