@@ -11,16 +11,21 @@
 //! Run with `cargo bench --bench text`. Under `cargo test --all-targets`
 //! each benchmark runs once as a smoke test.
 
+#[path = "../tests/common/rng.rs"]
+mod rng;
+
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use orderly::games::hosted::Hosted;
 use orderly::games::squares::{Side, Squares};
-use orderly::games::{Game, GameOptions, Seat};
+use orderly::games::{Game, GameOptions, GameText, Seat};
 use orderly::record::{replay, Record, Recorder};
+use rng::XorShift;
 
 /// A position reached by seeded random play after `orders` orders.
 fn position_after(seed: u64, orders: usize) -> (Squares, Vec<orderly::games::squares::Order>) {
-    let mut x = seed | 1;
+    let mut rng = XorShift::from_state(seed | 1);
     let mut game = Squares::opening(Side::Blue);
     let mut played = Vec::new();
     let mut events = Vec::new();
@@ -31,10 +36,7 @@ fn position_after(seed: u64, orders: usize) -> (Squares, Vec<orderly::games::squ
         if legal.is_empty() {
             break;
         }
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let order = legal[(x % legal.len() as u64) as usize];
+        let order = legal[rng.below(legal.len())];
         played.push(order);
         game.apply_listed(order, &mut events);
     }
@@ -90,15 +92,17 @@ fn bench_drawing(c: &mut Criterion) {
     group.bench_function("draw_board", |b| {
         b.iter(|| black_box(game.draw_board(Seat::North, &[])))
     });
-    group.bench_function("choices", |b| b.iter(|| black_box(game.choices())));
+    group.bench_function("choices", |b| {
+        b.iter(|| black_box(game.choices(Seat::North)))
+    });
     group.finish();
 }
 
 fn bench_record(c: &mut Criterion) {
     let (_, played) = position_after(7, 300);
-    let mut recorder = Recorder::<Squares>::new(&GameOptions::default());
+    let mut recorder = Recorder::new(&Hosted::of::<Squares>(), &GameOptions::default());
     for order in &played {
-        recorder.apply(order).expect("a listed order");
+        recorder.apply(&order.to_string()).expect("a listed order");
     }
     let text = recorder.record().to_string();
     let mut group = c.benchmark_group("record_replay");
@@ -106,8 +110,9 @@ fn bench_record(c: &mut Criterion) {
     group.sample_size(20);
     group.bench_function("read_and_replay_300_orders", |b| {
         b.iter(|| {
-            let record = Record::read::<Squares>(black_box(&text)).expect("readable");
-            black_box(replay::<Squares>(&record).expect("replays"))
+            let record =
+                Record::read_as(black_box(&text), &Hosted::of::<Squares>()).expect("readable");
+            black_box(replay(&record).expect("replays"))
         })
     });
     group.finish();

@@ -7,23 +7,23 @@ use super::subject::game_subject;
 use super::update::update_text_keyed;
 use super::work::Work;
 use super::{texts, Result};
-use crate::games::{Game, Seat};
+use crate::games::{AnyGame, Happened, Seat};
 use crate::mail::outgoing::{message_id, AutoKind, OutgoingMail};
-use crate::store::{GameRow, SeatRow};
+use crate::store::{GameRow, GameStatus, SeatRow};
 
 impl Work<'_> {
     /// The update mail to both seats after something changed the game;
     /// the actor's copy goes into the reply.
-    pub(super) fn broadcast<G: Game>(
+    pub(super) fn broadcast(
         &mut self,
         game: &GameRow,
-        state: &G,
-        happened: &[G::Event],
+        state: &dyn AnyGame,
+        happened: &[Happened],
         actor: Option<Seat>,
     ) -> Result<()> {
         // The mail that ends a game carries its whole record.
-        let record = if game.status == "finished" {
-            Some(self.record::<G>(game)?.to_string())
+        let record = if game.status == GameStatus::Finished {
+            Some(self.record(game)?.to_string())
         } else {
             None
         };

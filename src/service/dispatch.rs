@@ -8,8 +8,7 @@ use super::invitation::TimeControl;
 use super::reply::Answer;
 use super::work::Work;
 use super::{lines, texts, Result};
-use crate::games::Game;
-use crate::store::{GameRow, SeatRow};
+use crate::store::{GameRow, GameStatus, SeatRow};
 
 impl Work<'_> {
     /// Answers every line of the mail, in order: orders in a row go to
@@ -164,7 +163,7 @@ impl Work<'_> {
                 Command::ConfirmAddress(code) => self.confirm_address(line, &code)?,
                 other => {
                     if let Some((game, seat)) = self.authenticate(line, claim.as_ref())? {
-                        on_game!(game, G => self.game_command::<G>(line, other, game, seat))?;
+                        self.game_command(line, other, game, seat)?;
                     }
                 }
             }
@@ -182,7 +181,7 @@ impl Work<'_> {
 
     /// A command about the game the mail's key names, for its seat: what
     /// an invitation or a game over allows, else the command's own job.
-    pub(super) fn game_command<G: Game>(
+    pub(super) fn game_command(
         &mut self,
         line: &str,
         command: Command,
@@ -190,48 +189,46 @@ impl Work<'_> {
         seat: SeatRow,
     ) -> Result<()> {
         let offered_to_me = game.draw_offer == Some(seat.seat.other());
-        match (command, game.status.as_str()) {
-            (Command::Accept, "invited") if seat.seat != game.inviter_seat => {
-                self.accept::<G>(line, &game, &seat)
+        match (command, game.status) {
+            (Command::Accept, GameStatus::Invited) if seat.seat != game.inviter_seat => {
+                self.accept(line, &game, &seat)
             }
-            (Command::Decline, "invited") if seat.seat != game.inviter_seat => {
+            (Command::Decline, GameStatus::Invited) if seat.seat != game.inviter_seat => {
                 self.decline(line, &game, &seat)
             }
-            (Command::Accept | Command::Decline, "invited") => {
+            (Command::Accept | Command::Decline, GameStatus::Invited) => {
                 self.not_yours_to_answer(line);
                 Ok(())
             }
-            (_, "invited") => {
+            (_, GameStatus::Invited) => {
                 self.not_begun(line, &game);
                 Ok(())
             }
             // A finished game can still be read: its record and its
             // final board.
             (command, status)
-                if status != "active"
+                if status != GameStatus::Active
                     && !matches!(
                         command,
                         Command::History | Command::Board | Command::HelpBoard
                     ) =>
             {
-                self.not_active::<G>(line, &game, &seat);
+                self.not_active(line, &game, &seat);
                 Ok(())
             }
-            (Command::ClaimWin, _) => self.claim_win::<G>(line, &game, &seat),
-            (Command::Moderator(text), _) => self.ask_moderators::<G>(line, &text, &game, &seat),
-            (Command::Board, _) => self.board::<G>(line, &game, &seat),
-            (Command::CancelIf(words), _) => self.cancel_answers::<G>(line, &words, &game, &seat),
-            (Command::Say(text), _) => self.say::<G>(line, &text, &game, &seat),
+            (Command::ClaimWin, _) => self.claim_win(line, &game, &seat),
+            (Command::Moderator(text), _) => self.ask_moderators(line, &text, &game, &seat),
+            (Command::Board, _) => self.board(line, &game, &seat),
+            (Command::CancelIf(words), _) => self.cancel_answers(line, &words, &game, &seat),
+            (Command::Say(text), _) => self.pass_message(line, &text, &game, &seat),
             (Command::SetAddress(new), _) => self.set_address(line, &new, &game, &seat),
-            (Command::HelpBoard, _) => self.help_board::<G>(line, &game, &seat),
-            (Command::HelpMoves(square), _) => self.help_moves::<G>(line, &square, &game),
-            (Command::History, _) => self.history::<G>(line, &game),
-            (Command::Resign, _) => self.resign::<G>(line, &game, &seat),
-            (Command::OfferDraw, _) => self.offer_draw::<G>(line, &game, &seat),
-            (Command::AcceptDraw, _) if offered_to_me => self.accept_draw::<G>(line, &game, &seat),
-            (Command::DeclineDraw, _) if offered_to_me => {
-                self.decline_draw::<G>(line, &game, &seat)
-            }
+            (Command::HelpBoard, _) => self.help_board(line, &game, &seat),
+            (Command::HelpMoves(square), _) => self.help_moves(line, &square, &game),
+            (Command::History, _) => self.history(line, &game),
+            (Command::Resign, _) => self.resign(line, &game, &seat),
+            (Command::OfferDraw, _) => self.offer_draw(line, &game, &seat),
+            (Command::AcceptDraw, _) if offered_to_me => self.accept_draw(line, &game, &seat),
+            (Command::DeclineDraw, _) if offered_to_me => self.decline_draw(line, &game, &seat),
             (Command::AcceptDraw | Command::DeclineDraw, _) => {
                 self.no_draw_offer(line);
                 Ok(())
@@ -239,7 +236,7 @@ impl Work<'_> {
             // In a game under way ACCEPT/DECLINE mean nothing but DECLINE
             // may answer a second chance: an order line.
             (Command::Accept | Command::Decline, _) => {
-                self.orders_for::<G>(&[line.to_string()], game, seat)
+                self.orders_for(&[line.to_string()], game, seat)
             }
             (other, _) => {
                 self.item(

@@ -3,7 +3,8 @@
 //! ending is worded.
 
 use super::ServiceError;
-use crate::games::{hosted, EndReason, Game, Pending, Seat};
+use crate::games::hosted::{self, Hosted};
+use crate::games::{AnyGame, Pending, Seat};
 use crate::store::{seat_text, GameRow, StoreError, Tx};
 
 /// The error for a stored game of a name this orderly does not host (a
@@ -29,32 +30,19 @@ pub(super) fn kind_of(tx: &Tx<'_>, id: i64) -> Option<String> {
     tx.game(id).ok().flatten().map(|g| g.kind)
 }
 
+/// The hosted game a stored game is, or the error for a game this orderly
+/// does not host.
+pub(crate) fn hosted_of(game: &GameRow) -> Result<&'static Hosted, ServiceError> {
+    hosted::find(&game.kind).ok_or_else(|| unhosted(game.id, &game.kind))
+}
+
 /// The decision an active stored game waits for, from its cached position.
-pub(crate) fn pending_of(game: &GameRow) -> Option<Pending> {
-    crate::with_game!(&game.kind, G => load::<G>(game).and_then(|s| s.pending())).flatten()
+pub(crate) fn pending_of(game: &GameRow) -> Option<Pending<String>> {
+    load(game)?.pending()
 }
 
 /// The game's cached state, if it reads.
-pub(crate) fn load<G: Game>(game: &GameRow) -> Option<G> {
-    game.position
-        .as_deref()
-        .and_then(|p| G::from_position(p).ok())
-}
-
-/// How a game ended by its rules, as a finished game keeps it.
-pub(crate) fn termination(reason: EndReason) -> String {
-    match reason {
-        EndReason::ReserveEntered => "reserve entered".into(),
-        EndReason::Points { north, south } => format!("points, {north} to {south}"),
-        EndReason::NoLegalAction => "no legal action".into(),
-    }
-}
-
-/// Whether a decision starts (or continues) a turn, rather than answering
-/// inside an action.
-pub(super) fn is_turn(kind: crate::games::DecisionKind) -> bool {
-    matches!(
-        kind,
-        crate::games::DecisionKind::Turn | crate::games::DecisionKind::DoubleTurn { .. }
-    )
+pub(crate) fn load(game: &GameRow) -> Option<Box<dyn AnyGame>> {
+    let hosted = hosted::find(&game.kind)?;
+    (hosted.from_position)(game.position.as_deref()?).ok()
 }

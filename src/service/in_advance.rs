@@ -10,17 +10,17 @@ use super::texts::{self, sentence};
 use super::work::Work;
 use super::Result;
 use crate::games::submission::submit;
-use crate::games::{Game, Seat};
+use crate::games::{AnyGame, Happened, Seat};
 use crate::mail::outgoing::AutoKind;
-use crate::store::{GameRow, SeatRow};
+use crate::store::{EntryKind, GameRow, SeatRow};
 
 impl Work<'_> {
     /// Stores a seat's answers given in advance (`IF STAND OPTION 2`, `IF
     /// ATTACKED AT B2C RETREAT B1R`), each replacing an earlier one with the
     /// same condition.
-    pub(super) fn give_answers_in_advance<G: Game>(
+    pub(super) fn give_answers_in_advance(
         &mut self,
-        state: &G,
+        state: &dyn AnyGame,
         game: &GameRow,
         seat: &SeatRow,
         ifs: &[String],
@@ -81,11 +81,11 @@ impl Work<'_> {
     /// Plays every answer given in advance whose condition holds for the
     /// decision now pending, one after the other; each is used once. An
     /// answer that is not legal then is dropped and its writer told.
-    pub(super) fn answer_in_advance<G: Game>(
+    pub(super) fn answer_in_advance(
         &mut self,
-        state: &mut G,
+        state: &mut dyn AnyGame,
         game: &GameRow,
-    ) -> Result<Vec<G::Event>> {
+    ) -> Result<Vec<Happened>> {
         let mut happened = Vec::new();
         // Each answer is used once, so this ends; the bound is for safety.
         for _ in 0..8 {
@@ -111,13 +111,13 @@ impl Work<'_> {
                 let words = texts::say(
                     "in_advance.played",
                     minijinja::context! {
-                        side => G::seat_name(pending.seat),
+                        side => state.seat_name(pending.seat),
                         answer => answer.written,
                     },
                 );
                 self.tx.add_entry(
                     game.id,
-                    "comment",
+                    EntryKind::Comment,
                     Some(pending.seat),
                     &words,
                     "",
@@ -200,7 +200,7 @@ impl Work<'_> {
     }
 
     /// `CANCEL IF [condition]`.
-    pub(super) fn cancel_answers<G: Game>(
+    pub(super) fn cancel_answers(
         &mut self,
         line: &str,
         words: &str,
@@ -211,7 +211,7 @@ impl Work<'_> {
         let kept: Vec<AnswerInAdvance> = if words.trim().is_empty() {
             Vec::new()
         } else {
-            let state = self.state::<G>(game)?;
+            let state = self.state(game)?;
             match state.read_condition(words) {
                 Ok(c) => answers
                     .iter()
@@ -275,8 +275,8 @@ pub(super) fn split_answers_in_advance(lines: &[String]) -> (Vec<String>, Vec<St
 
 /// Reads `IF <condition> <answer>`: the longest beginning the game reads as
 /// a condition, and the order after it.
-fn read_answer_in_advance<G: Game>(
-    state: &G,
+fn read_answer_in_advance(
+    state: &dyn AnyGame,
     line: &str,
 ) -> std::result::Result<AnswerInAdvance, String> {
     let words: Vec<&str> = line.split_whitespace().skip(1).collect();

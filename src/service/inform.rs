@@ -8,8 +8,8 @@ use super::update::update_text_keyed;
 use super::work::Work;
 use super::zones::local_time;
 use super::{texts, Result};
-use crate::games::{hosted, Game};
-use crate::store::{seat_from_text, GameRow, SeatRow};
+use crate::games::{hosted, GameResult};
+use crate::store::{GameRow, GameStatus, SeatRow};
 
 impl Work<'_> {
     /// `HELP`: the commands.
@@ -40,12 +40,12 @@ impl Work<'_> {
                 .map(|until| {
                     texts::say(
                         "inform.paused",
-                        minijinja::context! { until => local_time(&until, &zone) },
+                        minijinja::context! { until => local_time(until.utc(), &zone) },
                     )
                 })
                 .unwrap_or_default();
-            let state = match g.status.as_str() {
-                "active" => match pending_of(&g) {
+            let state = match g.status {
+                GameStatus::Active => match pending_of(&g) {
                     Some(p) if Some(p.seat) == me.map(|s| s.seat) => texts::say(
                         "inform.state_your_turn",
                         minijinja::context! { paused => paused },
@@ -56,21 +56,18 @@ impl Work<'_> {
                     ),
                     None => texts::say("inform.state_over", ()),
                 },
-                "invited" => texts::say("inform.state_invited", ()),
-                "finished" => {
-                    let result = match g.result.as_deref() {
-                        Some("draw") => texts::say("inform.result_draw", ()),
-                        Some(r) => match seat_from_text(r) {
-                            Some(w) if Some(w) == me.map(|s| s.seat) => texts::say(
-                                "inform.result_you_won",
-                                minijinja::context! { side => side_name(&g, w) },
-                            ),
-                            Some(w) => texts::say(
-                                "inform.result_won",
-                                minijinja::context! { side => side_name(&g, w) },
-                            ),
-                            None => texts::say("inform.state_over", ()),
-                        },
+                GameStatus::Invited => texts::say("inform.state_invited", ()),
+                GameStatus::Finished => {
+                    let result = match g.result {
+                        Some(GameResult::Draw) => texts::say("inform.result_draw", ()),
+                        Some(GameResult::Win(w)) if Some(w) == me.map(|s| s.seat) => texts::say(
+                            "inform.result_you_won",
+                            minijinja::context! { side => side_name(&g, w) },
+                        ),
+                        Some(GameResult::Win(w)) => texts::say(
+                            "inform.result_won",
+                            minijinja::context! { side => side_name(&g, w) },
+                        ),
                         None => texts::say("inform.state_over", ()),
                     };
                     texts::say(
@@ -80,7 +77,7 @@ impl Work<'_> {
                 }
                 other => texts::say(
                     "inform.state_other",
-                    minijinja::context! { status => other, ended => g.termination },
+                    minijinja::context! { status => other.to_string(), ended => g.termination },
                 ),
             };
             list.push(texts::say(
@@ -109,47 +106,32 @@ impl Work<'_> {
     }
 
     /// `BOARD`: the game as it stands, unless this reply carries it already.
-    pub(super) fn board<G: Game>(
-        &mut self,
-        line: &str,
-        game: &GameRow,
-        seat: &SeatRow,
-    ) -> Result<()> {
+    pub(super) fn board(&mut self, line: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
         if self.board_shown.contains(&game.id) {
             // The update this mail made carries the board already.
             self.item(line, Answer::Done(texts::say("inform.board", ())));
             return Ok(());
         }
-        let state = self.state::<G>(game)?;
+        let state = self.state(game)?;
         self.item(line, Answer::Done(texts::say("inform.board", ())));
         self.board_shown.insert(game.id);
         self.parts
-            .push(self.update_text(game, &state, seat.seat, &[]));
+            .push(self.update_text(game, state.as_ref(), seat.seat, &[]));
         Ok(())
     }
 
     /// `HELP BOARD`: the board again, with the key to its marks.
-    pub(super) fn help_board<G: Game>(
-        &mut self,
-        line: &str,
-        game: &GameRow,
-        seat: &SeatRow,
-    ) -> Result<()> {
-        let state = self.state::<G>(game)?;
+    pub(super) fn help_board(&mut self, line: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
+        let state = self.state(game)?;
         self.item(line, Answer::Done(texts::say("inform.board_keyed", ())));
-        let text = update_text_keyed(self.tx, game, &state, seat.seat, &[], true, &[])?;
+        let text = update_text_keyed(self.tx, game, state.as_ref(), seat.seat, &[], true, &[])?;
         self.parts.push(texts::wrap(&text));
         Ok(())
     }
 
     /// `HELP MOVES <square>`: the legal orders of the unit there.
-    pub(super) fn help_moves<G: Game>(
-        &mut self,
-        line: &str,
-        square: &str,
-        game: &GameRow,
-    ) -> Result<()> {
-        let state = self.state::<G>(game)?;
+    pub(super) fn help_moves(&mut self, line: &str, square: &str, game: &GameRow) -> Result<()> {
+        let state = self.state(game)?;
         match state.choices_from(square) {
             Ok(text) => {
                 self.item(line, Answer::Done(texts::say("inform.moves", ())));
@@ -161,8 +143,8 @@ impl Work<'_> {
     }
 
     /// `HISTORY`: the record of the game so far.
-    pub(super) fn history<G: Game>(&mut self, line: &str, game: &GameRow) -> Result<()> {
-        let record = self.record::<G>(game)?;
+    pub(super) fn history(&mut self, line: &str, game: &GameRow) -> Result<()> {
+        let record = self.record(game)?;
         self.item(line, Answer::Done(texts::say("inform.history", ())));
         self.parts.push(record.to_string());
         Ok(())

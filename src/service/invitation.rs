@@ -9,8 +9,9 @@ use super::reply::Answer;
 use super::subject::game_subject;
 use super::work::Work;
 use super::zones::local_time;
-use super::{now_text, texts, Result};
-use crate::games::{hosted, seat_named, Game, Seat};
+use super::{texts, Result};
+use crate::games::hosted::{self, Hosted};
+use crate::games::Seat;
 use crate::mail::outgoing::AutoKind;
 use crate::store::StoreError;
 
@@ -34,7 +35,7 @@ impl Work<'_> {
         first: Option<&str>,
         time: TimeControl,
     ) -> Result<()> {
-        let Some(name) = hosted::canonical(game) else {
+        let Some(hosted) = hosted::find(game) else {
             self.item(
                 line,
                 Answer::Refused(texts::say(
@@ -44,13 +45,13 @@ impl Work<'_> {
             );
             return Ok(());
         };
-        crate::with_game!(name, G => self.new_game_of::<G>(line, opponent, side, first, time))
-            .unwrap_or(Ok(()))
+        self.new_game_of(hosted, line, opponent, side, first, time)
     }
 
-    /// `NEW <game> ...` for the hosted game `G`: the sides are its own.
-    fn new_game_of<G: Game>(
+    /// `NEW <game> ...` for the hosted game `hosted`: the sides are its own.
+    fn new_game_of(
         &mut self,
+        hosted: &Hosted,
         line: &str,
         opponent: &str,
         side: Option<&str>,
@@ -95,11 +96,11 @@ impl Work<'_> {
         }
         let seat_of = |name: Option<&str>, default: Seat| match name {
             None => Some(default),
-            Some(n) => seat_named::<G>(n),
+            Some(n) => hosted.seat_named(n),
         };
         let (Some(mine), Some(first)) = (seat_of(side, Seat::North), seat_of(first, Seat::North))
         else {
-            let [north, south] = Seat::BOTH.map(|s| G::seat_name(s).to_ascii_uppercase());
+            let [north, south] = Seat::BOTH.map(|s| hosted.seat_name(s).to_ascii_uppercase());
             self.item(
                 line,
                 Answer::Refused(texts::say(
@@ -117,8 +118,8 @@ impl Work<'_> {
             .unwrap_or_default();
         let me = self.tx.player(self.sender, &name, self.at)?;
         // One mail (or many) cannot make orderly invite a crowd.
-        let day_ago = now_text(self.now - chrono::Duration::days(1));
-        let (today, open) = self.tx.invitations_by(me, &day_ago)?;
+        let day_ago = self.now - chrono::Duration::days(1);
+        let (today, open) = self.tx.invitations_by(me, day_ago.into())?;
         let service = &self.config.service;
         let limit = if open >= i64::from(service.max_open_invitations) {
             Some(texts::say(
@@ -144,7 +145,10 @@ impl Work<'_> {
             return Ok(());
         }
         let them = self.tx.player(opponent, "", self.at)?;
-        let id = self.tx.create_game(G::NAME, first, mine, self.at)?;
+        let seed = identity::game_seed(self.secret, self.message_id, line);
+        let id = self
+            .tx
+            .create_game(hosted.name, first, mine, seed, self.at)?;
         let days = time.days.unwrap_or(self.config.deadlines.turn_days);
         self.tx.set_turn_days(id, i64::from(days))?;
         if let Some(policy) = &time.timeout {
@@ -199,13 +203,13 @@ impl Work<'_> {
                 "invitation",
                 minijinja::context! {
                     inviter => inviter,
-                    title => G::TITLE,
-                    game => G::NAME.to_ascii_uppercase(),
-                    you => G::seat_name(theirs),
-                    first => G::seat_name(first),
+                    title => hosted.title,
+                    game => hosted.name.to_ascii_uppercase(),
+                    you => hosted.seat_name(theirs),
+                    first => hosted.seat_name(first),
                     pace => pace,
                     moderator => time.moderator,
-                    expires => local_time(&now_text(expires), &zone),
+                    expires => local_time(expires, &zone),
                     reply_to => reply_address(&self.config.service.address, id, &their_seat.secret),
                 },
             );
@@ -226,7 +230,7 @@ impl Work<'_> {
                         inviter => self.sender,
                         opponent => opponent,
                         game => id,
-                        title => G::TITLE,
+                        title => hosted.title,
                         address => format!("{local}+mod.{key}@{domain}"),
                     },
                 ));
@@ -248,9 +252,9 @@ impl Work<'_> {
                 "invitation.proposed",
                 minijinja::context! {
                     game => id,
-                    side => G::seat_name(mine),
+                    side => hosted.seat_name(mine),
                     opponent => opponent,
-                    first => G::seat_name(first),
+                    first => hosted.seat_name(first),
                     pace => pace,
                 },
             )),

@@ -3,39 +3,34 @@
 //! win claimed on time; and a player's call for a moderator (MODERATOR).
 
 use super::clock::claims;
-use super::game::load;
+use super::game::{hosted_of, load, side_name};
 use super::notices::{moderators_of, queue_notice};
 use super::reply::Answer;
 use super::work::Work;
 use super::{texts, Result};
-use crate::games::{Game, GameOptions};
-use crate::store::{seat_text, GameRow, SeatRow};
+use crate::games::{GameOptions, GameResult};
+use crate::store::{result_text, EntryKind, GameRow, GameStatus, SeatRow};
 
 impl Work<'_> {
     /// `CLAIM WIN`: the opponent's time ran out (past the grace period) and
     /// the policy lets the waiting player claim the game.
-    pub(super) fn claim_win<G: Game>(
-        &mut self,
-        line: &str,
-        game: &GameRow,
-        seat: &SeatRow,
-    ) -> Result<()> {
+    pub(super) fn claim_win(&mut self, line: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
         let deadline = self.tx.deadline(game.id)?;
         let claimable = claims(self.tx, self.config, game.id)?;
         match deadline {
             Some(d) if d.timed_out && d.seat != seat.seat && claimable => {
-                let loser = G::seat_name(d.seat);
+                let loser = side_name(game, d.seat);
                 let text = texts::say(
                     "game.win_claimed",
                     minijinja::context! {
-                        winner => G::seat_name(seat.seat),
+                        winner => side_name(game, seat.seat),
                         loser => loser,
-                        deadline => d.at,
+                        deadline => d.at.to_string(),
                     },
                 );
                 self.tx.add_entry(
                     game.id,
-                    "comment",
+                    EntryKind::Comment,
                     None,
                     &text,
                     line,
@@ -45,9 +40,9 @@ impl Work<'_> {
                 )?;
                 self.tx.add_entry(
                     game.id,
-                    "adjudicate",
+                    EntryKind::Adjudicate,
                     Some(seat.seat),
-                    seat_text(seat.seat),
+                    result_text(GameResult::Win(seat.seat)),
                     line,
                     Some(self.message_id),
                     self.at,
@@ -55,7 +50,7 @@ impl Work<'_> {
                 )?;
                 self.tx.finish(
                     game.id,
-                    seat_text(seat.seat),
+                    GameResult::Win(seat.seat),
                     &texts::say(
                         "game.ended_out_of_time",
                         minijinja::context! { loser => loser },
@@ -70,15 +65,15 @@ impl Work<'_> {
                         minijinja::context! { game => game.id, loser => loser },
                     )),
                 );
-                let state = self.state::<G>(game)?;
+                let state = self.state(game)?;
                 let game = self.reload(game.id)?;
-                self.broadcast(&game, &state, &[], Some(seat.seat))?;
+                self.broadcast(&game, state.as_ref(), &[], Some(seat.seat))?;
             }
             Some(d) if d.seat != seat.seat && !d.timed_out => self.item(
                 line,
                 Answer::Refused(texts::say(
                     "game.still_has_time",
-                    minijinja::context! { side => G::seat_name(d.seat), deadline => d.at },
+                    minijinja::context! { side => side_name(game, d.seat), deadline => d.at.to_string() },
                 )),
             ),
             _ if !claimable => self.item(
@@ -94,21 +89,16 @@ impl Work<'_> {
     }
 
     /// `ACCEPT` of an invitation by the player invited: the game begins.
-    pub(super) fn accept<G: Game>(
-        &mut self,
-        line: &str,
-        game: &GameRow,
-        seat: &SeatRow,
-    ) -> Result<()> {
-        let side = G::seat_name(seat.seat);
-        self.tx.set_status(game.id, "active", self.at)?;
-        let state = G::new(&GameOptions {
+    pub(super) fn accept(&mut self, line: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
+        let side = side_name(game, seat.seat);
+        self.tx.set_status(game.id, GameStatus::Active, self.at)?;
+        let state = (hosted_of(game)?.new)(&GameOptions {
             first: game.first_seat,
-            seed: None,
+            seed: game.seed,
         });
         self.tx
             .set_position(game.id, &state.position(), 0, self.at)?;
-        self.refresh_deadline(game.id, &state)?;
+        self.refresh_deadline(game.id, state.as_ref())?;
         self.item(
             line,
             Answer::Done(texts::say(
@@ -117,12 +107,12 @@ impl Work<'_> {
             )),
         );
         let game = self.reload(game.id)?;
-        self.broadcast(&game, &state, &[], Some(seat.seat))
+        self.broadcast(&game, state.as_ref(), &[], Some(seat.seat))
     }
 
     /// `DECLINE` of an invitation by the player invited.
     pub(super) fn decline(&mut self, line: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
-        self.tx.set_status(game.id, "declined", self.at)?;
+        self.tx.set_status(game.id, GameStatus::Declined, self.at)?;
         self.item(
             line,
             Answer::Done(texts::say(
@@ -161,32 +151,27 @@ impl Work<'_> {
 
     /// A command that needs a game under way, about one that is over (or
     /// declined, or expired): refused, with the game as it stands.
-    pub(super) fn not_active<G: Game>(&mut self, line: &str, game: &GameRow, seat: &SeatRow) {
+    pub(super) fn not_active(&mut self, line: &str, game: &GameRow, seat: &SeatRow) {
         self.item(
             line,
             Answer::Refused(texts::say(
                 "game.not_active",
-                minijinja::context! { game => game.id, status => game.status },
+                minijinja::context! { game => game.id, status => game.status.to_string() },
             )),
         );
-        if let Some(state) = load::<G>(game) {
+        if let Some(state) = load(game) {
             self.parts
-                .push(self.update_text(game, &state, seat.seat, &[]));
+                .push(self.update_text(game, state.as_ref(), seat.seat, &[]));
         }
     }
 
     /// `RESIGN`: the other seat wins.
-    pub(super) fn resign<G: Game>(
-        &mut self,
-        line: &str,
-        game: &GameRow,
-        seat: &SeatRow,
-    ) -> Result<()> {
-        let side = G::seat_name(seat.seat);
+    pub(super) fn resign(&mut self, line: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
+        let side = side_name(game, seat.seat);
         let winner = seat.seat.other();
         self.tx.add_entry(
             game.id,
-            "resign",
+            EntryKind::Resign,
             Some(seat.seat),
             "RESIGNS",
             line,
@@ -196,7 +181,7 @@ impl Work<'_> {
         )?;
         self.tx.finish(
             game.id,
-            seat_text(winner),
+            GameResult::Win(winner),
             &texts::say("game.ended_resigned", minijinja::context! { side => side }),
             self.at,
         )?;
@@ -204,23 +189,18 @@ impl Work<'_> {
             line,
             Answer::Done(texts::say(
                 "game.resigned",
-                minijinja::context! { game => game.id, winner => G::seat_name(winner) },
+                minijinja::context! { game => game.id, winner => side_name(game, winner) },
             )),
         );
-        let state = self.state::<G>(game)?;
+        let state = self.state(game)?;
         let game = self.reload(game.id)?;
-        self.broadcast(&game, &state, &[], Some(seat.seat))
+        self.broadcast(&game, state.as_ref(), &[], Some(seat.seat))
     }
 
     /// `OFFER DRAW`: the other player may accept or decline it (an order
     /// declines it too).
-    pub(super) fn offer_draw<G: Game>(
-        &mut self,
-        line: &str,
-        game: &GameRow,
-        seat: &SeatRow,
-    ) -> Result<()> {
-        let side = G::seat_name(seat.seat);
+    pub(super) fn offer_draw(&mut self, line: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
+        let side = side_name(game, seat.seat);
         self.tx.set_draw_offer(game.id, Some(seat.seat))?;
         self.item(line, Answer::Done(texts::say("game.draw_offered", ())));
         self.notify_other(
@@ -234,15 +214,10 @@ impl Work<'_> {
     }
 
     /// `ACCEPT DRAW` of the other player's offer: the game ends drawn.
-    pub(super) fn accept_draw<G: Game>(
-        &mut self,
-        line: &str,
-        game: &GameRow,
-        seat: &SeatRow,
-    ) -> Result<()> {
+    pub(super) fn accept_draw(&mut self, line: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
         self.tx.add_entry(
             game.id,
-            "draw",
+            EntryKind::Draw,
             Some(seat.seat),
             "DRAW AGREED",
             line,
@@ -251,7 +226,7 @@ impl Work<'_> {
             &[],
         )?;
         let ended = texts::say("game.ended_draw_agreed", ());
-        self.tx.finish(game.id, "draw", &ended, self.at)?;
+        self.tx.finish(game.id, GameResult::Draw, &ended, self.at)?;
         self.item(
             line,
             Answer::Done(texts::say(
@@ -259,19 +234,19 @@ impl Work<'_> {
                 minijinja::context! { game => game.id },
             )),
         );
-        let state = self.state::<G>(game)?;
+        let state = self.state(game)?;
         let game = self.reload(game.id)?;
-        self.broadcast(&game, &state, &[], Some(seat.seat))
+        self.broadcast(&game, state.as_ref(), &[], Some(seat.seat))
     }
 
     /// `DECLINE DRAW` of the other player's offer: play goes on.
-    pub(super) fn decline_draw<G: Game>(
+    pub(super) fn decline_draw(
         &mut self,
         line: &str,
         game: &GameRow,
         seat: &SeatRow,
     ) -> Result<()> {
-        let side = G::seat_name(seat.seat);
+        let side = side_name(game, seat.seat);
         self.tx.set_draw_offer(game.id, None)?;
         self.item(line, Answer::Done(texts::say("game.draw_declined", ())));
         self.notify_other(
@@ -291,14 +266,14 @@ impl Work<'_> {
 
     /// `MODERATOR text`: the game is marked disputed and its moderators are
     /// asked, by mail.
-    pub(super) fn ask_moderators<G: Game>(
+    pub(super) fn ask_moderators(
         &mut self,
         line: &str,
         text: &str,
         game: &GameRow,
         seat: &SeatRow,
     ) -> Result<()> {
-        let side = G::seat_name(seat.seat);
+        let side = side_name(game, seat.seat);
         self.tx.set_disputed(game.id, Some(text))?;
         let body = texts::wrap(&texts::say(
             "game.moderator_asked",

@@ -47,7 +47,7 @@ use std::collections::HashSet;
 use super::commands::{self, Command};
 use super::reply::Answer;
 use super::texts;
-use crate::games::{hosted, Game, OrderWord};
+use crate::games::{hosted, OrderWord};
 
 /// What one line of a mail is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -268,7 +268,8 @@ impl LineReader {
     fn order_word(&self, word: &str) -> OrderWord {
         if let Some(w) = self
             .game
-            .and_then(|g| crate::with_game!(g, G => G::order_word(word)))
+            .and_then(hosted::find)
+            .map(|g| (g.order_word)(word))
         {
             return w;
         }
@@ -278,9 +279,9 @@ impl LineReader {
             OrderWord::Filler => 2,
             _ => 1,
         };
-        hosted::GAMES
+        hosted::HOSTED
             .iter()
-            .filter_map(|g| crate::with_game!(g, G => G::order_word(word)))
+            .map(|g| (g.order_word)(word))
             .max_by_key(rank)
             .unwrap_or(OrderWord::Other)
     }
@@ -309,10 +310,8 @@ impl LineReader {
             return word.class;
         }
         let slip = match self.game {
-            Some(g) => crate::with_game!(g, G => G::slip_of(&word.upper)).flatten(),
-            None => hosted::GAMES
-                .iter()
-                .find_map(|g| crate::with_game!(g, G => G::slip_of(&word.upper)).flatten()),
+            Some(g) => hosted::find(g).and_then(|g| (g.slip_of)(&word.upper)),
+            None => hosted::HOSTED.iter().find_map(|g| (g.slip_of)(&word.upper)),
         };
         slip.map_or(Class::Prose, Class::Near)
     }
@@ -582,8 +581,7 @@ impl super::work::Work<'_> {
 mod tests {
     use super::{clauses, shortened, Command, LineReader, Reading, ECHO_COLUMNS};
     use crate::games::squares::{Napoleonic, Squares};
-    use crate::games::Game;
-    use crate::games::OrderWord;
+    use crate::games::{GameText, OrderWord};
 
     fn squares() -> LineReader {
         LineReader::new(

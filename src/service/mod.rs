@@ -40,22 +40,11 @@
 //! replayed from its entries), `game.rs` (a stored game as the service sees
 //! it), `zones.rs` (time zones).
 //!
-//! Every game is handled by code generic over `G: Game`; a stored game says
-//! which it is by its name (`GameRow::kind`), and `on_game!` (over
-//! [`with_game!`](crate::with_game)) picks the type for it.
-
-/// Evaluates `$body`, a `Result`, with `$G` the game type of the stored
-/// game `$row`; a name this orderly does not host is a corrupt store.
-macro_rules! on_game {
-    ($row:expr, $G:ident => $body:expr) => {{
-        // Taken before the body may move the row.
-        let (id, kind) = ($row.id, $row.kind.clone());
-        match $crate::with_game!(&kind, $G => $body) {
-            Some(result) => result,
-            None => Err($crate::service::unhosted(id, &kind)),
-        }
-    }};
-}
+//! The service knows no game's rules or types: a stored game says which it
+//! is by its name (`GameRow::kind`), the registry
+//! ([`hosted`](crate::games::hosted)) gives it as a `Box<dyn AnyGame>`
+//! (`game.rs`), and every step speaks to it through that door in canonical
+//! orders, events as data and words, and the neutral phase of play.
 
 pub mod admin;
 mod clock;
@@ -90,7 +79,7 @@ mod zones;
 
 use std::time::Instant;
 
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, Utc};
 
 use crate::clock::Clock;
 use crate::config::Config;
@@ -101,8 +90,6 @@ use crate::mail::{Mailbox, MailboxError};
 use crate::store::{Store, StoreError};
 
 pub use clock::{fresh_deadline, sweep, SweepReport};
-// `on_game!` names the error for a game not hosted here by this path.
-use game::unhosted;
 pub use notices::undeliverable;
 pub use rebuild::rebuild;
 pub use reply::Answer;
@@ -166,11 +153,6 @@ pub struct Service {
     last_sweep: Option<Instant>,
     /// What "now" is: the system clock, or the one `--now` set.
     clock: Clock,
-}
-
-/// A time as the store keeps it: RFC 3339 in UTC, to the millisecond.
-pub(crate) fn now_text(now: DateTime<Utc>) -> String {
-    now.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
 impl Service {

@@ -7,17 +7,19 @@
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 
 use super::clock::{fresh_deadline, reminders_told_now};
-use super::game::{load, side_name, termination};
+use super::game::{load, side_name};
 use super::identity::{reply_address, seat_secret_generation};
 use super::notices::queue_notice;
 use super::rebuild::rebuild;
 use super::reply::Answer;
 use super::update::update_text;
 use super::zones::local_time;
-use super::{now_text, texts, Result, ServiceError};
+use super::{texts, Result, ServiceError};
 use crate::config::Config;
-use crate::games::{hosted, Game, GameResult, Seat};
-use crate::store::{seat_text, GameRow, StoreError, Tx};
+use crate::games::{hosted, GameResult, Seat};
+use crate::store::{
+    result_text, seat_text, EntryKind, GameRow, GameStatus, StoreError, Timestamp, Tx,
+};
 
 /// One moderator command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -333,10 +335,10 @@ const MAX_EXTEND_HOURS: i64 = 366 * 24;
 /// refusal (a finished game, nothing to roll back, an illegal order) is an
 /// `Ok` [`Answer::Refused`] and changes nothing.
 pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer> {
-    let at = now_text(cx.now);
+    let at = Timestamp::from(cx.now);
     let (game_id, outcome) = match action {
         Action::Stalled => {
-            let list = tx.stalled(&at)?;
+            let list = tx.stalled(at)?;
             let text = if list.is_empty() {
                 texts::say("moderator.nothing_stalled", ())
             } else {
@@ -359,11 +361,8 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
                     minijinja::context! { game => game },
                 )));
             };
-            let old = DateTime::parse_from_rfc3339(&d.at)
-                .map(|t| t.with_timezone(&Utc))
-                .unwrap_or(cx.now);
-            let new = old.max(cx.now) + chrono::Duration::hours(*hours);
-            tx.set_deadline(*game, Some((d.seat, &now_text(new))))?;
+            let new = d.at.utc().max(cx.now) + chrono::Duration::hours(*hours);
+            tx.set_deadline(*game, Some((d.seat, new.into())))?;
             // The announcement below says the new deadline.
             reminders_told_now(tx, cx.config, *game, cx.now, new)?;
             (
@@ -380,10 +379,10 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
         }
         Action::Pause { game, until } => {
             let row = game_row(tx, *game)?;
-            if row.status != "active" {
+            if row.status != GameStatus::Active {
                 return Ok(Answer::Refused(texts::say(
                     "game.not_active",
-                    minijinja::context! { game => game, status => row.status },
+                    minijinja::context! { game => game, status => row.status.to_string() },
                 )));
             }
             if *until <= cx.now {
@@ -398,12 +397,10 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
                     minijinja::context! { days => MAX_EXTEND_HOURS / 24 },
                 )));
             }
-            let left = tx.deadline(*game)?.and_then(|d| {
-                DateTime::parse_from_rfc3339(&d.at)
-                    .ok()
-                    .map(|t| (t.with_timezone(&Utc) - cx.now).num_seconds().max(0))
-            });
-            tx.pause(*game, &now_text(*until), left)?;
+            let left = tx
+                .deadline(*game)?
+                .map(|d| (d.at.utc() - cx.now).num_seconds().max(0));
+            tx.pause(*game, (*until).into(), left)?;
             (
                 row.id,
                 texts::say(
@@ -473,13 +470,13 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
             address,
         } => {
             let row = game_row(tx, *game)?;
-            if !matches!(row.status.as_str(), "active" | "invited") {
+            if !row.status.is_open() {
                 return Ok(Answer::Refused(texts::say(
                     "game.not_active",
-                    minijinja::context! { game => game, status => row.status },
+                    minijinja::context! { game => game, status => row.status.to_string() },
                 )));
             }
-            let player = tx.player(address, "", &at)?;
+            let player = tx.player(address, "", at)?;
             let generation = tx.replace_seat(*game, *seat, player)?;
             let key = seat_secret_generation(cx.secret, *game, *seat, generation);
             tx.set_secret(*game, *seat, &key)?;
@@ -516,10 +513,10 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
             reason,
         } => {
             let row = game_row(tx, *game)?;
-            if row.status != "active" {
+            if row.status != GameStatus::Active {
                 return Ok(Answer::Refused(texts::say(
                     "game.not_active",
-                    minijinja::context! { game => game, status => row.status },
+                    minijinja::context! { game => game, status => row.status.to_string() },
                 )));
             }
             let removed = tx.remove_last_orders(*game, *orders)?;
@@ -529,7 +526,7 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
                     minijinja::context! { game => game },
                 )));
             }
-            on_game!(row, G => replayed::<G>(tx, cx, &row))?;
+            replayed(tx, cx, &row)?;
             (
                 row.id,
                 texts::say(
@@ -544,13 +541,13 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
         }
         Action::Act { game, seat, order } => {
             let row = game_row(tx, *game)?;
-            if row.status != "active" {
+            if row.status != GameStatus::Active {
                 return Ok(Answer::Refused(texts::say(
                     "game.not_active",
-                    minijinja::context! { game => game, status => row.status },
+                    minijinja::context! { game => game, status => row.status.to_string() },
                 )));
             }
-            match on_game!(row, G => act::<G>(tx, cx, &row, *seat, order))? {
+            match act(tx, cx, &row, *seat, order)? {
                 Ok(done) => (row.id, done),
                 Err(refusal) => return Ok(Answer::Refused(refusal)),
             }
@@ -568,13 +565,22 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
     );
     tx.set_disputed(game_id, None)?;
     let in_utc = localized(&words, "UTC");
-    tx.add_entry(game_id, "comment", None, &in_utc, "", None, &at, &[])?;
+    tx.add_entry(
+        game_id,
+        EntryKind::Comment,
+        None,
+        &in_utc,
+        "",
+        None,
+        at,
+        &[],
+    )?;
     tx.audit(
         Some(game_id),
         cx.moderator,
         &format!("{action:?}"),
         &localized(&outcome, "UTC"),
-        &at,
+        at,
     )?;
     announce(tx, cx, game_id, &words)?;
     let zone = moderator_zone(tx, cx)?;
@@ -604,7 +610,7 @@ fn public_name(cx: &Context<'_>) -> String {
 /// A time inside an announcement, written out later in each reader's own
 /// time zone by [`localized`].
 fn time_mark(at: DateTime<Utc>) -> String {
-    format!("\u{1}{}\u{2}", now_text(at))
+    format!("\u{1}{}\u{2}", Timestamp::from(at))
 }
 
 /// `text` with every [`time_mark`] written as a local time in `zone`.
@@ -616,7 +622,11 @@ fn localized(text: &str, zone: &str) -> String {
         let after = &rest[start + 1..];
         match after.find('\u{2}') {
             Some(end) => {
-                out.push_str(&local_time(&after[..end], zone));
+                let mark = &after[..end];
+                match mark.parse::<Timestamp>() {
+                    Ok(at) => out.push_str(&local_time(at.utc(), zone)),
+                    Err(_) => out.push_str(mark),
+                }
                 rest = &after[end + 1..];
             }
             None => {
@@ -630,11 +640,11 @@ fn localized(text: &str, zone: &str) -> String {
 
 /// After a rollback: the cached position replayed from the entries left,
 /// no held orders, and a fresh deadline for the decision now pending.
-fn replayed<G: Game>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()> {
-    let recorder = rebuild::<G>(tx, row, cx.config.address_parts().1)?;
+fn replayed(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()> {
+    let recorder = rebuild(tx, row, cx.config.address_parts().1)?;
     let state = recorder.game();
     let count = tx.entries(row.id)?.len() as i64;
-    tx.set_position(row.id, &state.position(), count, &now_text(cx.now))?;
+    tx.set_position(row.id, &state.position(), count, cx.now.into())?;
     for seat in Seat::BOTH {
         tx.set_held(row.id, seat, &[])?;
     }
@@ -644,23 +654,23 @@ fn replayed<G: Game>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()>
 /// `ACT`: the order applied for `seat` as if the player had sent it.
 /// `Ok(Err(refusal))` when the game does not wait for that seat or the
 /// order is not legal; nothing is changed then.
-fn act<G: Game>(
+fn act(
     tx: &Tx<'_>,
     cx: &Context<'_>,
     row: &GameRow,
     seat: Seat,
     order: &str,
 ) -> Result<std::result::Result<String, String>> {
-    let (game, at) = (row.id, now_text(cx.now));
-    let mut state = rebuild::<G>(tx, row, cx.config.address_parts().1)?
+    let (game, at) = (row.id, Timestamp::from(cx.now));
+    let mut state = rebuild(tx, row, cx.config.address_parts().1)?
         .game()
-        .clone();
+        .clone_box();
     match state.pending() {
         Some(p) if p.seat == seat => {}
         _ => {
             return Ok(Err(texts::say(
                 "moderator.not_waiting_for",
-                minijinja::context! { game => game, side => G::seat_name(seat) },
+                minijinja::context! { game => game, side => side_name(row, seat) },
             )))
         }
     }
@@ -673,39 +683,34 @@ fn act<G: Game>(
             )))
         }
     };
-    let events = match state.apply(&parsed) {
-        Ok(events) => events,
+    let (parsed, happened) = match state.apply_canonical(&parsed) {
+        Ok(applied) => applied,
         Err(e) => {
             return Ok(Err(texts::say(
                 "moderator.order_refused",
-                minijinja::context! { why => e.to_string() },
+                minijinja::context! { why => e.problem },
             )))
         }
     };
-    let texts_of: Vec<String> = events.iter().map(|e| e.to_string()).collect();
     tx.add_entry(
         game,
-        "order",
+        EntryKind::Order,
         Some(seat),
-        &parsed.to_string(),
+        &parsed,
         &texts::say("moderator.act_line", minijinja::context! { order => order }),
         None,
-        &at,
-        &texts_of,
+        at,
+        &happened,
     )?;
     let count = tx.entries(game)?.len() as i64;
-    tx.set_position(game, &state.position(), count, &at)?;
-    fresh_deadline(tx, cx.config, game, &state, cx.now)?;
+    tx.set_position(game, &state.position(), count, at)?;
+    fresh_deadline(tx, cx.config, game, state.as_ref(), cx.now)?;
     if let Some(outcome) = state.outcome() {
-        let result = match outcome.result {
-            GameResult::Win(s) => seat_text(s),
-            GameResult::Draw => "draw",
-        };
-        tx.finish(game, result, &termination(outcome.reason), &at)?;
+        tx.finish(game, outcome.result, &outcome.reason, at)?;
     }
     Ok(Ok(texts::say(
         "moderator.acted",
-        minijinja::context! { order => parsed.to_string(), side => G::seat_name(seat) },
+        minijinja::context! { order => parsed, side => side_name(row, seat) },
     )))
 }
 
@@ -718,26 +723,31 @@ fn end_game(
     reason: &str,
 ) -> Result<Option<String>> {
     let row = game_row(tx, game)?;
-    if !matches!(row.status.as_str(), "active" | "invited") {
+    if !row.status.is_open() {
         return Ok(Some(texts::say(
             "game.not_active",
-            minijinja::context! { game => game, status => row.status },
+            minijinja::context! { game => game, status => row.status.to_string() },
         )));
     }
-    let at = now_text(cx.now);
-    let text = match result {
-        GameResult::Win(s) => seat_text(s),
-        GameResult::Draw => "draw",
-    };
-    tx.add_entry(game, "adjudicate", None, text, reason, None, &at, &[])?;
+    let at = Timestamp::from(cx.now);
+    tx.add_entry(
+        game,
+        EntryKind::Adjudicate,
+        None,
+        result_text(result),
+        reason,
+        None,
+        at,
+        &[],
+    )?;
     tx.finish(
         game,
-        text,
+        result,
         &texts::say(
             "moderator.adjudicated",
             minijinja::context! { reason => reason },
         ),
-        &at,
+        at,
     )?;
     Ok(None)
 }
@@ -764,12 +774,12 @@ fn stalled_words(tx: &Tx<'_>, cx: &Context<'_>, s: &crate::store::Stalled) -> Re
     } else if let Some(until) = &s.paused_until {
         texts::say(
             "moderator.stalled_paused",
-            minijinja::context! { until => local_time(until, &zone) },
+            minijinja::context! { until => local_time(until.utc(), &zone) },
         )
     } else if let Some((seat, at)) = &s.deadline {
         texts::say(
             "moderator.stalled_late",
-            minijinja::context! { side => side(*seat), deadline => local_time(at, &zone) },
+            minijinja::context! { side => side(*seat), deadline => local_time(at.utc(), &zone) },
         )
     } else {
         texts::say("moderator.stalled_other", ())
@@ -792,7 +802,7 @@ pub fn resume(tx: &Tx<'_>, now: DateTime<Utc>, game: i64) -> Result<()> {
     let left = tx.unpause(game)?;
     if let (Some(left), Some(d)) = (left, tx.deadline(game)?) {
         let at = now + chrono::Duration::seconds(left);
-        tx.set_deadline(game, Some((d.seat, &now_text(at))))?;
+        tx.set_deadline(game, Some((d.seat, at.into())))?;
     }
     Ok(())
 }
@@ -800,27 +810,23 @@ pub fn resume(tx: &Tx<'_>, now: DateTime<Utc>, game: i64) -> Result<()> {
 /// Tells both players what a moderator did, with the game as it now stands.
 fn announce(tx: &Tx<'_>, cx: &Context<'_>, game: i64, words: &str) -> Result<()> {
     let row = game_row(tx, game)?;
-    on_game!(row, G => announce_as::<G>(tx, cx, &row, words))
-}
-
-fn announce_as<G: Game>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow, words: &str) -> Result<()> {
-    let game = row.id;
-    let state = match load::<G>(row) {
+    let row = &row;
+    let state = match load(row) {
         Some(s) => s,
-        None => rebuild::<G>(tx, row, cx.config.address_parts().1)?
+        None => rebuild(tx, row, cx.config.address_parts().1)?
             .game()
-            .clone(),
+            .clone_box(),
     };
     // The mail that ends a game carries its whole record.
-    let record = if row.status == "finished" {
+    let record = if row.status == GameStatus::Finished {
         let site = cx.config.address_parts().1;
-        let record = rebuild::<G>(tx, row, site)?.into_record().to_string();
+        let record = rebuild(tx, row, site)?.into_record().to_string();
         format!("\n{}\n\n{record}", texts::say("update.record", ()))
     } else {
         String::new()
     };
     for seat in tx.seats(game)? {
-        let update = update_text(tx, row, &state, seat.seat, &[])?;
+        let update = update_text(tx, row, state.as_ref(), seat.seat, &[])?;
         let (zone, _) = tx.player_settings(&seat.address)?;
         let words = localized(words, &zone);
         let body = format!("{}\n{update}{record}", texts::wrap(&words));

@@ -3,7 +3,7 @@
 //! half of a double turn; each taken order recorded and echoed, each
 //! refusal with its rule and the nearest legal orders.
 
-use super::game::{is_turn, load, pending_of, termination};
+use super::game::{load, pending_of, side_name};
 use super::identity::Claim;
 use super::in_advance::split_answers_in_advance;
 use super::reply::Answer;
@@ -11,8 +11,8 @@ use super::texts::{self, sentence};
 use super::work::Work;
 use super::Result;
 use crate::games::submission::{release, submit, submit_until_turn, Submission};
-use crate::games::{Game, GameResult, Rejection, Seat};
-use crate::store::{seat_text, GameRow, SeatRow};
+use crate::games::{Happened, Rejection, Seat};
+use crate::store::{EntryKind, GameRow, GameStatus, SeatRow};
 
 impl Work<'_> {
     /// Order lines in a row: given to the game of the mail's key, if it
@@ -20,40 +20,40 @@ impl Work<'_> {
     pub(super) fn orders(&mut self, lines: &[String], claim: Option<&Claim>) -> Result<()> {
         let first = lines[0].clone();
         if let Some((game, seat)) = self.authenticate(&first, claim)? {
-            if game.status != "active" {
+            if game.status != GameStatus::Active {
                 for l in lines {
                     self.item(
                         l,
                         Answer::Refused(texts::say(
                             "orders.game_not_active",
-                            minijinja::context! { game => game.id, status => game.status },
+                            minijinja::context! { game => game.id, status => game.status.to_string() },
                         )),
                     );
                 }
                 return Ok(());
             }
-            on_game!(game, G => self.orders_for::<G>(lines, game, seat))?;
+            self.orders_for(lines, game, seat)?;
         }
         Ok(())
     }
 
-    /// Order lines for `seat` of `game` (of the hosted game `G`): played
-    /// if it is the seat's turn, with the lines held from earlier mails and
-    /// the answers given in advance; the update goes to both seats.
-    pub(super) fn orders_for<G: Game>(
+    /// Order lines for `seat` of `game`: played if it is the seat's turn,
+    /// with the lines held from earlier mails and the answers given in
+    /// advance; the update goes to both seats.
+    pub(super) fn orders_for(
         &mut self,
         lines: &[String],
         game: GameRow,
         seat: SeatRow,
     ) -> Result<()> {
-        let mut state = self.state::<G>(&game)?;
+        let mut state = self.state(&game)?;
         // Several orders may share a line, `;` between them; answers given
         // in advance (IF ...) are kept aside, whoever's turn it is.
         let (lines, ifs) = split_answers_in_advance(lines);
         let lines = &lines[..];
         let mut given_now = Vec::new();
         if !ifs.is_empty() {
-            given_now = self.give_answers_in_advance(&state, &game, &seat, &ifs)?;
+            given_now = self.give_answers_in_advance(state.as_ref(), &game, &seat, &ifs)?;
         }
         let refused_all = match state.pending() {
             _ if lines.is_empty() => false,
@@ -63,7 +63,7 @@ impl Work<'_> {
                         "orders.not_your_turn",
                         minijinja::context! {
                             game => game.id,
-                            side => G::seat_name(p.seat),
+                            side => state.seat_name(p.seat),
                             decision => p.kind.to_string(),
                         },
                     );
@@ -95,7 +95,7 @@ impl Work<'_> {
         if refused_all {
             // Nothing of this mail was played: unless an attack is under way
             // already, its answers for "this mail's attack" answer nothing.
-            if state.pending().is_none_or(|p| is_turn(p.kind)) {
+            if state.pending().is_none_or(|p| p.phase.is_turn()) {
                 self.forget_answers_given_now(&game, &seat, &given_now)?;
             }
             return Ok(());
@@ -104,21 +104,21 @@ impl Work<'_> {
         // that this mail may end: they are played the moment the seat's turn
         // comes, before the rest of this mail (they were written first).
         let s = if seat.held.is_empty() {
-            submit(&mut state, seat.seat, lines)
+            submit(state.as_mut(), seat.seat, lines)
         } else {
-            submit_until_turn(&mut state, seat.seat, lines)
+            submit_until_turn(state.as_mut(), seat.seat, lines)
         };
         if !s.taken.is_empty() {
             self.end_vacation_early()?;
         }
         let mut happened = self.record_submission(&game, seat.seat, &s, true)?;
-        happened.extend(self.answer_in_advance(&mut state, &game)?);
-        let earlier = release(&mut state, seat.seat, &seat.held);
+        happened.extend(self.answer_in_advance(state.as_mut(), &game)?);
+        let earlier = release(state.as_mut(), seat.seat, &seat.held);
         happened.extend(self.record_submission(&game, seat.seat, &earlier, true)?);
         let mut held_mine = earlier.held.clone();
         held_mine.extend(s.held.iter().cloned());
         if !s.rest.is_empty() {
-            let after = submit(&mut state, seat.seat, &s.rest);
+            let after = submit(state.as_mut(), seat.seat, &s.rest);
             happened.extend(self.record_submission(&game, seat.seat, &after, true)?);
             held_mine.extend(after.held);
         }
@@ -129,18 +129,18 @@ impl Work<'_> {
             .iter()
             .filter(|o| o.seat != seat.seat && !o.held.is_empty())
         {
-            let r = release(&mut state, other.seat, &other.held);
+            let r = release(state.as_mut(), other.seat, &other.held);
             happened.extend(self.record_submission(&game, other.seat, &r, false)?);
             self.tx.set_held(game.id, other.seat, &r.held)?;
         }
-        let r = release(&mut state, seat.seat, &held_mine);
+        let r = release(state.as_mut(), seat.seat, &held_mine);
         if !r.taken.is_empty() || !r.unused.is_empty() || r.refused.is_some() {
             happened.extend(self.record_submission(&game, seat.seat, &r, true)?);
             held_mine = r.held;
         }
         self.tx.set_held(game.id, seat.seat, &held_mine)?;
-        happened.extend(self.answer_in_advance(&mut state, &game)?);
-        if state.pending().is_none_or(|p| is_turn(p.kind)) {
+        happened.extend(self.answer_in_advance(state.as_mut(), &game)?);
+        if state.pending().is_none_or(|p| p.phase.is_turn()) {
             // No attack under way: answers for "this mail's attack" lapse.
             self.forget_answers_given_now(&game, &seat, &given_now)?;
             self.drop_answers_for_the_attack(game.id)?;
@@ -155,43 +155,39 @@ impl Work<'_> {
         let count = self.tx.entries(game.id)?.len() as i64;
         self.tx
             .set_position(game.id, &state.position(), count, self.at)?;
-        self.refresh_deadline(game.id, &state)?;
+        self.refresh_deadline(game.id, state.as_ref())?;
         if let Some(outcome) = state.outcome() {
-            let result = match outcome.result {
-                GameResult::Win(s) => seat_text(s),
-                GameResult::Draw => "draw",
-            };
             self.tx
-                .finish(game.id, result, &termination(outcome.reason), self.at)?;
+                .finish(game.id, outcome.result, &outcome.reason, self.at)?;
         }
         let game = self.reload(game.id)?;
-        self.broadcast(&game, &state, &happened, Some(seat.seat))
+        self.broadcast(&game, state.as_ref(), &happened, Some(seat.seat))
     }
 
     /// Stores the applied orders of a submission and echoes every line;
     /// returns what happened, in words, for the update mails.
-    pub(super) fn record_submission<G: Game>(
+    pub(super) fn record_submission(
         &mut self,
         game: &GameRow,
         seat: Seat,
-        s: &Submission<G>,
+        s: &Submission,
         echo: bool,
-    ) -> Result<Vec<G::Event>> {
+    ) -> Result<Vec<Happened>> {
         let mut happened = Vec::new();
         if echo {
             self.taken += s.taken.len();
         }
         for t in &s.taken {
-            let events: Vec<String> = t.events.iter().map(|e| e.to_string()).collect();
+            let events: Vec<String> = t.events.iter().map(|e| e.text.clone()).collect();
             self.tx.add_entry(
                 game.id,
-                "order",
+                EntryKind::Order,
                 Some(seat),
                 &t.order.to_string(),
                 &t.line,
                 Some(self.message_id),
                 self.at,
-                &events,
+                &t.events,
             )?;
             if echo {
                 let answer = texts::say(
@@ -217,7 +213,9 @@ impl Work<'_> {
                     &u.line,
                     Answer::Refused(texts::say(
                         "orders.not_applied",
-                        minijinja::context! { why => u.why.describe::<G>() },
+                        minijinja::context! {
+                            why => u.why.describe(Seat::BOTH.map(|s| side_name(game, s))),
+                        },
                     )),
                 );
             }
@@ -260,7 +258,7 @@ impl Work<'_> {
         let games = self.tx.games_of(player).ok()?;
         games
             .into_iter()
-            .filter(|g| g.status == "active" && Some(g.id) != current)
+            .filter(|g| g.status == GameStatus::Active && Some(g.id) != current)
             .take(TRIED)
             .find(|g| {
                 let Ok(seats) = self.tx.seats(g.id) else {
@@ -268,11 +266,7 @@ impl Work<'_> {
                 };
                 let mine = seats.iter().find(|s| s.player_id == player).map(|s| s.seat);
                 let waits_for_me = pending_of(g).is_some_and(|p| Some(p.seat) == mine);
-                waits_for_me
-                    && crate::with_game!(&g.kind, G => {
-                        load::<G>(g).is_some_and(|state| state.read_order(line).is_ok())
-                    })
-                    .unwrap_or(false)
+                waits_for_me && load(g).is_some_and(|state| state.read_order(line).is_ok())
             })
             .map(|g| g.id)
     }

@@ -9,9 +9,10 @@ use chrono::{DateTime, Utc};
 
 use super::notices::undeliverable;
 use super::poll::panic_text;
-use super::{now_text, texts, Result, Service};
+use super::{texts, Result, Service};
 use crate::mail::bounce;
 use crate::mail::outgoing::{MailSender, OutgoingMail, SendError};
+use crate::store::Timestamp;
 
 impl Service {
     /// Sends every mail due in the outbox, marking each sent or failed.
@@ -20,7 +21,7 @@ impl Service {
         loop {
             let due = {
                 let tx = self.store.tx()?;
-                let due = tx.due_mail(&now_text(now), 50)?;
+                let due = tx.due_mail(now.into(), 50)?;
                 tx.commit()?;
                 due
             };
@@ -34,7 +35,7 @@ impl Service {
             for (row, result) in due.iter().zip(results) {
                 match result {
                     Ok(()) => {
-                        tx.mark_sent(row.id, &now_text(self.clock.now()))?;
+                        tx.mark_sent(row.id, self.clock.now().into())?;
                         sent += 1;
                     }
                     Err(failure) => {
@@ -46,7 +47,7 @@ impl Service {
                             now,
                         );
                         tracing::warn!(message_id = %row.message_id, %error, permanent, "send failed");
-                        tx.mark_failed(row.id, &error, retry.as_deref())?;
+                        tx.mark_failed(row.id, &error, retry)?;
                         if retry.is_none() {
                             let why = texts::say(
                                 "notices.send_failed",
@@ -166,10 +167,15 @@ impl Unsent {
 /// When a mail that failed `attempts` times before is tried again: the
 /// wait doubles from `base_secs` with each attempt, twelve times; a
 /// permanent failure is not retried (`None`: given up).
-fn retry_at(base_secs: u64, attempts: i64, permanent: bool, now: DateTime<Utc>) -> Option<String> {
+fn retry_at(
+    base_secs: u64,
+    attempts: i64,
+    permanent: bool,
+    now: DateTime<Utc>,
+) -> Option<Timestamp> {
     (!permanent && attempts < 12).then(|| {
         let wait = Duration::from_secs(base_secs << attempts.min(10));
-        now_text(now + chrono::Duration::from_std(wait).unwrap_or_default())
+        Timestamp::from(now + chrono::Duration::from_std(wait).unwrap_or_default())
     })
 }
 
@@ -179,6 +185,7 @@ mod tests {
 
     use super::{retry_at, Unsent};
     use crate::mail::outgoing::SendError;
+    use crate::store::Timestamp;
 
     fn at(text: &str) -> DateTime<Utc> {
         DateTime::parse_from_rfc3339(text)
@@ -190,12 +197,12 @@ mod tests {
     fn the_wait_doubles_twelve_times_and_a_permanent_failure_is_given_up() {
         let now = at("2026-11-24T10:00:00Z");
         assert_eq!(
-            retry_at(60, 0, false, now).as_deref(),
-            Some("2026-11-24T10:01:00.000Z")
+            retry_at(60, 0, false, now),
+            Some(Timestamp::from(at("2026-11-24T10:01:00Z")))
         );
         assert_eq!(
-            retry_at(60, 3, false, now).as_deref(),
-            Some("2026-11-24T10:08:00.000Z")
+            retry_at(60, 3, false, now),
+            Some(Timestamp::from(at("2026-11-24T10:08:00Z")))
         );
         // Past ten attempts the wait stops growing, and after twelve the
         // mail is given up.

@@ -1,17 +1,17 @@
 //! Messages between the players (SAY, PRESS): kept in the game's record
 //! and passed to the opponent with the update this mail makes, or alone.
 
+use super::game::side_name;
 use super::reply::Answer;
 use super::texts;
 use super::work::Work;
 use super::Result;
-use crate::games::Game;
-use crate::store::{GameRow, SeatRow};
+use crate::store::{EntryKind, GameRow, SeatRow};
 
 impl Work<'_> {
     /// `SAY text`: the message goes to the opponent with this mail's
     /// update (or on its own) and into the record.
-    pub(super) fn say<G: Game>(
+    pub(super) fn pass_message(
         &mut self,
         line: &str,
         text: &str,
@@ -26,7 +26,7 @@ impl Work<'_> {
             .filter(|c| !c.is_control())
             .take(MOST_CHARS)
             .collect();
-        let side = G::seat_name(seat.seat);
+        let side = side_name(game, seat.seat);
         let words = texts::say(
             "press.says",
             minijinja::context! { side => side, text => text },
@@ -34,7 +34,7 @@ impl Work<'_> {
         let count = self.tx.entries(game.id)?.len() as i64;
         self.tx.add_entry(
             game.id,
-            "comment",
+            EntryKind::Comment,
             Some(seat.seat),
             &words,
             line,
@@ -54,7 +54,7 @@ impl Work<'_> {
             line,
             Answer::Done(texts::say(
                 "press.passed",
-                minijinja::context! { side => G::seat_name(seat.seat.other()), text => text },
+                minijinja::context! { side => side_name(game, seat.seat.other()), text => text },
             )),
         );
         Ok(())

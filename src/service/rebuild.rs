@@ -2,42 +2,48 @@
 //! the cached position is checked against, and what HISTORY and the last
 //! mail of a game carry.
 
-use super::game::load;
+use super::game::{hosted_of, load};
 use super::work::Work;
 use super::Result;
-use crate::games::{Game, GameOptions, GameResult, Seat};
+use crate::games::{AnyGame, GameOptions};
 use crate::record::{Record, Recorder};
-use crate::store::{GameRow, StoreError, Tx};
+use crate::store::{result_from_text, EntryKind, GameRow, GameStatus, StoreError, Timestamp, Tx};
 
 impl Work<'_> {
     /// The game's state: the cache when it is current, else a replay.
-    pub(super) fn state<G: Game>(&self, game: &GameRow) -> Result<G> {
+    pub(super) fn state(&self, game: &GameRow) -> Result<Box<dyn AnyGame>> {
         let count = self.tx.entries(game.id)?.len() as i64;
         if game.order_count == count {
             if let Some(state) = load(game) {
                 return Ok(state);
             }
         }
-        Ok(self.record_replay::<G>(game)?.game().clone())
+        Ok(self.record_replay(game)?.game().clone_box())
     }
 
     /// The game replayed from its stored entries.
-    fn record_replay<G: Game>(&self, game: &GameRow) -> Result<Recorder<G>> {
+    fn record_replay(&self, game: &GameRow) -> Result<Recorder> {
         rebuild(self.tx, game, self.domain())
     }
 
     /// The game's record so far.
-    pub(super) fn record<G: Game>(&self, game: &GameRow) -> Result<Record> {
-        Ok(self.record_replay::<G>(game)?.into_record())
+    pub(super) fn record(&self, game: &GameRow) -> Result<Record> {
+        Ok(self.record_replay(game)?.into_record())
     }
 }
 
 /// Rebuilds a game's record and state from its stored entries.
-pub fn rebuild<G: Game>(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recorder<G>> {
-    let mut recorder = Recorder::<G>::new(&GameOptions {
-        first: game.first_seat,
-        seed: None,
-    });
+pub fn rebuild(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recorder> {
+    let hosted = hosted_of(game)?;
+    // The record holds every drawn outcome as an order, so it replays
+    // without the seed, which stays the service's (design: chance).
+    let mut recorder = Recorder::new(
+        hosted,
+        &GameOptions {
+            first: game.first_seat,
+            seed: None,
+        },
+    );
     let seats = tx.seats(game.id)?;
     {
         let tags = recorder.tags_mut();
@@ -50,35 +56,28 @@ pub fn rebuild<G: Game>(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recor
                 format!("{} <{}>", s.name, s.address)
             };
         }
-        tags.started = record_date(&game.created_at);
-        if game.status == "finished" {
-            tags.ended = record_date(&game.updated_at);
+        tags.started = record_date(game.created_at);
+        if game.status == GameStatus::Finished {
+            tags.ended = record_date(game.updated_at);
         }
     }
     for e in tx.entries(game.id)? {
-        let outcome = match (e.kind.as_str(), e.seat) {
-            ("order", _) => match recorder.game().parse_order(&e.text) {
-                Ok(order) => recorder
-                    .apply(&order)
-                    .map(|_| ())
-                    .map_err(|e| format!("{e:?}")),
-                Err(err) => Err(err.to_string()),
+        let outcome = match (e.kind, e.seat) {
+            (EntryKind::Order, _) => recorder
+                .apply(&e.text)
+                .map(|_| ())
+                .map_err(|e| format!("{e:?}")),
+            (EntryKind::Resign, Some(seat)) => recorder.resign(seat).map_err(|e| format!("{e:?}")),
+            (EntryKind::Resign, None) => Err("a resignation of nobody".to_string()),
+            (EntryKind::Draw, _) => recorder.agree_draw().map_err(|e| format!("{e:?}")),
+            (EntryKind::Adjudicate, _) => match result_from_text(&e.text) {
+                Some(result) => recorder.adjudicate(result).map_err(|e| format!("{e:?}")),
+                None => Err(format!("{:?} is no result", e.text)),
             },
-            ("resign", Some(seat)) => recorder.resign(seat).map_err(|e| format!("{e:?}")),
-            ("draw", _) => recorder.agree_draw().map_err(|e| format!("{e:?}")),
-            ("adjudicate", _) => {
-                let result = match e.text.as_str() {
-                    "north" => GameResult::Win(Seat::North),
-                    "south" => GameResult::Win(Seat::South),
-                    _ => GameResult::Draw,
-                };
-                recorder.adjudicate(result).map_err(|e| format!("{e:?}"))
-            }
-            ("comment", _) => {
+            (EntryKind::Comment, _) => {
                 recorder.comment(&e.text);
                 Ok(())
             }
-            (kind, _) => Err(format!("unknown entry kind {kind:?}")),
         };
         if let Err(why) = outcome {
             return Err(
@@ -89,12 +88,13 @@ pub fn rebuild<G: Game>(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recor
     Ok(recorder)
 }
 
-/// The date part of a stored RFC 3339 time, for a record's tags.
-fn record_date(at: &str) -> Option<crate::record::Date> {
-    let date = at.get(..10)?;
-    let mut parts = date.split('-');
-    let year = parts.next()?.parse().ok()?;
-    let month = parts.next()?.parse().ok()?;
-    let day = parts.next()?.parse().ok()?;
-    crate::record::Date::new(year, month, day)
+/// The date (UTC) of a stored time, for a record's tags.
+fn record_date(at: Timestamp) -> Option<crate::record::Date> {
+    use chrono::Datelike;
+    let date = at.utc().date_naive();
+    crate::record::Date::new(
+        u16::try_from(date.year()).ok()?,
+        u8::try_from(date.month()).ok()?,
+        u8::try_from(date.day()).ok()?,
+    )
 }

@@ -3,8 +3,8 @@
 
 use super::game::load;
 use super::texts;
-use crate::games::{Game, Seat};
-use crate::store::{seat_from_text, GameRow};
+use crate::games::{GameResult, Seat};
+use crate::store::{GameRow, GameStatus};
 
 /// The subject of a mail about `game` to the player of `seat` (or to
 /// someone else): the game and its state in a few words, `Game 12: your
@@ -12,16 +12,16 @@ use crate::store::{seat_from_text, GameRow};
 /// `Game 12: over - Blue wins 11-2`. Threading rests on In-Reply-To and
 /// References, which stay as they are.
 pub fn game_subject(game: &GameRow, seat: Option<Seat>) -> String {
-    let headline = match game.status.as_str() {
-        "invited" => texts::say(
+    let headline = match game.status {
+        GameStatus::Invited => texts::say(
             "subject.invited",
             minijinja::context! { kind => game.kind.to_ascii_uppercase() },
         ),
-        "declined" => texts::say("subject.declined", ()),
-        "expired" => texts::say("subject.expired", ()),
-        _ => crate::with_game!(&game.kind, G => headline::<G>(game, seat))
-            .flatten()
-            .unwrap_or_else(|| game.kind.to_ascii_uppercase()),
+        GameStatus::Declined => texts::say("subject.declined", ()),
+        GameStatus::Expired => texts::say("subject.expired", ()),
+        GameStatus::Active | GameStatus::Finished => {
+            headline(game, seat).unwrap_or_else(|| game.kind.to_ascii_uppercase())
+        }
     };
     texts::say(
         "subject.game",
@@ -30,15 +30,18 @@ pub fn game_subject(game: &GameRow, seat: Option<Seat>) -> String {
 }
 
 /// The game's state in a few words, for `seat` (or a bystander).
-fn headline<G: Game>(game: &GameRow, seat: Option<Seat>) -> Option<String> {
-    let state = load::<G>(game)?;
+fn headline(game: &GameRow, seat: Option<Seat>) -> Option<String> {
+    let state = load(game)?;
     if state.outcome().is_none() {
-        if let Some(result) = &game.result {
+        if let Some(result) = game.result {
             // Ended outside the rules: a resignation, a draw, a ruling.
             return Some(texts::say(
                 "subject.over",
                 minijinja::context! {
-                    winner => seat_from_text(result).map(G::seat_name),
+                    winner => match result {
+                        GameResult::Win(w) => Some(state.seat_name(w)),
+                        GameResult::Draw => None,
+                    },
                     ended => game.termination,
                 },
             ));

@@ -2,23 +2,22 @@
 //! that seat, the choices or whom the game waits for, the deadline, the
 //! answers given in advance), as every mail about a game carries it.
 
-use super::game::termination;
 use super::in_advance::AnswerInAdvance;
 use super::work::Work;
 use super::zones::local_time;
 use super::{texts, Result};
-use crate::games::{BoardStyle, Game, Seat};
+use crate::games::{AnyGame, BoardStyle, GameResult, Happened, Seat};
 use crate::store::{GameRow, Tx};
 
 impl Work<'_> {
     /// The update for `seat`, read in this mail's transaction; one that cannot
     /// be read is left out rather than failing the mail.
-    pub(super) fn update_text<G: Game>(
+    pub(super) fn update_text(
         &self,
         game: &GameRow,
-        state: &G,
+        state: &dyn AnyGame,
         seat: Seat,
-        happened: &[G::Event],
+        happened: &[Happened],
     ) -> String {
         update_text(self.tx, game, state, seat, happened).unwrap_or_default()
     }
@@ -26,12 +25,12 @@ impl Work<'_> {
 
 /// The update text for one seat: what happened, the board from that seat,
 /// and the choices or whom the game waits for.
-pub fn update_text<G: Game>(
+pub fn update_text(
     tx: &Tx<'_>,
     game: &GameRow,
-    state: &G,
+    state: &dyn AnyGame,
     seat: Seat,
-    happened: &[G::Event],
+    happened: &[Happened],
 ) -> Result<String> {
     // The key to the board's marks comes with a game's first board; later
     // boards leave it out (HELP BOARD sends it again).
@@ -39,12 +38,12 @@ pub fn update_text<G: Game>(
 }
 
 /// [`update_text`], saying whether the board carries its key.
-pub fn update_text_keyed<G: Game>(
+pub fn update_text_keyed(
     tx: &Tx<'_>,
     game: &GameRow,
-    state: &G,
+    state: &dyn AnyGame,
     seat: Seat,
-    happened: &[G::Event],
+    happened: &[Happened],
     key: bool,
     already_told: &[String],
 ) -> Result<String> {
@@ -63,32 +62,32 @@ pub fn update_text_keyed<G: Game>(
             .unwrap_or_default()
     };
     let pending = state.pending();
-    let result = match (&game.result, state.outcome()) {
+    let result = match (game.result, state.outcome()) {
         (Some(r), _) => Some(texts::say(
             "update.result",
             minijinja::context! {
-                winner => match r.as_str() {
-                    "draw" => None,
-                    seat_name => Some(seat_named_text::<G>(seat_name)),
+                winner => match r {
+                    GameResult::Draw => None,
+                    GameResult::Win(winner) => Some(state.seat_name(winner)),
                 },
                 ended => game.termination,
             },
         )),
-        (None, Some(o)) => Some(termination(o.reason)),
+        (None, Some(o)) => Some(o.reason),
         _ => None,
     };
     let draw_offer = match game.draw_offer {
         Some(s) if s != seat && result.is_none() => Some(texts::say(
             "update.draw_offer",
-            minijinja::context! { side => G::seat_name(s) },
+            minijinja::context! { side => state.seat_name(s) },
         )),
         _ => None,
     };
     let paused = tx.paused_until(game.id)?;
-    let deadline = match tx.deadline(game.id)? {
+    let deadline = match (paused, tx.deadline(game.id)?) {
         // A paused game's clock stands still: no deadline before the pause
         // ends is announced.
-        _ if paused.is_some() => {
+        (Some(until), _) => {
             let address = seats
                 .iter()
                 .find(|r| r.seat == seat)
@@ -97,12 +96,10 @@ pub fn update_text_keyed<G: Game>(
             let (zone, _) = tx.player_settings(&address)?;
             Some(texts::say(
                 "update.paused",
-                minijinja::context! {
-                    until => local_time(paused.as_deref().unwrap_or_default(), &zone),
-                },
+                minijinja::context! { until => local_time(until.utc(), &zone) },
             ))
         }
-        Some(d) => {
+        (None, Some(d)) => {
             let address = seats
                 .iter()
                 .find(|r| r.seat == seat)
@@ -113,12 +110,12 @@ pub fn update_text_keyed<G: Game>(
                 "update.deadline",
                 minijinja::context! {
                     yours => d.seat == seat,
-                    side => G::seat_name(d.seat),
-                    deadline => local_time(&d.at, &zone),
+                    side => state.seat_name(d.seat),
+                    deadline => local_time(d.at.utc(), &zone),
                 },
             ))
         }
-        None => None,
+        (None, None) => None,
     };
     // What this seat answered in advance: only its own, never the other's.
     let answers: Vec<String> =
@@ -133,14 +130,14 @@ pub fn update_text_keyed<G: Game>(
             answers => answers,
             deadline => deadline,
             game => game.id,
-            title => G::TITLE,
-            north_side => G::seat_name(Seat::North),
+            title => state.title(),
+            north_side => state.seat_name(Seat::North),
             north_name => name(Seat::North),
-            south_side => G::seat_name(Seat::South),
+            south_side => state.seat_name(Seat::South),
             south_name => name(Seat::South),
-            you => G::seat_name(seat),
-            happened => untold(happened, already_told).iter().map(|h| texts::wrap(&format!("  {h}")).trim_end().to_string()).collect::<Vec<_>>(),
-            board => state.draw_board_styled(seat, happened, &BoardStyle {
+            you => state.seat_name(seat),
+            happened => untold(&happened.iter().map(|h| state.event_text(h, seat)).collect::<Vec<_>>(), already_told).iter().map(|h| texts::wrap(&format!("  {h}")).trim_end().to_string()).collect::<Vec<_>>(),
+            board => state.draw_board(seat, happened, &BoardStyle {
                 without_key: !key,
                 // A result the rules did not reach (a resignation, a draw
                 // agreed, a moderator's ruling) replaces whose move it is.
@@ -149,9 +146,9 @@ pub fn update_text_keyed<G: Game>(
                 without_last: !happened.is_empty(),
             }),
             result => result,
-            yours => pending.is_some_and(|p| p.seat == seat),
-            choices => state.choices(),
-            waiting => pending.map(|p| texts::say("update.pending", minijinja::context! { side => G::seat_name(p.seat), decision => p.kind.to_string() })).unwrap_or_default(),
+            yours => pending.as_ref().is_some_and(|p| p.seat == seat),
+            choices => state.choices(seat),
+            waiting => pending.as_ref().map(|p| texts::say("update.pending", minijinja::context! { side => state.seat_name(p.seat), decision => p.kind.to_string() })).unwrap_or_default(),
             draw_offer => draw_offer,
         },
     );
@@ -173,12 +170,4 @@ fn untold<E: std::fmt::Display>(happened: &[E], already_told: &[String]) -> Vec<
         }
     }
     out
-}
-
-/// The game's name for a stored seat word.
-fn seat_named_text<G: Game>(seat: &str) -> &'static str {
-    match seat {
-        "north" => G::seat_name(Seat::North),
-        _ => G::seat_name(Seat::South),
-    }
 }

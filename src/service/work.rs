@@ -12,10 +12,10 @@ use super::reply::Item;
 use super::subject::game_subject;
 use super::{texts, Result};
 use crate::config::Config;
-use crate::games::{Game, Seat};
+use crate::games::{AnyGame, Seat};
 use crate::mail::intake::Incoming;
 use crate::mail::outgoing::{AutoKind, OutgoingMail};
-use crate::store::{GameRow, SeatRow, StoreError, Tx};
+use crate::store::{GameRow, SeatRow, StoreError, Timestamp, Tx};
 
 /// The processing of one mail, inside its transaction.
 pub(super) struct Work<'a> {
@@ -25,7 +25,7 @@ pub(super) struct Work<'a> {
     pub(super) incoming: &'a Incoming,
     pub(super) message_id: &'a str,
     pub(super) sender: &'a str,
-    pub(super) at: &'a str,
+    pub(super) at: Timestamp,
     pub(super) now: DateTime<Utc>,
     pub(super) items: Vec<Item>,
     /// Further sections of the reply (boards, help, lists).
@@ -205,7 +205,7 @@ impl Work<'_> {
     /// Gives the game's pending decision a fresh deadline: the game's days
     /// for a turn, `decision_hours` for a decision inside an attack; none
     /// once the game is over.
-    pub(super) fn refresh_deadline<G: Game>(&self, game: i64, state: &G) -> Result<()> {
+    pub(super) fn refresh_deadline(&self, game: i64, state: &dyn AnyGame) -> Result<()> {
         fresh_deadline(self.tx, self.config, game, state, self.now)
     }
 }

@@ -3,12 +3,12 @@
 
 use super::board::{board, Space};
 use super::event::Event;
+use super::flow::DecisionKind;
 use super::order::{Chain, Order};
 use super::retreat::RetreatCause;
 use super::rules::{Access, Defence, Family, OptionList};
 use super::state::{Half, Squares, WINNING_POINTS};
 use super::unit::{Side, UnitId, UnitKind};
-use crate::games::DecisionKind;
 
 /// Which decision an attack waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

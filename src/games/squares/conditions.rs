@@ -8,8 +8,9 @@
 //! has become illegal is refused like any order.
 
 use super::board::Space;
+use super::flow::DecisionKind;
 use super::state::Squares;
-use crate::games::{Condition, DecisionKind, Game, Seat};
+use crate::games::{Condition, Game, Seat};
 
 /// The conditions SQUARES understands, for refusals.
 const CONDITIONS: &str = "IF STAND <answer>, IF RETREAT <answer> (for your attack), \

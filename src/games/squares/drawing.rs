@@ -27,12 +27,13 @@ use std::fmt::Write as _;
 use super::attack::{AttackState, OptionsOffered, Stage};
 use super::board::{board, Space, Terrain, SPACE_COUNT};
 use super::event::Event;
+use super::flow::DecisionKind;
 use super::notation;
 use super::order::Order;
 use super::rules::Variant;
 use super::state::{Half, Squares, WINNING_POINTS};
 use super::unit::{Side, UnitId, UnitKind};
-use crate::games::{BoardStyle, DecisionKind, Game as _, GameResult};
+use crate::games::{BoardStyle, Game as _, GameResult};
 
 /// The widest line a mail may carry.
 pub(crate) const MAX_WIDTH: usize = 76;

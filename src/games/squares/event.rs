@@ -5,9 +5,10 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::board::Space;
+use super::flow::{EndReason, Outcome};
 use super::order::Order;
 use super::unit::{Side, UnitKind};
-use crate::games::{EndReason, GameResult, Outcome, Seat};
+use crate::games::{GameResult, Seat};
 
 /// One thing that happened, in the order it happened.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

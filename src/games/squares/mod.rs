@@ -22,6 +22,7 @@ mod choices;
 mod conditions;
 mod drawing;
 mod event;
+mod flow;
 mod movegen;
 mod napoleonic;
 pub mod notation;
@@ -39,6 +40,7 @@ mod unit;
 pub use attack::{AttackState, Stage};
 pub use board::{board, Board, Rect, Space, SpaceSet, Terrain, SPACE_COUNT};
 pub use event::Event;
+pub use flow::{DecisionKind, EndReason, Outcome};
 pub use napoleonic::{NapEvent, NapOrder, NapRefusal, Napoleonic};
 pub use order::{Chain, Order, Step, MAX_CHAIN};
 pub use refusal::Refusal;
@@ -49,8 +51,8 @@ pub use unit::{Side, UnitId, UnitKind, UnitState, ARMY_SIZE};
 use rules::Access;
 
 use crate::games::{
-    BoardStyle, Condition, DecisionKind, Game, GameOptions, OrderWord, Outcome, ParseError,
-    Pending, Rejection, Seat,
+    BoardStyle, Condition, Game, GameOptions, GameText, OrderWord, ParseError, Pending, Rejection,
+    Seat,
 };
 
 impl Squares {
@@ -224,18 +226,18 @@ impl Game for Squares {
     type Order = Order;
     type Event = Event;
     type Refusal = Refusal;
+    type Decision = DecisionKind;
+    type Ending = EndReason;
 
     const NAME: &'static str = "squares";
+
+    const RULES_VERSION: &'static str = "squares-rulings R1-R28 S1-S8; orderly 2";
 
     fn new(options: &GameOptions) -> Self {
         Squares::opening(options.first.into())
     }
 
-    fn seat_name(seat: Seat) -> &'static str {
-        notation::CIVIL_WAR.sides[seat.index()]
-    }
-
-    fn pending(&self) -> Option<Pending> {
+    fn pending(&self) -> Option<Pending<DecisionKind>> {
         let side = self.side_to_decide()?;
         let kind = match (&self.attack, self.half) {
             (Some(attack), _) => attack.stage.decision_kind(),
@@ -245,6 +247,7 @@ impl Game for Squares {
         };
         Some(Pending {
             seat: side.into(),
+            phase: kind.phase(),
             kind,
         })
     }
@@ -263,7 +266,7 @@ impl Game for Squares {
         if self.outcome.is_some() {
             return Err(Refusal::GameOver);
         }
-        let legal = self.legal_orders();
+        let legal = Game::legal_orders(self);
         let listed = self
             .matching(&legal, order)
             .ok_or_else(|| self.diagnose(order))?;
@@ -290,12 +293,6 @@ impl Game for Squares {
         Ok(game)
     }
 
-    const TITLE: &'static str = "SQUARES - The Civil War Battle Game";
-
-    const RULES_VERSION: &'static str = "squares-rulings R1-R28 S1-S8; orderly 2";
-
-    const RULES: &'static str = rules_text::CIVIL_WAR;
-
     fn turn_number(&self) -> u32 {
         self.turn()
     }
@@ -305,6 +302,24 @@ impl Game for Squares {
             Event::Forced { side, order } => Some(((*side).into(), *order)),
             _ => None,
         }
+    }
+}
+
+impl GameText for Squares {
+    const TITLE: &'static str = "SQUARES - The Civil War Battle Game";
+
+    const RULES: &'static str = rules_text::CIVIL_WAR;
+
+    fn seat_name(seat: Seat) -> &'static str {
+        notation::CIVIL_WAR.sides[seat.index()]
+    }
+
+    fn ending_words(ending: &EndReason) -> String {
+        ending.words(notation::CIVIL_WAR.sides)
+    }
+
+    fn read_ending(words: &str) -> Option<EndReason> {
+        EndReason::read(words, notation::CIVIL_WAR.sides)
     }
 
     fn read_order(&self, line: &str) -> Result<Order, Rejection> {
@@ -339,7 +354,8 @@ impl Game for Squares {
         conditions::holds(self, seat, condition)
     }
 
-    fn choices(&self) -> String {
+    // SQUARES hides nothing: every seat reads the same choices.
+    fn choices(&self, _viewer: Seat) -> String {
         choices::describe(self)
     }
 

@@ -2,12 +2,13 @@
 
 use super::attack::{OptionBar, OptionsOffered, Stage};
 use super::board::{board, Space, Terrain};
+use super::flow::DecisionKind;
 use super::movegen::MoveContext;
 use super::order::{Order, Step};
 use super::rules::{Access, Family, Variant};
 use super::state::{Half, Squares};
 use super::unit::{UnitId, UnitKind};
-use crate::games::{CitesRule, DecisionKind, RuleId};
+use crate::games::{CitesRule, RuleId};
 
 /// Why an order was refused. `rule()` names the ruling (squares-rulings.md).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

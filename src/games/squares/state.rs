@@ -5,9 +5,10 @@
 use super::attack::AttackState;
 use super::board::{board, Space, SpaceSet, SPACE_COUNT};
 use super::event::Event;
+use super::flow::{EndReason, Outcome};
 use super::rules::{Family, Variant};
 use super::unit::{Side, UnitId, UnitKind, UnitState, ARMY_SIZE};
-use crate::games::{EndReason, GameResult, Outcome};
+use crate::games::GameResult;
 
 /// No unit on a space.
 pub(crate) const NO_UNIT: u8 = u8::MAX;
