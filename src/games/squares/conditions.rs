@@ -8,6 +8,7 @@
 //! has become illegal is refused like any order.
 
 use super::board::Space;
+use super::notation::Notation;
 use super::state::Squares;
 use crate::games::{Condition, DecisionKind, Game, Seat};
 
@@ -16,8 +17,9 @@ const CONDITIONS: &str = "IF STAND <answer>, IF RETREAT <answer> (for your attac
                           IF ATTACKED [AT <square>] <answer> (standing)";
 
 /// Reads the words after IF that name a condition: `STAND`, `RETREAT`,
-/// `ATTACKED`, `ATTACKED AT B2C` (in the current notation).
-pub(crate) fn read(words: &str) -> Result<Condition, String> {
+/// `ATTACKED`, `ATTACKED AT B2C` (the square in `notation`, and written
+/// back in it).
+pub(crate) fn read(words: &str, notation: &Notation) -> Result<Condition, String> {
     let upper: Vec<String> = words
         .split_whitespace()
         .map(|w| {
@@ -31,8 +33,8 @@ pub(crate) fn read(words: &str) -> Result<Condition, String> {
         ["STAND" | "STANDS"] => condition("STAND".into(), false),
         ["RETREAT" | "RETREATS"] => condition("RETREAT".into(), false),
         ["ATTACKED"] => condition("ATTACKED".into(), true),
-        ["ATTACKED", "AT" | "IN" | "ON", square] => match Space::from_code(square) {
-            Some(space) => condition(format!("ATTACKED AT {space}"), true),
+        ["ATTACKED", "AT" | "IN" | "ON", square] => match Space::read(square, notation) {
+            Some(space) => condition(format!("ATTACKED AT {}", space.display_in(notation)), true),
             None => Err(format!(
                 "{square:?} is not a square; the conditions are {CONDITIONS}"
             )),
@@ -63,7 +65,7 @@ pub(crate) fn holds(game: &Squares, seat: Seat, condition: &Condition) -> bool {
             text == "ATTACKED"
                 || text
                     .strip_prefix("ATTACKED AT ")
-                    .and_then(Space::from_code)
+                    .and_then(|code| Space::read(code, game.variant().notation()))
                     .is_some_and(|s| s == attack.target)
         }
         _ => false,
@@ -73,7 +75,12 @@ pub(crate) fn holds(game: &Squares, seat: Seat, condition: &Condition) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::squares::notation::CIVIL_WAR;
     use crate::games::GameOptions;
+
+    fn read(words: &str) -> Result<Condition, String> {
+        super::read(words, &CIVIL_WAR)
+    }
 
     #[test]
     fn conditions_read_in_any_case_and_squares_are_checked() {

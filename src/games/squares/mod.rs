@@ -232,7 +232,7 @@ impl Game for Squares {
     }
 
     fn seat_name(seat: Seat) -> &'static str {
-        notation::CIVIL_WAR.sides[seat.index()]
+        notation::CIVIL_WAR.side_name(seat.into())
     }
 
     fn pending(&self) -> Option<Pending> {
@@ -256,7 +256,9 @@ impl Game for Squares {
     }
 
     fn parse_order(&self, text: &str) -> Result<Order, ParseError> {
-        Order::parse(text)
+        // The position's own notation: the Civil War game's, unless the
+        // engine plays the variant under this type (see `Napoleonic`).
+        Order::read(text, self.variant.notation())
     }
 
     fn apply(&mut self, order: &Order) -> Result<Vec<Event>, Refusal> {
@@ -312,11 +314,11 @@ impl Game for Squares {
     }
 
     fn order_word(word: &str) -> OrderWord {
-        notation::with(&notation::CIVIL_WAR, || reader::order_word(word))
+        reader::order_word(word, &notation::CIVIL_WAR)
     }
 
     fn slip_of(word: &str) -> Option<&'static str> {
-        notation::with(&notation::CIVIL_WAR, || reader::slip_of(word))
+        reader::slip_of(word, &notation::CIVIL_WAR)
     }
 
     fn draw_board(&self, viewer: Seat, last: &[Event]) -> String {
@@ -332,7 +334,7 @@ impl Game for Squares {
     }
 
     fn read_condition(&self, words: &str) -> Result<Condition, String> {
-        conditions::read(words)
+        conditions::read(words, &notation::CIVIL_WAR)
     }
 
     fn condition_holds(&self, seat: Seat, condition: &Condition) -> bool {

@@ -2,18 +2,28 @@
 //! letters, and the codes of the south half of the board (G in the Civil
 //! War game, F in the Napoleonic variant, N1).
 //!
-//! Squares, sides, orders, events and refusals are printed in hundreds of
-//! places through `Display`, and read through `FromStr`. Rather than thread
-//! a notation through each of them, the notation is a scoped setting of the
-//! current thread: [`with`] enters a game's notation for the length of a
-//! call, and every `Display`/parse below reads [`current`]. The Civil War
-//! notation is the default, so the first game's text is untouched; the
-//! variant's entry points (`Napoleonic`'s `Game` methods and the `Display`
-//! and serde of its order, event and refusal types) enter its notation.
+//! The notation is always passed explicitly: text is written by `Display`
+//! adapters that carry it (`order.display_in(notation)`, see
+//! [`InNotation`]) and read by functions that take it (`Order::read(text,
+//! notation)`, `Space::read(code, notation)`). A game's position says which
+//! game it is, so whatever holds a `Squares` finds its notation through
+//! [`Variant::notation`]. Nothing here depends on the thread that writes or
+//! reads: a `NapOrder` serialised on a fresh thread is written in the
+//! variant's notation like any other.
+//!
+//! The engine's types keep a plain `Display` and serde in the Civil War
+//! notation, the first game's, so that `Squares` is a `Game` with the
+//! engine's own types; the variant's wrapper types (`NapOrder`, `NapEvent`,
+//! `NapRefusal`) write and read theirs with [`NAPOLEONIC`].
 
-use std::cell::Cell;
+use std::borrow::Cow;
+use std::fmt;
 
+use serde::{Serialize, Serializer};
+
+use super::board::Space;
 use super::rules::Variant;
+use super::unit::{Side, UnitKind};
 
 /// How one game writes its sides and squares.
 #[derive(Debug)]
@@ -58,33 +68,10 @@ impl Variant {
     }
 }
 
-thread_local! {
-    static CURRENT: Cell<&'static Notation> = const { Cell::new(&CIVIL_WAR) };
-}
-
-/// The notation text is written and read in on this thread now.
-#[inline]
-pub fn current() -> &'static Notation {
-    CURRENT.with(Cell::get)
-}
-
-/// Runs `f` with `notation` current, restoring the previous one afterwards
-/// (also when `f` panics).
-pub fn with<R>(notation: &'static Notation, f: impl FnOnce() -> R) -> R {
-    struct Restore(&'static Notation);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            CURRENT.with(|c| c.set(self.0));
-        }
-    }
-    let _restore = Restore(CURRENT.with(|c| c.replace(notation)));
-    f()
-}
-
 impl Notation {
     /// A board code as this game writes it: `G1C` becomes `F1C` in the
     /// variant; `GR` becomes `FR`; everything else is unchanged.
-    pub fn code(&self, g_code: &'static str) -> std::borrow::Cow<'static, str> {
+    pub fn code(&self, g_code: &'static str) -> Cow<'static, str> {
         match g_code.strip_prefix('G') {
             Some(rest) if self.south_letter != 'G' => format!("{}{rest}", self.south_letter).into(),
             _ => g_code.into(),
@@ -101,6 +88,117 @@ impl Notation {
             _ if upper.starts_with('F') => None,
             _ => Some(upper),
         }
+    }
+
+    /// A side's name as players read it ("Blue", "British").
+    pub fn side_name(&self, side: Side) -> &'static str {
+        self.sides[side.index()]
+    }
+
+    /// A side's one-letter code in position strings (`b`, `g`; `b`, `f`).
+    pub fn side_letter(&self, side: Side) -> char {
+        self.side_letters[side.index()]
+    }
+}
+
+/// A value written in a game's notation: its `Display` (and, for the types
+/// that are serialised, its serde form) in that game's words and codes.
+/// Made by the `display_in` methods (`order.display_in(&NAPOLEONIC)`):
+/// the small copyable values (squares, sides, steps, orders) are held by
+/// value, events and refusals by reference.
+#[derive(Clone, Copy)]
+pub struct InNotation<'a, T> {
+    /// What is written.
+    pub value: T,
+    /// The notation it is written in.
+    pub notation: &'a Notation,
+}
+
+impl<T> fmt::Debug for InNotation<'_, T>
+where
+    Self: fmt::Display,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self}")
+    }
+}
+
+impl<'a, T> InNotation<'a, T> {
+    /// `value` written in `notation`.
+    pub fn new(value: T, notation: &'a Notation) -> InNotation<'a, T> {
+        InNotation { value, notation }
+    }
+
+    /// Another value in the same notation.
+    pub(crate) fn with<U>(&self, value: U) -> InNotation<'a, U> {
+        InNotation::new(value, self.notation)
+    }
+}
+
+impl Space {
+    /// This square as `notation` writes it (`G1C`, or `F1C` in the variant).
+    pub fn display_in(self, notation: &Notation) -> InNotation<'_, Space> {
+        InNotation::new(self, notation)
+    }
+
+    /// The space whose code is `code` (any case) in `notation`: a board
+    /// code such as `B1CR` or `BR`, or in the variant also an F code (N1).
+    pub fn read(code: &str, notation: &Notation) -> Option<Space> {
+        Space::from_code(&notation.g_code(code)?)
+    }
+}
+
+impl fmt::Display for InNotation<'_, Space> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.notation.code(self.value.code()))
+    }
+}
+
+impl Serialize for InNotation<'_, Space> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl Side {
+    /// This side's name as `notation` writes it ("Blue", "British", N1).
+    pub fn display_in(self, notation: &Notation) -> InNotation<'_, Side> {
+        InNotation::new(self, notation)
+    }
+
+    /// The side a name of either game denotes, in any case ("blue",
+    /// "British"), as serialised sides are read back.
+    pub fn from_any_name(name: &str) -> Option<Side> {
+        match name.to_ascii_lowercase().as_str() {
+            "blue" | "british" => Some(Side::Blue),
+            "gray" | "french" => Some(Side::Gray),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for InNotation<'_, Side> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.notation.side_name(self.value))
+    }
+}
+
+/// A side is serialised as its name in the notation, lower case ("blue",
+/// "british").
+impl Serialize for InNotation<'_, Side> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.notation.side_name(self.value).to_ascii_lowercase())
+    }
+}
+
+impl UnitKind {
+    /// Reads an order's unit word (any case, N24's short forms too) among
+    /// the types of `notation`'s game.
+    pub fn read(word: &str, notation: &Notation) -> Option<UnitKind> {
+        notation.variant.kinds().iter().copied().find(|k| {
+            k.word().eq_ignore_ascii_case(word)
+                || k.short_word().is_some_and(|w| w.eq_ignore_ascii_case(word))
+        })
     }
 }
 
@@ -120,13 +218,13 @@ mod tests {
     }
 
     #[test]
-    fn the_scope_is_restored() {
-        assert_eq!(current().variant, Variant::CivilWar);
-        let inner = with(&NAPOLEONIC, || current().sides[0]);
-        assert_eq!(inner, "British");
-        assert_eq!(current().variant, Variant::CivilWar);
-        let caught = std::panic::catch_unwind(|| with(&NAPOLEONIC, || panic!("inside")));
-        assert!(caught.is_err());
-        assert_eq!(current().variant, Variant::CivilWar);
+    fn squares_and_sides_are_written_in_the_notation_passed() {
+        let g1c = Space::from_code("G1C").unwrap();
+        assert_eq!(g1c.display_in(&NAPOLEONIC).to_string(), "F1C");
+        assert_eq!(g1c.display_in(&CIVIL_WAR).to_string(), "G1C");
+        assert_eq!(Space::read("f1c", &NAPOLEONIC), Some(g1c));
+        assert_eq!(Space::read("F1C", &CIVIL_WAR), None);
+        assert_eq!(Side::Gray.display_in(&NAPOLEONIC).to_string(), "French");
+        assert_eq!(Side::Gray.display_in(&CIVIL_WAR).to_string(), "Gray");
     }
 }

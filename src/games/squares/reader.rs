@@ -44,17 +44,16 @@
 //! offers the Grand Battery or Horse Battery list, `OPTION 1`, `opt 1` or
 //! `1` for that list's option 1.
 
-use std::borrow::Cow;
-
 use super::attack::{OptionsOffered, Stage};
 use super::board::{board, Space, Terrain};
-use super::notation;
+use super::notation::Notation;
 use super::order::{Chain, Order, Step};
+use super::refusal::Refusal;
 use super::rules::Variant;
 use super::state::Squares;
 use super::suggest;
 use super::unit::{Side, UnitKind};
-use crate::games::{CitesRule, Game, OrderWord, Rejection};
+use crate::games::{Game, OrderWord, Rejection};
 
 mod fit;
 
@@ -234,9 +233,9 @@ const NAPOLEONIC_PAIRS: &[(&str, &str, UnitKind)] = &[
     ("HEAVY", "HORSE", UnitKind::HeavyCavalry),
 ];
 
-/// The side names of the game whose notation is current.
-fn side_words() -> &'static [(&'static str, Side)] {
-    match notation::current().variant {
+/// The side names of `notation`'s game.
+fn side_words(notation: &Notation) -> &'static [(&'static str, Side)] {
+    match notation.variant {
         Variant::CivilWar => &[
             ("BLUE", Side::Blue),
             ("GRAY", Side::Gray),
@@ -246,17 +245,17 @@ fn side_words() -> &'static [(&'static str, Side)] {
     }
 }
 
-/// The unit words of the game whose notation is current.
-fn unit_words() -> &'static [(&'static str, UnitKind)] {
-    match notation::current().variant {
+/// The unit words of `notation`'s game.
+fn unit_words(notation: &Notation) -> &'static [(&'static str, UnitKind)] {
+    match notation.variant {
         Variant::CivilWar => CIVIL_WAR_UNITS,
         Variant::Napoleonic => NAPOLEONIC_UNITS,
     }
 }
 
 /// The two-word unit name starting at `first`, `second`, if it is one.
-fn unit_pair(first: &str, second: Option<&str>) -> Option<UnitKind> {
-    if notation::current().variant != Variant::Napoleonic {
+fn unit_pair(first: &str, second: Option<&str>, notation: &Notation) -> Option<UnitKind> {
+    if notation.variant != Variant::Napoleonic {
         return None;
     }
     let second = second?;
@@ -267,8 +266,8 @@ fn unit_pair(first: &str, second: Option<&str>) -> Option<UnitKind> {
 }
 
 /// The option list a word names (`GB`, `HB`), in the variant only.
-fn option_list(word: &str) -> Option<OptionsOffered> {
-    if notation::current().variant != Variant::Napoleonic {
+fn option_list(word: &str, notation: &Notation) -> Option<OptionsOffered> {
+    if notation.variant != Variant::Napoleonic {
         return None;
     }
     match word {
@@ -278,10 +277,10 @@ fn option_list(word: &str) -> Option<OptionsOffered> {
     }
 }
 
-/// A board code as the current game writes it (`G2CR`, or `F2CR` in the
-/// variant), for the examples in messages.
-fn code(g_code: &'static str) -> Cow<'static, str> {
-    notation::current().code(g_code)
+/// The notation of the game a position belongs to: the reader reads and
+/// answers in it (N1, N36).
+fn notation_of(game: &Squares) -> &'static Notation {
+    game.variant().notation()
 }
 
 const NUMBERS: &[(&str, u8)] = &[
@@ -305,11 +304,11 @@ const FILLERS: &[&str] = &[
 ];
 
 /// Every word the reader knows, for "did you mean" on a misspelling.
-fn known_words() -> impl Iterator<Item = &'static str> {
+fn known_words(notation: &Notation) -> impl Iterator<Item = &'static str> {
     VERBS
         .iter()
         .map(|(w, _)| *w)
-        .chain(unit_words().iter().map(|(w, _)| *w))
+        .chain(unit_words(notation).iter().map(|(w, _)| *w))
         .chain([
             "SUPPORT",
             "SUPPORTED",
@@ -353,8 +352,8 @@ fn words(line: &str) -> Vec<String> {
     spaced.split_whitespace().map(str::to_string).collect()
 }
 
-/// Classifies the words of a line.
-fn tokens(line: &str) -> Vec<Token> {
+/// Classifies the words of a line, in `notation`'s words and codes.
+fn tokens(line: &str, notation: &Notation) -> Vec<Token> {
     let words = words(line);
     let mut out = Vec::with_capacity(words.len());
     let mut i = 0;
@@ -363,10 +362,10 @@ fn tokens(line: &str) -> Vec<Token> {
         let next = words.get(i + 1).map(String::as_str);
         let next_is_reserve = matches!(next, Some("RESERVE" | "RES"));
         // "Gray's reserve": the possessive, its apostrophe already dropped.
-        let side = lookup(side_words(), w).or_else(|| {
+        let side = lookup(side_words(notation), w).or_else(|| {
             w.strip_suffix('S')
                 .filter(|_| next_is_reserve)
-                .and_then(|w| lookup(side_words(), w))
+                .and_then(|w| lookup(side_words(notation), w))
         });
         if next_is_reserve
             && matches!(
@@ -414,20 +413,22 @@ fn tokens(line: &str) -> Vec<Token> {
             continue;
         }
         // "remove one infantry", "move 1 cavalry": the number is an article.
-        if (w == "ONE" || w == "1") && next.is_some_and(|n| is_unit_word(n, words.get(i + 2))) {
+        if (w == "ONE" || w == "1")
+            && next.is_some_and(|n| is_unit_word(n, words.get(i + 2), notation))
+        {
             i += 1;
             continue;
         }
         // N36: LIGHT INFANTRY, HORSE BATTERY, HEAVY CAVALRY, ... are one
         // unit word, so that "light infantry" is not read as two types.
-        if let Some(kind) = unit_pair(w, next) {
+        if let Some(kind) = unit_pair(w, next, notation) {
             out.push(Token::Unit(kind));
             i += 2;
             continue;
         }
         // N24, N36: "GB 2" and "HB 2" name an option of that list; HB alone
         // is the horse battery.
-        if let Some(list) = option_list(w) {
+        if let Some(list) = option_list(w, notation) {
             if let Some(n) = next.and_then(number) {
                 out.push(Token::OptionList(list));
                 out.push(Token::Number(n));
@@ -441,9 +442,10 @@ fn tokens(line: &str) -> Vec<Token> {
         }
         let token = if let Some(v) = lookup(VERBS, w) {
             Token::Verb(v)
-        } else if let Some(u) = lookup(unit_words(), w).or_else(|| plural_unit(w)) {
+        } else if let Some(u) = lookup(unit_words(notation), w).or_else(|| plural_unit(w, notation))
+        {
             Token::Unit(u)
-        } else if let Some(s) = Space::from_code(w) {
+        } else if let Some(s) = Space::read(w, notation) {
             Token::Square(s)
         } else if w == "RESERVE" || w == "RES" {
             Token::Reserve(None)
@@ -461,11 +463,11 @@ fn tokens(line: &str) -> Vec<Token> {
             Token::Join
         } else if let Some(n) = number(w) {
             Token::Number(n)
-        } else if let Some((list, n)) = glued_option(w) {
+        } else if let Some((list, n)) = glued_option(w, notation) {
             // "GB2", "HB3": the canonical `OPTION GB2` without its space.
             out.push(Token::OptionList(list));
             Token::Number(n)
-        } else if let Some((a, b)) = glued_attack(w) {
+        } else if let Some((a, b)) = glued_attack(w, notation) {
             out.push(Token::Square(a));
             out.push(Token::AttackMark);
             Token::Square(b)
@@ -483,14 +485,17 @@ fn is_support_word(w: &str) -> bool {
     w.starts_with("SUPPORT") || matches!(w, "SUP" | "SUPP" | "SPT" | "BACKED")
 }
 
-/// Whether `w` (with the word after it) is a unit word of the current game.
-fn is_unit_word(w: &str, next: Option<&String>) -> bool {
-    lookup(unit_words(), w).or_else(|| plural_unit(w)).is_some()
-        || unit_pair(w, next.map(String::as_str)).is_some()
+/// Whether `w` (with the word after it) is a unit word of `notation`'s game.
+fn is_unit_word(w: &str, next: Option<&String>, notation: &Notation) -> bool {
+    lookup(unit_words(notation), w)
+        .or_else(|| plural_unit(w, notation))
+        .is_some()
+        || unit_pair(w, next.map(String::as_str), notation).is_some()
 }
 
-fn plural_unit(w: &str) -> Option<UnitKind> {
-    w.strip_suffix('S').and_then(|s| lookup(unit_words(), s))
+fn plural_unit(w: &str, notation: &Notation) -> Option<UnitKind> {
+    w.strip_suffix('S')
+        .and_then(|s| lookup(unit_words(notation), s))
 }
 
 /// A number written in digits or as a word (ONE to FIVE).
@@ -499,16 +504,20 @@ fn number(w: &str) -> Option<u8> {
 }
 
 /// `GB2`, `HB3`: an option code of the variant's lists written as one word.
-fn glued_option(w: &str) -> Option<(OptionsOffered, u8)> {
-    let list = option_list(w.get(..2)?)?;
+fn glued_option(w: &str, notation: &Notation) -> Option<(OptionsOffered, u8)> {
+    let list = option_list(w.get(..2)?, notation)?;
     let n = w[2..].parse::<u8>().ok()?;
     Some((list, n))
 }
 
 /// `G1CXB1C`: an attack written without spaces around the `x`.
-fn glued_attack(w: &str) -> Option<(Space, Space)> {
-    w.match_indices('X')
-        .find_map(|(i, _)| Some((Space::from_code(&w[..i])?, Space::from_code(&w[i + 1..])?)))
+fn glued_attack(w: &str, notation: &Notation) -> Option<(Space, Space)> {
+    w.match_indices('X').find_map(|(i, _)| {
+        Some((
+            Space::read(&w[..i], notation)?,
+            Space::read(&w[i + 1..], notation)?,
+        ))
+    })
 }
 
 /// Why a line could not be turned into one order.
@@ -530,10 +539,7 @@ impl Misread {
 /// Reads `line` forgivingly and checks it against the pending decision, in
 /// the words and codes of the game's own notation (N1, N36).
 pub(crate) fn read_checked(game: &Squares, line: &str) -> Result<Order, Rejection> {
-    notation::with(game.variant().notation(), || read_in_notation(game, line))
-}
-
-fn read_in_notation(game: &Squares, line: &str) -> Result<Order, Rejection> {
+    let notation = notation_of(game);
     let quoted = line.trim().to_string();
     // A refused line always gets something to choose from while anything
     // is legal: the nearest orders, or the best there is.
@@ -547,17 +553,20 @@ fn read_in_notation(game: &Squares, line: &str) -> Result<Order, Rejection> {
             line: quoted.clone(),
             problem,
             rule,
-            suggestions: suggestions.iter().map(Order::to_string).collect(),
+            suggestions: suggestions
+                .iter()
+                .map(|o| o.display_in(notation).to_string())
+                .collect(),
         }
     };
     if game.outcome.is_some() {
         return Err(reject(
             "the game is over".into(),
-            Some(rule_of_game_over()),
+            Some(Refusal::GameOver.rule_in(game.variant())),
             vec![],
         ));
     }
-    let toks = tokens(line);
+    let toks = tokens(line, notation);
     if let Some(word) = toks.iter().find_map(|t| match t {
         Token::Unknown(w) => Some(w.clone()),
         _ => None,
@@ -581,16 +590,12 @@ fn read_in_notation(game: &Squares, line: &str) -> Result<Order, Rejection> {
         None => {
             let refusal = game.diagnose(&order);
             Err(reject(
-                refusal.to_string(),
-                Some(refusal.rule()),
+                refusal.display_in(notation).to_string(),
+                Some(refusal.rule_in(game.variant())),
                 suggest::nearest(game, &order),
             ))
         }
     }
-}
-
-fn rule_of_game_over() -> crate::games::RuleId {
-    super::refusal::Refusal::GameOver.rule()
 }
 
 /// The answer to a line with a word the reader does not know: the word,
@@ -601,10 +606,13 @@ fn unknown_word(
     word: &str,
     reject: impl Fn(String, Option<crate::games::RuleId>, Vec<Order>) -> Rejection,
 ) -> Rejection {
+    let notation = notation_of(game);
     // The codes as this game writes them: F codes in the variant (N1).
-    let codes: Vec<String> = Space::all().map(|s| s.to_string()).collect();
+    let codes: Vec<String> = Space::all()
+        .map(|s| s.display_in(notation).to_string())
+        .collect();
     let near_codes = nearest_words(word, codes.iter().map(String::as_str));
-    let near_words = nearest_words(word, known_words());
+    let near_words = nearest_words(word, known_words(notation));
     let mut meant: Vec<&str> = near_codes.iter().chain(&near_words).copied().collect();
     meant.truncate(4);
     let what = if looks_like_code(word) {
@@ -615,7 +623,10 @@ fn unknown_word(
     let mut problem = format!("{word:?} {what}");
     if meant.is_empty() {
         if looks_like_code(word) {
-            problem.push_str(&format!(" (codes such as B1C, {}, NWF, BR)", code("G2CR")));
+            problem.push_str(&format!(
+                " (codes such as B1C, {}, NWF, BR)",
+                notation.code("G2CR")
+            ));
         } else {
             problem.push_str(
                 " (orders start with MOVE, ATTACK, PASS, RETREAT, STAND, OPTION, \
@@ -633,16 +644,17 @@ fn unknown_word(
         let fixed: Vec<Token> = toks
             .iter()
             .map(|t| match t {
-                Token::Unknown(w) if w == word => {
-                    tokens(m).into_iter().next().unwrap_or(Token::Join)
-                }
+                Token::Unknown(w) if w == word => tokens(m, notation)
+                    .into_iter()
+                    .next()
+                    .unwrap_or(Token::Join),
                 other => other.clone(),
             })
             .collect();
         if fixed.iter().any(|t| matches!(t, Token::Unknown(_))) {
             continue;
         }
-        let fixed = merge_unit_pairs(fixed);
+        let fixed = merge_unit_pairs(fixed, notation);
         match interpret(game, &fixed) {
             Ok(order) => {
                 if let Some(listed) = game.matching(&legal, &order) {
@@ -678,11 +690,11 @@ fn unknown_word(
 
 /// Joins two unit tokens that together are one of the variant's two-word
 /// names (N36), as a corrected word may complete one ("lihgt infantry").
-fn merge_unit_pairs(toks: Vec<Token>) -> Vec<Token> {
+fn merge_unit_pairs(toks: Vec<Token>, notation: &Notation) -> Vec<Token> {
     let mut out: Vec<Token> = Vec::with_capacity(toks.len());
     for t in toks {
         if let (Some(Token::Unit(a)), Token::Unit(b)) = (out.last(), &t) {
-            if let Some(kind) = unit_pair(a.word(), Some(b.word())) {
+            if let Some(kind) = unit_pair(a.word(), Some(b.word()), notation) {
                 out.pop();
                 out.push(Token::Unit(kind));
                 continue;
@@ -835,8 +847,8 @@ fn interpret(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
                     problem: format!(
                         "this line names no order: write MOVE, ATTACK or PASS \
                          (or just the squares, as in {}-{})",
-                        code("G2CR"),
-                        code("G1C")
+                        notation_of(game).code("G2CR"),
+                        notation_of(game).code("G1C")
                     ),
                     candidates: suggest::nearest_hint(game, &hint),
                 });
@@ -875,7 +887,10 @@ fn interpret(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
             || has(&Token::NoSupport);
         if stray {
             Err(Misread {
-                problem: format!("{order} takes nothing more (write just {order})"),
+                problem: format!(
+                    "{0} takes nothing more (write just {0})",
+                    order.display_in(notation_of(game))
+                ),
                 candidates: legal_of(game, |o| *o == order),
             })
         } else {
@@ -923,7 +938,8 @@ fn interpret(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
                 return Err(Misread {
                     problem: match (from, retreating) {
                         (Some(s), Some(k)) => format!(
-                            "the retreating unit in {s} is {}, not {}",
+                            "the retreating unit in {} is {}, not {}",
+                            s.display_in(notation_of(game)),
                             k.name(),
                             named.name()
                         ),
@@ -1011,7 +1027,7 @@ fn read_option(
         }
     };
     let list = named.unwrap_or(offered);
-    let variant = notation::current().variant == Variant::Napoleonic;
+    let variant = game.variant() == Variant::Napoleonic;
     let options = || {
         legal_of(game, |o| {
             matches!(
@@ -1084,8 +1100,9 @@ fn retreating_square(game: &Squares) -> Option<Space> {
 
 /// The legal orders for which `keep` holds.
 fn legal_of(game: &Squares, keep: impl Fn(&Order) -> bool) -> Vec<Order> {
+    let notation = notation_of(game);
     let mut v: Vec<Order> = game.legal_orders().into_iter().filter(keep).collect();
-    v.sort_by_key(|o| o.to_string());
+    v.sort_by_key(|o| o.display_in(notation).to_string());
     v
 }
 
@@ -1132,7 +1149,8 @@ fn step_of(game: &Squares, squares: &[Space], unit: Option<UnitKind>) -> Result<
             return Err(Misread {
                 problem: format!(
                     "a move names the square it leaves and the square it enters; \
-                     this one names only {only}"
+                     this one names only {}",
+                    only.display_in(notation_of(game))
                 ),
                 candidates: moves,
             });
@@ -1161,7 +1179,9 @@ fn step_of(game: &Squares, squares: &[Space], unit: Option<UnitKind>) -> Result<
                         return Err(Misread {
                             problem: format!(
                                 "a move out of the reserve names the unit type (R7): \
-                                 which unit goes from {from} to {to}?"
+                                 which unit goes from {} to {}?",
+                                from.display_in(notation_of(game)),
+                                to.display_in(notation_of(game))
                             ),
                             candidates: kinds,
                         })
@@ -1186,44 +1206,47 @@ fn step_of(game: &Squares, squares: &[Space], unit: Option<UnitKind>) -> Result<
 }
 
 /// What an attack names, with an example in the game's codes.
-fn attack_shape() -> Misread {
+fn attack_shape(notation: &Notation) -> Misread {
     Misread::new(format!(
         "an attack names the attacking unit's square, the target and \
          perhaps a supporting unit's square (ATTACK {} B1C SUPPORT {})",
-        code("G1C"),
-        code("G1CR")
+        notation.code("G1C"),
+        notation.code("G1CR")
     ))
 }
 
-/// What one word is to the order language of the current notation (see
+/// What one word is to the order language of `notation` (see
 /// [`OrderWord`]), by the reader's own tables: what the service takes for
 /// order words is what this reader reads.
-pub(crate) fn order_word(word: &str) -> OrderWord {
+pub(crate) fn order_word(word: &str, notation: &Notation) -> OrderWord {
     let w = plain_word(word);
     // No word of the orders is long; a long one is not worth comparing.
     if w.is_empty() || w.len() > 24 {
         return OrderWord::Other;
     }
-    let pair_word = notation::current().variant == Variant::Napoleonic
+    let pair_word = notation.variant == Variant::Napoleonic
         && NAPOLEONIC_PAIRS.iter().any(|(_, second, _)| *second == w);
     if lookup(VERBS, &w).is_some() {
         OrderWord::Verb
-    } else if lookup(unit_words(), &w)
-        .or_else(|| plural_unit(&w))
+    } else if lookup(unit_words(notation), &w)
+        .or_else(|| plural_unit(&w, notation))
         .is_some()
         || pair_word
     {
         OrderWord::Unit
-    } else if Space::from_code(&w).is_some()
+    } else if Space::read(&w, notation).is_some()
         || w == "RESERVE"
         || w == "RES"
-        || glued_attack(&w).is_some()
+        || glued_attack(&w, notation).is_some()
     {
         OrderWord::Square
-    } else if number(&w).is_some() || glued_option(&w).is_some() || option_list(&w).is_some() {
+    } else if number(&w).is_some()
+        || glued_option(&w, notation).is_some()
+        || option_list(&w, notation).is_some()
+    {
         OrderWord::Number
     } else if JOINING_WORDS.contains(&w.as_str())
-        || lookup(side_words(), &w).is_some()
+        || lookup(side_words(notation), &w).is_some()
         || w.starts_with("SUPPORT")
     {
         OrderWord::Filler
@@ -1234,14 +1257,13 @@ pub(crate) fn order_word(word: &str) -> OrderWord {
     }
 }
 
-/// The verb or unit word of the current notation that `word` may be a
-/// slip of.
-pub(crate) fn slip_of(word: &str) -> Option<&'static str> {
+/// The verb or unit word of `notation` that `word` may be a slip of.
+pub(crate) fn slip_of(word: &str, notation: &Notation) -> Option<&'static str> {
     let w = plain_word(word);
-    if w.len() > 24 || order_word(&w) != OrderWord::Other {
+    if w.len() > 24 || order_word(&w, notation) != OrderWord::Other {
         return None;
     }
-    near_order_word(&w)
+    near_order_word(&w, notation)
 }
 
 /// A word upper case, without apostrophes (`I'll`: `ILL`).
@@ -1276,7 +1298,7 @@ fn is_code_shaped(w: &str) -> bool {
 /// The verb or unit word `w` is a slip away from: one edit for a word of
 /// up to five letters, two for a longer one. Words of fewer than three
 /// letters are too short to tell a slip from another word.
-fn near_order_word(w: &str) -> Option<&'static str> {
+fn near_order_word(w: &str, notation: &Notation) -> Option<&'static str> {
     if w.len() < 3 || !w.bytes().all(|b| b.is_ascii_alphabetic()) {
         return None;
     }
@@ -1284,7 +1306,7 @@ fn near_order_word(w: &str) -> Option<&'static str> {
     VERBS
         .iter()
         .map(|(v, _)| *v)
-        .chain(unit_words().iter().map(|(u, _)| *u))
+        .chain(unit_words(notation).iter().map(|(u, _)| *u))
         // A slip keeps one of the first two letters in the first two
         // places: a cheap test before the distance.
         .filter(|c| c.len() >= 3 && c.len().abs_diff(w.len()) <= limit)
@@ -1355,7 +1377,7 @@ mod tests {
 
     fn read(position: &str, line: &str) -> Result<String, Rejection> {
         let game: Squares = position.parse().expect("a test position");
-        read_checked(&game, line).map(|o| o.to_string())
+        read_checked(&game, line).map(|o| o.display_in(notation_of(&game)).to_string())
     }
 
     const OPENING: &str = "9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - b - 1 -";

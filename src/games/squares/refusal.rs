@@ -1,22 +1,25 @@
 //! Why an order is refused, each reason naming the ruling it enforces.
 
+use std::fmt;
+
 use super::attack::{OptionBar, OptionsOffered, Stage};
 use super::board::{board, Space, Terrain};
 use super::movegen::MoveContext;
+use super::notation::{InNotation, Notation, CIVIL_WAR};
 use super::order::{Order, Step};
 use super::rules::{Access, Family, Variant};
 use super::state::{Half, Squares};
 use super::unit::{UnitId, UnitKind};
 use crate::games::{CitesRule, DecisionKind, RuleId};
 
-/// Why an order was refused. `rule()` names the ruling (squares-rulings.md).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+/// Why an order was refused, as data: the ruling it enforces is
+/// [`Refusal::rule_in`], the sentence a player reads is written by
+/// [`Refusal::display_in`] in the game's notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Refusal {
     /// The game is over.
-    #[error("the game is over")]
     GameOver,
     /// The order does not answer the decision the game waits for.
-    #[error("the game waits for {expected}, which this order does not answer")]
     NotNow {
         /// What the game waits for.
         expected: DecisionKind,
@@ -24,19 +27,16 @@ pub enum Refusal {
         rule: RuleId,
     },
     /// No unit of the player's stands there.
-    #[error("there is no unit of yours in {square}")]
     NoUnit {
         /// The square named.
         square: Space,
     },
     /// An order from a reserve must name the unit type (R7).
-    #[error("an order from a reserve names the unit type, as in MOVE CAVALRY {square} ...")]
     UnitTypeNeeded {
         /// The reserve.
         square: Space,
     },
     /// The unit named is not the type of the unit there.
-    #[error("the unit in {square} is {actual}, not {named}")]
     WrongUnitType {
         /// The square.
         square: Space,
@@ -46,13 +46,11 @@ pub enum Refusal {
         actual: UnitKind,
     },
     /// No unit of that type is in the reserve.
-    #[error("there is no {kind} in your reserve")]
     NoneInReserve {
         /// The type named.
         kind: UnitKind,
     },
     /// The unit retreated last turn and rests (R21).
-    #[error("the {kind} in {square} retreated and may not move, attack or support this turn")]
     Resting {
         /// Its type.
         kind: UnitKind,
@@ -60,7 +58,6 @@ pub enum Refusal {
         square: Space,
     },
     /// The unit moved on its owner's last two turns (R6).
-    #[error("the {kind} in {square} moved on your last two turns and may not move on a third")]
     MovedTwice {
         /// Its type.
         kind: UnitKind,
@@ -68,9 +65,6 @@ pub enum Refusal {
         square: Space,
     },
     /// The unit attacked on its owner's last two turns (R6).
-    #[error(
-        "the {kind} in {square} attacked on your last two turns and may not attack on a third"
-    )]
     AttackedTwice {
         /// Its type.
         kind: UnitKind,
@@ -78,14 +72,11 @@ pub enum Refusal {
         square: Space,
     },
     /// PASS twice in a row (R3).
-    #[error("you passed on your last turn and may not pass twice in a row")]
     PassTwice,
     /// PASS inside a double turn (R4).
-    #[error("a double turn is two actions: PASS is not one of them")]
     PassInDoubleTurn,
     /// An infantry diagonal or an infantry/artillery forest entry outside the
     /// first half of a double turn (R5).
-    #[error("the {kind} in {from} may enter {to} only with a whole double turn (pass first, then make this move as the first half)")]
     NeedsDoubleTurn {
         /// The unit's type.
         kind: UnitKind,
@@ -95,7 +86,6 @@ pub enum Refusal {
         to: Space,
     },
     /// The squares do not touch the way this unit moves.
-    #[error("{to} is not a square the {kind} in {from} can reach in one move")]
     OutOfReach {
         /// The unit's type.
         kind: UnitKind,
@@ -107,7 +97,6 @@ pub enum Refusal {
         rule: RuleId,
     },
     /// The square is occupied (movement never enters an occupied square).
-    #[error("{square} is occupied")]
     Occupied {
         /// The square.
         square: Space,
@@ -115,13 +104,11 @@ pub enum Refusal {
         rule: RuleId,
     },
     /// Entering the enemy reserve while it holds a unit (R13).
-    #[error("the enemy reserve {square} still holds units: it may be entered only when empty")]
     EnemyReserveHeld {
         /// The reserve.
         square: Space,
     },
     /// A two-step move into or through a forest (R11, N5, N6).
-    #[error("a two-step move never enters or passes through a forest{}", forest_hint(*.kind))]
     CavalryForest {
         /// The moving unit's type.
         kind: UnitKind,
@@ -129,10 +116,8 @@ pub enum Refusal {
         rule: RuleId,
     },
     /// Heavy Cavalry entering a forest (N6).
-    #[error("the heavy cavalry never enters a forest")]
     NeverForest,
     /// A two-step path through an occupied square (R11, N5, N6).
-    #[error("the {kind} may not move through {square}: the square stepped through must be empty")]
     PathBlocked {
         /// The square stepped through.
         square: Space,
@@ -142,27 +127,20 @@ pub enum Refusal {
         rule: RuleId,
     },
     /// A two-unit move that is not two cavalry, one step each (R11, N5, N6).
-    #[error(
-        "a two-unit move is two cavalry{} one step each into clear squares: {reason}",
-        heavy_too()
-    )]
     BadTwoMove {
         /// What is wrong.
-        reason: &'static str,
+        reason: TwoMoveFault,
         /// R11, or N5 when the Horse Battery was named.
         rule: RuleId,
     },
     /// Attacking or supporting from a reserve (R25).
-    #[error("units never attack or support from their reserve")]
     FromReserve,
     /// The target holds no enemy unit (R14).
-    #[error("{square} holds no enemy unit to attack")]
     NoEnemy {
         /// The target.
         square: Space,
     },
     /// The attacker is not edge-adjacent to the target (R14).
-    #[error("the attacking unit in {attacker} must share an edge with {target} (an attack never comes from a diagonal)")]
     AttackerNotAdjacent {
         /// The attacker's square.
         attacker: Space,
@@ -170,7 +148,6 @@ pub enum Refusal {
         target: Space,
     },
     /// The supporting unit does not touch the target (R14).
-    #[error("the supporting unit in {support} must touch {target} (an edge or a corner)")]
     SupportNotAdjacent {
         /// The supporter's square.
         support: Space,
@@ -178,22 +155,17 @@ pub enum Refusal {
         target: Space,
     },
     /// The same unit named twice.
-    #[error("the attacking and the supporting unit must be two different units")]
     SupportIsAttacker,
     /// Cavalry attacking infantry unsupported (R15, N8).
-    #[error("{}", cavalry_on_infantry_text())]
     CavalryUnsupportedOnInfantry,
     /// Artillery attacking something other than artillery or the reserve (R15, N9).
-    #[error("{}", artillery_target_text())]
     ArtilleryTarget,
     /// An infantry-family unit as the attacking unit against cavalry (N7).
-    #[error("the {kind} may not be the attacking unit against cavalry or heavy cavalry; it may support such an attack")]
     FootOnCavalry {
         /// The attacking unit's type.
         kind: UnitKind,
     },
     /// A unit next to one enemy artillery acting elsewhere (R16).
-    #[error("the unit in {square} is next to the enemy artillery in {artillery}: it may attack or support only into {artillery}")]
     Pinned {
         /// The pinned unit's square.
         square: Space,
@@ -201,51 +173,70 @@ pub enum Refusal {
         artillery: Space,
     },
     /// A unit next to two or more enemy artillery (R16).
-    #[error("the unit in {square} is next to two or more enemy artillery and may neither attack nor support")]
     PinnedTwice {
         /// The pinned unit's square.
         square: Space,
     },
     /// STAND where the defender must retreat (R18, R24, N12).
-    #[error("the defender must retreat: it has a legal retreat and may not stand here")]
     MustRetreat {
         /// R18 (flank attack), R24 (cavalry) or N12 (foot attacked by the Guard).
         rule: RuleId,
     },
     /// A retreat that is not among the legal ones.
-    #[error("that retreat is not legal; legal retreats: {legal}")]
     NoSuchRetreat {
-        /// The legal retreats in canonical notation.
-        legal: String,
+        /// The legal retreats.
+        legal: Vec<Order>,
         /// The retreat procedure of the unit.
         rule: RuleId,
     },
     /// An attacker option that is not offered (R19).
-    #[error("option {option} is not offered: {why}")]
     OptionBarred {
-        /// The option ("1", "GB1").
-        option: String,
-        /// Why.
-        why: String,
+        /// The option order refused (`OPTION 1`, `OPTION GB1`).
+        option: Order,
+        /// Why, when the rules name a reason (else it is not among the
+        /// options).
+        why: Option<OptionBar>,
+        /// The orders the decision offers (for [`OptionBar::OtherList`]).
+        offered: Vec<Order>,
         /// R19, or the variant's N17-N21.
         rule: RuleId,
     },
     /// ADVANCE or STAY where there is nothing to advance into.
-    #[error("there is no advance to decide")]
     NoAdvance,
     /// LOSE of a type not in the reserve (R17).
-    #[error("there is no {kind} in the attacked reserve")]
     NoneToLose {
         /// The type named.
         kind: UnitKind,
     },
     /// Anything else that is not among the legal orders.
-    #[error("that order is not legal here")]
     NotLegal,
 }
 
-impl CitesRule for Refusal {
-    fn rule(&self) -> RuleId {
+/// What is wrong with a two-unit move (R11, N5, N6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TwoMoveFault {
+    /// A part names a middle square or goes further than one step.
+    OneStepEach,
+    /// A part moves a unit that never moves in pairs.
+    OnlyCavalry,
+    /// A part enters a forest.
+    NoForest,
+    /// A part enters the enemy reserve.
+    EnemyReserve,
+    /// Both parts name the same unit.
+    SameUnit,
+    /// Both parts leave the reserve with one type it lacks two of.
+    ReserveLacksTwo,
+}
+
+impl Refusal {
+    /// The ruling this refusal enforces in `variant` (squares-rulings.md,
+    /// napoleonic-rulings.md).
+    pub fn rule_in(&self, variant: Variant) -> RuleId {
+        let in_game = |civil_war, napoleonic| match variant {
+            Variant::CivilWar => civil_war,
+            Variant::Napoleonic => napoleonic,
+        };
         RuleId(match self {
             Refusal::GameOver => "R27",
             Refusal::NotNow { rule, .. } => rule.0,
@@ -268,8 +259,8 @@ impl CitesRule for Refusal {
             | Refusal::AttackerNotAdjacent { .. }
             | Refusal::SupportNotAdjacent { .. }
             | Refusal::SupportIsAttacker => "R14",
-            Refusal::CavalryUnsupportedOnInfantry => variant_rule("R15", "N8"),
-            Refusal::ArtilleryTarget => variant_rule("R15", "N9"),
+            Refusal::CavalryUnsupportedOnInfantry => in_game("R15", "N8"),
+            Refusal::ArtilleryTarget => in_game("R15", "N9"),
             Refusal::Pinned { .. } | Refusal::PinnedTwice { .. } => "R16",
             Refusal::MustRetreat { rule } | Refusal::NoSuchRetreat { rule, .. } => rule.0,
             Refusal::OptionBarred { rule, .. } => rule.0,
@@ -278,43 +269,238 @@ impl CitesRule for Refusal {
             Refusal::NotLegal => "R2",
         })
     }
-}
 
-/// The rule of the current game: Civil War or Napoleonic.
-fn variant_rule(civil_war: &'static str, napoleonic: &'static str) -> &'static str {
-    match super::notation::current().variant {
-        Variant::CivilWar => civil_war,
-        Variant::Napoleonic => napoleonic,
+    /// Why the order was refused, in words as `notation` writes them.
+    pub fn display_in<'a>(&'a self, notation: &'a Notation) -> InNotation<'a, &'a Refusal> {
+        InNotation::new(self, notation)
     }
 }
 
-fn forest_hint(kind: UnitKind) -> &'static str {
-    match kind {
-        UnitKind::Cavalry => ": cavalry enters a forest only by a one-step move into it",
-        UnitKind::HorseBattery => ": the horse battery enters a forest only as a whole double turn",
-        _ => "",
+/// The ruling in the Civil War game; the variant's refusals cite theirs
+/// through `NapRefusal`.
+impl CitesRule for Refusal {
+    fn rule(&self) -> RuleId {
+        self.rule_in(Variant::CivilWar)
     }
 }
 
-fn heavy_too() -> &'static str {
-    variant_rule("", " (or a cavalry and the heavy cavalry)")
+/// Written in the Civil War notation; the variant's refusals are written
+/// by `NapRefusal`, in its notation.
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.display_in(&CIVIL_WAR).fmt(f)
+    }
 }
 
-fn cavalry_on_infantry_text() -> &'static str {
-    variant_rule(
-        "cavalry may not attack infantry unsupported: add a SUPPORT",
-        "cavalry may not attack infantry, the guard or light infantry unsupported, \
-         except as the first action of the double turn after your PASS (N10): add a SUPPORT",
-    )
+impl std::error::Error for Refusal {}
+
+/// Orders listed in a refusal: "RETREAT BR, RETREAT B2CR".
+fn listed(orders: &[Order], notation: &Notation) -> String {
+    orders
+        .iter()
+        .map(|o| o.display_in(notation).to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
-fn artillery_target_text() -> &'static str {
-    variant_rule(
-        "artillery may attack only artillery or the enemy reserve; it may support any attack",
-        "artillery may attack only artillery, the horse battery or the enemy reserve, \
-         unless it leads a Grand Battery supported by artillery or the horse battery (N18); \
-         it may support any attack",
-    )
+impl fmt::Display for InNotation<'_, &Refusal> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.notation;
+        let sq = |s: &Space| s.display_in(n);
+        let in_game = |civil_war, napoleonic| match n.variant {
+            Variant::CivilWar => civil_war,
+            Variant::Napoleonic => napoleonic,
+        };
+        match self.value {
+            Refusal::GameOver => f.write_str("the game is over"),
+            Refusal::NotNow { expected, .. } => write!(
+                f,
+                "the game waits for {expected}, which this order does not answer"
+            ),
+            Refusal::NoUnit { square } => write!(f, "there is no unit of yours in {}", sq(square)),
+            Refusal::UnitTypeNeeded { square } => write!(
+                f,
+                "an order from a reserve names the unit type, as in MOVE CAVALRY {} ...",
+                sq(square)
+            ),
+            Refusal::WrongUnitType {
+                square,
+                named,
+                actual,
+            } => write!(f, "the unit in {} is {actual}, not {named}", sq(square)),
+            Refusal::NoneInReserve { kind } => write!(f, "there is no {kind} in your reserve"),
+            Refusal::Resting { kind, square } => write!(
+                f,
+                "the {kind} in {} retreated and may not move, attack or support this turn",
+                sq(square)
+            ),
+            Refusal::MovedTwice { kind, square } => write!(
+                f,
+                "the {kind} in {} moved on your last two turns and may not move on a third",
+                sq(square)
+            ),
+            Refusal::AttackedTwice { kind, square } => write!(
+                f,
+                "the {kind} in {} attacked on your last two turns and may not attack on a third",
+                sq(square)
+            ),
+            Refusal::PassTwice => {
+                f.write_str("you passed on your last turn and may not pass twice in a row")
+            }
+            Refusal::PassInDoubleTurn => {
+                f.write_str("a double turn is two actions: PASS is not one of them")
+            }
+            Refusal::NeedsDoubleTurn { kind, from, to } => write!(
+                f,
+                "the {kind} in {} may enter {} only with a whole double turn (pass first, \
+                 then make this move as the first half)",
+                sq(from),
+                sq(to)
+            ),
+            Refusal::OutOfReach { kind, from, to, .. } => write!(
+                f,
+                "{} is not a square the {kind} in {} can reach in one move",
+                sq(to),
+                sq(from)
+            ),
+            Refusal::Occupied { square, .. } => write!(f, "{} is occupied", sq(square)),
+            Refusal::EnemyReserveHeld { square } => write!(
+                f,
+                "the enemy reserve {} still holds units: it may be entered only when empty",
+                sq(square)
+            ),
+            Refusal::CavalryForest { kind, .. } => write!(
+                f,
+                "a two-step move never enters or passes through a forest{}",
+                match kind {
+                    UnitKind::Cavalry =>
+                        ": cavalry enters a forest only by a one-step move into it",
+                    UnitKind::HorseBattery => {
+                        ": the horse battery enters a forest only as a whole double turn"
+                    }
+                    _ => "",
+                }
+            ),
+            Refusal::NeverForest => f.write_str("the heavy cavalry never enters a forest"),
+            Refusal::PathBlocked { square, kind, .. } => write!(
+                f,
+                "the {kind} may not move through {}: the square stepped through must be empty",
+                sq(square)
+            ),
+            Refusal::BadTwoMove { reason, .. } => write!(
+                f,
+                "a two-unit move is two cavalry{} one step each into clear squares: {}",
+                in_game("", " (or a cavalry and the heavy cavalry)"),
+                match reason {
+                    TwoMoveFault::OneStepEach => "each cavalry moves one step only",
+                    TwoMoveFault::OnlyCavalry => "only cavalry may move two units in one action",
+                    TwoMoveFault::NoForest => "neither may enter a forest",
+                    TwoMoveFault::EnemyReserve => {
+                        "the enemy reserve is entered by a move of one unit"
+                    }
+                    TwoMoveFault::SameUnit => "name two different units",
+                    TwoMoveFault::ReserveLacksTwo => {
+                        "the reserve does not hold two such units able to move"
+                    }
+                }
+            ),
+            Refusal::FromReserve => f.write_str("units never attack or support from their reserve"),
+            Refusal::NoEnemy { square } => {
+                write!(f, "{} holds no enemy unit to attack", sq(square))
+            }
+            Refusal::AttackerNotAdjacent { attacker, target } => write!(
+                f,
+                "the attacking unit in {} must share an edge with {} (an attack never comes \
+                 from a diagonal)",
+                sq(attacker),
+                sq(target)
+            ),
+            Refusal::SupportNotAdjacent { support, target } => write!(
+                f,
+                "the supporting unit in {} must touch {} (an edge or a corner)",
+                sq(support),
+                sq(target)
+            ),
+            Refusal::SupportIsAttacker => {
+                f.write_str("the attacking and the supporting unit must be two different units")
+            }
+            Refusal::CavalryUnsupportedOnInfantry => f.write_str(in_game(
+                "cavalry may not attack infantry unsupported: add a SUPPORT",
+                "cavalry may not attack infantry, the guard or light infantry unsupported, \
+                 except as the first action of the double turn after your PASS (N10): add a \
+                 SUPPORT",
+            )),
+            Refusal::ArtilleryTarget => f.write_str(in_game(
+                "artillery may attack only artillery or the enemy reserve; it may support any \
+                 attack",
+                "artillery may attack only artillery, the horse battery or the enemy reserve, \
+                 unless it leads a Grand Battery supported by artillery or the horse battery \
+                 (N18); it may support any attack",
+            )),
+            Refusal::FootOnCavalry { kind } => write!(
+                f,
+                "the {kind} may not be the attacking unit against cavalry or heavy cavalry; it \
+                 may support such an attack"
+            ),
+            Refusal::Pinned { square, artillery } => write!(
+                f,
+                "the unit in {} is next to the enemy artillery in {}: it may attack or support \
+                 only into {}",
+                sq(square),
+                sq(artillery),
+                sq(artillery)
+            ),
+            Refusal::PinnedTwice { square } => write!(
+                f,
+                "the unit in {} is next to two or more enemy artillery and may neither attack \
+                 nor support",
+                sq(square)
+            ),
+            Refusal::MustRetreat { .. } => f.write_str(
+                "the defender must retreat: it has a legal retreat and may not stand here",
+            ),
+            Refusal::NoSuchRetreat { legal, .. } => write!(
+                f,
+                "that retreat is not legal; legal retreats: {}",
+                listed(legal, n)
+            ),
+            Refusal::OptionBarred {
+                option,
+                why,
+                offered,
+                ..
+            } => {
+                let text = option.display_in(n).to_string();
+                let code = text.strip_prefix("OPTION ").unwrap_or(&text);
+                write!(f, "option {code} is not offered: ")?;
+                match why {
+                    Some(OptionBar::NoOption1AgainstGuns) => f.write_str(
+                        "against artillery or the horse battery, option 1 needs artillery or \
+                         the horse battery among the attacking units",
+                    ),
+                    Some(OptionBar::NoDefenderRetreat) => {
+                        f.write_str("the defender has no legal retreat")
+                    }
+                    Some(OptionBar::OtherList(_)) => {
+                        write!(f, "this attack offers {}", listed(offered, n))
+                    }
+                    Some(OptionBar::AttackerNeverRetreats(kind)) => {
+                        write!(f, "an attacking {kind} never retreats")
+                    }
+                    Some(OptionBar::NoSupportRetreat) => {
+                        f.write_str("the supporting unit has no legal retreat")
+                    }
+                    Some(OptionBar::NoAttackerRetreat) => {
+                        f.write_str("the attacking unit would have no legal retreat")
+                    }
+                    None => f.write_str("it is not among the options"),
+                }
+            }
+            Refusal::NoAdvance => f.write_str("there is no advance to decide"),
+            Refusal::NoneToLose { kind } => write!(f, "there is no {kind} in the attacked reserve"),
+            Refusal::NotLegal => f.write_str("that order is not legal here"),
+        }
+    }
 }
 
 /// The movement rule of a unit type: R9-R11, or the variant's N3-N6.
@@ -541,14 +727,14 @@ impl Squares {
         for step in [p, q] {
             if step.via.is_some() {
                 return Refusal::BadTwoMove {
-                    reason: "each cavalry moves one step only",
+                    reason: TwoMoveFault::OneStepEach,
                     rule: r11,
                 };
             }
             match self.acting_unit(step.from, step.unit) {
                 Ok(u) if !self.variant.unit(u.kind()).pairs => {
                     return Refusal::BadTwoMove {
-                        reason: "only cavalry may move two units in one action",
+                        reason: TwoMoveFault::OnlyCavalry,
                         // N5: the Horse Battery is never part of it.
                         rule: if u.kind() == UnitKind::HorseBattery {
                             RuleId("N5")
@@ -562,13 +748,13 @@ impl Squares {
             }
             if board().is_forest(step.to) {
                 return Refusal::BadTwoMove {
-                    reason: "neither may enter a forest",
+                    reason: TwoMoveFault::NoForest,
                     rule: r11,
                 };
             }
             if step.to == ctx.enemy_reserve {
                 return Refusal::BadTwoMove {
-                    reason: "the enemy reserve is entered by a move of one unit",
+                    reason: TwoMoveFault::EnemyReserve,
                     rule: r11,
                 };
             }
@@ -577,14 +763,14 @@ impl Squares {
             }
             if !board().adjacent(step.from).contains(step.to) {
                 return Refusal::BadTwoMove {
-                    reason: "each cavalry moves one step only",
+                    reason: TwoMoveFault::OneStepEach,
                     rule: r11,
                 };
             }
         }
         if p.from == q.from && p.unit.is_none() {
             return Refusal::BadTwoMove {
-                reason: "name two different units",
+                reason: TwoMoveFault::SameUnit,
                 rule: r11,
             };
         }
@@ -593,7 +779,7 @@ impl Squares {
             let first = self.reserve_pick(side, kind, None);
             if self.reserve_pick(side, kind, first).is_none() {
                 return Refusal::BadTwoMove {
-                    reason: "the reserve does not hold two such units able to move",
+                    reason: TwoMoveFault::ReserveLacksTwo,
                     rule: r11,
                 };
             }
@@ -733,13 +919,6 @@ impl Squares {
         };
         let mut legal = Vec::new();
         self.decision_orders(&attack, &mut legal);
-        let listed = |legal: &[Order]| {
-            legal
-                .iter()
-                .map(|o| o.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
         match (stage, order) {
             (Stage::Response | Stage::SecondChance, Order::Stand) => {
                 let yields = match (self.unit_at(attack.target), self.unit_at(attack.attacker)) {
@@ -772,48 +951,26 @@ impl Squares {
                     .map(|u| u.kind())
                     .unwrap_or(UnitKind::Infantry);
                 Refusal::NoSuchRetreat {
-                    legal: listed(&legal),
+                    legal,
                     rule: retreat_rule(self.variant, kind),
                 }
             }
             (Stage::Option, Order::Option(_) | Order::GrandBattery(_) | Order::HorseBattery(_)) => {
-                let text = order.to_string();
-                let option = text.strip_prefix("OPTION ").unwrap_or(&text).to_string();
-                let mut rule = "R19";
-                let why = match self.option_bar(&attack, *order) {
-                    Some(OptionBar::NoOption1AgainstGuns) => {
-                        rule = "N20";
-                        "against artillery or the horse battery, option 1 needs artillery \
-                         or the horse battery among the attacking units"
-                            .to_string()
-                    }
-                    Some(OptionBar::NoDefenderRetreat) => {
-                        rule = "N19";
-                        "the defender has no legal retreat".to_string()
-                    }
-                    Some(OptionBar::OtherList(list)) => {
-                        rule = match list {
-                            OptionsOffered::General => "R19",
-                            OptionsOffered::GrandBattery => "N18",
-                            OptionsOffered::HorseBattery => "N19",
-                        };
-                        format!("this attack offers {}", listed(&legal))
-                    }
-
-                    Some(OptionBar::AttackerNeverRetreats(kind)) => {
-                        format!("an attacking {kind} never retreats")
-                    }
-                    Some(OptionBar::NoSupportRetreat) => {
-                        "the supporting unit has no legal retreat".to_string()
-                    }
-                    Some(OptionBar::NoAttackerRetreat) => {
-                        "the attacking unit would have no legal retreat".to_string()
-                    }
-                    None => "it is not among the options".to_string(),
+                let why = self.option_bar(&attack, *order);
+                let rule = match why {
+                    Some(OptionBar::NoOption1AgainstGuns) => "N20",
+                    Some(OptionBar::NoDefenderRetreat) => "N19",
+                    Some(OptionBar::OtherList(list)) => match list {
+                        OptionsOffered::General => "R19",
+                        OptionsOffered::GrandBattery => "N18",
+                        OptionsOffered::HorseBattery => "N19",
+                    },
+                    _ => "R19",
                 };
                 Refusal::OptionBarred {
-                    option,
+                    option: *order,
                     why,
+                    offered: legal,
                     rule: RuleId(rule),
                 }
             }

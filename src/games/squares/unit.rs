@@ -4,12 +4,13 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use super::notation::CIVIL_WAR;
 use super::rules::Variant;
 use crate::games::Seat;
 
 /// A side in SQUARES. Blue sits at the top of the board (reserve BR); in
 /// the Napoleonic variant the same sides are the British (Blue's place) and
-/// the French (N1). The names come from the current [`super::notation`].
+/// the French (N1). The names are the notation's ([`Side::display_in`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Side {
     /// The Union; reserve BR, seat North.
@@ -36,41 +37,30 @@ impl Side {
     pub fn index(self) -> usize {
         self as usize
     }
-
-    /// The side's name as players read it, in the current notation
-    /// ("Blue", or "British" in the Napoleonic variant, N1).
-    pub fn name(self) -> &'static str {
-        super::notation::current().sides[self.index()]
-    }
-
-    /// The one-letter code used in position strings (`b`, `g`; `b`, `f`).
-    pub fn letter(self) -> char {
-        super::notation::current().side_letters[self.index()]
-    }
 }
 
+/// Written in the Civil War notation ("Blue", "Gray"); a game's own
+/// notation writes it through [`Side::display_in`].
 impl fmt::Display for Side {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        self.display_in(&CIVIL_WAR).fmt(f)
     }
 }
 
-/// Serialised as the side's name in the current notation, lower case
-/// ("blue", "british"); either game's names are read.
+/// Serialised as the side's Civil War name, lower case ("blue"), whatever
+/// thread serialises it (the variant's events serialise their sides in
+/// its notation); either game's names are read.
 impl Serialize for Side {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.name().to_ascii_lowercase())
+        self.display_in(&CIVIL_WAR).serialize(serializer)
     }
 }
 
 impl<'de> Deserialize<'de> for Side {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Side, D::Error> {
         let text = String::deserialize(deserializer)?;
-        match text.to_ascii_lowercase().as_str() {
-            "blue" | "british" => Ok(Side::Blue),
-            "gray" | "french" => Ok(Side::Gray),
-            _ => Err(serde::de::Error::custom(format!("no side {text:?}"))),
-        }
+        Side::from_any_name(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("no side {text:?}")))
     }
 }
 
@@ -148,20 +138,6 @@ impl UnitKind {
             UnitKind::HeavyCavalry => Some("HC"),
             _ => None,
         }
-    }
-
-    /// Reads an order's unit word (any case) among the types of the game
-    /// whose notation is current ([`super::notation`]).
-    pub fn from_word(word: &str) -> Option<UnitKind> {
-        super::notation::current()
-            .variant
-            .kinds()
-            .iter()
-            .copied()
-            .find(|k| {
-                k.word().eq_ignore_ascii_case(word)
-                    || k.short_word().is_some_and(|w| w.eq_ignore_ascii_case(word))
-            })
     }
 
     /// The position-string letter for `side` (North upper case, South lower).
