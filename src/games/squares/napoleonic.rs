@@ -2,10 +2,11 @@
 //!
 //! The variant is not a second engine: it is the [`Squares`] engine playing
 //! with the Napoleonic army and unit rules ([`Variant::Napoleonic`], see
-//! `rules.rs`), written in the variant's notation (British and French, F
-//! codes, the new unit words; `notation.rs`). This file only gives it its
-//! own name, title and seats, and makes sure that every text it produces
-//! or reads is in that notation.
+//! `core/variant.rs` and `engine/rules.rs`), written in the variant's
+//! notation (British and French, F codes, the new unit words;
+//! `text/notation.rs`). This file only gives it its own name, title and
+//! seats, and its own order, event and refusal types, which write and read
+//! every text with [`NAPOLEONIC`] passed explicitly, whichever thread asks.
 //!
 //! ```
 //! use orderly::games::{Game, GameOptions};
@@ -23,7 +24,8 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::notation::NAPOLEONIC;
-use super::{choices, conditions, drawing, reader, Event, Order, Refusal, Side, Squares, Variant};
+use super::text::{choices, conditions, drawing, reader, rules_text};
+use super::{Event, Order, Refusal, Side, Squares, Variant};
 use crate::games::{
     BoardStyle, CitesRule, Condition, Game, GameOptions, OrderWord, Outcome, ParseError, Pending,
     Rejection, RuleId, Seat,
@@ -159,7 +161,7 @@ impl Game for Napoleonic {
     const RULES_VERSION: &'static str =
         "napoleonic-rulings N1-N38; squares-rulings R1-R28 S1-S8; orderly 2";
 
-    const RULES: &'static str = super::rules_text::NAPOLEONIC;
+    const RULES: &'static str = rules_text::NAPOLEONIC;
 
     fn new(options: &GameOptions) -> Self {
         Napoleonic::opening(options.first.into())
@@ -253,7 +255,8 @@ impl Game for Napoleonic {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{NapEvent, NapOrder, Napoleonic, Side, Squares, Variant};
+    use crate::games::{Game, GameOptions};
 
     #[test]
     fn the_opening_is_written_with_its_header_and_reads_back() {

@@ -14,7 +14,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::unit::Side;
 
 /// The board data, compiled into the binary.
-const BOARD_CSV: &str = include_str!("../../../data/squares-board.csv");
+const BOARD_CSV: &str = include_str!("../../../../data/squares-board.csv");
 
 /// One of the 32 spaces, numbered in the order of the board file (by depth,
 /// Blue's reserve first, west to east within a rank).
@@ -421,7 +421,8 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{board, Space, SpaceSet, Terrain};
+    use crate::games::squares::core::unit::Side;
 
     fn pairs(f: impl Fn(Space) -> SpaceSet) -> Vec<(String, String)> {
         let mut out = Vec::new();

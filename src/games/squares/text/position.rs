@@ -46,13 +46,77 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::attack::{AttackState, Stage};
-use super::board::{board, Space, SPACE_COUNT};
 use super::notation::Notation;
-use super::rules::{Access, OptionList, Variant};
-use super::state::{Half, Squares, ELIMINATED, NO_UNIT};
-use super::unit::{Side, UnitId, UnitKind, UnitState, ARMY_SIZE};
+use crate::games::squares::core::attack::{AttackState, Stage};
+use crate::games::squares::core::board::{board, Space, SPACE_COUNT};
+use crate::games::squares::core::state::{Half, Squares, ELIMINATED, NO_UNIT};
+use crate::games::squares::core::unit::{Side, UnitId, UnitKind, UnitState, ARMY_SIZE};
+use crate::games::squares::core::variant::Variant;
+use crate::games::squares::engine::retreat::RetreatCause;
+use crate::games::squares::engine::rules::{Access, OptionList};
 use crate::games::ParseError;
+
+impl Stage {
+    /// The short code used in position strings.
+    pub fn code(self) -> &'static str {
+        match self {
+            Stage::Response => "R",
+            Stage::Option => "O",
+            Stage::SupportRetreat1 => "S1",
+            Stage::SecondChance => "C",
+            Stage::AttackerRetreat1 => "A1",
+            Stage::AttackerRetreat4 => "A4",
+            Stage::SupportRetreat5 => "S5",
+            Stage::GrandSupportRetreat => "GS",
+            Stage::GrandSecondChance => "GC",
+            Stage::HorseDefenderRetreat => "HD",
+            Stage::HorseSupportRetreat => "HS",
+            Stage::HorseBatteryRetreat => "HA",
+            Stage::Lose => "L",
+            Stage::Advance => "V",
+        }
+    }
+
+    /// Reads a position-string stage code.
+    pub fn from_code(code: &str) -> Option<Stage> {
+        [
+            Stage::Response,
+            Stage::Option,
+            Stage::SupportRetreat1,
+            Stage::SecondChance,
+            Stage::AttackerRetreat1,
+            Stage::AttackerRetreat4,
+            Stage::SupportRetreat5,
+            Stage::GrandSupportRetreat,
+            Stage::GrandSecondChance,
+            Stage::HorseDefenderRetreat,
+            Stage::HorseSupportRetreat,
+            Stage::HorseBatteryRetreat,
+            Stage::Lose,
+            Stage::Advance,
+        ]
+        .into_iter()
+        .find(|s| s.code() == code)
+    }
+}
+
+impl UnitState {
+    /// The status marks of the position string and the board: one `+` per
+    /// turn of its move run and one `>` per turn of its attack run (R6),
+    /// `_` while it rests and `~` when it retreated this turn (R21).
+    pub fn marks(self) -> String {
+        let mut out = String::with_capacity(4);
+        out.extend(std::iter::repeat_n('+', self.move_run.into()));
+        out.extend(std::iter::repeat_n('>', self.attack_run.into()));
+        if self.inactive {
+            out.push('_');
+        }
+        if self.retreated {
+            out.push('~');
+        }
+        out
+    }
+}
 
 /// The ranks of the board: the spaces grouped by depth, Blue's side first.
 fn ranks() -> Vec<Vec<Space>> {
@@ -759,7 +823,7 @@ impl Squares {
             if let Some(d) = enemy_on_target {
                 after.eliminate(d, &mut Vec::new());
             }
-            if !after.can_retreat(attack.attacker, super::retreat::RetreatCause::Other) {
+            if !after.can_retreat(attack.attacker, RetreatCause::Other) {
                 return Err(err(
                     "at the second chance the attacking unit must still have a retreat (R19, S6)",
                 ));
@@ -814,7 +878,7 @@ impl<'de> Deserialize<'de> for Squares {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Side, Squares};
     use crate::games::squares::Order;
 
     #[test]

@@ -19,11 +19,11 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::board::Space;
-use super::rules::Variant;
-use super::unit::{Side, UnitKind};
+use crate::games::squares::core::board::Space;
+use crate::games::squares::core::unit::{Side, UnitKind};
+use crate::games::squares::core::variant::Variant;
 
 /// How one game writes its sides and squares.
 #[derive(Debug)]
@@ -191,7 +191,111 @@ impl Serialize for InNotation<'_, Side> {
     }
 }
 
+/// Written in the Civil War notation ("Blue", "Gray"); a game's own
+/// notation writes it through [`Side::display_in`].
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.display_in(&CIVIL_WAR).fmt(f)
+    }
+}
+
+/// Serialised as the side's Civil War name, lower case ("blue"), whatever
+/// thread serialises it (the variant's events serialise their sides in
+/// its notation); either game's names are read.
+impl Serialize for Side {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.display_in(&CIVIL_WAR).serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Side {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Side, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Side::from_any_name(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("no side {text:?}")))
+    }
+}
+
 impl UnitKind {
+    /// The word used in orders (`INFANTRY`, `LIGHT`; N24).
+    pub fn word(self) -> &'static str {
+        match self {
+            UnitKind::Infantry => "INFANTRY",
+            UnitKind::Guard => "GUARD",
+            UnitKind::Light => "LIGHT",
+            UnitKind::Artillery => "ARTILLERY",
+            UnitKind::HorseBattery => "HORSE",
+            UnitKind::Cavalry => "CAVALRY",
+            UnitKind::HeavyCavalry => "HEAVY",
+        }
+    }
+
+    /// The short form N24 allows beside the word, if any (`LI`, `HB`, `HC`).
+    pub fn short_word(self) -> Option<&'static str> {
+        match self {
+            UnitKind::Light => Some("LI"),
+            UnitKind::HorseBattery => Some("HB"),
+            UnitKind::HeavyCavalry => Some("HC"),
+            _ => None,
+        }
+    }
+
+    /// The position-string letter for `side` (North upper case, South lower).
+    pub fn letter(self, side: Side) -> char {
+        let c = match self {
+            UnitKind::Infantry => 'I',
+            UnitKind::Guard => 'G',
+            UnitKind::Light => 'L',
+            UnitKind::Artillery => 'A',
+            UnitKind::HorseBattery => 'H',
+            UnitKind::Cavalry => 'C',
+            UnitKind::HeavyCavalry => 'K',
+        };
+        match side {
+            Side::Blue => c,
+            Side::Gray => c.to_ascii_lowercase(),
+        }
+    }
+
+    /// Reads a position-string letter.
+    pub fn from_letter(c: char) -> Option<(UnitKind, Side)> {
+        let side = if c.is_ascii_uppercase() {
+            Side::Blue
+        } else {
+            Side::Gray
+        };
+        UnitKind::EVERY
+            .into_iter()
+            .find(|k| k.letter(Side::Blue) == c.to_ascii_uppercase())
+            .map(|k| (k, side))
+    }
+
+    /// Lower-case name for sentences ("infantry", "horse battery").
+    pub fn name(self) -> &'static str {
+        match self {
+            UnitKind::Infantry => "infantry",
+            UnitKind::Guard => "guard",
+            UnitKind::Light => "light infantry",
+            UnitKind::Artillery => "artillery",
+            UnitKind::HorseBattery => "horse battery",
+            UnitKind::Cavalry => "cavalry",
+            UnitKind::HeavyCavalry => "heavy cavalry",
+        }
+    }
+
+    /// The board's three-letter form ("inf", "hb").
+    pub fn short(self) -> &'static str {
+        match self {
+            UnitKind::Infantry => "inf",
+            UnitKind::Guard => "gua",
+            UnitKind::Light => "li",
+            UnitKind::Artillery => "art",
+            UnitKind::HorseBattery => "hb",
+            UnitKind::Cavalry => "cav",
+            UnitKind::HeavyCavalry => "hc",
+        }
+    }
+
     /// Reads an order's unit word (any case, N24's short forms too) among
     /// the types of `notation`'s game.
     pub fn read(word: &str, notation: &Notation) -> Option<UnitKind> {
@@ -202,9 +306,17 @@ impl UnitKind {
     }
 }
 
+/// Written as its name in sentences ("infantry", "horse battery"), the
+/// same in both games.
+impl fmt::Display for UnitKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Side, Space, CIVIL_WAR, NAPOLEONIC};
 
     #[test]
     fn the_variant_writes_f_codes_and_reads_both() {

@@ -20,16 +20,20 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::attack::{AttackState, Immunity, OptionsOffered, Stage};
-use super::board::{board, Space, SpaceSet, Terrain};
 use super::drawing::{must_retreat_rule, option_list};
-use super::event::Event;
 use super::notation::Notation;
-use super::order::{Order, Step};
-use super::refusal::Refusal;
-use super::rules::{Family, Variant};
-use super::state::{Half, Squares};
-use super::unit::{Side, UnitKind};
+use super::reader::edit_distance;
+use crate::games::squares::core::attack::{AttackState, Stage};
+use crate::games::squares::core::board::{board, Space, SpaceSet, Terrain};
+use crate::games::squares::core::event::Event;
+use crate::games::squares::core::order::{Order, Step};
+use crate::games::squares::core::state::{Half, Squares};
+use crate::games::squares::core::unit::{Side, UnitKind};
+use crate::games::squares::core::variant::Variant;
+use crate::games::squares::engine::attack::Immunity;
+use crate::games::squares::engine::options::OptionsOffered;
+use crate::games::squares::engine::refusal::Refusal;
+use crate::games::squares::engine::rules::Family;
 use crate::games::{Game, Rejection};
 
 /// Mail lines are at most this wide (design: plain text, 76 columns).
@@ -70,10 +74,7 @@ pub(crate) fn describe_from(game: &Squares, square: &str) -> Result<String, Reje
         // the distance costs the product of the lengths).
         let near: Vec<String> = Space::all()
             .map(|s| s.display_in(notation).to_string())
-            .filter(|s| {
-                s.len().abs_diff(written.len()) <= 1
-                    && super::reader::edit_distance(&written, s) <= 1
-            })
+            .filter(|s| s.len().abs_diff(written.len()) <= 1 && edit_distance(&written, s) <= 1)
             .map(|s| format!("HELP MOVES {s}"))
             .collect();
         return Err(reject(
@@ -1274,7 +1275,7 @@ fn wrap_all(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{wrap_all, WIDTH};
 
     #[test]
     fn wrapping_keeps_lines_within_76_columns_and_indents_continuations() {

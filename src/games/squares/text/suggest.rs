@@ -9,10 +9,10 @@
 //! notation (F codes and the variant's unit words, N1, N24), as the reader
 //! prints them.
 
-use super::board::{board, Space};
-use super::order::Order;
-use super::state::Squares;
-use super::unit::UnitKind;
+use crate::games::squares::core::board::{board, Space};
+use crate::games::squares::core::order::Order;
+use crate::games::squares::core::state::Squares;
+use crate::games::squares::core::unit::UnitKind;
 use crate::games::Game;
 
 /// The most suggestions a refusal carries.
@@ -227,7 +227,7 @@ pub(crate) fn any(game: &Squares) -> Vec<Order> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{nearest, Order, Squares};
 
     #[test]
     fn a_square_out_of_reach_suggests_the_units_own_moves_first() {

@@ -7,9 +7,9 @@
 //! read and checked by the reader when its moment comes, so an answer that
 //! has become illegal is refused like any order.
 
-use super::board::Space;
 use super::notation::Notation;
-use super::state::Squares;
+use crate::games::squares::core::board::Space;
+use crate::games::squares::core::state::Squares;
 use crate::games::{Condition, DecisionKind, Game, Seat};
 
 /// The conditions SQUARES understands, for refusals.
@@ -74,9 +74,9 @@ pub(crate) fn holds(game: &Squares, seat: Seat, condition: &Condition) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{holds, Condition, Seat, Squares};
     use crate::games::squares::notation::CIVIL_WAR;
-    use crate::games::GameOptions;
+    use crate::games::{Game, GameOptions};
 
     fn read(words: &str) -> Result<Condition, String> {
         super::read(words, &CIVIL_WAR)

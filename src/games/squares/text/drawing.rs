@@ -24,14 +24,16 @@
 
 use std::fmt::Write as _;
 
-use super::attack::{AttackState, OptionsOffered, Stage};
-use super::board::{board, Space, Terrain, SPACE_COUNT};
-use super::event::Event;
 use super::notation::Notation;
-use super::order::Order;
-use super::rules::Variant;
-use super::state::{Half, Squares, WINNING_POINTS};
-use super::unit::{Side, UnitId, UnitKind};
+use crate::games::squares::core::attack::{AttackState, Stage};
+use crate::games::squares::core::board::{board, Space, Terrain, SPACE_COUNT};
+use crate::games::squares::core::event::Event;
+use crate::games::squares::core::order::Order;
+use crate::games::squares::core::state::{Half, Squares};
+use crate::games::squares::core::unit::{Side, UnitId, UnitKind};
+use crate::games::squares::core::variant::Variant;
+use crate::games::squares::engine::options::OptionsOffered;
+use crate::games::squares::engine::turn::WINNING_POINTS;
 use crate::games::{BoardStyle, DecisionKind, Game as _, GameResult};
 
 /// The widest line a mail may carry.
@@ -755,14 +757,17 @@ pub(crate) fn draw_styled(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{
+        board, draw, frames, last_squares, occupant, raster, reserve_lines, wrap, Event, Side,
+        Space, Squares, UnitId, UnitKind, BLOCK, MAX_WIDTH,
+    };
 
     fn cw_unit(side: Side, number: usize) -> UnitId {
         let mut units = UnitId::of_side(crate::games::squares::Variant::CivilWar, side);
         units.nth(number).expect("an army has 16 units")
     }
-    use crate::games::squares::state::ELIMINATED;
-    use crate::games::squares::unit::{UnitState, ARMY_SIZE};
+    use crate::games::squares::core::state::ELIMINATED;
+    use crate::games::squares::core::unit::{UnitState, ARMY_SIZE};
 
     fn space(code: &str) -> Space {
         Space::from_code(code).expect("a space code")

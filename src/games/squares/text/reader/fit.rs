@@ -21,14 +21,16 @@
 //! check, which says why it is not legal, and otherwise the nearest legal
 //! orders are offered.
 
-use super::super::board::Space;
-use super::super::notation::Notation;
-use super::super::order::{Order, Step};
-use super::super::state::Squares;
-use super::super::suggest::{self, Hint};
-use super::super::unit::UnitKind;
-use super::{attack_shape, legal_of, notation_of, pair_movers, space_of, step_of, two_steppers};
-use super::{Marker, Misread, Token, Verb};
+use super::misread::{
+    attack_shape, legal_of, notation_of, pair_movers, space_of, step_of, two_steppers, Misread,
+};
+use super::words::{Marker, Token, Verb};
+use crate::games::squares::core::board::Space;
+use crate::games::squares::core::order::{Order, Step};
+use crate::games::squares::core::state::Squares;
+use crate::games::squares::core::unit::UnitKind;
+use crate::games::squares::text::notation::Notation;
+use crate::games::squares::text::suggest::{self, Hint};
 use crate::games::Game;
 
 /// The most candidates an ambiguous line is answered with.
