@@ -14,8 +14,9 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use orderly::games::hosted::Hosted;
 use orderly::games::squares::{Side, Squares};
-use orderly::games::{Game, GameOptions, Seat};
+use orderly::games::{Game, GameOptions, GameText, Seat};
 use orderly::record::{replay, Record, Recorder};
 
 /// A position reached by seeded random play after `orders` orders.
@@ -90,15 +91,17 @@ fn bench_drawing(c: &mut Criterion) {
     group.bench_function("draw_board", |b| {
         b.iter(|| black_box(game.draw_board(Seat::North, &[])))
     });
-    group.bench_function("choices", |b| b.iter(|| black_box(game.choices())));
+    group.bench_function("choices", |b| {
+        b.iter(|| black_box(game.choices(Seat::North)))
+    });
     group.finish();
 }
 
 fn bench_record(c: &mut Criterion) {
     let (_, played) = position_after(7, 300);
-    let mut recorder = Recorder::<Squares>::new(&GameOptions::default());
+    let mut recorder = Recorder::new(&Hosted::of::<Squares>(), &GameOptions::default());
     for order in &played {
-        recorder.apply(order).expect("a listed order");
+        recorder.apply(&order.to_string()).expect("a listed order");
     }
     let text = recorder.record().to_string();
     let mut group = c.benchmark_group("record_replay");
@@ -106,8 +109,9 @@ fn bench_record(c: &mut Criterion) {
     group.sample_size(20);
     group.bench_function("read_and_replay_300_orders", |b| {
         b.iter(|| {
-            let record = Record::read::<Squares>(black_box(&text)).expect("readable");
-            black_box(replay::<Squares>(&record).expect("replays"))
+            let record =
+                Record::read_as(black_box(&text), &Hosted::of::<Squares>()).expect("readable");
+            black_box(replay(&record).expect("replays"))
         })
     });
     group.finish();

@@ -23,14 +23,14 @@
 //! one message: `held` marks orders kept for the second half of a double
 //! turn, `unused` orders that were not applied, with why.
 //!
-//! The tool plays any hosted game (`orderly engine --game napoleonic`): it
-//! is generic over [`Game`], and the command line picks the type by name
-//! with [`with_game!`](crate::with_game).
+//! The tool plays any hosted game (`orderly engine --game napoleonic`)
+//! through the game-neutral door [`AnyGame`]; the command line finds the
+//! game by name in the registry ([`hosted::find`](crate::games::hosted::find)).
 
 use std::io::{self, BufRead, Write};
 
 use crate::games::submission::{release, submit, Submission};
-use crate::games::{DecisionKind, Game, GameResult, Seat};
+use crate::games::{AnyGame, BoardStyle, GameResult, Happened, Seat};
 
 /// What `orderly engine` prints besides the position and the legal orders.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -43,26 +43,23 @@ pub struct Extras {
 }
 
 /// Writes the position, the pending decision and the sorted legal orders.
-pub fn write_state<G: Game>(out: &mut impl Write, game: &G) -> io::Result<()> {
+pub fn write_state(out: &mut impl Write, game: &dyn AnyGame) -> io::Result<()> {
     writeln!(out, "position {}", game.position())?;
     match (game.pending(), game.outcome()) {
         (_, Some(outcome)) => {
             let result = match outcome.result {
-                GameResult::Win(seat) => format!("{} wins", G::seat_name(seat)),
+                GameResult::Win(seat) => format!("{} wins", game.seat_name(seat)),
                 GameResult::Draw => "draw".to_string(),
             };
-            writeln!(out, "over {result} ({:?})", outcome.reason)?;
+            writeln!(out, "over {result} ({})", outcome.reason)?;
         }
         (Some(pending), None) => {
-            let kind = match pending.kind {
-                DecisionKind::Turn => "turn".to_string(),
-                other => other.to_string(),
-            };
-            writeln!(out, "pending {} {kind}", G::seat_name(pending.seat))?;
+            let seat = game.seat_name(pending.seat);
+            writeln!(out, "pending {seat} {}", pending.kind)?;
         }
         (None, None) => writeln!(out, "pending none")?,
     }
-    let mut legal: Vec<String> = game.legal_orders().iter().map(|o| o.to_string()).collect();
+    let mut legal = game.legal_orders();
     legal.sort();
     writeln!(out, "legal {}", legal.len())?;
     for order in legal {
@@ -80,34 +77,34 @@ fn write_lines(out: &mut impl Write, text: &str) -> io::Result<()> {
     Ok(())
 }
 
-fn write_extras<G: Game>(
+fn write_extras(
     out: &mut impl Write,
-    game: &G,
+    game: &dyn AnyGame,
     extras: Extras,
-    last: &[G::Event],
+    last: &[Happened],
 ) -> io::Result<()> {
     if let Some(view) = extras.board {
         let seat = view
             .or_else(|| game.pending().map(|p| p.seat))
             .unwrap_or(Seat::North);
-        write_lines(out, &game.draw_board(seat, last))?;
+        write_lines(out, &game.draw_board(seat, last, &BoardStyle::default()))?;
     }
     if extras.choices {
-        write_lines(out, &game.choices())?;
+        let viewer = game.pending().map_or(Seat::North, |p| p.seat);
+        write_lines(out, &game.choices(viewer))?;
     }
     Ok(())
 }
 
 /// Writes what became of each line of a message.
-fn write_submission<G: Game>(out: &mut impl Write, s: &Submission<G>) -> io::Result<()> {
+fn write_submission(out: &mut impl Write, game: &dyn AnyGame, s: &Submission) -> io::Result<()> {
     for taken in &s.taken {
         writeln!(out, "order {}", taken.line)?;
-        let canonical = taken.order.to_string();
-        if canonical != taken.line {
-            writeln!(out, "read {canonical}")?;
+        if taken.order != taken.line {
+            writeln!(out, "read {}", taken.order)?;
         }
         for event in &taken.events {
-            writeln!(out, "event {event}")?;
+            writeln!(out, "event {}", event.text)?;
         }
     }
     if let Some(r) = &s.refused {
@@ -128,7 +125,7 @@ fn write_submission<G: Game>(out: &mut impl Write, s: &Submission<G>) -> io::Res
             out,
             "unused {}: not applied: {}",
             u.line,
-            u.why.describe::<G>()
+            u.why.describe(Seat::BOTH.map(|s| game.seat_name(s)))
         )?;
     }
     Ok(())
@@ -137,19 +134,19 @@ fn write_submission<G: Game>(out: &mut impl Write, s: &Submission<G>) -> io::Res
 /// Plays the messages read from `input` from `game`, writing a block per
 /// message. A line is one message from the player to act: one order, or
 /// several separated by `;` (a double turn written at once).
-pub fn run<G: Game>(game: G, input: impl BufRead, out: &mut impl Write) -> io::Result<()> {
+pub fn run(game: &mut dyn AnyGame, input: impl BufRead, out: &mut impl Write) -> io::Result<()> {
     run_with(game, input, out, Extras::default())
 }
 
 /// [`run`], printing the board and the choices as `extras` asks.
-pub fn run_with<G: Game>(
-    mut game: G,
+pub fn run_with(
+    game: &mut dyn AnyGame,
     input: impl BufRead,
     out: &mut impl Write,
     extras: Extras,
 ) -> io::Result<()> {
-    write_state(out, &game)?;
-    write_extras(out, &game, extras, &[])?;
+    write_state(out, game)?;
+    write_extras(out, game, extras, &[])?;
     // A person types an order and waits: each answer goes out at once.
     out.flush()?;
     // Lines held for the second half of a double turn, per seat.
@@ -163,8 +160,8 @@ pub fn run_with<G: Game>(
         writeln!(out)?;
         let seat = game.pending().map_or(Seat::North, |p| p.seat);
         let orders: Vec<&str> = text.split(';').collect();
-        let submission = submit(&mut game, seat, &orders);
-        write_submission(out, &submission)?;
+        let submission = submit(game, seat, &orders);
+        write_submission(out, game, &submission)?;
         let mut last: Vec<_> = submission
             .taken
             .iter()
@@ -175,15 +172,15 @@ pub fn run_with<G: Game>(
         // orders were waiting for.
         for waiting in Seat::BOTH {
             let lines = std::mem::take(&mut held[waiting.index()]);
-            let released = release(&mut game, waiting, &lines);
+            let released = release(game, waiting, &lines);
             if released.held != lines {
-                write_submission(out, &released)?;
+                write_submission(out, game, &released)?;
             }
             last.extend(released.taken.iter().flat_map(|t| t.events.iter().cloned()));
             held[waiting.index()] = released.held;
         }
-        write_state(out, &game)?;
-        write_extras(out, &game, extras, &last)?;
+        write_state(out, game)?;
+        write_extras(out, game, extras, &last)?;
         out.flush()?;
     }
     Ok(())

@@ -8,8 +8,8 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 use orderly::clock::Clock;
-use orderly::games::hosted::GAMES;
-use orderly::games::{seat_named, Game, GameOptions, Seat};
+use orderly::games::hosted::{Hosted, GAMES};
+use orderly::games::{GameOptions, Seat};
 
 #[derive(Parser)]
 #[command(
@@ -122,10 +122,10 @@ fn engine_game(game: Option<String>, position: Option<&str>) -> String {
     .unwrap_or_else(|| GAMES[0].to_string())
 }
 
-/// The seat a side word names in game `G`: the game's own name for it, or
+/// The seat a side word names in `game`: the game's own name for it, or
 /// `north`/`south`, which every game has.
-fn seat_word<G: Game>(flag: &str, word: &str) -> anyhow::Result<Seat> {
-    if let Some(seat) = seat_named::<G>(word) {
+fn seat_word(game: &Hosted, flag: &str, word: &str) -> anyhow::Result<Seat> {
+    if let Some(seat) = game.seat_named(word) {
         return Ok(seat);
     }
     match word.to_ascii_lowercase().as_str() {
@@ -133,22 +133,21 @@ fn seat_word<G: Game>(flag: &str, word: &str) -> anyhow::Result<Seat> {
         "south" => Ok(Seat::South),
         _ => anyhow::bail!(
             "{flag} takes a side of {}: {} or {} (or north or south), not {word:?}",
-            G::NAME,
-            G::seat_name(Seat::North).to_ascii_lowercase(),
-            G::seat_name(Seat::South).to_ascii_lowercase(),
+            game.name,
+            game.seat_name(Seat::North).to_ascii_lowercase(),
+            game.seat_name(Seat::South).to_ascii_lowercase(),
         ),
     }
 }
 
-/// `orderly engine` for the game `G`.
-fn engine<G: Game>(args: EngineArgs) -> anyhow::Result<()> {
-    let game = match &args.position {
-        Some(text) => {
-            G::from_position(text).with_context(|| format!("reading the position {text:?}"))?
-        }
-        None => G::new(&GameOptions {
+/// `orderly engine` for `hosted`.
+fn engine(hosted: &Hosted, args: EngineArgs) -> anyhow::Result<()> {
+    let mut game = match &args.position {
+        Some(text) => (hosted.from_position)(text)
+            .with_context(|| format!("reading the position {text:?}"))?,
+        None => (hosted.new)(&GameOptions {
             first: match &args.first {
-                Some(word) => seat_word::<G>("--first", word)?,
+                Some(word) => seat_word(hosted, "--first", word)?,
                 None => Seat::North,
             },
             seed: None,
@@ -157,7 +156,7 @@ fn engine<G: Game>(args: EngineArgs) -> anyhow::Result<()> {
     let board = match args.board.as_deref() {
         None => None,
         Some(view) if view.eq_ignore_ascii_case("mover") => Some(None),
-        Some(view) => Some(Some(seat_word::<G>("--board", view)?)),
+        Some(view) => Some(Some(seat_word(hosted, "--board", view)?)),
     };
     let stdin = io::stdin();
     let mut out = BufWriter::new(io::stdout().lock());
@@ -165,7 +164,7 @@ fn engine<G: Game>(args: EngineArgs) -> anyhow::Result<()> {
         board,
         choices: args.choices,
     };
-    orderly::engine_tool::run_with(game, stdin.lock(), &mut out, extras)?;
+    orderly::engine_tool::run_with(game.as_mut(), stdin.lock(), &mut out, extras)?;
     Ok(())
 }
 
@@ -303,8 +302,10 @@ fn main() -> anyhow::Result<()> {
             };
             // --game is checked by clap, and a position's head only taken
             // when it names a hosted game: `name` always dispatches.
-            orderly::with_game!(&name, G => engine::<G>(args))
-                .unwrap_or_else(|| anyhow::bail!("orderly does not host {name:?}"))?;
+            match orderly::games::hosted::find(&name) {
+                Some(hosted) => engine(hosted, args)?,
+                None => anyhow::bail!("orderly does not host {name:?}"),
+            }
         }
         Command::Replay(args) => {
             let replayed =

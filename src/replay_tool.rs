@@ -10,9 +10,9 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use crate::games::hosted::GAMES;
+use crate::games::hosted::{self, Hosted, GAMES};
 use crate::games::text::capitalised;
-use crate::games::{Game, GameResult, Seat};
+use crate::games::{BoardStyle, GameResult, Seat};
 use crate::record::{game_tag, replay, Record};
 
 /// The arguments of `orderly replay`.
@@ -90,10 +90,8 @@ pub fn replay_text(
         )?;
         return Ok(false);
     };
-    if let Some(replayed) =
-        crate::with_game!(&game, G => replay_as::<G>(name, text, output, out, err))
-    {
-        return replayed;
+    if let Some(hosted) = hosted::find(&game) {
+        return replay_as(name, text, hosted, output, out, err);
     }
     let (number, line) = text
         .lines()
@@ -117,14 +115,15 @@ fn sentence(text: &str) -> String {
     }
 }
 
-fn replay_as<G: Game>(
+fn replay_as(
     name: &str,
     text: &str,
+    game: &Hosted,
     output: Output,
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> io::Result<bool> {
-    let record = match Record::read::<G>(text) {
+    let record = match Record::read_as(text, game) {
         Ok(record) => record,
         Err(e) => {
             writeln!(err, "{name}:{}: {}", e.line, e.text.trim())?;
@@ -132,7 +131,7 @@ fn replay_as<G: Game>(
             return Ok(false);
         }
     };
-    let replayed = match replay::<G>(&record) {
+    let replayed = match replay(&record) {
         Ok(replayed) => replayed,
         Err(e) => {
             writeln!(err, "{name}:{}: {}", e.line, e.text.trim())?;
@@ -157,9 +156,9 @@ fn replay_as<G: Game>(
         }
         Output::Canonical => write!(out, "{}", replayed.record)?,
         Output::Board => {
-            let game = &replayed.game;
+            let game = replayed.game.as_ref();
             let viewer = game.pending().map_or(Seat::North, |p| p.seat);
-            let board = game.draw_board(viewer, &replayed.last_action);
+            let board = game.draw_board(viewer, &replayed.last_action, &BoardStyle::default());
             if !board.is_empty() {
                 writeln!(out, "{}", board.trim_end())?;
                 writeln!(out)?;
@@ -172,7 +171,7 @@ fn replay_as<G: Game>(
                 record.tags.title
             )?;
             writeln!(out, "Position: {}", game.position())?;
-            match replayed.finish {
+            match replayed.finish.clone() {
                 Some(finish) => {
                     let result = match finish.result {
                         GameResult::Win(seat) => format!("{} wins", record.seat_name(seat)),
@@ -197,7 +196,7 @@ fn replay_as<G: Game>(
                     out,
                     "Note: the record was played under \"{}\"; this orderly plays \"{}\".",
                     record.tags.rules,
-                    G::RULES_VERSION
+                    game.hosted().rules_version
                 )?;
             }
         }

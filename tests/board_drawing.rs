@@ -15,10 +15,11 @@ use std::path::PathBuf;
 
 use common::*;
 use orderly::games::squares::notation::{Notation, CIVIL_WAR, NAPOLEONIC};
+use orderly::games::squares::DecisionKind;
 use orderly::games::squares::{
     board, Event, NapEvent, Napoleonic, Side, Space, Squares, UnitId, UnitKind, Variant,
 };
-use orderly::games::{DecisionKind, Game, GameOptions, Seat};
+use orderly::games::{Game, GameOptions, GameText, Seat};
 use proptest::prelude::*;
 
 // ----- what each game writes ---------------------------------------------------

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use common::*;
 use orderly::games::squares::notation::{Notation, CIVIL_WAR, NAPOLEONIC};
 use orderly::games::squares::{board, Napoleonic, Order, Space, Squares, Stage, UnitKind};
-use orderly::games::{CitesRule, Game};
+use orderly::games::{CitesRule, Game, GameText, Seat};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
@@ -219,7 +219,7 @@ fn rendered(case: &Case) -> String {
         case.shows,
         case.position,
         case.orders,
-        game.choices()
+        game.choices(Seat::North)
     )
 }
 
@@ -242,7 +242,7 @@ fn nap_rendered(case: &Case) -> String {
         case.shows,
         case.position,
         case.orders,
-        game.choices()
+        game.choices(Seat::North)
     )
 }
 
@@ -321,7 +321,7 @@ fn every_attack_is_written_out_in_full() {
         "2I2A1C/I1I/C2C/II/I1IA1/1C/1iIa1/ic/1i2/3/6i2a3c - b - 40 -",
     ] {
         let game: Squares = position.parse().unwrap();
-        let text = game.choices();
+        let text = game.choices(Seat::North);
         let mut listed = listed_attacks(&text);
         let mut legal: Vec<String> = game
             .legal_orders()
@@ -340,7 +340,7 @@ fn every_attack_is_written_out_in_full() {
             assert!(line.len() <= 76, "{line:?}");
         }
     }
-    let text = FRONT.parse::<Squares>().unwrap().choices();
+    let text = FRONT.parse::<Squares>().unwrap().choices(Seat::North);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         &lines[1..4],
@@ -351,7 +351,10 @@ fn every_attack_is_written_out_in_full() {
         ],
     );
     // Seventeen attacks: two a line, each whole.
-    let text = MANY_ATTACKS.parse::<Squares>().unwrap().choices();
+    let text = MANY_ATTACKS
+        .parse::<Squares>()
+        .unwrap()
+        .choices(Seat::North);
     assert!(
         text.contains("\n  ATTACK B1C G1C SUPPORT B1CR   ATTACK B1C G1C SUPPORT B1CL\n"),
         "{text}"
@@ -365,7 +368,7 @@ fn every_attack_is_written_out_in_full() {
 #[test]
 fn a_unit_that_moved_twice_says_r6_and_a_resting_one_r21() {
     let game: Squares = IDLE.parse().unwrap();
-    let text = game.choices();
+    let text = game.choices(Seat::North);
     assert!(text.contains("\nUnits that cannot act now:\n"), "{text}");
     let groups = idle_groups(&text);
     assert_eq!(
@@ -393,7 +396,7 @@ fn a_unit_that_moved_twice_says_r6_and_a_resting_one_r21() {
         .iter()
         .find(|c| c.name == "nap-idle-units")
         .unwrap();
-    let text = nap_state(nap).choices();
+    let text = nap_state(nap).choices(Seat::North);
     assert_eq!(
         idle_groups(&text),
         [
@@ -408,7 +411,7 @@ fn a_unit_that_moved_twice_says_r6_and_a_resting_one_r21() {
 #[test]
 fn every_option_says_what_it_does_option_5_too() {
     let case = CASES.iter().find(|c| c.name == "option-5-to-pick").unwrap();
-    let text = state(case).choices();
+    let text = state(case).choices(Seat::North);
     // The support has two retreats: what follows is a choice, and the
     // option still says what it does.
     assert_eq!(
@@ -417,7 +420,7 @@ fn every_option_says_what_it_does_option_5_too() {
          you pick where your cavalry in B1C retreats."
     );
     let case = CASES.iter().find(|c| c.name == "option").unwrap();
-    let text = state(case).choices();
+    let text = state(case).choices(Seat::North);
     for (option, says) in [
         ("1", "the defender is eliminated; your supporting unit retreats, then your attacking unit."),
         ("2", "the defender and your supporting unit are eliminated; your attacking unit may advance."),
@@ -432,7 +435,7 @@ fn every_option_says_what_it_does_option_5_too() {
         .iter()
         .find(|c| c.name == "nap-horse-battery-option")
         .unwrap();
-    let text = nap_state(case).choices();
+    let text = nap_state(case).choices(Seat::North);
     let line = choice_line(&text, "  OPTION HB4:");
     assert_eq!(
         line,
@@ -445,7 +448,7 @@ fn every_option_says_what_it_does_option_5_too() {
         .iter()
         .find(|c| c.name == "nap-grand-battery-option")
         .unwrap();
-    let text = nap_state(case).choices();
+    let text = nap_state(case).choices(Seat::North);
     let line = choice_line(&text, "  OPTION GB1:");
     assert!(line.contains("retreat a second time and survive"), "{line}");
 }
@@ -459,17 +462,17 @@ fn the_example_is_a_move_not_an_attack_when_moves_exist() {
     ];
     for position in positions {
         let game: Squares = position.parse().unwrap();
-        let text = game.choices();
+        let text = game.choices(Seat::North);
         let example = example_order(&text);
         assert!(example.starts_with("MOVE "), "{text}");
         assert!(game.legal_orders().iter().any(|o| o.to_string() == example));
     }
     // A move out of the reserve to a square no enemy touches, and not the
     // artillery while another type can go.
-    let text = FRONT.parse::<Squares>().unwrap().choices();
+    let text = FRONT.parse::<Squares>().unwrap().choices(Seat::North);
     assert_eq!(example_order(&text), "MOVE CAVALRY BR B3C");
     for case in NAP_CASES.iter().filter(|c| c.orders.is_empty()) {
-        let text = nap_state(case).choices();
+        let text = nap_state(case).choices(Seat::North);
         let example = example_order(&text);
         assert!(example.starts_with("MOVE "), "{}: {text}", case.name);
         assert!(!example.contains("ARTILLERY"), "{}: {text}", case.name);
@@ -690,7 +693,7 @@ proptest! {
         choices in prop::collection::vec(any::<u32>(), 0..200),
     ) {
         let game = play(gray_first, &choices);
-        let text = game.choices();
+        let text = game.choices(Seat::North);
         for line in text.lines() {
             prop_assert!(line.len() <= 76, "{:?} at {}", line, game);
             prop_assert!(line.is_ascii(), "{:?}", line);
@@ -749,7 +752,7 @@ proptest! {
         steps in 0usize..250,
     ) {
         let game = nap_play(seed, steps);
-        let text = game.choices();
+        let text = game.choices(Seat::North);
         for line in text.lines() {
             prop_assert!(line.len() <= 76, "{:?} at {}", line, game);
             prop_assert!(line.is_ascii(), "{:?}", line);

@@ -639,15 +639,16 @@ fn rollback_replace_and_act_keep_the_record_true() {
     };
     assert_eq!(position(&now), position(&after_first));
     let text = record(&mut site);
-    let replayed = orderly::record::replay::<orderly::games::squares::Squares>(
-        &orderly::record::Record::read::<orderly::games::squares::Squares>(&text).unwrap(),
+    let replayed = orderly::record::replay(
+        &orderly::record::Record::read_as(
+            &text,
+            &orderly::games::hosted::Hosted::of::<orderly::games::squares::Squares>(),
+        )
+        .unwrap(),
     )
     .unwrap();
     assert_eq!(
-        format!(
-            "position {}",
-            orderly::games::Game::position(&replayed.game)
-        ),
+        format!("position {}", replayed.game.position()),
         position(&after_first)
     );
     assert!(text.contains("Bob's order was misread"), "{text}");

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use common::mailstack::MailStack;
 use orderly::config::Config;
 use orderly::games::squares::{Napoleonic, Squares};
-use orderly::games::{Game, GameOptions, GameResult, Seat};
+use orderly::games::{Game, GameOptions, GameResult, GameText, Seat};
 use orderly::mail::intake;
 use orderly::service::identity::seat_secret;
 use orderly::service::Service;
@@ -122,7 +122,7 @@ fn bodies(stack: &MailStack, user: &str) -> Vec<String> {
 }
 
 /// Starts game 1 of `G` between ann (North) and bob (South).
-fn start_game_of<G: Game>(service: &mut Service, players: &mut Players<'_>) {
+fn start_game_of<G: GameText>(service: &mut Service, players: &mut Players<'_>) {
     let domain = players.stack.domain.clone();
     players.send(
         &format!("ann@{domain}"),
@@ -138,7 +138,7 @@ fn start_game_of<G: Game>(service: &mut Service, players: &mut Players<'_>) {
 }
 
 /// A service on the mail stack with game 1 of `G` started between ann and bob.
-fn started<G: Game>(stack: &MailStack) -> (Service, Players<'_>) {
+fn started<G: GameText>(stack: &MailStack) -> (Service, Players<'_>) {
     let mut service = Service::open(config(stack, &stack.dir, false)).expect("the service opens");
     let mut players = Players { stack, n: 0 };
     start_game_of::<G>(&mut service, &mut players);
@@ -147,7 +147,7 @@ fn started<G: Game>(stack: &MailStack) -> (Service, Players<'_>) {
 
 /// Plays `count` orders (or to the end) of a model game by mail; with
 /// `restart_at`, Dovecot is restarted after that many orders.
-fn play<G: Game>(
+fn play<G: GameText>(
     service: &mut Service,
     players: &mut Players<'_>,
     model: &mut G,
@@ -200,7 +200,7 @@ fn play<G: Game>(
 /// Plays a whole game of `G` by mail through the real servers and checks
 /// that every order was taken once, the game is finished and both players
 /// were told it is over. Returns the service and the number of orders.
-fn play_a_whole_game<G: Game>(stack: &MailStack) -> (Service, usize) {
+fn play_a_whole_game<G: GameText>(stack: &MailStack) -> (Service, usize) {
     let (mut service, mut players) = started::<G>(stack);
     let mut model = G::new(&GameOptions::default());
     let played = play(&mut service, &mut players, &mut model, 2000, None);

@@ -19,7 +19,7 @@ use orderly::games::squares::notation::NAPOLEONIC;
 use orderly::games::squares::{
     board, Chain, NapOrder, Napoleonic, Order, Side, Space, Squares, Step, UnitKind,
 };
-use orderly::games::{CitesRule, Game, GameOptions, Seat};
+use orderly::games::{CitesRule, Game, GameOptions, GameText, Seat};
 use proptest::prelude::*;
 use proptest::strategy::Union;
 use proptest::test_runner::TestCaseError;
@@ -409,7 +409,7 @@ fn check_forgiving(text: &str, game: &Squares) -> Checked {
 
 /// [`check_forgiving`] for any game: `is_rule` says which rule ids the
 /// game may cite, and suggestions are listed orders in the game's notation.
-fn check_forgiving_in<G: Game>(text: &str, game: &G, is_rule: fn(&str) -> bool) -> Checked {
+fn check_forgiving_in<G: GameText>(text: &str, game: &G, is_rule: fn(&str) -> bool) -> Checked {
     let legal = game.legal_orders();
     match game.read_order(text) {
         Ok(order) => {

@@ -10,7 +10,7 @@ use orderly::games::squares::{
     board, Napoleonic, Order, Space, Squares, Stage, Step, Terrain, UnitKind,
 };
 use orderly::games::submission::{release, submit, NotApplied};
-use orderly::games::{Game, Seat};
+use orderly::games::{Game, GameText, Seat};
 use proptest::prelude::*;
 
 const OPENING: &str = "9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - b - 1 -";

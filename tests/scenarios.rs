@@ -53,8 +53,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use orderly::games::squares::{DecisionKind, EndReason};
 use orderly::games::squares::{Napoleonic, Squares};
-use orderly::games::{CitesRule, DecisionKind, EndReason, Game, GameOptions, GameResult, Seat};
+use orderly::games::{CitesRule, Game, GameOptions, GameResult, GameText, Seat};
 use serde::Deserialize;
 
 #[derive(Debug, Deserialize)]
@@ -116,14 +117,14 @@ fn load(file: &str) -> CaseFile {
 
 /// A seat as the case files write it: the game's own name in lower case
 /// ("blue", "gray"; "british", "french").
-fn side_name<G: Game>(seat: Seat) -> String {
+fn side_name<G: GameText<Decision = DecisionKind, Ending = EndReason>>(seat: Seat) -> String {
     G::seat_name(seat).to_lowercase()
 }
 
 /// The pending decision as the case files write it: `"<side> <kind>"` with
 /// kind one of turn, double1, double2, defence, option, retreat,
 /// second_chance, reserve_loss, advance; or `"none"` when the game is over.
-fn pending_text<G: Game>(game: &G) -> String {
+fn pending_text<G: GameText<Decision = DecisionKind, Ending = EndReason>>(game: &G) -> String {
     match game.pending() {
         None => "none".to_string(),
         Some(p) => {
@@ -136,7 +137,6 @@ fn pending_text<G: Game>(game: &G) -> String {
                 DecisionKind::SecondChance => "second_chance".to_string(),
                 DecisionKind::ReserveLoss => "reserve_loss".to_string(),
                 DecisionKind::Advance => "advance".to_string(),
-                other => format!("{other:?}"),
             };
             format!("{} {kind}", side_name::<G>(p.seat))
         }
@@ -147,7 +147,7 @@ fn pending_text<G: Game>(game: &G) -> String {
 /// `"Gray wins by no legal action"`, `"Blue wins on points 10-3"` (North's
 /// points first), `"draw on points 10-10"`; with the variant's seat names
 /// (`"British wins on points 10-1"`) in Napoleonic cases.
-fn outcome_text<G: Game>(game: &G) -> String {
+fn outcome_text<G: GameText<Decision = DecisionKind, Ending = EndReason>>(game: &G) -> String {
     let Some(outcome) = game.outcome() else {
         return "none".to_string();
     };
@@ -159,11 +159,10 @@ fn outcome_text<G: Game>(game: &G) -> String {
         EndReason::ReserveEntered => format!("{result} by reserve"),
         EndReason::NoLegalAction => format!("{result} by no legal action"),
         EndReason::Points { north, south } => format!("{result} on points {north}-{south}"),
-        other => format!("{result} ({other:?})"),
     }
 }
 
-fn legal_texts<G: Game>(game: &G) -> Vec<String> {
+fn legal_texts<G: GameText<Decision = DecisionKind, Ending = EndReason>>(game: &G) -> Vec<String> {
     game.legal_orders().iter().map(|o| o.to_string()).collect()
 }
 
@@ -193,7 +192,11 @@ impl Ctx<'_> {
     }
 }
 
-fn check_state<G: Game>(ctx: &Ctx, game: &G, spec: &StepSpec) {
+fn check_state<G: GameText<Decision = DecisionKind, Ending = EndReason>>(
+    ctx: &Ctx,
+    game: &G,
+    spec: &StepSpec,
+) {
     let position = game.position();
     match G::from_position(&position) {
         Ok(again) if again.position() == position => {}
@@ -302,7 +305,7 @@ fn check_state<G: Game>(ctx: &Ctx, game: &G, spec: &StepSpec) {
 
 /// Finds a case by id in a file and runs it against `G`, or against the game
 /// the case names itself.
-fn run_case<G: Game>(file: &str, id: &str) {
+fn run_case<G: GameText<Decision = DecisionKind, Ending = EndReason>>(file: &str, id: &str) {
     let cases = load(file);
     let matching: Vec<&Case> = cases.cases.iter().filter(|c| c.id == id).collect();
     let case = match matching.as_slice() {
@@ -322,7 +325,7 @@ fn run_case<G: Game>(file: &str, id: &str) {
     }
 }
 
-fn run<G: Game>(case: &Case) {
+fn run<G: GameText<Decision = DecisionKind, Ending = EndReason>>(case: &Case) {
     let id = case.id.as_str();
     assert!(
         !case.description.trim().is_empty(),

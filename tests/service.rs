@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 
 use chrono::{TimeZone, Utc};
 use orderly::config::Config;
+use orderly::games::hosted::Hosted;
 use orderly::games::squares::{Napoleonic, Squares};
-use orderly::games::{Game, GameOptions, GameResult, Seat};
+use orderly::games::{Game, GameOptions, GameResult, GameText, Seat};
 use orderly::mail::intake;
 use orderly::mail::maildir::Maildir;
 use orderly::service::Service;
@@ -227,8 +228,8 @@ fn two_players_play_a_complete_game_by_mail() {
     assert!(tx_games.contains("finished"), "{tx_games}");
     let record =
         orderly::service::admin::export(site.service.store(), 1, false, "example.org").unwrap();
-    let replayed = orderly::record::replay::<Squares>(
-        &orderly::record::Record::read::<Squares>(&record).unwrap(),
+    let replayed = orderly::record::replay(
+        &orderly::record::Record::read_as(&record, &Hosted::of::<Squares>()).unwrap(),
     )
     .unwrap();
     assert_eq!(replayed.game.position(), model.position());
@@ -243,7 +244,7 @@ fn flat(text: &str) -> String {
 /// The next order of a simple seeded policy: any legal order, attacks
 /// preferred two times in three, so that a game ends within a few hundred
 /// mails. `x` is the xorshift state.
-fn pick<G: Game>(model: &G, x: &mut u64) -> G::Order {
+fn pick<G: GameText>(model: &G, x: &mut u64) -> G::Order {
     let mut legal = model.legal_orders();
     legal.sort_by_key(|o| o.to_string());
     let attacks: Vec<_> = legal
@@ -395,8 +396,8 @@ fn a_complete_napoleonic_game_by_mail() {
         orderly::service::admin::export(site.service.store(), 1, false, "example.org").unwrap();
     assert!(record.contains("[Game \"napoleonic\"]"), "{record}");
     assert!(record.contains("[British \"ann@example.org\"]"), "{record}");
-    let replayed = orderly::record::replay::<Napoleonic>(
-        &orderly::record::Record::read::<Napoleonic>(&record).unwrap(),
+    let replayed = orderly::record::replay(
+        &orderly::record::Record::read_as(&record, &Hosted::of::<Napoleonic>()).unwrap(),
     )
     .unwrap();
     assert_eq!(replayed.game.position(), model.position());

@@ -1,112 +1,216 @@
-//! The games orderly hosts, by the name the database and the records store
-//! (`Game::NAME`), and the one place that turns such a name into a type.
+//! The registry of hosted games: the one list of the games orderly plays,
+//! and the two ways code reaches a game known only by its stored name.
 //!
-//! The service, `orderly engine` and `orderly replay` are written once,
-//! generic over `G: Game`; what game a stored row or a record is, is only
-//! known at run time, as its name. [`with_game!`](crate::with_game) bridges
-//! the two: it matches the name against the hosted games and evaluates its
-//! body with `G` standing for the matching type, so that no code outside
-//! this file lists the games and no trait object is needed (a `Game` has
-//! associated types and constants, which a `dyn` could not carry).
+//! - [`find`] gives a game's [`Hosted`] entry: its names, its rules text,
+//!   and constructors of a `Box<dyn AnyGame>` (the service's door).
+//! - [`with_game`] runs generic code (a [`WithGame`]) with the game's type,
+//!   for tools that want the rich static traits (the replay tool's typed
+//!   record replay, the engine's benchmarks).
 //!
 //! ```
-//! use orderly::games::{Game, GameOptions};
+//! use orderly::games::{hosted, GameOptions};
 //!
-//! let opening = orderly::with_game!("SQUARES", G => G::new(&GameOptions::default()).position());
-//! assert_eq!(opening.as_deref(), Some("9I3A4C/3/4/2/5/2/5/2/4/3/9i3a4c - b - 1 -"));
-//! assert!(orderly::with_game!("chess", G => G::TITLE).is_none());
+//! let squares = hosted::find("SQUARES").unwrap();
+//! let game = (squares.new)(&GameOptions::default());
+//! assert_eq!(game.name(), "squares");
+//! assert!(hosted::find("chess").is_none());
 //! ```
 //!
-//! Adding a game: its name goes into [`GAMES`] and one arm into
-//! `with_game!` (both below); a test checks that every listed name
-//! dispatches to the game of that name.
+//! Adding a game: one line in [`each_game`]; a test checks that every listed
+//! name finds the game of that name.
 
-use super::{Game, Seat};
+use std::sync::LazyLock;
+
+use super::squares::{Napoleonic, Squares};
+use super::{AnyGame, GameOptions, GameText, OrderWord, ParseError, Seat};
+
+/// Code run once for each hosted game, with its type.
+pub trait EachGame {
+    /// Called with each hosted game in turn, in the order offered to
+    /// players.
+    fn game<G: GameText>(&mut self);
+}
+
+/// Runs `visitor` for every hosted game, in the order they are offered to
+/// players. This is the list of hosted games.
+pub fn each_game(visitor: &mut impl EachGame) {
+    visitor.game::<Squares>();
+    visitor.game::<Napoleonic>();
+}
+
+/// Generic code run with the type of one hosted game (see [`with_game`]).
+pub trait WithGame {
+    /// What the code gives.
+    type Output;
+    /// Runs with `G`, the game's type.
+    fn with<G: GameText>(self) -> Self::Output;
+}
+
+/// Runs `code` with the type of the hosted game called `name` (any case,
+/// surrounding blanks ignored): `None` when no hosted game has that name.
+pub fn with_game<W: WithGame>(name: &str, code: W) -> Option<W::Output> {
+    struct Find<'n, W: WithGame> {
+        name: &'n str,
+        code: Option<W>,
+        out: Option<W::Output>,
+    }
+    impl<W: WithGame> EachGame for Find<'_, W> {
+        fn game<G: GameText>(&mut self) {
+            if G::NAME.eq_ignore_ascii_case(self.name) {
+                self.out = self.code.take().map(W::with::<G>);
+            }
+        }
+    }
+    let mut find = Find {
+        name: name.trim(),
+        code: Some(code),
+        out: None,
+    };
+    each_game(&mut find);
+    find.out
+}
+
+/// A hosted game as the registry lists it: names, texts and constructors,
+/// all without its type.
+#[derive(Clone, Copy)]
+pub struct Hosted {
+    /// [`Game::NAME`](super::Game::NAME): how records and the database
+    /// name it.
+    pub name: &'static str,
+    /// [`GameText::TITLE`].
+    pub title: &'static str,
+    /// [`Game::RULES_VERSION`](super::Game::RULES_VERSION).
+    pub rules_version: &'static str,
+    /// [`GameText::RULES`]: the rules in the project's words.
+    pub rules: &'static str,
+    /// The seats' names, North first ([`GameText::seat_name`]).
+    pub seats: [&'static str; 2],
+    /// A new game ([`Game::new`](super::Game::new)).
+    pub new: fn(&GameOptions) -> Box<dyn AnyGame>,
+    /// A game at a position ([`Game::from_position`](super::Game::from_position)).
+    pub from_position: fn(&str) -> Result<Box<dyn AnyGame>, ParseError>,
+    /// [`GameText::order_word`].
+    pub order_word: fn(&str) -> OrderWord,
+    /// [`GameText::slip_of`].
+    pub slip_of: fn(&str) -> Option<&'static str>,
+    /// [`GameText::read_ending`], giving the ending back in the game's one
+    /// wording ([`GameText::ending_words`]).
+    pub read_ending: fn(&str) -> Option<String>,
+}
+
+impl std::fmt::Debug for Hosted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hosted").field("name", &self.name).finish()
+    }
+}
+
+impl Hosted {
+    /// The entry of `G`.
+    pub fn of<G: GameText>() -> Hosted {
+        fn new<G: GameText>(options: &GameOptions) -> Box<dyn AnyGame> {
+            Box::new(G::new(options))
+        }
+        fn from_position<G: GameText>(text: &str) -> Result<Box<dyn AnyGame>, ParseError> {
+            G::from_position(text).map(|g| Box::new(g) as Box<dyn AnyGame>)
+        }
+        fn read_ending<G: GameText>(words: &str) -> Option<String> {
+            G::read_ending(words).map(|e| G::ending_words(&e))
+        }
+        Hosted {
+            name: G::NAME,
+            title: G::TITLE,
+            rules_version: G::RULES_VERSION,
+            rules: G::RULES,
+            seats: Seat::BOTH.map(G::seat_name),
+            new: new::<G>,
+            from_position: from_position::<G>,
+            order_word: G::order_word,
+            slip_of: G::slip_of,
+            read_ending: read_ending::<G>,
+        }
+    }
+
+    /// The game's own name for `seat`.
+    pub fn seat_name(&self, seat: Seat) -> &'static str {
+        self.seats[seat.index()]
+    }
+
+    /// The seat the game calls `word` (any case), if any.
+    pub fn seat_named(&self, word: &str) -> Option<Seat> {
+        Seat::BOTH
+            .into_iter()
+            .find(|&seat| self.seat_name(seat).eq_ignore_ascii_case(word.trim()))
+    }
+}
+
+/// Every hosted game, in the order they are offered to players.
+pub static HOSTED: LazyLock<Vec<Hosted>> = LazyLock::new(|| {
+    struct List(Vec<Hosted>);
+    impl EachGame for List {
+        fn game<G: GameText>(&mut self) {
+            self.0.push(Hosted::of::<G>());
+        }
+    }
+    let mut list = List(Vec::new());
+    each_game(&mut list);
+    list.0
+});
 
 /// The name of every hosted game, as stored and as written in records
 /// (`[Game "squares"]`), in the order they are offered to players.
-pub const GAMES: &[&str] = &[
-    crate::games::squares::Squares::NAME,
-    crate::games::squares::Napoleonic::NAME,
-];
+pub static GAMES: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| HOSTED.iter().map(|h| h.name).collect());
 
-/// Evaluates an expression with a type standing for the hosted game named
-/// by a string (any case, surrounding blanks ignored).
-///
-/// `with_game!(name, G => expr)` is `Some(expr)` with `G` the type whose
-/// `Game::NAME` is `name`, or `None` when no hosted game has that name.
-/// `expr` may use `?` and `return`: they act on the enclosing function, as
-/// the expression is expanded in place (once per hosted game, each copy
-/// with its own `G`, so it must have one type whatever the game).
-#[macro_export]
-macro_rules! with_game {
-    ($name:expr, $G:ident => $body:expr) => {{
-        let name: &str = $name;
-        if $crate::games::hosted::is::<$crate::games::squares::Squares>(name) {
-            #[allow(dead_code)]
-            type $G = $crate::games::squares::Squares;
-            Some($body)
-        } else if $crate::games::hosted::is::<$crate::games::squares::Napoleonic>(name) {
-            #[allow(dead_code)]
-            type $G = $crate::games::squares::Napoleonic;
-            Some($body)
-        } else {
-            None
-        }
-    }};
-}
-
-/// Whether `name` names the game `G` (any case): the test `with_game!`
-/// matches with.
-pub fn is<G: Game>(name: &str) -> bool {
-    G::NAME.eq_ignore_ascii_case(name.trim())
+/// The hosted game called `name` (any case, surrounding blanks ignored).
+pub fn find(name: &str) -> Option<&'static Hosted> {
+    HOSTED
+        .iter()
+        .find(|h| h.name.eq_ignore_ascii_case(name.trim()))
 }
 
 /// The stored name of the hosted game called `name` in any case
 /// (`"Squares"` -> `"squares"`), if orderly hosts it.
 pub fn canonical(name: &str) -> Option<&'static str> {
-    crate::with_game!(name, G => G::NAME)
+    find(name).map(|h| h.name)
 }
 
 /// The full title of a hosted game ("SQUARES - The Civil War Battle Game").
 pub fn title(name: &str) -> Option<&'static str> {
-    crate::with_game!(name, G => G::TITLE)
+    find(name).map(|h| h.title)
 }
 
 /// A hosted game's rules in the project's own words (`HELP RULES`).
 pub fn rules(name: &str) -> Option<&'static str> {
-    crate::with_game!(name, G => G::RULES)
+    find(name).map(|h| h.rules)
 }
 
 /// A hosted game's own name for a seat ("Blue", "British").
 pub fn seat_name(name: &str, seat: Seat) -> Option<&'static str> {
-    crate::with_game!(name, G => G::seat_name(seat))
+    find(name).map(|h| h.seat_name(seat))
 }
 
 /// The seat a hosted game calls `word` (any case), if the game is hosted
 /// and has a seat of that name.
 pub fn seat_named(name: &str, word: &str) -> Option<Seat> {
-    crate::with_game!(name, G => super::seat_named::<G>(word)).flatten()
+    find(name)?.seat_named(word)
 }
 
 /// A hosted game's seat words as players write them, North first:
 /// `BLUE|GRAY`.
 pub fn seat_words(name: &str) -> Option<String> {
-    crate::with_game!(name, G => Seat::BOTH
-        .map(|s| G::seat_name(s).to_ascii_uppercase())
-        .join("|"))
+    find(name).map(|h| h.seats.map(str::to_ascii_uppercase).join("|"))
 }
 
 /// Every hosted game with its seat words, as usage texts list them:
 /// `SQUARES (BLUE|GRAY), NAPOLEONIC (BRITISH|FRENCH)`.
 pub fn listing() -> String {
-    GAMES
+    HOSTED
         .iter()
-        .map(|name| {
+        .map(|h| {
             format!(
                 "{} ({})",
-                name.to_ascii_uppercase(),
-                seat_words(name).unwrap_or_default()
+                h.name.to_ascii_uppercase(),
+                h.seats.map(str::to_ascii_uppercase).join("|")
             )
         })
         .collect::<Vec<_>>()
@@ -116,24 +220,36 @@ pub fn listing() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::squares::{Napoleonic, Squares};
+    use crate::games::Game;
 
     #[test]
-    fn every_listed_name_dispatches_to_the_game_of_that_name() {
+    fn every_listed_name_finds_the_game_of_that_name() {
+        struct Name;
+        impl WithGame for Name {
+            type Output = &'static str;
+            fn with<G: GameText>(self) -> &'static str {
+                G::NAME
+            }
+        }
         assert_eq!(GAMES[0], "squares", "SQUARES is offered first");
-        for name in GAMES {
-            assert_eq!(crate::with_game!(name, G => G::NAME), Some(*name));
+        for name in GAMES.iter() {
+            assert_eq!(with_game(name, Name), Some(*name));
             let upper = name.to_ascii_uppercase();
             assert_eq!(canonical(&format!(" {upper} ")), Some(*name));
             assert!(title(name).is_some_and(|t| !t.is_empty()));
             assert!(rules(name).is_some_and(|r| r.contains("## Rule ids")));
+            let hosted = find(name).unwrap();
+            let game = (hosted.new)(&GameOptions::default());
+            assert_eq!(game.name(), *name);
+            let again = (hosted.from_position)(&game.position()).unwrap();
+            assert_eq!(again.position(), game.position());
         }
         let distinct: std::collections::HashSet<_> = GAMES.iter().collect();
         assert_eq!(distinct.len(), GAMES.len());
     }
 
     #[test]
-    fn unknown_names_dispatch_to_nothing() {
+    fn unknown_names_find_nothing() {
         for name in ["chess", "", "squares2", "square"] {
             assert_eq!(canonical(name), None, "{name}");
             assert_eq!(seat_name(name, Seat::North), None, "{name}");
@@ -165,17 +281,17 @@ mod tests {
     }
 
     #[test]
-    fn the_body_may_return_early_from_the_enclosing_function() {
-        fn first_legal(name: &str) -> Result<String, String> {
-            let order = crate::with_game!(name, G => {
-                let game = G::new(&crate::games::GameOptions::default());
-                let legal = game.legal_orders();
-                legal.first().ok_or("no legal order")?.to_string()
-            });
-            order.ok_or_else(|| format!("{name} is not hosted"))
+    fn generic_code_runs_with_the_games_type() {
+        struct FirstLegal;
+        impl WithGame for FirstLegal {
+            type Output = Option<String>;
+            fn with<G: GameText>(self) -> Option<String> {
+                let game = G::new(&GameOptions::default());
+                Game::legal_orders(&game).first().map(|o| o.to_string())
+            }
         }
-        assert!(first_legal("squares").is_ok());
-        assert!(first_legal("napoleonic").is_ok());
-        assert_eq!(first_legal("go"), Err("go is not hosted".to_string()));
+        assert!(with_game("squares", FirstLegal).flatten().is_some());
+        assert!(with_game("napoleonic", FirstLegal).flatten().is_some());
+        assert_eq!(with_game("go", FirstLegal), None);
     }
 }

@@ -25,17 +25,17 @@
 
 use std::fmt;
 
-use super::{DecisionKind, Game, Rejection, Seat};
+use super::{AnyGame, Happened, Rejection, Seat};
 
 /// An order that was applied.
 #[derive(Clone, Debug)]
-pub struct Taken<G: Game> {
+pub struct Taken {
     /// The line as written.
     pub line: String,
-    /// The order read from it, in canonical form.
-    pub order: G::Order,
+    /// The order read from it, in canonical notation.
+    pub order: String,
     /// What happened.
-    pub events: Vec<G::Event>,
+    pub events: Vec<Happened>,
 }
 
 /// Why a line of a message was not applied (and not refused either).
@@ -55,15 +55,15 @@ pub enum NotApplied {
 }
 
 impl NotApplied {
-    /// Why, in words for a player, naming seats with the game's names; the
-    /// caller says "not applied" before it.
-    pub fn describe<G: Game>(self) -> String {
+    /// Why, in words for a player, naming seats with the game's names
+    /// (`seats`, North first); the caller says "not applied" before it.
+    pub fn describe(self, seats: [&str; 2]) -> String {
         match self {
             NotApplied::EarlierRefused => "an earlier order of this message was refused".into(),
             NotApplied::GameOver => "the game is over".into(),
             NotApplied::TurnEnded { now } => format!(
                 "your turn had ended; {} decides now. Send it on your next turn",
-                G::seat_name(now)
+                seats[now.index()]
             ),
             NotApplied::NoSecondHalf => {
                 "the attack ended your turn, so there was no second half to play".into()
@@ -93,10 +93,10 @@ pub struct Unused {
 }
 
 /// What became of each line of a message.
-#[derive(Clone, Debug)]
-pub struct Submission<G: Game> {
+#[derive(Clone, Debug, Default)]
+pub struct Submission {
     /// The orders applied, in order.
-    pub taken: Vec<Taken<G>>,
+    pub taken: Vec<Taken>,
     /// The first refused line, with its reason and suggestions.
     pub refused: Option<Rejection>,
     /// Lines kept for the second half of the double turn: pass them to
@@ -109,27 +109,11 @@ pub struct Submission<G: Game> {
     pub rest: Vec<String>,
 }
 
-impl<G: Game> Default for Submission<G> {
-    fn default() -> Self {
-        Submission {
-            taken: Vec::new(),
-            refused: None,
-            held: Vec::new(),
-            unused: Vec::new(),
-            rest: Vec::new(),
-        }
-    }
-}
-
-fn is_turn(kind: DecisionKind) -> bool {
-    matches!(kind, DecisionKind::Turn | DecisionKind::DoubleTurn { .. })
-}
-
 /// Applies the order lines of one message from `seat`, as far as they go.
 ///
 /// Lines that are empty after trimming are skipped. The state changes only
 /// by the orders in [`Submission::taken`].
-pub fn submit<G: Game, S: AsRef<str>>(game: &mut G, seat: Seat, lines: &[S]) -> Submission<G> {
+pub fn submit<S: AsRef<str>>(game: &mut dyn AnyGame, seat: Seat, lines: &[S]) -> Submission {
     submit_lines(game, seat, lines, false)
 }
 
@@ -137,28 +121,29 @@ pub fn submit<G: Game, S: AsRef<str>>(game: &mut G, seat: Seat, lines: &[S]) -> 
 /// stops as soon as the writer has a turn to play, leaving the lines not
 /// yet tried in [`Submission::rest`], so that the held lines, written
 /// first, are played first (R4) and this mail's rest after them.
-pub fn submit_until_turn<G: Game, S: AsRef<str>>(
-    game: &mut G,
+pub fn submit_until_turn<S: AsRef<str>>(
+    game: &mut dyn AnyGame,
     seat: Seat,
     lines: &[S],
-) -> Submission<G> {
+) -> Submission {
     submit_lines(game, seat, lines, true)
 }
 
-fn submit_lines<G: Game, S: AsRef<str>>(
-    game: &mut G,
+fn submit_lines<S: AsRef<str>>(
+    game: &mut dyn AnyGame,
     seat: Seat,
     lines: &[S],
     stop_at_turn: bool,
-) -> Submission<G> {
+) -> Submission {
     let mut out = Submission::default();
     let lines: Vec<&str> = lines
         .iter()
         .map(|l| l.as_ref().trim())
         .filter(|l| !l.is_empty())
         .collect();
-    // Set when this message began an attack in the first half of a double
-    // turn: the lines after it wait for the attack to be resolved.
+    // Set when this message began an action in a part of a turn that more
+    // parts follow (the first half of a SQUARES double turn): the lines
+    // after it wait for the action to be resolved (R4).
     let mut first_half_attack = false;
     for (i, line) in lines.iter().enumerate() {
         let rest = || lines[i..].iter().map(|l| l.to_string());
@@ -180,11 +165,11 @@ fn submit_lines<G: Game, S: AsRef<str>>(
             }
             break;
         }
-        if stop_at_turn && pending.seat == seat && is_turn(pending.kind) {
+        if stop_at_turn && pending.seat == seat && pending.phase.is_turn() {
             out.rest.extend(rest());
             break;
         }
-        let first_half = pending.kind == DecisionKind::DoubleTurn { half: 1 };
+        let first_half = pending.phase.more_parts_follow();
         match read_and_apply(game, line) {
             Ok(taken) => out.taken.push(taken),
             Err(rejection) => {
@@ -197,7 +182,7 @@ fn submit_lines<G: Game, S: AsRef<str>>(
             }
         }
         if first_half {
-            first_half_attack = game.pending().is_some_and(|p| !is_turn(p.kind));
+            first_half_attack = game.pending().is_some_and(|p| !p.phase.is_turn());
         }
     }
     out
@@ -208,14 +193,14 @@ fn submit_lines<G: Game, S: AsRef<str>>(
 /// nothing happens and the lines stay held; when the game has gone on
 /// without a second half (it ended, or the other seat's turn came) they are
 /// returned as unused.
-pub fn release<G: Game, S: AsRef<str>>(game: &mut G, seat: Seat, held: &[S]) -> Submission<G> {
+pub fn release<S: AsRef<str>>(game: &mut dyn AnyGame, seat: Seat, held: &[S]) -> Submission {
     let mut out = Submission::default();
     if held.is_empty() {
         return out;
     }
     match game.pending() {
-        Some(p) if p.seat == seat && is_turn(p.kind) => submit(game, seat, held),
-        Some(p) if !is_turn(p.kind) => {
+        Some(p) if p.seat == seat && p.phase.is_turn() => submit(game, seat, held),
+        Some(p) if !p.phase.is_turn() => {
             out.held = held.iter().map(|l| l.as_ref().to_string()).collect();
             out
         }
@@ -236,21 +221,11 @@ pub fn release<G: Game, S: AsRef<str>>(game: &mut G, seat: Seat, held: &[S]) -> 
     }
 }
 
-fn read_and_apply<G: Game>(game: &mut G, line: &str) -> Result<Taken<G>, Rejection> {
-    let order = game.read_order(line)?;
-    // `read_order` checked the order; a refusal here would be an engine
-    // bug, still answered as a refusal rather than a crash.
-    match game.apply(&order) {
-        Ok(events) => Ok(Taken {
-            line: line.to_string(),
-            order,
-            events,
-        }),
-        Err(refusal) => Err(Rejection {
-            line: line.to_string(),
-            problem: refusal.to_string(),
-            rule: Some(super::CitesRule::rule(&refusal)),
-            suggestions: Vec::new(),
-        }),
-    }
+fn read_and_apply(game: &mut dyn AnyGame, line: &str) -> Result<Taken, Rejection> {
+    let (order, events) = game.play(line)?;
+    Ok(Taken {
+        line: line.to_string(),
+        order,
+        events,
+    })
 }

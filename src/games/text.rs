@@ -1,11 +1,14 @@
-//! What every game tells a player about an order it did not take, in one
-//! shape the service can word for mail.
+//! A game's text: everything a player reads or writes, apart from its
+//! rules ([`GameText`] over [`Game`]), and what every game tells a player
+//! about an order it did not take, in one shape the service can word for
+//! mail ([`Rejection`]).
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::RuleId;
+use super::flow::GameResult;
+use super::{Game, RuleId, Seat};
 
 /// An order line that was not taken: the line as written, what is wrong in
 /// plain words, the rule that forbids it (none when the line could not be
@@ -55,6 +58,182 @@ impl fmt::Display for Rejection {
         }
         Ok(())
     }
+}
+
+/// What one word of a mail line is to a game's order language (any case).
+///
+/// The service reads the words of each line this way (and asks
+/// [`Game::slip_of`] about the others) to tell an order, or a misspelt one,
+/// from the greetings and sentences written around it; the game's own
+/// reader decides what the order is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OrderWord {
+    /// A verb orders are written with (`MOVE`, `PASS`, `RETREAT`).
+    Verb,
+    /// A kind of unit (`INF`, `CAVALRY`).
+    Unit,
+    /// A square or a reserve (`B3C`, `BR`, `RESERVE`), or an attack written
+    /// as one word (`G1CxB1C`).
+    Square,
+    /// A number or an option's code (`2`, `GB2`).
+    Number,
+    /// Shaped like a square's code but none of the board's (`B4C`): a
+    /// mistyped square.
+    CodeLike,
+    /// A word that only joins or qualifies in an order (`FROM`, `TO`,
+    /// `THE`, `SUPPORT`, `AND`, a side's name).
+    Filler,
+    /// No word of the orders.
+    Other,
+}
+
+impl OrderWord {
+    /// Whether the word names something an order is made of: a verb, a
+    /// unit, a square, a number, or a mistyped square.
+    pub fn is_order_word(self) -> bool {
+        matches!(
+            self,
+            OrderWord::Verb
+                | OrderWord::Unit
+                | OrderWord::Square
+                | OrderWord::Number
+                | OrderWord::CodeLike
+        )
+    }
+}
+
+/// The condition of an answer a player gives in advance (`IF STAND OPTION
+/// 2`, `IF ATTACKED AT B2C RETREAT B1R`): the words after IF, read by the
+/// game (see [`Game::read_condition`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Condition {
+    /// The condition in the game's canonical words (`STAND`, `ATTACKED AT
+    /// B2C`), as [`Game::condition_holds`] reads it back.
+    pub text: String,
+    /// Whether it stands until used or cancelled (a defender's answer to an
+    /// attack that may come), rather than answering only the attack made in
+    /// the same mail.
+    pub standing: bool,
+}
+
+/// How a board is drawn for a reader (see [`Game::draw_board_styled`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BoardStyle {
+    /// Leave out the key to the board's marks: players get it in the first
+    /// mail of a game and on `HELP BOARD`, not in every mail.
+    pub without_key: bool,
+    /// The game ended outside the rules: this result, in words, replaces
+    /// the line saying whose move it is.
+    pub ended: Option<String>,
+    /// Leave out the last action in words: the mail lists what happened
+    /// already (the board still marks its squares).
+    pub without_last: bool,
+}
+
+/// A game's words: its names, its board, its choices and its order
+/// language as players write them, over its rules ([`Game`]).
+pub trait GameText: Game {
+    /// The game's full title, as records and mails name it.
+    const TITLE: &'static str;
+
+    /// The game's rules in the project's own words, as `HELP RULES` mails
+    /// them (kept in `docs/rules/`): plain text of at most 76 columns,
+    /// ending with one line for every rule id a refusal can cite.
+    const RULES: &'static str;
+
+    /// The game's own name for a seat ("Blue", "Gray").
+    fn seat_name(seat: Seat) -> &'static str;
+
+    /// How the game ended under its rules, in the one wording records,
+    /// the database and mails use ("reserve entered", "points: Blue 11,
+    /// Gray 2").
+    fn ending_words(ending: &Self::Ending) -> String;
+
+    /// Reads [`GameText::ending_words`] back (any case and spacing).
+    fn read_ending(words: &str) -> Option<Self::Ending>;
+
+    /// What `event` tells `viewer`. Games without hidden information tell
+    /// everybody the same (its `Display`); a game with hidden hands words
+    /// what the viewer may not see without it.
+    fn event_text(event: &Self::Event, viewer: Seat) -> String {
+        let _ = viewer;
+        event.to_string()
+    }
+
+    /// Reads one order line as a player writes it (any case, long and short
+    /// forms, abbreviations) and checks it against the pending decision.
+    /// `Ok` only for an order [`Game::apply`] will take; otherwise a
+    /// [`Rejection`] quoting the line, saying what is wrong and under which
+    /// rule, with the nearest legal orders.
+    fn read_order(&self, line: &str) -> Result<Self::Order, Rejection>;
+
+    /// What `word` is to this game's order language (see [`OrderWord`]).
+    fn order_word(word: &str) -> OrderWord;
+
+    /// The verb or unit word that `word`, no word of the orders, may be a
+    /// slip of (`MVOE`: `MOVE`), if any.
+    fn slip_of(word: &str) -> Option<&'static str>;
+
+    /// The board as plain ASCII (at most 76 columns), drawn from `viewer`'s
+    /// seat, with the score, losses, turn, pending decision, and the squares
+    /// of the last action (`last`: the events it produced) marked.
+    fn draw_board(&self, viewer: Seat, last: &[Self::Event]) -> String;
+
+    /// [`GameText::draw_board`] drawn in `style`: for a mail, the key can
+    /// be left out and a game ended outside the rules (a resignation, an
+    /// agreed draw, a moderator's ruling) shows its result instead of
+    /// whose move it would be.
+    fn draw_board_styled(&self, viewer: Seat, last: &[Self::Event], style: &BoardStyle) -> String {
+        let _ = style;
+        self.draw_board(viewer, last)
+    }
+
+    /// Reads the condition of an answer given in advance (the words after
+    /// IF, before the answer's own order): `Err` says what this game's
+    /// conditions are. Games without such answers refuse every condition.
+    fn read_condition(&self, words: &str) -> Result<Condition, String> {
+        let _ = words;
+        Err(format!("{} takes no answers in advance", Self::TITLE))
+    }
+
+    /// Whether `condition` (from [`GameText::read_condition`]) holds for
+    /// `seat`'s decision now pending, so that its answer is the order.
+    fn condition_holds(&self, seat: Seat, condition: &Condition) -> bool {
+        let _ = (seat, condition);
+        false
+    }
+
+    /// The state in a few words for a mail's subject, as `viewer` reads
+    /// it: `your move (turn 27)`, `Gray attacks B2C - retreat or stand?`,
+    /// `over - Blue wins 11-2`.
+    fn headline(&self, viewer: Seat) -> String {
+        match (self.outcome(), self.pending()) {
+            (Some(o), _) => match o.result {
+                GameResult::Win(s) => format!("over - {} wins", Self::seat_name(s)),
+                GameResult::Draw => "over - a draw".to_string(),
+            },
+            (None, Some(p)) if p.seat == viewer => format!("your {}", p.kind),
+            (None, Some(p)) => format!("{}'s {}", Self::seat_name(p.seat), p.kind),
+            (None, None) => "over".to_string(),
+        }
+    }
+
+    /// The pending choices as `viewer` may read them: for the player who
+    /// must decide, on a turn the legal orders grouped by unit, inside an
+    /// action each option with what it would do. Empty when the game is
+    /// over.
+    fn choices(&self, viewer: Seat) -> String;
+
+    /// Every legal order of the unit on `square` (what `HELP MOVES <square>`
+    /// answers), or why there is none.
+    fn choices_from(&self, square: &str) -> Result<String, Rejection>;
+}
+
+/// The seat a game calls `name` ("Blue", any case), if any.
+pub fn seat_named<G: GameText>(name: &str) -> Option<Seat> {
+    Seat::BOTH
+        .into_iter()
+        .find(|&seat| G::seat_name(seat).eq_ignore_ascii_case(name.trim()))
 }
 
 /// Lines of mail are at most this wide (design: plain text, 76 columns).

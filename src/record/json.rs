@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::games::{Game, GameResult, Seat};
+use crate::games::{GameResult, Seat};
 
 use super::replay::Replayed;
 use super::{Ending, Entry};
@@ -101,7 +101,7 @@ pub struct JsonEnd {
     pub seat: Option<Seat>,
 }
 
-impl<G: Game> Replayed<G> {
+impl Replayed {
     /// The JSON export of this replay.
     pub fn to_json(&self) -> JsonRecord {
         let record = &self.record;
@@ -141,17 +141,17 @@ impl<G: Game> Replayed<G> {
                 turn_level: o.turn_level,
                 seat: o.seat,
                 side: side(o.seat),
-                decision: o.kind.to_string(),
-                order: o.order.to_string(),
-                events: o.events.iter().map(ToString::to_string).collect(),
+                decision: o.kind.clone(),
+                order: o.order.clone(),
+                events: o.events.iter().map(|e| e.text.clone()).collect(),
                 forced: o
                     .events
                     .iter()
-                    .filter_map(G::forced)
+                    .filter_map(|e| e.forced.clone())
                     .map(|(seat, order)| JsonForced {
                         seat,
                         side: side(seat),
-                        order: order.to_string(),
+                        order,
                     })
                     .collect(),
                 position: o.position.clone(),
@@ -159,7 +159,7 @@ impl<G: Game> Replayed<G> {
             .collect();
         JsonRecord {
             format: JSON_FORMAT.to_string(),
-            game: G::NAME.to_string(),
+            game: self.game.name().to_string(),
             tags: record.tag_pairs().into_iter().collect(),
             seats: Seat::BOTH.into_iter().map(|s| (s, side(s))).collect(),
             start: self.start.clone(),
@@ -167,11 +167,12 @@ impl<G: Game> Replayed<G> {
             comments,
             end,
             result: record.result_token().to_string(),
-            winner: match self.finish.map(|f| f.result) {
+            winner: match self.finish.as_ref().map(|f| f.result) {
                 Some(GameResult::Win(seat)) => Some(seat),
                 _ => None,
             },
-            termination: record.termination_text(self.finish.map(|f| f.termination)),
+            termination: record
+                .termination_text(self.finish.as_ref().map(|f| f.termination.clone())),
             position: self.game.position(),
         }
     }

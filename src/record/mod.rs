@@ -1,5 +1,7 @@
 //! Game records: the plain-text format of docs/record-format.md, in the
-//! spirit of chess PGN, for every game behind [`Game`].
+//! spirit of chess PGN, for every hosted game, through the game-neutral
+//! door [`AnyGame`] (orders in canonical notation, events as
+//! [`Happened`]).
 //!
 //! A record is the list of orders a game was played with, and nothing else
 //! the state could not be rebuilt from: tag pairs that say what was played,
@@ -15,26 +17,26 @@
 //! - [`Replayed::to_json`] is the export for tools.
 //!
 //! ```
-//! use orderly::games::{Game, GameOptions, Seat};
-//! use orderly::games::squares::Squares;
+//! use orderly::games::{hosted, GameOptions, Seat};
 //! use orderly::record::{replay, Record, Recorder};
 //!
-//! let mut recorder = Recorder::<Squares>::new(&GameOptions::default());
-//! let order = recorder.game().parse_order("MOVE CAVALRY BR B3C").unwrap();
-//! recorder.apply(&order).unwrap();
+//! let squares = hosted::find("squares").unwrap();
+//! let mut recorder = Recorder::new(squares, &GameOptions::default());
+//! recorder.apply("MOVE CAVALRY BR B3C").unwrap();
 //! recorder.resign(Seat::South).unwrap();
 //! let text = recorder.record().to_string();
 //! assert!(text.contains("\n1. Blue MOVE CAVALRY BR B3C\n2. Gray RESIGNS\nBlue\n"));
 //!
-//! let read = Record::read::<Squares>(&text).unwrap();
-//! let replayed = replay::<Squares>(&read).unwrap();
+//! let read = Record::read(&text).unwrap();
+//! let replayed = replay(&read).unwrap();
 //! assert_eq!(replayed.game.turn_number(), 2);
 //! assert_eq!(replayed.record.to_string(), text);
 //! ```
 
 use std::fmt;
 
-use crate::games::{EndReason, Game, GameOptions, GameResult, Seat};
+use crate::games::hosted::Hosted;
+use crate::games::{AnyGame, GameOptions, GameResult, Happened, Outcome, Seat};
 
 mod json;
 mod read;
@@ -90,14 +92,11 @@ pub struct ForcedNote {
 
 impl ForcedNote {
     /// The notes of the forced decisions among an order's events.
-    pub fn of_events<G: Game>(events: &[G::Event]) -> Vec<ForcedNote> {
+    pub fn of_events(events: &[Happened]) -> Vec<ForcedNote> {
         events
             .iter()
-            .filter_map(G::forced)
-            .map(|(seat, order)| ForcedNote {
-                seat,
-                order: order.to_string(),
-            })
+            .filter_map(|e| e.forced.clone())
+            .map(|(seat, order)| ForcedNote { seat, order })
             .collect()
     }
 }
@@ -143,7 +142,7 @@ impl Ending {
 }
 
 /// How a game was finished: the `Result` and `Termination` tags.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finish {
     /// Who won, or a draw.
     pub result: GameResult,
@@ -152,10 +151,11 @@ pub struct Finish {
 }
 
 /// How a finished game was reached: by the rules or by the service.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Termination {
-    /// The engine ended the game under its rules.
-    Rules(EndReason),
+    /// The engine ended the game under its rules, in the game's one
+    /// wording of its ending ([`GameText::ending_words`]).
+    Rules(String),
     /// This seat resigned.
     Resigned(Seat),
     /// The players agreed to a draw.
@@ -164,8 +164,10 @@ pub enum Termination {
     Adjudicated,
 }
 
-impl From<crate::games::Outcome> for Finish {
-    fn from(outcome: crate::games::Outcome) -> Finish {
+impl Finish {
+    /// How a game ended under its rules, the ending in the game's words
+    /// (as [`AnyGame::outcome`] gives it).
+    pub fn of(outcome: Outcome<String>) -> Finish {
         Finish {
             result: outcome.result,
             termination: Termination::Rules(outcome.reason),
@@ -198,21 +200,21 @@ impl PartialEq for Record {
 impl Eq for Record {}
 
 impl Record {
-    /// An empty record of a game of `G` set up with `options`, from the
+    /// An empty record of a game of `game` set up with `options`, from the
     /// opening.
-    pub fn new<G: Game>(options: &GameOptions) -> Record {
+    pub fn new(game: &Hosted, options: &GameOptions) -> Record {
         Record {
-            tags: Tags::new::<G>(Some(options.first), options.seed, None),
+            tags: Tags::new(game, Some(options.first), options.seed, None),
             entries: Vec::new(),
             origin: None,
         }
     }
 
-    /// An empty record of a game of `G` that starts from `game`'s position
+    /// An empty record of a game that starts from `game`'s position
     /// (written as the `Position` tag).
-    pub fn from_position<G: Game>(game: &G) -> Record {
+    pub fn from_position(game: &dyn AnyGame) -> Record {
         Record {
-            tags: Tags::new::<G>(None, None, Some(game.position())),
+            tags: Tags::new(&game.hosted(), None, None, Some(game.position())),
             entries: Vec::new(),
             origin: None,
         }
@@ -244,7 +246,7 @@ impl Record {
     /// The result token that ends the movetext: a seat name, `Draw`, or `*`
     /// while the game goes on. The same as the `Result` tag.
     pub fn result_token(&self) -> &'static str {
-        match self.tags.finish.map(|f| f.result) {
+        match self.tags.finish.as_ref().map(|f| f.result) {
             None => "*",
             Some(GameResult::Draw) => "Draw",
             Some(GameResult::Win(seat)) => self.seat_name(seat),
@@ -255,13 +257,7 @@ impl Record {
     pub fn termination_text(&self, termination: Option<Termination>) -> String {
         match termination {
             None => "*".to_string(),
-            Some(Termination::Rules(EndReason::ReserveEntered)) => "reserve entered".to_string(),
-            Some(Termination::Rules(EndReason::Points { north, south })) => format!(
-                "points: {} {north}, {} {south}",
-                self.seat_name(Seat::North),
-                self.seat_name(Seat::South)
-            ),
-            Some(Termination::Rules(EndReason::NoLegalAction)) => "no legal action".to_string(),
+            Some(Termination::Rules(words)) => words,
             Some(Termination::Resigned(seat)) => format!("{} resigned", self.seat_name(seat)),
             Some(Termination::DrawAgreed) => "draw agreed".to_string(),
             Some(Termination::Adjudicated) => "adjudicated by moderator".to_string(),

@@ -1,7 +1,8 @@
 //! Reading a record from text: the syntax only. Whether the orders are
 //! legal is [`super::replay`]'s business.
 
-use crate::games::{seat_named, EndReason, Game, GameResult, Seat};
+use crate::games::hosted::{self, Hosted};
+use crate::games::{GameResult, Seat};
 
 use super::tags::{clean_value, is_tag_name, ROSTER};
 use super::write::{EntryLines, Layout, Line};
@@ -74,7 +75,7 @@ fn tag_line(line: &str) -> Result<(String, String), String> {
 }
 
 /// What a result token or `Result` tag says: `None` for `*`.
-fn result_named<G: Game>(text: &str) -> Result<Option<GameResult>, String> {
+fn result_named(game: &Hosted, text: &str) -> Result<Option<GameResult>, String> {
     let t = text.trim();
     if t == "*" {
         return Ok(None);
@@ -82,44 +83,31 @@ fn result_named<G: Game>(text: &str) -> Result<Option<GameResult>, String> {
     if t.eq_ignore_ascii_case("draw") {
         return Ok(Some(GameResult::Draw));
     }
-    seat_named::<G>(t)
+    game.seat_named(t)
         .map(|seat| Some(GameResult::Win(seat)))
         .ok_or_else(|| {
             format!(
                 "{t:?} is not a result: write {}, {}, Draw, or * while the game goes on",
-                G::seat_name(Seat::North),
-                G::seat_name(Seat::South)
+                game.seat_name(Seat::North),
+                game.seat_name(Seat::South)
             )
         })
 }
 
-/// Reads a `Termination` tag's text, in any case and spacing.
-pub(crate) fn termination_named<G: Game>(text: &str) -> Option<Termination> {
+/// Reads a `Termination` tag's text, in any case and spacing: the
+/// service's endings, or the game's own ([`GameText::read_ending`]),
+/// kept in the game's one wording.
+pub(crate) fn termination_named(game: &Hosted, text: &str) -> Option<Termination> {
     let t = words(text).to_ascii_lowercase();
     match t.as_str() {
-        "reserve entered" => return Some(Termination::Rules(EndReason::ReserveEntered)),
-        "no legal action" => return Some(Termination::Rules(EndReason::NoLegalAction)),
         "draw agreed" => return Some(Termination::DrawAgreed),
         "adjudicated by moderator" | "adjudicated" => return Some(Termination::Adjudicated),
         _ => {}
     }
-    if let Some(seat) = t.strip_suffix(" resigned").and_then(seat_named::<G>) {
+    if let Some(seat) = t.strip_suffix(" resigned").and_then(|s| game.seat_named(s)) {
         return Some(Termination::Resigned(seat));
     }
-    let scores = t.strip_prefix("points")?.trim_start_matches(':');
-    let mut points = [None, None];
-    for part in scores.split(',') {
-        let (seat, n) = part.trim().rsplit_once(' ')?;
-        let seat = seat_named::<G>(seat)?;
-        let n: u32 = n.parse().ok()?;
-        if points[seat.index()].replace(n).is_some() {
-            return None;
-        }
-    }
-    Some(Termination::Rules(EndReason::Points {
-        north: points[0]?,
-        south: points[1]?,
-    }))
+    (game.read_ending)(&t).map(Termination::Rules)
 }
 
 /// The parts of a tag section as read, before they are checked together.
@@ -145,14 +133,26 @@ fn error(line: &Line, problem: impl Into<String>) -> ReadError {
 }
 
 impl Record {
-    /// Reads a record of `G` written in the format of docs/record-format.md.
+    /// Reads a record written in the format of docs/record-format.md, of
+    /// the hosted game its `Game` tag names.
+    pub fn read(text: &str) -> Result<Record, ReadError> {
+        // A record without a known game is read as SQUARES', whose reading
+        // then says what is wrong with its Game tag.
+        let game = game_tag(text)
+            .and_then(|name| hosted::find(&name))
+            .unwrap_or(&hosted::HOSTED[0]);
+        Record::read_as(text, game)
+    }
+
+    /// Reads a record of `game` written in the format of
+    /// docs/record-format.md (a record of another game is an error).
     ///
     /// Reading is lenient where the meaning is plain (any case for tag names,
     /// seats and keywords, tags in any order, blank lines, CRLF, continuation
     /// lines without indentation, comments over several lines) and refuses
     /// everything else with the line and what is wrong. The orders are kept
     /// as written: [`super::replay`] checks them.
-    pub fn read<G: Game>(text: &str) -> Result<Record, ReadError> {
+    pub fn read_as(text: &str, game: &Hosted) -> Result<Record, ReadError> {
         let text = text.trim_start_matches('\u{feff}');
         let lines: Vec<Line> = text
             .lines()
@@ -180,13 +180,20 @@ impl Record {
             seen.values.push((name, value, line.clone()));
             at += 1;
         }
-        let mut record = tags_of::<G>(&seen, lines.first())?;
+        let mut record = tags_of(game, &seen, lines.first())?;
         let mut origin = Layout::default();
         for (name, _, line) in &seen.values {
             origin.tags.push((name.clone(), line.clone()));
         }
-        let result_token = read_movetext::<G>(&lines[at..], &mut record, &mut origin)?;
-        settle_result::<G>(&seen, result_token, &mut record, &mut origin, lines.last())?;
+        let result_token = read_movetext(game, &lines[at..], &mut record, &mut origin)?;
+        settle_result(
+            game,
+            &seen,
+            result_token,
+            &mut record,
+            &mut origin,
+            lines.last(),
+        )?;
         if record.tags.first.is_none() && record.tags.position.is_none() {
             // Lenient: a record that does not say who moved first shows it.
             record.tags.first = Some(
@@ -206,8 +213,8 @@ impl Record {
 }
 
 /// Builds the tags from what was read, checking each value.
-fn tags_of<G: Game>(seen: &Seen, first_line: Option<&Line>) -> Result<Record, ReadError> {
-    let mut tags = Tags::new::<G>(None, None, None);
+fn tags_of(game_of: &Hosted, seen: &Seen, first_line: Option<&Line>) -> Result<Record, ReadError> {
+    let mut tags = Tags::new(game_of, None, None, None);
     let Some((_, game, line)) = seen.get("Game") else {
         let line = first_line.cloned().unwrap_or(Line {
             number: 1,
@@ -217,19 +224,19 @@ fn tags_of<G: Game>(seen: &Seen, first_line: Option<&Line>) -> Result<Record, Re
             &line,
             format!(
                 "the record does not say which game it is: add [Game \"{}\"]",
-                G::NAME
+                game_of.name
             ),
         ));
     };
-    if !game.trim().eq_ignore_ascii_case(G::NAME) {
+    if !game.trim().eq_ignore_ascii_case(game_of.name) {
         return Err(error(
             line,
-            format!("this is a record of {game:?}, not of {}", G::NAME),
+            format!("this is a record of {game:?}, not of {}", game_of.name),
         ));
     }
     for (name, value, line) in &seen.values {
         let value = clean_value(value);
-        let seat = seat_named::<G>(name);
+        let seat = game_of.seat_named(name);
         let is = |n: &str| name.eq_ignore_ascii_case(n);
         let unknown = value.is_empty() || value.chars().all(|c| matches!(c, '?' | '.' | '-'));
         if let Some(seat) = seat {
@@ -249,13 +256,13 @@ fn tags_of<G: Game>(seen: &Seen, first_line: Option<&Line>) -> Result<Record, Re
         } else if is("Site") {
             tags.site = if value.is_empty() { "?".into() } else { value };
         } else if is("First") {
-            let seat = seat_named::<G>(&value).ok_or_else(|| {
+            let seat = game_of.seat_named(&value).ok_or_else(|| {
                 error(
                     line,
                     format!(
                         "First names the seat that moved first: {} or {}",
-                        G::seat_name(Seat::North),
-                        G::seat_name(Seat::South)
+                        game_of.seat_name(Seat::North),
+                        game_of.seat_name(Seat::South)
                     ),
                 )
             })?;
@@ -296,8 +303,8 @@ fn tags_of<G: Game>(seen: &Seen, first_line: Option<&Line>) -> Result<Record, Re
                 line,
                 format!(
                     "this game's seats are {} and {}: name the player tags so",
-                    G::seat_name(Seat::North),
-                    G::seat_name(Seat::South)
+                    game_of.seat_name(Seat::North),
+                    game_of.seat_name(Seat::South)
                 ),
             ));
         } else {
@@ -313,7 +320,8 @@ fn tags_of<G: Game>(seen: &Seen, first_line: Option<&Line>) -> Result<Record, Re
 
 /// Reads the movetext into `record`, returning the result token's line and
 /// value, if there is one.
-fn read_movetext<G: Game>(
+fn read_movetext(
+    game: &Hosted,
     lines: &[Line],
     record: &mut Record,
     origin: &mut Layout,
@@ -367,7 +375,7 @@ fn read_movetext<G: Game>(
             return Err(error(line, "a } without its {"));
         }
         if let Some(note) = t.strip_prefix(';') {
-            read_note::<G>(note, line, record, origin)?;
+            read_note(game, note, line, record, origin)?;
             continue;
         }
         if t.starts_with('[') {
@@ -376,12 +384,12 @@ fn read_movetext<G: Game>(
                 "tags come before the movetext, with no other line among them",
             ));
         }
-        if !t.contains(char::is_whitespace) && result_named::<G>(t).is_ok() {
-            let value = result_named::<G>(t).map_err(|p| error(line, p))?;
+        if !t.contains(char::is_whitespace) && result_named(game, t).is_ok() {
+            let value = result_named(game, t).map_err(|p| error(line, p))?;
             result = Some((line.clone(), value));
             continue;
         }
-        let entry = read_entry::<G>(t).map_err(|p| error(line, p))?;
+        let entry = read_entry(game, t).map_err(|p| error(line, p))?;
         push(record, origin, entry, line);
     }
     Ok(result)
@@ -397,7 +405,8 @@ fn push(record: &mut Record, origin: &mut Layout, entry: Entry, line: &Line) {
 
 /// A `;` line: a forced decision's note when it reads as one (attached to
 /// the order before it), any other remark otherwise (dropped).
-fn read_note<G: Game>(
+fn read_note(
+    game: &Hosted,
     note: &str,
     line: &Line,
     record: &mut Record,
@@ -412,7 +421,7 @@ fn read_note<G: Game>(
         return Ok(());
     };
     let (seat, order) = body.split_once(' ').unwrap_or((body, ""));
-    let seat = seat_named::<G>(seat).ok_or_else(|| {
+    let seat = game.seat_named(seat).ok_or_else(|| {
         error(
             line,
             "a forced decision's note is written ; <seat> <order> (only choice)",
@@ -438,11 +447,11 @@ fn read_note<G: Game>(
 }
 
 /// An order line (numbered or a continuation) or an end marker.
-fn read_entry<G: Game>(t: &str) -> Result<Entry, String> {
+fn read_entry(game: &Hosted, t: &str) -> Result<Entry, String> {
     let seats = format!(
         "{} or {}",
-        G::seat_name(Seat::North),
-        G::seat_name(Seat::South)
+        game.seat_name(Seat::North),
+        game.seat_name(Seat::South)
     );
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
     let (number, rest) = if digits > 0 {
@@ -465,7 +474,7 @@ fn read_entry<G: Game>(t: &str) -> Result<Entry, String> {
             }));
         }
         if let Some(who) = upper.strip_prefix("ADJUDICATED ") {
-            let result = result_named::<G>(who)
+            let result = result_named(game, who)
                 .ok()
                 .flatten()
                 .ok_or(format!("ADJUDICATED is followed by {seats} or Draw"))?;
@@ -476,7 +485,7 @@ fn read_entry<G: Game>(t: &str) -> Result<Entry, String> {
         }
     }
     let (seat, order) = rest.split_once(' ').unwrap_or((&rest, ""));
-    let Some(seat) = seat_named::<G>(seat) else {
+    let Some(seat) = game.seat_named(seat) else {
         return Err(match number {
             Some(_) => format!("the turn number is followed by the seat, {seats}, and its order"),
             None => format!(
@@ -507,7 +516,8 @@ fn read_entry<G: Game>(t: &str) -> Result<Entry, String> {
 
 /// Checks the `Result` tag, the result token and the `Termination` tag
 /// against each other, and sets the record's finish.
-fn settle_result<G: Game>(
+fn settle_result(
+    game: &Hosted,
     seen: &Seen,
     token: Option<(Line, Option<GameResult>)>,
     record: &mut Record,
@@ -517,7 +527,7 @@ fn settle_result<G: Game>(
     let tag = match seen.get("Result") {
         Some((_, value, line)) => Some((
             line.clone(),
-            result_named::<G>(value).map_err(|p| error(line, p))?,
+            result_named(game, value).map_err(|p| error(line, p))?,
         )),
         None => None,
     };
@@ -573,15 +583,15 @@ fn settle_result<G: Game>(
             ));
         }
         (Some(result), Some((_, value, line))) => {
-            let termination = termination_named::<G>(value).ok_or_else(|| {
+            let termination = termination_named(game, value).ok_or_else(|| {
                 error(
                     line,
                     format!(
                         "{value:?} is not a termination: write reserve entered, \
                          points: {n} 10, {s} 7, no legal action, {s} resigned, \
                          draw agreed, or adjudicated by moderator",
-                        n = G::seat_name(Seat::North),
-                        s = G::seat_name(Seat::South)
+                        n = game.seat_name(Seat::North),
+                        s = game.seat_name(Seat::South)
                     ),
                 )
             })?;

@@ -1,16 +1,17 @@
 //! Building a record while a game is played.
 
-use crate::games::{Game, GameOptions, GameResult, Seat};
+use crate::games::hosted::Hosted;
+use crate::games::{AnyGame, GameOptions, GameResult, Happened, Rejection, Seat};
 
-use super::replay::{is_turn_level, Replayed};
+use super::replay::Replayed;
 use super::{EndMarker, Ending, Entry, Finish, ForcedNote, OrderEntry, Record, Tags};
 
 /// An order or an end the recorder did not take.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Refused<R> {
-    /// The engine refused the order.
-    #[error("{0}")]
-    Order(R),
+pub enum Refused {
+    /// The engine refused the order (or could not read it).
+    #[error("{}", .0.problem)]
+    Order(Rejection),
     /// The game has already ended.
     #[error("the game is over")]
     Over(Finish),
@@ -19,26 +20,26 @@ pub enum Refused<R> {
 /// A game being played and its record, kept in step: each order applied
 /// is recorded with what it forced, each end is recorded with the result.
 #[derive(Clone, Debug)]
-pub struct Recorder<G: Game> {
-    game: G,
+pub struct Recorder {
+    game: Box<dyn AnyGame>,
     record: Record,
-    last_action: Vec<G::Event>,
+    last_action: Vec<Happened>,
 }
 
-impl<G: Game> Recorder<G> {
-    /// A new game of `G` from its opening.
-    pub fn new(options: &GameOptions) -> Self {
+impl Recorder {
+    /// A new game of `game` from its opening.
+    pub fn new(game: &Hosted, options: &GameOptions) -> Self {
         Recorder {
-            game: G::new(options),
-            record: Record::new::<G>(options),
+            game: (game.new)(options),
+            record: Record::new(game, options),
             last_action: Vec::new(),
         }
     }
 
     /// A game that starts from `game`'s position (the record's `Position`).
-    pub fn from_position(game: G) -> Self {
-        let mut record = Record::from_position(&game);
-        record.tags.finish = game.outcome().map(Finish::from);
+    pub fn from_position(game: Box<dyn AnyGame>) -> Self {
+        let mut record = Record::from_position(game.as_ref());
+        record.tags.finish = game.outcome().map(Finish::of);
         Recorder {
             game,
             record,
@@ -47,7 +48,7 @@ impl<G: Game> Recorder<G> {
     }
 
     /// Goes on from a replayed record.
-    pub fn resume(replayed: Replayed<G>) -> Self {
+    pub fn resume(replayed: Replayed) -> Self {
         Recorder {
             game: replayed.game,
             record: replayed.record,
@@ -56,8 +57,8 @@ impl<G: Game> Recorder<G> {
     }
 
     /// The game as it stands.
-    pub fn game(&self) -> &G {
-        &self.game
+    pub fn game(&self) -> &dyn AnyGame {
+        self.game.as_ref()
     }
 
     /// The record so far.
@@ -76,47 +77,48 @@ impl<G: Game> Recorder<G> {
     }
 
     /// The events of the last action: its turn-level order and the
-    /// decisions inside it, as [`Game::draw_board`] marks them.
-    pub fn last_action(&self) -> &[G::Event] {
+    /// decisions inside it, as [`AnyGame::draw_board`] marks them.
+    pub fn last_action(&self) -> &[Happened] {
         &self.last_action
     }
 
     /// How the game ended, or `None` while it goes on.
     pub fn finish(&self) -> Option<Finish> {
-        self.record.tags.finish
+        self.record.tags.finish.clone()
     }
 
-    fn going(&self) -> Result<(), Refused<G::Refusal>> {
-        match self.record.tags.finish {
+    fn going(&self) -> Result<(), Refused> {
+        match self.record.tags.finish.clone() {
             Some(finish) => Err(Refused::Over(finish)),
             None => Ok(()),
         }
     }
 
-    /// Applies an order for the pending decision and records it with the
-    /// decisions it forced; records the result when the game ends.
-    pub fn apply(&mut self, order: &G::Order) -> Result<Vec<G::Event>, Refused<G::Refusal>> {
+    /// Applies an order in canonical notation for the pending decision and
+    /// records it with the decisions it forced; records the result when the
+    /// game ends.
+    pub fn apply(&mut self, order: &str) -> Result<Vec<Happened>, Refused> {
         self.going()?;
         let before = self.game.pending();
         let number = self.game.turn_number();
-        let events = self.game.apply(order).map_err(Refused::Order)?;
+        let (order, events) = self.game.apply_canonical(order).map_err(Refused::Order)?;
         // An engine applies orders only while a decision is pending.
         let Some(pending) = before else {
             return Ok(events);
         };
-        let turn_level = is_turn_level(pending.kind);
-        let forced = ForcedNote::of_events::<G>(&events);
+        let turn_level = pending.phase.is_turn();
+        let forced = ForcedNote::of_events(&events);
         self.record.push(Entry::Order(OrderEntry {
             number: turn_level.then_some(number),
             seat: pending.seat,
-            order: order.to_string(),
+            order,
             forced,
         }));
         if turn_level {
             self.last_action.clear();
         }
         self.last_action.extend(events.iter().cloned());
-        self.record.tags.finish = self.game.outcome().map(Finish::from);
+        self.record.tags.finish = self.game.outcome().map(Finish::of);
         Ok(events)
     }
 
@@ -126,7 +128,7 @@ impl<G: Game> Recorder<G> {
         self.record.push_comment(text);
     }
 
-    fn end(&mut self, ending: Ending) -> Result<(), Refused<G::Refusal>> {
+    fn end(&mut self, ending: Ending) -> Result<(), Refused> {
         self.going()?;
         self.record.push(Entry::End(EndMarker {
             number: self.game.turn_number(),
@@ -137,18 +139,18 @@ impl<G: Game> Recorder<G> {
     }
 
     /// `seat` resigns: the other seat wins.
-    pub fn resign(&mut self, seat: Seat) -> Result<(), Refused<G::Refusal>> {
+    pub fn resign(&mut self, seat: Seat) -> Result<(), Refused> {
         self.end(Ending::Resigned(seat))
     }
 
     /// The players agree to a draw (R28).
-    pub fn agree_draw(&mut self) -> Result<(), Refused<G::Refusal>> {
+    pub fn agree_draw(&mut self) -> Result<(), Refused> {
         self.end(Ending::DrawAgreed)
     }
 
     /// A moderator decides the result. Record the reason first with
     /// [`Recorder::comment`].
-    pub fn adjudicate(&mut self, result: GameResult) -> Result<(), Refused<G::Refusal>> {
+    pub fn adjudicate(&mut self, result: GameResult) -> Result<(), Refused> {
         self.end(Ending::Adjudicated(result))
     }
 }

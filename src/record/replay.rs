@@ -1,7 +1,8 @@
 //! Replaying a record through the engine: every order re-validated, every
 //! number and seat checked, the result compared with the tags.
 
-use crate::games::{CitesRule, DecisionKind, Game, GameOptions, Pending, RuleId, Seat};
+use crate::games::hosted;
+use crate::games::{AnyGame, GameOptions, Happened, Pending, RuleId, Seat};
 
 use super::write::{Layout, Line};
 use super::{Entry, Finish, ForcedNote, OrderEntry, Record};
@@ -24,37 +25,38 @@ pub struct ReplayError {
 
 /// One order as the replay applied it.
 #[derive(Clone, Debug)]
-pub struct ReplayedOrder<G: Game> {
+pub struct ReplayedOrder {
     /// Its line in the record.
     pub line: usize,
-    /// The turn number when it was given ([`Game::turn_number`] before it).
+    /// The turn number when it was given ([`AnyGame::turn_number`] before
+    /// it).
     pub number: u32,
     /// Whether it started a turn (rather than deciding inside an action).
     pub turn_level: bool,
     /// The seat that gave it.
     pub seat: Seat,
-    /// The decision it answered.
-    pub kind: DecisionKind,
-    /// The order, as the engine read it.
-    pub order: G::Order,
+    /// The decision it answered, in the game's words.
+    pub kind: String,
+    /// The order, as the engine read it, in canonical notation.
+    pub order: String,
     /// What it did, forced decisions included.
-    pub events: Vec<G::Event>,
+    pub events: Vec<Happened>,
     /// The position string after it.
     pub position: String,
 }
 
 /// A record that replayed: the game it leads to and what each order did.
 #[derive(Clone, Debug)]
-pub struct Replayed<G: Game> {
+pub struct Replayed {
     /// The game after the last order.
-    pub game: G,
+    pub game: Box<dyn AnyGame>,
     /// The position the game started from.
     pub start: String,
     /// Every order, in order.
-    pub orders: Vec<ReplayedOrder<G>>,
+    pub orders: Vec<ReplayedOrder>,
     /// The events of the last action (its turn-level order and the
     /// decisions inside it), for marking the board.
-    pub last_action: Vec<G::Event>,
+    pub last_action: Vec<Happened>,
     /// How the game ended, or `None` while it goes on.
     pub finish: Option<Finish>,
     /// The record rewritten in canonical form: orders as the engine prints
@@ -64,34 +66,30 @@ pub struct Replayed<G: Game> {
     pub entry_lines: Vec<usize>,
 }
 
-impl<G: Game> Replayed<G> {
+impl Replayed {
     /// Whether the record was played under other rules than this engine's
-    /// ([`Game::RULES_VERSION`]): the replay may then differ from the game.
+    /// ([`Game::RULES_VERSION`](crate::games::Game::RULES_VERSION)): the
+    /// replay may then differ from the game.
     pub fn rules_differ(&self) -> bool {
-        self.record.tags.rules.trim() != G::RULES_VERSION
+        self.record.tags.rules.trim() != self.game.hosted().rules_version
     }
 }
 
-/// Whether a decision starts a turn (a numbered line) rather than being
-/// taken inside an action (a continuation line).
-pub(crate) fn is_turn_level(kind: DecisionKind) -> bool {
-    matches!(kind, DecisionKind::Turn | DecisionKind::DoubleTurn { .. })
+/// Replays `record` as a game of the hosted game its `Game` tag names:
+/// each order is read and applied by the game ([`AnyGame::play`]) for the
+/// seat and turn number the record gives it, the forced decisions the
+/// record notes are compared with the engine's, and the `Result` and
+/// `Termination` tags with how the game ended. The first thing wrong is the
+/// error, with its line.
+pub fn replay(record: &Record) -> Result<Replayed, ReplayError> {
+    Replay::new(record)?.run()
 }
 
-/// Replays `record` as a game of `G`: each order is read by
-/// [`Game::read_order`] and applied by [`Game::apply`] for the seat and turn
-/// number the record gives it, the forced decisions the record notes are
-/// compared with the engine's, and the `Result` and `Termination` tags with
-/// how the game ended. The first thing wrong is the error, with its line.
-pub fn replay<G: Game>(record: &Record) -> Result<Replayed<G>, ReplayError> {
-    Replay::<G>::new(record)?.run()
-}
-
-struct Replay<'r, G: Game> {
+struct Replay<'r> {
     record: &'r Record,
     lines: Layout,
-    game: G,
-    out: Replayed<G>,
+    game: Box<dyn AnyGame>,
+    out: Replayed,
     /// The line and the finish of an end marker or of the engine's outcome.
     ended: Option<(usize, Finish)>,
 }
@@ -106,29 +104,32 @@ fn fail(line: &Line, reason: impl Into<String>) -> ReplayError {
     }
 }
 
-impl<'r, G: Game> Replay<'r, G> {
+impl<'r> Replay<'r> {
     fn new(record: &'r Record) -> Result<Self, ReplayError> {
         let lines = record.lines();
         let tags = &record.tags;
-        if !tags.game.trim().eq_ignore_ascii_case(G::NAME) {
+        let Some(hosted) = hosted::find(&tags.game) else {
             return Err(fail(
                 &tag_line(&lines, "Game"),
-                format!("this is a record of {:?}, not of {}", tags.game, G::NAME),
+                format!(
+                    "this is a record of {:?}, which orderly does not host",
+                    tags.game
+                ),
             ));
-        }
+        };
         let game = match &tags.position {
-            Some(position) => G::from_position(position).map_err(|e| {
+            Some(position) => (hosted.from_position)(position).map_err(|e| {
                 fail(
                     &tag_line(&lines, "Position"),
                     format!("the starting position cannot be read: {e}"),
                 )
             })?,
-            None => G::new(&GameOptions {
+            None => (hosted.new)(&GameOptions {
                 first: tags.first.unwrap_or(Seat::North),
                 seed: tags.seed,
             }),
         };
-        let ended = game.outcome().map(|o| (0, Finish::from(o)));
+        let ended = game.outcome().map(|o| (0, Finish::of(o)));
         let mut canonical = record.clone();
         canonical.entries.clear();
         canonical.origin = None;
@@ -150,7 +151,7 @@ impl<'r, G: Game> Replay<'r, G> {
         })
     }
 
-    fn run(mut self) -> Result<Replayed<G>, ReplayError> {
+    fn run(mut self) -> Result<Replayed, ReplayError> {
         for (i, entry) in self.record.entries.iter().enumerate() {
             let here = self.lines.entries[i].clone();
             match entry {
@@ -184,7 +185,7 @@ impl<'r, G: Game> Replay<'r, G> {
 
     /// Refuses anything but a comment once the game has ended.
     fn still_going(&self, line: &Line) -> Result<(), ReplayError> {
-        match self.ended {
+        match self.ended.clone() {
             None => Ok(()),
             Some((at, finish)) => {
                 let how = self.describe(Some(finish));
@@ -211,30 +212,23 @@ impl<'r, G: Game> Replay<'r, G> {
             return Err(fail(line, "the game is over: no order may follow"));
         };
         let turn = self.game.turn_number();
-        let turn_level = is_turn_level(pending.kind);
-        self.check_place(o, line, pending, turn)?;
-        let order = self.game.read_order(&o.order).map_err(|r| ReplayError {
+        let turn_level = pending.phase.is_turn();
+        self.check_place(o, line, &pending, turn)?;
+        let (order, events) = self.game.play(&o.order).map_err(|r| ReplayError {
             line: line.number,
             text: line.text.clone(),
             reason: r.problem,
             rule: r.rule,
             suggestions: r.suggestions,
         })?;
-        let events = self.game.apply(&order).map_err(|refusal| ReplayError {
-            line: line.number,
-            text: line.text.clone(),
-            reason: refusal.to_string(),
-            rule: Some(refusal.rule()),
-            suggestions: Vec::new(),
-        })?;
-        let forced: Vec<ForcedNote> = ForcedNote::of_events::<G>(&events);
+        let forced: Vec<ForcedNote> = ForcedNote::of_events(&events);
         self.check_notes(&o.forced, &forced, line, notes)?;
         if turn_level {
             self.out.last_action.clear();
         }
         self.out.last_action.extend(events.iter().cloned());
         if let Some(outcome) = self.game.outcome() {
-            self.ended = Some((line.number, outcome.into()));
+            self.ended = Some((line.number, Finish::of(outcome)));
         }
         self.out.orders.push(ReplayedOrder {
             line: line.number,
@@ -249,7 +243,7 @@ impl<'r, G: Game> Replay<'r, G> {
         Ok(OrderEntry {
             number: turn_level.then_some(turn),
             seat: pending.seat,
-            order: order.to_string(),
+            order,
             forced,
         })
     }
@@ -260,12 +254,12 @@ impl<'r, G: Game> Replay<'r, G> {
         &self,
         o: &OrderEntry,
         line: &Line,
-        pending: Pending,
+        pending: &Pending<String>,
         turn: u32,
     ) -> Result<(), ReplayError> {
         let name = |seat| self.record.seat_name(seat);
         let who = name(pending.seat);
-        match (o.number, is_turn_level(pending.kind)) {
+        match (o.number, pending.phase.is_turn()) {
             (Some(n), true) if n != turn => {
                 return Err(fail(line, format!("this is turn {turn}, not turn {n}")));
             }
@@ -367,8 +361,8 @@ impl<'r, G: Game> Replay<'r, G> {
 
     /// The tags must say how the replay ended.
     fn check_result(&self) -> Result<(), ReplayError> {
-        let replayed = self.ended.map(|(_, f)| f);
-        let tagged = self.record.tags.finish;
+        let replayed = self.ended.clone().map(|(_, f)| f);
+        let tagged = self.record.tags.finish.clone();
         if replayed == tagged {
             return Ok(());
         }
@@ -379,7 +373,7 @@ impl<'r, G: Game> Replay<'r, G> {
                 .or_else(|| self.lines.result.clone())
                 .unwrap_or_else(|| tag_line(&self.lines, "Result"))
         };
-        let (line, what) = match (replayed, tagged) {
+        let (line, what) = match (replayed.clone(), tagged.clone()) {
             (Some(r), Some(t)) if r.result == t.result => (
                 self.lines
                     .tag("Termination")

@@ -4,7 +4,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::games::{Game, Seat};
+use crate::games::hosted::Hosted;
+use crate::games::Seat;
 
 use super::Finish;
 
@@ -79,13 +80,18 @@ pub enum TagError {
 }
 
 impl Tags {
-    /// The roster of a new game of `G`: every value unknown but what the game
-    /// itself says.
-    pub fn new<G: Game>(first: Option<Seat>, seed: Option<u64>, position: Option<String>) -> Tags {
+    /// The roster of a new game of `game`: every value unknown but what the
+    /// game itself says.
+    pub fn new(
+        game: &Hosted,
+        first: Option<Seat>,
+        seed: Option<u64>,
+        position: Option<String>,
+    ) -> Tags {
         Tags {
-            game: G::NAME.to_string(),
-            title: G::TITLE.to_string(),
-            rules: G::RULES_VERSION.to_string(),
+            game: game.name.to_string(),
+            title: game.title.to_string(),
+            rules: game.rules_version.to_string(),
             game_id: "?".to_string(),
             site: "?".to_string(),
             players: ["?".to_string(), "?".to_string()],
@@ -96,7 +102,7 @@ impl Tags {
             finish: None,
             position,
             extra: Vec::new(),
-            seats: [G::seat_name(Seat::North), G::seat_name(Seat::South)],
+            seats: game.seats,
         }
     }
 
@@ -283,7 +289,8 @@ mod tests {
 
     #[test]
     fn extra_tags_are_checked() {
-        let mut tags = Tags::new::<crate::games::squares::Squares>(Some(Seat::North), None, None);
+        let squares = Hosted::of::<crate::games::squares::Squares>();
+        let mut tags = Tags::new(&squares, Some(Seat::North), None, None);
         assert!(tags.set_extra("Round", "3").is_ok());
         assert!(tags.set_extra("round", "4").is_ok());
         assert_eq!(tags.extra(), &[("Round".to_string(), "4".to_string())]);

@@ -145,7 +145,7 @@ impl Record {
         pairs.push(("Result".to_string(), self.result_token().to_string()));
         pairs.push((
             "Termination".to_string(),
-            self.termination_text(t.finish.map(|f| f.termination)),
+            self.termination_text(t.finish.as_ref().map(|f| f.termination.clone())),
         ));
         if let Some(position) = &t.position {
             pairs.push(("Position".to_string(), position.clone()));

@@ -1,10 +1,14 @@
 //! What the command line shows a moderator: the games, one game's board and
 //! state, a game's record.
 
-use crate::games::{Game, Seat};
+use crate::games::Seat;
 use crate::store::{Store, StoreError};
 
-use super::{pending_of, rebuild, side_name, update_text, Result, ServiceError};
+use super::game::{pending_of, side_name};
+use super::rebuild::rebuild;
+use super::update::update_text;
+use super::zones::local_time;
+use super::{Result, ServiceError};
 
 /// One line per game: number, players, status, whose turn.
 pub fn games(store: &mut Store) -> Result<String> {
@@ -21,7 +25,7 @@ pub fn games(store: &mut Store) -> Result<String> {
         };
         let paused = tx
             .paused_until(g.id)?
-            .map(|until| format!(", paused until {}", super::local_time(&until, "UTC")))
+            .map(|until| format!(", paused until {}", local_time(&until, "UTC")))
             .unwrap_or_default();
         let state = match g.status.as_str() {
             "active" => match pending_of(&g) {
@@ -64,14 +68,9 @@ fn game_row(store: &mut Store, id: i64) -> Result<crate::store::GameRow> {
 /// The board and state of one game, rebuilt from its orders (and checked
 /// against the cached position).
 pub fn show(store: &mut Store, id: i64, site: &str) -> Result<String> {
-    let game = game_row(store, id)?;
-    on_game!(game, G => show_as::<G>(store, &game, site))
-}
-
-fn show_as<G: Game>(store: &mut Store, game: &crate::store::GameRow, site: &str) -> Result<String> {
-    let id = game.id;
+    let game = &game_row(store, id)?;
     let tx = store.read()?;
-    let recorder = rebuild::<G>(&tx, game, site)?;
+    let recorder = rebuild(&tx, game, site)?;
     let state = recorder.game();
     let mut out = format!("game {id}: status {}\n", game.status);
     if let Some(cached) = &game.position {
@@ -90,23 +89,13 @@ fn show_as<G: Game>(store: &mut Store, game: &crate::store::GameRow, site: &str)
 
 /// A game's record as text, or as JSON for tools.
 pub fn export(store: &mut Store, id: i64, json: bool, site: &str) -> Result<String> {
-    let game = game_row(store, id)?;
-    on_game!(game, G => export_as::<G>(store, &game, json, site))
-}
-
-fn export_as<G: Game>(
-    store: &mut Store,
-    game: &crate::store::GameRow,
-    json: bool,
-    site: &str,
-) -> Result<String> {
-    let id = game.id;
+    let game = &game_row(store, id)?;
     let tx = store.read()?;
-    let record = rebuild::<G>(&tx, game, site)?.into_record();
+    let record = rebuild(&tx, game, site)?.into_record();
     if !json {
         return Ok(record.to_string());
     }
-    let replayed = crate::record::replay::<G>(&record).map_err(|e| {
+    let replayed = crate::record::replay(&record).map_err(|e| {
         ServiceError::Store(StoreError::Corrupt(format!(
             "game {id} does not replay: {e}"
         )))

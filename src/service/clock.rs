@@ -2,16 +2,24 @@
 //! digests, adjournment, and the sweep that sends reminders, late notices
 //! and time-outs when their moment comes.
 
-use super::*;
+use chrono::{DateTime, Timelike, Utc};
+
+use super::game::{pending_of, side_name};
+use super::notices::{self, moderators_of, notify_game, queue_notice};
+use super::zones::local_time;
+use super::{moderation, now_text, texts, Result};
+use crate::config::Config;
+use crate::games::{AnyGame, Seat};
+use crate::store::{seat_text, Tx};
 
 /// Gives a game's pending decision a fresh deadline from `now`: the game's
 /// days for a turn, `decision_hours` for a decision inside an attack; none
 /// once the game is over.
-pub fn fresh_deadline<G: Game>(
+pub fn fresh_deadline(
     tx: &Tx<'_>,
     config: &Config,
     game: i64,
-    state: &G,
+    state: &dyn AnyGame,
     now: DateTime<Utc>,
 ) -> Result<()> {
     let clock = tx.clock(game)?;
@@ -33,10 +41,7 @@ pub fn fresh_deadline<G: Game>(
     let Some(pending) = state.pending() else {
         return Ok(tx.set_deadline(game, None)?);
     };
-    let turn = matches!(
-        pending.kind,
-        DecisionKind::Turn | DecisionKind::DoubleTurn { .. }
-    );
+    let turn = pending.phase.is_turn();
     let secs = match (turn, clock) {
         (true, Some(_)) => tx.bank(game, pending.seat)?.unwrap_or(0),
         (true, None) => tx.turn_days(game)? * 24 * 3600,

@@ -36,6 +36,17 @@ pub fn seat_secret_generation(
     secret_of(server_secret, &text)
 }
 
+/// The seed of a new game's draws of chance
+/// ([`Draws`](crate::games::Draws)): an HMAC under the server secret of the
+/// mail and the line that created the game, so that players cannot foresee
+/// the draws and the same mail delivered twice seeds the same game.
+pub fn game_seed(server_secret: &[u8], message_id: &str, line: &str) -> u64 {
+    let mut mac = Hmac::<Sha256>::new_from_slice(server_secret).expect("HMAC takes any key");
+    mac.update(format!("orderly game seed {message_id} {line}").as_bytes());
+    let bytes = mac.finalize().into_bytes();
+    u64::from_be_bytes(bytes[..8].try_into().expect("SHA-256 has 32 bytes"))
+}
+
 /// A moderator's key, for the `orderly+mod.<key>@host` address their
 /// commands by mail go to.
 pub fn moderator_secret(server_secret: &[u8], address: &str) -> String {

@@ -15,9 +15,10 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{
-    derived_message_id, identity, now_text, reply_subject, texts, Processed, Result, Service, Work,
-};
+use super::incoming::derived_message_id;
+use super::subject::reply_subject;
+use super::work::Work;
+use super::{identity, now_text, texts, Processed, Result, Service};
 use crate::config::Config;
 use crate::mail::intake::{self, Incoming};
 use crate::mail::outgoing::{message_id, AutoKind, OutgoingMail};

@@ -45,7 +45,7 @@
 use std::collections::HashSet;
 
 use super::commands::{self, Command};
-use crate::games::{hosted, Game, OrderWord};
+use crate::games::{hosted, OrderWord};
 
 /// What one line of a mail is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -266,7 +266,8 @@ impl LineReader {
     fn order_word(&self, word: &str) -> OrderWord {
         if let Some(w) = self
             .game
-            .and_then(|g| crate::with_game!(g, G => G::order_word(word)))
+            .and_then(hosted::find)
+            .map(|g| (g.order_word)(word))
         {
             return w;
         }
@@ -276,9 +277,9 @@ impl LineReader {
             OrderWord::Filler => 2,
             _ => 1,
         };
-        hosted::GAMES
+        hosted::HOSTED
             .iter()
-            .filter_map(|g| crate::with_game!(g, G => G::order_word(word)))
+            .map(|g| (g.order_word)(word))
             .max_by_key(rank)
             .unwrap_or(OrderWord::Other)
     }
@@ -307,10 +308,8 @@ impl LineReader {
             return word.class;
         }
         let slip = match self.game {
-            Some(g) => crate::with_game!(g, G => G::slip_of(&word.upper)).flatten(),
-            None => hosted::GAMES
-                .iter()
-                .find_map(|g| crate::with_game!(g, G => G::slip_of(&word.upper)).flatten()),
+            Some(g) => hosted::find(g).and_then(|g| (g.slip_of)(&word.upper)),
+            None => hosted::HOSTED.iter().find_map(|g| (g.slip_of)(&word.upper)),
         };
         slip.map_or(Class::Prose, Class::Near)
     }
@@ -519,12 +518,12 @@ pub fn shortened(line: &str) -> String {
 
 // ----- in the service -----------------------------------------------------
 
-impl super::Work<'_> {
+impl super::work::Work<'_> {
     /// The reader for this mail's lines: the words of the game it names,
     /// and the names and addresses of the sender and of the game's players.
     pub(super) fn line_reader(
         &self,
-        claim: Option<&super::Claim>,
+        claim: Option<&super::identity::Claim>,
     ) -> Result<LineReader, super::ServiceError> {
         let mut names = vec![self.sender.to_string()];
         names.extend(self.incoming.from.as_ref().and_then(|a| a.name.clone()));
@@ -609,7 +608,7 @@ impl super::Work<'_> {
 mod tests {
     use super::*;
     use crate::games::squares::{Napoleonic, Squares};
-    use crate::games::Game;
+    use crate::games::GameText;
 
     fn squares() -> LineReader {
         LineReader::new(

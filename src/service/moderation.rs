@@ -6,13 +6,16 @@
 
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 
+use super::clock::{fresh_deadline, reminders_told_now};
+use super::game::{load, side_name};
 use super::identity::{reply_address, seat_secret_generation};
-use super::{
-    fresh_deadline, load, now_text, queue_notice, rebuild, side_name, texts, update_text, Result,
-    ServiceError,
-};
+use super::notices::queue_notice;
+use super::rebuild::rebuild;
+use super::update::update_text;
+use super::zones::local_time;
+use super::{now_text, texts, Result, ServiceError};
 use crate::config::Config;
-use crate::games::{hosted, Game, GameResult, Seat};
+use crate::games::{hosted, GameResult, Seat};
 use crate::store::{seat_text, GameRow, StoreError, Tx};
 
 /// One moderator command.
@@ -341,7 +344,7 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
             let new = old.max(cx.now) + chrono::Duration::hours(*hours);
             tx.set_deadline(*game, Some((d.seat, &now_text(new))))?;
             // The announcement below says the new deadline.
-            super::clock::reminders_told_now(tx, cx.config, *game, cx.now, new)?;
+            reminders_told_now(tx, cx.config, *game, cx.now, new)?;
             (
                 row.id,
                 format!(
@@ -468,7 +471,7 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
             if removed.is_empty() {
                 return Ok(format!("Refused: game {game} has no orders to roll back."));
             }
-            on_game!(row, G => replayed::<G>(tx, cx, &row))?;
+            replayed(tx, cx, &row)?;
             (
                 row.id,
                 format!(
@@ -483,7 +486,7 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
             if row.status != "active" {
                 return Ok(format!("Refused: game {game} is {}.", row.status));
             }
-            match on_game!(row, G => act::<G>(tx, cx, &row, *seat, order))? {
+            match act(tx, cx, &row, *seat, order)? {
                 Ok(done) => (row.id, done),
                 Err(refusal) => return Ok(refusal),
             }
@@ -539,7 +542,7 @@ fn localized(text: &str, zone: &str) -> String {
         let after = &rest[start + 1..];
         match after.find('\u{2}') {
             Some(end) => {
-                out.push_str(&super::local_time(&after[..end], zone));
+                out.push_str(&local_time(&after[..end], zone));
                 rest = &after[end + 1..];
             }
             None => {
@@ -553,8 +556,8 @@ fn localized(text: &str, zone: &str) -> String {
 
 /// After a rollback: the cached position replayed from the entries left,
 /// no held orders, and a fresh deadline for the decision now pending.
-fn replayed<G: Game>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()> {
-    let recorder = rebuild::<G>(tx, row, cx.config.address_parts().1)?;
+fn replayed(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()> {
+    let recorder = rebuild(tx, row, cx.config.address_parts().1)?;
     let state = recorder.game();
     let count = tx.entries(row.id)?.len() as i64;
     tx.set_position(row.id, &state.position(), count, &now_text(cx.now))?;
@@ -567,7 +570,7 @@ fn replayed<G: Game>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()>
 /// `ACT`: the order applied for `seat` as if the player had sent it.
 /// `Ok(Err(refusal))` when the game does not wait for that seat or the
 /// order is not legal; nothing is changed then.
-fn act<G: Game>(
+fn act(
     tx: &Tx<'_>,
     cx: &Context<'_>,
     row: &GameRow,
@@ -575,15 +578,15 @@ fn act<G: Game>(
     order: &str,
 ) -> Result<std::result::Result<String, String>> {
     let (game, at) = (row.id, now_text(cx.now));
-    let mut state = rebuild::<G>(tx, row, cx.config.address_parts().1)?
+    let mut state = rebuild(tx, row, cx.config.address_parts().1)?
         .game()
-        .clone();
+        .clone_box();
     match state.pending() {
         Some(p) if p.seat == seat => {}
         _ => {
             return Ok(Err(format!(
                 "Refused: game {game} does not wait for {}.",
-                G::seat_name(seat)
+                side_name(row, seat)
             )))
         }
     }
@@ -591,34 +594,33 @@ fn act<G: Game>(
         Ok(o) => o,
         Err(r) => return Ok(Err(format!("Refused: {r}"))),
     };
-    let events = match state.apply(&parsed) {
-        Ok(events) => events,
-        Err(e) => return Ok(Err(format!("Refused: {e}"))),
+    let (parsed, happened) = match state.apply_canonical(&parsed) {
+        Ok(applied) => applied,
+        Err(e) => return Ok(Err(format!("Refused: {}", e.problem))),
     };
-    let texts_of: Vec<String> = events.iter().map(|e| e.to_string()).collect();
     tx.add_entry(
         game,
         "order",
         Some(seat),
-        &parsed.to_string(),
+        &parsed,
         &format!("(moderator) {order}"),
         None,
         &at,
-        &texts_of,
+        &happened,
     )?;
     let count = tx.entries(game)?.len() as i64;
     tx.set_position(game, &state.position(), count, &at)?;
-    fresh_deadline(tx, cx.config, game, &state, cx.now)?;
+    fresh_deadline(tx, cx.config, game, state.as_ref(), cx.now)?;
     if let Some(outcome) = state.outcome() {
         let result = match outcome.result {
             GameResult::Win(s) => seat_text(s),
             GameResult::Draw => "draw",
         };
-        tx.finish(game, result, &super::termination(outcome.reason), &at)?;
+        tx.finish(game, result, &outcome.reason, &at)?;
     }
     Ok(Ok(format!(
         "{parsed} was entered for {} at the player's request",
-        G::seat_name(seat)
+        side_name(row, seat)
     )))
 }
 
@@ -670,12 +672,12 @@ fn stalled_words(tx: &Tx<'_>, cx: &Context<'_>, s: &crate::store::Stalled) -> Re
     } else if let (true, Some((seat, _))) = (s.timed_out, &s.deadline) {
         format!("{}'s time ran out", side(*seat))
     } else if let Some(until) = &s.paused_until {
-        format!("paused until {}", super::local_time(until, &zone))
+        format!("paused until {}", local_time(until, &zone))
     } else if let Some((seat, at)) = &s.deadline {
         format!(
             "past its deadline: {} had to act by {}",
             side(*seat),
-            super::local_time(at, &zone)
+            local_time(at, &zone)
         )
     } else {
         "needs a look".to_string()
@@ -706,27 +708,23 @@ pub fn resume(tx: &Tx<'_>, now: DateTime<Utc>, game: i64) -> Result<()> {
 /// Tells both players what a moderator did, with the game as it now stands.
 fn announce(tx: &Tx<'_>, cx: &Context<'_>, game: i64, words: &str) -> Result<()> {
     let row = game_row(tx, game)?;
-    on_game!(row, G => announce_as::<G>(tx, cx, &row, words))
-}
-
-fn announce_as<G: Game>(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow, words: &str) -> Result<()> {
-    let game = row.id;
-    let state = match load::<G>(row) {
+    let row = &row;
+    let state = match load(row) {
         Some(s) => s,
-        None => rebuild::<G>(tx, row, cx.config.address_parts().1)?
+        None => rebuild(tx, row, cx.config.address_parts().1)?
             .game()
-            .clone(),
+            .clone_box(),
     };
     // The mail that ends a game carries its whole record.
     let record = if row.status == "finished" {
         let site = cx.config.address_parts().1;
-        let record = rebuild::<G>(tx, row, site)?.into_record().to_string();
+        let record = rebuild(tx, row, site)?.into_record().to_string();
         format!("\nThe record of the game:\n\n{record}")
     } else {
         String::new()
     };
     for seat in tx.seats(game)? {
-        let update = update_text(tx, row, &state, seat.seat, &[])?;
+        let update = update_text(tx, row, state.as_ref(), seat.seat, &[])?;
         let (zone, _) = tx.player_settings(&seat.address)?;
         let words = localized(words, &zone);
         let body = format!("{}\n{update}{record}", texts::wrap(&words));

@@ -2,7 +2,17 @@
 //! (bounces, refused addresses), and the shared queueing of a notice about
 //! a game.
 
-use super::*;
+use chrono::{DateTime, Utc};
+
+use super::game::side_name;
+use super::identity::reply_address;
+use super::subject::game_subject;
+use super::{now_text, texts, Result};
+use crate::config::Config;
+use crate::games::Seat;
+use crate::mail::bounce;
+use crate::mail::outgoing::{message_id, AutoKind, OutgoingMail};
+use crate::store::{seat_text, GameRow, StoreError, Tx};
 
 /// A bounce: read as a delivery-status notification, matched to the mail
 /// it reports by the VERP address it was sent to (forged ones match

@@ -3,7 +3,8 @@
 //! binary).
 
 use super::identity::{secrets_match, Claim};
-use super::{Result, Work};
+use super::work::Work;
+use super::Result;
 use crate::games::hosted;
 
 impl Work<'_> {

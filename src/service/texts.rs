@@ -59,6 +59,15 @@ pub fn wrap(text: &str) -> String {
     crate::games::text::wrap(text, |indent| if indent > 0 { indent + 2 } else { 0 })
 }
 
+/// Ends a sentence with a full stop unless it has its own mark.
+pub(crate) fn sentence(text: &str) -> String {
+    if text.ends_with(['.', '?', '!']) {
+        text.to_string()
+    } else {
+        format!("{text}.")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-use crate::games::Seat;
+use crate::games::{Happened, Seat};
 
 /// The schema migrations, in order; the database's `user_version` is the
 /// number applied.
@@ -46,6 +46,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0008_mail_habits",
         include_str!("../../migrations/0008_mail_habits.sql"),
+    ),
+    (
+        "0009_game_seam",
+        include_str!("../../migrations/0009_game_seam.sql"),
     ),
 ];
 
@@ -126,6 +130,10 @@ pub struct GameRow {
     pub created_at: String,
     /// Last change.
     pub updated_at: String,
+    /// The seed of the game's draws of chance
+    /// ([`GameOptions::seed`](crate::games::GameOptions::seed)); `None`
+    /// for games created before seeds were kept.
+    pub seed: Option<u64>,
 }
 
 /// A seat of a game with its player.
@@ -357,6 +365,8 @@ fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(GameRow, String, String,
             termination: r.get(9)?,
             created_at: r.get(10)?,
             updated_at: r.get(11)?,
+            // SQLite integers are signed: the seed's 64 bits are kept as is.
+            seed: r.get::<_, Option<i64>>(12)?.map(|s| s as u64),
         },
         r.get(3)?,
         r.get(4)?,
@@ -365,7 +375,7 @@ fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(GameRow, String, String,
 }
 
 const GAME_COLUMNS: &str = "id, kind, status, first_seat, inviter_seat, position, order_count, \
-     draw_offer, result, termination, created_at, updated_at";
+     draw_offer, result, termination, created_at, updated_at, seed";
 
 fn finish_game(raw: (GameRow, String, String, Option<String>)) -> Result<GameRow> {
     let (mut g, first, inviter, offer) = raw;
@@ -494,12 +504,20 @@ impl Tx<'_> {
         Ok(self.tx.last_insert_rowid())
     }
 
-    /// Creates a game and returns its number.
-    pub fn create_game(&self, kind: &str, first: Seat, inviter: Seat, at: &str) -> Result<i64> {
+    /// Creates a game with the seed of its draws of chance and returns its
+    /// number.
+    pub fn create_game(
+        &self,
+        kind: &str,
+        first: Seat,
+        inviter: Seat,
+        seed: u64,
+        at: &str,
+    ) -> Result<i64> {
         self.tx.execute(
-            "INSERT INTO games (kind, status, first_seat, inviter_seat, created_at, updated_at) \
-             VALUES (?1, 'invited', ?2, ?3, ?4, ?4)",
-            params![kind, seat_text(first), seat_text(inviter), at],
+            "INSERT INTO games (kind, status, first_seat, inviter_seat, seed, created_at, \
+             updated_at) VALUES (?1, 'invited', ?2, ?3, ?4, ?5, ?5)",
+            params![kind, seat_text(first), seat_text(inviter), seed as i64, at],
         )?;
         Ok(self.tx.last_insert_rowid())
     }
@@ -664,7 +682,8 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// Appends an entry to a game's record, with its events; returns its seq.
+    /// Appends an entry to a game's record, with its events (their words
+    /// and their data); returns its seq.
     #[allow(clippy::too_many_arguments)]
     pub fn add_entry(
         &self,
@@ -675,7 +694,7 @@ impl Tx<'_> {
         written: &str,
         message_id: Option<&str>,
         at: &str,
-        events: &[String],
+        events: &[Happened],
     ) -> Result<i64> {
         let seq: i64 = self.tx.query_row(
             "SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE game_id = ?1",
@@ -698,8 +717,8 @@ impl Tx<'_> {
         )?;
         for (n, e) in events.iter().enumerate() {
             self.tx.execute(
-                "INSERT INTO events (game_id, seq, n, text) VALUES (?1, ?2, ?3, ?4)",
-                params![game, seq, n as i64, e],
+                "INSERT INTO events (game_id, seq, n, text, data) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![game, seq, n as i64, e.text, e.data.to_string()],
             )?;
         }
         Ok(seq)
@@ -1690,7 +1709,7 @@ mod tests {
         let bob = tx.player("bob@example.org", "", "t0").unwrap();
         assert_eq!(tx.player("ann@example.org", "", "t1").unwrap(), ann);
         let g = tx
-            .create_game("squares", Seat::North, Seat::South, "t0")
+            .create_game("squares", Seat::North, Seat::South, 7, "t0")
             .unwrap();
         tx.add_seat(g, Seat::North, bob, "s1").unwrap();
         tx.add_seat(g, Seat::South, ann, "s2").unwrap();
@@ -1704,7 +1723,11 @@ mod tests {
                 "pass",
                 Some("m1"),
                 "t1",
-                &["Blue passes".into()],
+                &[Happened {
+                    data: serde_json::json!("Pass"),
+                    text: "Blue passes".into(),
+                    forced: None,
+                }],
             )
             .unwrap();
         assert_eq!(seq, 1);

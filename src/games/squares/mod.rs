@@ -25,8 +25,9 @@
 //!
 //! 1. `core/`: what a game *is*, as data: the board's geometry
 //!    (`board`), sides and units (`unit`), which game is played and its
-//!    army (`variant`), orders and events (`order`, `event`), an attack in
-//!    progress (`attack`) and the whole state (`state`). No rule, no text.
+//!    army (`variant`), the decisions it asks for and how it ends (`flow`),
+//!    orders and events (`order`, `event`), an attack in progress
+//!    (`attack`) and the whole state (`state`). No rule, no text.
 //! 2. `engine/`: what the rules *do*: each unit type's rules as data
 //!    (`rules`), the legal orders of a turn (`movegen`), the bookkeeping of
 //!    every action (`turn`), retreats (`retreat`), the attacker's options
@@ -40,12 +41,12 @@
 //!    answers in advance (`conditions`) and the rules text (`rules_text`).
 //!
 //! Within a layer the files depend on each other one way too: in `core/`
-//! unit -> board -> variant -> order -> event -> attack -> state; in
+//! unit -> board -> variant -> flow -> order -> event -> attack -> state; in
 //! `engine/` rules -> movegen -> turn -> retreat -> options -> attack ->
 //! apply -> refusal; in `text/` notation -> order -> event -> refusal ->
 //! position -> suggest -> reader -> conditions -> drawing -> choices (each
 //! file uses only files before it). This file and `napoleonic.rs` sit on
-//! top: the two [`Game`] impls, one per game, and the public names.
+//! top: each game's [`Game`] and [`GameText`] impls, and the public names.
 
 mod core;
 mod engine;
@@ -55,6 +56,7 @@ mod text;
 pub use self::core::attack::{AttackState, Stage};
 pub use self::core::board::{board, Board, Rect, Space, SpaceSet, Terrain, SPACE_COUNT};
 pub use self::core::event::Event;
+pub use self::core::flow::{DecisionKind, EndReason, Outcome};
 pub use self::core::order::{Chain, Order, Step, MAX_CHAIN};
 pub use self::core::state::{Half, Squares};
 pub use self::core::unit::{Side, UnitId, UnitKind, UnitState, ARMY_SIZE};
@@ -69,26 +71,26 @@ pub use text::notation;
 use text::{choices, conditions, drawing, reader, rules_text};
 
 use crate::games::{
-    BoardStyle, Condition, DecisionKind, Game, GameOptions, OrderWord, Outcome, ParseError,
-    Pending, Rejection, Seat,
+    BoardStyle, Condition, Game, GameOptions, GameText, OrderWord, ParseError, Pending, Rejection,
+    Seat,
 };
 
 impl Game for Squares {
     type Order = Order;
     type Event = Event;
     type Refusal = Refusal;
+    type Decision = DecisionKind;
+    type Ending = EndReason;
 
     const NAME: &'static str = "squares";
+
+    const RULES_VERSION: &'static str = "squares-rulings R1-R28 S1-S8; orderly 2";
 
     fn new(options: &GameOptions) -> Self {
         Squares::opening(options.first.into())
     }
 
-    fn seat_name(seat: Seat) -> &'static str {
-        notation::CIVIL_WAR.side_name(seat.into())
-    }
-
-    fn pending(&self) -> Option<Pending> {
+    fn pending(&self) -> Option<Pending<DecisionKind>> {
         let side = self.side_to_decide()?;
         let kind = match (&self.attack, self.half) {
             (Some(attack), _) => attack.stage.decision_kind(),
@@ -98,6 +100,7 @@ impl Game for Squares {
         };
         Some(Pending {
             seat: side.into(),
+            phase: kind.phase(),
             kind,
         })
     }
@@ -118,7 +121,7 @@ impl Game for Squares {
         if self.outcome.is_some() {
             return Err(Refusal::GameOver);
         }
-        let legal = self.legal_orders();
+        let legal = Game::legal_orders(self);
         let listed = self
             .matching(&legal, order)
             .ok_or_else(|| self.diagnose(order))?;
@@ -145,12 +148,6 @@ impl Game for Squares {
         Ok(game)
     }
 
-    const TITLE: &'static str = "SQUARES - The Civil War Battle Game";
-
-    const RULES_VERSION: &'static str = "squares-rulings R1-R28 S1-S8; orderly 2";
-
-    const RULES: &'static str = rules_text::CIVIL_WAR;
-
     fn turn_number(&self) -> u32 {
         self.turn()
     }
@@ -160,6 +157,24 @@ impl Game for Squares {
             Event::Forced { side, order } => Some(((*side).into(), *order)),
             _ => None,
         }
+    }
+}
+
+impl GameText for Squares {
+    const TITLE: &'static str = "SQUARES - The Civil War Battle Game";
+
+    const RULES: &'static str = rules_text::CIVIL_WAR;
+
+    fn seat_name(seat: Seat) -> &'static str {
+        notation::CIVIL_WAR.sides[seat.index()]
+    }
+
+    fn ending_words(ending: &EndReason) -> String {
+        ending.words(notation::CIVIL_WAR.sides)
+    }
+
+    fn read_ending(words: &str) -> Option<EndReason> {
+        EndReason::read(words, notation::CIVIL_WAR.sides)
     }
 
     fn read_order(&self, line: &str) -> Result<Order, Rejection> {
@@ -194,7 +209,8 @@ impl Game for Squares {
         conditions::holds(self, seat, condition)
     }
 
-    fn choices(&self) -> String {
+    // SQUARES hides nothing: every seat reads the same choices.
+    fn choices(&self, _viewer: Seat) -> String {
         choices::describe(self)
     }
 

@@ -25,9 +25,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::notation::NAPOLEONIC;
 use super::text::{choices, conditions, drawing, reader, rules_text};
-use super::{Event, Order, Refusal, Side, Squares, Variant};
+use super::{DecisionKind, EndReason, Event, Order, Outcome, Refusal, Side, Squares, Variant};
 use crate::games::{
-    BoardStyle, CitesRule, Condition, Game, GameOptions, OrderWord, Outcome, ParseError, Pending,
+    BoardStyle, CitesRule, Condition, Game, GameOptions, GameText, OrderWord, ParseError, Pending,
     Rejection, RuleId, Seat,
 };
 
@@ -153,30 +153,27 @@ impl Game for Napoleonic {
     type Order = NapOrder;
     type Event = NapEvent;
     type Refusal = NapRefusal;
+    type Decision = DecisionKind;
+    type Ending = EndReason;
 
     const NAME: &'static str = "napoleonic";
 
-    const TITLE: &'static str = "SQUARES - The Napoleonic War Variant";
-
     const RULES_VERSION: &'static str =
         "napoleonic-rulings N1-N38; squares-rulings R1-R28 S1-S8; orderly 2";
-
-    const RULES: &'static str = rules_text::NAPOLEONIC;
 
     fn new(options: &GameOptions) -> Self {
         Napoleonic::opening(options.first.into())
     }
 
-    fn seat_name(seat: Seat) -> &'static str {
-        NAPOLEONIC.side_name(seat.into())
-    }
-
-    fn pending(&self) -> Option<Pending> {
-        self.0.pending()
+    fn pending(&self) -> Option<Pending<DecisionKind>> {
+        Game::pending(&self.0)
     }
 
     fn legal_orders(&self) -> Vec<NapOrder> {
-        self.0.legal_orders().into_iter().map(NapOrder).collect()
+        Game::legal_orders(&self.0)
+            .into_iter()
+            .map(NapOrder)
+            .collect()
     }
 
     fn parse_order(&self, text: &str) -> Result<NapOrder, ParseError> {
@@ -184,14 +181,14 @@ impl Game for Napoleonic {
     }
 
     fn apply(&mut self, order: &NapOrder) -> Result<Vec<NapEvent>, NapRefusal> {
-        match self.0.apply(&order.0) {
+        match Game::apply(&mut self.0, &order.0) {
             Ok(events) => Ok(events.into_iter().map(NapEvent).collect()),
             Err(refusal) => Err(NapRefusal(refusal)),
         }
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        self.0.outcome()
+        Game::outcome(&self.0)
     }
 
     fn position(&self) -> String {
@@ -208,6 +205,24 @@ impl Game for Napoleonic {
 
     fn forced(event: &NapEvent) -> Option<(Seat, NapOrder)> {
         Squares::forced(&event.0).map(|(seat, order)| (seat, NapOrder(order)))
+    }
+}
+
+impl GameText for Napoleonic {
+    const TITLE: &'static str = "SQUARES - The Napoleonic War Variant";
+
+    const RULES: &'static str = rules_text::NAPOLEONIC;
+
+    fn seat_name(seat: Seat) -> &'static str {
+        NAPOLEONIC.sides[seat.index()]
+    }
+
+    fn ending_words(ending: &EndReason) -> String {
+        ending.words(NAPOLEONIC.sides)
+    }
+
+    fn read_ending(words: &str) -> Option<EndReason> {
+        EndReason::read(words, NAPOLEONIC.sides)
     }
 
     fn read_order(&self, line: &str) -> Result<NapOrder, Rejection> {
@@ -244,7 +259,8 @@ impl Game for Napoleonic {
         drawing::draw_styled(&self.0, viewer.into(), &last, style)
     }
 
-    fn choices(&self) -> String {
+    // The variant hides nothing either: every seat reads the same choices.
+    fn choices(&self, _viewer: Seat) -> String {
         choices::describe(&self.0)
     }
 

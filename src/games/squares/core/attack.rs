@@ -3,7 +3,7 @@
 //! string writes it (`text/position.rs`).
 
 use super::board::Space;
-use crate::games::DecisionKind;
+use super::flow::DecisionKind;
 
 /// Which decision an attack waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -2,9 +2,9 @@
 //! it, the notation words it (`text/event.rs`), records and mails keep it.
 
 use super::board::Space;
+use super::flow::Outcome;
 use super::order::Order;
 use super::unit::{Side, UnitKind};
-use crate::games::Outcome;
 
 /// One thing that happened, in the order it happened.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -9,6 +9,8 @@ pub mod board;
 
 pub mod variant;
 
+pub mod flow;
+
 pub mod order;
 
 pub mod event;

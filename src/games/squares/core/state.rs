@@ -6,9 +6,9 @@
 
 use super::attack::AttackState;
 use super::board::{board, Space, SpaceSet, SPACE_COUNT};
+use super::flow::Outcome;
 use super::unit::{Side, UnitId, UnitKind, UnitState, ARMY_SIZE};
 use super::variant::Variant;
-use crate::games::Outcome;
 
 /// No unit on a space.
 pub(crate) const NO_UNIT: u8 = u8::MAX;

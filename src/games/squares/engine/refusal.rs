@@ -4,6 +4,7 @@
 
 use crate::games::squares::core::attack::Stage;
 use crate::games::squares::core::board::{board, Space, Terrain};
+use crate::games::squares::core::flow::DecisionKind;
 use crate::games::squares::core::order::{Order, Step};
 use crate::games::squares::core::state::{Half, Squares};
 use crate::games::squares::core::unit::{UnitId, UnitKind};
@@ -11,7 +12,7 @@ use crate::games::squares::core::variant::Variant;
 use crate::games::squares::engine::movegen::MoveContext;
 use crate::games::squares::engine::options::{OptionBar, OptionsOffered};
 use crate::games::squares::engine::rules::{Access, Family};
-use crate::games::{DecisionKind, RuleId};
+use crate::games::RuleId;
 
 /// Why an order was refused, as data: the ruling it enforces is
 /// [`Refusal::rule_in`], the sentence a player reads is written by

@@ -4,10 +4,11 @@
 
 use crate::games::squares::core::board::board;
 use crate::games::squares::core::event::Event;
+use crate::games::squares::core::flow::{EndReason, Outcome};
 use crate::games::squares::core::state::{Half, Squares, ELIMINATED};
 use crate::games::squares::core::unit::{Side, UnitId, UnitState};
 use crate::games::squares::engine::rules::Family;
-use crate::games::{EndReason, GameResult, Outcome};
+use crate::games::GameResult;
 
 /// Points a side needs to win (R27).
 pub const WINNING_POINTS: u32 = 10;

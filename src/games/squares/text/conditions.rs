@@ -9,8 +9,9 @@
 
 use super::notation::Notation;
 use crate::games::squares::core::board::Space;
+use crate::games::squares::core::flow::DecisionKind;
 use crate::games::squares::core::state::Squares;
-use crate::games::{Condition, DecisionKind, Game, Seat};
+use crate::games::{Condition, Game, Seat};
 
 /// The conditions SQUARES understands, for refusals.
 const CONDITIONS: &str = "IF STAND <answer>, IF RETREAT <answer> (for your attack), \

@@ -28,13 +28,14 @@ use super::notation::Notation;
 use crate::games::squares::core::attack::{AttackState, Stage};
 use crate::games::squares::core::board::{board, Space, Terrain, SPACE_COUNT};
 use crate::games::squares::core::event::Event;
+use crate::games::squares::core::flow::DecisionKind;
 use crate::games::squares::core::order::Order;
 use crate::games::squares::core::state::{Half, Squares};
 use crate::games::squares::core::unit::{Side, UnitId, UnitKind};
 use crate::games::squares::core::variant::Variant;
 use crate::games::squares::engine::options::OptionsOffered;
 use crate::games::squares::engine::turn::WINNING_POINTS;
-use crate::games::{BoardStyle, DecisionKind, Game as _, GameResult};
+use crate::games::{BoardStyle, Game as _, GameResult};
 
 /// The widest line a mail may carry.
 pub(crate) const MAX_WIDTH: usize = 76;

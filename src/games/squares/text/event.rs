@@ -9,10 +9,11 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::notation::{InNotation, Notation, CIVIL_WAR};
 use crate::games::squares::core::board::Space;
 use crate::games::squares::core::event::Event;
+use crate::games::squares::core::flow::{EndReason, Outcome};
 use crate::games::squares::core::order::Order;
 use crate::games::squares::core::unit::{Side, UnitKind};
 use crate::games::squares::core::variant::Variant;
-use crate::games::{EndReason, GameResult, Outcome};
+use crate::games::GameResult;
 
 impl Event {
     /// This event in words as `notation` writes them ("Blue cavalry moves

@@ -1,0 +1,257 @@
+//! Orders: the lines of a mail given to the game of its key, several to a
+//! line, played for the seat whose turn it is; lines held for the second
+//! half of a double turn; each taken order recorded and echoed, each
+//! refusal with its rule and the nearest legal orders.
+
+use super::game::{load, pending_of, side_name};
+use super::identity::Claim;
+use super::in_advance::split_answers_in_advance;
+use super::texts::sentence;
+use super::work::Work;
+use super::Result;
+use crate::games::submission::{release, submit, submit_until_turn, Submission};
+use crate::games::{GameResult, Happened, Rejection, Seat};
+use crate::store::{seat_text, GameRow, SeatRow};
+
+impl Work<'_> {
+    pub(super) fn orders(&mut self, lines: &[String], claim: Option<&Claim>) -> Result<()> {
+        let first = lines[0].clone();
+        if let Some((game, seat)) = self.authenticate(&first, claim)? {
+            if game.status != "active" {
+                for l in lines {
+                    self.item(
+                        l,
+                        format!(
+                            "Refused: game {} is {}; no orders are taken.",
+                            game.id, game.status
+                        ),
+                        true,
+                    );
+                }
+                return Ok(());
+            }
+            self.orders_for(lines, game, seat)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn orders_for(
+        &mut self,
+        lines: &[String],
+        game: GameRow,
+        seat: SeatRow,
+    ) -> Result<()> {
+        let mut state = self.state(&game)?;
+        // Several orders may share a line, `;` between them; answers given
+        // in advance (IF ...) are kept aside, whoever's turn it is.
+        let (lines, ifs) = split_answers_in_advance(lines);
+        let lines = &lines[..];
+        let mut given_now = Vec::new();
+        if !ifs.is_empty() {
+            given_now = self.give_answers_in_advance(state.as_ref(), &game, &seat, &ifs)?;
+        }
+        let refused_all = match state.pending() {
+            _ if lines.is_empty() => false,
+            Some(p) if p.seat != seat.seat => {
+                for l in lines {
+                    let mut answer = format!(
+                        "Refused: it is not your turn; game {} waits for {} ({}). Nothing was done.",
+                        game.id,
+                        state.seat_name(p.seat),
+                        p.kind
+                    );
+                    if let Some(other) = self.fits_another_game(l) {
+                        answer.push_str(&format!(
+                            " This order is legal in your game {other}, where it is \
+                             your turn: send it to that game (reply to its latest mail)."
+                        ));
+                    }
+                    self.item(l, answer, true);
+                }
+                true
+            }
+            None => {
+                for l in lines {
+                    self.item(l, format!("Refused: game {} is over.", game.id), true);
+                }
+                true
+            }
+            Some(_) => false,
+        };
+        if refused_all {
+            // Nothing of this mail was played: unless an attack is under way
+            // already, its answers for "this mail's attack" answer nothing.
+            if state.pending().is_none_or(|p| p.phase.is_turn()) {
+                self.forget_answers_given_now(&game, &seat, &given_now)?;
+            }
+            return Ok(());
+        }
+        // Lines held from an earlier mail of this seat wait for the attack
+        // that this mail may end: they are played the moment the seat's turn
+        // comes, before the rest of this mail (they were written first).
+        let s = if seat.held.is_empty() {
+            submit(state.as_mut(), seat.seat, lines)
+        } else {
+            submit_until_turn(state.as_mut(), seat.seat, lines)
+        };
+        if !s.taken.is_empty() {
+            self.end_vacation_early()?;
+        }
+        let mut happened = self.record_submission(&game, seat.seat, &s, true)?;
+        happened.extend(self.answer_in_advance(state.as_mut(), &game)?);
+        let earlier = release(state.as_mut(), seat.seat, &seat.held);
+        happened.extend(self.record_submission(&game, seat.seat, &earlier, true)?);
+        let mut held_mine = earlier.held.clone();
+        held_mine.extend(s.held.iter().cloned());
+        if !s.rest.is_empty() {
+            let after = submit(state.as_mut(), seat.seat, &s.rest);
+            happened.extend(self.record_submission(&game, seat.seat, &after, true)?);
+            held_mine.extend(after.held);
+        }
+        // This mail may have resolved an attack the other seat's held
+        // orders wait for (R4: the second half is ordered after it).
+        let seats = self.tx.seats(game.id)?;
+        for other in seats
+            .iter()
+            .filter(|o| o.seat != seat.seat && !o.held.is_empty())
+        {
+            let r = release(state.as_mut(), other.seat, &other.held);
+            happened.extend(self.record_submission(&game, other.seat, &r, false)?);
+            self.tx.set_held(game.id, other.seat, &r.held)?;
+        }
+        let r = release(state.as_mut(), seat.seat, &held_mine);
+        if !r.taken.is_empty() || !r.unused.is_empty() || r.refused.is_some() {
+            happened.extend(self.record_submission(&game, seat.seat, &r, true)?);
+            held_mine = r.held;
+        }
+        self.tx.set_held(game.id, seat.seat, &held_mine)?;
+        happened.extend(self.answer_in_advance(state.as_mut(), &game)?);
+        if state.pending().is_none_or(|p| p.phase.is_turn()) {
+            // No attack under way: answers for "this mail's attack" lapse.
+            self.forget_answers_given_now(&game, &seat, &given_now)?;
+            self.drop_answers_for_the_attack(game.id)?;
+        }
+        if !s.taken.is_empty() && game.draw_offer == Some(seat.seat.other()) {
+            // Playing on answers a draw offer.
+            self.tx.set_draw_offer(game.id, None)?;
+        }
+        if happened.is_empty() {
+            return Ok(());
+        }
+        let count = self.tx.entries(game.id)?.len() as i64;
+        self.tx
+            .set_position(game.id, &state.position(), count, self.at)?;
+        self.refresh_deadline(game.id, state.as_ref())?;
+        if let Some(outcome) = state.outcome() {
+            let result = match outcome.result {
+                GameResult::Win(s) => seat_text(s),
+                GameResult::Draw => "draw",
+            };
+            self.tx.finish(game.id, result, &outcome.reason, self.at)?;
+        }
+        let game = self.reload(game.id)?;
+        self.broadcast(&game, state.as_ref(), &happened, Some(seat.seat))
+    }
+
+    /// Stores the applied orders of a submission and echoes every line;
+    /// returns what happened, in words, for the update mails.
+    pub(super) fn record_submission(
+        &mut self,
+        game: &GameRow,
+        seat: Seat,
+        s: &Submission,
+        echo: bool,
+    ) -> Result<Vec<Happened>> {
+        let mut happened = Vec::new();
+        if echo {
+            self.taken += s.taken.len();
+        }
+        for t in &s.taken {
+            let events: Vec<String> = t.events.iter().map(|e| e.text.clone()).collect();
+            self.tx.add_entry(
+                game.id,
+                "order",
+                Some(seat),
+                &t.order.to_string(),
+                &t.line,
+                Some(self.message_id),
+                self.at,
+                &t.events,
+            )?;
+            if echo {
+                let mut answer = format!("Taken: {}.", t.order);
+                for e in &events {
+                    answer.push_str(&format!("\n  {e}"));
+                }
+                self.echoed.extend(events.iter().cloned());
+                self.item(&t.line, answer, false);
+            }
+            happened.extend(t.events.iter().cloned());
+        }
+        if let Some(r) = &s.refused {
+            if echo {
+                self.refuse(&r.line.clone(), r);
+            }
+        }
+        if echo {
+            for l in &s.held {
+                self.item(l, "Held: it will be played as the second half of your double turn once the attack is resolved, if still legal.", false);
+            }
+            for u in &s.unused {
+                self.item(
+                    &u.line,
+                    format!(
+                        "Not applied: {}.",
+                        u.why.describe(Seat::BOTH.map(|s| side_name(game, s)))
+                    ),
+                    true,
+                );
+            }
+        }
+        Ok(happened)
+    }
+
+    pub(super) fn refuse(&mut self, line: &str, r: &Rejection) {
+        let mut answer = match r.rule {
+            Some(rule) => format!("Refused under rule {rule}: {}", sentence(&r.problem)),
+            None => format!("Not understood: {}", sentence(&r.problem)),
+        };
+        if !r.suggestions.is_empty() {
+            answer.push_str("\nNearest legal orders:");
+            for s in &r.suggestions {
+                answer.push_str(&format!("\n  {s}"));
+            }
+        }
+        answer.push_str("\nNothing was changed by this line.");
+        if let Some(other) = self.fits_another_game(line) {
+            answer.push_str(&format!(
+                "\nThis order is legal in your game {other}, where it is your \
+                 turn: send it to that game (reply to its latest mail)."
+            ));
+        }
+        self.item(line, answer, true);
+    }
+
+    /// Another active game of the sender's, waiting for the sender, in which
+    /// `line` is a legal order: the game a refused line was likely meant
+    /// for. Only the sender's most recent games are tried.
+    pub(super) fn fits_another_game(&self, line: &str) -> Option<i64> {
+        const TRIED: usize = 20;
+        let current = self.game.as_ref().map(|(g, _)| g.id);
+        let player = self.tx.player_id(self.sender).ok()??;
+        let games = self.tx.games_of(player).ok()?;
+        games
+            .into_iter()
+            .filter(|g| g.status == "active" && Some(g.id) != current)
+            .take(TRIED)
+            .find(|g| {
+                let Ok(seats) = self.tx.seats(g.id) else {
+                    return false;
+                };
+                let mine = seats.iter().find(|s| s.player_id == player).map(|s| s.seat);
+                let waits_for_me = pending_of(g).is_some_and(|p| Some(p.seat) == mine);
+                waits_for_me && load(g).is_some_and(|state| state.read_order(line).is_ok())
+            })
+            .map(|g| g.id)
+    }
+}

@@ -1,0 +1,184 @@
+//! The daemon's loop: each poll reads the waiting mail one by one (a
+//! failure or a panic is that mail's, counted, and after
+//! `max_attempts` the mail is set aside), sweeps the deadlines now and
+//! then, and drains the outbox.
+
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+
+use super::clock::{sweep, SweepReport};
+use super::incoming::content_digest;
+use super::{notices, now_text, PollReport, Result, Service};
+use crate::mail::intake;
+use crate::store::seat_text;
+
+/// How often the daemon sweeps the deadlines.
+const SWEEP_EVERY: Duration = Duration::from_secs(60);
+
+impl Service {
+    /// Processes every mail waiting in the Maildir, then drains the outbox.
+    pub fn poll_once(&mut self) -> Result<PollReport> {
+        let mut report = PollReport::default();
+        // A mailbox that cannot be read now (a server restarting) is
+        // logged; the service goes on sending and tries again next poll.
+        let read_limit = crate::mail::ReadLimit::of(&self.config.intake.limits());
+        let waiting = self.inbox.waiting_within(read_limit).unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "incoming mailbox not readable now");
+            Vec::new()
+        });
+        for waiting in waiting {
+            let started = Instant::now();
+            let now = self.clock.now();
+            // A panic in one mail is that mail's failure, not the daemon's:
+            // its transaction is dropped (rolled back) while unwinding.
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                self.process_sized(&waiting.raw, waiting.size, now)
+            }));
+            let done = match outcome {
+                Ok(Ok(done)) => done,
+                Ok(Err(e)) => {
+                    // The transaction rolled back: the mail stays waiting
+                    // and is retried at the next poll; the others go on.
+                    tracing::error!(entry = %waiting.key, error = %intake::for_log(&e.to_string()), "mail not processed");
+                    self.failed_mail(&waiting, &e.to_string(), now);
+                    report.failed += 1;
+                    continue;
+                }
+                Err(panic) => {
+                    let why = panic_text(panic.as_ref());
+                    tracing::error!(entry = %waiting.key, panic = %intake::for_log(&why), "mail processing panicked");
+                    self.failed_mail(&waiting, &format!("panic: {why}"), now);
+                    report.failed += 1;
+                    continue;
+                }
+            };
+            // Only after the commit: a crash before this line leaves the
+            // message waiting, and its recorded id makes the retry a no-op.
+            if let Err(e) = self.inbox.mark_done(&waiting.key) {
+                // Processed and committed: listed again later, it is a
+                // duplicate by its Message-ID and only marked then.
+                tracing::warn!(entry = %waiting.key, error = %e, "could not mark mail done");
+            }
+            report.processed += 1;
+            tracing::info!(
+                message_id = %intake::for_log(&done.message_id),
+                game = done.game,
+                seat = done.seat.map(seat_text),
+                outcome = %intake::for_log(&done.outcome),
+                ms = started.elapsed().as_secs_f64() * 1000.0,
+                "mail processed"
+            );
+        }
+        if self.last_sweep.is_none_or(|t| t.elapsed() >= SWEEP_EVERY) {
+            self.last_sweep = Some(Instant::now());
+            let swept = self.sweep(self.clock.now())?;
+            if swept.reminders + swept.late + swept.timed_out > 0 {
+                tracing::info!(?swept, "deadlines swept");
+            }
+        }
+        let (sent, failed) = self.drain_outbox(self.clock.now())?;
+        report.sent = sent;
+        report.failed += failed;
+        Ok(report)
+    }
+
+    /// Counts a failed attempt at `waiting`; at the configured limit the
+    /// mail is set aside in the quarantine and the moderators are told, so
+    /// that one mail never blocks the queue (nor restarts).
+    fn failed_mail(&mut self, waiting: &crate::mail::Waiting, error: &str, now: DateTime<Utc>) {
+        let digest = content_digest(&[&waiting.raw]);
+        // A panic's message may quote the mail (a subject cut in the wrong
+        // place): printable before it is stored, logged or sent on.
+        let error: String = intake::printable(error).chars().take(500).collect();
+        let limit = i64::from(self.config.intake.max_attempts.max(1));
+        let counted = (|| -> Result<i64> {
+            let tx = self.store.tx()?;
+            let attempts = tx.intake_failed(&digest, &error, &now_text(now))?;
+            tx.commit()?;
+            Ok(attempts)
+        })();
+        let attempts = match counted {
+            Ok(n) => n,
+            Err(e) => {
+                // Without a store nothing can be counted; the mail waits.
+                tracing::error!(entry = %waiting.key, error = %e, "could not count the failure");
+                return;
+            }
+        };
+        if attempts < limit {
+            return;
+        }
+        if let Err(e) = self.inbox.quarantine(&waiting.key) {
+            tracing::error!(entry = %waiting.key, error = %e, "could not set the mail aside");
+            return;
+        }
+        tracing::warn!(entry = %waiting.key, attempts, %error, "mail set aside in the quarantine");
+        let told = (|| -> Result<()> {
+            let tx = self.store.tx()?;
+            notices::poison_notice(
+                &tx,
+                &self.config,
+                &waiting.key,
+                &digest,
+                &error,
+                attempts,
+                now,
+            )?;
+            tx.intake_succeeded(&digest)?;
+            tx.commit()?;
+            Ok(())
+        })();
+        if let Err(e) = told {
+            tracing::error!(entry = %waiting.key, error = %e, "could not tell the moderators");
+        }
+    }
+
+    /// Polls until `stop` is set (SIGINT/SIGTERM), sleeping the configured
+    /// interval between polls in short steps so a stop is prompt. A mail
+    /// being processed is finished first: its transaction is never cut.
+    pub fn serve(&mut self, stop: &std::sync::atomic::AtomicBool) -> Result<()> {
+        use std::sync::atomic::Ordering;
+        let interval = Duration::from_secs(self.config.service.poll_interval_secs);
+        tracing::info!(
+            inbox = %self.config.intake.maildir.display(),
+            store = %self.config.store.path.display(),
+            sent = %self.config.outgoing.dir.display(),
+            "orderly serving"
+        );
+        while !stop.load(Ordering::SeqCst) {
+            // A failing poll (a full disk, a locked database, a bug) is
+            // logged and tried again: the daemon never stops on its own.
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.poll_once())) {
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => tracing::error!(error = %e, "poll failed; trying again"),
+                Err(panic) => {
+                    tracing::error!(panic = %intake::for_log(&panic_text(panic.as_ref())), "poll panicked; trying again")
+                }
+            }
+            if let Err(e) = self.inbox.wait(interval, stop) {
+                tracing::warn!(error = %e, "waiting for mail failed; polling instead");
+                crate::mail::sleep_unless_stopped(interval, stop);
+            }
+        }
+        tracing::info!("orderly stopped");
+        Ok(())
+    }
+
+    /// Sweeps the deadlines at `now` in one transaction (see [`sweep`]).
+    pub fn sweep(&mut self, now: DateTime<Utc>) -> Result<SweepReport> {
+        let tx = self.store.tx()?;
+        let report = sweep(&tx, &self.config, now)?;
+        tx.commit()?;
+        Ok(report)
+    }
+}
+
+/// What a caught panic said.
+pub(super) fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_string())
+}

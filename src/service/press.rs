@@ -1,0 +1,64 @@
+//! Messages between the players (SAY, PRESS): kept in the game's record
+//! and passed to the opponent with the update this mail makes, or alone.
+
+use super::game::side_name;
+use super::work::Work;
+use super::Result;
+use crate::store::{GameRow, SeatRow};
+
+impl Work<'_> {
+    /// `SAY text`: the message goes to the opponent with this mail's
+    /// update (or on its own) and into the record.
+    pub(super) fn say(
+        &mut self,
+        line: &str,
+        text: &str,
+        game: &GameRow,
+        seat: &SeatRow,
+    ) -> Result<()> {
+        // A message is read by a person: no control characters, and no
+        // more than a short letter's length.
+        const MOST_CHARS: usize = 1000;
+        let text: String = text
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(MOST_CHARS)
+            .collect();
+        let side = side_name(game, seat.seat);
+        let words = format!("{side} says: {text}");
+        let count = self.tx.entries(game.id)?.len() as i64;
+        self.tx.add_entry(
+            game.id,
+            "comment",
+            Some(seat.seat),
+            &words,
+            line,
+            Some(self.message_id),
+            self.at,
+            &[],
+        )?;
+        if game.order_count == count {
+            // The cached position stays current: a message changes no state.
+            if let Some(position) = &game.position {
+                self.tx
+                    .set_position(game.id, position, count + 1, self.at)?;
+            }
+        }
+        self.press.push((game.id, seat.seat, words));
+        self.item(
+            line,
+            format!("Passed to {}: {text}", side_name(game, seat.seat.other())),
+            false,
+        );
+        Ok(())
+    }
+
+    /// Sends the messages (SAY) no update mail carried.
+    pub(super) fn send_press(&mut self) -> Result<()> {
+        for (game, from, words) in std::mem::take(&mut self.press) {
+            let row = self.reload(game)?;
+            self.notify_other(&row, from, words)?;
+        }
+        Ok(())
+    }
+}

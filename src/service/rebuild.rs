@@ -1,0 +1,101 @@
+//! A game's record and state rebuilt from its stored entries: the truth
+//! the cached position is checked against, and what HISTORY and the last
+//! mail of a game carry.
+
+use super::game::{hosted_of, load};
+use super::work::Work;
+use super::Result;
+use crate::games::{AnyGame, GameOptions, GameResult, Seat};
+use crate::record::{Record, Recorder};
+use crate::store::{GameRow, StoreError, Tx};
+
+impl Work<'_> {
+    /// The game's state: the cache when it is current, else a replay.
+    pub(super) fn state(&self, game: &GameRow) -> Result<Box<dyn AnyGame>> {
+        let count = self.tx.entries(game.id)?.len() as i64;
+        if game.order_count == count {
+            if let Some(state) = load(game) {
+                return Ok(state);
+            }
+        }
+        Ok(self.record_replay(game)?.game().clone_box())
+    }
+
+    fn record_replay(&self, game: &GameRow) -> Result<Recorder> {
+        rebuild(self.tx, game, self.domain())
+    }
+
+    pub(super) fn record(&self, game: &GameRow) -> Result<Record> {
+        Ok(self.record_replay(game)?.into_record())
+    }
+}
+
+/// Rebuilds a game's record and state from its stored entries.
+pub fn rebuild(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recorder> {
+    let hosted = hosted_of(game)?;
+    // The record holds every drawn outcome as an order, so it replays
+    // without the seed, which stays the service's (design: chance).
+    let mut recorder = Recorder::new(
+        hosted,
+        &GameOptions {
+            first: game.first_seat,
+            seed: None,
+        },
+    );
+    let seats = tx.seats(game.id)?;
+    {
+        let tags = recorder.tags_mut();
+        tags.game_id = game.id.to_string();
+        tags.site = site.to_string();
+        for s in &seats {
+            tags.players[s.seat.index()] = if s.name.is_empty() {
+                s.address.clone()
+            } else {
+                format!("{} <{}>", s.name, s.address)
+            };
+        }
+        tags.started = record_date(&game.created_at);
+        if game.status == "finished" {
+            tags.ended = record_date(&game.updated_at);
+        }
+    }
+    for e in tx.entries(game.id)? {
+        let outcome = match (e.kind.as_str(), e.seat) {
+            ("order", _) => recorder
+                .apply(&e.text)
+                .map(|_| ())
+                .map_err(|e| format!("{e:?}")),
+            ("resign", Some(seat)) => recorder.resign(seat).map_err(|e| format!("{e:?}")),
+            ("draw", _) => recorder.agree_draw().map_err(|e| format!("{e:?}")),
+            ("adjudicate", _) => {
+                let result = match e.text.as_str() {
+                    "north" => GameResult::Win(Seat::North),
+                    "south" => GameResult::Win(Seat::South),
+                    _ => GameResult::Draw,
+                };
+                recorder.adjudicate(result).map_err(|e| format!("{e:?}"))
+            }
+            ("comment", _) => {
+                recorder.comment(&e.text);
+                Ok(())
+            }
+            (kind, _) => Err(format!("unknown entry kind {kind:?}")),
+        };
+        if let Err(why) = outcome {
+            return Err(
+                StoreError::Corrupt(format!("game {} entry {}: {why}", game.id, e.seq)).into(),
+            );
+        }
+    }
+    Ok(recorder)
+}
+
+/// The date part of a stored RFC 3339 time, for a record's tags.
+fn record_date(at: &str) -> Option<crate::record::Date> {
+    let date = at.get(..10)?;
+    let mut parts = date.split('-');
+    let year = parts.next()?.parse().ok()?;
+    let month = parts.next()?.parse().ok()?;
+    let day = parts.next()?.parse().ok()?;
+    crate::record::Date::new(year, month, day)
+}

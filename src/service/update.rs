@@ -1,0 +1,181 @@
+//! The update: a game's state for one seat (what happened, the board from
+//! that seat, the choices or whom the game waits for, the deadline, the
+//! answers given in advance), as every mail about a game carries it.
+
+use super::in_advance::AnswerInAdvance;
+use super::work::Work;
+use super::zones::local_time;
+use super::{texts, Result};
+use crate::games::{AnyGame, BoardStyle, Happened, Seat};
+use crate::store::{GameRow, Tx};
+
+impl Work<'_> {
+    pub(super) fn update_text(
+        &self,
+        game: &GameRow,
+        state: &dyn AnyGame,
+        seat: Seat,
+        happened: &[Happened],
+    ) -> String {
+        update_text(self.tx, game, state, seat, happened).unwrap_or_default()
+    }
+}
+
+/// The update text for one seat: what happened, the board from that seat,
+/// and the choices or whom the game waits for.
+pub fn update_text(
+    tx: &Tx<'_>,
+    game: &GameRow,
+    state: &dyn AnyGame,
+    seat: Seat,
+    happened: &[Happened],
+) -> Result<String> {
+    // The key to the board's marks comes with a game's first board; later
+    // boards leave it out (HELP BOARD sends it again).
+    update_text_keyed(tx, game, state, seat, happened, game.order_count == 0, &[])
+}
+
+/// [`update_text`], saying whether the board carries its key.
+pub fn update_text_keyed(
+    tx: &Tx<'_>,
+    game: &GameRow,
+    state: &dyn AnyGame,
+    seat: Seat,
+    happened: &[Happened],
+    key: bool,
+    already_told: &[String],
+) -> Result<String> {
+    let seats = tx.seats(game.id)?;
+    let name = |s: Seat| {
+        seats
+            .iter()
+            .find(|r| r.seat == s)
+            .map(|r| {
+                if r.name.is_empty() {
+                    r.address.clone()
+                } else {
+                    format!("{} <{}>", r.name, r.address)
+                }
+            })
+            .unwrap_or_default()
+    };
+    let pending = state.pending();
+    let result = match (&game.result, state.outcome()) {
+        (Some(r), _) => Some(format!(
+            "{}{}",
+            match r.as_str() {
+                "draw" => "a draw".to_string(),
+                seat_name => format!("{} wins", seat_named_text(state, seat_name)),
+            },
+            game.termination
+                .as_deref()
+                .map(|t| format!(" ({t})"))
+                .unwrap_or_default()
+        )),
+        (None, Some(o)) => Some(o.reason),
+        _ => None,
+    };
+    let draw_offer = match game.draw_offer {
+        Some(s) if s != seat && result.is_none() => Some(format!(
+            "{} offers a draw: write ACCEPT DRAW or DECLINE DRAW.",
+            state.seat_name(s)
+        )),
+        _ => None,
+    };
+    let paused = tx.paused_until(game.id)?;
+    let deadline = match tx.deadline(game.id)? {
+        // A paused game's clock stands still: no deadline before the pause
+        // ends is announced.
+        _ if paused.is_some() => {
+            let address = seats
+                .iter()
+                .find(|r| r.seat == seat)
+                .map(|r| r.address.clone())
+                .unwrap_or_default();
+            let (zone, _) = tx.player_settings(&address)?;
+            Some(format!(
+                "The game is paused by the moderators until {}; the clock stands \
+                 still till then.",
+                local_time(paused.as_deref().unwrap_or_default(), &zone)
+            ))
+        }
+        Some(d) => {
+            let address = seats
+                .iter()
+                .find(|r| r.seat == seat)
+                .map(|r| r.address.clone())
+                .unwrap_or_default();
+            let (zone, _) = tx.player_settings(&address)?;
+            Some(format!(
+                "{} must act by {}.",
+                if d.seat == seat {
+                    "You".to_string()
+                } else {
+                    state.seat_name(d.seat).to_string()
+                },
+                local_time(&d.at, &zone)
+            ))
+        }
+        None => None,
+    };
+    // What this seat answered in advance: only its own, never the other's.
+    let answers: Vec<String> =
+        serde_json::from_str::<Vec<AnswerInAdvance>>(&tx.conditions(game.id, seat)?)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|a| a.written)
+            .collect();
+    let text = texts::render(
+        "update",
+        minijinja::context! {
+            answers => answers,
+            deadline => deadline,
+            game => game.id,
+            title => state.title(),
+            north_side => state.seat_name(Seat::North),
+            north_name => name(Seat::North),
+            south_side => state.seat_name(Seat::South),
+            south_name => name(Seat::South),
+            you => state.seat_name(seat),
+            happened => untold(&happened.iter().map(|h| state.event_text(h, seat)).collect::<Vec<_>>(), already_told).iter().map(|h| texts::wrap(&format!("  {h}")).trim_end().to_string()).collect::<Vec<_>>(),
+            board => state.draw_board(seat, happened, &BoardStyle {
+                without_key: !key,
+                // A result the rules did not reach (a resignation, a draw
+                // agreed, a moderator's ruling) replaces whose move it is.
+                ended: result.clone().filter(|_| state.outcome().is_none()),
+                // "What happened" tells the last action once.
+                without_last: !happened.is_empty(),
+            }),
+            result => result,
+            yours => pending.as_ref().is_some_and(|p| p.seat == seat),
+            choices => state.choices(seat),
+            waiting => pending.as_ref().map(|p| format!("{} ({})", state.seat_name(p.seat), p.kind)).unwrap_or_default(),
+            draw_offer => draw_offer,
+        },
+    );
+    Ok(texts::wrap(&text))
+}
+
+/// The events of `happened` in words, less those the reader was already
+/// told in this mail (each told event hides one equal event).
+fn untold<E: std::fmt::Display>(happened: &[E], already_told: &[String]) -> Vec<String> {
+    let mut told: Vec<&str> = already_told.iter().map(String::as_str).collect();
+    let mut out = Vec::new();
+    for event in happened {
+        let text = event.to_string();
+        match told.iter().position(|t| *t == text) {
+            Some(i) => {
+                told.swap_remove(i);
+            }
+            None => out.push(text),
+        }
+    }
+    out
+}
+
+fn seat_named_text(state: &dyn AnyGame, seat: &str) -> &'static str {
+    match seat {
+        "north" => state.seat_name(Seat::North),
+        _ => state.seat_name(Seat::South),
+    }
+}

@@ -1,0 +1,225 @@
+//! The processing of one mail, inside its transaction: what it holds
+//! while its lines are answered (the reply so far, the mails to others,
+//! the game it acts on), and who it may act for.
+
+use chrono::{DateTime, Utc};
+
+use super::clock::fresh_deadline;
+use super::game::side_name;
+use super::identity::{self, claim_from_address, secrets_match, Claim};
+use super::reply::Item;
+use super::subject::game_subject;
+use super::{texts, Result};
+use crate::config::Config;
+use crate::games::{AnyGame, Seat};
+use crate::mail::intake::Incoming;
+use crate::mail::outgoing::{AutoKind, OutgoingMail};
+use crate::store::{GameRow, SeatRow, StoreError, Tx};
+
+/// The processing of one mail, inside its transaction.
+pub(super) struct Work<'a> {
+    pub(super) config: &'a Config,
+    pub(super) secret: &'a [u8],
+    pub(super) tx: &'a Tx<'a>,
+    pub(super) incoming: &'a Incoming,
+    pub(super) message_id: &'a str,
+    pub(super) sender: &'a str,
+    pub(super) at: &'a str,
+    pub(super) now: DateTime<Utc>,
+    pub(super) items: Vec<Item>,
+    /// Further sections of the reply (boards, help, lists).
+    pub(super) parts: Vec<String>,
+    /// Mails to others, queued with the reply.
+    pub(super) outgoing: Vec<(OutgoingMail, Option<(i64, Seat)>)>,
+    /// The game the mail acts on, once authenticated.
+    pub(super) game: Option<(GameRow, SeatRow)>,
+    /// The lines as written, by the text read from them (an order without
+    /// the greeting before it): the reply quotes what the player wrote.
+    pub(super) written: std::collections::HashMap<String, String>,
+    /// Orders of this mail taken.
+    pub(super) taken: usize,
+    /// Lines of this mail ignored as prose.
+    pub(super) ignored: usize,
+    /// The games whose seat owner was warned of this mail using their key.
+    pub(super) warned: std::collections::BTreeSet<i64>,
+    /// The events the reply's echo already tells, in words: the sender's
+    /// own update does not tell them again.
+    pub(super) echoed: Vec<String>,
+    /// The incoming mail's size in bytes (the reply is capped by it).
+    pub(super) incoming_size: usize,
+    /// The games whose board this reply carries already.
+    pub(super) board_shown: std::collections::BTreeSet<i64>,
+    /// Commands and orders read from this mail so far.
+    pub(super) commands: i64,
+    /// The informing commands answered already (once per mail each).
+    pub(super) answered: std::collections::BTreeSet<String>,
+    /// Whether the sender wrote with a key that is not theirs (a stranger
+    /// to the game): the reply is kept to one short answer.
+    pub(super) stranger: bool,
+    /// Messages (SAY) for the opponents not sent yet: (game, writer's
+    /// seat, words). They go with the update mail, or alone at the end.
+    pub(super) press: Vec<(i64, Seat, String)>,
+}
+
+impl Work<'_> {
+    pub(super) fn domain(&self) -> &str {
+        self.config.address_parts().1
+    }
+
+    pub(super) fn sender_mailbox(&self) -> String {
+        format!(
+            "{} <{}>",
+            self.config.service.name, self.config.service.address
+        )
+    }
+
+    /// The game named by the recipients or a `GAME` line, if any.
+    pub(super) fn claim(&self, lines: &[&str]) -> Option<Claim> {
+        let service = &self.config.service.address;
+        let recipients = self
+            .incoming
+            .to
+            .iter()
+            .chain(&self.incoming.cc)
+            .chain(&self.incoming.delivered_to);
+        recipients
+            .filter_map(|a| claim_from_address(service, a))
+            .next()
+            .or_else(|| lines.iter().find_map(|l| identity::claim_from_line(l)))
+    }
+
+    /// Whether this mail carries the key of one of the sender's seats (a
+    /// reply to orderly's mail about a game, or a GAME line); if not, the
+    /// line is refused saying how to send it.
+    pub(super) fn holds_a_key(&mut self, line: &str, claim: Option<&Claim>) -> Result<bool> {
+        if claim.is_none() {
+            self.item(
+                line,
+                "Refused: settings change only with your key, so that nobody can \
+                 change them in your name. Send this line in a reply to a mail \
+                 orderly sent you about one of your games (its reply address \
+                 carries the key), or add a line GAME <number> <key>. Nothing was \
+                 changed.",
+                true,
+            );
+            return Ok(false);
+        }
+        Ok(self.authenticate(line, claim)?.is_some())
+    }
+
+    /// The game and seat this mail may act for, or an item saying why not
+    /// (and, for someone else's key, a warning to the seat's owner).
+    pub(super) fn authenticate(
+        &mut self,
+        line: &str,
+        claim: Option<&Claim>,
+    ) -> Result<Option<(GameRow, SeatRow)>> {
+        let Some(claim) = claim else {
+            self.item(
+                line,
+                "Refused: this mail names no game. Reply to orderly's mail about \
+                 the game (its reply address carries your key), or add a line \
+                 GAME <number> <key>. Nothing was done.",
+                true,
+            );
+            return Ok(None);
+        };
+        let Some(game) = self.tx.game(claim.game)? else {
+            self.stranger = true;
+            self.item(
+                line,
+                format!(
+                    "Refused: there is no game {}. Nothing was done.",
+                    claim.game
+                ),
+                true,
+            );
+            return Ok(None);
+        };
+        let seats = self.tx.seats(game.id)?;
+        let Some(seat) = seats
+            .iter()
+            .find(|s| secrets_match(&s.secret, &claim.secret))
+            .cloned()
+        else {
+            self.stranger |= !seats.iter().any(|s| s.address == self.sender);
+            self.item(
+                line,
+                format!(
+                    "Refused: {:?} is not a key of game {}. Reply to orderly's own mail \
+                     about the game. Nothing was done.",
+                    claim.secret, game.id
+                ),
+                true,
+            );
+            return Ok(None);
+        };
+        if seat.address != self.sender {
+            let seats = self.tx.seats(game.id)?;
+            let answer = match seats.iter().find(|s| s.address == self.sender) {
+                // A player who answered the opponent's copy of a mail.
+                Some(own) => format!(
+                    "Refused: you wrote to the address of the {} seat of game {}, \
+                     your opponent's. You play {}: reply to a mail orderly sent \
+                     you, whose reply address carries your own key. Nothing was done.",
+                    side_name(&game, seat.seat),
+                    game.id,
+                    side_name(&game, own.seat)
+                ),
+                // A stranger learns nothing about whose key this is.
+                None => {
+                    self.stranger = true;
+                    format!(
+                        "Refused: game {} takes orders only from its players' own \
+                     addresses. Nothing was done.",
+                        game.id
+                    )
+                }
+            };
+            self.item(line, answer, true);
+            // One warning to the key's owner per mail, however many lines.
+            if !self.warned.insert(game.id) {
+                return Ok(None);
+            }
+            let body = texts::render(
+                "intruder",
+                minijinja::context! {
+                    sender => self.sender,
+                    game => game.id,
+                    side => side_name(&game, seat.seat),
+                    owner => seat.address,
+                },
+            );
+            let subject = game_subject(&game, Some(seat.seat));
+            self.send_to(
+                &game,
+                &seat,
+                subject,
+                texts::wrap(&body),
+                AutoKind::Generated,
+                "intruder",
+            )?;
+            return Ok(None);
+        }
+        // A player's display name is learnt from their own mail.
+        if let Some(name) = self.incoming.from.as_ref().and_then(|a| a.name.clone()) {
+            self.tx.player(self.sender, &name, self.at)?;
+        }
+        self.game = Some((game.clone(), seat.clone()));
+        Ok(Some((game, seat)))
+    }
+
+    pub(super) fn reload(&self, id: i64) -> Result<GameRow> {
+        Ok(self
+            .tx
+            .game(id)?
+            .ok_or_else(|| StoreError::Corrupt(format!("game {id} vanished")))?)
+    }
+
+    /// Gives the game's pending decision a fresh deadline: the game's days
+    /// for a turn, `decision_hours` for a decision inside an attack; none
+    /// once the game is over.
+    pub(super) fn refresh_deadline(&self, game: i64, state: &dyn AnyGame) -> Result<()> {
+        fresh_deadline(self.tx, self.config, game, state, self.now)
+    }
+}
