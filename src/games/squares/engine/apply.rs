@@ -12,7 +12,7 @@ use crate::games::squares::engine::rules::Access;
 
 impl Squares {
     /// Appends every legal order for the pending decision to `out` (the
-    /// allocation-free form of [`Game::legal_orders`]).
+    /// allocation-free form of [`Game::legal_orders`](crate::games::Game::legal_orders)).
     pub fn legal_orders_into(&self, out: &mut Vec<Order>) {
         if self.outcome.is_some() {
             return;
@@ -74,7 +74,7 @@ impl Squares {
 
     /// Applies an order known to be legal (one of [`Squares::legal_orders_into`]),
     /// then takes every following decision that has exactly one legal choice.
-    /// The fast path for search and random play; [`Game::apply`] checks first.
+    /// The fast path for search and random play; [`Game::apply`](crate::games::Game::apply) checks first.
     pub fn apply_listed(&mut self, order: Order, events: &mut Vec<Event>) {
         self.execute(order, events);
         let mut legal = Vec::with_capacity(8);
