@@ -11,6 +11,8 @@
 #[path = "../tests/common/mailstack.rs"]
 #[allow(dead_code)]
 mod mailstack;
+#[path = "../tests/common/rng.rs"]
+mod rng;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -25,6 +27,7 @@ use orderly::games::{Game, GameOptions, Seat};
 use orderly::service::identity::seat_secret;
 use orderly::service::Service;
 use orderly::store::Store;
+use rng::XorShift;
 
 const SECRET: &str = "bench-secret";
 
@@ -131,7 +134,7 @@ fn main() {
         tx.game(game)
             .ok()
             .flatten()
-            .map(|g| g.status)
+            .map(|g| g.status.as_str().to_string())
             .unwrap_or_default()
     };
     let wait = |store: &mut Store, what: &str, cond: &dyn Fn(&mut Store) -> bool| {
@@ -163,7 +166,7 @@ fn main() {
         .map(|_| Squares::new(&GameOptions::default()))
         .collect();
     let mut sent_orders = vec![0usize; games];
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut rng = XorShift::from_state(0x9E37_79B9_7F4A_7C15);
     // The players' own client keeps its SMTP connection open, as a mail
     // program does; a connection per mail would make them the bottleneck.
     let players = SmtpTransport::builder_dangerous("127.0.0.1")
@@ -186,10 +189,7 @@ fn main() {
                 continue;
             };
             let legal = model.legal_orders();
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let order = legal[(x % legal.len() as u64) as usize];
+            let order = legal[rng.below(legal.len())];
             model.apply(&order).expect("legal");
             let from = if pending.seat == Seat::North {
                 &ann

@@ -15,10 +15,14 @@
 //! Run with `cargo bench --bench engine`. Under `cargo test --all-targets`
 //! each benchmark runs once as a smoke test.
 
+#[path = "../tests/common/rng.rs"]
+mod rng;
+
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use orderly::games::squares::{Event, Order, Side, Squares, Variant};
+use rng::XorShift;
 
 /// A game ends here at the latest, as in a playout.
 const MAX_ORDERS: usize = 2000;
@@ -26,25 +30,6 @@ const MAX_ORDERS: usize = 2000;
 const GAMES_PER_BATCH: u64 = 32;
 /// Positions per turn number in the legal-order benchmark.
 const POSITIONS_PER_TURN: usize = 8;
-
-/// xorshift64, seeded; never zero.
-struct XorShift(u64);
-
-impl XorShift {
-    fn new(seed: u64) -> XorShift {
-        XorShift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    #[inline]
-    fn below(&mut self, n: usize) -> usize {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        (x % n as u64) as usize
-    }
-}
 
 fn opening(seed: u64) -> Squares {
     opening_of(Variant::CivilWar, seed)

@@ -16,6 +16,9 @@
 //! figures are printed, never asserted. `ORDERLY_BENCH_ONLY=word` runs
 //! the classes whose name contains `word`.
 
+#[path = "../tests/common/rng.rs"]
+mod rng;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -26,6 +29,7 @@ use orderly::games::Seat;
 use orderly::mail::maildir::Maildir;
 use orderly::service::identity::seat_secret;
 use orderly::service::Service;
+use rng::XorShift;
 
 /// The system allocator, counting the bytes in use and their peak.
 struct Counting;
@@ -96,18 +100,6 @@ const SECRET: &str = "bench-secret";
 const ANN: &str = "ann@example.org";
 const BOB: &str = "bob@example.org";
 
-/// A deterministic byte stream.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 /// A mail from Ann to her own seat (the right key from the right sender),
 /// with `extra` headers and `body` as given; `{ID}` in the result is the
 /// place of the Message-ID's unique part, `{DATE}` of the Date's time (each
@@ -144,9 +136,9 @@ fn quoted_printable(len: usize) -> Vec<u8> {
         b"=E2=80=99",
         b"thanks",
     ];
-    let mut rng = XorShift(7);
+    let mut rng = XorShift::from_state(7);
     while out.len() < len {
-        let word = words[(rng.next() % words.len() as u64) as usize];
+        let word = rng.pick(words);
         if column + word.len() + 2 > 75 {
             out.extend_from_slice(b"=\r\n");
             column = 0;
@@ -449,8 +441,7 @@ fn cases() -> Vec<Case> {
         Case {
             name: "garbage: 1 MB random bytes",
             build: |s, k| {
-                let mut rng = XorShift(42);
-                let body: Vec<u8> = (0..n(1_000_000, k)).map(|_| rng.next() as u8).collect();
+                let body = XorShift::from_state(42).bytes(n(1_000_000, k));
                 mail(&s.ann_seat, "Subject: x", &body)
             },
         },
@@ -464,9 +455,9 @@ fn cases() -> Vec<Case> {
         Case {
             name: "garbage: 1 MB without a header",
             build: |_, k| {
-                let mut rng = XorShift(43);
+                let mut rng = XorShift::from_state(43);
                 (0..n(1_000_000, k))
-                    .map(|_| b"ab:\r\n "[(rng.next() % 6) as usize])
+                    .map(|_| b"ab:\r\n "[rng.below(6)])
                     .collect()
             },
         },

@@ -8,6 +8,9 @@
 //! --all-targets` it runs 20 as a smoke test. The figures are printed,
 //! never asserted.
 
+#[path = "../tests/common/rng.rs"]
+mod rng;
+
 use std::time::{Duration, Instant};
 
 use orderly::config::Config;
@@ -16,7 +19,8 @@ use orderly::games::{Game, GameOptions, Seat};
 use orderly::mail::maildir::Maildir;
 use orderly::service::identity::seat_secret;
 use orderly::service::Service;
-use orderly::store::Store;
+use orderly::store::{GameStatus, Store, Timestamp};
+use rng::XorShift;
 
 const SECRET: &str = "bench-secret";
 
@@ -64,7 +68,7 @@ fn main() {
 
     // A random game decides the orders; a new game starts when one ends.
     let mut model = Squares::new(&GameOptions::default());
-    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut rng = XorShift::from_state(0x2545_F491_4F6C_DD1D);
     let mut latencies = Vec::with_capacity(n);
     let started = Instant::now();
     let mut sent = 0;
@@ -74,10 +78,7 @@ fn main() {
         }
         let pending = model.pending().expect("a decision");
         let legal = model.legal_orders();
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let order = legal[(x % legal.len() as u64) as usize];
+        let order = legal[rng.below(legal.len())];
         model.apply(&order).expect("legal");
         let from = match pending.seat {
             Seat::North => "ann@example.org",
@@ -135,26 +136,26 @@ fn sweep_bench(base: &std::path::Path, full: bool) {
     let setup = Instant::now();
     {
         let tx = store.tx().expect("a transaction");
-        let at = t0.to_rfc3339();
-        let ann = tx.player("ann@example.org", "", &at).expect("a player");
-        let bob = tx.player("bob@example.org", "", &at).expect("a player");
+        let at = Timestamp::from(t0);
+        let ann = tx.player("ann@example.org", "", at).expect("a player");
+        let bob = tx.player("bob@example.org", "", at).expect("a player");
         for g in 0..games {
             let id = tx
-                .create_game("squares", Seat::North, Seat::North, g as u64, &at)
+                .create_game("squares", Seat::North, Seat::North, g as u64, at)
                 .expect("a game");
-            tx.set_status(id, "active", &at).expect("active");
+            tx.set_status(id, GameStatus::Active, at).expect("active");
             // Deadlines spread over 30 days; every 1,000th is due now.
             let offset = if g % 1_000 == 0 {
                 Span::hours(1)
             } else {
                 Span::minutes(30 * 24 * 60 * (g % 997) / 997 + 26 * 60)
             };
-            let deadline = (t0 + offset).to_rfc3339();
+            let deadline = Timestamp::from(t0 + offset);
             if g % 1_000 == 0 {
                 tx.add_seat(id, Seat::North, ann, "k1").expect("a seat");
                 tx.add_seat(id, Seat::South, bob, "k2").expect("a seat");
             }
-            tx.set_deadline(id, Some((Seat::North, &deadline)))
+            tx.set_deadline(id, Some((Seat::North, deadline)))
                 .expect("a deadline");
         }
         tx.commit().expect("committed");

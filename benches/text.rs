@@ -11,6 +11,9 @@
 //! Run with `cargo bench --bench text`. Under `cargo test --all-targets`
 //! each benchmark runs once as a smoke test.
 
+#[path = "../tests/common/rng.rs"]
+mod rng;
+
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -18,10 +21,11 @@ use orderly::games::hosted::Hosted;
 use orderly::games::squares::{Side, Squares};
 use orderly::games::{Game, GameOptions, GameText, Seat};
 use orderly::record::{replay, Record, Recorder};
+use rng::XorShift;
 
 /// A position reached by seeded random play after `orders` orders.
 fn position_after(seed: u64, orders: usize) -> (Squares, Vec<orderly::games::squares::Order>) {
-    let mut x = seed | 1;
+    let mut rng = XorShift::from_state(seed | 1);
     let mut game = Squares::opening(Side::Blue);
     let mut played = Vec::new();
     let mut events = Vec::new();
@@ -32,10 +36,7 @@ fn position_after(seed: u64, orders: usize) -> (Squares, Vec<orderly::games::squ
         if legal.is_empty() {
             break;
         }
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let order = legal[(x % legal.len() as u64) as usize];
+        let order = legal[rng.below(legal.len())];
         played.push(order);
         game.apply_listed(order, &mut events);
     }

@@ -2,7 +2,7 @@
 //! state, a game's record.
 
 use crate::games::Seat;
-use crate::store::{Store, StoreError};
+use crate::store::{result_text, GameStatus, Store, StoreError};
 
 use super::game::{pending_of, side_name};
 use super::rebuild::rebuild;
@@ -25,22 +25,22 @@ pub fn games(store: &mut Store) -> Result<String> {
         };
         let paused = tx
             .paused_until(g.id)?
-            .map(|until| format!(", paused until {}", local_time(&until, "UTC")))
+            .map(|until| format!(", paused until {}", local_time(until.utc(), "UTC")))
             .unwrap_or_default();
-        let state = match g.status.as_str() {
-            "active" => match pending_of(&g) {
+        let state = match g.status {
+            GameStatus::Active => match pending_of(&g) {
                 Some(p) => format!("waits for {} ({}){paused}", side_name(&g, p.seat), p.kind),
                 None => "over".into(),
             },
-            "finished" => format!(
+            GameStatus::Finished => format!(
                 "finished: {}{}",
-                g.result.as_deref().unwrap_or("?"),
+                g.result.map_or("?", result_text),
                 g.termination
                     .as_deref()
                     .map(|t| format!(", {t}"))
                     .unwrap_or_default()
             ),
-            other => other.to_string(),
+            other => other.as_str().to_string(),
         };
         out.push_str(&format!(
             "{:>5}  {}  {} {}  {} {}  {}\n",

@@ -7,10 +7,10 @@ use chrono::{DateTime, Timelike, Utc};
 use super::game::{pending_of, side_name};
 use super::notices::{self, moderators_of, notify_game, queue_notice};
 use super::zones::local_time;
-use super::{moderation, now_text, texts, Result};
+use super::{moderation, texts, Result};
 use crate::config::Config;
 use crate::games::{AnyGame, Seat};
-use crate::store::{seat_text, Tx};
+use crate::store::{seat_text, GameStatus, Timestamp, Tx};
 
 /// Gives a game's pending decision a fresh deadline from `now`: the game's
 /// days for a turn, `decision_hours` for a decision inside an attack; none
@@ -29,11 +29,8 @@ pub fn fresh_deadline(
         (clock, tx.deadline(game)?, tx.deadline_start(game)?)
     {
         if kind == "turn" {
-            if let (Ok(since), Some(bank)) = (
-                DateTime::parse_from_rfc3339(&since),
-                tx.bank(game, old.seat)?,
-            ) {
-                let used = (now - since.with_timezone(&Utc)).num_seconds().max(0);
+            if let Some(bank) = tx.bank(game, old.seat)? {
+                let used = (now - since.utc()).num_seconds().max(0);
                 tx.set_bank(game, old.seat, (bank - used + increment).clamp(0, cap))?;
             }
         }
@@ -51,25 +48,22 @@ pub fn fresh_deadline(
     // vacation ends.
     let mut base = now;
     if let Some(seat) = tx.seats(game)?.into_iter().find(|s| s.seat == pending.seat) {
-        if let Some((_, ends)) = tx.on_vacation(seat.player_id, &now_text(now))? {
-            if let Ok(ends) = DateTime::parse_from_rfc3339(&ends) {
-                base = base.max(ends.with_timezone(&Utc));
-            }
+        if let Some((_, ends)) = tx.on_vacation(seat.player_id, now.into())? {
+            base = base.max(ends.utc());
         }
     }
     let deadline = base + chrono::Duration::seconds(secs);
-    let at = now_text(deadline);
-    tx.set_deadline(game, Some((pending.seat, &at)))?;
+    tx.set_deadline(game, Some((pending.seat, deadline.into())))?;
     reminders_told_now(tx, config, game, now, deadline)?;
     let kind = if turn { "turn" } else { "decision" };
-    Ok(tx.set_deadline_start(game, kind, &now_text(base))?)
+    Ok(tx.set_deadline_start(game, kind, base.into())?)
 }
 
 /// Closes the invitations open for `invitation_days` and tells both players.
 fn expire_invitations(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<()> {
     let days = i64::from(config.deadlines.invitation_days);
-    for game in tx.invitations_before(&now_text(now - chrono::Duration::days(days)))? {
-        tx.set_status(game, "expired", &now_text(now))?;
+    for game in tx.invitations_before((now - chrono::Duration::days(days)).into())? {
+        tx.set_status(game, GameStatus::Expired, now.into())?;
         let Some(row) = tx.game(game)? else { continue };
         let seats = tx.seats(game)?;
         let address = |seat: Seat| {
@@ -139,12 +133,18 @@ pub(super) fn whole_days(span: chrono::Duration) -> i64 {
 /// Vacation days used in a year's vacations (each counted in whole days,
 /// at least one).
 pub(super) fn vacation_days_used(vacations: &[crate::store::VacationRow]) -> i64 {
-    let parse = |t: &str| DateTime::parse_from_rfc3339(t).ok();
     vacations
         .iter()
-        .filter_map(|v| Some((parse(&v.starts)?, parse(&v.ends)?)))
-        .map(|(s, e)| whole_days(e - s))
+        .map(|v| whole_days(v.ends.utc() - v.starts.utc()))
         .sum()
+}
+
+/// The first moment of `now`'s year (UTC): vacation days are counted per
+/// calendar year.
+pub(super) fn year_start(now: DateTime<Utc>) -> Timestamp {
+    let new_year =
+        now.date_naive() - chrono::Duration::days(i64::from(chrono::Datelike::ordinal0(&now)));
+    new_year.and_time(chrono::NaiveTime::MIN).and_utc().into()
 }
 
 /// Starts a vacation: every deadline of the player moves by its length, so
@@ -161,15 +161,12 @@ pub(super) fn start_vacation(
     tx.start_vacation(id)?;
     let length = ends - starts;
     for (game, _, deadline) in tx.deadlines_of_player(player)? {
-        if let Ok(d) = DateTime::parse_from_rfc3339(&deadline) {
-            tx.move_deadline(game, &now_text(d.with_timezone(&Utc) + length))?;
-        }
+        tx.move_deadline(game, (deadline.utc() + length).into())?;
     }
-    let year_start = format!("{}-01-01", now.format("%Y"));
     let left = i64::from(config.deadlines.vacation_days_per_year)
-        - vacation_days_used(&tx.vacations_of(player, &year_start)?);
+        - vacation_days_used(&tx.vacations_of(player, year_start(now))?);
     let games = tx.games_of(player)?;
-    for row in games.iter().filter(|g| g.status == "active") {
+    for row in games.iter().filter(|g| g.status == GameStatus::Active) {
         let seats = tx.seats(row.id)?;
         let Some(me) = seats.iter().find(|s| s.player_id == player) else {
             continue;
@@ -181,7 +178,7 @@ pub(super) fn start_vacation(
                 me.address,
                 side_name(row, me.seat),
                 row.id,
-                local_time(&now_text(ends), "UTC"),
+                local_time(ends, "UTC"),
                 left.max(0)
             ));
             let seed = format!("vacation/{id}/{}/{}", row.id, seat_text(other.seat));
@@ -212,19 +209,23 @@ fn send_digests(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<()> 
         }
         tx.digest_sent(player, &today)?;
         let mut lines = Vec::new();
-        for game in tx.games_of(player)?.iter().filter(|g| g.status == "active") {
+        for game in tx
+            .games_of(player)?
+            .iter()
+            .filter(|g| g.status == GameStatus::Active)
+        {
             let seats = tx.seats(game.id)?;
             let me = seats.iter().find(|s| s.player_id == player);
             let other = seats.iter().find(|s| s.player_id != player);
             let deadline = tx.deadline(game.id)?;
             let state = match &deadline {
                 Some(d) if Some(d.seat) == me.map(|m| m.seat) => {
-                    format!("your turn, by {}", local_time(&d.at, &zone))
+                    format!("your turn, by {}", local_time(d.at.utc(), &zone))
                 }
                 Some(d) => format!(
                     "waiting for {} (by {})",
                     side_name(game, d.seat),
-                    local_time(&d.at, &zone)
+                    local_time(d.at.utc(), &zone)
                 ),
                 None => "paused or waiting".to_string(),
             };
@@ -285,22 +286,19 @@ pub struct SweepReport {
 pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepReport> {
     let mut report = SweepReport::default();
     // A pause always ends (moderators' PAUSE ... UNTIL): its clock runs again.
-    for game in tx.pauses_ended(&now_text(now))? {
+    for game in tx.pauses_ended(now.into())? {
         moderation::resume(tx, now, game)?;
     }
-    for (id, player, starts, ends) in tx.vacations_to_start(&now_text(now))? {
-        let parse = |t: &str| DateTime::parse_from_rfc3339(t).map(|d| d.with_timezone(&Utc));
-        if let (Ok(starts), Ok(ends)) = (parse(&starts), parse(&ends)) {
-            start_vacation(tx, config, id, player, starts, ends, now)?;
-        }
+    for (id, player, starts, ends) in tx.vacations_to_start(now.into())? {
+        start_vacation(tx, config, id, player, starts.utc(), ends.utc(), now)?;
     }
-    for (id, _) in tx.vacations_to_end(&now_text(now))? {
-        tx.end_vacation(id, &now_text(now))?;
+    for (id, _) in tx.vacations_to_end(now.into())? {
+        tx.end_vacation(id, now.into())?;
     }
     send_digests(tx, config, now)?;
     expire_invitations(tx, config, now)?;
     let silent_since = now - chrono::Duration::days(i64::from(config.deadlines.adjourn_after_days));
-    for game in tx.silent_games(&now_text(silent_since))? {
+    for game in tx.silent_games(silent_since.into())? {
         tx.set_adjourned(game, true)?;
         let Some(row) = tx.game(game)? else { continue };
         let body = texts::wrap(&format!(
@@ -313,13 +311,10 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
     }
     let deadlines = &config.deadlines;
     let lead = deadlines.reminder_hours.iter().copied().max().unwrap_or(0);
-    let until = now_text(now + chrono::Duration::hours(i64::from(lead)));
-    for d in tx.deadlines_until(&until)? {
+    let until = now + chrono::Duration::hours(i64::from(lead));
+    for d in tx.deadlines_until(until.into())? {
         report.games += 1;
-        let Ok(at) = DateTime::parse_from_rfc3339(&d.at) else {
-            continue;
-        };
-        let at = at.with_timezone(&Utc);
+        let at = d.at.utc();
         let Some(game) = tx.game(d.game_id)? else {
             continue;
         };
@@ -354,7 +349,7 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
                         minijinja::context! {
                             game => d.game_id,
                             pending => pending,
-                            deadline => local_time(&d.at, &zone),
+                            deadline => local_time(d.at.utc(), &zone),
                             left => format!("{}h {:02}m", left.num_hours(), left.num_minutes() % 60),
                         },
                     );
@@ -380,7 +375,7 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
             // goes out late (the daemon was stopped), the grace counts from
             // the notice, not from the deadline.
             if now > at + chrono::Duration::minutes(10) {
-                tx.set_deadline(d.game_id, Some((d.seat, &now_text(now))))?;
+                tx.set_deadline(d.game_id, Some((d.seat, now.into())))?;
                 for h in &deadlines.reminder_hours {
                     tx.add_notice(d.game_id, &format!("{h}h"))?;
                 }
@@ -399,7 +394,7 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
                     minijinja::context! {
                         game => d.game_id,
                         side => side_name(&game, d.seat),
-                        deadline => local_time(&d.at, &zone),
+                        deadline => local_time(d.at.utc(), &zone),
                         yours => s.seat == d.seat,
                         grace => deadlines.grace_hours,
                         consequence => consequence,
@@ -446,7 +441,7 @@ pub fn sweep(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<SweepRe
                     minijinja::context! {
                         game => d.game_id,
                         side => side_name(&game, d.seat),
-                        deadline => local_time(&d.at, &zone),
+                        deadline => local_time(d.at.utc(), &zone),
                         grace => deadlines.grace_hours,
                         claim => claim,
                     },

@@ -9,7 +9,7 @@ use super::work::Work;
 use super::{texts, Result};
 use crate::games::{AnyGame, Happened, Seat};
 use crate::mail::outgoing::{message_id, AutoKind, OutgoingMail};
-use crate::store::{GameRow, SeatRow};
+use crate::store::{GameRow, GameStatus, SeatRow};
 
 impl Work<'_> {
     /// The update mail to both seats after something changed the game;
@@ -22,7 +22,7 @@ impl Work<'_> {
         actor: Option<Seat>,
     ) -> Result<()> {
         // The mail that ends a game carries its whole record.
-        let record = if game.status == "finished" {
+        let record = if game.status == GameStatus::Finished {
             Some(self.record(game)?.to_string())
         } else {
             None

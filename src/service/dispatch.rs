@@ -11,8 +11,8 @@ use super::notices::{moderators_of, queue_notice};
 use super::update::update_text_keyed;
 use super::work::Work;
 use super::{lines, texts, Result};
-use crate::games::GameOptions;
-use crate::store::{seat_text, GameRow, SeatRow};
+use crate::games::{GameOptions, GameResult};
+use crate::store::{EntryKind, GameRow, GameStatus, SeatRow};
 
 impl Work<'_> {
     pub(super) fn run(&mut self) -> Result<()> {
@@ -209,9 +209,9 @@ impl Work<'_> {
         seat: SeatRow,
     ) -> Result<()> {
         let side = side_name(&game, seat.seat);
-        match (command, game.status.as_str()) {
-            (Command::Accept, "invited") if seat.seat != game.inviter_seat => {
-                self.tx.set_status(game.id, "active", self.at)?;
+        match (command, game.status) {
+            (Command::Accept, GameStatus::Invited) if seat.seat != game.inviter_seat => {
+                self.tx.set_status(game.id, GameStatus::Active, self.at)?;
                 let state = (hosted_of(&game)?.new)(&GameOptions {
                     first: game.first_seat,
                     seed: game.seed,
@@ -227,8 +227,8 @@ impl Work<'_> {
                 let game = self.reload(game.id)?;
                 self.broadcast(&game, state.as_ref(), &[], Some(seat.seat))?;
             }
-            (Command::Decline, "invited") if seat.seat != game.inviter_seat => {
-                self.tx.set_status(game.id, "declined", self.at)?;
+            (Command::Decline, GameStatus::Invited) if seat.seat != game.inviter_seat => {
+                self.tx.set_status(game.id, GameStatus::Declined, self.at)?;
                 self.item(line, format!("You declined game {}.", game.id), false);
                 self.notify_other(
                     &game,
@@ -236,14 +236,14 @@ impl Work<'_> {
                     format!("{} declined game {}.", self.sender, game.id),
                 )?;
             }
-            (Command::Accept | Command::Decline, "invited") => {
+            (Command::Accept | Command::Decline, GameStatus::Invited) => {
                 self.item(
                     line,
                     "Refused: the invitation is for the other player; wait for their answer.",
                     true,
                 );
             }
-            (_, "invited") => {
+            (_, GameStatus::Invited) => {
                 self.item(
                     line,
                     format!(
@@ -256,7 +256,7 @@ impl Work<'_> {
             // A finished game can still be read: its record and its
             // final board.
             (command, status)
-                if status != "active"
+                if status != GameStatus::Active
                     && !matches!(
                         command,
                         Command::History | Command::Board | Command::HelpBoard
@@ -342,7 +342,7 @@ impl Work<'_> {
                 let winner = seat.seat.other();
                 self.tx.add_entry(
                     game.id,
-                    "resign",
+                    EntryKind::Resign,
                     Some(seat.seat),
                     "RESIGNS",
                     line,
@@ -352,7 +352,7 @@ impl Work<'_> {
                 )?;
                 self.tx.finish(
                     game.id,
-                    seat_text(winner),
+                    GameResult::Win(winner),
                     &format!("{side} resigned"),
                     self.at,
                 )?;
@@ -384,7 +384,7 @@ impl Work<'_> {
             (Command::AcceptDraw, _) if game.draw_offer == Some(seat.seat.other()) => {
                 self.tx.add_entry(
                     game.id,
-                    "draw",
+                    EntryKind::Draw,
                     Some(seat.seat),
                     "DRAW AGREED",
                     line,
@@ -392,7 +392,8 @@ impl Work<'_> {
                     self.at,
                     &[],
                 )?;
-                self.tx.finish(game.id, "draw", "draw agreed", self.at)?;
+                self.tx
+                    .finish(game.id, GameResult::Draw, "draw agreed", self.at)?;
                 self.item(
                     line,
                     format!("Draw agreed: game {} is over.", game.id),

@@ -11,7 +11,7 @@ use super::Result;
 use crate::games::submission::submit;
 use crate::games::{AnyGame, Happened, Seat};
 use crate::mail::outgoing::AutoKind;
-use crate::store::{GameRow, SeatRow};
+use crate::store::{EntryKind, GameRow, SeatRow};
 
 impl Work<'_> {
     /// Stores a seat's answers given in advance (`IF STAND OPTION 2`, `IF
@@ -105,7 +105,7 @@ impl Work<'_> {
                 );
                 self.tx.add_entry(
                     game.id,
-                    "comment",
+                    EntryKind::Comment,
                     Some(pending.seat),
                     &words,
                     "",

@@ -10,9 +10,10 @@ use super::identity::{self, claim_from_address};
 use super::notices::bounce_received;
 use super::work::Work;
 use super::zones::zone_of_offset;
-use super::{now_text, Processed, Result, Service};
+use super::{Processed, Result, Service};
 use crate::config::Config;
 use crate::mail::intake::{self, Incoming};
+use crate::store::Timestamp;
 
 impl Service {
     /// Processes one incoming mail in one transaction.
@@ -38,7 +39,7 @@ impl Service {
             .ok()
             .and_then(|m| m.message_id.clone())
             .unwrap_or_else(|| derived_message_id(&[raw]));
-        let at = now_text(now);
+        let at = Timestamp::from(now);
         let config = self.config.clone();
         let secret = self.secret.clone();
         let tx = self.store.tx()?;
@@ -57,7 +58,7 @@ impl Service {
             Err(e) => {
                 // Without headers there is nobody to answer.
                 done.outcome = format!("ignored: unreadable: {e}");
-                tx.record_message(&message_id, "", &at, &done.outcome)?;
+                tx.record_message(&message_id, "", at, &done.outcome)?;
                 tx.commit()?;
                 return Ok(done);
             }
@@ -72,7 +73,7 @@ impl Service {
             // mail that bounced, counted, and told to those concerned.
             let bounded = intake::bounded(raw, &limits);
             done.outcome = bounce_received(&tx, &config, &secret, &bounded, &message_id, now)?;
-            tx.record_message(&message_id, &sender, &at, &done.outcome)?;
+            tx.record_message(&message_id, &sender, at, &done.outcome)?;
             tx.commit()?;
             return Ok(done);
         }
@@ -105,9 +106,9 @@ impl Service {
             // which has its own Date.
             Some("ignored: replay of an earlier mail".to_string())
         } else {
-            let hour_ago = now_text(now - chrono::Duration::hours(1));
-            let recent = tx.messages_since(&sender, &hour_ago)?;
-            let commands = tx.commands_since(&sender, &hour_ago)?;
+            let hour_ago = Timestamp::from(now - chrono::Duration::hours(1));
+            let recent = tx.messages_since(&sender, hour_ago)?;
+            let commands = tx.commands_since(&sender, hour_ago)?;
             if recent >= i64::from(config.service.rate_limit_per_hour) {
                 Some(format!(
                     "ignored: rate limit ({recent} mails in the last hour)"
@@ -122,7 +123,7 @@ impl Service {
         };
         if let Some(reason) = ignore {
             done.outcome = reason;
-            tx.record_message(&message_id, &sender, &at, &done.outcome)?;
+            tx.record_message(&message_id, &sender, at, &done.outcome)?;
             tx.commit()?;
             return Ok(done);
         }
@@ -133,7 +134,7 @@ impl Service {
             incoming: &incoming,
             message_id: &message_id,
             sender: &sender,
-            at: &at,
+            at,
             now,
             items: Vec::new(),
             parts: Vec::new(),
@@ -168,7 +169,7 @@ impl Service {
         done.seat = work.game.as_ref().map(|(_, s)| s.seat);
         done.outcome = work.outcome();
         work.queue_reply()?;
-        tx.record_message(&message_id, &sender, &at, &done.outcome)?;
+        tx.record_message(&message_id, &sender, at, &done.outcome)?;
         tx.set_message_commands(&message_id, work.commands.max(1))?;
         if incoming.date.is_some() && carries_a_key(&incoming, &config) {
             tx.set_message_digest(&message_id, &replay_digest(&incoming, &sender))?;

@@ -5,8 +5,8 @@ use super::game::{pending_of, side_name};
 use super::work::Work;
 use super::zones::local_time;
 use super::{texts, Result};
-use crate::games::hosted;
-use crate::store::seat_from_text;
+use crate::games::{hosted, GameResult};
+use crate::store::GameStatus;
 
 impl Work<'_> {
     pub(super) fn games(&mut self, line: &str) -> Result<()> {
@@ -24,27 +24,24 @@ impl Work<'_> {
             let paused = self
                 .tx
                 .paused_until(g.id)?
-                .map(|until| format!(", paused until {}", local_time(&until, &zone)))
+                .map(|until| format!(", paused until {}", local_time(until.utc(), &zone)))
                 .unwrap_or_default();
-            let state = match g.status.as_str() {
-                "active" => match pending_of(&g) {
+            let state = match g.status {
+                GameStatus::Active => match pending_of(&g) {
                     Some(p) if Some(p.seat) == me.map(|s| s.seat) => {
                         format!("your turn{paused}")
                     }
                     Some(p) => format!("waiting for {}{paused}", side_name(&g, p.seat)),
                     None => "over".to_string(),
                 },
-                "invited" => "invitation open".to_string(),
-                "finished" => {
-                    let winner = match g.result.as_deref() {
-                        Some("draw") => "a draw".to_string(),
-                        Some(r) => match seat_from_text(r) {
-                            Some(w) if Some(w) == me.map(|s| s.seat) => {
-                                format!("you won as {}", side_name(&g, w))
-                            }
-                            Some(w) => format!("{} won", side_name(&g, w)),
-                            None => "over".to_string(),
-                        },
+                GameStatus::Invited => "invitation open".to_string(),
+                GameStatus::Finished => {
+                    let winner = match g.result {
+                        Some(GameResult::Draw) => "a draw".to_string(),
+                        Some(GameResult::Win(w)) if Some(w) == me.map(|s| s.seat) => {
+                            format!("you won as {}", side_name(&g, w))
+                        }
+                        Some(GameResult::Win(w)) => format!("{} won", side_name(&g, w)),
                         None => "over".to_string(),
                     };
                     format!(

@@ -8,11 +8,11 @@ use super::notices::queue_notice;
 use super::subject::game_subject;
 use super::work::Work;
 use super::zones::local_time;
-use super::{now_text, texts, Result};
+use super::{texts, Result};
 use crate::games::hosted::{self, Hosted};
-use crate::games::Seat;
+use crate::games::{GameResult, Seat};
 use crate::mail::outgoing::AutoKind;
-use crate::store::{seat_text, GameRow, SeatRow, StoreError};
+use crate::store::{result_text, EntryKind, GameRow, SeatRow, StoreError};
 
 /// The time control a `NEW` asks for.
 pub(super) struct TimeControl {
@@ -100,8 +100,8 @@ impl Work<'_> {
             .unwrap_or_default();
         let me = self.tx.player(self.sender, &name, self.at)?;
         // One mail (or many) cannot make orderly invite a crowd.
-        let day_ago = now_text(self.now - chrono::Duration::days(1));
-        let (today, open) = self.tx.invitations_by(me, &day_ago)?;
+        let day_ago = self.now - chrono::Duration::days(1);
+        let (today, open) = self.tx.invitations_by(me, day_ago.into())?;
         let service = &self.config.service;
         let limit = if open >= i64::from(service.max_open_invitations) {
             Some(format!(
@@ -182,7 +182,7 @@ impl Work<'_> {
                     first => hosted.seat_name(first),
                     pace => pace,
                     moderator => time.moderator,
-                    expires => local_time(&now_text(expires), &zone),
+                    expires => local_time(expires, &zone),
                     reply_to => reply_address(&self.config.service.address, id, &their_seat.secret),
                 },
             );
@@ -247,7 +247,7 @@ impl Work<'_> {
                 );
                 self.tx.add_entry(
                     game.id,
-                    "comment",
+                    EntryKind::Comment,
                     None,
                     &text,
                     line,
@@ -257,9 +257,9 @@ impl Work<'_> {
                 )?;
                 self.tx.add_entry(
                     game.id,
-                    "adjudicate",
+                    EntryKind::Adjudicate,
                     Some(seat.seat),
-                    seat_text(seat.seat),
+                    result_text(GameResult::Win(seat.seat)),
                     line,
                     Some(self.message_id),
                     self.at,
@@ -267,7 +267,7 @@ impl Work<'_> {
                 )?;
                 self.tx.finish(
                     game.id,
-                    seat_text(seat.seat),
+                    GameResult::Win(seat.seat),
                     &format!("{loser} ran out of time"),
                     self.at,
                 )?;

@@ -18,11 +18,11 @@ use chrono::{DateTime, Utc};
 use super::incoming::derived_message_id;
 use super::subject::reply_subject;
 use super::work::Work;
-use super::{identity, now_text, texts, Processed, Result, Service};
+use super::{identity, texts, Processed, Result, Service};
 use crate::config::Config;
 use crate::mail::intake::{self, Incoming};
 use crate::mail::outgoing::{message_id, AutoKind, OutgoingMail};
-use crate::store::{StoreError, Tx};
+use crate::store::{StoreError, Timestamp, Tx};
 
 impl Service {
     /// A mail of `size` bytes, larger than the service reads, of which
@@ -41,7 +41,7 @@ impl Service {
             .ok()
             .and_then(|m| m.message_id.clone())
             .unwrap_or_else(|| derived_message_id(&[head, &size.to_le_bytes()]));
-        let at = now_text(now);
+        let at = Timestamp::from(now);
         let config = self.config.clone();
         let tx = self.store.tx()?;
         let mut done = Processed {
@@ -77,7 +77,7 @@ impl Service {
             }
         };
         done.outcome = outcome;
-        tx.record_message(&message_id, &sender, &at, &done.outcome)?;
+        tx.record_message(&message_id, &sender, at, &done.outcome)?;
         tx.commit()?;
         Ok(done)
     }
@@ -110,8 +110,8 @@ fn unanswerable(
     {
         Some("sent to the bounce address".into())
     } else {
-        let hour_ago = now_text(now - chrono::Duration::hours(1));
-        let recent = tx.messages_since(sender, &hour_ago)?;
+        let hour_ago = now - chrono::Duration::hours(1);
+        let recent = tx.messages_since(sender, hour_ago.into())?;
         (recent >= i64::from(config.service.rate_limit_per_hour))
             .then(|| format!("rate limit ({recent} mails in the last hour)"))
     })
@@ -156,7 +156,7 @@ fn queue_too_large(
     };
     let json = serde_json::to_string(&reply)
         .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;
-    tx.queue_mail(&id, None, sender, &json, &now_text(now))?;
+    tx.queue_mail(&id, None, sender, &json, now.into())?;
     Ok(())
 }
 

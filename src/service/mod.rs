@@ -78,7 +78,7 @@ mod zones;
 
 use std::time::Instant;
 
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, Utc};
 
 use crate::clock::Clock;
 use crate::config::Config;
@@ -151,11 +151,6 @@ pub struct Service {
     last_sweep: Option<Instant>,
     /// What "now" is: the system clock, or the one `--now` set.
     clock: Clock,
-}
-
-/// A time as the store keeps it: RFC 3339 in UTC, to the millisecond.
-pub(crate) fn now_text(now: DateTime<Utc>) -> String {
-    now.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
 impl Service {

@@ -13,10 +13,12 @@ use super::notices::queue_notice;
 use super::rebuild::rebuild;
 use super::update::update_text;
 use super::zones::local_time;
-use super::{now_text, texts, Result, ServiceError};
+use super::{texts, Result, ServiceError};
 use crate::config::Config;
 use crate::games::{hosted, GameResult, Seat};
-use crate::store::{seat_text, GameRow, StoreError, Tx};
+use crate::store::{
+    result_text, seat_text, EntryKind, GameRow, GameStatus, StoreError, Timestamp, Tx,
+};
 
 /// One moderator command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -318,10 +320,10 @@ const MAX_EXTEND_HOURS: i64 = 366 * 24;
 /// refusal (a finished game, nothing to roll back, an illegal order) is an
 /// `Ok` report starting with `Refused` and changes nothing.
 pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String> {
-    let at = now_text(cx.now);
+    let at = Timestamp::from(cx.now);
     let (game_id, outcome) = match action {
         Action::Stalled => {
-            let list = tx.stalled(&at)?;
+            let list = tx.stalled(at)?;
             let text = if list.is_empty() {
                 "No game needs a moderator.".to_string()
             } else {
@@ -338,11 +340,8 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
             let Some(d) = tx.deadline(*game)? else {
                 return Ok(format!("Refused: game {game} has no deadline to extend."));
             };
-            let old = DateTime::parse_from_rfc3339(&d.at)
-                .map(|t| t.with_timezone(&Utc))
-                .unwrap_or(cx.now);
-            let new = old.max(cx.now) + chrono::Duration::hours(*hours);
-            tx.set_deadline(*game, Some((d.seat, &now_text(new))))?;
+            let new = d.at.utc().max(cx.now) + chrono::Duration::hours(*hours);
+            tx.set_deadline(*game, Some((d.seat, new.into())))?;
             // The announcement below says the new deadline.
             reminders_told_now(tx, cx.config, *game, cx.now, new)?;
             (
@@ -356,7 +355,7 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
         }
         Action::Pause { game, until } => {
             let row = game_row(tx, *game)?;
-            if row.status != "active" {
+            if row.status != GameStatus::Active {
                 return Ok(format!("Refused: game {game} is {}.", row.status));
             }
             if *until <= cx.now {
@@ -368,12 +367,10 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
                     MAX_EXTEND_HOURS / 24
                 ));
             }
-            let left = tx.deadline(*game)?.and_then(|d| {
-                DateTime::parse_from_rfc3339(&d.at)
-                    .ok()
-                    .map(|t| (t.with_timezone(&Utc) - cx.now).num_seconds().max(0))
-            });
-            tx.pause(*game, &now_text(*until), left)?;
+            let left = tx
+                .deadline(*game)?
+                .map(|d| (d.at.utc() - cx.now).num_seconds().max(0));
+            tx.pause(*game, (*until).into(), left)?;
             (
                 row.id,
                 format!(
@@ -425,10 +422,10 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
             address,
         } => {
             let row = game_row(tx, *game)?;
-            if !matches!(row.status.as_str(), "active" | "invited") {
+            if !row.status.is_open() {
                 return Ok(format!("Refused: game {game} is {}.", row.status));
             }
-            let player = tx.player(address, "", &at)?;
+            let player = tx.player(address, "", at)?;
             let generation = tx.replace_seat(*game, *seat, player)?;
             let key = seat_secret_generation(cx.secret, *game, *seat, generation);
             tx.set_secret(*game, *seat, &key)?;
@@ -464,7 +461,7 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
             reason,
         } => {
             let row = game_row(tx, *game)?;
-            if row.status != "active" {
+            if row.status != GameStatus::Active {
                 return Ok(format!("Refused: game {game} is {}.", row.status));
             }
             let removed = tx.remove_last_orders(*game, *orders)?;
@@ -483,7 +480,7 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
         }
         Action::Act { game, seat, order } => {
             let row = game_row(tx, *game)?;
-            if row.status != "active" {
+            if row.status != GameStatus::Active {
                 return Ok(format!("Refused: game {game} is {}.", row.status));
             }
             match act(tx, cx, &row, *seat, order)? {
@@ -498,13 +495,22 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<String>
     let words = format!("Moderator {}: {outcome}.", public_name(cx));
     tx.set_disputed(game_id, None)?;
     let in_utc = localized(&words, "UTC");
-    tx.add_entry(game_id, "comment", None, &in_utc, "", None, &at, &[])?;
+    tx.add_entry(
+        game_id,
+        EntryKind::Comment,
+        None,
+        &in_utc,
+        "",
+        None,
+        at,
+        &[],
+    )?;
     tx.audit(
         Some(game_id),
         cx.moderator,
         &format!("{action:?}"),
         &localized(&outcome, "UTC"),
-        &at,
+        at,
     )?;
     announce(tx, cx, game_id, &words)?;
     let zone = moderator_zone(tx, cx)?;
@@ -530,7 +536,7 @@ fn public_name(cx: &Context<'_>) -> String {
 /// A time inside an announcement, written out later in each reader's own
 /// time zone by [`localized`].
 fn time_mark(at: DateTime<Utc>) -> String {
-    format!("\u{1}{}\u{2}", now_text(at))
+    format!("\u{1}{}\u{2}", Timestamp::from(at))
 }
 
 /// `text` with every [`time_mark`] written as a local time in `zone`.
@@ -542,7 +548,11 @@ fn localized(text: &str, zone: &str) -> String {
         let after = &rest[start + 1..];
         match after.find('\u{2}') {
             Some(end) => {
-                out.push_str(&local_time(&after[..end], zone));
+                let mark = &after[..end];
+                match mark.parse::<Timestamp>() {
+                    Ok(at) => out.push_str(&local_time(at.utc(), zone)),
+                    Err(_) => out.push_str(mark),
+                }
                 rest = &after[end + 1..];
             }
             None => {
@@ -560,7 +570,7 @@ fn replayed(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()> {
     let recorder = rebuild(tx, row, cx.config.address_parts().1)?;
     let state = recorder.game();
     let count = tx.entries(row.id)?.len() as i64;
-    tx.set_position(row.id, &state.position(), count, &now_text(cx.now))?;
+    tx.set_position(row.id, &state.position(), count, cx.now.into())?;
     for seat in Seat::BOTH {
         tx.set_held(row.id, seat, &[])?;
     }
@@ -577,7 +587,7 @@ fn act(
     seat: Seat,
     order: &str,
 ) -> Result<std::result::Result<String, String>> {
-    let (game, at) = (row.id, now_text(cx.now));
+    let (game, at) = (row.id, Timestamp::from(cx.now));
     let mut state = rebuild(tx, row, cx.config.address_parts().1)?
         .game()
         .clone_box();
@@ -600,23 +610,19 @@ fn act(
     };
     tx.add_entry(
         game,
-        "order",
+        EntryKind::Order,
         Some(seat),
         &parsed,
         &format!("(moderator) {order}"),
         None,
-        &at,
+        at,
         &happened,
     )?;
     let count = tx.entries(game)?.len() as i64;
-    tx.set_position(game, &state.position(), count, &at)?;
+    tx.set_position(game, &state.position(), count, at)?;
     fresh_deadline(tx, cx.config, game, state.as_ref(), cx.now)?;
     if let Some(outcome) = state.outcome() {
-        let result = match outcome.result {
-            GameResult::Win(s) => seat_text(s),
-            GameResult::Draw => "draw",
-        };
-        tx.finish(game, result, &outcome.reason, &at)?;
+        tx.finish(game, outcome.result, &outcome.reason, at)?;
     }
     Ok(Ok(format!(
         "{parsed} was entered for {} at the player's request",
@@ -640,20 +646,25 @@ fn end_game(
     reason: &str,
 ) -> Result<Option<String>> {
     let row = game_row(tx, game)?;
-    if !matches!(row.status.as_str(), "active" | "invited") {
+    if !row.status.is_open() {
         return Ok(Some(format!("Refused: game {game} is {}.", row.status)));
     }
-    let at = now_text(cx.now);
-    let text = match result {
-        GameResult::Win(s) => seat_text(s),
-        GameResult::Draw => "draw",
-    };
-    tx.add_entry(game, "adjudicate", None, text, reason, None, &at, &[])?;
+    let at = Timestamp::from(cx.now);
+    tx.add_entry(
+        game,
+        EntryKind::Adjudicate,
+        None,
+        result_text(result),
+        reason,
+        None,
+        at,
+        &[],
+    )?;
     tx.finish(
         game,
-        text,
+        result,
         &format!("adjudicated by a moderator: {reason}"),
-        &at,
+        at,
     )?;
     Ok(None)
 }
@@ -672,12 +683,12 @@ fn stalled_words(tx: &Tx<'_>, cx: &Context<'_>, s: &crate::store::Stalled) -> Re
     } else if let (true, Some((seat, _))) = (s.timed_out, &s.deadline) {
         format!("{}'s time ran out", side(*seat))
     } else if let Some(until) = &s.paused_until {
-        format!("paused until {}", local_time(until, &zone))
+        format!("paused until {}", local_time(until.utc(), &zone))
     } else if let Some((seat, at)) = &s.deadline {
         format!(
             "past its deadline: {} had to act by {}",
             side(*seat),
-            local_time(at, &zone)
+            local_time(at.utc(), &zone)
         )
     } else {
         "needs a look".to_string()
@@ -700,7 +711,7 @@ pub fn resume(tx: &Tx<'_>, now: DateTime<Utc>, game: i64) -> Result<()> {
     let left = tx.unpause(game)?;
     if let (Some(left), Some(d)) = (left, tx.deadline(game)?) {
         let at = now + chrono::Duration::seconds(left);
-        tx.set_deadline(game, Some((d.seat, &now_text(at))))?;
+        tx.set_deadline(game, Some((d.seat, at.into())))?;
     }
     Ok(())
 }
@@ -716,7 +727,7 @@ fn announce(tx: &Tx<'_>, cx: &Context<'_>, game: i64, words: &str) -> Result<()>
             .clone_box(),
     };
     // The mail that ends a game carries its whole record.
-    let record = if row.status == "finished" {
+    let record = if row.status == GameStatus::Finished {
         let site = cx.config.address_parts().1;
         let record = rebuild(tx, row, site)?.into_record().to_string();
         format!("\nThe record of the game:\n\n{record}")

@@ -9,7 +9,8 @@ use super::game::kind_of;
 use super::identity::{self, secrets_match};
 use super::notices::notify_game;
 use super::work::Work;
-use super::{moderation, now_text, texts, Result, Service};
+use super::{moderation, texts, Result, Service};
+use crate::store::Timestamp;
 
 impl Service {
     /// Carries out one moderator command from the command line (as
@@ -21,7 +22,7 @@ impl Service {
             Ok(a) => a,
             Err(usage) => return Ok(format!("Not understood: {usage}")),
         };
-        let seed = format!("cli/{}/{}", now_text(now), line);
+        let seed = format!("cli/{}/{}", Timestamp::from(now), line);
         let cx = moderation::Context {
             config: &self.config,
             secret: &self.secret,

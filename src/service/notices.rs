@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use super::game::side_name;
 use super::identity::reply_address;
 use super::subject::game_subject;
-use super::{now_text, texts, Result};
+use super::{texts, Result};
 use crate::config::Config;
 use crate::games::Seat;
 use crate::mail::bounce;
@@ -47,7 +47,6 @@ pub(super) fn bounce_received(
     let diagnostic = problem
         .and_then(|p| p.diagnostic.clone())
         .unwrap_or_default();
-    let at = now_text(now);
     let count = tx.add_bounce(
         outbox_id,
         &mail.recipient,
@@ -55,7 +54,7 @@ pub(super) fn bounce_received(
         &status,
         &diagnostic,
         message_id,
-        &at,
+        now.into(),
     )?;
     if hard && count >= i64::from(config.bounces.hard_limit) {
         let why = format!("{count} hard bounces, the last {status} {diagnostic}");
@@ -182,7 +181,7 @@ pub(crate) fn queue_notice(
     };
     let json = serde_json::to_string(&notice)
         .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;
-    tx.queue_mail(&id, Some(game.id), address, &json, &now_text(now))?;
+    tx.queue_mail(&id, Some(game.id), address, &json, now.into())?;
     if let Some((g, s)) = seat {
         tx.set_last_message(g, s, &id)?;
     }
@@ -269,6 +268,6 @@ pub(crate) fn queue_service_mail(
     };
     let json = serde_json::to_string(&mail)
         .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;
-    tx.queue_mail(&mail.message_id, None, to, &json, &now_text(now))?;
+    tx.queue_mail(&mail.message_id, None, to, &json, now.into())?;
     Ok(())
 }

@@ -10,14 +10,14 @@ use super::texts::sentence;
 use super::work::Work;
 use super::Result;
 use crate::games::submission::{release, submit, submit_until_turn, Submission};
-use crate::games::{GameResult, Happened, Rejection, Seat};
-use crate::store::{seat_text, GameRow, SeatRow};
+use crate::games::{Happened, Rejection, Seat};
+use crate::store::{EntryKind, GameRow, GameStatus, SeatRow};
 
 impl Work<'_> {
     pub(super) fn orders(&mut self, lines: &[String], claim: Option<&Claim>) -> Result<()> {
         let first = lines[0].clone();
         if let Some((game, seat)) = self.authenticate(&first, claim)? {
-            if game.status != "active" {
+            if game.status != GameStatus::Active {
                 for l in lines {
                     self.item(
                         l,
@@ -143,11 +143,8 @@ impl Work<'_> {
             .set_position(game.id, &state.position(), count, self.at)?;
         self.refresh_deadline(game.id, state.as_ref())?;
         if let Some(outcome) = state.outcome() {
-            let result = match outcome.result {
-                GameResult::Win(s) => seat_text(s),
-                GameResult::Draw => "draw",
-            };
-            self.tx.finish(game.id, result, &outcome.reason, self.at)?;
+            self.tx
+                .finish(game.id, outcome.result, &outcome.reason, self.at)?;
         }
         let game = self.reload(game.id)?;
         self.broadcast(&game, state.as_ref(), &happened, Some(seat.seat))
@@ -170,7 +167,7 @@ impl Work<'_> {
             let events: Vec<String> = t.events.iter().map(|e| e.text.clone()).collect();
             self.tx.add_entry(
                 game.id,
-                "order",
+                EntryKind::Order,
                 Some(seat),
                 &t.order.to_string(),
                 &t.line,
@@ -242,7 +239,7 @@ impl Work<'_> {
         let games = self.tx.games_of(player).ok()?;
         games
             .into_iter()
-            .filter(|g| g.status == "active" && Some(g.id) != current)
+            .filter(|g| g.status == GameStatus::Active && Some(g.id) != current)
             .take(TRIED)
             .find(|g| {
                 let Ok(seats) = self.tx.seats(g.id) else {

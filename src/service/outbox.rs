@@ -9,9 +9,10 @@ use chrono::{DateTime, Utc};
 
 use super::notices::undeliverable;
 use super::poll::panic_text;
-use super::{now_text, Result, Service};
+use super::{Result, Service};
 use crate::mail::bounce;
 use crate::mail::outgoing::{MailSender, OutgoingMail};
+use crate::store::Timestamp;
 
 impl Service {
     /// Sends every mail due in the outbox, marking each sent or failed.
@@ -20,7 +21,7 @@ impl Service {
         loop {
             let due = {
                 let tx = self.store.tx()?;
-                let due = tx.due_mail(&now_text(now), 50)?;
+                let due = tx.due_mail(now.into(), 50)?;
                 tx.commit()?;
                 due
             };
@@ -34,7 +35,7 @@ impl Service {
             for (row, result) in due.iter().zip(results) {
                 match result {
                     Ok(()) => {
-                        tx.mark_sent(row.id, &now_text(self.clock.now()))?;
+                        tx.mark_sent(row.id, self.clock.now().into())?;
                         sent += 1;
                     }
                     Err((permanent, error)) => {
@@ -43,10 +44,12 @@ impl Service {
                         let base = self.config.outgoing.retry_base_secs;
                         let retry = (!permanent && row.attempts < 12).then(|| {
                             let wait = Duration::from_secs(base << row.attempts.min(10));
-                            now_text(now + chrono::Duration::from_std(wait).unwrap_or_default())
+                            Timestamp::from(
+                                now + chrono::Duration::from_std(wait).unwrap_or_default(),
+                            )
                         });
                         tracing::warn!(message_id = %row.message_id, %error, permanent, "send failed");
-                        tx.mark_failed(row.id, &error, retry.as_deref())?;
+                        tx.mark_failed(row.id, &error, retry)?;
                         if retry.is_none() {
                             let why = format!("mail to it failed: {error}");
                             undeliverable(&tx, &self.config, row.id, &why, now)?;

@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 
 use super::clock::{sweep, SweepReport};
 use super::incoming::content_digest;
-use super::{notices, now_text, PollReport, Result, Service};
+use super::{notices, PollReport, Result, Service};
 use crate::mail::intake;
 use crate::store::seat_text;
 
@@ -94,7 +94,7 @@ impl Service {
         let limit = i64::from(self.config.intake.max_attempts.max(1));
         let counted = (|| -> Result<i64> {
             let tx = self.store.tx()?;
-            let attempts = tx.intake_failed(&digest, &error, &now_text(now))?;
+            let attempts = tx.intake_failed(&digest, &error, now.into())?;
             tx.commit()?;
             Ok(attempts)
         })();

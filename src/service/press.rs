@@ -4,7 +4,7 @@
 use super::game::side_name;
 use super::work::Work;
 use super::Result;
-use crate::store::{GameRow, SeatRow};
+use crate::store::{EntryKind, GameRow, SeatRow};
 
 impl Work<'_> {
     /// `SAY text`: the message goes to the opponent with this mail's
@@ -29,7 +29,7 @@ impl Work<'_> {
         let count = self.tx.entries(game.id)?.len() as i64;
         self.tx.add_entry(
             game.id,
-            "comment",
+            EntryKind::Comment,
             Some(seat.seat),
             &words,
             line,

@@ -5,9 +5,9 @@
 use super::game::{hosted_of, load};
 use super::work::Work;
 use super::Result;
-use crate::games::{AnyGame, GameOptions, GameResult, Seat};
+use crate::games::{AnyGame, GameOptions};
 use crate::record::{Record, Recorder};
-use crate::store::{GameRow, StoreError, Tx};
+use crate::store::{result_from_text, EntryKind, GameRow, GameStatus, StoreError, Timestamp, Tx};
 
 impl Work<'_> {
     /// The game's state: the cache when it is current, else a replay.
@@ -54,32 +54,28 @@ pub fn rebuild(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recorder> {
                 format!("{} <{}>", s.name, s.address)
             };
         }
-        tags.started = record_date(&game.created_at);
-        if game.status == "finished" {
-            tags.ended = record_date(&game.updated_at);
+        tags.started = record_date(game.created_at);
+        if game.status == GameStatus::Finished {
+            tags.ended = record_date(game.updated_at);
         }
     }
     for e in tx.entries(game.id)? {
-        let outcome = match (e.kind.as_str(), e.seat) {
-            ("order", _) => recorder
+        let outcome = match (e.kind, e.seat) {
+            (EntryKind::Order, _) => recorder
                 .apply(&e.text)
                 .map(|_| ())
                 .map_err(|e| format!("{e:?}")),
-            ("resign", Some(seat)) => recorder.resign(seat).map_err(|e| format!("{e:?}")),
-            ("draw", _) => recorder.agree_draw().map_err(|e| format!("{e:?}")),
-            ("adjudicate", _) => {
-                let result = match e.text.as_str() {
-                    "north" => GameResult::Win(Seat::North),
-                    "south" => GameResult::Win(Seat::South),
-                    _ => GameResult::Draw,
-                };
-                recorder.adjudicate(result).map_err(|e| format!("{e:?}"))
-            }
-            ("comment", _) => {
+            (EntryKind::Resign, Some(seat)) => recorder.resign(seat).map_err(|e| format!("{e:?}")),
+            (EntryKind::Resign, None) => Err("a resignation of nobody".to_string()),
+            (EntryKind::Draw, _) => recorder.agree_draw().map_err(|e| format!("{e:?}")),
+            (EntryKind::Adjudicate, _) => match result_from_text(&e.text) {
+                Some(result) => recorder.adjudicate(result).map_err(|e| format!("{e:?}")),
+                None => Err(format!("{:?} is no result", e.text)),
+            },
+            (EntryKind::Comment, _) => {
                 recorder.comment(&e.text);
                 Ok(())
             }
-            (kind, _) => Err(format!("unknown entry kind {kind:?}")),
         };
         if let Err(why) = outcome {
             return Err(
@@ -90,12 +86,13 @@ pub fn rebuild(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recorder> {
     Ok(recorder)
 }
 
-/// The date part of a stored RFC 3339 time, for a record's tags.
-fn record_date(at: &str) -> Option<crate::record::Date> {
-    let date = at.get(..10)?;
-    let mut parts = date.split('-');
-    let year = parts.next()?.parse().ok()?;
-    let month = parts.next()?.parse().ok()?;
-    let day = parts.next()?.parse().ok()?;
-    crate::record::Date::new(year, month, day)
+/// The date (UTC) of a stored time, for a record's tags.
+fn record_date(at: Timestamp) -> Option<crate::record::Date> {
+    use chrono::Datelike;
+    let date = at.utc().date_naive();
+    crate::record::Date::new(
+        u16::try_from(date.year()).ok()?,
+        u8::try_from(date.month()).ok()?,
+        u8::try_from(date.day()).ok()?,
+    )
 }

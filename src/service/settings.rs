@@ -1,14 +1,12 @@
 //! A player's own settings: the address they play from (SET ADDRESS,
 //! CONFIRM ADDRESS), vacations, the time zone deadlines are shown in.
 
-use chrono::{DateTime, Utc};
-
-use super::clock::{start_vacation, vacation_days_used, whole_days};
+use super::clock::{start_vacation, vacation_days_used, whole_days, year_start};
 use super::notices::queue_notice;
 use super::work::Work;
 use super::zones::local_time;
-use super::{commands, identity, now_text, texts, Result};
-use crate::store::{seat_text, GameRow, SeatRow};
+use super::{commands, identity, texts, Result};
+use crate::store::{seat_text, GameRow, SeatRow, Timestamp};
 
 /// Days a SET ADDRESS code may be confirmed from the new address.
 const ADDRESS_CODE_DAYS: i64 = 7;
@@ -69,8 +67,11 @@ impl Work<'_> {
 
     /// `CONFIRM ADDRESS code`, from the new address: every seat moves.
     pub(super) fn confirm_address(&mut self, line: &str, code: &str) -> Result<()> {
-        let since = now_text(self.now - chrono::Duration::days(ADDRESS_CODE_DAYS));
-        let Some((player, old)) = self.tx.take_address_change(code, self.sender, &since)? else {
+        let since = self.now - chrono::Duration::days(ADDRESS_CODE_DAYS);
+        let Some((player, old)) = self
+            .tx
+            .take_address_change(code, self.sender, since.into())?
+        else {
             self.item(
                 line,
                 "Refused: this code is not one orderly sent to this address in the \
@@ -83,7 +84,7 @@ impl Work<'_> {
         let me = self.tx.player(self.sender, "", self.at)?;
         let mut moved = Vec::new();
         for g in self.tx.games_of(me)? {
-            if !matches!(g.status.as_str(), "active" | "invited") {
+            if !g.status.is_open() {
                 continue;
             }
             moved.push(g.id.to_string());
@@ -136,15 +137,10 @@ impl Work<'_> {
         let Some((id, ends)) = self.tx.on_vacation(player, self.at)? else {
             return Ok(());
         };
-        let Ok(ends) = DateTime::parse_from_rfc3339(&ends) else {
-            return Ok(());
-        };
-        let unused = ends.with_timezone(&Utc) - self.now;
+        let unused = ends.utc() - self.now;
         for (game, _, deadline) in self.tx.deadlines_of_player(player)? {
-            if let Ok(d) = DateTime::parse_from_rfc3339(&deadline) {
-                let back = (d.with_timezone(&Utc) - unused).max(self.now);
-                self.tx.move_deadline(game, &now_text(back))?;
-            }
+            let back = (deadline.utc() - unused).max(self.now);
+            self.tx.move_deadline(game, back.into())?;
         }
         self.tx.end_vacation(id, self.at)?;
         self.item(
@@ -180,11 +176,10 @@ impl Work<'_> {
             return Ok(());
         }
         let days = whole_days(ends - starts);
-        let year_start = format!("{}-01-01", self.now.format("%Y"));
-        let taken = self.tx.vacations_of(player, &year_start)?;
-        let overlaps = taken
-            .iter()
-            .any(|v| !v.ended && v.starts < now_text(ends) && v.ends > now_text(starts));
+        let taken = self.tx.vacations_of(player, year_start(self.now))?;
+        let overlaps = taken.iter().any(|v| {
+            !v.ended && v.starts < Timestamp::from(ends) && v.ends > Timestamp::from(starts)
+        });
         if overlaps {
             self.item(
                 line,
@@ -207,9 +202,7 @@ impl Work<'_> {
             );
             return Ok(());
         }
-        let id = self
-            .tx
-            .add_vacation(player, &now_text(starts), &now_text(ends))?;
+        let id = self.tx.add_vacation(player, starts.into(), ends.into())?;
         if starts <= self.now {
             start_vacation(self.tx, self.config, id, player, starts, ends, self.now)?;
         }
@@ -218,8 +211,8 @@ impl Work<'_> {
             format!(
                 "Vacation from {} to {}: your clocks stop in every game; any order \
                  you send ends it early. {} vacation days left this year.",
-                local_time(&now_text(starts), "UTC"),
-                local_time(&now_text(ends), "UTC"),
+                local_time(starts, "UTC"),
+                local_time(ends, "UTC"),
                 allowance - used - days
             ),
             false,

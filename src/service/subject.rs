@@ -2,8 +2,8 @@
 //! words; a reply to any other mail keeps the subject it answers.
 
 use super::game::load;
-use crate::games::Seat;
-use crate::store::{seat_from_text, GameRow};
+use crate::games::{GameResult, Seat};
+use crate::store::{GameRow, GameStatus};
 
 /// The subject of a mail about `game` to the player of `seat` (or to
 /// someone else): the game and its state in a few words, `Game 12: your
@@ -11,11 +11,13 @@ use crate::store::{seat_from_text, GameRow};
 /// `Game 12: over - Blue wins 11-2`. Threading rests on In-Reply-To and
 /// References, which stay as they are.
 pub fn game_subject(game: &GameRow, seat: Option<Seat>) -> String {
-    let headline = match game.status.as_str() {
-        "invited" => format!("invitation to {}", game.kind.to_ascii_uppercase()),
-        "declined" => "declined".to_string(),
-        "expired" => "invitation expired".to_string(),
-        _ => headline(game, seat).unwrap_or_else(|| game.kind.to_ascii_uppercase()),
+    let headline = match game.status {
+        GameStatus::Invited => format!("invitation to {}", game.kind.to_ascii_uppercase()),
+        GameStatus::Declined => "declined".to_string(),
+        GameStatus::Expired => "invitation expired".to_string(),
+        GameStatus::Active | GameStatus::Finished => {
+            headline(game, seat).unwrap_or_else(|| game.kind.to_ascii_uppercase())
+        }
     };
     format!("Game {}: {headline}", game.id)
 }
@@ -23,16 +25,16 @@ pub fn game_subject(game: &GameRow, seat: Option<Seat>) -> String {
 fn headline(game: &GameRow, seat: Option<Seat>) -> Option<String> {
     let state = load(game)?;
     if state.outcome().is_none() {
-        if let Some(result) = &game.result {
+        if let Some(result) = game.result {
             // Ended outside the rules: a resignation, a draw, a ruling.
             let how = game
                 .termination
                 .as_deref()
                 .map(|t| format!(" ({t})"))
                 .unwrap_or_default();
-            return Some(match seat_from_text(result) {
-                Some(w) => format!("over - {} wins{how}", state.seat_name(w)),
-                None => format!("over - a draw{how}"),
+            return Some(match result {
+                GameResult::Win(w) => format!("over - {} wins{how}", state.seat_name(w)),
+                GameResult::Draw => format!("over - a draw{how}"),
             });
         }
     }

@@ -6,7 +6,7 @@ use super::in_advance::AnswerInAdvance;
 use super::work::Work;
 use super::zones::local_time;
 use super::{texts, Result};
-use crate::games::{AnyGame, BoardStyle, Happened, Seat};
+use crate::games::{AnyGame, BoardStyle, GameResult, Happened, Seat};
 use crate::store::{GameRow, Tx};
 
 impl Work<'_> {
@@ -60,12 +60,12 @@ pub fn update_text_keyed(
             .unwrap_or_default()
     };
     let pending = state.pending();
-    let result = match (&game.result, state.outcome()) {
+    let result = match (game.result, state.outcome()) {
         (Some(r), _) => Some(format!(
             "{}{}",
-            match r.as_str() {
-                "draw" => "a draw".to_string(),
-                seat_name => format!("{} wins", seat_named_text(state, seat_name)),
+            match r {
+                GameResult::Draw => "a draw".to_string(),
+                GameResult::Win(winner) => format!("{} wins", state.seat_name(winner)),
             },
             game.termination
                 .as_deref()
@@ -83,10 +83,10 @@ pub fn update_text_keyed(
         _ => None,
     };
     let paused = tx.paused_until(game.id)?;
-    let deadline = match tx.deadline(game.id)? {
+    let deadline = match (paused, tx.deadline(game.id)?) {
         // A paused game's clock stands still: no deadline before the pause
         // ends is announced.
-        _ if paused.is_some() => {
+        (Some(until), _) => {
             let address = seats
                 .iter()
                 .find(|r| r.seat == seat)
@@ -96,10 +96,10 @@ pub fn update_text_keyed(
             Some(format!(
                 "The game is paused by the moderators until {}; the clock stands \
                  still till then.",
-                local_time(paused.as_deref().unwrap_or_default(), &zone)
+                local_time(until.utc(), &zone)
             ))
         }
-        Some(d) => {
+        (None, Some(d)) => {
             let address = seats
                 .iter()
                 .find(|r| r.seat == seat)
@@ -113,10 +113,10 @@ pub fn update_text_keyed(
                 } else {
                     state.seat_name(d.seat).to_string()
                 },
-                local_time(&d.at, &zone)
+                local_time(d.at.utc(), &zone)
             ))
         }
-        None => None,
+        (None, None) => None,
     };
     // What this seat answered in advance: only its own, never the other's.
     let answers: Vec<String> =
@@ -171,11 +171,4 @@ fn untold<E: std::fmt::Display>(happened: &[E], already_told: &[String]) -> Vec<
         }
     }
     out
-}
-
-fn seat_named_text(state: &dyn AnyGame, seat: &str) -> &'static str {
-    match seat {
-        "north" => state.seat_name(Seat::North),
-        _ => state.seat_name(Seat::South),
-    }
 }

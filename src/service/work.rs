@@ -14,7 +14,7 @@ use crate::config::Config;
 use crate::games::{AnyGame, Seat};
 use crate::mail::intake::Incoming;
 use crate::mail::outgoing::{AutoKind, OutgoingMail};
-use crate::store::{GameRow, SeatRow, StoreError, Tx};
+use crate::store::{GameRow, SeatRow, StoreError, Timestamp, Tx};
 
 /// The processing of one mail, inside its transaction.
 pub(super) struct Work<'a> {
@@ -24,7 +24,7 @@ pub(super) struct Work<'a> {
     pub(super) incoming: &'a Incoming,
     pub(super) message_id: &'a str,
     pub(super) sender: &'a str,
-    pub(super) at: &'a str,
+    pub(super) at: Timestamp,
     pub(super) now: DateTime<Utc>,
     pub(super) items: Vec<Item>,
     /// Further sections of the reply (boards, help, lists).

@@ -1,7 +1,7 @@
 //! Time zones: the one a mail's `Date:` offset suggests (until a player
 //! chooses theirs), and a stored time as a player reads it.
 
-use chrono::DateTime;
+use chrono::{DateTime, Utc};
 
 /// The time zone a `Date:` offset (seconds east of UTC) stands for: a fixed
 /// `Etc/GMT` zone for whole hours (whose names count the other way), the
@@ -54,13 +54,10 @@ pub(super) fn zone_of_offset(seconds: i32) -> Option<&'static str> {
     }
 }
 
-/// A stored UTC time in a player's zone: `Tue 24 Nov 2026 11:00 CET
+/// A UTC time in a player's zone: `Tue 24 Nov 2026 11:00 CET
 /// (Europe/Paris)`, or `... 11:00 UTC+01:00` for a zone guessed from an
 /// offset; UTC when the zone is unknown.
-pub fn local_time(at: &str, zone: &str) -> String {
-    let Ok(utc) = DateTime::parse_from_rfc3339(at) else {
-        return at.to_string();
-    };
+pub fn local_time(utc: DateTime<Utc>, zone: &str) -> String {
     let tz: chrono_tz::Tz = zone.parse().unwrap_or(chrono_tz::UTC);
     let local = utc.with_timezone(&tz);
     if tz.name().starts_with("Etc/") {

@@ -3,6 +3,7 @@
 //! through `scripts/mailstack` (see there for what is configured).
 //!
 //! ```ignore
+//! #[path = "../common/mod.rs"]
 //! mod common;
 //! use common::mailstack::MailStack;
 //! let Some(stack) = MailStack::start() else { return }; // skipped: no servers

@@ -1,0 +1,109 @@
+//! Incoming mail already seen: each Message-ID processed (a second delivery
+//! stops here), the content digest that recognises a replay under a new
+//! Message-ID, the counts the per-sender rate limits read, and the mails
+//! whose processing failed, counted until they are set aside.
+
+use rusqlite::{params, OptionalExtension};
+
+use crate::store::{Result, Timestamp, Tx};
+
+impl Tx<'_> {
+    /// Whether this Message-ID was processed before.
+    pub fn message_seen(&self, message_id: &str) -> Result<bool> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT 1 FROM messages WHERE message_id = ?1",
+                params![message_id],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+
+    /// Records a processed message and what became of it.
+    pub fn record_message(
+        &self,
+        message_id: &str,
+        sender: &str,
+        at: Timestamp,
+        outcome: &str,
+    ) -> Result<()> {
+        self.tx.execute(
+            "INSERT INTO messages (message_id, sender, received_at, outcome) VALUES (?1, ?2, ?3, ?4)",
+            params![message_id, sender, at, outcome],
+        )?;
+        Ok(())
+    }
+
+    /// Messages from `sender` received at or after `since`.
+    pub fn messages_since(&self, sender: &str, since: Timestamp) -> Result<i64> {
+        Ok(self.tx.query_row(
+            "SELECT COUNT(*) FROM messages WHERE sender = ?1 AND received_at >= ?2",
+            params![sender, since],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// The commands and orders read from `sender`'s mails since `since`.
+    pub fn commands_since(&self, sender: &str, since: Timestamp) -> Result<i64> {
+        Ok(self.tx.query_row(
+            "SELECT COALESCE(SUM(commands), 0) FROM messages WHERE sender = ?1 AND received_at >= ?2",
+            params![sender, since],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Notes the content digest of a recorded mail (see [`Tx::digest_seen`]).
+    pub fn set_message_digest(&self, message_id: &str, digest: &str) -> Result<()> {
+        self.tx.execute(
+            "UPDATE messages SET digest = ?2 WHERE message_id = ?1",
+            params![message_id, digest],
+        )?;
+        Ok(())
+    }
+
+    /// Whether a mail with this content digest was processed already.
+    pub fn digest_seen(&self, digest: &str) -> Result<bool> {
+        Ok(self
+            .tx
+            .prepare_cached("SELECT 1 FROM messages WHERE digest = ?1 LIMIT 1")?
+            .query_row(params![digest], |_| Ok(()))
+            .optional()?
+            .is_some())
+    }
+
+    /// Notes how many commands and orders a recorded mail carried.
+    pub fn set_message_commands(&self, message_id: &str, commands: i64) -> Result<()> {
+        self.tx.execute(
+            "UPDATE messages SET commands = ?2 WHERE message_id = ?1",
+            params![message_id, commands],
+        )?;
+        Ok(())
+    }
+
+    /// Counts one more failed attempt at the incoming mail with `digest`;
+    /// returns the attempts so far.
+    pub fn intake_failed(&self, digest: &str, error: &str, at: Timestamp) -> Result<i64> {
+        self.tx.execute(
+            "INSERT INTO intake_failures (digest, attempts, last_error, first_at) \
+             VALUES (?1, 1, ?2, ?3) \
+             ON CONFLICT(digest) DO UPDATE SET attempts = attempts + 1, last_error = ?2",
+            params![digest, error, at],
+        )?;
+        Ok(self.tx.query_row(
+            "SELECT attempts FROM intake_failures WHERE digest = ?1",
+            params![digest],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Forgets the failures of the mail with `digest` (it went through).
+    pub fn intake_succeeded(&self, digest: &str) -> Result<()> {
+        self.tx.execute(
+            "DELETE FROM intake_failures WHERE digest = ?1",
+            params![digest],
+        )?;
+        Ok(())
+    }
+}

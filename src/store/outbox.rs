@@ -1,0 +1,183 @@
+//! Outgoing mail: queued in the transaction that decided it, sent after,
+//! retried with backoff; and what comes back, bounces matched to the exact
+//! mail they report, and the seats whose address no longer takes mail.
+
+use rusqlite::{params, OptionalExtension};
+
+use crate::games::Seat;
+use crate::store::{column, Result, Timestamp, Tx};
+
+/// What the outbox knows of one mail it sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SentMail {
+    /// Row id.
+    pub id: i64,
+    /// The game it was about.
+    pub game_id: Option<i64>,
+    /// Its recipient.
+    pub recipient: String,
+}
+
+/// A mail waiting in the outbox.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutboxRow {
+    /// Row id.
+    pub id: i64,
+    /// Its Message-ID.
+    pub message_id: String,
+    /// The mail as JSON.
+    pub mail: String,
+    /// Attempts so far.
+    pub attempts: i64,
+}
+
+impl Tx<'_> {
+    /// Queues an outgoing mail; a Message-ID already queued is left as is
+    /// (the same decision made twice is one mail).
+    pub fn queue_mail(
+        &self,
+        message_id: &str,
+        game: Option<i64>,
+        recipient: &str,
+        mail_json: &str,
+        at: Timestamp,
+    ) -> Result<()> {
+        self.tx.execute(
+            "INSERT OR IGNORE INTO outbox (message_id, game_id, recipient, mail, status, \
+             next_attempt_at, created_at) VALUES (?1, ?2, ?3, ?4, 'queued', ?5, ?5)",
+            params![message_id, game, recipient, mail_json, at],
+        )?;
+        Ok(())
+    }
+
+    /// Mails due for (another) attempt at `now`, oldest first.
+    pub fn due_mail(&self, now: Timestamp, limit: i64) -> Result<Vec<OutboxRow>> {
+        let mut stmt = self.tx.prepare(
+            "SELECT id, message_id, mail, attempts FROM outbox WHERE status = 'queued' \
+             AND next_attempt_at <= ?1 ORDER BY id LIMIT ?2",
+        )?;
+        let rows = stmt.query_map(params![now, limit], |r| {
+            Ok(OutboxRow {
+                id: r.get(0)?,
+                message_id: r.get(1)?,
+                mail: r.get(2)?,
+                attempts: r.get(3)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+
+    /// Marks a mail sent.
+    pub fn mark_sent(&self, id: i64, at: Timestamp) -> Result<()> {
+        self.tx.execute(
+            "UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?2, \
+             last_error = NULL WHERE id = ?1",
+            params![id, at],
+        )?;
+        Ok(())
+    }
+
+    /// Records a failed attempt: retried at `retry_at`, or given up.
+    pub fn mark_failed(&self, id: i64, error: &str, retry_at: Option<Timestamp>) -> Result<()> {
+        match retry_at {
+            Some(when) => self.tx.execute(
+                "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, \
+                 next_attempt_at = ?3 WHERE id = ?1",
+                params![id, error, when],
+            )?,
+            None => self.tx.execute(
+                "UPDATE outbox SET status = 'failed', attempts = attempts + 1, \
+                 last_error = ?2 WHERE id = ?1",
+                params![id, error],
+            )?,
+        };
+        Ok(())
+    }
+
+    /// The outbox row with this id.
+    pub fn sent_mail(&self, id: i64) -> Result<Option<SentMail>> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT id, game_id, recipient FROM outbox WHERE id = ?1",
+                params![id],
+                |r| {
+                    Ok(SentMail {
+                        id: r.get(0)?,
+                        game_id: r.get(1)?,
+                        recipient: r.get(2)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+
+    /// Counts outbox rows by status (for tests and `orderly games`).
+    pub fn outbox_count(&self, status: &str) -> Result<i64> {
+        Ok(self.tx.query_row(
+            "SELECT COUNT(*) FROM outbox WHERE status = ?1",
+            params![status],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Records a bounce of an outbox mail; returns the address's count of
+    /// hard bounces so far.
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_bounce(
+        &self,
+        outbox_id: i64,
+        address: &str,
+        hard: bool,
+        status: &str,
+        diagnostic: &str,
+        message_id: &str,
+        at: Timestamp,
+    ) -> Result<i64> {
+        self.tx.execute(
+            "INSERT INTO bounces (outbox_id, address, hard, status, diagnostic, message_id, at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![outbox_id, address, hard, status, diagnostic, message_id, at],
+        )?;
+        Ok(self.tx.query_row(
+            "SELECT COUNT(*) FROM bounces WHERE address = ?1 AND hard = 1",
+            params![address],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Marks every seat of `address` in unfinished games as undeliverable;
+    /// returns the (game, seat) pairs newly marked.
+    pub fn mark_undeliverable(&self, address: &str, why: &str) -> Result<Vec<(i64, Seat)>> {
+        let mut stmt = self.tx.prepare(
+            "SELECT s.game_id, s.seat FROM seats s JOIN players p ON p.id = s.player_id \
+             JOIN games g ON g.id = s.game_id WHERE p.address = ?1 \
+             AND g.status IN ('invited', 'active') AND s.undeliverable IS NULL",
+        )?;
+        let rows: Vec<(i64, Seat)> = stmt
+            .query_map(params![address], |r| Ok((r.get(0)?, column(r, 1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut out = Vec::new();
+        for (game, seat) in rows {
+            self.tx.execute(
+                "UPDATE seats SET undeliverable = ?3 WHERE game_id = ?1 AND seat = ?2",
+                params![game, seat, why],
+            )?;
+            out.push((game, seat));
+        }
+        Ok(out)
+    }
+
+    /// Why mail to a seat fails, if it does.
+    pub fn undeliverable(&self, game: i64, seat: Seat) -> Result<Option<String>> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT undeliverable FROM seats WHERE game_id = ?1 AND seat = ?2",
+                params![game, seat],
+                |r| r.get(0),
+            )
+            .optional()?
+            .flatten())
+    }
+}

@@ -1,0 +1,232 @@
+//! Exactly once under crashes: the real daemon (`orderly serve`) as a child
+//! process over a few hundred mails, killed with SIGKILL at random moments
+//! and restarted each time. Afterwards every order was applied exactly once
+//! and every reply was written at least once.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::rng::XorShift;
+use orderly::config::Config;
+use orderly::games::squares::Squares;
+use orderly::games::{Game, GameOptions, Seat};
+use orderly::mail::maildir::Maildir;
+use orderly::mail::outgoing::{file_name, message_id};
+use orderly::service::identity::seat_secret;
+use orderly::store::Store;
+
+const SECRET: &str = "crash-test-secret";
+const ORDERS: usize = 240;
+
+fn mail(n: usize, from: &str, to: &str, body: &str) -> (String, Vec<u8>) {
+    let id = format!("crash{n:04}@test");
+    let raw = format!(
+        "From: {from}\r\nTo: {to}\r\nSubject: crash test {n}\r\nMessage-ID: <{id}>\r\n\r\n{body}\r\n"
+    );
+    (id, raw.into_bytes())
+}
+
+fn write_config(dir: &Path) -> PathBuf {
+    let path = dir.join("orderly.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "[service]\naddress = \"orderly@example.org\"\nsecret = \"{SECRET}\"\n\
+             poll_interval_secs = 1\nrate_limit_per_hour = 100000\n\
+             [store]\npath = \"{d}/orderly.db\"\n[intake]\nmaildir = \"{d}/inbox\"\n\
+             [outgoing]\ndir = \"{d}/sent\"\n",
+            d = dir.display()
+        ),
+    )
+    .expect("the config is written");
+    path
+}
+
+#[test]
+fn killed_at_random_the_daemon_applies_every_order_once_and_answers_every_mail() {
+    let dir = std::env::temp_dir().join(format!("orderly-crash-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let config_path = write_config(&dir);
+    let inbox = Maildir::open_or_create(dir.join("inbox")).unwrap();
+
+    // The mails of a whole game, decided in advance by a model: they are
+    // delivered at once and processed in delivery (file name) order.
+    let key = |seat| seat_secret(SECRET.as_bytes(), 1, seat);
+    let addr = |seat| format!("orderly+g1.{}@example.org", key(seat));
+    let mut mails = vec![
+        mail(
+            0,
+            "ann@example.org",
+            "orderly@example.org",
+            "NEW SQUARES VS bob@example.org",
+        ),
+        mail(1, "bob@example.org", &addr(Seat::South), "ACCEPT"),
+    ];
+    let mut model = Squares::new(&GameOptions::default());
+    let mut rng = XorShift::from_state(0x9E37_79B9_7F4A_7C15);
+    let mut orders = Vec::new();
+    while orders.len() < ORDERS && model.outcome().is_none() {
+        let pending = model.pending().unwrap();
+        let legal = model.legal_orders();
+        let order = legal[rng.below(legal.len())];
+        model.apply(&order).unwrap();
+        let from = match pending.seat {
+            Seat::North => "ann@example.org",
+            Seat::South => "bob@example.org",
+        };
+        mails.push(mail(
+            mails.len(),
+            from,
+            &addr(pending.seat),
+            &order.to_string(),
+        ));
+        orders.push(order.to_string());
+    }
+    for (_, raw) in &mails {
+        inbox.deliver(raw).unwrap();
+    }
+
+    let mut kills = 0;
+    let started = Instant::now();
+    loop {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_orderly"))
+            .args(["--config", config_path.to_str().unwrap(), "serve"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("orderly serve starts");
+        std::thread::sleep(Duration::from_millis(20 + rng.below(180) as u64));
+        child.kill().expect("SIGKILL");
+        child.wait().unwrap();
+        kills += 1;
+        let waiting = inbox.new_messages().unwrap().len();
+        if waiting == 0 || kills >= 300 {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(600), "no progress");
+    }
+    // A last clean run drains whatever the kills left queued.
+    let status = Command::new(env!("CARGO_BIN_EXE_orderly"))
+        .args(["--config", config_path.to_str().unwrap(), "poll", "--once"])
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert!(
+        inbox.new_messages().unwrap().is_empty(),
+        "after {kills} kills mail is left"
+    );
+
+    // Every order exactly once: the stored record is the model's game.
+    let config = Config::load(Some(&config_path)).unwrap();
+    let mut store = Store::open(&config.store.path).unwrap();
+    let record = orderly::service::admin::export(&mut store, 1, false, "example.org").unwrap();
+    let stored: Vec<String> = record
+        .lines()
+        .filter_map(|l| l.split_once(". ").map(|(_, rest)| rest.to_string()))
+        .filter_map(|l| l.split_once(' ').map(|(_, o)| o.to_string()))
+        .collect();
+    let tx = store.tx().unwrap();
+    let entries = tx.entries(1).unwrap();
+    assert_eq!(
+        entries.len(),
+        orders.len(),
+        "every order once ({kills} kills)"
+    );
+    for (entry, order) in entries.iter().zip(&orders) {
+        assert_eq!(&entry.text, order);
+    }
+    assert!(!stored.is_empty());
+    assert_eq!(tx.outbox_count("queued").unwrap(), 0);
+    drop(tx);
+    let shown = orderly::service::admin::show(&mut store, 1, "example.org").unwrap();
+    assert!(
+        shown.contains(&format!("position {}", model.position())),
+        "{shown}"
+    );
+
+    // Every reply written at least once, under its stable Message-ID (the
+    // file name is `<date>-<id>`, the date to sort by).
+    let sent: HashSet<String> = std::fs::read_dir(dir.join("sent"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter_map(|name| name.split_once('-').map(|(_, id)| id.to_string()))
+        .collect();
+    for (id, _) in &mails {
+        let reply = message_id(&format!("{id}/reply"), "example.org");
+        assert!(
+            sent.contains(&file_name(&reply)),
+            "no reply to {id} ({kills} kills)"
+        );
+    }
+    eprintln!("{} mails, {kills} kills", mails.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Waits until process `pid` has handlers for SIGINT and SIGTERM, read from
+/// the kernel's `SigCgt` mask (bits 2 and 15), instead of sleeping a guess.
+fn wait_until_it_catches_sigint_and_sigterm(pid: u32) {
+    let wanted = (1u64 << (2 - 1)) | (1u64 << (15 - 1));
+    let started = Instant::now();
+    loop {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let caught = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+            .unwrap_or(0);
+        if caught & wanted == wanted {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "orderly never installed its signal handlers ({status})"
+        );
+        std::thread::yield_now();
+    }
+}
+
+#[test]
+fn serve_stops_cleanly_on_sigterm_and_sigint() {
+    for signal in ["-TERM", "-INT"] {
+        let dir = std::env::temp_dir().join(format!("orderly-stop-{}{signal}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let config_path = write_config(&dir);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_orderly"))
+            .args(["--config", config_path.to_str().unwrap(), "serve"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("orderly serve starts");
+        // Signalled as early as it can be caught: while the daemon is still
+        // opening its store and mailbox, it must stop as cleanly as later.
+        wait_until_it_catches_sigint_and_sigterm(child.id());
+        let sent = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success());
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "serve did not stop on {signal}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(status.success(), "{signal}: {status:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
