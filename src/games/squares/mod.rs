@@ -35,8 +35,9 @@
 //!    (`apply`) and why an order is refused, as data (`refusal`).
 //! 3. `text/`: how a game is *written*, always in a notation passed
 //!    explicitly: the notation itself (`notation`), orders, events and
-//!    refusals in words (`order`, `event`, `refusal`), position strings
-//!    (`position`), the forgiving reader (`reader`), suggestions
+//!    refusals in words (`order`, `event`, `refusal`), how a game ends
+//!    (`ending`), position strings (`position`), the forgiving reader
+//!    (`reader`), suggestions
 //!    (`suggest`), the board drawing (`drawing`), the choices (`choices`),
 //!    answers in advance (`conditions`) and the rules text (`rules_text`).
 //!
@@ -44,7 +45,8 @@
 //! unit -> board -> variant -> flow -> order -> event -> attack -> state; in
 //! `engine/` rules -> movegen -> turn -> retreat -> options -> attack ->
 //! apply -> refusal; in `text/` notation -> order -> event -> refusal ->
-//! position -> suggest -> reader -> conditions -> drawing -> choices (each
+//! ending -> position -> suggest -> reader -> conditions -> drawing ->
+//! choices (each
 //! file uses only files before it). This file and `napoleonic.rs` sit on
 //! top: each game's [`Game`] and [`GameText`] impls, and the public names.
 
@@ -170,11 +172,11 @@ impl GameText for Squares {
     }
 
     fn ending_words(ending: &EndReason) -> String {
-        ending.words(notation::CIVIL_WAR.sides)
+        text::ending::words(*ending, notation::CIVIL_WAR.sides)
     }
 
     fn read_ending(words: &str) -> Option<EndReason> {
-        EndReason::read(words, notation::CIVIL_WAR.sides)
+        text::ending::read(words, notation::CIVIL_WAR.sides)
     }
 
     fn read_order(&self, line: &str) -> Result<Order, Rejection> {

@@ -218,11 +218,11 @@ impl GameText for Napoleonic {
     }
 
     fn ending_words(ending: &EndReason) -> String {
-        ending.words(NAPOLEONIC.sides)
+        super::text::ending::words(*ending, NAPOLEONIC.sides)
     }
 
     fn read_ending(words: &str) -> Option<EndReason> {
-        EndReason::read(words, NAPOLEONIC.sides)
+        super::text::ending::read(words, NAPOLEONIC.sides)
     }
 
     fn read_order(&self, line: &str) -> Result<NapOrder, Rejection> {

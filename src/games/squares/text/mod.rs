@@ -11,6 +11,8 @@ pub mod event;
 
 pub mod refusal;
 
+pub mod ending;
+
 pub mod position;
 
 pub mod suggest;
