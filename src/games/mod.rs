@@ -40,7 +40,7 @@ pub use text::{seat_named, BoardStyle, Condition, GameText, OrderWord, Rejection
 /// side of the board its reserve (or home edge) lies on: `North` is the side
 /// drawn at the top of the rulebook's map (Blue in SQUARES, the British in the
 /// Napoleonic variant), `South` the other. Games give their seats their own
-/// names through [`Game::seat_name`].
+/// names through [`GameText::seat_name`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Seat {
     /// The seat at the top of the map.

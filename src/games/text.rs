@@ -63,7 +63,7 @@ impl fmt::Display for Rejection {
 /// What one word of a mail line is to a game's order language (any case).
 ///
 /// The service reads the words of each line this way (and asks
-/// [`Game::slip_of`] about the others) to tell an order, or a misspelt one,
+/// [`GameText::slip_of`] about the others) to tell an order, or a misspelt one,
 /// from the greetings and sentences written around it; the game's own
 /// reader decides what the order is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,11 +104,11 @@ impl OrderWord {
 
 /// The condition of an answer a player gives in advance (`IF STAND OPTION
 /// 2`, `IF ATTACKED AT B2C RETREAT B1R`): the words after IF, read by the
-/// game (see [`Game::read_condition`]).
+/// game (see [`GameText::read_condition`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Condition {
     /// The condition in the game's canonical words (`STAND`, `ATTACKED AT
-    /// B2C`), as [`Game::condition_holds`] reads it back.
+    /// B2C`), as [`GameText::condition_holds`] reads it back.
     pub text: String,
     /// Whether it stands until used or cancelled (a defender's answer to an
     /// attack that may come), rather than answering only the attack made in
@@ -116,7 +116,7 @@ pub struct Condition {
     pub standing: bool,
 }
 
-/// How a board is drawn for a reader (see [`Game::draw_board_styled`]).
+/// How a board is drawn for a reader (see [`GameText::draw_board_styled`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BoardStyle {
     /// Leave out the key to the board's marks: players get it in the first

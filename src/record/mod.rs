@@ -66,7 +66,7 @@ pub enum Entry {
 /// An order as the record holds it: text, checked only by [`replay`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OrderEntry {
-    /// The turn number (the game's [`Game::turn_number`] before the order)
+    /// The turn number (the game's [`AnyGame::turn_number`] before the order)
     /// for an order that starts a turn; `None` for a decision inside an
     /// action, written on a continuation line.
     pub number: Option<u32>,
@@ -104,7 +104,7 @@ impl ForcedNote {
 /// An end of the game that is not an engine order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EndMarker {
-    /// The turn number when it happened ([`Game::turn_number`]).
+    /// The turn number when it happened ([`AnyGame::turn_number`]).
     pub number: u32,
     /// What happened.
     pub ending: Ending,
@@ -154,7 +154,7 @@ pub struct Finish {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Termination {
     /// The engine ended the game under its rules, in the game's one
-    /// wording of its ending ([`GameText::ending_words`]).
+    /// wording of its ending ([`GameText::ending_words`](crate::games::GameText::ending_words)).
     Rules(String),
     /// This seat resigned.
     Resigned(Seat),

@@ -15,12 +15,12 @@ use super::Finish;
 /// named by the game's seat names (`[Blue "..."]`, `[Gray "..."]`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tags {
-    /// `Game`: the game's short name ([`Game::NAME`]).
+    /// `Game`: the game's short name ([`Game::NAME`](crate::games::Game::NAME)).
     pub game: String,
-    /// `Title`: the game's full title ([`Game::TITLE`]).
+    /// `Title`: the game's full title ([`GameText::TITLE`](crate::games::GameText::TITLE)).
     pub title: String,
     /// `Rules`: the rules and their version the game was played under
-    /// ([`Game::RULES_VERSION`] when orderly recorded it).
+    /// ([`Game::RULES_VERSION`](crate::games::Game::RULES_VERSION) when orderly recorded it).
     pub rules: String,
     /// `GameId`: the service's identifier of the game.
     pub game_id: String,

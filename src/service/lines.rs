@@ -14,9 +14,9 @@
 //! A line is cut into clauses at `,` `;` `:` `!` `?`, brackets, quotes, a
 //! full stop that ends a sentence and a dash between spaces. Whether a
 //! clause looks like an order is decided by the game's own words
-//! ([`Game::order_word`]): verbs, unit words, squares, numbers, words
+//! ([`GameText::order_word`](crate::games::GameText::order_word)): verbs, unit words, squares, numbers, words
 //! shaped like a square, and, beside those, slips of a verb or a unit word
-//! ([`Game::slip_of`]). A clause looks like an order when
+//! ([`GameText::slip_of`](crate::games::GameText::slip_of)). A clause looks like an order when
 //!
 //! - it starts with an order word, or with a slip of one followed by an
 //!   order word, and its order words outnumber its other words (when it

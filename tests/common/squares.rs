@@ -8,7 +8,7 @@
 //! engine with itself proves nothing.
 
 use orderly::games::squares::{
-    board, notation, NapEvent, Napoleonic, Side, Space, Squares, UnitKind, Variant,
+    board, NapEvent, Napoleonic, Side, Space, Squares, UnitKind, Variant,
 };
 use orderly::games::{Game, GameOptions, Seat};
 use proptest::prelude::*;
@@ -796,10 +796,12 @@ pub fn with_attack_in(spec: &GameSpec, base: &str, game: &Squares, l: &Layout) -
     };
     let stem = base.strip_suffix(" -")?;
     // Square codes as the game writes them (F codes in the variant, N1).
-    let squares = notation::with(spec.variant.notation(), || match support {
-        Some(sp) => format!("{attacker}x{target}+{sp}"),
+    let n = spec.variant.notation();
+    let (attacker, target) = (attacker.display_in(n), target.display_in(n));
+    let squares = match support {
+        Some(sp) => format!("{attacker}x{target}+{}", sp.display_in(n)),
         None => format!("{attacker}x{target}"),
-    });
+    };
     let accepted: Vec<String> = spec
         .stages
         .iter()

@@ -13,7 +13,7 @@ mod common;
 use std::path::PathBuf;
 
 use common::squares::*;
-use orderly::games::squares::notation::{self, NAPOLEONIC};
+use orderly::games::squares::notation::{Notation, CIVIL_WAR, NAPOLEONIC};
 use orderly::games::squares::{board, Napoleonic, Order, Space, Squares, Stage, UnitKind};
 use orderly::games::{CitesRule, Game, GameText, Seat};
 use proptest::prelude::*;
@@ -595,10 +595,10 @@ fn cites_rule(text: &str) -> bool {
 /// On a turn: the example is a legal order; a move whenever a move is
 /// legal; an attack that only loses its attacker only when every legal
 /// order is one.
-fn check_example(legal: &[Order], text: &str) -> Result<(), TestCaseError> {
+fn check_example(legal: &[Order], text: &str, n: &Notation) -> Result<(), TestCaseError> {
     let example = example_order(text);
     prop_assert!(
-        legal.iter().any(|o| o.to_string() == example),
+        legal.iter().any(|o| o.display_in(n).to_string() == example),
         "the example {} is not legal:\n{}",
         example,
         text
@@ -620,10 +620,10 @@ fn check_example(legal: &[Order], text: &str) -> Result<(), TestCaseError> {
     if loses(&example) {
         for o in legal {
             prop_assert!(
-                loses(&o.to_string()),
+                loses(&o.display_in(n).to_string()),
                 "{} chosen over {}:\n{}",
                 example,
-                o,
+                o.display_in(n),
                 text
             );
         }
@@ -667,7 +667,7 @@ fn check_idle_units(game: &Squares, legal: &[Order], text: &str) -> Result<(), T
         .collect();
     units.extend(game.reserve_units(side).map(|u| (reserve, u.kind())));
     for (square, kind) in units {
-        let name = format!("{kind} {square}");
+        let name = format!("{kind} {}", square.display_in(game.variant().notation()));
         if acts(square, kind) {
             prop_assert!(
                 !named(&name),
@@ -745,7 +745,7 @@ proptest! {
             }
             let squares_legal = legal.clone();
             check_idle_units(&game, &squares_legal, &text)?;
-            check_example(&squares_legal, &text)?;
+            check_example(&squares_legal, &text, &CIVIL_WAR)?;
         }
     }
 }
@@ -811,20 +811,18 @@ proptest! {
             sorted.sort();
             prop_assert_eq!(&sorted, &legal_attacks, "attacks listed at {}:\n{}", game, text);
             for o in &legal {
-                let mentioned = notation::with(&NAPOLEONIC, || match o.0 {
-                    Order::Move(s) => text.contains(&format!(" {}: ", s.from)),
+                let mentioned = match o.0 {
+                    Order::Move(s) => text.contains(&format!(" {}: ", s.from.display_in(&NAPOLEONIC))),
                     Order::Attack { .. } => attacks.contains(&o.to_string()),
                     Order::MoveTwo(..) => text.contains("two cavalry or heavy cavalry at once"),
                     Order::Pass => text.contains("PASS"),
                     _ => false,
-                });
+                };
                 prop_assert!(mentioned, "{} not mentioned at {}:\n{}", o, game, text);
             }
             let squares_legal: Vec<Order> = legal.iter().map(|o| o.0).collect();
-            notation::with(&NAPOLEONIC, || {
-                check_idle_units(squares, &squares_legal, &text)?;
-                check_example(&squares_legal, &text)
-            })?;
+            check_idle_units(squares, &squares_legal, &text)?;
+            check_example(&squares_legal, &text, &NAPOLEONIC)?;
         }
     }
 }

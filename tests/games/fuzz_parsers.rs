@@ -16,7 +16,7 @@
 mod common;
 
 use common::squares::*;
-use orderly::games::squares::notation::{self, NAPOLEONIC};
+use orderly::games::squares::notation::NAPOLEONIC;
 use orderly::games::squares::{
     board, Chain, NapOrder, Napoleonic, Order, Side, Space, Squares, Step, UnitKind,
 };
@@ -798,7 +798,7 @@ fn nap_army_complete(position: &str) -> Result<(), String> {
 /// The variant's reading of `text` as an order, every way; as
 /// [`check_order_text`] for the Civil War game, refusals citing R or N rules.
 fn check_nap_order_text(text: &str, game: &Napoleonic) -> Checked {
-    let parsed = notation::with(&NAPOLEONIC, || Order::parse(text));
+    let parsed = Order::read(text, &NAPOLEONIC);
     let via_game = game.parse_order(text);
     prop_assert_eq!(&parsed, &via_game.clone().map(|o| o.0), "{:?}", text);
     check_nap_forgiving(text, game)?;
@@ -1106,9 +1106,9 @@ proptest! {
         seed in any::<u64>(),
         steps in 0usize..60,
     ) {
-        let text = notation::with(&NAPOLEONIC, || o.to_string());
+        let text = o.display_in(&NAPOLEONIC).to_string();
         prop_assert_eq!(
-            notation::with(&NAPOLEONIC, || Order::parse(&text)),
+            Order::read(&text, &NAPOLEONIC),
             Ok(o),
             "{}",
             text

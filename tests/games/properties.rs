@@ -45,7 +45,7 @@ use std::collections::HashSet;
 
 use common::rng::XorShift;
 use common::squares::*;
-use orderly::games::squares::notation;
+use orderly::games::squares::notation::{Notation, NAPOLEONIC};
 use orderly::games::squares::{
     board, Chain, Event, Half, NapOrder, Napoleonic, Order, Refusal, Side, Space, SpaceSet,
     Squares, Stage, Step, UnitId, UnitKind as K, Variant,
@@ -57,10 +57,10 @@ use proptest::test_runner::TestCaseError;
 
 type Checked = Result<(), TestCaseError>;
 
-/// Runs `f` with `variant`'s notation current on this thread, so that
-/// orders, squares and refusals print and read as that game writes them.
-fn in_notation<R>(variant: Variant, f: impl FnOnce() -> R) -> R {
-    notation::with(variant.notation(), f)
+/// The notation `game` is written in: orders, squares and refusals print
+/// and read as that game writes them.
+fn notation_of(game: &Squares) -> &'static Notation {
+    game.variant().notation()
 }
 
 fn is_napoleonic(game: &Squares) -> bool {
@@ -77,10 +77,10 @@ fn is_rule_id(id: &str, variant: Variant) -> bool {
     numbered('R', 28) || (variant == Variant::Napoleonic && numbered('N', 38))
 }
 
-fn listing(legal: &[Order]) -> String {
+fn listing(legal: &[Order], n: &Notation) -> String {
     legal
         .iter()
-        .map(|o| o.to_string())
+        .map(|o| o.display_in(n).to_string())
         .collect::<Vec<_>>()
         .join(" | ")
 }
@@ -351,9 +351,12 @@ fn check_legal(game: &Squares, pos: &str) -> Checked {
         legal.len(),
         "duplicates in {}: {}",
         pos,
-        listing(&legal)
+        listing(&legal, notation_of(game))
     );
-    let texts: HashSet<String> = legal.iter().map(|o| o.to_string()).collect();
+    let texts: HashSet<String> = legal
+        .iter()
+        .map(|o| o.display_in(notation_of(game)).to_string())
+        .collect();
     prop_assert_eq!(texts.len(), legal.len(), "duplicate texts in {}", pos);
     let mut moves = HashSet::new();
     for o in &legal {
@@ -368,7 +371,7 @@ fn check_legal(game: &Squares, pos: &str) -> Checked {
         prop_assert!(
             moves.insert(key),
             "two listed orders denote the same move ({}) in {}",
-            o,
+            o.display_in(notation_of(game)),
             pos
         );
     }
@@ -376,8 +379,9 @@ fn check_legal(game: &Squares, pos: &str) -> Checked {
     // Each listed order prints and parses back (any case); in the variant
     // also through its own `Game`.
     for o in &legal {
-        let text = o.to_string();
-        let parsed = Order::parse(&text).map_err(|e| fail(format!("{text}: {e}")))?;
+        let text = o.display_in(notation_of(game)).to_string();
+        let parsed =
+            Order::read(&text, notation_of(game)).map_err(|e| fail(format!("{text}: {e}")))?;
         prop_assert_eq!(parsed, *o, "{} in {}", text, pos);
         prop_assert_eq!(game.parse_order(&text.to_lowercase()).ok(), Some(*o));
     }
@@ -463,9 +467,14 @@ fn check_listed(game: &Squares, order: Order) -> Result<(Squares, Vec<Event>), T
 fn apply_both_ways(game: &Squares, order: Order) -> Result<(Squares, Vec<Event>), TestCaseError> {
     let pos = game.to_string();
     let mut checked = game.clone();
-    let events = checked
-        .apply(&order)
-        .map_err(|r| fail(format!("{pos}: listed {order} refused: {r} ({})", r.rule())))?;
+    let events = checked.apply(&order).map_err(|r| {
+        fail(format!(
+            "{pos}: listed {} refused: {} ({})",
+            order.display_in(notation_of(game)),
+            r.display_in(notation_of(game)),
+            r.rule_in(game.variant())
+        ))
+    })?;
     let mut fast = game.clone();
     let mut fast_events = Vec::new();
     fast.apply_listed(order, &mut fast_events);
@@ -519,7 +528,7 @@ fn apply_both_ways(game: &Squares, order: Order) -> Result<(Squares, Vec<Event>)
             "{}: after {} the only choice {} was left pending in {}",
             pos,
             order,
-            listing(&next),
+            listing(&next, notation_of(game)),
             checked
         );
     }
@@ -535,7 +544,7 @@ fn apply_both_ways(game: &Squares, order: Order) -> Result<(Squares, Vec<Event>)
 /// prints them in the variant's notation, and read back.
 fn check_variant_orders(wrapper: &Napoleonic, legal: &[Order], pos: &str) -> Checked {
     for o in legal {
-        let text = in_notation(Variant::Napoleonic, || o.to_string());
+        let text = o.display_in(&NAPOLEONIC).to_string();
         prop_assert_eq!(
             NapOrder(*o).to_string(),
             text.clone(),
@@ -568,9 +577,10 @@ fn check_variant_apply(game: &Squares, order: Order, events: &[Event], after: &S
         pos,
         order
     );
-    let expected: Vec<String> = in_notation(Variant::Napoleonic, || {
-        events.iter().map(|e| e.to_string()).collect()
-    });
+    let expected: Vec<String> = events
+        .iter()
+        .map(|e| e.display_in(&NAPOLEONIC).to_string())
+        .collect();
     prop_assert_eq!(texts, expected, "{}: {}", pos, order);
     Ok(())
 }
@@ -1011,11 +1021,11 @@ fn check_turn_model(game: &Squares, legal: &[Order], pos: &str) -> Checked {
     if listed_moves != expected_moves {
         let missing: Vec<String> = expected_moves
             .difference(&listed_moves)
-            .map(|o| o.to_string())
+            .map(|o| o.display_in(notation_of(game)).to_string())
             .collect();
         let extra: Vec<String> = listed_moves
             .difference(&expected_moves)
-            .map(|o| o.to_string())
+            .map(|o| o.display_in(notation_of(game)).to_string())
             .collect();
         return Err(fail(format!(
             "{pos}: single moves differ from R5/R9-R13/S3 (N3-N6, N25): not listed {missing:?}, listed against the rules {extra:?}"
@@ -1030,11 +1040,11 @@ fn check_turn_model(game: &Squares, legal: &[Order], pos: &str) -> Checked {
     if listed_attacks != expected_attacks {
         let missing: Vec<String> = expected_attacks
             .difference(&listed_attacks)
-            .map(|o| o.to_string())
+            .map(|o| o.display_in(notation_of(game)).to_string())
             .collect();
         let extra: Vec<String> = listed_attacks
             .difference(&expected_attacks)
-            .map(|o| o.to_string())
+            .map(|o| o.display_in(notation_of(game)).to_string())
             .collect();
         return Err(fail(format!(
             "{pos}: attacks differ from R14-R16 (N7-N10, N18): not listed {missing:?}, listed against the rules {extra:?}"
@@ -2289,9 +2299,10 @@ fn check_variant_answer(
             prop_assert_eq!(&inner, expected, "{}: {}", pos, order);
         }
         (Err(refusal), Err(expected)) => {
-            let (text, rule) = in_notation(Variant::Napoleonic, || {
-                (expected.to_string(), expected.rule())
-            });
+            let (text, rule) = (
+                expected.display_in(&NAPOLEONIC).to_string(),
+                expected.rule_in(Variant::Napoleonic),
+            );
             prop_assert_eq!(&refusal.0, expected, "{}: {}", pos, order);
             prop_assert_eq!(refusal.to_string(), text, "{}: {}", pos, order);
             prop_assert_eq!(refusal.rule(), rule, "{}: {}", pos, order);
@@ -2319,7 +2330,11 @@ fn check_unlisted(game: &Squares, rng: &mut XorShift, n: usize) -> Checked {
     for _ in 0..n {
         let order = candidate(rng, game, &legal);
         // Any order value prints canonically and reads back.
-        prop_assert_eq!(Order::parse(&order.to_string()).ok(), Some(order));
+        let n = notation_of(game);
+        prop_assert_eq!(
+            Order::read(&order.display_in(n).to_string(), n).ok(),
+            Some(order)
+        );
         let mut after = game.clone();
         let result = after.apply(&order);
         if let Some(w) = &wrapper {
@@ -2339,13 +2354,14 @@ fn check_unlisted(game: &Squares, rng: &mut XorShift, n: usize) -> Checked {
             None => match result {
                 Ok(events) => {
                     return Err(fail(format!(
-                        "{pos}: unlisted {order} accepted ({events:?}); legal: {}",
-                        listing(&legal)
+                        "{pos}: unlisted {} accepted ({events:?}); legal: {}",
+                        order.display_in(n),
+                        listing(&legal, n)
                     )))
                 }
                 Err(refusal) => {
                     prop_assert_eq!(&after, game, "{}: refused {} changed the state", pos, order);
-                    let rule = refusal.rule();
+                    let rule = refusal.rule_in(game.variant());
                     prop_assert!(
                         is_rule_id(rule.0, game.variant()),
                         "{}: {} refused citing {:?}",
@@ -2510,23 +2526,22 @@ fn variant_game_from_any_thread(gray_first: bool, choices: &[u32], seed: u64) ->
         }
         let pos = game.to_string();
         let wrapper = Napoleonic::from_position(&pos).map_err(|e| fail(e.message))?;
-        notation::with(&notation::CIVIL_WAR, || {
-            check_variant_orders(&wrapper, &legal, &pos)
-        })?;
+        check_variant_orders(&wrapper, &legal, &pos)?;
         for _ in 0..6 {
             let order = candidate(&mut rng, &game, &legal);
-            let result = in_notation(Variant::Napoleonic, || game.clone().apply(&order));
-            notation::with(&notation::CIVIL_WAR, || {
-                check_variant_answer(&wrapper, order, &result, &pos)
-            })?;
+            let result = game.clone().apply(&order);
+            check_variant_answer(&wrapper, order, &result, &pos)?;
         }
         let order = legal[c as usize % legal.len()];
         let mut next = game.clone();
-        let events = in_notation(Variant::Napoleonic, || next.apply(&order))
-            .map_err(|r| fail(format!("{pos}: listed {order} refused: {r}")))?;
-        notation::with(&notation::CIVIL_WAR, || {
-            check_variant_apply(&game, order, &events, &next)
+        let events = next.apply(&order).map_err(|r| {
+            fail(format!(
+                "{pos}: listed {} refused: {}",
+                order.display_in(&NAPOLEONIC),
+                r.display_in(&NAPOLEONIC)
+            ))
         })?;
+        check_variant_apply(&game, order, &events, &next)?;
         game = next;
     }
     Ok(())
@@ -2750,93 +2765,87 @@ fn explore_attack(game: &Squares, order: Order, budget: &mut usize) -> Checked {
 /// Random play from the opening, checking every position on the way and
 /// the chosen order both ways, plus a few unlisted orders per step.
 fn random_play(variant: Variant, gray_first: bool, choices: &[u32], seed: u64) -> Checked {
-    in_notation(variant, || {
-        let mut rng = XorShift::new(seed);
-        let mut game = opening(variant, gray_first);
-        prop_assert_eq!(game.turn(), 1);
-        check_state(&game)?;
-        for &c in choices {
-            let legal = game.legal_orders();
-            if legal.is_empty() {
-                break;
-            }
-            check_unlisted(&game, &mut rng, 4)?;
-            let order = legal[c as usize % legal.len()];
-            let (next, events) = check_listed(&game, order)?;
-            check_play_flags(&next)?;
-            // The same order from the position read back from its string.
-            let mut reread: Squares = game
-                .to_string()
-                .parse()
-                .map_err(|e: orderly::games::ParseError| fail(e.message))?;
-            let reread_events = reread
-                .apply(&order)
-                .map_err(|r| fail(format!("{game}: reread refuses {order}: {r}")))?;
-            prop_assert_eq!(reread_events, events, "{}: {}", game, order);
-            prop_assert_eq!(reread.to_string(), next.to_string(), "{}: {}", game, order);
-            game = next;
+    let mut rng = XorShift::new(seed);
+    let mut game = opening(variant, gray_first);
+    prop_assert_eq!(game.turn(), 1);
+    check_state(&game)?;
+    for &c in choices {
+        let legal = game.legal_orders();
+        if legal.is_empty() {
+            break;
         }
-        Ok(())
-    })
+        check_unlisted(&game, &mut rng, 4)?;
+        let order = legal[c as usize % legal.len()];
+        let (next, events) = check_listed(&game, order)?;
+        check_play_flags(&next)?;
+        // The same order from the position read back from its string.
+        let mut reread: Squares = game
+            .to_string()
+            .parse()
+            .map_err(|e: orderly::games::ParseError| fail(e.message))?;
+        let reread_events = reread
+            .apply(&order)
+            .map_err(|r| fail(format!("{game}: reread refuses {order}: {r}")))?;
+        prop_assert_eq!(reread_events, events, "{}: {}", game, order);
+        prop_assert_eq!(reread.to_string(), next.to_string(), "{}: {}", game, order);
+        game = next;
+    }
+    Ok(())
 }
 
 /// At a random position reached by play: every listed order, both ways,
 /// and many unlisted ones.
 fn listed_orders_at(variant: Variant, gray_first: bool, choices: &[u32], seed: u64) -> Checked {
-    in_notation(variant, || {
-        let game = play_in(variant, gray_first, choices);
-        check_state(&game)?;
-        check_play_flags(&game)?;
-        let legal = game.legal_orders();
-        for &order in &legal {
-            check_listed(&game, order)?;
-        }
-        let mut rng = XorShift::new(seed);
-        check_unlisted(&game, &mut rng, 80)?;
-        if game.outcome().is_some() {
-            check_finished(&game, &mut rng, &[])?;
-        }
-        Ok(())
-    })
+    let game = play_in(variant, gray_first, choices);
+    check_state(&game)?;
+    check_play_flags(&game)?;
+    let legal = game.legal_orders();
+    for &order in &legal {
+        check_listed(&game, order)?;
+    }
+    let mut rng = XorShift::new(seed);
+    check_unlisted(&game, &mut rng, 80)?;
+    if game.outcome().is_some() {
+        check_finished(&game, &mut rng, &[])?;
+    }
+    Ok(())
 }
 
 /// A complete random game from the opening: each position has legal orders
 /// until the game ends (within 2,000 orders or not), and the end is final.
 fn complete_game(variant: Variant, gray_first: bool, seed: u64) -> Checked {
-    in_notation(variant, || {
-        let mut rng = XorShift::new(seed);
-        let mut game = opening(variant, gray_first);
-        let mut legal = Vec::new();
-        let mut events = Vec::new();
-        let mut last_legal = Vec::new();
-        let mut n = 0;
-        while n < 2000 {
-            legal.clear();
-            game.legal_orders_into(&mut legal);
-            if legal.is_empty() {
-                break;
-            }
-            prop_assert!(game.outcome().is_none());
-            if n % 25 == 0 {
-                check_state(&game)?;
-                check_play_flags(&game)?;
-            }
-            let order = legal[rng.below(legal.len())];
-            last_legal.clone_from(&legal);
-            events.clear();
-            game.apply_listed(order, &mut events);
-            n += 1;
+    let mut rng = XorShift::new(seed);
+    let mut game = opening(variant, gray_first);
+    let mut legal = Vec::new();
+    let mut events = Vec::new();
+    let mut last_legal = Vec::new();
+    let mut n = 0;
+    while n < 2000 {
+        legal.clear();
+        game.legal_orders_into(&mut legal);
+        if legal.is_empty() {
+            break;
         }
-        check_state(&game)?;
-        if let Some(outcome) = game.outcome() {
-            prop_assert_eq!(events.last(), Some(&Event::GameOver(outcome)));
-            check_finished(&game, &mut rng, &last_legal)?;
-        } else {
-            prop_assert_eq!(n, 2000);
-            prop_assert!(!game.legal_orders().is_empty());
+        prop_assert!(game.outcome().is_none());
+        if n % 25 == 0 {
+            check_state(&game)?;
+            check_play_flags(&game)?;
         }
-        Ok(())
-    })
+        let order = legal[rng.below(legal.len())];
+        last_legal.clone_from(&legal);
+        events.clear();
+        game.apply_listed(order, &mut events);
+        n += 1;
+    }
+    check_state(&game)?;
+    if let Some(outcome) = game.outcome() {
+        prop_assert_eq!(events.last(), Some(&Event::GameOver(outcome)));
+        check_finished(&game, &mut rng, &last_legal)?;
+    } else {
+        prop_assert_eq!(n, 2000);
+        prop_assert!(!game.legal_orders().is_empty());
+    }
+    Ok(())
 }
 
 /// Layouts with most units on the board and no attack written in, for the
@@ -2908,13 +2917,13 @@ proptest! {
     /// short random continuation.
     #[test]
     fn generated_positions_behave(l in layout(), seed in any::<u64>()) {
-        in_notation(Variant::CivilWar, || check_generated(Variant::CivilWar, &l, false, seed))?;
+        check_generated(Variant::CivilWar, &l, false, seed)?;
     }
 
     /// As above, with the variant's 16-unit army (N2).
     #[test]
     fn napoleonic_generated_positions_behave(l in layout(), seed in any::<u64>()) {
-        in_notation(Variant::Napoleonic, || check_generated(Variant::Napoleonic, &l, false, seed))?;
+        check_generated(Variant::Napoleonic, &l, false, seed)?;
     }
 }
 
@@ -2926,13 +2935,13 @@ proptest! {
     /// progress only as reached by playing them.
     #[test]
     fn generated_consistent_positions_behave(l in layout(), seed in any::<u64>()) {
-        in_notation(Variant::CivilWar, || check_generated(Variant::CivilWar, &l, true, seed))?;
+        check_generated(Variant::CivilWar, &l, true, seed)?;
     }
 
     /// As above, in the Napoleonic variant.
     #[test]
     fn napoleonic_generated_consistent_positions_behave(l in layout(), seed in any::<u64>()) {
-        in_notation(Variant::Napoleonic, || check_generated(Variant::Napoleonic, &l, true, seed))?;
+        check_generated(Variant::Napoleonic, &l, true, seed)?;
     }
 }
 
@@ -2944,14 +2953,14 @@ proptest! {
     /// second chances, advances).
     #[test]
     fn attack_trees_behave(l in crowded_layout()) {
-        in_notation(Variant::CivilWar, || check_attack_trees(Variant::CivilWar, &l))?;
+        check_attack_trees(Variant::CivilWar, &l)?;
     }
 
     /// As above, in the Napoleonic variant (charges, Grand Batteries, the
     /// horse battery's options).
     #[test]
     fn napoleonic_attack_trees_behave(l in crowded_layout()) {
-        in_notation(Variant::Napoleonic, || check_attack_trees(Variant::Napoleonic, &l))?;
+        check_attack_trees(Variant::Napoleonic, &l)?;
     }
 }
 
@@ -2962,7 +2971,7 @@ proptest! {
     /// every attack listed and every decision of it, branch by branch.
     #[test]
     fn napoleonic_batteries_behave(seed in any::<u64>()) {
-        in_notation(Variant::Napoleonic, || check_attacks_from(&battery_position(seed)))?;
+        check_attacks_from(&battery_position(seed))?;
     }
 }
 
@@ -2998,9 +3007,11 @@ fn napoleonic_heavy_cavalry_is_never_offered_a_forest_advance() {
         for from in Space::all().filter(|&s| b.reserve_owner(s).is_none() && !b.is_forest(s)) {
             for forest in (b.edge(from) & b.forests()).iter() {
                 let ranks = ranks_field(&[(from, letter)], north, south);
-                let text = in_notation(Variant::Napoleonic, || {
-                    format!("napoleonic {ranks} - {turn} - 20 {from}x{forest}/V")
-                });
+                let text = format!(
+                    "napoleonic {ranks} - {turn} - 20 {}x{}/V",
+                    from.display_in(&NAPOLEONIC),
+                    forest.display_in(&NAPOLEONIC)
+                );
                 cases += 1;
                 if let Ok(game) = text.parse::<Squares>() {
                     let legal = game.legal_orders();

@@ -7,7 +7,7 @@ mod common;
 
 use common::rng::XorShift;
 use common::squares::*;
-use orderly::games::squares::notation::{self, NAPOLEONIC};
+use orderly::games::squares::notation::{Notation, CIVIL_WAR, NAPOLEONIC};
 use orderly::games::squares::{
     board, Napoleonic, Order, Space, Squares, Stage, Step, Terrain, UnitKind,
 };
@@ -937,7 +937,7 @@ fn abbreviation(step: &Step) -> String {
     }
 }
 
-fn styled_step(step: &Step, style: Style) -> String {
+fn styled_step(step: &Step, style: Style, n: &Notation) -> String {
     let unit = match style {
         Style::Long => step.unit.map(|k| format!("{k} ")).unwrap_or_default(),
         _ => abbreviation(step),
@@ -945,12 +945,13 @@ fn styled_step(step: &Step, style: Style) -> String {
     let squares: Vec<String> = std::iter::once(step.from)
         .chain(step.via)
         .chain(std::iter::once(step.to))
-        .map(|s| s.to_string())
+        .map(|s| s.display_in(n).to_string())
         .collect();
+    let (from, to) = (step.from.display_in(n), step.to.display_in(n));
     match style {
         Style::Long => match step.via {
-            Some(v) => format!("{unit}from {} via {v} to {}", step.from, step.to),
-            None => format!("{unit}from {} to {}", step.from, step.to),
+            Some(v) => format!("{unit}from {from} via {} to {to}", v.display_in(n)),
+            None => format!("{unit}from {from} to {to}"),
         },
         Style::Dash => format!("{unit}{}", squares.join("-")),
         Style::Abbreviated if is_reserve(step.from) => {
@@ -960,8 +961,8 @@ fn styled_step(step: &Step, style: Style) -> String {
     }
 }
 
-fn styled(order: &Order, style: Style) -> String {
-    let canonical = order.to_string();
+fn styled(order: &Order, style: Style, n: &Notation) -> String {
+    let canonical = order.display_in(n).to_string();
     match style {
         Style::Canonical => return canonical,
         Style::Lower => return canonical.to_lowercase(),
@@ -969,39 +970,50 @@ fn styled(order: &Order, style: Style) -> String {
     }
     match order {
         Order::Move(step) => match style {
-            Style::Long => format!("MOVE {}", styled_step(step, style)),
-            Style::Dash | Style::Spaced => styled_step(step, style),
-            _ => format!("move {}", styled_step(step, style)),
+            Style::Long => format!("MOVE {}", styled_step(step, style, n)),
+            Style::Dash | Style::Spaced => styled_step(step, style, n),
+            _ => format!("move {}", styled_step(step, style, n)),
         },
         Order::MoveTwo(a, b) => match style {
             Style::Long => format!(
                 "MOVE {} and {}",
-                styled_step(a, style),
-                styled_step(b, style)
+                styled_step(a, style, n),
+                styled_step(b, style, n)
             ),
             Style::Dash | Style::Spaced => {
-                format!("{}, {}", styled_step(a, style), styled_step(b, style))
+                format!("{}, {}", styled_step(a, style, n), styled_step(b, style, n))
             }
-            _ => format!("mv {} & {}", styled_step(a, style), styled_step(b, style)),
+            _ => format!(
+                "mv {} & {}",
+                styled_step(a, style, n),
+                styled_step(b, style, n)
+            ),
         },
         Order::Attack {
             attacker,
             target,
             support,
-        } => match (style, support) {
-            (Style::Long, Some(s)) => {
-                format!("ATTACK from {attacker} to {target} support from {s}")
+        } => {
+            let (attacker, target) = (attacker.display_in(n), target.display_in(n));
+            match (style, support.map(|s| s.display_in(n))) {
+                (Style::Long, Some(s)) => {
+                    format!("ATTACK from {attacker} to {target} support from {s}")
+                }
+                (Style::Long, None) => format!("ATTACK from {attacker} to {target}"),
+                (Style::Dash, Some(s)) => format!("{attacker} x {target} + {s}"),
+                (Style::Dash, None) => format!("{attacker} x {target}"),
+                (Style::Spaced, Some(s)) => format!("ATTACK {attacker} {target} {s}"),
+                (Style::Spaced, None) => format!("ATTACK {attacker} {target}"),
+                (_, Some(s)) => format!("att {attacker} {target} supported by {s}"),
+                (_, None) => format!("att {attacker} {target}"),
             }
-            (Style::Long, None) => format!("ATTACK from {attacker} to {target}"),
-            (Style::Dash, Some(s)) => format!("{attacker} x {target} + {s}"),
-            (Style::Dash, None) => format!("{attacker} x {target}"),
-            (Style::Spaced, Some(s)) => format!("ATTACK {attacker} {target} {s}"),
-            (Style::Spaced, None) => format!("ATTACK {attacker} {target}"),
-            (_, Some(s)) => format!("att {attacker} {target} supported by {s}"),
-            (_, None) => format!("att {attacker} {target}"),
-        },
+        }
         Order::Retreat(chain) => {
-            let squares: Vec<String> = chain.squares().iter().map(|s| s.to_string()).collect();
+            let squares: Vec<String> = chain
+                .squares()
+                .iter()
+                .map(|s| s.display_in(n).to_string())
+                .collect();
             match style {
                 Style::Long => format!("RETREAT to {}", squares.join(" then ")),
                 Style::Dash => squares.join("-"),
@@ -1064,7 +1076,7 @@ proptest! {
         let g = play(gray_first, &choices);
         for order in g.legal_orders() {
             for style in STYLES {
-                let text = styled(&order, style);
+                let text = styled(&order, style, &CIVIL_WAR);
                 match g.read_order(&text) {
                     Ok(read) => prop_assert_eq!(
                         read, order, "{:?} in {:?} at {}", text, style, g
@@ -1552,7 +1564,7 @@ proptest! {
             let mut texts: Vec<(String, String)> = STYLES
                 .iter()
                 .map(|&style| {
-                    let text = notation::with(&NAPOLEONIC, || styled(&order.0, style));
+                    let text = styled(&order.0, style, &NAPOLEONIC);
                     (text, format!("{style:?}"))
                 })
                 .collect();
@@ -1614,11 +1626,13 @@ fn square_words(g: &Squares, s: Space, rng: &mut XorShift, qualify: bool) -> Str
     if s == b.reserve(own.opponent()) && rng.chance(60) {
         return "the enemy reserve".into();
     }
+    // The square as the game writes it: F codes in the variant (N1).
+    let s_written = s.display_in(g.variant().notation());
     match g.unit_at(s) {
         Some(u) if qualify && rng.chance(40) => {
-            format!("the {} in {s}", rng.pick(unit_names(u.kind())))
+            format!("the {} in {s_written}", rng.pick(unit_names(u.kind())))
         }
-        _ => s.to_string(),
+        _ => s_written.to_string(),
     }
 }
 
@@ -1646,7 +1660,8 @@ fn step_words(g: &Squares, step: &Step, rng: &mut XorShift) -> String {
         None => phrases.push(format!("from {from}")),
     }
     let to = square_words(g, step.to, rng, false);
-    match step.via {
+    let via = step.via.map(|v| v.display_in(g.variant().notation()));
+    match via {
         Some(v) if rng.chance(30) => phrases.push(format!("to {v} then {to}")),
         Some(v) if rng.chance(50) => {
             phrases.push(format!("{} {v}", rng.pick(&["via", "through"])));
@@ -1743,10 +1758,13 @@ fn reworded(g: &Squares, order: &Order, rng: &mut XorShift) -> String {
                             format!(
                                 "the {} in {} retreats",
                                 rng.pick(unit_names(u.kind())),
-                                a.target
+                                a.target.display_in(g.variant().notation())
                             )
                         } else {
-                            format!("retreat from {}", a.target)
+                            format!(
+                                "retreat from {}",
+                                a.target.display_in(g.variant().notation())
+                            )
                         }
                     })
                 }
@@ -1775,7 +1793,10 @@ fn reworded(g: &Squares, order: &Order, rng: &mut XorShift) -> String {
             _ => format!("let's take option {n}"),
         },
         Order::Advance => match g.attack() {
-            Some(a) if rng.chance(50) => format!("I advance into {}", a.target),
+            Some(a) if rng.chance(50) => format!(
+                "I advance into {}",
+                a.target.display_in(g.variant().notation())
+            ),
             _ => rng.pick(&["advance!", "we advance"]).to_string(),
         },
         Order::Stay => rng
@@ -1839,7 +1860,7 @@ proptest! {
         let mut rng = XorShift::new(seed ^ steps as u64);
         for order in g.legal_orders() {
             for _ in 0..3 {
-                let text = notation::with(&NAPOLEONIC, || reworded(g.squares(), &order.0, &mut rng));
+                let text = reworded(g.squares(), &order.0, &mut rng);
                 match g.read_order(&text) {
                     Ok(read) => prop_assert_eq!(&read, &order, "{:?} at {}", text, g),
                     Err(r) => return Err(fail(format!("{text:?} for {order} at {g}: {r}"))),

@@ -3,7 +3,8 @@
 //! The rules follow the publisher's rulebook as settled by the rulings
 //! R1-R28; the board is read from `data/squares-board.csv`. Readings of our
 //! own, where even the rulings leave a choice, are in docs/squares-engine.md
-//! (S1-S8); docs/rules/ has the rules of both games in our own words.
+//! (S1-S8); docs/rules/ has the rules of both games in our own words. The
+//! same engine plays the Napoleonic variant ([`Napoleonic`]).
 //!
 //! ```
 //! use orderly::games::{Game, GameOptions};
@@ -15,212 +16,66 @@
 //! assert_eq!(events[0].to_string(), "Blue cavalry moves BR -> B3C");
 //! assert!(game.legal_orders().iter().any(|o| o.to_string() == "MOVE INFANTRY GR G3C"));
 //! ```
+//!
+//! # Layers
+//!
+//! The folder is three layers, each depending only on those before it, so
+//! that the rules can be read without the text and the text changed without
+//! touching the rules (the next games copy this layout):
+//!
+//! 1. `core/`: what a game *is*, as data: the board's geometry
+//!    (`board`), sides and units (`unit`), which game is played and its
+//!    army (`variant`), the decisions it asks for and how it ends (`flow`),
+//!    orders and events (`order`, `event`), an attack in progress
+//!    (`attack`) and the whole state (`state`). No rule, no text.
+//! 2. `engine/`: what the rules *do*: each unit type's rules as data
+//!    (`rules`), the legal orders of a turn (`movegen`), the bookkeeping of
+//!    every action (`turn`), retreats (`retreat`), the attacker's options
+//!    (`options`), resolving an attack (`attack`), applying an order
+//!    (`apply`) and why an order is refused, as data (`refusal`).
+//! 3. `text/`: how a game is *written*, always in a notation passed
+//!    explicitly: the notation itself (`notation`), orders, events and
+//!    refusals in words (`order`, `event`, `refusal`), how a game ends
+//!    (`ending`), position strings (`position`), the forgiving reader
+//!    (`reader`), suggestions
+//!    (`suggest`), the board drawing (`drawing`), the choices (`choices`),
+//!    answers in advance (`conditions`) and the rules text (`rules_text`).
+//!
+//! Within a layer the files depend on each other one way too: in `core/`
+//! unit -> board -> variant -> flow -> order -> event -> attack -> state; in
+//! `engine/` rules -> movegen -> turn -> retreat -> options -> attack ->
+//! apply -> refusal; in `text/` notation -> order -> event -> refusal ->
+//! ending -> position -> suggest -> reader -> conditions -> drawing ->
+//! choices (each
+//! file uses only files before it). This file and `napoleonic.rs` sit on
+//! top: each game's [`Game`] and [`GameText`] impls, and the public names.
 
-mod attack;
-mod board;
-mod choices;
-mod conditions;
-mod drawing;
-mod event;
-mod flow;
-mod movegen;
+mod core;
+mod engine;
 mod napoleonic;
-pub mod notation;
-mod order;
-mod position;
-mod reader;
-mod refusal;
-mod retreat;
-pub mod rules;
-mod rules_text;
-mod state;
-mod suggest;
-mod unit;
+mod text;
 
-pub use attack::{AttackState, Stage};
-pub use board::{board, Board, Rect, Space, SpaceSet, Terrain, SPACE_COUNT};
-pub use event::Event;
-pub use flow::{DecisionKind, EndReason, Outcome};
+pub use self::core::attack::{AttackState, Stage};
+pub use self::core::board::{board, Board, Rect, Space, SpaceSet, Terrain, SPACE_COUNT};
+pub use self::core::event::Event;
+pub use self::core::flow::{DecisionKind, EndReason, Outcome};
+pub use self::core::order::{Chain, Order, Step, MAX_CHAIN};
+pub use self::core::state::{Half, Squares};
+pub use self::core::unit::{Side, UnitId, UnitKind, UnitState, ARMY_SIZE};
+pub use self::core::variant::Variant;
+pub use engine::options::{OptionBar, OptionsOffered};
+pub use engine::refusal::{Refusal, TwoMoveFault};
+pub use engine::rules;
+pub use engine::turn::WINNING_POINTS;
 pub use napoleonic::{NapEvent, NapOrder, NapRefusal, Napoleonic};
-pub use order::{Chain, Order, Step, MAX_CHAIN};
-pub use refusal::Refusal;
-pub use rules::Variant;
-pub use state::{Half, Squares, WINNING_POINTS};
-pub use unit::{Side, UnitId, UnitKind, UnitState, ARMY_SIZE};
+pub use text::notation;
 
-use rules::Access;
+use text::{choices, conditions, drawing, reader, rules_text};
 
 use crate::games::{
     BoardStyle, Condition, Game, GameOptions, GameText, OrderWord, ParseError, Pending, Rejection,
     Seat,
 };
-
-impl Squares {
-    /// Appends every legal order for the pending decision to `out` (the
-    /// allocation-free form of [`Game::legal_orders`]).
-    pub fn legal_orders_into(&self, out: &mut Vec<Order>) {
-        if self.outcome.is_some() {
-            return;
-        }
-        match &self.attack {
-            Some(attack) => self.decision_orders(attack, out),
-            None => self.turn_orders(out),
-        }
-    }
-
-    /// The side that must decide now, or `None` when the game is over.
-    pub fn side_to_decide(&self) -> Option<Side> {
-        if self.outcome.is_some() {
-            return None;
-        }
-        Some(match &self.attack {
-            Some(a) if a.stage.defender_decides() => self.to_move.opponent(),
-            _ => self.to_move,
-        })
-    }
-
-    /// Finds the listed order that `given` denotes: the same order, or the
-    /// same move written with another legal cavalry path, without its
-    /// optional path, or with its two parts the other way round.
-    fn matching(&self, legal: &[Order], given: &Order) -> Option<Order> {
-        if legal.contains(given) {
-            return Some(*given);
-        }
-        let same_step = |a: &Step, b: &Step| a.from == b.from && a.to == b.to && a.unit == b.unit;
-        legal.iter().copied().find(|listed| match (listed, given) {
-            (Order::Move(l), Order::Move(g)) => same_step(l, g) && self.path_ok(l, g),
-            // S2: the parts move in the order written, so the other order
-            // is the same move only when that sequence is legal too.
-            (Order::MoveTwo(l1, l2), Order::MoveTwo(g1, g2)) => {
-                same_step(l1, g2)
-                    && same_step(l2, g1)
-                    && g1.via.is_none()
-                    && g2.via.is_none()
-                    && self.two_cavalry_sequence_ok(g1, g2)
-            }
-            _ => false,
-        })
-    }
-
-    /// Whether the cavalry path a player wrote fits a listed move (R11, S3;
-    /// N25 for the Horse Battery): any middle square adjacent to both ends
-    /// that is not a forest and is empty or the mover's own reserve, even
-    /// where one step would do.
-    fn path_ok(&self, listed: &Step, given: &Step) -> bool {
-        match (listed.via, given.via) {
-            (_, Some(v)) => {
-                let kind = listed
-                    .unit
-                    .or_else(|| self.unit_at(listed.from).map(|u| u.kind()));
-                if kind.is_none_or(|k| self.variant.unit(k).steps < 2) {
-                    return false;
-                }
-                let b = board();
-                let own_reserve = b.reserve(self.to_move);
-                b.adjacent(given.from).contains(v)
-                    && b.adjacent(v).contains(given.to)
-                    && !b.is_forest(v)
-                    && !b.is_forest(given.to)
-                    && (v == own_reserve
-                        || (b.reserve_owner(v).is_none() && !self.occupied().contains(v)))
-            }
-            _ => true,
-        }
-    }
-
-    /// Applies an order known to be legal (one of [`Squares::legal_orders_into`]),
-    /// then takes every following decision that has exactly one legal choice.
-    /// The fast path for search and random play; [`Game::apply`] checks first.
-    pub fn apply_listed(&mut self, order: Order, events: &mut Vec<Event>) {
-        self.execute(order, events);
-        let mut legal = Vec::with_capacity(8);
-        while let (Some(attack), None) = (self.attack, self.outcome) {
-            legal.clear();
-            self.decision_orders(&attack, &mut legal);
-            if legal.len() != 1 {
-                break;
-            }
-            let only = legal[0];
-            let side = self.side_to_decide().unwrap_or(self.to_move);
-            events.push(Event::Forced { side, order: only });
-            self.execute(only, events);
-        }
-    }
-
-    fn execute(&mut self, order: Order, events: &mut Vec<Event>) {
-        if self.attack.is_some() {
-            self.apply_decision(order, events);
-            return;
-        }
-        let side = self.to_move;
-        match order {
-            Order::Pass => {
-                self.passed[side.index()] = true;
-                self.record_runs(&[], None, 1);
-                events.push(Event::Passed { side });
-                self.finish_action(false, events);
-            }
-            Order::Move(step) => {
-                let u = self.mover(&step, None);
-                let whole = self.is_whole_double_turn(u.kind(), step.from, step.to);
-                self.passed[side.index()] = false;
-                self.record_runs(&[u], None, if whole { 2 } else { 1 });
-                self.relocate(u, step.to);
-                events.push(Event::Moved {
-                    side,
-                    unit: u.kind(),
-                    from: step.from,
-                    to: step.to,
-                });
-                self.finish_action(whole, events);
-            }
-            Order::MoveTwo(p, q) => {
-                let first = self.mover(&p, None);
-                self.relocate(first, p.to);
-                let second = self.mover(&q, Some(first));
-                self.relocate(second, q.to);
-                self.passed[side.index()] = false;
-                self.record_runs(&[first, second], None, 1);
-                for (u, step) in [(first, p), (second, q)] {
-                    events.push(Event::Moved {
-                        side,
-                        unit: u.kind(),
-                        from: step.from,
-                        to: step.to,
-                    });
-                }
-                self.finish_action(false, events);
-            }
-            Order::Attack {
-                attacker,
-                target,
-                support,
-            } => self.start_attack(attacker, target, support, events),
-            _ => {}
-        }
-    }
-
-    /// The unit a listed move acts on (R7 for a reserve).
-    fn mover(&self, step: &Step, except: Option<UnitId>) -> UnitId {
-        match step.unit {
-            Some(kind) => self
-                .reserve_pick(self.to_move, kind, except)
-                .expect("a listed reserve move has an eligible unit"),
-            None => self
-                .unit_at(step.from)
-                .expect("a listed move starts from a unit"),
-        }
-    }
-
-    /// R5: a step its type makes only as a whole double turn (infantry
-    /// stepping diagonally; infantry or artillery entering a forest; N3-N5).
-    fn is_whole_double_turn(&self, kind: UnitKind, from: Space, to: Space) -> bool {
-        let b = board();
-        let rules = self.variant.unit(kind);
-        (rules.forest == Access::WholeDoubleTurn && b.is_forest(to))
-            || (rules.corner == Access::WholeDoubleTurn && b.corner(from).contains(to))
-    }
-}
 
 impl Game for Squares {
     type Order = Order;
@@ -259,7 +114,9 @@ impl Game for Squares {
     }
 
     fn parse_order(&self, text: &str) -> Result<Order, ParseError> {
-        Order::parse(text)
+        // The position's own notation: the Civil War game's, unless the
+        // engine plays the variant under this type (see `Napoleonic`).
+        Order::read(text, self.variant.notation())
     }
 
     fn apply(&mut self, order: &Order) -> Result<Vec<Event>, Refusal> {
@@ -315,11 +172,11 @@ impl GameText for Squares {
     }
 
     fn ending_words(ending: &EndReason) -> String {
-        ending.words(notation::CIVIL_WAR.sides)
+        text::ending::words(*ending, notation::CIVIL_WAR.sides)
     }
 
     fn read_ending(words: &str) -> Option<EndReason> {
-        EndReason::read(words, notation::CIVIL_WAR.sides)
+        text::ending::read(words, notation::CIVIL_WAR.sides)
     }
 
     fn read_order(&self, line: &str) -> Result<Order, Rejection> {
@@ -327,11 +184,11 @@ impl GameText for Squares {
     }
 
     fn order_word(word: &str) -> OrderWord {
-        notation::with(&notation::CIVIL_WAR, || reader::order_word(word))
+        reader::order_word(word, &notation::CIVIL_WAR)
     }
 
     fn slip_of(word: &str) -> Option<&'static str> {
-        notation::with(&notation::CIVIL_WAR, || reader::slip_of(word))
+        reader::slip_of(word, &notation::CIVIL_WAR)
     }
 
     fn draw_board(&self, viewer: Seat, last: &[Event]) -> String {
@@ -347,7 +204,7 @@ impl GameText for Squares {
     }
 
     fn read_condition(&self, words: &str) -> Result<Condition, String> {
-        conditions::read(words)
+        conditions::read(words, &notation::CIVIL_WAR)
     }
 
     fn condition_holds(&self, seat: Seat, condition: &Condition) -> bool {

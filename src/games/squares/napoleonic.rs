@@ -2,10 +2,11 @@
 //!
 //! The variant is not a second engine: it is the [`Squares`] engine playing
 //! with the Napoleonic army and unit rules ([`Variant::Napoleonic`], see
-//! `rules.rs`), written in the variant's notation (British and French, F
-//! codes, the new unit words; `notation.rs`). This file only gives it its
-//! own name, title and seats, and makes sure that every text it produces
-//! or reads is in that notation.
+//! `core/variant.rs` and `engine/rules.rs`), written in the variant's
+//! notation (British and French, F codes, the new unit words;
+//! `text/notation.rs`). This file only gives it its own name, title and
+//! seats, and its own order, event and refusal types, which write and read
+//! every text with [`NAPOLEONIC`] passed explicitly, whichever thread asks.
 //!
 //! ```
 //! use orderly::games::{Game, GameOptions};
@@ -22,18 +23,13 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::flow::{DecisionKind, EndReason, Outcome};
-use super::notation::{self, NAPOLEONIC};
-use super::{choices, conditions, drawing, reader, Event, Order, Refusal, Side, Squares, Variant};
+use super::notation::NAPOLEONIC;
+use super::text::{choices, conditions, drawing, reader, rules_text};
+use super::{DecisionKind, EndReason, Event, Order, Outcome, Refusal, Side, Squares, Variant};
 use crate::games::{
     BoardStyle, CitesRule, Condition, Game, GameOptions, GameText, OrderWord, ParseError, Pending,
     Rejection, RuleId, Seat,
 };
-
-/// Runs `f` in the variant's notation.
-fn napoleonic<R>(f: impl FnOnce() -> R) -> R {
-    notation::with(&NAPOLEONIC, f)
-}
 
 /// A game of the Napoleonic variant: the British (North) against the French.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,50 +81,63 @@ impl<'de> Deserialize<'de> for Napoleonic {
     }
 }
 
-/// Wraps an engine type so that its `Display` and serde use the variant's
-/// notation.
-macro_rules! in_napoleonic_notation {
-    ($(#[$doc:meta])* $name:ident($inner:ty)) => {
-        $(#[$doc])*
-        #[derive(Clone, Debug, PartialEq, Eq)]
-        pub struct $name(pub $inner);
+/// An order of the variant (`MOVE LIGHT BR B3C`, `OPTION GB1`): written,
+/// read and serialised in its notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NapOrder(pub Order);
 
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(&napoleonic(|| self.0.to_string()))
-            }
-        }
-
-        impl Serialize for $name {
-            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                napoleonic(|| self.0.serialize(serializer))
-            }
-        }
-
-        impl<'de> Deserialize<'de> for $name {
-            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<$name, D::Error> {
-                napoleonic(|| <$inner>::deserialize(deserializer)).map($name)
-            }
-        }
-    };
+impl fmt::Display for NapOrder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.display_in(&NAPOLEONIC).fmt(f)
+    }
 }
 
-in_napoleonic_notation!(
-    /// An order of the variant (`MOVE LIGHT BR B3C`, `OPTION GB1`).
-    NapOrder(Order)
-);
-in_napoleonic_notation!(
-    /// Something that happened in a game of the variant.
-    NapEvent(Event)
-);
+impl Serialize for NapOrder {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.display_in(&NAPOLEONIC).serialize(serializer)
+    }
+}
 
-/// Why an order of the variant was refused.
+impl<'de> Deserialize<'de> for NapOrder {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<NapOrder, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Order::read(&text, &NAPOLEONIC)
+            .map(NapOrder)
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// Something that happened in a game of the variant: written and
+/// serialised in its notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NapEvent(pub Event);
+
+impl fmt::Display for NapEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.display_in(&NAPOLEONIC).fmt(f)
+    }
+}
+
+impl Serialize for NapEvent {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.display_in(&NAPOLEONIC).serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for NapEvent {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<NapEvent, D::Error> {
+        Event::deserialize_in(deserializer, &NAPOLEONIC).map(NapEvent)
+    }
+}
+
+/// Why an order of the variant was refused: worded in its notation, citing
+/// its rulings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NapRefusal(pub Refusal);
 
 impl fmt::Display for NapRefusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&napoleonic(|| self.0.to_string()))
+        self.0.display_in(&NAPOLEONIC).fmt(f)
     }
 }
 
@@ -136,7 +145,7 @@ impl std::error::Error for NapRefusal {}
 
 impl CitesRule for NapRefusal {
     fn rule(&self) -> RuleId {
-        napoleonic(|| self.0.rule())
+        self.0.rule_in(Variant::Napoleonic)
     }
 }
 
@@ -168,13 +177,11 @@ impl Game for Napoleonic {
     }
 
     fn parse_order(&self, text: &str) -> Result<NapOrder, ParseError> {
-        napoleonic(|| self.0.parse_order(text)).map(NapOrder)
+        Order::read(text, &NAPOLEONIC).map(NapOrder)
     }
 
     fn apply(&mut self, order: &NapOrder) -> Result<Vec<NapEvent>, NapRefusal> {
-        // Refusals word their reasons (the legal retreats, say) as they are
-        // made, so the whole call runs in the variant's notation.
-        match napoleonic(|| Game::apply(&mut self.0, &order.0)) {
+        match Game::apply(&mut self.0, &order.0) {
             Ok(events) => Ok(events.into_iter().map(NapEvent).collect()),
             Err(refusal) => Err(NapRefusal(refusal)),
         }
@@ -204,67 +211,68 @@ impl Game for Napoleonic {
 impl GameText for Napoleonic {
     const TITLE: &'static str = "SQUARES - The Napoleonic War Variant";
 
-    const RULES: &'static str = super::rules_text::NAPOLEONIC;
+    const RULES: &'static str = rules_text::NAPOLEONIC;
 
     fn seat_name(seat: Seat) -> &'static str {
         NAPOLEONIC.sides[seat.index()]
     }
 
     fn ending_words(ending: &EndReason) -> String {
-        ending.words(NAPOLEONIC.sides)
+        super::text::ending::words(*ending, NAPOLEONIC.sides)
     }
 
     fn read_ending(words: &str) -> Option<EndReason> {
-        EndReason::read(words, NAPOLEONIC.sides)
+        super::text::ending::read(words, NAPOLEONIC.sides)
     }
 
     fn read_order(&self, line: &str) -> Result<NapOrder, Rejection> {
-        napoleonic(|| reader::read_checked(&self.0, line)).map(NapOrder)
+        reader::read_checked(&self.0, line).map(NapOrder)
     }
 
     fn order_word(word: &str) -> OrderWord {
-        napoleonic(|| reader::order_word(word))
+        reader::order_word(word, &NAPOLEONIC)
     }
 
     fn slip_of(word: &str) -> Option<&'static str> {
-        napoleonic(|| reader::slip_of(word))
+        reader::slip_of(word, &NAPOLEONIC)
     }
 
     fn draw_board(&self, viewer: Seat, last: &[NapEvent]) -> String {
         let last: Vec<Event> = last.iter().map(|e| e.0.clone()).collect();
-        napoleonic(|| drawing::draw(&self.0, viewer.into(), &last))
+        drawing::draw(&self.0, viewer.into(), &last)
     }
 
     fn headline(&self, viewer: Seat) -> String {
-        napoleonic(|| drawing::headline(&self.0, viewer.into()))
+        drawing::headline(&self.0, viewer.into())
     }
 
     fn read_condition(&self, words: &str) -> Result<Condition, String> {
-        napoleonic(|| conditions::read(words))
+        conditions::read(words, &NAPOLEONIC)
     }
 
     fn condition_holds(&self, seat: Seat, condition: &Condition) -> bool {
-        napoleonic(|| conditions::holds(&self.0, seat, condition))
+        conditions::holds(&self.0, seat, condition)
     }
 
     fn draw_board_styled(&self, viewer: Seat, last: &[NapEvent], style: &BoardStyle) -> String {
         let last: Vec<Event> = last.iter().map(|e| e.0.clone()).collect();
-        napoleonic(|| drawing::draw_styled(&self.0, viewer.into(), &last, style))
+        drawing::draw_styled(&self.0, viewer.into(), &last, style)
     }
 
     // The variant hides nothing either: every seat reads the same choices.
     fn choices(&self, _viewer: Seat) -> String {
-        napoleonic(|| choices::describe(&self.0))
+        choices::describe(&self.0)
     }
 
     fn choices_from(&self, square: &str) -> Result<String, Rejection> {
-        napoleonic(|| choices::describe_from(&self.0, square))
+        choices::describe_from(&self.0, square)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{NapEvent, NapOrder, Napoleonic, Side, Squares, Variant};
+    use crate::games::{Game, GameOptions};
 
     #[test]
     fn the_opening_is_written_with_its_header_and_reads_back() {
@@ -337,5 +345,45 @@ mod tests {
         let cw = Squares::opening(Side::Gray);
         assert!(cw.parse_order("MOVE INFANTRY GR F3C").is_err());
         assert!(cw.parse_order("MOVE GUARD GR G3C").is_err());
+    }
+
+    #[test]
+    fn a_variant_order_is_written_and_serialised_alike_on_a_fresh_thread() {
+        // The notation is an argument, never a setting of the thread: a
+        // thread that never touched the variant writes it as any other.
+        let game = Napoleonic::opening(Side::Gray);
+        let order = game.parse_order("MOVE LIGHT FR F3C").unwrap();
+        let events = game.clone().apply(&order).unwrap();
+        let here = (
+            order.to_string(),
+            serde_json::to_string(&order).unwrap(),
+            serde_json::to_string(&events).unwrap(),
+            events[0].to_string(),
+        );
+        let (sent, sent_events) = (order.clone(), events.clone());
+        let there = std::thread::spawn(move || {
+            let (order, events) = (sent, sent_events);
+            (
+                order.to_string(),
+                serde_json::to_string(&order).unwrap(),
+                serde_json::to_string(&events).unwrap(),
+                events[0].to_string(),
+            )
+        })
+        .join()
+        .unwrap();
+        assert_eq!(here, there);
+        assert_eq!(there.0, "MOVE LIGHT FR F3C");
+        assert_eq!(there.1, "\"MOVE LIGHT FR F3C\"");
+        assert_eq!(
+            there.2,
+            "[{\"event\":\"moved\",\"side\":\"french\",\"unit\":\"light\",\"from\":\"FR\",\"to\":\"F3C\"}]"
+        );
+        assert_eq!(there.3, "French light infantry moves FR -> F3C");
+        let back: Vec<NapEvent> = serde_json::from_str(&there.2).unwrap();
+        assert_eq!(back, events);
+        // A side alone serialises the same on every thread too.
+        let side = std::thread::spawn(|| serde_json::to_string(&Side::Gray).unwrap());
+        assert_eq!(side.join().unwrap(), "\"gray\"");
     }
 }

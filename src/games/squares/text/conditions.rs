@@ -7,9 +7,10 @@
 //! read and checked by the reader when its moment comes, so an answer that
 //! has become illegal is refused like any order.
 
-use super::board::Space;
-use super::flow::DecisionKind;
-use super::state::Squares;
+use super::notation::Notation;
+use crate::games::squares::core::board::Space;
+use crate::games::squares::core::flow::DecisionKind;
+use crate::games::squares::core::state::Squares;
 use crate::games::{Condition, Game, Seat};
 
 /// The conditions SQUARES understands, for refusals.
@@ -17,8 +18,9 @@ const CONDITIONS: &str = "IF STAND <answer>, IF RETREAT <answer> (for your attac
                           IF ATTACKED [AT <square>] <answer> (standing)";
 
 /// Reads the words after IF that name a condition: `STAND`, `RETREAT`,
-/// `ATTACKED`, `ATTACKED AT B2C` (in the current notation).
-pub(crate) fn read(words: &str) -> Result<Condition, String> {
+/// `ATTACKED`, `ATTACKED AT B2C` (the square in `notation`, and written
+/// back in it).
+pub(crate) fn read(words: &str, notation: &Notation) -> Result<Condition, String> {
     let upper: Vec<String> = words
         .split_whitespace()
         .map(|w| {
@@ -32,8 +34,8 @@ pub(crate) fn read(words: &str) -> Result<Condition, String> {
         ["STAND" | "STANDS"] => condition("STAND".into(), false),
         ["RETREAT" | "RETREATS"] => condition("RETREAT".into(), false),
         ["ATTACKED"] => condition("ATTACKED".into(), true),
-        ["ATTACKED", "AT" | "IN" | "ON", square] => match Space::from_code(square) {
-            Some(space) => condition(format!("ATTACKED AT {space}"), true),
+        ["ATTACKED", "AT" | "IN" | "ON", square] => match Space::read(square, notation) {
+            Some(space) => condition(format!("ATTACKED AT {}", space.display_in(notation)), true),
             None => Err(format!(
                 "{square:?} is not a square; the conditions are {CONDITIONS}"
             )),
@@ -64,7 +66,7 @@ pub(crate) fn holds(game: &Squares, seat: Seat, condition: &Condition) -> bool {
             text == "ATTACKED"
                 || text
                     .strip_prefix("ATTACKED AT ")
-                    .and_then(Space::from_code)
+                    .and_then(|code| Space::read(code, game.variant().notation()))
                     .is_some_and(|s| s == attack.target)
         }
         _ => false,
@@ -73,8 +75,13 @@ pub(crate) fn holds(game: &Squares, seat: Seat, condition: &Condition) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::games::GameOptions;
+    use super::{holds, Condition, Seat, Squares};
+    use crate::games::squares::notation::CIVIL_WAR;
+    use crate::games::{Game, GameOptions};
+
+    fn read(words: &str) -> Result<Condition, String> {
+        super::read(words, &CIVIL_WAR)
+    }
 
     #[test]
     fn conditions_read_in_any_case_and_squares_are_checked() {

@@ -14,7 +14,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::unit::Side;
 
 /// The board data, compiled into the binary.
-const BOARD_CSV: &str = include_str!("../../../data/squares-board.csv");
+const BOARD_CSV: &str = include_str!("../../../../data/squares-board.csv");
 
 /// One of the 32 spaces, numbered in the order of the board file (by depth,
 /// Blue's reserve first, west to east within a rank).
@@ -36,19 +36,20 @@ impl Space {
         self.0 as usize
     }
 
-    /// The space whose code is `code` (any case), such as `B1CR` or `BR`,
-    /// in the current notation (the variant also reads `F1C`, N1).
+    /// The space whose board code is `code` (any case), such as `B1CR`,
+    /// `G1C` or `BR`: the codes of the board's map, which the Civil War
+    /// notation writes unchanged (a game's own codes are read by
+    /// `Space::read`).
     pub fn from_code(code: &str) -> Option<Space> {
-        let code = super::notation::current().g_code(code)?;
         board()
             .codes
             .iter()
-            .position(|c| c.eq_ignore_ascii_case(&code))
+            .position(|c| c.eq_ignore_ascii_case(code))
             .map(|i| Space(i as u8))
     }
 
     /// The space's code on the board's map, such as `G1CR`, whatever the
-    /// notation (`Display` writes it in the current one).
+    /// notation (`Space::display_in` writes it in a game's own).
     pub fn code(self) -> &'static str {
         board().codes[self.index()]
     }
@@ -64,15 +65,17 @@ impl Space {
     }
 }
 
+/// Written as its board code (`G1C`), as the Civil War notation writes it.
 impl fmt::Display for Space {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&super::notation::current().code(self.code()))
+        f.write_str(self.code())
     }
 }
 
+/// Serialised as its board code, read back by [`Space::from_code`].
 impl Serialize for Space {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
+        serializer.serialize_str(self.code())
     }
 }
 
@@ -418,7 +421,8 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{board, Space, SpaceSet, Terrain};
+    use crate::games::squares::core::unit::Side;
 
     fn pairs(f: impl Fn(Space) -> SpaceSet) -> Vec<(String, String)> {
         let mut out = Vec::new();

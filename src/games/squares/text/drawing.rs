@@ -24,15 +24,17 @@
 
 use std::fmt::Write as _;
 
-use super::attack::{AttackState, OptionsOffered, Stage};
-use super::board::{board, Space, Terrain, SPACE_COUNT};
-use super::event::Event;
-use super::flow::DecisionKind;
-use super::notation;
-use super::order::Order;
-use super::rules::Variant;
-use super::state::{Half, Squares, WINNING_POINTS};
-use super::unit::{Side, UnitId, UnitKind};
+use super::notation::Notation;
+use crate::games::squares::core::attack::{AttackState, Stage};
+use crate::games::squares::core::board::{board, Space, Terrain, SPACE_COUNT};
+use crate::games::squares::core::event::Event;
+use crate::games::squares::core::flow::DecisionKind;
+use crate::games::squares::core::order::Order;
+use crate::games::squares::core::state::{Half, Squares};
+use crate::games::squares::core::unit::{Side, UnitId, UnitKind};
+use crate::games::squares::core::variant::Variant;
+use crate::games::squares::engine::options::OptionsOffered;
+use crate::games::squares::engine::turn::WINNING_POINTS;
 use crate::games::{BoardStyle, Game as _, GameResult};
 
 /// The widest line a mail may carry.
@@ -174,8 +176,14 @@ fn short(kind: UnitKind) -> &'static str {
 
 /// The side's letter on the board (upper case for both: the kind follows
 /// in lower case, so `B inf` and `G inf` stand out).
-fn side_letter(side: Side) -> char {
-    side.name().chars().next().unwrap_or('?')
+fn side_letter(side: Side, notation: &Notation) -> char {
+    notation.side_name(side).chars().next().unwrap_or('?')
+}
+
+/// The notation of the game drawn: the board, its key and its texts are
+/// in the game's own words and codes, whoever asks (N1).
+fn notation_of(game: &Squares) -> &'static Notation {
+    game.variant().notation()
 }
 
 /// The occupant line of a square, such as `B inf+`, within `width`
@@ -184,11 +192,12 @@ fn side_letter(side: Side) -> char {
 /// goes; a hand-written position with more loses the marks that do not fit.
 fn occupant(game: &Squares, u: UnitId, width: usize) -> String {
     let m = game.unit_state(u).marks();
-    let spaced = format!("{} {}{}", side_letter(u.side()), short(u.kind()), m);
+    let letter = side_letter(u.side(), notation_of(game));
+    let spaced = format!("{letter} {}{}", short(u.kind()), m);
     let mut text = if spaced.len() <= width {
         spaced
     } else {
-        format!("{}{}{}", side_letter(u.side()), short(u.kind()), m)
+        format!("{letter}{}{}", short(u.kind()), m)
     };
     text.truncate(width);
     text
@@ -197,9 +206,14 @@ fn occupant(game: &Squares, u: UnitId, width: usize) -> String {
 /// A reserve's two lines: its contents by type, and the units in it that
 /// carry a mark (a run or a rest), grouped.
 fn reserve_lines(game: &Squares, side: Side, marked: bool) -> [String; 2] {
-    let code = board().reserve(side).to_string();
+    let notation = notation_of(game);
+    let code = board().reserve(side).display_in(notation).to_string();
     let star = if marked { "*" } else { "" };
-    let mut first = format!("{:<4}{} reserve: ", format!("{code}{star}"), side.name());
+    let mut first = format!(
+        "{:<4}{} reserve: ",
+        format!("{code}{star}"),
+        side.display_in(notation)
+    );
     let counts: Vec<String> = game
         .variant()
         .kinds()
@@ -235,7 +249,7 @@ fn reserve_lines(game: &Squares, side: Side, marked: bool) -> [String; 2] {
     let invaders: Vec<String> = game
         .units_of(side.opponent())
         .filter(|&u| game.location(u) == Some(board().reserve(side)))
-        .map(|u| format!("{} {}", side_letter(u.side()), short(u.kind())))
+        .map(|u| format!("{} {}", side_letter(u.side(), notation), short(u.kind())))
         .collect();
     let second = if !invaders.is_empty() {
         format!("    entered by {} (R13)", invaders.join(", "))
@@ -307,7 +321,11 @@ fn board_lines(game: &Squares, viewer: Side, last: &[Event]) -> Vec<String> {
                 }
             }
             terrain => {
-                let mut lines = vec![format!("{s}{}", if star { "*" } else { "" })];
+                let mut lines = vec![format!(
+                    "{}{}",
+                    s.display_in(notation_of(game)),
+                    if star { "*" } else { "" }
+                )];
                 lines.extend(game.unit_at(s).map(|u| occupant(game, u, w)));
                 if terrain == Terrain::Forest {
                     let trees: String =
@@ -376,10 +394,11 @@ fn losses(game: &Squares, side: Side) -> String {
             (n > 0).then(|| format!("{n} {}", short(k)))
         })
         .collect();
+    let side = side.display_in(notation_of(game));
     if lost.is_empty() {
-        format!("{} none", side.name())
+        format!("{side} none")
     } else {
-        format!("{} {}", side.name(), lost.join(" "))
+        format!("{side} {}", lost.join(" "))
     }
 }
 
@@ -438,14 +457,18 @@ pub(crate) fn must_retreat_rule(game: &Squares, attack: &AttackState) -> &'stati
 /// What an attack waits for, and from whom (R17-R20; docs/squares-engine.md,
 /// "Decisions inside an attack"; N18, N19 for the variant's option lists).
 fn decision_text(game: &Squares, attack: &AttackState) -> String {
-    let attacker = game.to_move();
-    let defender = attacker.opponent();
+    let notation = notation_of(game);
+    let (attacker, defender) = (game.to_move(), game.to_move().opponent());
+    let (attacker, defender) = (attacker.display_in(notation), defender.display_in(notation));
     let mut legal = Vec::new();
     game.decision_orders(attack, &mut legal);
-    let (a, t) = (attack.attacker, attack.target);
+    let (a, t) = (
+        attack.attacker.display_in(notation),
+        attack.target.display_in(notation),
+    );
     let support = attack
         .support
-        .map(|s| s.to_string())
+        .map(|s| s.display_in(notation).to_string())
         .unwrap_or_else(|| "-".to_string());
     match attack.stage {
         Stage::Response => {
@@ -455,13 +478,13 @@ fn decision_text(game: &Squares, attack: &AttackState) -> String {
             } else if game.variant() == Variant::Napoleonic {
                 format!(
                     "{defender} to decide where the {}in {t} retreats (it may not stand, {}).",
-                    kind_on(game, t),
+                    kind_on(game, attack.target),
                     must_retreat_rule(game, attack)
                 )
             } else {
                 format!(
                     "{defender} to decide where the {}in {t} retreats (it may not stand).",
-                    kind_on(game, t)
+                    kind_on(game, attack.target)
                 )
             }
         }
@@ -482,7 +505,7 @@ fn decision_text(game: &Squares, attack: &AttackState) -> String {
             };
             format!(
                 "{attacker} to choose an option against the {}standing in {t} ({list}): {}.",
-                kind_on(game, t),
+                kind_on(game, attack.target),
                 either(&offered)
             )
         }
@@ -508,7 +531,7 @@ fn decision_text(game: &Squares, attack: &AttackState) -> String {
             };
             format!(
                 "{attacker} to choose where the attacking {}in {a} retreats ({option}).",
-                kind_on(game, a)
+                kind_on(game, attack.attacker)
             )
         }
         Stage::SecondChance => format!(
@@ -525,7 +548,7 @@ fn decision_text(game: &Squares, attack: &AttackState) -> String {
         ),
         Stage::HorseDefenderRetreat => format!(
             "{defender} to choose where the {}in {t} retreats (option HB1, N19).",
-            kind_on(game, t)
+            kind_on(game, attack.target)
         ),
         Stage::HorseSupportRetreat => format!(
             "{attacker} to choose where the supporting {}in {support} retreats (option HB1, N19).",
@@ -569,11 +592,12 @@ fn status_lines(game: &Squares, last: &[Event], style: &BoardStyle) -> Vec<Strin
     if !style.without_key {
         para(key);
     }
+    let notation = notation_of(game);
     para(&format!(
         "Score: {} {}, {} {} ({WINNING_POINTS} points win, {scoring}, R27).",
-        Side::Blue,
+        Side::Blue.display_in(notation),
         game.points(Side::Blue),
-        Side::Gray,
+        Side::Gray.display_in(notation),
         game.points(Side::Gray)
     ));
     para(&format!(
@@ -587,7 +611,7 @@ fn status_lines(game: &Squares, last: &[Event], style: &BoardStyle) -> Vec<Strin
             para(&format!("Game over in turn {}: {result}.", game.turn()));
         }
         (Some(outcome), _) => {
-            let text = Event::GameOver(outcome).to_string();
+            let text = Event::GameOver(outcome).display_in(notation).to_string();
             let result = text.strip_prefix("game over: ").unwrap_or(&text);
             para(&format!(
                 "Game over after turn {}: {result}.",
@@ -602,7 +626,7 @@ fn status_lines(game: &Squares, last: &[Event], style: &BoardStyle) -> Vec<Strin
             };
             let support = attack
                 .support
-                .map(|s| format!(", supported from {s}"))
+                .map(|s| format!(", supported from {}", s.display_in(notation)))
                 .unwrap_or_default();
             // N18: say when the attack is a Grand Battery, whose options
             // differ; against the artillery family it attacks normally.
@@ -617,16 +641,16 @@ fn status_lines(game: &Squares, last: &[Event], style: &BoardStyle) -> Vec<Strin
             para(&format!(
                 "{}: {} attacks {} from {}{support}{grand}{flank}.",
                 turn_text(game),
-                game.to_move(),
-                attack.target,
-                attack.attacker
+                game.to_move().display_in(notation),
+                attack.target.display_in(notation),
+                attack.attacker.display_in(notation)
             ));
             para(&decision_text(game, attack));
         }
         (None, None) => para(&format!(
             "{}: {} to {}.",
             turn_text(game),
-            game.to_move(),
+            game.to_move().display_in(notation),
             match game.half() {
                 Half::Single => "move, attack or pass",
                 _ => "move or attack",
@@ -634,7 +658,10 @@ fn status_lines(game: &Squares, last: &[Event], style: &BoardStyle) -> Vec<Strin
         )),
     }
     if !last.is_empty() && !style.without_last {
-        let events: Vec<String> = last.iter().map(Event::to_string).collect();
+        let events: Vec<String> = last
+            .iter()
+            .map(|e| e.display_in(notation).to_string())
+            .collect();
         para(&format!("Last: {}.", events.join("; ")));
     }
     out
@@ -651,73 +678,70 @@ pub(crate) fn draw(game: &Squares, viewer: Side, last: &[Event]) -> String {
 
 /// The state in a few words for a mail's subject, read by `viewer`.
 pub(crate) fn headline(game: &Squares, viewer: Side) -> String {
-    notation::with(game.variant().notation(), || {
-        if let Some(outcome) = game.outcome() {
-            return match outcome.result {
-                GameResult::Win(seat) => {
-                    let (winner, loser) = (Side::from(seat), Side::from(seat.other()));
-                    format!(
-                        "over - {winner} wins {}-{}",
-                        game.points(winner),
-                        game.points(loser)
-                    )
-                }
-                GameResult::Draw => "over - a draw".to_string(),
-            };
-        }
-        if let Some(attack) = game.attack() {
-            let question = match game.pending().map(|p| p.kind) {
-                Some(DecisionKind::Defence) => "retreat or stand?",
-                Some(DecisionKind::AttackOption) => "which option?",
-                Some(DecisionKind::Retreat) => "retreat where?",
-                Some(DecisionKind::SecondChance) => "second chance?",
-                Some(DecisionKind::ReserveLoss) => "which reserve unit is lost?",
-                Some(DecisionKind::Advance) => "advance or stay?",
-                _ => "decision pending",
-            };
-            return format!("{} attacks {} - {question}", game.to_move(), attack.target);
-        }
-        if game.to_move() == viewer {
-            format!("your move (turn {})", game.turn())
-        } else {
-            format!("{} to move (turn {})", game.to_move(), game.turn())
-        }
-    })
+    let notation = notation_of(game);
+    if let Some(outcome) = game.outcome() {
+        return match outcome.result {
+            GameResult::Win(seat) => {
+                let (winner, loser) = (Side::from(seat), Side::from(seat.other()));
+                format!(
+                    "over - {} wins {}-{}",
+                    winner.display_in(notation),
+                    game.points(winner),
+                    game.points(loser)
+                )
+            }
+            GameResult::Draw => "over - a draw".to_string(),
+        };
+    }
+    let to_move = game.to_move().display_in(notation);
+    if let Some(attack) = game.attack() {
+        let question = match game.pending().map(|p| p.kind) {
+            Some(DecisionKind::Defence) => "retreat or stand?",
+            Some(DecisionKind::AttackOption) => "which option?",
+            Some(DecisionKind::Retreat) => "retreat where?",
+            Some(DecisionKind::SecondChance) => "second chance?",
+            Some(DecisionKind::ReserveLoss) => "which reserve unit is lost?",
+            Some(DecisionKind::Advance) => "advance or stay?",
+            _ => "decision pending",
+        };
+        return format!(
+            "{to_move} attacks {} - {question}",
+            attack.target.display_in(notation)
+        );
+    }
+    if game.to_move() == viewer {
+        format!("your move (turn {})", game.turn())
+    } else {
+        format!("{to_move} to move (turn {})", game.turn())
+    }
 }
 
 /// [`draw`] in a mail's style: without the key, or with a result the rules
-/// did not produce (see [`BoardStyle`]).
+/// did not produce (see [`BoardStyle`]). In the game's own notation,
+/// whoever calls (N1).
 pub(crate) fn draw_styled(
     game: &Squares,
     viewer: Side,
     last: &[Event],
     style: &BoardStyle,
 ) -> String {
-    // The game's own notation, whoever calls (N1).
-    notation::with(game.variant().notation(), || {
-        draw_in_notation(game, viewer, last, style)
-    })
-}
-
-fn draw_in_notation(game: &Squares, viewer: Side, last: &[Event], style: &BoardStyle) -> String {
+    let notation = notation_of(game);
+    let (name, reserve) = (
+        viewer.display_in(notation),
+        board().reserve(viewer).display_in(notation),
+    );
     let mut out = String::new();
     match game.variant() {
         Variant::CivilWar => {
             let _ = writeln!(
                 out,
-                "SQUARES - {}'s view ({}'s reserve {} at the bottom)",
-                viewer.name(),
-                viewer.name(),
-                board().reserve(viewer)
+                "SQUARES - {name}'s view ({name}'s reserve {reserve} at the bottom)"
             );
         }
         Variant::Napoleonic => {
             let _ = writeln!(
                 out,
-                "SQUARES Napoleonic - the {} view ({} reserve {} at the bottom)",
-                viewer.name(),
-                viewer.name(),
-                board().reserve(viewer)
+                "SQUARES Napoleonic - the {name} view ({name} reserve {reserve} at the bottom)"
             );
         }
     }
@@ -734,14 +758,17 @@ fn draw_in_notation(game: &Squares, viewer: Side, last: &[Event], style: &BoardS
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{
+        board, draw, frames, last_squares, occupant, raster, reserve_lines, wrap, Event, Side,
+        Space, Squares, UnitId, UnitKind, BLOCK, MAX_WIDTH,
+    };
 
     fn cw_unit(side: Side, number: usize) -> UnitId {
         let mut units = UnitId::of_side(crate::games::squares::Variant::CivilWar, side);
         units.nth(number).expect("an army has 16 units")
     }
-    use crate::games::squares::state::ELIMINATED;
-    use crate::games::squares::unit::{UnitState, ARMY_SIZE};
+    use crate::games::squares::core::state::ELIMINATED;
+    use crate::games::squares::core::unit::{UnitState, ARMY_SIZE};
 
     fn space(code: &str) -> Space {
         Space::from_code(code).expect("a space code")
@@ -896,7 +923,10 @@ mod tests {
                 assert!(line.len() <= MAX_WIDTH && line.is_ascii(), "{line:?}");
                 assert!(!line.ends_with(' ') && !line.contains('\t'), "{line:?}");
             }
-            assert!(text.starts_with(&format!("SQUARES - {}'s view", viewer.name())));
+            assert!(text.starts_with(&format!(
+                "SQUARES - {}'s view",
+                viewer.display_in(&crate::games::squares::notation::CIVIL_WAR)
+            )));
         }
     }
 }

@@ -46,13 +46,77 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::attack::{AttackState, Stage};
-use super::board::{board, Space, SPACE_COUNT};
-use super::notation;
-use super::rules::{Access, OptionList, Variant};
-use super::state::{Half, Squares, ELIMINATED, NO_UNIT};
-use super::unit::{Side, UnitId, UnitKind, UnitState, ARMY_SIZE};
+use super::notation::Notation;
+use crate::games::squares::core::attack::{AttackState, Stage};
+use crate::games::squares::core::board::{board, Space, SPACE_COUNT};
+use crate::games::squares::core::state::{Half, Squares, ELIMINATED, NO_UNIT};
+use crate::games::squares::core::unit::{Side, UnitId, UnitKind, UnitState, ARMY_SIZE};
+use crate::games::squares::core::variant::Variant;
+use crate::games::squares::engine::retreat::RetreatCause;
+use crate::games::squares::engine::rules::{Access, OptionList};
 use crate::games::ParseError;
+
+impl Stage {
+    /// The short code used in position strings.
+    pub fn code(self) -> &'static str {
+        match self {
+            Stage::Response => "R",
+            Stage::Option => "O",
+            Stage::SupportRetreat1 => "S1",
+            Stage::SecondChance => "C",
+            Stage::AttackerRetreat1 => "A1",
+            Stage::AttackerRetreat4 => "A4",
+            Stage::SupportRetreat5 => "S5",
+            Stage::GrandSupportRetreat => "GS",
+            Stage::GrandSecondChance => "GC",
+            Stage::HorseDefenderRetreat => "HD",
+            Stage::HorseSupportRetreat => "HS",
+            Stage::HorseBatteryRetreat => "HA",
+            Stage::Lose => "L",
+            Stage::Advance => "V",
+        }
+    }
+
+    /// Reads a position-string stage code.
+    pub fn from_code(code: &str) -> Option<Stage> {
+        [
+            Stage::Response,
+            Stage::Option,
+            Stage::SupportRetreat1,
+            Stage::SecondChance,
+            Stage::AttackerRetreat1,
+            Stage::AttackerRetreat4,
+            Stage::SupportRetreat5,
+            Stage::GrandSupportRetreat,
+            Stage::GrandSecondChance,
+            Stage::HorseDefenderRetreat,
+            Stage::HorseSupportRetreat,
+            Stage::HorseBatteryRetreat,
+            Stage::Lose,
+            Stage::Advance,
+        ]
+        .into_iter()
+        .find(|s| s.code() == code)
+    }
+}
+
+impl UnitState {
+    /// The status marks of the position string and the board: one `+` per
+    /// turn of its move run and one `>` per turn of its attack run (R6),
+    /// `_` while it rests and `~` when it retreated this turn (R21).
+    pub fn marks(self) -> String {
+        let mut out = String::with_capacity(4);
+        out.extend(std::iter::repeat_n('+', self.move_run.into()));
+        out.extend(std::iter::repeat_n('>', self.attack_run.into()));
+        if self.inactive {
+            out.push('_');
+        }
+        if self.retreated {
+            out.push('~');
+        }
+        out
+    }
+}
 
 /// The ranks of the board: the spaces grouped by depth, Blue's side first.
 fn ranks() -> Vec<Vec<Space>> {
@@ -111,18 +175,18 @@ fn write_group(out: &mut String, mut units: Vec<(Side, UnitKind, UnitState)>) {
     }
 }
 
+/// The position string, in the notation of the position's own game.
 impl fmt::Display for Squares {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let notation = self.variant.notation();
-        f.write_str(&notation::with(notation, || self.position_text()))
+        f.write_str(&self.position_text(self.variant.notation()))
     }
 }
 
 impl Squares {
-    fn position_text(&self) -> String {
+    fn position_text(&self, notation: &Notation) -> String {
         let b = board();
         let mut out = String::with_capacity(108);
-        if let Some(header) = self.variant.notation().header {
+        if let Some(header) = notation.header {
             out.push_str(header);
             out.push(' ');
         }
@@ -168,7 +232,7 @@ impl Squares {
             .collect();
         write_group(&mut out, eliminated);
         out.push(' ');
-        out.push(self.to_move.letter());
+        out.push(notation.side_letter(self.to_move));
         match self.half {
             Half::Single => {}
             Half::First => out.push('1'),
@@ -178,16 +242,21 @@ impl Squares {
         let passes: String = Side::BOTH
             .iter()
             .filter(|s| self.passed[s.index()])
-            .map(|s| s.letter())
+            .map(|&s| notation.side_letter(s))
             .collect();
         out.push_str(if passes.is_empty() { "-" } else { &passes });
         let _ = write!(out, " {} ", self.turn);
         match &self.attack {
             None => out.push('-'),
             Some(a) => {
-                let _ = write!(out, "{}x{}", a.attacker, a.target);
-                if let Some(s) = a.support {
-                    let _ = write!(out, "+{s}");
+                let _ = write!(
+                    out,
+                    "{}x{}",
+                    a.attacker.display_in(notation),
+                    a.target.display_in(notation)
+                );
+                if let Some(s) = &a.support {
+                    let _ = write!(out, "+{}", s.display_in(notation));
                 }
                 let _ = write!(out, "/{}", a.stage.code());
             }
@@ -298,7 +367,8 @@ impl Roster {
             }
         }
         Err(err(format!(
-            "{side} has only {} {kind} units (N2, the army: {})",
+            "{} has only {} {kind} units (N2, the army: {})",
+            side.display_in(self.variant.notation()),
             self.variant.army_count(kind),
             army_description(self.variant)
         )))
@@ -336,7 +406,7 @@ impl FromStr for Squares {
             }
             _ => (Variant::CivilWar, text),
         };
-        notation::with(variant.notation(), || Squares::read_position(variant, rest))
+        Squares::read_position(variant, rest)
     }
 }
 
@@ -445,8 +515,9 @@ impl Squares {
                     .count();
                 if missing > 0 {
                     return Err(err(format!(
-                        "{missing} {side} {kind} unit(s) are neither on the board, \
+                        "{missing} {} {kind} unit(s) are neither on the board, \
                          in a reserve nor eliminated (each side has {})",
+                        side.display_in(variant.notation()),
                         army_description(variant)
                     )));
                 }
@@ -554,8 +625,9 @@ impl Squares {
             };
             if !one_action {
                 return Err(err(format!(
-                    "{side} has runs from more than one action on its latest turn \
-                     (R2, R6: a turn moves one unit or two cavalry, or attacks with one unit)"
+                    "{} has runs from more than one action on its latest turn \
+                     (R2, R6: a turn moves one unit or two cavalry, or attacks with one unit)",
+                    side.display_in(self.variant.notation())
                 )));
             }
         }
@@ -578,7 +650,8 @@ impl Squares {
                 };
                 if s.move_run > limit || s.attack_run > attack_limit {
                     return Err(err(format!(
-                        "{side} has a run longer than {limit} although {} (R6: a PASS breaks every run)",
+                        "{} has a run longer than {limit} although {} (R6: a PASS breaks every run)",
+                        side.display_in(self.variant.notation()),
                         if limit == 0 {
                             "its latest turn was a PASS"
                         } else {
@@ -601,7 +674,8 @@ impl Squares {
             Some((t, s)) => (t, Some(s)),
             None => (rest, None),
         };
-        let space = |code: &str| Space::from_code(code).ok_or_else(bad);
+        let notation = self.variant.notation();
+        let space = |code: &str| Space::read(code, notation).ok_or_else(bad);
         let attack = AttackState {
             attacker: space(attacker)?,
             target: space(target)?,
@@ -613,8 +687,13 @@ impl Squares {
         let enemy_on_target = self.unit_at(attack.target).filter(|u| u.side() != side);
         let target_empty =
             self.unit_at(attack.target).is_none() && b.reserve_owner(attack.target).is_none();
-        let a = own(attack.attacker)
-            .ok_or_else(|| err(format!("no {side} attacking unit in {}", attack.attacker)))?;
+        let a = own(attack.attacker).ok_or_else(|| {
+            err(format!(
+                "no {} attacking unit in {}",
+                side.display_in(notation),
+                attack.attacker.display_in(notation)
+            ))
+        })?;
         if !b.edge(attack.attacker).contains(attack.target) {
             return Err(err(
                 "the attacking unit must share an edge with the target (R14)",
@@ -744,7 +823,7 @@ impl Squares {
             if let Some(d) = enemy_on_target {
                 after.eliminate(d, &mut Vec::new());
             }
-            if !after.can_retreat(attack.attacker, super::retreat::RetreatCause::Other) {
+            if !after.can_retreat(attack.attacker, RetreatCause::Other) {
                 return Err(err(
                     "at the second chance the attacking unit must still have a retreat (R19, S6)",
                 ));
@@ -799,7 +878,7 @@ impl<'de> Deserialize<'de> for Squares {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Side, Squares};
     use crate::games::squares::Order;
 
     #[test]

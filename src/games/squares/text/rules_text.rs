@@ -8,14 +8,14 @@
 //! id written anywhere in the game's code) has its line.
 
 /// SQUARES - The Civil War Battle Game.
-pub(crate) const CIVIL_WAR: &str = include_str!("../../../docs/rules/squares.md");
+pub(crate) const CIVIL_WAR: &str = include_str!("../../../../docs/rules/squares.md");
 
 /// SQUARES - The Napoleonic War Variant.
-pub(crate) const NAPOLEONIC: &str = include_str!("../../../docs/rules/napoleonic.md");
+pub(crate) const NAPOLEONIC: &str = include_str!("../../../../docs/rules/napoleonic.md");
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{CIVIL_WAR, NAPOLEONIC};
     use crate::games::text::MAIL_WIDTH;
     use std::collections::BTreeSet;
     use std::path::Path;

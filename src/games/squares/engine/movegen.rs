@@ -1,10 +1,10 @@
 //! Every legal order for a turn: PASS, the five kinds of move and attacks.
 
-use super::board::{board, Space, SpaceSet};
-use super::order::{Order, Step};
-use super::rules::{Access, Family};
-use super::state::{Half, Squares};
-use super::unit::{Side, UnitId, UnitKind};
+use crate::games::squares::core::board::{board, Space, SpaceSet};
+use crate::games::squares::core::order::{Order, Step};
+use crate::games::squares::core::state::{Half, Squares};
+use crate::games::squares::core::unit::{Side, UnitId, UnitKind};
+use crate::games::squares::engine::rules::{Access, Family};
 
 /// The sets a turn's move generation keeps asking for, computed once.
 pub(crate) struct MoveContext {

@@ -82,81 +82,10 @@ pub enum EndReason {
     NoLegalAction,
 }
 
-impl EndReason {
-    /// The one wording of the ending (records' `Termination` tag, the
-    /// database, mails), with the seats named `sides` (North first).
-    pub fn words(self, sides: [&str; 2]) -> String {
-        match self {
-            EndReason::ReserveEntered => "reserve entered".to_string(),
-            EndReason::Points { north, south } => {
-                format!("points: {} {north}, {} {south}", sides[0], sides[1])
-            }
-            EndReason::NoLegalAction => "no legal action".to_string(),
-        }
-    }
-
-    /// Reads [`EndReason::words`] back, in any case and spacing.
-    pub fn read(words: &str, sides: [&str; 2]) -> Option<EndReason> {
-        let t = words
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .to_ascii_lowercase();
-        match t.as_str() {
-            "reserve entered" => return Some(EndReason::ReserveEntered),
-            "no legal action" => return Some(EndReason::NoLegalAction),
-            _ => {}
-        }
-        let scores = t.strip_prefix("points")?.trim_start_matches(':');
-        let mut points = [None, None];
-        for part in scores.split(',') {
-            let (side, n) = part.trim().rsplit_once(' ')?;
-            let index = sides
-                .iter()
-                .position(|s| s.eq_ignore_ascii_case(side.trim()))?;
-            let n: u32 = n.parse().ok()?;
-            if points[index].replace(n).is_some() {
-                return None;
-            }
-        }
-        Some(EndReason::Points {
-            north: points[0]?,
-            south: points[1]?,
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
-
-    const SIDES: [&str; 2] = ["Blue", "Gray"];
-
-    #[test]
-    fn every_ending_reads_back_from_its_words() {
-        for end in [
-            EndReason::ReserveEntered,
-            EndReason::NoLegalAction,
-            EndReason::Points {
-                north: 11,
-                south: 2,
-            },
-        ] {
-            assert_eq!(EndReason::read(&end.words(SIDES), SIDES), Some(end));
-            let shouted = end.words(SIDES).to_ascii_uppercase().replace(' ', "  ");
-            assert_eq!(EndReason::read(&shouted, SIDES), Some(end));
-        }
-        assert_eq!(
-            EndReason::read("points: Gray 3, Blue 10", SIDES),
-            Some(EndReason::Points {
-                north: 10,
-                south: 3
-            })
-        );
-        assert_eq!(EndReason::read("points: Blue 3, Blue 10", SIDES), None);
-        assert_eq!(EndReason::read("points: British 3, Gray 10", SIDES), None);
-        assert_eq!(EndReason::read("checkmate", SIDES), None);
-    }
+    use super::DecisionKind;
+    use crate::games::Phase;
 
     #[test]
     fn r4_the_first_half_of_a_double_turn_is_followed_by_the_second() {

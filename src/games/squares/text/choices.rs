@@ -20,28 +20,34 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::attack::{AttackState, Immunity, OptionsOffered, Stage};
-use super::board::{board, Space, SpaceSet, Terrain};
 use super::drawing::{must_retreat_rule, option_list};
-use super::event::Event;
-use super::notation;
-use super::order::{Order, Step};
-use super::refusal::Refusal;
-use super::rules::{Family, Variant};
-use super::state::{Half, Squares};
-use super::unit::{Side, UnitKind};
-use crate::games::{CitesRule, Game, Rejection};
+use super::notation::Notation;
+use super::reader::edit_distance;
+use crate::games::squares::core::attack::{AttackState, Stage};
+use crate::games::squares::core::board::{board, Space, SpaceSet, Terrain};
+use crate::games::squares::core::event::Event;
+use crate::games::squares::core::order::{Order, Step};
+use crate::games::squares::core::state::{Half, Squares};
+use crate::games::squares::core::unit::{Side, UnitKind};
+use crate::games::squares::core::variant::Variant;
+use crate::games::squares::engine::attack::Immunity;
+use crate::games::squares::engine::options::OptionsOffered;
+use crate::games::squares::engine::refusal::Refusal;
+use crate::games::squares::engine::rules::Family;
+use crate::games::{Game, Rejection};
 
 /// Mail lines are at most this wide (design: plain text, 76 columns).
 const WIDTH: usize = crate::games::text::MAIL_WIDTH;
 
+/// The notation of the game described: its choices are worded in the
+/// game's own words and codes, whoever asks (N1).
+fn notation_of(game: &Squares) -> &'static Notation {
+    game.variant().notation()
+}
+
 /// The pending choices for the player who must decide, in the game's own
 /// notation (N1).
 pub(crate) fn describe(game: &Squares) -> String {
-    notation::with(game.variant().notation(), || describe_in_notation(game))
-}
-
-fn describe_in_notation(game: &Squares) -> String {
     let Some(side) = game.side_to_decide() else {
         return String::new();
     };
@@ -55,28 +61,20 @@ fn describe_in_notation(game: &Squares) -> String {
 /// the reserve), one per line in canonical notation; the square read and
 /// written in the game's own codes (F codes in the variant, N1).
 pub(crate) fn describe_from(game: &Squares, square: &str) -> Result<String, Rejection> {
-    notation::with(game.variant().notation(), || {
-        describe_from_in_notation(game, square)
-    })
-}
-
-fn describe_from_in_notation(game: &Squares, square: &str) -> Result<String, Rejection> {
+    let notation = notation_of(game);
     let reject = |problem: String, suggestions: Vec<String>| Rejection {
         line: format!("HELP MOVES {square}"),
         problem,
         rule: None,
         suggestions,
     };
-    let Some(space) = Space::from_code(square.trim()) else {
+    let Some(space) = Space::read(square.trim(), notation) else {
         let written = square.trim().to_ascii_uppercase();
         // A code of another length by more than one is no slip of it (and
         // the distance costs the product of the lengths).
         let near: Vec<String> = Space::all()
-            .map(|s| s.to_string())
-            .filter(|s| {
-                s.len().abs_diff(written.len()) <= 1
-                    && super::reader::edit_distance(&written, s) <= 1
-            })
+            .map(|s| s.display_in(notation).to_string())
+            .filter(|s| s.len().abs_diff(written.len()) <= 1 && edit_distance(&written, s) <= 1)
             .map(|s| format!("HELP MOVES {s}"))
             .collect();
         return Err(reject(
@@ -88,11 +86,16 @@ fn describe_from_in_notation(game: &Squares, square: &str) -> Result<String, Rej
         game.legal_orders()
             .into_iter()
             .filter(|o| acting_squares(o).contains(&space)),
+        notation,
     );
+    let space = space.display_in(notation);
     if orders.is_empty() {
         let problem = match game.side_to_decide() {
             None => "the game is over".to_string(),
-            Some(side) => format!("{side} has no legal order for a unit in {space} now"),
+            Some(side) => format!(
+                "{} has no legal order for a unit in {space} now",
+                side.display_in(notation)
+            ),
         };
         return Err(reject(problem, Vec::new()));
     }
@@ -115,13 +118,14 @@ fn acting_squares(order: &Order) -> Vec<Space> {
     }
 }
 
-fn sorted(orders: impl Iterator<Item = Order>) -> Vec<String> {
-    let mut v: Vec<String> = orders.map(|o| o.to_string()).collect();
+fn sorted(orders: impl Iterator<Item = Order>, notation: &Notation) -> Vec<String> {
+    let mut v: Vec<String> = orders.map(|o| o.display_in(notation).to_string()).collect();
     v.sort();
     v
 }
 
 fn describe_turn(game: &Squares, side: Side) -> String {
+    let notation = notation_of(game);
     let mut out = String::new();
     let turn = game.turn();
     let what = match game.half {
@@ -129,7 +133,7 @@ fn describe_turn(game: &Squares, side: Side) -> String {
         Half::First => "the first half of your double turn (R4)",
         Half::Second => "the second half of your double turn (R4)",
     };
-    let _ = writeln!(out, "{side}, turn {turn}: {what}.");
+    let _ = writeln!(out, "{}, turn {turn}: {what}.", side.display_in(notation));
     let legal = game.legal_orders();
 
     // Every attack in full: attacks are what a player looks for first.
@@ -159,7 +163,7 @@ fn describe_turn(game: &Squares, side: Side) -> String {
                 };
                 (
                     (attacker, target),
-                    order.to_string(),
+                    order.display_in(notation).to_string(),
                     attack_note(game, attacker, target, support),
                 )
             })
@@ -311,19 +315,28 @@ fn attack_lines(attacks: &[((Space, Space), String, Option<String>)]) -> String 
 /// One unit's moves on one line (wrapped when long), by destination; a
 /// star marks a move that takes the whole double turn (R5).
 fn moves_line(game: &Squares, kind: UnitKind, square: Space, steps: &[Step]) -> (String, bool) {
+    let notation = notation_of(game);
     let mut moves: Vec<String> = Vec::new();
     let mut whole = false;
     for step in steps {
         let takes_whole =
             game.half == Half::First && game.is_whole_double_turn(kind, step.from, step.to);
         whole |= takes_whole;
-        let dest = format!("{}{}", step.to, if takes_whole { "*" } else { "" });
+        let dest = format!(
+            "{}{}",
+            step.to.display_in(notation),
+            if takes_whole { "*" } else { "" }
+        );
         if !moves.contains(&dest) {
             moves.push(dest);
         }
     }
     (
-        format!("  {kind} {square}: MOVE to {}", moves.join(" ")),
+        format!(
+            "  {kind} {}: MOVE to {}",
+            square.display_in(notation),
+            moves.join(" ")
+        ),
         whole,
     )
 }
@@ -380,10 +393,14 @@ impl Why {
         }
     }
 
-    fn render(&self) -> String {
+    fn render(&self, notation: &Notation) -> String {
         let mut head = self.head.to_string();
         if !self.squares.is_empty() {
-            let squares: Vec<String> = self.squares.iter().map(|s| s.to_string()).collect();
+            let squares: Vec<String> = self
+                .squares
+                .iter()
+                .map(|s| s.display_in(notation).to_string())
+                .collect();
             let _ = write!(head, " {}", squares.join(" or "));
         }
         let mut inside: Vec<String> = self.detail.iter().cloned().collect();
@@ -453,7 +470,7 @@ fn idle_units(game: &Squares, side: Side, legal: &[Order]) -> Vec<(Vec<String>, 
     // Grouped by the same reasons; the rules of a group are all cited.
     let mut groups: Vec<(Vec<String>, Vec<Why>)> = Vec::new();
     for (_, s, kind, whys) in idle {
-        let name = format!("{kind} {s}");
+        let name = format!("{kind} {}", s.display_in(notation_of(game)));
         let same = |a: &[Why], c: &[Why]| {
             a.len() == c.len()
                 && a.iter()
@@ -473,7 +490,7 @@ fn idle_units(game: &Squares, side: Side, legal: &[Order]) -> Vec<(Vec<String>, 
     groups
         .into_iter()
         .map(|(names, whys)| {
-            let text: Vec<String> = whys.iter().map(Why::render).collect();
+            let text: Vec<String> = whys.iter().map(|w| w.render(notation_of(game))).collect();
             (names, text.join("; "))
         })
         .collect()
@@ -486,7 +503,7 @@ fn unit_reasons(game: &Squares, from: Space, kind: Option<UnitKind>) -> Vec<Why>
     let Some(unit_kind) = kind.or_else(|| game.unit_at(from).map(|u| u.kind())) else {
         return vec![Why::citing("no legal order", None, Vec::new())];
     };
-    let rule_of = |r: &Refusal| r.rule().0;
+    let rule_of = |r: &Refusal| r.rule_in(game.variant()).0;
 
     // Moves: one step to every square in reach, two for the units that
     // move two (R11).
@@ -609,7 +626,10 @@ fn unit_reasons(game: &Squares, from: Space, kind: Option<UnitKind>) -> Vec<Why>
                         .map_or("artillery".to_string(), |u| u.kind().to_string());
                     Why::new(
                         "no attack",
-                        Some(format!("pinned by the {by} in {artillery}")),
+                        Some(format!(
+                            "pinned by the {by} in {}",
+                            artillery.display_in(notation_of(game))
+                        )),
                         rule,
                     )
                 }
@@ -711,7 +731,7 @@ fn example(game: &Squares, side: Side, legal: &[Order]) -> String {
     };
     legal
         .iter()
-        .map(|o| (key(o), o.to_string()))
+        .map(|o| (key(o), o.display_in(notation_of(game)).to_string()))
         .min()
         .map(|(_, text)| text)
         .unwrap_or_else(|| "PASS".to_string())
@@ -789,15 +809,23 @@ fn attack_note(
 }
 
 fn describe_decision(game: &Squares, side: Side, stage: Stage) -> String {
+    let notation = notation_of(game);
     let attack = game.attack.expect("a decision is inside an attack");
-    let v = View { game, side };
+    let v = View {
+        game,
+        side,
+        notation,
+    };
     let attacker = v.unit(attack.attacker);
     let target = v.unit(attack.target);
     let support = attack
         .support
         .map(|s| format!(", supported by {}", v.unit(s)))
         .unwrap_or_default();
-    let enemy = side.opponent();
+    let (side, enemy) = (
+        side.display_in(notation),
+        side.opponent().display_in(notation),
+    );
     let list = option_list(game, &attack);
     let legal = game.legal_orders();
     let head = match stage {
@@ -901,27 +929,28 @@ fn describe_decision(game: &Squares, side: Side, stage: Stage) -> String {
         Stage::Lose => format!(
             "{side}: {attacker} attacks your reserve {}. Choose the unit you lose \
              there (R17):",
-            attack.target
+            attack.target.display_in(notation)
         ),
         Stage::Advance => format!(
             "{side}: {} is empty: {attacker} may advance into it, or stay (R20):",
-            attack.target
+            attack.target.display_in(notation)
         ),
     };
     let mut out = head;
     out.push('\n');
     let mut legal = legal;
-    legal.sort_by_key(|o| o.to_string());
+    legal.sort_by_key(|o| o.display_in(notation).to_string());
     for order in legal {
         let effect = v.effect(&order);
+        let written = order.display_in(notation);
         match option_summary(game, &order) {
             // What the option does by the rules, then what it does here.
             Some(what) => {
                 let effect = crate::games::text::capitalised(&effect);
-                let _ = writeln!(out, "  {order}: {what}. {effect}.");
+                let _ = writeln!(out, "  {written}: {what}. {effect}.");
             }
             None => {
-                let _ = writeln!(out, "  {order}: {effect}");
+                let _ = writeln!(out, "  {written}: {effect}");
             }
         }
     }
@@ -990,25 +1019,39 @@ fn option_summary(game: &Squares, order: &Order) -> Option<&'static str> {
 struct View<'a> {
     game: &'a Squares,
     side: Side,
+    /// The game's notation, which every word here is in.
+    notation: &'a Notation,
 }
 
 impl View<'_> {
     fn unit(&self, square: Space) -> String {
+        let n = self.notation;
         match board().terrain(square) {
-            Terrain::Reserve(owner) if owner == self.side => format!("your reserve {square}"),
-            Terrain::Reserve(owner) => format!("the {owner} reserve {square}"),
+            Terrain::Reserve(owner) if owner == self.side => {
+                format!("your reserve {}", square.display_in(n))
+            }
+            Terrain::Reserve(owner) => format!(
+                "the {} reserve {}",
+                owner.display_in(n),
+                square.display_in(n)
+            ),
             _ => match self.game.unit_at(square) {
                 Some(u) => self.named(u.side(), u.kind(), square),
-                None => square.to_string(),
+                None => square.display_in(n).to_string(),
             },
         }
     }
 
     fn named(&self, side: Side, kind: UnitKind, square: Space) -> String {
+        let n = self.notation;
         if side == self.side {
-            format!("your {kind} in {square}")
+            format!("your {kind} in {}", square.display_in(n))
         } else {
-            format!("the {side} {kind} in {square}")
+            format!(
+                "the {} {kind} in {}",
+                side.display_in(n),
+                square.display_in(n)
+            )
         }
     }
 
@@ -1026,10 +1069,17 @@ impl View<'_> {
     }
 
     fn place(&self, square: Space) -> String {
+        let n = self.notation;
         match board().terrain(square) {
-            Terrain::Reserve(owner) if owner == self.side => format!("your reserve {square}"),
-            Terrain::Reserve(owner) => format!("the {owner} reserve {square}"),
-            _ => square.to_string(),
+            Terrain::Reserve(owner) if owner == self.side => {
+                format!("your reserve {}", square.display_in(n))
+            }
+            Terrain::Reserve(owner) => format!(
+                "the {} reserve {}",
+                owner.display_in(n),
+                square.display_in(n)
+            ),
+            _ => square.display_in(n).to_string(),
         }
     }
 
@@ -1095,13 +1145,14 @@ impl View<'_> {
                 Event::Stayed { side, square } => {
                     let who = match self.game.unit_at(*square) {
                         Some(u) => self.named(*side, u.kind(), *square),
-                        None => square.to_string(),
+                        None => square.display_in(self.notation).to_string(),
                     };
                     phrases.push(format!("{who} stays"));
                 }
                 Event::GameOver(outcome) => phrases.push(format!(
                     "the game ends: {}",
                     Event::GameOver(*outcome)
+                        .display_in(self.notation)
                         .to_string()
                         .trim_start_matches("game over: ")
                 )),
@@ -1114,9 +1165,9 @@ impl View<'_> {
         if before != now && after.outcome.is_none() {
             phrases.push(format!(
                 "score then {} {} - {} {}",
-                Side::Blue,
+                Side::Blue.display_in(self.notation),
                 now[0],
-                Side::Gray,
+                Side::Gray.display_in(self.notation),
                 now[1]
             ));
         }
@@ -1135,18 +1186,19 @@ impl View<'_> {
     fn next_decision(&self, after: &Squares) -> Option<String> {
         let attack = after.attack?;
         let decider = after.side_to_decide()?;
+        let n = self.notation;
         let who = if decider == self.side {
             "you".to_string()
         } else {
-            decider.to_string()
+            decider.display_in(n).to_string()
         };
         // "Blue may advance its infantry", not "the Blue infantry".
         let unit = |s: Space| match after.unit_at(s) {
             Some(u) if u.side() == decider && decider != self.side => {
-                format!("its {} in {s}", u.kind())
+                format!("its {} in {}", u.kind(), s.display_in(n))
             }
             Some(u) => self.named(u.side(), u.kind(), s),
-            None => s.to_string(),
+            None => s.display_in(n).to_string(),
         };
         // "you pick" but "Gray picks".
         let verb = |v: &str| {
@@ -1223,7 +1275,7 @@ fn wrap_all(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{wrap_all, WIDTH};
 
     #[test]
     fn wrapping_keeps_lines_within_76_columns_and_indents_continuations() {

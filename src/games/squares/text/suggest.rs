@@ -5,13 +5,14 @@
 //! (its square) matters most, then the same destination or target, then the
 //! same kind of order, then squares next to the ones named. Inside an
 //! attack the few legal choices are all offered, an option with the number
-//! asked for first. Orders print in the current game's notation (F codes
-//! and the variant's unit words, N1, N24), as the reader's are.
+//! asked for first. Orders are ordered by their text in the game's own
+//! notation (F codes and the variant's unit words, N1, N24), as the reader
+//! prints them.
 
-use super::board::{board, Space};
-use super::order::Order;
-use super::state::Squares;
-use super::unit::UnitKind;
+use crate::games::squares::core::board::{board, Space};
+use crate::games::squares::core::order::Order;
+use crate::games::squares::core::state::Squares;
+use crate::games::squares::core::unit::UnitKind;
 use crate::games::Game;
 
 /// The most suggestions a refusal carries.
@@ -186,9 +187,15 @@ pub(crate) fn nearest(game: &Squares, wanted: &Order) -> Vec<Order> {
 pub(crate) fn nearest_hint(game: &Squares, wanted: &Hint) -> Vec<Order> {
     let legal = game.legal_orders();
     let in_attack = game.attack.is_some();
+    // Equals are ordered by their text in the game's own notation, as the
+    // player reads them.
+    let notation = game.variant().notation();
     let mut scored: Vec<(u32, String, Order)> = legal
         .into_iter()
-        .map(|o| (score(game, wanted, &o), o.to_string(), o))
+        .map(|o| {
+            let text = o.display_in(notation).to_string();
+            (score(game, wanted, &o), text, o)
+        })
         .collect();
     // Best first; among equals PASS first (the one order always at hand),
     // then by the text.
@@ -220,7 +227,7 @@ pub(crate) fn any(game: &Squares) -> Vec<Order> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{nearest, Order, Squares};
 
     #[test]
     fn a_square_out_of_reach_suggests_the_units_own_moves_first() {

@@ -1,11 +1,11 @@
 //! Retreats: where each kind of unit may go (R22-R24), and carrying them out.
 
-use super::board::{board, Space, SpaceSet};
-use super::event::Event;
-use super::order::Chain;
-use super::rules::RetreatStyle;
-use super::state::Squares;
-use super::unit::{Side, UnitId};
+use crate::games::squares::core::board::{board, Space, SpaceSet};
+use crate::games::squares::core::event::Event;
+use crate::games::squares::core::order::Chain;
+use crate::games::squares::core::state::Squares;
+use crate::games::squares::core::unit::{Side, UnitId};
+use crate::games::squares::engine::rules::RetreatStyle;
 
 /// Why a unit retreats, which decides the procedures open to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,4 +1,6 @@
-//! Orders and their canonical one-line notation.
+//! Orders in their canonical one-line notation: written by
+//! `display_in(notation)`, read by [`Order::read`], in either game's codes
+//! and words (N1, N24).
 //!
 //! ```text
 //! MOVE G2CR G1C                       one unit one step
@@ -22,157 +24,63 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::board::Space;
-use super::rules::Variant;
-use super::unit::UnitKind;
+use super::notation::{InNotation, Notation, CIVIL_WAR};
+use crate::games::squares::core::board::Space;
+use crate::games::squares::core::order::{Chain, Order, Step, MAX_CHAIN};
+use crate::games::squares::core::unit::UnitKind;
+use crate::games::squares::core::variant::Variant;
 use crate::games::ParseError;
 
-/// One unit's move: from a space to another, perhaps through a middle square.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Step {
-    /// Where the unit stands.
-    pub from: Space,
-    /// The square stepped through by a two-step cavalry move.
-    pub via: Option<Space>,
-    /// Where it goes.
-    pub to: Space,
-    /// The unit type, named only when `from` is a reserve (R7).
-    pub unit: Option<UnitKind>,
+impl Step {
+    /// This step as `notation` writes it (`CAVALRY BR B3C`, `G2CR G1C`).
+    pub fn display_in(self, notation: &Notation) -> InNotation<'_, Step> {
+        InNotation::new(self, notation)
+    }
 }
 
-impl fmt::Display for Step {
+impl fmt::Display for InNotation<'_, Step> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(kind) = self.unit {
+        let step = self.value;
+        if let Some(kind) = step.unit {
             write!(f, "{} ", kind.word())?;
         }
-        write!(f, "{}", self.from)?;
-        if let Some(via) = self.via {
-            write!(f, " {via}")?;
+        write!(f, "{}", self.with(step.from))?;
+        if let Some(via) = step.via {
+            write!(f, " {}", self.with(via))?;
         }
-        write!(f, " {}", self.to)
+        write!(f, " {}", self.with(step.to))
     }
 }
 
-/// The longest chain of displacements a retreat can have: each link moves
-/// strictly closer to the reserve, and a side has nine depths to cross.
-pub const MAX_CHAIN: usize = 9;
-
-/// Where a retreat goes: the retreating unit's new square first, then, for a
-/// cavalry chain retreat (R24), the new square of each unit it displaces.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Chain {
-    len: u8,
-    squares: [Space; MAX_CHAIN],
-}
-
-impl Chain {
-    /// A retreat to one square.
-    pub fn to(square: Space) -> Chain {
-        let mut squares = [square; MAX_CHAIN];
-        squares[0] = square;
-        Chain { len: 1, squares }
-    }
-
-    /// A chain whose first link goes to `first`, followed by `rest`.
-    pub fn prepend(first: Space, rest: &Chain) -> Option<Chain> {
-        if rest.len() + 1 > MAX_CHAIN {
-            return None;
-        }
-        let mut c = Chain::to(first);
-        for (i, s) in rest.squares().iter().enumerate() {
-            c.squares[i + 1] = *s;
-        }
-        c.len = rest.len + 1;
-        Some(c)
-    }
-
-    /// Builds a chain from its squares (1 to [`MAX_CHAIN`] of them).
-    pub fn from_squares(squares: &[Space]) -> Option<Chain> {
-        if squares.is_empty() || squares.len() > MAX_CHAIN {
-            return None;
-        }
-        let mut c = Chain::to(squares[0]);
-        c.squares[..squares.len()].copy_from_slice(squares);
-        c.len = squares.len() as u8;
-        Some(c)
-    }
-
-    /// The squares, first link first.
-    pub fn squares(&self) -> &[Space] {
-        &self.squares[..self.len as usize]
-    }
-
-    /// How many units move.
-    pub fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    /// Never true: a chain has at least one link.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Where the retreating unit itself goes.
-    pub fn first(&self) -> Space {
-        self.squares[0]
-    }
-}
-
-impl fmt::Debug for Chain {
+/// Written in the Civil War notation.
+impl fmt::Display for Step {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.squares()).finish()
+        self.display_in(&CIVIL_WAR).fmt(f)
     }
 }
 
-/// Every order of SQUARES, for turns and for the decisions inside an attack.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Order {
-    /// One unit moves (R9-R12).
-    Move(Step),
-    /// Two cavalry move one step each, in the order written (R11b).
-    MoveTwo(Step, Step),
-    /// An attack, with or without a supporting unit (R14-R19).
-    Attack {
-        /// The attacking unit's square.
-        attacker: Space,
-        /// The attacked square.
-        target: Space,
-        /// The supporting unit's square.
-        support: Option<Space>,
-    },
-    /// Decline to act this turn (R3, R4).
-    Pass,
-    /// A defender does not retreat.
-    Stand,
-    /// A unit retreats (R21-R24).
-    Retreat(Chain),
-    /// The attacker's option against a standing defender (R19), 1 to 5.
-    Option(u8),
-    /// A Grand Battery's option, GB1 to GB3 (N18).
-    GrandBattery(u8),
-    /// The Horse Battery's option as the attacking unit, HB1 to HB5 (N19).
-    HorseBattery(u8),
-    /// The attacking unit enters the vacated square (R20).
-    Advance,
-    /// The attacking unit stays where it is (R20).
-    Stay,
-    /// The owner of an attacked reserve loses a unit of this type there (R17).
-    Lose(UnitKind),
+impl Order {
+    /// This order in canonical notation as `notation` writes it: `ATTACK
+    /// G1C B1C`, or `ATTACK F1C B1C` in the variant (N1).
+    pub fn display_in(self, notation: &Notation) -> InNotation<'_, Order> {
+        InNotation::new(self, notation)
+    }
 }
 
-impl fmt::Display for Order {
+impl fmt::Display for InNotation<'_, Order> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Order::Move(step) => write!(f, "MOVE {step}"),
-            Order::MoveTwo(a, b) => write!(f, "MOVE {a}, {b}"),
+        let square = |s: Space| self.with(s);
+        match self.value {
+            Order::Move(step) => write!(f, "MOVE {}", self.with(step)),
+            Order::MoveTwo(a, b) => write!(f, "MOVE {}, {}", self.with(a), self.with(b)),
             Order::Attack {
                 attacker,
                 target,
                 support,
             } => {
-                write!(f, "ATTACK {attacker} {target}")?;
+                write!(f, "ATTACK {} {}", square(attacker), square(target))?;
                 if let Some(s) = support {
-                    write!(f, " SUPPORT {s}")?;
+                    write!(f, " SUPPORT {}", square(s))?;
                 }
                 Ok(())
             }
@@ -181,7 +89,7 @@ impl fmt::Display for Order {
             Order::Retreat(chain) => {
                 f.write_str("RETREAT")?;
                 for s in chain.squares() {
-                    write!(f, " {s}")?;
+                    write!(f, " {}", square(*s))?;
                 }
                 Ok(())
             }
@@ -195,22 +103,31 @@ impl fmt::Display for Order {
     }
 }
 
-fn space(token: &str) -> Result<Space, ParseError> {
-    Space::from_code(token).ok_or_else(|| {
+/// Written in the Civil War notation, as [`Game`](crate::games::Game)
+/// asks of `Squares`' orders; the variant's orders are written by
+/// `NapOrder`, in its notation.
+impl fmt::Display for Order {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.display_in(&CIVIL_WAR).fmt(f)
+    }
+}
+
+fn space(token: &str, notation: &Notation) -> Result<Space, ParseError> {
+    Space::read(token, notation).ok_or_else(|| {
         ParseError::new(format!(
             "{token:?} is not a square of the board (codes such as B1C, G2CR, NWF, BR)"
         ))
     })
 }
 
-fn parse_step(tokens: &[&str]) -> Result<Step, ParseError> {
-    let (unit, rest) = match tokens.first().and_then(|t| UnitKind::from_word(t)) {
+fn parse_step(tokens: &[&str], notation: &Notation) -> Result<Step, ParseError> {
+    let (unit, rest) = match tokens.first().and_then(|t| UnitKind::read(t, notation)) {
         Some(kind) => (Some(kind), &tokens[1..]),
         None => (None, tokens),
     };
     let squares = rest
         .iter()
-        .map(|t| space(t))
+        .map(|t| space(t, notation))
         .collect::<Result<Vec<_>, _>>()?;
     match squares.as_slice() {
         [from, to] => Ok(Step {
@@ -233,9 +150,16 @@ fn parse_step(tokens: &[&str]) -> Result<Step, ParseError> {
 }
 
 impl Order {
-    /// Reads an order in canonical notation. Case and spacing are free; the
-    /// forgiving, many-styled reader for players is built on top of this.
+    /// Reads an order in the Civil War game's canonical notation (see
+    /// [`Order::read`]).
     pub fn parse(text: &str) -> Result<Order, ParseError> {
+        Order::read(text, &CIVIL_WAR)
+    }
+
+    /// Reads an order in `notation`'s canonical form. Case and spacing are
+    /// free; the forgiving, many-styled reader for players is built on top
+    /// of this.
+    pub fn read(text: &str, notation: &Notation) -> Result<Order, ParseError> {
         let text = text.trim();
         let (word, rest) = match text.split_once(char::is_whitespace) {
             Some((w, r)) => (w, r.trim()),
@@ -258,10 +182,11 @@ impl Order {
                 match parts.as_slice() {
                     [one] => Ok(Order::Move(parse_step(
                         &one.split_whitespace().collect::<Vec<_>>(),
+                        notation,
                     )?)),
                     [a, b] => Ok(Order::MoveTwo(
-                        parse_step(&a.split_whitespace().collect::<Vec<_>>())?,
-                        parse_step(&b.split_whitespace().collect::<Vec<_>>())?,
+                        parse_step(&a.split_whitespace().collect::<Vec<_>>(), notation)?,
+                        parse_step(&b.split_whitespace().collect::<Vec<_>>(), notation)?,
                     )),
                     _ => Err(ParseError::new(
                         "a move moves one unit, or two cavalry separated by a comma",
@@ -270,14 +195,14 @@ impl Order {
             }
             "ATTACK" => match tokens.as_slice() {
                 [a, t] => Ok(Order::Attack {
-                    attacker: space(a)?,
-                    target: space(t)?,
+                    attacker: space(a, notation)?,
+                    target: space(t, notation)?,
                     support: None,
                 }),
                 [a, t, s, sq] if s.eq_ignore_ascii_case("SUPPORT") => Ok(Order::Attack {
-                    attacker: space(a)?,
-                    target: space(t)?,
-                    support: Some(space(sq)?),
+                    attacker: space(a, notation)?,
+                    target: space(t, notation)?,
+                    support: Some(space(sq, notation)?),
                 }),
                 _ => Err(ParseError::new(
                     "an attack names the attacking unit's square and the target, \
@@ -292,7 +217,7 @@ impl Order {
             "RETREAT" => {
                 let squares = tokens
                     .iter()
-                    .map(|t| space(t))
+                    .map(|t| space(t, notation))
                     .collect::<Result<Vec<_>, _>>()?;
                 Chain::from_squares(&squares)
                     .map(Order::Retreat)
@@ -303,7 +228,7 @@ impl Order {
                     })
             }
             "OPTION" => {
-                let variant = super::notation::current().variant;
+                let variant = notation.variant;
                 let options = match variant {
                     Variant::CivilWar => "the options are 1 to 5",
                     Variant::Napoleonic => "the options are 1 to 5, GB1 to GB3 and HB1 to HB5",
@@ -335,7 +260,7 @@ impl Order {
                 }
             }
             "LOSE" => {
-                let words = super::notation::current()
+                let words = notation
                     .variant
                     .kinds()
                     .iter()
@@ -343,7 +268,7 @@ impl Order {
                     .collect::<Vec<_>>()
                     .join(", ");
                 match tokens.as_slice() {
-                    [w] => UnitKind::from_word(w).map(Order::Lose).ok_or_else(|| {
+                    [w] => UnitKind::read(w, notation).map(Order::Lose).ok_or_else(|| {
                         ParseError::new(format!("{w:?} is not a unit type: {words}"))
                     }),
                     _ => Err(ParseError::new(format!(
@@ -367,7 +292,15 @@ impl std::str::FromStr for Order {
     }
 }
 
+/// Serialised as its text in the Civil War notation, whatever thread
+/// serialises it; the variant's orders serialise as `NapOrder`.
 impl Serialize for Order {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.display_in(&CIVIL_WAR).serialize(serializer)
+    }
+}
+
+impl Serialize for InNotation<'_, Order> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
     }
@@ -382,7 +315,7 @@ impl<'de> Deserialize<'de> for Order {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::Order;
 
     #[test]
     fn the_issue_examples_print_back_identically() {

@@ -1,23 +1,27 @@
-//! Why an order is refused, each reason naming the ruling it enforces.
+//! Why an order is refused, each reason naming the ruling it enforces: the
+//! engine works out the reason as data (`Squares::diagnose`); the words a
+//! player reads are the notation's (`text/refusal.rs`).
 
-use super::attack::{OptionBar, OptionsOffered, Stage};
-use super::board::{board, Space, Terrain};
-use super::flow::DecisionKind;
-use super::movegen::MoveContext;
-use super::order::{Order, Step};
-use super::rules::{Access, Family, Variant};
-use super::state::{Half, Squares};
-use super::unit::{UnitId, UnitKind};
-use crate::games::{CitesRule, RuleId};
+use crate::games::squares::core::attack::Stage;
+use crate::games::squares::core::board::{board, Space, Terrain};
+use crate::games::squares::core::flow::DecisionKind;
+use crate::games::squares::core::order::{Order, Step};
+use crate::games::squares::core::state::{Half, Squares};
+use crate::games::squares::core::unit::{UnitId, UnitKind};
+use crate::games::squares::core::variant::Variant;
+use crate::games::squares::engine::movegen::MoveContext;
+use crate::games::squares::engine::options::{OptionBar, OptionsOffered};
+use crate::games::squares::engine::rules::{Access, Family};
+use crate::games::RuleId;
 
-/// Why an order was refused. `rule()` names the ruling (squares-rulings.md).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+/// Why an order was refused, as data: the ruling it enforces is
+/// [`Refusal::rule_in`], the sentence a player reads is written by
+/// `Refusal::display_in` in the game's notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Refusal {
     /// The game is over.
-    #[error("the game is over")]
     GameOver,
     /// The order does not answer the decision the game waits for.
-    #[error("the game waits for {expected}, which this order does not answer")]
     NotNow {
         /// What the game waits for.
         expected: DecisionKind,
@@ -25,19 +29,16 @@ pub enum Refusal {
         rule: RuleId,
     },
     /// No unit of the player's stands there.
-    #[error("there is no unit of yours in {square}")]
     NoUnit {
         /// The square named.
         square: Space,
     },
     /// An order from a reserve must name the unit type (R7).
-    #[error("an order from a reserve names the unit type, as in MOVE CAVALRY {square} ...")]
     UnitTypeNeeded {
         /// The reserve.
         square: Space,
     },
     /// The unit named is not the type of the unit there.
-    #[error("the unit in {square} is {actual}, not {named}")]
     WrongUnitType {
         /// The square.
         square: Space,
@@ -47,13 +48,11 @@ pub enum Refusal {
         actual: UnitKind,
     },
     /// No unit of that type is in the reserve.
-    #[error("there is no {kind} in your reserve")]
     NoneInReserve {
         /// The type named.
         kind: UnitKind,
     },
     /// The unit retreated last turn and rests (R21).
-    #[error("the {kind} in {square} retreated and may not move, attack or support this turn")]
     Resting {
         /// Its type.
         kind: UnitKind,
@@ -61,7 +60,6 @@ pub enum Refusal {
         square: Space,
     },
     /// The unit moved on its owner's last two turns (R6).
-    #[error("the {kind} in {square} moved on your last two turns and may not move on a third")]
     MovedTwice {
         /// Its type.
         kind: UnitKind,
@@ -69,9 +67,6 @@ pub enum Refusal {
         square: Space,
     },
     /// The unit attacked on its owner's last two turns (R6).
-    #[error(
-        "the {kind} in {square} attacked on your last two turns and may not attack on a third"
-    )]
     AttackedTwice {
         /// Its type.
         kind: UnitKind,
@@ -79,14 +74,11 @@ pub enum Refusal {
         square: Space,
     },
     /// PASS twice in a row (R3).
-    #[error("you passed on your last turn and may not pass twice in a row")]
     PassTwice,
     /// PASS inside a double turn (R4).
-    #[error("a double turn is two actions: PASS is not one of them")]
     PassInDoubleTurn,
     /// An infantry diagonal or an infantry/artillery forest entry outside the
     /// first half of a double turn (R5).
-    #[error("the {kind} in {from} may enter {to} only with a whole double turn (pass first, then make this move as the first half)")]
     NeedsDoubleTurn {
         /// The unit's type.
         kind: UnitKind,
@@ -96,7 +88,6 @@ pub enum Refusal {
         to: Space,
     },
     /// The squares do not touch the way this unit moves.
-    #[error("{to} is not a square the {kind} in {from} can reach in one move")]
     OutOfReach {
         /// The unit's type.
         kind: UnitKind,
@@ -108,7 +99,6 @@ pub enum Refusal {
         rule: RuleId,
     },
     /// The square is occupied (movement never enters an occupied square).
-    #[error("{square} is occupied")]
     Occupied {
         /// The square.
         square: Space,
@@ -116,13 +106,11 @@ pub enum Refusal {
         rule: RuleId,
     },
     /// Entering the enemy reserve while it holds a unit (R13).
-    #[error("the enemy reserve {square} still holds units: it may be entered only when empty")]
     EnemyReserveHeld {
         /// The reserve.
         square: Space,
     },
     /// A two-step move into or through a forest (R11, N5, N6).
-    #[error("a two-step move never enters or passes through a forest{}", forest_hint(*.kind))]
     CavalryForest {
         /// The moving unit's type.
         kind: UnitKind,
@@ -130,10 +118,8 @@ pub enum Refusal {
         rule: RuleId,
     },
     /// Heavy Cavalry entering a forest (N6).
-    #[error("the heavy cavalry never enters a forest")]
     NeverForest,
     /// A two-step path through an occupied square (R11, N5, N6).
-    #[error("the {kind} may not move through {square}: the square stepped through must be empty")]
     PathBlocked {
         /// The square stepped through.
         square: Space,
@@ -143,27 +129,20 @@ pub enum Refusal {
         rule: RuleId,
     },
     /// A two-unit move that is not two cavalry, one step each (R11, N5, N6).
-    #[error(
-        "a two-unit move is two cavalry{} one step each into clear squares: {reason}",
-        heavy_too()
-    )]
     BadTwoMove {
         /// What is wrong.
-        reason: &'static str,
+        reason: TwoMoveFault,
         /// R11, or N5 when the Horse Battery was named.
         rule: RuleId,
     },
     /// Attacking or supporting from a reserve (R25).
-    #[error("units never attack or support from their reserve")]
     FromReserve,
     /// The target holds no enemy unit (R14).
-    #[error("{square} holds no enemy unit to attack")]
     NoEnemy {
         /// The target.
         square: Space,
     },
     /// The attacker is not edge-adjacent to the target (R14).
-    #[error("the attacking unit in {attacker} must share an edge with {target} (an attack never comes from a diagonal)")]
     AttackerNotAdjacent {
         /// The attacker's square.
         attacker: Space,
@@ -171,7 +150,6 @@ pub enum Refusal {
         target: Space,
     },
     /// The supporting unit does not touch the target (R14).
-    #[error("the supporting unit in {support} must touch {target} (an edge or a corner)")]
     SupportNotAdjacent {
         /// The supporter's square.
         support: Space,
@@ -179,22 +157,17 @@ pub enum Refusal {
         target: Space,
     },
     /// The same unit named twice.
-    #[error("the attacking and the supporting unit must be two different units")]
     SupportIsAttacker,
     /// Cavalry attacking infantry unsupported (R15, N8).
-    #[error("{}", cavalry_on_infantry_text())]
     CavalryUnsupportedOnInfantry,
     /// Artillery attacking something other than artillery or the reserve (R15, N9).
-    #[error("{}", artillery_target_text())]
     ArtilleryTarget,
     /// An infantry-family unit as the attacking unit against cavalry (N7).
-    #[error("the {kind} may not be the attacking unit against cavalry or heavy cavalry; it may support such an attack")]
     FootOnCavalry {
         /// The attacking unit's type.
         kind: UnitKind,
     },
     /// A unit next to one enemy artillery acting elsewhere (R16).
-    #[error("the unit in {square} is next to the enemy artillery in {artillery}: it may attack or support only into {artillery}")]
     Pinned {
         /// The pinned unit's square.
         square: Space,
@@ -202,51 +175,70 @@ pub enum Refusal {
         artillery: Space,
     },
     /// A unit next to two or more enemy artillery (R16).
-    #[error("the unit in {square} is next to two or more enemy artillery and may neither attack nor support")]
     PinnedTwice {
         /// The pinned unit's square.
         square: Space,
     },
     /// STAND where the defender must retreat (R18, R24, N12).
-    #[error("the defender must retreat: it has a legal retreat and may not stand here")]
     MustRetreat {
         /// R18 (flank attack), R24 (cavalry) or N12 (foot attacked by the Guard).
         rule: RuleId,
     },
     /// A retreat that is not among the legal ones.
-    #[error("that retreat is not legal; legal retreats: {legal}")]
     NoSuchRetreat {
-        /// The legal retreats in canonical notation.
-        legal: String,
+        /// The legal retreats.
+        legal: Vec<Order>,
         /// The retreat procedure of the unit.
         rule: RuleId,
     },
     /// An attacker option that is not offered (R19).
-    #[error("option {option} is not offered: {why}")]
     OptionBarred {
-        /// The option ("1", "GB1").
-        option: String,
-        /// Why.
-        why: String,
+        /// The option order refused (`OPTION 1`, `OPTION GB1`).
+        option: Order,
+        /// Why, when the rules name a reason (else it is not among the
+        /// options).
+        why: Option<OptionBar>,
+        /// The orders the decision offers (for [`OptionBar::OtherList`]).
+        offered: Vec<Order>,
         /// R19, or the variant's N17-N21.
         rule: RuleId,
     },
     /// ADVANCE or STAY where there is nothing to advance into.
-    #[error("there is no advance to decide")]
     NoAdvance,
     /// LOSE of a type not in the reserve (R17).
-    #[error("there is no {kind} in the attacked reserve")]
     NoneToLose {
         /// The type named.
         kind: UnitKind,
     },
     /// Anything else that is not among the legal orders.
-    #[error("that order is not legal here")]
     NotLegal,
 }
 
-impl CitesRule for Refusal {
-    fn rule(&self) -> RuleId {
+/// What is wrong with a two-unit move (R11, N5, N6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TwoMoveFault {
+    /// A part names a middle square or goes further than one step.
+    OneStepEach,
+    /// A part moves a unit that never moves in pairs.
+    OnlyCavalry,
+    /// A part enters a forest.
+    NoForest,
+    /// A part enters the enemy reserve.
+    EnemyReserve,
+    /// Both parts name the same unit.
+    SameUnit,
+    /// Both parts leave the reserve with one type it lacks two of.
+    ReserveLacksTwo,
+}
+
+impl Refusal {
+    /// The ruling this refusal enforces in `variant` (squares-rulings.md,
+    /// napoleonic-rulings.md).
+    pub fn rule_in(&self, variant: Variant) -> RuleId {
+        let in_game = |civil_war, napoleonic| match variant {
+            Variant::CivilWar => civil_war,
+            Variant::Napoleonic => napoleonic,
+        };
         RuleId(match self {
             Refusal::GameOver => "R27",
             Refusal::NotNow { rule, .. } => rule.0,
@@ -269,8 +261,8 @@ impl CitesRule for Refusal {
             | Refusal::AttackerNotAdjacent { .. }
             | Refusal::SupportNotAdjacent { .. }
             | Refusal::SupportIsAttacker => "R14",
-            Refusal::CavalryUnsupportedOnInfantry => variant_rule("R15", "N8"),
-            Refusal::ArtilleryTarget => variant_rule("R15", "N9"),
+            Refusal::CavalryUnsupportedOnInfantry => in_game("R15", "N8"),
+            Refusal::ArtilleryTarget => in_game("R15", "N9"),
             Refusal::Pinned { .. } | Refusal::PinnedTwice { .. } => "R16",
             Refusal::MustRetreat { rule } | Refusal::NoSuchRetreat { rule, .. } => rule.0,
             Refusal::OptionBarred { rule, .. } => rule.0,
@@ -279,43 +271,6 @@ impl CitesRule for Refusal {
             Refusal::NotLegal => "R2",
         })
     }
-}
-
-/// The rule of the current game: Civil War or Napoleonic.
-fn variant_rule(civil_war: &'static str, napoleonic: &'static str) -> &'static str {
-    match super::notation::current().variant {
-        Variant::CivilWar => civil_war,
-        Variant::Napoleonic => napoleonic,
-    }
-}
-
-fn forest_hint(kind: UnitKind) -> &'static str {
-    match kind {
-        UnitKind::Cavalry => ": cavalry enters a forest only by a one-step move into it",
-        UnitKind::HorseBattery => ": the horse battery enters a forest only as a whole double turn",
-        _ => "",
-    }
-}
-
-fn heavy_too() -> &'static str {
-    variant_rule("", " (or a cavalry and the heavy cavalry)")
-}
-
-fn cavalry_on_infantry_text() -> &'static str {
-    variant_rule(
-        "cavalry may not attack infantry unsupported: add a SUPPORT",
-        "cavalry may not attack infantry, the guard or light infantry unsupported, \
-         except as the first action of the double turn after your PASS (N10): add a SUPPORT",
-    )
-}
-
-fn artillery_target_text() -> &'static str {
-    variant_rule(
-        "artillery may attack only artillery or the enemy reserve; it may support any attack",
-        "artillery may attack only artillery, the horse battery or the enemy reserve, \
-         unless it leads a Grand Battery supported by artillery or the horse battery (N18); \
-         it may support any attack",
-    )
 }
 
 /// The movement rule of a unit type: R9-R11, or the variant's N3-N6.
@@ -542,14 +497,14 @@ impl Squares {
         for step in [p, q] {
             if step.via.is_some() {
                 return Refusal::BadTwoMove {
-                    reason: "each cavalry moves one step only",
+                    reason: TwoMoveFault::OneStepEach,
                     rule: r11,
                 };
             }
             match self.acting_unit(step.from, step.unit) {
                 Ok(u) if !self.variant.unit(u.kind()).pairs => {
                     return Refusal::BadTwoMove {
-                        reason: "only cavalry may move two units in one action",
+                        reason: TwoMoveFault::OnlyCavalry,
                         // N5: the Horse Battery is never part of it.
                         rule: if u.kind() == UnitKind::HorseBattery {
                             RuleId("N5")
@@ -563,13 +518,13 @@ impl Squares {
             }
             if board().is_forest(step.to) {
                 return Refusal::BadTwoMove {
-                    reason: "neither may enter a forest",
+                    reason: TwoMoveFault::NoForest,
                     rule: r11,
                 };
             }
             if step.to == ctx.enemy_reserve {
                 return Refusal::BadTwoMove {
-                    reason: "the enemy reserve is entered by a move of one unit",
+                    reason: TwoMoveFault::EnemyReserve,
                     rule: r11,
                 };
             }
@@ -578,14 +533,14 @@ impl Squares {
             }
             if !board().adjacent(step.from).contains(step.to) {
                 return Refusal::BadTwoMove {
-                    reason: "each cavalry moves one step only",
+                    reason: TwoMoveFault::OneStepEach,
                     rule: r11,
                 };
             }
         }
         if p.from == q.from && p.unit.is_none() {
             return Refusal::BadTwoMove {
-                reason: "name two different units",
+                reason: TwoMoveFault::SameUnit,
                 rule: r11,
             };
         }
@@ -594,7 +549,7 @@ impl Squares {
             let first = self.reserve_pick(side, kind, None);
             if self.reserve_pick(side, kind, first).is_none() {
                 return Refusal::BadTwoMove {
-                    reason: "the reserve does not hold two such units able to move",
+                    reason: TwoMoveFault::ReserveLacksTwo,
                     rule: r11,
                 };
             }
@@ -734,13 +689,6 @@ impl Squares {
         };
         let mut legal = Vec::new();
         self.decision_orders(&attack, &mut legal);
-        let listed = |legal: &[Order]| {
-            legal
-                .iter()
-                .map(|o| o.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
         match (stage, order) {
             (Stage::Response | Stage::SecondChance, Order::Stand) => {
                 let yields = match (self.unit_at(attack.target), self.unit_at(attack.attacker)) {
@@ -773,48 +721,26 @@ impl Squares {
                     .map(|u| u.kind())
                     .unwrap_or(UnitKind::Infantry);
                 Refusal::NoSuchRetreat {
-                    legal: listed(&legal),
+                    legal,
                     rule: retreat_rule(self.variant, kind),
                 }
             }
             (Stage::Option, Order::Option(_) | Order::GrandBattery(_) | Order::HorseBattery(_)) => {
-                let text = order.to_string();
-                let option = text.strip_prefix("OPTION ").unwrap_or(&text).to_string();
-                let mut rule = "R19";
-                let why = match self.option_bar(&attack, *order) {
-                    Some(OptionBar::NoOption1AgainstGuns) => {
-                        rule = "N20";
-                        "against artillery or the horse battery, option 1 needs artillery \
-                         or the horse battery among the attacking units"
-                            .to_string()
-                    }
-                    Some(OptionBar::NoDefenderRetreat) => {
-                        rule = "N19";
-                        "the defender has no legal retreat".to_string()
-                    }
-                    Some(OptionBar::OtherList(list)) => {
-                        rule = match list {
-                            OptionsOffered::General => "R19",
-                            OptionsOffered::GrandBattery => "N18",
-                            OptionsOffered::HorseBattery => "N19",
-                        };
-                        format!("this attack offers {}", listed(&legal))
-                    }
-
-                    Some(OptionBar::AttackerNeverRetreats(kind)) => {
-                        format!("an attacking {kind} never retreats")
-                    }
-                    Some(OptionBar::NoSupportRetreat) => {
-                        "the supporting unit has no legal retreat".to_string()
-                    }
-                    Some(OptionBar::NoAttackerRetreat) => {
-                        "the attacking unit would have no legal retreat".to_string()
-                    }
-                    None => "it is not among the options".to_string(),
+                let why = self.option_bar(&attack, *order);
+                let rule = match why {
+                    Some(OptionBar::NoOption1AgainstGuns) => "N20",
+                    Some(OptionBar::NoDefenderRetreat) => "N19",
+                    Some(OptionBar::OtherList(list)) => match list {
+                        OptionsOffered::General => "R19",
+                        OptionsOffered::GrandBattery => "N18",
+                        OptionsOffered::HorseBattery => "N19",
+                    },
+                    _ => "R19",
                 };
                 Refusal::OptionBarred {
-                    option,
+                    option: *order,
                     why,
+                    offered: legal,
                     rule: RuleId(rule),
                 }
             }

@@ -21,13 +21,16 @@
 //! check, which says why it is not legal, and otherwise the nearest legal
 //! orders are offered.
 
-use super::super::board::Space;
-use super::super::order::{Order, Step};
-use super::super::state::Squares;
-use super::super::suggest::{self, Hint};
-use super::super::unit::UnitKind;
-use super::{attack_shape, code, legal_of, pair_movers, space_of, step_of, two_steppers};
-use super::{Marker, Misread, Token, Verb};
+use super::misread::{
+    attack_shape, legal_of, notation_of, pair_movers, space_of, step_of, two_steppers, Misread,
+};
+use super::words::{Marker, Token, Verb};
+use crate::games::squares::core::board::Space;
+use crate::games::squares::core::order::{Order, Step};
+use crate::games::squares::core::state::Squares;
+use crate::games::squares::core::unit::UnitKind;
+use crate::games::squares::text::notation::Notation;
+use crate::games::squares::text::suggest::{self, Hint};
 use crate::games::Game;
 
 /// The most candidates an ambiguous line is answered with.
@@ -515,7 +518,7 @@ fn attack_literal(p: &Phrase) -> Option<Order> {
 }
 
 /// What the line was read as, for a refusal: "ATTACK G1C from G2CR".
-fn describe_attack(p: &Phrase) -> String {
+fn describe_attack(p: &Phrase, notation: &Notation) -> String {
     let mut parts = Vec::new();
     for m in &p.mentions {
         let unit = m
@@ -529,7 +532,7 @@ fn describe_attack(p: &Phrase) -> String {
             Mark::Support => "supported by ",
             _ => "",
         };
-        parts.push(format!("{role}{unit}{}", m.square));
+        parts.push(format!("{role}{unit}{}", m.square.display_in(notation)));
     }
     for u in &p.free_units {
         parts.push(match u.mark {
@@ -555,16 +558,21 @@ fn describe_attack(p: &Phrase) -> String {
 /// Why the attack the line names, legal as written, does not fit what
 /// else the line says of it.
 fn attack_mismatch(game: &Squares, p: &Phrase) -> String {
+    let notation = notation_of(game);
     for m in &p.mentions {
         if let Some(named) = m.unit {
             return match kind_at(game, m.square) {
                 Some(there) if there != named => format!(
                     "the unit in {} is {}, not {}",
-                    m.square,
+                    m.square.display_in(notation),
                     there.name(),
                     named.name()
                 ),
-                None => format!("there is no {} in {}", named.name(), m.square),
+                None => format!(
+                    "there is no {} in {}",
+                    named.name(),
+                    m.square.display_in(notation)
+                ),
                 _ => continue,
             };
         }
@@ -581,16 +589,17 @@ fn attack_mismatch(game: &Squares, p: &Phrase) -> String {
 /// Reads an attack: the one legal attack that fits the line, or the
 /// attack it names for the rules check, or the candidates.
 pub(super) fn read_attack(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
+    let notation = notation_of(game);
     if toks
         .iter()
         .any(|t| matches!(t, Token::Number(_) | Token::OptionList(_)))
     {
-        return Err(attack_shape());
+        return Err(attack_shape(notation));
     }
     let readings = phrases(game, toks);
     let first = &readings[0];
     if first.mentions.len() > 3 || first.mentions.iter().any(|m| m.mark == Mark::Via) {
-        return Err(attack_shape());
+        return Err(attack_shape(notation));
     }
     // The orders the likeliest reading that fits any fits.
     let fitting = |p: &Phrase| {
@@ -618,12 +627,13 @@ pub(super) fn read_attack(game: &Squares, toks: &[Token]) -> Result<Order, Misre
     if !fits.is_empty() {
         let problem = match (lone, first.mentions.is_empty()) {
             (Some(one), _) => format!(
-                "the attack names only {one}: say the attacking unit's square and the target"
+                "the attack names only {}: say the attacking unit's square and the target",
+                one.display_in(notation)
             ),
             (None, true) => "ATTACK needs the attacking unit's square and the target".into(),
             (None, false) => format!(
                 "{} fits more than one legal attack",
-                describe_attack(reading)
+                describe_attack(reading, notation)
             ),
         };
         return Err(ambiguous(problem, fits));
@@ -633,20 +643,27 @@ pub(super) fn read_attack(game: &Squares, toks: &[Token]) -> Result<Order, Misre
     match literal {
         Some(order) if game.matching(&legal, &order).is_none() => Ok(order),
         Some(order) => Err(Misread {
-            problem: format!("{}: {}", order, attack_mismatch(game, first)),
+            problem: format!(
+                "{}: {}",
+                order.display_in(notation),
+                attack_mismatch(game, first)
+            ),
             candidates: suggest::nearest(game, &order),
         }),
         None => {
             let problem = match (lone, first.mentions.is_empty()) {
                 (Some(one), _) => format!(
-                    "the attack names only {one}: say the attacking unit's square and the \
-                     target, and none is legal now"
+                    "the attack names only {}: say the attacking unit's square and the \
+                     target, and none is legal now",
+                    one.display_in(notation)
                 ),
                 (None, true) => {
                     "ATTACK needs the attacking unit's square and the target, and none is legal now"
                         .into()
                 }
-                (None, false) => format!("no legal attack fits: {}", describe_attack(first)),
+                (None, false) => {
+                    format!("no legal attack fits: {}", describe_attack(first, notation))
+                }
             };
             Err(Misread {
                 problem,
@@ -819,12 +836,13 @@ impl Group {
         }
     }
 
-    fn describe(&self) -> String {
+    fn describe(&self, notation: &Notation) -> String {
         let mut parts = Vec::new();
         if let Some(u) = self.units.first() {
             parts.push(u.name().to_string());
         }
         for (s, mark) in self.squares.iter().zip(&self.marks) {
+            let s = s.display_in(notation);
             parts.push(match mark {
                 Some(MovePart::From) => format!("from {s}"),
                 Some(MovePart::Via) => format!("via {s}"),
@@ -838,7 +856,7 @@ impl Group {
 
 /// The parts of a move phrase, split at a comma or AND into one or two
 /// units' moves.
-fn move_groups(p: &Phrase) -> Result<Vec<Group>, Misread> {
+fn move_groups(p: &Phrase, notation: &Notation) -> Result<Vec<Group>, Misread> {
     let last = p.mentions.iter().map(|m| m.group).max();
     let mut by_group: Vec<Group> = vec![Group::default(); last.map_or(1, |g| g + 1)];
     // IN, AT, ON: where the unit stands when the part names where it goes
@@ -855,7 +873,7 @@ fn move_groups(p: &Phrase) -> Result<Vec<Group>, Misread> {
             Mark::At if has_to(m.group) => Some(MovePart::From),
             Mark::To | Mark::At => Some(MovePart::To),
             Mark::Via | Mark::By => Some(MovePart::Via),
-            Mark::Against | Mark::Support => return Err(move_shape()),
+            Mark::Against | Mark::Support => return Err(move_shape(notation)),
         };
         let g = &mut by_group[m.group];
         // "to B3R B2CR", "to B2CR then B1CR": the path goes on.
@@ -902,17 +920,18 @@ fn move_groups(p: &Phrase) -> Result<Vec<Group>, Misread> {
     Ok(groups)
 }
 
-fn move_shape() -> Misread {
+fn move_shape(notation: &Notation) -> Misread {
     Misread::new(format!(
         "a move names only squares and perhaps the unit type (MOVE {} {})",
-        code("G2CR"),
-        code("G1C")
+        notation.code("G2CR"),
+        notation.code("G1C")
     ))
 }
 
 /// Reads a move: the one legal move that fits the line, or the move it
 /// names for the rules check, or the candidates.
 pub(super) fn read_move(game: &Squares, toks: &[Token]) -> Result<Order, Misread> {
+    let notation = notation_of(game);
     if toks.iter().any(|t| {
         matches!(
             t,
@@ -925,10 +944,10 @@ pub(super) fn read_move(game: &Squares, toks: &[Token]) -> Result<Order, Misread
                 | Token::Marker(Marker::Against)
         )
     }) {
-        return Err(move_shape());
+        return Err(move_shape(notation));
     }
     let p = phrases(game, toks).swap_remove(0);
-    let groups = move_groups(&p)?;
+    let groups = move_groups(&p, notation)?;
     for g in &groups {
         g.unit()?;
         if g.squares.len() > 3 {
@@ -975,11 +994,11 @@ pub(super) fn read_move(game: &Squares, toks: &[Token]) -> Result<Order, Misread
     }
     let described = groups
         .iter()
-        .map(Group::describe)
+        .map(|g| g.describe(notation))
         .collect::<Vec<_>>()
         .join(", ");
     if !fits.is_empty() {
-        return Err(ambiguous_move(&groups, &described, fits));
+        return Err(ambiguous_move(&groups, &described, fits, notation));
     }
     let mut steps = Vec::with_capacity(2);
     for g in &groups {
@@ -997,14 +1016,18 @@ pub(super) fn read_move(game: &Squares, toks: &[Token]) -> Result<Order, Misread
     match literal {
         Some(order) if game.matching(&legal, &order).is_none() => Ok(order),
         Some(order) => Err(Misread {
-            problem: format!("{order}: the line does not fit that move"),
+            problem: format!(
+                "{}: the line does not fit that move",
+                order.display_in(notation)
+            ),
             candidates: suggest::nearest(game, &order),
         }),
         None => {
             let problem = match only_square(&groups) {
                 Some(one) => format!(
                     "a move names the square it leaves and the square it enters; \
-                     this one names only {one}, and no legal move fits"
+                     this one names only {}, and no legal move fits",
+                    one.display_in(notation)
                 ),
                 None if described.is_empty() => {
                     "a move names the square it leaves and the square it enters, \
@@ -1030,7 +1053,12 @@ fn only_square(groups: &[Group]) -> Option<Space> {
 }
 
 /// The answer to a move line that several legal moves fit.
-fn ambiguous_move(groups: &[Group], described: &str, fits: Vec<Order>) -> Misread {
+fn ambiguous_move(
+    groups: &[Group],
+    described: &str,
+    fits: Vec<Order>,
+    notation: &Notation,
+) -> Misread {
     // The same move out of the reserve by units of several types (R7).
     if let Order::Move(first) = fits[0] {
         let same = fits.iter().all(|o| {
@@ -1041,7 +1069,8 @@ fn ambiguous_move(groups: &[Group], described: &str, fits: Vec<Order>) -> Misrea
                 problem: format!(
                     "a move out of the reserve names the unit type (R7): \
                      which unit goes from {} to {}?",
-                    first.from, first.to
+                    first.from.display_in(notation),
+                    first.to.display_in(notation)
                 ),
                 candidates: fits,
             };
@@ -1050,7 +1079,8 @@ fn ambiguous_move(groups: &[Group], described: &str, fits: Vec<Order>) -> Misrea
     let problem = match only_square(groups) {
         Some(one) => format!(
             "a move names the square it leaves and the square it enters; \
-             this one names only {one}"
+             this one names only {}",
+            one.display_in(notation)
         ),
         None if described.is_empty() => {
             "a move names the square it leaves and the square it enters".to_string()

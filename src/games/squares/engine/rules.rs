@@ -8,17 +8,8 @@
 //! variant's text as N1-N24 settle it (docs/napoleonic-design.md, N25-N38
 //! for the points even those leave open).
 
-use super::unit::UnitKind;
-
-/// Which of the two SQUARES games a position belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum Variant {
-    /// SQUARES - The Civil War Battle Game: Blue and Gray.
-    #[default]
-    CivilWar,
-    /// SQUARES - The Napoleonic War Variant: the British and the French.
-    Napoleonic,
-}
+use crate::games::squares::core::unit::UnitKind;
+use crate::games::squares::core::variant::Variant;
 
 impl Variant {
     /// The rules of this game.
@@ -34,16 +25,6 @@ impl Variant {
     #[inline]
     pub fn unit(self, kind: UnitKind) -> &'static UnitRules {
         &self.rules().units[kind as usize]
-    }
-
-    /// The unit types of this game's army, in army order.
-    pub fn kinds(self) -> &'static [UnitKind] {
-        self.rules().kinds
-    }
-
-    /// How many units of `kind` an army of this game has.
-    pub fn army_count(self, kind: UnitKind) -> usize {
-        self.rules().army.iter().filter(|&&k| k == kind).count()
     }
 }
 
@@ -206,13 +187,10 @@ impl UnitRules {
     }
 }
 
-/// One game's rules: its army and a row per unit type.
+/// One game's rules: a row per unit type (its army is the variant's,
+/// `core/variant.rs`).
 #[derive(Debug)]
 pub struct Ruleset {
-    /// The unit types of its army, in army order.
-    pub kinds: &'static [UnitKind],
-    /// Each side's 16 units by number.
-    pub army: [UnitKind; 16],
     /// A row per [`UnitKind`], by its index; types outside the army have
     /// rows that are never read.
     pub units: [UnitRules; 7],
@@ -389,13 +367,8 @@ const N_HEAVY_CAVALRY: UnitRules = UnitRules {
     ..N_CAVALRY
 };
 
-/// SQUARES - The Civil War Battle Game: 9 infantry, 3 artillery, 4 cavalry.
+/// SQUARES - The Civil War Battle Game: its three types' rows.
 pub static CIVIL_WAR: Ruleset = Ruleset {
-    kinds: &[Infantry, Artillery, Cavalry],
-    army: [
-        Infantry, Infantry, Infantry, Infantry, Infantry, Infantry, Infantry, Infantry, Infantry,
-        Artillery, Artillery, Artillery, Cavalry, Cavalry, Cavalry, Cavalry,
-    ],
     // Rows for the Napoleonic types are never read in this game.
     units: [
         CW_INFANTRY,
@@ -408,36 +381,8 @@ pub static CIVIL_WAR: Ruleset = Ruleset {
     ],
 };
 
-/// The Napoleonic variant (N2): 6 infantry, a Guard, 2 Light Infantry, 2
-/// artillery, a Horse Battery, 3 cavalry and a Heavy Cavalry.
+/// The Napoleonic variant: its seven types' rows (N3-N24).
 pub static NAPOLEONIC: Ruleset = Ruleset {
-    kinds: &[
-        Infantry,
-        Guard,
-        Light,
-        Artillery,
-        HorseBattery,
-        Cavalry,
-        HeavyCavalry,
-    ],
-    army: [
-        Infantry,
-        Infantry,
-        Infantry,
-        Infantry,
-        Infantry,
-        Infantry,
-        Guard,
-        Light,
-        Light,
-        Artillery,
-        Artillery,
-        HorseBattery,
-        Cavalry,
-        Cavalry,
-        Cavalry,
-        HeavyCavalry,
-    ],
     units: [
         N_INFANTRY,
         N_GUARD,
@@ -451,7 +396,10 @@ pub static NAPOLEONIC: Ruleset = Ruleset {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Access, Family, OptionList, CIVIL_WAR, GUNS, NAPOLEONIC};
+    use crate::games::squares::core::unit::UnitKind::{
+        Artillery, Cavalry, Guard, HeavyCavalry, HorseBattery, Light,
+    };
 
     #[test]
     fn rows_sit_at_their_kinds_index() {
@@ -470,18 +418,5 @@ mod tests {
         assert_eq!(CIVIL_WAR.units[Cavalry as usize].steps, 2);
         assert_eq!(CIVIL_WAR.units[Artillery as usize].family, Family::Guns);
         assert!(GUNS.contains(HorseBattery) && !GUNS.contains(Cavalry));
-    }
-
-    #[test]
-    fn armies_have_sixteen_units_of_their_kinds() {
-        for v in [Variant::CivilWar, Variant::Napoleonic] {
-            let total: usize = v.kinds().iter().map(|&k| v.army_count(k)).sum();
-            assert_eq!(total, 16);
-            for k in v.rules().army {
-                assert!(v.kinds().contains(&k));
-            }
-        }
-        assert_eq!(Variant::Napoleonic.army_count(Infantry), 6);
-        assert_eq!(Variant::CivilWar.army_count(Infantry), 9);
     }
 }
