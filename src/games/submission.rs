@@ -105,7 +105,8 @@ pub struct Submission {
     /// Lines not applied, each with why.
     pub unused: Vec<Unused>,
     /// Lines not yet tried: [`submit_until_turn`] stopped before them when
-    /// the writer's turn came.
+    /// the writer's turn came, or the game waits for a draw of chance
+    /// before them.
     pub rest: Vec<String>,
 }
 
@@ -148,6 +149,12 @@ fn submit_lines<S: AsRef<str>>(
     for (i, line) in lines.iter().enumerate() {
         let rest = || lines[i..].iter().map(|l| l.to_string());
         let Some(pending) = game.pending() else {
+            if game.chance().is_some() {
+                // A draw of chance comes first: the service draws it
+                // (`chance::draw_pending`) and goes on with the rest.
+                out.rest.extend(rest());
+                break;
+            }
             out.unused.extend(rest().map(|line| Unused {
                 line,
                 why: NotApplied::GameOver,
