@@ -165,6 +165,9 @@ pub struct ServiceConfig {
     pub max_open_invitations: u32,
     /// Invitations one player may send in 24 hours.
     pub max_invitations_per_day: u32,
+    /// The most waiting mails processed in one transaction (group commit);
+    /// 1 makes every mail durable on its own.
+    pub batch_max: u32,
 }
 
 impl Default for ServiceConfig {
@@ -180,6 +183,7 @@ impl Default for ServiceConfig {
             max_commands_per_mail: 40,
             max_open_invitations: 5,
             max_invitations_per_day: 10,
+            batch_max: 100,
         }
     }
 }

@@ -136,6 +136,15 @@ impl Mailbox for maildir::Maildir {
     }
 
     fn mark_done(&mut self, key: &str) -> Result<(), MailboxError> {
+        // The name it was listed under, as a rule: listing new/ again for
+        // every mail marked would make a batch of N mails cost N listings.
+        let listed = maildir::MaildirEntry {
+            id: key.to_string(),
+            path: self.path().join("new").join(key),
+        };
+        if maildir::Maildir::mark_done(self, &listed).is_ok() {
+            return Ok(());
+        }
         let entry = self
             .new_messages()?
             .into_iter()

@@ -7,13 +7,14 @@ use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 
 use super::identity::{self, claim_from_address};
+use super::limits::too_large;
 use super::notices::bounce_received;
 use super::work::Work;
 use super::zones::zone_of_offset;
 use super::{Processed, Result, Service};
 use crate::config::Config;
 use crate::mail::intake::{self, Incoming};
-use crate::store::Timestamp;
+use crate::store::{Timestamp, Tx};
 
 impl Service {
     /// Processes one incoming mail in one transaction.
@@ -29,154 +30,163 @@ impl Service {
         size: usize,
         now: DateTime<Utc>,
     ) -> Result<Processed> {
-        let limits = self.config.intake.limits();
-        if size.max(raw.len()) > limits.max_mail_bytes {
-            return self.too_large(raw, size.max(raw.len()), now);
-        }
-        let parsed = intake::parse_with(raw, &limits);
-        let message_id = parsed
-            .as_ref()
-            .ok()
-            .and_then(|m| m.message_id.clone())
-            .unwrap_or_else(|| derived_message_id(&[raw]));
-        let at = Timestamp::from(now);
-        let config = self.config.clone();
-        let secret = self.secret.clone();
         let tx = self.store.tx()?;
-        let mut done = Processed {
-            message_id: message_id.clone(),
-            game: None,
-            seat: None,
-            outcome: String::new(),
-        };
-        if tx.message_seen(&message_id)? {
-            done.outcome = "duplicate".into();
-            return Ok(done);
-        }
-        let incoming = match parsed {
-            Ok(m) => m,
-            Err(e) => {
-                // Without headers there is nobody to answer.
-                done.outcome = format!("ignored: unreadable: {e}");
-                tx.record_message(&message_id, "", at, &done.outcome)?;
-                tx.commit()?;
-                return Ok(done);
-            }
-        };
-        let sender = incoming
-            .from
-            .as_ref()
-            .map(|a| a.address.to_ascii_lowercase())
-            .unwrap_or_default();
-        if incoming.automatic == Some(intake::Automatic::Bounce) || incoming.sender_is_null {
-            // Never answered: matched by its VERP address to the exact
-            // mail that bounced, counted, and told to those concerned.
-            let bounded = intake::bounded(raw, &limits);
-            done.outcome = bounce_received(&tx, &config, &secret, &bounded, &message_id, now)?;
-            tx.record_message(&message_id, &sender, at, &done.outcome)?;
-            tx.commit()?;
-            return Ok(done);
-        }
-        let ignore = if let Some(auto) = &incoming.automatic {
-            Some(format!("ignored: automatic ({auto:?})"))
-        } else if let Some(problem) = incoming.sender_problem {
-            // Never acted on as the first of its authors.
-            Some(format!("ignored: ambiguous sender ({problem})"))
-        } else if sender.is_empty() {
-            Some("ignored: no sender".to_string())
-        } else if incoming.is_from(&config.service.address)
-            || identity::is_own_address(&config, &sender)
-        {
-            Some("ignored: from orderly itself".to_string())
-        } else if identity::is_no_reply(&sender) {
-            // Nobody reads an answer to a no-reply address; answering one
-            // only feeds loops and backscatter.
-            Some("ignored: from a no-reply address".to_string())
-        } else if incoming
-            .recipients()
-            .any(|to| identity::is_bounce_address(&config, to))
-        {
-            Some("ignored: sent to the bounce address".to_string())
-        } else if carries_a_key(&incoming, &config)
-            && tx.digest_seen(&replay_digest(&incoming, &sender))?
-        {
-            // The same sender, Date and words as a mail already taken: a
-            // copy sent again under a new Message-ID (a replay), not a new
-            // mail. A player who means the same again writes a new mail,
-            // which has its own Date.
-            Some("ignored: replay of an earlier mail".to_string())
-        } else {
-            let hour_ago = Timestamp::from(now - chrono::Duration::hours(1));
-            let recent = tx.messages_since(&sender, hour_ago)?;
-            let commands = tx.commands_since(&sender, hour_ago)?;
-            if recent >= i64::from(config.service.rate_limit_per_hour) {
-                Some(format!(
-                    "ignored: rate limit ({recent} mails in the last hour)"
-                ))
-            } else if commands >= i64::from(config.service.commands_per_hour) {
-                Some(format!(
-                    "ignored: rate limit ({commands} commands in the last hour)"
-                ))
-            } else {
-                None
-            }
-        };
-        if let Some(reason) = ignore {
-            done.outcome = reason;
-            tx.record_message(&message_id, &sender, at, &done.outcome)?;
-            tx.commit()?;
-            return Ok(done);
-        }
-        let mut work = Work {
-            config: &config,
-            secret: &secret,
-            tx: &tx,
-            incoming: &incoming,
-            message_id: &message_id,
-            sender: &sender,
-            at,
-            now,
-            items: Vec::new(),
-            parts: Vec::new(),
-            outgoing: Vec::new(),
-            game: None,
-            written: Default::default(),
-            taken: 0,
-            ignored: 0,
-            warned: Default::default(),
-            echoed: Vec::new(),
-            incoming_size: raw.len(),
-            board_shown: Default::default(),
-            commands: 0,
-            answered: Default::default(),
-            stranger: false,
-            press: Vec::new(),
-        };
-        // Until a player chooses a time zone, the offset of their mail's
-        // Date: is the best guess of where they read it.
-        let guessed = incoming
-            .date
-            .and_then(|d| zone_of_offset(d.offset().local_minus_utc()));
-        if let Some(zone) = guessed {
-            tx.guess_timezone(&sender, zone)?;
-        }
-        work.run()?;
-        work.note_unread();
-        if let Some(zone) = guessed {
-            tx.guess_timezone(&sender, zone)?;
-        }
-        done.game = work.game.as_ref().map(|(g, _)| g.id);
-        done.seat = work.game.as_ref().map(|(_, s)| s.seat);
-        done.outcome = work.outcome();
-        work.queue_reply()?;
-        tx.record_message(&message_id, &sender, at, &done.outcome)?;
-        tx.set_message_commands(&message_id, work.commands.max(1))?;
-        if incoming.date.is_some() && carries_a_key(&incoming, &config) {
-            tx.set_message_digest(&message_id, &replay_digest(&incoming, &sender))?;
-        }
+        let done = process_in(&self.config, &self.secret, &tx, raw, size, now)?;
         tx.commit()?;
         Ok(done)
     }
+}
+
+/// Processes one incoming mail of `size` bytes inside `tx`, which the
+/// caller commits (alone, or with the other mails of a batch); an error
+/// leaves changes in `tx` that the caller must roll back.
+pub(super) fn process_in(
+    config: &Config,
+    secret: &[u8],
+    tx: &Tx<'_>,
+    raw: &[u8],
+    size: usize,
+    now: DateTime<Utc>,
+) -> Result<Processed> {
+    let limits = config.intake.limits();
+    if size.max(raw.len()) > limits.max_mail_bytes {
+        return too_large(config, tx, raw, size.max(raw.len()), now);
+    }
+    let parsed = intake::parse_with(raw, &limits);
+    let message_id = parsed
+        .as_ref()
+        .ok()
+        .and_then(|m| m.message_id.clone())
+        .unwrap_or_else(|| derived_message_id(&[raw]));
+    let at = Timestamp::from(now);
+    let mut done = Processed {
+        message_id: message_id.clone(),
+        game: None,
+        seat: None,
+        outcome: String::new(),
+    };
+    if tx.message_seen(&message_id)? {
+        done.outcome = "duplicate".into();
+        return Ok(done);
+    }
+    let incoming = match parsed {
+        Ok(m) => m,
+        Err(e) => {
+            // Without headers there is nobody to answer.
+            done.outcome = format!("ignored: unreadable: {e}");
+            tx.record_message(&message_id, "", at, &done.outcome)?;
+            return Ok(done);
+        }
+    };
+    let sender = incoming
+        .from
+        .as_ref()
+        .map(|a| a.address.to_ascii_lowercase())
+        .unwrap_or_default();
+    if incoming.automatic == Some(intake::Automatic::Bounce) || incoming.sender_is_null {
+        // Never answered: matched by its VERP address to the exact
+        // mail that bounced, counted, and told to those concerned.
+        let bounded = intake::bounded(raw, &limits);
+        done.outcome = bounce_received(tx, config, secret, &bounded, &message_id, now)?;
+        tx.record_message(&message_id, &sender, at, &done.outcome)?;
+        return Ok(done);
+    }
+    let ignore = if let Some(auto) = &incoming.automatic {
+        Some(format!("ignored: automatic ({auto:?})"))
+    } else if let Some(problem) = incoming.sender_problem {
+        // Never acted on as the first of its authors.
+        Some(format!("ignored: ambiguous sender ({problem})"))
+    } else if sender.is_empty() {
+        Some("ignored: no sender".to_string())
+    } else if incoming.is_from(&config.service.address) || identity::is_own_address(config, &sender)
+    {
+        Some("ignored: from orderly itself".to_string())
+    } else if identity::is_no_reply(&sender) {
+        // Nobody reads an answer to a no-reply address; answering one
+        // only feeds loops and backscatter.
+        Some("ignored: from a no-reply address".to_string())
+    } else if incoming
+        .recipients()
+        .any(|to| identity::is_bounce_address(config, to))
+    {
+        Some("ignored: sent to the bounce address".to_string())
+    } else if carries_a_key(&incoming, config)
+        && tx.digest_seen(&replay_digest(&incoming, &sender))?
+    {
+        // The same sender, Date and words as a mail already taken: a
+        // copy sent again under a new Message-ID (a replay), not a new
+        // mail. A player who means the same again writes a new mail,
+        // which has its own Date.
+        Some("ignored: replay of an earlier mail".to_string())
+    } else {
+        let hour_ago = Timestamp::from(now - chrono::Duration::hours(1));
+        let recent = tx.messages_since(&sender, hour_ago)?;
+        let commands = tx.commands_since(&sender, hour_ago)?;
+        if recent >= i64::from(config.service.rate_limit_per_hour) {
+            Some(format!(
+                "ignored: rate limit ({recent} mails in the last hour)"
+            ))
+        } else if commands >= i64::from(config.service.commands_per_hour) {
+            Some(format!(
+                "ignored: rate limit ({commands} commands in the last hour)"
+            ))
+        } else {
+            None
+        }
+    };
+    if let Some(reason) = ignore {
+        done.outcome = reason;
+        tx.record_message(&message_id, &sender, at, &done.outcome)?;
+        return Ok(done);
+    }
+    let mut work = Work {
+        config,
+        secret,
+        tx,
+        incoming: &incoming,
+        message_id: &message_id,
+        sender: &sender,
+        at,
+        now,
+        items: Vec::new(),
+        parts: Vec::new(),
+        outgoing: Vec::new(),
+        game: None,
+        written: Default::default(),
+        taken: 0,
+        ignored: 0,
+        warned: Default::default(),
+        echoed: Vec::new(),
+        incoming_size: raw.len(),
+        board_shown: Default::default(),
+        commands: 0,
+        answered: Default::default(),
+        stranger: false,
+        press: Vec::new(),
+    };
+    // Until a player chooses a time zone, the offset of their mail's
+    // Date: is the best guess of where they read it.
+    let guessed = incoming
+        .date
+        .and_then(|d| zone_of_offset(d.offset().local_minus_utc()));
+    if let Some(zone) = guessed {
+        tx.guess_timezone(&sender, zone)?;
+    }
+    work.run()?;
+    work.note_unread();
+    if let Some(zone) = guessed {
+        tx.guess_timezone(&sender, zone)?;
+    }
+    done.game = work.game.as_ref().map(|(g, _)| g.id);
+    done.seat = work.game.as_ref().map(|(_, s)| s.seat);
+    done.outcome = work.outcome();
+    work.queue_reply()?;
+    tx.record_message(&message_id, &sender, at, &done.outcome)?;
+    tx.set_message_commands(&message_id, work.commands.max(1))?;
+    if incoming.date.is_some() && carries_a_key(&incoming, config) {
+        tx.set_message_digest(&message_id, &replay_digest(&incoming, &sender))?;
+    }
+    Ok(done)
 }
 
 /// A hex digest of `parts` (the first 16 bytes of their SHA-256): what

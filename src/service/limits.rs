@@ -18,69 +18,65 @@ use chrono::{DateTime, Utc};
 use super::incoming::derived_message_id;
 use super::subject::reply_subject;
 use super::work::Work;
-use super::{identity, texts, Processed, Result, Service};
+use super::{identity, texts, Processed, Result};
 use crate::config::Config;
 use crate::mail::intake::{self, Incoming};
 use crate::mail::outgoing::{message_id, AutoKind, OutgoingMail};
 use crate::store::{StoreError, Timestamp, Tx};
 
-impl Service {
-    /// A mail of `size` bytes, larger than the service reads, of which
-    /// `head` (its first bytes) was read.
-    pub(super) fn too_large(
-        &mut self,
-        head: &[u8],
-        size: usize,
-        now: DateTime<Utc>,
-    ) -> Result<Processed> {
-        let limits = self.config.intake.limits();
-        let head = &head[..head.len().min(limits.max_mail_bytes)];
-        let parsed = intake::parse_head(head, size, &limits);
-        let message_id = parsed
-            .as_ref()
-            .ok()
-            .and_then(|m| m.message_id.clone())
-            .unwrap_or_else(|| derived_message_id(&[head, &size.to_le_bytes()]));
-        let at = Timestamp::from(now);
-        let config = self.config.clone();
-        let tx = self.store.tx()?;
-        let mut done = Processed {
-            message_id: message_id.clone(),
-            game: None,
-            seat: None,
-            outcome: String::new(),
-        };
-        if tx.message_seen(&message_id)? {
-            done.outcome = "duplicate".into();
-            return Ok(done);
-        }
-        let too_large = format!("too large ({size} bytes)");
-        let (sender, outcome) = match &parsed {
-            Err(e) => (String::new(), format!("ignored: {too_large}, {e}")),
-            Ok(incoming) => {
-                let sender = incoming
-                    .from
-                    .as_ref()
-                    .map(|a| a.address.clone())
-                    .unwrap_or_default();
-                let outcome = match unanswerable(&config, &tx, incoming, &sender, now)? {
-                    Some(why) => format!("ignored: {too_large}, {why}"),
-                    None if !sender_verified(&tx, incoming, &sender)? => {
-                        format!("ignored: {too_large}, sender not verified")
-                    }
-                    None => {
-                        queue_too_large(&config, &tx, incoming, &sender, &message_id, size, now)?;
-                        format!("refused: {too_large}")
-                    }
-                };
-                (sender, outcome)
-            }
-        };
-        done.outcome = outcome;
-        tx.record_message(&message_id, &sender, at, &done.outcome)?;
-        tx.commit()?;
-        Ok(done)
+/// A mail of `size` bytes, larger than the service reads, of which `head`
+/// (its first bytes) was read, inside `tx` (which the caller commits).
+pub(super) fn too_large(
+    config: &Config,
+    tx: &Tx<'_>,
+    head: &[u8],
+    size: usize,
+    now: DateTime<Utc>,
+) -> Result<Processed> {
+    let limits = config.intake.limits();
+    let head = &head[..head.len().min(limits.max_mail_bytes)];
+    let parsed = intake::parse_head(head, size, &limits);
+    let message_id = parsed
+        .as_ref()
+        .ok()
+        .and_then(|m| m.message_id.clone())
+        .unwrap_or_else(|| derived_message_id(&[head, &size.to_le_bytes()]));
+    let at = Timestamp::from(now);
+    let mut done = Processed {
+        message_id: message_id.clone(),
+        game: None,
+        seat: None,
+        outcome: String::new(),
+    };
+    if tx.message_seen(&message_id)? {
+        done.outcome = "duplicate".into();
+        return Ok(done);
     }
+    let too_large = format!("too large ({size} bytes)");
+    let (sender, outcome) = match &parsed {
+        Err(e) => (String::new(), format!("ignored: {too_large}, {e}")),
+        Ok(incoming) => {
+            let sender = incoming
+                .from
+                .as_ref()
+                .map(|a| a.address.clone())
+                .unwrap_or_default();
+            let outcome = match unanswerable(config, tx, incoming, &sender, now)? {
+                Some(why) => format!("ignored: {too_large}, {why}"),
+                None if !sender_verified(tx, incoming, &sender)? => {
+                    format!("ignored: {too_large}, sender not verified")
+                }
+                None => {
+                    queue_too_large(config, tx, incoming, &sender, &message_id, size, now)?;
+                    format!("refused: {too_large}")
+                }
+            };
+            (sender, outcome)
+        }
+    };
+    done.outcome = outcome;
+    tx.record_message(&message_id, &sender, at, &done.outcome)?;
+    Ok(done)
 }
 
 /// Why a mail must get no answer at all, if it must not.

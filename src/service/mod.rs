@@ -8,11 +8,15 @@
 //! applied; a crash after it leaves a message whose id is recorded, so it
 //! is skipped when seen again; a crash while sending leaves mail queued,
 //! sent again under the same Message-ID (the file transport overwrites).
+//! Several mails waiting share one transaction (group commit, up to
+//! `[service] batch_max`), each in its own savepoint: the same holds for
+//! each of them, and a mail that fails is rolled back alone.
 //!
 //! The life of one mail, and the file that holds each step:
 //!
-//! 1. `poll.rs`: the daemon's loop lists the waiting mail and hands each to
-//!    [`Service::process_sized`]; a mail that fails or panics is counted
+//! 1. `poll.rs`: the daemon's loop lists the waiting mail and processes it
+//!    in batches, one transaction a batch and one savepoint a mail (alone:
+//!    [`Service::process_sized`]); a mail that fails or panics is counted
 //!    and, after `max_attempts`, set aside in the quarantine.
 //! 2. `incoming.rs`: in one transaction, a duplicate is skipped, a bounce
 //!    goes to `notices.rs`, automatic mail, loops, replays and floods are

@@ -14,6 +14,10 @@ use crate::mail::bounce;
 use crate::mail::outgoing::{MailSender, OutgoingMail, SendError};
 use crate::store::Timestamp;
 
+/// The most outbox mails sent, synced and marked in one step: the replies
+/// of a whole batch of incoming mail (two or three mails each) at once.
+const DRAIN_BATCH: i64 = 300;
+
 impl Service {
     /// Sends every mail due in the outbox, marking each sent or failed.
     pub fn drain_outbox(&mut self, now: DateTime<Utc>) -> Result<(usize, usize)> {
@@ -21,14 +25,26 @@ impl Service {
         loop {
             let due = {
                 let tx = self.store.tx()?;
-                let due = tx.due_mail(now.into(), 50)?;
+                let due = tx.due_mail(now.into(), DRAIN_BATCH)?;
                 tx.commit()?;
                 due
             };
             if due.is_empty() {
                 break;
             }
-            let results = self.send_batch(&due);
+            let mut results = self.send_batch(&due);
+            // The batch's handovers made durable at once (for files: their
+            // directory synced once, not once a mail); until then none of
+            // them is marked sent, and a failed sync leaves them all to be
+            // sent again under the same Message-IDs.
+            if results.iter().any(|r| r.is_ok()) {
+                if let Err(e) = self.sender.sync() {
+                    let error = e.to_string();
+                    for result in results.iter_mut().filter(|r| r.is_ok()) {
+                        *result = Err(Unsent::Unsynced(error.clone()));
+                    }
+                }
+            }
             // One transaction marks the batch: a crash before it sends the
             // batch again under the same Message-IDs (at least once).
             let tx = self.store.tx()?;
@@ -87,7 +103,7 @@ impl Service {
             Ok(mut mail) => {
                 mail.return_path = Some(bounce::verp_address(local, domain, row.id, secret));
                 mail.text_only = !html;
-                sender.send(&mail).map_err(Unsent::from)
+                sender.send_unsynced(&mail).map_err(Unsent::from)
             }
             Err(e) => Err(Unsent::Unreadable(e)),
         };
@@ -150,6 +166,10 @@ enum Unsent {
     /// No worker reported on it (one died): tried again later.
     #[error("not sent")]
     Lost,
+    /// Handed over, but the sync that makes the batch durable failed:
+    /// tried again later.
+    #[error("not synced: {0}")]
+    Unsynced(String),
 }
 
 impl Unsent {
@@ -159,7 +179,7 @@ impl Unsent {
         match self {
             Unsent::Send(e) => e.is_permanent(),
             Unsent::Unreadable(_) => true,
-            Unsent::Panicked(_) | Unsent::Lost => false,
+            Unsent::Panicked(_) | Unsent::Lost | Unsent::Unsynced(_) => false,
         }
     }
 }

@@ -1,7 +1,8 @@
-//! The daemon's loop: each poll reads the waiting mail one by one (a
-//! failure or a panic is that mail's, counted, and after
-//! `max_attempts` the mail is set aside), sweeps the deadlines now and
-//! then, and drains the outbox.
+//! The daemon's loop: each poll reads the waiting mail in batches of up
+//! to `batch_max`, one transaction a batch and one savepoint a mail (a
+//! failure or a panic is that mail's, counted, and after `max_attempts`
+//! the mail is set aside), sweeps the deadlines now and then, and drains
+//! the outbox.
 
 use std::time::{Duration, Instant};
 
@@ -9,7 +10,7 @@ use chrono::{DateTime, Utc};
 
 use super::clock::{sweep, SweepReport};
 use super::incoming::content_digest;
-use super::{notices, PollReport, Result, Service};
+use super::{notices, PollReport, Processed, Result, Service};
 use crate::mail::intake;
 use crate::store::seat_text;
 
@@ -27,48 +28,9 @@ impl Service {
             tracing::warn!(error = %e, "incoming mailbox not readable now");
             Vec::new()
         });
-        for waiting in waiting {
-            let started = Instant::now();
-            let now = self.clock.now();
-            // A panic in one mail is that mail's failure, not the daemon's:
-            // its transaction is dropped (rolled back) while unwinding.
-            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                self.process_sized(&waiting.raw, waiting.size, now)
-            }));
-            let done = match outcome {
-                Ok(Ok(done)) => done,
-                Ok(Err(e)) => {
-                    // The transaction rolled back: the mail stays waiting
-                    // and is retried at the next poll; the others go on.
-                    tracing::error!(entry = %waiting.key, error = %intake::for_log(&e.to_string()), "mail not processed");
-                    self.failed_mail(&waiting, &e.to_string(), now);
-                    report.failed += 1;
-                    continue;
-                }
-                Err(panic) => {
-                    let why = panic_text(panic.as_ref());
-                    tracing::error!(entry = %waiting.key, panic = %intake::for_log(&why), "mail processing panicked");
-                    self.failed_mail(&waiting, &format!("panic: {why}"), now);
-                    report.failed += 1;
-                    continue;
-                }
-            };
-            // Only after the commit: a crash before this line leaves the
-            // message waiting, and its recorded id makes the retry a no-op.
-            if let Err(e) = self.inbox.mark_done(&waiting.key) {
-                // Processed and committed: listed again later, it is a
-                // duplicate by its Message-ID and only marked then.
-                tracing::warn!(entry = %waiting.key, error = %e, "could not mark mail done");
-            }
-            report.processed += 1;
-            tracing::info!(
-                message_id = %intake::for_log(&done.message_id),
-                game = done.game,
-                seat = done.seat.map(seat_text),
-                outcome = %intake::for_log(&done.outcome),
-                ms = started.elapsed().as_secs_f64() * 1000.0,
-                "mail processed"
-            );
+        let batch_max = (self.config.service.batch_max.max(1)) as usize;
+        for batch in waiting.chunks(batch_max) {
+            self.process_batch(batch, &mut report);
         }
         if self.last_sweep.is_none_or(|t| t.elapsed() >= SWEEP_EVERY) {
             self.last_sweep = Some(Instant::now());
@@ -81,6 +43,124 @@ impl Service {
         report.sent = sent;
         report.failed += failed;
         Ok(report)
+    }
+
+    /// Processes `batch` in one transaction (group commit): each mail in
+    /// its own savepoint, so that a mail that fails or panics is rolled
+    /// back alone and counted as failed (after the commit, in its own
+    /// transaction, as a failure always was); the others are committed
+    /// together, and only then marked done. A crash before the commit
+    /// leaves every mail of the batch waiting and nothing of them stored;
+    /// a crash after it leaves their Message-IDs recorded, which makes the
+    /// mails listed again no-ops. Should the batch itself fail (a full
+    /// disk, a savepoint that cannot be rolled back), nothing of it is
+    /// kept and its mails are processed again one by one.
+    fn process_batch(&mut self, batch: &[crate::mail::Waiting], report: &mut PollReport) {
+        let now = self.clock.now();
+        let mut results = Vec::with_capacity(batch.len());
+        let batched = (|| -> Result<()> {
+            let tx = self.store.tx()?;
+            for waiting in batch {
+                let started = Instant::now();
+                tx.savepoint()?;
+                // A panic in one mail is that mail's failure, not the
+                // daemon's: its savepoint is rolled back.
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    super::incoming::process_in(
+                        &self.config,
+                        &self.secret,
+                        &tx,
+                        &waiting.raw,
+                        waiting.size,
+                        now,
+                    )
+                }));
+                let outcome = match outcome {
+                    Ok(Ok(done)) => {
+                        tx.release_savepoint()?;
+                        Ok(done)
+                    }
+                    Ok(Err(e)) => {
+                        tx.rollback_to_savepoint()?;
+                        Err(e.to_string())
+                    }
+                    Err(panic) => {
+                        tx.rollback_to_savepoint()?;
+                        Err(format!("panic: {}", panic_text(panic.as_ref())))
+                    }
+                };
+                results.push((outcome, started.elapsed()));
+            }
+            Ok(tx.commit()?)
+        })();
+        if let Err(e) = batched {
+            tracing::warn!(error = %intake::for_log(&e.to_string()), mails = batch.len(), "batch not committed; its mails one by one");
+            for waiting in batch {
+                self.process_alone(waiting, now, report);
+            }
+            return;
+        }
+        for (waiting, (outcome, took)) in batch.iter().zip(results) {
+            match outcome {
+                Ok(done) => self.done(waiting, &done, took, report),
+                Err(e) => {
+                    // Rolled back to its savepoint: the mail stays waiting
+                    // and is retried at the next poll; the others went on.
+                    tracing::error!(entry = %waiting.key, error = %intake::for_log(&e), "mail not processed");
+                    self.failed_mail(waiting, &e, now);
+                    report.failed += 1;
+                }
+            }
+        }
+    }
+
+    /// Processes one mail in its own transaction.
+    fn process_alone(
+        &mut self,
+        waiting: &crate::mail::Waiting,
+        now: DateTime<Utc>,
+        report: &mut PollReport,
+    ) {
+        let started = Instant::now();
+        // A panic in one mail is that mail's failure, not the daemon's:
+        // its transaction is dropped (rolled back) while unwinding.
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.process_sized(&waiting.raw, waiting.size, now)
+        }));
+        let error = match outcome {
+            Ok(Ok(done)) => return self.done(waiting, &done, started.elapsed(), report),
+            Ok(Err(e)) => e.to_string(),
+            Err(panic) => format!("panic: {}", panic_text(panic.as_ref())),
+        };
+        tracing::error!(entry = %waiting.key, error = %intake::for_log(&error), "mail not processed");
+        self.failed_mail(waiting, &error, now);
+        report.failed += 1;
+    }
+
+    /// Marks a committed mail done and logs it.
+    fn done(
+        &mut self,
+        waiting: &crate::mail::Waiting,
+        done: &Processed,
+        took: Duration,
+        report: &mut PollReport,
+    ) {
+        // Only after the commit: a crash before this line leaves the
+        // message waiting, and its recorded id makes the retry a no-op.
+        if let Err(e) = self.inbox.mark_done(&waiting.key) {
+            // Processed and committed: listed again later, it is a
+            // duplicate by its Message-ID and only marked then.
+            tracing::warn!(entry = %waiting.key, error = %e, "could not mark mail done");
+        }
+        report.processed += 1;
+        tracing::info!(
+            message_id = %intake::for_log(&done.message_id),
+            game = done.game,
+            seat = done.seat.map(seat_text),
+            outcome = %intake::for_log(&done.outcome),
+            ms = took.as_secs_f64() * 1000.0,
+            "mail processed"
+        );
     }
 
     /// Counts a failed attempt at `waiting`; at the configured limit the

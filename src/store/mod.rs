@@ -293,6 +293,39 @@ impl Tx<'_> {
     pub fn commit(self) -> Result<()> {
         Ok(self.tx.commit()?)
     }
+
+    /// Marks where one mail of a batch begins, so that its changes can be
+    /// undone alone ([`Tx::rollback_to_savepoint`]) or kept
+    /// ([`Tx::release_savepoint`]) while the batch goes on.
+    pub fn savepoint(&self) -> Result<()> {
+        self.in_transaction()?;
+        Ok(self.tx.execute_batch("SAVEPOINT mail")?)
+    }
+
+    /// Keeps the changes since [`Tx::savepoint`] in the transaction.
+    pub fn release_savepoint(&self) -> Result<()> {
+        self.in_transaction()?;
+        Ok(self.tx.execute_batch("RELEASE mail")?)
+    }
+
+    /// Undoes the changes since [`Tx::savepoint`], keeping the rest of the
+    /// transaction.
+    pub fn rollback_to_savepoint(&self) -> Result<()> {
+        self.in_transaction()?;
+        Ok(self.tx.execute_batch("ROLLBACK TO mail; RELEASE mail")?)
+    }
+
+    /// Fails when SQLite has ended the transaction on its own (it does on a
+    /// full disk or an I/O error): a savepoint taken then would begin a new
+    /// transaction, and its release would commit part of a batch.
+    fn in_transaction(&self) -> Result<()> {
+        if self.tx.is_autocommit() {
+            return Err(StoreError::Corrupt(
+                "the transaction was rolled back by the database".into(),
+            ));
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -448,5 +481,25 @@ mod tests {
             }
         }
         assert!(tx.game(g).unwrap().is_some());
+    }
+
+    #[test]
+    fn a_rolled_back_savepoint_undoes_its_mail_alone() {
+        let mut store = Store::open_in_memory().unwrap();
+        let tx = store.tx().unwrap();
+        tx.savepoint().unwrap();
+        tx.record_message("kept", "", t(0), "ok").unwrap();
+        tx.release_savepoint().unwrap();
+        tx.savepoint().unwrap();
+        tx.record_message("undone", "", t(0), "ok").unwrap();
+        tx.rollback_to_savepoint().unwrap();
+        tx.savepoint().unwrap();
+        tx.record_message("after", "", t(0), "ok").unwrap();
+        tx.release_savepoint().unwrap();
+        tx.commit().unwrap();
+        let tx = store.tx().unwrap();
+        assert!(tx.message_seen("kept").unwrap());
+        assert!(!tx.message_seen("undone").unwrap());
+        assert!(tx.message_seen("after").unwrap());
     }
 }

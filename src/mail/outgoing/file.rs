@@ -18,7 +18,8 @@ use super::{MailSender, OutgoingMail, SendError};
 /// the same file.
 /// The write is atomic (a temporary dot-file in the same directory, synced,
 /// then renamed), so a reader sees a whole mail or none; readers should
-/// skip names starting with a dot.
+/// skip names starting with a dot. The rename is made durable by a sync of
+/// the directory: after each mail by `send`, once per batch by `sync`.
 #[derive(Debug, Clone)]
 pub struct FileSender {
     dir: PathBuf,
@@ -49,6 +50,13 @@ impl FileSender {
 
 impl MailSender for FileSender {
     fn send(&self, mail: &OutgoingMail) -> Result<(), SendError> {
+        self.send_unsynced(mail)?;
+        self.sync()
+    }
+
+    /// Writes the file (synced, then renamed into place) but leaves the
+    /// directory unsynced: a batch of mails syncs it once ([`Self::sync`]).
+    fn send_unsynced(&self, mail: &OutgoingMail) -> Result<(), SendError> {
         let bytes = mail.to_bytes().map_err(|source| SendError::Compose {
             message_id: mail.message_id.clone(),
             source,
@@ -58,6 +66,15 @@ impl MailSender for FileSender {
         write_atomically(&self.dir, &path, &bytes)?;
         tracing::debug!(message_id = %mail.message_id, path = %path.display(), "mail written");
         Ok(())
+    }
+
+    /// Makes the renames of the files written since durable: one sync of
+    /// the directory for all of them.
+    fn sync(&self) -> Result<(), SendError> {
+        sync_dir(&self.dir).map_err(|source| SendError::File {
+            path: self.dir.clone(),
+            source,
+        })
     }
 }
 
@@ -152,7 +169,7 @@ fn write_atomically(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), SendErr
         let _ = fs::remove_file(&tmp);
         return Err(file_error(path)(source));
     }
-    sync_dir(dir).map_err(file_error(dir))
+    Ok(())
 }
 
 /// Makes the rename itself durable.

@@ -18,6 +18,21 @@ pub trait MailSender: Send + Sync {
     /// Hands the mail over for delivery. `Ok` means the mail is durably
     /// out of orderly's hands and the outbox may mark it sent.
     fn send(&self, mail: &OutgoingMail) -> Result<(), SendError>;
+
+    /// Hands the mail over as [`send`](Self::send) does, except that the
+    /// handover may not be durable until [`sync`](Self::sync) returns: the
+    /// outbox sends a batch this way and syncs once. By default the same
+    /// as `send`, durable on its own.
+    fn send_unsynced(&self, mail: &OutgoingMail) -> Result<(), SendError> {
+        self.send(mail)
+    }
+
+    /// Makes durable every mail handed over by
+    /// [`send_unsynced`](Self::send_unsynced) so far; until it returns
+    /// `Ok`, none of them may be marked sent.
+    fn sync(&self) -> Result<(), SendError> {
+        Ok(())
+    }
 }
 
 /// Why a mail was not handed over, split by what the outbox should do next:
