@@ -1,16 +1,25 @@
-//! The mail service's throughput: N order mails pushed through a real
-//! Maildir, a real SQLite file and the file transport, reported as mails
-//! per second and per-mail latency; and, in the same run on the same disk,
-//! the rate of minimal SQLite commits, so that the service's overhead can
-//! be read as a ratio to the cost of durability itself.
+//! The mail service's throughput: order mails pushed through a real
+//! Maildir, a real SQLite file and the file transport with 1, 10 and 100
+//! mails waiting at each poll (one poll processes them as one batch, one
+//! transaction), reported as mails per second and per-poll latency; and, in
+//! the same run on the same disk, the rate of minimal SQLite commits, so
+//! that the service's throughput can be read as a ratio to the cost of
+//! durability itself.
 //!
-//! `cargo bench --bench service` runs 400 mails; under `cargo test
-//! --all-targets` it runs 20 as a smoke test. The figures are printed,
-//! never asserted.
+//! The fsyncs per mail are counted by running each case again under
+//! `strace -f -c -e trace=fsync,fdatasync,sync_file_range` (the bench
+//! starts itself as the child, with `ORDERLY_BENCH_ONLY=<mails a poll>`);
+//! without strace (`apt-get install strace`) they are left out. The timed
+//! runs are never traced.
+//!
+//! `cargo bench --bench service` runs 400 mails a case; under `cargo test
+//! --all-targets` a few as a smoke test. The figures are printed, never
+//! asserted.
 
 #[path = "../tests/common/rng.rs"]
 mod rng;
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use orderly::config::Config;
@@ -24,9 +33,11 @@ use rng::XorShift;
 
 const SECRET: &str = "bench-secret";
 
+/// Mails waiting at each poll, one case each.
+const CASES: [usize; 3] = [1, 10, 100];
+
 fn main() {
     let full = std::env::args().any(|a| a == "--bench");
-    let n = if full { 400 } else { 20 };
     let base = std::env::var_os("ORDERLY_BENCH_DIR")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| {
@@ -34,95 +45,259 @@ fn main() {
         });
     let _ = std::fs::remove_dir_all(&base);
     std::fs::create_dir_all(&base).expect("a bench directory");
+    let mails = |per_poll: usize| {
+        if full {
+            400.max(per_poll * 4)
+        } else {
+            per_poll.max(10)
+        }
+    };
 
+    // The child under strace: one case, nothing printed but its count.
+    if let Some(per_poll) = std::env::var("ORDERLY_BENCH_ONLY")
+        .ok()
+        .and_then(|n| n.parse::<usize>().ok())
+    {
+        let count = std::env::var("ORDERLY_BENCH_MAILS")
+            .ok()
+            .and_then(|n| n.parse::<usize>().ok())
+            .unwrap_or_else(|| mails(per_poll));
+        let run = run_case(&base.join("case"), per_poll, count);
+        println!("mails {}", run.mails);
+        let _ = std::fs::remove_dir_all(&base);
+        return;
+    }
+
+    let commits = if full { 400 } else { 20 };
+    let commit_rate = {
+        let mut store = Store::open(&base.join("commits.db")).expect("a store");
+        let t = Instant::now();
+        for i in 0..commits {
+            store.minimal_commit(&format!("c{i}")).expect("a commit");
+        }
+        per_sec(commits, t.elapsed())
+    };
+    println!(
+        "sqlite: {commits} minimal commits (WAL, synchronous=FULL): {commit_rate:.0} commits/s"
+    );
+    for per_poll in CASES {
+        let run = run_case(
+            &base.join(format!("case{per_poll}")),
+            per_poll,
+            mails(per_poll),
+        );
+        let rate = per_sec(run.mails, run.total);
+        let mut polls = run.polls.clone();
+        polls.sort();
+        let pct = |p: f64| polls[((polls.len() as f64 - 1.0) * p) as usize];
+        let fsyncs = count_fsyncs(&base, per_poll)
+            .map(|per_mail| format!("{per_mail:.2} fsyncs/mail"))
+            .unwrap_or_else(|| "fsyncs not counted (no strace)".into());
+        println!(
+            "service, {per_poll} waiting a poll: {} mails ({} written) in {:.2?}: {rate:.0} mails/s, \
+             {:.2}x the commit rate; {fsyncs}; a poll takes median {:.2?}, p99 {:.2?}, max {:.2?}",
+            run.mails,
+            run.sent,
+            run.total,
+            rate / commit_rate,
+            pct(0.5),
+            pct(0.99),
+            pct(1.0)
+        );
+    }
+    sweep_bench(&base, full);
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+fn per_sec(count: usize, d: Duration) -> f64 {
+    count as f64 / d.as_secs_f64()
+}
+
+/// What one case measured.
+struct Run {
+    /// Incoming mails processed (orders, and the invitations and
+    /// acceptances of the games they belong to).
+    mails: usize,
+    /// Outgoing mails written.
+    sent: usize,
+    /// The time of all polls together.
+    total: Duration,
+    /// Each poll's time.
+    polls: Vec<Duration>,
+}
+
+/// Delivers `mails` mails, `per_poll` at a time, each time polling once:
+/// random games of SQUARES, a new one begun when one ends.
+fn run_case(base: &Path, per_poll: usize, mails: usize) -> Run {
+    let _ = std::fs::remove_dir_all(base);
     let mut config = Config::default();
     config.service.address = "orderly@example.org".into();
     config.service.secret = Some(SECRET.into());
     config.service.rate_limit_per_hour = u32::MAX;
+    config.service.commands_per_hour = u32::MAX;
+    config.service.max_invitations_per_day = u32::MAX;
     config.store.path = base.join("orderly.db");
     config.intake.maildir = base.join("inbox");
     config.outgoing.dir = base.join("sent");
     let mut service = Service::open(config).expect("the service opens");
-    let inbox = Maildir::open_or_create(base.join("inbox")).expect("the inbox");
-
-    let addr = |seat| {
-        format!(
-            "orderly+g1.{}@example.org",
-            seat_secret(SECRET.as_bytes(), 1, seat)
-        )
-    };
-    let deliver = |i: usize, from: &str, to: &str, body: &str| {
-        let raw = format!(
-            "From: {from}\r\nTo: {to}\r\nSubject: bench\r\nMessage-ID: <bench{i}@test>\r\n\r\n{body}\r\n"
-        );
-        inbox.deliver(raw.as_bytes()).expect("delivered");
-    };
-    deliver(
-        0,
-        "ann@example.org",
-        "orderly@example.org",
-        "NEW SQUARES VS bob@example.org",
-    );
-    deliver(1, "bob@example.org", &addr(Seat::South), "ACCEPT");
-    service.poll_once().expect("the game starts");
-
-    // A random game decides the orders; a new game starts when one ends.
-    let mut model = Squares::new(&GameOptions::default());
-    let mut rng = XorShift::from_state(0x2545_F491_4F6C_DD1D);
-    let mut latencies = Vec::with_capacity(n);
-    let started = Instant::now();
-    let mut sent = 0;
-    for i in 0..n {
-        if model.outcome().is_some() {
-            break;
+    Maildir::open_or_create(base.join("inbox")).expect("the inbox");
+    let mut next = Mails::new();
+    let (mut total, mut sent, mut done) = (Duration::ZERO, 0, 0);
+    let mut polls = Vec::new();
+    while done < mails {
+        for _ in 0..per_poll {
+            // Delivered as an MTA would (tmp/, then renamed into new/) but
+            // unsynced: the delivery agent's fsyncs are not the service's,
+            // and the count under strace is of the service's alone.
+            let (name, raw) = (format!("{:010}.bench", next.count + 1), next.next_mail());
+            let tmp = base.join("inbox/tmp").join(&name);
+            std::fs::write(&tmp, raw).expect("written");
+            std::fs::rename(&tmp, base.join("inbox/new").join(&name)).expect("delivered");
         }
-        let pending = model.pending().expect("a decision");
-        let legal = model.legal_orders();
-        let order = legal[rng.below(legal.len())];
-        model.apply(&order).expect("legal");
-        let from = match pending.seat {
-            Seat::North => "ann@example.org",
-            Seat::South => "bob@example.org",
-        };
-        deliver(i + 2, from, &addr(pending.seat), &order.to_string());
         let t = Instant::now();
         let report = service.poll_once().expect("a poll");
-        latencies.push(t.elapsed());
+        let took = t.elapsed();
+        total += took;
+        polls.push(took);
+        assert_eq!(report.failed, 0, "every mail is taken");
         sent += report.sent;
+        done += report.processed;
     }
-    let total = started.elapsed();
-    let mails = latencies.len();
-    latencies.sort();
-    let pct = |p: f64| latencies[((mails as f64 - 1.0) * p) as usize];
-
-    let mut store = Store::open(&base.join("commits.db")).expect("a store");
-    let commits = if full { 400 } else { 20 };
-    let t = Instant::now();
-    for i in 0..commits {
-        store.minimal_commit(&format!("c{i}")).expect("a commit");
+    Run {
+        mails: done,
+        sent,
+        total,
+        polls,
     }
-    let commit_time = t.elapsed();
+}
 
-    let per_sec = |count: usize, d: Duration| count as f64 / d.as_secs_f64();
-    println!("service: {mails} order mails ({sent} mails written) in {total:.2?}");
-    println!(
-        "  {:.0} mails/s; latency per mail (parse, transaction, replies written): \
-         median {:.2?}, p90 {:.2?}, max {:.2?}",
-        per_sec(mails, total),
-        pct(0.5),
-        pct(0.9),
-        pct(1.0)
-    );
-    println!(
-        "sqlite: {commits} minimal commits (WAL, synchronous=FULL) in {commit_time:.2?}: {:.0} commits/s",
-        per_sec(commits, commit_time)
-    );
-    println!(
-        "ratio: one mail costs {:.1} minimal commits",
-        (total.as_secs_f64() / mails as f64) / (commit_time.as_secs_f64() / commits as f64)
-    );
-    sweep_bench(&base, full);
-    let _ = std::fs::remove_dir_all(&base);
+/// The mails of random games, one after the other: an invitation, its
+/// acceptance, then the orders until the game ends.
+struct Mails {
+    game: i64,
+    model: Squares,
+    rng: XorShift,
+    count: usize,
+    /// The mails of the game's beginning still to send.
+    opening: Vec<(String, String, String)>,
+}
+
+impl Mails {
+    fn new() -> Mails {
+        let mut mails = Mails {
+            game: 0,
+            model: Squares::new(&GameOptions::default()),
+            rng: XorShift::from_state(0x2545_F491_4F6C_DD1D),
+            count: 0,
+            opening: Vec::new(),
+        };
+        mails.begin();
+        mails
+    }
+
+    fn addr(&self, seat: Seat) -> String {
+        format!(
+            "orderly+g{}.{}@example.org",
+            self.game,
+            seat_secret(SECRET.as_bytes(), self.game, seat)
+        )
+    }
+
+    /// The next game: games are numbered in the order they are made.
+    fn begin(&mut self) {
+        self.game += 1;
+        self.model = Squares::new(&GameOptions::default());
+        self.opening = vec![
+            (
+                "bob@example.org".into(),
+                self.addr(Seat::South),
+                "ACCEPT".into(),
+            ),
+            (
+                "ann@example.org".into(),
+                "orderly@example.org".into(),
+                "NEW SQUARES VS bob@example.org".into(),
+            ),
+        ];
+    }
+
+    fn next_mail(&mut self) -> Vec<u8> {
+        if self.model.outcome().is_some() {
+            self.begin();
+        }
+        let (from, to, body) = match self.opening.pop() {
+            Some(mail) => mail,
+            None => {
+                let pending = self.model.pending().expect("a decision");
+                let legal = self.model.legal_orders();
+                let order = legal[self.rng.below(legal.len())];
+                self.model.apply(&order).expect("legal");
+                let from = match pending.seat {
+                    Seat::North => "ann@example.org",
+                    Seat::South => "bob@example.org",
+                };
+                (from.to_string(), self.addr(pending.seat), order.to_string())
+            }
+        };
+        self.count += 1;
+        format!(
+            "From: {from}\r\nTo: {to}\r\nSubject: bench\r\nMessage-ID: <bench{}@test>\r\n\r\n{body}\r\n",
+            self.count
+        )
+        .into_bytes()
+    }
+}
+
+/// The fsyncs (fsync, fdatasync, sync_file_range) per mail of one case run
+/// again under strace, less those of a run that only opens the service;
+/// `None` without strace.
+fn count_fsyncs(base: &Path, per_poll: usize) -> Option<f64> {
+    let (calls, mails) = traced(base, per_poll, None)?;
+    let (opening, _) = traced(base, per_poll, Some(0))?;
+    Some(calls.saturating_sub(opening) as f64 / mails.max(1) as f64)
+}
+
+/// The fsyncs of the case `per_poll` (over `mails` mails when given) and
+/// the mails it processed.
+fn traced(base: &Path, per_poll: usize, mails: Option<usize>) -> Option<(u64, u64)> {
+    let exe = std::env::current_exe().ok()?;
+    let summary = base.join(format!("strace{per_poll}.txt"));
+    let mut command = std::process::Command::new("strace");
+    command
+        .args([
+            "-f",
+            "-c",
+            "-e",
+            "trace=fsync,fdatasync,sync_file_range",
+            "-o",
+        ])
+        .arg(&summary)
+        .arg(exe)
+        .args(std::env::args().skip(1))
+        .env("ORDERLY_BENCH_ONLY", per_poll.to_string())
+        .env("ORDERLY_BENCH_DIR", base.join(format!("traced{per_poll}")));
+    if let Some(mails) = mails {
+        command.env("ORDERLY_BENCH_MAILS", mails.to_string());
+    }
+    let output = command.output().ok()?;
+    if !output.status.success() {
+        return None;
+    }
+    let mails: u64 = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("mails "))?
+        .trim()
+        .parse()
+        .ok()?;
+    // The summary's last line: "100.00 <seconds> <usecs/call> <calls>
+    // [errors] total"; no line at all when nothing was synced.
+    let text = std::fs::read_to_string(&summary).ok()?;
+    let calls = text
+        .lines()
+        .find(|l| l.trim_end().ends_with("total"))
+        .and_then(|l| l.split_whitespace().nth(3)?.parse::<u64>().ok())
+        .unwrap_or(0);
+    Some((calls, mails))
 }
 
 /// A sweep of the deadlines over many active games, of which a few have a
