@@ -12,6 +12,10 @@
 //! without strace (`apt-get install strace`) they are left out. The timed
 //! runs are never traced.
 //!
+//! `ORDERLY_BENCH_SENT=/dev/shm/orderly-sent` writes the reply files to a
+//! tmpfs instead, which shows what creating and syncing one file per reply
+//! costs on the bench's disk (the figures are then not durable ones).
+//!
 //! `cargo bench --bench service` runs 400 mails a case; under `cargo test
 //! --all-targets` a few as a smoke test. The figures are printed, never
 //! asserted.
@@ -138,7 +142,11 @@ fn run_case(base: &Path, per_poll: usize, mails: usize) -> Run {
     config.service.max_invitations_per_day = u32::MAX;
     config.store.path = base.join("orderly.db");
     config.intake.maildir = base.join("inbox");
-    config.outgoing.dir = base.join("sent");
+    // ORDERLY_BENCH_SENT puts the reply files elsewhere (a tmpfs such as
+    // /dev/shm), to see what the files' creation costs on the bench's disk.
+    config.outgoing.dir = std::env::var_os("ORDERLY_BENCH_SENT")
+        .map(|d| Path::new(&d).join(base.file_name().unwrap_or_default()))
+        .unwrap_or_else(|| base.join("sent"));
     let mut service = Service::open(config).expect("the service opens");
     Maildir::open_or_create(base.join("inbox")).expect("the inbox");
     let mut next = Mails::new();
