@@ -56,12 +56,16 @@ impl Service {
     /// disk, a savepoint that cannot be rolled back), nothing of it is
     /// kept and its mails are processed again one by one.
     fn process_batch(&mut self, batch: &[crate::mail::Waiting], report: &mut PollReport) {
-        let now = self.clock.now();
         let mut results = Vec::with_capacity(batch.len());
         let batched = (|| -> Result<()> {
             let tx = self.store.tx()?;
             for waiting in batch {
                 let started = Instant::now();
+                // Each mail at its own moment, as when each had its own
+                // transaction: the dates of the mails it makes (and the
+                // reply files' names, which sort by them) follow the order
+                // the mails were processed in.
+                let now = self.clock.now();
                 tx.savepoint()?;
                 // A panic in one mail is that mail's failure, not the
                 // daemon's: its savepoint is rolled back.
@@ -89,18 +93,18 @@ impl Service {
                         Err(format!("panic: {}", panic_text(panic.as_ref())))
                     }
                 };
-                results.push((outcome, started.elapsed()));
+                results.push((outcome, now, started.elapsed()));
             }
             Ok(tx.commit()?)
         })();
         if let Err(e) = batched {
             tracing::warn!(error = %intake::for_log(&e.to_string()), mails = batch.len(), "batch not committed; its mails one by one");
             for waiting in batch {
-                self.process_alone(waiting, now, report);
+                self.process_alone(waiting, report);
             }
             return;
         }
-        for (waiting, (outcome, took)) in batch.iter().zip(results) {
+        for (waiting, (outcome, now, took)) in batch.iter().zip(results) {
             match outcome {
                 Ok(done) => self.done(waiting, &done, took, report),
                 Err(e) => {
@@ -115,13 +119,9 @@ impl Service {
     }
 
     /// Processes one mail in its own transaction.
-    fn process_alone(
-        &mut self,
-        waiting: &crate::mail::Waiting,
-        now: DateTime<Utc>,
-        report: &mut PollReport,
-    ) {
+    fn process_alone(&mut self, waiting: &crate::mail::Waiting, report: &mut PollReport) {
         let started = Instant::now();
+        let now = self.clock.now();
         // A panic in one mail is that mail's failure, not the daemon's:
         // its transaction is dropped (rolled back) while unwinding.
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
