@@ -66,10 +66,10 @@ impl Store {
             super::StoreError::Io(std::io::Error::new(std::io::ErrorKind::AlreadyExists, why))
         };
         if let Some(source) = self.conn.path().filter(|p| !p.is_empty()) {
-            let same = std::fs::canonicalize(source).ok()
-                == dest.canonicalize().ok().filter(|_| dest.exists());
-            if same {
-                return Err(refuse(format!("{} is the database itself", dest.display())));
+            if let (Ok(source), Ok(dest)) = (std::fs::canonicalize(source), dest.canonicalize()) {
+                if source == dest {
+                    return Err(refuse(format!("{} is the database itself", dest.display())));
+                }
             }
         }
         if !overwrite && std::fs::symlink_metadata(dest).is_ok() {
