@@ -70,6 +70,7 @@ fn main() {
     let mut model = Squares::new(&GameOptions::default());
     let mut rng = XorShift::from_state(0x2545_F491_4F6C_DD1D);
     let mut latencies = Vec::with_capacity(n);
+    let space_before = used_bytes(&base.join("orderly.db"));
     let started = Instant::now();
     let mut sent = 0;
     for i in 0..n {
@@ -121,6 +122,7 @@ fn main() {
         "ratio: one mail costs {:.1} minimal commits",
         (total.as_secs_f64() / mails as f64) / (commit_time.as_secs_f64() / commits as f64)
     );
+    storage(&base.join("orderly.db"), space_before, mails);
     sweep_bench(&base, full);
     let _ = std::fs::remove_dir_all(&base);
 }
@@ -174,5 +176,53 @@ fn sweep_bench(base: &std::path::Path, full: bool) {
         "sweep: {games} active games (set up in {setup:.2?}); first sweep {:.2?} ({:?}), \
          then {:.2?}, {:.2?}, {:.2?}, {:.2?} with nothing new due",
         times[0].0, times[0].1, times[1].0, times[2].0, times[3].0, times[4].0
+    );
+}
+
+/// Bytes of the database's pages in use (free pages not counted), read
+/// through a connection of its own as any reader would see it.
+fn used_bytes(db: &std::path::Path) -> i64 {
+    let conn = rusqlite::Connection::open(db).expect("the database");
+    let pragma = |name: &str| -> i64 {
+        conn.pragma_query_value(None, name, |r| r.get(0))
+            .expect("a pragma")
+    };
+    pragma("page_size") * (pragma("page_count") - pragma("freelist_count"))
+}
+
+/// What each order mail leaves in the database: the growth of its used
+/// pages over the run, and what of it the outbox holds.
+fn storage(db: &std::path::Path, before: i64, mails: usize) {
+    let grown = used_bytes(db) - before;
+    let conn = rusqlite::Connection::open(db).expect("the database");
+    let (rows, body): (i64, i64) = conn
+        .query_row(
+            "SELECT (SELECT COUNT(*) FROM outbox), \
+             (SELECT COALESCE(SUM(LENGTH(mail)), 0) FROM outbox_bodies)",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .expect("the outbox");
+    println!(
+        "storage: {} bytes of pages per order mail ({grown} bytes for {mails}); \
+         the outbox holds {rows} rows with {body} bytes of mail bodies",
+        grown / mails.max(1) as i64
+    );
+    // Pages are filled as rows come and go; a vacuumed copy shows what the
+    // rows themselves take.
+    let copy = db.with_extension("vacuumed");
+    let _ = std::fs::remove_file(&copy);
+    conn.execute("VACUUM INTO ?1", [copy.to_str().expect("a UTF-8 path")])
+        .expect("a vacuumed copy");
+    let vacuumed = used_bytes(&copy);
+    // And once the sweep has deleted the sent mail (past keep_sent_days),
+    // what stays for good: the record, the seen Message-IDs.
+    let kept = rusqlite::Connection::open(&copy).expect("the copy");
+    kept.execute_batch("DELETE FROM outbox WHERE status = 'sent'; VACUUM;")
+        .expect("sent mail deleted");
+    println!(
+        "  vacuumed: {} bytes per order mail; once sent mail is forgotten: {}",
+        (vacuumed - before) / mails.max(1) as i64,
+        (used_bytes(&copy) - before) / mails.max(1) as i64
     );
 }

@@ -12,10 +12,11 @@
 //! | `games.rs`      | `games` (kind, status, position, result), `seats`         |
 //! | `entries.rs`    | `entries`, `events`: the record                           |
 //! | `messages.rs`   | `messages` (seen mail, content digests, rate counts), `intake_failures` |
-//! | `outbox.rs`     | `outbox`, `bounces`, `seats.undeliverable`                |
+//! | `outbox.rs`     | `outbox`, `outbox_bodies`, `bounces`, `seats.undeliverable` |
 //! | `deadlines.rs`  | `games` deadline, clock, bank, pause and adjournment columns; stalled games |
 //! | `players.rs`    | `players` (settings, digests), `address_changes`, `vacations` |
 //! | `moderation.rs` | `moderation` (the audit), `games` moderator and dispute columns |
+//! | `upkeep.rs`     | the file itself: its space, backups, vacuum               |
 //!
 //! What a column holds is typed on both sides of SQL: seats, results,
 //! statuses and entry kinds in `values.rs`, moments in `time.rs`. The
@@ -31,6 +32,7 @@ mod moderation;
 mod outbox;
 mod players;
 mod time;
+mod upkeep;
 mod values;
 
 use std::path::Path;
@@ -44,6 +46,7 @@ pub use games::{GameRow, SeatRow};
 pub use outbox::{OutboxRow, SentMail};
 pub use players::VacationRow;
 pub use time::Timestamp;
+pub use upkeep::Space;
 pub use values::{result_from_text, result_text, seat_text, EntryKind, GameStatus};
 
 use values::Unknown;
@@ -86,6 +89,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0009_game_seam",
         include_str!("../../migrations/0009_game_seam.sql"),
+    ),
+    (
+        "0010_retention",
+        include_str!("../../migrations/0010_retention.sql"),
     ),
 ];
 
