@@ -70,8 +70,13 @@ impl Service {
     /// Sends a batch of outbox mails, several at a time: a relay answers
     /// each mail after tens of milliseconds, and one at a time would make
     /// those waits the service's limit. Results come in the batch's order.
+    /// A batch of one or two mails (an order's reply and its opponent's
+    /// update), or any batch for a sender that does not wait
+    /// ([`MailSender::parallel`]), is sent on this thread: starting the
+    /// threads cost more than the overlap saved.
     fn send_batch(&self, due: &[crate::store::OutboxRow]) -> Vec<SendResult> {
         const PARALLEL: usize = 8;
+        const ON_THIS_THREAD: usize = 2;
         // Only what the threads share, not the whole service (its database
         // connection and mailbox stay on this thread).
         let sender: &dyn MailSender = self.sender.as_ref();
@@ -96,7 +101,7 @@ impl Service {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| send(row)))
                 .unwrap_or_else(|p| Err(Unsent::Panicked(panic_text(p.as_ref()))))
         };
-        if due.len() <= 1 {
+        if due.len() <= ON_THIS_THREAD || !sender.parallel() {
             return due.iter().map(send).collect();
         }
         // Each worker takes the next mail waiting, so a slow or failing mail

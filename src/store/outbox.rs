@@ -42,7 +42,7 @@ impl Tx<'_> {
         mail_json: &str,
         at: Timestamp,
     ) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "INSERT OR IGNORE INTO outbox (message_id, game_id, recipient, mail, status, \
              next_attempt_at, created_at) VALUES (?1, ?2, ?3, ?4, 'queued', ?5, ?5)",
             params![message_id, game, recipient, mail_json, at],
@@ -52,7 +52,7 @@ impl Tx<'_> {
 
     /// Mails due for (another) attempt at `now`, oldest first.
     pub fn due_mail(&self, now: Timestamp, limit: i64) -> Result<Vec<OutboxRow>> {
-        let mut stmt = self.tx.prepare(
+        let mut stmt = self.tx.prepare_cached(
             "SELECT id, message_id, mail, attempts FROM outbox WHERE status = 'queued' \
              AND next_attempt_at <= ?1 ORDER BY id LIMIT ?2",
         )?;
@@ -69,7 +69,7 @@ impl Tx<'_> {
 
     /// Marks a mail sent.
     pub fn mark_sent(&self, id: i64, at: Timestamp) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?2, \
              last_error = NULL WHERE id = ?1",
             params![id, at],
@@ -80,12 +80,12 @@ impl Tx<'_> {
     /// Records a failed attempt: retried at `retry_at`, or given up.
     pub fn mark_failed(&self, id: i64, error: &str, retry_at: Option<Timestamp>) -> Result<()> {
         match retry_at {
-            Some(when) => self.tx.execute(
+            Some(when) => self.exec(
                 "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, \
                  next_attempt_at = ?3 WHERE id = ?1",
                 params![id, error, when],
             )?,
-            None => self.tx.execute(
+            None => self.exec(
                 "UPDATE outbox SET status = 'failed', attempts = attempts + 1, \
                  last_error = ?2 WHERE id = ?1",
                 params![id, error],
@@ -97,8 +97,7 @@ impl Tx<'_> {
     /// The outbox row with this id.
     pub fn sent_mail(&self, id: i64) -> Result<Option<SentMail>> {
         Ok(self
-            .tx
-            .query_row(
+            .one(
                 "SELECT id, game_id, recipient FROM outbox WHERE id = ?1",
                 params![id],
                 |r| {
@@ -114,7 +113,7 @@ impl Tx<'_> {
 
     /// Counts outbox rows by status (for tests and `orderly games`).
     pub fn outbox_count(&self, status: &str) -> Result<i64> {
-        Ok(self.tx.query_row(
+        Ok(self.one(
             "SELECT COUNT(*) FROM outbox WHERE status = ?1",
             params![status],
             |r| r.get(0),
@@ -134,12 +133,12 @@ impl Tx<'_> {
         message_id: &str,
         at: Timestamp,
     ) -> Result<i64> {
-        self.tx.execute(
+        self.exec(
             "INSERT INTO bounces (outbox_id, address, hard, status, diagnostic, message_id, at) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![outbox_id, address, hard, status, diagnostic, message_id, at],
         )?;
-        Ok(self.tx.query_row(
+        Ok(self.one(
             "SELECT COUNT(*) FROM bounces WHERE address = ?1 AND hard = 1",
             params![address],
             |r| r.get(0),
@@ -149,7 +148,7 @@ impl Tx<'_> {
     /// Marks every seat of `address` in unfinished games as undeliverable;
     /// returns the (game, seat) pairs newly marked.
     pub fn mark_undeliverable(&self, address: &str, why: &str) -> Result<Vec<(i64, Seat)>> {
-        let mut stmt = self.tx.prepare(
+        let mut stmt = self.tx.prepare_cached(
             "SELECT s.game_id, s.seat FROM seats s JOIN players p ON p.id = s.player_id \
              JOIN games g ON g.id = s.game_id WHERE p.address = ?1 \
              AND g.status IN ('invited', 'active') AND s.undeliverable IS NULL",
@@ -159,7 +158,7 @@ impl Tx<'_> {
             .collect::<rusqlite::Result<_>>()?;
         let mut out = Vec::new();
         for (game, seat) in rows {
-            self.tx.execute(
+            self.exec(
                 "UPDATE seats SET undeliverable = ?3 WHERE game_id = ?1 AND seat = ?2",
                 params![game, seat, why],
             )?;
@@ -171,8 +170,7 @@ impl Tx<'_> {
     /// Why mail to a seat fails, if it does.
     pub fn undeliverable(&self, game: i64, seat: Seat) -> Result<Option<String>> {
         Ok(self
-            .tx
-            .query_row(
+            .one(
                 "SELECT undeliverable FROM seats WHERE game_id = ?1 AND seat = ?2",
                 params![game, seat],
                 |r| r.get(0),
