@@ -403,6 +403,60 @@ mod tests {
     }
 
     #[test]
+    fn entry_count_is_the_number_of_entries_in_the_record() {
+        let mut store = Store::open_in_memory().unwrap();
+        let tx = store.tx().unwrap();
+        let g = tx
+            .create_game("squares", Seat::North, Seat::South, 7, t(0))
+            .unwrap();
+        let other = tx
+            .create_game("squares", Seat::North, Seat::South, 8, t(0))
+            .unwrap();
+        assert_eq!(tx.entry_count(g).unwrap(), 0);
+        for (n, order) in ["A1", "B2", "C3"].into_iter().enumerate() {
+            tx.add_entry(g, EntryKind::Order, None, order, order, None, t(1), &[])
+                .unwrap();
+            assert_eq!(tx.entry_count(g).unwrap(), n as i64 + 1);
+        }
+        tx.add_entry(other, EntryKind::Order, None, "A1", "A1", None, t(1), &[])
+            .unwrap();
+        tx.remove_last_orders(g, 2).unwrap();
+        assert_eq!(tx.entry_count(g).unwrap(), 1);
+        assert_eq!(tx.entries(g).unwrap().len(), 1);
+        assert_eq!(tx.entry_count(other).unwrap(), 1);
+    }
+
+    #[test]
+    fn the_statement_cache_holds_every_statement_of_the_store() {
+        // Each call through the cache in the store's files is one SQL text
+        // at most: while they all fit, none is ever parsed twice.
+        let sources = [
+            include_str!("deadlines.rs"),
+            include_str!("entries.rs"),
+            include_str!("games.rs"),
+            include_str!("messages.rs"),
+            include_str!("moderation.rs"),
+            include_str!("outbox.rs"),
+            include_str!("players.rs"),
+        ];
+        let calls: usize = sources
+            .iter()
+            .map(|s| {
+                ["self.exec(", "self.one(", "prepare_cached("]
+                    .iter()
+                    .map(|call| s.matches(call).count())
+                    .sum::<usize>()
+            })
+            .sum();
+        assert!(calls > 50, "{calls} calls found: the count looks wrong");
+        assert!(
+            calls < super::STATEMENT_CACHE,
+            "{calls} statements, a cache of {}",
+            super::STATEMENT_CACHE
+        );
+    }
+
+    #[test]
     fn times_are_stored_as_the_text_written_since_the_first_schema() {
         let mut store = Store::open_in_memory().unwrap();
         let tx = store.tx().unwrap();
