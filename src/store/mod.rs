@@ -225,7 +225,7 @@ impl Store {
         // Every statement of the store is prepared once per connection and
         // kept (`Tx::exec`, `Tx::one`, `prepare_cached`): re-parsing the SQL
         // of each mail's dozens of statements was a fifth of its CPU. The
-        // cache holds them all (about 130), with room for more.
+        // cache holds them all (about 90), with room for more.
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         let mut store = Store { conn };
         store.migrate()?;
