@@ -108,6 +108,9 @@ fn main() {
             pct(0.99),
             pct(1.0)
         );
+        if per_poll == CASES[0] {
+            storage(&run.db, run.space_before, run.mails);
+        }
     }
     sweep_bench(&base, full);
     let _ = std::fs::remove_dir_all(&base);
@@ -128,6 +131,9 @@ struct Run {
     total: Duration,
     /// Each poll's time.
     polls: Vec<Duration>,
+    /// The database, and the bytes of its pages in use before the mails.
+    db: std::path::PathBuf,
+    space_before: i64,
 }
 
 /// Delivers `mails` mails, `per_poll` at a time, each time polling once:
@@ -147,7 +153,9 @@ fn run_case(base: &Path, per_poll: usize, mails: usize) -> Run {
     config.outgoing.dir = std::env::var_os("ORDERLY_BENCH_SENT")
         .map(|d| Path::new(&d).join(base.file_name().unwrap_or_default()))
         .unwrap_or_else(|| base.join("sent"));
+    let db = config.store.path.clone();
     let mut service = Service::open(config).expect("the service opens");
+    let space_before = used_bytes(&db);
     Maildir::open_or_create(base.join("inbox")).expect("the inbox");
     let mut next = Mails::new();
     let (mut total, mut sent, mut done) = (Duration::ZERO, 0, 0);
@@ -176,6 +184,8 @@ fn run_case(base: &Path, per_poll: usize, mails: usize) -> Run {
         sent,
         total,
         polls,
+        db,
+        space_before,
     }
 }
 
@@ -306,6 +316,54 @@ fn traced(base: &Path, per_poll: usize, mails: Option<usize>) -> Option<(u64, u6
         .and_then(|l| l.split_whitespace().nth(3)?.parse::<u64>().ok())
         .unwrap_or(0);
     Some((calls, mails))
+}
+
+/// Bytes of the database's pages in use (free pages not counted), read
+/// through a connection of its own as any reader would see it.
+fn used_bytes(db: &std::path::Path) -> i64 {
+    let conn = rusqlite::Connection::open(db).expect("the database");
+    let pragma = |name: &str| -> i64 {
+        conn.pragma_query_value(None, name, |r| r.get(0))
+            .expect("a pragma")
+    };
+    pragma("page_size") * (pragma("page_count") - pragma("freelist_count"))
+}
+
+/// What each order mail leaves in the database: the growth of its used
+/// pages over the run, and what of it the outbox holds.
+fn storage(db: &std::path::Path, before: i64, mails: usize) {
+    let grown = used_bytes(db) - before;
+    let conn = rusqlite::Connection::open(db).expect("the database");
+    let (rows, body): (i64, i64) = conn
+        .query_row(
+            "SELECT (SELECT COUNT(*) FROM outbox), \
+             (SELECT COALESCE(SUM(LENGTH(mail)), 0) FROM outbox_bodies)",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .expect("the outbox");
+    println!(
+        "storage: {} bytes of pages per order mail ({grown} bytes for {mails}); \
+         the outbox holds {rows} rows with {body} bytes of mail bodies",
+        grown / mails.max(1) as i64
+    );
+    // Pages are filled as rows come and go; a vacuumed copy shows what the
+    // rows themselves take.
+    let copy = db.with_extension("vacuumed");
+    let _ = std::fs::remove_file(&copy);
+    conn.execute("VACUUM INTO ?1", [copy.to_str().expect("a UTF-8 path")])
+        .expect("a vacuumed copy");
+    let vacuumed = used_bytes(&copy);
+    // And once the sweep has deleted the sent mail (past keep_sent_days),
+    // what stays for good: the record, the seen Message-IDs.
+    let kept = rusqlite::Connection::open(&copy).expect("the copy");
+    kept.execute_batch("DELETE FROM outbox WHERE status = 'sent'; VACUUM;")
+        .expect("sent mail deleted");
+    println!(
+        "  vacuumed: {} bytes per order mail; once sent mail is forgotten: {}",
+        (vacuumed - before) / mails.max(1) as i64,
+        (used_bytes(&copy) - before) / mails.max(1) as i64
+    );
 }
 
 /// A sweep of the deadlines over many active games, of which a few have a

@@ -194,12 +194,16 @@ impl Default for ServiceConfig {
 pub struct StoreConfig {
     /// The SQLite file.
     pub path: PathBuf,
+    /// Days a sent mail's row (its recipient, game and Message-ID, for
+    /// matching a bounce) is kept; the daemon's sweep deletes older ones.
+    pub keep_sent_days: u32,
 }
 
 impl Default for StoreConfig {
     fn default() -> Self {
         StoreConfig {
             path: "var/orderly.db".into(),
+            keep_sent_days: 30,
         }
     }
 }
@@ -345,6 +349,13 @@ impl Config {
                 "intake: max_mail_bytes must be at least 4096, max_header_bytes at least \
                  1024, max_line_chars at least 80, max_encoded_words and max_lines at least 1"
                     .into(),
+            ));
+        }
+        if self.store.keep_sent_days == 0 {
+            // A bounce comes back hours or days after its mail: a row
+            // deleted at once could never be matched.
+            return Err(ConfigError::Value(
+                "store.keep_sent_days must be at least 1".into(),
             ));
         }
         if self.service.poll_interval_secs == 0 {

@@ -94,6 +94,19 @@ enum Command {
         /// The game number.
         game: i64,
     },
+    /// Copy the database to PATH while the service runs: one consistent
+    /// snapshot, through SQLite's online backup.
+    Backup {
+        /// Where the copy goes.
+        path: std::path::PathBuf,
+        /// Replace PATH when it exists (otherwise an existing PATH is an
+        /// error and is left alone).
+        #[arg(long)]
+        force: bool,
+    },
+    /// Give the space of deleted rows (sent mail past [store]
+    /// keep_sent_days) back to the disk. The service waits while it runs.
+    Vacuum,
     /// Print a game's record (docs/record-format.md), or its JSON export.
     Export {
         /// The game number.
@@ -176,6 +189,17 @@ fn service(
     let mut service = orderly::service::Service::open(config).context("starting the service")?;
     service.set_clock(clock);
     Ok(service)
+}
+
+/// The configured database, which must exist already: `backup` and
+/// `vacuum` of a path with nothing there would only make an empty one.
+fn open_store(config: Option<&std::path::Path>) -> anyhow::Result<orderly::store::Store> {
+    let config = orderly::config::Config::load(config)?;
+    let path = &config.store.path;
+    if !path.exists() {
+        anyhow::bail!("there is no database at {}", path.display());
+    }
+    orderly::store::Store::open(path).with_context(|| format!("opening {}", path.display()))
 }
 
 /// What SIGINT and SIGTERM do. The handlers are installed before anything
@@ -284,6 +308,21 @@ fn main() -> anyhow::Result<()> {
             print!(
                 "{}",
                 orderly::service::admin::export(s.store(), game, json, &site)?
+            );
+        }
+        Command::Backup { path, force } => {
+            let pages = open_store(config)?
+                .backup_to(&path, force)
+                .with_context(|| format!("backing up to {}", path.display()))?;
+            println!("copied {pages} pages to {}", path.display());
+        }
+        Command::Vacuum => {
+            let (before, after) = open_store(config)?.vacuum().context("vacuuming")?;
+            println!(
+                "{} bytes before, {} after ({} pages were free)",
+                before.file_bytes(),
+                after.file_bytes(),
+                before.free_pages
             );
         }
         Command::Engine {

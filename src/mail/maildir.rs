@@ -119,9 +119,14 @@ impl Maildir {
     }
 
     /// Moves a message from `new/` to `cur/` with the Seen flag
-    /// (`new/NAME` becomes `cur/NAME:2,S`), without waiting for the rename
-    /// to reach the disk. Succeeds when the message is already in `cur/`,
-    /// as after a crash between the rename and the report of it.
+    /// (`new/NAME` becomes `cur/NAME:2,S`). Succeeds when the message is
+    /// already in `cur/`, as after a crash between the rename and the
+    /// report of it.
+    ///
+    /// The move is not synced to disk: mark a message done only once what
+    /// it caused is durable and a second reading of it is recognised (the
+    /// service's recorded Message-ID), so that losing the move costs a
+    /// re-read and nothing else.
     pub fn mark_done(&self, entry: &MaildirEntry) -> io::Result<()> {
         let cur = self.root.join("cur");
         let name = entry
@@ -131,10 +136,12 @@ impl Maildir {
             .unwrap_or_else(|| entry.id.clone().into());
         let target = cur.join(seen_name(&name));
         match fs::rename(&entry.path, &target) {
-            // Not synced: a rename lost to a power cut leaves the message
-            // in new/, and the store's record of its Message-ID (committed
-            // before this) makes it a no-op when it is read again. A sync
-            // here would cost one fsync per mail for nothing.
+            // No sync of `cur/` (nor `new/`): the service marks a message
+            // done only after the transaction that recorded its Message-ID
+            // (and queued its replies) committed. Should a crash lose the
+            // rename, the message is read again from `new/`, found seen and
+            // only marked: a re-read, never a second answer. Syncing here
+            // cost a disk flush per mail for nothing.
             Ok(()) => Ok(()),
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 if target.exists() || self.in_cur(&entry.id)? {

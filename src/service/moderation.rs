@@ -643,7 +643,7 @@ fn localized(text: &str, zone: &str) -> String {
 fn replayed(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()> {
     let recorder = rebuild(tx, row, cx.config.address_parts().1)?;
     let state = recorder.game();
-    let count = tx.entries(row.id)?.len() as i64;
+    let count = tx.entry_count(row.id)?;
     tx.set_position(row.id, &state.position(), count, cx.now.into())?;
     for seat in Seat::BOTH {
         tx.set_held(row.id, seat, &[])?;
@@ -702,7 +702,7 @@ fn act(
         at,
         &happened,
     )?;
-    let count = tx.entries(game)?.len() as i64;
+    let count = tx.entry_count(game)?;
     tx.set_position(game, &state.position(), count, at)?;
     fresh_deadline(tx, cx.config, game, state.as_ref(), cx.now)?;
     if let Some(outcome) = state.outcome() {
@@ -834,7 +834,7 @@ fn announce(tx: &Tx<'_>, cx: &Context<'_>, game: i64, words: &str) -> Result<()>
             "{}/mod/{game}/{}/{}",
             cx.seed,
             seat_text(seat.seat),
-            tx.entries(game)?.len()
+            tx.entry_count(game)?
         );
         queue_notice(
             tx,

@@ -152,7 +152,7 @@ impl Work<'_> {
         if happened.is_empty() {
             return Ok(());
         }
-        let count = self.tx.entries(game.id)?.len() as i64;
+        let count = self.tx.entry_count(game.id)?;
         self.tx
             .set_position(game.id, &state.position(), count, self.at)?;
         self.refresh_deadline(game.id, state.as_ref())?;

@@ -86,8 +86,13 @@ impl Service {
     /// Sends a batch of outbox mails, several at a time: a relay answers
     /// each mail after tens of milliseconds, and one at a time would make
     /// those waits the service's limit. Results come in the batch's order.
+    /// A batch of one or two mails (an order's reply and its opponent's
+    /// update), or any batch for a sender that does not wait
+    /// ([`MailSender::parallel`]), is sent on this thread: starting the
+    /// threads cost more than the overlap saved.
     fn send_batch(&self, due: &[crate::store::OutboxRow]) -> Vec<SendResult> {
         const PARALLEL: usize = 8;
+        const ON_THIS_THREAD: usize = 2;
         // Only what the threads share, not the whole service (its database
         // connection and mailbox stay on this thread).
         let sender: &dyn MailSender = self.sender.as_ref();
@@ -112,7 +117,7 @@ impl Service {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| send(row)))
                 .unwrap_or_else(|p| Err(Unsent::Panicked(panic_text(p.as_ref()))))
         };
-        if due.len() <= 1 {
+        if due.len() <= ON_THIS_THREAD || !sender.parallel() {
             return due.iter().map(send).collect();
         }
         // Each worker takes the next mail waiting, so a slow or failing mail
@@ -211,6 +216,90 @@ mod tests {
         DateTime::parse_from_rfc3339(text)
             .map(|t| t.with_timezone(&Utc))
             .unwrap_or_default()
+    }
+
+    /// A sender that notes the thread each mail was sent on.
+    struct OnThread {
+        parallel: bool,
+        threads: std::sync::Arc<std::sync::Mutex<Vec<std::thread::ThreadId>>>,
+    }
+
+    impl crate::mail::outgoing::MailSender for OnThread {
+        fn send(&self, _: &crate::mail::outgoing::OutgoingMail) -> Result<(), SendError> {
+            self.threads
+                .lock()
+                .expect("not poisoned")
+                .push(std::thread::current().id());
+            Ok(())
+        }
+
+        fn parallel(&self) -> bool {
+            self.parallel
+        }
+    }
+
+    #[test]
+    fn small_batches_and_senders_that_do_not_wait_send_on_the_calling_thread() {
+        use crate::mail::outgoing::{AutoKind, OutgoingMail};
+        let dir = std::env::temp_dir().join(format!("orderly-outbox-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut config = crate::config::Config::default();
+        config.service.address = "orderly@example.org".into();
+        config.service.secret = Some("outbox-secret".into());
+        config.store.path = dir.join("orderly.db");
+        config.intake.maildir = dir.join("inbox");
+        config.outgoing.dir = dir.join("sent");
+        let mut service = crate::service::Service::open(config).expect("the service opens");
+        let rows = |n: i64| -> Vec<crate::store::OutboxRow> {
+            (1..=n)
+                .map(|id| {
+                    let mail = OutgoingMail {
+                        message_id: format!("m{id}@example.org"),
+                        from: "orderly <orderly@example.org>".into(),
+                        to: "ann@example.net".into(),
+                        reply_to: None,
+                        subject: "Game 1".into(),
+                        in_reply_to: None,
+                        references: Vec::new(),
+                        list_id: None,
+                        body: "Hello\n".into(),
+                        date: at("2026-11-24T10:00:00Z"),
+                        auto: AutoKind::Generated,
+                        return_path: None,
+                        text_only: false,
+                    };
+                    crate::store::OutboxRow {
+                        id,
+                        message_id: mail.message_id.clone(),
+                        mail: serde_json::to_string(&mail).expect("JSON"),
+                        attempts: 0,
+                    }
+                })
+                .collect()
+        };
+        let here = std::thread::current().id();
+        // Which threads sent a batch of `n` with a sender that does or does
+        // not wait; every mail of it is reported sent.
+        let mut sent_on = |parallel: bool, n: i64| {
+            let threads = std::sync::Arc::default();
+            service.sender = Box::new(OnThread {
+                parallel,
+                threads: std::sync::Arc::clone(&threads),
+            });
+            let results = service.send_batch(&rows(n));
+            assert_eq!(results.len(), n as usize);
+            assert!(results.iter().all(Result::is_ok));
+            let threads = threads.lock().expect("not poisoned").clone();
+            threads
+        };
+        assert_eq!(sent_on(true, 1), [here]);
+        assert_eq!(sent_on(true, 2), [here, here]);
+        assert_eq!(sent_on(false, 5), [here; 5]);
+        // A relay's waits overlap from three mails on.
+        let parallel = sent_on(true, 3);
+        assert_eq!(parallel.len(), 3);
+        assert!(!parallel.contains(&here));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -35,7 +35,7 @@ impl Service {
         if self.last_sweep.is_none_or(|t| t.elapsed() >= SWEEP_EVERY) {
             self.last_sweep = Some(Instant::now());
             let swept = self.sweep(self.clock.now())?;
-            if swept.reminders + swept.late + swept.timed_out > 0 {
+            if swept.reminders + swept.late + swept.timed_out + swept.forgotten_mail > 0 {
                 tracing::info!(?swept, "deadlines swept");
             }
         }

@@ -31,7 +31,7 @@ impl Work<'_> {
             "press.says",
             minijinja::context! { side => side, text => text },
         );
-        let count = self.tx.entries(game.id)?.len() as i64;
+        let count = self.tx.entry_count(game.id)?;
         self.tx.add_entry(
             game.id,
             EntryKind::Comment,

@@ -12,7 +12,7 @@ use crate::store::{result_from_text, EntryKind, GameRow, GameStatus, StoreError,
 impl Work<'_> {
     /// The game's state: the cache when it is current, else a replay.
     pub(super) fn state(&self, game: &GameRow) -> Result<Box<dyn AnyGame>> {
-        let count = self.tx.entries(game.id)?.len() as i64;
+        let count = self.tx.entry_count(game.id)?;
         if game.order_count == count {
             if let Some(state) = load(game) {
                 return Ok(state);

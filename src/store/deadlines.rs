@@ -61,7 +61,7 @@ impl Tx<'_> {
     /// Sets the deadline of a game's pending decision (a new deadline: no
     /// notices sent, not timed out), or clears it.
     pub fn set_deadline(&self, game: i64, deadline: Option<(Seat, Timestamp)>) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE games SET deadline = ?2, deadline_seat = ?3, notices_sent = '', \
              timed_out = 0 WHERE id = ?1",
             params![game, deadline.map(|d| d.1), deadline.map(|d| d.0)],
@@ -71,7 +71,7 @@ impl Tx<'_> {
 
     /// The days per turn of a game.
     pub fn set_turn_days(&self, game: i64, days: i64) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE games SET turn_days = ?2 WHERE id = ?1",
             params![game, days],
         )?;
@@ -80,7 +80,7 @@ impl Tx<'_> {
 
     /// A game's days per turn.
     pub fn turn_days(&self, game: i64) -> Result<i64> {
-        Ok(self.tx.query_row(
+        Ok(self.one(
             "SELECT turn_days FROM games WHERE id = ?1",
             params![game],
             |r| r.get(0),
@@ -90,8 +90,7 @@ impl Tx<'_> {
     /// A game's current deadline, if any.
     pub fn deadline(&self, game: i64) -> Result<Option<Deadline>> {
         Ok(self
-            .tx
-            .query_row(
+            .one(
                 "SELECT id, deadline_seat, deadline, notices_sent, timed_out FROM games \
                  WHERE id = ?1 AND deadline IS NOT NULL AND status = 'active'",
                 params![game],
@@ -114,7 +113,7 @@ impl Tx<'_> {
 
     /// Records a notice as sent for the game's current deadline.
     pub fn add_notice(&self, game: i64, notice: &str) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE games SET notices_sent = notices_sent || ' ' || ?2 || ' ' WHERE id = ?1",
             params![game, notice],
         )?;
@@ -123,7 +122,7 @@ impl Tx<'_> {
 
     /// Marks the game's time as run out.
     pub fn set_timed_out(&self, game: i64) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE games SET timed_out = 1 WHERE id = ?1",
             params![game],
         )?;
@@ -133,7 +132,7 @@ impl Tx<'_> {
     /// Moves a deadline (keeping its notices: they are per deadline moment
     /// only when the deadline is new).
     pub fn move_deadline(&self, game: i64, to: Timestamp) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE games SET deadline = ?2, notices_sent = '' WHERE id = ?1",
             params![game, to],
         )?;
@@ -143,7 +142,7 @@ impl Tx<'_> {
     /// The active games in which a player's seat has the pending deadline:
     /// (game, seat, deadline).
     pub fn deadlines_of_player(&self, player: i64) -> Result<Vec<(i64, Seat, Timestamp)>> {
-        let mut stmt = self.tx.prepare(
+        let mut stmt = self.tx.prepare_cached(
             "SELECT g.id, g.deadline_seat, g.deadline FROM games g JOIN seats s \
              ON s.game_id = g.id AND s.seat = g.deadline_seat \
              WHERE s.player_id = ?1 AND g.status = 'active' AND g.deadline IS NOT NULL",
@@ -163,11 +162,11 @@ impl Tx<'_> {
         increment_secs: i64,
         cap_secs: i64,
     ) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE games SET clock_increment_secs = ?2, clock_cap_secs = ?3 WHERE id = ?1",
             params![game, increment_secs, cap_secs],
         )?;
-        self.tx.execute(
+        self.exec(
             "UPDATE seats SET bank_secs = ?2 WHERE game_id = ?1",
             params![game, initial_secs],
         )?;
@@ -177,8 +176,7 @@ impl Tx<'_> {
     /// A game's clock: (increment, cap) when it plays with a bank.
     pub fn clock(&self, game: i64) -> Result<Option<(i64, i64)>> {
         Ok(self
-            .tx
-            .query_row(
+            .one(
                 "SELECT clock_increment_secs, clock_cap_secs FROM games WHERE id = ?1",
                 params![game],
                 |r| Ok((r.get::<_, Option<i64>>(0)?, r.get::<_, Option<i64>>(1)?)),
@@ -190,8 +188,7 @@ impl Tx<'_> {
     /// A seat's clock bank left, in seconds.
     pub fn bank(&self, game: i64, seat: Seat) -> Result<Option<i64>> {
         Ok(self
-            .tx
-            .query_row(
+            .one(
                 "SELECT bank_secs FROM seats WHERE game_id = ?1 AND seat = ?2",
                 params![game, seat],
                 |r| r.get(0),
@@ -202,7 +199,7 @@ impl Tx<'_> {
 
     /// Sets a seat's clock bank.
     pub fn set_bank(&self, game: i64, seat: Seat, secs: i64) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE seats SET bank_secs = ?3 WHERE game_id = ?1 AND seat = ?2",
             params![game, seat, secs],
         )?;
@@ -213,8 +210,7 @@ impl Tx<'_> {
     /// when its clock runs.
     pub fn deadline_start(&self, game: i64) -> Result<Option<(String, Timestamp)>> {
         Ok(self
-            .tx
-            .query_row(
+            .one(
                 "SELECT deadline_kind, deadline_since FROM games WHERE id = ?1",
                 params![game],
                 |r| {
@@ -230,7 +226,7 @@ impl Tx<'_> {
 
     /// Records what the current deadline is for and since when it runs.
     pub fn set_deadline_start(&self, game: i64, kind: &str, since: Timestamp) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE games SET deadline_kind = ?2, deadline_since = ?3 WHERE id = ?1",
             params![game, kind, since],
         )?;
@@ -240,8 +236,7 @@ impl Tx<'_> {
     /// A game's own time-out policy, if it has one.
     pub fn timeout_policy(&self, game: i64) -> Result<Option<String>> {
         Ok(self
-            .tx
-            .query_row(
+            .one(
                 "SELECT timeout_policy FROM games WHERE id = ?1",
                 params![game],
                 |r| r.get(0),
@@ -252,7 +247,7 @@ impl Tx<'_> {
 
     /// Sets a game's own time-out policy.
     pub fn set_timeout_policy(&self, game: i64, policy: &str) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE games SET timeout_policy = ?2 WHERE id = ?1",
             params![game, policy],
         )?;
@@ -261,7 +256,7 @@ impl Tx<'_> {
 
     /// Pauses a game until `until`, keeping the time left to its deadline.
     pub fn pause(&self, game: i64, until: Timestamp, left_secs: Option<i64>) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE games SET paused_until = ?2, paused_left_secs = ?3 WHERE id = ?1",
             params![game, until, left_secs],
         )?;
@@ -271,15 +266,14 @@ impl Tx<'_> {
     /// Ends a pause: (the time left it kept, if any).
     pub fn unpause(&self, game: i64) -> Result<Option<i64>> {
         let left: Option<i64> = self
-            .tx
-            .query_row(
+            .one(
                 "SELECT paused_left_secs FROM games WHERE id = ?1",
                 params![game],
                 |r| r.get(0),
             )
             .optional()?
             .flatten();
-        self.tx.execute(
+        self.exec(
             "UPDATE games SET paused_until = NULL, paused_left_secs = NULL WHERE id = ?1",
             params![game],
         )?;
@@ -289,8 +283,7 @@ impl Tx<'_> {
     /// Until when a game is paused, if it is.
     pub fn paused_until(&self, game: i64) -> Result<Option<Timestamp>> {
         Ok(self
-            .tx
-            .query_row(
+            .one(
                 "SELECT paused_until FROM games WHERE id = ?1",
                 params![game],
                 |r| column(r, 0),
@@ -320,7 +313,7 @@ impl Tx<'_> {
 
     /// Marks a game adjourned to the moderators (or back in play).
     pub fn set_adjourned(&self, game: i64, adjourned: bool) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE games SET adjourned = ?2 WHERE id = ?1",
             params![game, adjourned],
         )?;
@@ -331,7 +324,7 @@ impl Tx<'_> {
     /// paused, with an undeliverable seat, or with an open request; by game
     /// number.
     pub fn stalled(&self, now: Timestamp) -> Result<Vec<Stalled>> {
-        let mut stmt = self.tx.prepare(
+        let mut stmt = self.tx.prepare_cached(
             "SELECT g.id, g.disputed, \
                EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.undeliverable IS NOT NULL), \
                g.adjourned, g.timed_out, g.paused_until, g.deadline_seat, g.deadline \

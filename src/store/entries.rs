@@ -42,18 +42,18 @@ impl Tx<'_> {
         at: Timestamp,
         events: &[Happened],
     ) -> Result<i64> {
-        let seq: i64 = self.tx.query_row(
+        let seq: i64 = self.one(
             "SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE game_id = ?1",
             params![game],
             |r| r.get(0),
         )?;
-        self.tx.execute(
+        self.exec(
             "INSERT INTO entries (game_id, seq, kind, seat, text, written, message_id, at) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             params![game, seq, kind, seat, text, written, message_id, at],
         )?;
         for (n, e) in events.iter().enumerate() {
-            self.tx.execute(
+            self.exec(
                 "INSERT INTO events (game_id, seq, n, text, data) VALUES (?1, ?2, ?3, ?4, ?5)",
                 params![game, seq, n as i64, e.text, e.data.to_string()],
             )?;
@@ -63,7 +63,7 @@ impl Tx<'_> {
 
     /// A game's record entries, in order.
     pub fn entries(&self, game: i64) -> Result<Vec<EntryRow>> {
-        let mut stmt = self.tx.prepare(
+        let mut stmt = self.tx.prepare_cached(
             "SELECT seq, kind, seat, text, written, message_id, at FROM entries \
              WHERE game_id = ?1 ORDER BY seq",
         )?;
@@ -81,10 +81,21 @@ impl Tx<'_> {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// How many entries a game's record holds: what [`Tx::entries`]`.len()`
+    /// would say, counted in the index without reading a row (the service
+    /// needs the number for every order, press and notice it seeds).
+    pub fn entry_count(&self, game: i64) -> Result<i64> {
+        Ok(self.one(
+            "SELECT COUNT(*) FROM entries WHERE game_id = ?1",
+            params![game],
+            |r| r.get(0),
+        )?)
+    }
+
     /// Removes the last `n` order entries of a game (and anything recorded
     /// after the first of them), returning the orders removed.
     pub fn remove_last_orders(&self, game: i64, n: i64) -> Result<Vec<String>> {
-        let first: Option<i64> = self.tx.query_row(
+        let first: Option<i64> = self.one(
             "SELECT MIN(seq) FROM (SELECT seq FROM entries WHERE game_id = ?1 AND kind = 'order' \
              ORDER BY seq DESC LIMIT ?2)",
             params![game, n],
@@ -93,17 +104,17 @@ impl Tx<'_> {
         let Some(first) = first else {
             return Ok(Vec::new());
         };
-        let mut stmt = self.tx.prepare(
+        let mut stmt = self.tx.prepare_cached(
             "SELECT text FROM entries WHERE game_id = ?1 AND seq >= ?2 AND kind = 'order' ORDER BY seq",
         )?;
         let removed: Vec<String> = stmt
             .query_map(params![game, first], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
-        self.tx.execute(
+        self.exec(
             "DELETE FROM events WHERE game_id = ?1 AND seq >= ?2",
             params![game, first],
         )?;
-        self.tx.execute(
+        self.exec(
             "DELETE FROM entries WHERE game_id = ?1 AND seq >= ?2",
             params![game, first],
         )?;

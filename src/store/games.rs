@@ -95,7 +95,7 @@ impl Tx<'_> {
         seed: u64,
         at: Timestamp,
     ) -> Result<i64> {
-        self.tx.execute(
+        self.exec(
             "INSERT INTO games (kind, status, first_seat, inviter_seat, seed, created_at, \
              updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
             params![kind, GameStatus::Invited, first, inviter, seed as i64, at],
@@ -105,7 +105,7 @@ impl Tx<'_> {
 
     /// Adds a seat to a game.
     pub fn add_seat(&self, game: i64, seat: Seat, player: i64, secret: &str) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "INSERT INTO seats (game_id, seat, player_id, secret) VALUES (?1, ?2, ?3, ?4)",
             params![game, seat, player, secret],
         )?;
@@ -115,8 +115,7 @@ impl Tx<'_> {
     /// A game by number.
     pub fn game(&self, id: i64) -> Result<Option<GameRow>> {
         Ok(self
-            .tx
-            .query_row(
+            .one(
                 &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"),
                 params![id],
                 game_row,
@@ -126,7 +125,7 @@ impl Tx<'_> {
 
     /// The games a player sits in, newest first.
     pub fn games_of(&self, player: i64) -> Result<Vec<GameRow>> {
-        let mut stmt = self.tx.prepare(&format!(
+        let mut stmt = self.tx.prepare_cached(&format!(
             "SELECT {GAME_COLUMNS} FROM games WHERE id IN \
              (SELECT game_id FROM seats WHERE player_id = ?1) ORDER BY id DESC"
         ))?;
@@ -138,14 +137,14 @@ impl Tx<'_> {
     pub fn all_games(&self) -> Result<Vec<GameRow>> {
         let mut stmt = self
             .tx
-            .prepare(&format!("SELECT {GAME_COLUMNS} FROM games ORDER BY id"))?;
+            .prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games ORDER BY id"))?;
         let rows = stmt.query_map([], game_row)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// Sets a game's status.
     pub fn set_status(&self, game: i64, status: GameStatus, at: Timestamp) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE games SET status = ?2, updated_at = ?3 WHERE id = ?1",
             params![game, status, at],
         )?;
@@ -160,7 +159,7 @@ impl Tx<'_> {
         order_count: i64,
         at: Timestamp,
     ) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE games SET position = ?2, order_count = ?3, updated_at = ?4, adjourned = 0 \
              WHERE id = ?1",
             params![game, position, order_count, at],
@@ -176,7 +175,7 @@ impl Tx<'_> {
         termination: &str,
         at: Timestamp,
     ) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE games SET status = ?5, result = ?2, termination = ?3, \
              draw_offer = NULL, deadline = NULL, updated_at = ?4 WHERE id = ?1",
             params![game, result, termination, at, GameStatus::Finished],
@@ -186,7 +185,7 @@ impl Tx<'_> {
 
     /// Sets or clears the pending draw offer.
     pub fn set_draw_offer(&self, game: i64, seat: Option<Seat>) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE games SET draw_offer = ?2 WHERE id = ?1",
             params![game, seat],
         )?;
@@ -195,7 +194,7 @@ impl Tx<'_> {
 
     /// A game's seats with their players.
     pub fn seats(&self, game: i64) -> Result<Vec<SeatRow>> {
-        let mut stmt = self.tx.prepare(
+        let mut stmt = self.tx.prepare_cached(
             "SELECT s.game_id, s.seat, s.player_id, p.address, p.name, s.secret, \
              s.last_message_id, s.held FROM seats s JOIN players p ON p.id = s.player_id \
              WHERE s.game_id = ?1 ORDER BY s.seat",
@@ -226,7 +225,7 @@ impl Tx<'_> {
 
     /// Remembers the latest mail to a seat, for threading.
     pub fn set_last_message(&self, game: i64, seat: Seat, message_id: &str) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE seats SET last_message_id = ?3 WHERE game_id = ?1 AND seat = ?2",
             params![game, seat, message_id],
         )?;
@@ -237,7 +236,7 @@ impl Tx<'_> {
     pub fn set_held(&self, game: i64, seat: Seat, held: &[String]) -> Result<()> {
         let json = serde_json::to_string(held)
             .map_err(|e| StoreError::Corrupt(format!("held orders: {e}")))?;
-        self.tx.execute(
+        self.exec(
             "UPDATE seats SET held = ?3 WHERE game_id = ?1 AND seat = ?2",
             params![game, seat, json],
         )?;
@@ -256,7 +255,7 @@ impl Tx<'_> {
 
     /// Replaces the answers a seat gave in advance (JSON).
     pub fn set_conditions(&self, game: i64, seat: Seat, json: &str) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE seats SET conditions = ?3 WHERE game_id = ?1 AND seat = ?2",
             params![game, seat, json],
         )?;
@@ -266,12 +265,12 @@ impl Tx<'_> {
     /// Gives a seat to another player with a new key generation; returns
     /// the new generation.
     pub fn replace_seat(&self, game: i64, seat: Seat, player: i64) -> Result<i64> {
-        self.tx.execute(
+        self.exec(
             "UPDATE seats SET player_id = ?3, generation = generation + 1, held = '[]', \
              undeliverable = NULL, last_message_id = NULL WHERE game_id = ?1 AND seat = ?2",
             params![game, seat, player],
         )?;
-        Ok(self.tx.query_row(
+        Ok(self.one(
             "SELECT generation FROM seats WHERE game_id = ?1 AND seat = ?2",
             params![game, seat],
             |r| r.get(0),
@@ -280,7 +279,7 @@ impl Tx<'_> {
 
     /// Sets a seat's key.
     pub fn set_secret(&self, game: i64, seat: Seat, secret: &str) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE seats SET secret = ?3 WHERE game_id = ?1 AND seat = ?2",
             params![game, seat, secret],
         )?;
@@ -289,7 +288,7 @@ impl Tx<'_> {
 
     /// Invitations `player` made since `since`, and those still open.
     pub fn invitations_by(&self, player: i64, since: Timestamp) -> Result<(i64, i64)> {
-        Ok(self.tx.query_row(
+        Ok(self.one(
             "SELECT COALESCE(SUM(g.created_at >= ?2), 0), COALESCE(SUM(g.status = 'invited'), 0) \
              FROM games g JOIN seats s ON s.game_id = g.id AND s.seat = g.inviter_seat \
              WHERE s.player_id = ?1",

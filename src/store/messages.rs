@@ -11,8 +11,7 @@ impl Tx<'_> {
     /// Whether this Message-ID was processed before.
     pub fn message_seen(&self, message_id: &str) -> Result<bool> {
         Ok(self
-            .tx
-            .query_row(
+            .one(
                 "SELECT 1 FROM messages WHERE message_id = ?1",
                 params![message_id],
                 |_| Ok(()),
@@ -29,7 +28,7 @@ impl Tx<'_> {
         at: Timestamp,
         outcome: &str,
     ) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "INSERT INTO messages (message_id, sender, received_at, outcome) VALUES (?1, ?2, ?3, ?4)",
             params![message_id, sender, at, outcome],
         )?;
@@ -38,7 +37,7 @@ impl Tx<'_> {
 
     /// Messages from `sender` received at or after `since`.
     pub fn messages_since(&self, sender: &str, since: Timestamp) -> Result<i64> {
-        Ok(self.tx.query_row(
+        Ok(self.one(
             "SELECT COUNT(*) FROM messages WHERE sender = ?1 AND received_at >= ?2",
             params![sender, since],
             |r| r.get(0),
@@ -47,7 +46,7 @@ impl Tx<'_> {
 
     /// The commands and orders read from `sender`'s mails since `since`.
     pub fn commands_since(&self, sender: &str, since: Timestamp) -> Result<i64> {
-        Ok(self.tx.query_row(
+        Ok(self.one(
             "SELECT COALESCE(SUM(commands), 0) FROM messages WHERE sender = ?1 AND received_at >= ?2",
             params![sender, since],
             |r| r.get(0),
@@ -56,7 +55,7 @@ impl Tx<'_> {
 
     /// Notes the content digest of a recorded mail (see [`Tx::digest_seen`]).
     pub fn set_message_digest(&self, message_id: &str, digest: &str) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE messages SET digest = ?2 WHERE message_id = ?1",
             params![message_id, digest],
         )?;
@@ -75,7 +74,7 @@ impl Tx<'_> {
 
     /// Notes how many commands and orders a recorded mail carried.
     pub fn set_message_commands(&self, message_id: &str, commands: i64) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE messages SET commands = ?2 WHERE message_id = ?1",
             params![message_id, commands],
         )?;
@@ -85,13 +84,13 @@ impl Tx<'_> {
     /// Counts one more failed attempt at the incoming mail with `digest`;
     /// returns the attempts so far.
     pub fn intake_failed(&self, digest: &str, error: &str, at: Timestamp) -> Result<i64> {
-        self.tx.execute(
+        self.exec(
             "INSERT INTO intake_failures (digest, attempts, last_error, first_at) \
              VALUES (?1, 1, ?2, ?3) \
              ON CONFLICT(digest) DO UPDATE SET attempts = attempts + 1, last_error = ?2",
             params![digest, error, at],
         )?;
-        Ok(self.tx.query_row(
+        Ok(self.one(
             "SELECT attempts FROM intake_failures WHERE digest = ?1",
             params![digest],
             |r| r.get(0),
@@ -100,7 +99,7 @@ impl Tx<'_> {
 
     /// Forgets the failures of the mail with `digest` (it went through).
     pub fn intake_succeeded(&self, digest: &str) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "DELETE FROM intake_failures WHERE digest = ?1",
             params![digest],
         )?;

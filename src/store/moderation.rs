@@ -15,7 +15,7 @@ impl Tx<'_> {
         outcome: &str,
         at: Timestamp,
     ) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "INSERT INTO moderation (game_id, moderator, action, outcome, at) VALUES (?1, ?2, ?3, ?4, ?5)",
             params![game, moderator, action, outcome, at],
         )?;
@@ -24,7 +24,7 @@ impl Tx<'_> {
 
     /// The audit of a game: (moderator, action, outcome, at), oldest first.
     pub fn audit_of(&self, game: i64) -> Result<Vec<(String, String, String, Timestamp)>> {
-        let mut stmt = self.tx.prepare(
+        let mut stmt = self.tx.prepare_cached(
             "SELECT moderator, action, outcome, at FROM moderation WHERE game_id = ?1 ORDER BY id",
         )?;
         let rows = stmt.query_map(params![game], |r| {
@@ -35,7 +35,7 @@ impl Tx<'_> {
 
     /// Records or clears a player's open request for a moderator.
     pub fn set_disputed(&self, game: i64, text: Option<&str>) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE games SET disputed = ?2 WHERE id = ?1",
             params![game, text],
         )?;
@@ -45,8 +45,7 @@ impl Tx<'_> {
     /// A game's own moderator, if it names one.
     pub fn game_moderator(&self, game: i64) -> Result<Option<String>> {
         Ok(self
-            .tx
-            .query_row(
+            .one(
                 "SELECT moderator FROM games WHERE id = ?1 AND moderator_confirmed = 1",
                 params![game],
                 |r| r.get(0),
@@ -58,8 +57,7 @@ impl Tx<'_> {
     /// Whether an address is the own moderator of some game.
     pub fn moderates_any(&self, address: &str) -> Result<bool> {
         Ok(self
-            .tx
-            .query_row(
+            .one(
                 "SELECT 1 FROM games WHERE moderator = ?1 AND moderator_confirmed = 1 LIMIT 1",
                 params![address.to_ascii_lowercase()],
                 |_| Ok(()),
@@ -70,7 +68,7 @@ impl Tx<'_> {
 
     /// Names a game's own moderator, who acts once they accept.
     pub fn set_game_moderator(&self, game: i64, address: &str) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE games SET moderator = ?2, moderator_confirmed = 0 WHERE id = ?1",
             params![game, address.to_ascii_lowercase()],
         )?;
@@ -93,7 +91,7 @@ impl Tx<'_> {
         } else {
             "UPDATE games SET moderator = NULL, moderator_confirmed = 0 WHERE id = ?1"
         };
-        self.tx.execute(sql, params![game])?;
+        self.exec(sql, params![game])?;
         Ok(())
     }
 }

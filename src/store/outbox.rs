@@ -1,6 +1,8 @@
 //! Outgoing mail: queued in the transaction that decided it, sent after,
-//! retried with backoff; and what comes back, bounces matched to the exact
-//! mail they report, and the seats whose address no longer takes mail.
+//! retried with backoff, its body dropped once sent and its row deleted
+//! after `[store] keep_sent_days`; and what comes back, bounces matched to
+//! the exact mail they report, and the seats whose address no longer takes
+//! mail.
 
 use rusqlite::{params, OptionalExtension};
 
@@ -42,19 +44,28 @@ impl Tx<'_> {
         mail_json: &str,
         at: Timestamp,
     ) -> Result<()> {
-        self.tx.execute(
-            "INSERT OR IGNORE INTO outbox (message_id, game_id, recipient, mail, status, \
-             next_attempt_at, created_at) VALUES (?1, ?2, ?3, ?4, 'queued', ?5, ?5)",
-            params![message_id, game, recipient, mail_json, at],
+        let added = self.exec(
+            "INSERT OR IGNORE INTO outbox (message_id, game_id, recipient, status, \
+             next_attempt_at, created_at) VALUES (?1, ?2, ?3, 'queued', ?4, ?4)",
+            params![message_id, game, recipient, at],
         )?;
+        if added == 1 {
+            // The body lives apart from the row, so that sending the mail
+            // frees its pages whole (see migrations/0010_retention.sql).
+            self.exec(
+                "INSERT INTO outbox_bodies (outbox_id, mail) VALUES (last_insert_rowid(), ?1)",
+                params![mail_json],
+            )?;
+        }
         Ok(())
     }
 
     /// Mails due for (another) attempt at `now`, oldest first.
     pub fn due_mail(&self, now: Timestamp, limit: i64) -> Result<Vec<OutboxRow>> {
-        let mut stmt = self.tx.prepare(
-            "SELECT id, message_id, mail, attempts FROM outbox WHERE status = 'queued' \
-             AND next_attempt_at <= ?1 ORDER BY id LIMIT ?2",
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT o.id, o.message_id, b.mail, o.attempts FROM outbox o \
+             JOIN outbox_bodies b ON b.outbox_id = o.id WHERE o.status = 'queued' \
+             AND o.next_attempt_at <= ?1 ORDER BY o.id LIMIT ?2",
         )?;
         let rows = stmt.query_map(params![now, limit], |r| {
             Ok(OutboxRow {
@@ -67,12 +78,20 @@ impl Tx<'_> {
         Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
     }
 
-    /// Marks a mail sent.
+    /// Marks a mail sent and drops its body: once sent, a mail is never
+    /// read again (a retry reads only queued rows; a bounce and its notices
+    /// read the recipient and the game, [`sent_mail`](Self::sent_mail); the
+    /// Message-ID stays for `queue_mail`'s duplicate check), and the body
+    /// was most of the row.
     pub fn mark_sent(&self, id: i64, at: Timestamp) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?2, \
              last_error = NULL WHERE id = ?1",
             params![id, at],
+        )?;
+        self.exec(
+            "DELETE FROM outbox_bodies WHERE outbox_id = ?1",
+            params![id],
         )?;
         Ok(())
     }
@@ -80,12 +99,12 @@ impl Tx<'_> {
     /// Records a failed attempt: retried at `retry_at`, or given up.
     pub fn mark_failed(&self, id: i64, error: &str, retry_at: Option<Timestamp>) -> Result<()> {
         match retry_at {
-            Some(when) => self.tx.execute(
+            Some(when) => self.exec(
                 "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, \
                  next_attempt_at = ?3 WHERE id = ?1",
                 params![id, error, when],
             )?,
-            None => self.tx.execute(
+            None => self.exec(
                 "UPDATE outbox SET status = 'failed', attempts = attempts + 1, \
                  last_error = ?2 WHERE id = ?1",
                 params![id, error],
@@ -97,8 +116,7 @@ impl Tx<'_> {
     /// The outbox row with this id.
     pub fn sent_mail(&self, id: i64) -> Result<Option<SentMail>> {
         Ok(self
-            .tx
-            .query_row(
+            .one(
                 "SELECT id, game_id, recipient FROM outbox WHERE id = ?1",
                 params![id],
                 |r| {
@@ -112,9 +130,27 @@ impl Tx<'_> {
             .optional()?)
     }
 
+    /// Deletes up to `limit` sent mails sent before `before`, the oldest
+    /// first; returns how many. A mail a bounce points to stays (with its
+    /// bounce, which counts towards the address's hard-bounce limit).
+    ///
+    /// The range is read through the index on (status, next_attempt_at):
+    /// a mail is sent at or after its next attempt is due, so every mail
+    /// sent before `before` was due before it too, and the scan stops at
+    /// the first mail due since, however many newer rows there are.
+    pub fn forget_sent_mail(&self, before: Timestamp, limit: i64) -> Result<usize> {
+        Ok(self.exec(
+            "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox \
+             WHERE status = 'sent' AND next_attempt_at < ?1 AND sent_at < ?1 \
+             AND NOT EXISTS (SELECT 1 FROM bounces b WHERE b.outbox_id = outbox.id) \
+             ORDER BY next_attempt_at LIMIT ?2)",
+            params![before, limit],
+        )?)
+    }
+
     /// Counts outbox rows by status (for tests and `orderly games`).
     pub fn outbox_count(&self, status: &str) -> Result<i64> {
-        Ok(self.tx.query_row(
+        Ok(self.one(
             "SELECT COUNT(*) FROM outbox WHERE status = ?1",
             params![status],
             |r| r.get(0),
@@ -134,12 +170,12 @@ impl Tx<'_> {
         message_id: &str,
         at: Timestamp,
     ) -> Result<i64> {
-        self.tx.execute(
+        self.exec(
             "INSERT INTO bounces (outbox_id, address, hard, status, diagnostic, message_id, at) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![outbox_id, address, hard, status, diagnostic, message_id, at],
         )?;
-        Ok(self.tx.query_row(
+        Ok(self.one(
             "SELECT COUNT(*) FROM bounces WHERE address = ?1 AND hard = 1",
             params![address],
             |r| r.get(0),
@@ -149,7 +185,7 @@ impl Tx<'_> {
     /// Marks every seat of `address` in unfinished games as undeliverable;
     /// returns the (game, seat) pairs newly marked.
     pub fn mark_undeliverable(&self, address: &str, why: &str) -> Result<Vec<(i64, Seat)>> {
-        let mut stmt = self.tx.prepare(
+        let mut stmt = self.tx.prepare_cached(
             "SELECT s.game_id, s.seat FROM seats s JOIN players p ON p.id = s.player_id \
              JOIN games g ON g.id = s.game_id WHERE p.address = ?1 \
              AND g.status IN ('invited', 'active') AND s.undeliverable IS NULL",
@@ -159,7 +195,7 @@ impl Tx<'_> {
             .collect::<rusqlite::Result<_>>()?;
         let mut out = Vec::new();
         for (game, seat) in rows {
-            self.tx.execute(
+            self.exec(
                 "UPDATE seats SET undeliverable = ?3 WHERE game_id = ?1 AND seat = ?2",
                 params![game, seat, why],
             )?;
@@ -171,8 +207,7 @@ impl Tx<'_> {
     /// Why mail to a seat fails, if it does.
     pub fn undeliverable(&self, game: i64, seat: Seat) -> Result<Option<String>> {
         Ok(self
-            .tx
-            .query_row(
+            .one(
                 "SELECT undeliverable FROM seats WHERE game_id = ?1 AND seat = ?2",
                 params![game, seat],
                 |r| r.get(0),

@@ -31,8 +31,7 @@ impl Tx<'_> {
     pub fn player(&self, address: &str, name: &str, at: Timestamp) -> Result<i64> {
         let address = address.to_ascii_lowercase();
         if let Some(id) = self
-            .tx
-            .query_row(
+            .one(
                 "SELECT id FROM players WHERE address = ?1",
                 params![address],
                 |r| r.get::<_, i64>(0),
@@ -40,14 +39,14 @@ impl Tx<'_> {
             .optional()?
         {
             if !name.is_empty() {
-                self.tx.execute(
+                self.exec(
                     "UPDATE players SET name = ?2 WHERE id = ?1",
                     params![id, name],
                 )?;
             }
             return Ok(id);
         }
-        self.tx.execute(
+        self.exec(
             "INSERT INTO players (address, name, created_at) VALUES (?1, ?2, ?3)",
             params![address, name, at],
         )?;
@@ -57,8 +56,7 @@ impl Tx<'_> {
     /// The player's id for an address, if known.
     pub fn player_id(&self, address: &str) -> Result<Option<i64>> {
         Ok(self
-            .tx
-            .query_row(
+            .one(
                 "SELECT id FROM players WHERE address = ?1",
                 params![address.to_ascii_lowercase()],
                 |r| r.get(0),
@@ -69,8 +67,7 @@ impl Tx<'_> {
     /// A player's time zone and whether they want reminders.
     pub fn player_settings(&self, address: &str) -> Result<(String, bool)> {
         Ok(self
-            .tx
-            .query_row(
+            .one(
                 "SELECT timezone, reminders FROM players WHERE address = ?1",
                 params![address.to_ascii_lowercase()],
                 |r| Ok((r.get(0)?, r.get(1)?)),
@@ -82,7 +79,7 @@ impl Tx<'_> {
     /// Sets the time zone a player guessed from the `Date:` of their mail,
     /// unless they chose one themselves.
     pub fn guess_timezone(&self, address: &str, zone: &str) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE players SET timezone = ?2 WHERE address = ?1 AND timezone_chosen = 0",
             params![address.to_ascii_lowercase(), zone],
         )?;
@@ -91,7 +88,7 @@ impl Tx<'_> {
 
     /// Sets the time zone a player chose (SET TIMEZONE).
     pub fn set_timezone(&self, player: i64, zone: &str) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE players SET timezone = ?2, timezone_chosen = 1 WHERE id = ?1",
             params![player, zone],
         )?;
@@ -100,7 +97,7 @@ impl Tx<'_> {
 
     /// Turns a player's reminders on or off.
     pub fn set_reminders(&self, player: i64, on: bool) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE players SET reminders = ?2 WHERE id = ?1",
             params![player, on],
         )?;
@@ -116,7 +113,7 @@ impl Tx<'_> {
         new_address: &str,
         at: Timestamp,
     ) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "INSERT OR REPLACE INTO address_changes (code, player_id, new_address, created_at) \
              VALUES (?1, ?2, ?3, ?4)",
             params![code, player, new_address.to_ascii_lowercase(), at],
@@ -133,8 +130,7 @@ impl Tx<'_> {
         since: Timestamp,
     ) -> Result<Option<(i64, String)>> {
         let found: Option<i64> = self
-            .tx
-            .query_row(
+            .one(
                 "SELECT player_id FROM address_changes \
                  WHERE code = ?1 AND new_address = ?2 AND created_at >= ?3",
                 params![code, address.to_ascii_lowercase(), since],
@@ -144,9 +140,8 @@ impl Tx<'_> {
         let Some(player) = found else {
             return Ok(None);
         };
-        self.tx
-            .execute("DELETE FROM address_changes WHERE code = ?1", params![code])?;
-        let old: String = self.tx.query_row(
+        self.exec("DELETE FROM address_changes WHERE code = ?1", params![code])?;
+        let old: String = self.one(
             "SELECT address FROM players WHERE id = ?1",
             params![player],
             |r| r.get(0),
@@ -160,8 +155,7 @@ impl Tx<'_> {
     pub fn move_player(&self, player: i64, new_address: &str) -> Result<()> {
         let address = new_address.to_ascii_lowercase();
         let existing: Option<i64> = self
-            .tx
-            .query_row(
+            .one(
                 "SELECT id FROM players WHERE address = ?1",
                 params![address],
                 |r| r.get(0),
@@ -169,14 +163,14 @@ impl Tx<'_> {
             .optional()?;
         match existing {
             Some(other) if other != player => {
-                self.tx.execute(
+                self.exec(
                     "UPDATE seats SET player_id = ?2 WHERE player_id = ?1",
                     params![player, other],
                 )?;
             }
             Some(_) => {}
             None => {
-                self.tx.execute(
+                self.exec(
                     "UPDATE players SET address = ?2 WHERE id = ?1",
                     params![player, address],
                 )?;
@@ -187,7 +181,7 @@ impl Tx<'_> {
 
     /// Adds a vacation; returns its id.
     pub fn add_vacation(&self, player: i64, starts: Timestamp, ends: Timestamp) -> Result<i64> {
-        self.tx.execute(
+        self.exec(
             "INSERT INTO vacations (player_id, starts, ends) VALUES (?1, ?2, ?3)",
             params![player, starts, ends],
         )?;
@@ -197,7 +191,7 @@ impl Tx<'_> {
     /// A player's vacations that start at or after `since` (the start of
     /// the year whose vacation days are counted), oldest first.
     pub fn vacations_of(&self, player: i64, since: Timestamp) -> Result<Vec<VacationRow>> {
-        let mut stmt = self.tx.prepare(
+        let mut stmt = self.tx.prepare_cached(
             "SELECT id, starts, ends, started, ended FROM vacations \
              WHERE player_id = ?1 AND starts >= ?2 ORDER BY starts",
         )?;
@@ -240,7 +234,7 @@ impl Tx<'_> {
 
     /// Marks a vacation started.
     pub fn start_vacation(&self, id: i64) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE vacations SET started = 1 WHERE id = ?1",
             params![id],
         )?;
@@ -249,7 +243,7 @@ impl Tx<'_> {
 
     /// Ends a vacation at `ends` (its end, or earlier when cut short).
     pub fn end_vacation(&self, id: i64, ends: Timestamp) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE vacations SET ended = 1, ends = ?2 WHERE id = ?1",
             params![id, ends],
         )?;
@@ -259,8 +253,7 @@ impl Tx<'_> {
     /// The vacation a player is on at `now`, if any: (id, ends).
     pub fn on_vacation(&self, player: i64, now: Timestamp) -> Result<Option<(i64, Timestamp)>> {
         Ok(self
-            .tx
-            .query_row(
+            .one(
                 "SELECT id, ends FROM vacations WHERE player_id = ?1 AND started = 1 \
                  AND ended = 0 AND starts <= ?2 AND ends > ?2",
                 params![player, now],
@@ -271,7 +264,7 @@ impl Tx<'_> {
 
     /// Turns a player's daily digest on or off.
     pub fn set_digest(&self, player: i64, on: bool) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE players SET digest = ?2 WHERE id = ?1",
             params![player, on],
         )?;
@@ -281,8 +274,7 @@ impl Tx<'_> {
     /// Whether a player wants a daily digest instead of reminders.
     pub fn wants_digest(&self, address: &str) -> Result<bool> {
         Ok(self
-            .tx
-            .query_row(
+            .one(
                 "SELECT digest FROM players WHERE address = ?1",
                 params![address.to_ascii_lowercase()],
                 |r| r.get(0),
@@ -305,8 +297,7 @@ impl Tx<'_> {
     /// Whether a player's digest for `day` (their local date) went out.
     pub fn digest_already_sent(&self, player: i64, day: &str) -> Result<bool> {
         Ok(self
-            .tx
-            .query_row(
+            .one(
                 "SELECT digest_sent FROM players WHERE id = ?1",
                 params![player],
                 |r| r.get::<_, Option<String>>(0),
@@ -318,7 +309,7 @@ impl Tx<'_> {
 
     /// Records the day a player's digest was sent.
     pub fn digest_sent(&self, player: i64, day: &str) -> Result<()> {
-        self.tx.execute(
+        self.exec(
             "UPDATE players SET digest_sent = ?2 WHERE id = ?1",
             params![player, day],
         )?;

@@ -76,6 +76,12 @@ impl MailSender for FileSender {
             source,
         })
     }
+
+    /// A file is written and synced in well under a millisecond, with no
+    /// wait to overlap: the outbox writes them on its own thread.
+    fn parallel(&self) -> bool {
+        false
+    }
 }
 
 /// The file name for a Message-ID: `[A-Za-z0-9._-]` kept, anything else

@@ -33,6 +33,14 @@ pub trait MailSender: Send + Sync {
     fn sync(&self) -> Result<(), SendError> {
         Ok(())
     }
+
+    /// Whether sending several mails at once pays: true when a send mostly
+    /// waits on something else (a relay's answer, a command), so that the
+    /// waits overlap. A sender that only writes local files says false:
+    /// its work is the disk's, and threads would only add their start.
+    fn parallel(&self) -> bool {
+        true
+    }
 }
 
 /// Why a mail was not handed over, split by what the outbox should do next:
