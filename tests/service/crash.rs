@@ -149,11 +149,12 @@ fn killed_at_random(batch_max: u32) {
             .stderr(Stdio::null())
             .spawn()
             .expect("orderly serve starts");
-        // The longest life grows with the kills, so that a batch slower to
-        // process than the kills are apart (a hundred mails in a debug
-        // build) is still committed in the end.
-        let longest = 180 + 10 * kills;
-        std::thread::sleep(Duration::from_millis(20 + rng.below(longest) as u64));
+        // Short lives, so that many kills land inside a batch (a batch of
+        // a hundred mails takes tens of milliseconds); the longest grows
+        // with the kills, so that a batch slower to process than the kills
+        // are apart is still committed in the end.
+        let longest = 45 + 5 * kills;
+        std::thread::sleep(Duration::from_millis(5 + rng.below(longest) as u64));
         child.kill().expect("SIGKILL");
         child.wait().unwrap();
         kills += 1;
