@@ -135,6 +135,11 @@ impl Hosted {
         self.seats[seat.index()]
     }
 
+    /// The seats' words as players write them, North first: `BLUE|GRAY`.
+    pub fn seat_words(&self) -> String {
+        self.seats.map(str::to_ascii_uppercase).join("|")
+    }
+
     /// The seat the game calls `word` (any case), if any.
     pub fn seat_named(&self, word: &str) -> Option<Seat> {
         Seat::BOTH
@@ -198,7 +203,7 @@ pub fn seat_named(name: &str, word: &str) -> Option<Seat> {
 /// A hosted game's seat words as players write them, North first:
 /// `BLUE|GRAY`.
 pub fn seat_words(name: &str) -> Option<String> {
-    find(name).map(|h| h.seats.map(str::to_ascii_uppercase).join("|"))
+    find(name).map(Hosted::seat_words)
 }
 
 /// Every hosted game with its seat words, as usage texts list them:
@@ -206,13 +211,7 @@ pub fn seat_words(name: &str) -> Option<String> {
 pub fn listing() -> String {
     HOSTED
         .iter()
-        .map(|h| {
-            format!(
-                "{} ({})",
-                h.name.to_ascii_uppercase(),
-                h.seats.map(str::to_ascii_uppercase).join("|")
-            )
-        })
+        .map(|h| format!("{} ({})", h.name.to_ascii_uppercase(), h.seat_words()))
         .collect::<Vec<_>>()
         .join(", ")
 }
