@@ -7,7 +7,7 @@
 //! durability itself.
 //!
 //! The fsyncs per mail are counted by running each case again under
-//! `strace -f -c -e trace=fsync,fdatasync,sync_file_range` (the bench
+//! `strace -f -c -e trace=fsync,fdatasync,sync_file_range,syncfs` (the bench
 //! starts itself as the child, with `ORDERLY_BENCH_ONLY=<mails a poll>`);
 //! without strace (`apt-get install strace`) they are left out. The timed
 //! runs are never traced.
@@ -221,20 +221,30 @@ impl Mails {
         )
     }
 
+    /// The player at `seat` of the current game. Each game has players of
+    /// its own, as a service's games do: two addresses sending every mail
+    /// would make each mail's rate-limit count cover the whole run.
+    fn player(&self, seat: Seat) -> String {
+        match seat {
+            Seat::North => format!("ann{}@example.org", self.game),
+            Seat::South => format!("bob{}@example.org", self.game),
+        }
+    }
+
     /// The next game: games are numbered in the order they are made.
     fn begin(&mut self) {
         self.game += 1;
         self.model = Squares::new(&GameOptions::default());
         self.opening = vec![
             (
-                "bob@example.org".into(),
+                self.player(Seat::South),
                 self.addr(Seat::South),
                 "ACCEPT".into(),
             ),
             (
-                "ann@example.org".into(),
+                self.player(Seat::North),
                 "orderly@example.org".into(),
-                "NEW SQUARES VS bob@example.org".into(),
+                format!("NEW SQUARES VS {}", self.player(Seat::South)),
             ),
         ];
     }
@@ -250,11 +260,11 @@ impl Mails {
                 let legal = self.model.legal_orders();
                 let order = legal[self.rng.below(legal.len())];
                 self.model.apply(&order).expect("legal");
-                let from = match pending.seat {
-                    Seat::North => "ann@example.org",
-                    Seat::South => "bob@example.org",
-                };
-                (from.to_string(), self.addr(pending.seat), order.to_string())
+                (
+                    self.player(pending.seat),
+                    self.addr(pending.seat),
+                    order.to_string(),
+                )
             }
         };
         self.count += 1;
@@ -286,7 +296,7 @@ fn traced(base: &Path, per_poll: usize, mails: Option<usize>) -> Option<(u64, u6
             "-f",
             "-c",
             "-e",
-            "trace=fsync,fdatasync,sync_file_range",
+            "trace=fsync,fdatasync,sync_file_range,syncfs",
             "-o",
         ])
         .arg(&summary)

@@ -89,6 +89,12 @@ pub trait Mailbox {
     }
     /// Marks a message processed, so that it is not listed again.
     fn mark_done(&mut self, key: &str) -> Result<(), MailboxError>;
+    /// Marks several messages processed, with one result per key in the
+    /// same order. An IMAP folder does it in one command for the whole
+    /// batch; by default each is marked on its own.
+    fn mark_all_done(&mut self, keys: &[&str]) -> Vec<Result<(), MailboxError>> {
+        keys.iter().map(|key| self.mark_done(key)).collect()
+    }
     /// Sets a message aside that could not be processed however often it
     /// was tried (a poison mail): moved where it is kept for a person to
     /// look at and never listed again (the Maildir's `.Quarantine` folder,

@@ -120,18 +120,17 @@ pub(super) fn process_in(
         Some("ignored: replay of an earlier mail".to_string())
     } else {
         let hour_ago = Timestamp::from(now - chrono::Duration::hours(1));
-        let recent = tx.messages_since(&sender, hour_ago)?;
-        let commands = tx.commands_since(&sender, hour_ago)?;
-        if recent >= i64::from(config.service.rate_limit_per_hour) {
+        let mail_limit = config.service.rate_limit_per_hour;
+        let recent = tx.messages_since(&sender, hour_ago, mail_limit)?;
+        if recent >= i64::from(mail_limit) {
             Some(format!(
                 "ignored: rate limit ({recent} mails in the last hour)"
             ))
-        } else if commands >= i64::from(config.service.commands_per_hour) {
-            Some(format!(
-                "ignored: rate limit ({commands} commands in the last hour)"
-            ))
         } else {
-            None
+            // Below the mail limit, so every mail of the hour is summed.
+            let commands = tx.commands_since(&sender, hour_ago, mail_limit)?;
+            (commands >= i64::from(config.service.commands_per_hour))
+                .then(|| format!("ignored: rate limit ({commands} commands in the last hour)"))
         }
     };
     if let Some(reason) = ignore {

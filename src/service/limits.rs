@@ -107,8 +107,9 @@ fn unanswerable(
         Some("sent to the bounce address".into())
     } else {
         let hour_ago = now - chrono::Duration::hours(1);
-        let recent = tx.messages_since(sender, hour_ago.into())?;
-        (recent >= i64::from(config.service.rate_limit_per_hour))
+        let limit = config.service.rate_limit_per_hour;
+        let recent = tx.messages_since(sender, hour_ago.into(), limit)?;
+        (recent >= i64::from(limit))
             .then(|| format!("rate limit ({recent} mails in the last hour)"))
     })
 }

@@ -87,12 +87,15 @@ impl Service {
     /// each mail after tens of milliseconds, and one at a time would make
     /// those waits the service's limit. Results come in the batch's order.
     /// A batch of one or two mails (an order's reply and its opponent's
-    /// update), or any batch for a sender that does not wait
-    /// ([`MailSender::parallel`]), is sent on this thread: starting the
-    /// threads cost more than the overlap saved.
+    /// update) is sent on this thread: starting the threads cost more than
+    /// the overlap saved. A sender that does not wait
+    /// ([`MailSender::parallel`]) gets one thread per core, and only for a
+    /// batch large enough that formatting its mails (tens of microseconds
+    /// each) outweighs the threads' start.
     fn send_batch(&self, due: &[crate::store::OutboxRow]) -> Vec<SendResult> {
         const PARALLEL: usize = 8;
         const ON_THIS_THREAD: usize = 2;
+        const WORTH_A_CORE: usize = 32;
         // Only what the threads share, not the whole service (its database
         // connection and mailbox stay on this thread).
         let sender: &dyn MailSender = self.sender.as_ref();
@@ -117,7 +120,18 @@ impl Service {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| send(row)))
                 .unwrap_or_else(|p| Err(Unsent::Panicked(panic_text(p.as_ref()))))
         };
-        if due.len() <= ON_THIS_THREAD || !sender.parallel() {
+        let threads = if due.len() <= ON_THIS_THREAD {
+            1
+        } else if sender.parallel() {
+            PARALLEL.min(due.len())
+        } else if due.len() >= WORTH_A_CORE {
+            std::thread::available_parallelism()
+                .map_or(1, usize::from)
+                .min(PARALLEL)
+        } else {
+            1
+        };
+        if threads == 1 {
             return due.iter().map(send).collect();
         }
         // Each worker takes the next mail waiting, so a slow or failing mail
@@ -127,7 +141,7 @@ impl Service {
         let results: Vec<std::sync::Mutex<Option<SendResult>>> =
             due.iter().map(|_| std::sync::Mutex::new(None)).collect();
         std::thread::scope(|scope| {
-            for _ in 0..PARALLEL.min(due.len()) {
+            for _ in 0..threads {
                 scope.spawn(|| loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(row) = due.get(i) else { break };

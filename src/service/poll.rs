@@ -104,9 +104,21 @@ impl Service {
             }
             return;
         }
+        // Marked done together, only after the commit (see `done`): one
+        // command for the batch where the mailbox can (an IMAP UID set).
+        let committed: Vec<&str> = batch
+            .iter()
+            .zip(&results)
+            .filter(|(_, (outcome, _, _))| outcome.is_ok())
+            .map(|(waiting, _)| waiting.key.as_str())
+            .collect();
+        let mut marked = self.inbox.mark_all_done(&committed).into_iter();
         for (waiting, (outcome, now, took)) in batch.iter().zip(results) {
             match outcome {
-                Ok(done) => self.done(waiting, &done, took, report),
+                Ok(done) => {
+                    let mark = marked.next().unwrap_or(Ok(()));
+                    self.log_done(waiting, mark, &done, took, report)
+                }
                 Err(e) => {
                     // Rolled back to its savepoint: the mail stays waiting
                     // and is retried at the next poll; the others went on.
@@ -147,7 +159,20 @@ impl Service {
     ) {
         // Only after the commit: a crash before this line leaves the
         // message waiting, and its recorded id makes the retry a no-op.
-        if let Err(e) = self.inbox.mark_done(&waiting.key) {
+        let mark = self.inbox.mark_done(&waiting.key);
+        self.log_done(waiting, mark, done, took, report);
+    }
+
+    /// Logs a committed mail, marked done (or not) by `mark`.
+    fn log_done(
+        &self,
+        waiting: &crate::mail::Waiting,
+        mark: std::result::Result<(), crate::mail::MailboxError>,
+        done: &Processed,
+        took: Duration,
+        report: &mut PollReport,
+    ) {
+        if let Err(e) = mark {
             // Processed and committed: listed again later, it is a
             // duplicate by its Message-ID and only marked then.
             tracing::warn!(entry = %waiting.key, error = %e, "could not mark mail done");

@@ -35,20 +35,27 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// Messages from `sender` received at or after `since`.
-    pub fn messages_since(&self, sender: &str, since: Timestamp) -> Result<i64> {
+    /// Messages from `sender` received at or after `since`, counted up to
+    /// `cap`: a rate limit only asks whether its limit is reached, and a
+    /// flood must not make each of its mails cost a count of all the others.
+    pub fn messages_since(&self, sender: &str, since: Timestamp, cap: u32) -> Result<i64> {
         Ok(self.one(
-            "SELECT COUNT(*) FROM messages WHERE sender = ?1 AND received_at >= ?2",
-            params![sender, since],
+            "SELECT COUNT(*) FROM (SELECT 1 FROM messages \
+             WHERE sender = ?1 AND received_at >= ?2 LIMIT ?3)",
+            params![sender, since, cap],
             |r| r.get(0),
         )?)
     }
 
-    /// The commands and orders read from `sender`'s mails since `since`.
-    pub fn commands_since(&self, sender: &str, since: Timestamp) -> Result<i64> {
+    /// The commands and orders read from `sender`'s mails since `since`,
+    /// summed over at most `cap_mails` of those mails. The caller checks the
+    /// mail count first: below its limit, every mail is summed. Read from
+    /// the index `messages_by_sender` alone (migration 0011).
+    pub fn commands_since(&self, sender: &str, since: Timestamp, cap_mails: u32) -> Result<i64> {
         Ok(self.one(
-            "SELECT COALESCE(SUM(commands), 0) FROM messages WHERE sender = ?1 AND received_at >= ?2",
-            params![sender, since],
+            "SELECT COALESCE(SUM(commands), 0) FROM (SELECT commands FROM messages \
+             WHERE sender = ?1 AND received_at >= ?2 LIMIT ?3)",
+            params![sender, since, cap_mails],
             |r| r.get(0),
         )?)
     }

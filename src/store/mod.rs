@@ -94,6 +94,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0010_retention",
         include_str!("../../migrations/0010_retention.sql"),
     ),
+    (
+        "0011_sender_counts",
+        include_str!("../../migrations/0011_sender_counts.sql"),
+    ),
 ];
 
 /// How many prepared statements a connection keeps: more than the store
@@ -229,6 +233,9 @@ impl Store {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
+        // The journal of each mail's savepoint (a batch is one transaction
+        // with a savepoint per mail) is temporary: in memory, not a file.
+        conn.pragma_update(None, "temp_store", "MEMORY")?;
         // Every statement of the store is prepared once per connection and
         // kept (`Tx::exec`, `Tx::one`, `prepare_cached`): re-parsing the SQL
         // of each mail's dozens of statements was a fifth of its CPU. The
@@ -366,6 +373,7 @@ mod tests {
 
     use super::{EntryKind, Store, StoreError, Timestamp, MIGRATIONS};
     use crate::games::{Happened, Seat};
+    use rusqlite::params;
 
     /// `t0`, `t1`, ...: the hour `n` of a fixed day.
     fn t(n: u32) -> Timestamp {
@@ -392,6 +400,43 @@ mod tests {
             .unwrap();
         assert_eq!(mode, "wal");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The rate limits' counts (run for every mail) are read from the
+    /// index alone and stop at their cap (migration 0011).
+    #[test]
+    fn the_rate_limit_counts_read_only_the_index_and_stop_at_their_cap() {
+        let mut store = Store::open_in_memory().unwrap();
+        for sql in [
+            "SELECT COUNT(*) FROM (SELECT 1 FROM messages \
+             WHERE sender = ?1 AND received_at >= ?2 LIMIT ?3)",
+            "SELECT COALESCE(SUM(commands), 0) FROM (SELECT commands FROM messages \
+             WHERE sender = ?1 AND received_at >= ?2 LIMIT ?3)",
+        ] {
+            let plan: Vec<String> = store
+                .conn
+                .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+                .unwrap()
+                .query_map(params!["a@x", 0, 5], |r| r.get::<_, String>(3))
+                .unwrap()
+                .map(|r| r.unwrap())
+                .collect();
+            assert!(
+                plan.iter()
+                    .any(|p| p.contains("USING COVERING INDEX messages_by_sender")),
+                "{plan:?}"
+            );
+        }
+        let tx = store.tx().unwrap();
+        for i in 0..10 {
+            tx.record_message(&format!("m{i}@x"), "a@x", t(1), "done")
+                .unwrap();
+        }
+        assert_eq!(tx.messages_since("a@x", t(0), 4).unwrap(), 4);
+        assert_eq!(tx.messages_since("a@x", t(0), 100).unwrap(), 10);
+        assert_eq!(tx.messages_since("a@x", t(2), 100).unwrap(), 0);
+        assert_eq!(tx.commands_since("a@x", t(0), 3).unwrap(), 3);
+        assert_eq!(tx.commands_since("a@x", t(0), 100).unwrap(), 10);
     }
 
     #[test]

@@ -210,6 +210,59 @@ fn a_poison_mail_is_moved_to_the_quarantine_folder() {
     assert_eq!(there[0].raw, poison.raw);
 }
 
+/// A batch is marked in one call, each key with its own answer: the keys
+/// of this folder together, a missing UID and a stale UIDVALIDITY as done,
+/// a key that is not one as an error; with a processed folder, a message
+/// already moved as done too.
+#[test]
+fn a_batch_is_marked_done_in_one_call_with_an_answer_per_key() {
+    let Some(stack) = MailStack::start() else {
+        return;
+    };
+    let mut inbox =
+        ImapMailbox::connect(config(&stack, "carol", Security::Plain)).expect("connect");
+    for subject in ["batch-a", "batch-b", "batch-c", "batch-d"] {
+        send(&stack, "carol", subject);
+    }
+    let list = listed(&mut inbox, 4);
+    let (validity, _) = parse_key(&list[0].key).unwrap();
+    let missing = format!("v{validity}:999999");
+    let stale = format!("v{}:1", validity.wrapping_add(1));
+    let keys = [
+        list[0].key.as_str(),
+        list[1].key.as_str(),
+        &missing,
+        &stale,
+        "not-a-key",
+        list[3].key.as_str(),
+    ];
+    let answers = inbox.mark_all_done(&keys);
+    let ok: Vec<bool> = answers.iter().map(|a| a.is_ok()).collect();
+    assert_eq!(ok, [true, true, true, true, false, true], "{answers:?}");
+    assert_eq!(subjects(&inbox.waiting().expect("waiting")), ["batch-c"]);
+
+    // With a processed folder every message of the folder is listed, seen
+    // or not: another user's folder.
+    let mut cfg = config(&stack, "eve", Security::Plain);
+    cfg.processed_folder = Some("Done".into());
+    let mut moving = ImapMailbox::connect(cfg).expect("connect");
+    send(&stack, "eve", "batch-e");
+    send(&stack, "eve", "batch-f");
+    let list = listed(&mut moving, 2);
+    moving.mark_done(&list[1].key).expect("move one alone");
+    let keys: Vec<&str> = list.iter().map(|w| w.key.as_str()).collect();
+    let answers = moving.mark_all_done(&keys);
+    assert!(answers.iter().all(|a| a.is_ok()), "{answers:?}");
+    assert!(moving.waiting().expect("waiting").is_empty());
+    let mut done_cfg = config(&stack, "eve", Security::Plain);
+    done_cfg.folder = "Done".into();
+    let mut done = ImapMailbox::connect(done_cfg).expect("connect");
+    assert_eq!(
+        subjects(&done.waiting().expect("waiting")),
+        ["batch-e", "batch-f"]
+    );
+}
+
 #[test]
 fn processed_folder_over_implicit_tls() {
     let Some(stack) = MailStack::start() else {

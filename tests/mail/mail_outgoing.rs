@@ -491,6 +491,63 @@ fn file_sender_writes_the_sanitised_id_and_overwrites_on_resend() {
     assert_eq!(plain.get_body_raw().unwrap(), b"Second version.\r\n");
 }
 
+/// A batch sent unsynced shows no mail until `sync`: only temporary
+/// dot-files (which readers skip) until the batch's data is on disk, then
+/// every mail under its own name and no temporary left. A clone shares the
+/// batch, so either may sync it.
+#[test]
+fn file_sender_shows_a_batch_only_once_synced() {
+    let dir = scratch("batch");
+    let sender = FileSender::new(&dir);
+    let clone = sender.clone();
+    let mails: Vec<OutgoingMail> = (0..3)
+        .map(|i| {
+            let mut mail = board_mail();
+            mail.message_id = format!("batch-{i}@example.org");
+            mail
+        })
+        .collect();
+    for mail in &mails {
+        sender.send_unsynced(mail).unwrap();
+    }
+    let visible = |dir: &std::path::Path| -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| !n.starts_with('.'))
+            .collect();
+        names.sort();
+        names
+    };
+    assert!(visible(&dir).is_empty(), "{:?}", visible(&dir));
+    assert_eq!(fs::read_dir(&dir).unwrap().count(), 3, "three temporaries");
+
+    clone.sync().unwrap();
+    let mut expected: Vec<String> = mails
+        .iter()
+        .map(|m| {
+            sender
+                .path_for(m)
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    expected.sort();
+    assert_eq!(visible(&dir), expected);
+    assert_eq!(fs::read_dir(&dir).unwrap().count(), 3, "no temporary left");
+    for mail in &mails {
+        assert_eq!(
+            fs::read(sender.path_for(mail)).unwrap(),
+            mail.to_bytes().unwrap()
+        );
+    }
+    // Nothing left to do: a second sync is a no-op.
+    sender.sync().unwrap();
+    assert_eq!(visible(&dir), expected);
+}
+
 #[test]
 fn file_sender_names_derived_ids_safely() {
     let dir = scratch("derived");

@@ -64,7 +64,7 @@ pub(super) async fn mark(
         Some(folder) if conn.moves => {
             command(conn, &format!("UID MOVE {uid} {}", quote(folder)), |_| {}).await
         }
-        Some(folder) => move_by_copy(conn, uid, folder).await,
+        Some(folder) => move_by_copy(conn, &uid.to_string(), folder).await,
     };
     match done {
         Err(Failure::Refused(text)) => {
@@ -78,6 +78,73 @@ pub(super) async fn mark(
         }
         other => other,
     }
+}
+
+/// Marks a batch of messages done in one command over a UID set (one for
+/// `\Seen` or MOVE; COPY, STORE and EXPUNGE without MOVE). `Ok(false)`
+/// when that cannot be done (the folder's UIDVALIDITY changed, or the
+/// server refused, as it may when one of them is already gone): the
+/// caller then marks each on its own, which tells those cases apart.
+pub(super) async fn mark_many(
+    conn: &mut Conn,
+    s: &Settings,
+    validity: u32,
+    uids: &[u32],
+) -> Result<bool, Failure> {
+    if conn.uid_validity != validity {
+        select(conn, &s.config.folder).await?;
+        if conn.uid_validity != validity {
+            return Ok(false);
+        }
+    }
+    let set = uid_set(uids);
+    let done = match &s.config.processed_folder {
+        None => {
+            command(
+                conn,
+                &format!("UID STORE {set} +FLAGS.SILENT (\\Seen)"),
+                |_| {},
+            )
+            .await
+        }
+        Some(folder) if conn.moves => {
+            command(conn, &format!("UID MOVE {set} {}", quote(folder)), |_| {}).await
+        }
+        Some(folder) => move_by_copy(conn, &set, folder).await,
+    };
+    match done {
+        Ok(()) => Ok(true),
+        Err(Failure::Refused(_)) => Ok(false),
+        Err(other) => Err(other),
+    }
+}
+
+/// An IMAP sequence set of `uids` (RFC 3501 section 9, `sequence-set`):
+/// runs of consecutive UIDs written as ranges, `3:5,9`.
+pub(super) fn uid_set(uids: &[u32]) -> String {
+    let mut sorted = uids.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut set = String::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let start = sorted[i];
+        let mut end = start;
+        while i + 1 < sorted.len() && sorted[i + 1] == end + 1 {
+            i += 1;
+            end = sorted[i];
+        }
+        if !set.is_empty() {
+            set.push(',');
+        }
+        if end == start {
+            set.push_str(&start.to_string());
+        } else {
+            set.push_str(&format!("{start}:{end}"));
+        }
+        i += 1;
+    }
+    set
 }
 
 /// Moves one message to the quarantine folder (created when missing).
@@ -99,12 +166,13 @@ pub(super) async fn set_aside(
     if conn.moves {
         command(conn, &format!("UID MOVE {uid} {}", quote(folder)), |_| {}).await
     } else {
-        move_by_copy(conn, uid, folder).await
+        move_by_copy(conn, &uid.to_string(), folder).await
     }
 }
 
-/// MOVE for servers without it: COPY, `\Deleted`, EXPUNGE.
-async fn move_by_copy(conn: &mut Conn, uid: u32, folder: &str) -> Result<(), Failure> {
+/// MOVE for servers without it: COPY, `\Deleted`, EXPUNGE, for the UID
+/// set `uid` (one UID or several).
+async fn move_by_copy(conn: &mut Conn, uid: &str, folder: &str) -> Result<(), Failure> {
     command(conn, &format!("UID COPY {uid} {}", quote(folder)), |_| {}).await?;
     command(
         conn,
@@ -116,5 +184,18 @@ async fn move_by_copy(conn: &mut Conn, uid: u32, folder: &str) -> Result<(), Fai
         command(conn, &format!("UID EXPUNGE {uid}"), |_| {}).await
     } else {
         command(conn, "EXPUNGE", |_| {}).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::uid_set;
+
+    #[test]
+    fn a_uid_set_writes_runs_as_ranges_in_order_without_repeats() {
+        assert_eq!(uid_set(&[7]), "7");
+        assert_eq!(uid_set(&[5, 3, 4, 9, 3]), "3:5,9");
+        assert_eq!(uid_set(&[1, 2, 4, 5, 7]), "1:2,4:5,7");
+        assert_eq!(uid_set(&[u32::MAX, u32::MAX - 1]), "4294967294:4294967295");
     }
 }

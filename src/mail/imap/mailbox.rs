@@ -13,7 +13,7 @@ use super::config::ImapConfig;
 use super::connect::connect;
 use super::connection::{Conn, Failure};
 use super::fetch::list;
-use super::folders::{mark, set_aside};
+use super::folders::{mark, mark_many, set_aside};
 use super::idle::{idle, MAX_IDLE};
 use super::keys::parse_key;
 use super::settings::Settings;
@@ -231,6 +231,39 @@ impl Mailbox for ImapMailbox {
                 self.settings.server()
             ))),
         }
+    }
+
+    /// The keys of the folder's current UIDVALIDITY are marked in one
+    /// command (a UID set); should it fail, or for any other key, each is
+    /// marked on its own, so that every key gets its own answer.
+    fn mark_all_done(&mut self, keys: &[&str]) -> Vec<Result<(), MailboxError>> {
+        let parsed: Vec<Option<(u32, u32)>> = keys.iter().map(|k| parse_key(k)).collect();
+        let validity = parsed.iter().flatten().map(|&(v, _)| v).next();
+        let uids: Vec<u32> = parsed
+            .iter()
+            .flatten()
+            .filter(|&&(v, _)| Some(v) == validity)
+            .map(|&(_, uid)| uid)
+            .collect();
+        let together = match validity {
+            Some(validity) if uids.len() > 1 => {
+                let uids = &uids;
+                matches!(
+                    self.run(async |conn: &mut Conn, s: &Settings| {
+                        mark_many(conn, s, validity, uids).await
+                    }),
+                    Ok(Some(true))
+                )
+            }
+            _ => false,
+        };
+        keys.iter()
+            .zip(&parsed)
+            .map(|(key, parsed)| match parsed {
+                Some((v, _)) if together && Some(*v) == validity => Ok(()),
+                _ => self.mark_done(key),
+            })
+            .collect()
     }
 
     fn quarantine(&mut self, key: &str) -> Result<(), MailboxError> {

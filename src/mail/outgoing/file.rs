@@ -5,6 +5,7 @@ use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use sha2::{Digest, Sha256};
 
@@ -16,20 +17,31 @@ use super::{MailSender, OutgoingMail, SendError};
 /// fresh random UUID: a retried send would leave a second copy. Here the
 /// name comes from the mail's date and Message-ID, so a retry overwrites
 /// the same file.
-/// The write is atomic (a temporary dot-file in the same directory, synced,
-/// then renamed), so a reader sees a whole mail or none; readers should
-/// skip names starting with a dot. The rename is made durable by a sync of
-/// the directory: after each mail by `send`, once per batch by `sync`.
+/// The write is atomic (a temporary dot-file in the same directory, made
+/// durable, then renamed), so a reader sees a whole mail or none, even after
+/// a crash; readers should skip names starting with a dot.
+///
+/// A batch costs two disk flushes whatever its size: `send_unsynced` only
+/// writes the temporary file; `sync` flushes the file system once (Linux
+/// `syncfs`: one journal commit for every file of the batch instead of one
+/// each), then renames the files into place and syncs the directory once.
+/// `send` is the batch of one.
 #[derive(Debug, Clone)]
 pub struct FileSender {
     dir: PathBuf,
+    /// Written but not yet renamed into place: (temporary, final) paths.
+    /// Shared by clones, so whichever clone syncs finishes them all.
+    unsynced: Arc<Mutex<Vec<(PathBuf, PathBuf)>>>,
 }
 
 impl FileSender {
     /// A sender into `dir`, which is created (with its parents) at the first
     /// send if missing.
     pub fn new(dir: impl Into<PathBuf>) -> Self {
-        Self { dir: dir.into() }
+        Self {
+            dir: dir.into(),
+            unsynced: Arc::default(),
+        }
     }
 
     /// The directory mails go to.
@@ -54,8 +66,8 @@ impl MailSender for FileSender {
         self.sync()
     }
 
-    /// Writes the file (synced, then renamed into place) but leaves the
-    /// directory unsynced: a batch of mails syncs it once ([`Self::sync`]).
+    /// Writes the mail to a temporary file, neither flushed nor in place:
+    /// [`Self::sync`] does both for the whole batch.
     fn send_unsynced(&self, mail: &OutgoingMail) -> Result<(), SendError> {
         let bytes = mail.to_bytes().map_err(|source| SendError::Compose {
             message_id: mail.message_id.clone(),
@@ -63,18 +75,44 @@ impl MailSender for FileSender {
         })?;
         create_dir(&self.dir)?;
         let path = self.path_for(mail);
-        write_atomically(&self.dir, &path, &bytes)?;
+        let tmp = write_temporary(&self.dir, &path, &bytes)?;
         tracing::debug!(message_id = %mail.message_id, path = %path.display(), "mail written");
+        self.unsynced
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push((tmp, path));
         Ok(())
     }
 
-    /// Makes the renames of the files written since durable: one sync of
-    /// the directory for all of them.
+    /// Makes every mail written since durable and visible: their data is
+    /// flushed first, so that no crash can leave a renamed file without its
+    /// contents; then the renames, made durable by one sync of the
+    /// directory. On an error the files not yet renamed are removed: the
+    /// outbox sends those mails again.
     fn sync(&self) -> Result<(), SendError> {
-        sync_dir(&self.dir).map_err(|source| SendError::File {
+        let batch =
+            std::mem::take(&mut *self.unsynced.lock().unwrap_or_else(PoisonError::into_inner));
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let dir_error = |source| SendError::File {
             path: self.dir.clone(),
             source,
-        })
+        };
+        if let Err(source) = flush_data(&self.dir, &batch) {
+            remove_all(&batch);
+            return Err(dir_error(source));
+        }
+        for (i, (tmp, path)) in batch.iter().enumerate() {
+            if let Err(source) = fs::rename(tmp, path) {
+                remove_all(&batch[i..]);
+                return Err(SendError::File {
+                    path: path.clone(),
+                    source,
+                });
+            }
+        }
+        sync_dir(&self.dir).map_err(dir_error)
     }
 
     /// A file is written and synced in well under a millisecond, with no
@@ -134,7 +172,9 @@ fn create_dir(dir: &Path) -> Result<(), SendError> {
     })
 }
 
-fn write_atomically(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), SendError> {
+/// Writes `bytes` to a fresh temporary dot-file beside `path` and returns
+/// its path. Not flushed: see [`FileSender::sync`].
+fn write_temporary(dir: &Path, path: &Path, bytes: &[u8]) -> Result<PathBuf, SendError> {
     // Unique per process and call, so concurrent senders never share a
     // temporary file even when they write the same mail.
     static COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -147,11 +187,6 @@ fn write_atomically(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), SendErr
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
-    let file_error = |path: &Path| {
-        let path = path.to_owned();
-        move |source| SendError::File { path, source }
-    };
-
     let written = (|| {
         // Mail to players is for the service's own user to read only.
         let mut file = {
@@ -162,18 +197,34 @@ fn write_atomically(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), SendErr
                 .mode(0o600)
                 .open(&tmp)?
         };
-        file.write_all(bytes)?;
-        // The outbox marks the mail sent once this returns: the data must
-        // be on disk before the rename makes it visible.
-        file.sync_all()
+        file.write_all(bytes)
     })();
     if let Err(source) = written {
         let _ = fs::remove_file(&tmp);
-        return Err(file_error(&tmp)(source));
+        return Err(SendError::File { path: tmp, source });
     }
-    if let Err(source) = fs::rename(&tmp, path) {
-        let _ = fs::remove_file(&tmp);
-        return Err(file_error(path)(source));
+    Ok(tmp)
+}
+
+fn remove_all(batch: &[(PathBuf, PathBuf)]) {
+    for (tmp, _) in batch {
+        let _ = fs::remove_file(tmp);
+    }
+}
+
+/// Flushes the data of the temporary files in `batch` to disk. On Linux one
+/// `syncfs` of the file system holding `dir` does it for all of them at the
+/// cost of one journal commit; elsewhere each file is synced.
+#[cfg(target_os = "linux")]
+fn flush_data(dir: &Path, _batch: &[(PathBuf, PathBuf)]) -> io::Result<()> {
+    let dir = fs::File::open(dir)?;
+    rustix::fs::syncfs(&dir).map_err(io::Error::from)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn flush_data(_dir: &Path, batch: &[(PathBuf, PathBuf)]) -> io::Result<()> {
+    for (tmp, _) in batch {
+        fs::File::open(tmp)?.sync_all()?;
     }
     Ok(())
 }
