@@ -63,6 +63,14 @@ enum Command {
     /// Replay a game record, re-validating every order: print the final
     /// board and the result, or the first illegal order with its line.
     Replay(orderly::replay_tool::ReplayArgs),
+    /// Check a finished game's draws of chance (docs/dice.md): the revealed
+    /// seed against the commitment, then every draw derived again from the
+    /// seed and its public inputs. Prints each draw checked; exits 1 naming
+    /// the first draw (or the commitment) that does not check out.
+    Verify {
+        /// The record file (as `orderly export` or the last mail gives it).
+        record: std::path::PathBuf,
+    },
     /// Run the service: poll the incoming Maildir, process every mail, send
     /// the replies; stops cleanly on SIGINT or SIGTERM.
     Serve,
@@ -344,6 +352,17 @@ fn main() -> anyhow::Result<()> {
             match orderly::games::hosted::find(&name) {
                 Some(hosted) => engine(hosted, args)?,
                 None => anyhow::bail!("orderly does not host {name:?}"),
+            }
+        }
+        Command::Verify { record } => {
+            let text = std::fs::read_to_string(&record)
+                .with_context(|| format!("reading {}", record.display()))?;
+            let (report, ok) = orderly::record::verify_report(&text);
+            if ok {
+                print!("{report}");
+            } else {
+                eprint!("{report}");
+                std::process::exit(1);
             }
         }
         Command::Replay(args) => {

@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod any;
 pub mod chance;
+pub mod fair;
 mod flow;
 mod game;
 pub mod hosted;
@@ -29,7 +30,7 @@ pub mod submission;
 pub mod text;
 
 pub use any::{AnyGame, Happened};
-pub use chance::{Chance, Draws};
+pub use chance::Chance;
 pub use flow::{GameResult, Outcome, Pending, Phase};
 pub use game::Game;
 pub use text::{seat_named, BoardStyle, Condition, GameText, OrderWord, Rejection};

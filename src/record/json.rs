@@ -112,6 +112,9 @@ impl Replayed {
         for (entry, &line) in record.entries().iter().zip(&self.entry_lines) {
             match entry {
                 Entry::Order(_) => orders_before += 1,
+                // The export lists the players' orders; a draw is checked
+                // by `orderly verify`, from the record itself.
+                Entry::Draw(_) => {}
                 Entry::Comment(text) => comments.push(JsonComment {
                     line,
                     after: orders_before,

@@ -520,6 +520,8 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
                 )));
             }
             let removed = tx.remove_last_orders(*game, *orders)?;
+            // The draws among them go too; their numbers are not given again.
+            tx.forget_rolled_back_draws(*game)?;
             if removed.is_empty() {
                 return Ok(Answer::Refused(texts::say(
                     "moderator.nothing_to_roll_back",

@@ -11,6 +11,7 @@
 //! |-----------------|-----------------------------------------------------------|
 //! | `games.rs`      | `games` (kind, status, position, result), `seats`         |
 //! | `entries.rs`    | `entries`, `events`: the record                           |
+//! | `fair.rs`       | `fair_seeds`, `fair_draws`, `fair_words`: fair chance (docs/dice.md) |
 //! | `messages.rs`   | `messages` (seen mail, content digests, rate counts), `intake_failures` |
 //! | `outbox.rs`     | `outbox`, `outbox_bodies`, `bounces`, `seats.undeliverable` |
 //! | `deadlines.rs`  | `games` deadline, clock, bank, pause and adjournment columns; stalled games |
@@ -26,6 +27,7 @@
 
 mod deadlines;
 mod entries;
+mod fair;
 mod games;
 mod messages;
 mod moderation;
@@ -42,6 +44,7 @@ use rusqlite::{params, Connection};
 
 pub use deadlines::{Deadline, Stalled};
 pub use entries::EntryRow;
+pub use fair::{FairDraw, FairSeed};
 pub use games::{GameRow, SeatRow};
 pub use outbox::{OutboxRow, SentMail};
 pub use players::VacationRow;
@@ -97,6 +100,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0011_sender_counts",
         include_str!("../../migrations/0011_sender_counts.sql"),
+    ),
+    (
+        "0012_fair_draws",
+        include_str!("../../migrations/0012_fair_draws.sql"),
     ),
 ];
 
