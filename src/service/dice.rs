@@ -4,12 +4,13 @@
 //! inputs and told to both players; the seed revealed when the game ends.
 
 use super::game::side_name;
+use super::reply::Answer;
 use super::work::Work;
 use super::{texts, Result};
 use crate::games::chance::draw_pending;
 use crate::games::fair::{self, words_digest, DrawInputs, InputDigest, Seed};
 use crate::games::{AnyGame, Happened, Seat};
-use crate::store::{EntryKind, GameRow, StoreError, Tx};
+use crate::store::{EntryKind, GameRow, SeatRow, StoreError, Tx};
 
 impl Work<'_> {
     /// Draws a fresh seed for a new game with chance and keeps it; returns
@@ -120,6 +121,32 @@ impl Work<'_> {
             happened.extend(d.events.iter().cloned());
         }
         Ok(happened)
+    }
+
+    /// `SEED words`: the seat's words, mixed into every later draw of the
+    /// game; refused in a game without chance.
+    pub(super) fn seed_words(
+        &mut self,
+        line: &str,
+        words: &str,
+        game: &GameRow,
+        seat: &SeatRow,
+    ) -> Result<()> {
+        let answer = if self.tx.fair_seed(game.id)?.is_some() {
+            let words = fair::clean_words(words);
+            self.tx.set_seed_words(game.id, seat.seat, &words)?;
+            Answer::Done(texts::say(
+                "dice.words_kept",
+                minijinja::context! { words => words },
+            ))
+        } else {
+            Answer::Refused(texts::say(
+                "dice.no_chance",
+                minijinja::context! { game => game.id },
+            ))
+        };
+        self.item(line, answer);
+        Ok(())
     }
 
     /// The sentence that reveals a finished game's seed, for its last mails;
@@ -436,8 +463,16 @@ mod tests {
         let (bob_addr, _) = to(&outs, BOB);
         let (outs, _) = site.mail(BOB, &bob_addr, "ACCEPT");
         let (ann_addr, _) = to(&outs, ANN);
-        let (outs, _) = site.mail(ANN, &ann_addr, "TOSS");
+        let (outs, _) = site.mail(ANN, &ann_addr, "SEED Lucky   seven\nTOSS");
+        let (_, reply) = to(&outs, ANN);
+        let flat = reply.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains("with the SEED words \"Lucky seven\" (North)"),
+            "{reply}"
+        );
         let record = site.export(1);
+        let words = crate::games::fair::words_digest(["Lucky seven", ""]).to_string();
+        assert!(record.contains(&format!("words {words}")), "{record}");
         assert!(record.contains("[Commitment \""), "{record}");
         assert!(!record.contains("Revealed"), "{record}");
         assert!(record.contains("DRAW 1 "), "{record}");
