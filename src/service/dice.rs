@@ -10,14 +10,13 @@ use super::{texts, Result};
 use crate::games::chance::draw_pending;
 use crate::games::fair::{self, words_digest, DrawInputs, InputDigest, Seed};
 use crate::games::{AnyGame, Happened, Seat};
-use crate::store::{EntryKind, GameRow, SeatRow, StoreError, Tx};
+use crate::store::{EntryKind, GameRow, SeatRow, StoreError, Timestamp, Tx};
 
 impl Work<'_> {
     /// Draws a fresh seed for a new game with chance and keeps it; returns
     /// the sentence that gives the players its commitment.
     pub(super) fn commit_to_a_seed(&mut self, game: i64) -> Result<String> {
-        let seed = Seed::fresh()
-            .map_err(|e| StoreError::Corrupt(format!("no random seed from the system: {e}")))?;
+        let seed = fresh_seed()?;
         self.tx.create_fair_seed(game, &seed)?;
         Ok(texts::say(
             "dice.commitment",
@@ -26,101 +25,14 @@ impl Work<'_> {
     }
 
     /// Makes every draw of chance `state` waits for after an order of
-    /// `seat` in this mail, applies and records each with its public
-    /// inputs; returns what happened, each draw told first, for both
-    /// players' mails. Nothing happens in a game that waits for no draw.
+    /// `seat` in this mail ([`draw_and_record`]).
     pub(super) fn draw_chance(
         &mut self,
         state: &mut dyn AnyGame,
         game: &GameRow,
         seat: Seat,
     ) -> Result<Vec<Happened>> {
-        if state.chance().is_none() {
-            return Ok(Vec::new());
-        }
-        let seed = match self.tx.fair_seed(game.id)? {
-            Some(kept) => kept.seed,
-            // A game with chance always has its seed from its creation; one
-            // made before seeds were kept gets one now, and the draws are
-            // fair from here on.
-            None => {
-                let seed = Seed::fresh().map_err(|e| {
-                    StoreError::Corrupt(format!("no random seed from the system: {e}"))
-                })?;
-                self.tx.create_fair_seed(game.id, &seed)?;
-                seed
-            }
-        };
-        let reply = self.tx.latest_mail_of(game.id, seat.other())?;
-        let words = self.tx.seed_words(game.id)?;
-        let base = DrawInputs {
-            number: 0,
-            mail: InputDigest::of(self.message_id),
-            reply: InputDigest::of(reply.as_deref().unwrap_or("")),
-            words: words_digest([&words[0], &words[1]]),
-        };
-        let tx: &Tx<'_> = self.tx;
-        let mut made = Vec::new();
-        let mut failed = None;
-        let drawn = draw_pending(state, &mut |chance| match tx.next_draw_number(game.id) {
-            Ok(number) => {
-                let inputs = DrawInputs { number, ..base };
-                made.push(inputs);
-                fair::outcome(&seed, &inputs, chance)
-            }
-            Err(e) => {
-                failed.get_or_insert(e);
-                0
-            }
-        });
-        if let Some(e) = failed {
-            return Err(e.into());
-        }
-        let drawn = drawn.map_err(|r| {
-            StoreError::Corrupt(format!(
-                "game {} refused its own chance order: {}",
-                game.id, r.problem
-            ))
-        })?;
-        let shown_words: Vec<String> = words
-            .iter()
-            .zip(Seat::BOTH)
-            .filter(|(w, _)| !w.is_empty())
-            .map(|(w, s)| format!("{:?} ({})", w, side_name(game, s)))
-            .collect();
-        let mut happened = Vec::new();
-        for (d, inputs) in drawn.iter().zip(&made) {
-            let seq = self.tx.add_entry(
-                game.id,
-                EntryKind::Order,
-                None,
-                &d.order,
-                &format!("DRAW {}", inputs.number),
-                Some(self.message_id),
-                self.at,
-                &d.events,
-            )?;
-            self.tx.add_fair_draw(game.id, seq, inputs)?;
-            let told = texts::say(
-                "dice.drawn",
-                minijinja::context! {
-                    number => inputs.number,
-                    what => d.what,
-                    order => d.order,
-                    mail => self.message_id,
-                    side => side_name(game, seat.other()),
-                    reply => reply,
-                    words => shown_words.join(" and "),
-                },
-            );
-            happened.push(Happened {
-                data: serde_json::Value::Null,
-                text: told,
-                forced: None,
-            });
-            happened.extend(d.events.iter().cloned());
-        }
-        Ok(happened)
+        draw_and_record(self.tx, state, game, seat, self.message_id, self.at)
     }
 
     /// `SEED words`: the seat's words, mixed into every later draw of the
@@ -165,6 +77,111 @@ impl Work<'_> {
             )
         }))
     }
+}
+
+/// Makes every draw of chance `state` waits for after an order of `seat`
+/// that came in the mail `mail` (its Message-ID, or the moderator's
+/// command), applies and records each with its public inputs; returns
+/// what happened, each draw told first, for both players' mails. Nothing
+/// happens in a game that waits for no draw.
+pub(super) fn draw_and_record(
+    tx: &Tx<'_>,
+    state: &mut dyn AnyGame,
+    game: &GameRow,
+    seat: Seat,
+    mail: &str,
+    at: Timestamp,
+) -> Result<Vec<Happened>> {
+    if state.chance().is_none() {
+        return Ok(Vec::new());
+    }
+    let seed = match tx.fair_seed(game.id)? {
+        Some(kept) => kept.seed,
+        // A game with chance always has its seed from its creation; one
+        // made before seeds were kept gets one now, and the draws are fair
+        // from here on.
+        None => {
+            let seed = fresh_seed()?;
+            tx.create_fair_seed(game.id, &seed)?;
+            seed
+        }
+    };
+    let reply = tx.latest_mail_of(game.id, seat.other())?;
+    let words = tx.seed_words(game.id)?;
+    let base = DrawInputs {
+        number: 0,
+        mail: InputDigest::of(mail),
+        reply: InputDigest::of(reply.as_deref().unwrap_or("")),
+        words: words_digest([&words[0], &words[1]]),
+    };
+    let mut made = Vec::new();
+    let mut failed = None;
+    let drawn = draw_pending(state, &mut |chance| match tx.next_draw_number(game.id) {
+        Ok(number) => {
+            let inputs = DrawInputs { number, ..base };
+            made.push(inputs);
+            fair::outcome(&seed, &inputs, chance)
+        }
+        Err(e) => {
+            failed.get_or_insert(e);
+            0
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    let drawn = drawn.map_err(|r| {
+        StoreError::Corrupt(format!(
+            "game {} refused its own chance order: {}",
+            game.id, r.problem
+        ))
+    })?;
+    let shown_words: Vec<String> = words
+        .iter()
+        .zip(Seat::BOTH)
+        .filter(|(w, _)| !w.is_empty())
+        .map(|(w, s)| format!("{:?} ({})", w, side_name(game, s)))
+        .collect();
+    let mut happened = Vec::new();
+    for (d, inputs) in drawn.iter().zip(&made) {
+        let seq = tx.add_entry(
+            game.id,
+            EntryKind::Order,
+            None,
+            &d.order,
+            &format!("DRAW {}", inputs.number),
+            Some(mail),
+            at,
+            &d.events,
+        )?;
+        tx.add_fair_draw(game.id, seq, inputs)?;
+        let told = texts::say(
+            "dice.drawn",
+            minijinja::context! {
+                number => inputs.number,
+                what => d.what,
+                order => d.order,
+                mail => mail,
+                side => side_name(game, seat.other()),
+                reply => reply,
+                words => shown_words.join(" and "),
+            },
+        );
+        happened.push(Happened {
+            data: serde_json::Value::Null,
+            text: told,
+            forced: None,
+        });
+        happened.extend(d.events.iter().cloned());
+    }
+    Ok(happened)
+}
+
+/// A fresh seed from the system; a system without one is an error, never
+/// a weaker seed.
+fn fresh_seed() -> Result<Seed> {
+    Ok(Seed::fresh()
+        .map_err(|e| StoreError::Corrupt(format!("no random seed from the system: {e}")))?)
 }
 
 /// The service's fair draws, end to end, through the Maildir and the file
@@ -450,6 +467,32 @@ mod tests {
                 _ => None,
             })
             .unwrap()
+    }
+
+    #[test]
+    fn a_moderators_order_draws_as_a_players_would() {
+        let mut site = Site::new("act");
+        let (outs, _) = site.mail(
+            ANN,
+            "orderly@example.org",
+            "NEW COINRACE VS bob@example.org",
+        );
+        let (bob_addr, _) = to(&outs, BOB);
+        site.mail(BOB, &bob_addr, "ACCEPT");
+        let now = chrono::Utc::now();
+        let done = site
+            .service
+            .moderate("ACT 1 NORTH TOSS", "cli:test", now)
+            .unwrap();
+        assert!(done.contains("Draw 1 (a coin toss): "), "{done}");
+        let record = site.export(1);
+        assert!(record.contains("DRAW 1 "), "{record}");
+        // The draw was applied: the turn passed to South.
+        let replayed = crate::record::replay(&Record::read(&record).unwrap()).unwrap();
+        assert_eq!(
+            replayed.game.pending().map(|p| p.seat),
+            Some(crate::games::Seat::South)
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 
 use super::clock::{fresh_deadline, reminders_told_now};
+use super::dice::draw_and_record;
 use super::game::{load, side_name};
 use super::identity::{reply_address, seat_secret_generation};
 use super::notices::queue_notice;
@@ -704,16 +705,26 @@ fn act(
         at,
         &happened,
     )?;
+    // A draw the order leaves the game waiting for is made at once, as
+    // after a player's order (docs/dice.md).
+    let drawn = draw_and_record(tx, state.as_mut(), row, seat, cx.seed, at)?;
     let count = tx.entry_count(game)?;
     tx.set_position(game, &state.position(), count, at)?;
     fresh_deadline(tx, cx.config, game, state.as_ref(), cx.now)?;
     if let Some(outcome) = state.outcome() {
         tx.finish(game, outcome.result, &outcome.reason, at)?;
     }
-    Ok(Ok(texts::say(
+    let mut acted = texts::say(
         "moderator.acted",
         minijinja::context! { order => parsed, side => side_name(row, seat) },
-    )))
+    );
+    // The draws' own sentences, which carry no game data, beside the
+    // game's events.
+    for told in drawn.iter().filter(|h| h.data.is_null()) {
+        acted.push(' ');
+        acted.push_str(&told.text);
+    }
+    Ok(Ok(acted))
 }
 
 /// Ends a game by a moderator's decision; `Some(refusal)` when it cannot.
