@@ -178,3 +178,112 @@ pub fn verify(record: &Record) -> Result<Vec<CheckedDraw>, VerifyError> {
         (Ok(_), _) => Ok(checked),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::games::chance::draw_pending;
+    use crate::games::fair::{self, words_digest, DrawInputs, InputDigest, Seed};
+    use crate::games::hosted;
+    use crate::games::GameOptions;
+    use crate::record::{verify, Record, Recorder, VerifyError, COMMITMENT_TAG, REVEALED_TAG};
+
+    /// A coin race played to its end with fair draws under `seed`, as a
+    /// record that reveals the seed.
+    fn played(seed: &Seed) -> String {
+        let coin = hosted::find("coinrace").expect("the test build hosts the coin race");
+        let mut rec = Recorder::new(coin, &GameOptions::default());
+        let mut number = 0;
+        while rec.finish().is_none() {
+            rec.apply("TOSS").unwrap();
+            let mut game = rec.game().clone_box();
+            let mut inputs = Vec::new();
+            let drawn = draw_pending(game.as_mut(), &mut |chance| {
+                number += 1;
+                let i = DrawInputs {
+                    number,
+                    mail: InputDigest::of(&format!("m{number}@x")),
+                    reply: InputDigest::of(""),
+                    words: words_digest(["", ""]),
+                };
+                inputs.push(i);
+                fair::outcome(seed, &i, chance)
+            })
+            .unwrap();
+            for (d, i) in drawn.iter().zip(inputs) {
+                rec.draw(&d.order, i).unwrap();
+            }
+        }
+        let tags = rec.tags_mut();
+        tags.set_extra(COMMITMENT_TAG, &seed.commitment().to_string())
+            .unwrap();
+        tags.set_extra(REVEALED_TAG, &seed.to_hex()).unwrap();
+        rec.record().to_string()
+    }
+
+    #[test]
+    fn a_record_with_draws_reads_back_as_written_and_verifies() {
+        let seed = Seed::from_bytes([9; 32]);
+        let text = played(&seed);
+        let record = Record::read(&text).unwrap();
+        assert_eq!(record.to_string(), text);
+        let draws = verify(&record).unwrap();
+        assert!(draws.len() >= 3);
+        // The movetext survives mail: no line past 76 columns.
+        let movetext = text.split("\n\n").nth(1).unwrap();
+        assert!(movetext.lines().all(|l| l.chars().count() <= 76), "{text}");
+    }
+
+    #[test]
+    fn a_draw_where_the_game_waits_for_none_does_not_replay() {
+        let text = played(&Seed::from_bytes([1; 32]));
+        // Draw 1 given twice in a row: the second stands where South's TOSS
+        // is due.
+        let lines: Vec<&str> = text.lines().collect();
+        let at = lines.iter().position(|l| l.contains("DRAW 1 ")).unwrap();
+        let block = lines[at..at + 4].join("\n").replace("DRAW 1 ", "DRAW 50 ");
+        let moved = text.replacen(
+            &lines[at + 3].to_string(),
+            &format!("{}\n{block}", lines[at + 3]),
+            1,
+        );
+        let err = verify(&Record::read(&moved).unwrap()).unwrap_err();
+        assert!(matches!(err, VerifyError::Replay(_)), "{err:?}");
+    }
+
+    #[test]
+    fn draw_lines_that_do_not_read_are_refused_with_their_line() {
+        let text = played(&Seed::from_bytes([2; 32]));
+        let reply = text
+            .lines()
+            .position(|l| l.trim_start().starts_with("reply "))
+            .unwrap();
+        let without: Vec<&str> = text
+            .lines()
+            .enumerate()
+            .filter(|(i, _)| *i != reply)
+            .map(|(_, l)| l)
+            .collect();
+        let err = Record::read(&without.join("\n")).unwrap_err();
+        assert!(err.problem.contains("reply comes here"), "{err:?}");
+        let zero = text.replacen("DRAW 1 ", "DRAW 0 ", 1);
+        let err = Record::read(&zero).unwrap_err();
+        assert!(err.problem.contains("numbered from 1"), "{err:?}");
+        let short = text.replacen("      mail ", "      mail 12", 1);
+        assert!(Record::read(&short).is_err());
+    }
+
+    #[test]
+    fn a_number_given_twice_is_refused() {
+        let text = played(&Seed::from_bytes([4; 32]));
+        let again = text.replacen("DRAW 2 ", "DRAW 1 ", 1);
+        match verify(&Record::read(&again).unwrap()) {
+            Err(VerifyError::Draw {
+                number, problem, ..
+            }) => {
+                assert_eq!(number, 1);
+                assert!(problem.contains("numbers only go up"), "{problem}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
