@@ -136,7 +136,8 @@ pub struct DrawInputs {
 }
 
 /// How many candidates a draw tries before it takes the last: each is
-/// rejected with a chance below 2^-61, so the bound is never met.
+/// rejected with a chance below outcomes / 2^64 (at most 2^-32), so the
+/// bound is never met.
 const MAX_CANDIDATES: u32 = 64;
 
 /// The outcome of the draw with `inputs` of `chance`, under `seed`: a

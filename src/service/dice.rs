@@ -496,6 +496,36 @@ mod tests {
     }
 
     #[test]
+    fn a_draw_rolled_back_is_drawn_again_under_a_new_number() {
+        let mut site = Site::new("rollback");
+        let (outs, _) = site.mail(
+            ANN,
+            "orderly@example.org",
+            "NEW COINRACE VS bob@example.org",
+        );
+        let (bob_addr, _) = to(&outs, BOB);
+        let (outs, _) = site.mail(BOB, &bob_addr, "ACCEPT");
+        let (ann_addr, _) = to(&outs, ANN);
+        site.mail(ANN, &ann_addr, "TOSS");
+        let now = chrono::Utc::now();
+        let done = site
+            .service
+            .moderate("ROLLBACK 1 1 a test", "cli:test", now)
+            .unwrap();
+        assert!(done.contains("Draw 2 (a coin toss): "), "{done}");
+        let record = site.export(1);
+        assert!(
+            record.contains("DRAW 2 ") && !record.contains("DRAW 1 "),
+            "{record}"
+        );
+        let replayed = crate::record::replay(&Record::read(&record).unwrap()).unwrap();
+        assert_eq!(
+            replayed.game.pending().map(|p| p.seat),
+            Some(crate::games::Seat::South)
+        );
+    }
+
+    #[test]
     fn the_seed_stays_secret_while_the_game_goes_on() {
         let mut site = Site::new("secret");
         let (outs, _) = site.mail(

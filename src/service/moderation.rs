@@ -530,17 +530,19 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
                 )));
             }
             replayed(tx, cx, &row)?;
-            (
-                row.id,
-                texts::say(
-                    "moderator.rolled_back",
-                    minijinja::context! {
-                        count => removed.len(),
-                        orders => removed,
-                        reason => reason,
-                    },
-                ),
-            )
+            let mut done = texts::say(
+                "moderator.rolled_back",
+                minijinja::context! {
+                    count => removed.len(),
+                    orders => removed,
+                    reason => reason,
+                },
+            );
+            for told in redraw(tx, cx, &row)? {
+                done.push(' ');
+                done.push_str(&told);
+            }
+            (row.id, done)
         }
         Action::Act { game, seat, order } => {
             let row = game_row(tx, *game)?;
@@ -652,6 +654,37 @@ fn replayed(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()> {
         tx.set_held(row.id, seat, &[])?;
     }
     fresh_deadline(tx, cx.config, row.id, state, cx.now)
+}
+
+/// A game rolled back to where it waits for a draw of chance draws again
+/// at once, under a new number (a number is never given twice, so the
+/// record shows the one rolled back as skipped: docs/dice.md); returns the
+/// draws in words. A game without chance never waits for one.
+fn redraw(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<Vec<String>> {
+    let mut state = rebuild(tx, row, cx.config.address_parts().1)?
+        .game()
+        .clone_box();
+    if state.chance().is_none() {
+        return Ok(Vec::new());
+    }
+    // The draw follows the last order left, whoever gave it.
+    let seat = tx
+        .entries(row.id)?
+        .iter()
+        .rev()
+        .find_map(|e| e.seat)
+        .unwrap_or(Seat::North);
+    let at = Timestamp::from(cx.now);
+    let drawn = draw_and_record(tx, state.as_mut(), row, seat, cx.seed, at)?;
+    replayed(tx, cx, row)?;
+    if let Some(outcome) = state.outcome() {
+        tx.finish(row.id, outcome.result, &outcome.reason, at)?;
+    }
+    Ok(drawn
+        .into_iter()
+        .filter(|h| h.data.is_null())
+        .map(|h| h.text)
+        .collect())
 }
 
 /// `ACT`: the order applied for `seat` as if the player had sent it.
