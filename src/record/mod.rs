@@ -49,7 +49,7 @@ mod tags;
 mod verify;
 mod write;
 
-pub use json::{JsonComment, JsonEnd, JsonForced, JsonOrder, JsonRecord, JSON_FORMAT};
+pub use json::{JsonComment, JsonDraw, JsonEnd, JsonForced, JsonOrder, JsonRecord, JSON_FORMAT};
 pub use read::{game_tag, ReadError};
 pub use recorder::{Recorder, Refused};
 pub use replay::{replay, ReplayError, Replayed, ReplayedOrder};

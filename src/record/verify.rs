@@ -228,6 +228,13 @@ mod tests {
         assert_eq!(record.to_string(), text);
         let draws = verify(&record).unwrap();
         assert!(draws.len() >= 3);
+        let json = crate::record::replay(&record).unwrap().to_json();
+        assert_eq!(json.draws.len(), draws.len());
+        assert_eq!(json.draws[0].number, 1);
+        assert_eq!(
+            json.draws[0].inputs["mail"],
+            InputDigest::of("m1@x").to_string()
+        );
         // The movetext survives mail: no line past 76 columns.
         let movetext = text.split("\n\n").nth(1).unwrap();
         assert!(movetext.lines().all(|l| l.chars().count() <= 76), "{text}");
