@@ -376,13 +376,22 @@ fn thread_id(field: &str, id: &str) -> Option<String> {
 /// pass RFC 5322's 998 octets.
 fn encode_body(text: &str) -> Body {
     let text = normalise(text);
-    // RFC 5322/2045 limits for 7bit: no NUL, no bare CR, 998 octets a line.
-    let seven_bit = text.is_ascii()
-        && !text.bytes().any(|b| b == 0 || b == b'\r')
-        && text.split('\n').all(|line| line.len() <= 998);
+    // RFC 5322/2045 limits for 7bit: no NUL, no bare CR, 998 octets a line;
+    // checked in the same pass that turns LF into CRLF.
+    let mut crlf = Vec::with_capacity(text.len() + text.len() / 16);
+    let mut line = 0usize;
+    let seven_bit = text.bytes().all(|b| {
+        if b == b'\n' {
+            crlf.extend_from_slice(b"\r\n");
+            line = 0;
+            return true;
+        }
+        crlf.push(b);
+        line += 1;
+        b.is_ascii() && b != 0 && b != b'\r' && line <= 998
+    });
     if seven_bit {
-        let crlf = text.replace('\n', "\r\n");
-        Body::dangerous_pre_encoded(crlf.into_bytes(), ContentTransferEncoding::SevenBit)
+        Body::dangerous_pre_encoded(crlf, ContentTransferEncoding::SevenBit)
     } else {
         // Quoted-printable can encode anything; the fallback only exists
         // because the API returns a Result.
@@ -393,7 +402,11 @@ fn encode_body(text: &str) -> Body {
 
 /// The body text with LF line ends and a final line break.
 fn normalise(text: &str) -> String {
-    let mut text = text.replace("\r\n", "\n");
+    let mut text = if text.contains('\r') {
+        text.replace("\r\n", "\n")
+    } else {
+        text.to_owned()
+    };
     if !text.ends_with('\n') {
         text.push('\n');
     }
