@@ -61,22 +61,27 @@ impl Work<'_> {
         Ok(())
     }
 
-    /// The sentence that reveals a finished game's seed, for its last mails;
-    /// `None` for a game without a seed or not over.
+    /// The sentence that reveals a finished game's seed ([`revealed`]).
     pub(super) fn revealed_seed(&self, game: &GameRow) -> Result<Option<String>> {
-        if game.status != crate::store::GameStatus::Finished {
-            return Ok(None);
-        }
-        Ok(self.tx.fair_seed(game.id)?.map(|kept| {
-            texts::say(
-                "dice.revealed",
-                minijinja::context! {
-                    seed => kept.seed.to_hex(),
-                    commitment => kept.commitment.to_string(),
-                },
-            )
-        }))
+        revealed(self.tx, game)
     }
+}
+
+/// The sentence that reveals a finished game's seed, for its last mails;
+/// `None` for a game without a seed or not over.
+pub(super) fn revealed(tx: &Tx<'_>, game: &GameRow) -> Result<Option<String>> {
+    if game.status != crate::store::GameStatus::Finished {
+        return Ok(None);
+    }
+    Ok(tx.fair_seed(game.id)?.map(|kept| {
+        texts::say(
+            "dice.revealed",
+            minijinja::context! {
+                seed => kept.seed.to_hex(),
+                commitment => kept.commitment.to_string(),
+            },
+        )
+    }))
 }
 
 /// Makes every draw of chance `state` waits for after an order of `seat`
@@ -523,6 +528,49 @@ mod tests {
             replayed.game.pending().map(|p| p.seat),
             Some(crate::games::Seat::South)
         );
+    }
+
+    #[test]
+    fn a_moderators_ruling_reveals_the_seed_in_the_last_mails() {
+        let mut site = Site::new("forfeit");
+        let (outs, _) = site.mail(
+            ANN,
+            "orderly@example.org",
+            "NEW COINRACE VS bob@example.org",
+        );
+        let (bob_addr, _) = to(&outs, BOB);
+        let (outs, _) = site.mail(BOB, &bob_addr, "ACCEPT");
+        let (ann_addr, _) = to(&outs, ANN);
+        site.mail(ANN, &ann_addr, "TOSS");
+        let now = chrono::Utc::now();
+        site.service
+            .moderate("FORFEIT 1 SOUTH", "cli:test", now)
+            .unwrap();
+        let seed = site
+            .service
+            .store()
+            .read()
+            .unwrap()
+            .fair_seed(1)
+            .unwrap()
+            .unwrap()
+            .seed
+            .to_hex();
+        // The next poll sends the notices the ruling queued.
+        site.mail(ANN, "orderly@example.org", "GAMES");
+        let told: Vec<String> = std::fs::read_dir(site.dir.join("sent"))
+            .unwrap()
+            .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap_or_default())
+            .filter(|m| m.contains("tosses was"))
+            .collect();
+        assert_eq!(told.len(), 2, "both players are told the seed");
+        let record = site.export(1);
+        assert!(
+            record.contains(&format!("[Revealed \"{seed}\"]")),
+            "{record}"
+        );
+        let (report, ok) = crate::record::verify_report(&record);
+        assert!(ok, "{report}");
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 
 use super::clock::{fresh_deadline, reminders_told_now};
-use super::dice::draw_and_record;
+use super::dice::{draw_and_record, revealed};
 use super::game::{load, side_name};
 use super::identity::{reply_address, seat_secret_generation};
 use super::notices::queue_notice;
@@ -867,7 +867,12 @@ fn announce(tx: &Tx<'_>, cx: &Context<'_>, game: i64, words: &str) -> Result<()>
     let record = if row.status == GameStatus::Finished {
         let site = cx.config.address_parts().1;
         let record = rebuild(tx, row, site)?.into_record().to_string();
-        format!("\n{}\n\n{record}", texts::say("update.record", ()))
+        // A game with chance reveals its seed in its last mails.
+        let seed = match revealed(tx, row)? {
+            Some(words) => format!("{}\n\n", texts::wrap(&words).trim_end()),
+            None => String::new(),
+        };
+        format!("\n{seed}{}\n\n{record}", texts::say("update.record", ()))
     } else {
         String::new()
     };
