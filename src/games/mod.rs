@@ -73,8 +73,10 @@ impl Seat {
 pub struct GameOptions {
     /// The seat that takes the first turn (SQUARES R1: chosen at creation).
     pub first: Seat,
-    /// The seed for games that need chance (dice, cards). Games without chance
-    /// ignore it; the service draws and records it so that a replay is exact.
+    /// A number kept with each game. No hosted game reads it: the service
+    /// draws a game's chance itself, from a seed of its own that it commits
+    /// to and reveals (docs/dice.md), and records every outcome as an
+    /// order, so that a replay is exact without it.
     pub seed: Option<u64>,
 }
 

@@ -34,9 +34,9 @@ pub struct GameRow {
     pub created_at: Timestamp,
     /// Last change.
     pub updated_at: Timestamp,
-    /// The seed of the game's draws of chance
-    /// ([`GameOptions::seed`](crate::games::GameOptions::seed)); `None`
-    /// for games created before seeds were kept.
+    /// [`GameOptions::seed`](crate::games::GameOptions::seed); `None`
+    /// for games created before it was kept. The seed of the draws of
+    /// chance is another, secret until the game is over (`fair.rs`).
     pub seed: Option<u64>,
 }
 
