@@ -1,13 +1,12 @@
 //! Reading a record from text: the syntax only. Whether the orders are
 //! legal is [`super::replay`]'s business.
 
+use crate::games::fair::{DrawInputs, InputDigest};
 use crate::games::hosted::{self, Hosted};
 use crate::games::{GameResult, Seat};
 
 use super::tags::{clean_value, is_tag_name, ROSTER};
 use super::write::{EntryLines, Layout, Line};
-use crate::games::fair::{DrawInputs, InputDigest};
-
 use super::{
     clean_comment, read_words as words, DrawEntry, EndMarker, Ending, Entry, Finish, ForcedNote,
     OrderEntry, Record, Tags, Termination,
