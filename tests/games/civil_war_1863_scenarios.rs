@@ -52,7 +52,9 @@ impl Square {
 
     /// P2: a step joins two squares that differ by at most one in column and row.
     fn is_neighbour(self, other: Square) -> bool {
-        self != other && self.column.abs_diff(other.column) <= 1 && self.row.abs_diff(other.row) <= 1
+        self != other
+            && self.column.abs_diff(other.column) <= 1
+            && self.row.abs_diff(other.row) <= 1
     }
 
     fn is_diagonal_neighbour(self, other: Square) -> bool {
@@ -450,13 +452,16 @@ struct Problems<'a> {
 
 impl Problems<'_> {
     fn add(&mut self, problem: String) {
-        self.found.push(format!("{}: {problem}", self.file.display()));
+        self.found
+            .push(format!("{}: {problem}", self.file.display()));
     }
 
     fn square(&mut self, name: &str, what: &str) -> Option<Square> {
         let square = Square::parse(name);
         if square.is_none() {
-            self.add(format!("{what}: {name:?} is not a square of the 18 x 18 board"));
+            self.add(format!(
+                "{what}: {name:?} is not a square of the 18 x 18 board"
+            ));
         }
         square
     }
@@ -494,7 +499,9 @@ impl Problems<'_> {
             if let Some(disabled) = force.disabled {
                 disabled_markers += 1;
                 if disabled.total() == 0 || !disabled.fits_in(pieces) {
-                    self.add(format!("{what}: {name}'s disabled pieces are not its pieces"));
+                    self.add(format!(
+                        "{what}: {name}'s disabled pieces are not its pieces"
+                    ));
                 }
             }
             if let Some(moved) = force.moved {
@@ -512,15 +519,24 @@ impl Problems<'_> {
         }
         for (side, pieces) in per_side {
             if !pieces.fits_in(box_pieces(side)) {
-                self.add(format!("{what}: {side:?} fields more pieces than the box holds"));
+                self.add(format!(
+                    "{what}: {side:?} fields more pieces than the box holds"
+                ));
             }
         }
         if disabled_markers > 3 || fortification_markers > 6 {
-            self.add(format!("{what}: more markers than the box holds (P24, P31)"));
+            self.add(format!(
+                "{what}: more markers than the box holds (P24, P31)"
+            ));
         }
     }
 
-    fn flags(&mut self, flags: &BTreeMap<String, Side>, cities: &BTreeMap<String, &City>, what: &str) {
+    fn flags(
+        &mut self,
+        flags: &BTreeMap<String, Side>,
+        cities: &BTreeMap<String, &City>,
+        what: &str,
+    ) {
         for (name, side) in flags {
             self.square(name, what);
             let owner = cities.get(name).and_then(|c| named_city(&c.name));
@@ -535,12 +551,20 @@ impl Problems<'_> {
 }
 
 fn check_board(board: &Board, p: &mut Problems) {
-    for name in board.water_only.iter().chain(&board.sea).chain(&board.river).chain(&board.mountain) {
+    for name in board
+        .water_only
+        .iter()
+        .chain(&board.sea)
+        .chain(&board.river)
+        .chain(&board.mountain)
+    {
         p.square(name, "board");
     }
     for name in &board.water_only {
         if !board.sea.contains(name) && !board.river.contains(name) {
-            p.add(format!("board: water-only {name} is in neither sea nor river"));
+            p.add(format!(
+                "board: water-only {name} is in neither sea nor river"
+            ));
         }
     }
     for chain in &board.water_joins {
@@ -549,7 +573,9 @@ fn check_board(board: &Board, p: &mut Problems) {
         }
         for name in chain {
             if !board.sea.contains(name) && !board.river.contains(name) {
-                p.add(format!("board: water join through {name}, which holds no water"));
+                p.add(format!(
+                    "board: water join through {name}, which holds no water"
+                ));
             }
         }
         p.chain(chain, "board water_joins");
@@ -558,7 +584,9 @@ fn check_board(board: &Board, p: &mut Problems) {
         let ends: Vec<Option<Square>> = pass.iter().map(|n| p.square(n, "board passes")).collect();
         match ends.as_slice() {
             [Some(a), Some(b)] if a.is_diagonal_neighbour(*b) => {}
-            _ => p.add(format!("board: pass {pass:?} is not a pair of diagonal neighbours")),
+            _ => p.add(format!(
+                "board: pass {pass:?} is not a pair of diagonal neighbours"
+            )),
         }
     }
     for line in &board.rail_lines {
@@ -572,7 +600,9 @@ fn check_board(board: &Board, p: &mut Problems) {
         for name in section {
             p.square(name, "board sections");
             if !rail.contains(name) {
-                p.add(format!("board: section square {name} is on no railroad line"));
+                p.add(format!(
+                    "board: section square {name} is on no railroad line"
+                ));
             }
         }
     }
@@ -581,14 +611,23 @@ fn check_board(board: &Board, p: &mut Problems) {
     for city in &board.cities {
         p.square(&city.square, "board city");
         if !names.insert(city.name.as_str()) || !squares.insert(city.square.as_str()) {
-            p.add(format!("board: city {} or its square is given twice", city.name));
+            p.add(format!(
+                "board: city {} or its square is given twice",
+                city.name
+            ));
         }
         let expected = named_city(&city.name).map_or(CityKind::Town, |(kind, _)| kind);
         if city.kind != expected {
-            p.add(format!("board: {} is a {expected:?}, not a {:?}", city.name, city.kind));
+            p.add(format!(
+                "board: {} is a {expected:?}, not a {:?}",
+                city.name, city.kind
+            ));
         }
         if board.water_only.contains(&city.square) {
-            p.add(format!("board: city {} stands on a water-only square", city.name));
+            p.add(format!(
+                "board: city {} stands on a water-only square",
+                city.name
+            ));
         }
     }
 }
@@ -597,7 +636,10 @@ fn check_step(step: &Step, index: usize, cities: &BTreeMap<String, &City>, p: &m
     let what = format!("step {}", index + 1);
     let needs_side = !matches!(step.order, Order::Toss);
     if needs_side == (step.side == Giver::Service) {
-        p.add(format!("{what}: a {:?} is not given by {:?}", step.order, step.side));
+        p.add(format!(
+            "{what}: a {:?} is not given by {:?}",
+            step.order, step.side
+        ));
     }
     let fields = [
         ("from", step.from.is_some()),
@@ -663,7 +705,9 @@ fn check_step(step: &Step, index: usize, cities: &BTreeMap<String, &City>, p: &m
                 || expect.captured.is_some()
                 || expect.end.is_some();
             if checks {
-                p.add(format!("{what}: a refusal changes nothing, so it checks nothing else"));
+                p.add(format!(
+                    "{what}: a refusal changes nothing, so it checks nothing else"
+                ));
             }
         }
         (None, Some(true)) => {
@@ -672,8 +716,13 @@ fn check_step(step: &Step, index: usize, cities: &BTreeMap<String, &City>, p: &m
                 chain.extend(path.iter().cloned());
                 p.chain(&chain, &what);
             }
+            if let Some(k) = step.k {
+                check_accepted_losses(k, step.eliminate, step.lose, &what, p);
+            }
         }
-        _ => p.add(format!("{what}: expect holds exactly one of refused and accepted = true")),
+        _ => p.add(format!(
+            "{what}: expect holds exactly one of refused and accepted = true"
+        )),
     }
     if let Some(squares) = &expect.squares {
         p.forces(squares, &what);
@@ -683,7 +732,9 @@ fn check_step(step: &Step, index: usize, cities: &BTreeMap<String, &City>, p: &m
     }
     if let Some(markers) = &expect.markers {
         if markers.disabled > 3 || markers.fortification > 6 {
-            p.add(format!("{what}: the box holds 3 disabled and 6 fortification markers"));
+            p.add(format!(
+                "{what}: the box holds 3 disabled and 6 fortification markers"
+            ));
         }
     }
     for cut in expect.cut.iter().flatten() {
@@ -698,7 +749,9 @@ fn check_step(step: &Step, index: usize, cities: &BTreeMap<String, &City>, p: &m
     }
     if let Some(end) = &expect.end {
         if (end.reason == EndReason::Stalemate) != end.winner.is_none() {
-            p.add(format!("{what}: a stalemate has no winner, any other end has one"));
+            p.add(format!(
+                "{what}: a stalemate has no winner, any other end has one"
+            ));
         }
     }
     if expect.pending_side.is_some() && expect.pending.is_none_or(|d| d == Pending::None) {
@@ -711,8 +764,30 @@ fn check_step(step: &Step, index: usize, cities: &BTreeMap<String, &City>, p: &m
             BattleKind::Sacrifice => battle.attack == 1 && battle.defence > 1,
         };
         if !consistent {
-            p.add(format!("{what}: strengths do not make a {:?} battle (P19)", battle.kind));
+            p.add(format!(
+                "{what}: strengths do not make a {:?} battle (P19)",
+                battle.kind
+            ));
         }
+    }
+}
+
+/// P20: an accepted choice eliminates at most k defenders and loses exactly k - 1 of the
+/// attacker's own pieces, which the README has the file name unless k is 1. (A refused
+/// choice may break this on purpose.)
+fn check_accepted_losses(
+    k: u32,
+    eliminate: Option<Pieces>,
+    lose: Option<Pieces>,
+    what: &str,
+    p: &mut Problems,
+) {
+    if eliminate.is_some_and(|e| e.total() > k) {
+        p.add(format!("{what}: more defenders named than k = {k}"));
+    }
+    let lost = lose.map_or(0, Pieces::total);
+    if lost + 1 != k {
+        p.add(format!("{what}: k = {k} loses k - 1 pieces, not {lost}"));
     }
 }
 
@@ -723,7 +798,10 @@ fn check(path: &Path, owner: Owner, scenario: &Scenario) -> Vec<String> {
         found: Vec::new(),
     };
     if scenario.id != owner.to_string() {
-        p.add(format!("id {:?} does not match the file name ({owner})", scenario.id));
+        p.add(format!(
+            "id {:?} does not match the file name ({owner})",
+            scenario.id
+        ));
     }
     if scenario.title.trim().is_empty() {
         p.add("an empty title".into());
@@ -740,21 +818,32 @@ fn check(path: &Path, owner: Owner, scenario: &Scenario) -> Vec<String> {
         }
     }
     check_board(&scenario.board, &mut p);
-    let cities: BTreeMap<String, &City> =
-        scenario.board.cities.iter().map(|c| (c.square.clone(), c)).collect();
+    let cities: BTreeMap<String, &City> = scenario
+        .board
+        .cities
+        .iter()
+        .map(|c| (c.square.clone(), c))
+        .collect();
     p.forces(&scenario.start.squares, "start");
     p.flags(&scenario.start.flags, &cities, "start");
     for (name, force) in &scenario.start.squares {
         if force.moved.is_some() {
-            p.add(format!("start: {name} lists moved pieces at the start of a turn"));
+            p.add(format!(
+                "start: {name} lists moved pieces at the start of a turn"
+            ));
         }
-        if force.gunboat > 0 && force.side == scenario.start.turn && force.aboard != 0 {
-            if force.aboard != force.infantry {
-                p.add(format!("start: all the mover's infantry on {name} is aboard (P13)"));
-            }
+        // P13: at the start of a turn the mover's infantry and gunboat on one square have
+        // stood together since it began, so all of that infantry is aboard.
+        let mover_with_boat = force.gunboat > 0 && force.side == scenario.start.turn;
+        if mover_with_boat && force.aboard != 0 && force.aboard != force.infantry {
+            p.add(format!(
+                "start: all the mover's infantry on {name} is aboard (P13)"
+            ));
         }
         if force.fortified && cities.get(name).is_none_or(|c| c.kind != CityKind::Key) {
-            p.add(format!("start: a fortification marker on {name}, no key city (P31)"));
+            p.add(format!(
+                "start: a fortification marker on {name}, no key city (P31)"
+            ));
         }
     }
     if scenario.steps.is_empty() {
@@ -767,7 +856,12 @@ fn check(path: &Path, owner: Owner, scenario: &Scenario) -> Vec<String> {
 }
 
 fn fail_on(problems: Vec<String>) {
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }
 
 #[test]
@@ -830,7 +924,13 @@ fn every_ruling_has_an_accepted_and_a_refused_step() {
 #[test]
 fn the_checks_catch_what_they_are_for() {
     assert_eq!(Square::parse("A1"), Some(Square { column: 0, row: 1 }));
-    assert_eq!(Square::parse("R18"), Some(Square { column: 17, row: 18 }));
+    assert_eq!(
+        Square::parse("R18"),
+        Some(Square {
+            column: 17,
+            row: 18
+        })
+    );
     for bad in ["S1", "A0", "A19", "a1", "A01", "", "A"] {
         assert_eq!(Square::parse(bad), None, "{bad}");
     }
