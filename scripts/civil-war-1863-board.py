@@ -425,7 +425,7 @@ def picture(b):
     starts = {}
     for sq, side, count, _, _ in start_circles(b):
         starts.setdefault(sq, [side, 0])[1] += count
-    lines = ["    " + "".join(f" {c}  " for c in COLUMNS)]
+    lines = ["    " + "".join(f" {c}  " for c in COLUMNS).rstrip()]
     for row in range(SIZE):
         cells = []
         for col in range(SIZE):
@@ -438,7 +438,7 @@ def picture(b):
         lines.append(f"{row + 1:>2}  " + "".join(cells).rstrip())
     lines.append("")
     lines.append("    start circles: U = Union, C = Confederacy, with the pieces they hold")
-    lines.append("    " + "".join(f" {c}  " for c in COLUMNS))
+    lines.append("    " + "".join(f" {c}  " for c in COLUMNS).rstrip())
     for row in range(SIZE):
         cells = []
         for col in range(SIZE):
@@ -457,20 +457,38 @@ Picture legend: each square is four characters. First its terrain letter (as in
 [terrain]), then r if a navigable river runs through it, # if a railroad does,
 and last * for a key city, @ for a capital, o for another city."""
 
-HEADER = """\
-# THE CIVIL WAR GAME 1863 BOARD: A RECONSTRUCTION
-#
-# The printed board of the Parker Brothers Civil War Game 1863 has never been
-# published. This file is a reconstruction from the public geography of 1863,
-# not a copy of the printed board. It was written by
-# scripts/civil-war-1863-board.py; docs/civil-war-1863-board.md says how.
-#
-# To play on the printed board, replace this file with a transcription of
-# yours in the same format (the sections below; lines starting with # are
-# comments) and rebuild: the parser names the line of any mistake. Squares are
-# named by column A-R (west to east) and row 1-18 (north to south); A1 is the
-# north-west corner.
-"""
+# The same words as RECONSTRUCTION_NOTE in src/games/civil_war_1863/core/board.rs.
+NOTE = ("The printed board of the Parker Brothers Civil War Game 1863 has never been "
+        "published. The board used here is a reconstruction from the public geography "
+        "of 1863, not a copy of the printed board. An owner of the game can replace it "
+        "with a transcription of theirs (data/civil-war-1863-board.txt; "
+        "docs/civil-war-1863-board.md says how).")
+
+
+def wrap(text, width):
+    lines, line = [], ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return lines + [line]
+
+
+HEADER = "\n".join(
+    ["# THE CIVIL WAR GAME 1863 BOARD: A RECONSTRUCTION", "#"]
+    + ["# " + line for line in wrap(NOTE, 74)]
+    + ["#"]
+    + ["# " + line for line in wrap(
+        "This file was written by scripts/civil-war-1863-board.py from the facts in "
+        "civil-war-1863-geography.md; docs/civil-war-1863-board.md explains the "
+        "projection and every choice. To play on the printed board, replace this file "
+        "with a transcription of yours in the same format (the sections below; a # "
+        "starts a comment) and rebuild: the parser names the line of any mistake. "
+        "Squares are named by column A-R (west to east) and row 1-18 (north to south); "
+        "A1 is the north-west corner.", 74)]
+) + "\n"
 
 
 def render(b):
