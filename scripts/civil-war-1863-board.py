@@ -202,7 +202,7 @@ RAILROADS = [
     ("Northern Central", ["Baltimore", "Harrisburg"]),
     ("Pennsylvania", ["Philadelphia", "Harrisburg"]),
     ("Pennsylvania", ["Harrisburg", (40.50, 78.40), "Pittsburg"]),
-    ("Pittsburgh, Columbus & Cincinnati", ["Pittsburg", (40.37, 80.62), "Columbus"]),
+    ("Pittsburgh & Steubenville, Steubenville & Indiana", ["Pittsburg", (40.37, 80.62), "Columbus"]),
     ("Columbus & Indianapolis", ["Columbus", "Indianapolis"]),
     ("Terre Haute & St. Louis", ["Indianapolis", (39.47, 87.41), "St. Louis"]),
     ("Ohio & Mississippi", ["Cincinnati", (38.68, 87.53), "St. Louis"]),
