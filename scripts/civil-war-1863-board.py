@@ -431,7 +431,7 @@ def picture(b):
         for col in range(SIZE):
             sq = (col, row)
             t = terrain(b, sq)
-            w = "r" if sq in river_sq else " "
+            w = "=" if sq in river_sq else " "
             r = "#" if sq in rail_sq else " "
             c = "@" if sq in cap else "*" if sq in key else "o" if sq in city else " "
             cells.append(t + w + r + c)
@@ -454,7 +454,7 @@ def picture(b):
 
 LEGEND = """\
 Picture legend: each square is four characters. First its terrain letter (as in
-[terrain]), then r if a navigable river runs through it, # if a railroad does,
+[terrain]), then = if a navigable river runs through it, # if a railroad does,
 and last * for a key city, @ for a capital, o for another city."""
 
 # The same words as RECONSTRUCTION_NOTE in src/games/civil_war_1863/core/board.rs.
