@@ -9,6 +9,7 @@ projection, each square class and every choice. Python 3 standard library only.
     python3 scripts/civil-war-1863-board.py            # rewrite the data file
     python3 scripts/civil-war-1863-board.py --stdout   # print it instead
     python3 scripts/civil-war-1863-board.py --picture  # print the ASCII picture
+    python3 scripts/civil-war-1863-board.py --search-frames  # frames that fit
 
 Coordinates are (latitude N, longitude W) in decimal degrees.
 """
@@ -21,7 +22,7 @@ import sys
 #   column = floor((WEST - lon_W) / DLON)   0 = A (west) .. 17 = R (east)
 #   row    = floor((NORTH - lat_N) / DLAT)  0 = row 1 (north) .. 17 = row 18
 # The frame spans 92.15W-74.96W and 43.05N-29.10N. At 36N a square is about
-# 53.7 miles east-west and 53.5 miles north-south, so squares are square.
+# 53 miles both ways. --search-frames lists the frames that fit.
 # The frame was chosen (among frames covering Baton Rouge to Philadelphia and
 # Buffalo to the Gulf) so that every city below falls on a square of its own.
 SIZE = 18
@@ -350,14 +351,16 @@ def corner_pass(point, slant):
     return (cx, cy - 1), (cx - 1, cy)
 
 
-def build():
+def build(lay_out_only=False):
+    """Everything the file lists, or with lay_out_only just the cities and
+    railroads (enough to judge a frame, and fast)."""
     city_sq = {c: cell(*p) for c, p in CITIES.items()}
     seen = {}
     for c, sq in city_sq.items():
         if sq in seen:
             raise SystemExit(f"{c} and {seen[sq]} fall on the same square {name(sq)}")
         seen[sq] = c
-    seas, land, mountain = classify()
+    seas, land, mountain = ({}, set(), set()) if lay_out_only else classify()
     rivers = {r: chain(pts) for r, pts in RIVERS.items()}
     # A line is split at every city it passes through (P16: cities bound
     # sections); a stretch two lines share is kept once.
@@ -384,7 +387,7 @@ def build():
             owner[sq] = f"{line} {a}-{b}"
     passes = [(p, corner_pass(pt, slant)) for p, pt, slant in PASSES]
     for p, (a, c) in passes:
-        if a in mountain and c in mountain:
+        if not lay_out_only and a in mountain and c in mountain:
             raise SystemExit(f"the pass {p} joins two mountain squares")
     return dict(city_sq=city_sq, seas=seas, land=land, mountain=mountain,
                 rivers=rivers, rails=rails, passes=passes)
@@ -550,7 +553,29 @@ def render(b):
     return "\n".join(out) + "\n"
 
 
+def search_frames():
+    """Print the frames, among those covering Baton Rouge to Philadelphia and
+    Buffalo to the Gulf, where every city has a square of its own and the
+    railroads meet only in cities: how WEST, DLON, NORTH, DLAT were chosen."""
+    global WEST, DLON, NORTH, DLAT
+    for west in range(9135, 9220, 5):
+        for dlon in range(890, 960, 5):
+            for north in range(4295, 4350, 5):
+                for dlat in range(735, 785, 5):
+                    WEST, DLON, NORTH, DLAT = west / 100, dlon / 1000, north / 100, dlat / 1000
+                    if WEST - SIZE * DLON > 75.05 or NORTH - SIZE * DLAT > 29.75:
+                        continue
+                    try:
+                        build(lay_out_only=True)
+                    except SystemExit:
+                        continue
+                    print(f"WEST={WEST} DLON={DLON} NORTH={NORTH} DLAT={DLAT}")
+
+
 def main():
+    if "--search-frames" in sys.argv:
+        search_frames()
+        return
     b = build()
     text = render(b)
     if "--picture" in sys.argv:

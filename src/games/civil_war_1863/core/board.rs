@@ -47,6 +47,9 @@ pub struct Board {
     rail_steps: BTreeSet<(Square, Square)>,
     sections: Vec<RailSection>,
     section_of: Vec<Option<usize>>,
+    rail: Vec<bool>,
+    water: Vec<bool>,
+    city_at: Vec<Option<usize>>,
 }
 
 /// A pair of squares in a fixed order, so that a join is found either way.
@@ -97,6 +100,19 @@ impl Board {
             .iter()
             .flat_map(|l| l.squares.windows(2).map(|w| pair(w[0], w[1])))
             .collect();
+        let mut rail = vec![false; SQUARE_COUNT];
+        for sq in lines.iter().flat_map(|l| &l.squares) {
+            rail[sq.index()] = true;
+        }
+        let water = Square::all()
+            .map(|sq| {
+                terrain[sq.index()].holds_sea() || waters.iter().any(|w| w.squares.contains(&sq))
+            })
+            .collect();
+        let mut city_at = vec![None; SQUARE_COUNT];
+        for (i, c) in cities.iter().enumerate() {
+            city_at[c.square.index()] = Some(i);
+        }
         let mut board = Board {
             terrain,
             waters,
@@ -110,6 +126,9 @@ impl Board {
             rail_steps,
             sections: Vec::new(),
             section_of: vec![None; SQUARE_COUNT],
+            rail,
+            water,
+            city_at,
         };
         board.find_sections();
         board
@@ -167,7 +186,7 @@ impl Board {
     /// Whether the square holds any water, sea or river, so a gunboat may
     /// stand there (P12). Every water the board draws is navigable (P1).
     pub fn holds_water(&self, sq: Square) -> bool {
-        self.terrain(sq).holds_sea() || self.waters_at(sq).next().is_some()
+        self.water[sq.index()]
     }
 
     /// Whether a river runs through the square.
@@ -226,7 +245,7 @@ impl Board {
 
     /// Whether a railroad runs through the square.
     pub fn is_rail(&self, sq: Square) -> bool {
-        self.lines.iter().any(|l| l.squares.contains(&sq))
+        self.rail[sq.index()]
     }
 
     /// Whether `a` and `b` are next to each other along one railroad line:
@@ -259,7 +278,7 @@ impl Board {
 
     /// The city on the square, if any (P4).
     pub fn city(&self, sq: Square) -> Option<&City> {
-        self.cities.iter().find(|c| c.square == sq)
+        self.city_at[sq.index()].map(|i| &self.cities[i])
     }
 
     /// Whether the square is a city (P4).
