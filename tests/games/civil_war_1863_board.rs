@@ -212,7 +212,7 @@ fn every_rail_section_runs_between_two_cities_through_rail_squares() {
             section.squares,
             section.cities
         );
-        // Walk from one end city along the section to the other.
+        // A section between two cities is one unbranched chain (P16): walk it.
         let (from, to) = (section.cities[0], section.cities[1]);
         let mut at = from;
         let mut seen = BTreeSet::new();
@@ -282,7 +282,7 @@ fn waters_join_as_p3_says() {
             "{name} is not reached from Cairo"
         );
     }
-    // The Mississippi reaches the Gulf; the Ohio never reaches Lake Erie.
+    // P3: the Mississippi reaches the Gulf; the Ohio and Lake Erie never meet.
     let gulf = board
         .waters()
         .iter()
@@ -295,12 +295,12 @@ fn waters_join_as_p3_says() {
         .find(|w| w.name == "Lake Erie")
         .unwrap();
     assert!(erie.squares.iter().all(|s| !from_cairo.contains(s)));
-    // The James and the Potomac reach the Atlantic through the Chesapeake.
+    // P3: the James and the Potomac meet the Atlantic through the Chesapeake.
     let from_richmond = waters_reached(board, city_square(board, "Richmond"));
     assert!(from_richmond.contains(&city_square(board, "Washington")));
     assert!(from_richmond.contains(&city_square(board, "Charleston")));
     assert!(!from_richmond.contains(&cairo));
-    // Every water-only square is water, every river square holds water.
+    // P1, P12: a gunboat may stand on every water-only and every river square.
     for s in Square::all() {
         if board.is_water_only(s) || board.holds_river(s) {
             assert!(board.holds_water(s), "{s}");
@@ -414,12 +414,12 @@ fn a_damaged_file_is_refused_at_its_line() {
     assert!(message.contains("unknown section"), "{message}");
 }
 
-#[test]
-fn the_data_file_is_what_the_generator_writes() {
+/// What `python3 scripts/civil-war-1863-board.py FLAG` prints.
+fn generator(flag: &str) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let run = Command::new("python3")
         .arg(root.join("scripts/civil-war-1863-board.py"))
-        .arg("--stdout")
+        .arg(flag)
         .output();
     let out = match run {
         Ok(out) => out,
@@ -435,10 +435,29 @@ fn the_data_file_is_what_the_generator_writes() {
         "the generator failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let written = String::from_utf8(out.stdout).expect("UTF-8");
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+#[test]
+fn the_data_file_is_what_the_generator_writes() {
+    let written = generator("--stdout");
     assert!(
         written == STANDARD_TEXT,
         "data/civil-war-1863-board.txt is not what scripts/civil-war-1863-board.py writes: \
          run `python3 scripts/civil-war-1863-board.py` and commit the result"
+    );
+}
+
+#[test]
+fn the_docs_page_shows_the_board_the_generator_draws() {
+    let picture = generator("--picture");
+    let docs = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/civil-war-1863-board.md"),
+    )
+    .expect("docs/civil-war-1863-board.md");
+    assert!(
+        docs.contains(picture.trim_end()),
+        "docs/civil-war-1863-board.md does not show the board as \
+         `python3 scripts/civil-war-1863-board.py --picture` draws it: paste it under \"The board\""
     );
 }
