@@ -73,24 +73,35 @@ fn main() {
     }
 
     let commits = if full { 400 } else { 20 };
-    let commit_rate = {
-        let mut store = Store::open(&base.join("commits.db")).expect("a store");
+    // The disk's speed drifts from minute to minute on a shared machine
+    // (and ext4 slows down file creation after many recent deletions), so
+    // each case runs several rounds, each right after its own measure of
+    // the raw commit rate in the same directory, and the medians are
+    // compared.
+    let rounds = if full { 3 } else { 1 };
+    let commit_rate = |dir: &Path| {
+        std::fs::create_dir_all(dir).expect("a directory");
+        let path = dir.join("commits.db");
+        let _ = std::fs::remove_file(&path);
+        let mut store = Store::open(&path).expect("a store");
         let t = Instant::now();
         for i in 0..commits {
             store.minimal_commit(&format!("c{i}")).expect("a commit");
         }
         per_sec(commits, t.elapsed())
     };
-    println!(
-        "sqlite: {commits} minimal commits (WAL, synchronous=FULL): {commit_rate:.0} commits/s"
-    );
     for per_poll in CASES {
-        let run = run_case(
-            &base.join(format!("case{per_poll}")),
-            per_poll,
-            mails(per_poll),
-        );
-        let rate = per_sec(run.mails, run.total);
+        let (mut commit_rates, mut rates, mut runs) = (Vec::new(), Vec::new(), Vec::new());
+        for round in 0..rounds {
+            let dir = base.join(format!("case{per_poll}-{round}"));
+            commit_rates.push(commit_rate(&dir.join("raw")));
+            let run = run_case(&dir.join("service"), per_poll, mails(per_poll));
+            rates.push(per_sec(run.mails, run.total));
+            runs.push(run);
+        }
+        let commit_rate = median(&commit_rates);
+        let rate = median(&rates);
+        let run = &runs[rates.iter().position(|&r| r == rate).unwrap_or(0)];
         let mut polls = run.polls.clone();
         polls.sort();
         let pct = |p: f64| polls[((polls.len() as f64 - 1.0) * p) as usize];
@@ -98,11 +109,16 @@ fn main() {
             .map(|per_mail| format!("{per_mail:.2} fsyncs/mail"))
             .unwrap_or_else(|| "fsyncs not counted (no strace)".into());
         println!(
-            "service, {per_poll} waiting a poll: {} mails ({} written) in {:.2?}: {rate:.0} mails/s, \
-             {:.2}x the commit rate; {fsyncs}; a poll takes median {:.2?}, p99 {:.2?}, max {:.2?}",
+            "service, {per_poll} waiting a poll: {rate:.0} mails/s (median of {rounds} rounds of {} \
+             mails, {} written; range {:.0}-{:.0}) against {commit_rate:.0} raw commits/s \
+             (median; range {:.0}-{:.0}): {:.2}x the commit rate; {fsyncs}; a poll takes \
+             median {:.2?}, p99 {:.2?}, max {:.2?}",
             run.mails,
             run.sent,
-            run.total,
+            min(&rates),
+            max(&rates),
+            min(&commit_rates),
+            max(&commit_rates),
             rate / commit_rate,
             pct(0.5),
             pct(0.99),
@@ -114,6 +130,20 @@ fn main() {
     }
     sweep_bench(&base, full);
     let _ = std::fs::remove_dir_all(&base);
+}
+
+fn median(xs: &[f64]) -> f64 {
+    let mut sorted = xs.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted[sorted.len() / 2]
+}
+
+fn min(xs: &[f64]) -> f64 {
+    xs.iter().copied().fold(f64::INFINITY, f64::min)
+}
+
+fn max(xs: &[f64]) -> f64 {
+    xs.iter().copied().fold(0.0, f64::max)
 }
 
 fn per_sec(count: usize, d: Duration) -> f64 {

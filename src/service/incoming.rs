@@ -120,17 +120,22 @@ pub(super) fn process_in(
         Some("ignored: replay of an earlier mail".to_string())
     } else {
         let hour_ago = Timestamp::from(now - chrono::Duration::hours(1));
+        // At most the mail limit's worth of mails is read: below it, every
+        // mail of the hour is counted, commands and all.
         let mail_limit = config.service.rate_limit_per_hour;
-        let recent = tx.messages_since(&sender, hour_ago, mail_limit)?;
-        if recent >= i64::from(mail_limit) {
+        let sent = tx.sent_since(&sender, hour_ago, mail_limit)?;
+        if sent.mails >= i64::from(mail_limit) {
             Some(format!(
-                "ignored: rate limit ({recent} mails in the last hour)"
+                "ignored: rate limit ({} mails in the last hour)",
+                sent.mails
+            ))
+        } else if sent.commands >= i64::from(config.service.commands_per_hour) {
+            Some(format!(
+                "ignored: rate limit ({} commands in the last hour)",
+                sent.commands
             ))
         } else {
-            // Below the mail limit, so every mail of the hour is summed.
-            let commands = tx.commands_since(&sender, hour_ago, mail_limit)?;
-            (commands >= i64::from(config.service.commands_per_hour))
-                .then(|| format!("ignored: rate limit ({commands} commands in the last hour)"))
+            None
         }
     };
     if let Some(reason) = ignore {

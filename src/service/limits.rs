@@ -108,7 +108,7 @@ fn unanswerable(
     } else {
         let hour_ago = now - chrono::Duration::hours(1);
         let limit = config.service.rate_limit_per_hour;
-        let recent = tx.messages_since(sender, hour_ago.into(), limit)?;
+        let recent = tx.sent_since(sender, hour_ago.into(), limit)?.mails;
         (recent >= i64::from(limit))
             .then(|| format!("rate limit ({recent} mails in the last hour)"))
     })

@@ -147,7 +147,13 @@ pub fn update_text_keyed(
             }),
             result => result,
             yours => pending.as_ref().is_some_and(|p| p.seat == seat),
-            choices => state.choices(seat),
+            // Only the seat to decide sees its choices (templates/update.txt),
+            // and listing them walks every legal order: not for the other.
+            choices => if result.is_none() && pending.as_ref().is_some_and(|p| p.seat == seat) {
+                state.choices(seat)
+            } else {
+                String::new()
+            },
             waiting => pending.as_ref().map(|p| texts::say("update.pending", minijinja::context! { side => state.seat_name(p.seat), decision => p.kind.to_string() })).unwrap_or_default(),
             draw_offer => draw_offer,
         },

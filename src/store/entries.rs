@@ -82,11 +82,15 @@ impl Tx<'_> {
     }
 
     /// How many entries a game's record holds: what [`Tx::entries`]`.len()`
-    /// would say, counted in the index without reading a row (the service
-    /// needs the number for every order, press and notice it seeds).
+    /// would say (the service needs the number for every order, press and
+    /// notice it seeds). A game's entries are numbered 1, 2, 3... with no
+    /// gap ([`Tx::add_entry`] takes the next number, and entries are only
+    /// ever removed from the end, [`Tx::remove_last_orders`]), so the count
+    /// is the last number: one step down the index, where a count walked
+    /// every entry of the game.
     pub fn entry_count(&self, game: i64) -> Result<i64> {
         Ok(self.one(
-            "SELECT COUNT(*) FROM entries WHERE game_id = ?1",
+            "SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game_id = ?1",
             params![game],
             |r| r.get(0),
         )?)

@@ -35,28 +35,23 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// Messages from `sender` received at or after `since`, counted up to
-    /// `cap`: a rate limit only asks whether its limit is reached, and a
-    /// flood must not make each of its mails cost a count of all the others.
-    pub fn messages_since(&self, sender: &str, since: Timestamp, cap: u32) -> Result<i64> {
+    /// Mails from `sender` received at or after `since` and the commands
+    /// and orders read from them, both over at most `cap` of those mails: a
+    /// rate limit only asks whether its limit is reached, and a flood must
+    /// not make each of its mails cost a count of all the others. One walk
+    /// of the index `messages_by_sender`, which holds every column read
+    /// (migration 0011).
+    pub fn sent_since(&self, sender: &str, since: Timestamp, cap: u32) -> Result<SentSince> {
         Ok(self.one(
-            "SELECT COUNT(*) FROM (SELECT 1 FROM messages \
+            "SELECT COUNT(*), COALESCE(SUM(commands), 0) FROM (SELECT commands FROM messages \
              WHERE sender = ?1 AND received_at >= ?2 LIMIT ?3)",
             params![sender, since, cap],
-            |r| r.get(0),
-        )?)
-    }
-
-    /// The commands and orders read from `sender`'s mails since `since`,
-    /// summed over at most `cap_mails` of those mails. The caller checks the
-    /// mail count first: below its limit, every mail is summed. Read from
-    /// the index `messages_by_sender` alone (migration 0011).
-    pub fn commands_since(&self, sender: &str, since: Timestamp, cap_mails: u32) -> Result<i64> {
-        Ok(self.one(
-            "SELECT COALESCE(SUM(commands), 0) FROM (SELECT commands FROM messages \
-             WHERE sender = ?1 AND received_at >= ?2 LIMIT ?3)",
-            params![sender, since, cap_mails],
-            |r| r.get(0),
+            |r| {
+                Ok(SentSince {
+                    mails: r.get(0)?,
+                    commands: r.get(1)?,
+                })
+            },
         )?)
     }
 
@@ -112,4 +107,13 @@ impl Tx<'_> {
         )?;
         Ok(())
     }
+}
+
+/// What a sender sent lately ([`Tx::sent_since`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SentSince {
+    /// Mails, at most the cap asked for.
+    pub mails: i64,
+    /// Commands and orders read from those mails.
+    pub commands: i64,
 }

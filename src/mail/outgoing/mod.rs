@@ -376,13 +376,22 @@ fn thread_id(field: &str, id: &str) -> Option<String> {
 /// pass RFC 5322's 998 octets.
 fn encode_body(text: &str) -> Body {
     let text = normalise(text);
-    // RFC 5322/2045 limits for 7bit: no NUL, no bare CR, 998 octets a line.
-    let seven_bit = text.is_ascii()
-        && !text.bytes().any(|b| b == 0 || b == b'\r')
-        && text.split('\n').all(|line| line.len() <= 998);
+    // RFC 5322/2045 limits for 7bit: no NUL, no bare CR, 998 octets a line;
+    // checked in the same pass that turns LF into CRLF.
+    let mut crlf = Vec::with_capacity(text.len() + text.len() / 16);
+    let mut line = 0usize;
+    let seven_bit = text.bytes().all(|b| {
+        if b == b'\n' {
+            crlf.extend_from_slice(b"\r\n");
+            line = 0;
+            return true;
+        }
+        crlf.push(b);
+        line += 1;
+        b.is_ascii() && b != 0 && b != b'\r' && line <= 998
+    });
     if seven_bit {
-        let crlf = text.replace('\n', "\r\n");
-        Body::dangerous_pre_encoded(crlf.into_bytes(), ContentTransferEncoding::SevenBit)
+        Body::dangerous_pre_encoded(crlf, ContentTransferEncoding::SevenBit)
     } else {
         // Quoted-printable can encode anything; the fallback only exists
         // because the API returns a Result.
@@ -393,7 +402,11 @@ fn encode_body(text: &str) -> Body {
 
 /// The body text with LF line ends and a final line break.
 fn normalise(text: &str) -> String {
-    let mut text = text.replace("\r\n", "\n");
+    let mut text = if text.contains('\r') {
+        text.replace("\r\n", "\n")
+    } else {
+        text.to_owned()
+    };
     if !text.ends_with('\n') {
         text.push('\n');
     }
@@ -403,27 +416,34 @@ fn normalise(text: &str) -> String {
 /// The multipart boundary: `=_orderly_` and a hash of the mail's id and its
 /// encoded parts, so that the same mail always formats to the same bytes.
 ///
-/// The boundary must not occur in a part. A boundary from the Message-ID
-/// alone could be predicted by a player, who knows how ids are derived,
-/// and written into a mail whose text the reply echoes, splitting the reply
-/// into parts of the player's making; no text can contain the hash of
-/// itself. `=_` cannot occur in quoted-printable output either (a `=` there
-/// is followed by hex digits or a line break), and the search below makes
-/// the guarantee unconditional.
+/// The boundary must not occur in a part, or a player whose words the reply
+/// echoes could split it into parts of the player's making. The search in
+/// [`unused_boundary`] guarantees that, whatever the hash; the hash of the
+/// content only makes a clash (and so a boundary with a suffix) as good as
+/// never happen, since no text contains a hash of itself. `=_` cannot occur
+/// in quoted-printable output either (a `=` there is followed by hex digits
+/// or a line break). The hash is FNV-1a, not a cryptographic one: a
+/// SHA-256 of both parts was a third of the CPU of formatting a reply, and
+/// nothing here needs a secret or collision resistance.
 fn boundary(message_id: &str, parts: &[&[u8]]) -> String {
-    let mut hash = Sha256::new();
-    hash.update(message_id.as_bytes());
+    // Two 64-bit FNV-1a hashes from different starting points: 128 bits.
+    let mut hashes = [0xcbf2_9ce4_8422_2325_u64, 0x6c62_272e_07bb_0142_u64];
+    let mut feed = |bytes: &[u8]| {
+        for &b in bytes {
+            for h in &mut hashes {
+                *h = (*h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        }
+    };
+    feed(message_id.as_bytes());
     for part in parts {
-        hash.update(b"\0");
-        hash.update(part);
+        feed(b"\0");
+        feed(part);
     }
-    let hex: String = hash
-        .finalize()
-        .iter()
-        .take(16)
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    unused_boundary(&format!("=_orderly_{hex}"), parts)
+    unused_boundary(
+        &format!("=_orderly_{:016x}{:016x}", hashes[0], hashes[1]),
+        parts,
+    )
 }
 
 /// `base`, or `base_1`, `base_2`... whichever first occurs in no part.
@@ -436,13 +456,9 @@ fn unused_boundary(base: &str, parts: &[&[u8]]) -> String {
         .find(|candidate| {
             !parts
                 .iter()
-                .any(|part| contains(part, candidate.as_bytes()))
+                .any(|part| memchr::memmem::find(part, candidate.as_bytes()).is_some())
         })
         .expect("a boundary absent from finitely many parts")
-}
-
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|w| w == needle)
 }
 
 /// `DateTime<Utc>` as an RFC 3339 string, without chrono's serde feature.

@@ -130,6 +130,25 @@ fn frames(viewer: Side) -> ([Frame; SPACE_COUNT], usize, usize) {
     (out, col(x_max - x_min) + 1, line(y_max - y_min) + 1)
 }
 
+/// Each space's frame, and the board with its frame lines only.
+type EmptyBoard = ([Frame; SPACE_COUNT], Vec<Vec<u8>>);
+
+/// The frames and the empty board (frame lines only) from `viewer`'s side,
+/// worked out once: every board drawn from that side starts from a copy.
+fn empty_board(viewer: Side) -> &'static EmptyBoard {
+    static VIEWS: [std::sync::OnceLock<EmptyBoard>; 2] =
+        [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
+    let slot = match viewer {
+        Side::Gray => &VIEWS[0],
+        Side::Blue => &VIEWS[1],
+    };
+    slot.get_or_init(|| {
+        let (frames, width, height) = frames(viewer);
+        let grid = raster(&frames, width, height);
+        (frames, grid)
+    })
+}
+
 /// The frame lines of the board: `+` where edges meet or turn, `-` and `|`
 /// along them, blanks inside the spaces.
 fn raster(frames: &[Frame], width: usize, height: usize) -> Vec<Vec<u8>> {
@@ -300,8 +319,8 @@ fn last_squares(last: &[Event]) -> Vec<Space> {
 
 /// The board itself: frames, codes, occupants and reserves.
 fn board_lines(game: &Squares, viewer: Side, last: &[Event]) -> Vec<String> {
-    let (frames, width, height) = frames(viewer);
-    let mut grid = raster(&frames, width, height);
+    let (frames, empty) = empty_board(viewer);
+    let mut grid = empty.clone();
     let marked = last_squares(last);
     let b = board();
     for s in Space::all() {
