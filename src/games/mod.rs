@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod any;
 pub mod chance;
+pub mod civil_war_1863;
 pub mod fair;
 mod flow;
 mod game;
