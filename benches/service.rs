@@ -457,3 +457,8 @@ fn sweep_bench(base: &std::path::Path, full: bool) {
         times[0].0, times[0].1, times[1].0, times[2].0, times[3].0, times[4].0
     );
 }
+
+/// The daemon's allocator (src/main.rs), so that the figures are the
+/// daemon's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
