@@ -16,7 +16,7 @@
 //! tmpfs instead, which shows what creating and syncing one file per reply
 //! costs on the bench's disk (the figures are then not durable ones).
 //!
-//! `cargo bench --bench service` runs 400 mails a case; under `cargo test
+//! `cargo bench --bench service` runs 1,000 mails a case (2,000 with 100 waiting), three rounds each; under `cargo test
 //! --all-targets` a few as a smoke test. The figures are printed, never
 //! asserted.
 
@@ -51,7 +51,7 @@ fn main() {
     std::fs::create_dir_all(&base).expect("a bench directory");
     let mails = |per_poll: usize| {
         if full {
-            400.max(per_poll * 4)
+            1_000.max(per_poll * 20)
         } else {
             per_poll.max(10)
         }
