@@ -16,9 +16,9 @@
 //! tmpfs instead, which shows what creating and syncing one file per reply
 //! costs on the bench's disk (the figures are then not durable ones).
 //!
-//! `cargo bench --bench service` runs 1,000 mails a case (2,000 with 100 waiting), three rounds each; under `cargo test
-//! --all-targets` a few as a smoke test. The figures are printed, never
-//! asserted.
+//! `cargo bench --bench service` runs 1,000 mails a case (2,000 with 100
+//! waiting), three rounds each; under `cargo test --all-targets` a few as a
+//! smoke test. The figures are printed, never asserted.
 
 #[path = "../tests/common/rng.rs"]
 mod rng;
