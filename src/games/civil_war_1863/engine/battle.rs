@@ -307,6 +307,15 @@ impl CivilWar1863 {
         let mut b = self.battle.expect("checked: a battle waits for the keep");
         let one = Counts::of(kind, 1);
         if b.stage == (Stage::Keep { attacker: true }) {
+            let gone = b.group.minus(one);
+            if !gone.is_empty() {
+                events.push(Event::Eliminated {
+                    side: b.attacker,
+                    at: b.at,
+                    pieces: gone,
+                    cause: Cause::Battle,
+                });
+            }
             events.push(Event::Kept {
                 side: b.attacker,
                 at: b.at,
