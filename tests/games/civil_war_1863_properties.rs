@@ -29,7 +29,10 @@ const TURN_CAP: u32 = 120;
 const ORDER_CAP: usize = 4000;
 
 fn pieces(game: &CivilWar1863) -> [u32; 2] {
-    [game.pieces_of(Side::Union), game.pieces_of(Side::Confederacy)]
+    [
+        game.pieces_of(Side::Union),
+        game.pieces_of(Side::Confederacy),
+    ]
 }
 
 /// Pieces the events say were lost, per side; the attacking group of a
@@ -64,7 +67,10 @@ fn random_game(seed: u64) -> (u32, bool) {
         assert!(!legal.is_empty(), "no legal order in {}", game.position());
         assert_eq!(game.chance().is_some(), game.pending().is_none());
         // Ending the turn is less likely, so that turns hold several orders.
-        let order = if legal.len() > 1 && legal.last() == Some(&orderly::games::civil_war_1863::Order::EndTurn) && rng.below(3) > 0 {
+        let order = if legal.len() > 1
+            && legal.last() == Some(&orderly::games::civil_war_1863::Order::EndTurn)
+            && rng.below(3) > 0
+        {
             legal[rng.below(legal.len() - 1)].clone()
         } else {
             legal[rng.below(legal.len())].clone()
@@ -109,5 +115,8 @@ fn random_games_keep_every_property() {
 fn the_start_holds_the_boxes_pieces() {
     let game = CivilWar1863::new(&GameOptions::default());
     assert_eq!(pieces(&game), [20, 15]);
-    assert_eq!(game.pending().map(|p| p.seat), Some(orderly::games::Seat::South));
+    assert_eq!(
+        game.pending().map(|p| p.seat),
+        Some(orderly::games::Seat::South)
+    );
 }
