@@ -48,7 +48,7 @@ fn infantry(n: u8) -> Counts {
 #[test]
 fn e1_larger_battle_losses_and_the_survivors_move() {
     // A = H15, B = I15; open land.
-    let text = "cw1863 1; south to move; U: I15 2I1C, A1 3I; C: H15 3I2C, J15 1I";
+    let text = "cw1863 1; south to move; U: I15 2I1C / A1 3I; C: H15 3I2C / J15 1I";
     let mut g = game(text);
     play(&mut g, "H15 3I2C-I15");
     let losses = g.legal_orders();
@@ -101,7 +101,7 @@ fn e1_larger_battle_losses_and_the_survivors_move() {
 fn e2_a_fortified_key_city() {
     let st_louis = city("St. Louis");
     assert_eq!(st_louis, sq("C6"));
-    let base = "cw1863 1; south to move; U: C6 2I1G F, A1 3I; C: D6 3I3C";
+    let base = "cw1863 1; south to move; U: C6 2I1G F / A1 3I; C: D6 3I3C";
     let mut g = game(base);
     assert_eq!(g.strength(st_louis), 5);
     assert_eq!(refused(&mut g, "D6 1I-C6"), Refusal::SacrificeInCity);
@@ -156,7 +156,7 @@ fn e2_a_fortified_key_city() {
 
 #[test]
 fn e3_sacrifice_then_a_second_attack() {
-    let base = "cw1863 1; south to move; U: I15 4I, A1 1C; C: H15 1C, H16 1C, J16 6I";
+    let base = "cw1863 1; south to move; U: I15 4I / A1 1C; C: H15 1C / H16 1C / J16 6I";
     let mut g = game(base);
     play(&mut g, "H15 1C-I15");
     assert!(g.stack(sq("I15")).unwrap().has_disabled_marker());
@@ -189,7 +189,7 @@ fn e3_sacrifice_then_a_second_attack() {
     );
 
     // Had the 4 been the North's only pieces, its turn ends at once.
-    let mut g = game("cw1863 1; south to move; U: I15 4I; C: H15 1C, J16 6I");
+    let mut g = game("cw1863 1; south to move; U: I15 4I; C: H15 1C / J16 6I");
     play(&mut g, "H15 1C-I15");
     let events = play(&mut g, "END");
     assert!(events.contains(&Event::TurnSkipped { side: Side::Union }));
@@ -197,7 +197,7 @@ fn e3_sacrifice_then_a_second_attack() {
 
     // With all three markers on the board the sacrifice is refused.
     let mut g =
-        game("cw1863 1; south to move; U: I15 4I, A1 2I d2I, A3 2I d2I, A5 2I d2I; C: H15 1C");
+        game("cw1863 1; south to move; U: I15 4I / A1 2I d2I / A3 2I d2I / A5 2I d2I; C: H15 1C");
     assert_eq!(refused(&mut g, "H15 1C-I15"), Refusal::NoDisabledMarker);
 }
 
@@ -207,7 +207,7 @@ fn e4_railroads_and_a_cut() {
     let b = Board::standard();
     assert!(b.is_city(sq("O5")) && b.is_city(sq("L4")) && b.is_city(sq("J4")));
     assert_eq!(b.section_of(sq("N5")), b.section_of(sq("M5")));
-    let text = "cw1863 2; north to move; U: O5 2I, O4 1C, J4 1I; C: M5 1C, L4 1I";
+    let text = "cw1863 2; north to move; U: O5 2I / O4 1C / J4 1I; C: M5 1C / L4 1I";
     let mut g = game(text);
     assert_eq!(
         refused(&mut g, "RIDE O5 2I-N5-M5-L4"),
@@ -251,7 +251,7 @@ fn e4_railroads_and_a_cut() {
 fn e5_richmond() {
     let richmond = city("Richmond");
     assert_eq!(richmond, sq("P8"));
-    let base = "cw1863 2; north to move; U: O7 7I; C: P8 1I, K17 6I";
+    let base = "cw1863 2; north to move; U: O7 7I; C: P8 1I / K17 6I";
     let mut g = game(base);
     assert_eq!(g.strength(richmond), 6);
     assert_eq!(refused(&mut g, "O7 1I-P8"), Refusal::SacrificeInCity);
@@ -283,7 +283,7 @@ fn e5_richmond() {
     assert_eq!(six.pieces_of(Side::Union), 1);
 
     // Later: a lone Union piece in the captured Richmond.
-    let mut later = game("cw1863 3; south to move; U: P8 1I, A1 1I; C: P9 3I; flags P8");
+    let mut later = game("cw1863 3; south to move; U: P8 1I / A1 1I; C: P9 3I; flags P8");
     assert_eq!(later.strength(richmond), 1);
     let mut even = later.clone();
     let events = play(&mut even, "P9 1I-P8");
@@ -333,7 +333,7 @@ fn e6_squares() -> (Square, Square, Square, Square) {
 fn e6_gunboats_at_sea() {
     let (f, s1, s2, l) = e6_squares();
     let b = Board::standard();
-    let text = format!("cw1863 2; north to move; U: {f} 2I1C1G, A1 1I; C: A18 1I");
+    let text = format!("cw1863 2; north to move; U: {f} 2I1C1G / A1 1I; C: A18 1I");
     let mut g = game(&text);
     assert_eq!(
         refused(&mut g, &format!("{f} 1C-{s1}")),
@@ -370,7 +370,7 @@ fn e6_gunboats_at_sea() {
         .collect();
     let from = others[0];
     let mut g = game(&format!(
-        "cw1863 3; south to move; U: {s1} 2I1G, A1 1I; C: {from} 1G, A18 1I"
+        "cw1863 3; south to move; U: {s1} 2I1G / A1 1I; C: {from} 1G / A18 1I"
     ));
     play(&mut g, &format!("{from} 1G-{s1}"));
     assert!(g.stack(s1).unwrap().has_disabled_marker());
@@ -382,15 +382,15 @@ fn e6_gunboats_at_sea() {
         .filter(|&n| b.holds_land(n) && n != f && n != from)
         .map(|n| format!("{n} 1C"))
         .collect();
-    let mut extra = blockers.join(", ");
+    let mut extra = blockers.join(" / ");
     if !extra.is_empty() {
-        extra = format!(", {extra}");
+        extra = format!(" / {extra}");
     }
     // A piece stays behind on `from` if it holds land, so that the
     // survivors cannot retreat there.
     let stays = if b.holds_land(from) { "4I1G" } else { "3I1G" };
     let mut g = game(&format!(
-        "cw1863 3; south to move; U: {s1} 2I1G, A1 1I; C: {from} {stays}{extra}"
+        "cw1863 3; south to move; U: {s1} 2I1G / A1 1I; C: {from} {stays}{extra}"
     ));
     let mut held = g.clone();
     play(&mut g, &format!("{from} 3I1G-{s1}"));
@@ -401,12 +401,12 @@ fn e6_gunboats_at_sea() {
         "{options:?}"
     );
     // With F Southern-held too, they are eliminated.
-    let text = held.position().replace("; C: ", &format!("; C: {f} 1C, "));
+    let text = held.position().replace("; C: ", &format!("; C: {f} 1C / "));
     let text = text.replace(
         &format!("U: {s1} 2I1G, A1 1I"),
         &format!("U: {s1} 2I1G, A1 1I"),
     );
-    held = game(&text.replace(&format!("{f} 2I1C1G, "), ""));
+    held = game(&text.replace(&format!("{f} 2I1C1G / "), ""));
     play(&mut held, &format!("{from} 3I1G-{s1}"));
     let events = play(&mut held, "TAKE 1 KILL 1G LOSE none");
     assert!(events.iter().any(|e| matches!(e, Event::Eliminated { side: Side::Union, pieces, .. } if *pieces == infantry(2))));
@@ -417,7 +417,7 @@ fn e7_cavalry_moves_and_a_capture() {
     let indianapolis = city("Indianapolis");
     assert_eq!(indianapolis, sq("G5"));
     // A = E5, B = D5, C = C5.
-    let mut g = game("cw1863 1; south to move; U: C5 1I, A10 1I; C: E5 1C, D5 1I");
+    let mut g = game("cw1863 1; south to move; U: C5 1I / A10 1I; C: E5 1C / D5 1I");
     let events = play(&mut g, "E5 1C-D5-C5");
     assert!(events.iter().any(|e| matches!(
         e,
@@ -427,13 +427,13 @@ fn e7_cavalry_moves_and_a_capture() {
             ..
         }
     )));
-    let mut g = game("cw1863 1; south to move; U: F5 1I, A10 1I; C: E5 1C");
+    let mut g = game("cw1863 1; south to move; U: F5 1I / A10 1I; C: E5 1C");
     assert_eq!(
         refused(&mut g, "E5 1C-F5-G5"),
         Refusal::ThroughEnemy { square: sq("F5") }
     );
     // Indianapolis captured: the North removes 2 of its choice at once.
-    let mut g = game("cw1863 1; south to move; U: A10 1I, A12 2I1C; C: E5 1C, R18 1G");
+    let mut g = game("cw1863 1; south to move; U: A10 1I / A12 2I1C; C: E5 1C / R18 1G");
     let events = play(&mut g, "E5 1C-F4-G5");
     assert!(events.contains(&Event::Captured {
         side: Side::Confederacy,
@@ -450,11 +450,11 @@ fn e7_cavalry_moves_and_a_capture() {
     play(&mut g, "REMOVE A10 I");
     assert_eq!(g.pending().unwrap().seat, Seat::South);
     // Passing through captures nothing.
-    let mut g = game("cw1863 1; south to move; U: A10 1I, A12 2I1C; C: F5 1C, R18 1G");
+    let mut g = game("cw1863 1; south to move; U: A10 1I / A12 2I1C; C: F5 1C / R18 1G");
     play(&mut g, "F5 1C-G5-H5");
     assert!(!g.is_flagged(indianapolis));
     // Retaken and entered again: no removal.
-    let mut g = game("cw1863 5; south to move; U: A10 1I, A12 2I1C; C: F5 1C, R18 1G; flags G5");
+    let mut g = game("cw1863 5; south to move; U: A10 1I / A12 2I1C; C: F5 1C / R18 1G; flags G5");
     let events = play(&mut g, "F5 1C-G5");
     assert!(!events.iter().any(|e| matches!(e, Event::Captured { .. })));
 }
@@ -486,7 +486,7 @@ fn e8_mountains() {
     let b = Board::standard();
     let (w, m, e, n) = e8_line();
     let mut g = game(&format!(
-        "cw1863 1; south to move; U: A1 1I; C: {w} 1I, {n} 1I1C"
+        "cw1863 1; south to move; U: A1 1I; C: {w} 1I / {n} 1I1C"
     ));
     play(&mut g.clone(), &format!("{w} 1I-{m}"));
     assert_eq!(
@@ -529,7 +529,7 @@ fn e8_mountains() {
 fn e9_fortifying_in_time() {
     let atlanta = city("Atlanta");
     assert_eq!(atlanta, sq("I12"));
-    let mut g = game("cw1863 5; south to move; U: A1 1I, B1 7I; C: I12 2I, J12 1I");
+    let mut g = game("cw1863 5; south to move; U: A1 1I / B1 7I; C: I12 2I / J12 1I");
     let mut first = g.clone();
     play(&mut first, "J12 1I-I12");
     assert_eq!(
@@ -572,13 +572,13 @@ fn e10_the_end_of_the_game() {
     let pittsburg = city("Pittsburg");
     assert_eq!(pittsburg, sq("M4"));
     // (a) The North removes 2 of 3: one piece each.
-    let mut g = game("cw1863 1; south to move; U: A1 1I, A3 1I, A5 1I; C: L3 1C");
+    let mut g = game("cw1863 1; south to move; U: A1 1I / A3 1I / A5 1I; C: L3 1C");
     play(&mut g, "L3 1C-M4");
     play(&mut g, "REMOVE A1 I");
     play(&mut g, "REMOVE A3 I");
     assert_eq!(ended(&g), (GameResult::Draw, EndReason::Stalemate));
     // (b) Only 2: both go, the South wins.
-    let mut g = game("cw1863 1; south to move; U: A1 1I, A3 1I; C: L3 1C");
+    let mut g = game("cw1863 1; south to move; U: A1 1I / A3 1I; C: L3 1C");
     play(&mut g, "L3 1C-M4");
     assert_eq!(
         ended(&g),
@@ -599,7 +599,7 @@ fn e10_the_end_of_the_game() {
         (GameResult::Win(Seat::North), EndReason::AllEliminated)
     );
     // (e) The garrison is not a piece.
-    let mut g = game("cw1863 1; south to move; U: P6 1I, A1 1I; C: B2 1C");
+    let mut g = game("cw1863 1; south to move; U: P6 1I / A1 1I; C: B2 1C");
     play(&mut g, "B2 1C-A1");
     play(&mut g, "TOSS HEADS");
     assert_eq!(ended(&g), (GameResult::Draw, EndReason::Stalemate));

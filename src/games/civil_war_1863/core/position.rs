@@ -2,12 +2,13 @@
 //! to the same game (records, `orderly engine`, tests).
 //!
 //! ```text
-//! cw1863 3; south to move; orders 1; U: O6 4I1C, P6 2I m1G; C: P7 3I d3I F;
+//! cw1863 3; south to move; orders 1; U: O6 4I1C / P6 2I m1G; C: P7 3I d3I F;
 //! flags D6; battle H8 from H7 by south group 3I stage losses; removals north 2;
 //! over south; markers d2 f5
 //! ```
 //!
-//! A stack is its square, then its unmoved pieces, `m` and the pieces that
+//! Stacks are separated by ` / ` (no commas: a position fits in a CSV
+//! field). A stack is its square, then its unmoved pieces, `m` and the pieces that
 //! have moved this turn, `d` and the disabled pieces (P23), and `F` (a
 //! fortified city, P32), `F!` (fortified this turn, P31) or `U!`
 //! (unfortified this turn, P33). `orders`, `flags`, `battle`, `removals`
@@ -97,7 +98,7 @@ impl fmt::Display for CivilWar1863 {
             write!(f, "; {letter}:")?;
             let mut first = true;
             for (sq, s) in self.stacks().filter(|(_, s)| s.side == side) {
-                f.write_str(if first { " " } else { ", " })?;
+                f.write_str(if first { " " } else { " / " })?;
                 first = false;
                 write_stack(f, sq, s)?;
             }
@@ -125,7 +126,7 @@ impl fmt::Display for CivilWar1863 {
         if !self.removals.is_empty() {
             f.write_str("; removals")?;
             for (i, r) in self.removals.iter().enumerate() {
-                let sep = if i == 0 { " " } else { ", " };
+                let sep = if i == 0 { " " } else { " / " };
                 write!(f, "{sep}{} {}", seat_word(r.side), r.left)?;
             }
         }
@@ -234,7 +235,7 @@ impl CivilWar1863 {
                     if rest == "none" {
                         continue;
                     }
-                    for item in rest.split(',') {
+                    for item in rest.split('/') {
                         let (sq, stack) = read_stack(side, item)?;
                         if game.stack(sq).is_some() {
                             return Err(bad(format!("{sq} is listed twice")));
@@ -269,7 +270,7 @@ impl CivilWar1863 {
                     });
                 }
                 "removals" => {
-                    for item in rest.split(',') {
+                    for item in rest.split('/') {
                         let w: Vec<&str> = item.split_whitespace().collect();
                         let [side, n] = w.as_slice() else {
                             return Err(bad("removals read: removals north 2"));

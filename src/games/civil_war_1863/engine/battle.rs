@@ -474,8 +474,8 @@ mod tests {
             .map(|n| format!("{n} 1C"))
             .collect();
         let text = format!(
-            "cw1863 1; south to move; U: F14 2I; C: E14 3I1C, {}",
-            ring.join(", ")
+            "cw1863 1; south to move; U: F14 2I; C: E14 3I1C / {}",
+            ring.join(" / ")
         );
         let mut g = game(&text);
         g.apply(&g.parse_order("E14 3I-F14").unwrap()).unwrap();

@@ -163,7 +163,7 @@ mod tests {
             .find(|&n| board.holds_land(n) && !board.holds_mountains(n) && !board.is_city(n))
             .unwrap();
         let mut g = game(&format!(
-            "cw1863 1; south to move; U: A1 3I; C: {from} 1C, R18 1G"
+            "cw1863 1; south to move; U: A1 3I; C: {from} 1C / R18 1G"
         ));
         let events = g
             .apply(&g.parse_order(&format!("{from} 1C-{city}")).unwrap())

@@ -147,7 +147,7 @@ mod tests {
             Ok(()),
             "marching along the bed is legal"
         );
-        g = format!("cw1863 1; north to move; U: {city} 2I, {a} m1C; C: {b} 1C")
+        g = format!("cw1863 1; north to move; U: {city} 2I / {a} m1C; C: {b} 1C")
             .parse()
             .unwrap();
         assert_eq!(

@@ -87,7 +87,7 @@ mod tests {
 
     #[test]
     fn p23_disabled_pieces_sit_out_their_next_turn_only() {
-        let mut g: CivilWar1863 = "cw1863 1; south to move; U: F14 4I, A1 1C; C: E14 1C, R18 1G"
+        let mut g: CivilWar1863 = "cw1863 1; south to move; U: F14 4I / A1 1C; C: E14 1C / R18 1G"
             .parse()
             .unwrap();
         g.apply(&g.parse_order("E14 1C-F14").unwrap()).unwrap();
@@ -106,7 +106,7 @@ mod tests {
 
     #[test]
     fn p35_one_piece_each_is_a_stalemate() {
-        let mut g: CivilWar1863 = "cw1863 1; south to move; U: F14 1I, A1 1C; C: E14 1I"
+        let mut g: CivilWar1863 = "cw1863 1; south to move; U: F14 1I / A1 1C; C: E14 1I"
             .parse()
             .unwrap();
         g.apply(&g.parse_order("E14 1I-F14").unwrap()).unwrap();
