@@ -150,3 +150,8 @@ fn squares_counts_match() {
 fn napoleonic_counts_match() {
     counts_match::<Napoleonic>();
 }
+
+#[test]
+fn civil_war_1863_counts_match() {
+    counts_match::<orderly::games::civil_war_1863::CivilWar1863>();
+}

@@ -5,7 +5,9 @@ use std::fmt;
 use crate::games::Seat;
 
 /// A side of the Civil War Game 1863.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Side {
     /// The North: sits by the Great Lakes and moves second.
     Union,
@@ -72,7 +74,9 @@ impl From<Seat> for Side {
 }
 
 /// A kind of piece.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum PieceKind {
     /// Moves one square on land; may ride a railroad (P15) or a gunboat (P13).
     Infantry,

@@ -13,7 +13,9 @@ pub const SQUARE_COUNT: usize = (SIDE_LEN as usize) * (SIDE_LEN as usize);
 const COLUMNS: &[u8; SIDE_LEN as usize] = b"ABCDEFGHIJKLMNOPQR";
 
 /// One square of the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Square(u16);
 
 impl Square {

@@ -1,0 +1,293 @@
+//! Movement on the board: which step each kind may make (P1-P6, P11-P13),
+//! groups and their paths (P2, P9, P10), and the checks of a march, a
+//! cavalry move or a gunboat move of the turn (P7, P8, P14, P23, P31-P33).
+
+use crate::games::civil_war_1863::core::side::{PieceKind, Side};
+use crate::games::civil_war_1863::core::square::Square;
+use crate::games::civil_war_1863::core::stack::{Counts, Fort, Stack};
+use crate::games::civil_war_1863::core::state::CivilWar1863;
+use crate::games::civil_war_1863::engine::refusal::Refusal;
+
+/// How far a group may go: one square with any infantry (P10), two
+/// otherwise (P11, P12); and the kind that sets the limit.
+pub(crate) fn reach(pieces: Counts) -> (PieceKind, u8) {
+    if pieces.get(PieceKind::Infantry) > 0 {
+        (PieceKind::Infantry, 1)
+    } else if pieces.get(PieceKind::Cavalry) > 0 {
+        (PieceKind::Cavalry, 2)
+    } else {
+        (PieceKind::Gunboat, 2)
+    }
+}
+
+/// Whether the group carries infantry aboard its gunboats to sea (P13):
+/// infantry and gunboats that stood together since the start of the turn,
+/// and no cavalry, which never boards.
+pub(crate) fn sails(pieces: Counts) -> bool {
+    pieces.get(PieceKind::Infantry) > 0
+        && pieces.get(PieceKind::Gunboat) > 0
+        && pieces.get(PieceKind::Cavalry) == 0
+}
+
+/// Every path of one or two steps from `from` (for groups without
+/// infantry) or of one step, in board order.
+pub(crate) fn paths(from: Square, most: u8) -> Vec<Vec<Square>> {
+    let mut out = Vec::new();
+    for a in from.neighbours() {
+        out.push(vec![a]);
+        if most >= 2 {
+            for b in a.neighbours().filter(|&b| b != from) {
+                out.push(vec![a, b]);
+            }
+        }
+    }
+    out
+}
+
+impl CivilWar1863 {
+    /// Whether one piece of `kind` may step from `a` to its neighbour `b`
+    /// (P1, P3, P5, P6, P11-P13); `aboard` says the infantry sails with its
+    /// gunboat.
+    pub(crate) fn step_ok(
+        &self,
+        kind: PieceKind,
+        a: Square,
+        b: Square,
+        aboard: bool,
+    ) -> Result<(), Refusal> {
+        let board = self.board;
+        match kind {
+            PieceKind::Infantry => {
+                if board.is_water_only(b) {
+                    // P13: only infantry aboard, in a group with its gunboat.
+                    return if aboard {
+                        Ok(())
+                    } else {
+                        Err(Refusal::NotAboard { square: b })
+                    };
+                }
+                let along_rail = board.rail_step(a, b);
+                let pass = board.pass_between(a, b).is_some();
+                // P5: mountains are entered only along the bed or by a pass.
+                if board.holds_mountains(b) && !along_rail && !pass {
+                    return Err(Refusal::Mountain { square: b });
+                }
+                // P6: a corner closed by the range on both flanks.
+                if board.mountain_corner(a, b) && !along_rail && !pass {
+                    return Err(Refusal::MountainCorner { from: a, to: b });
+                }
+                Ok(())
+            }
+            PieceKind::Cavalry => {
+                if board.holds_land(b) {
+                    Ok(())
+                } else {
+                    Err(Refusal::NoLand { kind, square: b })
+                }
+            }
+            PieceKind::Gunboat => {
+                if board.water_joined(a, b) {
+                    Ok(())
+                } else {
+                    Err(Refusal::NoWaterJoin { from: a, to: b })
+                }
+            }
+        }
+    }
+
+    /// Whether a group of `side` may go from `from` along `path` as an
+    /// ordinary move: its length (P10-P12), each step for each kind, never
+    /// through an enemy square or uncaptured enemy capital (P9), and not
+    /// back where it began (P8).
+    pub(crate) fn check_path(
+        &self,
+        side: Side,
+        from: Square,
+        pieces: Counts,
+        path: &[Square],
+    ) -> Result<(), Refusal> {
+        if pieces.is_empty() {
+            return Err(Refusal::NoPieceNamed);
+        }
+        let (slowest, most) = reach(pieces);
+        if path.is_empty() || path.len() > usize::from(most) {
+            return Err(Refusal::TooFar { slowest, most });
+        }
+        let aboard = sails(pieces);
+        let mut prev = from;
+        for (i, &next) in path.iter().enumerate() {
+            if !prev.is_neighbour(next) {
+                return Err(Refusal::NotNeighbour {
+                    from: prev,
+                    to: next,
+                });
+            }
+            for kind in pieces.kinds() {
+                self.step_ok(kind, prev, next, aboard)?;
+            }
+            if i + 1 < path.len() && self.hostile_to(side, next) {
+                return Err(Refusal::ThroughEnemy { square: next });
+            }
+            prev = next;
+        }
+        if prev == from {
+            return Err(Refusal::BackToStart);
+        }
+        Ok(())
+    }
+
+    /// The player's stack on `from` and whether `pieces` of it may move this
+    /// turn: there (P10), unmoved (P7), not disabled (P23), not locked in
+    /// (P32, P33).
+    pub(crate) fn check_group(&self, from: Square, pieces: Counts) -> Result<&Stack, Refusal> {
+        let stack = self
+            .stack(from)
+            .filter(|s| s.side == self.to_move)
+            .ok_or(Refusal::NoPieces { square: from })?;
+        if pieces.is_empty() {
+            return Err(Refusal::NoPieceNamed);
+        }
+        if !stack.all().contains(pieces) {
+            return Err(Refusal::NotThere { square: from });
+        }
+        if !stack.unmoved.contains(pieces) {
+            return Err(Refusal::AlreadyMoved { square: from });
+        }
+        if !stack.unmoved.minus(stack.disabled).contains(pieces) {
+            return Err(Refusal::Disabled { square: from });
+        }
+        if pieces.ground() > 0 {
+            match stack.fort {
+                Fort::None => {}
+                Fort::UnfortifiedNow => return Err(Refusal::UnfortifiedThisTurn { square: from }),
+                _ => return Err(Refusal::LockedIn { square: from }),
+            }
+        }
+        Ok(stack)
+    }
+
+    /// Whether the group's arrival on `to` is allowed: an attack must be one
+    /// the rules allow (P19, P23, P24, P26); joining a city fortified this
+    /// turn is not (P31).
+    pub(crate) fn check_arrival(&self, pieces: Counts, to: Square) -> Result<(), Refusal> {
+        if self.hostile_to(self.to_move, to) {
+            return self.check_attack(pieces.total(), to);
+        }
+        match self.stack(to) {
+            Some(s) if s.fort == Fort::FortifiedNow && pieces.ground() > 0 => {
+                Err(Refusal::FortifiedThisTurn { square: to })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether a move of the turn is legal.
+    pub(crate) fn check_move(
+        &self,
+        from: Square,
+        pieces: Counts,
+        path: &[Square],
+    ) -> Result<(), Refusal> {
+        let stack = self.check_group(from, pieces)?;
+        self.check_path(self.to_move, from, pieces, path)?;
+        // P14: no infantry of the mover is left at sea without a gunboat.
+        let left = stack.all().minus(pieces);
+        if self.board.is_water_only(from)
+            && left.get(PieceKind::Infantry) > 0
+            && left.get(PieceKind::Gunboat) == 0
+        {
+            return Err(Refusal::StrandedAtSea { square: from });
+        }
+        let to = *path.last().expect("check_path saw a step");
+        self.check_arrival(pieces, to)
+    }
+
+    /// Moves a group of the side to move off `from` (P7): the pieces leave
+    /// as moved; the marker goes back if no infantry or cavalry stays
+    /// (P32).
+    pub(crate) fn lift(&mut self, from: Square, pieces: Counts) {
+        if let Some(stack) = self.stacks[from.index()].as_mut() {
+            stack.take_unmoved(pieces);
+            if stack.all().is_empty() {
+                self.stacks[from.index()] = None;
+            }
+        }
+    }
+
+    /// Sets a group down on a square of its side or an empty one, as moved
+    /// (P10): it joins the stack there.
+    pub(crate) fn set_down(&mut self, side: Side, pieces: Counts, to: Square) {
+        let stack = self.stacks[to.index()].get_or_insert(Stack::new(side, Counts::NONE));
+        stack.moved = stack.moved.plus(pieces);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::civil_war_1863::core::board::Board;
+
+    fn sq(n: &str) -> Square {
+        Square::parse(n).unwrap()
+    }
+
+    fn game(text: &str) -> CivilWar1863 {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn p2_p10_infantry_moves_one_square_in_any_direction() {
+        let g = game("cw1863 1; south to move; U: none; C: E14 2I");
+        let all = Counts::of(PieceKind::Infantry, 2);
+        for n in sq("E14").neighbours() {
+            assert_eq!(g.check_move(sq("E14"), all, &[n]), Ok(()), "{n}");
+        }
+        assert!(matches!(
+            g.check_move(sq("E14"), all, &[sq("E15"), sq("E16")]),
+            Err(Refusal::TooFar { most: 1, .. })
+        ));
+    }
+
+    #[test]
+    fn p11_cavalry_goes_two_steps_dog_leg_but_not_back() {
+        let g = game("cw1863 1; south to move; U: none; C: E14 1C");
+        let c = Counts::of(PieceKind::Cavalry, 1);
+        assert_eq!(g.check_move(sq("E14"), c, &[sq("F14"), sq("G15")]), Ok(()));
+        assert_eq!(
+            g.check_move(sq("E14"), c, &[sq("F14"), sq("E14")]),
+            Err(Refusal::BackToStart)
+        );
+    }
+
+    #[test]
+    fn p1_p11_cavalry_never_enters_water_only() {
+        let board = Board::standard();
+        let sea = Square::all().find(|&s| board.is_water_only(s)).unwrap();
+        let land = sea.neighbours().find(|&n| board.holds_land(n)).unwrap();
+        let mut g = CivilWar1863::empty(
+            board,
+            crate::games::civil_war_1863::core::side::Side::Confederacy,
+        );
+        g.set_stack(
+            land,
+            Some(Stack::new(
+                Side::Confederacy,
+                Counts::of(PieceKind::Cavalry, 1),
+            )),
+        );
+        assert!(matches!(
+            g.check_move(land, Counts::of(PieceKind::Cavalry, 1), &[sea]),
+            Err(Refusal::NoLand { .. })
+        ));
+    }
+
+    #[test]
+    fn p9_no_move_passes_through_an_enemy_square() {
+        let g = game("cw1863 1; south to move; U: F14 1I; C: E14 1C");
+        let c = Counts::of(PieceKind::Cavalry, 1);
+        assert_eq!(
+            g.check_move(sq("E14"), c, &[sq("F14"), sq("G14")]),
+            Err(Refusal::ThroughEnemy { square: sq("F14") })
+        );
+    }
+}
