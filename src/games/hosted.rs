@@ -22,6 +22,8 @@
 use std::sync::LazyLock;
 
 use super::squares::{Napoleonic, Squares};
+use super::civil_war_1863::CivilWar1863;
+use super::text::MailTurn;
 use super::{AnyGame, GameOptions, GameText, OrderWord, ParseError, Seat};
 
 /// Code run once for each hosted game, with its type.
@@ -36,6 +38,7 @@ pub trait EachGame {
 pub fn each_game(visitor: &mut impl EachGame) {
     visitor.game::<Squares>();
     visitor.game::<Napoleonic>();
+    visitor.game::<CivilWar1863>();
 }
 
 /// Generic code run with the type of one hosted game (see [`with_game`]).
@@ -99,6 +102,10 @@ pub struct Hosted {
     /// [`GameText::read_ending`], giving the ending back in the game's one
     /// wording ([`GameText::ending_words`]).
     pub read_ending: fn(&str) -> Option<String>,
+    /// [`GameText::MAIL_TURN`]: how a mail closes a turn of many orders.
+    pub mail_turn: Option<MailTurn>,
+    /// [`GameText::NOTICE`]: what every invitation to the game states.
+    pub notice: Option<&'static str>,
 }
 
 impl std::fmt::Debug for Hosted {
@@ -131,6 +138,8 @@ impl Hosted {
             slip_of: G::slip_of,
             chance: G::CHANCE,
             read_ending: read_ending::<G>,
+            mail_turn: G::MAIL_TURN,
+            notice: G::NOTICE,
         }
     }
 
@@ -290,8 +299,12 @@ mod tests {
         assert_eq!(seat_words("napoleonic").as_deref(), Some("BRITISH|FRENCH"));
         assert_eq!(
             listing(),
-            "SQUARES (BLUE|GRAY), NAPOLEONIC (BRITISH|FRENCH)"
+            "SQUARES (BLUE|GRAY), NAPOLEONIC (BRITISH|FRENCH), \
+             CIVILWAR1863 (UNION|CONFEDERACY)"
         );
+        assert_eq!(seat_words("civilwar1863").as_deref(), Some("UNION|CONFEDERACY"));
+        assert!(find("CivilWar1863").is_some_and(|h| h.chance && h.notice.is_some()));
+        assert!(find("squares").is_some_and(|h| !h.chance && h.notice.is_none()));
     }
 
     #[test]
@@ -306,6 +319,7 @@ mod tests {
         }
         assert!(with_game("squares", FirstLegal).flatten().is_some());
         assert!(with_game("napoleonic", FirstLegal).flatten().is_some());
+        assert!(with_game("civilwar1863", FirstLegal).flatten().is_some());
         assert_eq!(with_game("go", FirstLegal), None);
     }
 }

@@ -116,6 +116,18 @@ pub struct Condition {
     pub standing: bool,
 }
 
+/// How the end of a mail closes a turn of many orders (see
+/// [`GameText::MAIL_TURN`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MailTurn {
+    /// The order line played for the writer when the mail ends with the
+    /// writer's turn still open (`END`).
+    pub close: &'static str,
+    /// The word that, as a mail's last order line, keeps the turn open
+    /// instead (`MORE`); it is no order and is not played.
+    pub keep_open: &'static str,
+}
+
 /// How a board is drawn for a reader (see [`GameText::draw_board_styled`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BoardStyle {
@@ -140,6 +152,17 @@ pub trait GameText: Game {
     /// them (kept in `docs/rules/`): plain text of at most 76 columns,
     /// ending with one line for every rule id a refusal can cite.
     const RULES: &'static str;
+
+    /// For a game whose turn is any number of orders, ended by an order of
+    /// its own: how a mail closes the turn (see [`MailTurn`]). `None` (the
+    /// default): a turn ends by the game's rules alone, and a turn in parts
+    /// (a SQUARES double turn) waits for its next part.
+    const MAIL_TURN: Option<MailTurn> = None;
+
+    /// A statement every invitation to the game makes, word for word
+    /// (Civil War 1863: its board is a reconstruction). `None` (the
+    /// default): nothing to state.
+    const NOTICE: Option<&'static str> = None;
 
     /// The game's own name for a seat ("Blue", "Gray").
     fn seat_name(seat: Seat) -> &'static str;

@@ -217,6 +217,7 @@ impl Work<'_> {
                     pace => pace,
                     moderator => time.moderator,
                     commitment => commitment,
+                    notice => hosted.notice,
                     expires => local_time(expires, &zone),
                     reply_to => reply_address(&self.config.service.address, id, &their_seat.secret),
                 },

@@ -11,7 +11,7 @@ use super::texts::{self, sentence};
 use super::work::Work;
 use super::Result;
 use crate::games::submission::{release, submit, submit_until_turn, Submission};
-use crate::games::{Happened, Rejection, Seat};
+use crate::games::{AnyGame, Happened, Rejection, Seat};
 use crate::store::{EntryKind, GameRow, GameStatus, SeatRow};
 
 impl Work<'_> {
@@ -50,7 +50,15 @@ impl Work<'_> {
         // Several orders may share a line, `;` between them; answers given
         // in advance (IF ...) are kept aside, whoever's turn it is.
         let (lines, ifs) = split_answers_in_advance(lines);
-        let lines = &lines[..];
+        // A game whose turn is many orders ends it with the mail, unless
+        // the mail's last line keeps it open (`GameText::MAIL_TURN`).
+        let mail_turn = state.hosted().mail_turn;
+        let keep_open = mail_turn.is_some_and(|m| {
+            lines
+                .last()
+                .is_some_and(|l| l.trim().eq_ignore_ascii_case(m.keep_open))
+        });
+        let lines = &lines[..lines.len() - usize::from(keep_open)];
         let mut given_now = Vec::new();
         if !ifs.is_empty() {
             given_now = self.give_answers_in_advance(state.as_ref(), &game, &seat, &ifs)?;
@@ -123,12 +131,14 @@ impl Work<'_> {
         let mut held_mine = earlier.held.clone();
         held_mine.extend(s.held.iter().cloned());
         let mut rest = s.rest.clone();
+        let mut refused = s.refused.is_some();
         // The lines after a draw go on once it is made; each round takes a
         // line at least or stops, so the mail's lines bound the rounds.
         while !rest.is_empty() {
             let after = submit(state.as_mut(), seat.seat, &rest);
             happened.extend(self.record_submission(&game, seat.seat, &after, true)?);
             happened.extend(self.draw_chance(state.as_mut(), &game, seat.seat)?);
+            refused |= after.refused.is_some();
             held_mine.extend(after.held);
             rest = if after.taken.is_empty() {
                 Vec::new()
@@ -147,14 +157,23 @@ impl Work<'_> {
             happened.extend(self.record_submission(&game, other.seat, &r, false)?);
             happened.extend(self.draw_chance(state.as_mut(), &game, other.seat)?);
             self.tx.set_held(game.id, other.seat, &r.held)?;
+            // The held lines were the rest of that seat's mail: its end
+            // closes the turn once they are all played.
+            if r.held.is_empty() && !r.taken.is_empty() && r.refused.is_none() {
+                happened.extend(self.close_turn(state.as_mut(), &game, other.seat, false)?);
+            }
         }
         let r = release(state.as_mut(), seat.seat, &held_mine);
         if !r.taken.is_empty() || !r.unused.is_empty() || r.refused.is_some() {
             happened.extend(self.record_submission(&game, seat.seat, &r, true)?);
             happened.extend(self.draw_chance(state.as_mut(), &game, seat.seat)?);
+            refused |= r.refused.is_some();
             held_mine = r.held;
         }
         self.tx.set_held(game.id, seat.seat, &held_mine)?;
+        if held_mine.is_empty() && !lines.is_empty() && !refused && !keep_open {
+            happened.extend(self.close_turn(state.as_mut(), &game, seat.seat, true)?);
+        }
         happened.extend(self.answer_in_advance(state.as_mut(), &game)?);
         happened.extend(self.draw_chance(state.as_mut(), &game, seat.seat)?);
         if state.pending().is_none_or(|p| p.phase.is_turn()) {
@@ -179,6 +198,32 @@ impl Work<'_> {
         }
         let game = self.reload(game.id)?;
         self.broadcast(&game, state.as_ref(), &happened, Some(seat.seat))
+    }
+
+    /// For a game whose turn is many orders ([`crate::games::text::MailTurn`]): the order that
+    /// closes `seat`'s turn, played when its mail has ended with the turn
+    /// still open (no decision inside an order pending, nothing refused);
+    /// what happened. Nothing for other games.
+    fn close_turn(
+        &mut self,
+        state: &mut dyn AnyGame,
+        game: &GameRow,
+        seat: Seat,
+        echo: bool,
+    ) -> Result<Vec<Happened>> {
+        let Some(m) = state.hosted().mail_turn else {
+            return Ok(Vec::new());
+        };
+        let open = state
+            .pending()
+            .is_some_and(|p| p.seat == seat && p.phase.more_parts_follow());
+        if !open {
+            return Ok(Vec::new());
+        }
+        let s = submit(state, seat, &[m.close]);
+        let mut happened = self.record_submission(game, seat, &s, echo)?;
+        happened.extend(self.draw_chance(state, game, seat)?);
+        Ok(happened)
     }
 
     /// Stores the applied orders of a submission and echoes every line;

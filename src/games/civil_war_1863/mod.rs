@@ -33,6 +33,7 @@
 
 pub mod core;
 pub mod engine;
+pub mod text;
 
 pub use self::core::event::{BattleKind, Cause, Event};
 pub use self::core::flow::{Battle, DecisionKind, EndReason, Removal, Stage};
@@ -75,6 +76,10 @@ impl Game for CivilWar1863 {
     type Ending = EndReason;
 
     const NAME: &'static str = "civilwar1863";
+
+    // The coin of an even battle (P22) is drawn from a committed seed
+    // (docs/dice.md).
+    const CHANCE: bool = true;
 
     const RULES_VERSION: &'static str = "civil-war-1863-rulings P1-P36, P37-P44; orderly 1";
 

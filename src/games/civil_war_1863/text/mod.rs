@@ -1,0 +1,88 @@
+//! How a Civil War 1863 game is written and read: the order language
+//! (docs/civil-war-1863-design.md, "By mail"), the events in words for
+//! each side, the endings, the board drawing, the choices and the rules
+//! text. It builds on the core and the engine and changes neither.
+
+pub mod words;
+
+pub mod reader;
+
+pub mod event;
+
+pub mod ending;
+
+pub mod drawing;
+
+pub mod choices;
+
+pub mod rules_text;
+
+use super::core::board::RECONSTRUCTION_NOTE;
+use super::core::event::Event;
+use super::core::flow::EndReason;
+use super::core::order::Order;
+use super::core::side::Side;
+use super::core::state::CivilWar1863;
+use crate::games::text::MailTurn;
+use crate::games::{BoardStyle, GameText, OrderWord, Rejection, Seat};
+
+impl GameText for CivilWar1863 {
+    const TITLE: &'static str = "Civil War Game 1863 (Parker Brothers, 1961)";
+
+    const RULES: &'static str = rules_text::RULES;
+
+    // A turn is many orders (P7): the mail's end closes it with END,
+    // unless its last line is MORE (design, "By mail").
+    const MAIL_TURN: Option<MailTurn> = Some(MailTurn {
+        close: "END",
+        keep_open: "MORE",
+    });
+
+    // The printed board is unpublished: every invitation says the board
+    // played is a reconstruction (issue 16).
+    const NOTICE: Option<&'static str> = Some(RECONSTRUCTION_NOTE);
+
+    fn seat_name(seat: Seat) -> &'static str {
+        Side::from(seat).name()
+    }
+
+    fn ending_words(ending: &EndReason) -> String {
+        ending::words(*ending)
+    }
+
+    fn read_ending(words: &str) -> Option<EndReason> {
+        ending::read(words)
+    }
+
+    fn event_text(event: &Event, viewer: Seat) -> String {
+        event::words(event, viewer.into())
+    }
+
+    fn read_order(&self, line: &str) -> Result<Order, Rejection> {
+        reader::read_checked(self, line)
+    }
+
+    fn order_word(word: &str) -> OrderWord {
+        words::order_word(word)
+    }
+
+    fn slip_of(word: &str) -> Option<&'static str> {
+        words::slip_of(word)
+    }
+
+    fn draw_board(&self, viewer: Seat, last: &[Event]) -> String {
+        drawing::draw(self, viewer.into(), last, &BoardStyle::default())
+    }
+
+    fn draw_board_styled(&self, viewer: Seat, last: &[Event], style: &BoardStyle) -> String {
+        drawing::draw(self, viewer.into(), last, style)
+    }
+
+    fn choices(&self, viewer: Seat) -> String {
+        choices::describe(self, viewer.into())
+    }
+
+    fn choices_from(&self, square: &str) -> Result<String, Rejection> {
+        choices::describe_from(self, square)
+    }
+}

@@ -1,0 +1,412 @@
+//! Reading an order line as players write it (docs/civil-war-1863-design.md,
+//! "By mail"): any case and spacing, `-` or words between squares, kinds of
+//! piece as letters or words, the pieces left out for the whole stack; then
+//! checked against the rules so that only an order the engine takes is
+//! given back. Every count read is bounded (a line, its words, a number).
+
+use crate::games::civil_war_1863::core::order::{Order, MAX_PATH};
+use crate::games::civil_war_1863::core::side::PieceKind;
+use crate::games::civil_war_1863::core::square::Square;
+use crate::games::civil_war_1863::core::stack::{Counts, MAX_COUNT};
+use crate::games::civil_war_1863::core::state::CivilWar1863;
+use crate::games::{CitesRule, Rejection};
+
+use super::words::{kind_word, FILLERS};
+
+/// The longest line read, in characters: far more than any order needs.
+pub const MAX_LINE: usize = 200;
+
+/// The most words a line may have.
+pub const MAX_WORDS: usize = 32;
+
+/// The most suggestions given with a refusal.
+pub const MAX_SUGGESTIONS: usize = 3;
+
+/// What the reader accepts, named in every refusal of an unreadable line.
+pub const ACCEPTED: &str = "write a move as H7-H8 or H7 2I 1C-H8 (MOVE 2 INFANTRY AND 1 \
+CAVALRY FROM H7 TO H8), a rail ride as RIDE H7 2I-H8-H9, or FORTIFY G12, UNFORTIFY G12, \
+END; inside a battle TAKE 2 KILL 2I LOSE 1C (or TAKE ALL), SURVIVORS 1C-H9, REMOVE K3 I, \
+KEEP I";
+
+/// Reads `line` and checks it against the game: the order, or why not.
+pub fn read_checked(game: &CivilWar1863, line: &str) -> Result<Order, Rejection> {
+    let order = read(game, line)?;
+    match game.check(&order) {
+        Ok(()) => Ok(order),
+        Err(refusal) => Err(Rejection {
+            line: line.trim().to_string(),
+            problem: refusal.to_string(),
+            rule: Some(refusal.rule()),
+            suggestions: suggestions(game, &order),
+        }),
+    }
+}
+
+/// The legal orders nearest to `order`: those of the same square first.
+pub fn suggestions(game: &CivilWar1863, order: &Order) -> Vec<String> {
+    let legal = game.legal();
+    let from = origin(order);
+    let mut near: Vec<&Order> = legal
+        .iter()
+        .filter(|o| from.is_some() && origin(o) == from)
+        .collect();
+    if near.is_empty() {
+        near = legal.iter().collect();
+    }
+    near.iter()
+        .take(MAX_SUGGESTIONS)
+        .map(ToString::to_string)
+        .collect()
+}
+
+fn origin(order: &Order) -> Option<Square> {
+    match order {
+        Order::Move { from, .. } | Order::Ride { from, .. } => Some(*from),
+        Order::Fortify(sq) | Order::Unfortify(sq) => Some(*sq),
+        Order::Remove { square, .. } => Some(*square),
+        _ => None,
+    }
+}
+
+fn unreadable(line: &str, problem: impl Into<String>) -> Rejection {
+    Rejection {
+        line: line.trim().to_string(),
+        problem: format!("{}: {ACCEPTED}", problem.into()),
+        rule: None,
+        suggestions: Vec::new(),
+    }
+}
+
+/// The pieces a line names: counts per kind, or every free piece of some
+/// kinds (`C` alone, `CAVALRY`), or the whole stack (nothing named, `ALL`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Named {
+    counts: Counts,
+    every: [bool; 3],
+}
+
+impl Named {
+    fn is_empty(&self) -> bool {
+        self.counts.is_empty() && !self.every.contains(&true)
+    }
+
+    /// The pieces meant, given the free pieces of the square.
+    fn resolve(&self, free: Counts) -> Counts {
+        if self.is_empty() {
+            return free;
+        }
+        let mut c = self.counts;
+        for kind in PieceKind::ALL {
+            if self.every[kind as usize] {
+                c.0[kind as usize] = free.get(kind);
+            }
+        }
+        c
+    }
+}
+
+/// Reads `line` without checking it against the rules (the game is asked
+/// only for the free pieces of a square and the routes of a ride).
+pub fn read(game: &CivilWar1863, line: &str) -> Result<Order, Rejection> {
+    if line.len() > MAX_LINE {
+        return Err(unreadable(
+            line,
+            format!("the line is longer than {MAX_LINE} characters"),
+        ));
+    }
+    let spaced = line
+        .to_ascii_uppercase()
+        .replace("->", " ")
+        .replace([',', ';', '-', '(', ')'], " ");
+    let words: Vec<&str> = spaced.split_whitespace().collect();
+    if words.len() > MAX_WORDS {
+        return Err(unreadable(
+            line,
+            format!("the line has more than {MAX_WORDS} words"),
+        ));
+    }
+    let Some((&first, rest)) = words.split_first() else {
+        return Err(unreadable(line, "the line is empty"));
+    };
+    match first {
+        "END" | "DONE" if rest.iter().all(|w| *w == "TURN") => Ok(Order::EndTurn),
+        "FORTIFY" | "UNFORTIFY" => {
+            let sq = one_square(line, rest)?;
+            Ok(if first == "FORTIFY" {
+                Order::Fortify(sq)
+            } else {
+                Order::Unfortify(sq)
+            })
+        }
+        "TOSS" => match rest {
+            ["HEADS"] => Ok(Order::Toss { heads: true }),
+            ["TAILS"] => Ok(Order::Toss { heads: false }),
+            _ => Err(unreadable(line, "a toss is TOSS HEADS or TOSS TAILS")),
+        },
+        "KEEP" => {
+            let (named, squares) = pieces_and_squares(line, rest)?;
+            let kinds: Vec<PieceKind> = PieceKind::ALL
+                .into_iter()
+                .filter(|&k| named.counts.get(k) > 0 || named.every[k as usize])
+                .collect();
+            match (kinds.as_slice(), squares.is_empty()) {
+                ([kind], true) => Ok(Order::Keep(*kind)),
+                _ => Err(unreadable(line, "KEEP names one kind of piece, as KEEP I")),
+            }
+        }
+        "REMOVE" => {
+            let (named, squares) = pieces_and_squares(line, rest)?;
+            let kinds: Vec<PieceKind> = PieceKind::ALL
+                .into_iter()
+                .filter(|&k| named.counts.get(k) > 0 || named.every[k as usize])
+                .collect();
+            match (kinds.as_slice(), squares.as_slice()) {
+                ([kind], [square]) if named.counts.total() <= 1 => Ok(Order::Remove {
+                    square: *square,
+                    kind: *kind,
+                }),
+                _ => Err(unreadable(
+                    line,
+                    "REMOVE names one square and one piece, as REMOVE K3 I (one line per piece)",
+                )),
+            }
+        }
+        "TAKE" => take(game, line, rest),
+        "SURVIVORS" => {
+            let (named, squares) = pieces_and_squares(line, rest)?;
+            let battle = game.battle();
+            let free = battle
+                .and_then(|b| game.stack(b.at))
+                .map(|s| s.all())
+                .unwrap_or_default();
+            if squares.is_empty() || squares.len() > 2 {
+                return Err(unreadable(
+                    line,
+                    "SURVIVORS names the pieces and 1 or 2 squares, as SURVIVORS 1C-H9",
+                ));
+            }
+            Ok(Order::Survivors {
+                pieces: named.resolve(free),
+                path: squares,
+            })
+        }
+        _ => movement(game, line, &words),
+    }
+}
+
+fn one_square(line: &str, rest: &[&str]) -> Result<Square, Rejection> {
+    match rest {
+        [w] => Square::parse(w)
+            .ok_or_else(|| unreadable(line, format!("{w} is not a square (A1 to R18)"))),
+        _ => Err(unreadable(line, "FORTIFY and UNFORTIFY name one square")),
+    }
+}
+
+/// A count in a line: at most [`MAX_COUNT`].
+fn number(line: &str, word: &str) -> Result<Option<u8>, Rejection> {
+    let n = match word {
+        "A" | "AN" | "ONE" => 1,
+        "TWO" => 2,
+        "THREE" => 3,
+        "FOUR" => 4,
+        "FIVE" => 5,
+        _ if !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()) => {
+            match word.parse::<u8>() {
+                Ok(n) if n <= MAX_COUNT => n,
+                _ => {
+                    return Err(unreadable(
+                        line,
+                        format!("{word} is more pieces than a side has (at most {MAX_COUNT})"),
+                    ))
+                }
+            }
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(n))
+}
+
+/// The pieces and squares of a line, in order, skipping the joining words.
+fn pieces_and_squares(line: &str, words: &[&str]) -> Result<(Named, Vec<Square>), Rejection> {
+    let mut named = Named::default();
+    let mut squares = Vec::new();
+    let mut pending: Option<u8> = None;
+    for &w in words {
+        if let Some(n) = number(line, w)? {
+            if pending.replace(n).is_some() {
+                return Err(unreadable(line, format!("{w} follows another number")));
+            }
+            continue;
+        }
+        if let Some(kind) = kind_word(w) {
+            let slot = &mut named.counts.0[kind as usize];
+            match pending.take() {
+                Some(n) => {
+                    *slot = slot
+                        .checked_add(n)
+                        .filter(|&s| s <= MAX_COUNT)
+                        .ok_or_else(|| unreadable(line, "too many pieces named"))?;
+                }
+                None => named.every[kind as usize] = true,
+            }
+            continue;
+        }
+        if pending.is_some() {
+            return Err(unreadable(
+                line,
+                format!("a number must be followed by a kind of piece, not {w}"),
+            ));
+        }
+        if let Some(sq) = Square::parse(w) {
+            if squares.len() > MAX_PATH {
+                return Err(unreadable(line, "too many squares named"));
+            }
+            squares.push(sq);
+        } else if let Some(c) = Counts::parse(w) {
+            named.counts = named.counts.plus(c);
+            if named.counts.0.iter().any(|&n| n > MAX_COUNT) {
+                return Err(unreadable(line, "too many pieces named"));
+            }
+        } else if w == "ALL" || w == "MOVE" || w == "MARCH" || w == "ATTACK" || w == "RIDE" {
+            continue;
+        } else if FILLERS.contains(&w) {
+            continue;
+        } else {
+            return Err(unreadable(line, format!("{w} is not a word of the orders")));
+        }
+    }
+    if pending.is_some() {
+        return Err(unreadable(
+            line,
+            "a number must be followed by a kind of piece",
+        ));
+    }
+    Ok((named, squares))
+}
+
+/// A move or a rail ride: the first square is where the group stands.
+fn movement(game: &CivilWar1863, line: &str, words: &[&str]) -> Result<Order, Rejection> {
+    let ride = words
+        .iter()
+        .any(|w| matches!(*w, "RIDE" | "RAIL" | "RAILROAD"));
+    let (named, squares) = pieces_and_squares(line, words)?;
+    let Some((&from, path)) = squares.split_first() else {
+        return Err(unreadable(line, "no square is named"));
+    };
+    if path.is_empty() {
+        return Err(unreadable(
+            line,
+            format!("only {from} is named: name where the pieces go too"),
+        ));
+    }
+    let free = game.stack(from).map(|s| s.free()).unwrap_or_default();
+    let pieces = named.resolve(free);
+    let mut path = path.to_vec();
+    if !ride {
+        return Ok(Order::Move { from, pieces, path });
+    }
+    if path.len() == 1 {
+        // `H7 2I BY RAIL TO I10`: the route is found when only one leads
+        // there (design, "By mail"); otherwise each square must be named (P15).
+        let to = path[0];
+        let mut routes: Vec<Vec<Square>> = game
+            .legal()
+            .into_iter()
+            .filter_map(|o| match o {
+                Order::Ride {
+                    from: f, path: p, ..
+                } if f == from && p.last() == Some(&to) => Some(p),
+                _ => None,
+            })
+            .collect();
+        routes.sort();
+        routes.dedup();
+        match routes.len() {
+            1 => path = routes.remove(0),
+            0 => {}
+            _ => {
+                let named: Vec<String> = routes
+                    .iter()
+                    .map(|r| {
+                        r.iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join("-")
+                    })
+                    .collect();
+                return Err(unreadable(
+                    line,
+                    format!(
+                        "more than one rail route leads to {to} ({}): name every square",
+                        named.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(Order::Ride { from, pieces, path })
+}
+
+/// `TAKE k KILL ... LOSE ...`, or `TAKE ALL` for the most the attack can
+/// take when only one choice of pieces does it (P20).
+fn take(game: &CivilWar1863, line: &str, rest: &[&str]) -> Result<Order, Rejection> {
+    if rest == ["ALL"] {
+        let losses: Vec<Order> = game
+            .legal()
+            .into_iter()
+            .filter(|o| matches!(o, Order::Losses { .. }))
+            .collect();
+        let most = losses
+            .iter()
+            .filter_map(|o| match o {
+                Order::Losses { take, .. } => Some(*take),
+                _ => None,
+            })
+            .max();
+        let best: Vec<&Order> = losses
+            .iter()
+            .filter(|o| matches!(o, Order::Losses { take, .. } if Some(*take) == most))
+            .collect();
+        return match best.as_slice() {
+            [one] => Ok((*one).clone()),
+            [] => Err(unreadable(line, "no battle waits for its losses")),
+            many => Err(Rejection {
+                line: line.trim().to_string(),
+                problem: "TAKE ALL fits more than one choice of pieces: name them".into(),
+                rule: None,
+                suggestions: many.iter().map(ToString::to_string).collect(),
+            }),
+        };
+    }
+    let kill = rest.iter().position(|w| *w == "KILL");
+    let lose = rest.iter().position(|w| *w == "LOSE");
+    let (Some(kill), Some(lose)) = (kill, lose) else {
+        return Err(unreadable(
+            line,
+            "losses are written TAKE 2 KILL 2I LOSE 1C",
+        ));
+    };
+    if !(kill == 1 && lose > kill) {
+        return Err(unreadable(
+            line,
+            "losses are written TAKE 2 KILL 2I LOSE 1C",
+        ));
+    }
+    let take = number(line, rest[0])?
+        .ok_or_else(|| unreadable(line, format!("{} is not a number", rest[0])))?;
+    let part = |words: &[&str]| -> Result<Counts, Rejection> {
+        if words == ["NONE"] || words == ["NOTHING"] || words.is_empty() {
+            return Ok(Counts::NONE);
+        }
+        let (named, squares) = pieces_and_squares(line, words)?;
+        if !squares.is_empty() || named.every.contains(&true) {
+            return Err(unreadable(line, "name the pieces lost by count, as 2I 1C"));
+        }
+        Ok(named.counts)
+    };
+    Ok(Order::Losses {
+        take,
+        enemy: part(&rest[kill + 1..lose])?,
+        own: part(&rest[lose + 1..])?,
+    })
+}
