@@ -147,3 +147,34 @@ pub fn describe_from(game: &CivilWar1863, square: &str) -> Result<String, Reject
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{Game, GameOptions};
+
+    #[test]
+    fn the_side_to_move_reads_a_line_per_stack_and_the_other_waits() {
+        let game = CivilWar1863::new(&GameOptions::default());
+        let mine = describe(&game, Side::Confederacy);
+        for (sq, s) in game.stacks() {
+            let listed = mine.contains(&format!("  {sq} ("));
+            assert_eq!(listed, s.side == Side::Confederacy, "{sq}\n{mine}");
+        }
+        assert!(!mine.contains("END:"), "no END before the first order (P8)");
+        assert_eq!(
+            describe(&game, Side::Union),
+            "The Confederacy must decide turn.\n"
+        );
+        assert!(mine.lines().all(|l| l.len() <= crate::games::text::MAIL_WIDTH));
+    }
+
+    #[test]
+    fn a_square_lists_its_orders_or_says_why_not() {
+        let game = CivilWar1863::new(&GameOptions::default());
+        let listed = describe_from(&game, "i10").unwrap();
+        assert!(listed.lines().all(|l| l.starts_with("I10 ") || l.starts_with("RIDE I10 ")));
+        assert!(describe_from(&game, "O6").is_err(), "a Union stack");
+        assert!(describe_from(&game, "Z9").is_err());
+    }
+}

@@ -410,3 +410,94 @@ fn take(game: &CivilWar1863, line: &str, rest: &[&str]) -> Result<Order, Rejecti
         own: part(&rest[lose + 1..])?,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{Game, GameOptions};
+
+    fn start() -> CivilWar1863 {
+        CivilWar1863::new(&GameOptions::default())
+    }
+
+    #[test]
+    fn accepted_lines_read_as_their_canonical_order() {
+        // The Confederacy moves first; G11 holds 2I2C, P7 3I1C, I10 1I.
+        let game = start();
+        let table = [
+            ("G11 2I1C-H11", "G11 2I1C-H11"),
+            ("g11 2i 1c - h11", "G11 2I1C-H11"),
+            ("MOVE 2 INFANTRY AND 1 CAVALRY FROM G11 TO H11", "G11 2I1C-H11"),
+            ("move two infantry and a cavalry from g11 to h11", "G11 2I1C-H11"),
+            ("G11-H11", "G11 2I2C-H11"),
+            ("MOVE G11 TO H11", "G11 2I2C-H11"),
+            ("G11 H11", "G11 2I2C-H11"),
+            ("move all from g11 to h11", "G11 2I2C-H11"),
+            ("G11 C-H12-I13", "G11 2C-H12-I13"),
+            ("G11 cavalry H12 I13", "G11 2C-H12-I13"),
+            ("G11 1 cav -> H12", "G11 1C-H12"),
+            ("ride I10 1I-H11-G11", "RIDE I10 1I-H11-G11"),
+            ("fortify m14", "FORTIFY M14"),
+        ];
+        for (line, want) in table {
+            match read_checked(&game, line) {
+                Ok(order) => assert_eq!(order.to_string(), want, "{line}"),
+                Err(r) => panic!("{line}: {r}"),
+            }
+        }
+        // END only once an order is given (P8).
+        let mut game = game;
+        assert_eq!(read_checked(&game, "end").unwrap_err().rule.map(|r| r.0), Some("P8"));
+        let order = read_checked(&game, "G11-H11").unwrap();
+        game.play(&order).unwrap();
+        for line in ["end", "End turn", " END "] {
+            assert_eq!(read_checked(&game, line), Ok(Order::EndTurn), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_ride_to_a_square_with_one_route_finds_it() {
+        let game = start();
+        let order = read_checked(&game, "I10 1I BY RAIL TO G11").unwrap();
+        assert!(matches!(order, Order::Ride { ref path, .. } if path.len() == 2), "{order}");
+    }
+
+    #[test]
+    fn refused_lines_say_why_and_cite_the_rule() {
+        let game = start();
+        // (line, the rule cited, or None for a line not read at all)
+        let table: [(&str, Option<&str>); 12] = [
+            ("hello there", None),
+            ("G11", None),
+            ("G11 25I-H11", None),
+            ("G11 300 infantry to H11", None),
+            ("FORTIFY", None),
+            ("TAKE SOME", None),
+            ("S4-S5", None),
+            ("O6-O7", Some("P10")),
+            ("G11 3I-H11", Some("P10")),
+            ("I10 1I-I12", Some("P2")),
+            ("P7 2I-O6", Some("P19")),
+            ("G11 2I-H12-I13", Some("P10")),
+        ];
+        for (line, rule) in table {
+            let r = read_checked(&game, line).expect_err(line);
+            assert_eq!(r.rule.map(|r| r.0), rule, "{line}: {r}");
+            assert_eq!(r.line, line);
+            if rule.is_none() {
+                assert!(r.problem.contains("H7-H8"), "{line}: {r}");
+            } else {
+                assert!(!r.suggestions.is_empty(), "{line}: {r}");
+            }
+        }
+    }
+
+    #[test]
+    fn long_lines_are_refused_before_reading() {
+        let game = start();
+        let long = "G11 ".repeat(60);
+        assert!(read_checked(&game, &long).unwrap_err().problem.contains("longer"));
+        let many = "A ".repeat(MAX_WORDS + 1);
+        assert!(read_checked(&game, &many).unwrap_err().problem.contains("words"));
+    }
+}
