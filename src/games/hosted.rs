@@ -21,8 +21,8 @@
 
 use std::sync::LazyLock;
 
-use super::squares::{Napoleonic, Squares};
 use super::civil_war_1863::CivilWar1863;
+use super::squares::{Napoleonic, Squares};
 use super::text::MailTurn;
 use super::{AnyGame, GameOptions, GameText, OrderWord, ParseError, Seat};
 
@@ -106,6 +106,8 @@ pub struct Hosted {
     pub mail_turn: Option<MailTurn>,
     /// [`GameText::NOTICE`]: what every invitation to the game states.
     pub notice: Option<&'static str>,
+    /// [`GameText::FIRST`]: the seat that always moves first, if fixed.
+    pub first: Option<Seat>,
 }
 
 impl std::fmt::Debug for Hosted {
@@ -140,6 +142,7 @@ impl Hosted {
             read_ending: read_ending::<G>,
             mail_turn: G::MAIL_TURN,
             notice: G::NOTICE,
+            first: G::FIRST,
         }
     }
 
@@ -302,7 +305,10 @@ mod tests {
             "SQUARES (BLUE|GRAY), NAPOLEONIC (BRITISH|FRENCH), \
              CIVILWAR1863 (UNION|CONFEDERACY)"
         );
-        assert_eq!(seat_words("civilwar1863").as_deref(), Some("UNION|CONFEDERACY"));
+        assert_eq!(
+            seat_words("civilwar1863").as_deref(),
+            Some("UNION|CONFEDERACY")
+        );
         assert!(find("CivilWar1863").is_some_and(|h| h.chance && h.notice.is_some()));
         assert!(find("squares").is_some_and(|h| !h.chance && h.notice.is_none()));
     }

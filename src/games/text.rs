@@ -164,6 +164,11 @@ pub trait GameText: Game {
     /// default): nothing to state.
     const NOTICE: Option<&'static str> = None;
 
+    /// The seat that always moves first, whatever the players ask (Civil
+    /// War 1863: the Confederacy); `None` (the default): the players
+    /// choose.
+    const FIRST: Option<Seat> = None;
+
     /// The game's own name for a seat ("Blue", "Gray").
     fn seat_name(seat: Seat) -> &'static str;
 

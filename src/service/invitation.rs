@@ -110,6 +110,8 @@ impl Work<'_> {
             );
             return Ok(());
         };
+        // Some games fix who begins; the invitation then says so truly.
+        let first = hosted.first.unwrap_or(first);
         let name = self
             .incoming
             .from

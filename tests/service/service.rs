@@ -12,6 +12,7 @@ use chrono::{TimeZone, Utc};
 use common::player::attack_preferring;
 use common::rng::XorShift;
 use orderly::config::Config;
+use orderly::games::civil_war_1863::{self, CivilWar1863};
 use orderly::games::hosted::Hosted;
 use orderly::games::squares::{Napoleonic, Squares};
 use orderly::games::{Game, GameOptions, GameResult, GameText, Seat};
@@ -1620,4 +1621,138 @@ fn a_mail_too_large_gets_one_short_answer_only_from_a_verified_sender() {
         games.contains("game 1: SQUARES as Blue vs bob@example.org: your turn"),
         "{games}"
     );
+}
+
+/// The position of game 1 as the service keeps it.
+fn stored_position(site: &mut Site) -> String {
+    let shown = orderly::service::admin::show(site.service.store(), 1, "example.org").unwrap();
+    shown
+        .lines()
+        .find_map(|l| l.strip_prefix("position "))
+        .unwrap_or_else(|| panic!("no position in {shown}"))
+        .to_string()
+}
+
+/// The lines of one Civil War 1863 mail for the seat `model` waits for:
+/// random orders of its turn (or its answer to a decision inside one),
+/// stopping where the other seat or the coin must act. No END: the end of
+/// the mail closes the turn.
+fn civil_war_mail(model: &CivilWar1863, rng: &mut XorShift) -> Vec<String> {
+    let seat = model.pending().unwrap().seat;
+    let mut sim = model.clone();
+    let mut lines = Vec::new();
+    while lines.len() < 4 {
+        let Some(p) = sim.pending() else { break };
+        if p.seat != seat {
+            break;
+        }
+        let legal = sim.legal_orders();
+        let moves: Vec<_> = legal
+            .iter()
+            .filter(|o| **o != civil_war_1863::Order::EndTurn)
+            .collect();
+        if moves.is_empty() {
+            if lines.is_empty() {
+                lines.push("END".to_string());
+            }
+            break;
+        }
+        let order = moves[rng.below(moves.len())].clone();
+        sim.apply(&order).unwrap();
+        lines.push(order.to_string());
+        if !p.phase.is_turn() && sim.pending().is_some_and(|q| q.phase.is_turn()) {
+            // The decision inside the order is answered; the turn goes on
+            // in the next mail, which sees the board after the battle.
+            break;
+        }
+    }
+    lines
+}
+
+#[test]
+fn a_civil_war_1863_game_by_mail_a_turn_to_a_mail() {
+    let mut site = Site::new("civilwar1863");
+    let outs = site.mail(
+        ANN,
+        "orderly@example.org",
+        "NEW CIVILWAR1863 VS bob@example.org AS UNION FIRST UNION",
+    );
+    let invitation = to(&outs, BOB);
+    let said = flat(&invitation.body);
+    assert!(
+        said.contains(&flat(civil_war_1863::core::board::RECONSTRUCTION_NOTE)),
+        "the invitation says the board is a reconstruction: {said}"
+    );
+    // The Confederacy always moves first, whatever the inviter asked.
+    assert!(said.contains("Confederacy moves first"), "{said}");
+    let bob_addr = invitation.reply_to.clone();
+    let outs = site.mail(BOB, &bob_addr, "accept");
+    let bob_start = body_to(&outs, BOB);
+    assert!(bob_start.contains("Your orders, one a line"), "{bob_start}");
+    assert!(bob_start.contains("Key: U Union"), "{bob_start}");
+    let ann_addr = to(&outs, ANN).reply_to;
+    let mut rng = XorShift::from_state(0x1863_0703_DEAD_BEEF);
+    let mut all = String::new();
+    let mut closed = 0;
+    for mail in 0..80 {
+        let model = CivilWar1863::from_position(&stored_position(&mut site)).unwrap();
+        if model.outcome().is_some() {
+            break;
+        }
+        let seat = model.pending().expect("the service draws the coin").seat;
+        let lines = civil_war_mail(&model, &mut rng);
+        let (from, addr) = match seat {
+            Seat::North => (ANN, &ann_addr),
+            Seat::South => (BOB, &bob_addr),
+        };
+        // The first mail keeps its turn open with MORE (design, "By mail").
+        let more = if mail == 0 { "\nMORE" } else { "" };
+        let outs = site.mail(from, addr, &format!("{}{more}", lines.join("\n")));
+        let reply = body_to(&outs, from);
+        for line in &lines {
+            assert!(reply.contains(&format!("Taken: {line}")), "{line}: {reply}");
+        }
+        let after = CivilWar1863::from_position(&stored_position(&mut site)).unwrap();
+        if mail == 0 {
+            assert!(!reply.contains("Taken: END"), "{reply}");
+            assert_eq!(
+                after.pending().map(|p| (p.seat, p.phase.is_turn())),
+                Some((seat, true))
+            );
+        }
+        let turn_was_open = model.pending().is_some_and(|p| p.phase.is_turn());
+        if reply.contains("Taken: END") {
+            closed += 1;
+        } else if mail > 0 && turn_was_open && after.pending().is_some_and(|p| p.seat == seat) {
+            // Still the writer's: only a decision inside an order keeps it.
+            assert!(!after.pending().unwrap().phase.is_turn(), "{reply}");
+        }
+        for o in &outs {
+            all.push_str(&o.body);
+        }
+    }
+    assert!(closed > 10, "the end of a mail closes the turn: {closed}");
+    for line in all.lines() {
+        assert!(line.len() <= 76, "{line:?}");
+    }
+    let model = CivilWar1863::from_position(&stored_position(&mut site)).unwrap();
+    if model.outcome().is_none() {
+        let outs = site.mail(ANN, &ann_addr, "RESIGN");
+        assert!(body_to(&outs, BOB).contains("over"), "{outs:#?}");
+    }
+    let listed = orderly::service::admin::games(site.service.store()).unwrap();
+    assert!(listed.contains("finished"), "{listed}");
+    let record =
+        orderly::service::admin::export(site.service.store(), 1, false, "example.org").unwrap();
+    assert!(record.contains("[Game \"civilwar1863\"]"), "{record}");
+    let replayed = orderly::record::replay(
+        &orderly::record::Record::read_as(&record, &Hosted::of::<CivilWar1863>()).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(replayed.game.position(), stored_position(&mut site));
+    if record.contains("TOSS") {
+        // `orderly verify`: the coin was the committed seed's.
+        let (report, ok) = orderly::record::verify_report(&record);
+        assert!(ok, "{report}");
+    }
 }

@@ -136,7 +136,9 @@ pub fn describe_from(game: &CivilWar1863, square: &str) -> Result<String, Reject
         .map(|o| o.to_string())
         .collect();
     if orders.is_empty() {
-        return Err(refuse(format!("no piece on {sq} can be given an order now")));
+        return Err(refuse(format!(
+            "no piece on {sq} can be given an order now"
+        )));
     }
     let mut out = String::new();
     for o in orders.iter().take(MAX_LISTED) {
@@ -166,14 +168,18 @@ mod tests {
             describe(&game, Side::Union),
             "The Confederacy must decide turn.\n"
         );
-        assert!(mine.lines().all(|l| l.len() <= crate::games::text::MAIL_WIDTH));
+        assert!(mine
+            .lines()
+            .all(|l| l.len() <= crate::games::text::MAIL_WIDTH));
     }
 
     #[test]
     fn a_square_lists_its_orders_or_says_why_not() {
         let game = CivilWar1863::new(&GameOptions::default());
         let listed = describe_from(&game, "i10").unwrap();
-        assert!(listed.lines().all(|l| l.starts_with("I10 ") || l.starts_with("RIDE I10 ")));
+        assert!(listed
+            .lines()
+            .all(|l| l.starts_with("I10 ") || l.starts_with("RIDE I10 ")));
         assert!(describe_from(&game, "O6").is_err(), "a Union stack");
         assert!(describe_from(&game, "Z9").is_err());
     }

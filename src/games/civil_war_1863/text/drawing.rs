@@ -183,7 +183,11 @@ fn status(game: &CivilWar1863, viewer: Side, style: &BoardStyle) -> String {
             format!("the {mover}")
         },
         game.orders_this_turn(),
-        if game.orders_this_turn() == 1 { "" } else { "s" }
+        if game.orders_this_turn() == 1 {
+            ""
+        } else {
+            "s"
+        }
     );
     if let Some(b) = game.battle() {
         let _ = writeln!(

@@ -138,9 +138,7 @@ pub fn words(event: &Event, viewer: Side) -> String {
             "{} won: the other side has no piece left (rule P34).",
             capital(&who(*w, viewer))
         ),
-        Event::Ended { winner: None } => {
-            "The game ended in a stalemate (rule P35).".to_string()
-        }
+        Event::Ended { winner: None } => "The game ended in a stalemate (rule P35).".to_string(),
     }
 }
 

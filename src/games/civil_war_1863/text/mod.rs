@@ -42,6 +42,9 @@ impl GameText for CivilWar1863 {
     // played is a reconstruction (issue 16).
     const NOTICE: Option<&'static str> = Some(RECONSTRUCTION_NOTE);
 
+    // The Confederacy always moves first (the engine opens so).
+    const FIRST: Option<Seat> = Some(Seat::South);
+
     fn seat_name(seat: Seat) -> &'static str {
         Side::from(seat).name()
     }

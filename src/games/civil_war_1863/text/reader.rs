@@ -226,6 +226,10 @@ fn number(line: &str, word: &str) -> Result<Option<u8>, Rejection> {
     Ok(Some(n))
 }
 
+/// Verbs that say nothing a move's squares do not (`ALL` is the whole
+/// stack, as naming no piece is).
+const SKIPPED_VERBS: &[&str] = &["ALL", "MOVE", "MARCH", "ATTACK", "RIDE"];
+
 /// The pieces and squares of a line, in order, skipping the joining words.
 fn pieces_and_squares(line: &str, words: &[&str]) -> Result<(Named, Vec<Square>), Rejection> {
     let mut named = Named::default();
@@ -267,11 +271,7 @@ fn pieces_and_squares(line: &str, words: &[&str]) -> Result<(Named, Vec<Square>)
             if named.counts.0.iter().any(|&n| n > MAX_COUNT) {
                 return Err(unreadable(line, "too many pieces named"));
             }
-        } else if w == "ALL" || w == "MOVE" || w == "MARCH" || w == "ATTACK" || w == "RIDE" {
-            continue;
-        } else if FILLERS.contains(&w) {
-            continue;
-        } else {
+        } else if !(FILLERS.contains(&w) || SKIPPED_VERBS.contains(&w)) {
             return Err(unreadable(line, format!("{w} is not a word of the orders")));
         }
     }
@@ -427,8 +427,14 @@ mod tests {
         let table = [
             ("G11 2I1C-H11", "G11 2I1C-H11"),
             ("g11 2i 1c - h11", "G11 2I1C-H11"),
-            ("MOVE 2 INFANTRY AND 1 CAVALRY FROM G11 TO H11", "G11 2I1C-H11"),
-            ("move two infantry and a cavalry from g11 to h11", "G11 2I1C-H11"),
+            (
+                "MOVE 2 INFANTRY AND 1 CAVALRY FROM G11 TO H11",
+                "G11 2I1C-H11",
+            ),
+            (
+                "move two infantry and a cavalry from g11 to h11",
+                "G11 2I1C-H11",
+            ),
             ("G11-H11", "G11 2I2C-H11"),
             ("MOVE G11 TO H11", "G11 2I2C-H11"),
             ("G11 H11", "G11 2I2C-H11"),
@@ -447,7 +453,10 @@ mod tests {
         }
         // END only once an order is given (P8).
         let mut game = game;
-        assert_eq!(read_checked(&game, "end").unwrap_err().rule.map(|r| r.0), Some("P8"));
+        assert_eq!(
+            read_checked(&game, "end").unwrap_err().rule.map(|r| r.0),
+            Some("P8")
+        );
         let order = read_checked(&game, "G11-H11").unwrap();
         game.play(&order).unwrap();
         for line in ["end", "End turn", " END "] {
@@ -459,7 +468,10 @@ mod tests {
     fn a_ride_to_a_square_with_one_route_finds_it() {
         let game = start();
         let order = read_checked(&game, "I10 1I BY RAIL TO G11").unwrap();
-        assert!(matches!(order, Order::Ride { ref path, .. } if path.len() == 2), "{order}");
+        assert!(
+            matches!(order, Order::Ride { ref path, .. } if path.len() == 2),
+            "{order}"
+        );
     }
 
     #[test]
@@ -496,8 +508,14 @@ mod tests {
     fn long_lines_are_refused_before_reading() {
         let game = start();
         let long = "G11 ".repeat(60);
-        assert!(read_checked(&game, &long).unwrap_err().problem.contains("longer"));
+        assert!(read_checked(&game, &long)
+            .unwrap_err()
+            .problem
+            .contains("longer"));
         let many = "A ".repeat(MAX_WORDS + 1);
-        assert!(read_checked(&game, &many).unwrap_err().problem.contains("words"));
+        assert!(read_checked(&game, &many)
+            .unwrap_err()
+            .problem
+            .contains("words"));
     }
 }

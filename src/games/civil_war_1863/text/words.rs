@@ -9,15 +9,47 @@ use crate::games::OrderWord;
 /// The verbs, as written (upper case). `MORE` keeps a turn open at the end
 /// of a mail (docs/civil-war-1863-design.md, "By mail").
 pub const VERBS: &[&str] = &[
-    "MOVE", "MARCH", "RIDE", "FORTIFY", "UNFORTIFY", "END", "MORE", "TAKE", "KILL", "LOSE",
-    "SURVIVORS", "REMOVE", "KEEP", "TOSS", "ATTACK",
+    "MOVE",
+    "MARCH",
+    "RIDE",
+    "FORTIFY",
+    "UNFORTIFY",
+    "END",
+    "MORE",
+    "TAKE",
+    "KILL",
+    "LOSE",
+    "SURVIVORS",
+    "REMOVE",
+    "KEEP",
+    "TOSS",
+    "ATTACK",
 ];
 
 /// Words that only join the parts of an order (`MOVE 2 INFANTRY AND 1
 /// CAVALRY FROM H7 TO H8`).
 pub const FILLERS: &[&str] = &[
-    "FROM", "TO", "AND", "THE", "A", "AN", "THEN", "VIA", "BY", "RAIL", "RAILROAD", "ON", "AT",
-    "TURN", "PIECE", "PIECES", "OF", "WITH", "UNION", "CONFEDERACY", "CONFEDERATE",
+    "FROM",
+    "TO",
+    "AND",
+    "THE",
+    "A",
+    "AN",
+    "THEN",
+    "VIA",
+    "BY",
+    "RAIL",
+    "RAILROAD",
+    "ON",
+    "AT",
+    "TURN",
+    "PIECE",
+    "PIECES",
+    "OF",
+    "WITH",
+    "UNION",
+    "CONFEDERACY",
+    "CONFEDERATE",
 ];
 
 /// The kind a word names (`I`, `INF`, `INFANTRY`, `cavalry`, `boats`), any
@@ -53,7 +85,11 @@ pub fn order_word(word: &str) -> OrderWord {
     if !up.is_empty() && up.split('-').all(|part| Square::parse(part).is_some()) {
         return OrderWord::Square;
     }
-    if up.split('-').next().is_some_and(|p| Square::parse(p).is_some()) {
+    if up
+        .split('-')
+        .next()
+        .is_some_and(|p| Square::parse(p).is_some())
+    {
         return OrderWord::Square;
     }
     if up.chars().all(|c| c.is_ascii_digit()) && !up.is_empty()
