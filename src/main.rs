@@ -43,7 +43,7 @@ enum Command {
     /// events, the position string, the pending decision and every legal
     /// order.
     Engine {
-        /// The game: squares (the default) or napoleonic; without it, a
+        /// The game: squares (the default), napoleonic or civilwar1863; without it, a
         /// --position that starts with a game's name is of that game.
         #[arg(
             long,
@@ -52,7 +52,7 @@ enum Command {
         )]
         game: Option<String>,
         /// Who moves first in the opening position: a side of the game
-        /// (blue or gray; british or french), or north or south.
+        /// (blue or gray; british or french; union or confederacy, which civilwar1863 ignores: the Confederacy always begins), or north or south.
         #[arg(long)]
         first: Option<String>,
         /// Start from this position string instead of the opening.

@@ -204,6 +204,8 @@ pub fn new_usage() -> String {
             minijinja::context! {
                 name => name.to_ascii_uppercase(),
                 sides => hosted::seat_words(name).unwrap_or_default(),
+                // FIRST only where the players choose who begins.
+                chosen_first => hosted::find(name).is_some_and(|h| h.first.is_none()),
             }
         })
         .collect();
@@ -397,6 +399,6 @@ mod tests {
         let Command::BadNew(usage) = read("new vs x@y") else {
             panic!("NEW without a game is not understood");
         };
-        assert!(usage.starts_with("write NEW SQUARES VS their@address [AS BLUE|GRAY] [FIRST BLUE|GRAY] or NEW NAPOLEONIC VS their@address [AS BRITISH|FRENCH] [FIRST BRITISH|FRENCH] or NEW CIVILWAR1863 VS their@address [AS UNION|CONFEDERACY] [FIRST UNION|CONFEDERACY], then [DAYS n"), "{usage}");
+        assert!(usage.starts_with("write NEW SQUARES VS their@address [AS BLUE|GRAY] [FIRST BLUE|GRAY] or NEW NAPOLEONIC VS their@address [AS BRITISH|FRENCH] [FIRST BRITISH|FRENCH] or NEW CIVILWAR1863 VS their@address [AS UNION|CONFEDERACY], then [DAYS n"), "{usage}");
     }
 }

@@ -160,6 +160,7 @@ pub(super) fn hosted_games() -> Vec<minijinja::Value> {
                 name => name.to_ascii_uppercase(),
                 title => hosted::title(name),
                 sides => hosted::seat_words(name),
+                chosen_first => hosted::find(name).is_some_and(|h| h.first.is_none()),
             }
         })
         .collect()

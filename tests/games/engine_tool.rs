@@ -255,7 +255,7 @@ fn a_side_of_another_game_is_an_error_naming_the_right_ones() {
         ),
         (
             &["engine", "--game", "chess"][..],
-            "[possible values: squares, napoleonic]",
+            "[possible values: squares, napoleonic, civilwar1863]",
         ),
     ] {
         let output = Command::new(env!("CARGO_BIN_EXE_orderly"))

@@ -1108,7 +1108,7 @@ fn help_rules_mails_a_games_rules_with_a_line_for_each_rule_id() {
     // HELP names the command.
     let body = body_to(&site.mail(ANN, "orderly@example.org", "HELP"), ANN);
     assert!(
-        body.contains("  HELP RULES [SQUARES|NAPOLEONIC]\n"),
+        body.contains("  HELP RULES [SQUARES|NAPOLEONIC|CIVILWAR1863]\n"),
         "{body}"
     );
     // Without a game: the rules of SQUARES, and how to get the others.
@@ -1116,7 +1116,7 @@ fn help_rules_mails_a_games_rules_with_a_line_for_each_rule_id() {
     assert!(
         flat(&body).contains(
             "> help rules The rules of SQUARES - The Civil War Battle Game are below. \
-             For another game's, write HELP RULES NAPOLEONIC."
+             For another game's, write HELP RULES NAPOLEONIC or HELP RULES CIVILWAR1863."
         ),
         "{body}"
     );
@@ -1136,7 +1136,7 @@ fn help_rules_mails_a_games_rules_with_a_line_for_each_rule_id() {
     assert!(
         flat(&body).contains(
             "The rules of SQUARES - The Napoleonic War Variant are below. \
-             For another game's, write HELP RULES SQUARES."
+             For another game's, write HELP RULES SQUARES or HELP RULES CIVILWAR1863."
         ),
         "{body}"
     );
@@ -1169,7 +1169,7 @@ fn help_rules_mails_a_games_rules_with_a_line_for_each_rule_id() {
     assert!(
         flat(&body).contains(
             "Not understood: \"CHESS\" is not a game here; \
-             write HELP RULES SQUARES or HELP RULES NAPOLEONIC."
+             write HELP RULES SQUARES or HELP RULES NAPOLEONIC or HELP RULES CIVILWAR1863."
         ),
         "{body}"
     );
