@@ -58,6 +58,7 @@ impl Work<'_> {
                 .last()
                 .is_some_and(|l| l.trim().eq_ignore_ascii_case(m.keep_open))
         });
+        let more = keep_open.then(|| lines[lines.len() - 1].clone());
         let lines = &lines[..lines.len() - usize::from(keep_open)];
         let mut given_now = Vec::new();
         if !ifs.is_empty() {
@@ -173,6 +174,9 @@ impl Work<'_> {
         self.tx.set_held(game.id, seat.seat, &held_mine)?;
         if held_mine.is_empty() && !lines.is_empty() && !refused && !keep_open {
             happened.extend(self.close_turn(state.as_mut(), &game, seat.seat, true)?);
+        }
+        if let Some(line) = &more {
+            self.item(line, Answer::Done(texts::say("orders.kept_open", ())));
         }
         happened.extend(self.answer_in_advance(state.as_mut(), &game)?);
         happened.extend(self.draw_chance(state.as_mut(), &game, seat.seat)?);

@@ -1715,6 +1715,7 @@ fn a_civil_war_1863_game_by_mail_a_turn_to_a_mail() {
         let after = CivilWar1863::from_position(&stored_position(&mut site)).unwrap();
         if mail == 0 {
             assert!(!reply.contains("Taken: END"), "{reply}");
+            assert!(reply.contains("> MORE\nYour turn stays open"), "{reply}");
             assert_eq!(
                 after.pending().map(|p| (p.seat, p.phase.is_turn())),
                 Some((seat, true))

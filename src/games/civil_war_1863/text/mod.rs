@@ -15,6 +15,8 @@ pub mod drawing;
 
 pub mod choices;
 
+pub mod conditions;
+
 pub mod rules_text;
 
 use super::core::board::RECONSTRUCTION_NOTE;
@@ -24,7 +26,7 @@ use super::core::order::Order;
 use super::core::side::Side;
 use super::core::state::CivilWar1863;
 use crate::games::text::MailTurn;
-use crate::games::{BoardStyle, GameText, OrderWord, Rejection, Seat};
+use crate::games::{BoardStyle, Condition, GameText, OrderWord, Rejection, Seat};
 
 impl GameText for CivilWar1863 {
     const TITLE: &'static str = "Civil War Game 1863 (Parker Brothers, 1961)";
@@ -79,6 +81,14 @@ impl GameText for CivilWar1863 {
 
     fn draw_board_styled(&self, viewer: Seat, last: &[Event], style: &BoardStyle) -> String {
         drawing::draw(self, viewer.into(), last, style)
+    }
+
+    fn read_condition(&self, words: &str) -> Result<Condition, String> {
+        conditions::read(words)
+    }
+
+    fn condition_holds(&self, seat: Seat, condition: &Condition) -> bool {
+        conditions::holds(self, seat, condition)
     }
 
     fn choices(&self, viewer: Seat) -> String {
