@@ -401,12 +401,7 @@ fn e6_gunboats_at_sea() {
         "{options:?}"
     );
     // With F Southern-held too, they are eliminated.
-    let text = held.position().replace("; C: ", &format!("; C: {f} 1C / "));
-    let text = text.replace(
-        &format!("U: {s1} 2I1G, A1 1I"),
-        &format!("U: {s1} 2I1G, A1 1I"),
-    );
-    held = game(&text.replace(&format!("{f} 2I1C1G / "), ""));
+    held = game(&held.position().replace("; C: ", &format!("; C: {f} 1C / ")));
     play(&mut held, &format!("{from} 3I1G-{s1}"));
     let events = play(&mut held, "TAKE 1 KILL 1G LOSE none");
     assert!(events.iter().any(|e| matches!(e, Event::Eliminated { side: Side::Union, pieces, .. } if *pieces == infantry(2))));
