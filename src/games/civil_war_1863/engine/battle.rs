@@ -7,9 +7,10 @@ use crate::games::civil_war_1863::core::flow::{Battle, Stage};
 use crate::games::civil_war_1863::core::order::Order;
 use crate::games::civil_war_1863::core::side::{PieceKind, Side};
 use crate::games::civil_war_1863::core::square::Square;
+use crate::games::civil_war_1863::core::stack::MAX_COUNT as MAX;
 use crate::games::civil_war_1863::core::stack::{Counts, Stack};
 use crate::games::civil_war_1863::core::state::CivilWar1863;
-use crate::games::civil_war_1863::engine::movement::{paths, reach};
+use crate::games::civil_war_1863::engine::movement::{paths, reach, sails};
 use crate::games::civil_war_1863::engine::refusal::Refusal;
 
 impl CivilWar1863 {
@@ -373,8 +374,19 @@ impl CivilWar1863 {
     pub(crate) fn check_survivors(&self, pieces: Counts, path: &[Square]) -> Result<(), Refusal> {
         let b = self.battle.expect("checked: survivors are pending");
         let defender = b.attacker.opponent();
-        if !self.defence(b.at).contains(pieces) {
+        let stack = self.stack(b.at).ok_or(Refusal::NotThere { square: b.at })?;
+        if !stack.all().contains(pieces) {
             return Err(Refusal::NotThere { square: b.at });
+        }
+        // P13, P43: survivors go to sea only with the gunboats they stood
+        // with since the start of the turn; one that arrived by an earlier
+        // survivors' move has not.
+        let sailing = pieces.min(Counts([MAX, 0, MAX]));
+        if sails(pieces)
+            && path.iter().any(|&s| self.board.is_water_only(s))
+            && !stack.unmoved.contains(sailing)
+        {
+            return Err(Refusal::NotAboard { square: path[0] });
         }
         self.check_path(defender, b.at, pieces, path)?;
         let to = *path.last().expect("check_path saw a step");
