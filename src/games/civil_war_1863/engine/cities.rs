@@ -184,4 +184,29 @@ mod tests {
         assert_eq!(key_city_cost(Side::Union), 2);
         assert_eq!(key_city_cost(Side::Confederacy), 1);
     }
+
+    #[test]
+    fn p28_the_flag_stays_whoever_holds_the_city() {
+        // The South captured Indianapolis (G5); the North retakes it.
+        let mut g = game("cw1863 2; north to move; U: F5 1I / A1 1I; C: A18 1I; flags G5");
+        let events = g.apply(&g.parse_order("F5 1I-G5").unwrap()).unwrap();
+        assert!(!events.iter().any(|e| matches!(e, Event::Captured { .. })));
+        assert!(g.is_flagged(Square::parse("G5").unwrap()));
+    }
+
+    #[test]
+    fn p27_the_owner_chooses_his_removals() {
+        let mut g = game("cw1863 1; south to move; U: A1 1I / A3 1C / A5 1G; C: F4 1C / R18 1G");
+        g.apply(&g.parse_order("F4 1C-G5").unwrap()).unwrap();
+        let options = g.legal_orders();
+        assert_eq!(options.len(), 3);
+        g.apply(&g.parse_order("REMOVE A3 C").unwrap()).unwrap();
+        assert_eq!(
+            g.apply(&g.parse_order("REMOVE A3 C").unwrap()),
+            Err(Refusal::NoSuchRemoval {
+                square: Square::parse("A3").unwrap(),
+                kind: PieceKind::Cavalry
+            })
+        );
+    }
 }
