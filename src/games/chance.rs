@@ -4,11 +4,9 @@
 //! ([`Game::chance_order`](crate::games::Game::chance_order)).
 //!
 //! A game stays a pure state machine: replaying its orders, the drawn
-//! outcomes among them, rebuilds it exactly, without the seed. The seed
-//! ([`GameOptions::seed`](crate::games::GameOptions::seed)) is stored with
-//! the game so that the service's draws can be checked afterwards: the
-//! `n`th draw of a game is a function of the seed and `n` alone
-//! ([`Draws`]), never of the time or of what else the service did.
+//! outcomes among them, rebuilds it exactly, without the seed. How the
+//! service draws, so that nobody can bias or foresee a draw and everybody
+//! can check it afterwards, is [`fair`](crate::games::fair) (docs/dice.md).
 //!
 //! [`draw_pending`] makes the draws a game waits for and applies them;
 //! [`submit`](crate::games::submission::submit) stops before the lines
@@ -29,33 +27,6 @@ pub struct Chance {
     pub what: &'static str,
 }
 
-/// The draws of one game: the `n`th outcome is a function of the game's
-/// seed and `n`, so that anyone with the seed can check every draw.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Draws {
-    seed: u64,
-}
-
-impl Draws {
-    /// The draws of the game with this seed.
-    pub fn new(seed: u64) -> Draws {
-        Draws { seed }
-    }
-
-    /// The outcome of draw number `n` (from 0) of `chance`: a number in
-    /// `0..chance.outcomes`.
-    pub fn outcome(self, n: u64, chance: Chance) -> u32 {
-        let outcomes = u64::from(chance.outcomes.max(1));
-        // Rejection sampling keeps every outcome equally likely; the
-        // k-th candidate is splitmix64 of (seed, n, k).
-        let zone = u64::MAX - u64::MAX % outcomes;
-        (0u64..)
-            .map(|k| splitmix64(self.seed ^ splitmix64(n) ^ splitmix64(k.wrapping_add(1) << 32)))
-            .find(|&x| x < zone)
-            .map_or(0, |x| (x % outcomes) as u32)
-    }
-}
-
 /// A draw of chance made and applied.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Drawn {
@@ -73,27 +44,25 @@ pub struct Drawn {
 /// decision between them: a bound against a game that would draw forever.
 pub const MAX_DRAWS_IN_A_ROW: usize = 64;
 
-/// Makes every draw of chance `game` waits for, one after the other,
-/// `next` being the number of the game's next draw (it counts on), and
-/// applies each outcome as the game's order. Stops when a player must
-/// decide or the game is over; a game whose chance order it refuses is a
-/// bug in that game, answered as the refusal.
+/// Makes every draw of chance `game` waits for, one after the other, each
+/// outcome given by `draw` (the service's fair draw, docs/dice.md), and
+/// applies each as the game's order. Stops when a player must decide or
+/// the game is over; a game whose chance order it refuses is a bug in
+/// that game, answered as the refusal.
 pub fn draw_pending(
     game: &mut dyn AnyGame,
-    draws: Draws,
-    next: &mut u64,
+    draw: &mut dyn FnMut(Chance) -> u32,
 ) -> Result<Vec<Drawn>, Rejection> {
     let mut drawn = Vec::new();
     while let Some(chance) = game.chance() {
         if drawn.len() >= MAX_DRAWS_IN_A_ROW {
             break;
         }
-        let outcome = draws.outcome(*next, chance);
+        let outcome = draw(chance).min(chance.outcomes.max(1) - 1);
         let Some(order) = game.chance_order(outcome) else {
             break;
         };
         let (order, events) = game.apply_canonical(&order)?;
-        *next += 1;
         drawn.push(Drawn {
             what: chance.what,
             outcome,
@@ -104,20 +73,11 @@ pub fn draw_pending(
     Ok(drawn)
 }
 
-/// One step of the splitmix64 generator (Steele, Lea, Flood 2014): a
-/// well-mixed 64-bit function of its input.
-fn splitmix64(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// A game small enough to read at a glance, with a coin toss in every
 /// turn, to exercise the chance seam where the hosted games have none:
 /// on your turn you TOSS; heads scores you a point; first to 3 wins.
 #[cfg(test)]
-mod coin_race {
+pub(crate) mod coin_race {
     use std::fmt;
 
     use serde::{Deserialize, Serialize};
@@ -179,6 +139,7 @@ mod coin_race {
         type Ending = u8;
         const NAME: &'static str = "coinrace";
         const RULES_VERSION: &'static str = "coin race 1";
+        const CHANCE: bool = true;
 
         fn new(options: &GameOptions) -> Self {
             CoinRace {
@@ -309,100 +270,55 @@ mod coin_race {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
-    const COIN: Chance = Chance {
-        outcomes: 2,
-        what: "a coin toss",
-    };
-    const DIE: Chance = Chance {
-        outcomes: 6,
-        what: "a die",
-    };
-
-    #[test]
-    fn a_draw_depends_only_on_the_seed_and_its_number() {
-        let a = Draws::new(7);
-        let b = Draws::new(7);
-        for n in 0..100 {
-            assert_eq!(a.outcome(n, DIE), b.outcome(n, DIE));
-        }
-        let other: Vec<u32> = (0..64).map(|n| Draws::new(8).outcome(n, DIE)).collect();
-        let ours: Vec<u32> = (0..64).map(|n| a.outcome(n, DIE)).collect();
-        assert_ne!(ours, other, "another seed draws otherwise");
-    }
-
-    #[test]
-    fn every_outcome_comes_up_about_equally_often() {
-        let draws = Draws::new(2026);
-        let mut counts = [0u32; 6];
-        for n in 0..60_000 {
-            counts[draws.outcome(n, DIE) as usize] += 1;
-        }
-        // 10,000 expected each; 4.5 standard deviations is about 410.
-        assert!(
-            counts.iter().all(|&c| (9_590..=10_410).contains(&c)),
-            "{counts:?}"
-        );
-        let heads = (0..10_000).filter(|&n| draws.outcome(n, COIN) == 0).count();
-        assert!((4_775..=5_225).contains(&heads), "{heads}");
-    }
-
-    #[test]
-    fn a_chance_with_one_outcome_or_none_draws_that_one() {
-        for outcomes in [0, 1] {
-            let c = Chance {
-                outcomes,
-                what: "nothing",
-            };
-            assert_eq!(Draws::new(1).outcome(5, c), 0);
-        }
-    }
+    use super::coin_race::CoinRace;
+    use super::{draw_pending, Drawn};
+    use crate::games::submission::submit;
+    use crate::games::{AnyGame, Game, GameOptions, Seat};
 
     #[test]
     fn the_service_side_draws_and_the_game_applies_the_outcome_as_an_order() {
-        use super::coin_race::CoinRace;
-        use super::{draw_pending, Drawn};
-        use crate::games::submission::submit;
-        use crate::games::{AnyGame, Game, GameOptions, Seat};
-
         let mut game: Box<dyn AnyGame> = Box::new(CoinRace::new(&GameOptions::default()));
         // A TOSS leaves a draw pending: the rest of the mail waits for it.
         let s = submit(game.as_mut(), Seat::North, &["TOSS", "TOSS"]);
         assert_eq!(s.taken.len(), 1);
         assert_eq!(s.rest, vec!["TOSS".to_string()]);
         assert!(s.unused.is_empty() && game.pending().is_none());
-        let draws = Draws::new(42);
-        let mut next = 0;
-        let drawn: Vec<Drawn> = draw_pending(game.as_mut(), draws, &mut next).unwrap();
+        let mut asked = Vec::new();
+        let drawn: Vec<Drawn> = draw_pending(game.as_mut(), &mut |c| {
+            asked.push(c.outcomes);
+            1
+        })
+        .unwrap();
+        assert_eq!(asked, vec![2]);
         assert_eq!(drawn.len(), 1);
-        assert_eq!(next, 1);
-        let expected = ["HEADS", "TAILS"][draws.outcome(0, COIN) as usize];
-        assert_eq!(drawn[0].order, expected);
+        assert_eq!(drawn[0].order, "TAILS");
         assert_eq!(drawn[0].what, "a coin toss");
         // South's turn now: North's second TOSS is no longer North's to play.
         assert_eq!(game.pending().map(|p| p.seat), Some(Seat::South));
         // Nothing is pending: no draw.
-        assert!(draw_pending(game.as_mut(), draws, &mut next)
+        assert!(draw_pending(game.as_mut(), &mut |_| unreachable!())
             .unwrap()
             .is_empty());
-        assert_eq!(next, 1);
+    }
+
+    #[test]
+    fn an_outcome_out_of_range_is_taken_as_the_last() {
+        let mut game: Box<dyn AnyGame> = Box::new(CoinRace::new(&GameOptions::default()));
+        game.play("TOSS").unwrap();
+        let drawn = draw_pending(game.as_mut(), &mut |_| 9).unwrap();
+        assert_eq!(drawn[0].outcome, 1);
     }
 
     #[test]
     fn replaying_the_drawn_outcomes_needs_no_seed() {
-        use super::coin_race::CoinRace;
-        use super::draw_pending;
-        use crate::games::{AnyGame, Game, GameOptions, Seat};
-
-        let draws = Draws::new(7);
         let mut played: Box<dyn AnyGame> = Box::new(CoinRace::new(&GameOptions::default()));
         let mut orders = Vec::new();
-        let mut next = 0;
+        let mut n = 0u32;
         while let Some(p) = played.pending() {
             let (order, _) = played.play("TOSS").unwrap();
             orders.push((p.seat, order));
-            for d in draw_pending(played.as_mut(), draws, &mut next).unwrap() {
+            n += 1;
+            for d in draw_pending(played.as_mut(), &mut |_| n % 3 % 2).unwrap() {
                 orders.push((p.seat, d.order));
             }
         }

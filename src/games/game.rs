@@ -86,6 +86,11 @@ pub trait Game: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + Sync 
     /// these as comments: replaying the orders takes them again.
     fn forced(event: &Self::Event) -> Option<(Seat, Self::Order)>;
 
+    /// Whether the game ever draws chance (a coin, dice, cards): the
+    /// service then commits to a seed for its draws when the game is
+    /// created (docs/dice.md).
+    const CHANCE: bool = false;
+
     /// The draw of chance the game waits for, if any: the service draws an
     /// outcome and applies [`Game::chance_order`] of it. Games without
     /// chance never wait for one.

@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 pub mod any;
 pub mod chance;
 pub mod civil_war_1863;
+pub mod fair;
 mod flow;
 mod game;
 pub mod hosted;
@@ -30,7 +31,7 @@ pub mod submission;
 pub mod text;
 
 pub use any::{AnyGame, Happened};
-pub use chance::{Chance, Draws};
+pub use chance::Chance;
 pub use flow::{GameResult, Outcome, Pending, Phase};
 pub use game::Game;
 pub use text::{seat_named, BoardStyle, Condition, GameText, OrderWord, Rejection};
@@ -73,8 +74,10 @@ impl Seat {
 pub struct GameOptions {
     /// The seat that takes the first turn (SQUARES R1: chosen at creation).
     pub first: Seat,
-    /// The seed for games that need chance (dice, cards). Games without chance
-    /// ignore it; the service draws and records it so that a replay is exact.
+    /// A number kept with each game. No hosted game reads it: the service
+    /// draws a game's chance itself, from a seed of its own that it commits
+    /// to and reveals (docs/dice.md), and records every outcome as an
+    /// order, so that a replay is exact without it.
     pub seed: Option<u64>,
 }
 

@@ -29,6 +29,11 @@ pub struct JsonRecord {
     pub orders: Vec<JsonOrder>,
     /// The comments, each placed after the orders before it.
     pub comments: Vec<JsonComment>,
+    /// The draws of chance, each placed after the orders before it, with
+    /// its number and public inputs (docs/dice.md); left out for a game
+    /// without chance.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub draws: Vec<JsonDraw>,
     /// The end marker, when the game ended outside the rules.
     pub end: Option<JsonEnd>,
     /// The result token: a seat name, `Draw`, or `*` while the game goes on.
@@ -77,6 +82,21 @@ pub struct JsonForced {
     pub order: String,
 }
 
+/// A draw of chance of a [`JsonRecord`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JsonDraw {
+    /// Its line in the record.
+    pub line: usize,
+    /// How many orders come before it.
+    pub after: usize,
+    /// Its number in the game, from 1.
+    pub number: u32,
+    /// The order that applied its outcome, in canonical notation.
+    pub order: String,
+    /// Its public inputs, each 64 hex digits: `mail`, `reply`, `words`.
+    pub inputs: BTreeMap<String, String>,
+}
+
 /// A comment of a [`JsonRecord`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JsonComment {
@@ -107,11 +127,26 @@ impl Replayed {
         let record = &self.record;
         let side = |seat: Seat| record.seat_name(seat).to_string();
         let mut comments = Vec::new();
+        let mut draws = Vec::new();
         let mut end = None;
         let mut orders_before = 0;
         for (entry, &line) in record.entries().iter().zip(&self.entry_lines) {
             match entry {
                 Entry::Order(_) => orders_before += 1,
+                Entry::Draw(d) => draws.push(JsonDraw {
+                    line,
+                    after: orders_before,
+                    number: d.inputs.number,
+                    order: d.order.clone(),
+                    inputs: [
+                        ("mail", d.inputs.mail),
+                        ("reply", d.inputs.reply),
+                        ("words", d.inputs.words),
+                    ]
+                    .into_iter()
+                    .map(|(name, digest)| (name.to_string(), digest.to_string()))
+                    .collect(),
+                }),
                 Entry::Comment(text) => comments.push(JsonComment {
                     line,
                     after: orders_before,
@@ -165,6 +200,7 @@ impl Replayed {
             start: self.start.clone(),
             orders,
             comments,
+            draws,
             end,
             result: record.result_token().to_string(),
             winner: match self.finish.as_ref().map(|f| f.result) {

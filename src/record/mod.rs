@@ -14,6 +14,8 @@
 //! - [`Record::read`] imports one from text (errors carry line numbers), and
 //!   `Display` writes it;
 //! - [`replay`] re-validates every order through the engine;
+//! - [`verify`] checks every draw of chance against the revealed seed
+//!   (docs/dice.md);
 //! - [`Replayed::to_json`] is the export for tools.
 //!
 //! ```
@@ -35,6 +37,7 @@
 
 use std::fmt;
 
+use crate::games::fair::DrawInputs;
 use crate::games::hosted::Hosted;
 use crate::games::{AnyGame, GameOptions, GameResult, Happened, Outcome, Seat};
 
@@ -43,13 +46,15 @@ mod read;
 mod recorder;
 mod replay;
 mod tags;
+mod verify;
 mod write;
 
-pub use json::{JsonComment, JsonEnd, JsonForced, JsonOrder, JsonRecord, JSON_FORMAT};
+pub use json::{JsonComment, JsonDraw, JsonEnd, JsonForced, JsonOrder, JsonRecord, JSON_FORMAT};
 pub use read::{game_tag, ReadError};
 pub use recorder::{Recorder, Refused};
 pub use replay::{replay, ReplayError, Replayed, ReplayedOrder};
 pub use tags::{Date, DateError, TagError, Tags};
+pub use verify::{verify, verify_report, CheckedDraw, VerifyError};
 
 /// One entry of the movetext, in the order the game went.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,7 +66,29 @@ pub enum Entry {
     Comment(String),
     /// The game ended outside its rules.
     End(EndMarker),
+    /// A draw of chance the service made (docs/dice.md).
+    Draw(DrawEntry),
 }
+
+/// A draw of chance as the record holds it: the order that applied its
+/// outcome, with its number and public inputs, so that `orderly verify`
+/// can derive it again once the seed is revealed. Replay applies the order
+/// and needs no seed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DrawEntry {
+    /// The draw's number and public inputs.
+    pub inputs: DrawInputs,
+    /// The order that applied the outcome, in canonical notation when
+    /// orderly wrote the record.
+    pub order: String,
+}
+
+/// The tag of a game with chance that holds the commitment to its seed
+/// (hex SHA-256), written from the game's start.
+pub const COMMITMENT_TAG: &str = "Commitment";
+
+/// The tag that reveals a game's seed (hex), written once the game is over.
+pub const REVEALED_TAG: &str = "Revealed";
 
 /// An order as the record holds it: text, checked only by [`replay`].
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,14 +1,15 @@
 //! Reading a record from text: the syntax only. Whether the orders are
 //! legal is [`super::replay`]'s business.
 
+use crate::games::fair::{DrawInputs, InputDigest};
 use crate::games::hosted::{self, Hosted};
 use crate::games::{GameResult, Seat};
 
 use super::tags::{clean_value, is_tag_name, ROSTER};
 use super::write::{EntryLines, Layout, Line};
 use super::{
-    clean_comment, read_words as words, EndMarker, Ending, Entry, Finish, ForcedNote, OrderEntry,
-    Record, Tags, Termination,
+    clean_comment, read_words as words, DrawEntry, EndMarker, Ending, Entry, Finish, ForcedNote,
+    OrderEntry, Record, Tags, Termination,
 };
 
 /// Text that could not be read as a record: where, and what is wrong.
@@ -389,10 +390,80 @@ fn read_movetext(
             result = Some((line.clone(), value));
             continue;
         }
+        if let Some(draw) = draw_line(t) {
+            let (number, order) = draw.map_err(|p| error(line, p))?;
+            let mut digests = Vec::new();
+            let mut input_lines = Vec::new();
+            for name in DRAW_INPUTS {
+                while lines.get(i).is_some_and(|l| l.text.trim().is_empty()) {
+                    i += 1;
+                }
+                let Some(next) = lines.get(i) else {
+                    return Err(error(line, format!("this draw's {name} line is missing")));
+                };
+                digests.push(draw_input(name, &next.text).map_err(|p| error(next, p))?);
+                input_lines.push(next.clone());
+                i += 1;
+            }
+            record.entries.push(Entry::Draw(DrawEntry {
+                inputs: DrawInputs {
+                    number,
+                    mail: digests[0],
+                    reply: digests[1],
+                    words: digests[2],
+                },
+                order,
+            }));
+            origin.entries.push(EntryLines {
+                main: line.clone(),
+                forced: input_lines,
+            });
+            continue;
+        }
         let entry = read_entry(game, t).map_err(|p| error(line, p))?;
         push(record, origin, entry, line);
     }
     Ok(result)
+}
+
+/// The public inputs that follow a draw's line, each on a line of its own.
+const DRAW_INPUTS: [&str; 3] = ["mail", "reply", "words"];
+
+/// A draw's line, `DRAW <number> <order>`, read as its number and order;
+/// `None` when the line is not a draw's.
+fn draw_line(t: &str) -> Option<Result<(u32, String), String>> {
+    let (word, rest) = t.split_once(char::is_whitespace)?;
+    if !word.eq_ignore_ascii_case("DRAW") {
+        return None;
+    }
+    let rest = rest.trim_start();
+    let (number, order) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    if !number.bytes().all(|b| b.is_ascii_digit()) || number.is_empty() {
+        // "DRAW AGREED" and the like are no draw of chance.
+        return None;
+    }
+    Some(match number.parse::<u32>() {
+        Ok(n) if n > 0 && !order.trim().is_empty() => Ok((n, words(order))),
+        Ok(0) => Err("draws are numbered from 1".to_string()),
+        Ok(_) => Err("a draw is written DRAW <number> <order>: the order is missing".into()),
+        Err(_) => Err(format!("{number} is too large for a draw's number")),
+    })
+}
+
+/// One input line of a draw: `<name> <64 hex digits>`.
+fn draw_input(name: &str, text: &str) -> Result<InputDigest, String> {
+    let mut parts = text.split_whitespace();
+    let (Some(found), Some(hex), None) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(format!(
+            "a draw's {name} line is written {name} <64 hex digits>"
+        ));
+    };
+    if !found.eq_ignore_ascii_case(name) {
+        return Err(format!(
+            "a draw's inputs are mail, reply and words in that order: {name} comes here"
+        ));
+    }
+    InputDigest::from_hex(hex).ok_or_else(|| format!("the {name} of a draw is 64 hex digits"))
 }
 
 fn push(record: &mut Record, origin: &mut Layout, entry: Entry, line: &Line) {

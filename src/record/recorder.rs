@@ -1,10 +1,11 @@
 //! Building a record while a game is played.
 
+use crate::games::fair::DrawInputs;
 use crate::games::hosted::Hosted;
 use crate::games::{AnyGame, GameOptions, GameResult, Happened, Rejection, Seat};
 
 use super::replay::Replayed;
-use super::{EndMarker, Ending, Entry, Finish, ForcedNote, OrderEntry, Record, Tags};
+use super::{DrawEntry, EndMarker, Ending, Entry, Finish, ForcedNote, OrderEntry, Record, Tags};
 
 /// An order or an end the recorder did not take.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -117,6 +118,26 @@ impl Recorder {
         if turn_level {
             self.last_action.clear();
         }
+        self.last_action.extend(events.iter().cloned());
+        self.record.tags.finish = self.game.outcome().map(Finish::of);
+        Ok(events)
+    }
+
+    /// Applies the order of a draw of chance the game waits for, and
+    /// records it with the draw's number and public inputs (docs/dice.md);
+    /// records the result when the game ends.
+    pub fn draw(&mut self, order: &str, inputs: DrawInputs) -> Result<Vec<Happened>, Refused> {
+        self.going()?;
+        if self.game.chance().is_none() {
+            return Err(Refused::Order(Rejection {
+                line: order.to_string(),
+                problem: "the game waits for no draw of chance".to_string(),
+                rule: None,
+                suggestions: Vec::new(),
+            }));
+        }
+        let (order, events) = self.game.apply_canonical(order).map_err(Refused::Order)?;
+        self.record.push(Entry::Draw(DrawEntry { inputs, order }));
         self.last_action.extend(events.iter().cloned());
         self.record.tags.finish = self.game.outcome().map(Finish::of);
         Ok(events)

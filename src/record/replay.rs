@@ -2,10 +2,10 @@
 //! number and seat checked, the result compared with the tags.
 
 use crate::games::hosted;
-use crate::games::{AnyGame, GameOptions, Happened, Pending, RuleId, Seat};
+use crate::games::{AnyGame, Chance, GameOptions, Happened, Pending, RuleId, Seat};
 
 use super::write::{Layout, Line};
-use super::{Entry, Finish, ForcedNote, OrderEntry, Record};
+use super::{DrawEntry, Entry, Finish, ForcedNote, OrderEntry, Record};
 
 /// Why a record does not replay: the line, as written, and the reason.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -82,7 +82,21 @@ impl Replayed {
 /// `Termination` tags with how the game ended. The first thing wrong is the
 /// error, with its line.
 pub fn replay(record: &Record) -> Result<Replayed, ReplayError> {
-    Replay::new(record)?.run()
+    Replay::new(record)?.run(&mut |_, _, _| Ok(()))
+}
+
+/// A check of each draw of chance as the replay meets it, given the game
+/// before the draw, the chance it waits for and the record's draw: why the
+/// draw does not check out, if it does not ([`super::verify`]).
+pub(crate) type DrawCheck<'c> =
+    &'c mut dyn FnMut(&dyn AnyGame, Chance, &DrawEntry) -> Result<(), String>;
+
+/// [`replay`], with `check` run at each draw before its order is applied.
+pub(crate) fn replay_checking(
+    record: &Record,
+    check: DrawCheck<'_>,
+) -> Result<Replayed, ReplayError> {
+    Replay::new(record)?.run(check)
 }
 
 struct Replay<'r> {
@@ -151,7 +165,7 @@ impl<'r> Replay<'r> {
         })
     }
 
-    fn run(mut self) -> Result<Replayed, ReplayError> {
+    fn run(mut self, check: DrawCheck<'_>) -> Result<Replayed, ReplayError> {
         for (i, entry) in self.record.entries.iter().enumerate() {
             let here = self.lines.entries[i].clone();
             match entry {
@@ -171,6 +185,12 @@ impl<'r> Replay<'r> {
                     let entry = self.order(o, &here.main, &here.forced)?;
                     self.out.entry_lines.push(here.main.number);
                     self.out.record.entries.push(Entry::Order(entry));
+                    continue;
+                }
+                Entry::Draw(d) => {
+                    let entry = self.draw(d, &here.main, check)?;
+                    self.out.entry_lines.push(here.main.number);
+                    self.out.record.entries.push(Entry::Draw(entry));
                     continue;
                 }
             }
@@ -209,6 +229,12 @@ impl<'r> Replay<'r> {
     ) -> Result<OrderEntry, ReplayError> {
         self.still_going(line)?;
         let Some(pending) = self.game.pending() else {
+            if let Some(chance) = self.game.chance() {
+                return Err(fail(
+                    line,
+                    format!("the game waits for a draw of chance here ({})", chance.what),
+                ));
+            }
             return Err(fail(line, "the game is over: no order may follow"));
         };
         let turn = self.game.turn_number();
@@ -245,6 +271,39 @@ impl<'r> Replay<'r> {
             seat: pending.seat,
             order,
             forced,
+        })
+    }
+
+    /// Applies a draw's order where the game waits for a draw of chance,
+    /// after `check` has passed it.
+    fn draw(
+        &mut self,
+        d: &DrawEntry,
+        line: &Line,
+        check: DrawCheck<'_>,
+    ) -> Result<DrawEntry, ReplayError> {
+        self.still_going(line)?;
+        let Some(chance) = self.game.chance() else {
+            return Err(fail(line, "the game waits for no draw of chance here"));
+        };
+        check(self.game.as_ref(), chance, d).map_err(|why| fail(line, why))?;
+        let (order, events) = self
+            .game
+            .apply_canonical(&d.order)
+            .map_err(|r| ReplayError {
+                line: line.number,
+                text: line.text.clone(),
+                reason: r.problem,
+                rule: r.rule,
+                suggestions: r.suggestions,
+            })?;
+        self.out.last_action.extend(events);
+        if let Some(outcome) = self.game.outcome() {
+            self.ended = Some((line.number, Finish::of(outcome)));
+        }
+        Ok(DrawEntry {
+            inputs: d.inputs,
+            order,
         })
     }
 

@@ -17,7 +17,8 @@ pub(crate) struct Line {
     pub text: String,
 }
 
-/// The lines an order entry takes: its own, then its forced notes.
+/// The lines an entry takes: its own, then an order's forced notes or a
+/// draw's inputs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct EntryLines {
     pub main: Line,
@@ -110,6 +111,16 @@ impl Record {
                     main: out.push(self.end_line(marker)),
                     forced: Vec::new(),
                 },
+                Entry::Draw(d) => {
+                    let i = &d.inputs;
+                    EntryLines {
+                        main: out.push(format!("{INDENT}DRAW {} {}", i.number, d.order)),
+                        forced: [("mail", i.mail), ("reply", i.reply), ("words", i.words)]
+                            .into_iter()
+                            .map(|(name, digest)| out.push(format!("{INDENT}  {name} {digest}")))
+                            .collect(),
+                    }
+                }
             };
             out.entries.push(lines);
         }

@@ -83,6 +83,9 @@ pub enum Command {
     /// `CANCEL IF [condition]`: drop the answers given in advance (all, or
     /// those of one condition).
     CancelIf(String),
+    /// `SEED words`: words of the player's own, mixed into every later
+    /// draw of chance of the game (docs/dice.md).
+    Seed(String),
     /// `GAME 42 k7xq2m`: the game this mail is about.
     Game(Claim),
     /// `NEW ...` that could not be read: what is wrong.
@@ -160,6 +163,7 @@ pub fn read(line: &str) -> Command {
         ["VACATION", ..] => Command::BadVacation(texts::say("commands.vacation_usage", ())),
         ["CANCEL", "IF", ..] => Command::CancelIf(rest_after(line, 2)),
         ["SAY" | "PRESS", _, ..] => Command::Say(rest_after(line, 1)),
+        ["SEED", _, ..] => Command::Seed(rest_after(line, 1)),
         ["SET", "ADDRESS" | "EMAIL", _] => Command::SetAddress(
             rest_after(line, 2)
                 .trim_matches(|c| c == '<' || c == '>')

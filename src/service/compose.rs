@@ -27,6 +27,8 @@ impl Work<'_> {
         } else {
             None
         };
+        // A game with chance reveals its seed in its last mails.
+        let revealed = self.revealed_seed(game)?;
         // Messages written in this mail go with the update, first.
         let (press, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.press)
             .into_iter()
@@ -54,6 +56,10 @@ impl Work<'_> {
             }
             if let Some(record) = &record {
                 text.push('\n');
+                if let Some(revealed) = &revealed {
+                    text.push_str(texts::wrap(revealed).trim_end());
+                    text.push_str("\n\n");
+                }
                 text.push_str(&texts::say("update.record", ()));
                 text.push_str("\n\n");
                 text.push_str(record);

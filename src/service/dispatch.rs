@@ -221,6 +221,7 @@ impl Work<'_> {
             (Command::Board, _) => self.board(line, &game, &seat),
             (Command::CancelIf(words), _) => self.cancel_answers(line, &words, &game, &seat),
             (Command::Say(text), _) => self.pass_message(line, &text, &game, &seat),
+            (Command::Seed(words), _) => self.seed_words(line, &words, &game, &seat),
             (Command::SetAddress(new), _) => self.set_address(line, &new, &game, &seat),
             (Command::HelpBoard, _) => self.help_board(line, &game, &seat),
             (Command::HelpMoves(square), _) => self.help_moves(line, &square, &game),

@@ -37,10 +37,11 @@ pub fn seat_secret_generation(
     secret_of(server_secret, &text)
 }
 
-/// The seed of a new game's draws of chance
-/// ([`Draws`](crate::games::Draws)): an HMAC under the server secret of the
-/// mail and the line that created the game, so that players cannot foresee
-/// the draws and the same mail delivered twice seeds the same game.
+/// The number kept as a new game's
+/// [`GameOptions::seed`](crate::games::GameOptions::seed): an HMAC under
+/// the server secret of the mail and the line that created the game. No
+/// hosted game reads it: the service's draws of chance have a seed of
+/// their own, committed to and revealed (docs/dice.md).
 pub fn game_seed(server_secret: &[u8], message_id: &str, line: &str) -> u64 {
     let mut mac = Hmac::<Sha256>::new_from_slice(server_secret).expect("HMAC takes any key");
     mac.update(format!("orderly game seed {message_id} {line}").as_bytes());

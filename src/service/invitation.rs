@@ -149,6 +149,13 @@ impl Work<'_> {
         let id = self
             .tx
             .create_game(hosted.name, first, mine, seed, self.at)?;
+        // A game with chance commits to its seed now, before either player
+        // has written a line of it (docs/dice.md).
+        let commitment = if hosted.chance {
+            Some(self.commit_to_a_seed(id)?)
+        } else {
+            None
+        };
         let days = time.days.unwrap_or(self.config.deadlines.turn_days);
         self.tx.set_turn_days(id, i64::from(days))?;
         if let Some(policy) = &time.timeout {
@@ -209,6 +216,7 @@ impl Work<'_> {
                     first => hosted.seat_name(first),
                     pace => pace,
                     moderator => time.moderator,
+                    commitment => commitment,
                     expires => local_time(expires, &zone),
                     reply_to => reply_address(&self.config.service.address, id, &their_seat.secret),
                 },
@@ -246,19 +254,21 @@ impl Work<'_> {
                 )?;
             }
         }
-        self.item(
-            line,
-            Answer::Done(texts::say(
-                "invitation.proposed",
-                minijinja::context! {
-                    game => id,
-                    side => hosted.seat_name(mine),
-                    opponent => opponent,
-                    first => hosted.seat_name(first),
-                    pace => pace,
-                },
-            )),
+        let mut proposed = texts::say(
+            "invitation.proposed",
+            minijinja::context! {
+                game => id,
+                side => hosted.seat_name(mine),
+                opponent => opponent,
+                first => hosted.seat_name(first),
+                pace => pace,
+            },
         );
+        if let Some(commitment) = commitment {
+            proposed.push('\n');
+            proposed.push_str(&commitment);
+        }
+        self.item(line, Answer::Done(proposed));
         Ok(())
     }
 }

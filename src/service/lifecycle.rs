@@ -92,12 +92,16 @@ impl Work<'_> {
     pub(super) fn accept(&mut self, line: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
         let side = side_name(game, seat.seat);
         self.tx.set_status(game.id, GameStatus::Active, self.at)?;
-        let state = (hosted_of(game)?.new)(&GameOptions {
+        let mut state = (hosted_of(game)?.new)(&GameOptions {
             first: game.first_seat,
             seed: game.seed,
         });
+        // A game that opens with a draw of chance makes it now, mixing in
+        // this mail (docs/dice.md); other games draw nothing.
+        let happened = self.draw_chance(state.as_mut(), game, seat.seat)?;
+        let count = self.tx.entry_count(game.id)?;
         self.tx
-            .set_position(game.id, &state.position(), 0, self.at)?;
+            .set_position(game.id, &state.position(), count, self.at)?;
         self.refresh_deadline(game.id, state.as_ref())?;
         self.item(
             line,
@@ -107,7 +111,7 @@ impl Work<'_> {
             )),
         );
         let game = self.reload(game.id)?;
-        self.broadcast(&game, state.as_ref(), &[], Some(seat.seat))
+        self.broadcast(&game, state.as_ref(), &happened, Some(seat.seat))
     }
 
     /// `DECLINE` of an invitation by the player invited.

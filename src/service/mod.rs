@@ -31,6 +31,8 @@
 //!    lines) with `in_advance.rs` (IF ...), `settings.rs` (address,
 //!    vacation, time zone, reminders, digest), `press.rs` (SAY),
 //!    `inform.rs` and `rules.rs` (HELP, GAMES, BOARD, HISTORY, HELP RULES).
+//!    `dice.rs` draws the chance a game waits for after an order, fairly
+//!    (docs/dice.md).
 //! 5. `reply.rs`: every line is answered with a typed [`Answer`]; the reply
 //!    echoes them; `compose.rs` queues the updates (`update.rs`) and
 //!    notices to the seats, with subjects from `subject.rs`, every sentence
@@ -54,6 +56,7 @@ pub mod admin;
 mod clock;
 pub mod commands;
 mod compose;
+mod dice;
 mod dispatch;
 mod game;
 pub mod identity;

@@ -7,6 +7,7 @@
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 
 use super::clock::{fresh_deadline, reminders_told_now};
+use super::dice::{draw_and_record, revealed};
 use super::game::{load, side_name};
 use super::identity::{reply_address, seat_secret_generation};
 use super::notices::queue_notice;
@@ -520,6 +521,8 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
                 )));
             }
             let removed = tx.remove_last_orders(*game, *orders)?;
+            // The draws among them go too; their numbers are not given again.
+            tx.forget_rolled_back_draws(*game)?;
             if removed.is_empty() {
                 return Ok(Answer::Refused(texts::say(
                     "moderator.nothing_to_roll_back",
@@ -527,17 +530,19 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
                 )));
             }
             replayed(tx, cx, &row)?;
-            (
-                row.id,
-                texts::say(
-                    "moderator.rolled_back",
-                    minijinja::context! {
-                        count => removed.len(),
-                        orders => removed,
-                        reason => reason,
-                    },
-                ),
-            )
+            let mut done = texts::say(
+                "moderator.rolled_back",
+                minijinja::context! {
+                    count => removed.len(),
+                    orders => removed,
+                    reason => reason,
+                },
+            );
+            for told in redraw(tx, cx, &row)? {
+                done.push(' ');
+                done.push_str(&told);
+            }
+            (row.id, done)
         }
         Action::Act { game, seat, order } => {
             let row = game_row(tx, *game)?;
@@ -651,6 +656,37 @@ fn replayed(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()> {
     fresh_deadline(tx, cx.config, row.id, state, cx.now)
 }
 
+/// A game rolled back to where it waits for a draw of chance draws again
+/// at once, under a new number (a number is never given twice, so the
+/// record shows the one rolled back as skipped: docs/dice.md); returns the
+/// draws in words. A game without chance never waits for one.
+fn redraw(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<Vec<String>> {
+    let mut state = rebuild(tx, row, cx.config.address_parts().1)?
+        .game()
+        .clone_box();
+    if state.chance().is_none() {
+        return Ok(Vec::new());
+    }
+    // The draw follows the last order left, whoever gave it.
+    let seat = tx
+        .entries(row.id)?
+        .iter()
+        .rev()
+        .find_map(|e| e.seat)
+        .unwrap_or(Seat::North);
+    let at = Timestamp::from(cx.now);
+    let drawn = draw_and_record(tx, state.as_mut(), row, seat, cx.seed, at)?;
+    replayed(tx, cx, row)?;
+    if let Some(outcome) = state.outcome() {
+        tx.finish(row.id, outcome.result, &outcome.reason, at)?;
+    }
+    Ok(drawn
+        .into_iter()
+        .filter(|h| h.data.is_null())
+        .map(|h| h.text)
+        .collect())
+}
+
 /// `ACT`: the order applied for `seat` as if the player had sent it.
 /// `Ok(Err(refusal))` when the game does not wait for that seat or the
 /// order is not legal; nothing is changed then.
@@ -702,16 +738,26 @@ fn act(
         at,
         &happened,
     )?;
+    // A draw the order leaves the game waiting for is made at once, as
+    // after a player's order (docs/dice.md).
+    let drawn = draw_and_record(tx, state.as_mut(), row, seat, cx.seed, at)?;
     let count = tx.entry_count(game)?;
     tx.set_position(game, &state.position(), count, at)?;
     fresh_deadline(tx, cx.config, game, state.as_ref(), cx.now)?;
     if let Some(outcome) = state.outcome() {
         tx.finish(game, outcome.result, &outcome.reason, at)?;
     }
-    Ok(Ok(texts::say(
+    let mut acted = texts::say(
         "moderator.acted",
         minijinja::context! { order => parsed, side => side_name(row, seat) },
-    )))
+    );
+    // The draws' own sentences, which carry no game data, beside the
+    // game's events.
+    for told in drawn.iter().filter(|h| h.data.is_null()) {
+        acted.push(' ');
+        acted.push_str(&told.text);
+    }
+    Ok(Ok(acted))
 }
 
 /// Ends a game by a moderator's decision; `Some(refusal)` when it cannot.
@@ -821,7 +867,12 @@ fn announce(tx: &Tx<'_>, cx: &Context<'_>, game: i64, words: &str) -> Result<()>
     let record = if row.status == GameStatus::Finished {
         let site = cx.config.address_parts().1;
         let record = rebuild(tx, row, site)?.into_record().to_string();
-        format!("\n{}\n\n{record}", texts::say("update.record", ()))
+        // A game with chance reveals its seed in its last mails.
+        let seed = match revealed(tx, row)? {
+            Some(words) => format!("{}\n\n", texts::wrap(&words).trim_end()),
+            None => String::new(),
+        };
+        format!("\n{seed}{}\n\n{record}", texts::say("update.record", ()))
     } else {
         String::new()
     };

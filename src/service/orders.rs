@@ -112,15 +112,29 @@ impl Work<'_> {
             self.end_vacation_early()?;
         }
         let mut happened = self.record_submission(&game, seat.seat, &s, true)?;
+        // A draw of chance the game now waits for is made before anything
+        // else is played (docs/dice.md); in a game without chance it is
+        // nothing.
+        happened.extend(self.draw_chance(state.as_mut(), &game, seat.seat)?);
         happened.extend(self.answer_in_advance(state.as_mut(), &game)?);
         let earlier = release(state.as_mut(), seat.seat, &seat.held);
         happened.extend(self.record_submission(&game, seat.seat, &earlier, true)?);
+        happened.extend(self.draw_chance(state.as_mut(), &game, seat.seat)?);
         let mut held_mine = earlier.held.clone();
         held_mine.extend(s.held.iter().cloned());
-        if !s.rest.is_empty() {
-            let after = submit(state.as_mut(), seat.seat, &s.rest);
+        let mut rest = s.rest.clone();
+        // The lines after a draw go on once it is made; each round takes a
+        // line at least or stops, so the mail's lines bound the rounds.
+        while !rest.is_empty() {
+            let after = submit(state.as_mut(), seat.seat, &rest);
             happened.extend(self.record_submission(&game, seat.seat, &after, true)?);
+            happened.extend(self.draw_chance(state.as_mut(), &game, seat.seat)?);
             held_mine.extend(after.held);
+            rest = if after.taken.is_empty() {
+                Vec::new()
+            } else {
+                after.rest
+            };
         }
         // This mail may have resolved an attack the other seat's held
         // orders wait for (R4: the second half is ordered after it).
@@ -131,15 +145,18 @@ impl Work<'_> {
         {
             let r = release(state.as_mut(), other.seat, &other.held);
             happened.extend(self.record_submission(&game, other.seat, &r, false)?);
+            happened.extend(self.draw_chance(state.as_mut(), &game, other.seat)?);
             self.tx.set_held(game.id, other.seat, &r.held)?;
         }
         let r = release(state.as_mut(), seat.seat, &held_mine);
         if !r.taken.is_empty() || !r.unused.is_empty() || r.refused.is_some() {
             happened.extend(self.record_submission(&game, seat.seat, &r, true)?);
+            happened.extend(self.draw_chance(state.as_mut(), &game, seat.seat)?);
             held_mine = r.held;
         }
         self.tx.set_held(game.id, seat.seat, &held_mine)?;
         happened.extend(self.answer_in_advance(state.as_mut(), &game)?);
+        happened.extend(self.draw_chance(state.as_mut(), &game, seat.seat)?);
         if state.pending().is_none_or(|p| p.phase.is_turn()) {
             // No attack under way: answers for "this mail's attack" lapse.
             self.forget_answers_given_now(&game, &seat, &given_now)?;

@@ -5,8 +5,11 @@
 use super::game::{hosted_of, load};
 use super::work::Work;
 use super::Result;
+use std::collections::HashMap;
+
+use crate::games::fair::DrawInputs;
 use crate::games::{AnyGame, GameOptions};
-use crate::record::{Record, Recorder};
+use crate::record::{Record, Recorder, COMMITMENT_TAG, REVEALED_TAG};
 use crate::store::{result_from_text, EntryKind, GameRow, GameStatus, StoreError, Timestamp, Tx};
 
 impl Work<'_> {
@@ -60,13 +63,32 @@ pub fn rebuild(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recorder> {
         if game.status == GameStatus::Finished {
             tags.ended = record_date(game.updated_at);
         }
+        // The commitment from the start, the seed once the game is over
+        // and not before: it would tell the draws to come (docs/dice.md).
+        if let Some(kept) = tx.fair_seed(game.id)? {
+            let mut set = |name: &str, value: String| {
+                tags.set_extra(name, &value)
+                    .map_err(|e| StoreError::Corrupt(e.to_string()))
+            };
+            set(COMMITMENT_TAG, kept.commitment.to_string())?;
+            if game.status == GameStatus::Finished {
+                set(REVEALED_TAG, kept.seed.to_hex())?;
+            }
+        }
     }
+    let draws: HashMap<i64, DrawInputs> = tx
+        .fair_draws(game.id)?
+        .into_iter()
+        .map(|d| (d.seq, d.inputs))
+        .collect();
     for e in tx.entries(game.id)? {
         let outcome = match (e.kind, e.seat) {
-            (EntryKind::Order, _) => recorder
-                .apply(&e.text)
-                .map(|_| ())
-                .map_err(|e| format!("{e:?}")),
+            (EntryKind::Order, _) => match draws.get(&e.seq) {
+                Some(inputs) => recorder.draw(&e.text, *inputs),
+                None => recorder.apply(&e.text),
+            }
+            .map(|_| ())
+            .map_err(|e| format!("{e:?}")),
             (EntryKind::Resign, Some(seat)) => recorder.resign(seat).map_err(|e| format!("{e:?}")),
             (EntryKind::Resign, None) => Err("a resignation of nobody".to_string()),
             (EntryKind::Draw, _) => recorder.agree_draw().map_err(|e| format!("{e:?}")),

@@ -34,9 +34,9 @@ pub struct GameRow {
     pub created_at: Timestamp,
     /// Last change.
     pub updated_at: Timestamp,
-    /// The seed of the game's draws of chance
-    /// ([`GameOptions::seed`](crate::games::GameOptions::seed)); `None`
-    /// for games created before seeds were kept.
+    /// [`GameOptions::seed`](crate::games::GameOptions::seed); `None`
+    /// for games created before it was kept. The seed of the draws of
+    /// chance is another, secret until the game is over (`fair.rs`).
     pub seed: Option<u64>,
 }
 
@@ -114,13 +114,20 @@ impl Tx<'_> {
 
     /// A game by number.
     pub fn game(&self, id: i64) -> Result<Option<GameRow>> {
-        Ok(self
+        if let Some((cached, row)) = &self.reads.borrow().game {
+            if *cached == id {
+                return Ok(row.clone());
+            }
+        }
+        let row = self
             .one(
                 &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"),
                 params![id],
                 game_row,
             )
-            .optional()?)
+            .optional()?;
+        self.reads.borrow_mut().game = Some((id, row.clone()));
+        Ok(row)
     }
 
     /// The games a player sits in, newest first.
@@ -194,6 +201,17 @@ impl Tx<'_> {
 
     /// A game's seats with their players.
     pub fn seats(&self, game: i64) -> Result<Vec<SeatRow>> {
+        if let Some((cached, rows)) = &self.reads.borrow().seats {
+            if *cached == game {
+                return Ok(rows.clone());
+            }
+        }
+        let rows = self.read_seats(game)?;
+        self.reads.borrow_mut().seats = Some((game, rows.clone()));
+        Ok(rows)
+    }
+
+    fn read_seats(&self, game: i64) -> Result<Vec<SeatRow>> {
         let mut stmt = self.tx.prepare_cached(
             "SELECT s.game_id, s.seat, s.player_id, p.address, p.name, s.secret, \
              s.last_message_id, s.held FROM seats s JOIN players p ON p.id = s.player_id \
@@ -245,12 +263,24 @@ impl Tx<'_> {
 
     /// The answers a seat gave in advance, as the JSON the service stored.
     pub fn conditions(&self, game: i64, seat: Seat) -> Result<String> {
-        Ok(self
+        let key = (game, seat);
+        if let Some((_, json)) = self
+            .reads
+            .borrow()
+            .conditions
+            .iter()
+            .find(|(k, _)| *k == key)
+        {
+            return Ok(json.clone());
+        }
+        let json = self
             .tx
             .prepare_cached("SELECT conditions FROM seats WHERE game_id = ?1 AND seat = ?2")?
             .query_row(params![game, seat], |r| r.get(0))
             .optional()?
-            .unwrap_or_else(|| "[]".to_string()))
+            .unwrap_or_else(|| "[]".to_string());
+        self.reads.borrow_mut().conditions.push((key, json.clone()));
+        Ok(json)
     }
 
     /// Replaces the answers a seat gave in advance (JSON).

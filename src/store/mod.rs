@@ -11,6 +11,7 @@
 //! |-----------------|-----------------------------------------------------------|
 //! | `games.rs`      | `games` (kind, status, position, result), `seats`         |
 //! | `entries.rs`    | `entries`, `events`: the record                           |
+//! | `fair.rs`       | `fair_seeds`, `fair_draws`, `fair_words`: fair chance (docs/dice.md) |
 //! | `messages.rs`   | `messages` (seen mail, content digests, rate counts), `intake_failures` |
 //! | `outbox.rs`     | `outbox`, `outbox_bodies`, `bounces`, `seats.undeliverable` |
 //! | `deadlines.rs`  | `games` deadline, clock, bank, pause and adjournment columns; stalled games |
@@ -26,6 +27,7 @@
 
 mod deadlines;
 mod entries;
+mod fair;
 mod games;
 mod messages;
 mod moderation;
@@ -35,13 +37,17 @@ mod time;
 mod upkeep;
 mod values;
 
+use std::cell::RefCell;
 use std::path::Path;
+
+use crate::games::Seat;
 
 use rusqlite::types::FromSql;
 use rusqlite::{params, Connection};
 
 pub use deadlines::{Deadline, Stalled};
 pub use entries::EntryRow;
+pub use fair::{FairDraw, FairSeed};
 pub use games::{GameRow, SeatRow};
 pub use messages::SentSince;
 pub use outbox::{OutboxRow, SentMail};
@@ -98,6 +104,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0011_sender_counts",
         include_str!("../../migrations/0011_sender_counts.sql"),
+    ),
+    (
+        "0012_fair_draws",
+        include_str!("../../migrations/0012_fair_draws.sql"),
     ),
 ];
 
@@ -280,6 +290,7 @@ impl Store {
             tx: self
                 .conn
                 .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?,
+            reads: RefCell::default(),
         })
     }
 
@@ -291,6 +302,7 @@ impl Store {
             tx: self
                 .conn
                 .transaction_with_behavior(rusqlite::TransactionBehavior::Deferred)?,
+            reads: RefCell::default(),
         })
     }
 
@@ -310,6 +322,21 @@ impl Store {
 /// One transaction.
 pub struct Tx<'a> {
     tx: rusqlite::Transaction<'a>,
+    /// Rows read since the transaction last wrote anything (see
+    /// [`ReadCache`]).
+    reads: RefCell<ReadCache>,
+}
+
+/// The rows a mail's work reads again and again (a game's seats eight times
+/// a mail, its row five times, a seat's answers in advance seven times),
+/// kept from one read to the next as long as nothing is written: every
+/// write ([`Tx::exec`]) and every rollback to a savepoint forgets them all,
+/// so a cached row is always what the database would answer.
+#[derive(Default)]
+struct ReadCache {
+    seats: Option<(i64, Vec<SeatRow>)>,
+    game: Option<(i64, Option<GameRow>)>,
+    conditions: Vec<((i64, Seat), String)>,
 }
 
 impl Tx<'_> {
@@ -346,6 +373,7 @@ impl Tx<'_> {
     /// transaction.
     pub fn rollback_to_savepoint(&self) -> Result<()> {
         self.in_transaction()?;
+        self.forget_reads();
         self.tx.prepare_cached("ROLLBACK TO mail")?.execute([])?;
         Ok(self
             .tx
@@ -369,7 +397,13 @@ impl Tx<'_> {
     /// Runs one statement through the connection's statement cache: its
     /// SQL is parsed at its first use only.
     fn exec<P: rusqlite::Params>(&self, sql: &str, params: P) -> rusqlite::Result<usize> {
+        self.forget_reads();
         self.tx.prepare_cached(sql)?.execute(params)
+    }
+
+    /// Empties the [`ReadCache`]: the database is about to change.
+    fn forget_reads(&self) {
+        *self.reads.borrow_mut() = ReadCache::default();
     }
 
     /// The first row of a query, through the statement cache (see
@@ -387,7 +421,7 @@ impl Tx<'_> {
 mod tests {
     use chrono::{TimeZone, Utc};
 
-    use super::{EntryKind, Store, StoreError, Timestamp, MIGRATIONS};
+    use super::{EntryKind, GameStatus, Store, StoreError, Timestamp, MIGRATIONS};
     use crate::games::{Happened, Seat};
     use rusqlite::params;
 
@@ -450,6 +484,41 @@ mod tests {
         assert_eq!(sent(t(0), 100).commands, 14);
         assert_eq!(sent(t(2), 100).mails, 0);
         assert_eq!(tx.sent_since("b@x", t(0), 100).unwrap().commands, 0);
+    }
+
+    /// Rows kept between reads are never stale: a write, or a rollback to
+    /// a savepoint, and the next read asks the database again.
+    #[test]
+    fn kept_reads_follow_every_write_and_rollback() {
+        let mut store = Store::open_in_memory().unwrap();
+        let tx = store.tx().unwrap();
+        let ann = tx.player("ann@example.org", "Ann", t(0)).unwrap();
+        let g = tx
+            .create_game("squares", Seat::North, Seat::South, 7, t(0))
+            .unwrap();
+        tx.add_seat(g, Seat::North, ann, "s1").unwrap();
+        assert!(tx.seats(g).unwrap()[0].held.is_empty());
+        assert_eq!(tx.conditions(g, Seat::North).unwrap(), "[]");
+        let status = tx.game(g).unwrap().unwrap().status;
+
+        tx.set_held(g, Seat::North, &["MOVE X".into()]).unwrap();
+        tx.set_conditions(g, Seat::North, "[1]").unwrap();
+        assert_eq!(tx.seats(g).unwrap()[0].held, ["MOVE X"]);
+        assert_eq!(tx.conditions(g, Seat::North).unwrap(), "[1]");
+
+        tx.savepoint().unwrap();
+        tx.set_held(g, Seat::North, &[]).unwrap();
+        tx.set_conditions(g, Seat::North, "[2]").unwrap();
+        tx.set_status(g, GameStatus::Finished, t(1)).unwrap();
+        assert!(tx.seats(g).unwrap()[0].held.is_empty());
+        assert_eq!(tx.game(g).unwrap().unwrap().status, GameStatus::Finished);
+        tx.rollback_to_savepoint().unwrap();
+        assert_eq!(tx.seats(g).unwrap()[0].held, ["MOVE X"]);
+        assert_eq!(tx.conditions(g, Seat::North).unwrap(), "[1]");
+        assert_eq!(tx.game(g).unwrap().unwrap().status, status);
+        // Another game's rows are not taken for this one's.
+        assert!(tx.seats(g + 1).unwrap().is_empty());
+        assert!(tx.game(g + 1).unwrap().is_none());
     }
 
     #[test]

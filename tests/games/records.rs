@@ -987,3 +987,21 @@ fn replaying_a_json_export_says_it_is_one_and_what_to_replay_instead() {
     assert!(!err.contains("[Game"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ----- orderly verify, as a process ------------------------------------------
+
+#[test]
+fn orderly_verify_refuses_a_record_without_draws_naming_the_commitment() {
+    // No hosted game has chance yet: a SQUARES record has nothing to
+    // verify, and says so with an error status (the draws themselves are
+    // checked in the lib's tests, src/service/dice.rs).
+    let path = data(Squares::NAME, "reserve-entered.rec");
+    let out = Command::new(env!("CARGO_BIN_EXE_orderly"))
+        .arg("verify")
+        .arg(&path)
+        .output()
+        .expect("orderly runs");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no Commitment tag"), "{stderr}");
+}
