@@ -76,7 +76,7 @@ impl Game for CivilWar1863 {
 
     const NAME: &'static str = "civilwar1863";
 
-    const RULES_VERSION: &'static str = "civil-war-1863-rulings P1-P36, P37-P45; orderly 1";
+    const RULES_VERSION: &'static str = "civil-war-1863-rulings P1-P36, P37-P48; orderly 1";
 
     /// The standard board's opening; the Confederacy always moves first,
     /// whatever the options say (the rules' "always").
