@@ -142,4 +142,23 @@ mod tests {
             Err(Refusal::AlreadyFortified { square: a })
         );
     }
+
+    #[test]
+    fn p48_a_move_may_pass_through_a_city_fortified_this_turn() {
+        let a = atlanta();
+        assert_eq!(a, Square::parse("I12").unwrap());
+        let g: CivilWar1863 = "cw1863 1; south to move; orders 1; U: A1 1I; C: I12 2I F! / H12 1C"
+            .parse()
+            .unwrap();
+        let cavalry = crate::games::civil_war_1863::core::stack::Counts::of(
+            crate::games::civil_war_1863::core::side::PieceKind::Cavalry,
+            1,
+        );
+        let (h12, j12) = (Square::parse("H12").unwrap(), Square::parse("J12").unwrap());
+        assert_eq!(g.check_move(h12, cavalry, &[a, j12]), Ok(()));
+        assert_eq!(
+            g.check_move(h12, cavalry, &[a]),
+            Err(Refusal::FortifiedThisTurn { square: a })
+        );
+    }
 }
