@@ -345,7 +345,10 @@ fn e6_gunboats_at_sea() {
     play(&mut g, &format!("{f} 2I1G-{s1}"));
     assert_eq!(
         refused(&mut g, &format!("{s1} 2I1G-{s2}")),
-        Refusal::AlreadyMoved { square: s1 }
+        Refusal::AlreadyMoved {
+            square: s1,
+            attack: false
+        }
     );
     play(&mut g, "END");
     play(&mut g, "A18 1I-A17");

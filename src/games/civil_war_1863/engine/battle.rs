@@ -574,7 +574,11 @@ mod tests {
             .unwrap();
         assert_eq!(
             g.check_move(sq("F14"), Counts::of(PieceKind::Infantry, 2), &[sq("G13")]),
-            Err(Refusal::AlreadyMoved { square: sq("F14") })
+            Err(Refusal::AlreadyMoved {
+                square: sq("F14"),
+                attack: true
+            }),
+            "G13 now holds the Union cavalry: an attack, refused by P25"
         );
         assert_eq!(
             g.check_move(sq("E13"), Counts::of(PieceKind::Infantry, 1), &[sq("F14")]),

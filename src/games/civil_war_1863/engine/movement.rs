@@ -139,7 +139,12 @@ impl CivilWar1863 {
     /// The player's stack on `from` and whether `pieces` of it may move this
     /// turn: there (P10), unmoved (P7), not disabled (P23), not locked in
     /// (P32, P33).
-    pub(crate) fn check_group(&self, from: Square, pieces: Counts) -> Result<&Stack, Refusal> {
+    pub(crate) fn check_group(
+        &self,
+        from: Square,
+        pieces: Counts,
+        to: Option<Square>,
+    ) -> Result<&Stack, Refusal> {
         let stack = self
             .stack(from)
             .filter(|s| s.side == self.to_move)
@@ -151,7 +156,11 @@ impl CivilWar1863 {
             return Err(Refusal::NotThere { square: from });
         }
         if !stack.unmoved.contains(pieces) {
-            return Err(Refusal::AlreadyMoved { square: from });
+            let attack = to.is_some_and(|to| self.hostile_to(self.to_move, to));
+            return Err(Refusal::AlreadyMoved {
+                square: from,
+                attack,
+            });
         }
         if !stack.unmoved.minus(stack.disabled).contains(pieces) {
             return Err(Refusal::Disabled { square: from });
@@ -188,7 +197,7 @@ impl CivilWar1863 {
         pieces: Counts,
         path: &[Square],
     ) -> Result<(), Refusal> {
-        let stack = self.check_group(from, pieces)?;
+        let stack = self.check_group(from, pieces, path.last().copied())?;
         self.check_path(self.to_move, from, pieces, path)?;
         // P14: no infantry of the mover is left at sea without a gunboat.
         let left = stack.all().minus(pieces);
@@ -369,7 +378,10 @@ mod tests {
         let two = Counts::of(PieceKind::Infantry, 2);
         assert_eq!(
             g.check_move(sq("E14"), two, &[sq("E15")]),
-            Err(Refusal::AlreadyMoved { square: sq("E14") })
+            Err(Refusal::AlreadyMoved {
+                square: sq("E14"),
+                attack: false
+            })
         );
         assert_eq!(
             g.check_move(sq("E14"), Counts::of(PieceKind::Infantry, 1), &[sq("E15")]),
