@@ -114,24 +114,17 @@ impl CivilWar1863 {
     /// possible removal is taken for its side.
     pub(crate) fn settle_removals(&mut self, events: &mut Vec<Event>) {
         while let Some(&r) = self.removals.first() {
-            if r.left == 0 {
-                self.removals.remove(0);
-                continue;
-            }
-            if self.pieces_of(r.side) <= u32::from(r.left) {
-                let all: Vec<(Square, Counts)> = self
-                    .stacks()
-                    .filter(|(_, s)| s.side == r.side)
-                    .map(|(sq, s)| (sq, s.all()))
-                    .collect();
-                for (sq, pieces) in all {
-                    self.eliminate(r.side, sq, pieces, Cause::Removal, events);
-                }
+            if r.left == 0 || self.pieces_of(r.side) == 0 {
                 self.removals.remove(0);
                 continue;
             }
             let options = self.removal_orders();
-            if let [Order::Remove { square, kind }] = options.as_slice() {
+            // P27: with no more pieces than he owes, every piece goes, one
+            // forced removal after another; so does a single choice.
+            let all_go = self.pieces_of(r.side) <= u32::from(r.left);
+            if let (true, [Order::Remove { square, kind }, ..])
+            | (_, [Order::Remove { square, kind }]) = (all_go, options.as_slice())
+            {
                 let (square, kind) = (*square, *kind);
                 events.push(Event::Forced {
                     side: r.side,
