@@ -23,6 +23,16 @@
 //! - A decision the engine takes by itself (one possible answer) shows as a `Forced`
 //!   event: the step that caused it is checked on its events and on the decision the
 //!   engine took (`pending`), and the forced step on the position as it stands after.
+//! - A removal step names a set of pieces; the engine takes one piece an order. A refused
+//!   set agrees when one of its orders is refused with a cited id, or when the whole set is
+//!   taken but leaves the debt unpaid and the file cites P27 or P30.
+//! - A refused step given while the engine has already taken, by itself, decisions the file
+//!   gives later (one possible answer) has no moment to be given in: it is counted as
+//!   moot, not as agreeing or disagreeing; the decisions taken are checked by the file's
+//!   next steps.
+//! - `moved` is compared for the side to move only: the engine marks a defender's
+//!   survivors (P21) as moved until the turn ends, the files leave them unmarked, and no
+//!   rule reads it for the side not moving (P10 is about one's own turn).
 //! - Resignation is the service's, not the engine's: a `resign` step cannot be replayed.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -520,7 +530,7 @@ fn board_text(s: &Scenario) -> String {
             );
         }
     }
-    // Every city must be on a known kind's list: a town is any other name (P4).
+    // The README ties a city's kind to its name (P4): a file saying otherwise is mistaken.
     for c in &b.cities {
         let expected = match named_city(&c.name) {
             Some((_, Some(_))) => CityKind::Capital,
@@ -1242,6 +1252,32 @@ macro_rules! scenarios {
             }
             let found: BTreeSet<&str> = found.iter().map(String::as_str).collect();
             assert_eq!(found, listed);
+        }
+
+        /// Every case `DISAGREEMENTS.md` lists names a file and one of its steps.
+        #[test]
+        fn every_listed_case_is_a_step() {
+            let text = fs::read_to_string(data_dir().join("DISAGREEMENTS.md"))
+                .expect("DISAGREEMENTS.md");
+            let heads: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("## ")).collect();
+            for head in heads {
+                let words: Vec<&str> = head.split_whitespace().collect();
+                let [stem, "step", number] = words[..] else {
+                    panic!("{head:?}: a case is written ## P21a step 3");
+                };
+                let path = [$($path),*]
+                    .into_iter()
+                    .find(|p| p.ends_with(&format!("/{stem}.toml")))
+                    .unwrap_or_else(|| panic!("{head:?}: no such file"));
+                let text = fs::read_to_string(data_dir().join(path)).expect(path);
+                let scenario: Scenario = toml::from_str(&text).expect(path);
+                let number: usize = number.parse().expect("a step number");
+                assert!(
+                    (1..=scenario.steps.len()).contains(&number),
+                    "{head:?}: {path} has {} steps",
+                    scenario.steps.len()
+                );
+            }
         }
     };
 }
