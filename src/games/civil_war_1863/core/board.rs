@@ -63,31 +63,6 @@ impl Board {
         &STANDARD
     }
 
-    /// A board from its parts, unchecked and without start circles: for
-    /// the small boards of test scenarios, which need neither capitals for
-    /// both sides nor the box's pieces on start circles. The joins and
-    /// sections follow from the parts as for a parsed board.
-    pub fn from_parts(
-        terrain: Vec<Terrain>,
-        waters: Vec<Water>,
-        passes: Vec<Pass>,
-        lines: Vec<RailLine>,
-        cities: Vec<City>,
-        key_cities: Vec<(Side, Square)>,
-        capitals: Vec<Capital>,
-    ) -> Board {
-        Board::assemble(
-            terrain,
-            waters,
-            passes,
-            lines,
-            cities,
-            key_cities,
-            capitals,
-            Vec::new(),
-        )
-    }
-
     /// A board from what a board file lists, checked by the parser; the
     /// joins and sections follow from it.
     #[allow(clippy::too_many_arguments)]
