@@ -12,6 +12,13 @@
 //! - `random_games_napoleonic`: the same for the Napoleonic variant (the
 //!   same engine with the variant's army and unit rules).
 //!
+//! - `random_games_1863`: complete random games of the Civil War Game 1863
+//!   from the standard start, to their end or 120 turns (the random
+//!   games rarely finish a war), listing the legal orders at every step
+//!   and applying a random one through the `Game` trait, END less often
+//!   than other orders so that turns hold several. Reported as games per
+//!   second.
+//!
 //! Run with `cargo bench --bench engine`. Under `cargo test --all-targets`
 //! each benchmark runs once as a smoke test.
 
@@ -205,5 +212,56 @@ fn random_games_napoleonic(c: &mut Criterion) {
     random_games_of(c, Variant::Napoleonic, "random_games_napoleonic");
 }
 
-criterion_group!(benches, legal_orders, random_games, random_games_napoleonic);
+/// A random Civil War 1863 game ends here at the latest.
+const TURN_CAP_1863: u32 = 120;
+/// Random Civil War 1863 games per measured batch.
+const GAMES_1863: u64 = 4;
+
+/// One random Civil War 1863 game; returns the number of orders applied.
+fn random_game_1863(seed: u64) -> usize {
+    use orderly::games::civil_war_1863::{CivilWar1863, Order as Order1863};
+    use orderly::games::{Game, GameOptions};
+    let mut rng = XorShift::new(seed);
+    let mut game = CivilWar1863::new(&GameOptions::default());
+    let mut n = 0;
+    while game.outcome().is_none() && game.turn_number() <= TURN_CAP_1863 && n < 20 * MAX_ORDERS {
+        let legal = game.legal_orders();
+        let last = legal.len() - 1;
+        let pick = if last > 0 && legal[last] == Order1863::EndTurn && rng.below(3) > 0 {
+            rng.below(last)
+        } else {
+            rng.below(legal.len())
+        };
+        game.apply(&legal[pick]).expect("a listed order applies");
+        n += 1;
+    }
+    n
+}
+
+fn random_games_1863(c: &mut Criterion) {
+    let orders: usize = (0..GAMES_1863).map(random_game_1863).sum();
+    eprintln!(
+        "random_games_1863: {GAMES_1863} games per batch, {orders} orders ({:.0} per game)",
+        orders as f64 / GAMES_1863 as f64
+    );
+    let mut group = c.benchmark_group("random_games_1863");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(GAMES_1863));
+    group.bench_function("games", |b| {
+        b.iter(|| {
+            for seed in 0..GAMES_1863 {
+                black_box(random_game_1863(black_box(seed)));
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    legal_orders,
+    random_games,
+    random_games_napoleonic,
+    random_games_1863
+);
 criterion_main!(benches);

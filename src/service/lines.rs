@@ -230,11 +230,35 @@ impl LineReader {
             _ => false,
         };
         let shaped = &shaped[usize::from(label)..];
+        // A line that ends with a colon announces what follows ("Here's my
+        // move, after much thought:"); unless it names what an order acts
+        // on (a square, a unit, a number), its order word is a reference
+        // to the next lines, not an order of its own, and reading it as
+        // one would refuse it and void the real order below it.
+        let announces = line.ends_with(':')
+            && !shaped.iter().any(|&(i, order)| {
+                order
+                    && clauses[i].words.iter().any(|w| {
+                        matches!(
+                            w.class,
+                            Class::Order(
+                                OrderWord::Square
+                                    | OrderWord::CodeLike
+                                    | OrderWord::Unit
+                                    | OrderWord::Number
+                            )
+                        )
+                    })
+            })
+            && shaped.iter().all(|&(_, order)| order);
         let (Some(&(first, _)), Some(&(last, _))) = (shaped.first(), shaped.last()) else {
             return Reading::Prose {
                 hint: self.hint(&clauses),
             };
         };
+        if announces {
+            return Reading::Prose { hint: None };
+        }
         let start = clauses[first].words[0].start;
         let end = clauses[last].words[clauses[last].words.len() - 1].end;
         let core = line[start..end].replace('\u{2019}', "'");
@@ -676,6 +700,13 @@ mod tests {
             "Love, Ann",
             "More soon.",
             "From the hill, with love",
+            // Lines that announce the orders below them.
+            "Hi Ann, café break over, here's my move, which I've thought about a lot today:",
+            "Here's my move:",
+            "My move:",
+            "My orders for this turn:",
+            "OK, so this is what I'll do:",
+            "Attack, as promised:",
         ] {
             assert!(
                 prose(line),

@@ -345,7 +345,10 @@ fn e6_gunboats_at_sea() {
     play(&mut g, &format!("{f} 2I1G-{s1}"));
     assert_eq!(
         refused(&mut g, &format!("{s1} 2I1G-{s2}")),
-        Refusal::AlreadyMoved { square: s1 }
+        Refusal::AlreadyMoved {
+            square: s1,
+            attack: false
+        }
     );
     play(&mut g, "END");
     play(&mut g, "A18 1I-A17");
@@ -401,12 +404,7 @@ fn e6_gunboats_at_sea() {
         "{options:?}"
     );
     // With F Southern-held too, they are eliminated.
-    let text = held.position().replace("; C: ", &format!("; C: {f} 1C / "));
-    let text = text.replace(
-        &format!("U: {s1} 2I1G, A1 1I"),
-        &format!("U: {s1} 2I1G, A1 1I"),
-    );
-    held = game(&text.replace(&format!("{f} 2I1C1G / "), ""));
+    held = game(&held.position().replace("; C: ", &format!("; C: {f} 1C / ")));
     play(&mut held, &format!("{from} 3I1G-{s1}"));
     let events = play(&mut held, "TAKE 1 KILL 1G LOSE none");
     assert!(events.iter().any(|e| matches!(e, Event::Eliminated { side: Side::Union, pieces, .. } if *pieces == infantry(2))));

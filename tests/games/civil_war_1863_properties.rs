@@ -102,13 +102,19 @@ fn random_game(seed: u64) -> (u32, bool) {
 
 #[test]
 fn random_games_keep_every_property() {
+    // CW1863_GAMES plays more games (a longer search for a broken property).
+    let games: u64 = std::env::var("CW1863_GAMES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(24)
+        .min(100_000);
     let mut ended = 0;
-    for seed in 0..24 {
+    for seed in 0..games {
         let (_, over) = random_game(seed);
         ended += usize::from(over);
     }
     // Reported, not asserted: random play rarely finishes a war.
-    eprintln!("{ended} of 24 random games ended before the cap");
+    eprintln!("{ended} of {games} random games ended before the cap");
 }
 
 #[test]

@@ -153,5 +153,12 @@ fn napoleonic_counts_match() {
 
 #[test]
 fn civil_war_1863_counts_match() {
-    counts_match::<orderly::games::civil_war_1863::CivilWar1863>();
+    use orderly::games::civil_war_1863::CivilWar1863;
+    let opening = CivilWar1863::new(&orderly::games::GameOptions::default()).position();
+    let starts: Vec<Row> = rows(CivilWar1863::NAME)
+        .into_iter()
+        .filter(|r| r.about == "the standard start")
+        .collect();
+    assert!(!starts.is_empty() && starts.iter().all(|r| r.position == opening));
+    counts_match::<CivilWar1863>();
 }

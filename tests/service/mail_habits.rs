@@ -580,3 +580,23 @@ fn a_line_with_other_words_voids_no_order_and_prose_alone_is_no_failure() {
     let shown = orderly::service::admin::show(site.service.store(), 1, "example.org").unwrap();
     assert!(shown.contains("9I3A3C/1C+1/"), "{shown}");
 }
+
+/// A line that announces the orders below it ("here's my move, ...:") is
+/// conversation: it is neither refused nor allowed to void the order that
+/// follows it.
+#[test]
+fn a_line_announcing_the_orders_below_it_costs_no_turn() {
+    let mut site = Site::new("announce");
+    let (ann_addr, _) = start(&mut site);
+    let (done, outs) = site.deliver(&plain(
+        ANN_LEE,
+        &ann_addr,
+        2,
+        "Hi Bob, café break over, here's my move, which I've thought about a lot today:\n\n\
+         cav BR B3C\n\nAnn",
+    ));
+    let reply = to(&outs, ANN).body;
+    assert_nothing_refused(&reply, "an announced order");
+    assert!(reply.contains("Taken: MOVE CAVALRY BR B3C."), "{reply}");
+    assert!(done.outcome.starts_with("orders taken"), "{}", done.outcome);
+}

@@ -81,7 +81,7 @@ impl Game for CivilWar1863 {
     // (docs/dice.md).
     const CHANCE: bool = true;
 
-    const RULES_VERSION: &'static str = "civil-war-1863-rulings P1-P36, P37-P44; orderly 1";
+    const RULES_VERSION: &'static str = "civil-war-1863-rulings P1-P36, P37-P48; orderly 1";
 
     /// The standard board's opening; the Confederacy always moves first,
     /// whatever the options say (the rules' "always").

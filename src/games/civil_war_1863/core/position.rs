@@ -330,3 +330,31 @@ impl CivilWar1863 {
         Ok(game)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_part_of_a_position_reads_back() {
+        let text = "cw1863 7; north to move; orders 2; U: G5 2I m1C F / H8 1G; \
+                    C: I12 3I d3I; flags C6 I12; battle H9 from H8 by north group 2I1C \
+                    stage survivors; removals south 1 / north 2; markers d2 f5";
+        let game: CivilWar1863 = text.parse().unwrap();
+        assert_eq!(game.to_string(), text);
+        assert_eq!(game.to_string().parse::<CivilWar1863>().unwrap(), game);
+    }
+
+    #[test]
+    fn markers_that_do_not_match_the_board_are_refused() {
+        let text = "cw1863 1; south to move; U: A1 1I; C: B2 1I; markers d2 f6";
+        assert!(text.parse::<CivilWar1863>().is_err());
+    }
+
+    #[test]
+    fn counts_read_from_text_are_bounded() {
+        assert!("cw1863 1; south to move; U: A1 99I; C: B2 1I"
+            .parse::<CivilWar1863>()
+            .is_err());
+    }
+}

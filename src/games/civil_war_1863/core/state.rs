@@ -17,8 +17,9 @@ pub const DISABLED_MARKERS: u8 = 3;
 /// How many fortification markers the box holds (P31).
 pub const FORT_MARKERS: u8 = 6;
 
-/// A game of the Civil War Game 1863.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A game of the Civil War Game 1863. `Debug` writes its position string
+/// (the board it is played on is data too large to print).
+#[derive(Clone, PartialEq, Eq)]
 pub struct CivilWar1863 {
     /// The board played on.
     pub(crate) board: &'static Board,
@@ -184,5 +185,11 @@ impl CivilWar1863 {
     /// How many orders the turn holds so far (P8).
     pub fn orders_this_turn(&self) -> u8 {
         self.orders
+    }
+}
+
+impl std::fmt::Debug for CivilWar1863 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CivilWar1863({self})")
     }
 }

@@ -88,6 +88,7 @@ impl CivilWar1863 {
             (DecisionKind::Survivors, Order::Survivors { pieces, path }) => {
                 self.check_survivors(*pieces, path)
             }
+            (DecisionKind::Survivors, Order::Ride { .. }) => Err(Refusal::SurvivorsRide),
             (DecisionKind::Keep { .. }, Order::Keep(kind)) => {
                 if self.keep_orders().contains(order) {
                     Ok(())

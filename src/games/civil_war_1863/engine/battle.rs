@@ -7,9 +7,10 @@ use crate::games::civil_war_1863::core::flow::{Battle, Stage};
 use crate::games::civil_war_1863::core::order::Order;
 use crate::games::civil_war_1863::core::side::{PieceKind, Side};
 use crate::games::civil_war_1863::core::square::Square;
+use crate::games::civil_war_1863::core::stack::MAX_COUNT as MAX;
 use crate::games::civil_war_1863::core::stack::{Counts, Stack};
 use crate::games::civil_war_1863::core::state::CivilWar1863;
-use crate::games::civil_war_1863::engine::movement::{paths, reach};
+use crate::games::civil_war_1863::engine::movement::{paths, reach, sails};
 use crate::games::civil_war_1863::engine::refusal::Refusal;
 
 impl CivilWar1863 {
@@ -373,8 +374,19 @@ impl CivilWar1863 {
     pub(crate) fn check_survivors(&self, pieces: Counts, path: &[Square]) -> Result<(), Refusal> {
         let b = self.battle.expect("checked: survivors are pending");
         let defender = b.attacker.opponent();
-        if !self.defence(b.at).contains(pieces) {
+        let stack = self.stack(b.at).ok_or(Refusal::NotThere { square: b.at })?;
+        if !stack.all().contains(pieces) {
             return Err(Refusal::NotThere { square: b.at });
+        }
+        // P13, P43: survivors go to sea only with the gunboats they stood
+        // with since the start of the turn; one that arrived by an earlier
+        // survivors' move has not.
+        let sailing = pieces.min(Counts([MAX, 0, MAX]));
+        if sails(pieces)
+            && path.iter().any(|&s| self.board.is_water_only(s))
+            && !stack.unmoved.contains(sailing)
+        {
+            return Err(Refusal::NotAboard { square: path[0] });
         }
         self.check_path(defender, b.at, pieces, path)?;
         let to = *path.last().expect("check_path saw a step");
@@ -501,5 +513,83 @@ mod tests {
         g.apply(&g.parse_order("E14 1C-F14").unwrap()).unwrap();
         assert!(g.stack(sq("F14")).unwrap().has_disabled_marker());
         assert_eq!(g.disabled_markers_left(), 2);
+    }
+
+    #[test]
+    fn p18_p29_the_garrison_adds_to_its_owners_pieces_until_captured() {
+        let g = game("cw1863 1; south to move; U: P6 2I; C: A18 1I");
+        assert_eq!(g.strength(sq("P6")), 6);
+        let g = game("cw1863 1; south to move; U: P6 2I; C: A18 1I; flags P6");
+        assert_eq!(g.strength(sq("P6")), 2);
+        let g = game("cw1863 1; south to move; U: A1 1I; C: A18 1I");
+        assert_eq!(
+            g.strength(sq("P8")),
+            5,
+            "an empty capital defends with its garrison"
+        );
+    }
+
+    #[test]
+    fn p22_the_winning_attacker_keeps_one_piece_of_his_choice() {
+        let mut g = game("cw1863 1; south to move; U: F14 2I / A1 1I; C: E14 1I1C");
+        g.apply(&g.parse_order("E14 1I1C-F14").unwrap()).unwrap();
+        g.apply(&Order::Toss { heads: true }).unwrap();
+        assert_eq!(
+            g.legal_orders(),
+            vec![
+                Order::Keep(PieceKind::Infantry),
+                Order::Keep(PieceKind::Cavalry)
+            ]
+        );
+        g.apply(&Order::Keep(PieceKind::Cavalry)).unwrap();
+        assert_eq!(
+            g.stack(sq("F14")).unwrap().all(),
+            Counts::of(PieceKind::Cavalry, 1)
+        );
+    }
+
+    #[test]
+    fn p24_a_disabled_force_beaten_again_retreats_and_the_marker_goes_back() {
+        let mut g = game("cw1863 1; south to move; U: F14 3I / A1 1I; C: E14 1C / E15 5I");
+        g.apply(&g.parse_order("E14 1C-F14").unwrap()).unwrap();
+        assert_eq!(g.disabled_markers_left(), 2);
+        g.apply(&g.parse_order("E15 5I-F14").unwrap()).unwrap();
+        g.apply(&g.parse_order("TAKE 1 KILL 1I LOSE none").unwrap())
+            .unwrap();
+        assert_eq!(g.disabled_markers_left(), 3);
+        assert_eq!(
+            g.pending().unwrap().kind,
+            crate::games::civil_war_1863::core::flow::DecisionKind::Survivors
+        );
+    }
+
+    #[test]
+    fn p25_a_piece_that_has_moved_cannot_attack_but_others_may_attack_again() {
+        let mut g = game("cw1863 1; south to move; U: F14 1I1C / A1 1I; C: E14 3I / E13 2I");
+        g.apply(&g.parse_order("E14 3I-F14").unwrap()).unwrap();
+        g.apply(&g.parse_order("TAKE 1 KILL 1I LOSE none").unwrap())
+            .unwrap();
+        // The Union cavalry retreats; F14 is the South's and its pieces have moved.
+        g.apply(&g.parse_order("SURVIVORS 1C-G13").unwrap())
+            .unwrap();
+        assert_eq!(
+            g.check_move(sq("F14"), Counts::of(PieceKind::Infantry, 2), &[sq("G13")]),
+            Err(Refusal::AlreadyMoved {
+                square: sq("F14"),
+                attack: true
+            }),
+            "G13 now holds the Union cavalry: an attack, refused by P25"
+        );
+        assert_eq!(
+            g.check_move(sq("E13"), Counts::of(PieceKind::Infantry, 1), &[sq("F14")]),
+            Ok(()),
+            "joining the square once it is theirs"
+        );
+    }
+
+    #[test]
+    fn p26_no_sacrifice_in_a_key_city() {
+        let g = game("cw1863 1; south to move; U: C6 3I; C: D6 1C");
+        assert_eq!(g.check_attack(1, sq("C6")), Err(Refusal::SacrificeInCity));
     }
 }

@@ -114,24 +114,17 @@ impl CivilWar1863 {
     /// possible removal is taken for its side.
     pub(crate) fn settle_removals(&mut self, events: &mut Vec<Event>) {
         while let Some(&r) = self.removals.first() {
-            if r.left == 0 {
-                self.removals.remove(0);
-                continue;
-            }
-            if self.pieces_of(r.side) <= u32::from(r.left) {
-                let all: Vec<(Square, Counts)> = self
-                    .stacks()
-                    .filter(|(_, s)| s.side == r.side)
-                    .map(|(sq, s)| (sq, s.all()))
-                    .collect();
-                for (sq, pieces) in all {
-                    self.eliminate(r.side, sq, pieces, Cause::Removal, events);
-                }
+            if r.left == 0 || self.pieces_of(r.side) == 0 {
                 self.removals.remove(0);
                 continue;
             }
             let options = self.removal_orders();
-            if let [Order::Remove { square, kind }] = options.as_slice() {
+            // P27: with no more pieces than he owes, every piece goes, one
+            // forced removal after another; so does a single choice.
+            let all_go = self.pieces_of(r.side) <= u32::from(r.left);
+            if let (true, [Order::Remove { square, kind }, ..])
+            | (_, [Order::Remove { square, kind }]) = (all_go, options.as_slice())
+            {
                 let (square, kind) = (*square, *kind);
                 events.push(Event::Forced {
                     side: r.side,
@@ -183,5 +176,30 @@ mod tests {
         assert_eq!(capital_cost(Side::Confederacy), 5);
         assert_eq!(key_city_cost(Side::Union), 2);
         assert_eq!(key_city_cost(Side::Confederacy), 1);
+    }
+
+    #[test]
+    fn p28_the_flag_stays_whoever_holds_the_city() {
+        // The South captured Indianapolis (G5); the North retakes it.
+        let mut g = game("cw1863 2; north to move; U: F5 1I / A1 1I; C: A18 1I; flags G5");
+        let events = g.apply(&g.parse_order("F5 1I-G5").unwrap()).unwrap();
+        assert!(!events.iter().any(|e| matches!(e, Event::Captured { .. })));
+        assert!(g.is_flagged(Square::parse("G5").unwrap()));
+    }
+
+    #[test]
+    fn p27_the_owner_chooses_his_removals() {
+        let mut g = game("cw1863 1; south to move; U: A1 1I / A3 1C / A5 1G; C: F4 1C / R18 1G");
+        g.apply(&g.parse_order("F4 1C-G5").unwrap()).unwrap();
+        let options = g.legal_orders();
+        assert_eq!(options.len(), 3);
+        g.apply(&g.parse_order("REMOVE A3 C").unwrap()).unwrap();
+        assert_eq!(
+            g.apply(&g.parse_order("REMOVE A3 C").unwrap()),
+            Err(Refusal::NoSuchRemoval {
+                square: Square::parse("A3").unwrap(),
+                kind: PieceKind::Cavalry
+            })
+        );
     }
 }

@@ -114,4 +114,51 @@ mod tests {
     }
 
     use crate::games::civil_war_1863::core::order::Order;
+
+    #[test]
+    fn p33_unfortifying_keeps_the_troops_in_for_the_turn() {
+        let a = atlanta();
+        let mut g: CivilWar1863 = format!("cw1863 1; south to move; U: A1 1I; C: {a} 2I F")
+            .parse()
+            .unwrap();
+        assert_eq!(g.strength(a), 4);
+        g.apply(&Order::Unfortify(a)).unwrap();
+        assert_eq!(g.strength(a), 2);
+        assert_eq!(g.fort_markers_left(), 6);
+        let n = a.neighbours().next().unwrap();
+        assert_eq!(
+            g.check_move(
+                a,
+                crate::games::civil_war_1863::core::stack::Counts::of(
+                    crate::games::civil_war_1863::core::side::PieceKind::Infantry,
+                    1
+                ),
+                &[n]
+            ),
+            Err(Refusal::UnfortifiedThisTurn { square: a })
+        );
+        assert_eq!(
+            g.check_fortify(a),
+            Err(Refusal::AlreadyFortified { square: a })
+        );
+    }
+
+    #[test]
+    fn p48_a_move_may_pass_through_a_city_fortified_this_turn() {
+        let a = atlanta();
+        assert_eq!(a, Square::parse("I12").unwrap());
+        let g: CivilWar1863 = "cw1863 1; south to move; orders 1; U: A1 1I; C: I12 2I F! / H12 1C"
+            .parse()
+            .unwrap();
+        let cavalry = crate::games::civil_war_1863::core::stack::Counts::of(
+            crate::games::civil_war_1863::core::side::PieceKind::Cavalry,
+            1,
+        );
+        let (h12, j12) = (Square::parse("H12").unwrap(), Square::parse("J12").unwrap());
+        assert_eq!(g.check_move(h12, cavalry, &[a, j12]), Ok(()));
+        assert_eq!(
+            g.check_move(h12, cavalry, &[a]),
+            Err(Refusal::FortifiedThisTurn { square: a })
+        );
+    }
 }

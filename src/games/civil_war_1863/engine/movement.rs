@@ -139,7 +139,12 @@ impl CivilWar1863 {
     /// The player's stack on `from` and whether `pieces` of it may move this
     /// turn: there (P10), unmoved (P7), not disabled (P23), not locked in
     /// (P32, P33).
-    pub(crate) fn check_group(&self, from: Square, pieces: Counts) -> Result<&Stack, Refusal> {
+    pub(crate) fn check_group(
+        &self,
+        from: Square,
+        pieces: Counts,
+        to: Option<Square>,
+    ) -> Result<&Stack, Refusal> {
         let stack = self
             .stack(from)
             .filter(|s| s.side == self.to_move)
@@ -151,7 +156,11 @@ impl CivilWar1863 {
             return Err(Refusal::NotThere { square: from });
         }
         if !stack.unmoved.contains(pieces) {
-            return Err(Refusal::AlreadyMoved { square: from });
+            let attack = to.is_some_and(|to| self.hostile_to(self.to_move, to));
+            return Err(Refusal::AlreadyMoved {
+                square: from,
+                attack,
+            });
         }
         if !stack.unmoved.minus(stack.disabled).contains(pieces) {
             return Err(Refusal::Disabled { square: from });
@@ -188,7 +197,7 @@ impl CivilWar1863 {
         pieces: Counts,
         path: &[Square],
     ) -> Result<(), Refusal> {
-        let stack = self.check_group(from, pieces)?;
+        let stack = self.check_group(from, pieces, path.last().copied())?;
         self.check_path(self.to_move, from, pieces, path)?;
         // P14: no infantry of the mover is left at sea without a gunboat.
         let left = stack.all().minus(pieces);
@@ -288,6 +297,95 @@ mod tests {
         assert_eq!(
             g.check_move(sq("E14"), c, &[sq("F14"), sq("G14")]),
             Err(Refusal::ThroughEnemy { square: sq("F14") })
+        );
+    }
+
+    #[test]
+    fn p3_p12_gunboats_follow_the_water_one_or_two_steps() {
+        let board = Board::standard();
+        // The Ohio at Louisville (G7) joins F7 and H7; the Ohio never meets Lake Erie.
+        assert!(board.water_joined(sq("G7"), sq("F7")));
+        let g = game("cw1863 2; north to move; U: G7 1G; C: A18 1I");
+        let boat = Counts::of(PieceKind::Gunboat, 1);
+        assert_eq!(g.check_move(sq("G7"), boat, &[sq("F7"), sq("E7")]), Ok(()));
+        assert_eq!(
+            g.check_move(sq("G7"), boat, &[sq("G8")]),
+            Err(Refusal::NoWaterJoin {
+                from: sq("G7"),
+                to: sq("G8")
+            })
+        );
+        assert!(matches!(
+            g.check_move(sq("G7"), boat, &[sq("F7"), sq("E7"), sq("D8")]),
+            Err(Refusal::TooFar { .. })
+        ));
+    }
+
+    #[test]
+    fn p5_infantry_enters_mountains_only_along_the_bed() {
+        // Chattanooga (H11) is a mountain square on the Nashville & Chattanooga
+        // line from G10; H12 is not on a line with it.
+        let g = game("cw1863 1; south to move; U: A1 1I; C: G10 1I / H12 1I1C");
+        let one = Counts::of(PieceKind::Infantry, 1);
+        assert_eq!(g.check_move(sq("G10"), one, &[sq("H11")]), Ok(()));
+        assert_eq!(
+            g.check_move(sq("H12"), one, &[sq("H11")]),
+            Err(Refusal::Mountain { square: sq("H11") })
+        );
+        assert_eq!(
+            g.check_move(sq("H12"), Counts::of(PieceKind::Cavalry, 1), &[sq("H11")]),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn p6_a_marked_pass_opens_a_closed_corner() {
+        let board = Board::standard();
+        assert!(board.mountain_corner(sq("I8"), sq("J9")));
+        let g = game("cw1863 1; south to move; U: A1 1I; C: I8 1I");
+        assert_eq!(
+            g.check_move(sq("I8"), Counts::of(PieceKind::Infantry, 1), &[sq("J9")]),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn p13_p14_infantry_goes_to_sea_only_aboard_and_is_never_left_there() {
+        // R9 is open sea; Q9 a coast square joined to it.
+        let board = Board::standard();
+        assert!(board.is_water_only(sq("R9")) && board.water_joined(sq("Q9"), sq("R9")));
+        let g = game("cw1863 2; north to move; U: Q9 2I1G; C: A18 1I");
+        let infantry = Counts::of(PieceKind::Infantry, 2);
+        assert_eq!(
+            g.check_move(sq("Q9"), infantry, &[sq("R9")]),
+            Err(Refusal::NotAboard { square: sq("R9") })
+        );
+        assert_eq!(
+            g.check_move(sq("Q9"), Counts([2, 0, 1]), &[sq("R9")]),
+            Ok(())
+        );
+        let g = game("cw1863 2; north to move; U: R9 2I1G; C: A18 1I");
+        assert_eq!(
+            g.check_move(sq("R9"), Counts::of(PieceKind::Gunboat, 1), &[sq("R10")]),
+            Err(Refusal::StrandedAtSea { square: sq("R9") })
+        );
+        assert_eq!(g.check_move(sq("R9"), infantry, &[sq("Q9")]), Ok(()));
+    }
+
+    #[test]
+    fn p10_pieces_that_joined_a_stack_cannot_move_again() {
+        let g = game("cw1863 1; south to move; U: A1 1I; C: E14 1I m1I");
+        let two = Counts::of(PieceKind::Infantry, 2);
+        assert_eq!(
+            g.check_move(sq("E14"), two, &[sq("E15")]),
+            Err(Refusal::AlreadyMoved {
+                square: sq("E14"),
+                attack: false
+            })
+        );
+        assert_eq!(
+            g.check_move(sq("E14"), Counts::of(PieceKind::Infantry, 1), &[sq("E15")]),
+            Ok(())
         );
     }
 }

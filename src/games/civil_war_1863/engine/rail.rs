@@ -39,7 +39,7 @@ impl CivilWar1863 {
         if pieces != Counts::of(PieceKind::Infantry, pieces.get(PieceKind::Infantry)) {
             return Err(Refusal::RideInfantryOnly);
         }
-        self.check_group(from, pieces)?;
+        self.check_group(from, pieces, path.last().copied())?;
         // P15: the group stood on the railroad since the start of the turn
         // (unmoved pieces have).
         if !self.board.is_rail(from) {

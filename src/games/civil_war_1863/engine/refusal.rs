@@ -35,12 +35,18 @@ pub enum Refusal {
         /// The square.
         square: Square,
     },
-    /// Pieces named have already moved this turn (P7, P25).
+    /// Pieces named have already moved this turn (P10); a piece that has
+    /// moved cannot attack (P25).
     #[error("pieces named on {square} have already moved this turn")]
     AlreadyMoved {
         /// The square.
         square: Square,
+        /// Whether the order was an attack.
+        attack: bool,
     },
+    /// Survivors make an ordinary move, never a rail ride (P21).
+    #[error("survivors make an ordinary move, not a rail ride")]
+    SurvivorsRide,
     /// Pieces named are disabled this turn (P23).
     #[error("pieces named on {square} are disabled this turn")]
     Disabled {
@@ -274,7 +280,9 @@ impl CitesRule for Refusal {
             Refusal::NotNow { .. } => "P7",
             Refusal::WaitingForCoin => "P22",
             Refusal::NoPieces { .. } | Refusal::NoPieceNamed | Refusal::NotThere { .. } => "P10",
-            Refusal::AlreadyMoved { .. } => "P7",
+            Refusal::AlreadyMoved { attack: false, .. } => "P10",
+            Refusal::AlreadyMoved { attack: true, .. } => "P25",
+            Refusal::SurvivorsRide => "P21",
             Refusal::Disabled { .. } | Refusal::DisabledFortify { .. } => "P23",
             Refusal::LockedIn { .. } => "P32",
             Refusal::UnfortifiedThisTurn { .. } => "P33",

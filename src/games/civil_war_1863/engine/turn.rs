@@ -116,4 +116,18 @@ mod tests {
     }
 
     use crate::games::civil_war_1863::core::flow::EndReason;
+
+    #[test]
+    fn p34_a_side_with_no_pieces_has_lost() {
+        let mut g: CivilWar1863 = "cw1863 2; north to move; U: H15 2I / A1 1I; C: I15 1I"
+            .parse()
+            .unwrap();
+        g.apply(&g.parse_order("H15 2I-I15").unwrap()).unwrap();
+        let outcome = g.outcome().expect("the South has no piece");
+        assert_eq!(outcome.reason, EndReason::AllEliminated);
+        assert_eq!(
+            outcome.result,
+            crate::games::GameResult::Win(crate::games::Seat::North)
+        );
+    }
 }
