@@ -299,3 +299,30 @@ fn each_order_is_answered_while_stdin_is_still_open() {
     drop(stdin);
     assert!(child.wait().unwrap().success());
 }
+
+#[test]
+fn civil_war_1863_reads_orders_as_players_write_them_and_draws_its_board() {
+    let out = engine(
+        &["--game", "civilwar1863", "--board", "union", "--choices"],
+        "move g11 2 infantry and a cavalry to h11\nG11 c-H12-I13\nend\n",
+    );
+    let blocks = blocks(&out);
+    let opening = &blocks[0];
+    assert!(
+        opening[0].starts_with("position cw1863 1; south to move;"),
+        "{out}"
+    );
+    assert_eq!(opening[1], "pending Confederacy turn");
+    assert!(out.contains("read G11 2I1C-H11"), "{out}");
+    assert!(out.contains("read G11 1C-H12-I13"), "{out}");
+    assert!(
+        out.contains("pending Union turn"),
+        "END passes the turn: {out}"
+    );
+    // The Union's view: row 1 at the top, the key once.
+    assert!(out.contains("\n 1  "), "{out}");
+    assert!(out.contains("Key: U Union"), "{out}");
+    for line in out.lines().filter(|l| !l.starts_with("position ")) {
+        assert!(line.len() <= 76, "{line:?}");
+    }
+}

@@ -1686,6 +1686,11 @@ fn a_civil_war_1863_game_by_mail_a_turn_to_a_mail() {
     // The Confederacy always moves first, whatever the inviter asked.
     assert!(said.contains("Confederacy moves first"), "{said}");
     let bob_addr = invitation.reply_to.clone();
+    let rules = body_to(&site.mail(BOB, &bob_addr, "HELP RULES"), BOB);
+    assert!(
+        rules.contains("- P22 the even battle and its coin"),
+        "{rules}"
+    );
     let outs = site.mail(BOB, &bob_addr, "accept");
     let bob_start = body_to(&outs, BOB);
     assert!(bob_start.contains("Your orders, one a line"), "{bob_start}");

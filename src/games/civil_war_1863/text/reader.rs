@@ -505,6 +505,60 @@ mod tests {
     }
 
     #[test]
+    fn any_line_is_read_or_refused_and_what_is_read_is_legal() {
+        let game = start();
+        let pieces = [
+            "G11",
+            "H11",
+            "h12",
+            "I13",
+            "2I",
+            "1C",
+            "C",
+            "infantry",
+            "-",
+            "TO",
+            "FROM",
+            "RIDE",
+            "TAKE",
+            "ALL",
+            "KILL",
+            "LOSE",
+            "3",
+            "99",
+            "A",
+            "MOVE",
+            "END",
+            "S4",
+            ";",
+            "FORTIFY",
+            "M14",
+            "REMOVE",
+            "KEEP",
+            "I",
+            "SURVIVORS",
+            "\u{e9}",
+            "",
+        ];
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..3000 {
+            let mut line = String::new();
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            for i in 0..(x % 7) {
+                let w = pieces[((x >> (8 * i)) % pieces.len() as u64) as usize];
+                line.push_str(w);
+                line.push(if i % 2 == 0 { ' ' } else { '-' });
+            }
+            match read_checked(&game, &line) {
+                Ok(order) => assert_eq!(game.check(&order), Ok(()), "{line}"),
+                Err(r) => assert!(!r.problem.is_empty(), "{line}"),
+            }
+        }
+    }
+
+    #[test]
     fn long_lines_are_refused_before_reading() {
         let game = start();
         let long = "G11 ".repeat(60);
