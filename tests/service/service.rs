@@ -1762,3 +1762,56 @@ fn a_civil_war_1863_game_by_mail_a_turn_to_a_mail() {
         assert!(ok, "{report}");
     }
 }
+
+#[test]
+fn a_civil_war_1863_defender_answers_in_advance_and_the_attackers_turn_goes_on() {
+    let mut site = Site::new("civilwar1863-ifs");
+    let outs = site.mail(
+        ANN,
+        "orderly@example.org",
+        "NEW CIVILWAR1863 VS bob@example.org AS UNION",
+    );
+    let bob = to(&outs, BOB).reply_to;
+    let ann = to(&site.mail(BOB, &bob, "accept"), ANN).reply_to;
+    set_position(
+        &site,
+        "cw1863 1; south to move; U: E4 2I / A1 1I; C: E3 3I / R1 1I; markers d3 f6",
+    );
+    // The Union, waiting, says where the survivors of E4 go (P21).
+    let reply = flat(&body_to(
+        &site.mail(ANN, &ann, "IF ATTACKED AT E4 SURVIVORS TO E5"),
+        ANN,
+    ));
+    assert!(
+        reply.contains("Noted: if attacked at e4, then SURVIVORS TO E5"),
+        "{reply}"
+    );
+    // The Confederacy attacks, takes one (P20), and orders on after it.
+    let outs = site.mail(BOB, &bob, "E3 3I-E4\nTAKE 1 KILL 1I LOSE NONE\nR1-R2");
+    let reply = flat(&body_to(&outs, BOB));
+    for taken in [
+        "Taken: E3 3I-E4.",
+        "Taken: TAKE 1 KILL 1I LOSE none.",
+        "Held: it will be played once the attack is resolved",
+        "Taken: R1 1I-R2.",
+        "Taken: END.",
+    ] {
+        assert!(reply.contains(taken), "{taken}: {reply}");
+    }
+    let told = flat(&body_to(&outs, ANN));
+    assert!(
+        told.contains("Your 1 infantry moved from E4 to E5."),
+        "{told}"
+    );
+    let db = rusqlite::Connection::open(site.dir.join("orderly.db")).unwrap();
+    let position: String = db
+        .query_row("SELECT position FROM games WHERE id = 1", [], |r| r.get(0))
+        .unwrap();
+    let game = CivilWar1863::from_position(&position).unwrap();
+    assert_eq!(game.to_move(), civil_war_1863::Side::Union, "{position}");
+    let e5 = civil_war_1863::Square::parse("E5").unwrap();
+    assert_eq!(
+        game.stack(e5).map(|s| s.side),
+        Some(civil_war_1863::Side::Union)
+    );
+}
