@@ -141,11 +141,22 @@ struct EngineArgs {
 }
 
 /// The game `orderly engine` plays: `--game`, else the name heading the
-/// `--position` string (`napoleonic 6IG2L2AH3CK/...`), else SQUARES.
+/// `--position` string (`napoleonic 6IG2L2AH3CK/...`), else the game that
+/// reads the position (`cw1863 1; ...`), else SQUARES.
 fn engine_game(game: Option<String>, position: Option<&str>) -> String {
     game.or_else(|| {
-        let head = position?.split_whitespace().next()?;
-        orderly::games::hosted::canonical(head).map(str::to_string)
+        let position = position?;
+        let head = position.split_whitespace().next()?;
+        orderly::games::hosted::canonical(head)
+            // A game whose position string has its own head (`cw1863 1;
+            // ...`) is the one that reads it.
+            .or_else(|| {
+                orderly::games::hosted::HOSTED
+                    .iter()
+                    .find(|h| (h.from_position)(position).is_ok())
+                    .map(|h| h.name)
+            })
+            .map(str::to_string)
     })
     .unwrap_or_else(|| GAMES[0].to_string())
 }

@@ -326,3 +326,19 @@ fn civil_war_1863_reads_orders_as_players_write_them_and_draws_its_board() {
         assert!(line.len() <= 76, "{line:?}");
     }
 }
+
+#[test]
+fn a_civil_war_1863_position_names_its_game() {
+    let out = engine(
+        &[
+            "--position",
+            "cw1863 1; south to move; U: E4 2I / A1 1I; C: E3 3I / G11 1I; markers d3 f6",
+        ],
+        "E3 3I-E4\n",
+    );
+    assert!(
+        out.contains("pending Confederacy the battle's losses"),
+        "{out}"
+    );
+    assert!(out.contains("TAKE 1 KILL 1I LOSE none"), "{out}");
+}
