@@ -2,6 +2,20 @@
 //! (docs/civil-war-1863-design.md, "By mail"), the events in words for
 //! each side, the endings, the board drawing, the choices and the rules
 //! text. It builds on the core and the engine and changes neither.
+//!
+//! Where it departs from the design's "By mail" table, and why:
+//!
+//! - An attack and its losses are two orders, so two lines (or one line
+//!   with `;` between them, which the service splits): a game reads one
+//!   order a line. `TAKE ALL` is read when one choice of pieces takes the
+//!   most; `SET LOSSES ALL` is not offered, `IF BATTLE TAKE ALL` given with
+//!   the attack does the same for that mail.
+//! - `REMOVE` names one piece a line (`REMOVE K3 I`, `REMOVE 1 INFANTRY FROM
+//!   K3`): removals are one order each in the engine (P27, P30).
+//! - A kind named without a number (`H7 C-I8-J9`) means every free piece of
+//!   that kind on the square; `A`, `AN`, `ONE` count one.
+//! - The board marks coasts `:` as well (the board file's own letter), and
+//!   `>` the squares of the last action.
 
 pub mod words;
 
