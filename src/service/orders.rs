@@ -53,11 +53,12 @@ impl Work<'_> {
         // A game whose turn is many orders ends it with the mail, unless
         // the mail's last line keeps it open (`GameText::MAIL_TURN`).
         let mail_turn = state.hosted().mail_turn;
-        let keep_open = mail_turn.is_some_and(|m| {
-            lines
-                .last()
-                .is_some_and(|l| l.trim().eq_ignore_ascii_case(m.keep_open))
-        });
+        let keep_open = state.pending().is_some_and(|p| p.seat == seat.seat)
+            && mail_turn.is_some_and(|m| {
+                lines
+                    .last()
+                    .is_some_and(|l| l.trim().eq_ignore_ascii_case(m.keep_open))
+            });
         let more = keep_open.then(|| lines[lines.len() - 1].clone());
         let lines = &lines[..lines.len() - usize::from(keep_open)];
         let mut given_now = Vec::new();
