@@ -27,9 +27,10 @@
 //! orders, events, the flow of play, the state and its position string);
 //! `engine/` is what the rules do, one idea per file, each citing the
 //! rulings P1-P36 (`../shared/rules/civil-war-1863-rulings.md`) and the
-//! points decided here (P37 on, docs/civil-war-1863-design.md). The text
-//! layer (reading orders as people write them, the board drawing) comes
-//! next, and the game is not yet hosted.
+//! points decided here (P37 on, docs/civil-war-1863-design.md); `text/`
+//! is how players read and write it by mail (orders as people write them,
+//! the board drawing, the choices, answers in advance). The game is hosted
+//! as `civilwar1863` (src/games/hosted.rs).
 
 pub mod core;
 pub mod engine;
