@@ -393,6 +393,31 @@ impl LineReader {
         }
     }
 
+    /// Whether `line` is an order's verb alone, exclaimed (`Charge!`,
+    /// `Attack!`): a cheer when the mail carries the real order too (see
+    /// [`LineReader::names_a_square`]), an order when it is the mail's only
+    /// one (`Stand!` answering an attack).
+    pub fn exclaimed_verb(&self, line: &str) -> bool {
+        let line = line.trim();
+        if !line.ends_with('!') {
+            return false;
+        }
+        let words: Vec<Word> = clauses(line).into_iter().flat_map(|c| c.words).collect();
+        matches!(words.as_slice(), [word] if self.class(&word.upper) == Class::Order(OrderWord::Verb))
+    }
+
+    /// Whether an order line names a square (or a mistyped one): an order
+    /// that says what it acts on, beside which a lone exclaimed verb says
+    /// nothing more.
+    pub fn names_a_square(&self, line: &str) -> bool {
+        clauses(line).iter().flat_map(|c| &c.words).any(|w| {
+            matches!(
+                self.class(&w.upper),
+                Class::Order(OrderWord::Square | OrderWord::CodeLike)
+            )
+        })
+    }
+
     fn starts_with_verb(&self, clause: &[Word]) -> bool {
         clause.iter().map(|w| w.class).find(|c| *c != Class::Filler)
             == Some(Class::Order(OrderWord::Verb))
@@ -802,6 +827,30 @@ mod tests {
         }
         // A lone slip is prose, with what it may have meant.
         assert_eq!(squares().read("pas"), Reading::Prose { hint: Some("PASS") });
+    }
+
+    #[test]
+    fn an_exclaimed_verb_alone_is_told_from_an_order_naming_squares() {
+        let r = squares();
+        for line in ["Charge!", "Attack!", "Move!", "Stand!", "Retreat!"] {
+            assert!(r.exclaimed_verb(line), "{line:?}");
+        }
+        for line in [
+            "Charge",
+            "Charge the hill!",
+            "PASS.",
+            "Good luck!",
+            "ATTACK B1R G1L!",
+        ] {
+            assert!(!r.exclaimed_verb(line), "{line:?}");
+        }
+        assert!(r.names_a_square("ATTACK B1R G1L"));
+        assert!(r.names_a_square("move cav B9C"));
+        assert!(!r.names_a_square("Stand"));
+        assert!(!r.names_a_square("move cav"));
+        // Alone, it is still read as an order: the defender's answer.
+        assert_eq!(order("Stand!"), "Stand");
+        assert_eq!(order("Retreat!"), "Retreat");
     }
 
     #[test]

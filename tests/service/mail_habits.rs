@@ -600,3 +600,23 @@ fn a_line_announcing_the_orders_below_it_costs_no_turn() {
     assert!(reply.contains("Taken: MOVE CAVALRY BR B3C."), "{reply}");
     assert!(done.outcome.starts_with("orders taken"), "{}", done.outcome);
 }
+
+/// A verb alone, exclaimed ("Charge!", "Move!"), above the real order that
+/// names its squares is a cheer: neither completed into an order of its
+/// own nor allowed to spend or void the order below it.
+#[test]
+fn an_exclaimed_verb_above_the_real_order_is_conversation() {
+    let mut site = Site::new("cheer");
+    let (ann_addr, _) = start(&mut site);
+    let (done, outs) = site.deliver(&plain(
+        ANN_LEE,
+        &ann_addr,
+        2,
+        "Hi Bob,\n\nMove!\n\ncav BR B3C\n\nAnn",
+    ));
+    let reply = to(&outs, ANN).body;
+    assert_nothing_refused(&reply, "a cheer above an order");
+    assert!(reply.contains("Taken: MOVE CAVALRY BR B3C."), "{reply}");
+    assert!(reply.contains("> Move!"), "listed as ignored: {reply}");
+    assert!(done.outcome.starts_with("orders taken"), "{}", done.outcome);
+}
