@@ -53,6 +53,7 @@ impl Work<'_> {
         let mut read_any = false;
         let readings: Vec<lines::Reading> = lines.iter().map(|l| reader.read(l)).collect();
         let cheers = self.cheers(&reader, &lines, &readings);
+        self.remember_what_was_seen(&readings)?;
         for ((index, written), reading) in lines.iter().enumerate().zip(readings) {
             let reading = if cheers.contains(&index) {
                 lines::Reading::Prose { hint: None }
@@ -216,6 +217,29 @@ impl Work<'_> {
             })
             .map(|(i, _)| i)
             .collect()
+    }
+
+    /// Keeps the position of the mail's game before any of its lines is
+    /// answered, when the mail carries orders and asks about a unit's
+    /// choices too: HELP MOVES answers for the position its writer saw.
+    fn remember_what_was_seen(&mut self, readings: &[lines::Reading]) -> Result<()> {
+        let orders = readings
+            .iter()
+            .any(|r| matches!(r, lines::Reading::Order(_) | lines::Reading::Mixed(_)));
+        let asks = readings.iter().any(|r| {
+            matches!(
+                r,
+                lines::Reading::Command {
+                    command: Command::HelpMoves(_),
+                    ..
+                }
+            )
+        });
+        if let (true, true, Some((game, _))) = (orders, asks, &self.game) {
+            let position = self.state(game)?.position();
+            self.seen.insert(game.id, position);
+        }
+        Ok(())
     }
 
     /// Whether the mail's game waits for the writer's seat in a decision

@@ -60,6 +60,10 @@ pub(super) struct Work<'a> {
     /// Messages (SAY) for the opponents not sent yet: (game, writer's
     /// seat, words). They go with the update mail, or alone at the end.
     pub(super) press: Vec<(i64, Seat, String)>,
+    /// The position of the mail's game as its writer saw it, before the
+    /// mail's orders, when the mail also asks about it (HELP MOVES): the
+    /// question is about what they saw, not what their orders made of it.
+    pub(super) seen: std::collections::BTreeMap<i64, String>,
 }
 
 impl Work<'_> {

@@ -620,3 +620,31 @@ fn an_exclaimed_verb_above_the_real_order_is_conversation() {
     assert!(reply.contains("> Move!"), "listed as ignored: {reply}");
     assert!(done.outcome.starts_with("orders taken"), "{}", done.outcome);
 }
+
+/// HELP MOVES below the orders of the same mail asks about the position
+/// its writer saw: answered for it (said so), never from the opponent's
+/// side after the orders, and never a failure of the mail.
+#[test]
+fn help_moves_after_orders_answers_for_the_position_the_writer_saw() {
+    let mut site = Site::new("seen");
+    let (ann_addr, _) = start(&mut site);
+    let (done, outs) = site.deliver(&plain(
+        ANN_LEE,
+        &ann_addr,
+        2,
+        "MOVE CAVALRY BR B3C\nHELP MOVES BR\nHELP MOVES B1C\n\nAnn",
+    ));
+    let reply = to(&outs, ANN).body;
+    assert_nothing_refused(&reply, "help moves after an order");
+    assert!(reply.contains("Taken: MOVE CAVALRY BR B3C."), "{reply}");
+    assert!(
+        reply.contains("> HELP MOVES BR\nSee below, for the position as you saw it"),
+        "{reply}"
+    );
+    assert!(!reply.contains("Gray has no legal order"), "{reply}");
+    assert!(
+        reply.contains("> HELP MOVES B1C\nBlue has no legal order for a unit in B1C now (in the position as you saw"),
+        "{reply}"
+    );
+    assert!(done.outcome.starts_with("orders taken"), "{}", done.outcome);
+}
