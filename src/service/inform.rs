@@ -176,10 +176,16 @@ impl Work<'_> {
         Ok(())
     }
 
-    /// `HISTORY`: the record of the game so far.
+    /// `HISTORY`: the record of the game so far, or, once it is over, the
+    /// whole of it (no "so far" about a game that has ended).
     pub(super) fn history(&mut self, line: &str, game: &GameRow) -> Result<()> {
         let record = self.record(game)?;
-        self.item(line, Answer::Done(texts::say("inform.history", ())));
+        let answer = if game.status == GameStatus::Active {
+            texts::say("inform.history", ())
+        } else {
+            texts::say("inform.history_ended", ())
+        };
+        self.item(line, Answer::Done(answer));
         self.parts.push(record.to_string());
         Ok(())
     }

@@ -215,6 +215,22 @@ fn two_players_play_a_complete_game_by_mail() {
     );
     let tx_games = orderly::service::admin::games(site.service.store()).unwrap();
     assert!(tx_games.contains("finished"), "{tx_games}");
+    // The winner in the game's own side names, not the stored seat word.
+    assert!(
+        tx_games.contains("finished: Blue won") || tx_games.contains("finished: Gray won"),
+        "{tx_games}"
+    );
+    assert!(
+        !tx_games.contains("north") && !tx_games.contains("south"),
+        "{tx_games}"
+    );
+    // The record of a game that has ended is no record "so far".
+    let history = body_to(&site.mail(ANN, &ann_addr, "HISTORY"), ANN);
+    assert!(
+        history.contains("The record of the game is below."),
+        "{history}"
+    );
+    assert!(!history.contains("so far"), "{history}");
     let record =
         orderly::service::admin::export(site.service.store(), 1, false, "example.org").unwrap();
     let replayed = orderly::record::replay(
