@@ -1637,3 +1637,25 @@ fn a_mail_too_large_gets_one_short_answer_only_from_a_verified_sender() {
         "{games}"
     );
 }
+
+/// "Charge!" above the real attack is a cheer, not an attack completed
+/// from the only legal one (which would end the turn and refuse the real
+/// order); but "Stand!" from the defender, whose answer is awaited, is the
+/// answer itself even beside an order that names a square.
+#[test]
+fn an_exclaimed_verb_is_a_cheer_beside_a_real_order_but_an_awaited_answer_stands() {
+    let mut site = Site::new("charge");
+    let (ann, bob) = start(&mut site);
+    set_position(&site, "7I3A4C/3/4/2/2II1/2/2i2/2/4/3/8i3a4c - b1 b 20 -");
+    let outs = site.mail(ANN, &ann, "Charge!\nATTACK B1C G1C SUPPORT B1CL\nAnn");
+    let reply = flat(&body_to(&outs, ANN));
+    assert!(reply.contains("Taken: ATTACK B1C G1C"), "{reply}");
+    assert!(!reply.contains("Not applied"), "{reply}");
+    assert!(!reply.contains("could not be done"), "{reply}");
+    assert!(reply.contains("> Charge!"), "listed as ignored: {reply}");
+    // Gray defends: "Stand!" is his answer, the IF line one for later.
+    let outs = site.mail(BOB, &bob, "Stand!\nIF ATTACKED AT G1CL STAND");
+    let reply = flat(&body_to(&outs, BOB));
+    assert!(reply.contains("Gray infantry in G1C stands"), "{reply}");
+    assert!(!reply.contains("could not be done"), "{reply}");
+}
