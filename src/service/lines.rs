@@ -36,6 +36,12 @@
 //! (`Board?`), and what ends a game (RESIGN, ACCEPT DRAW, CLAIM WIN) is
 //! read only from a line that says nothing else.
 //!
+//! A verb alone, exclaimed (`Charge!`), is an order here; the mail decides
+//! whether it is a cheer ([`LineReader::exclaimed_verb`],
+//! [`LineReader::names_a_square`]): beside a real order that names its
+//! squares it is, unless the writer's awaited answer is the verb itself
+//! (`Stand!` against an attack).
+//!
 //! A line that looks like an order is read by the game, which takes it or
 //! refuses it with its reason and the nearest legal orders: a misspelt
 //! order (`mvoe cav B3C`) is refused, never ignored. One that also holds
