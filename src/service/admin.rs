@@ -1,7 +1,7 @@
 //! What the command line shows a moderator: the games, one game's board and
 //! state, a game's record.
 
-use crate::games::Seat;
+use crate::games::{GameResult, Seat};
 use crate::store::{result_text, GameStatus, Store, StoreError};
 
 use super::game::{pending_of, side_name};
@@ -32,9 +32,15 @@ pub fn games(store: &mut Store) -> Result<String> {
                 Some(p) => format!("waits for {} ({}){paused}", side_name(&g, p.seat), p.kind),
                 None => "over".into(),
             },
+            // The game's own side names (Gray, French), as every other
+            // column of the line says them; not the stored seat word.
             GameStatus::Finished => format!(
                 "finished: {}{}",
-                g.result.map_or("?", result_text),
+                match g.result {
+                    Some(GameResult::Win(seat)) => format!("{} won", side_name(&g, seat)),
+                    Some(draw @ GameResult::Draw) => result_text(draw).to_string(),
+                    None => "?".to_string(),
+                },
                 g.termination
                     .as_deref()
                     .map(|t| format!(", {t}"))

@@ -51,8 +51,16 @@ impl Work<'_> {
         // orders around it, which are answered together.
         let mut prose: Vec<(String, Option<&'static str>)> = Vec::new();
         let mut read_any = false;
-        for (index, written) in lines.iter().enumerate() {
-            let (command, text, alone) = match reader.read(written) {
+        let readings: Vec<lines::Reading> = lines.iter().map(|l| reader.read(l)).collect();
+        let cheers = self.cheers(&reader, &lines, &readings);
+        self.remember_what_was_seen(&readings)?;
+        for ((index, written), reading) in lines.iter().enumerate().zip(readings) {
+            let reading = if cheers.contains(&index) {
+                lines::Reading::Prose { hint: None }
+            } else {
+                reading
+            };
+            let (command, text, alone) = match reading {
                 lines::Reading::Prose { hint } => {
                     if written.chars().any(char::is_alphanumeric) {
                         prose.push((written.to_string(), hint));
@@ -177,6 +185,70 @@ impl Work<'_> {
                 .push(texts::wrap(&texts::say("mail.no_command", ())));
         }
         self.send_press()
+    }
+
+    /// The lines that are an order's verb alone, exclaimed (`Charge!`), in
+    /// a mail that also carries an order naming a square (`ATTACK B1R
+    /// G1L`): conversation, not orders. Read as an order, such a verb is
+    /// completed from the only legal one, or refused, and either spends or
+    /// voids the real order below it. Unless the writer is answering out of
+    /// their turn (a defence, a retreat), where a lone `Stand!` or
+    /// `Retreat!` is the answer itself.
+    fn cheers(
+        &self,
+        reader: &lines::LineReader,
+        lines: &[&str],
+        readings: &[lines::Reading],
+    ) -> Vec<usize> {
+        let names_a_square = readings.iter().any(|r| {
+            matches!(r, lines::Reading::Order(t) | lines::Reading::Mixed(t)
+                if reader.names_a_square(t))
+        });
+        if !names_a_square || self.answering() {
+            return Vec::new();
+        }
+        lines
+            .iter()
+            .zip(readings)
+            .enumerate()
+            .filter(|(_, (line, reading))| {
+                matches!(reading, lines::Reading::Order(_) | lines::Reading::Mixed(_))
+                    && reader.exclaimed_verb(line)
+            })
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// Keeps the position of the mail's game before any of its lines is
+    /// answered, when the mail carries orders and asks about a unit's
+    /// choices too: HELP MOVES answers for the position its writer saw.
+    fn remember_what_was_seen(&mut self, readings: &[lines::Reading]) -> Result<()> {
+        let orders = readings
+            .iter()
+            .any(|r| matches!(r, lines::Reading::Order(_) | lines::Reading::Mixed(_)));
+        let asks = readings.iter().any(|r| {
+            matches!(
+                r,
+                lines::Reading::Command {
+                    command: Command::HelpMoves(_),
+                    ..
+                }
+            )
+        });
+        if let (true, true, Some((game, _))) = (orders, asks, &self.game) {
+            let position = self.state(game)?.position();
+            self.seen.insert(game.id, position);
+        }
+        Ok(())
+    }
+
+    /// Whether the mail's game waits for the writer's seat in a decision
+    /// that is not a part of its own turn (a defence, a retreat, a
+    /// reaction).
+    fn answering(&self) -> bool {
+        self.game.as_ref().is_some_and(|(game, seat)| {
+            super::game::pending_of(game).is_some_and(|p| p.seat == seat.seat && !p.phase.is_turn())
+        })
     }
 
     /// A command about the game the mail's key names, for its seat: what

@@ -167,6 +167,7 @@ pub(super) fn process_in(
         answered: Default::default(),
         stranger: false,
         press: Vec::new(),
+        seen: Default::default(),
     };
     // Until a player chooses a time zone, the offset of their mail's
     // Date: is the best guess of where they read it.

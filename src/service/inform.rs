@@ -2,7 +2,7 @@
 //! the player's games (GAMES), the board (BOARD, HELP BOARD), one unit's
 //! choices (HELP MOVES), the record (HISTORY). HELP RULES is `rules.rs`.
 
-use super::game::{pending_of, side_name};
+use super::game::{hosted_of, pending_of, side_name};
 use super::reply::Answer;
 use super::update::update_text_keyed;
 use super::work::Work;
@@ -129,23 +129,63 @@ impl Work<'_> {
         Ok(())
     }
 
-    /// `HELP MOVES <square>`: the legal orders of the unit there.
+    /// `HELP MOVES <square>`: the legal orders of the unit there. In a
+    /// mail that carries orders too, the position is the one its writer
+    /// saw (before the mail's orders), said so when those orders changed
+    /// it, and a square without choices is an answer, not a failure of
+    /// the mail: the question only informs.
     pub(super) fn help_moves(&mut self, line: &str, square: &str, game: &GameRow) -> Result<()> {
-        let state = self.state(game)?;
+        let now = self.state(game)?;
+        let with_orders = self.seen.get(&game.id).cloned();
+        let before = match &with_orders {
+            Some(seen) if *seen != now.position() => {
+                Some((hosted_of(game)?.from_position)(seen).map_err(|e| {
+                    super::ServiceError::Store(crate::store::StoreError::Corrupt(format!(
+                        "game {}: the position this mail found does not read: {e:?}",
+                        game.id
+                    )))
+                })?)
+            }
+            _ => None,
+        };
+        let changed = before.is_some();
+        let state = before.unwrap_or(now);
         match state.choices_from(square) {
             Ok(text) => {
-                self.item(line, Answer::Done(texts::say("inform.moves", ())));
+                let answer = if changed {
+                    texts::say("inform.moves_before", ())
+                } else {
+                    texts::say("inform.moves", ())
+                };
+                self.item(line, Answer::Done(answer));
                 self.parts.push(text);
             }
+            Err(r) if with_orders.is_some() => self.item(
+                line,
+                Answer::Done(texts::say(
+                    "inform.moves_none",
+                    minijinja::context! {
+                        problem => r.problem.trim_end_matches('.'),
+                        before => changed,
+                        suggestions => r.suggestions,
+                    },
+                )),
+            ),
             Err(r) => self.refuse(line, &r),
         }
         Ok(())
     }
 
-    /// `HISTORY`: the record of the game so far.
+    /// `HISTORY`: the record of the game so far, or, once it is over, the
+    /// whole of it (no "so far" about a game that has ended).
     pub(super) fn history(&mut self, line: &str, game: &GameRow) -> Result<()> {
         let record = self.record(game)?;
-        self.item(line, Answer::Done(texts::say("inform.history", ())));
+        let answer = if game.status == GameStatus::Active {
+            texts::say("inform.history", ())
+        } else {
+            texts::say("inform.history_ended", ())
+        };
+        self.item(line, Answer::Done(answer));
         self.parts.push(record.to_string());
         Ok(())
     }

@@ -36,6 +36,12 @@
 //! (`Board?`), and what ends a game (RESIGN, ACCEPT DRAW, CLAIM WIN) is
 //! read only from a line that says nothing else.
 //!
+//! A verb alone, exclaimed (`Charge!`), is an order here; the mail decides
+//! whether it is a cheer ([`LineReader::exclaimed_verb`],
+//! [`LineReader::names_a_square`]): beside a real order that names its
+//! squares it is, unless the writer's awaited answer is the verb itself
+//! (`Stand!` against an attack).
+//!
 //! A line that looks like an order is read by the game, which takes it or
 //! refuses it with its reason and the nearest legal orders: a misspelt
 //! order (`mvoe cav B3C`) is refused, never ignored. One that also holds
@@ -391,6 +397,31 @@ impl LineReader {
             Class::Near(_) if order_words > 0 => order_words + near > prose,
             _ => squares > 0 && units + numbers + squares + near > prose,
         }
+    }
+
+    /// Whether `line` is an order's verb alone, exclaimed (`Charge!`,
+    /// `Attack!`): a cheer when the mail carries the real order too (see
+    /// [`LineReader::names_a_square`]), an order when it is the mail's only
+    /// one (`Stand!` answering an attack).
+    pub fn exclaimed_verb(&self, line: &str) -> bool {
+        let line = line.trim();
+        if !line.ends_with('!') {
+            return false;
+        }
+        let words: Vec<Word> = clauses(line).into_iter().flat_map(|c| c.words).collect();
+        matches!(words.as_slice(), [word] if self.class(&word.upper) == Class::Order(OrderWord::Verb))
+    }
+
+    /// Whether an order line names a square (or a mistyped one): an order
+    /// that says what it acts on, beside which a lone exclaimed verb says
+    /// nothing more.
+    pub fn names_a_square(&self, line: &str) -> bool {
+        clauses(line).iter().flat_map(|c| &c.words).any(|w| {
+            matches!(
+                self.class(&w.upper),
+                Class::Order(OrderWord::Square | OrderWord::CodeLike)
+            )
+        })
     }
 
     fn starts_with_verb(&self, clause: &[Word]) -> bool {
@@ -802,6 +833,30 @@ mod tests {
         }
         // A lone slip is prose, with what it may have meant.
         assert_eq!(squares().read("pas"), Reading::Prose { hint: Some("PASS") });
+    }
+
+    #[test]
+    fn an_exclaimed_verb_alone_is_told_from_an_order_naming_squares() {
+        let r = squares();
+        for line in ["Charge!", "Attack!", "Move!", "Stand!", "Retreat!"] {
+            assert!(r.exclaimed_verb(line), "{line:?}");
+        }
+        for line in [
+            "Charge",
+            "Charge the hill!",
+            "PASS.",
+            "Good luck!",
+            "ATTACK B1R G1L!",
+        ] {
+            assert!(!r.exclaimed_verb(line), "{line:?}");
+        }
+        assert!(r.names_a_square("ATTACK B1R G1L"));
+        assert!(r.names_a_square("move cav B9C"));
+        assert!(!r.names_a_square("Stand"));
+        assert!(!r.names_a_square("move cav"));
+        // Alone, it is still read as an order: the defender's answer.
+        assert_eq!(order("Stand!"), "Stand");
+        assert_eq!(order("Retreat!"), "Retreat");
     }
 
     #[test]

@@ -60,6 +60,10 @@ pub(super) struct Work<'a> {
     /// Messages (SAY) for the opponents not sent yet: (game, writer's
     /// seat, words). They go with the update mail, or alone at the end.
     pub(super) press: Vec<(i64, Seat, String)>,
+    /// The position of the mail's game as its writer saw it, before the
+    /// mail's orders, when the mail also asks about it (HELP MOVES): the
+    /// question is about what they saw, not what their orders made of it.
+    pub(super) seen: std::collections::BTreeMap<i64, String>,
 }
 
 impl Work<'_> {
@@ -105,6 +109,33 @@ impl Work<'_> {
         Ok(self.authenticate(line, claim)?.is_some())
     }
 
+    /// The sender's seat when the sender plays exactly one active game (in
+    /// one seat of it): the key a mail without one most likely meant. The
+    /// reply goes to the sender's own address, which is that seat's, so
+    /// telling its key there tells nobody else: orderly's every mail about
+    /// the game goes there with it.
+    fn only_active_seat(&self) -> Result<Option<SeatRow>> {
+        let Some(player) = self.tx.player_id(self.sender)? else {
+            return Ok(None);
+        };
+        let mut mine = Vec::new();
+        for game in self.tx.games_of(player)? {
+            if game.status != crate::store::GameStatus::Active {
+                continue;
+            }
+            mine.extend(
+                self.tx
+                    .seats(game.id)?
+                    .into_iter()
+                    .filter(|s| s.player_id == player),
+            );
+        }
+        Ok(match mine.as_slice() {
+            [seat] if seat.address == self.sender => mine.pop(),
+            _ => None,
+        })
+    }
+
     /// The game and seat this mail may act for, or an item saying why not
     /// (and, for someone else's key, a warning to the seat's owner).
     pub(super) fn authenticate(
@@ -113,7 +144,28 @@ impl Work<'_> {
         claim: Option<&Claim>,
     ) -> Result<Option<(GameRow, SeatRow)>> {
         let Some(claim) = claim else {
-            self.item(line, Answer::Refused(texts::say("keys.no_game_named", ())));
+            let answer = match self.only_active_seat()? {
+                Some(seat) => texts::say(
+                    "keys.no_game_named_yours",
+                    minijinja::context! {
+                        game => seat.game_id,
+                        key => seat.secret,
+                        address => identity::reply_address(
+                            &self.config.service.address,
+                            seat.game_id,
+                            &seat.secret,
+                        ),
+                    },
+                ),
+                None => {
+                    let (local, domain) = self.config.address_parts();
+                    texts::say(
+                        "keys.no_game_named",
+                        minijinja::context! { local => local, domain => domain },
+                    )
+                }
+            };
+            self.item(line, Answer::Refused(answer));
             return Ok(None);
         };
         let Some(game) = self.tx.game(claim.game)? else {

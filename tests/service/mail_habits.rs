@@ -600,3 +600,95 @@ fn a_line_announcing_the_orders_below_it_costs_no_turn() {
     assert!(reply.contains("Taken: MOVE CAVALRY BR B3C."), "{reply}");
     assert!(done.outcome.starts_with("orders taken"), "{}", done.outcome);
 }
+
+/// A verb alone, exclaimed ("Charge!", "Move!"), above the real order that
+/// names its squares is a cheer: neither completed into an order of its
+/// own nor allowed to spend or void the order below it.
+#[test]
+fn an_exclaimed_verb_above_the_real_order_is_conversation() {
+    let mut site = Site::new("cheer");
+    let (ann_addr, _) = start(&mut site);
+    let (done, outs) = site.deliver(&plain(
+        ANN_LEE,
+        &ann_addr,
+        2,
+        "Hi Bob,\n\nMove!\n\ncav BR B3C\n\nAnn",
+    ));
+    let reply = to(&outs, ANN).body;
+    assert_nothing_refused(&reply, "a cheer above an order");
+    assert!(reply.contains("Taken: MOVE CAVALRY BR B3C."), "{reply}");
+    assert!(reply.contains("> Move!"), "listed as ignored: {reply}");
+    assert!(done.outcome.starts_with("orders taken"), "{}", done.outcome);
+}
+
+/// HELP MOVES below the orders of the same mail asks about the position
+/// its writer saw: answered for it (said so), never from the opponent's
+/// side after the orders, and never a failure of the mail.
+#[test]
+fn help_moves_after_orders_answers_for_the_position_the_writer_saw() {
+    let mut site = Site::new("seen");
+    let (ann_addr, _) = start(&mut site);
+    let (done, outs) = site.deliver(&plain(
+        ANN_LEE,
+        &ann_addr,
+        2,
+        "MOVE CAVALRY BR B3C\nHELP MOVES BR\nHELP MOVES B1C\n\nAnn",
+    ));
+    let reply = to(&outs, ANN).body;
+    assert_nothing_refused(&reply, "help moves after an order");
+    assert!(reply.contains("Taken: MOVE CAVALRY BR B3C."), "{reply}");
+    assert!(
+        reply.contains("> HELP MOVES BR\nSee below, for the position as you saw it"),
+        "{reply}"
+    );
+    assert!(!reply.contains("Gray has no legal order"), "{reply}");
+    assert!(
+        reply.contains("> HELP MOVES B1C\nBlue has no legal order for a unit in B1C now (in the position as you saw"),
+        "{reply}"
+    );
+    assert!(done.outcome.starts_with("orders taken"), "{}", done.outcome);
+}
+
+/// An order to the bare service address: the refusal says where the key
+/// is, and to the player of exactly one active game, at that seat's own
+/// address, which game and key to write. A key goes to no other address.
+#[test]
+fn an_order_without_a_key_is_told_where_the_key_is() {
+    let mut site = Site::new("nokey");
+    let (ann_addr, _) = start(&mut site);
+    let key = ann_addr
+        .split(".")
+        .nth(1)
+        .and_then(|rest| rest.split('@').next())
+        .unwrap()
+        .to_string();
+    let (_, outs) = site.deliver(&plain(ANN_LEE, ORDERLY, 3, "cav BR B3C\n\nAnn"));
+    let reply = to(&outs, ANN).body.replace('\n', " ");
+    assert!(reply.contains("names no game"), "{reply}");
+    assert!(reply.contains(&format!("GAME 1 {key}")), "{reply}");
+    assert!(reply.contains("the part after the dot"), "{reply}");
+    // Somebody with no game learns where a key is, and no key.
+    let eve = Player {
+        address: "eve@example.org",
+        name: "Eve Stone",
+        first: "Eve",
+    };
+    let (_, outs) = site.deliver(&plain(eve, ORDERLY, 4, "cav BR B3C"));
+    let reply = to(&outs, "eve@example.org").body.replace('\n', " ");
+    assert!(reply.contains("the part after the dot"), "{reply}");
+    assert!(
+        reply.contains("orderly+g<number>.<key>@example.org"),
+        "{reply}"
+    );
+    assert!(!reply.contains(&key), "{reply}");
+    // A player of two active games is not guessed for.
+    let raw = plain(ANN_LEE, ORDERLY, 5, &format!("NEW SQUARES VS {BOB}"));
+    let (_, outs) = site.deliver(&raw);
+    let invitation = to(&outs, BOB);
+    let (done, _) = site.deliver(&plain(BOB_GRAY, &invitation.reply_to, 6, "accept"));
+    assert_eq!(done.game, Some(2), "{}", done.outcome);
+    let (_, outs) = site.deliver(&plain(ANN_LEE, ORDERLY, 7, "cav BR B3C"));
+    let reply = to(&outs, ANN).body.replace('\n', " ");
+    assert!(reply.contains("names no game"), "{reply}");
+    assert!(!reply.contains(&key), "{reply}");
+}

@@ -216,6 +216,22 @@ fn two_players_play_a_complete_game_by_mail() {
     );
     let tx_games = orderly::service::admin::games(site.service.store()).unwrap();
     assert!(tx_games.contains("finished"), "{tx_games}");
+    // The winner in the game's own side names, not the stored seat word.
+    assert!(
+        tx_games.contains("finished: Blue won") || tx_games.contains("finished: Gray won"),
+        "{tx_games}"
+    );
+    assert!(
+        !tx_games.contains("north") && !tx_games.contains("south"),
+        "{tx_games}"
+    );
+    // The record of a game that has ended is no record "so far".
+    let history = body_to(&site.mail(ANN, &ann_addr, "HISTORY"), ANN);
+    assert!(
+        history.contains("The record of the game is below."),
+        "{history}"
+    );
+    assert!(!history.contains("so far"), "{history}");
     let record =
         orderly::service::admin::export(site.service.store(), 1, false, "example.org").unwrap();
     let replayed = orderly::record::replay(
@@ -1460,10 +1476,7 @@ fn every_command_is_answered_with_what_was_understood_and_done() {
     let outs = site.mail(BOB, &bob3, "HISTORY\nBOARD");
     let body = flat(&body_to(&outs, BOB));
     assert!(!body.contains("Refused"), "{body}");
-    assert!(
-        body.contains("The record of the game so far is below"),
-        "{body}"
-    );
+    assert!(body.contains("The record of the game is below"), "{body}");
     assert!(body.contains("Blue RESIGNS"), "{body}");
     let outs = site.mail(BOB, "orderly@example.org", "GAMES");
     let body = flat(&body_to(&outs, BOB));
@@ -1814,4 +1827,26 @@ fn a_civil_war_1863_defender_answers_in_advance_and_the_attackers_turn_goes_on()
         game.stack(e5).map(|s| s.side),
         Some(civil_war_1863::Side::Union)
     );
+}
+
+/// "Charge!" above the real attack is a cheer, not an attack completed
+/// from the only legal one (which would end the turn and refuse the real
+/// order); but "Stand!" from the defender, whose answer is awaited, is the
+/// answer itself even beside an order that names a square.
+#[test]
+fn an_exclaimed_verb_is_a_cheer_beside_a_real_order_but_an_awaited_answer_stands() {
+    let mut site = Site::new("charge");
+    let (ann, bob) = start(&mut site);
+    set_position(&site, "7I3A4C/3/4/2/2II1/2/2i2/2/4/3/8i3a4c - b1 b 20 -");
+    let outs = site.mail(ANN, &ann, "Charge!\nATTACK B1C G1C SUPPORT B1CL\nAnn");
+    let reply = flat(&body_to(&outs, ANN));
+    assert!(reply.contains("Taken: ATTACK B1C G1C"), "{reply}");
+    assert!(!reply.contains("Not applied"), "{reply}");
+    assert!(!reply.contains("could not be done"), "{reply}");
+    assert!(reply.contains("> Charge!"), "listed as ignored: {reply}");
+    // Gray defends: "Stand!" is his answer, the IF line one for later.
+    let outs = site.mail(BOB, &bob, "Stand!\nIF ATTACKED AT G1CL STAND");
+    let reply = flat(&body_to(&outs, BOB));
+    assert!(reply.contains("Gray infantry in G1C stands"), "{reply}");
+    assert!(!reply.contains("could not be done"), "{reply}");
 }
