@@ -14,6 +14,7 @@ use common::mailstack::MailStack;
 use common::player::attack_preferring;
 use common::rng::XorShift;
 use orderly::config::Config;
+use orderly::games::civil_war_1863::{self, CivilWar1863};
 use orderly::games::squares::{Napoleonic, Squares};
 use orderly::games::{Game, GameOptions, GameResult, GameText, Seat};
 use orderly::mail::intake;
@@ -422,4 +423,170 @@ fn check_mail_says_what_works_and_what_does_not() {
     let (ok, report) = run(&write("bad.toml", "wrong"));
     assert!(!ok, "{report}");
     assert!(report.contains("FAIL  incoming (IMAP) login"), "{report}");
+}
+
+/// The lines of one Civil War 1863 mail for the seat `model` waits for,
+/// one order a line: a random move, then an attack whenever the turn offers
+/// one, else random moves again, up to four, stopping where the other seat or the coin must act.
+/// Returns the lines and whether one of them attacked.
+fn civil_war_mail(model: &CivilWar1863, rng: &mut XorShift) -> (Vec<String>, bool) {
+    let seat = model.pending().expect("a seat to act").seat;
+    let mut sim = model.clone();
+    let mut lines = Vec::new();
+    let mut attacked = false;
+    while lines.len() < 4 {
+        let Some(p) = sim.pending() else { break };
+        if p.seat != seat {
+            break;
+        }
+        let moves: Vec<civil_war_1863::Order> = sim
+            .legal_orders()
+            .into_iter()
+            .filter(|o| *o != civil_war_1863::Order::EndTurn)
+            .collect();
+        if moves.is_empty() {
+            if lines.is_empty() {
+                lines.push("END".to_string());
+            }
+            break;
+        }
+        let starts_a_battle = |o: &civil_war_1863::Order| {
+            let mut after = sim.clone();
+            after.apply(o).is_ok() && p.phase.is_turn() && after.battle().is_some()
+        };
+        let attacks: Vec<&civil_war_1863::Order> =
+            moves.iter().filter(|o| starts_a_battle(o)).collect();
+        // The first order of a mail moves at random, the next attacks when
+        // it can: a mail of several lines, and battles.
+        let order = if attacks.is_empty() || lines.is_empty() {
+            moves[rng.below(moves.len())].clone()
+        } else {
+            attacks[rng.below(attacks.len())].clone()
+        };
+        attacked |= starts_a_battle(&order);
+        sim.apply(&order).expect("a legal order");
+        lines.push(order.to_string());
+        if !p.phase.is_turn() && sim.pending().is_some_and(|q| q.phase.is_turn()) {
+            break;
+        }
+    }
+    (lines, attacked)
+}
+
+fn stored_civil_war(service: &mut Service, domain: &str) -> CivilWar1863 {
+    let shown = orderly::service::admin::show(service.store(), 1, domain).unwrap();
+    let position = shown
+        .lines()
+        .find_map(|l| l.strip_prefix("position "))
+        .unwrap_or_else(|| panic!("no position in {shown}"));
+    CivilWar1863::from_position(position).unwrap()
+}
+
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn a_civil_war_1863_game_through_the_real_servers() {
+    let Some(stack) = MailStack::start() else {
+        return;
+    };
+    let (mut service, mut players) = started::<CivilWar1863>(&stack);
+    let domain = stack.domain.clone();
+    // The invitation reached bob's mailbox: the board is a reconstruction,
+    // and the seed of the tosses is committed to before anyone plays.
+    let invitation = bodies(&stack, "bob")
+        .into_iter()
+        .map(|b| flat(&b))
+        .find(|b| b.contains("ACCEPT"))
+        .expect("the invitation in bob's mailbox");
+    assert!(
+        invitation.contains(&flat(civil_war_1863::core::board::RECONSTRUCTION_NOTE)),
+        "{invitation}"
+    );
+    let at = invitation
+        .find("whose SHA-256 is")
+        .unwrap_or_else(|| panic!("no commitment in {invitation}"))
+        + "whose SHA-256 is".len();
+    let commitment: String = invitation[at..].trim_start().chars().take(64).collect();
+    assert!(
+        commitment.len() == 64 && commitment.chars().all(|c| c.is_ascii_hexdigit()),
+        "{invitation}"
+    );
+    let mut rng = XorShift::from_state(0x1863_0701_E2E0_0001);
+    let mut mails = 0;
+    let mut attacks = 0;
+    let mut closed = 0;
+    let mut longest = 0;
+    let mut sent: Vec<(&str, String)> = Vec::new();
+    while mails < 60 && !(attacks > 0 && closed >= 6) {
+        let model = stored_civil_war(&mut service, &domain);
+        if model.outcome().is_some() {
+            break;
+        }
+        let seat = model.pending().expect("the service draws the coin").seat;
+        let (lines, attacked) = civil_war_mail(&model, &mut rng);
+        let user = match seat {
+            Seat::North => "ann",
+            Seat::South => "bob",
+        };
+        longest = longest.max(lines.len());
+        sent.extend(lines.iter().map(|l| (user, l.clone())));
+        let before = entries(&mut service, 1);
+        players.send(
+            &format!("{user}@{domain}"),
+            &seat_address(&stack, 1, seat),
+            &lines.join("\n"),
+        );
+        poll_until(&mut service, &format!("mail {mails}: {lines:?}"), |s| {
+            entries(s, 1) >= before + lines.len()
+        });
+        let after = stored_civil_war(&mut service, &domain);
+        if after
+            .pending()
+            .is_some_and(|p| p.seat != seat && p.phase.is_turn())
+        {
+            closed += 1;
+        }
+        attacks += usize::from(attacked);
+        mails += 1;
+    }
+    eprintln!("{mails} mails, {attacks} attacks, {closed} turns closed");
+    assert!(attacks > 0, "no attack in {mails} mails");
+    assert!(closed >= 6, "only {closed} turns closed in {mails} mails");
+    assert!(longest > 1, "no mail of several orders");
+    // Every order was answered, line by line, in the writer's mailbox.
+    poll_until(&mut service, "the replies", |_| {
+        sent.iter().all(|(u, line)| {
+            bodies(&stack, u)
+                .iter()
+                .any(|b| b.contains(&format!("Taken: {line}")))
+        })
+    });
+    if stored_civil_war(&mut service, &domain).outcome().is_none() {
+        players.send(
+            &format!("ann@{domain}"),
+            &seat_address(&stack, 1, Seat::North),
+            "RESIGN",
+        );
+        poll_until(&mut service, "the resignation", |s| {
+            game_status(s, 1) == "finished"
+        });
+    }
+    poll_until(&mut service, "the last mails", |_| {
+        ["ann", "bob"].iter().all(|u| {
+            bodies(&stack, u)
+                .iter()
+                .any(|b| flat(b).contains("The seed of this game's tosses was"))
+        })
+    });
+    let record = orderly::service::admin::export(service.store(), 1, false, &domain).unwrap();
+    assert!(record.contains("[Game \"civilwar1863\"]"), "{record}");
+    assert!(
+        record.contains(&format!("[Commitment \"{commitment}\"]")),
+        "{record}"
+    );
+    assert!(record.contains("[Revealed \""), "{record}");
+    let (report, ok) = orderly::record::verify_report(&record);
+    assert!(ok, "{report}\n{record}");
 }

@@ -1850,3 +1850,91 @@ fn an_exclaimed_verb_is_a_cheer_beside_a_real_order_but_an_awaited_answer_stands
     assert!(reply.contains("Gray infantry in G1C stands"), "{reply}");
     assert!(!reply.contains("could not be done"), "{reply}");
 }
+
+/// Runs `orderly verify` on `record` written to a file; returns whether it
+/// exited 0 and what it printed.
+fn orderly_verify(site: &Site, name: &str, record: &str) -> (bool, String) {
+    let path = site.dir.join(name);
+    std::fs::write(&path, record).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_orderly"))
+        .arg("verify")
+        .arg(&path)
+        .output()
+        .expect("orderly runs");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), said)
+}
+
+#[test]
+fn a_civil_war_1863_toss_verifies_and_a_tampered_toss_or_seed_is_refused() {
+    let mut site = Site::new("civilwar1863-toss");
+    let outs = site.mail(
+        ANN,
+        "orderly@example.org",
+        "NEW CIVILWAR1863 VS bob@example.org AS UNION",
+    );
+    let bob = to(&outs, BOB).reply_to;
+    let ann = to(&site.mail(BOB, &bob, "accept"), ANN).reply_to;
+    // From the standard start the Confederate 1I1G at M14 sends its
+    // infantry against the lone Union 1I at L14: one against one, an even
+    // battle (P22), whose coin the service tosses at once.
+    let outs = site.mail(BOB, &bob, "M14 1I-L14");
+    let reply = flat(&body_to(&outs, BOB));
+    assert!(reply.contains("Taken: M14 1I-L14"), "{reply}");
+    let model = CivilWar1863::from_position(&stored_position(&mut site)).unwrap();
+    assert!(model.chance().is_none(), "the coin is tossed");
+    let outs = site.mail(ANN, &ann, "RESIGN");
+    assert!(body_to(&outs, BOB).contains("over"), "{outs:#?}");
+    let record =
+        orderly::service::admin::export(site.service.store(), 1, false, "example.org").unwrap();
+    let toss = record
+        .lines()
+        .find(|l| l.trim_start().starts_with("DRAW 1 TOSS "))
+        .unwrap_or_else(|| panic!("no toss in {record}"))
+        .to_string();
+    assert!(record.contains("[Revealed \""), "{record}");
+
+    // As exported: every draw checks out.
+    let (ok, said) = orderly_verify(&site, "record.txt", &record);
+    assert!(ok, "{said}\n{record}");
+    assert!(
+        said.contains("draw 1 (the coin of an even battle, 2 outcomes): TOSS"),
+        "{said}"
+    );
+
+    // The toss turned over: refused, naming draw 1 and its line.
+    let other = if toss.contains("HEADS") {
+        toss.replace("HEADS", "TAILS")
+    } else {
+        toss.replace("TAILS", "HEADS")
+    };
+    let line = record.lines().position(|l| l == toss).unwrap() + 1;
+    let tampered = record.replacen(&toss, &other, 1);
+    let (ok, said) = orderly_verify(&site, "tossed.txt", &tampered);
+    assert!(!ok, "{said}");
+    assert!(
+        said.contains(&format!("line {line}: draw 1 does not check out")),
+        "{said}"
+    );
+
+    // Another seed revealed: it does not open the commitment.
+    let revealed = record
+        .lines()
+        .find(|l| l.starts_with("[Revealed \""))
+        .unwrap()
+        .to_string();
+    let hex = &revealed["[Revealed \"".len().."[Revealed \"".len() + 64];
+    let last = hex.chars().last().unwrap();
+    let changed = format!("{}{}", &hex[..63], if last == '0' { '1' } else { '0' });
+    let tampered = record.replacen(&revealed, &revealed.replace(hex, &changed), 1);
+    let (ok, said) = orderly_verify(&site, "seed.txt", &tampered);
+    assert!(!ok, "{said}");
+    assert!(
+        said.contains("the revealed seed is not the one committed to"),
+        "{said}"
+    );
+}
