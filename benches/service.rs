@@ -16,6 +16,15 @@
 //! tmpfs instead, which shows what creating and syncing one file per reply
 //! costs on the bench's disk (the figures are then not durable ones).
 //!
+//! Each case runs twice a round: with `poll_once` (each poll's replies sent
+//! before it returns) and with `poll_pipelined`, the daemon's loop, in
+//! which one poll's replies are sent on a second thread while the next
+//! poll is processed, timed until the last reply is sent and marked. The
+//! bench delivers each poll's mails between polls; that time is left out
+//! of the first figures, but a pipelined run's sending goes on while the
+//! bench delivers, so both forms are also given with the delivery counted
+//! (the fair comparison of the two).
+//!
 //! `cargo bench --bench service` runs 1,000 mails a case (2,000 with 100
 //! waiting), three rounds each; under `cargo test --all-targets` a few as a
 //! smoke test. The figures are printed, never asserted.
@@ -66,7 +75,7 @@ fn main() {
             .ok()
             .and_then(|n| n.parse::<usize>().ok())
             .unwrap_or_else(|| mails(per_poll));
-        let run = run_case(&base.join("case"), per_poll, count);
+        let run = run_case(&base.join("case"), per_poll, count, false);
         println!("mails {}", run.mails);
         let _ = std::fs::remove_dir_all(&base);
         return;
@@ -97,16 +106,29 @@ fn main() {
     let mut timed = Vec::new();
     for per_poll in CASES {
         let (mut commit_rates, mut rates, mut runs) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut with_delivery, mut piped, mut piped_with_delivery) =
+            (Vec::new(), Vec::new(), Vec::new());
         for round in 0..rounds {
             let dir = base.join(format!("case{per_poll}-{round}"));
             commit_rates.push(commit_rate(&dir.join("raw")));
-            let run = run_case(&dir.join("service"), per_poll, mails(per_poll));
+            let run = run_case(&dir.join("service"), per_poll, mails(per_poll), false);
             rates.push(per_sec(run.mails, run.total));
+            with_delivery.push(per_sec(run.mails, run.total + run.delivery));
             runs.push(run);
+            let run = run_case(&dir.join("pipelined"), per_poll, mails(per_poll), true);
+            piped.push(per_sec(run.mails, run.total));
+            piped_with_delivery.push(per_sec(run.mails, run.total + run.delivery));
         }
-        timed.push((per_poll, commit_rates, rates, runs));
+        timed.push((
+            per_poll,
+            commit_rates,
+            rates,
+            runs,
+            [with_delivery, piped, piped_with_delivery],
+        ));
     }
-    for (per_poll, commit_rates, rates, runs) in timed {
+    for (per_poll, commit_rates, rates, runs, [with_delivery, piped, piped_with_delivery]) in timed
+    {
         let commit_rate = median(&commit_rates);
         let rate = median(&rates);
         let run = &runs[rates.iter().position(|&r| r == rate).unwrap_or(0)];
@@ -131,6 +153,21 @@ fn main() {
             pct(0.5),
             pct(0.99),
             pct(1.0)
+        );
+        println!(
+            "  pipelined, {per_poll} waiting a poll: {:.0} mails/s (range {:.0}-{:.0}): {:.2}x the \
+             commit rate; with the delivery of the mails counted: one poll at a time {:.0} \
+             mails/s (range {:.0}-{:.0}), pipelined {:.0} (range {:.0}-{:.0})",
+            median(&piped),
+            min(&piped),
+            max(&piped),
+            median(&piped) / commit_rate,
+            median(&with_delivery),
+            min(&with_delivery),
+            max(&with_delivery),
+            median(&piped_with_delivery),
+            min(&piped_with_delivery),
+            max(&piped_with_delivery),
         );
         if per_poll == CASES[0] {
             storage(&run.db, run.space_before, run.mails);
@@ -165,8 +202,11 @@ struct Run {
     mails: usize,
     /// Outgoing mails written.
     sent: usize,
-    /// The time of all polls together.
+    /// The time of all polls together (pipelined: from the first poll
+    /// until the last reply is sent), less the delivery's.
     total: Duration,
+    /// The time spent delivering the mails between polls.
+    delivery: Duration,
     /// Each poll's time.
     polls: Vec<Duration>,
     /// The database, and the bytes of its pages in use before the mails.
@@ -174,9 +214,10 @@ struct Run {
     space_before: i64,
 }
 
-/// Delivers `mails` mails, `per_poll` at a time, each time polling once:
-/// random games of SQUARES, a new one begun when one ends.
-fn run_case(base: &Path, per_poll: usize, mails: usize) -> Run {
+/// Delivers `mails` mails, `per_poll` at a time, each time polling once
+/// (`pipelined`: with `poll_pipelined`, and at the end sending what is
+/// left): random games of SQUARES, a new one begun when one ends.
+fn run_case(base: &Path, per_poll: usize, mails: usize, pipelined: bool) -> Run {
     let _ = std::fs::remove_dir_all(base);
     let mut config = Config::default();
     config.service.address = "orderly@example.org".into();
@@ -198,7 +239,9 @@ fn run_case(base: &Path, per_poll: usize, mails: usize) -> Run {
     let mut next = Mails::new();
     let (mut total, mut sent, mut done) = (Duration::ZERO, 0, 0);
     let mut polls = Vec::new();
+    let (started, mut delivery) = (Instant::now(), Duration::ZERO);
     while done < mails {
+        let delivering = Instant::now();
         for _ in 0..per_poll {
             // Delivered as an MTA would (tmp/, then renamed into new/) but
             // unsynced: the delivery agent's fsyncs are not the service's,
@@ -208,8 +251,14 @@ fn run_case(base: &Path, per_poll: usize, mails: usize) -> Run {
             std::fs::write(&tmp, raw).expect("written");
             std::fs::rename(&tmp, base.join("inbox/new").join(&name)).expect("delivered");
         }
+        delivery += delivering.elapsed();
         let t = Instant::now();
-        let report = service.poll_once().expect("a poll");
+        let report = if pipelined {
+            service.poll_pipelined()
+        } else {
+            service.poll_once()
+        }
+        .expect("a poll");
         let took = t.elapsed();
         total += took;
         polls.push(took);
@@ -217,10 +266,20 @@ fn run_case(base: &Path, per_poll: usize, mails: usize) -> Run {
         sent += report.sent;
         done += report.processed;
     }
+    if pipelined {
+        let (last, failed) = service.finish_sending_all().expect("the last replies");
+        assert_eq!(failed, 0, "every reply is sent");
+        sent += last;
+        // Until the last reply is sent, less the delivery's time: sending
+        // that went on while the bench delivered is left out here, which
+        // is why the figures with the delivery counted are printed too.
+        total = started.elapsed().saturating_sub(delivery);
+    }
     Run {
         mails: done,
         sent,
         total,
+        delivery,
         polls,
         db,
         space_before,

@@ -38,7 +38,11 @@
 //!    notices to the seats, with subjects from `subject.rs`, every sentence
 //!    from `templates/` (`texts.rs`). The transaction commits.
 //! 6. `outbox.rs`: the outbox is drained; failures are retried with
-//!    backoff, and permanent ones make a seat undeliverable.
+//!    backoff, and permanent ones make a seat undeliverable. The daemon
+//!    ([`Service::poll_pipelined`]) sends one poll's replies on a second
+//!    thread, through a connection of its own, while the next poll is
+//!    processed; they are marked sent on the service's thread after the
+//!    sender's sync, as when sent in line.
 //!
 //! Beside the mail: `clock.rs` (deadlines, reminders, vacations, the sweep),
 //! `moderation.rs` (what moderators do), `notices.rs` (what orderly sends
@@ -154,7 +158,12 @@ pub struct Service {
     secret: Vec<u8>,
     store: Store,
     inbox: Box<dyn Mailbox>,
-    sender: Box<dyn MailSender>,
+    sender: std::sync::Arc<dyn MailSender>,
+    /// The pipeline's own connection to the store, kept between batches
+    /// (opened at the first [`poll_pipelined`](Service::poll_pipelined)).
+    reader: Option<Store>,
+    /// The batch of the outbox being sent on the pipeline's thread.
+    in_flight: Option<outbox::InFlight>,
     /// When the deadlines were last swept (deadlines are hours apart: a
     /// sweep a minute is plenty, and each costs a commit).
     last_sweep: Option<Instant>,
@@ -172,24 +181,29 @@ impl Service {
             Some(imap) => Box::new(crate::mail::imap::ImapMailbox::new(imap.clone())?),
             None => Box::new(Maildir::open_or_create(&config.intake.maildir)?),
         };
-        let sender: Box<dyn MailSender> = match (&config.outgoing.smtp, &config.outgoing.sendmail) {
-            (Some(smtp), _) => {
-                Box::new(crate::mail::outgoing::SmtpSender::new(smtp).map_err(|e| {
-                    crate::config::ConfigError::Value(format!("[outgoing.smtp]: {e}"))
-                })?)
-            }
-            (None, Some(command)) => Box::new(crate::mail::outgoing::SendmailSender::new(command)),
-            (None, None) => {
-                crate::private::create_dir_all(&config.outgoing.dir)?;
-                Box::new(FileSender::new(&config.outgoing.dir))
-            }
-        };
+        let sender: std::sync::Arc<dyn MailSender> =
+            match (&config.outgoing.smtp, &config.outgoing.sendmail) {
+                (Some(smtp), _) => {
+                    std::sync::Arc::new(crate::mail::outgoing::SmtpSender::new(smtp).map_err(
+                        |e| crate::config::ConfigError::Value(format!("[outgoing.smtp]: {e}")),
+                    )?)
+                }
+                (None, Some(command)) => {
+                    std::sync::Arc::new(crate::mail::outgoing::SendmailSender::new(command))
+                }
+                (None, None) => {
+                    crate::private::create_dir_all(&config.outgoing.dir)?;
+                    std::sync::Arc::new(FileSender::new(&config.outgoing.dir))
+                }
+            };
         Ok(Service {
             config,
             secret,
             store,
             inbox,
             sender,
+            reader: None,
+            in_flight: None,
             last_sweep: None,
             clock: Clock::system(),
         })
@@ -213,5 +227,16 @@ impl Service {
     /// The configuration.
     pub fn config(&self) -> &Config {
         &self.config
+    }
+}
+
+impl Drop for Service {
+    /// Finishes the batch being sent on the pipeline's thread, if any, and
+    /// marks it: dropped unmarked, it would only be sent again (under the
+    /// same Message-IDs) by the next start.
+    fn drop(&mut self) {
+        if let Err(e) = self.finish_sending() {
+            tracing::warn!(error = %e, "could not mark the last mails sent; they will be sent again");
+        }
     }
 }

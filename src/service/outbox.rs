@@ -3,6 +3,7 @@
 //! again with a doubling wait, and one that cannot succeed makes the seat
 //! undeliverable and is told to those concerned.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -12,16 +13,20 @@ use super::poll::panic_text;
 use super::{texts, Result, Service};
 use crate::mail::bounce;
 use crate::mail::outgoing::{MailSender, OutgoingMail, SendError};
-use crate::store::Timestamp;
+use crate::store::{Store, StoreError, Timestamp};
 
 /// The most outbox mails sent, synced and marked in one step: the replies
 /// of a whole batch of incoming mail (two or three mails each) at once.
 const DRAIN_BATCH: i64 = 300;
 
 impl Service {
-    /// Sends every mail due in the outbox, marking each sent or failed.
+    /// Sends every mail due in the outbox, marking each sent or failed. A
+    /// batch still being sent on the pipeline's thread
+    /// ([`poll_pipelined`](Service::poll_pipelined)) is finished first:
+    /// the sender is never used by two drains at once, and no row is sent
+    /// by both.
     pub fn drain_outbox(&mut self, now: DateTime<Utc>) -> Result<(usize, usize)> {
-        let (mut sent, mut failed) = (0, 0);
+        let (mut sent, mut failed) = self.finish_sending()?;
         loop {
             let due = {
                 let tx = self.store.tx()?;
@@ -32,55 +37,170 @@ impl Service {
             if due.is_empty() {
                 break;
             }
-            let mut results = self.send_batch(&due);
-            // The batch's handovers made durable at once (for files: their
-            // directory synced once, not once a mail); until then none of
-            // them is marked sent, and a failed sync leaves them all to be
-            // sent again under the same Message-IDs.
-            if results.iter().any(|r| r.is_ok()) {
-                if let Err(e) = self.sender.sync() {
-                    let error = e.to_string();
-                    for result in results.iter_mut().filter(|r| r.is_ok()) {
-                        *result = Err(Unsent::Unsynced(error.clone()));
-                    }
-                }
-            }
-            // One transaction marks the batch: a crash before it sends the
-            // batch again under the same Message-IDs (at least once).
-            let tx = self.store.tx()?;
-            for (row, result) in due.iter().zip(results) {
-                match result {
-                    Ok(()) => {
-                        tx.mark_sent(row.id, self.clock.now().into())?;
-                        sent += 1;
-                    }
-                    Err(failure) => {
-                        let (permanent, error) = (failure.is_permanent(), failure.to_string());
-                        let retry = retry_at(
-                            self.config.outgoing.retry_base_secs,
-                            row.attempts,
-                            permanent,
-                            now,
-                        );
-                        tracing::warn!(message_id = %row.message_id, %error, permanent, "send failed");
-                        tx.mark_failed(row.id, &error, retry)?;
-                        if retry.is_none() {
-                            let why = texts::say(
-                                "notices.send_failed",
-                                minijinja::context! { error => error },
-                            );
-                            undeliverable(&tx, &self.config, row.id, &why, now)?;
-                        }
-                        failed += 1;
-                    }
-                }
-            }
-            tx.commit()?;
-            if failed > 0 {
+            let results = self.sending().send_and_sync(&due);
+            let (s, f) = self.mark(&due, results, now)?;
+            sent += s;
+            failed += f;
+            if f > 0 {
                 break;
             }
         }
         Ok((sent, failed))
+    }
+
+    /// Marks each of `due` sent or failed by its result, in one
+    /// transaction: a crash before it sends the batch again under the same
+    /// Message-IDs (at least once).
+    fn mark(
+        &mut self,
+        due: &[crate::store::OutboxRow],
+        results: Vec<SendResult>,
+        now: DateTime<Utc>,
+    ) -> Result<(usize, usize)> {
+        let (mut sent, mut failed) = (0, 0);
+        let tx = self.store.tx()?;
+        for (row, result) in due.iter().zip(results) {
+            match result {
+                Ok(()) => {
+                    tx.mark_sent(row.id, self.clock.now().into())?;
+                    sent += 1;
+                }
+                Err(failure) => {
+                    let (permanent, error) = (failure.is_permanent(), failure.to_string());
+                    let retry = retry_at(
+                        self.config.outgoing.retry_base_secs,
+                        row.attempts,
+                        permanent,
+                        now,
+                    );
+                    tracing::warn!(message_id = %row.message_id, %error, permanent, "send failed");
+                    tx.mark_failed(row.id, &error, retry)?;
+                    if retry.is_none() {
+                        let why = texts::say(
+                            "notices.send_failed",
+                            minijinja::context! { error => error },
+                        );
+                        undeliverable(&tx, &self.config, row.id, &why, now)?;
+                    }
+                    failed += 1;
+                }
+            }
+        }
+        tx.commit()?;
+        Ok((sent, failed))
+    }
+
+    /// What sending needs, owned, so that a batch can be sent on the
+    /// pipeline's thread while this one goes on with the service.
+    fn sending(&self) -> Sending {
+        Sending {
+            sender: Arc::clone(&self.sender),
+            local: self.config.bounces.local.clone(),
+            domain: self.config.address_parts().1.to_string(),
+            secret: self.secret.clone(),
+            html: self.config.outgoing.html,
+        }
+    }
+
+    /// Starts sending, on a thread of its own, the mail due at `now`: one
+    /// batch (up to [`DRAIN_BATCH`]) read through the pipeline's own
+    /// connection, handed to the sender and synced there, while this
+    /// thread processes the next mail. The rows are marked by
+    /// [`finish_sending`](Self::finish_sending), on this thread, so that
+    /// the pipeline's connection only ever reads and never waits for the
+    /// write lock that a batch being processed holds. Only committed rows
+    /// are read (WAL: the read sees the last commit), and only one batch is
+    /// in flight at a time, so no row is sent by two drains.
+    pub(super) fn start_sending(&mut self, now: DateTime<Utc>) -> Result<()> {
+        let (sent, failed) = self.finish_sending()?;
+        debug_assert_eq!((sent, failed), (0, 0), "one batch in flight at a time");
+        let store = match self.reader.take() {
+            Some(store) => store,
+            None => Store::open(&self.config.store.path)?,
+        };
+        let sending = self.sending();
+        let handle = std::thread::Builder::new()
+            .name("orderly-send".into())
+            .spawn(move || {
+                let mut store = store;
+                let sent = (|| -> std::result::Result<Vec<crate::store::OutboxRow>, StoreError> {
+                    let tx = store.read()?;
+                    let due = tx.due_mail(now.into(), DRAIN_BATCH)?;
+                    tx.commit()?;
+                    Ok(due)
+                })()
+                .map(|due| {
+                    let results = sending.send_and_sync(&due);
+                    (due, results)
+                });
+                (store, sent)
+            })?;
+        self.in_flight = Some(InFlight { handle, now });
+        Ok(())
+    }
+
+    /// Waits for the batch in flight (if any) to be sent and synced, and
+    /// marks its rows sent or failed. A pipeline thread that died (a panic
+    /// outside any one mail's send) marks nothing: what it handed over is
+    /// sent again under the same Message-IDs, at least once as after a
+    /// crash.
+    pub(super) fn finish_sending(&mut self) -> Result<(usize, usize)> {
+        let Some(in_flight) = self.in_flight.take() else {
+            return Ok((0, 0));
+        };
+        match in_flight.handle.join() {
+            Ok((store, sent)) => {
+                self.reader = Some(store);
+                let (due, results) = sent?;
+                self.mark(&due, results, in_flight.now)
+            }
+            Err(panic) => {
+                tracing::error!(panic = %panic_text(panic.as_ref()), "sending thread panicked; its mail will be sent again");
+                Ok((0, 0))
+            }
+        }
+    }
+}
+
+/// A batch of the outbox being sent on the pipeline's thread: the thread
+/// gives back its connection (kept for the next batch) and the rows it
+/// read with how each went.
+pub(super) struct InFlight {
+    handle: std::thread::JoinHandle<(Store, std::result::Result<Sent, StoreError>)>,
+    /// The time the batch was due at (retries are counted from it).
+    now: DateTime<Utc>,
+}
+
+/// The rows of one batch and how each went.
+type Sent = (Vec<crate::store::OutboxRow>, Vec<SendResult>);
+
+/// What sending a batch needs, owned: the sender and what each mail's
+/// envelope (its bounce address) and form take from the configuration.
+struct Sending {
+    sender: Arc<dyn MailSender>,
+    local: String,
+    domain: String,
+    secret: Vec<u8>,
+    html: bool,
+}
+
+impl Sending {
+    /// Sends `due` ([`send_batch`](Self::send_batch)) and makes the
+    /// handovers durable at once (for files: their directory synced once,
+    /// not once a mail); until then none of them may be marked sent, and a
+    /// failed sync leaves them all to be sent again under the same
+    /// Message-IDs.
+    fn send_and_sync(&self, due: &[crate::store::OutboxRow]) -> Vec<SendResult> {
+        let mut results = self.send_batch(due);
+        if results.iter().any(|r| r.is_ok()) {
+            if let Err(e) = self.sender.sync() {
+                let error = e.to_string();
+                for result in results.iter_mut().filter(|r| r.is_ok()) {
+                    *result = Err(Unsent::Unsynced(error.clone()));
+                }
+            }
+        }
+        results
     }
 
     /// Sends a batch of outbox mails, several at a time: a relay answers
@@ -96,14 +216,12 @@ impl Service {
         const PARALLEL: usize = 8;
         const ON_THIS_THREAD: usize = 2;
         const WORTH_A_CORE: usize = 32;
-        // Only what the threads share, not the whole service (its database
-        // connection and mailbox stay on this thread).
         let sender: &dyn MailSender = self.sender.as_ref();
         let (local, domain, secret, html) = (
-            self.config.bounces.local.as_str(),
-            self.config.address_parts().1,
+            self.local.as_str(),
+            self.domain.as_str(),
             self.secret.as_slice(),
-            self.config.outgoing.html,
+            self.html,
         );
         let send = move |row: &crate::store::OutboxRow| match serde_json::from_str::<OutgoingMail>(
             &row.mail,
@@ -296,11 +414,11 @@ mod tests {
         // not wait; every mail of it is reported sent.
         let mut sent_on = |parallel: bool, n: i64| {
             let threads = std::sync::Arc::default();
-            service.sender = Box::new(OnThread {
+            service.sender = std::sync::Arc::new(OnThread {
                 parallel,
                 threads: std::sync::Arc::clone(&threads),
             });
-            let results = service.send_batch(&rows(n));
+            let results = service.sending().send_batch(&rows(n));
             assert_eq!(results.len(), n as usize);
             assert!(results.iter().all(Result::is_ok));
             let threads = threads.lock().expect("not poisoned").clone();

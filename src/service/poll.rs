@@ -18,9 +18,60 @@ use crate::store::seat_text;
 const SWEEP_EVERY: Duration = Duration::from_secs(60);
 
 impl Service {
-    /// Processes every mail waiting in the Maildir, then drains the outbox.
+    /// Processes every mail waiting in the Maildir, then drains the outbox:
+    /// when it returns, every reply to what it processed has been sent
+    /// (or has failed and waits for its retry).
     pub fn poll_once(&mut self) -> Result<PollReport> {
         let mut report = PollReport::default();
+        self.take_in(&mut report)?;
+        let (sent, failed) = self.drain_outbox(self.clock.now())?;
+        report.sent = sent;
+        report.failed += failed;
+        Ok(report)
+    }
+
+    /// A poll whose sending overlaps the next poll's processing (the
+    /// daemon's loop): the mail waiting is processed, then the replies of
+    /// the previous poll, sent meanwhile on the pipeline's thread, are
+    /// marked sent, and the replies of this one start on their way. The
+    /// report's `sent` counts the previous poll's replies. A poll that
+    /// processes no mail sends everything due before it returns, as
+    /// [`poll_once`](Self::poll_once) does, so that no reply waits for the
+    /// next mail to come in; [`finish_sending_all`](Self::finish_sending_all)
+    /// ends a run of polls the same way.
+    ///
+    /// Exactly once holds as with `poll_once`: a row is read for sending
+    /// only once it is committed, marked sent only after the sender's sync,
+    /// and a crash in between sends it again under the same Message-ID.
+    pub fn poll_pipelined(&mut self) -> Result<PollReport> {
+        let mut report = PollReport::default();
+        self.take_in(&mut report)?;
+        // Only a poll that committed mail overlaps its sending with the
+        // next poll: the daemon polls again at once after it. A mail that
+        // failed stays waiting and must wait for the poll interval as
+        // before, not be retried (and set aside) in a tight loop.
+        let (sent, failed) = if report.processed == 0 {
+            self.drain_outbox(self.clock.now())?
+        } else {
+            let finished = self.finish_sending()?;
+            self.start_sending(self.clock.now())?;
+            finished
+        };
+        report.sent = sent;
+        report.failed += failed;
+        Ok(report)
+    }
+
+    /// Sends everything due, the batch in flight first: what ends a run of
+    /// [`poll_pipelined`](Self::poll_pipelined) (a stop, or a benchmark's
+    /// last poll).
+    pub fn finish_sending_all(&mut self) -> Result<(usize, usize)> {
+        self.drain_outbox(self.clock.now())
+    }
+
+    /// Processes the mail waiting, in batches, and sweeps the deadlines
+    /// when a sweep is due.
+    fn take_in(&mut self, report: &mut PollReport) -> Result<()> {
         // A mailbox that cannot be read now (a server restarting) is
         // logged; the service goes on sending and tries again next poll.
         let read_limit = crate::mail::ReadLimit::of(&self.config.intake.limits());
@@ -30,7 +81,7 @@ impl Service {
         });
         let batch_max = (self.config.service.batch_max.max(1)) as usize;
         for batch in waiting.chunks(batch_max) {
-            self.process_batch(batch, &mut report);
+            self.process_batch(batch, report);
         }
         if self.last_sweep.is_none_or(|t| t.elapsed() >= SWEEP_EVERY) {
             self.last_sweep = Some(Instant::now());
@@ -39,10 +90,7 @@ impl Service {
                 tracing::info!(?swept, "deadlines swept");
             }
         }
-        let (sent, failed) = self.drain_outbox(self.clock.now())?;
-        report.sent = sent;
-        report.failed += failed;
-        Ok(report)
+        Ok(())
     }
 
     /// Processes `batch` in one transaction (group commit): each mail in
@@ -254,17 +302,38 @@ impl Service {
         while !stop.load(Ordering::SeqCst) {
             // A failing poll (a full disk, a locked database, a bug) is
             // logged and tried again: the daemon never stops on its own.
-            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.poll_once())) {
-                Ok(Ok(_)) => {}
+            let polled =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.poll_pipelined()));
+            match polled {
+                Ok(Ok(_)) => {
+                    // Replies on their way: poll again at once, so that
+                    // they overlap the next mail's processing or, with
+                    // no mail waiting, are sent before the wait below.
+                    if self.in_flight.is_some() {
+                        continue;
+                    }
+                }
                 Ok(Err(e)) => tracing::error!(error = %e, "poll failed; trying again"),
                 Err(panic) => {
                     tracing::error!(panic = %intake::for_log(&panic_text(panic.as_ref())), "poll panicked; trying again")
                 }
             }
+            // After a failed poll the batch in flight is finished here,
+            // not left for the next poll: a poll that fails each time
+            // would otherwise keep the loop from ever waiting.
+            if let Err(e) = self.finish_sending() {
+                tracing::error!(error = %e, "could not mark the mail sent; it will be sent again");
+            }
             if let Err(e) = self.inbox.wait(interval, stop) {
                 tracing::warn!(error = %e, "waiting for mail failed; polling instead");
                 crate::mail::sleep_unless_stopped(interval, stop);
             }
+        }
+        // A stop finishes the batch in flight (files or a relay's answers:
+        // bounded by the sender's own time limits) and marks it sent; a
+        // second signal's kill -9 would only send it again.
+        if let Err(e) = self.finish_sending() {
+            tracing::error!(error = %e, "could not mark the last mail sent; it will be sent again");
         }
         tracing::info!("orderly stopped");
         Ok(())

@@ -3,7 +3,9 @@
 //! and restarted each time, with batches (one transaction for several
 //! mails) of 1, 10 and 100 mails. Afterwards every order was applied
 //! exactly once and every reply was written at least once; a mail that
-//! always fails, in the middle of a batch, was rolled back alone.
+//! always fails, in the middle of a batch, was rolled back alone. Half the
+//! mail comes in while the daemon runs, so that kills also land while one
+//! poll's replies are sent beside the next poll's processing.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -132,12 +134,28 @@ fn killed_at_random(batch_max: u32) {
         orders.push(order.to_string());
     }
     let poison_before = mails.len() - orders.len() + 5;
+    let mut deliveries = Vec::new();
     for (i, (_, raw)) in mails.iter().enumerate() {
         if i == poison_before {
-            inbox.deliver(poison.as_deref().unwrap()).unwrap();
+            deliveries.push(poison.clone().unwrap());
         }
+        deliveries.push(raw.clone());
+    }
+    // The first half is waiting when the daemon starts; the rest comes in
+    // chunks while it runs, in the middle of a life, so that kills also
+    // land while one poll's replies are sent on the daemon's second
+    // thread and the next poll's batch is processed (the pipeline).
+    let chunk = (batch_max as usize).max(10);
+    let mut later = deliveries.split_off(deliveries.len() / 2).into_iter();
+    for raw in &deliveries {
         inbox.deliver(raw).unwrap();
     }
+    let mut deliver_chunk = || {
+        for raw in later.by_ref().take(chunk) {
+            inbox.deliver(&raw).unwrap();
+        }
+        later.len()
+    };
 
     let mut kills = 0;
     let started = Instant::now();
@@ -155,15 +173,19 @@ fn killed_at_random(batch_max: u32) {
         // are apart is still committed in the end.
         let longest = 45 + 5 * kills;
         std::thread::sleep(Duration::from_millis(5 + rng.below(longest) as u64));
+        let undelivered = deliver_chunk();
+        std::thread::sleep(Duration::from_millis(rng.below(longest) as u64));
         child.kill().expect("SIGKILL");
         child.wait().unwrap();
         kills += 1;
         let waiting = inbox.new_messages().unwrap().len();
-        if waiting == 0 || kills >= 300 {
+        if (waiting == 0 && undelivered == 0) || kills >= 300 {
             break;
         }
         assert!(started.elapsed() < Duration::from_secs(600), "no progress");
     }
+    // Whatever a last kill left undelivered (only at the kills' limit).
+    while deliver_chunk() > 0 {}
     // Last clean runs drain whatever the kills left queued (the poison
     // mail is set aside at its third try).
     for _ in 0..3 {

@@ -181,6 +181,39 @@ fn start(site: &mut Site) -> (String, String) {
 }
 
 #[test]
+fn pipelined_polls_send_one_polls_replies_during_the_next_and_all_by_an_empty_poll() {
+    let mut site = Site::new("pipelined");
+    let invite = |from: &str, n: u32, whom: &str| {
+        format!(
+            "From: {from}\r\nTo: orderly@example.org\r\nSubject: new\r\n\
+             Message-ID: <pipe{n}@test>\r\n\r\nNEW SQUARES VS {whom}\r\n"
+        )
+        .into_bytes()
+    };
+    site.inbox.deliver(&invite(ANN, 1, BOB)).unwrap();
+    let first = site.service.poll_pipelined().unwrap();
+    // Its two mails (Ann's reply, Bob's invitation) are on their way,
+    // counted by the poll that marks them sent: the next one.
+    assert_eq!((first.processed, first.sent), (1, 0));
+    site.inbox
+        .deliver(&invite("carl@example.org", 2, "dave@example.org"))
+        .unwrap();
+    let second = site.service.poll_pipelined().unwrap();
+    assert_eq!((second.processed, second.sent), (1, 2));
+    // A poll with nothing to process sends everything before it returns.
+    let third = site.service.poll_pipelined().unwrap();
+    assert_eq!((third.processed, third.sent), (0, 2));
+    let outs = site.collect();
+    assert_eq!(outs.len(), 4, "{outs:#?}");
+    for whom in [ANN, BOB, "carl@example.org", "dave@example.org"] {
+        to(&outs, whom);
+    }
+    let tx = site.service.store().tx().unwrap();
+    assert_eq!(tx.outbox_count("queued").unwrap(), 0);
+    assert_eq!(tx.outbox_count("sent").unwrap(), 4);
+}
+
+#[test]
 fn two_players_play_a_complete_game_by_mail() {
     let mut site = Site::new("complete");
     let (ann_addr, bob_addr) = start(&mut site);
