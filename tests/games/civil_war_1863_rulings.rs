@@ -45,17 +45,17 @@ use orderly::games::civil_war_1863::{
     Cause, CivilWar1863, Counts, DecisionKind, EndReason, Event, Order, PieceKind, Side, Square,
 };
 use orderly::games::{CitesRule, Game, GameResult};
-use serde::Deserialize;
+#[path = "../common/civilwar1863_format.rs"]
+mod format;
+
+// The file format's names beside the engine's own (Side, Board, Order...).
+use format::{
+    Citation, CityKind, Coin, EndReason as EndKind, Expect, Force, Giver, Kind, Order as OrderKind,
+    Pending as PendingKind, Pieces, Scenario, Side as FileSide, Step,
+};
 
 // ---------------------------------------------------------------------------------------
 // The file format (README.md), read as data.
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
-#[serde(rename_all = "lowercase")]
-enum FileSide {
-    Union,
-    Confederacy,
-}
 
 impl FileSide {
     fn side(self) -> Side {
@@ -64,22 +64,6 @@ impl FileSide {
             FileSide::Confederacy => Side::Confederacy,
         }
     }
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-enum Giver {
-    Union,
-    Confederacy,
-    Service,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-enum Kind {
-    Infantry,
-    Cavalry,
-    Gunboat,
 }
 
 impl Kind {
@@ -92,105 +76,12 @@ impl Kind {
     }
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-enum CityKind {
-    Key,
-    Capital,
-    Town,
-}
-
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-struct Pieces {
-    #[serde(default)]
-    infantry: u8,
-    #[serde(default)]
-    cavalry: u8,
-    #[serde(default)]
-    gunboat: u8,
-}
-
 impl Pieces {
     fn counts(self) -> Counts {
         Counts::of(PieceKind::Infantry, self.infantry)
             .plus(Counts::of(PieceKind::Cavalry, self.cavalry))
             .plus(Counts::of(PieceKind::Gunboat, self.gunboat))
     }
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Scenario {
-    id: String,
-    #[allow(dead_code)]
-    title: String,
-    #[allow(dead_code)]
-    rules: Vec<String>,
-    #[serde(default)]
-    board: FileBoard,
-    start: Start,
-    #[serde(rename = "step")]
-    steps: Vec<Step>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FileBoard {
-    #[serde(default)]
-    water_only: Vec<String>,
-    #[serde(default)]
-    sea: Vec<String>,
-    #[serde(default)]
-    river: Vec<String>,
-    #[serde(default)]
-    water_joins: Vec<Vec<String>>,
-    #[serde(default)]
-    mountain: Vec<String>,
-    #[serde(default)]
-    passes: Vec<Vec<String>>,
-    #[serde(default)]
-    rail_lines: Vec<Vec<String>>,
-    sections: Option<Vec<Vec<String>>>,
-    #[serde(default, rename = "city")]
-    cities: Vec<City>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct City {
-    square: String,
-    name: String,
-    kind: CityKind,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Start {
-    turn: FileSide,
-    squares: BTreeMap<String, Force>,
-    #[serde(default)]
-    flags: BTreeMap<String, FileSide>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Force {
-    side: FileSide,
-    #[serde(default)]
-    infantry: u8,
-    #[serde(default)]
-    cavalry: u8,
-    #[serde(default)]
-    gunboat: u8,
-    // Not state in the engine: it follows from the square (P13).
-    #[serde(default)]
-    #[allow(dead_code)]
-    aboard: u8,
-    disabled: Option<Pieces>,
-    #[serde(default)]
-    fortified: bool,
-    moved: Option<Pieces>,
 }
 
 impl Force {
@@ -215,82 +106,6 @@ impl Force {
     }
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Step {
-    side: Giver,
-    order: OrderKind,
-    from: Option<String>,
-    path: Option<Vec<String>>,
-    pieces: Option<Pieces>,
-    square: Option<String>,
-    k: Option<u8>,
-    eliminate: Option<Pieces>,
-    lose: Option<Pieces>,
-    outcome: Option<Coin>,
-    kind: Option<Kind>,
-    removals: Option<Vec<Removal>>,
-    expect: Expect,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-enum OrderKind {
-    Move,
-    Ride,
-    Fortify,
-    Unfortify,
-    Losses,
-    Toss,
-    Keep,
-    Retreat,
-    Remove,
-    EndTurn,
-    Resign,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum Coin {
-    Heads,
-    Tails,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Removal {
-    square: String,
-    kind: Kind,
-    count: u8,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Expect {
-    refused: Option<Citation>,
-    #[allow(dead_code)]
-    accepted: Option<bool>,
-    battle: Option<BattleExpect>,
-    pending: Option<PendingKind>,
-    pending_side: Option<Giver>,
-    turn: Option<FileSide>,
-    squares: Option<BTreeMap<String, Force>>,
-    flags: Option<BTreeMap<String, FileSide>>,
-    #[serde(rename = "box")]
-    markers: Option<MarkerBox>,
-    cut: Option<Vec<Cut>>,
-    eliminated: Option<BTreeMap<FileSide, Pieces>>,
-    captured: Option<String>,
-    end: Option<End>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-enum Citation {
-    One(String),
-    AnyOf(Vec<String>),
-}
-
 impl Citation {
     fn ids(&self) -> Vec<&str> {
         match self {
@@ -298,62 +113,6 @@ impl Citation {
             Citation::AnyOf(ids) => ids.iter().map(String::as_str).collect(),
         }
     }
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct BattleExpect {
-    kind: BattleKindFile,
-    attack: u32,
-    defence: u32,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-enum BattleKindFile {
-    Larger,
-    Even,
-    Sacrifice,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-enum PendingKind {
-    None,
-    Losses,
-    Toss,
-    Keep,
-    Retreat,
-    Removals,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MarkerBox {
-    disabled: u8,
-    fortification: u8,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Cut {
-    against: FileSide,
-    section: Vec<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct End {
-    reason: EndKind,
-    winner: Option<FileSide>,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-enum EndKind {
-    Elimination,
-    Surrender,
-    Stalemate,
 }
 
 /// The parts of a force the files state and the engine holds.

@@ -15,7 +15,10 @@ use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+#[path = "../common/civilwar1863_format.rs"]
+mod format;
+
+use format::*;
 
 /// The highest ruling id (P1-P36) and worked example id (E1-E10) of the rulings page.
 const RULINGS: u32 = 36;
@@ -62,54 +65,9 @@ impl Square {
     }
 }
 
-/// The two sides, as the files write them.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
-#[serde(rename_all = "lowercase")]
-enum Side {
-    Union,
-    Confederacy,
-}
-
-/// Who gives a step: a player, or the service for a coin toss.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-enum Giver {
-    Union,
-    Confederacy,
-    Service,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-enum Kind {
-    Infantry,
-    Cavalry,
-    Gunboat,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-enum CityKind {
-    Key,
-    Capital,
-    Town,
-}
-
-/// Pieces by kind; an absent kind is none.
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-struct Pieces {
-    #[serde(default)]
-    infantry: u32,
-    #[serde(default)]
-    cavalry: u32,
-    #[serde(default)]
-    gunboat: u32,
-}
-
 impl Pieces {
     fn total(self) -> u32 {
-        self.infantry + self.cavalry + self.gunboat
+        u32::from(self.infantry) + u32::from(self.cavalry) + u32::from(self.gunboat)
     }
 
     fn fits_in(self, other: Pieces) -> bool {
@@ -146,76 +104,6 @@ fn named_city(name: &str) -> Option<(CityKind, Side)> {
     })
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Scenario {
-    id: String,
-    title: String,
-    rules: Vec<String>,
-    #[serde(default)]
-    board: Board,
-    start: Start,
-    #[serde(rename = "step")]
-    steps: Vec<Step>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Board {
-    #[serde(default)]
-    water_only: Vec<String>,
-    #[serde(default)]
-    sea: Vec<String>,
-    #[serde(default)]
-    river: Vec<String>,
-    #[serde(default)]
-    water_joins: Vec<Vec<String>>,
-    #[serde(default)]
-    mountain: Vec<String>,
-    #[serde(default)]
-    passes: Vec<Vec<String>>,
-    #[serde(default)]
-    rail_lines: Vec<Vec<String>>,
-    sections: Option<Vec<Vec<String>>>,
-    #[serde(default, rename = "city")]
-    cities: Vec<City>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct City {
-    square: String,
-    name: String,
-    kind: CityKind,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Start {
-    turn: Side,
-    squares: BTreeMap<String, Force>,
-    #[serde(default)]
-    flags: BTreeMap<String, Side>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Force {
-    side: Side,
-    #[serde(default)]
-    infantry: u32,
-    #[serde(default)]
-    cavalry: u32,
-    #[serde(default)]
-    gunboat: u32,
-    #[serde(default)]
-    aboard: u32,
-    disabled: Option<Pieces>,
-    #[serde(default)]
-    fortified: bool,
-    moved: Option<Pieces>,
-}
-
 impl Force {
     fn pieces(&self) -> Pieces {
         Pieces {
@@ -226,84 +114,6 @@ impl Force {
     }
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Step {
-    side: Giver,
-    order: Order,
-    from: Option<String>,
-    path: Option<Vec<String>>,
-    pieces: Option<Pieces>,
-    square: Option<String>,
-    k: Option<u32>,
-    eliminate: Option<Pieces>,
-    lose: Option<Pieces>,
-    outcome: Option<Coin>,
-    kind: Option<Kind>,
-    removals: Option<Vec<Removal>>,
-    expect: Expect,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-enum Order {
-    Move,
-    Ride,
-    Fortify,
-    Unfortify,
-    Losses,
-    Toss,
-    Keep,
-    Retreat,
-    Remove,
-    EndTurn,
-    Resign,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum Coin {
-    Heads,
-    Tails,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Removal {
-    square: String,
-    // Which kind is removed matters only when the engine harness replays the step.
-    #[allow(dead_code)]
-    kind: Kind,
-    count: u32,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Expect {
-    refused: Option<Citation>,
-    accepted: Option<bool>,
-    battle: Option<Battle>,
-    pending: Option<Pending>,
-    pending_side: Option<Giver>,
-    turn: Option<Side>,
-    squares: Option<BTreeMap<String, Force>>,
-    flags: Option<BTreeMap<String, Side>>,
-    #[serde(rename = "box")]
-    markers: Option<MarkerBox>,
-    cut: Option<Vec<Cut>>,
-    eliminated: Option<BTreeMap<Side, Pieces>>,
-    captured: Option<String>,
-    end: Option<End>,
-}
-
-/// One rule id, or several any of which is a correct citation.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-enum Citation {
-    One(String),
-    AnyOf(Vec<String>),
-}
-
 impl Citation {
     fn ids(&self) -> Vec<&str> {
         match self {
@@ -311,64 +121,6 @@ impl Citation {
             Citation::AnyOf(ids) => ids.iter().map(String::as_str).collect(),
         }
     }
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Battle {
-    kind: BattleKind,
-    attack: u32,
-    defence: u32,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-enum BattleKind {
-    Larger,
-    Even,
-    Sacrifice,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-enum Pending {
-    None,
-    Losses,
-    Toss,
-    Keep,
-    Retreat,
-    Removals,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MarkerBox {
-    disabled: u32,
-    fortification: u32,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Cut {
-    // The side a cut is against matters only when the engine harness replays the step.
-    #[allow(dead_code)]
-    against: Side,
-    section: Vec<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct End {
-    reason: EndReason,
-    winner: Option<Side>,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-enum EndReason {
-    Elimination,
-    Surrender,
-    Stalemate,
 }
 
 /// A scenario file's kind and the ruling or example number its name gives.
@@ -717,7 +469,7 @@ fn check_step(step: &Step, index: usize, cities: &BTreeMap<String, &City>, p: &m
                 p.chain(&chain, &what);
             }
             if let Some(k) = step.k {
-                check_accepted_losses(k, step.eliminate, step.lose, &what, p);
+                check_accepted_losses(u32::from(k), step.eliminate, step.lose, &what, p);
             }
         }
         _ => p.add(format!(
