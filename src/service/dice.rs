@@ -317,6 +317,21 @@ mod tests {
 
     /// Plays a whole coin race by mail; returns the site and the final
     /// record as exported.
+    /// A CoinRace game of Ann's accepted by Bob: the site and Ann's seat
+    /// address, her turn to toss.
+    fn accepted(name: &str) -> (Site, String) {
+        let mut site = Site::new(name);
+        let (outs, _) = site.mail(
+            ANN,
+            "orderly@example.org",
+            "NEW COINRACE VS bob@example.org",
+        );
+        let (bob_addr, _) = to(&outs, BOB);
+        let (outs, _) = site.mail(BOB, &bob_addr, "ACCEPT");
+        let (ann_addr, _) = to(&outs, ANN);
+        (site, ann_addr)
+    }
+
     fn play_a_coin_race(name: &str) -> (Site, String) {
         let mut site = Site::new(name);
         let (outs, _) = site.mail(
@@ -476,14 +491,7 @@ mod tests {
 
     #[test]
     fn a_moderators_order_draws_as_a_players_would() {
-        let mut site = Site::new("act");
-        let (outs, _) = site.mail(
-            ANN,
-            "orderly@example.org",
-            "NEW COINRACE VS bob@example.org",
-        );
-        let (bob_addr, _) = to(&outs, BOB);
-        site.mail(BOB, &bob_addr, "ACCEPT");
+        let (mut site, _) = accepted("act");
         let now = chrono::Utc::now();
         let done = site
             .service
@@ -502,15 +510,7 @@ mod tests {
 
     #[test]
     fn a_draw_rolled_back_is_drawn_again_under_a_new_number() {
-        let mut site = Site::new("rollback");
-        let (outs, _) = site.mail(
-            ANN,
-            "orderly@example.org",
-            "NEW COINRACE VS bob@example.org",
-        );
-        let (bob_addr, _) = to(&outs, BOB);
-        let (outs, _) = site.mail(BOB, &bob_addr, "ACCEPT");
-        let (ann_addr, _) = to(&outs, ANN);
+        let (mut site, ann_addr) = accepted("rollback");
         site.mail(ANN, &ann_addr, "TOSS");
         let now = chrono::Utc::now();
         let done = site
@@ -532,15 +532,7 @@ mod tests {
 
     #[test]
     fn a_moderators_ruling_reveals_the_seed_in_the_last_mails() {
-        let mut site = Site::new("forfeit");
-        let (outs, _) = site.mail(
-            ANN,
-            "orderly@example.org",
-            "NEW COINRACE VS bob@example.org",
-        );
-        let (bob_addr, _) = to(&outs, BOB);
-        let (outs, _) = site.mail(BOB, &bob_addr, "ACCEPT");
-        let (ann_addr, _) = to(&outs, ANN);
+        let (mut site, ann_addr) = accepted("forfeit");
         site.mail(ANN, &ann_addr, "TOSS");
         let now = chrono::Utc::now();
         site.service
@@ -575,15 +567,7 @@ mod tests {
 
     #[test]
     fn the_seed_stays_secret_while_the_game_goes_on() {
-        let mut site = Site::new("secret");
-        let (outs, _) = site.mail(
-            ANN,
-            "orderly@example.org",
-            "NEW COINRACE VS bob@example.org",
-        );
-        let (bob_addr, _) = to(&outs, BOB);
-        let (outs, _) = site.mail(BOB, &bob_addr, "ACCEPT");
-        let (ann_addr, _) = to(&outs, ANN);
+        let (mut site, ann_addr) = accepted("secret");
         let (outs, _) = site.mail(ANN, &ann_addr, "SEED Lucky   seven\nTOSS");
         let (_, reply) = to(&outs, ANN);
         let flat = reply.split_whitespace().collect::<Vec<_>>().join(" ");
