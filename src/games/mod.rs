@@ -20,6 +20,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 pub mod any;
+pub mod brothers_at_war;
 pub mod chance;
 pub mod civil_war_1863;
 pub mod fair;
