@@ -75,7 +75,8 @@ pub fn draw_pending(
 
 /// A game small enough to read at a glance, with a coin toss in every
 /// turn, to exercise the chance seam where the hosted games have none:
-/// on your turn you TOSS; heads scores you a point; first to 3 wins.
+/// on your turn you TOSS; heads scores you a point; first to 3 wins (or
+/// to 5, on its second scenario, to exercise the choice of a battle).
 #[cfg(test)]
 pub(crate) mod coin_race {
     use std::fmt;
@@ -91,6 +92,7 @@ pub(crate) mod coin_race {
     #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
     pub struct CoinRace {
         pub points: [u8; 2],
+        pub target: u8,
         pub to_move: Seat,
         pub tossing: bool,
     }
@@ -144,6 +146,11 @@ pub(crate) mod coin_race {
         fn new(options: &GameOptions) -> Self {
             CoinRace {
                 points: [0, 0],
+                target: if options.scenario.as_deref() == Some("first-to-5") {
+                    5
+                } else {
+                    3
+                },
                 to_move: options.first,
                 tossing: false,
             }
@@ -190,10 +197,10 @@ pub(crate) mod coin_race {
         fn outcome(&self) -> Option<Outcome<u8>> {
             Seat::BOTH
                 .into_iter()
-                .find(|s| self.points[s.index()] >= 3)
+                .find(|s| self.points[s.index()] >= self.target)
                 .map(|s| Outcome {
                     result: GameResult::Win(s),
-                    reason: 3,
+                    reason: self.target,
                 })
         }
         fn position(&self) -> String {
@@ -207,6 +214,9 @@ pub(crate) mod coin_race {
         }
         fn forced(_: &String) -> Option<(Seat, Play)> {
             None
+        }
+        fn scenarios() -> Vec<String> {
+            vec!["first-to-3".to_string(), "first-to-5".to_string()]
         }
         fn chance(&self) -> Option<Chance> {
             self.tossing.then_some(Chance {
@@ -325,7 +335,7 @@ mod tests {
         assert!(played.outcome().is_some());
         let mut replayed: Box<dyn AnyGame> = Box::new(CoinRace::new(&GameOptions {
             first: Seat::North,
-            seed: None,
+            ..GameOptions::default()
         }));
         for (_, order) in &orders {
             replayed.apply_canonical(order).unwrap();

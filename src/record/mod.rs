@@ -87,6 +87,10 @@ pub struct DrawEntry {
 /// (hex SHA-256), written from the game's start.
 pub const COMMITMENT_TAG: &str = "Commitment";
 
+/// The tag that names the battle of a game played on one of several
+/// ([`GameOptions::scenario`](crate::games::GameOptions::scenario)), by id.
+pub const SCENARIO_TAG: &str = "Scenario";
+
 /// The tag that reveals a game's seed (hex), written once the game is over.
 pub const REVEALED_TAG: &str = "Revealed";
 
@@ -230,8 +234,13 @@ impl Record {
     /// An empty record of a game of `game` set up with `options`, from the
     /// opening.
     pub fn new(game: &Hosted, options: &GameOptions) -> Record {
+        let mut tags = Tags::new(game, Some(options.first), options.seed, None);
+        if let Some(scenario) = &options.scenario {
+            // A scenario id is letters, digits and dashes: a valid value.
+            let _ = tags.set_extra(SCENARIO_TAG, scenario);
+        }
         Record {
-            tags: Tags::new(game, Some(options.first), options.seed, None),
+            tags,
             entries: Vec::new(),
             origin: None,
         }

@@ -390,6 +390,78 @@ mod tests {
     }
 
     #[test]
+    fn a_battle_is_chosen_by_scenario_and_kept_in_the_record() {
+        let mut site = Site::new("scenario");
+        let (outs, _) = site.mail(
+            ANN,
+            "orderly@example.org",
+            "NEW COINRACE VS bob@example.org SCENARIO First-To-5",
+        );
+        let (bob_addr, invitation) = to(&outs, BOB);
+        assert!(
+            invitation.contains("The battle: scenario first-to-5."),
+            "{invitation}"
+        );
+        site.mail(BOB, &bob_addr, "ACCEPT");
+        let record = site.export(1);
+        assert!(record.contains("[Scenario \"first-to-5\"]"), "{record}");
+        // The record alone rebuilds the game on its battle.
+        let replayed = crate::record::replay(&Record::read(&record).unwrap()).unwrap();
+        assert!(
+            replayed.game.position().contains("\"target\":5"),
+            "{}",
+            replayed.game.position()
+        );
+    }
+
+    #[test]
+    fn without_scenario_a_game_with_several_is_played_on_its_first() {
+        let mut site = Site::new("default-scenario");
+        let (outs, _) = site.mail(
+            ANN,
+            "orderly@example.org",
+            "NEW COINRACE VS bob@example.org",
+        );
+        let (bob_addr, invitation) = to(&outs, BOB);
+        assert!(
+            invitation.contains("The battle: scenario first-to-3."),
+            "{invitation}"
+        );
+        site.mail(BOB, &bob_addr, "ACCEPT");
+        assert!(site.export(1).contains("[Scenario \"first-to-3\"]"));
+    }
+
+    #[test]
+    fn an_unknown_scenario_invites_nobody_and_names_the_known_ones() {
+        let mut site = Site::new("no-such-scenario");
+        let (outs, _) = site.mail(
+            ANN,
+            "orderly@example.org",
+            "NEW COINRACE VS bob@example.org SCENARIO gettysburg",
+        );
+        assert!(outs.iter().all(|o| o.0 != BOB), "{outs:#?}");
+        let (_, answer) = to(&outs, ANN);
+        let flat = answer.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains("COINRACE has no scenario \"gettysburg\"; write SCENARIO and one of: first-to-3, first-to-5. Nobody was invited."),
+            "{answer}"
+        );
+        // A game played on one board says so, and nobody is invited.
+        let (outs, _) = site.mail(
+            ANN,
+            "orderly@example.org",
+            "NEW SQUARES VS bob@example.org SCENARIO antietam",
+        );
+        assert!(outs.iter().all(|o| o.0 != BOB), "{outs:#?}");
+        let (_, answer) = to(&outs, ANN);
+        let flat = answer.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains("SQUARES has no scenario \"antietam\": it is played on one board, so leave SCENARIO out."),
+            "{answer}"
+        );
+    }
+
+    #[test]
     fn a_finished_coin_race_verifies_draw_by_draw() {
         let (_site, text) = play_a_coin_race("verifies");
         let record = Record::read(&text).unwrap();
@@ -492,7 +564,7 @@ mod tests {
     #[test]
     fn a_moderators_order_draws_as_a_players_would() {
         let (mut site, _) = accepted("act");
-        let now = chrono::Utc::now();
+        let now = site.service.now();
         let done = site
             .service
             .moderate("ACT 1 NORTH TOSS", "cli:test", now)
@@ -512,7 +584,7 @@ mod tests {
     fn a_draw_rolled_back_is_drawn_again_under_a_new_number() {
         let (mut site, ann_addr) = accepted("rollback");
         site.mail(ANN, &ann_addr, "TOSS");
-        let now = chrono::Utc::now();
+        let now = site.service.now();
         let done = site
             .service
             .moderate("ROLLBACK 1 1 a test", "cli:test", now)
@@ -534,7 +606,7 @@ mod tests {
     fn a_moderators_ruling_reveals_the_seed_in_the_last_mails() {
         let (mut site, ann_addr) = accepted("forfeit");
         site.mail(ANN, &ann_addr, "TOSS");
-        let now = chrono::Utc::now();
+        let now = site.service.now();
         site.service
             .moderate("FORFEIT 1 SOUTH", "cli:test", now)
             .unwrap();

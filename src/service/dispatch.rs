@@ -4,7 +4,7 @@
 
 use super::commands::Command;
 use super::identity::secrets_match;
-use super::invitation::TimeControl;
+use super::invitation::{Sides, TimeControl};
 use super::reply::Answer;
 use super::work::Work;
 use super::{lines, texts, Result};
@@ -126,6 +126,7 @@ impl Work<'_> {
                     opponent,
                     side,
                     first,
+                    scenario,
                     days,
                     clock,
                     timeout,
@@ -134,8 +135,11 @@ impl Work<'_> {
                     line,
                     &game,
                     &opponent,
-                    side.as_deref(),
-                    first.as_deref(),
+                    Sides {
+                        mine: side.as_deref(),
+                        first: first.as_deref(),
+                        scenario: scenario.as_deref(),
+                    },
                     TimeControl {
                         days,
                         clock,

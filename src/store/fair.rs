@@ -187,7 +187,7 @@ mod tests {
         let tx = store.tx().unwrap();
         let at = Timestamp::from(chrono::Utc::now());
         let game = tx
-            .create_game("coinrace", Seat::North, Seat::North, 1, at)
+            .create_game("coinrace", Seat::North, Seat::North, 1, None, at)
             .unwrap();
         assert_eq!(tx.fair_seed(game).unwrap(), None);
         let seed = Seed::from_bytes([3; 32]);
