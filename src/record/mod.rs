@@ -231,6 +231,24 @@ impl PartialEq for Record {
 impl Eq for Record {}
 
 impl Record {
+    /// The word a hidden draw's outcome reads as ([`Record::hide_draws`]).
+    pub const HIDDEN: &'static str = "(hidden)";
+
+    /// Hides the outcomes of the draws numbered in `numbers`: a player
+    /// reading the record of a game in progress sees that the other's
+    /// private draws were made, not what they gave
+    /// ([`Chance::private_to`](crate::games::Chance::private_to)). Such a
+    /// record no longer replays; the whole one comes when the game is over.
+    pub fn hide_draws(&mut self, numbers: &std::collections::HashSet<u32>) {
+        for entry in &mut self.entries {
+            if let Entry::Draw(d) = entry {
+                if numbers.contains(&d.inputs.number) {
+                    d.order = Self::HIDDEN.to_string();
+                }
+            }
+        }
+    }
+
     /// An empty record of a game of `game` set up with `options`, from the
     /// opening.
     pub fn new(game: &Hosted, options: &GameOptions) -> Record {

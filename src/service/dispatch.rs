@@ -301,7 +301,7 @@ impl Work<'_> {
             (Command::SetAddress(new), _) => self.set_address(line, &new, &game, &seat),
             (Command::HelpBoard, _) => self.help_board(line, &game, &seat),
             (Command::HelpMoves(square), _) => self.help_moves(line, &square, &game),
-            (Command::History, _) => self.history(line, &game),
+            (Command::History, _) => self.history(line, &game, &seat),
             (Command::Resign, _) => self.resign(line, &game, &seat),
             (Command::OfferDraw, _) => self.offer_draw(line, &game, &seat),
             (Command::AcceptDraw, _) if offered_to_me => self.accept_draw(line, &game, &seat),

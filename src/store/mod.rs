@@ -551,6 +551,7 @@ mod tests {
                     data: serde_json::json!("Pass"),
                     text: "Blue passes".into(),
                     forced: None,
+                    private: None,
                 }],
             )
             .unwrap();
