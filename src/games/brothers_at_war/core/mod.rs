@@ -1,5 +1,7 @@
 //! What the game is, as data.
 
 pub mod hex;
+pub mod map;
 
 pub use hex::Hex;
+pub use map::BattleMap;
