@@ -42,7 +42,7 @@ impl Hex {
 
     /// Whether this hex's column sits half a hex north of the odd ones.
     fn raised(self) -> bool {
-        self.column % 2 == 0
+        self.column.is_multiple_of(2)
     }
 
     /// The six hexes around this one, north first then clockwise, leaving

@@ -2,5 +2,7 @@
 
 pub mod hex;
 pub mod line;
+pub mod map;
 
 pub use hex::Hex;
+pub use map::BattleMap;

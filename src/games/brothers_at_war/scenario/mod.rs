@@ -5,6 +5,7 @@
 //! file of this format, checks it with `orderly scenario check FILE`, and
 //! plays it. [`model`] is the file's shape as read (serde, TOML).
 
+pub mod field;
 pub mod model;
 
 pub use model::Scenario;
