@@ -19,4 +19,5 @@
 //! it by mail. The game is hosted as `brothersatwar`.
 
 pub mod core;
+pub mod engine;
 pub mod scenario;
