@@ -25,6 +25,25 @@ pub struct Sides<T> {
     pub right: T,
 }
 
+/// One side of a sight line (6.32).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LineSide {
+    /// The left, seen from the line's start.
+    Left,
+    /// The right.
+    Right,
+}
+
+impl<T> Sides<T> {
+    /// The value for one side.
+    pub fn get(&self, side: LineSide) -> &T {
+        match side {
+            LineSide::Left => &self.left,
+            LineSide::Right => &self.right,
+        }
+    }
+}
+
 impl<T: PartialEq> Sides<T> {
     /// Whether the two sides differ: the line runs along a hexside or
     /// touches a vertex somewhere (6.32).

@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use crate::games::brothers_at_war::core::line::{self, Sides};
+use crate::games::brothers_at_war::core::line::{self, LineSide, Sides};
 use crate::games::brothers_at_war::core::map::{BattleMap, HexsideId, TerrainId};
 use crate::games::brothers_at_war::core::Hex;
 use crate::games::brothers_at_war::scenario::model::{Cover, Saves, Side, Sight};
@@ -60,6 +60,17 @@ impl Viewpoint {
             level: map.level(hex),
         }
     }
+
+    /// Off-board artillery seen from the map: lines run to or from the
+    /// map-edge hex of its fire point, at its card's level (9.42, 9.431).
+    /// B? 9.42: the edge hex is the line's end, so its terrain neither
+    /// blocks nor hinders.
+    pub fn off_board(edge: Hex, card_level: u8) -> Viewpoint {
+        Viewpoint {
+            hex: edge,
+            level: card_level,
+        }
+    }
 }
 
 /// The unit (or pair of units) firing, as the sight rules see it.
@@ -86,10 +97,11 @@ pub struct Target {
     pub artillery: bool,
 }
 
-/// A type of hindrance a line crossed: each distinct one gives a save
-/// (6.33).
+/// A type of terrain or hexside feature: each distinct hindrance type a
+/// line crosses gives a save (6.33), as each type of cover in the
+/// target's hex does (6.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Hindrance {
+pub enum Feature {
     /// A hex terrain type.
     Terrain(TerrainId),
     /// A hexside feature type.
@@ -178,7 +190,7 @@ impl fmt::Display for Blocked {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Open {
     /// The distinct hindrance types crossed, sorted (6.33).
-    pub hindrances: Vec<Hindrance>,
+    pub hindrances: Vec<Feature>,
     /// The hex the line enters the target's hex from: the last hex
     /// between, or the firer's when adjacent (hexside cover, 6.6).
     pub entered_from: Hex,
@@ -187,6 +199,8 @@ pub struct Open {
 /// One side of a sight line, judged.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trace {
+    /// Which side it is.
+    pub side: LineSide,
     /// The hexes between firer and target on this side, in order (empty
     /// when this side runs off the named grid).
     pub hexes: Vec<Hex>,
@@ -203,19 +217,21 @@ pub fn check(
     target: &Target,
 ) -> Sides<Trace> {
     let sides = line::between(firer.at.hex, target.at.hex);
-    let side = |hexes: Option<Vec<Hex>>| match hexes {
+    let side = |side: LineSide, hexes: Option<Vec<Hex>>| match hexes {
         Some(hexes) if hexes.iter().all(|h| map.contains(*h)) => Trace {
+            side,
             outcome: judge(map, units, firer, target, &hexes),
             hexes,
         },
         hexes => Trace {
+            side,
             hexes: hexes.unwrap_or_default(),
             outcome: Err(Blocked::OffMap),
         },
     };
     Sides {
-        left: side(sides.left),
-        right: side(sides.right),
+        left: side(LineSide::Left, sides.left),
+        right: side(LineSide::Right, sides.right),
     }
 }
 
@@ -310,7 +326,7 @@ fn judge(
             let terrain = map.terrain(hex);
             match map.terrains()[usize::from(terrain.0)].sight {
                 Sight::Obstacle => return Err(Blocked::Obstacle { hex }),
-                Sight::Hindrance => hindrances.push(Hindrance::Terrain(terrain)),
+                Sight::Hindrance => hindrances.push(Feature::Terrain(terrain)),
                 Sight::Clear => {}
             }
         }
@@ -331,7 +347,7 @@ fn judge(
                             b: pair[1],
                         })
                     }
-                    Sight::Hindrance => hindrances.push(Hindrance::Hexside(*id)),
+                    Sight::Hindrance => hindrances.push(Feature::Hexside(*id)),
                     Sight::Clear => {}
                 }
             }
@@ -382,7 +398,7 @@ fn shadow(
     firer: &Firer,
     target: &Target,
     hexes: &[Hex],
-) -> Result<Option<Hindrance>, Blocked> {
+) -> Result<Option<Feature>, Blocked> {
     let (lower, caster) = if firer.at.level < target.at.level {
         (firer.at, hexes.first())
     } else {
@@ -400,7 +416,7 @@ fn shadow(
     let terrain = map.terrain(caster);
     match map.terrains()[usize::from(terrain.0)].sight {
         Sight::Obstacle => Err(Blocked::Shadow { caster }),
-        Sight::Hindrance => Ok(Some(Hindrance::Terrain(terrain))),
+        Sight::Hindrance => Ok(Some(Feature::Terrain(terrain))),
         Sight::Clear => Ok(None),
     }
 }
@@ -575,7 +591,7 @@ countdown_markers = 1
 
     fn outcome(map: &BattleMap, units: &Units, f: &Firer, t: &Target) -> Result<Open, Blocked> {
         let sides = check(map, units, f, t);
-        assert!(!sides.split(), "a straight line here");
+        assert_eq!(sides.left.hexes, sides.right.hexes, "a straight line here");
         sides.left.outcome
     }
 
