@@ -8,11 +8,11 @@
 
 use std::fmt;
 
-use crate::games::brothers_at_war::core::line::{self, LineSide};
+use crate::games::brothers_at_war::core::line::{self, LineSide, Sides};
 use crate::games::brothers_at_war::core::map::BattleMap;
 use crate::games::brothers_at_war::core::Hex;
 use crate::games::brothers_at_war::engine::sight::{
-    entry_hexside, Feature, Firer, Occupancy, Open, Target,
+    self, entry_hexside, Feature, Firer, Occupancy, Open, Target, Trace,
 };
 use crate::games::brothers_at_war::scenario::model::{Cover, Saves, Side, Sight};
 
@@ -41,6 +41,15 @@ pub enum FireKind {
     Opportunity,
     /// Point blank fire (6.15).
     PointBlank,
+}
+
+/// How a fire is made, for the rules that depend on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FireMode {
+    /// Standing, moving, opportunity or point blank.
+    pub kind: FireKind,
+    /// Made by a skirmisher (6.13).
+    pub skirmisher: bool,
 }
 
 /// The greatest distance fire of this shooter and kind may reach.
@@ -202,18 +211,17 @@ pub struct PassThrough {
 /// into a hex behind the target holding enemy units other than artillery
 /// and skirmishers (6.42), at the target's level, the line through the
 /// target's hex not blocked by an obstacle (6.43). Range to the hex
-/// behind does not matter (6.4). `skirmisher` says the firer is one.
+/// behind does not matter (6.4).
 pub fn pass_through(
     map: &BattleMap,
     units: &impl Occupancy,
     firer: &Firer,
     target: &Target,
     side: LineSide,
-    kind: FireKind,
-    skirmisher: bool,
+    mode: FireMode,
 ) -> PassThrough {
     let none = PassThrough::default();
-    if skirmisher || !matches!(kind, FireKind::Standing | FireKind::Moving) {
+    if mode.skirmisher || !matches!(mode.kind, FireKind::Standing | FireKind::Moving) {
         return none;
     }
     let Some(behind) = *line::behind(firer.at.hex, target.at.hex).get(side) else {
@@ -240,6 +248,32 @@ pub fn pass_through(
         behind: Some(behind),
         firepower_bonus: 1 + u8::from(massed),
     }
+}
+
+/// The side of a sight line the firer traces when the sides differ
+/// (6.32, 6.4): an open side giving the most dice by pass-through fire,
+/// then the fewest save rolls by the line ([`sight::best`]'s order). B?
+/// 6.431 B: a firer takes the extra die over a save fewer, as the
+/// example's battery does. `None` when neither side is open.
+pub fn side_for_fire(
+    map: &BattleMap,
+    units: &impl Occupancy,
+    saves: &Saves,
+    firer: &Firer,
+    target: &Target,
+    sides: &Sides<Trace>,
+    mode: FireMode,
+) -> Option<(LineSide, PassThrough)> {
+    [&sides.left, &sides.right]
+        .into_iter()
+        .filter_map(|trace| {
+            let open = trace.outcome.as_ref().ok()?;
+            let pass = pass_through(map, units, firer, target, trace.side, mode);
+            let cost = sight::line_saves(map, saves, firer, target, open);
+            Some((trace.side, pass, cost))
+        })
+        .min_by_key(|(_, pass, cost)| (std::cmp::Reverse(pass.firepower_bonus), *cost))
+        .map(|(side, pass, _)| (side, pass))
 }
 
 fn other(side: Side) -> Side {
@@ -460,6 +494,10 @@ mod tests {
     };
     use crate::games::brothers_at_war::engine::sight::{best, check, Viewpoint};
 
+    fn mode(kind: FireKind, skirmisher: bool) -> FireMode {
+        FireMode { kind, skirmisher }
+    }
+
     fn artillery(printed: u8) -> Shooter {
         Shooter::Artillery { printed }
     }
@@ -530,7 +568,7 @@ mod tests {
         let t = target(&map, at);
         let range = hex("0408").distance(hex(at));
         let r = reach(artillery(3), FireKind::Standing, range).unwrap();
-        let pass = pass_through(&map, units, &f, &t, side, FireKind::Standing, false);
+        let pass = pass_through(&map, units, &f, &t, side, mode(FireKind::Standing, false));
         (firepower(3, r, pass), pass)
     }
 
@@ -567,6 +605,36 @@ mod tests {
         assert!(sides.left.outcome.is_ok() && sides.right.outcome.is_ok());
         assert_eq!(pass_case(&units, "0506", LineSide::Right).0, 5);
         assert_eq!(pass_case(&units, "0506", LineSide::Left).0, 4);
+        let (f, t) = (firer(&map, "0408", true), target(&map, "0506"));
+        let pick = side_for_fire(
+            &map,
+            &units,
+            &Saves::default(),
+            &f,
+            &t,
+            &sides,
+            mode(FireKind::Standing, false),
+        );
+        assert_eq!(pick.map(|p| p.0), Some(LineSide::Right));
+        // With the Indiana regiment on the other side, the other side.
+        let moved = Units {
+            standing: vec![union_at("0506"), union_at("0505")],
+            ..Units::default()
+        };
+        let sides = check(&map, &moved, &f, &t);
+        let pick = side_for_fire(
+            &map,
+            &moved,
+            &Saves::default(),
+            &f,
+            &t,
+            &sides,
+            mode(FireKind::Standing, false),
+        );
+        assert_eq!(
+            pick.map(|p| (p.0, p.1.behind)),
+            Some((LineSide::Left, Some(hex("0505"))))
+        );
     }
 
     #[test]
@@ -585,8 +653,7 @@ mod tests {
             &f,
             &t,
             LineSide::Left,
-            FireKind::Standing,
-            false,
+            mode(FireKind::Standing, false),
         );
         assert_eq!(firepower(2, r, pass), 3);
         // Not for opportunity fire, nor for a skirmisher.
@@ -596,11 +663,17 @@ mod tests {
             &f,
             &t,
             LineSide::Left,
-            FireKind::Opportunity,
-            false,
+            mode(FireKind::Opportunity, false),
         );
         assert_eq!(opp.firepower_bonus, 0);
-        let skirm = pass_through(&map, &units, &f, &t, LineSide::Left, FireKind::Moving, true);
+        let skirm = pass_through(
+            &map,
+            &units,
+            &f,
+            &t,
+            LineSide::Left,
+            mode(FireKind::Moving, true),
+        );
         assert_eq!(skirm.firepower_bonus, 0);
         // Artillery or skirmishers alone behind do not count (the state
         // counts them as 0), nor do the firer's own units.
@@ -614,8 +687,7 @@ mod tests {
             &f,
             &t,
             LineSide::Left,
-            FireKind::Standing,
-            false,
+            mode(FireKind::Standing, false),
         );
         assert_eq!(none, PassThrough::default());
     }
@@ -635,8 +707,7 @@ mod tests {
                 &f,
                 &t,
                 LineSide::Left,
-                FireKind::Standing,
-                false,
+                mode(FireKind::Standing, false),
             )
             .firepower_bonus
         };

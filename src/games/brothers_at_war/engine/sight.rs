@@ -969,6 +969,24 @@ countdown_markers = 1
     }
 
     #[test]
+    fn a_hex_touched_only_at_a_vertex_blocks_one_side() {
+        // 0505 to 1007 grazes a vertex of 0705 on its left and one of 0807
+        // on its right; woods in 0705 close only the left.
+        let mut rows = vec![".".repeat(11); 9];
+        rows[4].replace_range(6..7, "w");
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let map = battle_map(&rows, &[], &[]);
+        let (f, t) = (firer(&map, "0505", false), target(&map, "1007"));
+        let sides = check(&map, &Units::default(), &f, &t);
+        assert_eq!(
+            sides.left.outcome,
+            Err(Blocked::Obstacle { hex: hex("0705") })
+        );
+        assert!(!sides.right.hexes.contains(&hex("0705")));
+        assert!(sides.right.outcome.is_ok());
+    }
+
+    #[test]
     fn a_side_off_the_map_is_not_traced() {
         let map = open_map(5, 3);
         // Along row 01 the northern side leaves the map.
