@@ -50,6 +50,9 @@ pub struct FireMode {
     pub kind: FireKind,
     /// Made by a skirmisher (6.13).
     pub skirmisher: bool,
+    /// Made by off-board artillery, which has no hex of its own to
+    /// extend a line from (B75, B112).
+    pub off_board: bool,
 }
 
 /// The greatest distance fire of this shooter and kind may reach.
@@ -57,10 +60,9 @@ pub fn max_range(shooter: Shooter, kind: FireKind) -> u32 {
     match shooter {
         Shooter::Artillery { printed } => {
             let full = 3 * u32::from(printed);
-            // 6.12 d: artillery's opportunity fire reaches 9 hexes at most.
-            // B? 6.15: point blank fire is opportunity fire (it is made
-            // under 6.12's procedure), so the same limit binds it.
-            if matches!(kind, FireKind::Opportunity | FireKind::PointBlank) {
+            // 6.12 d, B69: artillery's opportunity fire reaches 9 hexes at
+            // most (point blank fire is at an adjacent hex, B72).
+            if kind == FireKind::Opportunity {
                 full.min(9)
             } else {
                 full
@@ -111,7 +113,7 @@ pub struct Reach {
 }
 
 /// The effect of `range` on fire of this shooter and kind, or why it
-/// cannot reach. B? 6.16: the bands are judged each on its own, so a
+/// cannot reach. The bands are judged each on its own (B67), so a
 /// battery of printed range 2 firing 3 hexes gains the close bonus and
 /// suffers the long range penalty.
 pub fn reach(shooter: Shooter, kind: FireKind, range: u32) -> Result<Reach, OutOfRange> {
@@ -188,9 +190,8 @@ impl Attack {
 }
 
 /// The hits that stand: successes less saves, never more than the
-/// attack's maximum. B? 6.5: the cap applies to the hits left after saves
-/// (9.421 says so of extreme range); 6.5's own example has no saves and
-/// reads the same either way.
+/// attack's maximum: the cap applies to the hits left after saves (B68,
+/// as 9.421 says of extreme range).
 pub fn hits(successes: u32, saves: u32, attack: Attack) -> u32 {
     successes.saturating_sub(saves).min(attack.max_hits())
 }
@@ -210,8 +211,8 @@ pub struct PassThrough {
 /// standing or moving fire only (6.12 c), never by skirmishers (6.133),
 /// into a hex behind the target holding enemy units other than artillery
 /// and skirmishers (6.42), at the target's level, the line through the
-/// target's hex not blocked by an obstacle (6.43). Range to the hex
-/// behind does not matter (6.4).
+/// target's hex not blocked by an obstacle (6.43), never from off-board
+/// artillery (B75). Range to the hex behind does not matter (6.4).
 pub fn pass_through(
     map: &BattleMap,
     units: &impl Occupancy,
@@ -221,7 +222,10 @@ pub fn pass_through(
     mode: FireMode,
 ) -> PassThrough {
     let none = PassThrough::default();
-    if mode.skirmisher || !matches!(mode.kind, FireKind::Standing | FireKind::Moving) {
+    if mode.skirmisher
+        || mode.off_board
+        || !matches!(mode.kind, FireKind::Standing | FireKind::Moving)
+    {
         return none;
     }
     let Some(behind) = *line::behind(firer.at.hex, target.at.hex).get(side) else {
@@ -250,11 +254,10 @@ pub fn pass_through(
     }
 }
 
-/// The side of a sight line the firer traces when the sides differ
-/// (6.32, 6.4): an open side giving the most dice by pass-through fire,
-/// then the fewest save rolls by the line ([`sight::best`]'s order). B?
-/// 6.431 B: a firer takes the extra die over a save fewer, as the
-/// example's battery does. `None` when neither side is open.
+/// The side of a sight line the engine traces for a firer who named none
+/// (6.32, 6.4, B24): an open side giving the fewest save rolls by the
+/// line, then the one giving pass-through fire (6.431 B), then the left.
+/// `None` when neither side is open.
 pub fn side_for_fire(
     map: &BattleMap,
     units: &impl Occupancy,
@@ -272,7 +275,7 @@ pub fn side_for_fire(
             let cost = sight::line_saves(map, saves, firer, target, open);
             Some((trace.side, pass, cost))
         })
-        .min_by_key(|(_, pass, cost)| (std::cmp::Reverse(pass.firepower_bonus), *cost))
+        .min_by_key(|(_, pass, cost)| (*cost, std::cmp::Reverse(pass.firepower_bonus)))
         .map(|(side, pass, _)| (side, pass))
 }
 
@@ -384,15 +387,17 @@ pub fn save_rolls(
             rolls.push((factor, count));
         }
     };
+    if let Some(card) = facts.off_board_card {
+        off_board_target(saves, firer, target, facts, card, &mut add);
+        return rolls;
+    }
     if facts.moving_fire {
         add(SaveFactor::MovingFire, saves.moving_fire);
     }
+    // 6.132, B74: against skirmisher fire only moving fire and retreat
+    // count (and battle cards' saves, which the engine adds).
     if !facts.skirmish_fire {
-        if let Some(card) = facts.off_board_card {
-            off_board_target(saves, firer, target, facts, card, &mut add);
-        } else {
-            on_map_target(map, saves, firer, target, open, facts, &mut add);
-        }
+        on_map_target(map, saves, firer, target, open, facts, &mut add);
     }
     match facts.retreat {
         Retreat::No => {}
@@ -459,11 +464,9 @@ fn on_map_target(
     }
 }
 
-/// 9.433 for off-board artillery fired upon. B? 9.433: it replaces 6.6
-/// items 2 to 4: Disrupted counts as item 3, a higher level than the
-/// attacker's as the elevation save, the card's saves stand for its
-/// position; no range, hindrance or cover saves (the edge hex is not
-/// where it stands).
+/// 9.433, B114: off-board artillery fired upon saves for being Disrupted,
+/// for standing higher than the firer, and its card's extra saves; no
+/// others (the edge hex is not where it stands).
 fn off_board_target(
     saves: &Saves,
     firer: &Firer,
@@ -495,7 +498,11 @@ mod tests {
     use crate::games::brothers_at_war::engine::sight::{best, check, Viewpoint};
 
     fn mode(kind: FireKind, skirmisher: bool) -> FireMode {
-        FireMode { kind, skirmisher }
+        FireMode {
+            kind,
+            skirmisher,
+            off_board: false,
+        }
     }
 
     fn artillery(printed: u8) -> Shooter {
@@ -557,7 +564,7 @@ mod tests {
         assert_eq!(hits(6, 0, Attack::SkirmishFire), 1);
         assert_eq!(hits(3, 1, Attack::Fire), 2);
         assert_eq!(hits(3, 3, Attack::ExtremeRange), 0);
-        // B?: the cap is on hits left after saves.
+        // B68: the cap is on hits left after saves.
         assert_eq!(hits(6, 2, Attack::Fire), 3);
     }
 
@@ -843,28 +850,35 @@ mod tests {
         assert!(rolls.contains(&(SaveFactor::Formation, 1)));
     }
 
-    /// 9.421 restated: a level 4 off-board battery's fire point stands
-    /// on the south edge in 0716 with the number 24; a battery at level
-    /// 3 in 0712 behind a fence, open ground at level 2 between.
+    /// 9.421 restated on a map of our own, 8 x 14: a level 4 off-board
+    /// card's fire point is printed in 0716, beyond the south edge, with
+    /// the number 24, and its sight starts from the edge hex 0714 (B112).
+    /// A battery at level 3 in 0712 is behind a fence; 0713 is level 3
+    /// too, the rest level 2.
     fn oba_map() -> BattleMap {
-        let mut levels = vec!["22222222"; 16];
+        let mut levels = vec!["22222222"; 14];
         levels[11] = "22222232"; // 0712
         levels[12] = "22222232"; // 0713
-        battle_map(&[".".repeat(8).as_str(); 16], &levels, &["0712 0713 fence"])
+        battle_map(&[".".repeat(8).as_str(); 14], &levels, &["0712 0713 fence"])
     }
+
+    const FIRE_POINT: &str = "0716";
+    const EDGE: &str = "0714";
 
     #[test]
     fn example_9_421_one_off_board_fire() {
         let map = oba_map();
-        let range = off_board_range(hex("0716"), 24, hex("0712"));
+        // 4 hexes from the fire point, though 2 from the edge hex.
+        let range = off_board_range(hex(FIRE_POINT), 24, hex("0712"));
         assert_eq!(range, 28);
         let f = Firer {
-            at: Viewpoint::off_board(hex("0716"), 4),
+            at: Viewpoint::off_board(hex(EDGE), 4),
             side: Side::Union,
             artillery: true,
         };
         let t = target(&map, "0712");
         let sides = check(&map, &Units::default(), &f, &t);
+        assert_eq!(sides.left.hexes, [hex("0713")]);
         let open = best(&map, &Saves::default(), &f, &t, &sides)
             .outcome
             .clone()
@@ -874,18 +888,51 @@ mod tests {
             ..SaveFacts::default()
         };
         let rolls = save_rolls(&map, &Saves::default(), &f, &t, &open, &facts);
-        assert_eq!(total(&rolls), 1, "only the fence: {rolls:?}");
+        assert_eq!(rolls.len(), 1, "only the fence: {rolls:?}");
+        assert!(matches!(
+            rolls[0],
+            (SaveFactor::Cover(Feature::Hexside(_)), 1)
+        ));
         let r = reach(artillery(10), FireKind::Standing, range).unwrap();
         assert_eq!((r.to_hit_penalty, r.one_hit_at_most), (1, true));
         assert_eq!(firepower(3, r, PassThrough::default()), 3);
+        // Off-board fire never passes through (B75), where fire from the
+        // same hex on the map would.
+        let column = open_map(1, 5);
+        let from_edge = Firer {
+            at: Viewpoint::off_board(hex("0101"), 1),
+            ..f
+        };
+        let t = target(&column, "0103");
+        let behind = Units {
+            standing: vec![csa_at("0103"), csa_at("0104")],
+            ..Units::default()
+        };
+        let bonus = |mode: FireMode| {
+            pass_through(&column, &behind, &from_edge, &t, LineSide::Left, mode).firepower_bonus
+        };
+        let on_map = mode(FireKind::Standing, false);
+        assert_eq!(bonus(on_map), 1);
+        assert_eq!(
+            bonus(FireMode {
+                off_board: true,
+                ..on_map
+            }),
+            0
+        );
     }
 
     #[test]
     fn example_9_421_two_firing_back_at_it() {
         let map = oba_map();
-        let out = off_board_range(hex("0716"), 24, hex("0712"));
-        assert!(reach(artillery(9), FireKind::Standing, out).is_err());
-        let range = off_board_range(hex("0716"), 24, hex("0713"));
+        let out = off_board_range(hex(FIRE_POINT), 24, hex("0712"));
+        assert_eq!(
+            reach(artillery(9), FireKind::Standing, out)
+                .unwrap_err()
+                .limit,
+            27
+        );
+        let range = off_board_range(hex(FIRE_POINT), 24, hex("0713"));
         assert_eq!(range, 27);
         let r = reach(artillery(9), FireKind::Standing, range).unwrap();
         assert!(r.one_hit_at_most && r.to_hit_penalty == 1);
@@ -893,7 +940,7 @@ mod tests {
         // The line runs from the battery to the edge hex (9.431).
         let f = firer(&map, "0713", true);
         let t = Target {
-            at: Viewpoint::off_board(hex("0716"), 4),
+            at: Viewpoint::off_board(hex(EDGE), 4),
             brigade: None,
             artillery: true,
         };
@@ -904,9 +951,11 @@ mod tests {
             .unwrap();
         let facts = SaveFacts {
             range,
+            moving_fire: true,
             off_board_card: Some(0),
             ..SaveFacts::default()
         };
+        // Only 9.433's saves (B114): here the higher level.
         let rolls = save_rolls(&map, &Saves::default(), &f, &t, &open, &facts);
         assert_eq!(rolls, [(SaveFactor::Elevation, 1)]);
         let card = SaveFacts {
@@ -914,9 +963,7 @@ mod tests {
             loose_or_disrupted: true,
             ..facts
         };
-        assert_eq!(
-            total(&save_rolls(&map, &Saves::default(), &f, &t, &open, &card)),
-            4
-        );
+        let rolls = save_rolls(&map, &Saves::default(), &f, &t, &open, &card);
+        assert_eq!(total(&rolls), 4);
     }
 }

@@ -63,8 +63,8 @@ impl Viewpoint {
 
     /// Off-board artillery seen from the map: lines run to or from the
     /// map-edge hex of its fire point, at its card's level (9.42, 9.431).
-    /// B? 9.42: the edge hex is the line's end, so its terrain neither
-    /// blocks nor hinders.
+    /// The edge hex is the line's end, so its terrain neither blocks nor
+    /// hinders (B112).
     pub fn off_board(edge: Hex, card_level: u8) -> Viewpoint {
         Viewpoint {
             hex: edge,
@@ -130,8 +130,7 @@ pub enum Blocked {
         /// The hex.
         hex: Hex,
     },
-    /// A unit in a hex between: any unit between ends at one level
-    /// (6.3), a friendly one whatever the levels (6.37).
+    /// A unit in a hex between (6.3, 6.37, B27).
     Unit {
         /// The hex.
         hex: Hex,
@@ -142,8 +141,8 @@ pub enum Blocked {
         /// The hex casting the shadow.
         caster: Hex,
     },
-    /// This side of the line runs off the map (B? 6.32: only the other
-    /// side may be traced).
+    /// This side of the line runs off the map (B? 6.32, B23: only the
+    /// other side may be traced).
     OffMap,
     /// An enemy skirmisher's zone shields the target: the firer must fire
     /// at the skirmisher instead (6.361).
@@ -320,9 +319,9 @@ fn judge(
             return Err(Blocked::Elevation { hex });
         }
         if same_level {
-            // B? 6.34: the three elevation rules are for ends at different
-            // levels; at one level every obstacle between blocks, whatever
-            // the level of its hex.
+            // B25: the three elevation rules of 6.34 are for ends at
+            // different levels; at one level every obstacle between
+            // blocks, whatever the level of its hex.
             let terrain = map.terrain(hex);
             match map.terrains()[usize::from(terrain.0)].sight {
                 Sight::Obstacle => return Err(Blocked::Obstacle { hex }),
@@ -330,14 +329,16 @@ fn judge(
                 Sight::Clear => {}
             }
         }
-        if unit_blocks(units.standing(hex), level, firer, target) {
+        if unit_blocks(units.standing(hex).is_some(), level, firer, target) {
             return Err(Blocked::Unit { hex });
         }
     }
     if same_level {
-        // B? 6.31: only hexsides between two hexes between count for
+        // B25, B30: only hexsides between two hexes between count for
         // sight; the target's own hexside gives cover instead (6.6) and
-        // the firer's does not hinder its own fire.
+        // the firer's does not hinder its own fire. B? 6.33, 6.34: between
+        // ends at different levels hexside features are lower terrain and
+        // are ignored (they cast no shadow: 6.35 speaks of hexes).
         for pair in hexes.windows(2) {
             for id in map.hexside(pair[0], pair[1]) {
                 match map.hexside_kinds()[usize::from(id.0)].sight {
@@ -356,7 +357,7 @@ fn judge(
         hindrances.push(found);
     }
     if !firer.artillery {
-        if let Some(skirmisher) = zone(map, units, firer, target, hexes) {
+        if let Some(&skirmisher) = shielding(map, units, firer, target, hexes).first() {
             return Err(Blocked::SkirmishZone { skirmisher });
         }
     }
@@ -368,23 +369,14 @@ fn judge(
     })
 }
 
-/// Whether units of `standing` in a hex of `level` between block the line.
-fn unit_blocks(standing: Option<Side>, level: u8, firer: &Firer, target: &Target) -> bool {
-    let Some(side) = standing else {
-        return false;
-    };
+/// Whether units in a hex of `level` between block the line.
+fn unit_blocks(occupied: bool, level: u8, firer: &Firer, target: &Target) -> bool {
     let (from, to) = (firer.at.level, target.at.level);
-    // 6.37 b, 6.16: artillery sees over units, friendly or enemy, in a hex
-    // lower than either end (friendly ones may still shadow, 6.35).
-    if firer.artillery && (from > level || to > level) {
-        return false;
-    }
-    // 6.37: friendly units block whatever the levels. 6.3 makes any unit an
-    // obstacle (the enemy units of example 6.321 block), but between ends
-    // at different levels the lower hexes do not block (6.34 rule 3) and
-    // only friendly units cast shadows (6.351 D): B? enemy units block only
-    // between ends at one level.
-    side == firer.side || from == to
+    // 6.3, 6.37, B27: a unit of either side blocks fire by any unit but
+    // artillery, whatever the levels; artillery sees over units in a hex
+    // lower than either end (6.37 b, 6.16), friendly ones still casting
+    // shadows (6.35).
+    occupied && !(firer.artillery && (from > level || to > level))
 }
 
 /// 6.35: between ends at different levels, the hex next to the lower end
@@ -421,29 +413,34 @@ fn shadow(
     }
 }
 
-/// 6.36, 6.361: the first enemy skirmisher whose zone (its hex and those
-/// around it) holds a hex between, when it shields this target: one of
-/// its own brigade, or any artillery. The target's own zone does not
-/// shield it from itself.
-fn zone(
+/// 6.36, 6.361: the enemy skirmishers whose zones (each one's hex and
+/// those around it) hold a hex between `hexes` and shield this target:
+/// one of their own brigade, or any artillery. Nearest the firer first,
+/// then by hex, the order in which the engine picks one for a firer who
+/// named none (B29). The target's own zone does not shield it from
+/// itself. Artillery fire ignores zones (6.362): callers do not ask.
+pub fn shielding(
     map: &BattleMap,
     units: &impl Occupancy,
     firer: &Firer,
     target: &Target,
     hexes: &[Hex],
-) -> Option<Hex> {
-    hexes.iter().find_map(|&hex| {
-        std::iter::once(hex)
-            .chain(map.neighbours(hex))
-            .filter(|&at| at != target.at.hex)
-            .find(|&at| {
-                units.skirmisher(at).is_some_and(|s| {
-                    s.side != firer.side
-                        && (target.artillery
-                            || (target.brigade.is_some() && s.brigade == target.brigade))
-                })
+) -> Vec<Hex> {
+    let mut found: Vec<Hex> = hexes
+        .iter()
+        .flat_map(|&hex| std::iter::once(hex).chain(map.neighbours(hex)))
+        .filter(|&at| at != target.at.hex)
+        .filter(|&at| {
+            units.skirmisher(at).is_some_and(|s| {
+                s.side != firer.side
+                    && (target.artillery
+                        || (target.brigade.is_some() && s.brigade == target.brigade))
             })
-    })
+        })
+        .collect();
+    found.sort_by_key(|&at| (firer.at.hex.distance(at), at));
+    found.dedup();
+    found
 }
 
 #[cfg(test)]
@@ -728,19 +725,20 @@ countdown_markers = 1
         // firer one level lower.
         assert!(line("131", '4').is_ok());
         assert!(matches!(line("131", '3'), Err(Blocked::Elevation { .. })));
-        // Rule 3 also passes over obstacles in lower hexes.
+        // Rule 3 also passes over obstacles in lower hexes; units there
+        // still block all fire but artillery's (B27).
         let map = battle_map(&[".", "w", "w", ".", "."], &["3", "1", "1", "1", "1"], &[]);
+        let (t, infantry) = (target(&map, "0105"), firer(&map, "0101", false));
+        assert!(outcome(&map, &Units::default(), &infantry, &t).is_ok());
         let units = Units {
             standing: vec![union_at("0103")],
             ..Units::default()
         };
-        assert!(outcome(
-            &map,
-            &units,
-            &firer(&map, "0101", false),
-            &target(&map, "0105")
-        )
-        .is_ok());
+        assert_eq!(
+            outcome(&map, &units, &infantry, &t),
+            Err(Blocked::Unit { hex: hex("0103") })
+        );
+        assert!(outcome(&map, &units, &firer(&map, "0101", true), &t).is_ok());
     }
 
     #[test]
@@ -925,6 +923,32 @@ countdown_markers = 1
             ..infantry
         };
         assert!(outcome(&map, &units, &union_firer, &of_brigade(1, false)).is_ok());
+    }
+
+    #[test]
+    fn of_several_shielding_skirmishers_the_nearest_comes_first() {
+        let map = open_map(3, 7);
+        let mut units = zone_units();
+        // 0205's zone holds 0104 and 0105, further down the line.
+        units
+            .skirmishers
+            .insert(0, (hex("0205"), units.skirmishers[0].1));
+        let (f, t) = (firer(&map, "0101", false), target(&map, "0106"));
+        let hexes = check(&map, &units, &f, &t).left.hexes;
+        let t = Target {
+            brigade: Some(BrigadeIndex(1)),
+            ..t
+        };
+        assert_eq!(
+            shielding(&map, &units, &f, &t, &hexes),
+            [hex("0203"), hex("0205")]
+        );
+        assert_eq!(
+            outcome(&map, &units, &f, &t),
+            Err(Blocked::SkirmishZone {
+                skirmisher: hex("0203")
+            })
+        );
     }
 
     #[test]
