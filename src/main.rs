@@ -66,6 +66,10 @@ enum Command {
         /// Print the pending choices worded for the player to act.
         #[arg(long)]
         choices: bool,
+        /// The battle, for a game played on scenarios (brothersatwar): a
+        /// scenario id, or a scenario file to load (docs/brothers-at-war-scenarios.md).
+        #[arg(long, conflicts_with = "position")]
+        scenario: Option<String>,
     },
     /// Replay a game record, re-validating every order: print the final
     /// board and the result, or the first illegal order with its line.
@@ -135,6 +139,7 @@ enum Command {
 /// What `orderly engine` is asked for, before the game is known.
 struct EngineArgs {
     first: Option<String>,
+    scenario: Option<String>,
     position: Option<String>,
     board: Option<String>,
     choices: bool,
@@ -190,6 +195,7 @@ fn engine(hosted: &Hosted, args: EngineArgs) -> anyhow::Result<()> {
                 None => Seat::North,
             },
             seed: None,
+            scenario: args.scenario.clone(),
         }),
     };
     let board = match args.board.as_deref() {
@@ -357,10 +363,12 @@ fn main() -> anyhow::Result<()> {
             position,
             board,
             choices,
+            scenario,
         } => {
             let name = engine_game(game, position.as_deref());
             let args = EngineArgs {
                 first,
+                scenario,
                 position,
                 board,
                 choices,

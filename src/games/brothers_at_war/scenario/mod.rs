@@ -1,0 +1,10 @@
+//! A battle as data: the scenario file format (docs/brothers-at-war-scenarios.md).
+//!
+//! The boxed game prints its maps, counters, charts and cards; orderly
+//! ships none of them. An owner transcribes a scenario of his copy into a
+//! file of this format, checks it with `orderly scenario check FILE`, and
+//! plays it. [`model`] is the file's shape as read (serde, TOML).
+
+pub mod model;
+
+pub use model::Scenario;
