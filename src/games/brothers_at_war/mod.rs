@@ -21,3 +21,4 @@
 pub mod core;
 pub mod engine;
 pub mod scenario;
+pub mod text;
