@@ -7,6 +7,14 @@
 //! or to its right, as seen from the firer looking at the target. Where
 //! the line crosses hex interiors only, both sides are the same hexes.
 //!
+//! These are all the hexes the segment between the centres passes through
+//! (6.3: any hex the line crosses), which for a steep line can be more
+//! than one per step of distance: 0101 to 0205, four hexes apart,
+//! passes through four hexes between (see the tests). B? 6.3, B22: this
+//! differs from B22's reading, which takes only N+1 evenly spaced points
+//! of the segment and so skips a hex the line clips, or offers a choice
+//! of side where the line crosses a hexside at one of those points.
+//!
 //! Everything is integer arithmetic on cube coordinates: every boundary
 //! between two hexes lies on a line where the difference of two cube
 //! coordinates is a whole number, so the line only changes hex at times
@@ -397,10 +405,16 @@ mod tests {
                 }
             }
         }
-        // A steep line between columns clips hexes a straight row would
-        // not: 0101 to 0205 is four hexes away and crosses four between.
         assert!(longer > 0);
-        assert_eq!(names(&between(hex("0101"), hex("0205")).left).len(), 4);
+        // 0101 to 0205 is four hexes away, and the segment between the
+        // centres runs through four hexes, one after another: it crosses
+        // the hexside 0103-0203 at its midpoint, after passing through
+        // 0203 across its western corner. Points
+        // taken only at quarter steps would find the halfway point on that
+        // hexside and miss one of the two; the line crosses both.
+        let steep = between(hex("0101"), hex("0205"));
+        assert!(!steep.split());
+        assert_eq!(names(&steep.left), ["0102", "0203", "0103", "0204"]);
     }
 
     #[test]

@@ -742,6 +742,31 @@ countdown_markers = 1
     }
 
     #[test]
+    fn between_levels_hexside_features_are_ignored() {
+        let sides = ["0102 0103 bank", "0103 0104 hedge"];
+        let map = battle_map(
+            &[".", ".", ".", ".", "."],
+            &["3", "1", "1", "1", "1"],
+            &sides,
+        );
+        let open = outcome(
+            &map,
+            &Units::default(),
+            &firer(&map, "0101", false),
+            &target(&map, "0105"),
+        );
+        assert!(open.unwrap().hindrances.is_empty());
+        let level = battle_map(&[".", ".", ".", ".", "."], &[], &sides);
+        let r = outcome(
+            &level,
+            &Units::default(),
+            &firer(&level, "0101", false),
+            &target(&level, "0105"),
+        );
+        assert!(matches!(r, Err(Blocked::HexsideObstacle { .. })));
+    }
+
+    #[test]
     fn at_one_level_obstacles_block_and_higher_ground_blocks() {
         let map = battle_map(&[".", "w", "."], &[], &[]);
         let (f, t) = (firer(&map, "0101", false), target(&map, "0103"));
