@@ -409,9 +409,9 @@ mod tests {
         // 0101 to 0205 is four hexes away, and the segment between the
         // centres runs through four hexes, one after another: it crosses
         // the hexside 0103-0203 at its midpoint, after passing through
-        // 0203 across its western corner. Points
-        // taken only at quarter steps would find the halfway point on that
-        // hexside and miss one of the two; the line crosses both.
+        // 0203 across its western corner. Points taken only at quarter
+        // steps would find the halfway point on that hexside and miss one
+        // of the two; the line crosses both.
         let steep = between(hex("0101"), hex("0205"));
         assert!(!steep.split());
         assert_eq!(names(&steep.left), ["0102", "0203", "0103", "0204"]);
