@@ -80,13 +80,9 @@ pub struct OutOfRange {
     pub range: u32,
     /// The most this fire reaches.
     pub limit: u32,
-}
-
-impl OutOfRange {
-    /// The rule that sets the limit.
-    pub fn rule(self) -> &'static str {
-        "6.2"
-    }
+    /// The rule that sets the limit: 6.2, or 6.12 d for artillery's
+    /// opportunity fire.
+    pub rule: &'static str,
 }
 
 impl fmt::Display for OutOfRange {
@@ -94,9 +90,7 @@ impl fmt::Display for OutOfRange {
         write!(
             f,
             "the target is {} hexes away, beyond this fire's {} ({})",
-            self.range,
-            self.limit,
-            self.rule()
+            self.range, self.limit, self.rule
         )
     }
 }
@@ -119,7 +113,9 @@ pub struct Reach {
 pub fn reach(shooter: Shooter, kind: FireKind, range: u32) -> Result<Reach, OutOfRange> {
     let limit = max_range(shooter, kind);
     if range > limit {
-        return Err(OutOfRange { range, limit });
+        let capped = limit < max_range(shooter, FireKind::Standing);
+        let rule = if capped { "6.12 d" } else { "6.2" };
+        return Err(OutOfRange { range, limit, rule });
     }
     let Shooter::Artillery { printed } = shooter else {
         return Ok(Reach::default());
@@ -517,10 +513,10 @@ mod tests {
         assert_eq!(max_range(artillery(5), FireKind::Opportunity), 9);
         assert_eq!(max_range(artillery(2), FireKind::Opportunity), 6);
         let refused = reach(Shooter::Other, FireKind::Standing, 4).unwrap_err();
-        assert_eq!(
-            (refused.range, refused.limit, refused.rule()),
-            (4, 3, "6.2")
-        );
+        assert_eq!((refused.range, refused.limit, refused.rule), (4, 3, "6.2"));
+        let capped = reach(artillery(5), FireKind::Opportunity, 10).unwrap_err();
+        assert_eq!((capped.limit, capped.rule), (9, "6.12 d"));
+        assert!(capped.to_string().ends_with("(6.12 d)"), "{capped}");
         assert!(reach(Shooter::Sharpshooter, FireKind::Standing, 4).is_ok());
         assert_eq!(
             reach(Shooter::Other, FireKind::Standing, 1),

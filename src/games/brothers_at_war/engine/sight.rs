@@ -234,10 +234,12 @@ pub fn check(
     }
 }
 
-/// The side the firer traces (6.32): an open side with the fewest save
-/// rolls it gives the target (hindrances, and hexside cover entering the
-/// target's hex); failing that a side blocked only by a skirmish zone
-/// (the firer may turn on the skirmisher); otherwise the left side.
+/// The side traced for a firer who named none (6.32, B24): an open side
+/// with the fewest save rolls it gives the target (hindrances, and
+/// hexside cover entering the target's hex), the left on a tie; failing
+/// that a side blocked only by a skirmish zone (the fire may turn on the
+/// skirmisher, B29); otherwise the left side. For fire, where
+/// pass-through breaks a tie, see `fire_math::side_for_fire`.
 pub fn best<'a>(
     map: &BattleMap,
     saves: &Saves,
