@@ -340,6 +340,25 @@ mod tests {
     }
 
     #[test]
+    fn the_hex_behind_touches_the_target_and_lies_beyond_it() {
+        for a in all(6) {
+            for b in all(6) {
+                if a == b {
+                    continue;
+                }
+                let behind = behind(a, b);
+                let line = between(a, b);
+                for (h, side) in [(behind.left, &line.left), (behind.right, &line.right)] {
+                    let Some(h) = h else { continue };
+                    assert!(h.is_neighbour(b), "{a} {b} {h}");
+                    assert!(a.distance(h) >= a.distance(b), "{a} {b} {h}");
+                    assert!(!side.iter().flatten().any(|x| *x == h), "{a} {b} {h}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn adjacent_and_same_hex_have_nothing_between() {
         let s = between(hex("0712"), hex("0612"));
         assert_eq!(names(&s.left), Vec::<String>::new());
