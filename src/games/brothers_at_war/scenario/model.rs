@@ -121,7 +121,7 @@ pub struct Map {
     pub legend: BTreeMap<String, String>,
     /// One line per row of terrain characters.
     pub terrain: Vec<String>,
-    /// One line per row of elevation digits (1-9); every hex level 1 when
+    /// One line per row of elevation digits (0-9); every hex level 1 when
     /// left out.
     #[serde(default)]
     pub levels: Vec<String>,
@@ -424,6 +424,10 @@ pub struct Unit {
     /// Its brigade's id; none for remnants.
     #[serde(default)]
     pub brigade: Option<String>,
+    /// Whose unit it is: its brigade's side unless said; a remnant of no
+    /// brigade must say (9.2).
+    #[serde(default)]
+    pub side: Option<Side>,
     /// What it is.
     pub kind: UnitKind,
     /// Its front side's ratings.
