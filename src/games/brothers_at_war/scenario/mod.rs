@@ -7,6 +7,8 @@
 
 pub mod cards;
 pub mod check;
+#[cfg(test)]
+mod check_tests;
 pub mod field;
 pub mod findings;
 pub mod forces;
