@@ -57,7 +57,7 @@ fn the_demo_checks_fine() {
 fn a_broken_copy_gets_every_problem_with_its_line() {
     let text = std::fs::read_to_string(DEMO).unwrap();
     let line_of = |needle: &str| 1 + text.lines().position(|l| l.contains(needle)).unwrap();
-    let path = broken_copy("two.toml", "timing = \"never\"", "timing = \"sometimes\"");
+    let path = broken_copy("two.toml", "timing = \"drawn\"", "timing = \"sometimes\"");
     let text2 = std::fs::read_to_string(&path).unwrap();
     let path = write(
         "two.toml",
@@ -75,8 +75,8 @@ fn a_broken_copy_gets_every_problem_with_its_line() {
                 line_of("turns = 5")
             ),
             format!(
-                "{file}:{}: `sometimes` is not a timing window the engine knows",
-                line_of("timing = \"never\"")
+                "{file}:{}: `sometimes` is not a timing window the engine knows (B124)",
+                line_of("timing = \"drawn\"")
             ),
         ]
     );

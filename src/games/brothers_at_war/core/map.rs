@@ -196,12 +196,21 @@ impl BattleMap {
             }
         }
         for (i, point) in map.fire_points.iter().enumerate() {
-            if !built.on_edge(point.at) {
+            let field = Field::keys("map.fire_points").at(i);
+            if !built.contains(point.at) {
                 problems.push(
-                    Field::keys("map.fire_points").at(i).then("at"),
+                    field.clone().then("at"),
+                    format!("fire point {} is off the map (9.41)", point.at),
+                );
+            }
+            if !built.on_edge(point.sight_from()) {
+                let key = if point.edge.is_some() { "edge" } else { "at" };
+                problems.push(
+                    field.then(key),
                     format!(
-                        "fire point {} must be a hex on the map's edge (9.41)",
-                        point.at
+                        "fire point {}'s sight starts from {}, which must be on the map's edge (9.42, B112); give `edge` when the point is inland",
+                        point.id,
+                        point.sight_from()
                     ),
                 );
             }
@@ -815,10 +824,20 @@ countdown_markers = 1
                 .push(crate::games::brothers_at_war::scenario::model::FirePoint {
                     id: "A".into(),
                     at: hex("0202"),
+                    edge: None,
                     range: 4,
                 })
         });
         assert_eq!(found[0].field.to_string(), "map.fire_points[0].at");
+        let inland = |edge: &str| crate::games::brothers_at_war::scenario::model::FirePoint {
+            id: "A".into(),
+            at: hex("0202"),
+            edge: Some(hex(edge)),
+            range: 4,
+        };
+        assert!(BattleMap::build(&scenario(|s| s.map.fire_points.push(inland("0402")))).is_ok());
+        let found = problems(|s| s.map.fire_points.push(inland("0202")));
+        assert_eq!(found[0].field.to_string(), "map.fire_points[0].edge");
     }
 
     #[test]

@@ -1,122 +1,247 @@
 //! The words a battle card entry may use for when it is played (its
-//! timing window) and what it does (its effect kind).
+//! timing window) and what it does (its effect kind), and the parameters
+//! each kind takes.
 //!
-//! The engine implements each of these; a scenario's card names one of
-//! each and gives its numbers in `params`. The words are orderly's own,
-//! describing the mechanics of 11.3 in general terms: they are not the
-//! box's card texts. The lists grow as the engine does; the meaning of
-//! each is in docs/brothers-at-war-scenarios.md.
+//! The names are those of docs/brothers-at-war-rulings.md (B122-B125 and
+//! its table "Card effect kinds"), which says what each does; the engine
+//! implements each kind, never a card's text. They describe the mechanics
+//! of 11.3 in orderly's own terms, not the box's card texts.
 
 use std::collections::HashSet;
 
 use super::field::Field;
 use super::findings::Findings;
-use super::model::Card;
+use super::model::{Card, Param};
 
-/// When a card may be played (11.11).
+/// When a card may be played (11.11, B124), and `none` for a card that
+/// never may (11.12, B123).
 pub const TIMINGS: &[&str] = &[
-    // Whenever its owner likes, even in the opponent's activation.
-    "any_time",
-    // When one of its owner's activation markers is drawn.
-    "own_activation",
-    // When one of the opponent's activation markers is drawn.
-    "enemy_activation",
-    // When the opponent's commander has finished moving (3.23).
-    "commander_moved",
-    // When a friendly unit or stack is targeted, before the dice.
-    "targeted",
-    // After an enemy fire scores hits, before saves.
-    "after_enemy_hits",
-    // When a friendly unit fires, before the dice.
-    "own_fire",
-    // When a friendly active unit has fired.
-    "after_own_fire",
-    // During an assault, before the dice.
-    "assault",
-    // When a friendly unit takes a hit.
-    "hit",
-    // When a unit retreats (either side's).
-    "retreat",
-    // When an enemy unit moves adjacent to a friendly one.
-    "enemy_adjacent",
-    // When a friendly unit changes formation or over-stacks.
-    "formation",
-    // When a friendly skirmisher would disband, fire or deploy.
-    "skirmisher",
-    // When a friendly brigade would exhaust (8.111).
-    "exhaustion",
-    // When any die is rolled.
-    "die_roll",
-    // Its effect happens when drawn (11.2).
+    "any",
     "drawn",
-    // It cannot be played, only discarded (11.12).
-    "never",
+    "own-activation",
+    "enemy-activation",
+    "move-commander",
+    "firing",
+    "targeted",
+    "after-hits",
+    "enemy-hit",
+    "assault-dice",
+    "after-roll",
+    "formation",
+    "retreat",
+    "enemy-enters",
+    "skirmisher",
+    "exhausts",
+    "none",
 ];
 
-/// What a card does.
+/// A parameter an effect kind takes, and the values it allows.
+#[derive(Clone, Copy, Debug)]
+pub enum ParamRule {
+    /// A whole number in this range.
+    Number(&'static str, i64, i64),
+    /// `true` or `false`.
+    Flag(&'static str),
+    /// One of these words.
+    Word(&'static str, &'static [&'static str]),
+    /// A number in this range or one of these words (`hexes = 2` or
+    /// `hexes = "long"`).
+    NumberOrWord(&'static str, i64, i64, &'static [&'static str]),
+}
+
+impl ParamRule {
+    /// The parameter's name.
+    pub fn name(&self) -> &'static str {
+        match *self {
+            ParamRule::Number(n, ..)
+            | ParamRule::Flag(n)
+            | ParamRule::Word(n, _)
+            | ParamRule::NumberOrWord(n, ..) => n,
+        }
+    }
+
+    /// Whether `value` is allowed.
+    fn allows(&self, value: &Param) -> bool {
+        match (*self, value) {
+            (ParamRule::Number(_, lo, hi), Param::Number(v))
+            | (ParamRule::NumberOrWord(_, lo, hi, _), Param::Number(v)) => (lo..=hi).contains(v),
+            (ParamRule::Flag(_), Param::Flag(_)) => true,
+            (ParamRule::Word(_, words), Param::Word(w))
+            | (ParamRule::NumberOrWord(_, _, _, words), Param::Word(w)) => {
+                words.contains(&w.as_str())
+            }
+            _ => false,
+        }
+    }
+
+    /// The allowed values, in words.
+    fn expected(&self) -> String {
+        match *self {
+            ParamRule::Number(_, lo, hi) => format!("a number {lo} to {hi}"),
+            ParamRule::Flag(_) => "true or false".into(),
+            ParamRule::Word(_, words) => format!("one of {}", words.join(", ")),
+            ParamRule::NumberOrWord(_, lo, hi, words) => {
+                format!("a number {lo} to {hi} or {}", words.join(", "))
+            }
+        }
+    }
+}
+
+/// One effect kind: its name, the windows it may be played in, and its
+/// parameters (each optional: the engine's default applies when left
+/// out).
+#[derive(Clone, Copy, Debug)]
+pub struct Kind {
+    /// The kind's name, as a card's `effect`.
+    pub name: &'static str,
+    /// The timing windows it may be played in.
+    pub windows: &'static [&'static str],
+    /// Its parameters.
+    pub params: &'static [ParamRule],
+}
+
+const fn kind(
+    name: &'static str,
+    windows: &'static [&'static str],
+    params: &'static [ParamRule],
+) -> Kind {
+    Kind {
+        name,
+        windows,
+        params,
+    }
+}
+
+use ParamRule::{Flag, Number, NumberOrWord, Word};
+
+/// The effect kinds of docs/brothers-at-war-rulings.md, with their windows
+/// and parameter bounds.
+pub const KINDS: &[Kind] = &[
+    // The attacker plays it with his assault order, in his own activation.
+    kind(
+        "extra-assault-dice",
+        &["targeted", "own-activation"],
+        &[Number("dice", 1, 3)],
+    ),
+    kind("point-blank-fire-any-unit", &["enemy-enters"], &[]),
+    kind(
+        "cancel-targeting-retreat",
+        &["targeted"],
+        &[NumberOrWord("hexes", 2, 2, &["long"])],
+    ),
+    kind("stampede-neighbour", &["retreat"], &[Number("reach", 1, 2)]),
+    kind(
+        "skirmisher-does-not-disband",
+        &["skirmisher"],
+        &[
+            Flag("ignore-disband"),
+            Number("max-hits", 1, 2),
+            Flag("deployer-stays-ready"),
+        ],
+    ),
+    kind(
+        "extra-fire-dice-with-risk",
+        &["firing"],
+        &[
+            Number("dice", 1, 3),
+            Word("unit", &["artillery", "any"]),
+            Number("risk-face", 1, 2),
+            Number("max-range", 1, 30),
+        ],
+    ),
+    kind(
+        "free-formation-change",
+        &["formation"],
+        &[Flag("cancel-overstack")],
+    ),
+    kind("remove-finished", &["any"], &[]),
+    kind(
+        "extra-saves-after-hits",
+        &["after-hits"],
+        &[Number("saves", 1, 3)],
+    ),
+    kind(
+        "ready-commander-brigade",
+        &["move-commander"],
+        &[Number("reach", 0, 4)],
+    ),
+    // The name issue 17's notes first used for ready-commander-brigade.
+    kind(
+        "rally-commander-brigade",
+        &["move-commander"],
+        &[Number("reach", 0, 4)],
+    ),
+    kind("rally-check", &["any"], &[Number("bonus", 0, 2)]),
+    kind("cancel-retreat", &["retreat"], &[]),
+    kind(
+        "force-exhaustion-check",
+        &["any"],
+        &[Number("fails-on", 1, 5)],
+    ),
+    kind("fire-then-assault", &["firing"], &[]),
+    kind("reroll-any-die", &["after-roll"], &[]),
+    kind("cancel-activation", &["enemy-activation"], &[]),
+    kind("forced-retreat", &["enemy-hit"], &[]),
+    kind(
+        "reroll-assault-dice",
+        &["assault-dice"],
+        &[Number("cost", 0, 1)],
+    ),
+    kind("reshuffle-on-draw", &["drawn"], &[]),
+    kind("commander-off-map", &["any"], &[Number("turns", 1, 1)]),
+    kind(
+        "regroup-check",
+        &["exhausts", "any"],
+        &[Number("bonus", 0, 2)],
+    ),
+    kind(
+        "extra-movement",
+        &["own-activation"],
+        &[Number("points", 1, 4)],
+    ),
+    kind("cancel-fire", &["targeted"], &[]),
+    kind("no-fire", &["enemy-activation"], &[]),
+    kind("extra-reserve", &["any"], &[Number("reserves", 1, 2)]),
+    kind("no-effect", &["none"], &[]),
+];
+
+/// The effect kinds' names, as [`Words::effects`] takes them.
 pub const EFFECTS: &[&str] = &[
-    // `dice`: extra dice for the assault or fire.
-    "extra_dice",
-    // Point blank fire by a unit as a skirmisher would (6.15).
-    "point_blank",
-    // The target retreats instead of being fired on or assaulted (6.7).
-    "evade",
-    // Another unit near a retreating one retreats too.
-    "stampede",
-    // The skirmisher neither disbands nor is spent (9.14).
-    "steady_skirmisher",
-    // `dice`: extra artillery dice, with a risk to the firer.
-    "double_shot",
-    // No disruption from a formation change or over-stacking (5.31).
-    "drilled",
-    // The Finished marker comes off a unit or stack (1.51).
-    "ready_again",
-    // `saves`: extra save rolls against the hits.
-    "extra_saves",
-    // Units in command range recover (3.21).
-    "rally_brigade",
-    // `hexes`: a unit moves that many hexes at once.
-    "slip_away",
-    // `hits`: hits are ignored.
-    "shrug_off",
-    // A rally check for one unit, at once.
-    "rally_unit",
-    // A retreat is cancelled (not after a lost assault, 7.12).
-    "stand_fast",
-    // `reserves`: the enemy brigade spends reserves (8.11).
-    "panic",
-    // A fire followed by a mandatory assault (7.0).
-    "fire_and_close",
-    // `points`: extra movement points.
-    "extra_movement",
-    // A die roll is rolled again.
-    "reroll",
-    // The drawn activation is cancelled; its marker goes back.
-    "cancel_activation",
-    // An enemy unit or stack retreats (6.7).
-    "force_retreat",
-    // Assault dice rolled again at the cost of a hit.
-    "fighting_mad",
-    // `turns`: a unit may not fire.
-    "no_ammunition",
-    // The discards are shuffled back and a card drawn (11.2).
-    "reshuffle",
-    // An enemy commander leaves the map until next turn (4.12).
-    "commander_down",
-    // An exhausted brigade checks to regroup (8.13).
-    "regroup",
-    // Nothing.
-    "none",
+    "extra-assault-dice",
+    "point-blank-fire-any-unit",
+    "cancel-targeting-retreat",
+    "stampede-neighbour",
+    "skirmisher-does-not-disband",
+    "extra-fire-dice-with-risk",
+    "free-formation-change",
+    "remove-finished",
+    "extra-saves-after-hits",
+    "ready-commander-brigade",
+    "rally-commander-brigade",
+    "rally-check",
+    "cancel-retreat",
+    "force-exhaustion-check",
+    "fire-then-assault",
+    "reroll-any-die",
+    "cancel-activation",
+    "forced-retreat",
+    "reroll-assault-dice",
+    "reshuffle-on-draw",
+    "commander-off-map",
+    "regroup-check",
+    "extra-movement",
+    "cancel-fire",
+    "no-fire",
+    "extra-reserve",
+    "no-effect",
 ];
 
 /// The most card numbers a deck may hold.
 pub const MAX_CARDS: usize = 99;
 
-/// The most parameters a card may give.
-pub const MAX_PARAMS: usize = 8;
-
 /// The words a deck may use: [`TIMINGS`] and [`EFFECTS`] unless the
-/// caller knows others.
+/// caller knows others. Kinds of [`KINDS`] also have their windows and
+/// parameters checked.
 #[derive(Clone, Copy, Debug)]
 pub struct Words<'a> {
     /// Timing windows.
@@ -135,7 +260,8 @@ impl Default for Words<'static> {
 }
 
 /// Checks the deck: numbers 1 to 99, each once; known timing and effect
-/// words; bounded parameters.
+/// words, the timing one the kind allows; the kind's parameters only, in
+/// their bounds.
 pub fn check(cards: &[Card], words: &Words<'_>, f: &mut Findings) {
     let total: usize = cards.iter().map(|c| c.numbers.len()).sum();
     f.bound(&Field::key("card"), total, MAX_CARDS, "card numbers");
@@ -164,27 +290,56 @@ pub fn check(cards: &[Card], words: &Words<'_>, f: &mut Findings) {
                 format!("card number {n} is used twice"),
             );
         }
+        let timing_known = words.timings.contains(&card.timing.as_str());
         f.require(
-            words.timings.contains(&card.timing.as_str()),
+            timing_known,
             at("timing"),
-            format!("`{}` is not a timing window the engine knows", card.timing),
+            format!(
+                "`{}` is not a timing window the engine knows (B124)",
+                card.timing
+            ),
         );
         f.require(
             words.effects.contains(&card.effect.as_str()),
             at("effect"),
-            format!("`{}` is not an effect the engine knows", card.effect),
+            format!(
+                "`{}` is not an effect kind the engine knows (B125)",
+                card.effect
+            ),
         );
-        f.require(
-            card.params.len() <= MAX_PARAMS,
-            at("params"),
-            format!("at most {MAX_PARAMS} parameters"),
-        );
-        for (key, value) in &card.params {
-            f.require(
-                (-99..=99).contains(value),
-                at("params").then(key),
-                format!("parameter {key} = {value} is outside -99 to 99"),
+        if let Some(kind) = KINDS.iter().find(|k| k.name == card.effect) {
+            kind_params(i, card, kind, timing_known, f);
+        } else if !card.params.is_empty() {
+            f.push(
+                at("params"),
+                format!("`{}` takes no parameters", card.effect),
             );
+        }
+    }
+}
+
+/// A card's window and parameters against its kind's.
+fn kind_params(i: usize, card: &Card, kind: &Kind, timing_known: bool, f: &mut Findings) {
+    let at = |key: &str| Field::key("card").at(i).then(key);
+    f.require(
+        !timing_known || kind.windows.contains(&card.timing.as_str()),
+        at("timing"),
+        format!(
+            "`{}` is played in {}, not `{}` (B124)",
+            kind.name,
+            kind.windows.join(" or "),
+            card.timing
+        ),
+    );
+    for (name, value) in &card.params {
+        let field = at("params").then(name);
+        match kind.params.iter().find(|p| p.name() == name) {
+            None => f.push(field, format!("`{}` has no parameter `{name}`", kind.name)),
+            Some(rule) => f.require(
+                rule.allows(value),
+                field,
+                format!("`{name}` must be {}", rule.expected()),
+            ),
         }
     }
 }
@@ -194,15 +349,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn words_are_unique_lower_case_identifiers() {
+    fn every_kind_is_a_word_and_plays_in_known_windows() {
+        let names: Vec<&str> = KINDS.iter().map(|k| k.name).collect();
+        assert_eq!(names, EFFECTS);
+        for k in KINDS {
+            for w in k.windows {
+                assert!(TIMINGS.contains(w), "{} {w}", k.name);
+            }
+        }
         for list in [TIMINGS, EFFECTS] {
             for (i, w) in list.iter().enumerate() {
                 assert!(
-                    w.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'),
+                    w.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
                     "{w}"
                 );
                 assert!(!list[..i].contains(w), "{w} twice");
             }
         }
+    }
+
+    #[test]
+    fn parameters_are_bounded_by_their_rule() {
+        let hexes = NumberOrWord("hexes", 2, 2, &["long"]);
+        assert!(hexes.allows(&Param::Number(2)) && hexes.allows(&Param::Word("long".into())));
+        assert!(!hexes.allows(&Param::Number(3)) && !hexes.allows(&Param::Word("far".into())));
+        assert!(!hexes.allows(&Param::Flag(true)));
+        assert!(Flag("x").allows(&Param::Flag(false)) && !Flag("x").allows(&Param::Number(1)));
     }
 }

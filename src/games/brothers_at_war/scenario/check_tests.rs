@@ -188,6 +188,25 @@ fn brigades_and_units_are_checked() {
 }
 
 #[test]
+fn commanders_and_remnants_are_checked() {
+    let hale = "commander = { name = \"Col. Amos Hale\", at = \"0405\" }";
+    let at = |hex: &str| broken(hale, &hale.replace("0405", hex));
+    one_problem(&at("0808"), "at = \"0808\" }", "B19");
+    assert!(
+        check(&at("0809")).is_empty(),
+        "the ford opens its creek hex (B19)"
+    );
+    one_problem(
+        &broken(
+            "[remnant]\nfront = { firepower = 1",
+            "[remnant]\nfront = { firepower = 21",
+        ),
+        "firepower = 21",
+        "above 20",
+    );
+}
+
+#[test]
 fn the_set_up_is_checked() {
     one_problem(
         &broken(
@@ -258,12 +277,12 @@ fn the_track_deck_and_victory_are_checked() {
         "outside 1 to 99",
     );
     one_problem(
-        &broken("timing = \"never\"", "timing = \"sometimes\""),
+        &broken("timing = \"drawn\"", "timing = \"sometimes\""),
         "sometimes",
         "timing window",
     );
     one_problem(
-        &broken("effect = \"none\"", "effect = \"win\""),
+        &broken("effect = \"no-fire\"", "effect = \"win\""),
         "\"win\"",
         "effect",
     );
@@ -272,10 +291,38 @@ fn the_track_deck_and_victory_are_checked() {
         "0416",
         "off the map",
     );
+    one_problem(
+        &broken(
+            "timing = \"own-activation\"\neffect = \"extra-movement\"",
+            "timing = \"any\"\neffect = \"extra-movement\"",
+        ),
+        "timing = \"any\"\neffect = \"extra-movement\"",
+        "played in own-activation",
+    );
+    one_problem(
+        &broken("points = 1", "points = 9"),
+        "points = 9",
+        "a number 1 to 4",
+    );
+    one_problem(
+        &broken("reach = 2", "range = 2"),
+        "range = 2",
+        "no parameter `range`",
+    );
+    one_problem(
+        &broken("hexes = 2", "hexes = \"far\""),
+        "\"far\"",
+        "or long",
+    );
+    one_problem(
+        &broken("ignore-disband = true", "ignore-disband = 1"),
+        "ignore-disband = 1",
+        "true or false",
+    );
     // The engine's own words may be narrower than the defaults.
     let words = Words {
-        timings: &["any_time"],
-        effects: &["none"],
+        timings: &["any"],
+        effects: &["no-effect"],
     };
     let found = load_with(DEMO, &words).unwrap_err();
     assert!(found.len() > 20, "{}", found.len());

@@ -80,6 +80,11 @@ pub fn check(s: &Scenario, map: Option<&BattleMap>, f: &mut Findings) {
     if let Some(map) = map {
         set_up_stacks(units, &by_id, map, f);
     }
+    if let Some(r) = s.remnant {
+        for (face, ratings) in [("front", r.front), ("back", r.back)] {
+            bounded(Field::key("remnant").then(face), ratings, f);
+        }
+    }
     off_board(s, units, &by_id, f);
 }
 
@@ -169,11 +174,18 @@ fn brigade(
         Some(c) => match c.at {
             Some(hex) => {
                 if let Some(map) = map {
-                    f.require(
-                        map.contains(hex),
-                        at("commander").then("at"),
-                        format!("commander {} sets up at {hex}, off the map", c.name),
-                    );
+                    let field = at("commander").then("at");
+                    if !map.contains(hex) {
+                        f.push(
+                            field,
+                            format!("commander {} sets up at {hex}, off the map", c.name),
+                        );
+                    } else if prohibited_river(map, hex) {
+                        f.push(
+                            field,
+                            format!("commander {} sets up at {hex}, a river hex no ford opens (4.11, B19)", c.name),
+                        );
+                    }
                 }
             }
             None => f.require(
@@ -218,6 +230,17 @@ fn brigade(
     }
 }
 
+/// A river hex with no ford or bridge hexside: nothing may be placed in
+/// it (B19).
+fn prohibited_river(map: &BattleMap, hex: Hex) -> bool {
+    map.terrain_of(hex).river
+        && !map.neighbours(hex).any(|n| {
+            map.hexside(hex, n)
+                .iter()
+                .any(|id| map.hexside_kinds()[usize::from(id.0)].ford)
+        })
+}
+
 /// Whether a unit set up on this face may stand in this terrain: the
 /// chart's prohibitions for the kind of mover it is, and rivers (5.213).
 fn may_stand(t: &Terrain, kind: UnitKind, face: Face) -> bool {
@@ -231,7 +254,11 @@ fn may_stand(t: &Terrain, kind: UnitKind, face: Face) -> bool {
 }
 
 fn ratings(i: usize, face: &str, r: Ratings, f: &mut Findings) {
-    let field = Field::key("unit").at(i).then(face);
+    bounded(Field::key("unit").at(i).then(face), r, f);
+}
+
+/// Ratings within the bounds any counter keeps to.
+fn bounded(field: Field, r: Ratings, f: &mut Findings) {
     f.require(
         r.firepower <= MAX_FIREPOWER,
         field.clone().then("firepower"),
