@@ -68,7 +68,7 @@ pub fn load(text: &str) -> Result<Checked, Vec<Problem>> {
 
 /// Reads and checks a scenario file, the deck against `words`.
 pub fn load_with(text: &str, words: &Words<'_>) -> Result<Checked, Vec<Problem>> {
-    let scenario = Scenario::from_toml(text).map_err(|p| vec![p])?;
+    let scenario = Scenario::from_toml(text)?;
     let (map, found) = findings(&scenario, words);
     match map {
         Some(map) if found.is_empty() => Ok(Checked { scenario, map }),

@@ -91,6 +91,25 @@ fn syntax_errors_and_unknown_keys_name_their_line() {
 }
 
 #[test]
+fn every_syntax_error_is_reported() {
+    let text = broken("turns = 5", "turns = = 5").replacen(
+        "countdown_markers = 3",
+        "countdown_markers 3",
+        1,
+    );
+    let found = check(&text);
+    let lines: Vec<usize> = found.iter().map(|p| p.line).collect();
+    assert_eq!(
+        lines,
+        [
+            line_of(&text, "turns = = 5"),
+            line_of(&text, "countdown_markers 3")
+        ],
+        "{found:?}"
+    );
+}
+
+#[test]
 fn the_header_is_checked() {
     one_problem(
         &broken("format = \"orderly-brothers-at-war 1\"", "format = \"x 2\""),
