@@ -181,9 +181,12 @@ fn fire_points(s: &Scenario, f: &mut Findings) {
     }
 }
 
-/// The activation track (3.11-3.14): known symbols, and room for every
-/// marker that can be drawn in a turn (each brigade's, plus the two
-/// countdown markers that end the phase, 3.13).
+/// The activation track (3.11-3.14): known symbols; START and at least
+/// one more space, so that the two countdown markers that end the phase
+/// (2.23) have places; and, when countdown markers wait in the box, a
+/// countdown space to bring them into the cup (3.13, 3.14), or the phase
+/// could only end when the cup runs dry. A track shorter than the markers
+/// of a turn is allowed: later markers go to blank spaces (B38).
 fn track(s: &Scenario, f: &mut Findings) {
     let field = Field::key("activation");
     let spaces = &s.activation.spaces;
@@ -200,14 +203,15 @@ fn track(s: &Scenario, f: &mut Findings) {
             format!("`{space}` is not a track symbol: \"\", \"countdown\" or \"cards\" (3.14)"),
         );
     }
-    let markers: usize = s.brigades.iter().map(|b| usize::from(b.markers)).sum();
     f.require(
-        spaces.len() >= markers + 2,
+        spaces.len() >= 2,
         field.clone().then("spaces"),
-        format!(
-            "{} spaces cannot hold {markers} activation markers and 2 countdown markers (3.13)",
-            spaces.len()
-        ),
+        "the track needs START and at least one more space for the two countdown markers (2.23)",
+    );
+    f.require(
+        spaces.iter().any(|space| space == "countdown"),
+        field.clone().then("spaces"),
+        "no countdown space: the countdown markers in the box would never reach the cup (3.13, 3.14)",
     );
     f.require(
         (2..=9).contains(&s.activation.countdown_markers),

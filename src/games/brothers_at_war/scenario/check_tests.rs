@@ -280,10 +280,23 @@ fn the_track_deck_and_victory_are_checked() {
         "\"flags\"",
         "3.14",
     );
+    let track = |spaces: &str| {
+        let all = "spaces = [\"\", \"\", \"cards\", \"\", \"countdown\", \"\", \"\", \"cards\", \"\", \"countdown\", \"\", \"\", \"cards\", \"countdown\"]";
+        broken(all, &format!("spaces = [{spaces}]"))
+    };
     one_problem(
-        &broken("spaces = [\"\", \"\", \"cards\", \"\", \"countdown\", \"\", \"\", \"cards\", \"\", \"countdown\", \"\", \"\", \"cards\", \"countdown\"]", "spaces = [\"\", \"\", \"cards\", \"\", \"countdown\", \"\", \"\", \"cards\", \"\", \"countdown\"]"),
-        "spaces = ",
-        "cannot hold 9 activation markers",
+        &track("\"\", \"cards\", \"\""),
+        "spaces = [",
+        "no countdown space",
+    );
+    one_problem(
+        &track("\"countdown\""),
+        "spaces = [",
+        "START and at least one more",
+    );
+    assert!(
+        check(&track("\"\", \"countdown\"")).is_empty(),
+        "a short track is allowed (B38)"
     );
     one_problem(
         &broken("numbers = [27]", "numbers = [26]"),
