@@ -226,6 +226,21 @@ fn commanders_and_remnants_are_checked() {
 }
 
 #[test]
+fn only_cavalry_skirmishers_set_up_mounted() {
+    let text = broken(
+        "name = \"Rusk's Skirmishers\"",
+        "name = \"Rusk's Skirmishers\"\nface = \"back\"",
+    );
+    one_problem(&text, "face = \"back\"\nbrigade = \"rusk\"", "9.11");
+    let text = text.replacen(
+        "face = \"back\"\nbrigade = \"rusk\"",
+        "face = \"back\"\ncavalry_symbol = true\nbrigade = \"rusk\"",
+        1,
+    );
+    assert!(check(&text).is_empty());
+}
+
+#[test]
 fn the_set_up_is_checked() {
     one_problem(
         &broken(

@@ -323,6 +323,11 @@ fn unit(
         "only a skirmisher may be a sharpshooter (6.134)",
     );
     f.require(
+        !(u.kind == UnitKind::Skirmisher && u.face == Face::Back && !u.cavalry_symbol),
+        at("face"),
+        "only a cavalry skirmisher (cavalry_symbol) has a mounted side (9.11)",
+    );
+    f.require(
         !u.independent || u.kind == UnitKind::Skirmisher,
         at("independent"),
         "only a skirmisher may be independent (9.19)",
