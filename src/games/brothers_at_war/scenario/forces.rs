@@ -438,7 +438,7 @@ fn off_board(s: &Scenario, units: &[Unit], by_id: &HashMap<&str, &Brigade>, f: &
     for (i, card) in cards.iter().enumerate() {
         let at = |key: &str| Field::key("off_board").at(i).then(key);
         f.require(
-            short_id(&card.id) && ids.insert(card.id.as_str()),
+            short_id(&card.id) && ids.insert(card.id.to_ascii_lowercase()),
             at("id"),
             format!("off-board id `{}` must be a short id, used once", card.id),
         );
