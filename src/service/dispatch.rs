@@ -315,12 +315,16 @@ impl Work<'_> {
             (Command::Accept | Command::Decline, _) => {
                 self.orders_for(&[line.to_string()], game, seat)
             }
-            (other, _) => {
+            (_, _) => {
                 self.item(
                     line,
                     Answer::NotUnderstood(texts::say(
                         "mail.not_understood_here",
-                        minijinja::context! { command => format!("{other:?}") },
+                        // The command as the player wrote it, never Rust's
+                        // form of it.
+                        minijinja::context! {
+                            command => line.split_whitespace().next().unwrap_or_default().to_ascii_uppercase()
+                        },
                     )),
                 );
                 Ok(())

@@ -20,3 +20,4 @@
 
 pub mod core;
 pub mod scenario;
+pub mod text;
