@@ -19,5 +19,6 @@
 //! it by mail. The game is hosted as `brothersatwar`.
 
 pub mod core;
+pub mod engine;
 pub mod scenario;
 pub mod text;

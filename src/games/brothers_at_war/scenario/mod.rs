@@ -7,5 +7,6 @@
 
 pub mod field;
 pub mod model;
+pub mod registry;
 
 pub use model::Scenario;
