@@ -88,15 +88,25 @@ fn words(events: &[Event]) -> String {
         .join("; ")
 }
 
-/// Plays one random game; returns the number of steps it took.
-fn play(seed: u64) -> usize {
+/// The kind of an event, for counting what random play reaches.
+fn kind(e: &Event) -> String {
+    format!("{e:?}")
+        .split(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Plays one random game; returns the kinds of event it produced.
+fn play(seed: u64) -> BTreeMap<String, usize> {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let mut rng = XorShift::new(seed);
     let mut g = new_game();
     let size = g.battle.unit_count();
     let mut remnants = 0;
     let mut log: Vec<String> = Vec::new();
     let mut gone_before: Vec<bool> = g.unit_ids().map(|u| gone(g.unit(u).place)).collect();
-    for step in 0..20_000 {
+    for step in 0..20_000usize {
         let text = g.position();
         let back = BrothersAtWar::from_position(&text).expect("the position reads back");
         assert_eq!(back.position(), text, "seed {seed} step {step}");
@@ -113,6 +123,9 @@ fn play(seed: u64) -> usize {
                 .filter(|e| matches!(e, Event::RemnantPlaced { .. }))
                 .count();
             log.push(format!("{order}: {}", words(&events)));
+            for e in &events {
+                *seen.entry(kind(e)).or_default() += 1;
+            }
         } else if g.pending().is_some() {
             let legal = g.legal_orders();
             assert!(!legal.is_empty(), "seed {seed}: nothing legal at {text}");
@@ -129,6 +142,9 @@ fn play(seed: u64) -> usize {
             let order = legal[rng.below(legal.len())].clone();
             let events = g.apply(&order).expect("a listed order applies");
             log.push(format!("{order}: {}", words(&events)));
+            for e in &events {
+                *seen.entry(kind(e)).or_default() += 1;
+            }
             remnants += events
                 .iter()
                 .filter(|e| matches!(e, Event::RemnantPlaced { .. }))
@@ -136,7 +152,7 @@ fn play(seed: u64) -> usize {
         } else {
             assert!(g.outcome().is_some(), "seed {seed}: stuck at {text}");
             assert!(g.legal_orders().is_empty());
-            return step;
+            return seen;
         }
         assert_eq!(g.now.units.len(), size + remnants, "seed {seed}");
         for (i, u) in g.unit_ids().enumerate() {
@@ -153,9 +169,13 @@ fn play(seed: u64) -> usize {
 
 #[test]
 fn random_games_keep_every_property_and_reach_the_end() {
-    for seed in 0..12 {
-        play(seed);
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for seed in 0..40 {
+        for (k, n) in play(seed) {
+            *seen.entry(k).or_default() += n;
+        }
     }
+    eprintln!("{seen:?}");
 }
 
 #[test]

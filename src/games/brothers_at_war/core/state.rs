@@ -37,6 +37,8 @@ pub enum Place {
     Removed,
     /// Left the map where the scenario allows it (5.214).
     Exited,
+    /// On an off-board artillery card (9.4): never moves.
+    OffBoard,
 }
 
 /// One unit's state.

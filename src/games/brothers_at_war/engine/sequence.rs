@@ -33,6 +33,7 @@ impl BrothersAtWar {
             .iter()
             .map(|u| UnitState {
                 place: match (u.at, &u.enters, u.kind) {
+                    _ if u.off_board.is_some() => Place::OffBoard,
                     (Some(h), _, _) => Place::Map(h),
                     (None, None, UnitKind::Skirmisher) => Place::Display,
                     _ => Place::Waiting,
