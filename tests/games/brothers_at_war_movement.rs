@@ -7,81 +7,10 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+use common::brothersatwar::{activating, game, hex, id, only, order, refused, unit_mut};
 use orderly::games::brothers_at_war::core::event::Event;
-use orderly::games::brothers_at_war::core::ids::UnitId;
-use orderly::games::brothers_at_war::core::state::{
-    Activation, BrothersAtWar, Place, Step, UnitState,
-};
-use orderly::games::brothers_at_war::core::Hex;
-use orderly::games::brothers_at_war::engine::Refusal;
+use orderly::games::brothers_at_war::core::state::{BrothersAtWar, Place, Step};
 use orderly::games::brothers_at_war::scenario::model::Face;
-use orderly::games::brothers_at_war::scenario::{registry, Scenario};
-use orderly::games::{CitesRule, Game, GameOptions};
-
-const SKIRMISH: &str = include_str!("../data/brothersatwar/skirmish.toml");
-
-fn hex(name: &str) -> Hex {
-    name.parse().unwrap()
-}
-
-fn game() -> BrothersAtWar {
-    let s: Scenario = toml::from_str(SKIRMISH).unwrap();
-    let b = registry::register(s).unwrap();
-    BrothersAtWar::new(&GameOptions {
-        scenario: Some(b.scenario.id.clone()),
-        ..GameOptions::default()
-    })
-}
-
-fn id(g: &BrothersAtWar, name: &str) -> UnitId {
-    g.unit_named(name).unwrap()
-}
-
-fn unit_mut<'a>(g: &'a mut BrothersAtWar, name: &str) -> &'a mut UnitState {
-    let u = id(g, name);
-    &mut g.now.units[u.index()]
-}
-
-/// Every unit of the order of battle off the map, then these placed.
-fn only(g: &mut BrothersAtWar, placed: &[(&str, &str)]) {
-    for u in g.unit_ids().collect::<Vec<_>>() {
-        if matches!(g.unit(u).place, Place::Map(_)) {
-            g.now.units[u.index()].place = Place::Removed;
-        }
-    }
-    for (name, at) in placed {
-        let u = id(g, name);
-        g.now.units[u.index()].place = Place::Map(hex(at));
-    }
-}
-
-/// The brigade activating, its units recovered, no check or draw waiting.
-fn activating(g: &mut BrothersAtWar, brigade: &str) {
-    let b = g.battle.brigade_named(brigade).unwrap();
-    g.now.draws.clear();
-    g.now.checks.clear();
-    g.now.activation = Some(Activation {
-        brigade: b,
-        free: false,
-        acted: Vec::new(),
-        disbanded: Vec::new(),
-        entered: Vec::new(),
-        group: None,
-    });
-    g.now.step = Step::Units(b);
-}
-
-fn order(g: &mut BrothersAtWar, text: &str) -> Result<Vec<Event>, Refusal> {
-    let o = g.parse_order(text).unwrap();
-    g.apply(&o)
-}
-
-fn refused(g: &mut BrothersAtWar, text: &str) -> &'static str {
-    let before = g.position();
-    let r = order(g, text).expect_err(text);
-    assert_eq!(g.position(), before, "a refusal leaves the state unchanged");
-    r.rule().0
-}
 
 fn spent(g: &BrothersAtWar) -> u8 {
     g.now

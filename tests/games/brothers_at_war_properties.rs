@@ -21,30 +21,13 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
+use common::brothersatwar::game;
 use common::rng::XorShift;
-use orderly::games::brothers_at_war::core::battle::Battle;
 use orderly::games::brothers_at_war::core::event::Event;
 use orderly::games::brothers_at_war::core::state::{BrothersAtWar, Place, Step};
 use orderly::games::brothers_at_war::scenario::model::UnitKind;
-use orderly::games::brothers_at_war::scenario::{registry, Scenario};
-use orderly::games::{Game, GameOptions};
-
-const SKIRMISH: &str = include_str!("../data/brothersatwar/skirmish.toml");
-
-fn battle() -> Arc<Battle> {
-    let s: Scenario = toml::from_str(SKIRMISH).expect("the test battle reads");
-    registry::register(s).expect("the test battle compiles")
-}
-
-fn new_game() -> BrothersAtWar {
-    let b = battle();
-    BrothersAtWar::new(&GameOptions {
-        scenario: Some(b.scenario.id.clone()),
-        ..GameOptions::default()
-    })
-}
+use orderly::games::Game;
 
 fn gone(p: Place) -> bool {
     matches!(p, Place::Eliminated | Place::Removed | Place::Exited)
@@ -101,7 +84,7 @@ fn kind(e: &Event) -> String {
 fn play(seed: u64) -> BTreeMap<String, usize> {
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let mut rng = XorShift::new(seed);
-    let mut g = new_game();
+    let mut g = game();
     let size = g.battle.unit_count();
     let mut remnants = 0;
     let mut log: Vec<String> = Vec::new();
@@ -180,7 +163,7 @@ fn random_games_keep_every_property_and_reach_the_end() {
 
 #[test]
 fn a_new_game_waits_for_the_deal() {
-    let g = new_game();
+    let g = game();
     let chance = g.chance().expect("the deal draws cards");
     assert_eq!(chance.outcomes, 8);
     assert_eq!(chance.private_to, Some(orderly::games::Seat::North));

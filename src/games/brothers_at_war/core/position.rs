@@ -70,7 +70,19 @@ fn check(battle: &Battle, now: &Dynamic) -> Result<(), ParseError> {
                 .all(unit_ok)
             && a.group.as_ref().is_none_or(|g| g.units.iter().all(unit_ok))
     });
+    let step_ok = match &now.step {
+        super::state::Step::Recovery(b)
+        | super::state::Step::Units(b)
+        | super::state::Step::PassDiscard(b)
+        | super::state::Step::Commander(b) => brigade_ok(b) && now.activation.is_some(),
+        _ => true,
+    };
+    let lists_ok = now.free_due.iter().chain(&now.free_queue).all(brigade_ok)
+        && now.units[..units].iter().all(|u| u.generic.is_none())
+        && now.units[units..].iter().all(|u| u.generic.is_some());
     if !markers_ok
+        || !step_ok
+        || !lists_ok
         || !checks_ok
         || !activation_ok
         || !now.exhausted_box.iter().all(brigade_ok)
