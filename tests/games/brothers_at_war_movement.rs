@@ -396,3 +396,45 @@ fn an_enemy_moving_within_three_hexes_commits_an_uncommitted_brigade() {
     let reserve = g.battle.brigade_named("reserve").unwrap();
     assert!(g.brigade(reserve).committing && !g.brigade(reserve).committed);
 }
+
+#[test]
+fn an_enemy_skirmisher_next_to_a_unit_that_enters_disbands() {
+    let mut g = game();
+    only(&mut g, &[("2NYA", "0204"), ("GSK", "0206")]);
+    activating(&mut g, "blue");
+    let e = order(&mut g, "2NYA MOVE 0304").unwrap();
+    assert!(
+        !e.iter().any(|e| matches!(e, Event::Disbanded { .. })),
+        "two hexes off"
+    );
+    let e = order(&mut g, "2NYA MOVE 0305").unwrap();
+    assert!(e.contains(&Event::Disbanded {
+        skirmisher: "GSK".into()
+    }));
+    assert_eq!(g.unit(id(&g, "GSK")).place, Place::Display);
+}
+
+#[test]
+fn skirmishers_do_not_count_while_moving_and_a_disrupted_one_disbands() {
+    let mut g = game();
+    only(
+        &mut g,
+        &[("1NY", "0204"), ("2NYA", "0204"), ("1CAV", "0104")],
+    );
+    unit_mut(&mut g, "BSK").place = Place::Map(hex("0204"));
+    activating(&mut g, "horse");
+    // Two units and a skirmisher, then 1CAV: three that count (5.31); the
+    // skirmisher is not disrupted but disbands (9.12).
+    let e = order(&mut g, "1CAV MOVE 0204").unwrap();
+    assert!(e.contains(&Event::Disrupted {
+        unit: "2NYA".into(),
+        why: "overstacked, 5.31".into()
+    }));
+    assert_eq!(
+        g.unit(id(&g, "BSK")).place,
+        Place::Map(hex("0204")),
+        "5.31: ignored"
+    );
+    g.disrupt(id(&g, "BSK"), "a test", false, &mut Vec::new());
+    assert_eq!(g.unit(id(&g, "BSK")).place, Place::Display, "9.12");
+}

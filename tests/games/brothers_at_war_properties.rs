@@ -158,7 +158,36 @@ fn random_games_keep_every_property_and_reach_the_end() {
             *seen.entry(k).or_default() += n;
         }
     }
-    eprintln!("{seen:?}");
+    // Random play of this battle reaches every part of the machinery
+    // that needs no fire: the deal, checks, movement and its stacking,
+    // skirmishers, passing, commanders, commitment, the end phase.
+    for kind in [
+        "Activates",
+        "ActivationPhaseEnds",
+        "BothDraw",
+        "CardDrawn",
+        "Checked",
+        "CommanderMoved",
+        "Committed",
+        "Control",
+        "CountdownAdded",
+        "Deployed",
+        "Disbanded",
+        "Discarded",
+        "Disrupted",
+        "Ended",
+        "Formed",
+        "Moved",
+        "Passed",
+        "TurnBegins",
+        "Unformed",
+    ] {
+        assert!(
+            seen.contains_key(kind),
+            "random play never reached {kind}: {seen:?}"
+        );
+    }
+    assert_eq!(seen.get("Over"), Some(&40), "every game ended");
 }
 
 #[test]

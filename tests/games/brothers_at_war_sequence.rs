@@ -167,9 +167,7 @@ fn rally_checks_leave_out_units_next_to_an_enemy_and_count_the_commander() {
     assert_eq!(rally[0].bonus, 1);
     g.now.step = Step::Recovery(brigade(&g, "gray"));
     let k = g.now.checks.len();
-    let mut roll = vec![4u8; k];
-    roll[0] = 4;
-    let e = g.apply(&Order::Roll(roll)).unwrap();
+    let e = g.apply(&Order::Roll(vec![4u8; k])).unwrap();
     assert!(e
         .iter()
         .any(|e| matches!(e, Event::Checked { success: true, .. })));
@@ -329,7 +327,7 @@ fn clean_up_takes_key_hexes_and_an_instant_victory_ends_the_battle() {
         side: Side::Confederacy
     }));
     assert!(
-        g.now.control.get(&hex("0404")).is_none(),
+        !g.now.control.contains_key(&hex("0404")),
         "skirmishers take no hex (2.41)"
     );
     let o = g.outcome().unwrap();

@@ -202,6 +202,11 @@ impl BrothersAtWar {
     /// Disrupts a unit (6.53); formed infantry unforms instead where the
     /// rule says so (`unform`: 5.31).
     pub fn disrupt(&mut self, unit: UnitId, why: &str, unform: bool, events: &mut Vec<Event>) {
+        // 9.12: a skirmisher that would be Disrupted disbands instead.
+        if self.kind_of(unit) == UnitKind::Skirmisher && self.hex_of(unit).is_some() {
+            self.disband(unit, events);
+            return;
+        }
         if unform && self.formation(unit) == Formation::Formed {
             self.now.units[unit.index()].face = Face::Back;
             events.push(Event::Unformed {
@@ -261,7 +266,24 @@ impl BrothersAtWar {
         });
         self.overstack(&group.units, to, events);
         self.commit_near(&group.units, to, events);
+        self.skirmishers_make_way(&group.units, to, events);
         Ok(())
+    }
+
+    /// 9.14: enemy skirmishers next to the hex a unit enters disband (the
+    /// point blank fire of 6.151 they may give first is the fire code's).
+    fn skirmishers_make_way(&mut self, movers: &[UnitId], hex: Hex, events: &mut Vec<Event>) {
+        let enemy = self.side_of(movers[0]).other();
+        let near: Vec<UnitId> = self
+            .units_of(enemy)
+            .filter(|&e| {
+                self.kind_of(e) == UnitKind::Skirmisher
+                    && self.hex_of(e).is_some_and(|h| h.is_neighbour(hex))
+            })
+            .collect();
+        for e in near {
+            self.disband(e, events);
+        }
     }
 
     /// 5.31: past the limit, the units already in the hex are Disrupted
