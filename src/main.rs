@@ -82,6 +82,9 @@ enum Command {
         /// The record file (as `orderly export` or the last mail gives it).
         record: std::path::PathBuf,
     },
+    /// Work with Brothers at War scenario files (docs/brothers-at-war-scenarios.md).
+    #[command(subcommand)]
+    Scenario(ScenarioCommand),
     /// Run the service: poll the incoming Maildir, process every mail, send
     /// the replies; stops cleanly on SIGINT or SIGTERM.
     Serve,
@@ -134,6 +137,48 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// `orderly scenario ...`.
+#[derive(Subcommand)]
+enum ScenarioCommand {
+    /// Check a scenario file: print `FILE:LINE: problem` for each problem
+    /// and exit 1, or a one-line summary when it is fine.
+    Check {
+        /// The scenario file (TOML).
+        file: std::path::PathBuf,
+    },
+}
+
+/// Reads and checks a Brothers at War scenario file, printing the
+/// summary when it is fine; the problems, by line, when not. Reads at most
+/// one byte past the format's size limit, so that a huge file is refused
+/// without being read whole.
+fn check_scenario(file: &std::path::Path) -> anyhow::Result<Result<(), Vec<(usize, String)>>> {
+    use orderly::games::brothers_at_war::scenario::{self, read::MAX_FILE_BYTES};
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(file)
+        .and_then(|f| f.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut bytes))
+        .with_context(|| format!("reading {}", file.display()))?;
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+            let line = 1 + valid.iter().filter(|&&b| b == b'\n').count();
+            return Ok(Err(vec![(line, "not UTF-8 text".to_owned())]));
+        }
+    };
+    match scenario::load(&text) {
+        Ok(checked) => {
+            println!("{}: fine", checked.summary());
+            Ok(Ok(()))
+        }
+        Err(problems) => Ok(Err(problems
+            .into_iter()
+            .map(|p| (p.line, p.message))
+            .collect())),
+    }
 }
 
 /// What `orderly engine` is asked for, before the game is known.
@@ -388,6 +433,15 @@ fn main() -> anyhow::Result<()> {
                 print!("{report}");
             } else {
                 eprint!("{report}");
+                std::process::exit(1);
+            }
+        }
+        Command::Scenario(ScenarioCommand::Check { file }) => {
+            let problems = check_scenario(&file)?;
+            if let Err(problems) = problems {
+                for (line, message) in problems {
+                    eprintln!("{}:{line}: {message}", file.display());
+                }
                 std::process::exit(1);
             }
         }

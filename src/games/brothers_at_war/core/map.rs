@@ -115,6 +115,18 @@ impl BattleMap {
     /// Resolves the scenario's map and charts; every problem found, each
     /// naming the field (`map.terrain` row 3 column 7, `map.roads[2]` ...).
     pub fn build(scenario: &Scenario) -> Result<BattleMap, Vec<MapProblem>> {
+        match Self::build_partial(scenario) {
+            (Some(map), problems) if problems.is_empty() => Ok(map),
+            (_, problems) => Err(problems),
+        }
+    }
+
+    /// As [`build`](Self::build), but also the map as far as it could be
+    /// resolved despite the problems (a hex whose character is unknown
+    /// gets the chart's first terrain type, a bad hexside or road entry is
+    /// left out), so that a checker can go on to the set-up and report
+    /// those problems too. `None` only when the terrain chart is empty.
+    pub fn build_partial(scenario: &Scenario) -> (Option<BattleMap>, Vec<MapProblem>) {
         let mut problems = Problems(Vec::new());
         let map = &scenario.map;
         for (name, value) in [("columns", map.columns), ("rows", map.rows)] {
@@ -184,12 +196,21 @@ impl BattleMap {
             }
         }
         for (i, point) in map.fire_points.iter().enumerate() {
-            if !built.on_edge(point.at) {
+            let field = Field::keys("map.fire_points").at(i);
+            if !built.contains(point.at) {
                 problems.push(
-                    Field::keys("map.fire_points").at(i).then("at"),
+                    field.clone().then("at"),
+                    format!("fire point {} is off the map (9.41)", point.at),
+                );
+            }
+            if !built.on_edge(point.sight_from()) {
+                let key = if point.edge.is_some() { "edge" } else { "at" };
+                problems.push(
+                    field.then(key),
                     format!(
-                        "fire point {} must be a hex on the map's edge (9.41)",
-                        point.at
+                        "fire point {}'s sight starts from {}, which must be on the map's edge (9.42, B112); give `edge` when the point is inland",
+                        point.id,
+                        point.sight_from()
                     ),
                 );
             }
@@ -202,11 +223,8 @@ impl BattleMap {
                 );
             }
         }
-        if problems.0.is_empty() {
-            Ok(built)
-        } else {
-            Err(problems.0)
-        }
+        let usable = !built.terrains.is_empty();
+        (usable.then_some(built), problems.0)
     }
 
     /// The legend, character to terrain id.
@@ -806,10 +824,33 @@ countdown_markers = 1
                 .push(crate::games::brothers_at_war::scenario::model::FirePoint {
                     id: "A".into(),
                     at: hex("0202"),
+                    edge: None,
                     range: 4,
                 })
         });
         assert_eq!(found[0].field.to_string(), "map.fire_points[0].at");
+        let inland = |edge: &str| crate::games::brothers_at_war::scenario::model::FirePoint {
+            id: "A".into(),
+            at: hex("0202"),
+            edge: Some(hex(edge)),
+            range: 4,
+        };
+        assert!(BattleMap::build(&scenario(|s| s.map.fire_points.push(inland("0402")))).is_ok());
+        let found = problems(|s| s.map.fire_points.push(inland("0202")));
+        assert_eq!(found[0].field.to_string(), "map.fire_points[0].edge");
+    }
+
+    #[test]
+    fn a_partial_map_survives_its_problems() {
+        let (map, found) = BattleMap::build_partial(&scenario(|s| {
+            s.map.terrain[0] = ". . w x".into();
+        }));
+        let map = map.unwrap();
+        assert_eq!(found.len(), 1);
+        assert!(map.contains(hex("0403")) && !map.contains(hex("0503")));
+        assert_eq!(map.terrain_name(map.terrain(hex("0301"))), "woods");
+        let (map, _) = BattleMap::build_partial(&scenario(|s| s.terrain.clear()));
+        assert!(map.is_none());
     }
 
     #[test]

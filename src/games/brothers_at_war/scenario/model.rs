@@ -60,6 +60,10 @@ pub struct Scenario {
     /// The units: regiments, batteries, skirmishers, remnants.
     #[serde(default, rename = "unit")]
     pub units: Vec<Unit>,
+    /// The ratings of a generic remnant, one pair of faces for all of
+    /// them (9.22, B110); none when the battle leaves no generic remnants.
+    #[serde(default)]
+    pub remnant: Option<RemnantCounter>,
     /// The activation track (2.21, 3.14).
     pub activation: ActivationTrack,
     /// Off-board artillery cards (9.4).
@@ -121,7 +125,7 @@ pub struct Map {
     pub legend: BTreeMap<String, String>,
     /// One line per row of terrain characters.
     pub terrain: Vec<String>,
-    /// One line per row of elevation digits (1-9); every hex level 1 when
+    /// One line per row of elevation digits (0-9); every hex level 1 when
     /// left out.
     #[serde(default)]
     pub levels: Vec<String>,
@@ -424,6 +428,10 @@ pub struct Unit {
     /// Its brigade's id; none for remnants.
     #[serde(default)]
     pub brigade: Option<String>,
+    /// Whose unit it is: its brigade's side unless said; a remnant of no
+    /// brigade must say (9.2).
+    #[serde(default)]
+    pub side: Option<Side>,
     /// What it is.
     pub kind: UnitKind,
     /// Its front side's ratings.
@@ -468,6 +476,16 @@ pub struct Unit {
 
 fn front() -> Face {
     Face::Front
+}
+
+/// The faces of a generic remnant (9.22, B110).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RemnantCounter {
+    /// Its front face.
+    pub front: Ratings,
+    /// Its back face.
+    pub back: Ratings,
 }
 
 /// A reinforcement's arrival (10.1).
@@ -521,10 +539,21 @@ pub struct OffBoard {
 pub struct FirePoint {
     /// Its id, named by off-board cards.
     pub id: String,
-    /// The map-edge hex it stands on; sight lines start there (9.42).
+    /// The hex it is printed in; ranges are counted from it (9.41).
     pub at: Hex,
+    /// The map-edge hex sight lines start from (9.42, B112): `at` when
+    /// left out, which must then be on the edge.
+    #[serde(default)]
+    pub edge: Option<Hex>,
     /// The range number printed beside it (9.41).
     pub range: u8,
+}
+
+impl FirePoint {
+    /// The edge hex its sight lines start from (9.42, B112).
+    pub fn sight_from(&self) -> Hex {
+        self.edge.unwrap_or(self.at)
+    }
 }
 
 /// One battle card, or several identical ones (11.1, 11.3).
@@ -541,13 +570,27 @@ pub struct Card {
     /// What it does: one of the effect kinds the engine implements
     /// (docs/brothers-at-war-rulings.md).
     pub effect: String,
-    /// The effect's parameters (how many dice, how many hexes ...).
+    /// The effect's parameters (how many dice, how many hexes ...), each a
+    /// number, `true`/`false` or a word, as the effect kind defines them
+    /// (docs/brothers-at-war-rulings.md, "Card effect kinds").
     #[serde(default)]
-    pub params: BTreeMap<String, i64>,
+    pub params: BTreeMap<String, Param>,
     /// The card's text as players read it: an owner's transcription stays
     /// on his machine; ours is our own words.
     #[serde(default)]
     pub text: String,
+}
+
+/// One parameter of a card's effect.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Param {
+    /// A small number (`dice = 2`).
+    Number(i64),
+    /// Yes or no (`cancel-overstack = true`).
+    Flag(bool),
+    /// A word (`unit = "artillery"`, `hexes = "long"`).
+    Word(String),
 }
 
 /// How the battle is won (2.4).
