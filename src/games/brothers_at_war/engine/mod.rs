@@ -1,4 +1,21 @@
-//! What the rules do, one idea per file, citing the rulebook's numbers.
+//! What the rules do: the turn sequence, recovery, activation and
+//! movement, sight lines and the arithmetic of fire, one idea per file,
+//! each citing the rulebook's numbers.
 
+pub mod activation;
+pub mod apply;
+pub mod cleanup;
+pub mod display;
 pub mod fire_math;
+pub mod game;
+pub mod ground;
+pub mod legal;
+pub mod movement;
+pub mod near;
+pub mod recovery;
+pub mod refusal;
+pub mod sequence;
 pub mod sight;
+
+pub use game::Decision;
+pub use refusal::Refusal;

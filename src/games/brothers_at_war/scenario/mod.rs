@@ -20,6 +20,7 @@ pub mod lines;
 pub mod model;
 pub mod problem;
 pub mod read;
+pub mod registry;
 
 pub use check::{check, load, Checked};
 pub use model::Scenario;

@@ -1,0 +1,280 @@
+//! What happened when an order was applied, as data. `Display` words it
+//! for everybody: a card drawn says who drew, never which card (11: hands
+//! are hidden); the card's number is in the data for its owner's words.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::formation::Formation;
+use super::hex::Hex;
+use super::state::{CheckKind, Ending};
+use crate::games::brothers_at_war::scenario::model::Side;
+
+/// The result of a fate check (2.33).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fate {
+    /// 1-3: the brigade breaks.
+    Break,
+    /// 4-5: it stays exhausted.
+    Exhausted,
+    /// 6 or more: it regroups.
+    Regroup,
+}
+
+/// Something that happened.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Event {
+    /// A turn began (2.1).
+    TurnBegins(u8),
+    /// A marker was drawn from the cup and placed on the track (2.21):
+    /// the brigade's id, or `countdown`.
+    MarkerPlaced {
+        /// What it is.
+        marker: String,
+        /// Its space, from START = 1.
+        space: u8,
+    },
+    /// A track symbol put a countdown marker in the cup (3.14 a).
+    CountdownAdded,
+    /// A track symbol has both players draw a card (3.14 b).
+    BothDraw,
+    /// A side drew a battle card (11.2).
+    CardDrawn {
+        /// Who.
+        side: Side,
+        /// The card: for its owner's eyes.
+        card: u8,
+    },
+    /// A side discarded a card, face up (11.2).
+    Discarded {
+        /// Who.
+        side: Side,
+        /// The card.
+        card: u8,
+    },
+    /// A rally or command check (3.211, 4.31).
+    Checked {
+        /// Which check.
+        kind: CheckKind,
+        /// The units.
+        units: Vec<String>,
+        /// The die.
+        die: u8,
+        /// Added to it.
+        bonus: u8,
+        /// Whether it succeeded.
+        success: bool,
+    },
+    /// A brigade's fate check (2.33).
+    FateChecked {
+        /// The brigade.
+        brigade: String,
+        /// The die.
+        die: u8,
+        /// Added to it.
+        bonus: u8,
+        /// The result.
+        fate: Fate,
+    },
+    /// A brigade activates (2.22); `free` for a free activation (2.321).
+    Activates {
+        /// The brigade.
+        brigade: String,
+        /// A free activation.
+        free: bool,
+    },
+    /// Units moved one hex (5.21); `from` none when entering the map.
+    Moved {
+        /// The units.
+        units: Vec<String>,
+        /// From.
+        from: Option<Hex>,
+        /// To.
+        to: Hex,
+        /// Movement points paid.
+        cost: u8,
+    },
+    /// A unit changed formation (5.22).
+    Formed {
+        /// The unit.
+        unit: String,
+        /// Its new formation.
+        formation: Formation,
+    },
+    /// A unit became Disrupted; `why` cites the rule.
+    Disrupted {
+        /// The unit.
+        unit: String,
+        /// The rule.
+        why: String,
+    },
+    /// Formed infantry became unformed (5.31, 5.34).
+    Unformed {
+        /// The unit.
+        unit: String,
+    },
+    /// Units ended their activation; `finished` false after hold fire (5.25).
+    Ended {
+        /// The units.
+        units: Vec<String>,
+        /// Marked Finished.
+        finished: bool,
+    },
+    /// A skirmisher deployed (9.13).
+    Deployed {
+        /// The skirmisher.
+        skirmisher: String,
+        /// Where.
+        at: Hex,
+    },
+    /// A skirmisher disbanded to its display (9.14).
+    Disbanded {
+        /// The skirmisher.
+        skirmisher: String,
+    },
+    /// A brigade passed (3.221).
+    Passed {
+        /// The brigade.
+        brigade: String,
+    },
+    /// A commander moved, or stayed (`to` none) (3.23).
+    CommanderMoved {
+        /// The brigade.
+        brigade: String,
+        /// Where.
+        to: Option<Hex>,
+    },
+    /// A brigade's markers go to the track: committed next turn (3.15, 3.151).
+    Committed {
+        /// The brigade.
+        brigade: String,
+    },
+    /// A brigade recovered a spent reserve (8.13).
+    ReserveRecovered {
+        /// The brigade.
+        brigade: String,
+    },
+    /// A brigade broke (8.3, 2.33).
+    Broken {
+        /// The brigade.
+        brigade: String,
+    },
+    /// A generic remnant was placed (2.33 a).
+    RemnantPlaced {
+        /// Its name.
+        unit: String,
+        /// Where.
+        at: Hex,
+    },
+    /// A side took control of a key hex (2.41).
+    Control {
+        /// The hex.
+        hex: Hex,
+        /// The side.
+        side: Side,
+    },
+    /// The activation phase ended (2.23).
+    ActivationPhaseEnds,
+    /// The battle ended (2.4).
+    Over(Ending),
+}
+
+fn list(units: &[String]) -> String {
+    units.join(" and ")
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::TurnBegins(t) => write!(f, "turn {t} begins"),
+            Event::MarkerPlaced { marker, space } => {
+                write!(f, "{marker} marker drawn, placed on space {space}")
+            }
+            Event::CountdownAdded => f.write_str("a countdown marker goes into the cup"),
+            Event::BothDraw => f.write_str("both players draw a card"),
+            Event::CardDrawn { side, .. } => write!(f, "{} draws a card", side.code()),
+            Event::Discarded { side, card } => write!(f, "{} discards card {card}", side.code()),
+            Event::Checked {
+                kind,
+                units,
+                die,
+                bonus,
+                success,
+            } => write!(
+                f,
+                "{} {} check: {die}{} - {}",
+                list(units),
+                match kind {
+                    CheckKind::Rally => "rally",
+                    CheckKind::Command => "command",
+                    CheckKind::Fate => "fate",
+                },
+                if *bonus > 0 {
+                    format!("+{bonus}")
+                } else {
+                    String::new()
+                },
+                if *success { "passed" } else { "failed" }
+            ),
+            Event::FateChecked {
+                brigade,
+                die,
+                bonus,
+                fate,
+            } => write!(
+                f,
+                "{brigade} fate check: {die}{} - {}",
+                if *bonus > 0 {
+                    format!("+{bonus}")
+                } else {
+                    String::new()
+                },
+                match fate {
+                    Fate::Break => "breaks",
+                    Fate::Exhausted => "remains exhausted",
+                    Fate::Regroup => "regroups",
+                }
+            ),
+            Event::Activates { brigade, free } => {
+                write!(
+                    f,
+                    "{brigade} activates{}",
+                    if *free { " (free)" } else { "" }
+                )
+            }
+            Event::Moved {
+                units,
+                from,
+                to,
+                cost,
+            } => match from {
+                Some(from) => write!(f, "{} {from}-{to} ({cost} MP)", list(units)),
+                None => write!(f, "{} enters at {to} ({cost} MP)", list(units)),
+            },
+            Event::Formed { unit, formation } => write!(f, "{unit} now {formation:?}"),
+            Event::Disrupted { unit, why } => write!(f, "{unit} Disrupted ({why})"),
+            Event::Unformed { unit } => write!(f, "{unit} unformed"),
+            Event::Ended { units, finished } => write!(
+                f,
+                "{} {}",
+                list(units),
+                if *finished { "Finished" } else { "holds fire" }
+            ),
+            Event::Deployed { skirmisher, at } => write!(f, "{skirmisher} deploys at {at}"),
+            Event::Disbanded { skirmisher } => write!(f, "{skirmisher} disbands"),
+            Event::Passed { brigade } => write!(f, "{brigade} passes"),
+            Event::CommanderMoved { brigade, to } => match to {
+                Some(h) => write!(f, "{brigade} commander to {h}"),
+                None => write!(f, "{brigade} commander stays"),
+            },
+            Event::Committed { brigade } => write!(f, "{brigade} committed"),
+            Event::ReserveRecovered { brigade } => write!(f, "{brigade} recovers a reserve"),
+            Event::Broken { brigade } => write!(f, "{brigade} breaks"),
+            Event::RemnantPlaced { unit, at } => write!(f, "remnant {unit} at {at}"),
+            Event::Control { hex, side } => write!(f, "{} controls {hex}", side.code()),
+            Event::ActivationPhaseEnds => f.write_str("the activation phase ends"),
+            Event::Over(e) => write!(f, "the battle is over: {e:?}"),
+        }
+    }
+}

@@ -1,0 +1,417 @@
+//! The orders as data and their canonical notation, short enough to write
+//! by mail (docs/brothers-at-war-orders.md).
+//!
+//! A unit order names one unit, or the two units of a stack, then a verb:
+//! `19IN MOVE 0713 0714`, `19IN 2WI FIRE 0916`. Other orders start with
+//! their verb: `PASS`, `COMMANDER 0712`, `DISCARD 17`. Chance orders (the
+//! cup, dice, cards) are written by the service: `DRAW 3`, `ROLL 5 6 2`,
+//! `CARD 17`. `Display` writes the canonical form; `FromStr` reads it back
+//! in any case and spacing. Unit names are kept as written: the game
+//! canonicalises them against its scenario
+//! ([`Game::parse_order`](crate::games::Game::parse_order)).
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use super::hex::Hex;
+use crate::games::ParseError;
+
+/// The most hexes one MOVE order may list.
+pub const MAX_PATH: usize = 32;
+/// The most dice one ROLL order may carry (6^12 outcomes fit a `u32`).
+pub const MAX_DICE: usize = 12;
+/// The most units one order may name: a stack is at most two (5.3).
+pub const MAX_UNITS: usize = 2;
+
+/// One order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Order {
+    /// An action of a unit or of the two units of a stack (5.2).
+    Act {
+        /// The units, by their scenario ids (1 or 2).
+        units: Vec<String>,
+        /// What they do.
+        action: Action,
+    },
+    /// The brigade activates none of its units and draws a card (3.221).
+    Pass,
+    /// The brigade is done activating units: on to moving its commander
+    /// (3.22, 3.23).
+    End,
+    /// The move commander step (3.23, 4.11): a hex, or `None` to stay
+    /// (`COMMANDER STAY`).
+    Commander(Option<Hex>),
+    /// A retreat along these hexes (6.7).
+    Retreat(Vec<Hex>),
+    /// Spend a reserve to cancel a hit (8.11).
+    SpendReserve,
+    /// Play the battle card of this number (11).
+    Play(u8),
+    /// Discard the battle card of this number (2.31, 3.221).
+    Discard(u8),
+    /// Keep the hand as it is (no further discard).
+    Keep,
+    /// A standing instruction for opportunity fire by a brigade (6.12).
+    OpFire {
+        /// The brigade's id.
+        brigade: String,
+        /// When it fires.
+        rule: OpFireRule,
+    },
+    /// Move an uncommitted brigade's markers to the track (3.15).
+    Commit(String),
+    /// Done with the preparation choices.
+    Ready,
+    /// Chance: the marker drawn from the cup, as its place (from 1) in the
+    /// cup's canonical order (3.12).
+    Draw(u16),
+    /// Chance: dice rolled, each 1-6.
+    Roll(Vec<u8>),
+    /// Chance: the battle card drawn, by number (11.1).
+    Card(u8),
+}
+
+/// What a unit or stack does (5.2).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Action {
+    /// Move along these hexes, each adjacent to the one before (5.21);
+    /// from off the map, the first is the entry hex (10.1).
+    Move(Vec<Hex>),
+    /// Change formation: flip the counter (5.22, 5.222).
+    Form,
+    /// Fire at a hex (5.24, 6.0).
+    Fire(Hex),
+    /// Hold fire: end the activation without a Finished marker (5.25).
+    Hold,
+    /// Deploy one of the brigade's skirmishers (5.26, 9.13), mounted or
+    /// not (a cavalry skirmisher may enter either way).
+    Deploy {
+        /// The skirmisher's id.
+        skirmisher: String,
+        /// Whether it enters mounted.
+        mounted: bool,
+    },
+    /// A deployed skirmisher goes back to the display (5.27, 9.14).
+    Disband,
+    /// End the unit's activation (5.1).
+    Done,
+}
+
+/// When a brigade conducts opportunity fire (6.12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum OpFireRule {
+    /// Whenever it may.
+    Always,
+    /// Never.
+    Never,
+    /// Ask its owner each time.
+    Ask,
+}
+
+impl fmt::Display for OpFireRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            OpFireRule::Always => "ALWAYS",
+            OpFireRule::Never => "NEVER",
+            OpFireRule::Ask => "ASK",
+        })
+    }
+}
+
+fn write_hexes(f: &mut fmt::Formatter<'_>, hexes: &[Hex]) -> fmt::Result {
+    for h in hexes {
+        write!(f, " {h}")?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Move(path) => {
+                f.write_str("MOVE")?;
+                write_hexes(f, path)
+            }
+            Action::Form => f.write_str("FORM"),
+            Action::Fire(h) => write!(f, "FIRE {h}"),
+            Action::Hold => f.write_str("HOLD"),
+            Action::Deploy {
+                skirmisher,
+                mounted,
+            } => {
+                write!(f, "DEPLOY {skirmisher}")?;
+                if *mounted {
+                    f.write_str(" MOUNTED")?;
+                }
+                Ok(())
+            }
+            Action::Disband => f.write_str("DISBAND"),
+            Action::Done => f.write_str("DONE"),
+        }
+    }
+}
+
+impl fmt::Display for Order {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Order::Act { units, action } => {
+                for u in units {
+                    write!(f, "{u} ")?;
+                }
+                write!(f, "{action}")
+            }
+            Order::Pass => f.write_str("PASS"),
+            Order::End => f.write_str("END"),
+            Order::Commander(Some(h)) => write!(f, "COMMANDER {h}"),
+            Order::Commander(None) => f.write_str("COMMANDER STAY"),
+            Order::Retreat(path) => {
+                f.write_str("RETREAT")?;
+                write_hexes(f, path)
+            }
+            Order::SpendReserve => f.write_str("SPEND RESERVE"),
+            Order::Play(n) => write!(f, "PLAY {n}"),
+            Order::Discard(n) => write!(f, "DISCARD {n}"),
+            Order::Keep => f.write_str("KEEP"),
+            Order::OpFire { brigade, rule } => write!(f, "OPFIRE {brigade} {rule}"),
+            Order::Commit(b) => write!(f, "COMMIT {b}"),
+            Order::Ready => f.write_str("READY"),
+            Order::Draw(n) => write!(f, "DRAW {n}"),
+            Order::Roll(dice) => {
+                f.write_str("ROLL")?;
+                for d in dice {
+                    write!(f, " {d}")?;
+                }
+                Ok(())
+            }
+            Order::Card(n) => write!(f, "CARD {n}"),
+        }
+    }
+}
+
+/// The verbs a unit order may use after its units.
+const UNIT_VERBS: [&str; 7] = ["MOVE", "FORM", "FIRE", "HOLD", "DEPLOY", "DISBAND", "DONE"];
+
+fn hex(word: &str) -> Result<Hex, ParseError> {
+    word.parse::<Hex>()
+        .map_err(|_| ParseError::new(format!("{word} is not a hex (CCRR, such as 0712)")))
+}
+
+fn hexes(words: &[&str], at_least: usize) -> Result<Vec<Hex>, ParseError> {
+    if words.len() < at_least || words.len() > MAX_PATH {
+        return Err(ParseError::new(format!(
+            "give {at_least} to {MAX_PATH} hexes"
+        )));
+    }
+    words.iter().map(|w| hex(w)).collect()
+}
+
+fn number<T: FromStr>(word: Option<&&str>, what: &str) -> Result<T, ParseError> {
+    word.and_then(|w| w.parse().ok())
+        .ok_or_else(|| ParseError::new(format!("give {what}")))
+}
+
+fn only(words: &[&str], n: usize, form: &str) -> Result<(), ParseError> {
+    if words.len() == n {
+        Ok(())
+    } else {
+        Err(ParseError::new(format!("write {form}")))
+    }
+}
+
+impl FromStr for Order {
+    type Err = ParseError;
+
+    fn from_str(text: &str) -> Result<Order, ParseError> {
+        let upper = text.trim().to_ascii_uppercase();
+        let words: Vec<&str> = upper.split_whitespace().collect();
+        let Some((&first, rest)) = words.split_first() else {
+            return Err(ParseError::new("an empty order"));
+        };
+        let order = match first {
+            "PASS" => only(&words, 1, "PASS").map(|_| Order::Pass)?,
+            "END" => only(&words, 1, "END").map(|_| Order::End)?,
+            "KEEP" => only(&words, 1, "KEEP").map(|_| Order::Keep)?,
+            "READY" => only(&words, 1, "READY").map(|_| Order::Ready)?,
+            "COMMANDER" => {
+                only(&words, 2, "COMMANDER hex, or COMMANDER STAY")?;
+                match rest[0] {
+                    "STAY" => Order::Commander(None),
+                    w => Order::Commander(Some(hex(w)?)),
+                }
+            }
+            "RETREAT" => Order::Retreat(hexes(rest, 1)?),
+            "SPEND" => {
+                only(&words, 2, "SPEND RESERVE")?;
+                if rest[0] != "RESERVE" {
+                    return Err(ParseError::new("write SPEND RESERVE"));
+                }
+                Order::SpendReserve
+            }
+            "PLAY" => {
+                only(&words, 2, "PLAY card-number")?;
+                Order::Play(number(rest.first(), "a card number")?)
+            }
+            "DISCARD" => {
+                only(&words, 2, "DISCARD card-number")?;
+                Order::Discard(number(rest.first(), "a card number")?)
+            }
+            "CARD" => {
+                only(&words, 2, "CARD card-number")?;
+                Order::Card(number(rest.first(), "a card number")?)
+            }
+            "DRAW" => {
+                only(&words, 2, "DRAW n")?;
+                let n: u16 = number(rest.first(), "the marker's place in the cup")?;
+                if n == 0 {
+                    return Err(ParseError::new("cup places count from 1"));
+                }
+                Order::Draw(n)
+            }
+            "ROLL" => {
+                if rest.is_empty() || rest.len() > MAX_DICE {
+                    return Err(ParseError::new(format!("ROLL 1 to {MAX_DICE} dice")));
+                }
+                let dice = rest
+                    .iter()
+                    .map(|w| match w.parse::<u8>() {
+                        Ok(d @ 1..=6) => Ok(d),
+                        _ => Err(ParseError::new(format!("{w} is not a die (1-6)"))),
+                    })
+                    .collect::<Result<Vec<u8>, _>>()?;
+                Order::Roll(dice)
+            }
+            "OPFIRE" => {
+                only(&words, 3, "OPFIRE brigade ALWAYS|NEVER|ASK")?;
+                let rule = match rest[1] {
+                    "ALWAYS" => OpFireRule::Always,
+                    "NEVER" => OpFireRule::Never,
+                    "ASK" => OpFireRule::Ask,
+                    _ => return Err(ParseError::new("OPFIRE brigade ALWAYS|NEVER|ASK")),
+                };
+                Order::OpFire {
+                    brigade: rest[0].to_string(),
+                    rule,
+                }
+            }
+            "COMMIT" => {
+                only(&words, 2, "COMMIT brigade")?;
+                Order::Commit(rest[0].to_string())
+            }
+            _ => unit_order(&words)?,
+        };
+        Ok(order)
+    }
+}
+
+fn unit_order(words: &[&str]) -> Result<Order, ParseError> {
+    let Some(v) = words.iter().position(|w| UNIT_VERBS.contains(w)) else {
+        return Err(ParseError::new(
+            "no order verb (MOVE, FORM, FIRE, HOLD, DEPLOY, DISBAND, DONE, PASS, END, COMMANDER ...)",
+        ));
+    };
+    let units: Vec<String> = words[..v].iter().map(|w| w.to_string()).collect();
+    if units.is_empty() || units.len() > MAX_UNITS {
+        return Err(ParseError::new(
+            "name one unit, or the two units of a stack",
+        ));
+    }
+    let rest = &words[v + 1..];
+    let action = match words[v] {
+        "MOVE" => Action::Move(hexes(rest, 1)?),
+        "FIRE" => {
+            if rest.len() != 1 {
+                return Err(ParseError::new("write FIRE hex"));
+            }
+            Action::Fire(hex(rest[0])?)
+        }
+        "DEPLOY" => match rest {
+            [s] => Action::Deploy {
+                skirmisher: s.to_string(),
+                mounted: false,
+            },
+            [s, "MOUNTED"] => Action::Deploy {
+                skirmisher: s.to_string(),
+                mounted: true,
+            },
+            _ => return Err(ParseError::new("write DEPLOY skirmisher [MOUNTED]")),
+        },
+        verb => {
+            if !rest.is_empty() {
+                return Err(ParseError::new(format!("{verb} takes nothing after it")));
+            }
+            match verb {
+                "FORM" => Action::Form,
+                "HOLD" => Action::Hold,
+                "DISBAND" => Action::Disband,
+                _ => Action::Done,
+            }
+        }
+    };
+    Ok(Order::Act { units, action })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(text: &str) {
+        let order: Order = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(order.to_string(), text);
+        assert_eq!(order.to_string().parse::<Order>().as_ref(), Ok(&order));
+    }
+
+    #[test]
+    fn every_form_of_the_notation_round_trips() {
+        for text in [
+            "19IN MOVE 0713 0714",
+            "19IN FORM",
+            "19IN FIRE 0916",
+            "19IN 2WI FIRE 0916",
+            "19IN HOLD",
+            "19IN DEPLOY SK1",
+            "19IN DEPLOY SK1 MOUNTED",
+            "SK1 DISBAND",
+            "19IN DONE",
+            "PASS",
+            "END",
+            "COMMANDER 0712",
+            "COMMANDER STAY",
+            "RETREAT 0812 0911",
+            "SPEND RESERVE",
+            "PLAY 17",
+            "DISCARD 17",
+            "KEEP",
+            "OPFIRE IRON ALWAYS",
+            "COMMIT IRON",
+            "READY",
+            "DRAW 3",
+            "ROLL 5 6 2",
+            "CARD 17",
+        ] {
+            round_trip(text);
+        }
+    }
+
+    #[test]
+    fn any_case_and_spacing_reads_the_same_order() {
+        assert_eq!(
+            "  19in   move 0713\t0714 ".parse::<Order>(),
+            "19IN MOVE 0713 0714".parse::<Order>()
+        );
+    }
+
+    #[test]
+    fn counts_from_the_text_are_bounded() {
+        assert!("ROLL 1 2 3 4 5 6 1 2 3 4 5 6 1".parse::<Order>().is_err());
+        assert!("ROLL 7".parse::<Order>().is_err());
+        assert!("A B C MOVE 0101".parse::<Order>().is_err());
+        let long = format!("A MOVE{}", " 0101".repeat(MAX_PATH + 1));
+        assert!(long.parse::<Order>().is_err());
+        assert!("DRAW 0".parse::<Order>().is_err());
+        assert!("19IN MOVE".parse::<Order>().is_err());
+        assert!("19IN MOVE 9999x".parse::<Order>().is_err());
+        assert!("".parse::<Order>().is_err());
+    }
+}

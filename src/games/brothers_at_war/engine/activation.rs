@@ -1,0 +1,484 @@
+//! Activating units (3.22, 5.1-5.2): a unit or a stack that began the
+//! activation stacked becomes active with its first action and spends
+//! movement points until it is done; naming another unit ends the active
+//! one's activation.
+
+use super::refusal::Refusal;
+use crate::games::brothers_at_war::core::event::Event;
+use crate::games::brothers_at_war::core::formation::Formation;
+use crate::games::brothers_at_war::core::ids::UnitId;
+use crate::games::brothers_at_war::core::order::{Action, MAX_PATH};
+use crate::games::brothers_at_war::core::state::{BrothersAtWar, Group, Place};
+use crate::games::brothers_at_war::scenario::model::{Face, UnitKind};
+
+/// Movement points to change formation (5.22, 5.222).
+pub const FORM_COST: u8 = 2;
+/// Movement points to hold fire (5.25).
+pub const HOLD_COST: u8 = 3;
+
+impl BrothersAtWar {
+    fn group(&self) -> Option<&Group> {
+        self.now.activation.as_ref().and_then(|a| a.group.as_ref())
+    }
+
+    /// The units an order names.
+    pub fn named(&self, names: &[String]) -> Result<Vec<UnitId>, Refusal> {
+        let mut units = Vec::new();
+        for n in names {
+            let u = self
+                .unit_named(n)
+                .ok_or_else(|| Refusal::NoSuchUnit(n.clone()))?;
+            if !units.contains(&u) {
+                units.push(u);
+            }
+        }
+        Ok(units)
+    }
+
+    /// Whether the active group may end its activation where it is: the
+    /// hex allows it (5.32), or it has no step left to leave it by.
+    pub fn group_may_end(&self) -> bool {
+        let Some(g) = self.group() else { return true };
+        let Some(hex) = self.hex_of(g.units[0]) else {
+            return true;
+        };
+        self.can_end(&g.units, hex) || !self.can_leave(g, hex)
+    }
+
+    /// Whether the group has a step it may take from `hex`.
+    fn can_leave(&self, g: &Group, hex: crate::games::brothers_at_war::core::Hex) -> bool {
+        self.battle
+            .map
+            .neighbours(hex)
+            .any(|n| self.plan_step(g, Some(hex), n).is_ok())
+    }
+
+    /// Ends the active group's activation (5.1): Finished unless it held
+    /// fire (5.25); a skirmisher left stacked, or one a unit ends with,
+    /// disbands (9.14, 9.16); Disrupted spreads to a stack and formed
+    /// infantry joining a Disrupted hex unforms (5.34, 5.37).
+    pub fn end_group(&mut self, finished: bool, events: &mut Vec<Event>) {
+        let Some(g) = self.now.activation.as_mut().and_then(|a| a.group.take()) else {
+            return;
+        };
+        for &u in &g.units {
+            self.now.units[u.index()].finished |= finished;
+        }
+        events.push(Event::Ended {
+            units: g.units.iter().map(|&u| self.unit_name(u)).collect(),
+            finished,
+        });
+        let Some(hex) = self.hex_of(g.units[0]) else {
+            return;
+        };
+        let here = self.units_at(hex);
+        let alone = here.len() == 1;
+        for &u in &here {
+            if self.kind_of(u) == UnitKind::Skirmisher && !alone {
+                self.disband(u, events);
+            }
+        }
+        let stack: Vec<UnitId> = self.units_at(hex);
+        if stack.iter().any(|&u| self.unit(u).disrupted) {
+            for &u in &stack {
+                if g.units.contains(&u) && self.formation(u) == Formation::Formed {
+                    self.disrupt(u, "joined a Disrupted hex, 5.34", true, events);
+                }
+                self.disrupt(u, "stacked with a Disrupted unit, 5.37", false, events);
+            }
+        }
+    }
+
+    /// A skirmisher goes back to its brigade's display (9.14).
+    pub fn disband(&mut self, unit: UnitId, events: &mut Vec<Event>) {
+        let u = &mut self.now.units[unit.index()];
+        u.place = Place::Display;
+        u.finished = false;
+        u.disrupted = false;
+        u.out_of_command = false;
+        if let Some(a) = self.now.activation.as_mut() {
+            a.disbanded.push(unit);
+        }
+        events.push(Event::Disbanded {
+            skirmisher: self.unit_name(unit),
+        });
+    }
+
+    /// Makes `units` the active group: they continue, or they begin their
+    /// activation after the one active ends.
+    fn activate(&mut self, units: &[UnitId], events: &mut Vec<Event>) -> Result<(), Refusal> {
+        if let Some(g) = self.group() {
+            if units.iter().all(|u| g.units.contains(u)) {
+                return Ok(());
+            }
+        }
+        let Some(a) = self.now.activation.as_ref() else {
+            return Err(Refusal::NotNow {
+                expected: "an activation".to_string(),
+            });
+        };
+        let brigade = a.brigade;
+        for &u in units {
+            let name = self.unit_name(u);
+            if self.kind_of(u) == UnitKind::Remnant {
+                return Err(Refusal::Remnant(name));
+            }
+            if self.brigade_of(u) != Some(brigade) {
+                return Err(Refusal::NotOfBrigade(name));
+            }
+            if a.acted.contains(&u) {
+                return Err(Refusal::AlreadyActed(name));
+            }
+            if self.unit(u).finished {
+                return Err(Refusal::Finished(name));
+            }
+            match self.unit(u).place {
+                Place::Map(_) => {}
+                Place::Waiting => {
+                    let due = self.battle.scenario.units[u.index()]
+                        .enters
+                        .as_ref()
+                        .is_some_and(|e| e.turn <= self.now.turn);
+                    if !due {
+                        return Err(Refusal::NotArrived(name));
+                    }
+                }
+                _ => return Err(Refusal::NotOnMap(name)),
+            }
+        }
+        if let [a, b] = units {
+            let together = self.unit(*a).place == self.unit(*b).place;
+            if !together {
+                return Err(Refusal::NotAStack(self.unit_name(*a), self.unit_name(*b)));
+            }
+        }
+        if self.group().is_some() {
+            if !self.group_may_end() {
+                let g = self.group().map(|g| g.units[0]).unwrap_or(units[0]);
+                return Err(Refusal::ActiveCannotEnd(self.unit_name(g)));
+            }
+            self.end_group(true, events);
+        }
+        let road_march = self.road_march_start(units);
+        if let Some(a) = self.now.activation.as_mut() {
+            a.acted.extend(units.iter().copied());
+            a.group = Some(Group {
+                units: units.to_vec(),
+                spent: 0,
+                road_march,
+                moved: false,
+            });
+        }
+        Ok(())
+    }
+
+    /// Applies a unit order of the activating brigade.
+    pub fn act(
+        &mut self,
+        names: &[String],
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Refusal> {
+        let units = self.named(names)?;
+        self.act_unchecked(&units, names, action, events)?;
+        // 5.32: no action may leave the active unit where it may not end
+        // its activation with no step left to leave by.
+        if let Some(g) = self.group() {
+            if let Some(hex) = self.hex_of(g.units[0]) {
+                if !self.can_end(&g.units, hex) && !self.can_leave(g, hex) {
+                    return Err(Refusal::CannotEnd(self.unit_name(g.units[0]), hex));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn act_unchecked(
+        &mut self,
+        units: &[UnitId],
+        names: &[String],
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Refusal> {
+        let units = units.to_vec();
+        match action {
+            Action::Fire(_) => Err(Refusal::NotYet {
+                what: "fire",
+                rule: "6.0",
+            }),
+            Action::Move(path) => {
+                if path.len() > MAX_PATH {
+                    return Err(Refusal::NoPoints { need: 255, left: 0 });
+                }
+                self.activate(&units, events)?;
+                self.check_whole_group(&units)?;
+                for &to in path {
+                    self.step_to(to, events)?;
+                }
+                Ok(())
+            }
+            Action::Form => self.change_formation(&units, events),
+            Action::Hold => {
+                self.activate(&units, events)?;
+                self.check_whole_group(&units)?;
+                let g = self
+                    .group()
+                    .cloned()
+                    .ok_or(Refusal::NotActive(names[0].clone()))?;
+                if g.units.iter().any(|&u| self.unit(u).disrupted) {
+                    return Err(Refusal::DisruptedOnlyMoves);
+                }
+                let left = self
+                    .allowance(&g.units, g.road_march)
+                    .saturating_sub(g.spent);
+                if left < HOLD_COST {
+                    return Err(Refusal::NoPoints {
+                        need: HOLD_COST,
+                        left,
+                    });
+                }
+                self.must_end_here(&g.units)?;
+                self.end_group(false, events);
+                Ok(())
+            }
+            Action::Deploy {
+                skirmisher,
+                mounted,
+            } => self.deploy(&units, skirmisher, *mounted, events),
+            Action::Disband => {
+                let [u] = units[..] else {
+                    return Err(Refusal::CannotDisband(names.join(" ")));
+                };
+                let name = self.unit_name(u);
+                let ok = self.kind_of(u) == UnitKind::Skirmisher
+                    && self.hex_of(u).is_some()
+                    && self.group().is_none_or(|g| !g.units.contains(&u));
+                if !ok {
+                    return Err(Refusal::CannotDisband(name));
+                }
+                self.activate(&units, events)?;
+                if let Some(a) = self.now.activation.as_mut() {
+                    a.group = None;
+                }
+                self.disband(u, events);
+                Ok(())
+            }
+            Action::Done => {
+                if let Some(g) = self.group().cloned() {
+                    if units.len() < g.units.len() && units.iter().all(|u| g.units.contains(u)) {
+                        // 5.33: a unit dropped off by a moving stack is Finished.
+                        for &u in &units {
+                            self.now.units[u.index()].finished = true;
+                        }
+                        if let Some(g) = self.now.activation.as_mut().and_then(|a| a.group.as_mut())
+                        {
+                            g.units.retain(|u| !units.contains(u));
+                        }
+                        events.push(Event::Ended {
+                            units: units.iter().map(|&u| self.unit_name(u)).collect(),
+                            finished: true,
+                        });
+                        return Ok(());
+                    }
+                }
+                self.activate(&units, events)?;
+                self.check_whole_group(&units)?;
+                let g = self
+                    .group()
+                    .cloned()
+                    .ok_or(Refusal::NotActive(names[0].clone()))?;
+                let Some(hex) = self.hex_of(g.units[0]) else {
+                    // A reinforcement that stays off the map (10.12).
+                    if let Some(a) = self.now.activation.as_mut() {
+                        a.group = None;
+                    }
+                    return Ok(());
+                };
+                if !self.group_may_end() {
+                    return Err(Refusal::CannotEnd(self.unit_name(g.units[0]), hex));
+                }
+                self.end_group(true, events);
+                Ok(())
+            }
+        }
+    }
+
+    /// An order for a stack names both its units once it is active.
+    fn check_whole_group(&self, units: &[UnitId]) -> Result<(), Refusal> {
+        match self.group() {
+            Some(g) if g.units.len() != units.len() => {
+                Err(Refusal::NotActive(self.unit_name(g.units[0])))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn must_end_here(&self, units: &[UnitId]) -> Result<(), Refusal> {
+        match self.hex_of(units[0]) {
+            Some(h) if !self.group_may_end() => {
+                Err(Refusal::CannotEnd(self.unit_name(units[0]), h))
+            }
+            Some(_) => Ok(()),
+            None => Err(Refusal::NotOnMap(self.unit_name(units[0]))),
+        }
+    }
+
+    /// Change formation (5.22, 5.221, 5.222).
+    fn change_formation(
+        &mut self,
+        units: &[UnitId],
+        events: &mut Vec<Event>,
+    ) -> Result<(), Refusal> {
+        self.activate(units, events)?;
+        let g = self
+            .group()
+            .cloned()
+            .ok_or(Refusal::NotActive(self.unit_name(units[0])))?;
+        for &u in units {
+            let name = self.unit_name(u);
+            if self.hex_of(u).is_none() {
+                return Err(Refusal::NotOnMap(name));
+            }
+            if self.unit(u).disrupted {
+                return Err(Refusal::DisruptedOnlyMoves);
+            }
+            let two_sided = match self.kind_of(u) {
+                UnitKind::Remnant => false,
+                UnitKind::Skirmisher => self.cavalry_symbol(u),
+                _ => true,
+            };
+            if !two_sided {
+                return Err(Refusal::NoOtherFormation(name));
+            }
+        }
+        let limbering = units
+            .iter()
+            .any(|&u| self.formation(u) == Formation::Deployed);
+        if limbering && g.spent > 0 {
+            return Err(Refusal::LimberFirst);
+        }
+        let left = self
+            .allowance(&g.units, g.road_march)
+            .saturating_sub(g.spent);
+        if !limbering && left < FORM_COST {
+            return Err(Refusal::NoPoints {
+                need: FORM_COST,
+                left,
+            });
+        }
+        let mut unlimbered = false;
+        for &u in units {
+            let s = &mut self.now.units[u.index()];
+            s.face = match s.face {
+                Face::Front => Face::Back,
+                Face::Back => Face::Front,
+            };
+            unlimbered |= self.formation(u) == Formation::Deployed;
+            events.push(Event::Formed {
+                unit: self.unit_name(u),
+                formation: self.formation(u),
+            });
+        }
+        let spent = g.spent + FORM_COST;
+        // 5.212: road march is for units that are not formed infantry.
+        let formed = units
+            .iter()
+            .any(|&u| self.formation(u) == Formation::Formed);
+        if let Some(g) = self.now.activation.as_mut().and_then(|a| a.group.as_mut()) {
+            g.spent = spent;
+            g.road_march &= !formed;
+        }
+        let g = self.group().cloned();
+        let g_units = g.as_ref().map(|g| g.units.clone()).unwrap_or_default();
+        let over = g.is_some_and(|g| spent > self.allowance(&g.units, g.road_march));
+        // 5.222: deployed artillery is Finished; 5.221: so is a unit whose
+        // new rating is below what it spent.
+        if unlimbered || over {
+            if let Some(hex) = self.hex_of(units[0]) {
+                if !self.can_end(&g_units, hex) {
+                    return Err(Refusal::CannotEnd(self.unit_name(units[0]), hex));
+                }
+            }
+            self.end_group(true, events);
+        }
+        Ok(())
+    }
+
+    /// Deploy skirmishers (5.26, 9.13).
+    fn deploy(
+        &mut self,
+        units: &[UnitId],
+        skirmisher: &str,
+        mounted: bool,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Refusal> {
+        let [u] = units[..] else {
+            return Err(Refusal::CannotDeploy(skirmisher.to_string()));
+        };
+        let sk = self
+            .unit_named(skirmisher)
+            .ok_or_else(|| Refusal::NoSuchUnit(skirmisher.to_string()))?;
+        if self
+            .group()
+            .is_some_and(|g| g.units.contains(&u) && (g.spent > 0 || g.units.len() > 1))
+        {
+            return Err(Refusal::DeployFirst);
+        }
+        self.activate(units, events)?;
+        let hex = self.hex_of(u).ok_or(Refusal::NotOnMap(self.unit_name(u)))?;
+        if self.unit(u).disrupted {
+            return Err(Refusal::DisruptedOnlyMoves);
+        }
+        if self.unit(u).out_of_command {
+            return Err(Refusal::OutOfCommandDeploy);
+        }
+        let cavalry = match self.kind_of(u) {
+            UnitKind::Infantry => false,
+            UnitKind::Cavalry => true,
+            _ => return Err(Refusal::CannotDeploy(skirmisher.to_string())),
+        };
+        let disbanded = self
+            .now
+            .activation
+            .as_ref()
+            .is_some_and(|a| a.disbanded.contains(&sk));
+        let fits = self.kind_of(sk) == UnitKind::Skirmisher
+            && self.brigade_of(sk) == self.brigade_of(u)
+            && self.unit(sk).place == Place::Display
+            && !disbanded
+            && self.cavalry_symbol(sk) == cavalry
+            && (!mounted || cavalry);
+        if !fits {
+            return Err(Refusal::CannotDeploy(skirmisher.to_string()));
+        }
+        if self.adjacent_to(hex, self.side_of(u).other()) {
+            return Err(Refusal::DeployAdjacent);
+        }
+        if let Some(a) = self.now.activation.as_mut() {
+            a.group = None;
+            a.acted.push(sk);
+            a.group = Some(Group {
+                units: vec![sk],
+                spent: 0,
+                road_march: false,
+                moved: false,
+            });
+        }
+        self.now.units[u.index()].finished = true;
+        let s = &mut self.now.units[sk.index()];
+        s.place = Place::Map(hex);
+        s.face = if mounted { Face::Back } else { Face::Front };
+        s.finished = false;
+        s.disrupted = false;
+        s.out_of_command = false;
+        events.push(Event::Ended {
+            units: vec![self.unit_name(u)],
+            finished: true,
+        });
+        events.push(Event::Deployed {
+            skirmisher: self.unit_name(sk),
+            at: hex,
+        });
+        Ok(())
+    }
+}

@@ -1,0 +1,294 @@
+//! Applying an order to the pending decision or draw of chance, and what
+//! is pending ([`Pending`]): the dispatch of every order to its rule.
+
+use super::refusal::Refusal;
+use crate::games::brothers_at_war::core::event::Event;
+use crate::games::brothers_at_war::core::order::Order;
+use crate::games::brothers_at_war::core::state::{BrothersAtWar, Step};
+use crate::games::brothers_at_war::scenario::model::Side;
+use crate::games::Chance;
+
+use super::ground::open_to_movement;
+
+/// The most outcomes of a dice roll: 6^12 fits a `u32`.
+pub const MAX_DICE: usize = crate::games::brothers_at_war::core::order::MAX_DICE;
+
+/// What a pending draw of chance is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Draw {
+    /// A battle card for this side (11.2): outcomes are the cards left.
+    Card(Side),
+    /// Dice for the checks waiting: this many.
+    Checks(usize),
+    /// A marker from the cup (2.21): outcomes are the markers in it.
+    Cup,
+    /// One die a side, to order equal free activations (2.321).
+    FreeTie,
+}
+
+impl BrothersAtWar {
+    /// The draw of chance the game waits for, if any.
+    pub fn draw_pending(&self) -> Option<Draw> {
+        if self.now.ended.is_some() {
+            return None;
+        }
+        if let Some(&side) = self.now.draws.first() {
+            if !self.now.deck.is_empty() {
+                return Some(Draw::Card(side));
+            }
+        }
+        if !self.now.checks.is_empty() {
+            return Some(Draw::Checks(self.now.checks.len().min(MAX_DICE)));
+        }
+        match self.now.step {
+            Step::Select => Some(Draw::Cup),
+            Step::FreeTie => Some(Draw::FreeTie),
+            _ => None,
+        }
+    }
+
+    /// The pending draw as the seam words it.
+    pub fn chance_pending(&self) -> Option<Chance> {
+        Some(match self.draw_pending()? {
+            Draw::Card(side) => {
+                Chance::private(self.now.deck.len() as u32, "a battle card", side.seat())
+            }
+            Draw::Checks(k) => Chance::public(6u32.pow(k as u32), "dice for checks"),
+            Draw::Cup => Chance::public(self.now.cup.len() as u32, "a marker from the cup"),
+            Draw::FreeTie => Chance::public(36, "a die each for the first free activation"),
+        })
+    }
+
+    /// The order applying `outcome` of the pending draw.
+    pub fn chance_order_of(&self, outcome: u32) -> Option<Order> {
+        Some(match self.draw_pending()? {
+            Draw::Card(_) => Order::Card(*self.now.deck.get(outcome as usize)?),
+            Draw::Cup => Order::Draw(u16::try_from(outcome).ok()?.checked_add(1)?),
+            Draw::Checks(k) => Order::Roll(dice(outcome, k)),
+            Draw::FreeTie => Order::Roll(dice(outcome, 2)),
+        })
+    }
+
+    /// The side whose decision is pending, with its step.
+    pub fn decider(&self) -> Option<Side> {
+        if self.now.ended.is_some() || self.draw_pending().is_some() {
+            return None;
+        }
+        match self.now.step {
+            Step::Commitment(side) | Step::EndDiscard(side) => Some(side),
+            Step::Units(b) | Step::PassDiscard(b) | Step::Commander(b) => {
+                Some(self.battle.brigade_side(b))
+            }
+            _ => None,
+        }
+    }
+
+    /// Applies an order: its events, or why it is refused (the state is
+    /// then unchanged).
+    pub fn apply_order(&mut self, order: &Order) -> Result<Vec<Event>, Refusal> {
+        let mut next = self.clone();
+        let mut events = Vec::new();
+        next.dispatch(order, &mut events)?;
+        next.advance(&mut events);
+        *self = next;
+        Ok(events)
+    }
+
+    fn dispatch(&mut self, order: &Order, events: &mut Vec<Event>) -> Result<(), Refusal> {
+        if self.now.ended.is_some() {
+            return Err(Refusal::GameOver);
+        }
+        if let Some(draw) = self.draw_pending() {
+            return self.apply_chance(draw, order, events);
+        }
+        if matches!(order, Order::Draw(_) | Order::Roll(_) | Order::Card(_)) {
+            return Err(Refusal::NotAnOutcome);
+        }
+        match order {
+            Order::Retreat(_) => {
+                return Err(Refusal::NotYet {
+                    what: "retreat",
+                    rule: "6.7",
+                })
+            }
+            Order::SpendReserve => {
+                return Err(Refusal::NotYet {
+                    what: "spending reserves",
+                    rule: "8.11",
+                })
+            }
+            Order::Play(_) => {
+                return Err(Refusal::NotYet {
+                    what: "playing battle cards",
+                    rule: "11.0",
+                })
+            }
+            Order::OpFire { .. } => {
+                return Err(Refusal::NotYet {
+                    what: "opportunity fire",
+                    rule: "6.12",
+                })
+            }
+            _ => {}
+        }
+        let expected = |what: &str| Refusal::NotNow {
+            expected: what.to_string(),
+        };
+        match (self.now.step.clone(), order) {
+            (Step::Commitment(side), Order::Commit(name)) => {
+                let b = self
+                    .battle
+                    .brigade_named(name)
+                    .ok_or_else(|| Refusal::NoSuchBrigade(name.clone()))?;
+                if self.battle.brigade_side(b) != side {
+                    return Err(Refusal::NotYours(name.clone()));
+                }
+                if !self.uncommitted(side).contains(&b) {
+                    return Err(Refusal::NotUncommitted(name.clone()));
+                }
+                self.now.brigades[b.index()].committing = true;
+                events.push(Event::Committed {
+                    brigade: self.brigade_name(b),
+                });
+                Ok(())
+            }
+            (Step::Commitment(side), Order::Ready) => {
+                self.after_commitment(side);
+                Ok(())
+            }
+            (Step::Commitment(_), _) => Err(expected("COMMIT brigade or READY")),
+            (Step::Units(_), Order::Act { units, action }) => self.act(units, action, events),
+            (Step::Units(b), Order::Pass) => {
+                let a = self.now.activation.as_ref();
+                if a.is_some_and(|a| !a.acted.is_empty() || a.group.is_some()) {
+                    return Err(Refusal::PassAfterActing);
+                }
+                events.push(Event::Passed {
+                    brigade: self.brigade_name(b),
+                });
+                self.now.draws.push(self.battle.brigade_side(b));
+                self.now.step = Step::PassDiscard(b);
+                Ok(())
+            }
+            (Step::Units(b), Order::End) => {
+                if !self.group_may_end() {
+                    let u = self
+                        .now
+                        .activation
+                        .as_ref()
+                        .and_then(|a| a.group.as_ref())
+                        .map(|g| self.unit_name(g.units[0]))
+                        .unwrap_or_default();
+                    return Err(Refusal::ActiveCannotEnd(u));
+                }
+                self.end_group(true, events);
+                self.now.step = Step::Commander(b);
+                Ok(())
+            }
+            (Step::Units(_), _) => Err(expected("a unit order, PASS or END")),
+            (Step::Commander(b), Order::Commander(to)) => {
+                if let Some(h) = to {
+                    let side = self.battle.brigade_side(b);
+                    if !open_to_movement(&self.battle.map, *h) || self.occupied_by(*h, side.other())
+                    {
+                        return Err(Refusal::CommanderHex(*h));
+                    }
+                    self.now.brigades[b.index()].commander = Some(*h);
+                }
+                events.push(Event::CommanderMoved {
+                    brigade: self.brigade_name(b),
+                    to: *to,
+                });
+                self.end_activation(b);
+                Ok(())
+            }
+            (Step::Commander(_), _) => Err(expected("COMMANDER hex or COMMANDER STAY")),
+            (Step::PassDiscard(b), Order::Discard(card)) => {
+                self.discard(self.battle.brigade_side(b), *card, events)?;
+                self.now.step = Step::Commander(b);
+                Ok(())
+            }
+            (Step::EndDiscard(side), Order::Discard(card)) => self.discard(side, *card, events),
+            (Step::PassDiscard(_) | Step::EndDiscard(_), Order::Keep) => Err(Refusal::MustDiscard),
+            (Step::PassDiscard(_) | Step::EndDiscard(_), _) => Err(expected("DISCARD card")),
+            _ => Err(expected("nothing from a player")),
+        }
+    }
+
+    fn discard(&mut self, side: Side, card: u8, events: &mut Vec<Event>) -> Result<(), Refusal> {
+        let hand = &mut self.now.hands[side.index()];
+        let i = hand
+            .iter()
+            .position(|&c| c == card)
+            .ok_or(Refusal::NotInHand(card))?;
+        hand.remove(i);
+        self.now.discard.push(card);
+        events.push(Event::Discarded { side, card });
+        Ok(())
+    }
+
+    fn apply_chance(
+        &mut self,
+        draw: Draw,
+        order: &Order,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Refusal> {
+        match (draw, order) {
+            (Draw::Card(side), Order::Card(card)) => {
+                let i = self
+                    .now
+                    .deck
+                    .iter()
+                    .position(|c| c == card)
+                    .ok_or(Refusal::NotAnOutcome)?;
+                self.now.deck.remove(i);
+                self.now.draws.remove(0);
+                let hand = &mut self.now.hands[side.index()];
+                hand.push(*card);
+                hand.sort_unstable();
+                events.push(Event::CardDrawn { side, card: *card });
+                Ok(())
+            }
+            (Draw::Cup, Order::Draw(n)) => {
+                let n = usize::from(*n);
+                if n == 0 || n > self.now.cup.len() {
+                    return Err(Refusal::NotAnOutcome);
+                }
+                self.draw_marker(n, events);
+                Ok(())
+            }
+            (_, Order::Roll(dice)) if dice.iter().any(|d| !(1..=6).contains(d)) => {
+                Err(Refusal::NotAnOutcome)
+            }
+            (Draw::Checks(k), Order::Roll(dice)) if dice.len() == k => {
+                for &d in dice {
+                    self.resolve_check(d, events);
+                }
+                Ok(())
+            }
+            (Draw::FreeTie, Order::Roll(dice)) if dice.len() == 2 => {
+                match dice[0].cmp(&dice[1]) {
+                    std::cmp::Ordering::Greater => self.order_free_activations(Some(Side::Union)),
+                    std::cmp::Ordering::Less => {
+                        self.order_free_activations(Some(Side::Confederacy))
+                    }
+                    // Equal dice roll again (2.321).
+                    std::cmp::Ordering::Equal => {}
+                }
+                Ok(())
+            }
+            _ => Err(Refusal::WaitingForChance),
+        }
+    }
+}
+
+/// `outcome` in base 6 as `k` dice, the first die the most significant.
+pub fn dice(outcome: u32, k: usize) -> Vec<u8> {
+    let mut out = vec![1u8; k];
+    let mut rest = outcome;
+    for d in out.iter_mut().rev() {
+        *d = (rest % 6) as u8 + 1;
+        rest /= 6;
+    }
+    out
+}

@@ -1,0 +1,187 @@
+//! Brothers at War behind the game seam ([`Game`]).
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::refusal::Refusal;
+use crate::games::brothers_at_war::core::event::Event;
+use crate::games::brothers_at_war::core::order::{Action, Order};
+use crate::games::brothers_at_war::core::state::{BrothersAtWar, Ending, Step};
+use crate::games::brothers_at_war::scenario::registry;
+use crate::games::{Chance, Game, GameOptions, Outcome, ParseError, Pending, Phase, Seat};
+
+/// What a pending decision is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Decision {
+    /// Commit uncommitted brigades, or not (3.15).
+    Commit,
+    /// Activate the brigade's units, or pass (3.22).
+    Activate,
+    /// Move the brigade's commander (3.23).
+    MoveCommander,
+    /// Discard down to the hand size (2.31, 3.221).
+    Discard,
+}
+
+impl fmt::Display for Decision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Decision::Commit => "commitment",
+            Decision::Activate => "activation",
+            Decision::MoveCommander => "commander's move",
+            Decision::Discard => "discard",
+        })
+    }
+}
+
+impl Serialize for BrothersAtWar {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.position_string())
+    }
+}
+
+impl<'de> Deserialize<'de> for BrothersAtWar {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        BrothersAtWar::from_position_string(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+impl Game for BrothersAtWar {
+    type Order = Order;
+    type Event = Event;
+    type Refusal = Refusal;
+    type Decision = Decision;
+    type Ending = Ending;
+
+    const NAME: &'static str = "brothersatwar";
+    const RULES_VERSION: &'static str =
+        "Brothers at War 1862 system (movement and sequence); orderly 1";
+    const CHANCE: bool = true;
+
+    /// A new game of the chosen scenario (the demo by default). A scenario
+    /// id that is not registered is a caller's bug: the service checks it
+    /// against [`Game::scenarios`] first.
+    fn new(options: &GameOptions) -> Self {
+        let id = options
+            .scenario
+            .clone()
+            .unwrap_or_else(|| registry::DEMO.to_string());
+        let battle = registry::get(&id)
+            .or_else(|| registry::ids().first().and_then(|i| registry::get(i)))
+            .unwrap_or_else(|| panic!("no Brothers at War scenario {id} is registered"));
+        BrothersAtWar::start(battle)
+    }
+
+    fn pending(&self) -> Option<Pending<Decision>> {
+        let side = self.decider()?;
+        let (kind, phase) = match self.now.step {
+            Step::Commitment(_) => (Decision::Commit, Phase::WHOLE_TURN),
+            Step::Units(_) => (
+                Decision::Activate,
+                Phase::Turn {
+                    part: 1,
+                    last: false,
+                },
+            ),
+            Step::Commander(_) => (
+                Decision::MoveCommander,
+                Phase::Turn {
+                    part: 2,
+                    last: true,
+                },
+            ),
+            _ => (Decision::Discard, Phase::InAction),
+        };
+        Some(Pending {
+            seat: side.seat(),
+            phase,
+            kind,
+        })
+    }
+
+    fn legal_orders(&self) -> Vec<Order> {
+        self.legal()
+    }
+
+    fn parse_order(&self, text: &str) -> Result<Order, ParseError> {
+        let order: Order = text.parse()?;
+        // Unit names are canonical as the scenario spells them.
+        Ok(match order {
+            Order::Act { units, action } => {
+                let units = units
+                    .into_iter()
+                    .map(|n| self.unit_named(&n).map_or(n, |u| self.unit_name(u)))
+                    .collect();
+                let action = match action {
+                    Action::Deploy {
+                        skirmisher,
+                        mounted,
+                    } => Action::Deploy {
+                        skirmisher: self
+                            .unit_named(&skirmisher)
+                            .map_or(skirmisher, |u| self.unit_name(u)),
+                        mounted,
+                    },
+                    other => other,
+                };
+                Order::Act { units, action }
+            }
+            Order::Commit(b) => Order::Commit(
+                self.battle
+                    .brigade_named(&b)
+                    .map_or(b, |id| self.brigade_name(id)),
+            ),
+            Order::OpFire { brigade, rule } => Order::OpFire {
+                brigade: self
+                    .battle
+                    .brigade_named(&brigade)
+                    .map_or(brigade, |id| self.brigade_name(id)),
+                rule,
+            },
+            other => other,
+        })
+    }
+
+    fn apply(&mut self, order: &Order) -> Result<Vec<Event>, Refusal> {
+        self.apply_order(order)
+    }
+
+    fn outcome(&self) -> Option<Outcome<Ending>> {
+        self.result()
+    }
+
+    fn position(&self) -> String {
+        self.position_string()
+    }
+
+    fn from_position(text: &str) -> Result<Self, ParseError> {
+        BrothersAtWar::from_position_string(text)
+    }
+
+    fn turn_number(&self) -> u32 {
+        u32::from(self.now.turn)
+    }
+
+    fn forced(_event: &Event) -> Option<(Seat, Order)> {
+        None
+    }
+
+    fn scenarios() -> Vec<String> {
+        let mut ids = registry::ids();
+        if let Some(i) = ids.iter().position(|i| i == registry::DEMO) {
+            let demo = ids.remove(i);
+            ids.insert(0, demo);
+        }
+        ids
+    }
+
+    fn chance(&self) -> Option<Chance> {
+        self.chance_pending()
+    }
+
+    fn chance_order(&self, outcome: u32) -> Option<Order> {
+        self.chance_order_of(outcome)
+    }
+}

@@ -1,0 +1,139 @@
+//! Every legal order of the pending decision (moves as single steps),
+//! found by trying each candidate on a copy: a listed order always
+//! applies.
+
+use crate::games::brothers_at_war::core::ids::UnitId;
+use crate::games::brothers_at_war::core::order::{Action, Order};
+use crate::games::brothers_at_war::core::state::{BrothersAtWar, Place, Step};
+use crate::games::brothers_at_war::scenario::model::UnitKind;
+
+impl BrothersAtWar {
+    /// Every legal order of the pending decision; empty while chance is
+    /// pending or the battle is over.
+    pub fn legal(&self) -> Vec<Order> {
+        if self.decider().is_none() {
+            return Vec::new();
+        }
+        self.candidates()
+            .into_iter()
+            .filter(|o| self.clone().apply_order(o).is_ok())
+            .collect()
+    }
+
+    fn candidates(&self) -> Vec<Order> {
+        match self.now.step {
+            Step::Commitment(side) => {
+                let mut v: Vec<Order> = self
+                    .uncommitted(side)
+                    .into_iter()
+                    .map(|b| Order::Commit(self.brigade_name(b)))
+                    .collect();
+                v.push(Order::Ready);
+                v
+            }
+            Step::Units(_) => self.unit_candidates(),
+            Step::Commander(_) => {
+                let mut v = vec![Order::Commander(None)];
+                v.extend(self.battle.map.hexes().map(|h| Order::Commander(Some(h))));
+                v
+            }
+            Step::PassDiscard(b) => {
+                let side = self.battle.brigade_side(b);
+                self.now.hands[side.index()]
+                    .iter()
+                    .map(|&c| Order::Discard(c))
+                    .collect()
+            }
+            Step::EndDiscard(side) => self.now.hands[side.index()]
+                .iter()
+                .map(|&c| Order::Discard(c))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn order_for(&self, units: &[UnitId], action: Action) -> Order {
+        Order::Act {
+            units: units.iter().map(|&u| self.unit_name(u)).collect(),
+            action,
+        }
+    }
+
+    /// The actions worth listing for a unit or stack.
+    fn actions_of(&self, units: &[UnitId], active: bool, out: &mut Vec<Order>) {
+        let steps: Vec<_> = match self.hex_of(units[0]) {
+            Some(h) => self.battle.map.neighbours(h).collect(),
+            None => self.entry_hexes(units),
+        };
+        for to in steps {
+            out.push(self.order_for(units, Action::Move(vec![to])));
+        }
+        out.push(self.order_for(units, Action::Form));
+        if units.len() == 2 {
+            for &u in units {
+                out.push(self.order_for(&[u], Action::Form));
+            }
+        }
+        out.push(self.order_for(units, Action::Hold));
+        if active {
+            out.push(self.order_for(units, Action::Done));
+            if units.len() == 2 {
+                for &u in units {
+                    out.push(self.order_for(&[u], Action::Done));
+                }
+            }
+        }
+        if let [u] = units {
+            if self.kind_of(*u) == UnitKind::Skirmisher {
+                out.push(self.order_for(units, Action::Disband));
+            }
+            if matches!(self.kind_of(*u), UnitKind::Infantry | UnitKind::Cavalry) {
+                let brigade = self.brigade_of(*u);
+                for sk in self.unit_ids() {
+                    if self.kind_of(sk) == UnitKind::Skirmisher
+                        && self.brigade_of(sk) == brigade
+                        && self.unit(sk).place == Place::Display
+                    {
+                        for mounted in [false, true] {
+                            out.push(self.order_for(
+                                units,
+                                Action::Deploy {
+                                    skirmisher: self.unit_name(sk),
+                                    mounted,
+                                },
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn unit_candidates(&self) -> Vec<Order> {
+        let Some(a) = self.now.activation.as_ref() else {
+            return Vec::new();
+        };
+        let mut out = vec![Order::Pass, Order::End];
+        if let Some(g) = &a.group {
+            self.actions_of(&g.units, true, &mut out);
+        }
+        let ready: Vec<UnitId> = self
+            .units_of_brigade(a.brigade)
+            .into_iter()
+            .filter(|u| {
+                !a.acted.contains(u)
+                    && !self.unit(*u).finished
+                    && matches!(self.unit(*u).place, Place::Map(_) | Place::Waiting)
+            })
+            .collect();
+        for (i, &u) in ready.iter().enumerate() {
+            self.actions_of(&[u], false, &mut out);
+            for &v in &ready[i + 1..] {
+                if self.unit(u).place == self.unit(v).place {
+                    self.actions_of(&[u, v], false, &mut out);
+                }
+            }
+        }
+        out
+    }
+}

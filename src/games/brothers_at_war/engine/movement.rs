@@ -1,0 +1,363 @@
+//! Movement (5.2-5.4): what a step costs and whether it is allowed, what
+//! it does on arrival (stacking 5.31, out of command 4.3, automatic
+//! commitment 3.151), and where a unit or stack may end its activation
+//! (5.32, 9.14, 9.16, 9.21).
+
+use std::collections::BTreeSet;
+
+use super::ground::enter_cost;
+use super::near::near_enemies;
+use super::refusal::Refusal;
+use crate::games::brothers_at_war::core::event::Event;
+use crate::games::brothers_at_war::core::formation::Formation;
+use crate::games::brothers_at_war::core::ids::UnitId;
+use crate::games::brothers_at_war::core::state::{BrothersAtWar, Group, Place};
+use crate::games::brothers_at_war::core::Hex;
+use crate::games::brothers_at_war::scenario::model::{Face, UnitKind};
+
+/// Enemy units this close commit an uncommitted brigade (3.151).
+pub const COMMIT_DISTANCE: u32 = 3;
+
+/// What a step will cost and leave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepPlan {
+    /// Movement points paid (the highest of a stack's units, 5.34).
+    pub cost: u8,
+    /// Whether road march still holds after it (5.212).
+    pub road_march: bool,
+}
+
+impl BrothersAtWar {
+    /// A unit's formation now.
+    pub fn formation(&self, unit: UnitId) -> Formation {
+        Formation::of(self.kind_of(unit), self.unit(unit).face)
+    }
+
+    /// The movement rating of the side face up (1.22); generic remnants
+    /// have none (they never move, 5.45).
+    pub fn rating(&self, unit: UnitId) -> u8 {
+        match self.battle.scenario.units.get(unit.index()) {
+            Some(u) if self.unit(unit).generic.is_none() => match self.unit(unit).face {
+                Face::Front => u.front.movement,
+                Face::Back => u.back.movement,
+            },
+            _ => 0,
+        }
+    }
+
+    /// A group's movement points: its slowest unit's rating (5.33), one
+    /// more under road march (5.212).
+    pub fn allowance(&self, units: &[UnitId], road_march: bool) -> u8 {
+        let slowest = units.iter().map(|&u| self.rating(u)).min().unwrap_or(0);
+        slowest.saturating_add(u8::from(road_march))
+    }
+
+    /// Whether a hex has a road (5.212).
+    pub fn road_hex(&self, hex: Hex) -> bool {
+        let map = &self.battle.map;
+        map.neighbours(hex).any(|n| map.road(hex, n))
+    }
+
+    /// Whether a non-skirmisher unit of `side`'s enemy is next to `hex`
+    /// (5.212).
+    fn next_to_line_enemy(&self, hex: Hex, units: &[UnitId]) -> bool {
+        let enemy = self.side_of(units[0]).other();
+        self.units_of(enemy).any(|e| {
+            self.kind_of(e) != UnitKind::Skirmisher
+                && self.hex_of(e).is_some_and(|h| h.is_neighbour(hex))
+        })
+    }
+
+    /// Whether road march may begin for these units where they stand: on a
+    /// road, none of them formed infantry (5.212); entering units begin it
+    /// when their entry hex is a road hex (10.1).
+    pub fn road_march_start(&self, units: &[UnitId]) -> bool {
+        units.iter().all(|&u| {
+            self.formation(u) != Formation::Formed
+                && self.hex_of(u).is_none_or(|h| self.road_hex(h))
+        })
+    }
+
+    /// Whether `group` may step from `from` (none: entering the map) to
+    /// `to`, and at what cost.
+    pub fn plan_step(
+        &self,
+        group: &Group,
+        from: Option<Hex>,
+        to: Hex,
+    ) -> Result<StepPlan, Refusal> {
+        let units = &group.units;
+        let map = &self.battle.map;
+        if !map.contains(to) {
+            return Err(Refusal::OffMap(to));
+        }
+        let enemy = self.side_of(units[0]).other();
+        if self.occupied_by(to, enemy) {
+            return Err(Refusal::NotYet {
+                what: "assault",
+                rule: "7.0",
+            });
+        }
+        let along_path = from.is_some_and(|a| map.road(a, to) || map.trail(a, to));
+        let mut cost = 0;
+        for &u in units {
+            let formation = self.formation(u);
+            let mover = formation.mover().ok_or(Refusal::Deployed)?;
+            if formation == Formation::Formed && map.terrain_of(to).woods && !along_path {
+                return Err(Refusal::FormedInWoods(to));
+            }
+            cost = cost.max(enter_cost(map, mover, from, to)?);
+            if self.unit(u).disrupted {
+                if self.adjacent_to(to, enemy) {
+                    return Err(Refusal::DisruptedAdjacent);
+                }
+                if let Some(from) = from {
+                    if let Some(e) = near_enemies(self, from, enemy)
+                        .into_iter()
+                        .find(|e| to.distance(*e) < from.distance(*e))
+                    {
+                        return Err(Refusal::DisruptedCloses(e));
+                    }
+                }
+            }
+            if formation.is_skirmisher() && self.adjacent_to(to, enemy) {
+                return Err(Refusal::SkirmisherAdjacent);
+            }
+        }
+        let on_road = match from {
+            Some(a) => map.road(a, to),
+            None => self.road_hex(to),
+        };
+        let road_march = group.road_march && on_road && !self.next_to_line_enemy(to, units);
+        let allowance = self.allowance(units, road_march);
+        let spent = group.spent.saturating_add(cost);
+        if spent > allowance {
+            let now = self.allowance(units, group.road_march);
+            return Err(Refusal::NoPoints {
+                need: cost,
+                left: now.saturating_sub(group.spent),
+            });
+        }
+        if spent >= allowance && !self.can_end(units, to) {
+            return Err(Refusal::CannotEnd(self.unit_name(units[0]), to));
+        }
+        Ok(StepPlan { cost, road_march })
+    }
+
+    /// Whether these units may end their activation on `hex` (5.3): at
+    /// most two units of one brigade, no remnant among them (9.21), and a
+    /// skirmisher alone (5.32); a friendly skirmisher there makes way
+    /// (9.16).
+    pub fn can_end(&self, units: &[UnitId], hex: Hex) -> bool {
+        let others: Vec<UnitId> = self
+            .units_at(hex)
+            .into_iter()
+            .filter(|u| !units.contains(u))
+            .collect();
+        let skirmishers = units
+            .iter()
+            .all(|&u| self.kind_of(u) == UnitKind::Skirmisher);
+        if skirmishers {
+            return others.is_empty() && units.len() == 1;
+        }
+        let brigade = self.brigade_of(units[0]);
+        let staying: Vec<UnitId> = others
+            .into_iter()
+            .filter(|&o| self.kind_of(o) != UnitKind::Skirmisher)
+            .collect();
+        staying
+            .iter()
+            .all(|&o| self.brigade_of(o) == brigade && brigade.is_some())
+            && staying.len() + units.len() <= 2
+    }
+
+    /// Units counted for the stacking limit while moving: skirmishers not
+    /// at all, the two units of a regiment as one (5.31, 5.35).
+    fn stacking_count(&self, units: &[UnitId]) -> usize {
+        let mut regiments = BTreeSet::new();
+        let mut count = 0;
+        for &u in units {
+            if self.kind_of(u) == UnitKind::Skirmisher {
+                continue;
+            }
+            let regiment = self
+                .battle
+                .scenario
+                .units
+                .get(u.index())
+                .filter(|_| self.unit(u).generic.is_none())
+                .and_then(|s| s.regiment.clone());
+            match regiment {
+                Some(r) => {
+                    if regiments.insert(r) {
+                        count += 1;
+                    }
+                }
+                None => count += 1,
+            }
+        }
+        count
+    }
+
+    /// Disrupts a unit (6.53); formed infantry unforms instead where the
+    /// rule says so (`unform`: 5.31).
+    pub fn disrupt(&mut self, unit: UnitId, why: &str, unform: bool, events: &mut Vec<Event>) {
+        // 9.12: a skirmisher that would be Disrupted disbands instead.
+        if self.kind_of(unit) == UnitKind::Skirmisher && self.hex_of(unit).is_some() {
+            self.disband(unit, events);
+            return;
+        }
+        if unform && self.formation(unit) == Formation::Formed {
+            self.now.units[unit.index()].face = Face::Back;
+            events.push(Event::Unformed {
+                unit: self.unit_name(unit),
+            });
+            return;
+        }
+        if !self.unit(unit).disrupted {
+            self.now.units[unit.index()].disrupted = true;
+            events.push(Event::Disrupted {
+                unit: self.unit_name(unit),
+                why: why.to_string(),
+            });
+        }
+    }
+
+    /// Moves the active group one hex (5.21), entering the map when its
+    /// units wait off it (10.1).
+    pub fn step_to(&mut self, to: Hex, events: &mut Vec<Event>) -> Result<(), Refusal> {
+        let Some(group) = self.now.activation.as_ref().and_then(|a| a.group.clone()) else {
+            return Err(Refusal::NotNow {
+                expected: "a unit to activate".to_string(),
+            });
+        };
+        let from = self.hex_of(group.units[0]);
+        if from.is_none() && !self.entry_hexes(&group.units).contains(&to) {
+            return Err(Refusal::NotEntry(to));
+        }
+        // 4.3: an out of command unit disrupts before its move action.
+        if !group.moved {
+            for &u in &group.units {
+                if self.unit(u).out_of_command {
+                    self.disrupt(u, "out of command, 4.3", false, events);
+                }
+            }
+        }
+        let step = self.plan_step(&group, from, to)?;
+        let entering = from.is_none();
+        for &u in &group.units {
+            self.now.units[u.index()].place = Place::Map(to);
+        }
+        if let Some(a) = self.now.activation.as_mut() {
+            if entering {
+                a.entered.extend(group.units.iter().copied());
+            }
+            if let Some(g) = a.group.as_mut() {
+                g.spent = g.spent.saturating_add(step.cost);
+                g.road_march = step.road_march;
+                g.moved = true;
+            }
+        }
+        events.push(Event::Moved {
+            units: group.units.iter().map(|&u| self.unit_name(u)).collect(),
+            from,
+            to,
+            cost: step.cost,
+        });
+        self.overstack(&group.units, to, events);
+        self.commit_near(&group.units, to, events);
+        self.skirmishers_make_way(&group.units, to, events);
+        Ok(())
+    }
+
+    /// 9.14: enemy skirmishers next to the hex a unit enters disband (the
+    /// point blank fire of 6.151 they may give first is the fire code's).
+    fn skirmishers_make_way(&mut self, movers: &[UnitId], hex: Hex, events: &mut Vec<Event>) {
+        let enemy = self.side_of(movers[0]).other();
+        let near: Vec<UnitId> = self
+            .units_of(enemy)
+            .filter(|&e| {
+                self.kind_of(e) == UnitKind::Skirmisher
+                    && self.hex_of(e).is_some_and(|h| h.is_neighbour(hex))
+            })
+            .collect();
+        for e in near {
+            self.disband(e, events);
+        }
+    }
+
+    /// 5.31: past the limit, the units already in the hex are Disrupted
+    /// (formed infantry unforms instead).
+    fn overstack(&mut self, movers: &[UnitId], hex: Hex, events: &mut Vec<Event>) {
+        if self.stacking_count(movers) == 0 {
+            return;
+        }
+        let all = self.units_at(hex);
+        if self.stacking_count(&all) <= 2 {
+            return;
+        }
+        for u in all {
+            if !movers.contains(&u)
+                && self.kind_of(u) != UnitKind::Skirmisher
+                && !self.unit(u).disrupted
+            {
+                self.disrupt(u, "overstacked, 5.31", true, events);
+            }
+        }
+    }
+
+    /// 3.151: an enemy moving within 3 hexes commits an uncommitted
+    /// brigade.
+    fn commit_near(&mut self, movers: &[UnitId], hex: Hex, events: &mut Vec<Event>) {
+        let enemy = self.side_of(movers[0]).other();
+        let near: BTreeSet<_> = self
+            .units_of(enemy)
+            .filter(|&e| {
+                self.hex_of(e)
+                    .is_some_and(|h| h.distance(hex) <= COMMIT_DISTANCE)
+            })
+            .filter_map(|e| self.brigade_of(e))
+            .collect();
+        for b in near {
+            let s = &mut self.now.brigades[b.index()];
+            if !s.committed && !s.committing {
+                s.committing = true;
+                events.push(Event::Committed {
+                    brigade: self.brigade_name(b),
+                });
+            }
+        }
+    }
+
+    /// The hexes a waiting reinforcement may enter by (10.1, 10.11): its
+    /// entry hexes free of units and of enemies next to them; when none
+    /// is, the nearest map hexes that are.
+    pub fn entry_hexes(&self, units: &[UnitId]) -> Vec<Hex> {
+        let Some(entry) = self
+            .battle
+            .scenario
+            .units
+            .get(units[0].index())
+            .and_then(|u| u.enters.as_ref())
+        else {
+            return Vec::new();
+        };
+        let enemy = self.side_of(units[0]).other();
+        let open = |h: Hex| {
+            self.battle.map.contains(h)
+                && self.units_at(h).is_empty()
+                && !self.adjacent_to(h, enemy)
+        };
+        let listed: Vec<Hex> = entry.at.iter().copied().filter(|&h| open(h)).collect();
+        if !listed.is_empty() || entry.at.is_empty() {
+            return listed;
+        }
+        let distance = |h: Hex| entry.at.iter().map(|e| e.distance(h)).min().unwrap_or(0);
+        let candidates: Vec<Hex> = self.battle.map.hexes().filter(|&h| open(h)).collect();
+        let best = candidates.iter().map(|&h| distance(h)).min();
+        candidates
+            .into_iter()
+            .filter(|&h| Some(distance(h)) == best)
+            .collect()
+    }
+}

@@ -1,0 +1,242 @@
+//! Recovery (3.21): Finished units become ready, Disrupted units not next
+//! to an enemy make rally checks (3.211, 3.212), then units beyond command
+//! range make command checks (4.2, 4.31). Checks wait for their dice in
+//! the state ([`Check`]); a stack rolls once (5.37).
+
+use std::collections::BTreeMap;
+
+use super::ground::within_command;
+use super::near::far_from;
+use crate::games::brothers_at_war::core::event::{Event, Fate};
+use crate::games::brothers_at_war::core::ids::{BrigadeId, UnitId};
+use crate::games::brothers_at_war::core::state::{BrothersAtWar, Check, CheckKind};
+use crate::games::brothers_at_war::core::Hex;
+use crate::games::brothers_at_war::scenario::model::UnitKind;
+
+/// The command range in hexes (4.2).
+pub const COMMAND_RANGE: u32 = 4;
+
+/// A check succeeds on 5 or more, after its bonus (1.73).
+pub const SUCCESS: u8 = 5;
+
+impl BrothersAtWar {
+    /// Units on the map grouped by hex, in hex order.
+    fn by_hex(&self, units: &[UnitId]) -> BTreeMap<Hex, Vec<UnitId>> {
+        let mut m: BTreeMap<Hex, Vec<UnitId>> = BTreeMap::new();
+        for &u in units {
+            if let Some(h) = self.hex_of(u) {
+                m.entry(h).or_default().push(u);
+            }
+        }
+        m
+    }
+
+    /// Whether a friendly commander who helps `unit` rally stands on or
+    /// next to `hex`: its own (3.211), any of its side's for divisional
+    /// artillery (4.21).
+    fn commander_near(&self, unit: UnitId, hex: Hex) -> bool {
+        self.commanders_for(unit)
+            .into_iter()
+            .any(|c| c == hex || c.is_neighbour(hex))
+    }
+
+    /// The commanders whose range puts `unit` in command (4.2, 4.21).
+    fn commanders_for(&self, unit: UnitId) -> Vec<Hex> {
+        let Some(b) = self.brigade_of(unit) else {
+            return Vec::new();
+        };
+        if self.battle.scenario.brigades[b.index()].divisional {
+            let side = self.side_of(unit);
+            self.battle
+                .brigade_ids()
+                .filter(|&x| self.battle.brigade_side(x) == side)
+                .filter_map(|x| self.brigade(x).commander)
+                .collect()
+        } else {
+            self.brigade(b).commander.into_iter().collect()
+        }
+    }
+
+    /// Whether a unit on `hex` is within command range (4.2).
+    pub fn in_command_range(&self, unit: UnitId, hex: Hex) -> bool {
+        let enemy = self.side_of(unit).other();
+        let blocked = |h: Hex| self.occupied_by(h, enemy);
+        self.commanders_for(unit)
+            .into_iter()
+            .any(|c| within_command(&self.battle.map, c, hex, COMMAND_RANGE, &blocked))
+    }
+
+    /// Recovers these units (3.21): queues their rally checks, and their
+    /// command checks when `command` (remnants have no commander, 9.21).
+    pub fn recover_units(&mut self, units: &[UnitId], command: bool) {
+        for &u in units {
+            self.now.units[u.index()].finished = false;
+        }
+        let groups = self.by_hex(units);
+        for (&hex, group) in &groups {
+            let side = self.side_of(group[0]);
+            let far = u8::from(far_from(self, hex, side.other()));
+            let rally: Vec<UnitId> = group
+                .iter()
+                .copied()
+                .filter(|&u| self.unit(u).disrupted)
+                .collect();
+            if !rally.is_empty() && !self.adjacent_to(hex, side.other()) {
+                let helped = command && self.commander_near(rally[0], hex);
+                self.now.checks.push(Check {
+                    kind: CheckKind::Rally,
+                    units: rally,
+                    brigade: None,
+                    bonus: far + u8::from(helped),
+                });
+            }
+        }
+        if !command {
+            return;
+        }
+        let entered = self
+            .now
+            .activation
+            .as_ref()
+            .map(|a| a.entered.clone())
+            .unwrap_or_default();
+        for (&hex, group) in &groups {
+            let side = self.side_of(group[0]);
+            let check: Vec<UnitId> = group
+                .iter()
+                .copied()
+                .filter(|u| !entered.contains(u) && !self.in_command_range(*u, hex))
+                .collect();
+            if check.is_empty() {
+                continue;
+            }
+            let cavalry = check.iter().all(|&u| self.cavalry_symbol(u));
+            self.now.checks.push(Check {
+                kind: CheckKind::Command,
+                bonus: u8::from(far_from(self, hex, side.other())) + u8::from(cavalry),
+                units: check,
+                brigade: None,
+            });
+        }
+    }
+
+    /// Whether a unit carries the cavalry symbol (4.31).
+    pub fn cavalry_symbol(&self, unit: UnitId) -> bool {
+        self.battle
+            .scenario
+            .units
+            .get(unit.index())
+            .is_some_and(|u| {
+                self.now.units[unit.index()].generic.is_none()
+                    && (u.cavalry_symbol || u.kind == UnitKind::Cavalry)
+            })
+    }
+
+    /// A brigade recovers (3.21): its units on the map.
+    pub fn recover_brigade(&mut self, b: BrigadeId) {
+        let units: Vec<UnitId> = self
+            .units_of_brigade(b)
+            .into_iter()
+            .filter(|&u| self.hex_of(u).is_some())
+            .collect();
+        self.recover_units(&units, true);
+    }
+
+    /// Applies one die to the first check waiting.
+    pub fn resolve_check(&mut self, die: u8, events: &mut Vec<Event>) {
+        if self.now.checks.is_empty() {
+            return;
+        }
+        let check = self.now.checks.remove(0);
+        let total = die.saturating_add(check.bonus);
+        let names: Vec<String> = check.units.iter().map(|&u| self.unit_name(u)).collect();
+        match check.kind {
+            CheckKind::Rally => {
+                let success = total >= SUCCESS;
+                if success {
+                    for &u in &check.units {
+                        self.now.units[u.index()].disrupted = false;
+                    }
+                }
+                events.push(Event::Checked {
+                    kind: check.kind,
+                    units: names,
+                    die,
+                    bonus: check.bonus,
+                    success,
+                });
+            }
+            CheckKind::Command => {
+                let success = total >= SUCCESS;
+                if !success {
+                    for &u in &check.units {
+                        self.now.units[u.index()].out_of_command = true;
+                    }
+                }
+                events.push(Event::Checked {
+                    kind: check.kind,
+                    units: names,
+                    die,
+                    bonus: check.bonus,
+                    success,
+                });
+            }
+            CheckKind::Fate => {
+                let Some(b) = check.brigade else { return };
+                let fate = match total {
+                    0..=3 => Fate::Break,
+                    4 | 5 => Fate::Exhausted,
+                    _ => Fate::Regroup,
+                };
+                events.push(Event::FateChecked {
+                    brigade: self.brigade_name(b),
+                    die,
+                    bonus: check.bonus,
+                    fate,
+                });
+                match fate {
+                    Fate::Break => self.break_brigade(b, true, events),
+                    // Reading: of the two choices of 2.33 b the engine
+                    // takes recovery; disrupting to move is left to wire.
+                    Fate::Exhausted => self.recover_brigade(b),
+                    Fate::Regroup => {
+                        self.now.brigades[b.index()].exhausted = false;
+                        self.now.exhausted_box.retain(|&x| x != b);
+                        self.recover_reserve(b, events);
+                        self.recover_brigade(b);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Queues the fate checks of the end phase (2.33), the Union's first:
+    /// brigades with a marker in the exhausted box, and exhausted brigades
+    /// of one marker (8.112).
+    pub fn queue_fate_checks(&mut self) {
+        let mut due: Vec<BrigadeId> = self
+            .battle
+            .brigade_ids()
+            .filter(|&b| {
+                self.in_play(b)
+                    && (self.now.exhausted_box.contains(&b)
+                        || (self.markers(b) == 1 && self.brigade(b).exhausted))
+            })
+            .collect();
+        due.sort_by_key(|&b| (self.battle.brigade_side(b), b));
+        for b in due {
+            let side = self.battle.brigade_side(b);
+            let all_far = self
+                .units_of_brigade(b)
+                .into_iter()
+                .filter_map(|u| self.hex_of(u))
+                .all(|h| far_from(self, h, side.other()));
+            self.now.checks.push(Check {
+                kind: CheckKind::Fate,
+                units: Vec::new(),
+                brigade: Some(b),
+                bonus: u8::from(all_far),
+            });
+        }
+    }
+}

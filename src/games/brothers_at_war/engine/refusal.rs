@@ -1,0 +1,200 @@
+//! Why an order is refused, each reason citing the rule it enforces.
+
+use crate::games::brothers_at_war::core::Hex;
+use crate::games::{CitesRule, RuleId};
+
+/// Why an order was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The battle is over (2.4).
+    #[error("the battle is over")]
+    GameOver,
+    /// The order does not answer the decision the game waits for (2.0).
+    #[error("the game waits for {expected}")]
+    NotNow {
+        /// What the game waits for, in words.
+        expected: String,
+    },
+    /// The game waits for a draw of chance, which the service makes (3.12).
+    #[error("the game waits for a draw of chance")]
+    WaitingForChance,
+    /// A chance order that does not fit the draw pending (3.12).
+    #[error("that is not an outcome of the draw pending")]
+    NotAnOutcome,
+    /// Not implemented by this engine yet: the lead wires fire, assault,
+    /// retreats, reserves and cards into this machinery.
+    #[error("{what} is not playable yet in this engine")]
+    NotYet {
+        /// What.
+        what: &'static str,
+        /// Its rule.
+        rule: &'static str,
+    },
+    /// No unit of that name (5.1).
+    #[error("there is no unit {0}")]
+    NoSuchUnit(String),
+    /// No brigade of that name (3.1).
+    #[error("there is no brigade {0}")]
+    NoSuchBrigade(String),
+    /// The unit is not of the brigade activating (3.22).
+    #[error("{0} is not of the brigade activating")]
+    NotOfBrigade(String),
+    /// The brigade is not the player's (3.15, 6.12).
+    #[error("{0} is not your brigade")]
+    NotYours(String),
+    /// A unit activates once per activation (5.1).
+    #[error("{0} has already activated")]
+    AlreadyActed(String),
+    /// Finished units may not move or fire (1.51).
+    #[error("{0} is Finished")]
+    Finished(String),
+    /// Remnants cannot activate (5.45).
+    #[error("{0} is a remnant and cannot activate")]
+    Remnant(String),
+    /// The unit is not on the map.
+    #[error("{0} is not on the map")]
+    NotOnMap(String),
+    /// Two units activate together only if they began stacked (5.33).
+    #[error("{0} and {1} did not begin the activation stacked")]
+    NotAStack(String, String),
+    /// The unit is not the one spending movement points (5.1).
+    #[error("{0} is not the active unit")]
+    NotActive(String),
+    /// Another unit is active and cannot end its activation here (5.32).
+    #[error("the active unit {0} must first move to where it may end its activation")]
+    ActiveCannotEnd(String),
+    /// A move goes to an adjacent hex (5.21).
+    #[error("{to} is not next to {from}")]
+    NotAdjacent {
+        /// From.
+        from: Hex,
+        /// To.
+        to: Hex,
+    },
+    /// Units may not leave the map unless the scenario allows it (5.214).
+    #[error("{0} is not on the map")]
+    OffMap(Hex),
+    /// Not enough movement points (5.2).
+    #[error("that needs {need} movement points and {left} are left")]
+    NoPoints {
+        /// Needed.
+        need: u8,
+        /// Left.
+        left: u8,
+    },
+    /// The chart prohibits this mover there (5.21).
+    #[error("{0} may not be entered by this unit (terrain effects chart)")]
+    Prohibited(Hex),
+    /// River hexes are entered across fords only (5.213).
+    #[error("the river hex {0} may be entered only across a ford")]
+    River(Hex),
+    /// Formed infantry enters woods only along a road or trail (5.41).
+    #[error("formed infantry may enter the woods of {0} only along a road or trail")]
+    FormedInWoods(Hex),
+    /// Deployed artillery does not move (5.42).
+    #[error("deployed artillery does not move: limber it first")]
+    Deployed,
+    /// A Disrupted unit may only move (6.531).
+    #[error("a Disrupted unit may only move")]
+    DisruptedOnlyMoves,
+    /// A Disrupted unit may not close on a near enemy in sight (6.531).
+    #[error("a Disrupted unit may not move closer to the enemy at {0}")]
+    DisruptedCloses(Hex),
+    /// A Disrupted unit may not move next to an enemy (6.531).
+    #[error("a Disrupted unit may not move next to an enemy")]
+    DisruptedAdjacent,
+    /// Skirmishers may not move next to an enemy (9.11).
+    #[error("skirmishers may not move next to an enemy")]
+    SkirmisherAdjacent,
+    /// The unit cannot change formation (5.22): remnants, foot-only
+    /// skirmishers.
+    #[error("{0} has no other formation")]
+    NoOtherFormation(String),
+    /// Deployed artillery limbers only as its first action (5.222).
+    #[error("artillery limbers only as its first action")]
+    LimberFirst,
+    /// Deploying a skirmisher is a unit's whole activation (5.26).
+    #[error("a unit deploys a skirmisher instead of any other action")]
+    DeployFirst,
+    /// Out of command units may not deploy skirmishers (4.3).
+    #[error("an out of command unit may not deploy skirmishers")]
+    OutOfCommandDeploy,
+    /// The skirmisher may not be deployed now (9.13, 9.14).
+    #[error("{0} cannot be deployed now")]
+    CannotDeploy(String),
+    /// Skirmishers next to an enemy would disband at once (9.14).
+    #[error("a skirmisher deployed next to an enemy would disband at once")]
+    DeployAdjacent,
+    /// Only a deployed skirmisher disbands, instead of activating (5.27).
+    #[error("{0} is not a deployed skirmisher that has not activated")]
+    CannotDisband(String),
+    /// A unit may not end its activation here (5.32, 9.21).
+    #[error("{0} may not end its activation in {1}")]
+    CannotEnd(String, Hex),
+    /// Passing is activating no unit (3.221).
+    #[error("a brigade passes only before activating any unit")]
+    PassAfterActing,
+    /// Commanders go to hexes open to movement and free of enemies (4.11).
+    #[error("the commander may not go to {0}")]
+    CommanderHex(Hex),
+    /// The brigade has no commander (9.3).
+    #[error("this brigade has no commander")]
+    NoCommander,
+    /// The card is not in the player's hand (11).
+    #[error("card {0} is not in your hand")]
+    NotInHand(u8),
+    /// Cards beyond the hand size must be discarded (2.31, 3.221).
+    #[error("discard down to your hand size first")]
+    MustDiscard,
+    /// The brigade is not uncommitted (3.15).
+    #[error("{0} is not an uncommitted brigade")]
+    NotUncommitted(String),
+    /// A reinforcement enters at its entry hexes (10.1, 10.11).
+    #[error("{0} is not an entry hex open to this reinforcement")]
+    NotEntry(Hex),
+    /// A reinforcement enters from its turn on (10.1).
+    #[error("{0} does not arrive yet")]
+    NotArrived(String),
+}
+
+impl CitesRule for Refusal {
+    fn rule(&self) -> RuleId {
+        RuleId(match self {
+            Refusal::GameOver => "2.4",
+            Refusal::NotNow { .. } => "2.0",
+            Refusal::WaitingForChance | Refusal::NotAnOutcome => "3.12",
+            Refusal::NotYet { rule, .. } => rule,
+            Refusal::NoSuchUnit(_) | Refusal::NotActive(_) | Refusal::AlreadyActed(_) => "5.1",
+            Refusal::NoSuchBrigade(_) => "3.1",
+            Refusal::NotOfBrigade(_) => "3.22",
+            Refusal::NotYours(_) | Refusal::NotUncommitted(_) => "3.15",
+            Refusal::Finished(_) => "1.51",
+            Refusal::Remnant(_) => "5.45",
+            Refusal::NotOnMap(_) | Refusal::NoPoints { .. } => "5.2",
+            Refusal::NotAStack(..) => "5.33",
+            Refusal::ActiveCannotEnd(_) | Refusal::CannotEnd(..) => "5.32",
+            Refusal::NotAdjacent { .. } | Refusal::Prohibited(_) => "5.21",
+            Refusal::OffMap(_) => "5.214",
+            Refusal::River(_) => "5.213",
+            Refusal::FormedInWoods(_) => "5.41",
+            Refusal::Deployed => "5.42",
+            Refusal::DisruptedOnlyMoves
+            | Refusal::DisruptedCloses(_)
+            | Refusal::DisruptedAdjacent => "6.531",
+            Refusal::SkirmisherAdjacent => "9.11",
+            Refusal::NoOtherFormation(_) => "5.22",
+            Refusal::LimberFirst => "5.222",
+            Refusal::DeployFirst => "5.26",
+            Refusal::OutOfCommandDeploy => "4.3",
+            Refusal::CannotDeploy(_) => "9.13",
+            Refusal::DeployAdjacent | Refusal::CannotDisband(_) => "9.14",
+            Refusal::PassAfterActing => "3.221",
+            Refusal::CommanderHex(_) => "4.11",
+            Refusal::NoCommander => "9.3",
+            Refusal::NotInHand(_) => "11.2",
+            Refusal::MustDiscard => "2.31",
+            Refusal::NotEntry(_) => "10.11",
+            Refusal::NotArrived(_) => "10.1",
+        })
+    }
+}
