@@ -27,7 +27,8 @@ use common::rng::XorShift;
 use orderly::games::brothers_at_war::core::event::Event;
 use orderly::games::brothers_at_war::core::state::{BrothersAtWar, Place, Step};
 use orderly::games::brothers_at_war::scenario::model::UnitKind;
-use orderly::games::Game;
+use orderly::games::brothers_at_war::scenario::registry;
+use orderly::games::{Game, GameOptions};
 
 fn gone(p: Place) -> bool {
     matches!(p, Place::Eliminated | Place::Removed | Place::Exited)
@@ -81,10 +82,10 @@ fn kind(e: &Event) -> String {
 }
 
 /// Plays one random game; returns the kinds of event it produced.
-fn play(seed: u64) -> BTreeMap<String, usize> {
+fn play(seed: u64, new: fn() -> BrothersAtWar) -> BTreeMap<String, usize> {
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let mut rng = XorShift::new(seed);
-    let mut g = game();
+    let mut g = new();
     let size = g.battle.unit_count();
     let mut remnants = 0;
     let mut log: Vec<String> = Vec::new();
@@ -154,7 +155,7 @@ fn play(seed: u64) -> BTreeMap<String, usize> {
 fn random_games_keep_every_property_and_reach_the_end() {
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     for seed in 0..40 {
-        for (k, n) in play(seed) {
+        for (k, n) in play(seed, game) {
             *seen.entry(k).or_default() += n;
         }
     }
@@ -188,6 +189,22 @@ fn random_games_keep_every_property_and_reach_the_end() {
         );
     }
     assert_eq!(seen.get("Over"), Some(&40), "every game ended");
+}
+
+#[test]
+fn random_games_of_the_demo_battle_keep_every_property_and_reach_the_end() {
+    let mut over = 0;
+    for seed in 0..8 {
+        over += play(seed, demo).get("Over").copied().unwrap_or(0);
+    }
+    assert_eq!(over, 8);
+}
+
+/// A new game of the built-in demo battle, "Tanner's Ford".
+fn demo() -> BrothersAtWar {
+    let g = BrothersAtWar::new(&GameOptions::default());
+    assert_eq!(g.battle.scenario.id, registry::DEMO);
+    g
 }
 
 #[test]
