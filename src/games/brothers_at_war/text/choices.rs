@@ -89,7 +89,9 @@ fn unit_line(game: &BrothersAtWar, units: &[String], orders: &[&Order]) -> Strin
             }
             Action::Fire(h) => others.push(format!("FIRE {h} ({paid} MP)")),
             Action::Form => others.push(format!("FORM ({paid} MP)")),
-            Action::Hold => others.push(format!("HOLD ({paid} MP)")),
+            // Holding fire ends the activation, so its cost (5.25) is
+            // not seen on the copy: it needs 3 MP left to be listed.
+            Action::Hold => others.push("HOLD (3 MP, not Finished)".to_string()),
             other => others.push(other.to_string()),
         }
     }

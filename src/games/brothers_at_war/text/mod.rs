@@ -32,6 +32,10 @@ impl GameText for BrothersAtWar {
 
     const RULES: &'static str = RULES;
 
+    // Who acts is drawn from the cup (2.21), so no player chooses who
+    // begins; the Union draws its cards first (B3).
+    const FIRST: Option<Seat> = Some(Seat::North);
+
     fn seat_name(seat: Seat) -> &'static str {
         names::side(Side::of(seat))
     }

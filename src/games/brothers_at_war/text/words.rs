@@ -4,7 +4,8 @@
 //!
 //! [`order_word`] knows no scenario (it is asked before a game is found), so
 //! it goes by shape: a unit's id has digits and letters (`19IN`, `AL1`),
-//! a hex four digits. Shapes another hosted game owns (`B3C`, `H7`: a
+//! or is written in capitals without a vowel (`WSK`) or with a dash
+//! (`BTY-A`); a hex is four digits. Shapes another hosted game owns (`B3C`, `H7`: a
 //! letter, one or two digits, at most two letters) are left to it.
 
 use crate::games::OrderWord;
@@ -130,6 +131,18 @@ pub fn unit_shaped(word: &str) -> bool {
         && !square_shaped(&up)
 }
 
+/// Whether `word`, as written, is capitals shaped like an id without
+/// digits: no vowel (`WSK`), or a dash inside (`BTY-A`). Prose in capitals
+/// rarely has either.
+fn capital_id(word: &str) -> bool {
+    let b = word.as_bytes();
+    (2..=8).contains(&b.len())
+        && b.iter().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'-')
+        && b[0].is_ascii_uppercase()
+        && !b.ends_with(b"-")
+        && (b.contains(&b'-') || !b.iter().any(|c| b"AEIOUY".contains(c)))
+}
+
 /// What `word` is to the order language (see [`OrderWord`]).
 pub fn order_word(word: &str) -> OrderWord {
     let w = word.trim_matches(|c: char| c == ',' || c == '.' || c == ';');
@@ -143,7 +156,7 @@ pub fn order_word(word: &str) -> OrderWord {
     if !up.is_empty() && up.len() <= 3 && up.bytes().all(|b| b.is_ascii_digit()) {
         return OrderWord::Number;
     }
-    if unit_shaped(&up) {
+    if unit_shaped(&up) || (capital_id(w) && !square_shaped(&up)) {
         return OrderWord::Unit;
     }
     if FILLERS.contains(&up.as_str()) || matches!(up.as_str(), "STAY" | "MOUNTED" | "RESERVE") {
@@ -197,6 +210,9 @@ mod tests {
         assert_eq!(order_word("19IN"), OrderWord::Unit);
         assert_eq!(order_word("al1"), OrderWord::Unit);
         assert_eq!(order_word("BTY-A"), OrderWord::Unit);
+        assert_eq!(order_word("WSK"), OrderWord::Unit);
+        assert_eq!(order_word("wsk"), OrderWord::Other);
+        assert_eq!(order_word("MY"), OrderWord::Other);
         assert_eq!(order_word("2nd"), OrderWord::Other);
         assert_eq!(order_word("B3C"), OrderWord::Other);
         assert_eq!(order_word("to"), OrderWord::Filler);
