@@ -21,7 +21,10 @@ fn demo() -> BrothersAtWar {
 
 /// Plays the demo at random, calling `at` at every decision (before the
 /// order is chosen) with the events of the last order.
-fn random_play(seed: u64, mut at: impl FnMut(&BrothersAtWar, &[orderly::games::brothers_at_war::core::event::Event])) {
+fn random_play(
+    seed: u64,
+    mut at: impl FnMut(&BrothersAtWar, &[orderly::games::brothers_at_war::core::event::Event]),
+) {
     let mut rng = XorShift::new(seed);
     let mut g = demo();
     let mut last = Vec::new();
@@ -79,7 +82,10 @@ fn every_board_fits_a_mail_keys_every_unit_drawn_and_hides_the_other_hand() {
                         continue;
                     }
                     let key = format!("  {} {} ", codes.text(g, u), g.unit_name(u));
-                    assert!(board.contains(&key), "seed {seed}: {key:?} not keyed:\n{board}");
+                    assert!(
+                        board.contains(&key),
+                        "seed {seed}: {key:?} not keyed:\n{board}"
+                    );
                     assert!(board.contains(&hex.to_string()), "{board}");
                 }
                 let own = Side::of(seat);
@@ -92,7 +98,10 @@ fn every_board_fits_a_mail_keys_every_unit_drawn_and_hides_the_other_hand() {
                 }
                 for &n in &g.now.hands[own.index()] {
                     let title = names::card_title(&g.battle.scenario, n);
-                    assert!(board.contains(&title), "own card {title} not shown:\n{board}");
+                    assert!(
+                        board.contains(&title),
+                        "own card {title} not shown:\n{board}"
+                    );
                 }
                 let choices = g.choices(seat);
                 assert!(drawing::fits(&choices), "{choices}");
@@ -145,7 +154,11 @@ fn every_legal_order_reads_back_as_itself() {
                 let text = o.to_string();
                 assert_eq!(g.read_order(&text).as_ref(), Ok(&o), "seed {seed}: {text}");
                 let lower = text.to_ascii_lowercase();
-                assert_eq!(g.read_order(&lower).as_ref(), Ok(&o), "seed {seed}: {lower}");
+                assert_eq!(
+                    g.read_order(&lower).as_ref(),
+                    Ok(&o),
+                    "seed {seed}: {lower}"
+                );
             }
         });
     }
@@ -199,7 +212,9 @@ fn orders_written_as_players_write_them_read_as_the_canonical_ones() {
         format!("10th Millbrook Infantry, {to}"),
         format!("10M {to}"),
     ] {
-        let order = g.read_order(&written).unwrap_or_else(|r| panic!("{written}: {r}"));
+        let order = g
+            .read_order(&written)
+            .unwrap_or_else(|r| panic!("{written}: {r}"));
         assert_eq!(order.to_string(), step, "{written}");
     }
     // A refusal cites its rule and offers the unit's own legal orders.
@@ -210,13 +225,21 @@ fn orders_written_as_players_write_them_read_as_the_canonical_ones() {
         "{refused}"
     );
     // Prose and chance orders are no orders of a player.
-    assert!(g.read_order("thanks for the game").unwrap_err().is_unreadable());
+    assert!(g
+        .read_order("thanks for the game")
+        .unwrap_err()
+        .is_unreadable());
     assert!(g.read_order("CARD 3").unwrap_err().is_unreadable());
     // The choices name the unit with its movement points and costs.
     let choices = g.choices(Seat::North);
     assert!(choices.contains("10M can: MOVE ("), "{choices}");
     assert!(choices.contains("MP left"), "{choices}");
-    assert_eq!(g.choices(Seat::South).contains("10M"), false, "{}", g.choices(Seat::South));
+    assert_eq!(
+        g.choices(Seat::South).contains("10M"),
+        false,
+        "{}",
+        g.choices(Seat::South)
+    );
     let help = g.choices_from("10M").unwrap();
     assert!(help.contains(&to), "{help}");
     assert!(g.choices_from("0101").is_err());
@@ -228,8 +251,11 @@ fn place_names_stand_for_their_hexes() {
     let ford = g.battle.map.place_hex("Tanner's Ford").unwrap();
     // The game waits for the deal: the order is read, then refused by
     // the rules, naming the hex the place stands for.
-    let text = orderly::games::brothers_at_war::text::reader::canonical(&g, "commander to Tanner\u{2019}s Ford")
-        .unwrap();
+    let text = orderly::games::brothers_at_war::text::reader::canonical(
+        &g,
+        "commander to Tanner\u{2019}s Ford",
+    )
+    .unwrap();
     assert_eq!(text, format!("COMMANDER {ford}"));
 }
 
@@ -238,10 +264,45 @@ fn no_line_makes_the_reader_panic() {
     let mut rng = XorShift::new(17);
     let g = union_to_act();
     let pieces = [
-        "10M", "move", "MOVE", "fire", "at", "the", "0713", "1005-1006", "Tanner's", "Ford",
-        "2nd", "Bexley", "DEPLOY", "WSK", "mounted", "PASS", "DISCARD", "NEW", "99999", "17",
-        "COMMANDER", "STAY", "-", ",", "ÿ", "\u{2019}", "OPFIRE", "ward", "ALWAYS", "", "9999",
-        "0000", "BTY-A", "hale", "Hale's", "Brigade", "COMMIT", "ROLL", "x",
+        "10M",
+        "move",
+        "MOVE",
+        "fire",
+        "at",
+        "the",
+        "0713",
+        "1005-1006",
+        "Tanner's",
+        "Ford",
+        "2nd",
+        "Bexley",
+        "DEPLOY",
+        "WSK",
+        "mounted",
+        "PASS",
+        "DISCARD",
+        "NEW",
+        "99999",
+        "17",
+        "COMMANDER",
+        "STAY",
+        "-",
+        ",",
+        "ÿ",
+        "\u{2019}",
+        "OPFIRE",
+        "ward",
+        "ALWAYS",
+        "",
+        "9999",
+        "0000",
+        "BTY-A",
+        "hale",
+        "Hale's",
+        "Brigade",
+        "COMMIT",
+        "ROLL",
+        "x",
     ];
     for _ in 0..3000 {
         let n = rng.below(8);

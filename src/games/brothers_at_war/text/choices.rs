@@ -125,7 +125,9 @@ fn other_order(game: &BrothersAtWar, o: &Order) -> String {
             format!("{o} ({})", names::card_title(scenario, *n))
         }
         Order::Pass(None) => "PASS (activate no unit and draw a card)".to_string(),
-        Order::End => "END (done with units: on to the commander)".to_string(),
+        Order::End => "END UNITS (done with units: on to the commander; the end of your \
+             mail does it too, unless its last line is MORE)"
+            .to_string(),
         Order::Ready => "READY (commit no more brigades)".to_string(),
         _ => o.to_string(),
     }

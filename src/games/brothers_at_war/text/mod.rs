@@ -22,6 +22,7 @@ use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::order::Order;
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Ending};
 use crate::games::brothers_at_war::scenario::model::Side;
+use crate::games::text::MailTurn;
 use crate::games::{BoardStyle, GameText, OrderWord, Rejection, Seat};
 
 /// The rules in short, as `HELP RULES BROTHERSATWAR` mails them.
@@ -31,6 +32,15 @@ impl GameText for BrothersAtWar {
     const TITLE: &'static str = "Brothers at War: 1862 (Compass Games, 2022), the system";
 
     const RULES: &'static str = RULES;
+
+    // A whole activation goes in one mail (B9): a mail that ends with the
+    // brigade's units still to act ends them (END: on to the commander),
+    // unless its last line is MORE. A line that is END alone ends a mail
+    // at intake, so END is written `END UNITS` inside one.
+    const MAIL_TURN: Option<MailTurn> = Some(MailTurn {
+        close: "END",
+        keep_open: "MORE",
+    });
 
     // Who acts is drawn from the cup (2.21), so no player chooses who
     // begins; the Union draws its cards first (B3).

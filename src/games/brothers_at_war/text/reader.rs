@@ -415,6 +415,12 @@ pub fn canonical(game: &BrothersAtWar, line: &str) -> Result<String, Rejection> 
                 .ok_or_else(|| unreadable(line, "OPFIRE brigade ALWAYS, NEVER or ASK"))?;
             format!("OPFIRE {} {rule}", brigade()?)
         }
+        "MORE" => {
+            return Err(unreadable(
+                line,
+                "MORE, as the last line of a mail, keeps the activation open",
+            ))
+        }
         other => return Err(unreadable(line, format!("{other} is not read here"))),
     })
 }

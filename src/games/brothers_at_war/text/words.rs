@@ -52,6 +52,7 @@ pub const VERBS: &[(&str, &str)] = &[
     ("COMMIT", "COMMIT"),
     ("COMMITS", "COMMIT"),
     ("READY", "READY"),
+    ("MORE", "MORE"),
 ];
 
 /// Verbs only the service writes (chance): a player's line with one is
@@ -88,6 +89,7 @@ pub const FILLERS: &[&str] = &[
     "TOWARDS",
     "ITS",
     "HIS",
+    "ACTIVATION",
 ];
 
 /// The canonical verb `word` stands for (any case).
@@ -132,15 +134,16 @@ pub fn unit_shaped(word: &str) -> bool {
 }
 
 /// Whether `word`, as written, is capitals shaped like an id without
-/// digits: no vowel (`WSK`), or a dash inside (`BTY-A`). Prose in capitals
-/// rarely has either.
+/// digits: no vowel (`WSK`, `BTY`: the service reads `BTY-A` as two
+/// words), or a dash inside. Prose in capitals rarely has either.
 fn capital_id(word: &str) -> bool {
     let b = word.as_bytes();
     (2..=8).contains(&b.len())
-        && b.iter().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'-')
+        && b.iter()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'-')
         && b[0].is_ascii_uppercase()
         && !b.ends_with(b"-")
-        && (b.contains(&b'-') || !b.iter().any(|c| b"AEIOUY".contains(c)))
+        && (b.contains(&b'-') || !b.iter().any(|c| b"AEIOU".contains(c)))
 }
 
 /// What `word` is to the order language (see [`OrderWord`]).
@@ -212,7 +215,8 @@ mod tests {
         assert_eq!(order_word("BTY-A"), OrderWord::Unit);
         assert_eq!(order_word("WSK"), OrderWord::Unit);
         assert_eq!(order_word("wsk"), OrderWord::Other);
-        assert_eq!(order_word("MY"), OrderWord::Other);
+        assert_eq!(order_word("BTY"), OrderWord::Unit);
+        assert_eq!(order_word("My"), OrderWord::Other);
         assert_eq!(order_word("2nd"), OrderWord::Other);
         assert_eq!(order_word("B3C"), OrderWord::Other);
         assert_eq!(order_word("to"), OrderWord::Filler);
