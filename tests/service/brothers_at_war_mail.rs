@@ -148,7 +148,7 @@ fn flat(text: &str) -> String {
 /// 1005-1006`). Names (`the 10th Millbrook`) are read too (the reader's
 /// tests), but a line the mail filter finds part prose is played on its
 /// own, and its end then closes the activation (`MAIL_TURN`).
-fn written(g: &BrothersAtWar, order: &Order, rng: &mut XorShift) -> String {
+fn written(order: &Order, rng: &mut XorShift) -> String {
     let canonical = order.to_string();
     match (order, rng.below(4)) {
         // END alone would end the mail (intake): players write more.
@@ -205,7 +205,7 @@ fn orders_for(model: &BrothersAtWar, rng: &mut XorShift) -> Vec<(Order, String)>
         } else {
             legal[rng.below(legal.len())].clone()
         };
-        let line = written(&sim, &order, rng);
+        let line = written(&order, rng);
         sim.apply(&order).expect("a legal order");
         lines.push((order, line));
     }
