@@ -58,6 +58,21 @@ const WORKED_EXAMPLES: &[&str] = &[
 /// refused step in a case citing it.
 const CHAPTERS: &[&str] = &["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"];
 
+/// The named choices of the README ("Steps"); a choice may also name a unit or brigade.
+const CHOICES: &[&str] = &[
+    "end",
+    "exit_map",
+    "countdown",
+    "free",
+    "keep_disrupted",
+    "finished",
+    "recover",
+    "disrupt_and_move",
+    "draw",
+    "retreat_before",
+    "independent",
+];
+
 /// The brief's floor on the number of cases.
 const MIN_CASES: usize = 120;
 
@@ -555,6 +570,12 @@ fn steps_name_known_units_and_dice_agree_with_results() {
                         "{at}: no brigade {}",
                         b.id
                     );
+                }
+                if let Some(choice) = &step.choice {
+                    let known = CHOICES.contains(&choice.as_str())
+                        || units.contains_key(choice.as_str())
+                        || case.brigades.iter().any(|b| &b.id == choice);
+                    assert!(known, "{at}: choice {choice:?} is not in the README");
                 }
                 check_dice(&at, step);
             }
