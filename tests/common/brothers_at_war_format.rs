@@ -379,6 +379,7 @@ pub struct Expect {
     pub cup: Option<Vec<String>>,
     pub countdown_box: Option<u8>,
     pub exhausted_box: Option<Vec<String>>,
+    pub uncommitted: Option<Vec<String>>,
     pub phase: Option<Phase>,
     pub remnant: Option<String>,
     pub hands: Option<HandCounts>,
