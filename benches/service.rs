@@ -489,7 +489,7 @@ fn sweep_bench(base: &std::path::Path, full: bool) {
         let bob = tx.player("bob@example.org", "", at).expect("a player");
         for g in 0..games {
             let id = tx
-                .create_game("squares", Seat::North, Seat::North, g as u64, at)
+                .create_game("squares", Seat::North, Seat::North, g as u64, None, at)
                 .expect("a game");
             tx.set_status(id, GameStatus::Active, at).expect("active");
             // Deadlines spread over 30 days; every 1,000th is due now.

@@ -66,6 +66,10 @@ enum Command {
         /// Print the pending choices worded for the player to act.
         #[arg(long)]
         choices: bool,
+        /// The battle, for a game played on scenarios (brothersatwar): a
+        /// scenario id, or a scenario file to load (docs/brothers-at-war-scenarios.md).
+        #[arg(long, conflicts_with = "position")]
+        scenario: Option<String>,
     },
     /// Replay a game record, re-validating every order: print the final
     /// board and the result, or the first illegal order with its line.
@@ -78,6 +82,9 @@ enum Command {
         /// The record file (as `orderly export` or the last mail gives it).
         record: std::path::PathBuf,
     },
+    /// Work with Brothers at War scenario files (docs/brothers-at-war-scenarios.md).
+    #[command(subcommand)]
+    Scenario(ScenarioCommand),
     /// Run the service: poll the incoming Maildir, process every mail, send
     /// the replies; stops cleanly on SIGINT or SIGTERM.
     Serve,
@@ -132,9 +139,52 @@ enum Command {
     },
 }
 
+/// `orderly scenario ...`.
+#[derive(Subcommand)]
+enum ScenarioCommand {
+    /// Check a scenario file: print `FILE:LINE: problem` for each problem
+    /// and exit 1, or a one-line summary when it is fine.
+    Check {
+        /// The scenario file (TOML).
+        file: std::path::PathBuf,
+    },
+}
+
+/// Reads and checks a Brothers at War scenario file, printing the
+/// summary when it is fine; the problems, by line, when not. Reads at most
+/// one byte past the format's size limit, so that a huge file is refused
+/// without being read whole.
+fn check_scenario(file: &std::path::Path) -> anyhow::Result<Result<(), Vec<(usize, String)>>> {
+    use orderly::games::brothers_at_war::scenario::{self, read::MAX_FILE_BYTES};
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(file)
+        .and_then(|f| f.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut bytes))
+        .with_context(|| format!("reading {}", file.display()))?;
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+            let line = 1 + valid.iter().filter(|&&b| b == b'\n').count();
+            return Ok(Err(vec![(line, "not UTF-8 text".to_owned())]));
+        }
+    };
+    match scenario::load(&text) {
+        Ok(checked) => {
+            println!("{}: fine", checked.summary());
+            Ok(Ok(()))
+        }
+        Err(problems) => Ok(Err(problems
+            .into_iter()
+            .map(|p| (p.line, p.message))
+            .collect())),
+    }
+}
+
 /// What `orderly engine` is asked for, before the game is known.
 struct EngineArgs {
     first: Option<String>,
+    scenario: Option<String>,
     position: Option<String>,
     board: Option<String>,
     choices: bool,
@@ -190,6 +240,7 @@ fn engine(hosted: &Hosted, args: EngineArgs) -> anyhow::Result<()> {
                 None => Seat::North,
             },
             seed: None,
+            scenario: args.scenario.clone(),
         }),
     };
     let board = match args.board.as_deref() {
@@ -357,10 +408,12 @@ fn main() -> anyhow::Result<()> {
             position,
             board,
             choices,
+            scenario,
         } => {
             let name = engine_game(game, position.as_deref());
             let args = EngineArgs {
                 first,
+                scenario,
                 position,
                 board,
                 choices,
@@ -380,6 +433,15 @@ fn main() -> anyhow::Result<()> {
                 print!("{report}");
             } else {
                 eprint!("{report}");
+                std::process::exit(1);
+            }
+        }
+        Command::Scenario(ScenarioCommand::Check { file }) => {
+            let problems = check_scenario(&file)?;
+            if let Err(problems) = problems {
+                for (line, message) in problems {
+                    eprintln!("{}:{line}: {message}", file.display());
+                }
                 std::process::exit(1);
             }
         }

@@ -33,6 +33,19 @@ pub struct Happened {
     /// The decision the event reports as taken automatically, with the
     /// seat it was taken for, in canonical notation (see [`Game::forced`]).
     pub forced: Option<(Seat, String)>,
+    /// Words only one seat may read until the game is over (the outcome of
+    /// a private draw: [`Chance::private_to`]), and what the other reads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub private: Option<Private>,
+}
+
+/// What one seat reads of a [`Happened`] that the other may not.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Private {
+    /// The seat that reads the [`Happened::text`].
+    pub seat: Seat,
+    /// What the other seat reads instead.
+    pub others: String,
 }
 
 /// A game in play, whatever the game: the service's and the tools' view.
@@ -106,6 +119,7 @@ pub fn happened<G: Game>(event: &G::Event) -> Happened {
         data: serde_json::to_value(event).unwrap_or(serde_json::Value::Null),
         text: event.to_string(),
         forced: G::forced(event).map(|(seat, order)| (seat, order.to_string())),
+        private: None,
     }
 }
 
@@ -208,6 +222,9 @@ impl<G: GameText> AnyGame for G {
     }
 
     fn event_text(&self, happened: &Happened, viewer: Seat) -> String {
+        if let Some(private) = happened.private.as_ref().filter(|p| p.seat != viewer) {
+            return private.others.clone();
+        }
         match serde_json::from_value::<G::Event>(happened.data.clone()) {
             Ok(event) => G::event_text(&event, viewer),
             Err(_) => happened.text.clone(),

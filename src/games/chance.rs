@@ -14,7 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{AnyGame, Happened, Rejection};
+use super::{AnyGame, Happened, Rejection, Seat};
 
 /// A draw of chance a game waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -25,6 +25,31 @@ pub struct Chance {
     /// What is drawn, in a few words for the record and the mail ("a coin
     /// toss for the first move").
     pub what: &'static str,
+    /// The seat that alone may know the outcome until the game is over (a
+    /// card drawn into a hidden hand); `None` for a draw both players see.
+    /// The other seat is told that a draw was made and its number, not
+    /// what it gave; the record shows it to him once the game has ended.
+    pub private_to: Option<Seat>,
+}
+
+impl Chance {
+    /// A draw both players see.
+    pub const fn public(outcomes: u32, what: &'static str) -> Chance {
+        Chance {
+            outcomes,
+            what,
+            private_to: None,
+        }
+    }
+
+    /// A draw only `seat` may know until the game is over.
+    pub const fn private(outcomes: u32, what: &'static str, seat: Seat) -> Chance {
+        Chance {
+            outcomes,
+            what,
+            private_to: Some(seat),
+        }
+    }
 }
 
 /// A draw of chance made and applied.
@@ -38,6 +63,8 @@ pub struct Drawn {
     pub order: String,
     /// What it did.
     pub events: Vec<Happened>,
+    /// [`Chance::private_to`].
+    pub private_to: Option<Seat>,
 }
 
 /// At most this many draws follow one another without a player's
@@ -68,6 +95,7 @@ pub fn draw_pending(
             outcome,
             order,
             events,
+            private_to: chance.private_to,
         });
     }
     Ok(drawn)
@@ -75,7 +103,8 @@ pub fn draw_pending(
 
 /// A game small enough to read at a glance, with a coin toss in every
 /// turn, to exercise the chance seam where the hosted games have none:
-/// on your turn you TOSS; heads scores you a point; first to 3 wins.
+/// on your turn you TOSS; heads scores you a point; first to 3 wins (or
+/// to 5, on its second scenario, to exercise the choice of a battle).
 #[cfg(test)]
 pub(crate) mod coin_race {
     use std::fmt;
@@ -88,9 +117,14 @@ pub(crate) mod coin_race {
         Pending, Phase, Rejection, RuleId, Seat,
     };
 
+    /// The target of the `secret` scenario, whose tosses only the tosser
+    /// sees until the game is over.
+    pub const SECRET_TARGET: u8 = 4;
+
     #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
     pub struct CoinRace {
         pub points: [u8; 2],
+        pub target: u8,
         pub to_move: Seat,
         pub tossing: bool,
     }
@@ -144,6 +178,11 @@ pub(crate) mod coin_race {
         fn new(options: &GameOptions) -> Self {
             CoinRace {
                 points: [0, 0],
+                target: match options.scenario.as_deref() {
+                    Some("first-to-5") => 5,
+                    Some("secret") => SECRET_TARGET,
+                    _ => 3,
+                },
                 to_move: options.first,
                 tossing: false,
             }
@@ -185,15 +224,22 @@ pub(crate) mod coin_race {
                     self.to_move = me.other();
                 }
             }
-            Ok(vec![format!("{me:?} {order}")])
+            // On the secret track a toss's event names its tosser, so
+            // that the other seat's words can leave its outcome out.
+            let secret = if self.target == SECRET_TARGET && *order != Play::Toss {
+                "secret "
+            } else {
+                ""
+            };
+            Ok(vec![format!("{me:?} {secret}{order}")])
         }
         fn outcome(&self) -> Option<Outcome<u8>> {
             Seat::BOTH
                 .into_iter()
-                .find(|s| self.points[s.index()] >= 3)
+                .find(|s| self.points[s.index()] >= self.target)
                 .map(|s| Outcome {
                     result: GameResult::Win(s),
-                    reason: 3,
+                    reason: self.target,
                 })
         }
         fn position(&self) -> String {
@@ -208,10 +254,19 @@ pub(crate) mod coin_race {
         fn forced(_: &String) -> Option<(Seat, Play)> {
             None
         }
+        fn scenarios() -> Vec<String> {
+            vec![
+                "first-to-3".to_string(),
+                "first-to-5".to_string(),
+                "secret".to_string(),
+            ]
+        }
         fn chance(&self) -> Option<Chance> {
-            self.tossing.then_some(Chance {
-                outcomes: 2,
-                what: "a coin toss",
+            // On the secret track only the tosser learns his toss.
+            self.tossing.then_some(if self.target == SECRET_TARGET {
+                Chance::private(2, "a coin toss", self.to_move)
+            } else {
+                Chance::public(2, "a coin toss")
             })
         }
         fn chance_order(&self, outcome: u32) -> Option<Play> {
@@ -256,8 +311,21 @@ pub(crate) mod coin_race {
         fn slip_of(_: &str) -> Option<&'static str> {
             None
         }
-        fn draw_board(&self, _: Seat, _: &[String]) -> String {
-            format!("{} - {}", self.points[0], self.points[1])
+        fn event_text(event: &String, viewer: Seat) -> String {
+            match event.split_once(" secret ") {
+                Some((tosser, _)) if tosser != format!("{viewer:?}") => format!("{tosser} tossed"),
+                _ => event.clone(),
+            }
+        }
+        fn draw_board(&self, viewer: Seat, _: &[String]) -> String {
+            let shown = |s: Seat| {
+                if self.target == SECRET_TARGET && s != viewer && Game::outcome(self).is_none() {
+                    "?".to_string()
+                } else {
+                    self.points[s.index()].to_string()
+                }
+            };
+            format!("{} - {}", shown(Seat::North), shown(Seat::South))
         }
         fn choices(&self, _: Seat) -> String {
             "TOSS".to_string()
@@ -325,7 +393,7 @@ mod tests {
         assert!(played.outcome().is_some());
         let mut replayed: Box<dyn AnyGame> = Box::new(CoinRace::new(&GameOptions {
             first: Seat::North,
-            seed: None,
+            ..GameOptions::default()
         }));
         for (_, order) in &orders {
             replayed.apply_canonical(order).unwrap();

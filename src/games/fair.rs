@@ -191,14 +191,8 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const COIN: Chance = Chance {
-        outcomes: 2,
-        what: "a coin toss",
-    };
-    const DIE: Chance = Chance {
-        outcomes: 6,
-        what: "a die",
-    };
+    const COIN: Chance = Chance::public(2, "a coin toss");
+    const DIE: Chance = Chance::public(6, "a die");
 
     fn inputs(number: u32) -> DrawInputs {
         DrawInputs {
@@ -286,7 +280,7 @@ mod tests {
             seed in any::<[u8; 32]>(), d in draw(), outcomes in 0u32..1000,
         ) {
             let seed = Seed::from_bytes(seed);
-            let chance = Chance { outcomes, what: "a draw" };
+            let chance = Chance::public(outcomes, "a draw");
             let o = outcome(&seed, &d, chance);
             prop_assert!(o < outcomes.max(1));
             prop_assert_eq!(o, outcome(&seed.clone(), &d.clone(), chance));
@@ -298,7 +292,7 @@ mod tests {
         ) {
             // Over a large die, a change of any input changes the outcome
             // but for a chance of 1 in 2^32: the derivation reads them all.
-            let big = Chance { outcomes: u32::MAX, what: "a large die" };
+            let big = Chance::public(u32::MAX, "a large die");
             let s = Seed::from_bytes(seed);
             let before = outcome(&s, &d, big);
             let bit = 1u8 << (flip % 8);

@@ -86,6 +86,14 @@ pub trait Game: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + Sync 
     /// these as comments: replaying the orders takes them again.
     fn forced(event: &Self::Event) -> Option<(Seat, Self::Order)>;
 
+    /// The battles this game can be played on, by id, the default first:
+    /// empty for a game with one board. `NEW ... SCENARIO id` chooses one
+    /// ([`GameOptions::scenario`]); the list may grow at run time as an
+    /// owner registers scenarios of his own.
+    fn scenarios() -> Vec<String> {
+        Vec::new()
+    }
+
     /// Whether the game ever draws chance (a coin, dice, cards): the
     /// service then commits to a seed for its draws when the game is
     /// created (docs/dice.md).

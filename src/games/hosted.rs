@@ -108,6 +108,8 @@ pub struct Hosted {
     pub notice: Option<&'static str>,
     /// [`GameText::FIRST`]: the seat that always moves first, if fixed.
     pub first: Option<Seat>,
+    /// [`Game::scenarios`](crate::games::Game::scenarios).
+    pub scenarios: fn() -> Vec<String>,
 }
 
 impl std::fmt::Debug for Hosted {
@@ -143,6 +145,7 @@ impl Hosted {
             mail_turn: G::MAIL_TURN,
             notice: G::NOTICE,
             first: G::FIRST,
+            scenarios: G::scenarios,
         }
     }
 

@@ -20,6 +20,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 pub mod any;
+pub mod brothers_at_war;
 pub mod chance;
 pub mod civil_war_1863;
 pub mod fair;
@@ -70,7 +71,7 @@ impl Seat {
 }
 
 /// How a new game is set up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameOptions {
     /// The seat that takes the first turn (SQUARES R1: chosen at creation).
     pub first: Seat,
@@ -79,6 +80,10 @@ pub struct GameOptions {
     /// to and reveals (docs/dice.md), and records every outcome as an
     /// order, so that a replay is exact without it.
     pub seed: Option<u64>,
+    /// The battle to play, for a game that has several (Brothers at War's
+    /// scenarios, by id: [`Game::scenarios`]); `None` for the game's own
+    /// default, and for games that have only one.
+    pub scenario: Option<String>,
 }
 
 impl Default for GameOptions {
@@ -86,6 +91,7 @@ impl Default for GameOptions {
         GameOptions {
             first: Seat::North,
             seed: None,
+            scenario: None,
         }
     }
 }

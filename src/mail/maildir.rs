@@ -71,15 +71,28 @@ impl Maildir {
 
     /// The messages waiting in `new/`, sorted by file name so that every run
     /// takes them in the same order (delivery order for the names
-    /// [`Maildir::deliver`] makes within one process).
+    /// [`Maildir::deliver`] makes within one process): the first
+    /// [`MAX_LISTED`] of them, however many a flood has left there.
     pub fn new_messages(&self) -> io::Result<Vec<MaildirEntry>> {
-        list(&self.root.join("new"))
+        Ok(self.new_messages_upto(MAX_LISTED)?.0)
+    }
+
+    /// The first `limit` messages of `new/` by file name, and whether more
+    /// are waiting. Memory stays bounded by `limit` whatever the number of
+    /// files: the directory is read as a stream, keeping the smallest names.
+    pub fn new_messages_upto(&self, limit: usize) -> io::Result<(Vec<MaildirEntry>, bool)> {
+        list(&self.root.join("new"), limit)
+    }
+
+    /// The message of `new/` whose unique name is `id`, if there.
+    pub fn find_new(&self, id: &str) -> io::Result<Option<MaildirEntry>> {
+        find(&self.root.join("new"), id)
     }
 
     /// The messages in `cur/` (those marked done, and any a mail client
-    /// moved there), sorted by file name.
+    /// moved there), sorted by file name: the first [`MAX_LISTED`].
     pub fn cur_messages(&self) -> io::Result<Vec<MaildirEntry>> {
-        list(&self.root.join("cur"))
+        Ok(list(&self.root.join("cur"), MAX_LISTED)?.0)
     }
 
     /// The raw bytes of a message.
@@ -168,7 +181,7 @@ impl Maildir {
         for sub in ["cur", "new", "tmp"] {
             fs::create_dir_all(folder.join(sub))?;
         }
-        let Some(entry) = self.new_messages()?.into_iter().find(|e| e.id == id) else {
+        let Some(entry) = find(&self.root.join("new"), id)? else {
             return Ok(());
         };
         let name = entry
@@ -185,7 +198,7 @@ impl Maildir {
     /// Whether `cur/` holds a message with this unique name, whatever its
     /// flags (a mail client may have changed them).
     fn in_cur(&self, id: &str) -> io::Result<bool> {
-        Ok(self.cur_messages()?.iter().any(|e| e.id == id))
+        Ok(find(&self.root.join("cur"), id)?.is_some())
     }
 
     /// Delivers a message as a delivery agent does: written to `tmp/` under
@@ -255,14 +268,59 @@ fn seen_name_str(name: &str) -> String {
     }
 }
 
-fn list(dir: &Path) -> io::Result<Vec<MaildirEntry>> {
-    let mut entries = Vec::new();
+/// The most messages one listing returns: a public address can be sent
+/// millions of mails, and the service takes them a batch at a time anyway.
+pub const MAX_LISTED: usize = 4096;
+
+/// The message files of `dir` (no dot files, no directories) with the
+/// `limit` smallest names, sorted, and whether there were more.
+fn list(dir: &Path, limit: usize) -> io::Result<(Vec<MaildirEntry>, bool)> {
+    // A max-heap of the smallest names seen: its top is dropped whenever
+    // it grows past `limit`, so memory never holds more than that.
+    let mut kept = std::collections::BinaryHeap::new();
+    let mut more = false;
+    for_each_message(dir, |name, path, id| {
+        kept.push((name.to_os_string(), path, id));
+        if kept.len() > limit {
+            kept.pop();
+            more = true;
+        }
+        std::ops::ControlFlow::Continue(())
+    })?;
+    let entries = kept
+        .into_sorted_vec()
+        .into_iter()
+        .map(|(_, path, id)| MaildirEntry { id, path })
+        .collect();
+    Ok((entries, more))
+}
+
+/// The message of `dir` whose unique name is `id`, read as a stream.
+fn find(dir: &Path, id: &str) -> io::Result<Option<MaildirEntry>> {
+    let mut found = None;
+    for_each_message(dir, |_, path, unique| {
+        if unique == id {
+            found = Some(MaildirEntry { id: unique, path });
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    })?;
+    Ok(found)
+}
+
+/// Calls `each` with the name, path and unique name of every message file
+/// of `dir` until it breaks.
+fn for_each_message(
+    dir: &Path,
+    mut each: impl FnMut(&OsStr, PathBuf, String) -> std::ops::ControlFlow<()>,
+) -> io::Result<()> {
     for item in fs::read_dir(dir)? {
         let item = item?;
         let name = item.file_name();
-        let name = name.to_string_lossy();
+        let text = name.to_string_lossy();
         // Dot files are not messages (the specification reserves them).
-        if name.starts_with('.') {
+        if text.starts_with('.') {
             continue;
         }
         // A message removed by someone else between listing and this call
@@ -273,14 +331,12 @@ fn list(dir: &Path) -> io::Result<Vec<MaildirEntry>> {
             Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
             Err(e) => return Err(e),
         }
-        let id = name.split(':').next().unwrap_or_default().to_string();
-        entries.push(MaildirEntry {
-            id,
-            path: item.path(),
-        });
+        let id = text.split(':').next().unwrap_or_default().to_string();
+        if each(&name, item.path(), id).is_break() {
+            break;
+        }
     }
-    entries.sort_by(|a, b| a.path.file_name().cmp(&b.path.file_name()));
-    Ok(entries)
+    Ok(())
 }
 
 /// Makes a rename in `dir` survive a power cut.
@@ -359,6 +415,30 @@ mod tests {
         fn drop(&mut self) {
             let _ = fs::remove_dir_all(&self.0);
         }
+    }
+
+    #[test]
+    fn a_listing_keeps_the_first_names_and_says_more_are_waiting() {
+        let scratch = Scratch::new("bounded");
+        let maildir = Maildir::open_or_create(&scratch.0).unwrap();
+        // Names written out of order: the listing sorts them.
+        for n in [7, 3, 9, 1, 5, 8, 2, 6, 4, 0] {
+            fs::write(scratch.0.join("new").join(format!("{n:03}.host")), "x").unwrap();
+        }
+        fs::write(scratch.0.join("new").join(".hidden"), "x").unwrap();
+        let (first, more) = maildir.new_messages_upto(3).unwrap();
+        let ids: Vec<&str> = first.iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(ids, ["000.host", "001.host", "002.host"]);
+        assert!(more);
+        let (all, more) = maildir.new_messages_upto(10).unwrap();
+        assert_eq!(all.len(), 10);
+        assert!(!more, "exactly the limit is not more");
+        assert_eq!(maildir.new_messages().unwrap(), all);
+        assert_eq!(
+            maildir.find_new("007.host").unwrap().map(|e| e.id),
+            Some("007.host".to_string())
+        );
+        assert_eq!(maildir.find_new("nope").unwrap(), None);
     }
 
     #[test]

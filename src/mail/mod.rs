@@ -118,8 +118,10 @@ impl Mailbox for maildir::Maildir {
     fn waiting_within(&mut self, limit: ReadLimit) -> Result<Vec<Waiting>, MailboxError> {
         let mut out = Vec::new();
         let mut held = 0usize;
-        self.more_waiting = false;
-        for entry in self.new_messages()? {
+        let (listed, more) = self.new_messages_upto(maildir::MAX_LISTED)?;
+        // A flood past one listing is taken in the next poll, at once.
+        self.more_waiting = more;
+        for entry in listed {
             match self.read_bounded(&entry, limit.max_bytes, limit.head_bytes) {
                 Ok((raw, size)) => {
                     held = held.saturating_add(raw.len());
@@ -151,14 +153,10 @@ impl Mailbox for maildir::Maildir {
         if maildir::Maildir::mark_done(self, &listed).is_ok() {
             return Ok(());
         }
-        let entry = self
-            .new_messages()?
-            .into_iter()
-            .find(|e| e.id == key)
-            .unwrap_or(maildir::MaildirEntry {
-                id: key.to_string(),
-                path: self.path().join("new").join(key),
-            });
+        let entry = self.find_new(key)?.unwrap_or(maildir::MaildirEntry {
+            id: key.to_string(),
+            path: self.path().join("new").join(key),
+        });
         Ok(maildir::Maildir::mark_done(self, &entry)?)
     }
 

@@ -87,6 +87,10 @@ pub struct DrawEntry {
 /// (hex SHA-256), written from the game's start.
 pub const COMMITMENT_TAG: &str = "Commitment";
 
+/// The tag that names the battle of a game played on one of several
+/// ([`GameOptions::scenario`](crate::games::GameOptions::scenario)), by id.
+pub const SCENARIO_TAG: &str = "Scenario";
+
 /// The tag that reveals a game's seed (hex), written once the game is over.
 pub const REVEALED_TAG: &str = "Revealed";
 
@@ -227,11 +231,34 @@ impl PartialEq for Record {
 impl Eq for Record {}
 
 impl Record {
+    /// The word a hidden draw's outcome reads as ([`Record::hide_draws`]).
+    pub const HIDDEN: &'static str = "(hidden)";
+
+    /// Hides the outcomes of the draws numbered in `numbers`: a player
+    /// reading the record of a game in progress sees that the other's
+    /// private draws were made, not what they gave
+    /// ([`Chance::private_to`](crate::games::Chance::private_to)). Such a
+    /// record no longer replays; the whole one comes when the game is over.
+    pub fn hide_draws(&mut self, numbers: &std::collections::HashSet<u32>) {
+        for entry in &mut self.entries {
+            if let Entry::Draw(d) = entry {
+                if numbers.contains(&d.inputs.number) {
+                    d.order = Self::HIDDEN.to_string();
+                }
+            }
+        }
+    }
+
     /// An empty record of a game of `game` set up with `options`, from the
     /// opening.
     pub fn new(game: &Hosted, options: &GameOptions) -> Record {
+        let mut tags = Tags::new(game, Some(options.first), options.seed, None);
+        if let Some(scenario) = &options.scenario {
+            // A scenario id is letters, digits and dashes: a valid value.
+            let _ = tags.set_extra(SCENARIO_TAG, scenario);
+        }
         Record {
-            tags: Tags::new(game, Some(options.first), options.seed, None),
+            tags,
             entries: Vec::new(),
             origin: None,
         }

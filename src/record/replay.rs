@@ -5,7 +5,7 @@ use crate::games::hosted;
 use crate::games::{AnyGame, Chance, GameOptions, Happened, Pending, RuleId, Seat};
 
 use super::write::{Layout, Line};
-use super::{DrawEntry, Entry, Finish, ForcedNote, OrderEntry, Record};
+use super::{DrawEntry, Entry, Finish, ForcedNote, OrderEntry, Record, SCENARIO_TAG};
 
 /// Why a record does not replay: the line, as written, and the reason.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -141,6 +141,7 @@ impl<'r> Replay<'r> {
             None => (hosted.new)(&GameOptions {
                 first: tags.first.unwrap_or(Seat::North),
                 seed: tags.seed,
+                scenario: tags.get_extra(SCENARIO_TAG).map(str::to_string),
             }),
         };
         let ended = game.outcome().map(|o| (0, Finish::of(o)));

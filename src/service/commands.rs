@@ -18,9 +18,11 @@ pub enum Command {
     /// the game as written (upper case), or `None` for the game the mail
     /// is about (SQUARES when it names none).
     HelpRules(Option<String>),
-    /// `NEW <GAME> VS address [AS <side>] [FIRST <side>]`: `NEW SQUARES VS
-    /// a@b AS GRAY`, `NEW NAPOLEONIC VS a@b FIRST FRENCH`. The game and the
-    /// sides are checked against the hosted games when the game is made.
+    /// `NEW <GAME> VS address [AS <side>] [FIRST <side>] [SCENARIO id]`:
+    /// `NEW SQUARES VS a@b AS GRAY`, `NEW NAPOLEONIC VS a@b FIRST FRENCH`,
+    /// `NEW BROTHERSATWAR VS a@b SCENARIO tanners-ford`. The game, the
+    /// sides and the scenario are checked against the hosted games when
+    /// the game is made.
     New {
         /// The game's name as written, upper case (`SQUARES`).
         game: String,
@@ -30,6 +32,8 @@ pub enum Command {
         side: Option<String>,
         /// The side that moves first.
         first: Option<String>,
+        /// The battle, by id, lower case, for a game played on scenarios.
+        scenario: Option<String>,
         /// Days per turn.
         days: Option<u32>,
         /// A clock bank: initial days, days added per turn, cap in days.
@@ -206,6 +210,7 @@ pub fn new_usage() -> String {
                 sides => hosted::seat_words(name).unwrap_or_default(),
                 // FIRST only where the players choose who begins.
                 chosen_first => hosted::find(name).is_some_and(|h| h.first.is_none()),
+                scenarios => hosted::find(name).map(|h| (h.scenarios)().join("|")).unwrap_or_default(),
             }
         })
         .collect();
@@ -242,6 +247,7 @@ fn read_new(line: &str) -> Command {
     }
     let mut side = None;
     let mut first = None;
+    let mut scenario = None;
     let mut days = None;
     let mut clock: Option<(u32, u32, Option<u32>)> = None;
     let mut timeout = None;
@@ -252,6 +258,11 @@ fn read_new(line: &str) -> Command {
         match (word.as_str(), value) {
             ("AS", Some(v)) => side = Some(v),
             ("FIRST", Some(v)) => first = Some(v),
+            // Scenario ids are short (letters, digits, dashes): a longer
+            // word is no id, and the game's list answers it.
+            ("SCENARIO" | "BATTLE", Some(v)) => {
+                scenario = Some(v.chars().take(64).collect::<String>().to_ascii_lowercase())
+            }
             ("CLOCK", Some(v)) => {
                 let parsed = v
                     .split_once('+')
@@ -296,6 +307,7 @@ fn read_new(line: &str) -> Command {
         opponent,
         side,
         first,
+        scenario,
         days,
         clock,
         timeout,
@@ -348,12 +360,17 @@ mod tests {
                 opponent: "bob@example.org".into(),
                 side: Some("GRAY".into()),
                 first: Some("BLUE".into()),
+                scenario: None,
                 days: None,
                 clock: None,
                 timeout: None,
                 moderator: None,
             }
         );
+        assert!(matches!(
+            read("new brothersatwar vs b@c scenario Tanners-Ford days 5"),
+            Command::New { scenario: Some(s), days: Some(5), .. } if s == "tanners-ford"
+        ));
         assert!(matches!(read("new squares bob"), Command::BadNew(_)));
         assert!(matches!(read("new squares vs bob"), Command::BadNew(_)));
         assert!(matches!(read("GAME 4 abc"), Command::Game(_)));

@@ -7,6 +7,7 @@ use super::game::side_name;
 use super::reply::Answer;
 use super::work::Work;
 use super::{texts, Result};
+use crate::games::any::Private;
 use crate::games::chance::draw_pending;
 use crate::games::fair::{self, words_digest, DrawInputs, InputDigest, Seed};
 use crate::games::{AnyGame, Happened, Seat};
@@ -159,7 +160,7 @@ pub(super) fn draw_and_record(
             at,
             &d.events,
         )?;
-        tx.add_fair_draw(game.id, seq, inputs)?;
+        tx.add_fair_draw(game.id, seq, inputs, d.private_to)?;
         let told = texts::say(
             "dice.drawn",
             minijinja::context! {
@@ -172,10 +173,24 @@ pub(super) fn draw_and_record(
                 words => shown_words.join(" and "),
             },
         );
+        // A private draw (a card into a hidden hand) is told whole to its
+        // seat; the other learns that it was made, and its number.
+        let private = d.private_to.map(|seat| Private {
+            seat,
+            others: texts::say(
+                "dice.drawn_hidden",
+                minijinja::context! {
+                    number => inputs.number,
+                    what => d.what,
+                    side => side_name(game, seat),
+                },
+            ),
+        });
         happened.push(Happened {
             data: serde_json::Value::Null,
             text: told,
             forced: None,
+            private,
         });
         happened.extend(d.events.iter().cloned());
     }
@@ -390,6 +405,147 @@ mod tests {
     }
 
     #[test]
+    fn a_battle_is_chosen_by_scenario_and_kept_in_the_record() {
+        let mut site = Site::new("scenario");
+        let (outs, _) = site.mail(
+            ANN,
+            "orderly@example.org",
+            "NEW COINRACE VS bob@example.org SCENARIO First-To-5",
+        );
+        let (bob_addr, invitation) = to(&outs, BOB);
+        assert!(
+            invitation.contains("The battle: scenario first-to-5."),
+            "{invitation}"
+        );
+        site.mail(BOB, &bob_addr, "ACCEPT");
+        let record = site.export(1);
+        assert!(record.contains("[Scenario \"first-to-5\"]"), "{record}");
+        // The record alone rebuilds the game on its battle.
+        let replayed = crate::record::replay(&Record::read(&record).unwrap()).unwrap();
+        assert!(
+            replayed.game.position().contains("\"target\":5"),
+            "{}",
+            replayed.game.position()
+        );
+    }
+
+    #[test]
+    fn without_scenario_a_game_with_several_is_played_on_its_first() {
+        let mut site = Site::new("default-scenario");
+        let (outs, _) = site.mail(
+            ANN,
+            "orderly@example.org",
+            "NEW COINRACE VS bob@example.org",
+        );
+        let (bob_addr, invitation) = to(&outs, BOB);
+        assert!(
+            invitation.contains("The battle: scenario first-to-3."),
+            "{invitation}"
+        );
+        site.mail(BOB, &bob_addr, "ACCEPT");
+        assert!(site.export(1).contains("[Scenario \"first-to-3\"]"));
+    }
+
+    #[test]
+    fn an_unknown_scenario_invites_nobody_and_names_the_known_ones() {
+        let mut site = Site::new("no-such-scenario");
+        let (outs, _) = site.mail(
+            ANN,
+            "orderly@example.org",
+            "NEW COINRACE VS bob@example.org SCENARIO gettysburg",
+        );
+        assert!(outs.iter().all(|o| o.0 != BOB), "{outs:#?}");
+        let (_, answer) = to(&outs, ANN);
+        let flat = answer.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains("COINRACE has no scenario \"gettysburg\"; write SCENARIO and one of: first-to-3, first-to-5, secret. Nobody was invited."),
+            "{answer}"
+        );
+        // A game played on one board says so, and nobody is invited.
+        let (outs, _) = site.mail(
+            ANN,
+            "orderly@example.org",
+            "NEW SQUARES VS bob@example.org SCENARIO antietam",
+        );
+        assert!(outs.iter().all(|o| o.0 != BOB), "{outs:#?}");
+        let (_, answer) = to(&outs, ANN);
+        let flat = answer.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains("SQUARES has no scenario \"antietam\": it is played on one board, so leave SCENARIO out."),
+            "{answer}"
+        );
+    }
+
+    #[test]
+    fn a_private_draw_is_the_drawers_alone_until_the_end() {
+        let mut site = Site::new("private");
+        let (outs, _) = site.mail(
+            ANN,
+            "orderly@example.org",
+            "NEW COINRACE VS bob@example.org SCENARIO secret",
+        );
+        let (bob_addr, _) = to(&outs, BOB);
+        let (outs, _) = site.mail(BOB, &bob_addr, "ACCEPT");
+        let (ann_addr, _) = to(&outs, ANN);
+        let flat = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+        let shows_a_toss = |t: &str| t.contains("HEADS") || t.contains("TAILS");
+        let mut seats = [(ANN, ann_addr), (BOB, bob_addr)];
+        let mut number = 0;
+        let mut last = String::new();
+        for _ in 0..200 {
+            let (from, addr) = seats[0].clone();
+            let (outs, _) = site.mail(from, &addr, "TOSS");
+            number += 1;
+            let (_, mine) = to(&outs, from);
+            let theirs = to(&outs, seats[1].0).1;
+            last = theirs.clone();
+            if theirs.contains("The game is over") {
+                break;
+            }
+            assert!(
+                flat(&mine).contains(&format!("Draw {number} (a coin toss): "))
+                    && shows_a_toss(&mine),
+                "{mine}"
+            );
+            assert!(
+                flat(&theirs).contains(&format!("Draw {number} (a coin toss) went to ")),
+                "{theirs}"
+            );
+            assert!(!shows_a_toss(&theirs), "{theirs}");
+            // The other player's record so far hides the outcome too.
+            let (outs, _) = site.mail(seats[1].0, &seats[1].1, "HISTORY");
+            let history = to(&outs, seats[1].0).1;
+            // Ann draws the odd numbers, Bob the even: the reader sees his
+            // own draws and not the other's.
+            let draws: Vec<(u32, &str)> = history
+                .lines()
+                .filter_map(|l| l.trim().strip_prefix("DRAW "))
+                .filter_map(|l| l.split_once(' '))
+                .map(|(n, what)| (n.parse().unwrap(), what))
+                .collect();
+            assert_eq!(draws.len() as u32, number, "{history}");
+            for (n, what) in draws {
+                let hidden = n % 2 == number % 2;
+                assert_eq!(what == "(hidden)", hidden, "draw {n}: {history}");
+                assert_eq!(shows_a_toss(what), !hidden, "draw {n}: {history}");
+            }
+            seats.swap(0, 1);
+        }
+        // The end reveals every draw, and they verify.
+        assert!(
+            last.contains("The seed of this game's tosses was"),
+            "{last}"
+        );
+        let record = site.export(1);
+        assert!(
+            !record.contains("(hidden)") && shows_a_toss(&record),
+            "{record}"
+        );
+        let draws = verify(&Record::read(&record).unwrap()).unwrap();
+        assert_eq!(draws.len() as u32, number);
+    }
+
+    #[test]
     fn a_finished_coin_race_verifies_draw_by_draw() {
         let (_site, text) = play_a_coin_race("verifies");
         let record = Record::read(&text).unwrap();
@@ -454,17 +610,11 @@ mod tests {
                 mail: crate::games::fair::InputDigest::from_hex(&"1".repeat(64)).unwrap(),
                 ..draw_one(&text)
             },
-            crate::games::Chance {
-                outcomes: 2,
-                what: "a coin toss",
-            },
+            crate::games::Chance::public(2, "a coin toss"),
         ) == crate::games::fair::outcome(
             &crate::games::fair::Seed::from_hex(&seed).unwrap(),
             &draw_one(&text),
-            crate::games::Chance {
-                outcomes: 2,
-                what: "a coin toss",
-            },
+            crate::games::Chance::public(2, "a coin toss"),
         );
         if same_outcome {
             assert!(changed.is_ok(), "{changed:?}");
@@ -492,7 +642,7 @@ mod tests {
     #[test]
     fn a_moderators_order_draws_as_a_players_would() {
         let (mut site, _) = accepted("act");
-        let now = chrono::Utc::now();
+        let now = site.service.now();
         let done = site
             .service
             .moderate("ACT 1 NORTH TOSS", "cli:test", now)
@@ -512,7 +662,7 @@ mod tests {
     fn a_draw_rolled_back_is_drawn_again_under_a_new_number() {
         let (mut site, ann_addr) = accepted("rollback");
         site.mail(ANN, &ann_addr, "TOSS");
-        let now = chrono::Utc::now();
+        let now = site.service.now();
         let done = site
             .service
             .moderate("ROLLBACK 1 1 a test", "cli:test", now)
@@ -534,7 +684,7 @@ mod tests {
     fn a_moderators_ruling_reveals_the_seed_in_the_last_mails() {
         let (mut site, ann_addr) = accepted("forfeit");
         site.mail(ANN, &ann_addr, "TOSS");
-        let now = chrono::Utc::now();
+        let now = site.service.now();
         site.service
             .moderate("FORFEIT 1 SOUTH", "cli:test", now)
             .unwrap();

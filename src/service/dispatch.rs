@@ -4,7 +4,7 @@
 
 use super::commands::Command;
 use super::identity::secrets_match;
-use super::invitation::TimeControl;
+use super::invitation::{Sides, TimeControl};
 use super::reply::Answer;
 use super::work::Work;
 use super::{lines, texts, Result};
@@ -126,6 +126,7 @@ impl Work<'_> {
                     opponent,
                     side,
                     first,
+                    scenario,
                     days,
                     clock,
                     timeout,
@@ -134,8 +135,11 @@ impl Work<'_> {
                     line,
                     &game,
                     &opponent,
-                    side.as_deref(),
-                    first.as_deref(),
+                    Sides {
+                        mine: side.as_deref(),
+                        first: first.as_deref(),
+                        scenario: scenario.as_deref(),
+                    },
                     TimeControl {
                         days,
                         clock,
@@ -297,7 +301,7 @@ impl Work<'_> {
             (Command::SetAddress(new), _) => self.set_address(line, &new, &game, &seat),
             (Command::HelpBoard, _) => self.help_board(line, &game, &seat),
             (Command::HelpMoves(square), _) => self.help_moves(line, &square, &game),
-            (Command::History, _) => self.history(line, &game),
+            (Command::History, _) => self.history(line, &game, &seat),
             (Command::Resign, _) => self.resign(line, &game, &seat),
             (Command::OfferDraw, _) => self.offer_draw(line, &game, &seat),
             (Command::AcceptDraw, _) if offered_to_me => self.accept_draw(line, &game, &seat),
@@ -311,12 +315,16 @@ impl Work<'_> {
             (Command::Accept | Command::Decline, _) => {
                 self.orders_for(&[line.to_string()], game, seat)
             }
-            (other, _) => {
+            (_, _) => {
                 self.item(
                     line,
                     Answer::NotUnderstood(texts::say(
                         "mail.not_understood_here",
-                        minijinja::context! { command => format!("{other:?}") },
+                        // The command as the player wrote it, never Rust's
+                        // form of it.
+                        minijinja::context! {
+                            command => line.split_whitespace().next().unwrap_or_default().to_ascii_uppercase()
+                        },
                     )),
                 );
                 Ok(())

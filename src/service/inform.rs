@@ -2,6 +2,8 @@
 //! the player's games (GAMES), the board (BOARD, HELP BOARD), one unit's
 //! choices (HELP MOVES), the record (HISTORY). HELP RULES is `rules.rs`.
 
+use std::collections::HashSet;
+
 use super::game::{hosted_of, pending_of, side_name};
 use super::reply::Answer;
 use super::update::update_text_keyed;
@@ -178,8 +180,19 @@ impl Work<'_> {
 
     /// `HISTORY`: the record of the game so far, or, once it is over, the
     /// whole of it (no "so far" about a game that has ended).
-    pub(super) fn history(&mut self, line: &str, game: &GameRow) -> Result<()> {
-        let record = self.record(game)?;
+    pub(super) fn history(&mut self, line: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
+        let mut record = self.record(game)?;
+        if game.status != GameStatus::Finished {
+            // The other seat's private draws stay his until the end.
+            let theirs: HashSet<u32> = self
+                .tx
+                .fair_draws(game.id)?
+                .into_iter()
+                .filter(|d| d.private_to.is_some_and(|s| s != seat.seat))
+                .map(|d| d.inputs.number)
+                .collect();
+            record.hide_draws(&theirs);
+        }
         let answer = if game.status == GameStatus::Active {
             texts::say("inform.history", ())
         } else {

@@ -15,6 +15,16 @@ use crate::games::Seat;
 use crate::mail::outgoing::AutoKind;
 use crate::store::StoreError;
 
+/// The sides and battle a `NEW` asks for, as written.
+pub(super) struct Sides<'a> {
+    /// The side the writer takes (`AS`).
+    pub(super) mine: Option<&'a str>,
+    /// The side that begins (`FIRST`).
+    pub(super) first: Option<&'a str>,
+    /// The battle (`SCENARIO`), for a game played on scenarios.
+    pub(super) scenario: Option<&'a str>,
+}
+
 /// The time control a `NEW` asks for.
 pub(super) struct TimeControl {
     pub(super) days: Option<u32>,
@@ -31,8 +41,7 @@ impl Work<'_> {
         line: &str,
         game: &str,
         opponent: &str,
-        side: Option<&str>,
-        first: Option<&str>,
+        sides: Sides<'_>,
         time: TimeControl,
     ) -> Result<()> {
         let Some(hosted) = hosted::find(game) else {
@@ -45,7 +54,7 @@ impl Work<'_> {
             );
             return Ok(());
         };
-        self.new_game_of(hosted, line, opponent, side, first, time)
+        self.new_game_of(hosted, line, opponent, sides, time)
     }
 
     /// `NEW <game> ...` for the hosted game `hosted`: the sides are its own.
@@ -54,10 +63,14 @@ impl Work<'_> {
         hosted: &Hosted,
         line: &str,
         opponent: &str,
-        side: Option<&str>,
-        first: Option<&str>,
+        sides: Sides<'_>,
         time: TimeControl,
     ) -> Result<()> {
+        let Sides {
+            mine: side,
+            first,
+            scenario,
+        } = sides;
         if opponent == self.sender || identity::is_own_address(self.config, opponent) {
             self.item(
                 line,
@@ -112,6 +125,27 @@ impl Work<'_> {
         };
         // Some games fix who begins; the invitation then says so truly.
         let first = hosted.first.unwrap_or(first);
+        let scenarios = (hosted.scenarios)();
+        let scenario = match scenario {
+            None => scenarios.first().cloned(),
+            Some(id) => match scenarios.iter().find(|k| k.eq_ignore_ascii_case(id)) {
+                Some(known) => Some(known.clone()),
+                None => {
+                    self.item(
+                        line,
+                        Answer::Refused(texts::say(
+                            "invitation.scenario",
+                            minijinja::context! {
+                                game => hosted.name.to_ascii_uppercase(),
+                                scenario => id,
+                                known => scenarios.join(", "),
+                            },
+                        )),
+                    );
+                    return Ok(());
+                }
+            },
+        };
         let name = self
             .incoming
             .from
@@ -148,9 +182,9 @@ impl Work<'_> {
         }
         let them = self.tx.player(opponent, "", self.at)?;
         let seed = identity::game_seed(self.secret, self.message_id, line);
-        let id = self
-            .tx
-            .create_game(hosted.name, first, mine, seed, self.at)?;
+        let id =
+            self.tx
+                .create_game(hosted.name, first, mine, seed, scenario.as_deref(), self.at)?;
         // A game with chance commits to its seed now, before either player
         // has written a line of it (docs/dice.md).
         let commitment = if hosted.chance {
@@ -217,6 +251,7 @@ impl Work<'_> {
                     you => hosted.seat_name(theirs),
                     first => hosted.seat_name(first),
                     pace => pace,
+                    scenario => scenario,
                     moderator => time.moderator,
                     commitment => commitment,
                     notice => hosted.notice,

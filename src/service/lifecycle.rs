@@ -95,6 +95,7 @@ impl Work<'_> {
         let mut state = (hosted_of(game)?.new)(&GameOptions {
             first: game.first_seat,
             seed: game.seed,
+            scenario: game.scenario.clone(),
         });
         // A game that opens with a draw of chance makes it now, mixing in
         // this mail (docs/dice.md); other games draw nothing.

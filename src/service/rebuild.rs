@@ -45,6 +45,7 @@ pub fn rebuild(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recorder> {
         &GameOptions {
             first: game.first_seat,
             seed: None,
+            scenario: game.scenario.clone(),
         },
     );
     let seats = tx.seats(game.id)?;

@@ -25,6 +25,9 @@ pub struct FairDraw {
     pub seq: i64,
     /// The draw's public inputs, its number among them.
     pub inputs: DrawInputs,
+    /// The seat that alone may know its outcome until the game is over
+    /// ([`Chance::private_to`](crate::games::Chance::private_to)).
+    pub private_to: Option<Seat>,
 }
 
 fn corrupt(what: &str, game: i64) -> StoreError {
@@ -81,17 +84,24 @@ impl Tx<'_> {
 
     /// Keeps the public inputs of a draw whose outcome the entry `seq`
     /// applied.
-    pub fn add_fair_draw(&self, game: i64, seq: i64, inputs: &DrawInputs) -> Result<()> {
+    pub fn add_fair_draw(
+        &self,
+        game: i64,
+        seq: i64,
+        inputs: &DrawInputs,
+        private_to: Option<Seat>,
+    ) -> Result<()> {
         self.exec(
-            "INSERT INTO fair_draws (game_id, seq, number, mail, reply, words) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            "INSERT INTO fair_draws (game_id, seq, number, mail, reply, words, private_to) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![
                 game,
                 seq,
                 inputs.number,
                 inputs.mail.to_string(),
                 inputs.reply.to_string(),
-                inputs.words.to_string()
+                inputs.words.to_string(),
+                private_to
             ],
         )?;
         Ok(())
@@ -100,18 +110,27 @@ impl Tx<'_> {
     /// A game's draws, in the order of the record.
     pub fn fair_draws(&self, game: i64) -> Result<Vec<FairDraw>> {
         let mut stmt = self.tx.prepare_cached(
-            "SELECT seq, number, mail, reply, words FROM fair_draws \
+            "SELECT seq, number, mail, reply, words, private_to FROM fair_draws \
              WHERE game_id = ?1 ORDER BY seq",
         )?;
-        let rows: Vec<(i64, u32, String, String, String)> = stmt
+        type Row = (i64, u32, String, String, String, Option<Seat>);
+        let rows: Vec<Row> = stmt
             .query_map(params![game], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                ))
             })?
             .collect::<rusqlite::Result<_>>()?;
         rows.into_iter()
-            .map(|(seq, number, mail, reply, words)| {
+            .map(|(seq, number, mail, reply, words, private_to)| {
                 Ok(FairDraw {
                     seq,
+                    private_to,
                     inputs: DrawInputs {
                         number,
                         mail: digest(&mail, game)?,
@@ -187,7 +206,7 @@ mod tests {
         let tx = store.tx().unwrap();
         let at = Timestamp::from(chrono::Utc::now());
         let game = tx
-            .create_game("coinrace", Seat::North, Seat::North, 1, at)
+            .create_game("coinrace", Seat::North, Seat::North, 1, None, at)
             .unwrap();
         assert_eq!(tx.fair_seed(game).unwrap(), None);
         let seed = Seed::from_bytes([3; 32]);
@@ -203,7 +222,7 @@ mod tests {
             reply: InputDigest::of(""),
             words: words_digest(["", ""]),
         };
-        tx.add_fair_draw(game, 5, &inputs).unwrap();
+        tx.add_fair_draw(game, 5, &inputs, None).unwrap();
         tx.add_fair_draw(
             game,
             7,
@@ -211,11 +230,16 @@ mod tests {
                 number: 3,
                 ..inputs
             },
+            Some(Seat::South),
         )
         .unwrap();
         let draws = tx.fair_draws(game).unwrap();
         assert_eq!(draws.len(), 2);
         assert_eq!((draws[0].seq, draws[0].inputs), (5, inputs));
+        assert_eq!(
+            (draws[0].private_to, draws[1].private_to),
+            (None, Some(Seat::South))
+        );
         // Only the draws past the record's last entry are forgotten.
         for _ in 0..5 {
             tx.add_entry(game, EntryKind::Comment, None, "c", "c", None, at, &[])

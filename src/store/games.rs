@@ -38,6 +38,9 @@ pub struct GameRow {
     /// for games created before it was kept. The seed of the draws of
     /// chance is another, secret until the game is over (`fair.rs`).
     pub seed: Option<u64>,
+    /// [`GameOptions::scenario`](crate::games::GameOptions::scenario): the
+    /// battle, for a game played on one of several.
+    pub scenario: Option<String>,
 }
 
 /// A seat of a game with its player.
@@ -62,7 +65,7 @@ pub struct SeatRow {
 }
 
 const GAME_COLUMNS: &str = "id, kind, status, first_seat, inviter_seat, position, order_count, \
-     draw_offer, result, termination, created_at, updated_at, seed";
+     draw_offer, result, termination, created_at, updated_at, seed, scenario";
 
 /// A row of [`GAME_COLUMNS`].
 fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
@@ -81,24 +84,34 @@ fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         updated_at: column(r, 11)?,
         // SQLite integers are signed: the seed's 64 bits are kept as is.
         seed: r.get::<_, Option<i64>>(12)?.map(|s| s as u64),
+        scenario: r.get(13)?,
     })
 }
 
 impl Tx<'_> {
-    /// Creates a game with the seed of its draws of chance and returns its
-    /// number.
+    /// Creates a game with the seed of its draws of chance, on `scenario`
+    /// for a game with several, and returns its number.
     pub fn create_game(
         &self,
         kind: &str,
         first: Seat,
         inviter: Seat,
         seed: u64,
+        scenario: Option<&str>,
         at: Timestamp,
     ) -> Result<i64> {
         self.exec(
-            "INSERT INTO games (kind, status, first_seat, inviter_seat, seed, created_at, \
-             updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
-            params![kind, GameStatus::Invited, first, inviter, seed as i64, at],
+            "INSERT INTO games (kind, status, first_seat, inviter_seat, seed, scenario, \
+             created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
+            params![
+                kind,
+                GameStatus::Invited,
+                first,
+                inviter,
+                seed as i64,
+                scenario,
+                at
+            ],
         )?;
         Ok(self.tx.last_insert_rowid())
     }

@@ -109,6 +109,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0012_fair_draws",
         include_str!("../../migrations/0012_fair_draws.sql"),
     ),
+    (
+        "0013_scenarios",
+        include_str!("../../migrations/0013_scenarios.sql"),
+    ),
 ];
 
 /// How many prepared statements a connection keeps: more than the store
@@ -494,7 +498,7 @@ mod tests {
         let tx = store.tx().unwrap();
         let ann = tx.player("ann@example.org", "Ann", t(0)).unwrap();
         let g = tx
-            .create_game("squares", Seat::North, Seat::South, 7, t(0))
+            .create_game("squares", Seat::North, Seat::South, 7, None, t(0))
             .unwrap();
         tx.add_seat(g, Seat::North, ann, "s1").unwrap();
         assert!(tx.seats(g).unwrap()[0].held.is_empty());
@@ -529,7 +533,7 @@ mod tests {
         let bob = tx.player("bob@example.org", "", t(0)).unwrap();
         assert_eq!(tx.player("ann@example.org", "", t(1)).unwrap(), ann);
         let g = tx
-            .create_game("squares", Seat::North, Seat::South, 7, t(0))
+            .create_game("squares", Seat::North, Seat::South, 7, None, t(0))
             .unwrap();
         tx.add_seat(g, Seat::North, bob, "s1").unwrap();
         tx.add_seat(g, Seat::South, ann, "s2").unwrap();
@@ -547,6 +551,7 @@ mod tests {
                     data: serde_json::json!("Pass"),
                     text: "Blue passes".into(),
                     forced: None,
+                    private: None,
                 }],
             )
             .unwrap();
@@ -574,10 +579,10 @@ mod tests {
         let mut store = Store::open_in_memory().unwrap();
         let tx = store.tx().unwrap();
         let g = tx
-            .create_game("squares", Seat::North, Seat::South, 7, t(0))
+            .create_game("squares", Seat::North, Seat::South, 7, None, t(0))
             .unwrap();
         let other = tx
-            .create_game("squares", Seat::North, Seat::South, 8, t(0))
+            .create_game("squares", Seat::North, Seat::South, 8, None, t(0))
             .unwrap();
         assert_eq!(tx.entry_count(g).unwrap(), 0);
         for (n, order) in ["A1", "B2", "C3"].into_iter().enumerate() {
@@ -631,7 +636,7 @@ mod tests {
             + chrono::Duration::microseconds(123_456))
         .into();
         let g = tx
-            .create_game("squares", Seat::North, Seat::North, 7, at)
+            .create_game("squares", Seat::North, Seat::North, 7, None, at)
             .unwrap();
         let text: String = tx
             .tx
@@ -648,7 +653,7 @@ mod tests {
         let mut store = Store::open_in_memory().unwrap();
         let tx = store.tx().unwrap();
         let g = tx
-            .create_game("squares", Seat::North, Seat::North, 7, t(0))
+            .create_game("squares", Seat::North, Seat::North, 7, None, t(0))
             .unwrap();
         let corrupt = |sql: &str| {
             tx.tx.execute(sql, [g]).unwrap();

@@ -860,7 +860,11 @@ pub fn nap_play_with_events(seed: u64, steps: usize) -> (Napoleonic, Vec<NapEven
     } else {
         Seat::South
     };
-    let mut game = Napoleonic::new(&GameOptions { first, seed: None });
+    let mut game = Napoleonic::new(&GameOptions {
+        first,
+        seed: None,
+        scenario: None,
+    });
     let mut last = Vec::new();
     for _ in 0..steps {
         let legal = game.legal_orders();

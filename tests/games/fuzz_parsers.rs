@@ -1091,7 +1091,7 @@ proptest! {
 
     #[test]
     fn nap_token_soup_never_panics_the_readers(text in nap_token_soup()) {
-        let french = Napoleonic::new(&GameOptions { first: Seat::South, seed: None });
+        let french = Napoleonic::new(&GameOptions { first: Seat::South, seed: None, scenario: None });
         check_nap_order_text(&text, &french)?;
         check_nap_position_text(&text)?;
     }

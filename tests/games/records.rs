@@ -49,7 +49,11 @@ fn random_game<G: GameText>(seed: u64) -> Recorder {
     let aggressive = rng.chance(70);
     let pick = |rng: &mut XorShift, game: &dyn AnyGame| pick(rng, game, aggressive);
     let mut rec = if rng.chance(20) {
-        let mut game: Box<dyn AnyGame> = Box::new(G::new(&GameOptions { first, seed: None }));
+        let mut game: Box<dyn AnyGame> = Box::new(G::new(&GameOptions {
+            first,
+            seed: None,
+            scenario: None,
+        }));
         for _ in 0..rng.below(60) {
             if game.outcome().is_some() {
                 break;
@@ -66,6 +70,7 @@ fn random_game<G: GameText>(seed: u64) -> Recorder {
             &GameOptions {
                 first,
                 seed: chance_seed,
+                scenario: None,
             },
         )
     };
@@ -443,6 +448,7 @@ fn napoleonic_sample() -> Recorder {
         &GameOptions {
             first: Seat::North,
             seed: None,
+            scenario: None,
         },
     );
     let tags = rec.tags_mut();

@@ -372,6 +372,7 @@ fn run<G: GameText<Decision = DecisionKind, Ending = EndReason>>(case: &Case) {
             G::new(&GameOptions {
                 first: seat,
                 seed: None,
+                scenario: None,
             })
         }
         _ => panic!("case {id}: give exactly one of position and opening"),

@@ -59,7 +59,7 @@ fn mails(store: &mut Store, prefix: &str, game: i64, n: usize, sent: usize, when
 fn game(store: &mut Store) -> i64 {
     let tx = store.tx().unwrap();
     let g = tx
-        .create_game("squares", Seat::North, Seat::North, 7, at(0))
+        .create_game("squares", Seat::North, Seat::North, 7, None, at(0))
         .unwrap();
     tx.commit().unwrap();
     g
@@ -257,7 +257,7 @@ fn a_backup_taken_while_the_service_writes_opens_and_has_the_games() {
     // The service is in the middle of a mail: its write transaction is
     // open, with a game not yet committed.
     let tx = service.tx().unwrap();
-    tx.create_game("squares", Seat::North, Seat::North, 9, at(0))
+    tx.create_game("squares", Seat::North, Seat::North, 9, None, at(0))
         .unwrap();
 
     let copy = dir.join("copy.db");

@@ -332,6 +332,7 @@ fn a_complete_napoleonic_game_by_mail() {
     let mut model = Napoleonic::new(&GameOptions {
         first: Seat::South,
         seed: None,
+        scenario: None,
     });
     let mut rng = XorShift::from_state(0x9E37_79B9_7F4A_7C15);
     let mut sent = 0;

@@ -50,10 +50,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::games::{Chance, Game, GameOptions, Outcome, ParseError, Pending, Seat};
 
 /// The coin of an even battle (P22): outcome 0 is heads, the attacker wins.
-pub const COIN: Chance = Chance {
-    outcomes: 2,
-    what: "the coin of an even battle",
-};
+pub const COIN: Chance = Chance::public(2, "the coin of an even battle");
 
 /// The game serialises as its position string, which holds all of it.
 impl Serialize for CivilWar1863 {
