@@ -7,9 +7,11 @@
 //! what the README lets them say: every file parses with exactly the README's fields, every
 //! hex lies inside its case's map, every chain of hexes joins neighbours, only terrain of
 //! the chart is used, every cited rule number exists in the rulebook, and the numbers a
-//! case states agree with each other (dice against firepower, hits against dice, saves
-//! against their factors, ranges against the map). When the engine lands, the engine
-//! harness will replay every case's steps against it and check every expectation.
+//! case states agree with each other (dice against firepower, hits against dice and the
+//! cap under both readings of Q7, saves against their factors, retreat saves against the
+//! retreat's length, ranges against the map, choices against the README's list). When the
+//! engine lands, the engine harness will replay every case's steps against it, through
+//! `tests/common/brothers_at_war_format.rs`, and check every expectation.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
