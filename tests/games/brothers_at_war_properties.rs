@@ -215,3 +215,51 @@ fn a_new_game_waits_for_the_deal() {
     assert_eq!(chance.private_to, Some(orderly::games::Seat::North));
     assert!(g.pending().is_none());
 }
+
+/// A position string with one of its numbers changed.
+fn mutated(text: &str, rng: &mut XorShift) -> String {
+    let digits: Vec<usize> = text
+        .char_indices()
+        .filter(|(_, c)| c.is_ascii_digit())
+        .map(|(i, _)| i)
+        .collect();
+    let mut out = text.to_string();
+    if digits.is_empty() {
+        return out;
+    }
+    let at = digits[rng.below(digits.len())];
+    let new = ["0", "9", "99", "255", "7"][rng.below(5)];
+    out.replace_range(at..at + 1, new);
+    out
+}
+
+#[test]
+fn a_damaged_position_is_refused_or_read_but_never_panics() {
+    let mut rng = XorShift::new(17);
+    let mut g = game();
+    let mut positions = Vec::new();
+    for _ in 0..300 {
+        positions.push(g.position());
+        if let Some(c) = g.chance() {
+            let o = g
+                .chance_order(rng.below(c.outcomes as usize) as u32)
+                .unwrap();
+            g.apply(&o).unwrap();
+        } else if g.pending().is_some() {
+            let legal = g.legal_orders();
+            g.apply(&legal[rng.below(legal.len())].clone()).unwrap();
+        } else {
+            break;
+        }
+    }
+    for text in positions.iter().step_by(3) {
+        for _ in 0..40 {
+            let bad = mutated(text, &mut rng);
+            if let Ok(read) = BrothersAtWar::from_position(&bad) {
+                let _ = read.legal_orders();
+                let _ = read.chance();
+                let _ = read.outcome();
+            }
+        }
+    }
+}
