@@ -409,6 +409,7 @@ fn a_pass_draws_a_card_and_a_hand_over_its_size_discards_one() {
     let mut g = game();
     activating(&mut g, "blue");
     g.now.hands = [vec![1, 2], vec![]];
+    g.now.deck.retain(|&c| c > 2);
     order(&mut g, "PASS").unwrap();
     assert_eq!(g.chance().unwrap().private_to, Some(Seat::North));
     draw(&mut g, &[0]);
@@ -544,6 +545,7 @@ fn a_pass_may_name_its_discard_in_advance() {
     let mut g = game();
     activating(&mut g, "blue");
     g.now.hands = [vec![1, 2], vec![]];
+    g.now.deck.retain(|&c| c > 2);
     assert_eq!(refused(&mut g, "PASS DISCARD 5"), "11.2");
     order(&mut g, "PASS DISCARD NEW").unwrap();
     let card = match g.chance_order(0).unwrap() {

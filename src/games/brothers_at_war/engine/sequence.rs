@@ -194,14 +194,19 @@ impl BrothersAtWar {
                     let side = self.battle.brigade_side(b);
                     if self.now.hands[side.index()].len() > self.hand_size(side) {
                         // B46: the card named in the pass, else asked.
-                        let card = match self.now.pass_discard.take() {
-                            Some(PassDiscard::Card(n)) => Some(n),
-                            Some(PassDiscard::New) => self.now.hands[side.index()].last().copied(),
-                            None => None,
-                        };
-                        match card.filter(|c| self.now.hands[side.index()].contains(c)) {
-                            Some(c) => self.discard_card(side, c, events),
-                            None => return,
+                        match self.now.pass_discard.take() {
+                            Some(PassDiscard::Card(n))
+                                if self.now.hands[side.index()].contains(&n) =>
+                            {
+                                self.discard_card(side, n, events)
+                            }
+                            Some(PassDiscard::New) => {
+                                if let Some(card) = self.now.hands[side.index()].pop() {
+                                    self.now.discard.push(card);
+                                    events.push(Event::Discarded { side, card });
+                                }
+                            }
+                            _ => return,
                         }
                     }
                     self.now.pass_discard = None;
