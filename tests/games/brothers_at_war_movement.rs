@@ -539,3 +539,20 @@ fn a_commander_may_not_stand_next_to_an_enemy_unless_with_his_own_units() {
     );
     order(&mut g, "COMMANDER 0304").unwrap();
 }
+
+#[test]
+fn a_lone_commander_next_to_an_enemy_is_displaced_to_his_nearest_unit() {
+    let mut g = game();
+    only(&mut g, &[("2NYA", "0405"), ("1VA", "0505")]);
+    activating(&mut g, "blue");
+    let gray = g.battle.brigade_named("gray").unwrap();
+    assert_eq!(g.brigade(gray).commander, Some(hex("0506")));
+    let e = order(&mut g, "2NYA MOVE 0406").unwrap();
+    // 4.12, B47: 0505 holds his 1VA, so he may stand there though an
+    // enemy is next to it.
+    assert!(e.contains(&Event::Displaced {
+        brigade: "gray".into(),
+        to: Some(hex("0505"))
+    }));
+    assert_eq!(g.brigade(gray).commander, Some(hex("0505")));
+}

@@ -579,3 +579,26 @@ fn a_broken_brigade_s_remnant_stands_where_it_is_farthest_from_the_enemy() {
     );
     assert_eq!(g.ratings(r).firepower, 1, "the scenario's generic remnant");
 }
+
+#[test]
+fn breaking_enough_brigades_wins_at_once() {
+    use orderly::games::brothers_at_war::scenario::model::Instant;
+    use orderly::games::brothers_at_war::scenario::{registry, Scenario};
+    let mut s: Scenario = toml::from_str(common::brothersatwar::SKIRMISH).unwrap();
+    s.id = "test-skirmish-broken".into();
+    s.victory.instant = vec![Instant {
+        side: Side::Union,
+        control: Vec::new(),
+        broken_brigades: Some(1),
+    }];
+    let b = registry::register(s).unwrap();
+    let mut g = BrothersAtWar::start(b);
+    let gray = brigade(&g, "gray");
+    let mut events = Vec::new();
+    g.break_brigade(gray, false, &mut events);
+    assert!(g.outcome().is_none(), "judged as the game goes on (B131)");
+    g.advance(&mut events);
+    let o = g.outcome().unwrap();
+    assert_eq!(o.reason, Ending::InstantBroken(Side::Union));
+    assert_eq!(o.result, GameResult::Win(Seat::North));
+}
