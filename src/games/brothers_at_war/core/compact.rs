@@ -3,7 +3,8 @@
 //! battle's position stays a line of a few hundred characters.
 //!
 //! - a unit: its place (`0712` on the map, `d` display, `w` waiting, `e`
-//!   eliminated, `r` removed, `x` exited, `o` off board), its face (`f`
+//!   eliminated, `r` removed, `x` exited, `o` off board, `t05` on the
+//!   turn track until turn 5), its face (`f`
 //!   front, `b` back), then `F` Finished, `D` Disrupted, `C` out of
 //!   command, and `+u` or `+c` for a generic remnant of either side:
 //!   `0712bD`, `df`, `0505b+c`;
@@ -33,6 +34,7 @@ pub fn unit_code(u: &UnitState) -> String {
         Place::Removed => "r".into(),
         Place::Exited => "x".into(),
         Place::OffBoard => "o".into(),
+        Place::Track(turn) => format!("t{turn:02}"),
     };
     out.push(if u.face == Face::Front { 'f' } else { 'b' });
     for (on, c) in [
@@ -61,6 +63,7 @@ pub fn read_unit(code: &str) -> Option<UnitState> {
         "r" => (Place::Removed, &code[1..]),
         "x" => (Place::Exited, &code[1..]),
         "o" => (Place::OffBoard, &code[1..]),
+        "t" => (Place::Track(code.get(1..3)?.parse().ok()?), code.get(3..)?),
         _ => (
             Place::Map(code.get(..4)?.parse::<Hex>().ok()?),
             code.get(4..)?,
@@ -196,7 +199,7 @@ mod tests {
     #[test]
     fn unit_codes_round_trip() {
         for code in [
-            "0712f", "0712bFDC", "df", "wb", "ef", "rb", "xf", "of", "0505b+c", "0101fD+u",
+            "0712f", "0712bFDC", "df", "wb", "ef", "rb", "xf", "of", "0505b+c", "0101fD+u", "t05f",
         ] {
             let u = read_unit(code).unwrap_or_else(|| panic!("{code}"));
             assert_eq!(unit_code(&u), code);

@@ -39,6 +39,9 @@ pub enum Place {
     Exited,
     /// On an off-board artillery card (9.4): never moves.
     OffBoard,
+    /// A disbanded independent skirmisher on the turn track, back on its
+    /// brigade's display at this turn's reinforcement step (9.19 c).
+    Track(u8),
 }
 
 /// One unit's state (written compactly, [`super::compact`]).
@@ -119,6 +122,9 @@ pub struct Activation {
     /// Reinforcements that entered in this activation: in command (4.32).
     #[serde(rename = "en")]
     pub entered: Vec<UnitId>,
+    /// An independent skirmisher deployed at this recovery (9.19 b).
+    #[serde(rename = "is", default)]
+    pub independent: bool,
     /// The unit or stack spending movement points now.
     #[serde(rename = "g")]
     pub group: Option<Group>,

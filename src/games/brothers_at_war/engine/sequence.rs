@@ -256,6 +256,13 @@ impl BrothersAtWar {
                         // 2.35: brigades due this turn put their markers
                         // in the cup at the next preparation (in_play).
                         self.now.turn += 1;
+                        // 2.35, 9.19 c: independent skirmishers due back.
+                        let turn = self.now.turn;
+                        for u in self.now.units.iter_mut() {
+                            if u.place == Place::Track(turn) {
+                                u.place = Place::Display;
+                            }
+                        }
                         self.now.step = Step::Preparation;
                     }
                 }
@@ -434,6 +441,7 @@ impl BrothersAtWar {
             acted: Vec::new(),
             disbanded: Vec::new(),
             entered: Vec::new(),
+            independent: false,
             group: None,
         });
         self.recover_brigade(b);
