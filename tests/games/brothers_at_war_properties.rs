@@ -16,6 +16,8 @@
 //!   brigades (5.3, 5.32), and no skirmisher is stacked (5.32);
 //! - every random game reaches the end of the scenario's turns (or an
 //!   instant victory) within a bounded number of steps.
+//!
+//! `BAW_GAMES=n` plays `n` games per property instead of its default.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -70,6 +72,15 @@ fn words(events: &[Event]) -> String {
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join("; ")
+}
+
+/// How many random games a property plays: `BAW_GAMES=n` plays `n`
+/// instead of the default.
+fn games(default: u64) -> u64 {
+    std::env::var("BAW_GAMES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default)
 }
 
 /// The kind of an event, for counting what random play reaches.
@@ -154,7 +165,8 @@ fn play(seed: u64, new: fn() -> BrothersAtWar) -> BTreeMap<String, usize> {
 #[test]
 fn random_games_keep_every_property_and_reach_the_end() {
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-    for seed in 0..40 {
+    let seeds = games(40);
+    for seed in 0..seeds {
         for (k, n) in play(seed, game) {
             *seen.entry(k).or_default() += n;
         }
@@ -188,16 +200,21 @@ fn random_games_keep_every_property_and_reach_the_end() {
             "random play never reached {kind}: {seen:?}"
         );
     }
-    assert_eq!(seen.get("Over"), Some(&40), "every game ended");
+    assert_eq!(
+        seen.get("Over"),
+        Some(&(seeds as usize)),
+        "every game ended"
+    );
 }
 
 #[test]
 fn random_games_of_the_demo_battle_keep_every_property_and_reach_the_end() {
     let mut over = 0;
-    for seed in 0..8 {
+    let seeds = games(8);
+    for seed in 0..seeds {
         over += play(seed, demo).get("Over").copied().unwrap_or(0);
     }
-    assert_eq!(over, 8);
+    assert_eq!(over, seeds as usize);
 }
 
 /// A new game of the built-in demo battle, "Tanner's Ford".
@@ -214,4 +231,52 @@ fn a_new_game_waits_for_the_deal() {
     assert_eq!(chance.outcomes, 8);
     assert_eq!(chance.private_to, Some(orderly::games::Seat::North));
     assert!(g.pending().is_none());
+}
+
+/// A position string with one of its numbers changed.
+fn mutated(text: &str, rng: &mut XorShift) -> String {
+    let digits: Vec<usize> = text
+        .char_indices()
+        .filter(|(_, c)| c.is_ascii_digit())
+        .map(|(i, _)| i)
+        .collect();
+    let mut out = text.to_string();
+    if digits.is_empty() {
+        return out;
+    }
+    let at = digits[rng.below(digits.len())];
+    let new = ["0", "9", "99", "255", "7"][rng.below(5)];
+    out.replace_range(at..at + 1, new);
+    out
+}
+
+#[test]
+fn a_damaged_position_is_refused_or_read_but_never_panics() {
+    let mut rng = XorShift::new(17);
+    let mut g = game();
+    let mut positions = Vec::new();
+    for _ in 0..300 {
+        positions.push(g.position());
+        if let Some(c) = g.chance() {
+            let o = g
+                .chance_order(rng.below(c.outcomes as usize) as u32)
+                .unwrap();
+            g.apply(&o).unwrap();
+        } else if g.pending().is_some() {
+            let legal = g.legal_orders();
+            g.apply(&legal[rng.below(legal.len())].clone()).unwrap();
+        } else {
+            break;
+        }
+    }
+    for text in positions.iter().step_by(3) {
+        for _ in 0..40 {
+            let bad = mutated(text, &mut rng);
+            if let Ok(read) = BrothersAtWar::from_position(&bad) {
+                let _ = read.legal_orders();
+                let _ = read.chance();
+                let _ = read.outcome();
+            }
+        }
+    }
 }

@@ -34,11 +34,31 @@ impl BrothersAtWar {
                 "the position was written for another version of {id}"
             )));
         }
-        let now: Dynamic =
+        let mut now: Dynamic =
             serde_json::from_str(state).map_err(|e| ParseError::new(e.to_string()))?;
+        now.deck = deck(&battle, &now)?;
         check(&battle, &now)?;
         Ok(BrothersAtWar { battle, now })
     }
+}
+
+/// The deck: the battle's cards neither in a hand nor discarded, sorted.
+fn deck(battle: &Battle, now: &Dynamic) -> Result<Vec<u8>, ParseError> {
+    let mut deck: Vec<u8> = battle
+        .scenario
+        .cards
+        .iter()
+        .flat_map(|c| c.numbers.iter().copied())
+        .collect();
+    for card in now.discard.iter().chain(now.hands.iter().flatten()) {
+        let i = deck
+            .iter()
+            .position(|c| c == card)
+            .ok_or_else(|| ParseError::new(format!("card {card} is not in the battle's deck")))?;
+        deck.remove(i);
+    }
+    deck.sort_unstable();
+    Ok(deck)
 }
 
 /// The indexes and counts a position holds fit its battle.
@@ -80,7 +100,34 @@ fn check(battle: &Battle, now: &Dynamic) -> Result<(), ParseError> {
     let lists_ok = now.free_due.iter().chain(&now.free_queue).all(brigade_ok)
         && now.units[..units].iter().all(|u| u.generic.is_none())
         && now.units[units..].iter().all(|u| u.generic.is_some());
+    let map = &battle.map;
+    let hexes_ok = now.units.iter().all(|u| match u.place {
+        super::state::Place::Map(h) => map.contains(h),
+        _ => true,
+    }) && now
+        .brigades
+        .iter()
+        .all(|b| b.commander.is_none_or(|h| map.contains(h)))
+        && now.control.keys().all(|&h| map.contains(h));
+    let mut cards: Vec<u8> = battle
+        .scenario
+        .cards
+        .iter()
+        .flat_map(|c| c.numbers.iter().copied())
+        .collect();
+    cards.sort_unstable();
+    let mut held: Vec<u8> = now
+        .deck
+        .iter()
+        .chain(&now.discard)
+        .chain(now.hands.iter().flatten())
+        .copied()
+        .collect();
+    held.sort_unstable();
+    let cards_ok = held == cards;
     if !markers_ok
+        || !hexes_ok
+        || !cards_ok
         || !step_ok
         || !lists_ok
         || !checks_ok
