@@ -234,6 +234,12 @@ pub struct Dynamic {
     pub exit_points: [u16; 2],
     /// How the battle ended, once it has.
     pub ended: Option<Ending>,
+    /// The fire attack under way (6.0).
+    #[serde(default)]
+    pub fire: Option<super::combat::FireAttack>,
+    /// Both players' standing instructions (B5).
+    #[serde(default)]
+    pub instructions: super::combat::Instructions,
 }
 
 impl BrothersAtWar {
