@@ -71,7 +71,7 @@ impl BrothersAtWar {
             }
         } else {
             for &u in units {
-                self.disrupt(u, "hit, 6.51", false, events);
+                self.disrupt(u, "hit, 6.51", events);
             }
         }
     }

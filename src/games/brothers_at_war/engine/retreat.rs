@@ -211,11 +211,11 @@ impl BrothersAtWar {
                 });
             }
             let woods = self.battle.map.terrain_of(end).woods;
-            if plan.short || (woods && formation == Formation::Formed) {
+            if woods && formation == Formation::Formed {
                 self.unform(u, events);
             }
             if plan.short {
-                self.disrupt(u, "a short retreat, 6.71", false, events);
+                self.disrupt(u, "a short retreat, 6.71", events);
             }
             self.now.units[u.index()].finished = true;
         }
