@@ -442,6 +442,28 @@ impl BrothersAtWar {
         Ok(())
     }
 
+    /// Hexes worth trying as targets for these units: enemy hexes within
+    /// the longest range any unit has (6.2).
+    pub fn fire_targets(&self, units: &[UnitId]) -> Vec<Hex> {
+        let Some(from) = units.first().and_then(|&u| self.hex_of(u)) else {
+            return Vec::new();
+        };
+        let reach = units
+            .iter()
+            .map(|&u| fire_math::max_range(self.shooter(u), FireKind::Standing))
+            .max()
+            .unwrap_or(0);
+        let enemy = self.side_of(units[0]).other();
+        let mut hexes: Vec<Hex> = self
+            .units_of(enemy)
+            .filter_map(|e| self.hex_of(e))
+            .filter(|h| h.distance(from) <= reach)
+            .collect();
+        hexes.sort();
+        hexes.dedup();
+        hexes
+    }
+
     /// Keeps a declared attack: the firers are Finished (6.11, 6.12) and
     /// the dice wait for the chance seam.
     pub fn open_fire(&mut self, attack: FireAttack, events: &mut Vec<Event>) {
