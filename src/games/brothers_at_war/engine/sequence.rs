@@ -97,6 +97,9 @@ impl BrothersAtWar {
                 draws,
                 exit_points: [0, 0],
                 ended: None,
+                fire: None,
+                assault: None,
+                instructions: Default::default(),
             },
             battle,
         };
