@@ -312,3 +312,57 @@ fn no_line_makes_the_reader_panic() {
     let long = "10M MOVE 1005 ".repeat(100);
     assert!(g.read_order(&long).is_err());
 }
+
+#[test]
+fn fire_is_written_at_a_hex_or_on_an_enemy_unit_and_offered_with_its_dice() {
+    let mut seen = 0;
+    for seed in 0..6 {
+        random_play(seed, |g, _| {
+            let Some(p) = g.pending() else { return };
+            for o in g.legal_orders() {
+                let text = o.to_string();
+                let Some((units, hex)) = text.split_once(" FIRE ") else {
+                    continue;
+                };
+                if units.contains(' ') {
+                    continue;
+                }
+                let at: orderly::games::brothers_at_war::core::Hex = hex.parse().unwrap();
+                let enemy = g
+                    .units_at(at)
+                    .into_iter()
+                    .find(|&u| g.side_of(u) != Side::of(p.seat))
+                    .unwrap();
+                let name = &g.battle.scenario.units[enemy.index()].name;
+                let short: Vec<&str> = name.split_whitespace().take(2).collect();
+                for written in [
+                    format!("{units} fires at {hex}"),
+                    format!(
+                        "{} fire on the {}",
+                        units.to_ascii_lowercase(),
+                        short.join(" ")
+                    ),
+                    format!("{units} fire at {}", g.unit_name(enemy)),
+                ] {
+                    assert_eq!(
+                        g.read_order(&written).map(|o| o.to_string()),
+                        Ok(text.clone()),
+                        "seed {seed}: {written}"
+                    );
+                }
+                let choices = g
+                    .choices(p.seat)
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                assert!(
+                    choices.contains(&format!("FIRE {hex} (2 MP, "))
+                        && choices.contains(" dice at "),
+                    "{choices}"
+                );
+                seen += 1;
+            }
+        });
+    }
+    assert!(seen > 0, "random play never offered a fire");
+}

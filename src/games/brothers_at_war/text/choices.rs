@@ -7,10 +7,12 @@
 use std::collections::BTreeMap;
 
 use super::names;
+use crate::games::brothers_at_war::core::combat::FireType;
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::order::{Action, Order};
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Step};
 use crate::games::brothers_at_war::core::Hex;
+use crate::games::brothers_at_war::engine::fire::FIRE_COST;
 use crate::games::brothers_at_war::scenario::model::Side;
 use crate::games::text::wrap;
 use crate::games::{Game, Rejection, Seat};
@@ -72,6 +74,41 @@ fn ground(game: &BrothersAtWar, hex: Hex) -> String {
     }
 }
 
+/// What a fire would be: its cost, dice, range and the face that hits
+/// (6.11, 6.2, B82), as the engine declares it.
+fn fire_words(game: &BrothersAtWar, units: &[String], hex: Hex) -> String {
+    let firers: Vec<_> = units.iter().filter_map(|n| game.unit_named(n)).collect();
+    let Some(from) = firers.first().and_then(|&u| game.hex_of(u)) else {
+        return format!("{FIRE_COST} MP");
+    };
+    let enemy = game.side_of(firers[0]).other();
+    let targets: Vec<_> = game
+        .units_at(hex)
+        .into_iter()
+        .filter(|&u| game.side_of(u) == enemy)
+        .collect();
+    let moved = game
+        .now
+        .activation
+        .as_ref()
+        .and_then(|a| a.group.as_ref())
+        .is_some_and(|g| g.moved && g.units == firers);
+    let kind = if moved {
+        FireType::Moving
+    } else {
+        FireType::Standing
+    };
+    match game.declare_fire(&firers, hex, &targets, kind) {
+        Ok(a) => format!(
+            "{FIRE_COST} MP, {} dice at {} hexes, hits on {}+",
+            a.dice,
+            from.distance(hex),
+            a.to_hit
+        ),
+        Err(_) => format!("{FIRE_COST} MP"),
+    }
+}
+
 /// The orders of one unit or stack, in words with their costs.
 fn unit_line(game: &BrothersAtWar, units: &[String], orders: &[&Order]) -> String {
     let mut moves = Vec::new();
@@ -87,7 +124,7 @@ fn unit_line(game: &BrothersAtWar, units: &[String], orders: &[&Order]) -> Strin
                     moves.push(format!("{to}{} costs {paid}", ground(game, to)));
                 }
             }
-            Action::Fire(h) => others.push(format!("FIRE {h} ({paid} MP)")),
+            Action::Fire(h) => others.push(format!("FIRE {h} ({})", fire_words(game, units, *h))),
             Action::Form => others.push(format!("FORM ({paid} MP)")),
             // Holding fire ends the activation, so its cost (5.25) is
             // not seen on the copy: it needs 3 MP left to be listed.

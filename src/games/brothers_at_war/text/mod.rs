@@ -100,21 +100,25 @@ mod tests {
     fn the_rules_fit_a_mail_and_explain_every_cited_rule() {
         assert!(RULES.lines().all(|l| l.len() <= MAIL_WIDTH));
         let (_, ids) = RULES.split_once("## Rule ids").unwrap_or_default();
-        let code = include_str!("../engine/refusal.rs");
-        for (i, _) in code
-            .match_indices("rule: \"")
-            .chain(code.match_indices("=> \""))
-        {
-            let start = code[i..].find('"').map_or(i, |q| i + q + 1);
-            let id: String = code[start..]
-                .chars()
-                .take_while(|c| c.is_ascii_digit() || *c == '.')
-                .collect();
-            if !id.is_empty() {
-                assert!(
-                    ids.contains(&format!("- {id} ")),
-                    "{id} is cited but not explained"
-                );
+        // Where refusals take their rule ids: the refusals, the fire's
+        // refusals, and the range limits of the fire's arithmetic.
+        let code: [(&str, &[&str]); 3] = [
+            (include_str!("../engine/refusal.rs"), &["rule: \"", "=> \""]),
+            (include_str!("../engine/fire.rs"), &["rule: \"", "=> \""]),
+            (include_str!("../engine/fire_math.rs"), &["{ \""]),
+        ];
+        for (text, patterns) in code {
+            for (i, _) in patterns.iter().flat_map(|p| text.match_indices(p)) {
+                let start = text[i..].find('"').map_or(i, |q| i + q + 1);
+                let id: String = text[start..].chars().take_while(|c| *c != '"').collect();
+                let cited = id.starts_with(|c: char| c.is_ascii_digit())
+                    || (id.starts_with('B') && id[1..].chars().all(|c| c.is_ascii_digit()));
+                if cited && id.len() <= 8 && !id.is_empty() {
+                    assert!(
+                        ids.contains(&format!("- {id} ")),
+                        "{id} is cited but not explained"
+                    );
+                }
             }
         }
     }
