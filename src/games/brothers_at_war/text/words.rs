@@ -137,8 +137,14 @@ pub fn unit_shaped(word: &str) -> bool {
 /// digits: no vowel (`WSK`, `BTY`: the service reads `BTY-A` as two
 /// words), or a dash inside. Prose in capitals rarely has either.
 fn capital_id(word: &str) -> bool {
+    // Capitals without a vowel that mail is full of.
+    const ABBREVIATIONS: &[&str] = &[
+        "THX", "BTW", "FYI", "WHY", "TRY", "PPS", "HTML", "SMTP", "HTTP", "PDF", "MSG", "PLS",
+        "PLZ", "NTH", "BRB", "GTG", "TTYL", "SHH", "HMM", "GRR", "DRY", "SPY", "WWW",
+    ];
     let b = word.as_bytes();
-    (2..=8).contains(&b.len())
+    !ABBREVIATIONS.contains(&word)
+        && (3..=8).contains(&b.len())
         && b.iter()
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'-')
         && b[0].is_ascii_uppercase()
@@ -217,6 +223,8 @@ mod tests {
         assert_eq!(order_word("wsk"), OrderWord::Other);
         assert_eq!(order_word("BTY"), OrderWord::Unit);
         assert_eq!(order_word("My"), OrderWord::Other);
+        assert_eq!(order_word("MY"), OrderWord::Other);
+        assert_eq!(order_word("THX"), OrderWord::Other);
         assert_eq!(order_word("2nd"), OrderWord::Other);
         assert_eq!(order_word("B3C"), OrderWord::Other);
         assert_eq!(order_word("to"), OrderWord::Filler);
