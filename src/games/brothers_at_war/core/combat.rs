@@ -245,6 +245,40 @@ pub struct Assault {
     pub attack_hits: Option<u8>,
 }
 
+/// Whether the combat state of a position read back fits its battle:
+/// units, brigades and hexes in range, dice within their bounds.
+pub fn fits(now: &super::state::Dynamic, map: &super::map::BattleMap) -> bool {
+    let unit = |u: &UnitId| u.index() < now.units.len();
+    let units = |v: &[UnitId]| {
+        !v.is_empty() && v.len() <= 2 * super::order::MAX_UNITS && v.iter().all(unit)
+    };
+    let fire_ok = now.fire.as_ref().is_none_or(|f| {
+        units(&f.firers)
+            && units(&f.targets)
+            && map.contains(f.target)
+            && f.saves.len() <= 32
+            && usize::from(f.dice) <= super::order::MAX_DICE
+    });
+    let dice_ok = |d: &[(u8, u8)]| {
+        d.len() <= 2 * super::order::MAX_UNITS
+            && d.iter().map(|x| usize::from(x.0)).sum::<usize>() <= super::order::MAX_DICE
+    };
+    let assault_ok = now.assault.as_ref().is_none_or(|a| {
+        units(&a.attackers)
+            && units(&a.defenders)
+            && map.contains(a.hex)
+            && map.contains(a.from)
+            && dice_ok(&a.attack_dice)
+            && dice_ok(&a.defend_dice)
+    });
+    let instructions_ok = now.instructions.given.len() <= MAX_INSTRUCTIONS
+        && now.instructions.given.iter().all(|(s, _)| match s {
+            Scope::Brigade(b) => b.index() < now.brigades.len(),
+            Scope::All(_) => true,
+        });
+    fire_ok && assault_ok && instructions_ok
+}
+
 /// What combat did.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CombatEvent {

@@ -2,6 +2,7 @@
 
 pub mod battle;
 pub mod combat;
+pub mod compact;
 pub mod event;
 pub mod formation;
 pub mod hex;
