@@ -6,6 +6,7 @@ pub mod event;
 pub mod formation;
 pub mod hex;
 pub mod ids;
+pub mod line;
 pub mod map;
 pub mod order;
 pub mod position;

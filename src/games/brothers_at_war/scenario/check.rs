@@ -169,7 +169,7 @@ fn fire_points(s: &Scenario, f: &mut Findings) {
     let mut ids = HashSet::new();
     for (i, p) in s.map.fire_points.iter().take(MAX_LIST).enumerate() {
         f.require(
-            short_id(&p.id) && ids.insert(p.id.as_str()),
+            short_id(&p.id) && ids.insert(p.id.to_ascii_lowercase()),
             field.clone().at(i).then("id"),
             format!("fire point id `{}` must be a short id, used once", p.id),
         );

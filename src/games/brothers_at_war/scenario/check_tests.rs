@@ -226,6 +226,21 @@ fn commanders_and_remnants_are_checked() {
 }
 
 #[test]
+fn only_cavalry_skirmishers_set_up_mounted() {
+    let text = broken(
+        "name = \"Rusk's Skirmishers\"",
+        "name = \"Rusk's Skirmishers\"\nface = \"back\"",
+    );
+    one_problem(&text, "face = \"back\"\nbrigade = \"rusk\"", "9.11");
+    let text = text.replacen(
+        "face = \"back\"\nbrigade = \"rusk\"",
+        "face = \"back\"\ncavalry_symbol = true\nbrigade = \"rusk\"",
+        1,
+    );
+    assert!(check(&text).is_empty());
+}
+
+#[test]
 fn the_set_up_is_checked() {
     one_problem(
         &broken(
@@ -404,4 +419,58 @@ fn oversized_files_and_lists_are_refused() {
         found.iter().any(|p| p.message.contains("at most 400")),
         "{found:?}"
     );
+}
+
+mod mutations {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The demo with one line replaced by `with` (a line index modulo the
+    /// line count).
+    fn with_line(index: usize, with: &str) -> String {
+        let lines: Vec<&str> = DEMO.lines().collect();
+        let i = index % lines.len();
+        let mut out: Vec<&str> = lines[..i].to_vec();
+        out.push(with);
+        out.extend_from_slice(&lines[i + 1..]);
+        out.join("\n")
+    }
+
+    /// Every problem names a line of the file.
+    fn lines_in_file(text: &str) -> Result<(), TestCaseError> {
+        let count = text.lines().count().max(1);
+        for p in check(text) {
+            prop_assert!((1..=count + 1).contains(&p.line), "{p:?} of {count} lines");
+            prop_assert!(!p.message.is_empty());
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn a_line_dropped_or_changed_never_panics(index in 0usize..1000, with in "[ -~]{0,40}") {
+            lines_in_file(&with_line(index, ""))?;
+            lines_in_file(&with_line(index, &with))?;
+        }
+
+        #[test]
+        fn a_value_changed_never_panics(index in 0usize..1000, value in prop_oneof![
+            Just("0".to_owned()),
+            Just("255".to_owned()),
+            Just("\"0000\"".to_owned()),
+            Just("\"9999\"".to_owned()),
+            Just("[]".to_owned()),
+            Just("{}".to_owned()),
+            Just("\"\"".to_owned()),
+            "[a-z0-9]{1,6}".prop_map(|w| format!("\"{w}\"")),
+        ]) {
+            let lines: Vec<&str> = DEMO.lines().collect();
+            let line = lines[index % lines.len()];
+            if let Some((key, _)) = line.split_once(" = ") {
+                lines_in_file(&with_line(index, &format!("{key} = {value}")))?;
+            }
+        }
+    }
 }

@@ -323,6 +323,11 @@ fn unit(
         "only a skirmisher may be a sharpshooter (6.134)",
     );
     f.require(
+        !(u.kind == UnitKind::Skirmisher && u.face == Face::Back && !u.cavalry_symbol),
+        at("face"),
+        "only a cavalry skirmisher (cavalry_symbol) has a mounted side (9.11)",
+    );
+    f.require(
         !u.independent || u.kind == UnitKind::Skirmisher,
         at("independent"),
         "only a skirmisher may be independent (9.19)",
@@ -433,7 +438,7 @@ fn off_board(s: &Scenario, units: &[Unit], by_id: &HashMap<&str, &Brigade>, f: &
     for (i, card) in cards.iter().enumerate() {
         let at = |key: &str| Field::key("off_board").at(i).then(key);
         f.require(
-            short_id(&card.id) && ids.insert(card.id.as_str()),
+            short_id(&card.id) && ids.insert(card.id.to_ascii_lowercase()),
             at("id"),
             format!("off-board id `{}` must be a short id, used once", card.id),
         );

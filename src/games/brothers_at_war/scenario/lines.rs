@@ -26,11 +26,7 @@ impl<'a> Lines<'a> {
 
     /// The line (from 1) of a byte offset into the text.
     pub fn line_of_offset(&self, offset: usize) -> usize {
-        let end = offset.min(self.text.len());
-        1 + self.text.as_bytes()[..end]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
+        line_at(self.text, offset)
     }
 
     /// The line of `field`: its key's line for a key, its entry's for an
@@ -63,6 +59,15 @@ impl<'a> Lines<'a> {
         }
         self.line_of_offset(offset)
     }
+}
+
+/// The line (from 1) of a byte offset into `text`.
+pub fn line_at(text: &str, offset: usize) -> usize {
+    let end = offset.min(text.len());
+    1 + text.as_bytes()[..end]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Reading a scenario file's text into a [`Scenario`].
 
-use super::lines::Lines;
+use super::lines::line_at;
 use super::problem::Problem;
 use super::Scenario;
 
@@ -28,9 +28,8 @@ impl Scenario {
                 ),
             }]);
         }
-        let lines = Lines::new(text);
         let problem = |e: &toml::de::Error| Problem {
-            line: e.span().map_or(1, |span| lines.line_of_offset(span.start)),
+            line: e.span().map_or(1, |span| line_at(text, span.start)),
             message: e.message().trim().to_owned(),
         };
         // The recovering parser reports every syntax error, where reading
