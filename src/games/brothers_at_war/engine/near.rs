@@ -60,7 +60,9 @@ pub fn sees(game: &BrothersAtWar, side: Side, from: Hex, to: Hex) -> bool {
 /// unit there sees.
 pub fn far_from(game: &BrothersAtWar, hex: Hex, enemy: Side) -> bool {
     game.units_of(enemy).all(|e| {
-        let Some(at) = game.hex_of(e) else { return true };
+        let Some(at) = game.hex_of(e) else {
+            return true;
+        };
         hex.distance(at) >= FAR || !sees(game, enemy.other(), hex, at)
     })
 }
