@@ -170,6 +170,20 @@ pub enum FireType {
     Moving,
     /// Opportunity fire (6.12).
     Opportunity,
+    /// Point blank fire at a unit leaving an adjacent hex (6.15, B72).
+    PointBlank,
+}
+
+/// The point blank fire already made at the active unit or stack as it
+/// leaves its hex (B72): each adjacent enemy fires once.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PointBlank {
+    /// The units leaving.
+    pub movers: Vec<UnitId>,
+    /// The hex they leave.
+    pub from: Hex,
+    /// The enemy units that have fired.
+    pub fired: Vec<UnitId>,
 }
 
 /// Where a fire attack stands (B11).
@@ -243,6 +257,43 @@ pub struct Assault {
     pub defend_dice: Vec<(u8, u8)>,
     /// The attacker's successes, once rolled.
     pub attack_hits: Option<u8>,
+}
+
+/// Whether the combat state of a position read back fits its battle:
+/// units, brigades and hexes in range, dice within their bounds.
+pub fn fits(now: &super::state::Dynamic, map: &super::map::BattleMap) -> bool {
+    let unit = |u: &UnitId| u.index() < now.units.len();
+    let units = |v: &[UnitId]| {
+        !v.is_empty() && v.len() <= 2 * super::order::MAX_UNITS && v.iter().all(unit)
+    };
+    let fire_ok = now.fire.as_ref().is_none_or(|f| {
+        units(&f.firers)
+            && units(&f.targets)
+            && map.contains(f.target)
+            && f.saves.len() <= 32
+            && usize::from(f.dice) <= super::order::MAX_DICE
+    });
+    let dice_ok = |d: &[(u8, u8)]| {
+        d.len() <= 2 * super::order::MAX_UNITS
+            && d.iter().map(|x| usize::from(x.0)).sum::<usize>() <= super::order::MAX_DICE
+    };
+    let assault_ok = now.assault.as_ref().is_none_or(|a| {
+        units(&a.attackers)
+            && units(&a.defenders)
+            && map.contains(a.hex)
+            && map.contains(a.from)
+            && dice_ok(&a.attack_dice)
+            && dice_ok(&a.defend_dice)
+    });
+    let instructions_ok = now.instructions.given.len() <= MAX_INSTRUCTIONS
+        && now.instructions.given.iter().all(|(s, _)| match s {
+            Scope::Brigade(b) => b.index() < now.brigades.len(),
+            Scope::All(_) => true,
+        });
+    let point_blank_ok = now.point_blank.as_ref().is_none_or(|p| {
+        units(&p.movers) && p.fired.len() <= 12 && p.fired.iter().all(unit) && map.contains(p.from)
+    });
+    fire_ok && assault_ok && instructions_ok && point_blank_ok
 }
 
 /// What combat did.
@@ -369,6 +420,7 @@ impl fmt::Display for FireType {
             FireType::Standing => "standing fire",
             FireType::Moving => "moving fire",
             FireType::Opportunity => "opportunity fire",
+            FireType::PointBlank => "point blank fire",
         })
     }
 }

@@ -289,7 +289,36 @@ impl BrothersAtWar {
                 self.activate(&units, events)?;
                 self.check_whole_group(&units)?;
                 for (i, &to) in path.iter().enumerate() {
+                    // 7.1: a step into an enemy hex is an assault (B69: not
+                    // a move action).
+                    let enemy = self.side_of(units[0]).other();
+                    if self.occupied_by(to, enemy) {
+                        let entered = self.assault(to, events)?;
+                        if !entered {
+                            if i + 1 < path.len() {
+                                events.push(Event::Combat(CombatEvent::SetAside {
+                                    path: path[i + 1..].to_vec(),
+                                }));
+                            }
+                            break;
+                        }
+                        continue;
+                    }
+                    // B10 (1): point blank fire before the unit leaves, for
+                    // a step that is legal.
+                    if let Some(g) = self.group().cloned() {
+                        if let Some(from) = self.hex_of(g.units[0]) {
+                            self.plan_step(&g, Some(from), to)?;
+                        }
+                    }
+                    if self.point_blank_fire(events) {
+                        events.push(Event::Combat(CombatEvent::SetAside {
+                            path: path[i..].to_vec(),
+                        }));
+                        break;
+                    }
                     self.step_to(to, events)?;
+                    self.now.point_blank = None;
                     // B69, B9: the reactor's one attack after the step; the
                     // rest of the path waits for the mover's next order.
                     if self.opportunity_fire(events) {

@@ -209,6 +209,7 @@ impl BrothersAtWar {
             FireType::Standing => FireKind::Standing,
             FireType::Moving => FireKind::Moving,
             FireType::Opportunity => FireKind::Opportunity,
+            FireType::PointBlank => FireKind::PointBlank,
         };
         let mode = FireMode {
             kind: fire_kind,
@@ -379,6 +380,12 @@ impl BrothersAtWar {
             .group()
             .cloned()
             .ok_or_else(|| Refusal::NotActive(self.unit_name(actors[0])))?;
+        // 5.32: firing ends the activation, so only where it may end.
+        if let Some(h) = self.hex_of(g.units[0]) {
+            if !self.can_end(&g.units, h) {
+                return Err(Refusal::CannotEnd(self.unit_name(g.units[0]), h));
+            }
+        }
         let mut firers = g.units.clone();
         if let Some(p) = partner {
             let a = self.now.activation.as_ref();
@@ -468,7 +475,10 @@ impl BrothersAtWar {
     /// the dice wait for the chance seam.
     pub fn open_fire(&mut self, attack: FireAttack, events: &mut Vec<Event>) {
         for &u in &attack.firers {
-            self.now.units[u.index()].finished = true;
+            // B72: point blank fire leaves a Disrupted unit as it was.
+            if attack.kind != FireType::PointBlank || !self.unit(u).disrupted {
+                self.now.units[u.index()].finished = true;
+            }
         }
         events.push(Event::Combat(CombatEvent::Fire {
             firers: attack.firers.iter().map(|&u| self.unit_name(u)).collect(),
