@@ -217,6 +217,9 @@ fn orders_written_as_players_write_them_read_as_the_canonical_ones() {
             .unwrap_or_else(|r| panic!("{written}: {r}"));
         assert_eq!(order.to_string(), step, "{written}");
     }
+    // Standing instructions read in their canonical form, any case.
+    let instruction = g.read_order("pointblank ward never").unwrap();
+    assert_eq!(instruction.to_string(), "POINTBLANK ward NEVER");
     // A refusal cites its rule and offers the unit's own legal orders.
     let refused = g.read_order("10M move 0101").unwrap_err();
     assert!(refused.rule.is_some(), "{refused}");

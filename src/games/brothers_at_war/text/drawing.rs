@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use super::codes::Codes;
 use super::hexmap::{self, Window, CELL, MAX_WIDTH};
 use super::names;
+use crate::games::brothers_at_war::core::combat::{Scope, Setting};
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::ids::UnitId;
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Place, Step};
@@ -397,14 +398,28 @@ fn hands(game: &BrothersAtWar, viewer: Seat) -> String {
     out
 }
 
-/// The standing instructions: shown to both (B14).
+/// The standing instructions: shown to both (B14). Only `PLAY`
+/// instructions would be the owner's alone, and the engine has none yet.
 fn instructions(game: &BrothersAtWar) -> String {
-    let rules: Vec<String> = game
+    let mut rules: Vec<String> = game
         .battle
         .brigade_ids()
         .map(|b| format!("OPFIRE {} {}", game.brigade_name(b), game.brigade(b).opfire))
         .collect();
-    format!("Standing instructions: {}\n", rules.join(", "))
+    for (scope, setting) in &game.now.instructions.given {
+        if matches!(setting, Setting::OpFire(_)) {
+            continue;
+        }
+        let scope = match scope {
+            Scope::All(side) => side.code().to_string(),
+            Scope::Brigade(b) => game.brigade_name(*b),
+        };
+        rules.push(format!("{} {scope} {setting}", setting.word()));
+    }
+    format!(
+        "Standing instructions (the defaults for the rest): {}\n",
+        rules.join(", ")
+    )
 }
 
 fn key_hexes(game: &BrothersAtWar) -> String {

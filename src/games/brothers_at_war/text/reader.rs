@@ -427,10 +427,24 @@ pub fn canonical(game: &BrothersAtWar, line: &str) -> Result<String, Rejection> 
 
 /// Reads `line` and checks it against the game: the order, or why not.
 pub fn read_checked(game: &BrothersAtWar, line: &str) -> Result<Order, Rejection> {
-    let text = canonical(game, line)?;
-    let order = game
-        .parse_order(&text)
-        .map_err(|e| unreadable(line, e.to_string()))?;
+    // The canonical notation first (any case): every order the engine
+    // knows, the standing instructions among them, reads as itself; a
+    // chance order only while the game waits for that draw.
+    let canonical_order = game.parse_order(line).ok().filter(|o| {
+        game.chance().is_some()
+            || !matches!(
+                o,
+                Order::Draw(_) | Order::Roll(_) | Order::Card(_) | Order::First(_)
+            )
+    });
+    let order = match canonical_order {
+        Some(order) if line.len() <= MAX_LINE => order,
+        _ => {
+            let text = canonical(game, line)?;
+            game.parse_order(&text)
+                .map_err(|e| unreadable(line, e.to_string()))?
+        }
+    };
     match game.clone().apply(&order) {
         Ok(_) => Ok(order),
         Err(refusal) => Err(Rejection {

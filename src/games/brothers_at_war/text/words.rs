@@ -53,6 +53,16 @@ pub const VERBS: &[(&str, &str)] = &[
     ("COMMITS", "COMMIT"),
     ("READY", "READY"),
     ("MORE", "MORE"),
+    ("ASSAULT", "MOVE"),
+    ("ASSAULTS", "MOVE"),
+    ("CHARGE", "MOVE"),
+    ("CHARGES", "MOVE"),
+    // Standing instructions (B5), read in their canonical form.
+    ("POINTBLANK", "POINTBLANK"),
+    ("EVADE", "EVADE"),
+    ("RESERVES", "RESERVES"),
+    ("LOSSES", "LOSSES"),
+    ("PATHS", "PATHS"),
 ];
 
 /// Verbs only the service writes (chance): a player's line with one is
