@@ -178,7 +178,13 @@ pub fn order_word(word: &str) -> OrderWord {
     if unit_shaped(&up) || (capital_id(w) && !square_shaped(&up)) {
         return OrderWord::Unit;
     }
-    if FILLERS.contains(&up.as_str()) || matches!(up.as_str(), "STAY" | "MOUNTED" | "RESERVE") {
+    // A single letter is the tail of an id the mail cut at its dash
+    // (`BTY-A`), or an article: neither way an order's word nor prose.
+    let letter = up.len() == 1 && up.bytes().all(|b| b.is_ascii_alphabetic());
+    if letter
+        || FILLERS.contains(&up.as_str())
+        || matches!(up.as_str(), "STAY" | "MOUNTED" | "RESERVE")
+    {
         return OrderWord::Filler;
     }
     OrderWord::Other
@@ -238,6 +244,7 @@ mod tests {
         assert_eq!(order_word("2nd"), OrderWord::Other);
         assert_eq!(order_word("B3C"), OrderWord::Other);
         assert_eq!(order_word("to"), OrderWord::Filler);
+        assert_eq!(order_word("A"), OrderWord::Filler);
         assert_eq!(order_word("hello"), OrderWord::Other);
         assert_eq!(slip_of("MVOE"), Some("MOVE"));
         assert_eq!(slip_of("DISBNAD"), Some("DISBAND"));
