@@ -600,3 +600,24 @@ fn opfire_ask_stops_the_move_and_asks_the_reactor_who_may_decline() {
         }
     }
 }
+
+#[test]
+fn with_no_reserve_left_a_disbanded_skirmisher_is_given_up_to_save_a_unit() {
+    let mut g = field();
+    // 2VA is Disrupted; gray's marker is on EXHAUSTED (4), no casualty;
+    // its skirmisher GSK waits on the display.
+    only(&mut g, &[("1NY", "0304"), ("2VA", "0306")]);
+    let gray = g.battle.brigade_named("gray").unwrap();
+    g.now.brigades[gray.index()].reserve = 4;
+    g.now.brigades[gray.index()].exhausted = true;
+    activating(&mut g, "blue");
+    order(&mut g, "RETREAT gray NEVER").unwrap();
+    order(&mut g, "1NY FIRE 0306").unwrap();
+    roll(&mut g, "6 1 1 1");
+    roll(&mut g, "1 1");
+    // B104: GSK becomes a casualty, a reserve comes back and is spent.
+    assert_eq!(g.unit(id(&g, "GSK")).place, Place::Eliminated);
+    assert_eq!(g.brigade(gray).casualties, 1);
+    assert_eq!(g.brigade(gray).reserve, 4);
+    assert!(g.hex_of(id(&g, "2VA")).is_some());
+}
