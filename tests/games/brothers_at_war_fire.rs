@@ -621,3 +621,32 @@ fn with_no_reserve_left_a_disbanded_skirmisher_is_given_up_to_save_a_unit() {
     assert_eq!(g.brigade(gray).reserve, 4);
     assert!(g.hex_of(id(&g, "2VA")).is_some());
 }
+
+#[test]
+fn a_skirmisher_fires_point_blank_at_a_unit_stepping_next_to_it_then_disbands() {
+    let mut g = field();
+    only(&mut g, &[("2NYA", "0303"), ("1VA", "0306")]);
+    unit_mut(&mut g, "GSK").place = Place::Map(hex("0305"));
+    unit_mut(&mut g, "GSK").finished = true;
+    activating(&mut g, "blue");
+    let e = order(&mut g, "2NYA MOVE 0304 0404").unwrap();
+    // B73: whatever its status, GSK fires (1 die, 1 hit at most) before it
+    // disbands (B10); the rest of the move waits.
+    assert_eq!(declared(&e), (FireType::PointBlank, 1, 5, 1));
+    let fired = e
+        .iter()
+        .position(|x| matches!(x, Event::Combat(CombatEvent::Fire { .. })))
+        .unwrap();
+    let gone = e
+        .iter()
+        .position(|x| matches!(x, Event::Disbanded { skirmisher } if skirmisher == "GSK"))
+        .unwrap();
+    assert!(fired < gone);
+    assert_eq!(g.unit(id(&g, "GSK")).place, Place::Display);
+    assert!(combat(&e).contains(&CombatEvent::SetAside {
+        path: vec![hex("0404")]
+    }));
+    // Then the step's opportunity attack: 1VA, 2 hexes off (B10 (5)).
+    let e = roll(&mut g, "1");
+    assert_eq!(declared(&e), (FireType::Opportunity, 4, 5, 3));
+}

@@ -237,6 +237,10 @@ pub struct FireAttack {
     pub retreating: bool,
     /// Where the attack stands.
     pub stage: Stage,
+    /// The step's opportunity attack follows this fire (B10: a
+    /// skirmisher's point blank fire comes first).
+    #[serde(default)]
+    pub opfire_after: bool,
 }
 
 /// An assault waiting for its dice (7.1, B98): the attacker's dice are

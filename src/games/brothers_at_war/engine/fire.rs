@@ -318,6 +318,7 @@ impl BrothersAtWar {
             saved: 0,
             retreating: false,
             stage: Stage::Dice,
+            opfire_after: false,
         })
     }
 
