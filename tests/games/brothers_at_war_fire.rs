@@ -650,3 +650,30 @@ fn a_skirmisher_fires_point_blank_at_a_unit_stepping_next_to_it_then_disbands() 
     let e = roll(&mut g, "1");
     assert_eq!(declared(&e), (FireType::Opportunity, 4, 5, 3));
 }
+
+#[test]
+fn a_retreat_goes_round_a_friendly_stack_it_would_overstack() {
+    let mut g = field();
+    // As in the retreat above, but 0605 holds two friendly units: passing
+    // them would disrupt both (B59), so 0704-0705 is taken, not 0605-0705
+    // (B92). They stand behind 2VA on the line: pass-through, 5 dice.
+    only(
+        &mut g,
+        &[
+            ("1NY", "0602"),
+            ("2VA", "0604"),
+            ("1VA", "0605"),
+            ("4VA", "0605"),
+        ],
+    );
+    activating(&mut g, "blue");
+    let e = order(&mut g, "1NY FIRE 0604").unwrap();
+    assert_eq!(declared(&e).1, 5);
+    roll(&mut g, "6 1 1 1 1");
+    let e = roll(&mut g, "1 1 1");
+    assert!(combat(&e).contains(&CombatEvent::Retreated {
+        units: vec!["2VA".into()],
+        path: vec![hex("0704"), hex("0705")]
+    }));
+    assert!(!g.unit(id(&g, "1VA")).disrupted);
+}
