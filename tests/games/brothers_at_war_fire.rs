@@ -17,8 +17,43 @@ use orderly::games::{Game, GameOptions};
 
 /// The open field: the test battle with its ground flattened.
 fn field() -> BrothersAtWar {
-    let mut s: Scenario = toml::from_str(SKIRMISH).unwrap();
-    s.id = "test-open-field".into();
+    field_with(SKIRMISH.to_string(), "test-open-field")
+}
+
+/// The open field with a Union off-board battery of ours, OBA (range 4),
+/// on a card at level 3 firing from a fire point in 0101 numbered 2.
+fn field_with_battery() -> BrothersAtWar {
+    let text = format!(
+        "{SKIRMISH}
+[[map.fire_points]]
+id = \"FP1\"
+at = \"0101\"
+range = 2
+
+[[off_board]]
+id = \"ridge\"
+name = \"Ridge battery (test)\"
+side = \"union\"
+fire_points = [\"FP1\"]
+level = 3
+
+[[unit]]
+id = \"OBA\"
+name = \"Off-board battery (test)\"
+brigade = \"usart\"
+kind = \"artillery\"
+range = 4
+front = {{ firepower = 3, movement = 0 }}
+back = {{ firepower = 3, movement = 5 }}
+off_board = \"ridge\"
+"
+    );
+    field_with(text, "test-open-field-battery")
+}
+
+fn field_with(text: String, id: &str) -> BrothersAtWar {
+    let mut s: Scenario = toml::from_str(&text).unwrap();
+    s.id = id.into();
     s.map.terrain = (1..=6)
         .map(|r| {
             if r == 5 {
@@ -676,4 +711,18 @@ fn a_retreat_goes_round_a_friendly_stack_it_would_overstack() {
         path: vec![hex("0704"), hex("0705")]
     }));
     assert!(!g.unit(id(&g, "1VA")).disrupted);
+}
+
+#[test]
+fn an_off_board_battery_fires_from_its_fire_point_counting_its_number() {
+    let mut g = field_with_battery();
+    only(&mut g, &[("1VA", "0304")]);
+    activating(&mut g, "usart");
+    let e = order(&mut g, "OBA FIRE 0304").unwrap();
+    // 9.41: 3 hexes from 0101 plus 2: 5, beyond the printed 4: long range,
+    // no close die (B67).
+    assert_eq!(declared(&e), (FireType::Standing, 3, 6, 3));
+    assert!(g.unit(id(&g, "OBA")).finished);
+    roll(&mut g, "6 1 1");
+    assert_eq!(refused(&mut g, "OBA FIRE 0304"), "5.1");
 }
