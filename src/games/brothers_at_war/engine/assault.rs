@@ -148,6 +148,7 @@ impl BrothersAtWar {
                 to,
                 cost,
             });
+            self.skirmishers_make_way(&g.units, to, events);
             return Ok(true);
         }
         let assault = Assault {
@@ -343,6 +344,10 @@ impl BrothersAtWar {
                 .collect();
             for &u in &movers {
                 self.now.units[u.index()].place = Place::Map(a.hex);
+            }
+            // 9.14: enemy skirmishers next to the hex taken disband.
+            if !movers.is_empty() {
+                self.skirmishers_make_way(&movers, a.hex, events);
             }
         }
         for &u in a.attackers.iter().chain(&a.defenders) {

@@ -168,9 +168,14 @@ impl BrothersAtWar {
             }
         }
         events.push(Event::Combat(CombatEvent::Hits { hits, extra }));
+        let opfire_after = f.opfire_after;
         // B105: artillery support is judged from where it stood before.
         self.take_hits(&targets, hits.saturating_add(extra), f.target, events);
         self.after_fire(&targets, events);
+        // B10 (5): the step's opportunity attack, if the mover still stands.
+        if opfire_after && self.group().is_some_and(|g| g.units == targets) {
+            self.opportunity_fire(events);
+        }
     }
 
     /// Targets that were the active unit or stack and left the map, or
