@@ -162,9 +162,16 @@ fn other_order(game: &BrothersAtWar, o: &Order) -> String {
             format!("{o} ({})", names::card_title(scenario, *n))
         }
         Order::Pass(None) => "PASS (activate no unit and draw a card)".to_string(),
-        Order::End => "END UNITS (done with units: on to the commander; the end of your \
-             mail does it too, unless its last line is MORE)"
-            .to_string(),
+        Order::End => match game.now.step {
+            // A brigade without a commander (9.3) ends with its units, and
+            // the end of a mail does not end a last part (MAIL_TURN).
+            Step::Units(b) if game.battle.scenario.brigades[b.index()].commander.is_none() => {
+                "END UNITS (the activation ends)".to_string()
+            }
+            _ => "END UNITS (done with units: on to the commander; the end of your \
+                  mail does it too, unless its last line is MORE)"
+                .to_string(),
+        },
         Order::Ready => "READY (commit no more brigades)".to_string(),
         _ => o.to_string(),
     }
