@@ -100,11 +100,12 @@ mod tests {
     fn the_rules_fit_a_mail_and_explain_every_cited_rule() {
         assert!(RULES.lines().all(|l| l.len() <= MAIL_WIDTH));
         let (_, ids) = RULES.split_once("## Rule ids").unwrap_or_default();
-        // Where refusals take their rule ids: the refusals, the fire's
-        // refusals, and the range limits of the fire's arithmetic.
-        let code: [(&str, &[&str]); 3] = [
+        // Where refusals take their rule ids: the refusals, the fire's and
+        // the assault's, and the range limits of the fire's arithmetic.
+        let code: [(&str, &[&str]); 4] = [
             (include_str!("../engine/refusal.rs"), &["rule: \"", "=> \""]),
             (include_str!("../engine/fire.rs"), &["rule: \"", "=> \""]),
+            (include_str!("../engine/assault.rs"), &["rule: \"", "=> \""]),
             (include_str!("../engine/fire_math.rs"), &["{ \""]),
         ];
         for (text, patterns) in code {
