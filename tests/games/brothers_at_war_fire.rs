@@ -726,3 +726,24 @@ fn an_off_board_battery_fires_from_its_fire_point_counting_its_number() {
     roll(&mut g, "6 1 1");
     assert_eq!(refused(&mut g, "OBA FIRE 0304"), "5.1");
 }
+
+#[test]
+fn a_brigade_broken_during_its_own_activation_ends_it() {
+    let mut g = field();
+    only(&mut g, &[("2NYA", "0302"), ("1VA", "0304")]);
+    unit_mut(&mut g, "2NYA").disrupted = true;
+    // Blue breaks at its second casualty (dark 2).
+    let blue = g.battle.brigade_named("blue").unwrap();
+    g.now.brigades[blue.index()].casualties = 1;
+    g.now.brigades[blue.index()].reserve = 1;
+    activating(&mut g, "blue");
+    order(&mut g, "RESERVES blue KEEP").unwrap();
+    order(&mut g, "RETREAT blue NEVER").unwrap();
+    // Disrupted, it draws back: 0402 is 3 hexes from 1VA, 0302 is 2.
+    order(&mut g, "2NYA MOVE 0402").unwrap();
+    roll(&mut g, "6 1 1 1");
+    let e = roll(&mut g, "1 1 1");
+    assert_eq!(hits(&e), (1, 0));
+    assert!(g.brigade(blue).broken, "8.3");
+    assert!(g.now.activation.is_none(), "B107");
+}

@@ -9,7 +9,7 @@ use crate::games::brothers_at_war::core::combat::{
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::ids::UnitId;
 use crate::games::brothers_at_war::core::order::MAX_DICE;
-use crate::games::brothers_at_war::core::state::BrothersAtWar;
+use crate::games::brothers_at_war::core::state::{BrothersAtWar, Step};
 use crate::games::brothers_at_war::scenario::model::UnitKind;
 
 impl BrothersAtWar {
@@ -172,10 +172,27 @@ impl BrothersAtWar {
         // B105: artillery support is judged from where it stood before.
         self.take_hits(&targets, hits.saturating_add(extra), f.target, events);
         self.after_fire(&targets, events);
+        if self.end_if_broken() {
+            return;
+        }
         // B10 (5): the step's opportunity attack, if the mover still stands.
         if opfire_after && self.group().is_some_and(|g| g.units == targets) {
             self.opportunity_fire(events);
         }
+    }
+
+    /// B107: a brigade that breaks during its own activation ends it.
+    /// Returns whether it did.
+    pub fn end_if_broken(&mut self) -> bool {
+        let Some(b) = self.now.activation.as_ref().map(|a| a.brigade) else {
+            return false;
+        };
+        if !self.brigade(b).broken || self.now.step != Step::Units(b) {
+            return false;
+        }
+        self.now.reaction = None;
+        self.end_activation(b);
+        true
     }
 
     /// Targets that were the active unit or stack and left the map, or
