@@ -747,3 +747,36 @@ fn a_brigade_broken_during_its_own_activation_ends_it() {
     assert!(g.brigade(blue).broken, "8.3");
     assert!(g.now.activation.is_none(), "B107");
 }
+
+#[test]
+fn combined_artillery_rolls_each_gun_at_its_own_range_band() {
+    let text = format!(
+        "{SKIRMISH}
+[[unit]]
+id = \"BAT2\"
+name = \"Short battery (test)\"
+brigade = \"usart\"
+kind = \"artillery\"
+range = 2
+front = {{ firepower = 3, movement = 0 }}
+back = {{ firepower = 3, movement = 5 }}
+at = \"0303\"
+"
+    );
+    let mut g = field_with(text, "test-open-field-guns");
+    only(
+        &mut g,
+        &[("BAT", "0303"), ("BAT2", "0303"), ("1VA", "0306")],
+    );
+    activating(&mut g, "usart");
+    order(&mut g, "RETREAT gray NEVER").unwrap();
+    // A stack of two batteries 3 hexes off: BAT (range 4) close, 4 dice at
+    // 5+; BAT2 (range 2) close and long, 4 dice at 6+ (B67).
+    let e = order(&mut g, "BAT BAT2 FIRE 0306").unwrap();
+    assert_eq!(declared(&e).1, 8);
+    let e = roll(&mut g, "5 5 5 5 5 5 5 5");
+    assert!(combat(&e).contains(&CombatEvent::Rolled {
+        dice: vec![5; 8],
+        successes: 4
+    }));
+}

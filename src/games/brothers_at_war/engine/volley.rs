@@ -12,6 +12,22 @@ use crate::games::brothers_at_war::core::order::MAX_DICE;
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Step};
 use crate::games::brothers_at_war::scenario::model::UnitKind;
 
+/// Successes of the attack dice: each firer's dice at its own face (B67),
+/// or all at the attack's face.
+fn successes(f: &FireAttack, dice: &[u8]) -> u8 {
+    if f.segments.is_empty() {
+        return dice.iter().filter(|&&d| d >= f.to_hit).count() as u8;
+    }
+    let mut rest = dice;
+    let mut hits = 0;
+    for &(n, face) in &f.segments {
+        let (these, more) = rest.split_at(usize::from(n).min(rest.len()));
+        hits += these.iter().filter(|&&d| d >= face).count() as u8;
+        rest = more;
+    }
+    hits
+}
+
 impl BrothersAtWar {
     /// The dice the fire or assault under way waits for, if any: at most
     /// twelve.
@@ -40,7 +56,7 @@ impl BrothersAtWar {
         };
         match f.stage {
             Stage::Dice => {
-                f.successes = dice.iter().filter(|&&d| d >= f.to_hit).count() as u8;
+                f.successes = successes(&f, dice);
                 events.push(Event::Combat(CombatEvent::Rolled {
                     dice: dice.to_vec(),
                     successes: f.successes,
