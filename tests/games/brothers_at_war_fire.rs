@@ -780,3 +780,39 @@ at = \"0303\"
         successes: 4
     }));
 }
+
+#[test]
+fn retreat_ask_offers_the_legal_paths_and_takes_the_one_chosen() {
+    use orderly::games::brothers_at_war::engine::Decision;
+    use orderly::games::{Phase, Seat};
+    let mut g = field();
+    // As the retreat above: from 0604, 2-hex paths towards 0806.
+    only(&mut g, &[("1NY", "0602"), ("2VA", "0604")]);
+    activating(&mut g, "blue");
+    order(&mut g, "RETREAT gray ASK").unwrap();
+    order(&mut g, "1NY FIRE 0604").unwrap();
+    roll(&mut g, "6 1 1 1");
+    let p = g.pending().expect("B7: the defender is asked");
+    assert_eq!(
+        (p.seat, p.phase, p.kind),
+        (Seat::South, Phase::Reaction, Decision::Reaction)
+    );
+    let listed: Vec<String> = g.legal_orders().iter().map(|o| o.to_string()).collect();
+    assert_eq!(
+        listed,
+        vec![
+            "PASS",
+            "RETREAT 0605 0705",
+            "RETREAT 0704 0705",
+            "RETREAT 0704 0805"
+        ]
+    );
+    assert_eq!(refused(&mut g, "RETREAT 0603 0602"), "6.73");
+    order(&mut g, "RETREAT 0704 0805").unwrap();
+    // 1 between, 1 Disrupted, 1 retreat.
+    let e = roll(&mut g, "1 1 1");
+    assert!(combat(&e).contains(&CombatEvent::Retreated {
+        units: vec!["2VA".into()],
+        path: vec![hex("0704"), hex("0805")]
+    }));
+}
