@@ -726,3 +726,93 @@ fn an_off_board_battery_fires_from_its_fire_point_counting_its_number() {
     roll(&mut g, "6 1 1");
     assert_eq!(refused(&mut g, "OBA FIRE 0304"), "5.1");
 }
+
+#[test]
+fn a_brigade_broken_during_its_own_activation_ends_it() {
+    let mut g = field();
+    only(&mut g, &[("2NYA", "0302"), ("1VA", "0304")]);
+    unit_mut(&mut g, "2NYA").disrupted = true;
+    // Blue breaks at its second casualty (dark 2).
+    let blue = g.battle.brigade_named("blue").unwrap();
+    g.now.brigades[blue.index()].casualties = 1;
+    g.now.brigades[blue.index()].reserve = 1;
+    activating(&mut g, "blue");
+    order(&mut g, "RESERVES blue KEEP").unwrap();
+    order(&mut g, "RETREAT blue NEVER").unwrap();
+    // Disrupted, it draws back: 0402 is 3 hexes from 1VA, 0302 is 2.
+    order(&mut g, "2NYA MOVE 0402").unwrap();
+    roll(&mut g, "6 1 1 1");
+    let e = roll(&mut g, "1 1 1");
+    assert_eq!(hits(&e), (1, 0));
+    assert!(g.brigade(blue).broken, "8.3");
+    assert!(g.now.activation.is_none(), "B107");
+}
+
+#[test]
+fn combined_artillery_rolls_each_gun_at_its_own_range_band() {
+    let text = format!(
+        "{SKIRMISH}
+[[unit]]
+id = \"BAT2\"
+name = \"Short battery (test)\"
+brigade = \"usart\"
+kind = \"artillery\"
+range = 2
+front = {{ firepower = 3, movement = 0 }}
+back = {{ firepower = 3, movement = 5 }}
+at = \"0303\"
+"
+    );
+    let mut g = field_with(text, "test-open-field-guns");
+    only(
+        &mut g,
+        &[("BAT", "0303"), ("BAT2", "0303"), ("1VA", "0306")],
+    );
+    activating(&mut g, "usart");
+    order(&mut g, "RETREAT gray NEVER").unwrap();
+    // A stack of two batteries 3 hexes off: BAT (range 4) close, 4 dice at
+    // 5+; BAT2 (range 2) close and long, 4 dice at 6+ (B67).
+    let e = order(&mut g, "BAT BAT2 FIRE 0306").unwrap();
+    assert_eq!(declared(&e).1, 8);
+    let e = roll(&mut g, "5 5 5 5 5 5 5 5");
+    assert!(combat(&e).contains(&CombatEvent::Rolled {
+        dice: vec![5; 8],
+        successes: 4
+    }));
+}
+
+#[test]
+fn retreat_ask_offers_the_legal_paths_and_takes_the_one_chosen() {
+    use orderly::games::brothers_at_war::engine::Decision;
+    use orderly::games::{Phase, Seat};
+    let mut g = field();
+    // As the retreat above: from 0604, 2-hex paths towards 0806.
+    only(&mut g, &[("1NY", "0602"), ("2VA", "0604")]);
+    activating(&mut g, "blue");
+    order(&mut g, "RETREAT gray ASK").unwrap();
+    order(&mut g, "1NY FIRE 0604").unwrap();
+    roll(&mut g, "6 1 1 1");
+    let p = g.pending().expect("B7: the defender is asked");
+    assert_eq!(
+        (p.seat, p.phase, p.kind),
+        (Seat::South, Phase::Reaction, Decision::Reaction)
+    );
+    let listed: Vec<String> = g.legal_orders().iter().map(|o| o.to_string()).collect();
+    assert_eq!(
+        listed,
+        vec![
+            "PASS",
+            "RETREAT 0605 0705",
+            "RETREAT 0704 0705",
+            "RETREAT 0704 0805"
+        ]
+    );
+    assert_eq!(refused(&mut g, "RETREAT 0603 0602"), "6.73");
+    order(&mut g, "RETREAT 0704 0805").unwrap();
+    // 1 between, 1 Disrupted, 1 retreat.
+    let e = roll(&mut g, "1 1 1");
+    assert!(combat(&e).contains(&CombatEvent::Retreated {
+        units: vec!["2VA".into()],
+        path: vec![hex("0704"), hex("0805")]
+    }));
+}

@@ -193,6 +193,8 @@ pub enum Stage {
     Dice,
     /// Save dice are to be rolled: this many still.
     Saves(u8),
+    /// The defender is asked whether to retreat (B7, `RETREAT ... ASK`).
+    Retreat,
 }
 
 /// A save roll's reason, with its count (B77): kept in the event so the
@@ -237,6 +239,14 @@ pub struct FireAttack {
     pub retreating: bool,
     /// Where the attack stands.
     pub stage: Stage,
+    /// Each firer's dice and lowest hitting face, in order: in combined
+    /// artillery fire each gun judges its own range band (B67).
+    #[serde(default)]
+    pub segments: Vec<(u8, u8)>,
+    /// The retreat path its owner chose when asked (B7); empty: the
+    /// engine's (B92).
+    #[serde(default)]
+    pub path: Vec<Hex>,
     /// The step's opportunity attack follows this fire (B10: a
     /// skirmisher's point blank fire comes first).
     #[serde(default)]
@@ -275,6 +285,10 @@ pub fn fits(now: &super::state::Dynamic, map: &super::map::BattleMap) -> bool {
             && units(&f.targets)
             && map.contains(f.target)
             && f.saves.len() <= 32
+            && f.path.len() <= 4
+            && f.path.iter().all(|&h| map.contains(h))
+            && f.segments.len() <= 2 * super::order::MAX_UNITS
+            && f.segments.iter().map(|x| usize::from(x.0)).sum::<usize>() <= super::order::MAX_DICE
             && usize::from(f.dice) <= super::order::MAX_DICE
     });
     let dice_ok = |d: &[(u8, u8)]| {
@@ -298,7 +312,11 @@ pub fn fits(now: &super::state::Dynamic, map: &super::map::BattleMap) -> bool {
         units(&p.movers) && p.fired.len() <= 12 && p.fired.iter().all(unit) && map.contains(p.from)
     });
     let reaction_ok = now.reaction.as_ref().is_none_or(|r| {
-        r.choices.len() <= 64
+        r.paths.len() <= 512
+            && r.paths
+                .iter()
+                .all(|p| p.len() <= 4 && p.iter().all(|&h| map.contains(h)))
+            && r.choices.len() <= 64
             && r.choices
                 .iter()
                 .all(|f| units(&f.firers) && units(&f.targets) && map.contains(f.target))
@@ -314,6 +332,10 @@ pub struct Reaction {
     pub side: Side,
     /// The attacks offered (B69), each declared in full.
     pub choices: Vec<FireAttack>,
+    /// Or, for a retreat asked of the target of a fire, the legal paths
+    /// offered (6.7, B85, B86): the answer is one of them or `PASS`.
+    #[serde(default)]
+    pub paths: Vec<Vec<Hex>>,
 }
 
 /// What combat did.

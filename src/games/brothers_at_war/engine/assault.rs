@@ -355,6 +355,9 @@ impl BrothersAtWar {
                 self.now.units[u.index()].finished = true;
             }
         }
+        if self.end_if_broken() {
+            return;
+        }
         let active = self
             .now
             .activation

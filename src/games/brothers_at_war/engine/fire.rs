@@ -112,6 +112,19 @@ impl Occupancy for BrothersAtWar {
     }
 }
 
+/// Segments cut to the twelve dice one roll holds.
+fn bounded(segments: &[(u8, u8)]) -> Vec<(u8, u8)> {
+    let mut left = MAX_DICE as u8;
+    segments
+        .iter()
+        .map(|&(n, face)| {
+            let n = n.min(left);
+            left -= n;
+            (n, face)
+        })
+        .collect()
+}
+
 impl BrothersAtWar {
     /// A unit's firepower on its side face up (1.21); generic remnants 1.
     pub fn firepower(&self, unit: UnitId) -> u8 {
@@ -268,6 +281,7 @@ impl BrothersAtWar {
         let mut extreme = false;
         let mut range = 0;
         let mut chosen = None;
+        let mut segments: Vec<(u8, u8)> = Vec::new();
         for &u in firers {
             match self.kind_of(u) {
                 UnitKind::Remnant => return Err(FireRefusal::Remnant.into()),
@@ -320,7 +334,9 @@ impl BrothersAtWar {
             } else {
                 Default::default()
             };
-            dice = dice.saturating_add(fire_math::firepower(self.firepower(u), r, pass));
+            let own = fire_math::firepower(self.firepower(u), r, pass);
+            dice = dice.saturating_add(own);
+            segments.push((own, ToHit::modified(r.to_hit_penalty, 0).face()));
             penalty = penalty.max(r.to_hit_penalty);
             extreme |= r.one_hit_at_most;
             if d >= range {
@@ -378,6 +394,8 @@ impl BrothersAtWar {
             retreating: false,
             stage: Stage::Dice,
             opfire_after: false,
+            path: Vec::new(),
+            segments: bounded(&segments),
         })
     }
 

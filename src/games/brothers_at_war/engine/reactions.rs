@@ -161,6 +161,41 @@ impl BrothersAtWar {
         s != Setting::PointBlank(OpFireRule::Never)
     }
 
+    /// The defender's answer when asked to retreat for a save (B7): a
+    /// legal path offered (`RETREAT 0812 0911`), or `PASS` to stand.
+    fn answer_retreat(
+        &mut self,
+        paths: &[Vec<Hex>],
+        order: &Order,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Refusal> {
+        let Some(mut f) = self.now.fire.take() else {
+            self.now.reaction = None;
+            return Ok(());
+        };
+        match order {
+            Order::Pass(None) => {}
+            Order::Retreat(path) if paths.contains(path) => {
+                f.retreating = true;
+                f.retreat_saves = self.battle.scenario.saves.retreat;
+                f.path = path.clone();
+            }
+            Order::Retreat(_) => {
+                self.now.fire = Some(f);
+                return Err(Refusal::PathNotOffered);
+            }
+            _ => {
+                self.now.fire = Some(f);
+                return Err(Refusal::NotNow {
+                    expected: "a retreat path offered, or PASS".to_string(),
+                });
+            }
+        }
+        self.now.reaction = None;
+        self.to_saves(f, events);
+        Ok(())
+    }
+
     /// A unit's `OPFIRE` instruction (B5).
     fn opfire_rule(&self, unit: UnitId) -> OpFireRule {
         match self.now.instructions.get(
@@ -184,6 +219,9 @@ impl BrothersAtWar {
         let Some(r) = self.now.reaction.clone() else {
             return Ok(());
         };
+        if !r.paths.is_empty() {
+            return self.answer_retreat(&r.paths, order, events);
+        }
         let chosen = match order {
             Order::Pass(None) => None,
             Order::Act {
@@ -292,6 +330,7 @@ impl BrothersAtWar {
         self.now.reaction = Some(Reaction {
             side: enemy,
             choices: ask,
+            paths: Vec::new(),
         });
         true
     }
