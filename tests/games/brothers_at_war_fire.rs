@@ -816,3 +816,30 @@ fn retreat_ask_offers_the_legal_paths_and_takes_the_one_chosen() {
         path: vec![hex("0704"), hex("0805")]
     }));
 }
+
+#[test]
+fn evade_ask_lets_the_defender_choose_a_path_or_stand_and_roll() {
+    for stand in [false, true] {
+        let mut g = field();
+        only(&mut g, &[("2NYA", "0304"), ("1VA", "0305")]);
+        activating(&mut g, "blue");
+        order(&mut g, "EVADE gray ASK").unwrap();
+        order(&mut g, "2NYA MOVE 0305").unwrap();
+        assert!(dice_waiting(&g).is_none(), "B7: no dice while asked");
+        let listed: Vec<String> = g.legal_orders().iter().map(|o| o.to_string()).collect();
+        assert_eq!(listed[0], "PASS");
+        assert!(listed.len() > 1, "{listed:?}");
+        if stand {
+            order(&mut g, "PASS").unwrap();
+            assert_eq!(dice_waiting(&g), Some(6u32.pow(3)), "7.1: the dice");
+        } else {
+            let path = listed[1].clone();
+            order(&mut g, &path).unwrap();
+            let to: Vec<&str> = path.split(' ').skip(1).collect();
+            assert_eq!(g.hex_of(id(&g, "1VA")), Some(hex(to[to.len() - 1])));
+            assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0305")), "7.3");
+            assert!(!g.unit(id(&g, "2NYA")).finished);
+            assert!(g.unit(id(&g, "1VA")).finished, "7.31");
+        }
+    }
+}

@@ -271,6 +271,10 @@ pub struct Assault {
     pub defend_dice: Vec<(u8, u8)>,
     /// The attacker's successes, once rolled.
     pub attack_hits: Option<u8>,
+    /// The defender is asked whether to retreat before it (`EVADE ...
+    /// ASK`, B7): no dice until he answers.
+    #[serde(default)]
+    pub asking: bool,
 }
 
 /// Whether the combat state of a position read back fits its battle:

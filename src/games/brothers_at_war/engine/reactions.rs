@@ -220,6 +220,9 @@ impl BrothersAtWar {
             return Ok(());
         };
         if !r.paths.is_empty() {
+            if self.now.assault.is_some() {
+                return self.answer_evade(&r.paths, order, events);
+            }
             return self.answer_retreat(&r.paths, order, events);
         }
         let chosen = match order {
