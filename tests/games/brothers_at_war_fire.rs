@@ -843,3 +843,19 @@ fn evade_ask_lets_the_defender_choose_a_path_or_stand_and_roll() {
         }
     }
 }
+
+#[test]
+fn pointblank_ask_offers_the_fire_and_a_declined_one_is_not_offered_again() {
+    let mut g = field();
+    only(&mut g, &[("2NYA", "0303"), ("1VA", "0305")]);
+    activating(&mut g, "blue");
+    order(&mut g, "OPFIRE gray NEVER").unwrap();
+    order(&mut g, "POINTBLANK gray ASK").unwrap();
+    order(&mut g, "2NYA MOVE 0304 0404").unwrap();
+    let listed: Vec<String> = g.legal_orders().iter().map(|o| o.to_string()).collect();
+    assert_eq!(listed, vec!["PASS", "1VA FIRE 0304"]);
+    order(&mut g, "PASS").unwrap();
+    assert!(!g.unit(id(&g, "1VA")).finished);
+    order(&mut g, "2NYA MOVE 0404").unwrap();
+    assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0404")));
+}
