@@ -859,3 +859,19 @@ fn pointblank_ask_offers_the_fire_and_a_declined_one_is_not_offered_again() {
     order(&mut g, "2NYA MOVE 0404").unwrap();
     assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0404")));
 }
+
+#[test]
+fn a_commander_whose_units_are_lost_is_displaced_from_the_hex_taken() {
+    let mut g = field();
+    only(&mut g, &[("2NYA", "0805"), ("1VA", "0806")]);
+    let gray = g.battle.brigade_named("gray").unwrap();
+    g.now.brigades[gray.index()].commander = Some(hex("0806"));
+    activating(&mut g, "blue");
+    order(&mut g, "2NYA MOVE 0806").unwrap();
+    roll(&mut g, "6 6 1");
+    let e = roll(&mut g, "1 1 1 1");
+    assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0806")));
+    // B101, 4.12: he never stops the attacker; he moves away.
+    assert!(e.iter().any(|x| matches!(x, Event::Displaced { .. })));
+    assert_ne!(g.brigade(gray).commander, Some(hex("0806")));
+}

@@ -320,6 +320,7 @@ impl BrothersAtWar {
             cost,
         });
         self.skirmishers_make_way(units, to, events);
+        self.displace_commanders(events);
     }
 
     /// The dice the assault under way waits for, if any.
@@ -447,6 +448,9 @@ impl BrothersAtWar {
                 self.now.units[u.index()].finished = true;
             }
         }
+        // 4.12, B101: commanders left alone next to the enemy, or in the hex
+        // taken, move.
+        self.displace_commanders(events);
         if self.end_if_broken() {
             return;
         }

@@ -241,6 +241,8 @@ impl BrothersAtWar {
         // B105: artillery support is judged from where it stood before.
         self.take_hits(&targets, hits.saturating_add(extra), f.target, events);
         self.after_fire(&targets, events);
+        // 4.12, B101: a commander left alone next to the enemy moves.
+        self.displace_commanders(events);
         if self.end_if_broken() {
             return;
         }
