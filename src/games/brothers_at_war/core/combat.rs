@@ -136,6 +136,11 @@ pub struct Instructions {
 pub const MAX_INSTRUCTIONS: usize = 7 * 260;
 
 impl Instructions {
+    /// Whether none was given (the position then leaves them out).
+    pub fn is_empty(&self) -> bool {
+        self.given.is_empty()
+    }
+
     /// Records an instruction, replacing the one it changes (B8).
     pub fn set(&mut self, scope: Scope, setting: Setting) {
         self.given
