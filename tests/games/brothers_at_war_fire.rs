@@ -875,3 +875,37 @@ fn a_commander_whose_units_are_lost_is_displaced_from_the_hex_taken() {
     assert!(e.iter().any(|x| matches!(x, Event::Displaced { .. })));
     assert_ne!(g.brigade(gray).commander, Some(hex("0806")));
 }
+
+#[test]
+fn cavalry_may_retreat_four_hexes_for_two_saves() {
+    let mut g = field();
+    // 1CAV sets up mounted (its back face).
+    only(&mut g, &[("1CAV", "0404"), ("1VA", "0406")]);
+    activating(&mut g, "gray");
+    order(&mut g, "RETREAT horse IFKILLED LONG").unwrap();
+    order(&mut g, "1VA FIRE 0404").unwrap();
+    // Two hits would kill an Undisrupted unit that is not formed (B95).
+    roll(&mut g, "6 6 1 1");
+    let e = roll(&mut g, "1 1 1");
+    assert_eq!(
+        save_lines(&e),
+        vec![
+            ("hexes between".to_string(), 1),
+            ("long retreat".to_string(), 2)
+        ]
+    );
+    let path = combat(&e)
+        .into_iter()
+        .find_map(|c| match c {
+            CombatEvent::Retreated { path, .. } => Some(path),
+            _ => None,
+        })
+        .expect("a retreat");
+    // 6.72: four hexes, each nearer the Union rally point 0101.
+    assert_eq!(path.len(), 4);
+    let mut at = hex("0404");
+    for h in path {
+        assert_eq!(h.distance(hex("0101")) + 1, at.distance(hex("0101")));
+        at = h;
+    }
+}

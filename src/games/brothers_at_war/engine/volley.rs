@@ -145,9 +145,10 @@ impl BrothersAtWar {
     }
 
     fn retreat_line(&self, rolls: u8) -> crate::games::brothers_at_war::core::combat::SaveLine {
+        let long = rolls > self.battle.scenario.saves.retreat;
         crate::games::brothers_at_war::core::combat::SaveLine {
-            why: "retreat".to_string(),
-            rule: "6.7".to_string(),
+            why: if long { "long retreat" } else { "retreat" }.to_string(),
+            rule: if long { "6.72" } else { "6.7" }.to_string(),
             rolls,
         }
     }
