@@ -136,6 +136,11 @@ pub struct Instructions {
 pub const MAX_INSTRUCTIONS: usize = 7 * 260;
 
 impl Instructions {
+    /// Whether none was given (the position then leaves them out).
+    pub fn is_empty(&self) -> bool {
+        self.given.is_empty()
+    }
+
     /// Records an instruction, replacing the one it changes (B8).
     pub fn set(&mut self, scope: Scope, setting: Setting) {
         self.given
@@ -271,6 +276,10 @@ pub struct Assault {
     pub defend_dice: Vec<(u8, u8)>,
     /// The attacker's successes, once rolled.
     pub attack_hits: Option<u8>,
+    /// The defender is asked whether to retreat before it (`EVADE ...
+    /// ASK`, B7): no dice until he answers.
+    #[serde(default)]
+    pub asking: bool,
 }
 
 /// Whether the combat state of a position read back fits its battle:

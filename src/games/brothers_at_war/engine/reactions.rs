@@ -94,6 +94,18 @@ impl BrothersAtWar {
                 from,
                 fired: done,
             });
+            // B7: `POINTBLANK ... ASK` offers this fire to its owner.
+            if firers
+                .iter()
+                .any(|&f| self.pointblank_rule(f) == OpFireRule::Ask)
+            {
+                self.now.reaction = Some(Reaction {
+                    side: enemy,
+                    choices: vec![attack],
+                    paths: Vec::new(),
+                });
+                return true;
+            }
             self.open_fire(attack, events);
             return true;
         }
@@ -153,12 +165,19 @@ impl BrothersAtWar {
     }
 
     fn pointblank_allowed(&self, unit: UnitId) -> bool {
-        let s = self.now.instructions.get(
+        self.pointblank_rule(unit) != OpFireRule::Never
+    }
+
+    /// A unit's `POINTBLANK` instruction (B5).
+    fn pointblank_rule(&self, unit: UnitId) -> OpFireRule {
+        match self.now.instructions.get(
             self.side_of(unit),
             self.brigade_of(unit),
             Setting::PointBlank(OpFireRule::Always),
-        );
-        s != Setting::PointBlank(OpFireRule::Never)
+        ) {
+            Setting::PointBlank(rule) => rule,
+            _ => OpFireRule::Always,
+        }
     }
 
     /// The defender's answer when asked to retreat for a save (B7): a
@@ -220,6 +239,9 @@ impl BrothersAtWar {
             return Ok(());
         };
         if !r.paths.is_empty() {
+            if self.now.assault.is_some() {
+                return self.answer_evade(&r.paths, order, events);
+            }
             return self.answer_retreat(&r.paths, order, events);
         }
         let chosen = match order {

@@ -145,9 +145,10 @@ impl BrothersAtWar {
     }
 
     fn retreat_line(&self, rolls: u8) -> crate::games::brothers_at_war::core::combat::SaveLine {
+        let long = rolls > self.battle.scenario.saves.retreat;
         crate::games::brothers_at_war::core::combat::SaveLine {
-            why: "retreat".to_string(),
-            rule: "6.7".to_string(),
+            why: if long { "long retreat" } else { "retreat" }.to_string(),
+            rule: if long { "6.72" } else { "6.7" }.to_string(),
             rolls,
         }
     }
@@ -241,6 +242,8 @@ impl BrothersAtWar {
         // B105: artillery support is judged from where it stood before.
         self.take_hits(&targets, hits.saturating_add(extra), f.target, events);
         self.after_fire(&targets, events);
+        // 4.12, B101: a commander left alone next to the enemy moves.
+        self.displace_commanders(events);
         if self.end_if_broken() {
             return;
         }
