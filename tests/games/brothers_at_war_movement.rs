@@ -634,3 +634,25 @@ fn a_reinforcement_names_its_formation_before_entering_at_no_cost() {
     order(&mut g, "3VA MOVE 0406").unwrap();
     assert_eq!(spent(&g), 1);
 }
+
+#[test]
+fn a_unit_dropped_off_where_a_friendly_skirmisher_stands_disbands_it() {
+    let mut g = game();
+    only(&mut g, &[("1NY", "0204"), ("2NYA", "0204")]);
+    unit_mut(&mut g, "BSK").place = Place::Map(hex("0304"));
+    activating(&mut g, "blue");
+    order(&mut g, "OPFIRE CSA NEVER").unwrap();
+    // 9.16: the stack may pass through its own skirmisher's hex.
+    order(&mut g, "1NY 2NYA MOVE 0304").unwrap();
+    assert_eq!(g.unit(id(&g, "BSK")).place, Place::Map(hex("0304")));
+    // 5.33: 2NYA drops off and ends its activation in 0304, so the
+    // skirmisher there disbands (9.16, 9.14), as it would for a whole
+    // stack that ended there.
+    let e = order(&mut g, "2NYA DONE").unwrap();
+    assert!(e.contains(&Event::Disbanded {
+        skirmisher: "BSK".into()
+    }));
+    assert_eq!(g.unit(id(&g, "BSK")).place, Place::Display);
+    assert!(g.unit(id(&g, "2NYA")).finished);
+    order(&mut g, "1NY MOVE 0404").unwrap();
+}

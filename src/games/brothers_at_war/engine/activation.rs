@@ -413,6 +413,15 @@ impl BrothersAtWar {
                             units: units.iter().map(|&u| self.unit_name(u)).collect(),
                             finished: true,
                         });
+                        // 9.14, 9.16: the dropped unit ends its activation
+                        // here, so a skirmisher it ends with disbands.
+                        if let Some(hex) = self.hex_of(units[0]) {
+                            for s in self.units_at(hex) {
+                                if self.kind_of(s) == UnitKind::Skirmisher && !units.contains(&s) {
+                                    self.disband(s, events);
+                                }
+                            }
+                        }
                         return Ok(());
                     }
                 }
