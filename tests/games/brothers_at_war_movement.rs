@@ -258,9 +258,13 @@ fn moving_out_of_command_disrupts_first() {
     // Changing formation is allowed out of command, and does not disrupt.
     order(&mut g, "2NYA FORM").unwrap();
     assert!(!g.unit(id(&g, "2NYA")).disrupted);
+    // B49, B81: before the step, a disruption: formed, it also unforms.
     let e = order(&mut g, "2NYA MOVE 0304").unwrap();
-    assert!(matches!(e[0], Event::Disrupted { .. }));
+    assert!(matches!(e[0], Event::Unformed { .. }));
+    assert!(matches!(e[1], Event::Disrupted { .. }));
+    assert!(matches!(e[2], Event::Moved { .. }));
     assert!(g.unit(id(&g, "2NYA")).disrupted);
+    assert_eq!(g.unit(id(&g, "2NYA")).face, Face::Back);
 }
 
 #[test]
@@ -272,9 +276,9 @@ fn overstacking_disrupts_the_units_moved_through_unless_a_regiment_counts_as_one
     );
     activating(&mut g, "horse");
     order(&mut g, "1CAV MOVE 0204").unwrap();
-    // 5.31: formed infantry unforms, the other unit is Disrupted.
+    // 5.31, B59, B81: both are Disrupted, and formed infantry unforms.
     assert_eq!(g.unit(id(&g, "1NY")).face, Face::Back);
-    assert!(!g.unit(id(&g, "1NY")).disrupted);
+    assert!(g.unit(id(&g, "1NY")).disrupted);
     assert!(g.unit(id(&g, "2NYA")).disrupted);
     assert!(!g.unit(id(&g, "1CAV")).disrupted);
     // 5.35: the two halves of the 2nd New York count as one unit.
@@ -435,6 +439,6 @@ fn skirmishers_do_not_count_while_moving_and_a_disrupted_one_disbands() {
         Place::Map(hex("0204")),
         "5.31: ignored"
     );
-    g.disrupt(id(&g, "BSK"), "a test", false, &mut Vec::new());
+    g.disrupt(id(&g, "BSK"), "a test", &mut Vec::new());
     assert_eq!(g.unit(id(&g, "BSK")).place, Place::Display, "9.12");
 }

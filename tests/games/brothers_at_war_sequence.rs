@@ -182,6 +182,11 @@ fn units_beyond_four_hexes_check_command_and_cavalry_gains_one() {
     g.now.brigades[horse.index()].commander = Some(hex("0106"));
     quiet(&mut g);
     g.recover_brigade(horse);
+    assert!(
+        g.now.checks.is_empty(),
+        "B36: recovery alone checks no command"
+    );
+    g.queue_command_checks(horse);
     assert_eq!(g.now.checks.len(), 1);
     let c = &g.now.checks[0];
     assert_eq!(c.kind, CheckKind::Command);
@@ -195,12 +200,26 @@ fn units_beyond_four_hexes_check_command_and_cavalry_gains_one() {
     only(&mut g, &[("1CAV", "0601"), ("1VA", "0606")]);
     g.now.brigades[horse.index()].commander = Some(hex("0205"));
     quiet(&mut g);
-    g.recover_brigade(horse);
+    g.queue_command_checks(horse);
     assert!(!g.now.checks.is_empty(), "0205 to 0601 is 5 hexes");
     g.now.brigades[horse.index()].commander = Some(hex("0603"));
     g.now.checks.clear();
-    g.recover_brigade(horse);
+    g.queue_command_checks(horse);
     assert!(g.now.checks.is_empty(), "0603 is 2 hexes away");
+}
+
+#[test]
+fn command_range_avoids_enemy_hexes_and_river_hexes_no_ford_opens() {
+    let mut g = game();
+    only(&mut g, &[("1VA", "0602")]);
+    let gray = brigade(&g, "gray");
+    g.now.brigades[gray.index()].commander = Some(hex("0604"));
+    let u = id(&g, "1VA");
+    // B48, B19: by 0703 (a run hex a ford opens) and 0702, 3 steps; the
+    // run hex 0603 between them is closed, no ford opening it.
+    assert!(g.in_command_range(u, hex("0602")));
+    only(&mut g, &[("1VA", "0602"), ("2NYA", "0703")]);
+    assert!(!g.in_command_range(u, hex("0602")));
 }
 
 fn fate(die: u8) -> (BrothersAtWar, Vec<Event>) {
@@ -293,7 +312,7 @@ fn an_inactive_brigade_recovers_a_reserve_and_a_lone_marker_earns_a_free_activat
 }
 
 #[test]
-fn equal_free_activations_roll_a_die_each_and_equal_dice_roll_again() {
+fn equal_free_activations_are_ordered_by_one_draw_of_two() {
     let mut g = game();
     quiet(&mut g);
     let (horse, late) = (brigade(&g, "horse"), brigade(&g, "late"));
@@ -302,16 +321,14 @@ fn equal_free_activations_roll_a_die_each_and_equal_dice_roll_again() {
     g.now.step = Step::Commitment(Side::Confederacy);
     order(&mut g, "READY").unwrap();
     assert_eq!(g.now.step, Step::FreeTie);
-    assert_eq!(g.chance().unwrap().outcomes, 36);
-    g.apply(&Order::Roll(vec![3, 3])).unwrap();
-    assert_eq!(g.now.step, Step::FreeTie);
-    g.apply(&Order::Roll(vec![2, 5])).unwrap();
-    assert_eq!(
-        g.now.track,
-        vec![Marker::Free(late)],
-        "the Confederacy's die was higher"
-    );
-    assert_eq!(g.now.free_queue, vec![horse]);
+    // B13: one draw of two equal outcomes in place of the die-off.
+    assert_eq!(g.chance().unwrap().outcomes, 2);
+    assert_eq!(g.chance_order(0), Some(Order::First(Side::Union)));
+    assert_eq!(g.chance_order(1), Some(Order::First(Side::Confederacy)));
+    assert_eq!(refused(&mut g, "ROLL 3 5"), "3.12");
+    order(&mut g, "FIRST CSA").unwrap();
+    assert_eq!(g.now.track, vec![Marker::Free(late)]);
+    assert_eq!(g.now.free_queue, vec![horse], "then the sides alternate");
 }
 
 #[test]
@@ -362,6 +379,7 @@ fn the_end_phase_discards_down_to_the_hand_size() {
     let mut g = game();
     quiet(&mut g);
     g.now.hands = [vec![1, 2, 3], vec![4]];
+    g.now.ask_discard = [true, false];
     g.now.step = Step::EndDiscard(Side::Union);
     let p = g.pending().unwrap();
     assert_eq!((p.seat, p.kind), (Seat::North, Decision::Discard));
@@ -371,6 +389,19 @@ fn the_end_phase_discards_down_to_the_hand_size() {
     assert_eq!(g.now.discard, vec![2]);
     // Then both draw up to 2, the Union first (nothing for it to draw).
     assert_eq!(g.chance().unwrap().private_to, Some(Seat::South));
+}
+
+#[test]
+fn by_default_the_discard_step_drops_cards_of_no_effect_then_the_oldest() {
+    let mut g = game();
+    quiet(&mut g);
+    // Cards 3-8 are of no effect, 1-2 are not; held in the order drawn.
+    g.now.hands = [vec![1, 2, 5, 3], vec![2, 1, 6]];
+    g.now.step = Step::EndDiscard(Side::Union);
+    let mut events = Vec::new();
+    g.advance(&mut events);
+    assert_eq!(g.now.hands[0], vec![1, 2], "B121: 5 and 3 go");
+    assert_eq!(g.now.hands[1], vec![2, 1], "6 goes");
 }
 
 #[test]
@@ -418,4 +449,11 @@ fn a_position_of_another_version_of_its_battle_is_refused() {
         BrothersAtWar::from_position(&text).unwrap().position(),
         text
     );
+}
+
+#[test]
+fn the_test_battle_passes_the_scenario_check() {
+    let problems =
+        orderly::games::brothers_at_war::scenario::check(common::brothersatwar::SKIRMISH);
+    assert!(problems.is_empty(), "{problems:#?}");
 }

@@ -47,9 +47,8 @@ pub enum BattleProblem {
         /// The brigade named.
         brigade: String,
     },
-    /// A unit of no brigade other than a remnant, or a remnant whose side
-    /// nothing says (its `brigade` names a brigade of its side).
-    #[error("unit {0} belongs to no brigade, so its side is unknown")]
+    /// A unit whose side nothing says: no `side` and no brigade (9.2).
+    #[error("unit {0} has no side and no brigade")]
     NoSide(String),
     /// Two units or brigades share an id.
     #[error("the id {0} is used twice")]
@@ -90,12 +89,13 @@ impl Battle {
                         brigade: b.clone(),
                     }
                 })?),
-                None => return Err(BattleProblem::NoSide(u.id.clone())),
+                None => None,
             };
-            let side = brigade.map(|b| scenario.brigades[b.index()].side);
+            let side = u
+                .side
+                .or_else(|| brigade.map(|b| scenario.brigades[b.index()].side));
             unit_side.push(side.ok_or_else(|| BattleProblem::NoSide(u.id.clone()))?);
-            // A named remnant belongs to no brigade (9.2): its `brigade`
-            // only tells its side.
+            // A remnant belongs to no brigade (9.2), whatever its file says.
             unit_brigade.push(brigade.filter(|_| u.kind != UnitKind::Remnant));
         }
         let json = serde_json::to_string(&scenario).unwrap_or_default();

@@ -95,6 +95,13 @@ pub enum Event {
         /// Movement points paid.
         cost: u8,
     },
+    /// Units left the map by an exit (5.214).
+    Exited {
+        /// The units.
+        units: Vec<String>,
+        /// The exit hex.
+        from: Hex,
+    },
     /// A unit changed formation (5.22).
     Formed {
         /// The unit.
@@ -252,6 +259,7 @@ impl fmt::Display for Event {
                 Some(from) => write!(f, "{} {from}-{to} ({cost} MP)", list(units)),
                 None => write!(f, "{} enters at {to} ({cost} MP)", list(units)),
             },
+            Event::Exited { units, from } => write!(f, "{} leave the map at {from}", list(units)),
             Event::Formed { unit, formation } => write!(f, "{unit} now {formation:?}"),
             Event::Disrupted { unit, why } => write!(f, "{unit} Disrupted ({why})"),
             Event::Unformed { unit } => write!(f, "{unit} unformed"),

@@ -16,6 +16,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use super::hex::Hex;
+use crate::games::brothers_at_war::scenario::model::Side;
 use crate::games::ParseError;
 
 /// The most hexes one MOVE order may list.
@@ -35,8 +36,9 @@ pub enum Order {
         /// What they do.
         action: Action,
     },
-    /// The brigade activates none of its units and draws a card (3.221).
-    Pass,
+    /// The brigade activates none of its units and draws a card (3.221);
+    /// the card to discard if the hand is then over its size (B46).
+    Pass(Option<PassDiscard>),
     /// The brigade is done activating units: on to moving its commander
     /// (3.22, 3.23).
     End,
@@ -71,6 +73,19 @@ pub enum Order {
     Roll(Vec<u8>),
     /// Chance: the battle card drawn, by number (11.1).
     Card(u8),
+    /// Chance: which side's free activation goes first when both have as
+    /// many (2.321, B13).
+    First(Side),
+}
+
+/// The card a pass discards if the draw leaves the hand over its size
+/// (3.221, B46).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PassDiscard {
+    /// This card of the hand.
+    Card(u8),
+    /// The card the pass draws.
+    New,
 }
 
 /// What a unit or stack does (5.2).
@@ -97,6 +112,8 @@ pub enum Action {
     Disband,
     /// End the unit's activation (5.1).
     Done,
+    /// Leave the map by an exit the scenario names (5.214, B20).
+    Exit,
 }
 
 /// When a brigade conducts opportunity fire (6.12).
@@ -149,6 +166,7 @@ impl fmt::Display for Action {
             }
             Action::Disband => f.write_str("DISBAND"),
             Action::Done => f.write_str("DONE"),
+            Action::Exit => f.write_str("EXIT"),
         }
     }
 }
@@ -162,7 +180,9 @@ impl fmt::Display for Order {
                 }
                 write!(f, "{action}")
             }
-            Order::Pass => f.write_str("PASS"),
+            Order::Pass(None) => f.write_str("PASS"),
+            Order::Pass(Some(PassDiscard::Card(n))) => write!(f, "PASS DISCARD {n}"),
+            Order::Pass(Some(PassDiscard::New)) => f.write_str("PASS DISCARD NEW"),
             Order::End => f.write_str("END"),
             Order::Commander(Some(h)) => write!(f, "COMMANDER {h}"),
             Order::Commander(None) => f.write_str("COMMANDER STAY"),
@@ -186,12 +206,15 @@ impl fmt::Display for Order {
                 Ok(())
             }
             Order::Card(n) => write!(f, "CARD {n}"),
+            Order::First(side) => write!(f, "FIRST {}", side.code()),
         }
     }
 }
 
 /// The verbs a unit order may use after its units.
-const UNIT_VERBS: [&str; 7] = ["MOVE", "FORM", "FIRE", "HOLD", "DEPLOY", "DISBAND", "DONE"];
+const UNIT_VERBS: [&str; 8] = [
+    "MOVE", "FORM", "FIRE", "HOLD", "DEPLOY", "DISBAND", "DONE", "EXIT",
+];
 
 fn hex(word: &str) -> Result<Hex, ParseError> {
     word.parse::<Hex>()
@@ -230,7 +253,22 @@ impl FromStr for Order {
             return Err(ParseError::new("an empty order"));
         };
         let order = match first {
-            "PASS" => only(&words, 1, "PASS").map(|_| Order::Pass)?,
+            "PASS" => match rest {
+                [] => Order::Pass(None),
+                ["DISCARD", "NEW"] => Order::Pass(Some(PassDiscard::New)),
+                ["DISCARD", n] => {
+                    Order::Pass(Some(PassDiscard::Card(number(Some(n), "a card number")?)))
+                }
+                _ => return Err(ParseError::new("write PASS, or PASS DISCARD card|NEW")),
+            },
+            "FIRST" => {
+                only(&words, 2, "FIRST USA|CSA")?;
+                match rest[0] {
+                    "USA" => Order::First(Side::Union),
+                    "CSA" => Order::First(Side::Confederacy),
+                    _ => return Err(ParseError::new("write FIRST USA or FIRST CSA")),
+                }
+            }
             "END" => only(&words, 1, "END").map(|_| Order::End)?,
             "KEEP" => only(&words, 1, "KEEP").map(|_| Order::Keep)?,
             "READY" => only(&words, 1, "READY").map(|_| Order::Ready)?,
@@ -345,6 +383,7 @@ fn unit_order(words: &[&str]) -> Result<Order, ParseError> {
                 "FORM" => Action::Form,
                 "HOLD" => Action::Hold,
                 "DISBAND" => Action::Disband,
+                "EXIT" => Action::Exit,
                 _ => Action::Done,
             }
         }
@@ -375,6 +414,11 @@ mod tests {
             "SK1 DISBAND",
             "19IN DONE",
             "PASS",
+            "PASS DISCARD 17",
+            "PASS DISCARD NEW",
+            "19IN EXIT",
+            "FIRST USA",
+            "FIRST CSA",
             "END",
             "COMMANDER 0712",
             "COMMANDER STAY",

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::battle::Battle;
 use super::hex::Hex;
 use super::ids::{BrigadeId, Marker, UnitId};
-use super::order::OpFireRule;
+use super::order::{OpFireRule, PassDiscard};
 use crate::games::brothers_at_war::scenario::model::{Face, Side};
 
 /// A game of Brothers at War: the battle and where it stands.
@@ -214,8 +214,15 @@ pub struct Dynamic {
     pub deck: Vec<u8>,
     /// The discard pile (11.2).
     pub discard: Vec<u8>,
-    /// Each side's hidden hand, the Union's first.
+    /// Each side's hidden hand, the Union's first, in the order drawn
+    /// (B121 discards the cards held longest).
     pub hands: [Vec<u8>; 2],
+    /// A side discards by hand at the discard step (`DISCARD ASK`, B5,
+    /// B121) rather than by the default rule.
+    pub ask_discard: [bool; 2],
+    /// What the pass under way discards if its card overfills the hand
+    /// (B46).
+    pub pass_discard: Option<PassDiscard>,
     /// Who controls each key hex (2.41).
     pub control: BTreeMap<Hex, Side>,
     /// Brigades that had a marker on the track this turn (2.32 c).

@@ -55,8 +55,8 @@ impl BrothersAtWar {
 
     /// Ends the active group's activation (5.1): Finished unless it held
     /// fire (5.25); a skirmisher left stacked, or one a unit ends with,
-    /// disbands (9.14, 9.16); Disrupted spreads to a stack and formed
-    /// infantry joining a Disrupted hex unforms (5.34, 5.37).
+    /// disbands (9.14, 9.16); then every unit of the hex shares its one
+    /// marker, Disrupted over Finished over none (1.5, 5.37, B44).
     pub fn end_group(&mut self, finished: bool, events: &mut Vec<Event>) {
         let Some(g) = self.now.activation.as_mut().and_then(|a| a.group.take()) else {
             return;
@@ -72,19 +72,21 @@ impl BrothersAtWar {
             return;
         };
         let here = self.units_at(hex);
-        let alone = here.len() == 1;
-        for &u in &here {
-            if self.kind_of(u) == UnitKind::Skirmisher && !alone {
-                self.disband(u, events);
+        if here.len() > 1 {
+            for &u in &here {
+                if self.kind_of(u) == UnitKind::Skirmisher {
+                    self.disband(u, events);
+                }
             }
         }
-        let stack: Vec<UnitId> = self.units_at(hex);
+        let stack = self.units_at(hex);
         if stack.iter().any(|&u| self.unit(u).disrupted) {
             for &u in &stack {
-                if g.units.contains(&u) && self.formation(u) == Formation::Formed {
-                    self.disrupt(u, "joined a Disrupted hex, 5.34", true, events);
-                }
-                self.disrupt(u, "stacked with a Disrupted unit, 5.37", false, events);
+                self.disrupt(u, "took the hex's Disrupted marker, B44", events);
+            }
+        } else if stack.iter().any(|&u| self.unit(u).finished) {
+            for &u in &stack {
+                self.now.units[u.index()].finished = true;
             }
         }
     }
@@ -218,6 +220,11 @@ impl BrothersAtWar {
                 Ok(())
             }
             Action::Form => self.change_formation(&units, events),
+            Action::Exit => {
+                self.activate(&units, events)?;
+                self.check_whole_group(&units)?;
+                self.exit_map(events)
+            }
             Action::Hold => {
                 self.activate(&units, events)?;
                 self.check_whole_group(&units)?;
@@ -266,6 +273,11 @@ impl BrothersAtWar {
             Action::Done => {
                 if let Some(g) = self.group().cloned() {
                     if units.len() < g.units.len() && units.iter().all(|u| g.units.contains(u)) {
+                        if let Some(hex) = self.hex_of(units[0]) {
+                            if !self.can_end(&units, hex) {
+                                return Err(Refusal::CannotEnd(self.unit_name(units[0]), hex));
+                            }
+                        }
                         // 5.33: a unit dropped off by a moving stack is Finished.
                         for &u in &units {
                             self.now.units[u.index()].finished = true;
@@ -390,9 +402,9 @@ impl BrothersAtWar {
         }
         let g = self.group().cloned();
         let g_units = g.as_ref().map(|g| g.units.clone()).unwrap_or_default();
-        let over = g.is_some_and(|g| spent > self.allowance(&g.units, g.road_march));
-        // 5.222: deployed artillery is Finished; 5.221: so is a unit whose
-        // new rating is below what it spent.
+        let over = g.is_some_and(|g| spent >= self.allowance(&g.units, g.road_march));
+        // 5.222: deployed artillery is Finished; 5.221, B55: so is a unit
+        // with no points left on its new side.
         if unlimbered || over {
             if let Some(hex) = self.hex_of(units[0]) {
                 if !self.can_end(&g_units, hex) {

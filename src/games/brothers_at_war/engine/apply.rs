@@ -3,7 +3,7 @@
 
 use super::refusal::Refusal;
 use crate::games::brothers_at_war::core::event::Event;
-use crate::games::brothers_at_war::core::order::Order;
+use crate::games::brothers_at_war::core::order::{Order, PassDiscard};
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Step};
 use crate::games::brothers_at_war::scenario::model::Side;
 use crate::games::Chance;
@@ -22,7 +22,8 @@ pub enum Draw {
     Checks(usize),
     /// A marker from the cup (2.21): outcomes are the markers in it.
     Cup,
-    /// One die a side, to order equal free activations (2.321).
+    /// Which side's free activation goes first, when both have as many
+    /// (2.321, B13: one draw of two outcomes).
     FreeTie,
 }
 
@@ -55,7 +56,7 @@ impl BrothersAtWar {
             }
             Draw::Checks(k) => Chance::public(6u32.pow(k as u32), "dice for checks"),
             Draw::Cup => Chance::public(self.now.cup.len() as u32, "a marker from the cup"),
-            Draw::FreeTie => Chance::public(36, "a die each for the first free activation"),
+            Draw::FreeTie => Chance::public(2, "the side whose free activation is first"),
         })
     }
 
@@ -65,7 +66,11 @@ impl BrothersAtWar {
             Draw::Card(_) => Order::Card(*self.now.deck.get(outcome as usize)?),
             Draw::Cup => Order::Draw(u16::try_from(outcome).ok()?.checked_add(1)?),
             Draw::Checks(k) => Order::Roll(dice(outcome, k)),
-            Draw::FreeTie => Order::Roll(dice(outcome, 2)),
+            Draw::FreeTie => Order::First(if outcome == 0 {
+                Side::Union
+            } else {
+                Side::Confederacy
+            }),
         })
     }
 
@@ -101,7 +106,10 @@ impl BrothersAtWar {
         if let Some(draw) = self.draw_pending() {
             return self.apply_chance(draw, order, events);
         }
-        if matches!(order, Order::Draw(_) | Order::Roll(_) | Order::Card(_)) {
+        if matches!(
+            order,
+            Order::Draw(_) | Order::Roll(_) | Order::Card(_) | Order::First(_)
+        ) {
             return Err(Refusal::NotAnOutcome);
         }
         match order {
@@ -158,11 +166,18 @@ impl BrothersAtWar {
             }
             (Step::Commitment(_), _) => Err(expected("COMMIT brigade or READY")),
             (Step::Units(_), Order::Act { units, action }) => self.act(units, action, events),
-            (Step::Units(b), Order::Pass) => {
+            (Step::Units(b), Order::Pass(discard)) => {
                 let a = self.now.activation.as_ref();
                 if a.is_some_and(|a| !a.acted.is_empty() || a.group.is_some()) {
                     return Err(Refusal::PassAfterActing);
                 }
+                let side = self.battle.brigade_side(b);
+                if let Some(PassDiscard::Card(n)) = discard {
+                    if !self.now.hands[side.index()].contains(n) {
+                        return Err(Refusal::NotInHand(*n));
+                    }
+                }
+                self.now.pass_discard = *discard;
                 events.push(Event::Passed {
                     brigade: self.brigade_name(b),
                 });
@@ -216,14 +231,10 @@ impl BrothersAtWar {
     }
 
     fn discard(&mut self, side: Side, card: u8, events: &mut Vec<Event>) -> Result<(), Refusal> {
-        let hand = &mut self.now.hands[side.index()];
-        let i = hand
-            .iter()
-            .position(|&c| c == card)
-            .ok_or(Refusal::NotInHand(card))?;
-        hand.remove(i);
-        self.now.discard.push(card);
-        events.push(Event::Discarded { side, card });
+        if !self.now.hands[side.index()].contains(&card) {
+            return Err(Refusal::NotInHand(card));
+        }
+        self.discard_card(side, card, events);
         Ok(())
     }
 
@@ -243,9 +254,7 @@ impl BrothersAtWar {
                     .ok_or(Refusal::NotAnOutcome)?;
                 self.now.deck.remove(i);
                 self.now.draws.remove(0);
-                let hand = &mut self.now.hands[side.index()];
-                hand.push(*card);
-                hand.sort_unstable();
+                self.now.hands[side.index()].push(*card);
                 events.push(Event::CardDrawn { side, card: *card });
                 Ok(())
             }
@@ -266,15 +275,8 @@ impl BrothersAtWar {
                 }
                 Ok(())
             }
-            (Draw::FreeTie, Order::Roll(dice)) if dice.len() == 2 => {
-                match dice[0].cmp(&dice[1]) {
-                    std::cmp::Ordering::Greater => self.order_free_activations(Some(Side::Union)),
-                    std::cmp::Ordering::Less => {
-                        self.order_free_activations(Some(Side::Confederacy))
-                    }
-                    // Equal dice roll again (2.321).
-                    std::cmp::Ordering::Equal => {}
-                }
+            (Draw::FreeTie, Order::First(side)) => {
+                self.order_free_activations(Some(*side));
                 Ok(())
             }
             _ => Err(Refusal::WaitingForChance),

@@ -27,23 +27,28 @@ impl BrothersAtWar {
                 self.now.exhausted_box.retain(|&x| x != b);
             }
         }
-        // c) inactive brigades regain a reserve and recover (8.131); one
-        // of one marker is due a free activation (2.321), never twice in a
-        // row.
+        // c) inactive brigades regain a reserve and recover (8.131, B41):
+        // none of their markers on the track (a free one counts) nor in the
+        // box (an exhausted one-marker brigade counts as boxed, 8.112). A
+        // one-marker brigade whose marker stayed in the cup is due a free
+        // activation, never two turns running (2.321, B40).
         self.now.free_due.clear();
         for &b in &brigades {
-            if !self.in_play(b)
-                || self.now.activated_this_turn.contains(&b)
-                || self.now.exhausted_box.contains(&b)
-            {
+            if !self.in_play(b) {
+                continue;
+            }
+            let placed = self.now.activated_this_turn.contains(&b);
+            let free = self.brigade(b).free_this_turn;
+            let lone = self.markers(b) == 1;
+            if lone && !placed && !free && self.brigade(b).committed {
+                self.now.free_due.push(b);
+            }
+            let boxed = self.now.exhausted_box.contains(&b) || (lone && self.brigade(b).exhausted);
+            if placed || free || boxed {
                 continue;
             }
             self.recover_reserve(b, events);
             self.recover_brigade(b);
-            if self.markers(b) == 1 && self.brigade(b).committed && !self.brigade(b).free_this_turn
-            {
-                self.now.free_due.push(b);
-            }
         }
         // d) hex control (2.41).
         for hex in self.key_hexes() {
@@ -58,7 +63,7 @@ impl BrothersAtWar {
                 }
             }
         }
-        self.now.ended = self.instant_victory();
+        self.now.ended = self.now.ended.or_else(|| self.instant_victory());
     }
 
     /// The hexes whose control counts (2.41): key hexes and those of
@@ -80,7 +85,8 @@ impl BrothersAtWar {
             .count()
     }
 
-    fn instant_victory(&self) -> Option<Ending> {
+    /// An instant victory condition met now (2.4, B131).
+    pub fn instant_victory(&self) -> Option<Ending> {
         for i in &self.battle.scenario.victory.instant {
             if !i.control.is_empty()
                 && i.control

@@ -59,9 +59,9 @@ impl BrothersAtWar {
         };
         let s = &mut self.now.brigades[b.index()];
         s.casualties = s.casualties.saturating_add(1);
-        if s.reserve < s.casualties {
-            s.reserve = s.casualties;
-        }
+        // B102: the reserve marker is never left of the casualties nor
+        // past EXHAUSTED.
+        s.reserve = s.reserve.max(s.casualties).min(track.length);
         if s.reserve >= track.length {
             s.exhausted = true;
         }
@@ -71,15 +71,29 @@ impl BrothersAtWar {
     }
 
     /// Breaks a brigade (8.3): its units, skirmishers and commander leave
-    /// play. A fate check's break also leaves a generic remnant where one
-    /// of its units stood (2.33 a; reading: the lowest-numbered unit's hex).
+    /// play. A fate check's break also leaves a generic remnant (2.33 a,
+    /// B110) on a hex one of its non-skirmisher units held that holds no
+    /// enemy: the farthest from the nearest enemy unit, then the lowest.
     pub fn break_brigade(&mut self, b: BrigadeId, remnant: bool, events: &mut Vec<Event>) {
         let units = self.units_of_brigade(b);
-        let first_hex: Option<Hex> = units.iter().find_map(|&u| {
-            (self.kind_of(u) != UnitKind::Skirmisher)
-                .then(|| self.hex_of(u))
-                .flatten()
-        });
+        let side = self.battle.brigade_side(b);
+        let enemies: Vec<Hex> = self
+            .units_of(side.other())
+            .filter_map(|e| self.hex_of(e))
+            .collect();
+        let nearest = |h: Hex| {
+            enemies
+                .iter()
+                .map(|e| e.distance(h))
+                .min()
+                .unwrap_or(u32::MAX)
+        };
+        let first_hex: Option<Hex> = units
+            .iter()
+            .filter(|&&u| self.kind_of(u) != UnitKind::Skirmisher)
+            .filter_map(|&u| self.hex_of(u))
+            .filter(|h| !enemies.contains(h))
+            .max_by_key(|&h| (nearest(h), std::cmp::Reverse(h)));
         for u in units {
             if matches!(
                 self.now.units[u.index()].place,
@@ -88,7 +102,6 @@ impl BrothersAtWar {
                 self.now.units[u.index()].place = Place::Removed;
             }
         }
-        let side = self.battle.brigade_side(b);
         let s = &mut self.now.brigades[b.index()];
         s.broken = true;
         s.commander = None;

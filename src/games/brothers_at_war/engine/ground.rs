@@ -98,9 +98,9 @@ pub fn open_to_movement(map: &BattleMap, hex: Hex) -> bool {
     !map.terrain_of(hex).river || map.neighbours(hex).any(|n| river_ok(map, Some(n), hex))
 }
 
-/// Whether `unit_hex` is within `range` hexes of `from`, counted along
-/// hexes open to movement and free of enemies (4.2); `blocked` says which
-/// hexes hold enemies.
+/// Whether `unit_hex` is within `range` steps of `from` along hexes
+/// open to movement and free of enemies (4.2, B48: costs and hexsides do
+/// not matter); `blocked` says which hexes hold enemies.
 pub fn within_command(
     map: &BattleMap,
     from: Hex,
@@ -108,6 +108,9 @@ pub fn within_command(
     range: u32,
     blocked: &dyn Fn(Hex) -> bool,
 ) -> bool {
+    if from == unit_hex {
+        return true;
+    }
     if from.distance(unit_hex) > range {
         return false;
     }
@@ -117,20 +120,15 @@ pub fn within_command(
         let mut next = Vec::new();
         for h in edge {
             for n in map.neighbours(h) {
-                if n == unit_hex && river_ok(map, Some(h), n) {
+                if n == unit_hex {
                     return true;
                 }
-                if seen.contains(&n) || blocked(n) || !river_ok(map, Some(h), n) {
-                    continue;
+                if seen.insert(n) && !blocked(n) && open_to_movement(map, n) {
+                    next.push(n);
                 }
-                if matches!(map.terrain_of(n).moving.infantry, Cost::Prohibited(_)) {
-                    continue;
-                }
-                seen.insert(n);
-                next.push(n);
             }
         }
         edge = next;
     }
-    from == unit_hex
+    false
 }

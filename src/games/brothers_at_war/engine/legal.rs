@@ -3,7 +3,7 @@
 //! applies.
 
 use crate::games::brothers_at_war::core::ids::UnitId;
-use crate::games::brothers_at_war::core::order::{Action, Order};
+use crate::games::brothers_at_war::core::order::{Action, Order, PassDiscard};
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Place, Step};
 use crate::games::brothers_at_war::scenario::model::UnitKind;
 
@@ -83,6 +83,7 @@ impl BrothersAtWar {
                 }
             }
         }
+        out.push(self.order_for(units, Action::Exit));
         if let [u] = units {
             if self.kind_of(*u) == UnitKind::Skirmisher {
                 out.push(self.order_for(units, Action::Disband));
@@ -113,7 +114,17 @@ impl BrothersAtWar {
         let Some(a) = self.now.activation.as_ref() else {
             return Vec::new();
         };
-        let mut out = vec![Order::Pass, Order::End];
+        let side = self.battle.brigade_side(a.brigade);
+        let mut out = vec![
+            Order::Pass(None),
+            Order::Pass(Some(PassDiscard::New)),
+            Order::End,
+        ];
+        out.extend(
+            self.now.hands[side.index()]
+                .iter()
+                .map(|&c| Order::Pass(Some(PassDiscard::Card(c)))),
+        );
         if let Some(g) = &a.group {
             self.actions_of(&g.units, true, &mut out);
         }

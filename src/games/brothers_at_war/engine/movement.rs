@@ -13,7 +13,13 @@ use crate::games::brothers_at_war::core::formation::Formation;
 use crate::games::brothers_at_war::core::ids::UnitId;
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Group, Place};
 use crate::games::brothers_at_war::core::Hex;
-use crate::games::brothers_at_war::scenario::model::{Face, UnitKind};
+use crate::games::brothers_at_war::scenario::model::{Face, Ratings, UnitKind};
+
+/// The ratings of a counter the scenario does not give.
+const NONE: Ratings = Ratings {
+    firepower: 0,
+    movement: 0,
+};
 
 /// Enemy units this close commit an uncommitted brigade (3.151).
 pub const COMMIT_DISTANCE: u32 = 3;
@@ -33,16 +39,23 @@ impl BrothersAtWar {
         Formation::of(self.kind_of(unit), self.unit(unit).face)
     }
 
-    /// The movement rating of the side face up (1.22); generic remnants
-    /// have none (they never move, 5.45).
-    pub fn rating(&self, unit: UnitId) -> u8 {
-        match self.battle.scenario.units.get(unit.index()) {
-            Some(u) if self.unit(unit).generic.is_none() => match self.unit(unit).face {
-                Face::Front => u.front.movement,
-                Face::Back => u.back.movement,
-            },
-            _ => 0,
+    /// The ratings of the side face up (1.21, 1.22); a generic remnant's
+    /// are the scenario's (B110).
+    pub fn ratings(&self, unit: UnitId) -> Ratings {
+        let s = &self.battle.scenario;
+        let (front, back) = match s.units.get(unit.index()) {
+            Some(u) if self.unit(unit).generic.is_none() => (u.front, u.back),
+            _ => s.remnant.map_or((NONE, NONE), |r| (r.front, r.back)),
+        };
+        match self.unit(unit).face {
+            Face::Front => front,
+            Face::Back => back,
         }
+    }
+
+    /// The movement rating of the side face up (1.22).
+    pub fn rating(&self, unit: UnitId) -> u8 {
+        self.ratings(unit).movement
     }
 
     /// A group's movement points: its slowest unit's rating (5.33), one
@@ -199,28 +212,28 @@ impl BrothersAtWar {
         count
     }
 
-    /// Disrupts a unit (6.53); formed infantry unforms instead where the
-    /// rule says so (`unform`: 5.31).
-    pub fn disrupt(&mut self, unit: UnitId, why: &str, unform: bool, events: &mut Vec<Event>) {
-        // 9.12: a skirmisher that would be Disrupted disbands instead.
+    /// A disruption that is not a hit (B81): the unit becomes Disrupted and
+    /// formed infantry also unforms; an already Disrupted unit is
+    /// unchanged; a skirmisher disbands (9.12).
+    pub fn disrupt(&mut self, unit: UnitId, why: &str, events: &mut Vec<Event>) {
         if self.kind_of(unit) == UnitKind::Skirmisher && self.hex_of(unit).is_some() {
             self.disband(unit, events);
             return;
         }
-        if unform && self.formation(unit) == Formation::Formed {
+        if self.unit(unit).disrupted {
+            return;
+        }
+        if self.formation(unit) == Formation::Formed {
             self.now.units[unit.index()].face = Face::Back;
             events.push(Event::Unformed {
                 unit: self.unit_name(unit),
             });
-            return;
         }
-        if !self.unit(unit).disrupted {
-            self.now.units[unit.index()].disrupted = true;
-            events.push(Event::Disrupted {
-                unit: self.unit_name(unit),
-                why: why.to_string(),
-            });
-        }
+        self.now.units[unit.index()].disrupted = true;
+        events.push(Event::Disrupted {
+            unit: self.unit_name(unit),
+            why: why.to_string(),
+        });
     }
 
     /// Moves the active group one hex (5.21), entering the map when its
@@ -239,7 +252,7 @@ impl BrothersAtWar {
         if !group.moved {
             for &u in &group.units {
                 if self.unit(u).out_of_command {
-                    self.disrupt(u, "out of command, 4.3", false, events);
+                    self.disrupt(u, "out of command, 4.3", events);
                 }
             }
         }
@@ -286,6 +299,56 @@ impl BrothersAtWar {
         }
     }
 
+    /// The active group leaves the map (5.214, B20): from a hex the
+    /// scenario names as an exit for its side, a move action of 1 point;
+    /// each unit scores the exit's points.
+    pub fn exit_map(&mut self, events: &mut Vec<Event>) -> Result<(), Refusal> {
+        let Some(group) = self.now.activation.as_ref().and_then(|a| a.group.clone()) else {
+            return Err(Refusal::NotNow {
+                expected: "a unit to activate".to_string(),
+            });
+        };
+        let side = self.side_of(group.units[0]);
+        let hex = self
+            .hex_of(group.units[0])
+            .ok_or_else(|| Refusal::NotOnMap(self.unit_name(group.units[0])))?;
+        let exit = self
+            .battle
+            .scenario
+            .special
+            .exits
+            .iter()
+            .find(|e| e.side == side && e.at.contains(&hex))
+            .ok_or(Refusal::NoExit(hex))?;
+        let points = u16::from(exit.points);
+        let left = self
+            .allowance(&group.units, group.road_march)
+            .saturating_sub(group.spent);
+        if left < 1 {
+            return Err(Refusal::NoPoints { need: 1, left });
+        }
+        if !group.moved {
+            for &u in &group.units {
+                if self.unit(u).out_of_command {
+                    self.disrupt(u, "out of command, 4.3", events);
+                }
+            }
+        }
+        for &u in &group.units {
+            self.now.units[u.index()].place = Place::Exited;
+            self.now.exit_points[side.index()] =
+                self.now.exit_points[side.index()].saturating_add(points);
+        }
+        if let Some(a) = self.now.activation.as_mut() {
+            a.group = None;
+        }
+        events.push(Event::Exited {
+            units: group.units.iter().map(|&u| self.unit_name(u)).collect(),
+            from: hex,
+        });
+        Ok(())
+    }
+
     /// 5.31: past the limit, the units already in the hex are Disrupted
     /// (formed infantry unforms instead).
     fn overstack(&mut self, movers: &[UnitId], hex: Hex, events: &mut Vec<Event>) {
@@ -301,7 +364,7 @@ impl BrothersAtWar {
                 && self.kind_of(u) != UnitKind::Skirmisher
                 && !self.unit(u).disrupted
             {
-                self.disrupt(u, "overstacked, 5.31", true, events);
+                self.disrupt(u, "overstacked, 5.31", events);
             }
         }
     }
@@ -329,9 +392,9 @@ impl BrothersAtWar {
         }
     }
 
-    /// The hexes a waiting reinforcement may enter by (10.1, 10.11): its
-    /// entry hexes free of units and of enemies next to them; when none
-    /// is, the nearest map hexes that are.
+    /// The hexes a waiting reinforcement may enter by (10.1, 10.11, B118):
+    /// its entry hexes free of units and of enemies next to them; when
+    /// none is, the nearest map-edge hexes that are.
     pub fn entry_hexes(&self, units: &[UnitId]) -> Vec<Hex> {
         let Some(entry) = self
             .battle
@@ -353,7 +416,8 @@ impl BrothersAtWar {
             return listed;
         }
         let distance = |h: Hex| entry.at.iter().map(|e| e.distance(h)).min().unwrap_or(0);
-        let candidates: Vec<Hex> = self.battle.map.hexes().filter(|&h| open(h)).collect();
+        let map = &self.battle.map;
+        let candidates: Vec<Hex> = map.hexes().filter(|&h| map.on_edge(h) && open(h)).collect();
         let best = candidates.iter().map(|&h| distance(h)).min();
         candidates
             .into_iter()

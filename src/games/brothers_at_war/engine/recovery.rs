@@ -57,7 +57,7 @@ impl BrothersAtWar {
         }
     }
 
-    /// Whether a unit on `hex` is within command range (4.2).
+    /// Whether a unit on `hex` is within command range (4.2, B48).
     pub fn in_command_range(&self, unit: UnitId, hex: Hex) -> bool {
         let enemy = self.side_of(unit).other();
         let blocked = |h: Hex| self.occupied_by(h, enemy);
@@ -66,46 +66,55 @@ impl BrothersAtWar {
             .any(|c| within_command(&self.battle.map, c, hex, COMMAND_RANGE, &blocked))
     }
 
-    /// Recovers these units (3.21): queues their rally checks, and their
-    /// command checks when `command` (remnants have no commander, 9.21).
-    pub fn recover_units(&mut self, units: &[UnitId], command: bool) {
+    /// Recovers these units (3.21, B36): their Finished markers go and
+    /// their Disrupted units not next to an enemy queue rally checks
+    /// (3.212), a stack rolling once (5.37).
+    pub fn recover_units(&mut self, units: &[UnitId]) {
         for &u in units {
             self.now.units[u.index()].finished = false;
         }
-        let groups = self.by_hex(units);
-        for (&hex, group) in &groups {
+        for (hex, group) in self.by_hex(units) {
             let side = self.side_of(group[0]);
-            let far = u8::from(far_from(self, hex, side.other()));
             let rally: Vec<UnitId> = group
                 .iter()
                 .copied()
                 .filter(|&u| self.unit(u).disrupted)
                 .collect();
-            if !rally.is_empty() && !self.adjacent_to(hex, side.other()) {
-                let helped = command && self.commander_near(rally[0], hex);
-                self.now.checks.push(Check {
-                    kind: CheckKind::Rally,
-                    units: rally,
-                    brigade: None,
-                    bonus: far + u8::from(helped),
-                });
+            if rally.is_empty() || self.adjacent_to(hex, side.other()) {
+                continue;
             }
+            let far = u8::from(far_from(self, hex, side.other()));
+            let helped = u8::from(self.commander_near(rally[0], hex));
+            self.now.checks.push(Check {
+                kind: CheckKind::Rally,
+                units: rally,
+                brigade: None,
+                bonus: far + helped,
+            });
         }
-        if !command {
-            return;
-        }
+    }
+
+    /// Queues the command checks of an activating brigade, once its
+    /// rallies are rolled (4.31, B50): every unit on the map without a
+    /// Finished marker beyond command range, but reinforcements that
+    /// entered in this activation (4.32).
+    pub fn queue_command_checks(&mut self, b: BrigadeId) {
         let entered = self
             .now
             .activation
             .as_ref()
             .map(|a| a.entered.clone())
             .unwrap_or_default();
-        for (&hex, group) in &groups {
+        let units: Vec<UnitId> = self
+            .units_of_brigade(b)
+            .into_iter()
+            .filter(|&u| !self.unit(u).finished && !entered.contains(&u))
+            .collect();
+        for (hex, group) in self.by_hex(&units) {
             let side = self.side_of(group[0]);
             let check: Vec<UnitId> = group
-                .iter()
-                .copied()
-                .filter(|u| !entered.contains(u) && !self.in_command_range(*u, hex))
+                .into_iter()
+                .filter(|&u| !self.in_command_range(u, hex))
                 .collect();
             if check.is_empty() {
                 continue;
@@ -132,14 +141,14 @@ impl BrothersAtWar {
             })
     }
 
-    /// A brigade recovers (3.21): its units on the map.
+    /// A brigade recovers (3.21, B36): its units on the map.
     pub fn recover_brigade(&mut self, b: BrigadeId) {
         let units: Vec<UnitId> = self
             .units_of_brigade(b)
             .into_iter()
             .filter(|&u| self.hex_of(u).is_some())
             .collect();
-        self.recover_units(&units, true);
+        self.recover_units(&units);
     }
 
     /// Applies one die to the first check waiting.
@@ -153,10 +162,11 @@ impl BrothersAtWar {
         match check.kind {
             CheckKind::Rally => {
                 let success = total >= SUCCESS;
-                if success {
-                    for &u in &check.units {
-                        self.now.units[u.index()].disrupted = false;
-                    }
+                for &u in &check.units {
+                    // B43 under its default (FINISH): a failed rally turns
+                    // the marker to its Finished side.
+                    self.now.units[u.index()].disrupted = false;
+                    self.now.units[u.index()].finished |= !success;
                 }
                 events.push(Event::Checked {
                     kind: check.kind,

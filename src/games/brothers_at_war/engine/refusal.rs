@@ -71,6 +71,9 @@ pub enum Refusal {
         /// To.
         to: Hex,
     },
+    /// No exit of the scenario's for this side is here (5.214, B20).
+    #[error("no exit for your side is at {0}")]
+    NoExit(Hex),
     /// Units may not leave the map unless the scenario allows it (5.214).
     #[error("{0} is not on the map")]
     OffMap(Hex),
@@ -113,8 +116,9 @@ pub enum Refusal {
     /// Deployed artillery limbers only as its first action (5.222).
     #[error("artillery limbers only as its first action")]
     LimberFirst,
-    /// Deploying a skirmisher is a unit's whole activation (5.26).
-    #[error("a unit deploys a skirmisher instead of any other action")]
+    /// A skirmisher is deployed by one unit, not by a stack acting as one
+    /// (5.26, B58).
+    #[error("one unit deploys a skirmisher, not a stack")]
     DeployFirst,
     /// Out of command units may not deploy skirmishers (4.3).
     #[error("an out of command unit may not deploy skirmishers")]
@@ -174,7 +178,7 @@ impl CitesRule for Refusal {
             Refusal::NotAStack(..) => "5.33",
             Refusal::ActiveCannotEnd(_) | Refusal::CannotEnd(..) => "5.32",
             Refusal::NotAdjacent { .. } | Refusal::Prohibited(_) => "5.21",
-            Refusal::OffMap(_) => "5.214",
+            Refusal::OffMap(_) | Refusal::NoExit(_) => "5.214",
             Refusal::River(_) => "5.213",
             Refusal::FormedInWoods(_) => "5.41",
             Refusal::Deployed => "5.42",

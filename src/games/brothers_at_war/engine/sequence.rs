@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::games::brothers_at_war::core::battle::Battle;
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::ids::{BrigadeId, Marker};
-use crate::games::brothers_at_war::core::order::OpFireRule;
+use crate::games::brothers_at_war::core::order::{OpFireRule, PassDiscard};
 use crate::games::brothers_at_war::core::state::{
     Activation, BrigadeState, BrothersAtWar, Dynamic, Place, Step, UnitState,
 };
@@ -86,6 +86,8 @@ impl BrothersAtWar {
                 deck,
                 discard: Vec::new(),
                 hands: [Vec::new(), Vec::new()],
+                ask_discard: [false, false],
+                pass_discard: None,
                 control,
                 activated_this_turn: Vec::new(),
                 free_due: Vec::new(),
@@ -126,14 +128,24 @@ impl BrothersAtWar {
                 }
                 return;
             }
+            if self.now.ended.is_none() {
+                self.now.ended = self.instant_victory();
+                if self.now.ended.is_some() {
+                    continue;
+                }
+            }
             if !self.now.draws.is_empty() {
                 if self.now.deck.is_empty() {
-                    // An empty deck deals nothing (only a card's effect
-                    // reshuffles, 11.3 card 45).
-                    self.now.draws.clear();
-                } else {
-                    return;
+                    // B4: the discard pile returns to the deck; with both
+                    // empty the draw is lost.
+                    self.now.deck = std::mem::take(&mut self.now.discard);
+                    self.now.deck.sort_unstable();
+                    if self.now.deck.is_empty() {
+                        self.now.draws.clear();
+                    }
+                    continue;
                 }
+                return;
             }
             if !self.now.checks.is_empty() {
                 return;
@@ -172,13 +184,27 @@ impl BrothersAtWar {
                         return;
                     }
                 }
-                Step::Recovery(b) => self.now.step = Step::Units(b),
+                Step::Recovery(b) => {
+                    // B50: command checks follow the rallies' results.
+                    self.queue_command_checks(b);
+                    self.now.step = Step::Units(b);
+                }
                 Step::Units(_) => return,
                 Step::PassDiscard(b) => {
                     let side = self.battle.brigade_side(b);
                     if self.now.hands[side.index()].len() > self.hand_size(side) {
-                        return;
+                        // B46: the card named in the pass, else asked.
+                        let card = match self.now.pass_discard.take() {
+                            Some(PassDiscard::Card(n)) => Some(n),
+                            Some(PassDiscard::New) => self.now.hands[side.index()].last().copied(),
+                            None => None,
+                        };
+                        match card.filter(|c| self.now.hands[side.index()].contains(c)) {
+                            Some(c) => self.discard_card(side, c, events),
+                            None => return,
+                        }
                     }
+                    self.now.pass_discard = None;
                     self.now.step = Step::Commander(b);
                 }
                 Step::Commander(b) => {
@@ -191,7 +217,10 @@ impl BrothersAtWar {
                 }
                 Step::EndDiscard(side) => {
                     if self.now.hands[side.index()].len() > self.hand_size(side) {
-                        return;
+                        if self.now.ask_discard[side.index()] {
+                            return;
+                        }
+                        self.auto_discard(side, events);
                     }
                     self.now.step = match side {
                         Side::Union => Step::EndDiscard(Side::Confederacy),
@@ -257,12 +286,12 @@ impl BrothersAtWar {
             self.now.countdown_box -= 1;
             self.now.cup.push(Marker::Countdown);
         }
-        self.now.cup.sort_unstable();
+        self.sort_cup();
         let remnants: Vec<_> = self
             .unit_ids()
             .filter(|&u| self.kind_of(u) == UnitKind::Remnant && self.hex_of(u).is_some())
             .collect();
-        self.recover_units(&remnants, false);
+        self.recover_units(&remnants);
         self.now.step = Step::Commitment(Side::Union);
     }
 
@@ -366,7 +395,7 @@ impl BrothersAtWar {
             Some(COUNTDOWN_SPACE) if self.now.countdown_box > 0 => {
                 self.now.countdown_box -= 1;
                 self.now.cup.push(Marker::Countdown);
-                self.now.cup.sort_unstable();
+                self.sort_cup();
                 events.push(Event::CountdownAdded);
             }
             Some(CARDS_SPACE) => {
@@ -404,6 +433,50 @@ impl BrothersAtWar {
         });
         self.recover_brigade(b);
         self.now.step = Step::Recovery(b);
+    }
+
+    /// Keeps the cup in its canonical order (B1): countdown markers first,
+    /// then activation markers by brigade id and marker number.
+    pub fn sort_cup(&mut self) {
+        let battle = Arc::clone(&self.battle);
+        let id = |b: BrigadeId| battle.scenario.brigades[b.index()].id.clone();
+        self.now.cup.sort_by_key(|m| match *m {
+            Marker::Countdown => (0, String::new(), 0),
+            Marker::Brigade(b, i) => (1, id(b), i),
+            Marker::Free(b) => (2, id(b), 0),
+        });
+    }
+
+    /// Discards a card from a hand, face up (11.2).
+    pub fn discard_card(&mut self, side: Side, card: u8, events: &mut Vec<Event>) {
+        let hand = &mut self.now.hands[side.index()];
+        if let Some(i) = hand.iter().position(|&c| c == card) {
+            hand.remove(i);
+            self.now.discard.push(card);
+            events.push(Event::Discarded { side, card });
+        }
+    }
+
+    /// B121's default discard: down to the hand size, cards of no effect
+    /// first, then those held longest.
+    fn auto_discard(&mut self, side: Side, events: &mut Vec<Event>) {
+        while self.now.hands[side.index()].len() > self.hand_size(side) {
+            let hand = &self.now.hands[side.index()];
+            let useless = hand.iter().copied().find(|&c| self.card_has_no_effect(c));
+            let Some(card) = useless.or_else(|| hand.first().copied()) else {
+                return;
+            };
+            self.discard_card(side, card, events);
+        }
+    }
+
+    /// Whether a card's kind is `no-effect` (B122).
+    fn card_has_no_effect(&self, card: u8) -> bool {
+        self.battle
+            .scenario
+            .cards
+            .iter()
+            .any(|c| c.numbers.contains(&card) && c.effect == "no-effect")
     }
 
     /// After the move commander step: out of command markers go (3.23),
