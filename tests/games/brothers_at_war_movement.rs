@@ -442,3 +442,100 @@ fn skirmishers_do_not_count_while_moving_and_a_disrupted_one_disbands() {
     g.disrupt(id(&g, "BSK"), "a test", &mut Vec::new());
     assert_eq!(g.unit(id(&g, "BSK")).place, Place::Display, "9.12");
 }
+
+#[test]
+fn units_leave_the_map_only_by_their_side_s_exits() {
+    let mut g = game();
+    only(&mut g, &[("1CAV", "0701")]);
+    activating(&mut g, "horse");
+    assert_eq!(refused(&mut g, "1CAV EXIT"), "5.214");
+    order(&mut g, "1CAV MOVE 0801").unwrap();
+    let e = order(&mut g, "1CAV EXIT").unwrap();
+    assert!(e.iter().any(|e| matches!(e, Event::Exited { .. })));
+    assert_eq!(g.unit(id(&g, "1CAV")).place, Place::Exited);
+    assert_eq!(g.now.exit_points, [1, 0]);
+    assert_eq!(
+        g.points(orderly::games::brothers_at_war::scenario::model::Side::Union),
+        3
+    );
+    let mut g = game();
+    only(&mut g, &[("1VA", "0801")]);
+    activating(&mut g, "gray");
+    assert_eq!(
+        refused(&mut g, "1VA EXIT"),
+        "5.214",
+        "the exit is the Union's"
+    );
+}
+
+#[test]
+fn a_unit_ending_beside_an_unactivated_stack_mate_finishes_both() {
+    let mut g = game();
+    only(&mut g, &[("2NYA", "0204"), ("2NYB", "0304")]);
+    activating(&mut g, "blue");
+    order(&mut g, "2NYA MOVE 0304").unwrap();
+    order(&mut g, "2NYA DONE").unwrap();
+    assert!(g.unit(id(&g, "2NYB")).finished, "B44: the hex's one marker");
+    assert_eq!(refused(&mut g, "2NYB MOVE 0404"), "1.51");
+}
+
+#[test]
+fn joining_a_disrupted_unit_disrupts_and_unforms_the_newcomer() {
+    let mut g = game();
+    only(&mut g, &[("1NY", "0204"), ("2NYB", "0304")]);
+    unit_mut(&mut g, "2NYB").disrupted = true;
+    activating(&mut g, "blue");
+    order(&mut g, "1NY MOVE 0304").unwrap();
+    let e = order(&mut g, "1NY DONE").unwrap();
+    assert!(e.contains(&Event::Unformed { unit: "1NY".into() }));
+    assert!(g.unit(id(&g, "1NY")).disrupted);
+}
+
+#[test]
+fn a_unit_holding_fire_in_a_finished_hex_takes_its_marker() {
+    let mut g = game();
+    only(&mut g, &[("2NYA", "0204"), ("2NYB", "0304")]);
+    unit_mut(&mut g, "2NYB").finished = true;
+    activating(&mut g, "blue");
+    order(&mut g, "2NYA MOVE 0304").unwrap();
+    order(&mut g, "2NYA HOLD").unwrap();
+    assert!(g.unit(id(&g, "2NYA")).finished, "B44, B57");
+}
+
+#[test]
+fn a_unit_may_deploy_its_skirmisher_after_moving() {
+    let mut g = game();
+    only(&mut g, &[("1NY", "0204")]);
+    activating(&mut g, "blue");
+    order(&mut g, "1NY MOVE 0304").unwrap();
+    order(&mut g, "1NY DEPLOY BSK").unwrap();
+    assert_eq!(g.unit(id(&g, "BSK")).place, Place::Map(hex("0304")));
+    assert_eq!(spent(&g), 0, "B58: the skirmisher has its full rating");
+}
+
+#[test]
+fn a_formation_change_that_leaves_no_points_finishes_the_unit() {
+    let mut g = game();
+    only(&mut g, &[("1CAV", "0601")]);
+    activating(&mut g, "horse");
+    // Mounted 8: two steps, then dismount (4): 4 spent, none left (B55).
+    order(&mut g, "1CAV MOVE 0602 0702").unwrap();
+    let e = order(&mut g, "1CAV FORM").unwrap();
+    assert!(e
+        .iter()
+        .any(|e| matches!(e, Event::Ended { finished: true, .. })));
+}
+
+#[test]
+fn a_commander_may_not_stand_next_to_an_enemy_unless_with_his_own_units() {
+    let mut g = game();
+    only(&mut g, &[("2NYA", "0304"), ("1VA", "0305")]);
+    activating(&mut g, "blue");
+    order(&mut g, "END").unwrap();
+    assert_eq!(
+        refused(&mut g, "COMMANDER 0205"),
+        "4.11",
+        "B47: 0205 touches 0305"
+    );
+    order(&mut g, "COMMANDER 0304").unwrap();
+}

@@ -27,7 +27,8 @@ use common::rng::XorShift;
 use orderly::games::brothers_at_war::core::event::Event;
 use orderly::games::brothers_at_war::core::state::{BrothersAtWar, Place, Step};
 use orderly::games::brothers_at_war::scenario::model::UnitKind;
-use orderly::games::Game;
+use orderly::games::brothers_at_war::scenario::registry;
+use orderly::games::{Game, GameOptions};
 
 fn gone(p: Place) -> bool {
     matches!(p, Place::Eliminated | Place::Removed | Place::Exited)
@@ -81,10 +82,10 @@ fn kind(e: &Event) -> String {
 }
 
 /// Plays one random game; returns the kinds of event it produced.
-fn play(seed: u64) -> BTreeMap<String, usize> {
+fn play(seed: u64, new: fn() -> BrothersAtWar) -> BTreeMap<String, usize> {
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let mut rng = XorShift::new(seed);
-    let mut g = game();
+    let mut g = new();
     let size = g.battle.unit_count();
     let mut remnants = 0;
     let mut log: Vec<String> = Vec::new();
@@ -154,7 +155,7 @@ fn play(seed: u64) -> BTreeMap<String, usize> {
 fn random_games_keep_every_property_and_reach_the_end() {
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     for seed in 0..40 {
-        for (k, n) in play(seed) {
+        for (k, n) in play(seed, game) {
             *seen.entry(k).or_default() += n;
         }
     }
@@ -191,10 +192,74 @@ fn random_games_keep_every_property_and_reach_the_end() {
 }
 
 #[test]
+fn random_games_of_the_demo_battle_keep_every_property_and_reach_the_end() {
+    let mut over = 0;
+    for seed in 0..8 {
+        over += play(seed, demo).get("Over").copied().unwrap_or(0);
+    }
+    assert_eq!(over, 8);
+}
+
+/// A new game of the built-in demo battle, "Tanner's Ford".
+fn demo() -> BrothersAtWar {
+    let g = BrothersAtWar::new(&GameOptions::default());
+    assert_eq!(g.battle.scenario.id, registry::DEMO);
+    g
+}
+
+#[test]
 fn a_new_game_waits_for_the_deal() {
     let g = game();
     let chance = g.chance().expect("the deal draws cards");
     assert_eq!(chance.outcomes, 8);
     assert_eq!(chance.private_to, Some(orderly::games::Seat::North));
     assert!(g.pending().is_none());
+}
+
+/// A position string with one of its numbers changed.
+fn mutated(text: &str, rng: &mut XorShift) -> String {
+    let digits: Vec<usize> = text
+        .char_indices()
+        .filter(|(_, c)| c.is_ascii_digit())
+        .map(|(i, _)| i)
+        .collect();
+    let mut out = text.to_string();
+    if digits.is_empty() {
+        return out;
+    }
+    let at = digits[rng.below(digits.len())];
+    let new = ["0", "9", "99", "255", "7"][rng.below(5)];
+    out.replace_range(at..at + 1, new);
+    out
+}
+
+#[test]
+fn a_damaged_position_is_refused_or_read_but_never_panics() {
+    let mut rng = XorShift::new(17);
+    let mut g = game();
+    let mut positions = Vec::new();
+    for _ in 0..300 {
+        positions.push(g.position());
+        if let Some(c) = g.chance() {
+            let o = g
+                .chance_order(rng.below(c.outcomes as usize) as u32)
+                .unwrap();
+            g.apply(&o).unwrap();
+        } else if g.pending().is_some() {
+            let legal = g.legal_orders();
+            g.apply(&legal[rng.below(legal.len())].clone()).unwrap();
+        } else {
+            break;
+        }
+    }
+    for text in positions.iter().step_by(3) {
+        for _ in 0..40 {
+            let bad = mutated(text, &mut rng);
+            if let Ok(read) = BrothersAtWar::from_position(&bad) {
+                let _ = read.legal_orders();
+                let _ = read.chance();
+                let _ = read.outcome();
+            }
+        }
+    }
 }

@@ -457,3 +457,123 @@ fn the_test_battle_passes_the_scenario_check() {
         orderly::games::brothers_at_war::scenario::check(common::brothersatwar::SKIRMISH);
     assert!(problems.is_empty(), "{problems:#?}");
 }
+
+#[test]
+fn a_failed_rally_turns_the_marker_to_finished_and_skips_the_command_check() {
+    let mut g = game();
+    only(&mut g, &[("1VA", "0505")]);
+    unit_mut(&mut g, "1VA").disrupted = true;
+    let gray = brigade(&g, "gray");
+    g.now.brigades[gray.index()].commander = None;
+    activating(&mut g, "gray");
+    g.recover_brigade(gray);
+    g.now.step = Step::Recovery(gray);
+    // No enemy on the map: +1 for distance (B32); 3 + 1 fails.
+    assert_eq!(g.now.checks[0].bonus, 1);
+    g.apply(&Order::Roll(vec![3])).unwrap();
+    let u = g.unit(id(&g, "1VA"));
+    assert!(!u.disrupted && u.finished, "B43: FINISH by default");
+    assert!(
+        g.now.checks.is_empty(),
+        "B50: a Finished unit checks no command"
+    );
+    assert_eq!(g.pending().unwrap().kind, Decision::Activate);
+}
+
+#[test]
+fn the_cup_lists_countdowns_first_then_markers_by_brigade_id() {
+    let mut g = game();
+    quiet(&mut g);
+    g.now.step = Step::Preparation;
+    let mut events = Vec::new();
+    g.advance(&mut events);
+    let names: Vec<String> = g
+        .now
+        .cup
+        .iter()
+        .map(|m| match m {
+            Marker::Countdown => "countdown".to_string(),
+            Marker::Brigade(b, i) => format!("{} {i}", g.brigade_name(*b)),
+            Marker::Free(b) => format!("free {}", g.brigade_name(*b)),
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "countdown",
+            "blue 0",
+            "blue 1",
+            "gray 0",
+            "gray 1",
+            "horse 0",
+            "usart 0"
+        ]
+    );
+}
+
+#[test]
+fn an_empty_deck_takes_back_the_discard_pile() {
+    let mut g = game();
+    quiet(&mut g);
+    g.now.deck.clear();
+    g.now.discard = vec![7, 3];
+    g.now.hands = [vec![1], vec![2, 4]];
+    g.now.step = Step::EndDraw;
+    let mut events = Vec::new();
+    g.advance(&mut events);
+    assert_eq!(g.now.deck, vec![3, 7], "B4");
+    assert!(g.now.discard.is_empty());
+    assert_eq!(g.chance().unwrap().outcomes, 2);
+}
+
+#[test]
+fn a_free_activation_counts_as_activity_at_clean_up() {
+    let mut g = game();
+    quiet(&mut g);
+    let horse = brigade(&g, "horse");
+    g.now.brigades[horse.index()].reserve = 1;
+    g.now.brigades[horse.index()].free_this_turn = true;
+    let mut events = Vec::new();
+    g.clean_up(&mut events);
+    assert_eq!(g.brigade(horse).reserve, 1, "B41");
+    assert!(!g.now.free_due.contains(&horse), "2.321: not two in a row");
+}
+
+#[test]
+fn a_pass_may_name_its_discard_in_advance() {
+    let mut g = game();
+    activating(&mut g, "blue");
+    g.now.hands = [vec![1, 2], vec![]];
+    assert_eq!(refused(&mut g, "PASS DISCARD 5"), "11.2");
+    order(&mut g, "PASS DISCARD NEW").unwrap();
+    let card = match g.chance_order(0).unwrap() {
+        Order::Card(c) => c,
+        other => panic!("{other}"),
+    };
+    let e = draw(&mut g, &[0]);
+    assert!(e.contains(&Event::Discarded {
+        side: Side::Union,
+        card
+    }));
+    assert_eq!(g.now.hands[0], vec![1, 2]);
+    assert_eq!(g.pending().unwrap().kind, Decision::MoveCommander);
+}
+
+#[test]
+fn a_broken_brigade_s_remnant_stands_where_it_is_farthest_from_the_enemy() {
+    let mut g = game();
+    only(
+        &mut g,
+        &[("1VA", "0505"), ("2VA", "0805"), ("2NYA", "0504")],
+    );
+    let gray = brigade(&g, "gray");
+    let mut events = Vec::new();
+    g.break_brigade(gray, true, &mut events);
+    let r = g.unit_named("REM1").unwrap();
+    assert_eq!(
+        g.hex_of(r),
+        Some(hex("0805")),
+        "B110: 4 hexes from 2NYA, not 1"
+    );
+    assert_eq!(g.ratings(r).firepower, 1, "the scenario's generic remnant");
+}

@@ -80,7 +80,34 @@ fn check(battle: &Battle, now: &Dynamic) -> Result<(), ParseError> {
     let lists_ok = now.free_due.iter().chain(&now.free_queue).all(brigade_ok)
         && now.units[..units].iter().all(|u| u.generic.is_none())
         && now.units[units..].iter().all(|u| u.generic.is_some());
+    let map = &battle.map;
+    let hexes_ok = now.units.iter().all(|u| match u.place {
+        super::state::Place::Map(h) => map.contains(h),
+        _ => true,
+    }) && now
+        .brigades
+        .iter()
+        .all(|b| b.commander.is_none_or(|h| map.contains(h)))
+        && now.control.keys().all(|&h| map.contains(h));
+    let mut cards: Vec<u8> = battle
+        .scenario
+        .cards
+        .iter()
+        .flat_map(|c| c.numbers.iter().copied())
+        .collect();
+    cards.sort_unstable();
+    let mut held: Vec<u8> = now
+        .deck
+        .iter()
+        .chain(&now.discard)
+        .chain(now.hands.iter().flatten())
+        .copied()
+        .collect();
+    held.sort_unstable();
+    let cards_ok = held == cards;
     if !markers_ok
+        || !hexes_ok
+        || !cards_ok
         || !step_ok
         || !lists_ok
         || !checks_ok

@@ -430,9 +430,11 @@ impl BrothersAtWar {
         let sk = self
             .unit_named(skirmisher)
             .ok_or_else(|| Refusal::NoSuchUnit(skirmisher.to_string()))?;
+        // B58: at any point of the unit's activation, but by one unit, not
+        // a stack acting as one.
         if self
             .group()
-            .is_some_and(|g| g.units.contains(&u) && (g.spent > 0 || g.units.len() > 1))
+            .is_some_and(|g| g.units.contains(&u) && g.units.len() > 1)
         {
             return Err(Refusal::DeployFirst);
         }
@@ -465,6 +467,10 @@ impl BrothersAtWar {
         }
         if self.adjacent_to(hex, self.side_of(u).other()) {
             return Err(Refusal::DeployAdjacent);
+        }
+        // Deploying ends the unit's activation where it stands (5.32).
+        if !self.can_end(&[u], hex) {
+            return Err(Refusal::CannotEnd(self.unit_name(u), hex));
         }
         if let Some(a) = self.now.activation.as_mut() {
             a.group = None;

@@ -204,7 +204,12 @@ impl BrothersAtWar {
             (Step::Commander(b), Order::Commander(to)) => {
                 if let Some(h) = to {
                     let side = self.battle.brigade_side(b);
-                    if !open_to_movement(&self.battle.map, *h) || self.occupied_by(*h, side.other())
+                    // B47: open, free of enemies, and not next to one unless
+                    // a unit of his side holds the hex.
+                    let exposed = self.adjacent_to(*h, side.other()) && !self.occupied_by(*h, side);
+                    if !open_to_movement(&self.battle.map, *h)
+                        || self.occupied_by(*h, side.other())
+                        || exposed
                     {
                         return Err(Refusal::CommanderHex(*h));
                     }

@@ -14,7 +14,9 @@ use crate::games::brothers_at_war::scenario::Scenario;
 pub const DEMO: &str = "tanners-ford";
 
 /// The built-in scenario files, compiled in: orderly's own battles only.
-const BUILT_IN: &[&str] = &[];
+const BUILT_IN: &[&str] = &[include_str!(
+    "../../../../data/brothers-at-war/tanners-ford.toml"
+)];
 
 fn table() -> &'static Mutex<BTreeMap<String, Arc<Battle>>> {
     static TABLE: OnceLock<Mutex<BTreeMap<String, Arc<Battle>>>> = OnceLock::new();
@@ -23,8 +25,8 @@ fn table() -> &'static Mutex<BTreeMap<String, Arc<Battle>>> {
         for text in BUILT_IN {
             // A built-in file that does not load is a bug caught by the
             // registry's tests; the battle is left out rather than panicking.
-            if let Ok(s) = toml::from_str::<Scenario>(text) {
-                if let Ok(b) = Battle::new(s) {
+            if let Ok(checked) = super::load(text) {
+                if let Ok(b) = Battle::new(checked.scenario) {
                     t.insert(b.scenario.id.clone(), Arc::new(b));
                 }
             }
@@ -59,12 +61,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_built_in_file_loads() {
+    fn every_built_in_file_passes_the_check_and_is_registered() {
         for text in BUILT_IN {
-            let s: Scenario = toml::from_str(text).expect("a built-in scenario reads");
-            let id = s.id.clone();
-            Battle::new(s).expect("a built-in scenario compiles");
+            let checked = crate::games::brothers_at_war::scenario::load(text)
+                .unwrap_or_else(|p| panic!("a built-in scenario checks: {p:?}"));
+            let id = checked.scenario.id.clone();
+            Battle::new(checked.scenario).expect("a built-in scenario compiles");
             assert!(get(&id).is_some());
         }
+        assert!(get(DEMO).is_some(), "the demo is built in");
     }
 }
