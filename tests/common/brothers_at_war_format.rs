@@ -348,6 +348,7 @@ pub struct Step {
 pub struct Expect {
     pub result: Outcome,
     pub rule: Option<String>,
+    pub target: Option<String>,
     pub mp_spent: Option<u8>,
     pub mp_left: Option<u8>,
     pub range: Option<u8>,

@@ -7,9 +7,11 @@
 //! what the README lets them say: every file parses with exactly the README's fields, every
 //! hex lies inside its case's map, every chain of hexes joins neighbours, only terrain of
 //! the chart is used, every cited rule number exists in the rulebook, and the numbers a
-//! case states agree with each other (dice against firepower, hits against dice, saves
-//! against their factors, ranges against the map). When the engine lands, the engine
-//! harness will replay every case's steps against it and check every expectation.
+//! case states agree with each other (dice against firepower, hits against dice and the
+//! cap under both readings of Q7, saves against their factors, retreat saves against the
+//! retreat's length, ranges against the map, choices against the README's list). When the
+//! engine lands, the engine harness will replay every case's steps against it, through
+//! `tests/common/brothers_at_war_format.rs`, and check every expectation.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -320,6 +322,12 @@ fn hexes_named(case: &Case) -> Vec<(String, &str)> {
                 .map(|h| (h.clone(), "step.side_of_line")),
         );
         out.extend(step.target.iter().map(|h| (h.clone(), "step.target")));
+        out.extend(
+            step.expect
+                .target
+                .iter()
+                .map(|h| (h.clone(), "expect.target")),
+        );
         for after in &step.expect.units {
             if let Some(hex) = after.hex.as_ref().filter(|h| *h != "display") {
                 out.push((hex.clone(), "expect.units"));
@@ -648,6 +656,16 @@ fn check_dice(at: &str, step: &Step) {
             hits.saturating_sub(saved),
             "{at}: unsaved = hits - saves"
         );
+        // Q7: whether the cap of 6.5 bites before or after saves (B68 says after), the
+        // dice of a case are chosen so that both readings leave the same hits.
+        if let (true, Some(cap)) = (attacks && !step.dice.is_empty(), e.max_hits) {
+            let scored = successes(&step.dice, e.to_hit.unwrap_or(5));
+            assert_eq!(
+                unsaved,
+                scored.saturating_sub(saved).min(cap),
+                "{at}: the dice let the two readings of the cap differ (Q7)"
+            );
+        }
     }
     if !step.retreat.is_empty() && !e.save_factors.is_empty() && attacks {
         // 6.7 gives one save for a retreat; 6.72 two when cavalry goes 3 or 4 hexes.
@@ -688,7 +706,8 @@ fn ranges_and_paths_agree_with_where_units_stand() {
                         "{at}: the path does not start next to the unit"
                     );
                 }
-                if let (Some(range), Some(target)) = (step.expect.range, &step.target) {
+                let target = step.expect.target.as_ref().or(step.target.as_ref());
+                if let (Some(range), Some(target)) = (step.expect.range, target) {
                     let target = Hex::parse(target).expect("checked");
                     let on_map: Vec<Hex> = step
                         .units
