@@ -386,6 +386,23 @@ fn track(case: &Case) -> ActivationTrack {
     }
 }
 
+/// Every hex of the case's map, as a key hex worth nothing (2.41).
+fn key_hexes(case: &Case) -> Result<Vec<m::KeyHex>, String> {
+    let last = hex(&case.map.last)?;
+    let mut out = Vec::new();
+    for c in 1..=last.column() {
+        for r in 1..=last.row() {
+            let at = Hex::new(c, r).ok_or("a hex off the grid")?;
+            out.push(m::KeyHex {
+                at,
+                points: 0,
+                controlled_by: None,
+            });
+        }
+    }
+    Ok(out)
+}
+
 /// The case as a battle of its own.
 pub fn scenario(case: &Case, chart: &Chart) -> Result<Scenario, String> {
     let (hexside, upslope) = hexsides(chart);
@@ -413,8 +430,10 @@ pub fn scenario(case: &Case, chart: &Chart) -> Result<Scenario, String> {
         activation: track(case),
         off_board,
         cards: Vec::new(),
+        // The cases follow the control of every hex (2.41), so every hex is a key hex,
+        // worth no points.
         victory: Victory {
-            hexes: Vec::new(),
+            hexes: key_hexes(case)?,
             per_broken_brigade: 0,
             per_casualty: 0,
             instant: Vec::new(),
@@ -516,11 +535,49 @@ pub fn game(case: &Case, chart: &Chart) -> Result<BrothersAtWar, String> {
     g.now.activation = None;
     g.now.free_queue.clear();
     g.now.ended = None;
+    // The brigades whose markers reached the track this turn (2.32 c): those on the case's
+    // track, or, with no track written, those the case does not call inactive.
+    g.now.activated_this_turn = case
+        .brigades
+        .iter()
+        .filter(|b| match st.track.is_empty() {
+            true => !b.inactive,
+            false => st.track.contains(&b.id),
+        })
+        .filter_map(|b| g.battle.brigade_named(&b.id))
+        .collect();
+    for b in case.brigades.iter().filter(|b| b.free_last_turn) {
+        if let Some(id) = g.battle.brigade_named(&b.id) {
+            g.now.brigades[id.index()].free_this_turn = true;
+        }
+    }
+    let first = case.steps.first().map(|s| s.action);
+    let mut events = Vec::new();
     match st.phase.unwrap_or(Phase::Activation) {
         // A case that opens with a draw from the cup stands at the selection step (2.21).
+        Phase::Activation if first == Some(f::Action::DrawMarker) => g.now.step = Step::Select,
+        // A case that opens with a recovery or a check stands just before its brigade's
+        // marker is drawn: the engine's own activation then recovers it (2.22, 3.21).
         Phase::Activation
-            if case.steps.first().map(|s| s.action) == Some(f::Action::DrawMarker) =>
+            if matches!(
+                first,
+                Some(f::Action::Recover | f::Action::RallyCheck | f::Action::CommandCheck)
+            ) =>
         {
+            let name = active(case).ok_or("no brigade activates")?;
+            let b = g
+                .battle
+                .brigade_named(&name)
+                .ok_or(format!("no brigade {name}"))?;
+            if !g
+                .now
+                .cup
+                .iter()
+                .any(|m| matches!(m, Marker::Brigade(x, _) if *x == b))
+            {
+                g.now.cup.push(Marker::Brigade(b, 0));
+                g.sort_cup();
+            }
             g.now.step = Step::Select;
         }
         Phase::Activation => {
@@ -539,7 +596,17 @@ pub fn game(case: &Case, chart: &Chart) -> Result<BrothersAtWar, String> {
             });
             g.now.step = Step::Units(b);
         }
-        Phase::Preparation => g.now.step = Step::Preparation,
+        // A preparation is reached the engine's way: the turn before ends (its clean up
+        // decides the free activations due, 2.32, 2.321) and the next one is prepared.
+        Phase::Preparation => {
+            g.now.step = Step::Cleanup;
+            g.advance(&mut events);
+        }
+        // The fate check step queues its checks as the engine reaches it (2.33).
+        Phase::End if first == Some(f::Action::FateCheck) => {
+            g.now.step = Step::Fate;
+            g.advance(&mut events);
+        }
         Phase::End => g.now.step = Step::Cleanup,
     }
     Ok(g)

@@ -8,12 +8,16 @@
 use std::collections::BTreeMap;
 use std::fs;
 
+#[path = "../common/brothers_at_war_compare.rs"]
+mod compare;
 #[path = "../common/brothers_at_war_format.rs"]
 mod format;
 #[path = "../common/brothers_at_war_replay.rs"]
 mod replay;
 #[path = "../common/brothers_at_war_setup.rs"]
 mod setup;
+#[path = "../common/brothers_at_war_steps.rs"]
+mod steps;
 
 use format::CaseFile;
 use replay::Replay;

@@ -1,0 +1,150 @@
+//! A rule case's step worded as what the engine is told: orders as players write them,
+//! and the chance and automatic steps the service or the engine itself makes (a marker
+//! drawn, dice for the checks waiting, the clean up step). A step that cannot be worded
+//! yet says why and which part of the engine it waits for.
+
+use orderly::games::brothers_at_war::core::state::CheckKind;
+
+use crate::format::{self as f, Action, Case};
+use crate::setup;
+
+/// One thing the engine is told.
+#[derive(Debug)]
+pub enum Op {
+    /// An order as players write it.
+    Order(String),
+    /// The marker of this name drawn from the cup (2.21); none: the active brigade's,
+    /// when the game stands at the selection step (a case opening with its recovery).
+    Draw(Option<String>),
+    /// The step's dice rolled for the check of this kind waiting for its units or
+    /// brigade (3.211, 4.31, 2.33).
+    Check(CheckKind),
+    /// The clean up step (2.32), which the engine runs by itself: no order.
+    CleanUp,
+    /// The free activation of this brigade (2.321), which the engine places by itself
+    /// during the preparation phase: the step only looks for it.
+    Free(String),
+}
+
+/// The operations of one step, or why it cannot be worded yet.
+pub fn ops(case: &Case, step: &f::Step) -> Result<Vec<Op>, String> {
+    let units = step.units.join(" ");
+    let pending = |why: &str| Err(why.to_string());
+    let mut out = Vec::new();
+    match step.action {
+        Action::Move => {
+            if !step.path.is_empty() {
+                out.push(Op::Order(format!("{units} MOVE {}", step.path.join(" "))));
+            }
+            match step.choice.as_deref() {
+                Some("end") => out.push(Op::Order(format!("{units} DONE"))),
+                Some("exit_map") => out.push(Op::Order(format!("{units} EXIT"))),
+                Some(other) => return Err(format!("harness: move choice {other} not worded")),
+                None => {}
+            }
+        }
+        Action::ChangeFormation => out.push(Op::Order(format!("{units} FORM"))),
+        Action::HoldFire => out.push(Op::Order(format!("{units} HOLD"))),
+        Action::EndActivation => out.push(Op::Order(format!("{units} DONE"))),
+        Action::DeploySkirmisher => {
+            let sk = step
+                .skirmisher
+                .as_deref()
+                .ok_or("a deploy without skirmisher")?;
+            if step.choice.as_deref() == Some("independent") {
+                return pending(
+                    "engine: no order places an independent skirmisher away from its parent (9.19 b)",
+                );
+            }
+            let mounted = step.formation == Some(f::Formation::Mounted);
+            let m = if mounted { " MOUNTED" } else { "" };
+            out.push(Op::Order(format!("{units} DEPLOY {sk}{m}")));
+        }
+        Action::DisbandSkirmisher => {
+            let sk = step
+                .skirmisher
+                .as_deref()
+                .or(step.units.first().map(|s| s.as_str()));
+            out.push(Op::Order(format!(
+                "{} DISBAND",
+                sk.ok_or("a disband without skirmisher")?
+            )));
+        }
+        Action::Pass => {
+            if step.expect.hands.is_some() || case.state.hands.is_some() {
+                return pending(
+                    "battle cards (11): the harness builds no deck of the 11.3 cards yet",
+                );
+            }
+            out.push(Op::Order("PASS".to_string()));
+        }
+        Action::MoveCommander => {
+            let to = step
+                .target
+                .as_deref()
+                .ok_or("a commander move without target")?;
+            if step.brigade.is_some() && step.brigade != setup::active(case) {
+                return pending(
+                    "engine: no order displaces another brigade's commander (4.12, B47)",
+                );
+            }
+            out.push(Op::Order("END".to_string()));
+            out.push(Op::Order(format!("COMMANDER {to}")));
+        }
+        Action::Fire => {
+            let at = step
+                .target
+                .as_deref()
+                .ok_or("engine: no order fires at an off-board battery (9.43)")?;
+            out.push(Op::Order(format!("{units} FIRE {at}")));
+        }
+        Action::Assault => out.push(Op::Order(format!("{units} MOVE {}", step.path.join(" ")))),
+        Action::Retreat => out.push(Op::Order(format!("RETREAT {}", step.path.join(" ")))),
+        Action::SpendReserve => out.push(Op::Order("SPEND RESERVE".to_string())),
+        Action::OpportunityFire | Action::PointBlankFire => {
+            return pending("engine: no order for a reaction fire yet (6.12, 6.15: baw-combat)")
+        }
+        Action::EliminateSkirmisher => {
+            return pending(
+                "engine: no order trades a skirmisher for a reserve yet (8.133: baw-combat)",
+            )
+        }
+        Action::PlayCard => {
+            return pending("battle cards (11): the harness builds no deck of the 11.3 cards yet")
+        }
+        Action::DrawMarker if step.expect.hands.is_some() => {
+            return pending("battle cards (11): the harness builds no deck of the 11.3 cards yet")
+        }
+        Action::DrawMarker => match step.choice.as_deref() {
+            Some("free") => out.push(Op::Free(
+                step.brigade.clone().ok_or("a free draw without brigade")?,
+            )),
+            Some(marker) => out.push(Op::Draw(Some(marker.to_string()))),
+            None => return Err("a draw without the marker drawn".to_string()),
+        },
+        Action::Recover => {
+            out.push(Op::Draw(None));
+        }
+        Action::RallyCheck if step.choice.as_deref() == Some("keep_disrupted") => {
+            return pending(
+                "engine: no RALLYFAIL STAY instruction yet (3.211, B43: it always finishes)",
+            )
+        }
+        Action::RallyCheck => out.extend([Op::Draw(None), Op::Check(CheckKind::Rally)]),
+        Action::CommandCheck => out.extend([Op::Draw(None), Op::Check(CheckKind::Command)]),
+        Action::FateCheck if step.choice.as_deref() == Some("disrupt_and_move") => {
+            return pending("engine: no FATE instruction but RECOVER yet (2.33 b)")
+        }
+        // The engine places the remnant itself (B110); a case refusing the hex it names
+        // cannot be ordered.
+        Action::FateCheck if step.target.is_some() && step.expect.rule.is_some() => {
+            return pending("engine: no order names the remnant's hex (2.33, B110: PATHS ASK)")
+        }
+        Action::FateCheck => out.push(Op::Check(CheckKind::Fate)),
+        Action::CleanUp => out.push(Op::CleanUp),
+        Action::DiscardAndDraw => {
+            return pending("battle cards (11): the harness builds no deck of the 11.3 cards yet")
+        }
+    }
+    Ok(out)
+}
