@@ -32,7 +32,7 @@ enum Done {
     Accepted {
         mp: Option<(u8, u8)>,
         events: Vec<Event>,
-        before: BrothersAtWar,
+        before: Box<BrothersAtWar>,
     },
     Refused(Refusal),
     /// The engine does nothing for this step (no check waits, no marker placed): why.
@@ -237,7 +237,7 @@ fn apply(g: &mut BrothersAtWar, case: &Case, step: &f::Step) -> Result<Done, Str
             (None, None) => last,
         };
     }
-    let before = g.clone();
+    let before = Box::new(g.clone());
     *g = next;
     let mp = last
         .map(|(spent, allowance)| (spent.saturating_sub(start), allowance.saturating_sub(spent)));
