@@ -69,6 +69,7 @@ pub fn activating(g: &mut BrothersAtWar, brigade: &str) {
         acted: Vec::new(),
         disbanded: Vec::new(),
         entered: Vec::new(),
+        independent: false,
         group: None,
     });
     g.now.step = Step::Units(b);

@@ -539,3 +539,63 @@ fn a_commander_may_not_stand_next_to_an_enemy_unless_with_his_own_units() {
     );
     order(&mut g, "COMMANDER 0304").unwrap();
 }
+
+#[test]
+fn a_lone_commander_next_to_an_enemy_is_displaced_to_his_nearest_unit() {
+    let mut g = game();
+    only(&mut g, &[("2NYA", "0405"), ("1VA", "0505")]);
+    activating(&mut g, "blue");
+    let gray = g.battle.brigade_named("gray").unwrap();
+    assert_eq!(g.brigade(gray).commander, Some(hex("0506")));
+    let e = order(&mut g, "2NYA MOVE 0406").unwrap();
+    // 4.12, B47: 0505 holds his 1VA, so he may stand there though an
+    // enemy is next to it.
+    assert!(e.contains(&Event::Displaced {
+        brigade: "gray".into(),
+        to: Some(hex("0505"))
+    }));
+    assert_eq!(g.brigade(gray).commander, Some(hex("0505")));
+}
+
+#[test]
+fn an_independent_skirmisher_deploys_by_its_commander_at_recovery_only() {
+    let mut g = game();
+    only(&mut g, &[("1NY", "0204")]);
+    activating(&mut g, "blue");
+    // Col. Ash is at 0201: 0302 is not next to him, 0202 is.
+    assert_eq!(refused(&mut g, "ISK MOVE 0302"), "9.13");
+    order(&mut g, "ISK MOVE 0202").unwrap();
+    assert_eq!(g.unit(id(&g, "ISK")).place, Place::Map(hex("0202")));
+    // Ready: it may activate now, as any unit of the brigade.
+    order(&mut g, "ISK MOVE 0102").unwrap();
+    let mut g = game();
+    only(&mut g, &[("1NY", "0204")]);
+    activating(&mut g, "blue");
+    order(&mut g, "1NY MOVE 0304").unwrap();
+    assert_eq!(
+        refused(&mut g, "ISK MOVE 0202"),
+        "9.13",
+        "after a unit acted"
+    );
+}
+
+#[test]
+fn a_disbanded_independent_skirmisher_waits_two_turns_and_leaves_when_its_brigade_exhausts() {
+    let mut g = game();
+    only(&mut g, &[("ISK", "0202")]);
+    activating(&mut g, "blue");
+    order(&mut g, "ISK DISBAND").unwrap();
+    assert_eq!(
+        g.unit(id(&g, "ISK")).place,
+        Place::Track(3),
+        "9.19 c: turn 1 + 2"
+    );
+    g.now.turn = 2;
+    g.now.step = Step::Advance;
+    g.now.activation = None;
+    g.advance(&mut Vec::new());
+    assert_eq!(g.unit(id(&g, "ISK")).place, Place::Display);
+    let blue = g.battle.brigade_named("blue").unwrap();
+    g.exhaust(blue);
+    assert_eq!(g.unit(id(&g, "ISK")).place, Place::Removed, "9.19 d");
+}

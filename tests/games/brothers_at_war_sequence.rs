@@ -409,6 +409,7 @@ fn a_pass_draws_a_card_and_a_hand_over_its_size_discards_one() {
     let mut g = game();
     activating(&mut g, "blue");
     g.now.hands = [vec![1, 2], vec![]];
+    g.now.deck.retain(|&c| c > 2);
     order(&mut g, "PASS").unwrap();
     assert_eq!(g.chance().unwrap().private_to, Some(Seat::North));
     draw(&mut g, &[0]);
@@ -544,6 +545,7 @@ fn a_pass_may_name_its_discard_in_advance() {
     let mut g = game();
     activating(&mut g, "blue");
     g.now.hands = [vec![1, 2], vec![]];
+    g.now.deck.retain(|&c| c > 2);
     assert_eq!(refused(&mut g, "PASS DISCARD 5"), "11.2");
     order(&mut g, "PASS DISCARD NEW").unwrap();
     let card = match g.chance_order(0).unwrap() {
@@ -576,4 +578,27 @@ fn a_broken_brigade_s_remnant_stands_where_it_is_farthest_from_the_enemy() {
         "B110: 4 hexes from 2NYA, not 1"
     );
     assert_eq!(g.ratings(r).firepower, 1, "the scenario's generic remnant");
+}
+
+#[test]
+fn breaking_enough_brigades_wins_at_once() {
+    use orderly::games::brothers_at_war::scenario::model::Instant;
+    use orderly::games::brothers_at_war::scenario::{registry, Scenario};
+    let mut s: Scenario = toml::from_str(common::brothersatwar::SKIRMISH).unwrap();
+    s.id = "test-skirmish-broken".into();
+    s.victory.instant = vec![Instant {
+        side: Side::Union,
+        control: Vec::new(),
+        broken_brigades: Some(1),
+    }];
+    let b = registry::register(s).unwrap();
+    let mut g = BrothersAtWar::start(b);
+    let gray = brigade(&g, "gray");
+    let mut events = Vec::new();
+    g.break_brigade(gray, false, &mut events);
+    assert!(g.outcome().is_none(), "judged as the game goes on (B131)");
+    g.advance(&mut events);
+    let o = g.outcome().unwrap();
+    assert_eq!(o.reason, Ending::InstantBroken(Side::Union));
+    assert_eq!(o.result, GameResult::Win(Seat::North));
 }

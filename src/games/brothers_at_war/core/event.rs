@@ -152,6 +152,14 @@ pub enum Event {
         /// Where.
         to: Option<Hex>,
     },
+    /// A lone commander next to an enemy was displaced (4.12); `to` none
+    /// when no hex could take him (he leaves the map until placed).
+    Displaced {
+        /// The brigade.
+        brigade: String,
+        /// Where.
+        to: Option<Hex>,
+    },
     /// A brigade's markers go to the track: committed next turn (3.15, 3.151).
     Committed {
         /// The brigade.
@@ -275,6 +283,10 @@ impl fmt::Display for Event {
             Event::CommanderMoved { brigade, to } => match to {
                 Some(h) => write!(f, "{brigade} commander to {h}"),
                 None => write!(f, "{brigade} commander stays"),
+            },
+            Event::Displaced { brigade, to } => match to {
+                Some(h) => write!(f, "{brigade} commander displaced to {h}"),
+                None => write!(f, "{brigade} commander displaced off the map"),
             },
             Event::Committed { brigade } => write!(f, "{brigade} committed"),
             Event::ReserveRecovered { brigade } => write!(f, "{brigade} recovers a reserve"),

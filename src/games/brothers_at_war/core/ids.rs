@@ -28,8 +28,9 @@ impl BrigadeId {
     }
 }
 
-/// A marker of the activation display (3.1, 3.13, 2.321).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// A marker of the activation display (3.1, 3.13, 2.321), written
+/// compactly ([`super::compact`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Marker {
     /// One of a brigade's activation markers (its first or second, 3.1).
     Brigade(BrigadeId, u8),

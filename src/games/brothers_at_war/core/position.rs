@@ -34,11 +34,31 @@ impl BrothersAtWar {
                 "the position was written for another version of {id}"
             )));
         }
-        let now: Dynamic =
+        let mut now: Dynamic =
             serde_json::from_str(state).map_err(|e| ParseError::new(e.to_string()))?;
+        now.deck = deck(&battle, &now)?;
         check(&battle, &now)?;
         Ok(BrothersAtWar { battle, now })
     }
+}
+
+/// The deck: the battle's cards neither in a hand nor discarded, sorted.
+fn deck(battle: &Battle, now: &Dynamic) -> Result<Vec<u8>, ParseError> {
+    let mut deck: Vec<u8> = battle
+        .scenario
+        .cards
+        .iter()
+        .flat_map(|c| c.numbers.iter().copied())
+        .collect();
+    for card in now.discard.iter().chain(now.hands.iter().flatten()) {
+        let i = deck
+            .iter()
+            .position(|c| c == card)
+            .ok_or_else(|| ParseError::new(format!("card {card} is not in the battle's deck")))?;
+        deck.remove(i);
+    }
+    deck.sort_unstable();
+    Ok(deck)
 }
 
 /// The indexes and counts a position holds fit its battle.

@@ -39,10 +39,13 @@ pub enum Place {
     Exited,
     /// On an off-board artillery card (9.4): never moves.
     OffBoard,
+    /// A disbanded independent skirmisher on the turn track, back on its
+    /// brigade's display at this turn's reinforcement step (9.19 c).
+    Track(u8),
 }
 
-/// One unit's state.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// One unit's state (written compactly, [`super::compact`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnitState {
     /// Where it is.
     pub place: Place,
@@ -58,8 +61,9 @@ pub struct UnitState {
     pub generic: Option<Side>,
 }
 
-/// One brigade's state: its commander and its display (8.0).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// One brigade's state: its commander and its display (8.0), written
+/// compactly ([`super::compact`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BrigadeState {
     /// Its commander's hex; `None` while off the map.
     pub commander: Option<Hex>,
@@ -85,13 +89,17 @@ pub struct BrigadeState {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Group {
     /// Its units (one, or the two of a stack).
+    #[serde(rename = "u")]
     pub units: Vec<UnitId>,
     /// Movement points spent.
+    #[serde(rename = "mp")]
     pub spent: u8,
     /// Every hex entered so far was along a road from a road hex where the
     /// activation began (5.212).
+    #[serde(rename = "rm")]
     pub road_march: bool,
     /// It has made a move action (out of command disruption, 4.3).
+    #[serde(rename = "mv")]
     pub moved: bool,
 }
 
@@ -99,17 +107,26 @@ pub struct Group {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Activation {
     /// The brigade.
+    #[serde(rename = "b")]
     pub brigade: BrigadeId,
     /// It is a free activation (2.321).
+    #[serde(rename = "f")]
     pub free: bool,
     /// Units that have activated (a unit activates once).
+    #[serde(rename = "ac")]
     pub acted: Vec<UnitId>,
     /// Skirmishers disbanded in this activation: they may not deploy
     /// again in it (9.14).
+    #[serde(rename = "ds")]
     pub disbanded: Vec<UnitId>,
     /// Reinforcements that entered in this activation: in command (4.32).
+    #[serde(rename = "en")]
     pub entered: Vec<UnitId>,
+    /// An independent skirmisher deployed at this recovery (9.19 b).
+    #[serde(rename = "is", default)]
+    pub independent: bool,
     /// The unit or stack spending movement points now.
+    #[serde(rename = "g")]
     pub group: Option<Group>,
 }
 
@@ -128,12 +145,16 @@ pub enum CheckKind {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Check {
     /// What it is.
+    #[serde(rename = "k")]
     pub kind: CheckKind,
     /// The units it is for (a fate check: none).
+    #[serde(rename = "u")]
     pub units: Vec<UnitId>,
     /// The brigade (a fate check's).
+    #[serde(rename = "b")]
     pub brigade: Option<BrigadeId>,
     /// What is added to the die.
+    #[serde(rename = "p")]
     pub bonus: u8,
 }
 
@@ -195,51 +216,75 @@ pub enum Ending {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Dynamic {
     /// The turn, from 1 (2.34).
+    #[serde(rename = "t")]
     pub turn: u8,
     /// Where the sequence stands.
+    #[serde(rename = "s")]
     pub step: Step,
     /// The units: the scenario's order of battle, then generic remnants.
+    #[serde(rename = "u")]
     pub units: Vec<UnitState>,
     /// The brigades, as the scenario orders them.
+    #[serde(rename = "b")]
     pub brigades: Vec<BrigadeState>,
     /// The cup, in canonical order (sorted) (3.12).
+    #[serde(rename = "cup")]
     pub cup: Vec<Marker>,
     /// The activation track, from START (2.21).
+    #[serde(rename = "tr")]
     pub track: Vec<Marker>,
     /// Countdown markers in their box (3.13).
+    #[serde(rename = "cb")]
     pub countdown_box: u8,
     /// Brigades with a marker in the exhausted brigades box (8.111).
+    #[serde(rename = "xb")]
     pub exhausted_box: Vec<BrigadeId>,
-    /// The deck, in canonical order (card numbers, sorted) (11.1).
+    /// The deck, in canonical order (card numbers, sorted) (11.1): not
+    /// written in a position, which rebuilds it as the battle's cards
+    /// neither held nor discarded.
+    #[serde(skip)]
     pub deck: Vec<u8>,
     /// The discard pile (11.2).
+    #[serde(rename = "dp")]
     pub discard: Vec<u8>,
     /// Each side's hidden hand, the Union's first, in the order drawn
     /// (B121 discards the cards held longest).
+    #[serde(rename = "h")]
     pub hands: [Vec<u8>; 2],
     /// A side discards by hand at the discard step (`DISCARD ASK`, B5,
     /// B121) rather than by the default rule.
+    #[serde(rename = "ad")]
     pub ask_discard: [bool; 2],
     /// What the pass under way discards if its card overfills the hand
     /// (B46).
+    #[serde(rename = "pd")]
     pub pass_discard: Option<PassDiscard>,
     /// Who controls each key hex (2.41).
+    #[serde(rename = "ctl")]
     pub control: BTreeMap<Hex, Side>,
     /// Brigades that had a marker on the track this turn (2.32 c).
+    #[serde(rename = "at")]
     pub activated_this_turn: Vec<BrigadeId>,
     /// Brigades due a free activation next preparation (2.321).
+    #[serde(rename = "fd")]
     pub free_due: Vec<BrigadeId>,
     /// Free activations still to run this preparation, in order.
+    #[serde(rename = "fq")]
     pub free_queue: Vec<BrigadeId>,
     /// The activation under way.
+    #[serde(rename = "a")]
     pub activation: Option<Activation>,
     /// Checks waiting for dice, in order.
+    #[serde(rename = "ck")]
     pub checks: Vec<Check>,
     /// Cards to draw, in order, by side.
+    #[serde(rename = "dr")]
     pub draws: Vec<Side>,
     /// Points scored by units leaving the map (5.214), per side.
+    #[serde(rename = "ep")]
     pub exit_points: [u16; 2],
     /// How the battle ended, once it has.
+    #[serde(rename = "end")]
     pub ended: Option<Ending>,
 }
 

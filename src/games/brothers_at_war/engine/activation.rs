@@ -3,12 +3,14 @@
 //! movement points until it is done; naming another unit ends the active
 //! one's activation.
 
+use super::ground::open_to_movement;
 use super::refusal::Refusal;
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::formation::Formation;
 use crate::games::brothers_at_war::core::ids::UnitId;
 use crate::games::brothers_at_war::core::order::{Action, MAX_PATH};
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Group, Place};
+use crate::games::brothers_at_war::core::Hex;
 use crate::games::brothers_at_war::scenario::model::{Face, UnitKind};
 
 /// Movement points to change formation (5.22, 5.222).
@@ -91,10 +93,16 @@ impl BrothersAtWar {
         }
     }
 
-    /// A skirmisher goes back to its brigade's display (9.14).
+    /// A skirmisher goes back to its brigade's display (9.14); an
+    /// independent one waits two turns on the turn track (9.19 c).
     pub fn disband(&mut self, unit: UnitId, events: &mut Vec<Event>) {
+        let back = if self.independent(unit) {
+            Place::Track(self.now.turn.saturating_add(2))
+        } else {
+            Place::Display
+        };
         let u = &mut self.now.units[unit.index()];
-        u.place = Place::Display;
+        u.place = back;
         u.finished = false;
         u.disrupted = false;
         u.out_of_command = false;
@@ -174,6 +182,65 @@ impl BrothersAtWar {
         Ok(())
     }
 
+    /// Whether a unit is an independent skirmisher (9.19).
+    pub fn independent(&self, unit: UnitId) -> bool {
+        self.unit(unit).generic.is_none()
+            && self
+                .battle
+                .scenario
+                .units
+                .get(unit.index())
+                .is_some_and(|u| u.independent)
+    }
+
+    /// 9.19 b, B115: at its brigade's recovery (before any unit acts), one
+    /// independent skirmisher may go from the display to a hex next to
+    /// the commander where it could end its activation; it is ready.
+    fn deploy_independent(
+        &mut self,
+        u: UnitId,
+        path: &[Hex],
+        events: &mut Vec<Event>,
+    ) -> Result<(), Refusal> {
+        let name = self.unit_name(u);
+        let Some(a) = self.now.activation.as_ref() else {
+            return Err(Refusal::CannotDeploy(name));
+        };
+        let commander = self.brigade(a.brigade).commander;
+        let ok = self.brigade_of(u) == Some(a.brigade)
+            && !a.independent
+            && a.acted.is_empty()
+            && a.group.is_none()
+            && !a.disbanded.contains(&u);
+        let [to] = path else {
+            return Err(Refusal::CannotDeploy(name));
+        };
+        if !ok || !commander.is_some_and(|c| c.is_neighbour(*to)) {
+            return Err(Refusal::CannotDeploy(name));
+        }
+        let enemy = self.side_of(u).other();
+        if !open_to_movement(&self.battle.map, *to)
+            || !self.units_at(*to).is_empty()
+            || self.adjacent_to(*to, enemy)
+        {
+            return Err(Refusal::CannotDeploy(name));
+        }
+        let s = &mut self.now.units[u.index()];
+        s.place = Place::Map(*to);
+        s.face = Face::Front;
+        s.finished = false;
+        s.disrupted = false;
+        s.out_of_command = false;
+        if let Some(a) = self.now.activation.as_mut() {
+            a.independent = true;
+        }
+        events.push(Event::Deployed {
+            skirmisher: name,
+            at: *to,
+        });
+        Ok(())
+    }
+
     /// Applies a unit order of the activating brigade.
     pub fn act(
         &mut self,
@@ -211,6 +278,11 @@ impl BrothersAtWar {
             Action::Move(path) => {
                 if path.len() > MAX_PATH {
                     return Err(Refusal::NoPoints { need: 255, left: 0 });
+                }
+                if let [u] = units[..] {
+                    if self.independent(u) && self.unit(u).place == Place::Display {
+                        return self.deploy_independent(u, path, events);
+                    }
                 }
                 self.activate(&units, events)?;
                 self.check_whole_group(&units)?;

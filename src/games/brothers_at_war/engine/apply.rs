@@ -8,8 +8,6 @@ use crate::games::brothers_at_war::core::state::{BrothersAtWar, Step};
 use crate::games::brothers_at_war::scenario::model::Side;
 use crate::games::Chance;
 
-use super::ground::open_to_movement;
-
 /// The most outcomes of a dice roll: 6^12 fits a `u32`.
 pub const MAX_DICE: usize = crate::games::brothers_at_war::core::order::MAX_DICE;
 
@@ -203,14 +201,7 @@ impl BrothersAtWar {
             (Step::Units(_), _) => Err(expected("a unit order, PASS or END")),
             (Step::Commander(b), Order::Commander(to)) => {
                 if let Some(h) = to {
-                    let side = self.battle.brigade_side(b);
-                    // B47: open, free of enemies, and not next to one unless
-                    // a unit of his side holds the hex.
-                    let exposed = self.adjacent_to(*h, side.other()) && !self.occupied_by(*h, side);
-                    if !open_to_movement(&self.battle.map, *h)
-                        || self.occupied_by(*h, side.other())
-                        || exposed
-                    {
+                    if !self.commander_may_stand(*h, self.battle.brigade_side(b)) {
                         return Err(Refusal::CommanderHex(*h));
                     }
                     self.now.brigades[b.index()].commander = Some(*h);

@@ -62,11 +62,24 @@ impl BrothersAtWar {
         // B102: the reserve marker is never left of the casualties nor
         // past EXHAUSTED.
         s.reserve = s.reserve.max(s.casualties).min(track.length);
-        if s.reserve >= track.length {
-            s.exhausted = true;
+        let exhausts = s.reserve >= track.length && !s.exhausted;
+        let breaks = s.casualties >= track.dark && track.dark > 0;
+        if exhausts {
+            self.exhaust(b);
         }
-        if s.casualties >= track.dark && track.dark > 0 {
+        if breaks {
             self.break_brigade(b, false, events);
+        }
+    }
+
+    /// A brigade becomes exhausted (8.111): its independent skirmishers,
+    /// deployed or not, leave play for good (9.19 d).
+    pub fn exhaust(&mut self, b: BrigadeId) {
+        self.now.brigades[b.index()].exhausted = true;
+        for u in self.units_of_brigade(b) {
+            if self.independent(u) && self.unit(u).place != Place::Eliminated {
+                self.now.units[u.index()].place = Place::Removed;
+            }
         }
     }
 

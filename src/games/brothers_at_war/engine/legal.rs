@@ -128,6 +128,16 @@ impl BrothersAtWar {
         if let Some(g) = &a.group {
             self.actions_of(&g.units, true, &mut out);
         }
+        // 9.19 b: an independent skirmisher next to the commander.
+        if let Some(c) = self.brigade(a.brigade).commander {
+            for u in self.units_of_brigade(a.brigade) {
+                if self.independent(u) && self.unit(u).place == Place::Display {
+                    for to in self.battle.map.neighbours(c) {
+                        out.push(self.order_for(&[u], Action::Move(vec![to])));
+                    }
+                }
+            }
+        }
         let ready: Vec<UnitId> = self
             .units_of_brigade(a.brigade)
             .into_iter()

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use super::ground::enter_cost;
+use super::ground::{enter_cost, open_to_movement};
 use super::near::near_enemies;
 use super::refusal::Refusal;
 use crate::games::brothers_at_war::core::event::Event;
@@ -13,7 +13,7 @@ use crate::games::brothers_at_war::core::formation::Formation;
 use crate::games::brothers_at_war::core::ids::UnitId;
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Group, Place};
 use crate::games::brothers_at_war::core::Hex;
-use crate::games::brothers_at_war::scenario::model::{Face, Ratings, UnitKind};
+use crate::games::brothers_at_war::scenario::model::{Face, Ratings, Side, UnitKind};
 
 /// The ratings of a counter the scenario does not give.
 const NONE: Ratings = Ratings {
@@ -280,7 +280,49 @@ impl BrothersAtWar {
         self.overstack(&group.units, to, events);
         self.commit_near(&group.units, to, events);
         self.skirmishers_make_way(&group.units, to, events);
+        self.displace_commanders(events);
         Ok(())
+    }
+
+    /// Whether a commander of `side` may stand on `hex` (4.11, B19, B47):
+    /// open to movement, free of enemies, and not next to one unless a
+    /// unit of his side holds it.
+    pub fn commander_may_stand(&self, hex: Hex, side: Side) -> bool {
+        open_to_movement(&self.battle.map, hex)
+            && !self.occupied_by(hex, side.other())
+            && (!self.adjacent_to(hex, side.other()) || self.occupied_by(hex, side))
+    }
+
+    /// 4.12, B47: a commander alone next to an enemy unit is displaced by
+    /// his owner; the engine takes B5's default (`PATHS AUTO`): the
+    /// nearest hex he may stand on that holds a unit of his brigade, else
+    /// the nearest he may stand on, the lowest id first among equals.
+    pub fn displace_commanders(&mut self, events: &mut Vec<Event>) {
+        for b in self.battle.brigade_ids().collect::<Vec<_>>() {
+            let Some(at) = self.brigade(b).commander else {
+                continue;
+            };
+            let side = self.battle.brigade_side(b);
+            if self.occupied_by(at, side) || !self.adjacent_to(at, side.other()) {
+                continue;
+            }
+            let own: Vec<Hex> = self
+                .units_of_brigade(b)
+                .into_iter()
+                .filter_map(|u| self.hex_of(u))
+                .collect();
+            let best = self
+                .battle
+                .map
+                .hexes()
+                .filter(|&h| self.commander_may_stand(h, side))
+                .min_by_key(|&h| (!own.contains(&h), at.distance(h), h));
+            self.now.brigades[b.index()].commander = best;
+            events.push(Event::Displaced {
+                brigade: self.brigade_name(b),
+                to: best,
+            });
+        }
     }
 
     /// 9.14: enemy skirmishers next to the hex a unit enters disband (the

@@ -194,14 +194,19 @@ impl BrothersAtWar {
                     let side = self.battle.brigade_side(b);
                     if self.now.hands[side.index()].len() > self.hand_size(side) {
                         // B46: the card named in the pass, else asked.
-                        let card = match self.now.pass_discard.take() {
-                            Some(PassDiscard::Card(n)) => Some(n),
-                            Some(PassDiscard::New) => self.now.hands[side.index()].last().copied(),
-                            None => None,
-                        };
-                        match card.filter(|c| self.now.hands[side.index()].contains(c)) {
-                            Some(c) => self.discard_card(side, c, events),
-                            None => return,
+                        match self.now.pass_discard.take() {
+                            Some(PassDiscard::Card(n))
+                                if self.now.hands[side.index()].contains(&n) =>
+                            {
+                                self.discard_card(side, n, events)
+                            }
+                            Some(PassDiscard::New) => {
+                                if let Some(card) = self.now.hands[side.index()].pop() {
+                                    self.now.discard.push(card);
+                                    events.push(Event::Discarded { side, card });
+                                }
+                            }
+                            _ => return,
                         }
                     }
                     self.now.pass_discard = None;
@@ -251,6 +256,13 @@ impl BrothersAtWar {
                         // 2.35: brigades due this turn put their markers
                         // in the cup at the next preparation (in_play).
                         self.now.turn += 1;
+                        // 2.35, 9.19 c: independent skirmishers due back.
+                        let turn = self.now.turn;
+                        for u in self.now.units.iter_mut() {
+                            if u.place == Place::Track(turn) {
+                                u.place = Place::Display;
+                            }
+                        }
                         self.now.step = Step::Preparation;
                     }
                 }
@@ -429,6 +441,7 @@ impl BrothersAtWar {
             acted: Vec::new(),
             disbanded: Vec::new(),
             entered: Vec::new(),
+            independent: false,
             group: None,
         });
         self.recover_brigade(b);
