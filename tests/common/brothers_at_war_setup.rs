@@ -8,7 +8,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use orderly::games::brothers_at_war::core::battle::Battle;
+use orderly::games::brothers_at_war::core::combat::{ReservesRule, RetreatRule, Scope, Setting};
 use orderly::games::brothers_at_war::core::ids::{BrigadeId, Marker};
+use orderly::games::brothers_at_war::core::order::OpFireRule;
 use orderly::games::brothers_at_war::core::state::{Activation, BrothersAtWar, Place, Step};
 use orderly::games::brothers_at_war::core::Hex;
 use orderly::games::brothers_at_war::scenario::model::{
@@ -551,6 +553,18 @@ pub fn game(case: &Case, chart: &Chart) -> Result<BrothersAtWar, String> {
             g.now.brigades[id.index()].free_this_turn = true;
         }
     }
+    // Reactions and a defender's choices are steps of their own in the cases (README
+    // "Steps"): no opportunity or point blank fire, retreat or reserve unless a step says.
+    for side in [m::Side::Union, m::Side::Confederacy] {
+        for setting in [
+            Setting::OpFire(OpFireRule::Never),
+            Setting::PointBlank(OpFireRule::Never),
+            Setting::Retreat(RetreatRule::Never, false),
+            Setting::Reserves(ReservesRule::Keep),
+        ] {
+            g.now.instructions.set(Scope::All(side), setting);
+        }
+    }
     let first = case.steps.first().map(|s| s.action);
     let mut events = Vec::new();
     match st.phase.unwrap_or(Phase::Activation) {
@@ -592,6 +606,7 @@ pub fn game(case: &Case, chart: &Chart) -> Result<BrothersAtWar, String> {
                 acted: Vec::new(),
                 disbanded: Vec::new(),
                 entered: Vec::new(),
+                independent: false,
                 group: None,
             });
             g.now.step = Step::Units(b);

@@ -96,6 +96,40 @@ pub fn ops(case: &Case, step: &f::Step) -> Result<Vec<Op>, String> {
                 .target
                 .as_deref()
                 .ok_or("engine: no order fires at an off-board battery (9.43)")?;
+            if case
+                .units
+                .iter()
+                .any(|u| step.units.contains(&u.id) && u.hex == "offboard")
+            {
+                return pending("engine: off-board artillery does not fire yet (9.43)");
+            }
+            // The engine chooses retreat paths and spends reserves itself (B92, B5): a
+            // case refusing the defender's choice cannot be ordered.
+            if step.expect.result == f::Outcome::Refused
+                && (!step.retreat.is_empty() || step.reserves.is_some())
+            {
+                return pending(
+                    "engine: no order names a retreat path or a reserve spent (6.7, 8.11: PATHS and RESERVES ASK)",
+                );
+            }
+            // The defender's choices of the step, as the standing instructions the
+            // engine answers them by (B5): retreat along the case's path (6.7; a long one
+            // past two hexes, 6.72) and spend the reserves it names (8.11).
+            let defender = match case.units.iter().find(|u| step.units.contains(&u.id)) {
+                Some(u) if u.side == f::Side::North => "CSA",
+                _ => "USA",
+            };
+            let retreat = match step.retreat.len() {
+                0 => "NEVER",
+                1 | 2 => "ALWAYS",
+                _ => "ALWAYS LONG",
+            };
+            let reserves = match step.reserves {
+                Some(n) if n > 0 => "SPEND",
+                _ => "KEEP",
+            };
+            out.push(Op::Order(format!("RETREAT {defender} {retreat}")));
+            out.push(Op::Order(format!("RESERVES {defender} {reserves}")));
             out.push(Op::Order(format!("{units} FIRE {at}")));
         }
         Action::Assault => out.push(Op::Order(format!("{units} MOVE {}", step.path.join(" ")))),

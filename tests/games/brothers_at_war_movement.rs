@@ -114,6 +114,8 @@ fn road_march_may_not_take_a_unit_next_to_an_enemy() {
     let mut g = game();
     only(&mut g, &[("2NYA", "0401"), ("1VA", "0305")]);
     activating(&mut g, "blue");
+    // Movement alone: the enemy holds its opportunity fire (B5).
+    order(&mut g, "OPFIRE CSA NEVER").unwrap();
     // 0405 is next to 1VA: entering it drops road march, and the sixth
     // point is gone.
     order(&mut g, "2NYA MOVE 0402 0403 0404 0405 0406").unwrap();
@@ -223,6 +225,8 @@ fn skirmishers_keep_away_from_the_enemy_and_disband_instead_of_activating() {
     let mut g = game();
     only(&mut g, &[("1NY", "0204"), ("1VA", "0206")]);
     activating(&mut g, "blue");
+    // Movement alone: the enemy holds its opportunity fire (B5).
+    order(&mut g, "OPFIRE CSA NEVER").unwrap();
     order(&mut g, "1NY DEPLOY BSK").unwrap();
     assert_eq!(refused(&mut g, "BSK MOVE 0205"), "9.11");
     order(&mut g, "BSK MOVE 0104").unwrap();
@@ -337,7 +341,9 @@ fn entering_an_enemy_hex_is_an_assault_not_yet_wired() {
     only(&mut g, &[("2NYA", "0204"), ("1VA", "0205")]);
     activating(&mut g, "blue");
     assert_eq!(refused(&mut g, "2NYA MOVE 0205"), "7.0");
-    assert_eq!(refused(&mut g, "2NYA FIRE 0205"), "6.0");
+    // Fire at the adjacent enemy is wired: it waits for its dice.
+    order(&mut g, "2NYA FIRE 0205").unwrap();
+    assert!(g.chance_pending().is_some());
 }
 
 #[test]
@@ -406,6 +412,8 @@ fn an_enemy_skirmisher_next_to_a_unit_that_enters_disbands() {
     let mut g = game();
     only(&mut g, &[("2NYA", "0204"), ("GSK", "0206")]);
     activating(&mut g, "blue");
+    // Movement alone: the enemy holds its opportunity fire (B5).
+    order(&mut g, "OPFIRE CSA NEVER").unwrap();
     let e = order(&mut g, "2NYA MOVE 0304").unwrap();
     assert!(
         !e.iter().any(|e| matches!(e, Event::Disbanded { .. })),

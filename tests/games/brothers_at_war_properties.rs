@@ -64,6 +64,32 @@ fn check_at_rest(g: &BrothersAtWar, log: &[String]) {
     }
 }
 
+/// Unit conservation (8.2, B106): every unit is somewhere, and each
+/// brigade's casualties grew by exactly its infantry and cavalry
+/// eliminated since the start.
+fn check_casualties(g: &BrothersAtWar, start: &BrothersAtWar, seed: u64) {
+    for b in g.battle.brigade_ids() {
+        if g.brigade(b).broken {
+            continue;
+        }
+        let dead = g
+            .units_of_brigade(b)
+            .into_iter()
+            .filter(|&u| {
+                g.unit(u).place == Place::Eliminated
+                    && start.unit(u).place != Place::Eliminated
+                    && matches!(g.kind_of(u), UnitKind::Infantry | UnitKind::Cavalry)
+            })
+            .count();
+        assert_eq!(
+            usize::from(g.brigade(b).casualties - start.brigade(b).casualties),
+            dead,
+            "seed {seed}: casualties of {}",
+            g.brigade_name(b)
+        );
+    }
+}
+
 fn words(events: &[Event]) -> String {
     events
         .iter()
@@ -74,11 +100,14 @@ fn words(events: &[Event]) -> String {
 
 /// The kind of an event, for counting what random play reaches.
 fn kind(e: &Event) -> String {
-    format!("{e:?}")
-        .split(|c: char| !c.is_alphanumeric())
-        .next()
-        .unwrap_or_default()
-        .to_string()
+    let text = format!("{e:?}");
+    let mut words = text.split(|c: char| !c.is_alphanumeric());
+    let first = words.next().unwrap_or_default();
+    // Combat events count by their own kind.
+    match (first, words.next()) {
+        ("Combat", Some(inner)) => format!("Combat {inner}"),
+        _ => first.to_string(),
+    }
 }
 
 /// Plays one random game; returns the kinds of event it produced.
@@ -90,6 +119,7 @@ fn play(seed: u64, new: fn() -> BrothersAtWar) -> BTreeMap<String, usize> {
     let mut remnants = 0;
     let mut log: Vec<String> = Vec::new();
     let mut gone_before: Vec<bool> = g.unit_ids().map(|u| gone(g.unit(u).place)).collect();
+    let start = g.clone();
     for step in 0..20_000usize {
         let text = g.position();
         let back = BrothersAtWar::from_position(&text).expect("the position reads back");
@@ -139,6 +169,7 @@ fn play(seed: u64, new: fn() -> BrothersAtWar) -> BTreeMap<String, usize> {
             return seen;
         }
         assert_eq!(g.now.units.len(), size + remnants, "seed {seed}");
+        check_casualties(&g, &start, seed);
         for (i, u) in g.unit_ids().enumerate() {
             let now_gone = gone(g.unit(u).place);
             assert!(!gone_before[i] || now_gone, "seed {seed}: {u} came back");
@@ -159,8 +190,8 @@ fn random_games_keep_every_property_and_reach_the_end() {
             *seen.entry(k).or_default() += n;
         }
     }
-    // Random play of this battle reaches every part of the machinery
-    // that needs no fire: the deal, checks, movement and its stacking,
+    // Random play of this battle reaches every part of the machinery:
+    // fire and its results, the deal, checks, movement and its stacking,
     // skirmishers, passing, commanders, commitment, the end phase.
     for kind in [
         "Activates",
@@ -171,6 +202,12 @@ fn random_games_keep_every_property_and_reach_the_end() {
         "CommanderMoved",
         "Committed",
         "Control",
+        "Combat Fire",
+        "Combat Rolled",
+        "Combat Saves",
+        "Combat Hits",
+        "Combat Retreated",
+        "Combat ReserveSpent",
         "CountdownAdded",
         "Deployed",
         "Disbanded",

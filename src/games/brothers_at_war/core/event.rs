@@ -193,6 +193,8 @@ pub enum Event {
     ActivationPhaseEnds,
     /// The battle ended (2.4).
     Over(Ending),
+    /// Fire, its reactions and results (6.0-8.3).
+    Combat(super::combat::CombatEvent),
 }
 
 fn list(units: &[String]) -> String {
@@ -295,6 +297,7 @@ impl fmt::Display for Event {
             Event::Control { hex, side } => write!(f, "{} controls {hex}", side.code()),
             Event::ActivationPhaseEnds => f.write_str("the activation phase ends"),
             Event::Over(e) => write!(f, "the battle is over: {e:?}"),
+            Event::Combat(e) => write!(f, "{e}"),
         }
     }
 }

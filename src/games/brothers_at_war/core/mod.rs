@@ -1,6 +1,7 @@
 //! What the game is, as data.
 
 pub mod battle;
+pub mod combat;
 pub mod compact;
 pub mod event;
 pub mod formation;

@@ -15,6 +15,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use super::combat::{parse_setting, Setting, SETTING_WORDS};
 use super::hex::Hex;
 use crate::games::brothers_at_war::scenario::model::Side;
 use crate::games::ParseError;
@@ -61,6 +62,14 @@ pub enum Order {
         brigade: String,
         /// When it fires.
         rule: OpFireRule,
+    },
+    /// A standing instruction other than `OPFIRE` (B5): for a brigade, or
+    /// `USA` / `CSA` for all of a side's brigades.
+    Instruct {
+        /// The brigade's id, or the side's code.
+        scope: String,
+        /// The setting.
+        setting: Setting,
     },
     /// Move an uncommitted brigade's markers to the track (3.15).
     Commit(String),
@@ -195,6 +204,9 @@ impl fmt::Display for Order {
             Order::Discard(n) => write!(f, "DISCARD {n}"),
             Order::Keep => f.write_str("KEEP"),
             Order::OpFire { brigade, rule } => write!(f, "OPFIRE {brigade} {rule}"),
+            Order::Instruct { scope, setting } => {
+                write!(f, "{} {scope} {setting}", setting.word())
+            }
             Order::Commit(b) => write!(f, "COMMIT {b}"),
             Order::Ready => f.write_str("READY"),
             Order::Draw(n) => write!(f, "DRAW {n}"),
@@ -279,7 +291,23 @@ impl FromStr for Order {
                     w => Order::Commander(Some(hex(w)?)),
                 }
             }
-            "RETREAT" => Order::Retreat(hexes(rest, 1)?),
+            "RETREAT" if rest.first().is_some_and(|w| w.parse::<Hex>().is_ok()) => {
+                Order::Retreat(hexes(rest, 1)?)
+            }
+            w if SETTING_WORDS.contains(&w) && w != "OPFIRE" => {
+                let (Some(scope), Some(setting)) = (
+                    rest.first(),
+                    rest.get(1..).and_then(|v| parse_setting(w, v)),
+                ) else {
+                    return Err(ParseError::new(format!(
+                        "write {w} brigade (or USA, CSA) and its value (B5)"
+                    )));
+                };
+                Order::Instruct {
+                    scope: scope.to_string(),
+                    setting,
+                }
+            }
             "SPEND" => {
                 only(&words, 2, "SPEND RESERVE")?;
                 if rest[0] != "RESERVE" {
@@ -428,6 +456,12 @@ mod tests {
             "DISCARD 17",
             "KEEP",
             "OPFIRE IRON ALWAYS",
+            "RETREAT IRON IFKILLED LONG",
+            "RESERVES USA KEEPLAST",
+            "LOSSES CSA STRONGEST",
+            "EVADE IRON ALWAYS",
+            "POINTBLANK IRON NEVER",
+            "PATHS USA AUTO",
             "COMMIT IRON",
             "READY",
             "DRAW 3",

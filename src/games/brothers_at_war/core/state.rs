@@ -286,6 +286,12 @@ pub struct Dynamic {
     /// How the battle ended, once it has.
     #[serde(rename = "end")]
     pub ended: Option<Ending>,
+    /// The fire attack under way (6.0).
+    #[serde(default)]
+    pub fire: Option<super::combat::FireAttack>,
+    /// Both players' standing instructions (B5).
+    #[serde(default)]
+    pub instructions: super::combat::Instructions,
 }
 
 impl BrothersAtWar {

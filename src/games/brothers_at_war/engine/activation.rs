@@ -5,6 +5,7 @@
 
 use super::ground::open_to_movement;
 use super::refusal::Refusal;
+use crate::games::brothers_at_war::core::combat::CombatEvent;
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::formation::Formation;
 use crate::games::brothers_at_war::core::ids::UnitId;
@@ -19,7 +20,7 @@ pub const FORM_COST: u8 = 2;
 pub const HOLD_COST: u8 = 3;
 
 impl BrothersAtWar {
-    fn group(&self) -> Option<&Group> {
+    pub(super) fn group(&self) -> Option<&Group> {
         self.now.activation.as_ref().and_then(|a| a.group.as_ref())
     }
 
@@ -116,7 +117,11 @@ impl BrothersAtWar {
 
     /// Makes `units` the active group: they continue, or they begin their
     /// activation after the one active ends.
-    fn activate(&mut self, units: &[UnitId], events: &mut Vec<Event>) -> Result<(), Refusal> {
+    pub(super) fn activate(
+        &mut self,
+        units: &[UnitId],
+        events: &mut Vec<Event>,
+    ) -> Result<(), Refusal> {
         if let Some(g) = self.group() {
             if units.iter().all(|u| g.units.contains(u)) {
                 return Ok(());
@@ -271,10 +276,7 @@ impl BrothersAtWar {
     ) -> Result<(), Refusal> {
         let units = units.to_vec();
         match action {
-            Action::Fire(_) => Err(Refusal::NotYet {
-                what: "fire",
-                rule: "6.0",
-            }),
+            Action::Fire(hex) => self.fire_order(&units, *hex, events),
             Action::Move(path) => {
                 if path.len() > MAX_PATH {
                     return Err(Refusal::NoPoints { need: 255, left: 0 });
@@ -286,8 +288,18 @@ impl BrothersAtWar {
                 }
                 self.activate(&units, events)?;
                 self.check_whole_group(&units)?;
-                for &to in path {
+                for (i, &to) in path.iter().enumerate() {
                     self.step_to(to, events)?;
+                    // B69, B9: the reactor's one attack after the step; the
+                    // rest of the path waits for the mover's next order.
+                    if self.opportunity_fire(events) {
+                        if i + 1 < path.len() {
+                            events.push(Event::Combat(CombatEvent::SetAside {
+                                path: path[i + 1..].to_vec(),
+                            }));
+                        }
+                        break;
+                    }
                 }
                 Ok(())
             }
@@ -388,7 +400,7 @@ impl BrothersAtWar {
     }
 
     /// An order for a stack names both its units once it is active.
-    fn check_whole_group(&self, units: &[UnitId]) -> Result<(), Refusal> {
+    pub(super) fn check_whole_group(&self, units: &[UnitId]) -> Result<(), Refusal> {
         match self.group() {
             Some(g) if g.units.len() != units.len() => {
                 Err(Refusal::NotActive(self.unit_name(g.units[0])))

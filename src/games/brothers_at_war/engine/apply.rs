@@ -2,6 +2,7 @@
 //! is pending ([`Pending`]): the dispatch of every order to its rule.
 
 use super::refusal::Refusal;
+use crate::games::brothers_at_war::core::combat::Setting;
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::order::{Order, PassDiscard};
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Step};
@@ -23,6 +24,8 @@ pub enum Draw {
     /// Which side's free activation goes first, when both have as many
     /// (2.321, B13: one draw of two outcomes).
     FreeTie,
+    /// Dice for the fire under way: attack or save dice (6.0, 6.6).
+    Fire(usize),
 }
 
 impl BrothersAtWar {
@@ -30,6 +33,9 @@ impl BrothersAtWar {
     pub fn draw_pending(&self) -> Option<Draw> {
         if self.now.ended.is_some() {
             return None;
+        }
+        if let Some(k) = self.fire_dice_pending() {
+            return Some(Draw::Fire(k));
         }
         if let Some(&side) = self.now.draws.first() {
             if !self.now.deck.is_empty() {
@@ -55,6 +61,7 @@ impl BrothersAtWar {
             Draw::Checks(k) => Chance::public(6u32.pow(k as u32), "dice for checks"),
             Draw::Cup => Chance::public(self.now.cup.len() as u32, "a marker from the cup"),
             Draw::FreeTie => Chance::public(2, "the side whose free activation is first"),
+            Draw::Fire(k) => Chance::public(6u32.pow(k as u32), "dice for fire"),
         })
     }
 
@@ -69,6 +76,7 @@ impl BrothersAtWar {
             } else {
                 Side::Confederacy
             }),
+            Draw::Fire(k) => Order::Roll(dice(outcome, k)),
         })
     }
 
@@ -101,6 +109,14 @@ impl BrothersAtWar {
         if self.now.ended.is_some() {
             return Err(Refusal::GameOver);
         }
+        // B5: standing instructions may be given at any time.
+        match order {
+            Order::Instruct { scope, setting } => return self.instruct(scope, *setting, events),
+            Order::OpFire { brigade, rule } => {
+                return self.instruct(brigade, Setting::OpFire(*rule), events)
+            }
+            _ => {}
+        }
         if let Some(draw) = self.draw_pending() {
             return self.apply_chance(draw, order, events);
         }
@@ -127,12 +143,6 @@ impl BrothersAtWar {
                 return Err(Refusal::NotYet {
                     what: "playing battle cards",
                     rule: "11.0",
-                })
-            }
-            Order::OpFire { .. } => {
-                return Err(Refusal::NotYet {
-                    what: "opportunity fire",
-                    rule: "6.12",
                 })
             }
             _ => {}
@@ -264,6 +274,10 @@ impl BrothersAtWar {
             }
             (_, Order::Roll(dice)) if dice.iter().any(|d| !(1..=6).contains(d)) => {
                 Err(Refusal::NotAnOutcome)
+            }
+            (Draw::Fire(k), Order::Roll(dice)) if dice.len() == k => {
+                self.fire_roll(dice, events);
+                Ok(())
             }
             (Draw::Checks(k), Order::Roll(dice)) if dice.len() == k => {
                 for &d in dice {

@@ -128,6 +128,13 @@ impl Game for BrothersAtWar {
                 };
                 Order::Act { units, action }
             }
+            Order::Instruct { scope, setting } => Order::Instruct {
+                scope: self
+                    .battle
+                    .brigade_named(&scope)
+                    .map_or(scope, |id| self.brigade_name(id)),
+                setting,
+            },
             Order::Commit(b) => Order::Commit(
                 self.battle
                     .brigade_named(&b)

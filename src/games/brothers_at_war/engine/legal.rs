@@ -75,6 +75,9 @@ impl BrothersAtWar {
             }
         }
         out.push(self.order_for(units, Action::Hold));
+        for target in self.fire_targets(units) {
+            out.push(self.order_for(units, Action::Fire(target)));
+        }
         if active {
             out.push(self.order_for(units, Action::Done));
             if units.len() == 2 {

@@ -156,6 +156,9 @@ pub enum Refusal {
     /// A reinforcement enters at its entry hexes (10.1, 10.11).
     #[error("{0} is not an entry hex open to this reinforcement")]
     NotEntry(Hex),
+    /// Fire is refused (6.0-6.4, B64-B66).
+    #[error("{0}")]
+    Fire(super::fire::FireRefusal),
     /// A reinforcement enters from its turn on (10.1).
     #[error("{0} does not arrive yet")]
     NotArrived(String),
@@ -199,6 +202,7 @@ impl CitesRule for Refusal {
             Refusal::MustDiscard => "2.31",
             Refusal::NotEntry(_) => "10.11",
             Refusal::NotArrived(_) => "10.1",
+            Refusal::Fire(r) => r.rule(),
         })
     }
 }

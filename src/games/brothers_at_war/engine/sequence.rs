@@ -97,6 +97,8 @@ impl BrothersAtWar {
                 draws,
                 exit_points: [0, 0],
                 ended: None,
+                fire: None,
+                instructions: Default::default(),
             },
             battle,
         };

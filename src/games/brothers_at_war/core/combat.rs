@@ -1,0 +1,531 @@
+//! Fire as data: the standing instructions that answer reactions (B5), a
+//! fire attack waiting for its dice (6.0, B11), and what combat did, as
+//! events with every save's reason kept (B77).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::hex::Hex;
+use super::ids::{BrigadeId, UnitId};
+use super::order::OpFireRule;
+use crate::games::brothers_at_war::scenario::model::Side;
+
+/// When a targeted unit retreats for a save (6.7, B5, B95).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RetreatRule {
+    /// Never.
+    Never,
+    /// When the hits scored would kill a unit of the hex (B95).
+    IfKilled,
+    /// Whenever it may (B90).
+    Always,
+    /// Ask the owner (B7).
+    Ask,
+}
+
+/// Whether reserves cancel killing hits (8.11, B5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ReservesRule {
+    /// Spend while any is left.
+    Spend,
+    /// Spend, but never the one that would exhaust the brigade.
+    KeepLast,
+    /// Never spend.
+    Keep,
+    /// Ask the owner (B7).
+    Ask,
+}
+
+/// Which unit of a Disrupted stack dies (6.54, B83).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum LossesRule {
+    /// The lower firepower.
+    Weakest,
+    /// The higher firepower.
+    Strongest,
+    /// Ask the owner (B7).
+    Ask,
+}
+
+/// How retreat paths are chosen (B92).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PathsRule {
+    /// By B92's order of preference.
+    Auto,
+    /// Ask the owner (B7).
+    Ask,
+}
+
+/// One standing instruction (B5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Setting {
+    /// Opportunity fire (6.12).
+    OpFire(OpFireRule),
+    /// Point blank fire (6.15).
+    PointBlank(OpFireRule),
+    /// Retreat for a save (6.7); `true` asks for a long retreat (6.72).
+    Retreat(RetreatRule, bool),
+    /// Retreat before an assault (7.3): `OpFireRule::Always` evades.
+    Evade(OpFireRule, bool),
+    /// Spending reserves (8.11).
+    Reserves(ReservesRule),
+    /// Losses in a stack (6.54).
+    Losses(LossesRule),
+    /// Retreat paths (B92).
+    Paths(PathsRule),
+}
+
+impl Setting {
+    /// The setting's word in orders.
+    pub fn word(self) -> &'static str {
+        match self {
+            Setting::OpFire(_) => "OPFIRE",
+            Setting::PointBlank(_) => "POINTBLANK",
+            Setting::Retreat(..) => "RETREAT",
+            Setting::Evade(..) => "EVADE",
+            Setting::Reserves(_) => "RESERVES",
+            Setting::Losses(_) => "LOSSES",
+            Setting::Paths(_) => "PATHS",
+        }
+    }
+
+    fn slot(self) -> usize {
+        match self {
+            Setting::OpFire(_) => 0,
+            Setting::PointBlank(_) => 1,
+            Setting::Retreat(..) => 2,
+            Setting::Evade(..) => 3,
+            Setting::Reserves(_) => 4,
+            Setting::Losses(_) => 5,
+            Setting::Paths(_) => 6,
+        }
+    }
+
+    /// The value while a player has set none (B5's table).
+    pub const DEFAULTS: [Setting; 7] = [
+        Setting::OpFire(OpFireRule::Always),
+        Setting::PointBlank(OpFireRule::Always),
+        Setting::Retreat(RetreatRule::IfKilled, false),
+        Setting::Evade(OpFireRule::Never, false),
+        Setting::Reserves(ReservesRule::Spend),
+        Setting::Losses(LossesRule::Weakest),
+        Setting::Paths(PathsRule::Auto),
+    ];
+}
+
+/// Whom an instruction is for: a brigade, or all of a side's brigades
+/// (B5; remnants follow the side's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Scope {
+    /// Every brigade of the side without its own.
+    All(Side),
+    /// One brigade.
+    Brigade(BrigadeId),
+}
+
+/// The standing instructions of both players (B5), shown to both (B14).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Instructions {
+    /// Every instruction given, the latest for each scope and setting.
+    pub given: Vec<(Scope, Setting)>,
+}
+
+/// The most instructions kept: 7 settings for every brigade and both
+/// sides fit well within it.
+pub const MAX_INSTRUCTIONS: usize = 7 * 260;
+
+impl Instructions {
+    /// Records an instruction, replacing the one it changes (B8).
+    pub fn set(&mut self, scope: Scope, setting: Setting) {
+        self.given
+            .retain(|(s, x)| !(*s == scope && x.slot() == setting.slot()));
+        if self.given.len() < MAX_INSTRUCTIONS {
+            self.given.push((scope, setting));
+        }
+    }
+
+    /// The setting that holds for a brigade of `side` (none for remnants):
+    /// its own, else the side's, else the default (B6).
+    pub fn get(&self, side: Side, brigade: Option<BrigadeId>, like: Setting) -> Setting {
+        let find = |scope: Scope| {
+            self.given
+                .iter()
+                .find(|(s, x)| *s == scope && x.slot() == like.slot())
+                .map(|(_, x)| *x)
+        };
+        brigade
+            .and_then(|b| find(Scope::Brigade(b)))
+            .or_else(|| find(Scope::All(side)))
+            .unwrap_or(Setting::DEFAULTS[like.slot()])
+    }
+}
+
+/// How a fire is made, as kept in the state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FireType {
+    /// Standing fire (6.11).
+    Standing,
+    /// Moving fire (6.11).
+    Moving,
+    /// Opportunity fire (6.12).
+    Opportunity,
+}
+
+/// Where a fire attack stands (B11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Stage {
+    /// The attack dice are to be rolled.
+    Dice,
+    /// Save dice are to be rolled: this many still.
+    Saves(u8),
+}
+
+/// A save roll's reason, with its count (B77): kept in the event so the
+/// mail says which factor gave each save.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SaveLine {
+    /// The factor, in words.
+    pub why: String,
+    /// Its rule.
+    pub rule: String,
+    /// Save rolls it gives.
+    pub rolls: u8,
+}
+
+/// A fire attack under way (6.0): declared, waiting for dice.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FireAttack {
+    /// The units firing (one, or a combining pair, 6.14).
+    pub firers: Vec<UnitId>,
+    /// The target hex.
+    pub target: Hex,
+    /// The units it hits: the whole stack, or the moving units only for
+    /// opportunity fire (B71, B76).
+    pub targets: Vec<UnitId>,
+    /// The kind of fire.
+    pub kind: FireType,
+    /// Dice to roll (1.71).
+    pub dice: u8,
+    /// The lowest face that hits (1.72, B82).
+    pub to_hit: u8,
+    /// The most hits it scores after saves (6.5, B68).
+    pub cap: u8,
+    /// The save rolls the target has before any retreat (B77).
+    pub saves: Vec<SaveLine>,
+    /// The save rolls a retreat adds (6.7, 6.72), if it may retreat.
+    pub retreat_saves: u8,
+    /// Successes rolled, once rolled.
+    pub successes: u8,
+    /// Saves rolled so far.
+    pub saved: u8,
+    /// The target retreats after its saves (6.7).
+    pub retreating: bool,
+    /// Where the attack stands.
+    pub stage: Stage,
+}
+
+/// What combat did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CombatEvent {
+    /// A standing instruction was given (B5).
+    Instruction {
+        /// For whom, in words: a brigade's id or a side's code.
+        scope: String,
+        /// The setting as written.
+        setting: String,
+    },
+    /// A fire attack was declared (6.0).
+    Fire {
+        /// The firers.
+        firers: Vec<String>,
+        /// The target hex.
+        target: Hex,
+        /// Standing, moving or opportunity fire.
+        kind: FireType,
+        /// Dice rolled.
+        dice: u8,
+        /// The face that hits.
+        to_hit: u8,
+        /// The cap on hits.
+        cap: u8,
+    },
+    /// The attack dice.
+    Rolled {
+        /// The dice.
+        dice: Vec<u8>,
+        /// Successes.
+        successes: u8,
+    },
+    /// The target's save rolls and why it has them (B77).
+    Saves {
+        /// Every factor with its rolls.
+        lines: Vec<SaveLine>,
+        /// The dice.
+        dice: Vec<u8>,
+        /// Saves made.
+        saved: u8,
+    },
+    /// The hits that stand (B68), and the extra hits of a retreat (B89).
+    Hits {
+        /// Hits from the fire.
+        hits: u8,
+        /// Extra hits from hexes entered next to the enemy.
+        extra: u8,
+    },
+    /// A unit retreated along these hexes (6.7).
+    Retreated {
+        /// The units.
+        units: Vec<String>,
+        /// The hexes entered.
+        path: Vec<Hex>,
+    },
+    /// A reserve was spent to cancel a killing hit (8.11, 8.12).
+    ReserveSpent {
+        /// The brigade whose reserve.
+        brigade: String,
+        /// The unit saved.
+        unit: String,
+    },
+    /// A unit was eliminated (6.54).
+    Eliminated {
+        /// The unit.
+        unit: String,
+    },
+    /// A brigade became exhausted (8.111).
+    Exhausted {
+        /// The brigade.
+        brigade: String,
+    },
+    /// The mover's remaining steps were set aside after a reaction (B9).
+    SetAside {
+        /// The steps not taken.
+        path: Vec<Hex>,
+    },
+}
+
+fn list(units: &[String]) -> String {
+    units.join(" and ")
+}
+
+impl fmt::Display for FireType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FireType::Standing => "standing fire",
+            FireType::Moving => "moving fire",
+            FireType::Opportunity => "opportunity fire",
+        })
+    }
+}
+
+impl fmt::Display for CombatEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CombatEvent::Instruction { scope, setting } => {
+                write!(f, "standing instruction for {scope}: {setting}")
+            }
+            CombatEvent::Fire {
+                firers,
+                target,
+                kind,
+                dice,
+                to_hit,
+                cap,
+            } => write!(
+                f,
+                "{} {kind} at {target}: {dice} dice hitting on {to_hit}+, at most {cap} hits",
+                list(firers)
+            ),
+            CombatEvent::Rolled { dice, successes } => {
+                write!(f, "rolled {dice:?}: {successes} successes")
+            }
+            CombatEvent::Saves { lines, dice, saved } => {
+                let why: Vec<String> = lines
+                    .iter()
+                    .map(|l| format!("{} {} ({})", l.rolls, l.why, l.rule))
+                    .collect();
+                write!(
+                    f,
+                    "saves [{}]: rolled {dice:?}, {saved} saved",
+                    why.join(", ")
+                )
+            }
+            CombatEvent::Hits { hits, extra } => {
+                write!(f, "{hits} hits")?;
+                if *extra > 0 {
+                    write!(f, " and {extra} for retreating next to the enemy (6.73)")?;
+                }
+                Ok(())
+            }
+            CombatEvent::Retreated { units, path } => {
+                let hexes: Vec<String> = path.iter().map(Hex::to_string).collect();
+                write!(f, "{} retreats {}", list(units), hexes.join("-"))
+            }
+            CombatEvent::ReserveSpent { brigade, unit } => {
+                write!(f, "{brigade} spends a reserve to save {unit} (8.11)")
+            }
+            CombatEvent::Eliminated { unit } => write!(f, "{unit} eliminated"),
+            CombatEvent::Exhausted { brigade } => write!(f, "{brigade} is exhausted (8.111)"),
+            CombatEvent::SetAside { path } => {
+                let hexes: Vec<String> = path.iter().map(Hex::to_string).collect();
+                write!(
+                    f,
+                    "the rest of the move ({}) is set aside (B9)",
+                    hexes.join(" ")
+                )
+            }
+        }
+    }
+}
+
+impl fmt::Display for Setting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let long = |l: bool| if l { " LONG" } else { "" };
+        match self {
+            Setting::OpFire(r) | Setting::PointBlank(r) => write!(f, "{r}"),
+            Setting::Retreat(r, l) => write!(
+                f,
+                "{}{}",
+                match r {
+                    RetreatRule::Never => "NEVER",
+                    RetreatRule::IfKilled => "IFKILLED",
+                    RetreatRule::Always => "ALWAYS",
+                    RetreatRule::Ask => "ASK",
+                },
+                long(*l)
+            ),
+            Setting::Evade(r, l) => write!(f, "{r}{}", long(*l)),
+            Setting::Reserves(r) => f.write_str(match r {
+                ReservesRule::Spend => "SPEND",
+                ReservesRule::KeepLast => "KEEPLAST",
+                ReservesRule::Keep => "KEEP",
+                ReservesRule::Ask => "ASK",
+            }),
+            Setting::Losses(r) => f.write_str(match r {
+                LossesRule::Weakest => "WEAKEST",
+                LossesRule::Strongest => "STRONGEST",
+                LossesRule::Ask => "ASK",
+            }),
+            Setting::Paths(r) => f.write_str(match r {
+                PathsRule::Auto => "AUTO",
+                PathsRule::Ask => "ASK",
+            }),
+        }
+    }
+}
+
+/// The words that start a standing instruction (B5).
+pub const SETTING_WORDS: [&str; 7] = [
+    "OPFIRE",
+    "POINTBLANK",
+    "RETREAT",
+    "EVADE",
+    "RESERVES",
+    "LOSSES",
+    "PATHS",
+];
+
+/// Reads a setting's values after its word (upper case), or `None`.
+pub fn parse_setting(word: &str, values: &[&str]) -> Option<Setting> {
+    let fire = |v: &str| match v {
+        "ALWAYS" => Some(OpFireRule::Always),
+        "NEVER" => Some(OpFireRule::Never),
+        "ASK" => Some(OpFireRule::Ask),
+        _ => None,
+    };
+    let long = |rest: &[&str]| match rest {
+        [] => Some(false),
+        ["LONG"] => Some(true),
+        _ => None,
+    };
+    let (&first, rest) = values.split_first()?;
+    let single = rest.is_empty();
+    Some(match word {
+        "OPFIRE" if single => Setting::OpFire(fire(first)?),
+        "POINTBLANK" if single => Setting::PointBlank(fire(first)?),
+        "EVADE" => Setting::Evade(fire(first)?, long(rest)?),
+        "RETREAT" => Setting::Retreat(
+            match first {
+                "NEVER" => RetreatRule::Never,
+                "IFKILLED" => RetreatRule::IfKilled,
+                "ALWAYS" => RetreatRule::Always,
+                "ASK" => RetreatRule::Ask,
+                _ => return None,
+            },
+            long(rest)?,
+        ),
+        "RESERVES" if single => Setting::Reserves(match first {
+            "SPEND" => ReservesRule::Spend,
+            "KEEPLAST" => ReservesRule::KeepLast,
+            "KEEP" => ReservesRule::Keep,
+            "ASK" => ReservesRule::Ask,
+            _ => return None,
+        }),
+        "LOSSES" if single => Setting::Losses(match first {
+            "WEAKEST" => LossesRule::Weakest,
+            "STRONGEST" => LossesRule::Strongest,
+            "ASK" => LossesRule::Ask,
+            _ => return None,
+        }),
+        "PATHS" if single => Setting::Paths(match first {
+            "AUTO" => PathsRule::Auto,
+            "ASK" => PathsRule::Ask,
+            _ => return None,
+        }),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_brigade_setting_beats_the_side_setting_which_beats_the_default() {
+        let mut i = Instructions::default();
+        let like = Setting::Reserves(ReservesRule::Ask);
+        let b = BrigadeId(1);
+        assert_eq!(
+            i.get(Side::Union, Some(b), like),
+            Setting::Reserves(ReservesRule::Spend)
+        );
+        i.set(
+            Scope::All(Side::Union),
+            Setting::Reserves(ReservesRule::Keep),
+        );
+        assert_eq!(
+            i.get(Side::Union, Some(b), like),
+            Setting::Reserves(ReservesRule::Keep)
+        );
+        assert_eq!(
+            i.get(Side::Confederacy, None, like),
+            Setting::Reserves(ReservesRule::Spend)
+        );
+        i.set(Scope::Brigade(b), Setting::Reserves(ReservesRule::KeepLast));
+        i.set(Scope::Brigade(b), Setting::Reserves(ReservesRule::Ask));
+        assert_eq!(
+            i.get(Side::Union, Some(b), like),
+            Setting::Reserves(ReservesRule::Ask)
+        );
+        assert_eq!(
+            i.given.len(),
+            2,
+            "a change replaces the instruction it changes (B8)"
+        );
+    }
+
+    #[test]
+    fn every_setting_reads_back_from_its_words() {
+        for s in Setting::DEFAULTS.iter().chain(&[
+            Setting::Retreat(RetreatRule::Always, true),
+            Setting::Evade(OpFireRule::Always, true),
+            Setting::Losses(LossesRule::Strongest),
+        ]) {
+            let text = s.to_string();
+            let words: Vec<&str> = text.split(' ').collect();
+            assert_eq!(parse_setting(s.word(), &words), Some(*s), "{text}");
+        }
+        assert_eq!(parse_setting("OPFIRE", &["LONG"]), None);
+        assert_eq!(parse_setting("RESERVES", &["SPEND", "LONG"]), None);
+    }
+}

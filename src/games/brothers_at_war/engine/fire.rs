@@ -1,0 +1,486 @@
+//! Declaring fire (6.0-6.4, 6.14, B64-B77): who may fire at what, how many
+//! dice at what face, the cap, and the target's save rolls. The dice are
+//! rolled through the chance seam ([`super::volley`]).
+
+use super::fire_math::{
+    self, reach, save_rolls, side_for_fire, Attack, FireKind, FireMode, SaveFactor, SaveFacts,
+    Shooter, ToHit,
+};
+use super::refusal::Refusal;
+use super::sight::{self, BrigadeIndex, Firer, Occupancy, Skirmisher, Target, Viewpoint};
+use crate::games::brothers_at_war::core::combat::{
+    CombatEvent, FireAttack, FireType, SaveLine, Stage,
+};
+use crate::games::brothers_at_war::core::event::Event;
+use crate::games::brothers_at_war::core::formation::Formation;
+use crate::games::brothers_at_war::core::ids::UnitId;
+use crate::games::brothers_at_war::core::order::MAX_DICE;
+use crate::games::brothers_at_war::core::state::BrothersAtWar;
+use crate::games::brothers_at_war::core::Hex;
+use crate::games::brothers_at_war::scenario::model::{Face, Side, UnitKind};
+
+/// Movement points a fire costs (6.11).
+pub const FIRE_COST: u8 = 2;
+
+/// Why a fire is refused, each citing its rule or ruling.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FireRefusal {
+    /// Fire targets a hex holding enemy units (6.0).
+    #[error("{0} holds no enemy unit")]
+    NoEnemy(Hex),
+    /// Beyond the range (6.2, 6.12 d).
+    #[error("{what}")]
+    OutOfRange {
+        /// In words.
+        what: String,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// The line of sight is blocked (6.3-6.37).
+    #[error("no line of sight: {what}")]
+    NoSight {
+        /// In words.
+        what: String,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// Artillery may not fire at skirmishers (6.135).
+    #[error("artillery may not fire at skirmishers")]
+    ArtilleryAtSkirmisher,
+    /// Limbered artillery does not fire (5.42, B56).
+    #[error("limbered artillery does not fire: deploy it first")]
+    Limbered,
+    /// Remnants never fire (B116).
+    #[error("remnants do not fire")]
+    Remnant,
+    /// Combined fire is two formed infantry or two artillery of one
+    /// brigade, stacked or adjacent (6.14, B66).
+    #[error("{0} and {1} may not combine fire")]
+    NotCombined(String, String),
+    /// A unit fires once per activation (B64).
+    #[error("{0} has already fired")]
+    AlreadyFired(String),
+}
+
+impl FireRefusal {
+    /// The rule it enforces.
+    pub fn rule(&self) -> &'static str {
+        match self {
+            FireRefusal::NoEnemy(_) => "6.0",
+            FireRefusal::OutOfRange { rule, .. } | FireRefusal::NoSight { rule, .. } => rule,
+            FireRefusal::ArtilleryAtSkirmisher => "6.135",
+            FireRefusal::Limbered => "B56",
+            FireRefusal::Remnant => "B116",
+            FireRefusal::NotCombined(..) => "B66",
+            FireRefusal::AlreadyFired(_) => "B64",
+        }
+    }
+}
+
+impl From<FireRefusal> for Refusal {
+    fn from(r: FireRefusal) -> Refusal {
+        Refusal::Fire(r)
+    }
+}
+
+impl Occupancy for BrothersAtWar {
+    fn standing(&self, hex: Hex) -> Option<Side> {
+        self.units_at(hex)
+            .into_iter()
+            .find(|&u| self.kind_of(u) != UnitKind::Skirmisher)
+            .map(|u| self.side_of(u))
+    }
+
+    fn skirmisher(&self, hex: Hex) -> Option<Skirmisher> {
+        self.units_at(hex)
+            .into_iter()
+            .find(|&u| self.formation(u) == Formation::OnFoot)
+            .map(|u| Skirmisher {
+                side: self.side_of(u),
+                brigade: self.brigade_of(u).map(|b| BrigadeIndex(u16::from(b.0))),
+            })
+    }
+
+    fn pass_through_units(&self, hex: Hex, side: Side) -> u8 {
+        self.units_at(hex)
+            .into_iter()
+            .filter(|&u| {
+                self.side_of(u) == side
+                    && !matches!(self.kind_of(u), UnitKind::Artillery | UnitKind::Skirmisher)
+            })
+            .count() as u8
+    }
+}
+
+impl BrothersAtWar {
+    /// A unit's firepower on its side face up (1.21); generic remnants 1.
+    pub fn firepower(&self, unit: UnitId) -> u8 {
+        match self.battle.scenario.units.get(unit.index()) {
+            Some(u) if self.unit(unit).generic.is_none() => match self.unit(unit).face {
+                Face::Front => u.front.firepower,
+                Face::Back => u.back.firepower,
+            },
+            _ => 1,
+        }
+    }
+
+    fn shooter(&self, unit: UnitId) -> Shooter {
+        let s = self.battle.scenario.units.get(unit.index());
+        match self.kind_of(unit) {
+            UnitKind::Artillery => Shooter::Artillery {
+                printed: s.and_then(|s| s.range).unwrap_or(1),
+            },
+            UnitKind::Skirmisher if s.is_some_and(|s| s.sharpshooter) => Shooter::Sharpshooter,
+            _ => Shooter::Other,
+        }
+    }
+
+    /// The sight rules' view of a unit firing from its hex.
+    pub fn firer_at(&self, unit: UnitId, hex: Hex) -> Firer {
+        Firer {
+            at: Viewpoint::on_map(&self.battle.map, hex),
+            side: self.side_of(unit),
+            artillery: self.kind_of(unit) == UnitKind::Artillery,
+        }
+    }
+
+    /// The sight rules' view of the units fired at in `hex`.
+    pub fn target_at(&self, hex: Hex, units: &[UnitId]) -> Target {
+        Target {
+            at: Viewpoint::on_map(&self.battle.map, hex),
+            brigade: units
+                .iter()
+                .find_map(|&u| self.brigade_of(u))
+                .map(|b| BrigadeIndex(u16::from(b.0))),
+            artillery: units
+                .iter()
+                .any(|&u| self.kind_of(u) == UnitKind::Artillery),
+        }
+    }
+
+    /// Whether two units may combine fire (6.14, B66): one brigade, both
+    /// formed infantry or both deployed artillery, stacked or adjacent.
+    pub fn may_combine(&self, a: UnitId, b: UnitId) -> bool {
+        let both = |f: Formation| self.formation(a) == f && self.formation(b) == f;
+        let near = match (self.hex_of(a), self.hex_of(b)) {
+            (Some(x), Some(y)) => x == y || x.is_neighbour(y),
+            _ => false,
+        };
+        self.brigade_of(a).is_some()
+            && self.brigade_of(a) == self.brigade_of(b)
+            && (both(Formation::Formed) || both(Formation::Deployed))
+            && near
+    }
+
+    /// Declares a fire by `firers` at the units `targets` in `hex`: checks
+    /// range and sight for each firer and counts dice, face, cap and
+    /// saves (6.0-6.6, B64-B79). `moving` says the firers moved first.
+    pub fn declare_fire(
+        &self,
+        firers: &[UnitId],
+        hex: Hex,
+        targets: &[UnitId],
+        kind: FireType,
+    ) -> Result<FireAttack, Refusal> {
+        let enemy = self.side_of(firers[0]).other();
+        if targets.is_empty() || targets.iter().any(|&t| self.side_of(t) != enemy) {
+            return Err(FireRefusal::NoEnemy(hex).into());
+        }
+        if let [a, b] = firers {
+            if !self.may_combine(*a, *b) {
+                return Err(
+                    FireRefusal::NotCombined(self.unit_name(*a), self.unit_name(*b)).into(),
+                );
+            }
+        }
+        let artillery = firers
+            .iter()
+            .any(|&u| self.kind_of(u) == UnitKind::Artillery);
+        let skirmish = firers
+            .iter()
+            .any(|&u| self.kind_of(u) == UnitKind::Skirmisher);
+        let only_skirmishers = targets
+            .iter()
+            .all(|&t| self.kind_of(t) == UnitKind::Skirmisher);
+        if artillery && only_skirmishers {
+            return Err(FireRefusal::ArtilleryAtSkirmisher.into());
+        }
+        let fire_kind = match kind {
+            FireType::Standing => FireKind::Standing,
+            FireType::Moving => FireKind::Moving,
+            FireType::Opportunity => FireKind::Opportunity,
+        };
+        let mode = FireMode {
+            kind: fire_kind,
+            skirmisher: skirmish,
+            off_board: false,
+        };
+        let target = self.target_at(hex, targets);
+        let map = &self.battle.map;
+        let saves = &self.battle.scenario.saves;
+        let mut dice = 0u8;
+        let mut penalty = 0u8;
+        let mut extreme = false;
+        let mut range = 0;
+        let mut chosen = None;
+        for &u in firers {
+            match self.kind_of(u) {
+                UnitKind::Remnant => return Err(FireRefusal::Remnant.into()),
+                UnitKind::Artillery if self.formation(u) != Formation::Deployed => {
+                    return Err(FireRefusal::Limbered.into())
+                }
+                _ => {}
+            }
+            let at = self
+                .hex_of(u)
+                .ok_or_else(|| Refusal::NotOnMap(self.unit_name(u)))?;
+            let d = at.distance(hex);
+            let r = reach(self.shooter(u), fire_kind, d).map_err(|e| FireRefusal::OutOfRange {
+                what: e.to_string(),
+                rule: e.rule,
+            })?;
+            let firer = self.firer_at(u, at);
+            let sides = sight::check(map, self, &firer, &target);
+            let Some((side, pass)) = side_for_fire(map, self, saves, &firer, &target, &sides, mode)
+            else {
+                let why = sight::best(map, saves, &firer, &target, &sides)
+                    .outcome
+                    .clone()
+                    .err();
+                return Err(FireRefusal::NoSight {
+                    what: why.map_or("blocked".to_string(), |b| b.to_string()),
+                    rule: why.map_or("6.3", |b| b.rule()),
+                }
+                .into());
+            };
+            // 6.14: the firer chooses either hex for pass-through; the first
+            // named decides, its bonus counted once.
+            let pass = if chosen.is_none() {
+                pass
+            } else {
+                Default::default()
+            };
+            dice = dice.saturating_add(fire_math::firepower(self.firepower(u), r, pass));
+            penalty = penalty.max(r.to_hit_penalty);
+            extreme |= r.one_hit_at_most;
+            if d >= range {
+                range = d;
+            }
+            if chosen.is_none() {
+                let trace = if side == sides.left.side {
+                    &sides.left
+                } else {
+                    &sides.right
+                };
+                chosen = trace.outcome.clone().ok().map(|open| (firer, open));
+            }
+        }
+        let Some((firer, open)) = chosen else {
+            return Err(FireRefusal::NoSight {
+                what: "blocked".to_string(),
+                rule: "6.3",
+            }
+            .into());
+        };
+        let facts = SaveFacts {
+            moving_fire: kind == FireType::Moving,
+            skirmish_fire: skirmish,
+            range,
+            loose_or_disrupted: self.loose_or_disrupted(targets),
+            target_skirmisher: only_skirmishers,
+            off_board_card: None,
+            retreat: Default::default(),
+        };
+        let rolls = save_rolls(map, saves, &firer, &target, &open, &facts);
+        let cap = if skirmish {
+            Attack::SkirmishFire
+        } else if extreme {
+            Attack::ExtremeRange
+        } else {
+            Attack::Fire
+        }
+        .max_hits();
+        Ok(FireAttack {
+            firers: firers.to_vec(),
+            target: hex,
+            targets: targets.to_vec(),
+            kind,
+            dice: dice.min(MAX_DICE as u8),
+            to_hit: ToHit::modified(penalty, 0).face(),
+            cap: cap as u8,
+            saves: rolls
+                .into_iter()
+                .map(|(factor, n)| self.save_line(factor, n))
+                .collect(),
+            retreat_saves: 0,
+            successes: 0,
+            saved: 0,
+            retreating: false,
+            stage: Stage::Dice,
+        })
+    }
+
+    /// B79: the hex is Disrupted, or every unit in it is loose.
+    fn loose_or_disrupted(&self, targets: &[UnitId]) -> bool {
+        targets.iter().any(|&t| self.unit(t).disrupted)
+            || targets.iter().all(|&t| {
+                matches!(
+                    self.formation(t),
+                    Formation::Unformed
+                        | Formation::Dismounted
+                        | Formation::OnFoot
+                        | Formation::MountedSkirmisher
+                )
+            })
+    }
+
+    fn save_line(&self, factor: SaveFactor, rolls: u8) -> SaveLine {
+        let map = &self.battle.map;
+        let feature = |f: sight::Feature| match f {
+            sight::Feature::Terrain(t) => map.terrain_name(t).to_string(),
+            sight::Feature::Hexside(h) => map.hexside_name(h).to_string(),
+        };
+        let why = match factor {
+            SaveFactor::MovingFire => "moving fire".to_string(),
+            SaveFactor::HexesBetween => "hexes between".to_string(),
+            SaveFactor::Formation => "loose formation or Disrupted".to_string(),
+            SaveFactor::Hindrance(f) => format!("hindrance: {}", feature(f)),
+            SaveFactor::Cover(f) => format!("cover: {}", feature(f)),
+            SaveFactor::HeavyCover(f) => format!("heavy cover: {}", feature(f)),
+            SaveFactor::Elevation => "different levels".to_string(),
+            SaveFactor::SkirmisherInBuilding => "skirmisher in a building".to_string(),
+            SaveFactor::Retreat => "retreat".to_string(),
+            SaveFactor::LongRetreat => "long retreat".to_string(),
+            SaveFactor::OffBoardCard => "off-board card".to_string(),
+        };
+        SaveLine {
+            why,
+            rule: factor.rule().to_string(),
+            rolls,
+        }
+    }
+
+    /// A unit order to fire (5.24, 6.11, 6.14, B64, B66): the active unit
+    /// or stack, or a unit with an adjacent partner of its brigade that has
+    /// not activated yet.
+    pub fn fire_order(
+        &mut self,
+        units: &[UnitId],
+        hex: Hex,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Refusal> {
+        let (actors, partner) = match units {
+            [a, b] if self.unit(*a).place != self.unit(*b).place => (vec![*a], Some(*b)),
+            _ => (units.to_vec(), None),
+        };
+        self.activate(&actors, events)?;
+        self.check_whole_group(&actors)?;
+        let g = self
+            .group()
+            .cloned()
+            .ok_or_else(|| Refusal::NotActive(self.unit_name(actors[0])))?;
+        let mut firers = g.units.clone();
+        if let Some(p) = partner {
+            let a = self.now.activation.as_ref();
+            let name = self.unit_name(p);
+            if self.brigade_of(p) != a.map(|a| a.brigade) {
+                return Err(Refusal::NotOfBrigade(name));
+            }
+            if a.is_some_and(|a| a.acted.contains(&p)) {
+                return Err(Refusal::AlreadyActed(name));
+            }
+            if self.unit(p).finished {
+                return Err(Refusal::Finished(name));
+            }
+            if self.formation(p) != Formation::Deployed && self.rating(p) < FIRE_COST {
+                return Err(Refusal::NoPoints {
+                    need: FIRE_COST,
+                    left: self.rating(p),
+                });
+            }
+            firers.push(p);
+        }
+        if firers.iter().any(|&u| self.unit(u).disrupted) {
+            return Err(Refusal::DisruptedOnlyMoves);
+        }
+        // B56: artillery deployed since the activation began fires free.
+        let free = g.spent == 0
+            && g.units
+                .iter()
+                .all(|&u| self.formation(u) == Formation::Deployed);
+        let left = self
+            .allowance(&g.units, g.road_march)
+            .saturating_sub(g.spent);
+        if !free && left < FIRE_COST {
+            return Err(Refusal::NoPoints {
+                need: FIRE_COST,
+                left,
+            });
+        }
+        let enemy = self.side_of(firers[0]).other();
+        let targets: Vec<UnitId> = self
+            .units_at(hex)
+            .into_iter()
+            .filter(|&u| self.side_of(u) == enemy)
+            .collect();
+        let kind = if g.moved {
+            FireType::Moving
+        } else {
+            FireType::Standing
+        };
+        let attack = self.declare_fire(&firers, hex, &targets, kind)?;
+        if let Some(a) = self.now.activation.as_mut() {
+            if let Some(p) = partner {
+                a.acted.push(p);
+            }
+            if let Some(g) = a.group.as_mut() {
+                g.spent = g.spent.saturating_add(if free { 0 } else { FIRE_COST });
+            }
+        }
+        self.end_group(true, events);
+        self.open_fire(attack, events);
+        Ok(())
+    }
+
+    /// Hexes worth trying as targets for these units: enemy hexes within
+    /// the longest range any unit has (6.2).
+    pub fn fire_targets(&self, units: &[UnitId]) -> Vec<Hex> {
+        let Some(from) = units.first().and_then(|&u| self.hex_of(u)) else {
+            return Vec::new();
+        };
+        let reach = units
+            .iter()
+            .map(|&u| fire_math::max_range(self.shooter(u), FireKind::Standing))
+            .max()
+            .unwrap_or(0);
+        let enemy = self.side_of(units[0]).other();
+        let mut hexes: Vec<Hex> = self
+            .units_of(enemy)
+            .filter_map(|e| self.hex_of(e))
+            .filter(|h| h.distance(from) <= reach)
+            .collect();
+        hexes.sort();
+        hexes.dedup();
+        hexes
+    }
+
+    /// Keeps a declared attack: the firers are Finished (6.11, 6.12) and
+    /// the dice wait for the chance seam.
+    pub fn open_fire(&mut self, attack: FireAttack, events: &mut Vec<Event>) {
+        for &u in &attack.firers {
+            self.now.units[u.index()].finished = true;
+        }
+        events.push(Event::Combat(CombatEvent::Fire {
+            firers: attack.firers.iter().map(|&u| self.unit_name(u)).collect(),
+            target: attack.target,
+            kind: attack.kind,
+            dice: attack.dice,
+            to_hit: attack.to_hit,
+            cap: attack.cap,
+        }));
+        if attack.dice == 0 {
+            return;
+        }
+        self.now.fire = Some(attack);
+    }
+}

@@ -1,0 +1,122 @@
+//! Reactions (B5-B10, B69-B71): standing instructions given by order, and
+//! the opportunity attack after each step of a move action.
+
+use super::refusal::Refusal;
+use crate::games::brothers_at_war::core::combat::{
+    CombatEvent, FireAttack, FireType, Scope, Setting,
+};
+use crate::games::brothers_at_war::core::event::Event;
+use crate::games::brothers_at_war::core::formation::Formation;
+use crate::games::brothers_at_war::core::ids::UnitId;
+use crate::games::brothers_at_war::core::order::OpFireRule;
+use crate::games::brothers_at_war::core::state::BrothersAtWar;
+use crate::games::brothers_at_war::scenario::model::{Side, UnitKind};
+
+impl BrothersAtWar {
+    /// Records a standing instruction (B5, B8): for a brigade, or for all
+    /// of a side's brigades when the scope is `USA` or `CSA`.
+    pub fn instruct(
+        &mut self,
+        scope: &str,
+        setting: Setting,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Refusal> {
+        let upper = scope.to_ascii_uppercase();
+        let (scope, name) = match Side::BOTH.into_iter().find(|s| s.code() == upper) {
+            Some(side) => (Scope::All(side), side.code().to_string()),
+            None => {
+                let b = self
+                    .battle
+                    .brigade_named(scope)
+                    .ok_or_else(|| Refusal::NoSuchBrigade(scope.to_string()))?;
+                if let Setting::OpFire(rule) = setting {
+                    self.now.brigades[b.index()].opfire = rule;
+                }
+                (Scope::Brigade(b), self.brigade_name(b))
+            }
+        };
+        self.now.instructions.set(scope, setting);
+        events.push(Event::Combat(CombatEvent::Instruction {
+            scope: name,
+            setting: format!("{} {setting}", setting.word()),
+        }));
+        Ok(())
+    }
+
+    /// Whether a unit's `OPFIRE` instruction lets it fire (B5; `ASK`
+    /// fires as `ALWAYS` until the engine asks).
+    fn opfire_allowed(&self, unit: UnitId) -> bool {
+        let s = self.now.instructions.get(
+            self.side_of(unit),
+            self.brigade_of(unit),
+            Setting::OpFire(OpFireRule::Always),
+        );
+        s != Setting::OpFire(OpFireRule::Never)
+    }
+
+    /// A unit that may make opportunity fire (6.12, B69): ready,
+    /// Undisrupted, on the map, not a remnant, artillery deployed.
+    fn may_opfire(&self, unit: UnitId) -> bool {
+        let s = self.unit(unit);
+        self.hex_of(unit).is_some()
+            && !s.finished
+            && !s.disrupted
+            && self.kind_of(unit) != UnitKind::Remnant
+            && (self.kind_of(unit) != UnitKind::Artillery
+                || self.formation(unit) == Formation::Deployed)
+            && self.opfire_allowed(unit)
+    }
+
+    /// After a step of the active group, the one opportunity attack its
+    /// enemy makes (6.12, B69, B70): the choice with the most dice (a pair
+    /// before a single unit), then the shortest range, then the lowest
+    /// hex. Returns whether fire was opened.
+    pub fn opportunity_fire(&mut self, events: &mut Vec<Event>) -> bool {
+        let Some(g) = self.group().cloned() else {
+            return false;
+        };
+        let Some(hex) = self.hex_of(g.units[0]) else {
+            return false;
+        };
+        let enemy = self.side_of(g.units[0]).other();
+        let ready: Vec<UnitId> = self
+            .units_of(enemy)
+            .filter(|&u| self.may_opfire(u))
+            .collect();
+        let mut choices: Vec<FireAttack> = Vec::new();
+        for (i, &u) in ready.iter().enumerate() {
+            let mut sets = vec![vec![u]];
+            for &v in &ready[i + 1..] {
+                if self.may_combine(u, v) {
+                    sets.push(vec![u, v]);
+                }
+            }
+            for firers in sets {
+                if let Ok(a) = self.declare_fire(&firers, hex, &g.units, FireType::Opportunity) {
+                    choices.push(a);
+                }
+            }
+        }
+        let rank = |a: &FireAttack| {
+            let range = a
+                .firers
+                .iter()
+                .filter_map(|&u| self.hex_of(u))
+                .map(|h| h.distance(hex))
+                .max()
+                .unwrap_or(0);
+            let first = a.firers.iter().filter_map(|&u| self.hex_of(u)).min();
+            (
+                std::cmp::Reverse(a.dice),
+                std::cmp::Reverse(a.firers.len()),
+                range,
+                first,
+            )
+        };
+        let Some(best) = choices.into_iter().min_by_key(rank) else {
+            return false;
+        };
+        self.open_fire(best, events);
+        true
+    }
+}

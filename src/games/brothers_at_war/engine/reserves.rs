@@ -1,0 +1,166 @@
+//! Hits on a hex and the reserves that cancel killing hits (6.51-6.541,
+//! 8.11, 8.111, 8.12, B80, B83, B84, B102, B105).
+
+use crate::games::brothers_at_war::core::combat::{CombatEvent, LossesRule, ReservesRule, Setting};
+use crate::games::brothers_at_war::core::event::Event;
+use crate::games::brothers_at_war::core::formation::Formation;
+use crate::games::brothers_at_war::core::ids::{BrigadeId, UnitId};
+use crate::games::brothers_at_war::core::state::BrothersAtWar;
+use crate::games::brothers_at_war::core::Hex;
+use crate::games::brothers_at_war::scenario::model::UnitKind;
+
+/// Hexes within which a brigade's unit may support divisional artillery
+/// (8.12).
+pub const SUPPORT_RANGE: u32 = 2;
+
+impl BrothersAtWar {
+    /// Applies `hits` to the units still on the map among `targets`, one
+    /// at a time (B84). `support_from` is where artillery stood before any
+    /// retreat (8.12).
+    pub fn take_hits(
+        &mut self,
+        targets: &[UnitId],
+        hits: u8,
+        support_from: Hex,
+        events: &mut Vec<Event>,
+    ) {
+        for _ in 0..hits {
+            let alive: Vec<UnitId> = targets
+                .iter()
+                .copied()
+                .filter(|&t| self.hex_of(t).is_some())
+                .collect();
+            if alive.is_empty() {
+                return;
+            }
+            self.apply_hit(&alive, support_from, events);
+        }
+    }
+
+    /// One hit on a hex's units (B80).
+    fn apply_hit(&mut self, units: &[UnitId], support_from: Hex, events: &mut Vec<Event>) {
+        // 6.541: a skirmisher hit disbands.
+        let skirmishers: Vec<UnitId> = units
+            .iter()
+            .copied()
+            .filter(|&u| self.kind_of(u) == UnitKind::Skirmisher)
+            .collect();
+        if !skirmishers.is_empty() {
+            for s in skirmishers {
+                self.disband(s, events);
+            }
+            return;
+        }
+        let all_formed = units
+            .iter()
+            .all(|&u| self.formation(u) == Formation::Formed);
+        for &u in units {
+            self.unform(u, events);
+        }
+        // 6.52: formed infantry alone only unforms.
+        if all_formed {
+            return;
+        }
+        if units.iter().any(|&u| self.unit(u).disrupted) {
+            let victim = self.loss(units);
+            if !self.cancel_with_reserve(victim, support_from, events) {
+                events.push(Event::Combat(CombatEvent::Eliminated {
+                    unit: self.unit_name(victim),
+                }));
+                self.eliminate(victim, events);
+            }
+        } else {
+            for &u in units {
+                self.disrupt(u, "hit, 6.51", events);
+            }
+        }
+    }
+
+    /// The unit of a Disrupted stack that dies (6.54, B83): by `LOSSES`,
+    /// ties to the first in the scenario.
+    fn loss(&self, units: &[UnitId]) -> UnitId {
+        let first = units[0];
+        let rule = self.now.instructions.get(
+            self.side_of(first),
+            self.brigade_of(first),
+            Setting::Losses(LossesRule::Weakest),
+        );
+        let strongest = rule == Setting::Losses(LossesRule::Strongest);
+        let mut best = first;
+        for &u in &units[1..] {
+            let (a, b) = (self.firepower(u), self.firepower(best));
+            if (strongest && a > b) || (!strongest && a < b) {
+                best = u;
+            }
+        }
+        best
+    }
+
+    /// The brigade whose reserves may save `unit` (8.11, 8.12, B105): its
+    /// own; for divisional artillery, the friendly brigade with a unit 1-2
+    /// hexes from where it stood and the most reserves left, then the
+    /// lowest id.
+    pub fn reserve_brigade(&self, unit: UnitId, from: Hex) -> Option<BrigadeId> {
+        let b = self.brigade_of(unit)?;
+        if self.battle.scenario.brigades[b.index()].reserves.is_some() {
+            return Some(b);
+        }
+        let side = self.side_of(unit);
+        self.battle
+            .brigade_ids()
+            .filter(|&o| {
+                self.battle.brigade_side(o) == side
+                    && !self.brigade(o).broken
+                    && self.reserves_left(o) > 0
+                    && self.units_of_brigade(o).iter().any(|&x| {
+                        self.hex_of(x)
+                            .is_some_and(|h| (1..=SUPPORT_RANGE).contains(&h.distance(from)))
+                    })
+            })
+            .max_by_key(|&o| (self.reserves_left(o), std::cmp::Reverse(o.0)))
+    }
+
+    /// Reserves left before the marker reaches EXHAUSTED (B102).
+    pub fn reserves_left(&self, b: BrigadeId) -> u8 {
+        let Some(track) = self.battle.scenario.brigades[b.index()].reserves else {
+            return 0;
+        };
+        track.length.saturating_sub(self.brigade(b).reserve)
+    }
+
+    /// Spends a reserve to cancel a killing hit on `unit` if the
+    /// instruction `RESERVES` allows it (8.11, B5): the marker moves one
+    /// space; on EXHAUSTED the brigade is exhausted (8.111).
+    fn cancel_with_reserve(&mut self, unit: UnitId, from: Hex, events: &mut Vec<Event>) -> bool {
+        let Some(b) = self.reserve_brigade(unit, from) else {
+            return false;
+        };
+        let left = self.reserves_left(b);
+        let rule = self.now.instructions.get(
+            self.battle.brigade_side(b),
+            Some(b),
+            Setting::Reserves(ReservesRule::Spend),
+        );
+        let spend = match rule {
+            Setting::Reserves(ReservesRule::Keep) => false,
+            Setting::Reserves(ReservesRule::KeepLast) => left > 1,
+            _ => left > 0,
+        };
+        if !spend {
+            return false;
+        }
+        let s = &mut self.now.brigades[b.index()];
+        s.reserve = s.reserve.saturating_add(1);
+        events.push(Event::Combat(CombatEvent::ReserveSpent {
+            brigade: self.brigade_name(b),
+            unit: self.unit_name(unit),
+        }));
+        if left == 1 && !self.brigade(b).exhausted {
+            self.now.brigades[b.index()].exhausted = true;
+            events.push(Event::Combat(CombatEvent::Exhausted {
+                brigade: self.brigade_name(b),
+            }));
+        }
+        true
+    }
+}

@@ -1,0 +1,195 @@
+//! A fire attack's dice (B11): the attack dice, the defender's retreat
+//! choice, the save dice (as many draws as it takes, twelve dice at a
+//! time), then the retreat and the hits that stand, one by one (B68, B84).
+
+use super::fire_math::ToHit;
+use crate::games::brothers_at_war::core::combat::{
+    CombatEvent, FireAttack, RetreatRule, Setting, Stage,
+};
+use crate::games::brothers_at_war::core::event::Event;
+use crate::games::brothers_at_war::core::ids::UnitId;
+use crate::games::brothers_at_war::core::order::MAX_DICE;
+use crate::games::brothers_at_war::core::state::BrothersAtWar;
+use crate::games::brothers_at_war::scenario::model::UnitKind;
+
+impl BrothersAtWar {
+    /// The dice the fire under way waits for, if any: at most twelve.
+    pub fn fire_dice_pending(&self) -> Option<usize> {
+        let f = self.now.fire.as_ref()?;
+        Some(
+            match f.stage {
+                Stage::Dice => usize::from(f.dice),
+                Stage::Saves(n) => usize::from(n),
+            }
+            .clamp(1, MAX_DICE),
+        )
+    }
+
+    /// Applies the dice rolled for the fire under way.
+    pub fn fire_roll(&mut self, dice: &[u8], events: &mut Vec<Event>) {
+        let Some(mut f) = self.now.fire.take() else {
+            return;
+        };
+        match f.stage {
+            Stage::Dice => {
+                f.successes = dice.iter().filter(|&&d| d >= f.to_hit).count() as u8;
+                events.push(Event::Combat(CombatEvent::Rolled {
+                    dice: dice.to_vec(),
+                    successes: f.successes,
+                }));
+                // 6.732 a, B90: no hit scored, no retreat and no saves.
+                if f.successes == 0 {
+                    self.conclude_fire(f, events);
+                    return;
+                }
+                self.choose_retreat(&mut f);
+                let total: u32 = f.saves.iter().map(|l| u32::from(l.rolls)).sum::<u32>()
+                    + u32::from(f.retreat_saves);
+                if total == 0 {
+                    self.conclude_fire(f, events);
+                    return;
+                }
+                f.stage = Stage::Saves(total.min(u32::from(u8::MAX)) as u8);
+                self.now.fire = Some(f);
+            }
+            Stage::Saves(left) => {
+                let made = ToHit::BASE.successes(dice) as u8;
+                f.saved = f.saved.saturating_add(made);
+                let mut lines = f.saves.clone();
+                if f.retreat_saves > 0 {
+                    lines.push(self.retreat_line(f.retreat_saves));
+                }
+                events.push(Event::Combat(CombatEvent::Saves {
+                    lines,
+                    dice: dice.to_vec(),
+                    saved: made,
+                }));
+                let rest = left.saturating_sub(dice.len() as u8);
+                if rest > 0 {
+                    f.stage = Stage::Saves(rest);
+                    self.now.fire = Some(f);
+                } else {
+                    self.conclude_fire(f, events);
+                }
+            }
+        }
+    }
+
+    fn retreat_line(&self, rolls: u8) -> crate::games::brothers_at_war::core::combat::SaveLine {
+        crate::games::brothers_at_war::core::combat::SaveLine {
+            why: "retreat".to_string(),
+            rule: "6.7".to_string(),
+            rolls,
+        }
+    }
+
+    /// The hits that would eliminate a unit of these targets as they
+    /// stand (B80, B95): formed infantry alone takes three, an
+    /// Undisrupted hex two, a Disrupted one one.
+    pub fn killing_hits(&self, targets: &[UnitId]) -> u8 {
+        use crate::games::brothers_at_war::core::formation::Formation;
+        if targets.iter().any(|&t| self.unit(t).disrupted) {
+            1
+        } else if targets
+            .iter()
+            .all(|&t| self.formation(t) == Formation::Formed)
+        {
+            3
+        } else {
+            2
+        }
+    }
+
+    /// The defender's retreat choice by its standing instruction (6.7,
+    /// B90, B95); `ASK` takes the default until the engine asks.
+    fn choose_retreat(&self, f: &mut FireAttack) {
+        let Some(&first) = f.targets.first() else {
+            return;
+        };
+        let may = f.targets.iter().all(|&t| {
+            !matches!(self.kind_of(t), UnitKind::Skirmisher | UnitKind::Remnant)
+                && self.hex_of(t).is_some()
+        });
+        if !may {
+            return;
+        }
+        let setting = self.now.instructions.get(
+            self.side_of(first),
+            self.brigade_of(first),
+            Setting::Retreat(RetreatRule::IfKilled, false),
+        );
+        let Setting::Retreat(rule, long) = setting else {
+            return;
+        };
+        let wants = match rule {
+            RetreatRule::Never => false,
+            RetreatRule::Always => true,
+            RetreatRule::IfKilled | RetreatRule::Ask => {
+                f.successes >= self.killing_hits(&f.targets)
+            }
+        };
+        if !wants {
+            return;
+        }
+        let saves = &self.battle.scenario.saves;
+        let long = long && self.retreat_plan(&f.targets, true).is_some();
+        if long {
+            f.retreating = true;
+            f.retreat_saves = saves.long_retreat;
+        } else if self.retreat_plan(&f.targets, false).is_some() {
+            f.retreating = true;
+            f.retreat_saves = saves.retreat;
+        }
+    }
+
+    /// The hits that stand, the retreat, then every hit applied (B84).
+    fn conclude_fire(&mut self, f: FireAttack, events: &mut Vec<Event>) {
+        // B68: the cap applies to the hits left after saves.
+        let hits = f.successes.saturating_sub(f.saved).min(f.cap);
+        let mut extra = 0;
+        let targets: Vec<UnitId> = f
+            .targets
+            .iter()
+            .copied()
+            .filter(|&t| self.hex_of(t) == Some(f.target))
+            .collect();
+        if f.retreating && !targets.is_empty() {
+            let long = f.retreat_saves > self.battle.scenario.saves.retreat;
+            if let Some(plan) = self.retreat_plan(&targets, long) {
+                extra = self.retreat(&targets, &plan, events);
+            }
+        }
+        events.push(Event::Combat(CombatEvent::Hits { hits, extra }));
+        // B105: artillery support is judged from where it stood before.
+        self.take_hits(&targets, hits.saturating_add(extra), f.target, events);
+        self.after_fire(&targets, events);
+    }
+
+    /// Targets that were the active unit or stack and left the map, or
+    /// retreated, no longer act (B91).
+    fn after_fire(&mut self, targets: &[UnitId], events: &mut Vec<Event>) {
+        let Some(g) = self.now.activation.as_ref().and_then(|a| a.group.clone()) else {
+            return;
+        };
+        if !g.units.iter().any(|u| targets.contains(u)) {
+            return;
+        }
+        let alive: Vec<UnitId> = g
+            .units
+            .iter()
+            .copied()
+            .filter(|&u| self.hex_of(u).is_some())
+            .collect();
+        let retreated = alive.iter().any(|&u| self.unit(u).finished);
+        if let Some(group) = self.now.activation.as_mut().and_then(|a| a.group.as_mut()) {
+            group.units = alive.clone();
+        }
+        if alive.is_empty() {
+            if let Some(a) = self.now.activation.as_mut() {
+                a.group = None;
+            }
+        } else if retreated {
+            self.end_group(true, events);
+        }
+    }
+}
