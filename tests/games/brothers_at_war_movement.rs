@@ -607,3 +607,17 @@ fn a_disbanded_independent_skirmisher_waits_two_turns_and_leaves_when_its_brigad
     g.exhaust(blue);
     assert_eq!(g.unit(id(&g, "ISK")).place, Place::Removed, "9.19 d");
 }
+
+#[test]
+fn a_reinforcement_names_its_formation_before_entering_at_no_cost() {
+    let mut g = game();
+    only(&mut g, &[]);
+    unit_mut(&mut g, "3VA").place = Place::Waiting;
+    g.now.turn = 2;
+    activating(&mut g, "late");
+    order(&mut g, "3VA FORM").unwrap();
+    assert_eq!(g.unit(id(&g, "3VA")).face, Face::Front);
+    assert_eq!(spent(&g), 0, "B117");
+    order(&mut g, "3VA MOVE 0406").unwrap();
+    assert_eq!(spent(&g), 1);
+}

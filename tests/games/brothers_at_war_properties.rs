@@ -16,6 +16,8 @@
 //!   brigades (5.3, 5.32), and no skirmisher is stacked (5.32);
 //! - every random game reaches the end of the scenario's turns (or an
 //!   instant victory) within a bounded number of steps.
+//!
+//! `BAW_GAMES=n` plays `n` games per property instead of its default.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -96,6 +98,15 @@ fn words(events: &[Event]) -> String {
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join("; ")
+}
+
+/// How many random games a property plays: `BAW_GAMES=n` plays `n`
+/// instead of the default.
+fn games(default: u64) -> u64 {
+    std::env::var("BAW_GAMES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default)
 }
 
 /// The kind of an event, for counting what random play reaches.
@@ -185,7 +196,8 @@ fn play(seed: u64, new: fn() -> BrothersAtWar) -> BTreeMap<String, usize> {
 #[test]
 fn random_games_keep_every_property_and_reach_the_end() {
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-    for seed in 0..40 {
+    let seeds = games(40);
+    for seed in 0..seeds {
         for (k, n) in play(seed, game) {
             *seen.entry(k).or_default() += n;
         }
@@ -225,16 +237,21 @@ fn random_games_keep_every_property_and_reach_the_end() {
             "random play never reached {kind}: {seen:?}"
         );
     }
-    assert_eq!(seen.get("Over"), Some(&40), "every game ended");
+    assert_eq!(
+        seen.get("Over"),
+        Some(&(seeds as usize)),
+        "every game ended"
+    );
 }
 
 #[test]
 fn random_games_of_the_demo_battle_keep_every_property_and_reach_the_end() {
     let mut over = 0;
-    for seed in 0..8 {
+    let seeds = games(8);
+    for seed in 0..seeds {
         over += play(seed, demo).get("Over").copied().unwrap_or(0);
     }
-    assert_eq!(over, 8);
+    assert_eq!(over, seeds as usize);
 }
 
 /// A new game of the built-in demo battle, "Tanner's Ford".

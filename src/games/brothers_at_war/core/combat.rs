@@ -225,6 +225,60 @@ pub struct FireAttack {
     pub stage: Stage,
 }
 
+/// An assault waiting for its dice (7.1, B98): the attacker's dice are
+/// rolled, then the defender's; their effects apply together.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Assault {
+    /// The assaulting units.
+    pub attackers: Vec<UnitId>,
+    /// The hex they assault from.
+    pub from: Hex,
+    /// The hex assaulted.
+    pub hex: Hex,
+    /// Every unit in it (B96).
+    pub defenders: Vec<UnitId>,
+    /// The attacker's dice, unit by unit: (dice, lowest face that hits).
+    pub attack_dice: Vec<(u8, u8)>,
+    /// The defender's dice likewise.
+    pub defend_dice: Vec<(u8, u8)>,
+    /// The attacker's successes, once rolled.
+    pub attack_hits: Option<u8>,
+}
+
+/// Whether the combat state of a position read back fits its battle:
+/// units, brigades and hexes in range, dice within their bounds.
+pub fn fits(now: &super::state::Dynamic, map: &super::map::BattleMap) -> bool {
+    let unit = |u: &UnitId| u.index() < now.units.len();
+    let units = |v: &[UnitId]| {
+        !v.is_empty() && v.len() <= 2 * super::order::MAX_UNITS && v.iter().all(unit)
+    };
+    let fire_ok = now.fire.as_ref().is_none_or(|f| {
+        units(&f.firers)
+            && units(&f.targets)
+            && map.contains(f.target)
+            && f.saves.len() <= 32
+            && usize::from(f.dice) <= super::order::MAX_DICE
+    });
+    let dice_ok = |d: &[(u8, u8)]| {
+        d.len() <= 2 * super::order::MAX_UNITS
+            && d.iter().map(|x| usize::from(x.0)).sum::<usize>() <= super::order::MAX_DICE
+    };
+    let assault_ok = now.assault.as_ref().is_none_or(|a| {
+        units(&a.attackers)
+            && units(&a.defenders)
+            && map.contains(a.hex)
+            && map.contains(a.from)
+            && dice_ok(&a.attack_dice)
+            && dice_ok(&a.defend_dice)
+    });
+    let instructions_ok = now.instructions.given.len() <= MAX_INSTRUCTIONS
+        && now.instructions.given.iter().all(|(s, _)| match s {
+            Scope::Brigade(b) => b.index() < now.brigades.len(),
+            Scope::All(_) => true,
+        });
+    fire_ok && assault_ok && instructions_ok
+}
+
 /// What combat did.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CombatEvent {
@@ -297,6 +351,41 @@ pub enum CombatEvent {
         /// The brigade.
         brigade: String,
     },
+    /// An assault was declared (7.1).
+    Assault {
+        /// The attackers.
+        attackers: Vec<String>,
+        /// The hex assaulted.
+        hex: Hex,
+        /// The attacker's dice.
+        attack_dice: u8,
+        /// The defender's dice.
+        defend_dice: u8,
+    },
+    /// One side's assault dice (7.1, B97).
+    AssaultRolled {
+        /// Whose dice.
+        side: Side,
+        /// The dice.
+        dice: Vec<u8>,
+        /// Successes.
+        successes: u8,
+    },
+    /// The assault's winner (7.12), and the hits each side takes, capped
+    /// at 4 (6.5).
+    AssaultWon {
+        /// The winner.
+        winner: Side,
+        /// Hits on the attacker.
+        attacker_hits: u8,
+        /// Hits on the defender.
+        defender_hits: u8,
+    },
+    /// The defenders retreated before the assault (7.3).
+    Evaded {
+        /// The units.
+        units: Vec<String>,
+    },
     /// The mover's remaining steps were set aside after a reaction (B9).
     SetAside {
         /// The steps not taken.
@@ -366,6 +455,33 @@ impl fmt::Display for CombatEvent {
             }
             CombatEvent::Eliminated { unit } => write!(f, "{unit} eliminated"),
             CombatEvent::Exhausted { brigade } => write!(f, "{brigade} is exhausted (8.111)"),
+            CombatEvent::Assault {
+                attackers,
+                hex,
+                attack_dice,
+                defend_dice,
+            } => write!(
+                f,
+                "{} assault {hex}: {attack_dice} dice against {defend_dice}",
+                list(attackers)
+            ),
+            CombatEvent::AssaultRolled {
+                side,
+                dice,
+                successes,
+            } => write!(f, "{} rolled {dice:?}: {successes} hits", side.code()),
+            CombatEvent::AssaultWon {
+                winner,
+                attacker_hits,
+                defender_hits,
+            } => write!(
+                f,
+                "{} wins the assault; {attacker_hits} hits on the attacker, {defender_hits} on the defender",
+                winner.code()
+            ),
+            CombatEvent::Evaded { units } => {
+                write!(f, "{} retreat before the assault (7.3)", list(units))
+            }
             CombatEvent::SetAside { path } => {
                 let hexes: Vec<String> = path.iter().map(Hex::to_string).collect();
                 write!(

@@ -134,6 +134,7 @@ fn check(battle: &Battle, now: &Dynamic) -> Result<(), ParseError> {
         || !activation_ok
         || !now.exhausted_box.iter().all(brigade_ok)
         || !now.activated_this_turn.iter().all(brigade_ok)
+        || !super::combat::fits(now, map)
     {
         return bad("indexes");
     }

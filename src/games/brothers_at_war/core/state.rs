@@ -289,6 +289,9 @@ pub struct Dynamic {
     /// The fire attack under way (6.0).
     #[serde(default)]
     pub fire: Option<super::combat::FireAttack>,
+    /// The assault under way (7.1).
+    #[serde(default)]
+    pub assault: Option<super::combat::Assault>,
     /// Both players' standing instructions (B5).
     #[serde(default)]
     pub instructions: super::combat::Instructions,

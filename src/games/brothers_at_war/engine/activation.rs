@@ -426,6 +426,25 @@ impl BrothersAtWar {
         events: &mut Vec<Event>,
     ) -> Result<(), Refusal> {
         self.activate(units, events)?;
+        // B117: a reinforcement enters in the formation its owner names:
+        // off the map, its counter turns at no cost.
+        if units.iter().all(|&u| self.unit(u).place == Place::Waiting) {
+            for &u in units {
+                if self.kind_of(u) == UnitKind::Remnant {
+                    return Err(Refusal::NoOtherFormation(self.unit_name(u)));
+                }
+                let s = &mut self.now.units[u.index()];
+                s.face = match s.face {
+                    Face::Front => Face::Back,
+                    Face::Back => Face::Front,
+                };
+                events.push(Event::Formed {
+                    unit: self.unit_name(u),
+                    formation: self.formation(u),
+                });
+            }
+            return Ok(());
+        }
         let g = self
             .group()
             .cloned()
@@ -567,6 +586,12 @@ impl BrothersAtWar {
             });
         }
         self.now.units[u.index()].finished = true;
+        // 9.16: a skirmisher where the unit ends its activation disbands.
+        for other in self.units_at(hex) {
+            if other != u && self.kind_of(other) == UnitKind::Skirmisher {
+                self.disband(other, events);
+            }
+        }
         let s = &mut self.now.units[sk.index()];
         s.place = Place::Map(hex);
         s.face = if mounted { Face::Back } else { Face::Front };

@@ -379,6 +379,12 @@ impl BrothersAtWar {
             .group()
             .cloned()
             .ok_or_else(|| Refusal::NotActive(self.unit_name(actors[0])))?;
+        // 5.32: firing ends the activation, so only where it may end.
+        if let Some(h) = self.hex_of(g.units[0]) {
+            if !self.can_end(&g.units, h) {
+                return Err(Refusal::CannotEnd(self.unit_name(g.units[0]), h));
+            }
+        }
         let mut firers = g.units.clone();
         if let Some(p) = partner {
             let a = self.now.activation.as_ref();

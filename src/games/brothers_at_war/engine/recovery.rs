@@ -9,7 +9,7 @@ use super::ground::within_command;
 use super::near::far_from;
 use crate::games::brothers_at_war::core::event::{Event, Fate};
 use crate::games::brothers_at_war::core::ids::{BrigadeId, UnitId};
-use crate::games::brothers_at_war::core::state::{BrothersAtWar, Check, CheckKind};
+use crate::games::brothers_at_war::core::state::{BrothersAtWar, Check, CheckKind, Place};
 use crate::games::brothers_at_war::core::Hex;
 use crate::games::brothers_at_war::scenario::model::UnitKind;
 
@@ -72,6 +72,16 @@ impl BrothersAtWar {
     pub fn recover_units(&mut self, units: &[UnitId]) {
         for &u in units {
             self.now.units[u.index()].finished = false;
+            // B112: off-board batteries rally with their artillery, with
+            // no enemy near them nor commander by them.
+            if self.unit(u).place == Place::OffBoard && self.unit(u).disrupted {
+                self.now.checks.push(Check {
+                    kind: CheckKind::Rally,
+                    units: vec![u],
+                    brigade: None,
+                    bonus: 0,
+                });
+            }
         }
         for (hex, group) in self.by_hex(units) {
             let side = self.side_of(group[0]);
@@ -146,7 +156,7 @@ impl BrothersAtWar {
         let units: Vec<UnitId> = self
             .units_of_brigade(b)
             .into_iter()
-            .filter(|&u| self.hex_of(u).is_some())
+            .filter(|&u| self.hex_of(u).is_some() || self.unit(u).place == Place::OffBoard)
             .collect();
         self.recover_units(&units);
     }

@@ -98,6 +98,7 @@ impl BrothersAtWar {
                 exit_points: [0, 0],
                 ended: None,
                 fire: None,
+                assault: None,
                 instructions: Default::default(),
             },
             battle,

@@ -1,0 +1,391 @@
+//! Fire, reactions, hits, retreats and reserves of Brothers at War (6.x,
+//! 8.1x, B5-B10, B64-B105), each worked out by hand on an open field of
+//! our own: the test battle's order of battle on an 8 x 6 map of open
+//! ground at one level, with a fence between 0504 and 0505 and woods in
+//! 0705. The Union rallies at 0101, the Confederacy at 0806.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+use common::brothersatwar::{activating, hex, id, only, order, refused, unit_mut, SKIRMISH};
+use orderly::games::brothers_at_war::core::combat::{CombatEvent, FireType, SaveLine};
+use orderly::games::brothers_at_war::core::event::Event;
+use orderly::games::brothers_at_war::core::state::{BrothersAtWar, Place};
+use orderly::games::brothers_at_war::scenario::model::Face;
+use orderly::games::brothers_at_war::scenario::{registry, Scenario};
+use orderly::games::{Game, GameOptions};
+
+/// The open field: the test battle with its ground flattened.
+fn field() -> BrothersAtWar {
+    let mut s: Scenario = toml::from_str(SKIRMISH).unwrap();
+    s.id = "test-open-field".into();
+    s.map.terrain = (1..=6)
+        .map(|r| {
+            if r == 5 {
+                ". . . . . . w .".to_string()
+            } else {
+                ". . . . . . . .".to_string()
+            }
+        })
+        .collect();
+    s.map.levels = Vec::new();
+    s.map.hexsides = vec!["0504 0505 fence".into()];
+    let b = registry::register(s).unwrap();
+    BrothersAtWar::new(&GameOptions {
+        scenario: Some(b.scenario.id.clone()),
+        ..GameOptions::default()
+    })
+}
+
+fn roll(g: &mut BrothersAtWar, dice: &str) -> Vec<Event> {
+    order(g, &format!("ROLL {dice}")).unwrap_or_else(|e| panic!("ROLL {dice}: {e}"))
+}
+
+fn combat(events: &[Event]) -> Vec<CombatEvent> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Combat(c) => Some(c.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The fire declared: (kind, dice, face, cap).
+fn declared(events: &[Event]) -> (FireType, u8, u8, u8) {
+    combat(events)
+        .into_iter()
+        .find_map(|c| match c {
+            CombatEvent::Fire {
+                kind,
+                dice,
+                to_hit,
+                cap,
+                ..
+            } => Some((kind, dice, to_hit, cap)),
+            _ => None,
+        })
+        .expect("a fire")
+}
+
+/// The save lines of the first save roll, as (reason, rolls).
+fn save_lines(events: &[Event]) -> Vec<(String, u8)> {
+    combat(events)
+        .into_iter()
+        .find_map(|c| match c {
+            CombatEvent::Saves { lines, .. } => Some(
+                lines
+                    .into_iter()
+                    .map(|SaveLine { why, rolls, .. }| (why, rolls))
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+fn hits(events: &[Event]) -> (u8, u8) {
+    combat(events)
+        .into_iter()
+        .find_map(|c| match c {
+            CombatEvent::Hits { hits, extra } => Some((hits, extra)),
+            _ => None,
+        })
+        .expect("hits")
+}
+
+fn dice_waiting(g: &BrothersAtWar) -> Option<u32> {
+    g.chance().map(|c| c.outcomes)
+}
+
+#[test]
+fn standing_fire_rolls_its_firepower_and_the_target_saves_for_each_hex_between() {
+    let mut g = field();
+    only(&mut g, &[("1NY", "0304"), ("1VA", "0306")]);
+    activating(&mut g, "blue");
+    order(&mut g, "RETREAT gray NEVER").unwrap();
+    let e = order(&mut g, "1NY FIRE 0306").unwrap();
+    // 6.0: firepower 4, a 5 or 6 hits, at most 3 hits (6.5).
+    assert_eq!(declared(&e), (FireType::Standing, 4, 5, 3));
+    assert!(g.unit(id(&g, "1NY")).finished, "6.11");
+    assert_eq!(dice_waiting(&g), Some(6u32.pow(4)));
+    let e = roll(&mut g, "6 6 5 1");
+    assert!(combat(&e).contains(&CombatEvent::Rolled {
+        dice: vec![6, 6, 5, 1],
+        successes: 3
+    }));
+    // B77: one hex between 0304 and 0306; formed, in the open: nothing
+    // else.
+    assert_eq!(dice_waiting(&g), Some(6));
+    let e = roll(&mut g, "6");
+    assert_eq!(save_lines(&e), vec![("hexes between".to_string(), 1)]);
+    assert_eq!(hits(&e), (2, 0));
+    // B80: the first hit unforms, the second disrupts.
+    let u = g.unit(id(&g, "1VA"));
+    assert_eq!(u.face, Face::Back);
+    assert!(u.disrupted);
+    assert!(dice_waiting(&g).is_none());
+}
+
+#[test]
+fn the_cap_counts_after_saves_and_a_killing_hit_spends_a_reserve_or_kills() {
+    for keep in [false, true] {
+        let mut g = field();
+        only(&mut g, &[("1NY", "0304"), ("1VA", "0306")]);
+        activating(&mut g, "blue");
+        order(&mut g, "RETREAT gray NEVER").unwrap();
+        if keep {
+            order(&mut g, "RESERVES gray KEEP").unwrap();
+        }
+        let gray = g.battle.brigade_named("gray").unwrap();
+        let before = g.brigade(gray).clone();
+        order(&mut g, "1NY FIRE 0306").unwrap();
+        roll(&mut g, "6 6 6 6");
+        let e = roll(&mut g, "1");
+        // B68: 4 successes, no save: capped at 3.
+        assert_eq!(hits(&e), (3, 0));
+        let after = g.brigade(gray).clone();
+        if keep {
+            assert_eq!(g.unit(id(&g, "1VA")).place, Place::Eliminated, "6.54");
+            assert_eq!(after.casualties, before.casualties + 1, "8.2");
+        } else {
+            assert!(combat(&e).contains(&CombatEvent::ReserveSpent {
+                brigade: "gray".into(),
+                unit: "1VA".into()
+            }));
+            assert_eq!(after.reserve, before.reserve + 1, "8.11");
+            assert!(g.unit(id(&g, "1VA")).disrupted);
+        }
+    }
+}
+
+#[test]
+fn moving_fire_costs_two_points_after_the_move_and_gives_a_save() {
+    let mut g = field();
+    only(&mut g, &[("1NY", "0303"), ("1VA", "0306")]);
+    activating(&mut g, "blue");
+    order(&mut g, "OPFIRE gray NEVER").unwrap();
+    order(&mut g, "RETREAT gray NEVER").unwrap();
+    order(&mut g, "1NY MOVE 0304").unwrap();
+    let e = order(&mut g, "1NY FIRE 0306").unwrap();
+    assert_eq!(declared(&e).0, FireType::Moving);
+    roll(&mut g, "6 1 1 1");
+    let e = roll(&mut g, "1 1");
+    assert_eq!(
+        save_lines(&e),
+        vec![
+            ("moving fire".to_string(), 1),
+            ("hexes between".to_string(), 1)
+        ]
+    );
+    // 1 move point and 2 for the fire; the unit is Finished (6.11).
+    assert_eq!(refused(&mut g, "1NY MOVE 0303"), "5.1");
+}
+
+#[test]
+fn fire_needs_two_points_left() {
+    let mut g = field();
+    only(&mut g, &[("1NY", "0301"), ("1VA", "0306")]);
+    activating(&mut g, "blue");
+    order(&mut g, "OPFIRE gray NEVER").unwrap();
+    // Formed: 4 points; 3 spent leave 1.
+    order(&mut g, "1NY MOVE 0302 0303 0304").unwrap();
+    assert_eq!(refused(&mut g, "1NY FIRE 0306"), "5.2");
+}
+
+#[test]
+fn skirmishers_hit_once_at_most_and_their_targets_save_only_for_moving_fire() {
+    let mut g = field();
+    only(&mut g, &[("1NY", "0302"), ("1VA", "0307")]);
+    unit_mut(&mut g, "GSK").place = Place::Map(hex("0306"));
+    activating(&mut g, "gray");
+    // 6.134: the sharpshooters reach 4 hexes.
+    let e = order(&mut g, "GSK FIRE 0302").unwrap();
+    assert_eq!(declared(&e), (FireType::Standing, 1, 5, 1));
+    let e = roll(&mut g, "6");
+    // B74: three hexes between, yet no save roll.
+    assert!(save_lines(&e).is_empty());
+    assert_eq!(hits(&e), (1, 0));
+    assert_eq!(g.unit(id(&g, "1NY")).face, Face::Back);
+}
+
+#[test]
+fn infantry_reaches_three_hexes_only() {
+    let mut g = field();
+    only(&mut g, &[("1NY", "0302"), ("1VA", "0306")]);
+    activating(&mut g, "gray");
+    assert_eq!(refused(&mut g, "1VA FIRE 0302"), "6.2");
+    assert_eq!(refused(&mut g, "1VA FIRE 0305"), "6.0");
+}
+
+#[test]
+fn artillery_gains_a_die_at_close_range_and_gives_no_save_for_distance() {
+    let mut g = field();
+    only(&mut g, &[("BAT", "0304"), ("1VA", "0306")]);
+    activating(&mut g, "usart");
+    order(&mut g, "RETREAT gray NEVER").unwrap();
+    let e = order(&mut g, "BAT FIRE 0306").unwrap();
+    // 6.16: firepower 3 + 1 at 2 hexes; B56: deployed, it fires free.
+    assert_eq!(declared(&e), (FireType::Standing, 4, 5, 3));
+    let e = roll(&mut g, "6 6 6 6");
+    // 6.6 item 2: no save for the hex between against artillery.
+    assert!(save_lines(&e).is_empty());
+    assert_eq!(hits(&e), (3, 0));
+}
+
+#[test]
+fn artillery_beyond_its_printed_range_hits_on_a_six_without_the_close_die() {
+    let mut g = field();
+    only(&mut g, &[("BAT", "0301"), ("1VA", "0306")]);
+    activating(&mut g, "usart");
+    let e = order(&mut g, "BAT FIRE 0306").unwrap();
+    // Printed range 4, 5 hexes: long range (B67).
+    assert_eq!(declared(&e), (FireType::Standing, 3, 6, 3));
+}
+
+#[test]
+fn artillery_does_not_fire_at_skirmishers_nor_limbered() {
+    let mut g = field();
+    only(&mut g, &[("BAT", "0304")]);
+    unit_mut(&mut g, "GSK").place = Place::Map(hex("0306"));
+    activating(&mut g, "usart");
+    assert_eq!(refused(&mut g, "BAT FIRE 0306"), "6.135");
+    let mut g = field();
+    only(&mut g, &[("BAT", "0304"), ("1VA", "0306")]);
+    unit_mut(&mut g, "BAT").face = Face::Back;
+    activating(&mut g, "usart");
+    assert_eq!(refused(&mut g, "BAT FIRE 0306"), "B56");
+}
+
+#[test]
+fn pass_through_fire_adds_a_die_for_the_units_behind() {
+    let mut g = field();
+    only(&mut g, &[("1NY", "0304"), ("1VA", "0305"), ("2VA", "0306")]);
+    activating(&mut g, "blue");
+    let e = order(&mut g, "1NY FIRE 0305").unwrap();
+    // 6.4, B75: 2VA stands in the hex behind 1VA on the line.
+    assert_eq!(declared(&e).1, 5);
+}
+
+#[test]
+fn two_formed_regiments_side_by_side_combine_their_fire() {
+    let mut g = field();
+    only(
+        &mut g,
+        &[("1NY", "0304"), ("2NYA", "0404"), ("1VA", "0306")],
+    );
+    activating(&mut g, "blue");
+    // 6.141 A: 2NYA is unformed.
+    assert_eq!(refused(&mut g, "1NY 2NYA FIRE 0306"), "B66");
+    unit_mut(&mut g, "2NYA").face = Face::Front;
+    order(&mut g, "RETREAT gray NEVER").unwrap();
+    let e = order(&mut g, "1NY 2NYA FIRE 0306").unwrap();
+    assert_eq!(declared(&e).1, 4 + 3);
+    assert!(g.unit(id(&g, "2NYA")).finished, "6.141 D");
+    roll(&mut g, "6 1 1 1 1 1 1");
+    let e = roll(&mut g, "1 1");
+    // 6.14: the longer range, 3 from 0404, gives 2 hexes between.
+    assert_eq!(save_lines(&e), vec![("hexes between".to_string(), 2)]);
+    assert_eq!(refused(&mut g, "2NYA MOVE 0405"), "5.1");
+}
+
+#[test]
+fn opportunity_fire_strikes_after_a_step_and_sets_the_rest_of_the_move_aside() {
+    let mut g = field();
+    only(&mut g, &[("2NYA", "0302"), ("1VA", "0306")]);
+    activating(&mut g, "blue");
+    let e = order(&mut g, "2NYA MOVE 0303 0304").unwrap();
+    // B69: 0303 is 3 hexes from 1VA; it fires at once.
+    assert_eq!(declared(&e), (FireType::Opportunity, 4, 5, 3));
+    assert!(combat(&e).contains(&CombatEvent::SetAside {
+        path: vec![hex("0304")]
+    }));
+    assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0303")));
+    assert!(g.unit(id(&g, "1VA")).finished, "6.12");
+    roll(&mut g, "1 1 1 1");
+    // No hit: the mover goes on (6.12).
+    order(&mut g, "2NYA MOVE 0304").unwrap();
+    assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0304")));
+
+    let mut g = field();
+    only(&mut g, &[("2NYA", "0302"), ("1VA", "0306")]);
+    activating(&mut g, "blue");
+    order(&mut g, "OPFIRE gray NEVER").unwrap();
+    let e = order(&mut g, "2NYA MOVE 0303 0304").unwrap();
+    assert!(combat(&e)
+        .iter()
+        .all(|c| !matches!(c, CombatEvent::Fire { .. })));
+    assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0304")));
+}
+
+#[test]
+fn a_unit_about_to_die_retreats_two_hexes_towards_its_rally_point_for_a_save() {
+    let mut g = field();
+    // 2VA is Disrupted by the scenario: one hit kills it (B95).
+    only(&mut g, &[("1NY", "0602"), ("2VA", "0604")]);
+    activating(&mut g, "blue");
+    order(&mut g, "1NY FIRE 0604").unwrap();
+    roll(&mut g, "6 1 1 1");
+    // Saves: 1 hex between, 1 Disrupted, 1 retreat.
+    assert_eq!(dice_waiting(&g), Some(6u32.pow(3)));
+    let e = roll(&mut g, "1 1 1");
+    assert_eq!(
+        save_lines(&e),
+        vec![
+            ("hexes between".to_string(), 1),
+            ("loose formation or Disrupted".to_string(), 1),
+            ("retreat".to_string(), 1)
+        ]
+    );
+    // Steps nearer 0806 from 0604: 0605 or 0704, then 0705 (or 0805 from
+    // 0704); every end is 4 from 1NY, none next to it: the lowest hexes
+    // win (B92).
+    assert!(combat(&e).contains(&CombatEvent::Retreated {
+        units: vec!["2VA".into()],
+        path: vec![hex("0605"), hex("0705")]
+    }));
+    assert_eq!(hits(&e), (1, 0));
+    // The killing hit is cancelled by a reserve (8.11); 6.77: Finished.
+    assert!(combat(&e)
+        .iter()
+        .any(|c| matches!(c, CombatEvent::ReserveSpent { .. })));
+    assert_eq!(g.hex_of(id(&g, "2VA")), Some(hex("0705")));
+    assert!(g.unit(id(&g, "2VA")).finished);
+}
+
+#[test]
+fn divisional_artillery_is_saved_by_a_brigade_with_a_unit_two_hexes_away() {
+    for near in [true, false] {
+        let mut g = field();
+        let friend = if near { "0104" } else { "0101" };
+        only(&mut g, &[("BAT", "0304"), ("1NY", friend), ("1VA", "0306")]);
+        unit_mut(&mut g, "BAT").disrupted = true;
+        activating(&mut g, "gray");
+        order(&mut g, "RETREAT USA NEVER").unwrap();
+        order(&mut g, "1VA FIRE 0304").unwrap();
+        roll(&mut g, "6 1 1 1");
+        let e = roll(&mut g, "1 1");
+        assert_eq!(hits(&e), (1, 0));
+        let spent = combat(&e).contains(&CombatEvent::ReserveSpent {
+            brigade: "blue".into(),
+            unit: "BAT".into(),
+        });
+        assert_eq!(spent, near, "8.12");
+        let place = g.unit(id(&g, "BAT")).place;
+        assert_eq!(place == Place::Eliminated, !near);
+    }
+}
+
+#[test]
+fn standing_instructions_are_orders_for_a_brigade_or_a_side() {
+    let mut g = field();
+    activating(&mut g, "blue");
+    let e = order(&mut g, "LOSSES gray STRONGEST").unwrap();
+    assert!(combat(&e).contains(&CombatEvent::Instruction {
+        scope: "gray".into(),
+        setting: "LOSSES STRONGEST".into()
+    }));
+    order(&mut g, "PATHS CSA AUTO").unwrap();
+    assert_eq!(refused(&mut g, "EVADE nobody ALWAYS"), "3.1");
+    assert_eq!(g.now.instructions.given.len(), 2);
+}
