@@ -484,11 +484,12 @@ fn fire(
         });
         let have = path.map(|p| p.iter().map(|h| h.to_string()).collect::<Vec<_>>());
         match have {
-            Some(p) if p != step.retreat => return Err(format!(
-                "engine: no order names a retreat path (6.7, PATHS ASK); it took {}, the case {}",
-                p.join(" "),
-                step.retreat.join(" ")
-            )),
+            Some(p) if p != step.retreat => {
+                let (took, case) = (p.join(" "), step.retreat.join(" "));
+                return Err(format!(
+                    "engine: no order names a retreat path (6.7, PATHS ASK): {took}, not {case}"
+                ));
+            }
             Some(_) => {}
             None => differ("retreat", step.retreat.join(" "), "none".to_string()),
         }
