@@ -77,6 +77,40 @@ fn replay_file(name: &str) {
     assert!(wrong.is_empty(), "{name}:\n  {}", wrong.join("\n  "));
 }
 
+/// The replay can fail: an expectation changed by one, in a case the engine agrees with,
+/// is reported (a movement point, a hit), and so is an acceptance turned into a refusal.
+#[test]
+fn a_changed_expectation_is_reported() {
+    let chart = setup::chart();
+    let read = |name: &str| -> CaseFile {
+        toml::from_str(&fs::read_to_string(format!("{DATA}/cases/{name}.toml")).unwrap()).unwrap()
+    };
+    let find = |file: &mut CaseFile, id: &str| file.cases.iter().position(|c| c.id == id).unwrap();
+    let mut moves = read("s5_21_move");
+    let i = find(&mut moves, "s5_21_woods_cost_two");
+    assert!(matches!(replay::replay(&moves.cases[i], &chart), Replay::Ran(f) if f.is_empty()));
+    let left = moves.cases[i].steps[0].expect.mp_left.unwrap();
+    moves.cases[i].steps[0].expect.mp_left = Some(left + 1);
+    assert!(matches!(replay::replay(&moves.cases[i], &chart), Replay::Ran(f) if f.len() == 1));
+    moves.cases[i].steps[0].expect.mp_left = Some(left);
+    moves.cases[i].steps[0].expect.result = format::Outcome::Refused;
+    assert!(matches!(replay::replay(&moves.cases[i], &chart), Replay::Ran(f) if !f.is_empty()));
+
+    let mut dice = read("s1_7_dice");
+    let i = dice.cases.iter().position(|c| {
+        c.steps.iter().any(|s| s.expect.hits.is_some())
+            && matches!(replay::replay(c, &chart), Replay::Ran(f) if f.is_empty())
+    });
+    let i = i.expect("a fire case of s1_7_dice the engine agrees with");
+    let step = dice.cases[i]
+        .steps
+        .iter_mut()
+        .find(|s| s.expect.hits.is_some())
+        .unwrap();
+    step.expect.hits = step.expect.hits.map(|h| h + 1);
+    assert!(matches!(replay::replay(&dice.cases[i], &chart), Replay::Ran(f) if !f.is_empty()));
+}
+
 /// Prints what every case comes to, for whoever keeps PENDING.md and DISAGREEMENTS.md:
 /// `cargo test --test brothers_at_war_replay -- --ignored --nocapture`.
 #[test]
