@@ -190,6 +190,36 @@ fn run(
             order(next, &text, events)?;
             roll(next, dice, events)
         }
+        Op::Keep(text) => order(next, &text, events),
+        Op::Reaction => {
+            let Some(attack) = next.now.fire.clone() else {
+                return Err(Stop::Skipped(
+                    "the engine makes no opportunity attack".into(),
+                ));
+            };
+            let firers: Vec<String> = attack.firers.iter().map(|&u| next.unit_name(u)).collect();
+            let named = step
+                .units
+                .iter()
+                .all(|u| firers.iter().any(|f| f.eq_ignore_ascii_case(u)));
+            if !named || firers.len() != step.units.len() {
+                return Err(Stop::Pending(format!(
+                    "engine: no order names the units of an opportunity attack (6.12); it chose {}",
+                    firers.join(" ")
+                )));
+            }
+            // The attack was declared in the move's step: its numbers, from the engine's
+            // attack under way, belong to this step's comparison.
+            events.push(Event::Combat(CombatEvent::Fire {
+                firers,
+                target: attack.target,
+                kind: attack.kind,
+                dice: attack.dice,
+                to_hit: attack.to_hit,
+                cap: attack.cap,
+            }));
+            roll(next, dice, events)
+        }
         Op::Draw(name) => {
             let name = match name {
                 Some(n) => n,
@@ -236,14 +266,15 @@ fn run(
 
 /// Applies the step to a copy, feeding its dice whenever the engine waits for chance; a
 /// refusal of any of its orders refuses the step and leaves the game as it was.
-fn apply(g: &mut BrothersAtWar, case: &Case, step: &f::Step) -> Result<Done, String> {
+fn apply(g: &mut BrothersAtWar, case: &Case, index: usize) -> Result<Done, String> {
+    let step = &case.steps[index];
     let mut next = g.clone();
     let mut events = Vec::new();
     let mut dice = dice(step);
     let ids: Vec<_> = step.units.iter().filter_map(|u| g.unit_named(u)).collect();
     let start = points(g, &step.units).map_or(0, |p| p.0);
     let mut last = points(g, &step.units);
-    for op in ops(case, step)? {
+    for op in ops(case, index)? {
         let pre = points(&next, &step.units);
         let count = events.len();
         let free_fire = pre.is_none_or(|p| p.0 == 0)
@@ -317,7 +348,7 @@ pub fn replay(case: &Case, chart: &Chart) -> Replay {
                 i + 1
             ));
         }
-        let done = match apply(&mut g, case, step) {
+        let done = match apply(&mut g, case, i) {
             Ok(d) => d,
             Err(why) => return Replay::Pending(format!("step {}: {why}", i + 1)),
         };

@@ -13,6 +13,11 @@ use crate::setup;
 pub enum Op {
     /// An order as players write it.
     Order(String),
+    /// An order whose reaction fire waits for the next step's dice (6.12).
+    Keep(String),
+    /// The opportunity attack the engine opened on the last step, rolled with this
+    /// step's dice (6.12).
+    Reaction,
     /// The marker of this name drawn from the cup (2.21); none: the active brigade's,
     /// when the game stands at the selection step (a case opening with its recovery).
     Draw(Option<String>),
@@ -27,11 +32,47 @@ pub enum Op {
 }
 
 /// The operations of one step, or why it cannot be worded yet.
-pub fn ops(case: &Case, step: &f::Step) -> Result<Vec<Op>, String> {
+pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
+    let step = &case.steps[index];
     let units = step.units.join(" ");
     let pending = |why: &str| Err(why.to_string());
     let mut out = Vec::new();
+    let reaction = case
+        .steps
+        .get(index + 1)
+        .filter(|next| next.action == Action::OpportunityFire);
     match step.action {
+        // A move answered by opportunity fire (6.12): the reacting brigade's standing
+        // instruction allows it only for the last hex entered, the one the case's
+        // reaction targets, and the attack's dice are the reaction step's.
+        Action::Move if reaction.is_some() && !step.path.is_empty() => {
+            // A remnant answers to its side's instruction (B5).
+            let reactor = reaction
+                .and_then(|r| r.units.first())
+                .and_then(|u| case.units.iter().find(|c| &c.id == u))
+                .ok_or("a reaction by no unit of the case")?;
+            let brigade = reactor
+                .brigade
+                .clone()
+                .unwrap_or_else(|| match reactor.side {
+                    f::Side::North => "USA".to_string(),
+                    f::Side::South => "CSA".to_string(),
+                });
+            let (last, before) = step.path.split_last().ok_or("an empty path")?;
+            if !before.is_empty() {
+                out.push(Op::Order(format!("{units} MOVE {}", before.join(" "))));
+            }
+            out.push(Op::Order(format!("OPFIRE {brigade} ALWAYS")));
+            out.push(Op::Keep(format!("{units} MOVE {last}")));
+            out.push(Op::Keep(format!("OPFIRE {brigade} NEVER")));
+            if step.choice.is_some() {
+                return pending("harness: a move choice before a reaction is not worded yet");
+            }
+        }
+        Action::OpportunityFire => {
+            out.extend(defender(case, step)?);
+            out.push(Op::Reaction);
+        }
         Action::Move => {
             if !step.path.is_empty() {
                 out.push(Op::Order(format!("{units} MOVE {}", step.path.join(" "))));
@@ -103,40 +144,14 @@ pub fn ops(case: &Case, step: &f::Step) -> Result<Vec<Op>, String> {
             {
                 return pending("engine: off-board artillery does not fire yet (9.43)");
             }
-            // The engine chooses retreat paths and spends reserves itself (B92, B5): a
-            // case refusing the defender's choice cannot be ordered.
-            if step.expect.result == f::Outcome::Refused
-                && (!step.retreat.is_empty() || step.reserves.is_some())
-            {
-                return pending(
-                    "engine: no order names a retreat path or a reserve spent (6.7, 8.11: PATHS and RESERVES ASK)",
-                );
-            }
-            // The defender's choices of the step, as the standing instructions the
-            // engine answers them by (B5): retreat along the case's path (6.7; a long one
-            // past two hexes, 6.72) and spend the reserves it names (8.11).
-            let defender = match case.units.iter().find(|u| step.units.contains(&u.id)) {
-                Some(u) if u.side == f::Side::North => "CSA",
-                _ => "USA",
-            };
-            let retreat = match step.retreat.len() {
-                0 => "NEVER",
-                1 | 2 => "ALWAYS",
-                _ => "ALWAYS LONG",
-            };
-            let reserves = match step.reserves {
-                Some(n) if n > 0 => "SPEND",
-                _ => "KEEP",
-            };
-            out.push(Op::Order(format!("RETREAT {defender} {retreat}")));
-            out.push(Op::Order(format!("RESERVES {defender} {reserves}")));
+            out.extend(defender(case, step)?);
             out.push(Op::Order(format!("{units} FIRE {at}")));
         }
         Action::Assault => out.push(Op::Order(format!("{units} MOVE {}", step.path.join(" ")))),
         Action::Retreat => out.push(Op::Order(format!("RETREAT {}", step.path.join(" ")))),
         Action::SpendReserve => out.push(Op::Order("SPEND RESERVE".to_string())),
-        Action::OpportunityFire | Action::PointBlankFire => {
-            return pending("engine: no order for a reaction fire yet (6.12, 6.15: baw-combat)")
+        Action::PointBlankFire => {
+            return pending("harness: point blank fire is not worded as instructions yet (6.15)")
         }
         Action::EliminateSkirmisher => {
             return pending(
@@ -181,4 +196,36 @@ pub fn ops(case: &Case, step: &f::Step) -> Result<Vec<Op>, String> {
         }
     }
     Ok(out)
+}
+
+/// The defender's choices of a fire step, as the standing instructions the engine answers
+/// them by (B5): retreat along the case's path (6.7; a long one past two hexes, 6.72) and
+/// spend the reserves it names (8.11). The engine chooses retreat paths and spends
+/// reserves itself (B92), so a case refusing the defender's choice cannot be ordered.
+fn defender(case: &Case, step: &f::Step) -> Result<Vec<Op>, String> {
+    if step.expect.result == f::Outcome::Refused
+        && (!step.retreat.is_empty() || step.reserves.is_some())
+    {
+        return Err(
+            "engine: no order names a retreat path or a reserve spent (6.7, 8.11: PATHS and RESERVES ASK)"
+                .to_string(),
+        );
+    }
+    let side = match case.units.iter().find(|u| step.units.contains(&u.id)) {
+        Some(u) if u.side == f::Side::North => "CSA",
+        _ => "USA",
+    };
+    let retreat = match step.retreat.len() {
+        0 => "NEVER",
+        1 | 2 => "ALWAYS",
+        _ => "ALWAYS LONG",
+    };
+    let reserves = match step.reserves {
+        Some(n) if n > 0 => "SPEND",
+        _ => "KEEP",
+    };
+    Ok(vec![
+        Op::Keep(format!("RETREAT {side} {retreat}")),
+        Op::Keep(format!("RESERVES {side} {reserves}")),
+    ])
 }
