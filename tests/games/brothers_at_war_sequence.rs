@@ -148,14 +148,20 @@ fn rally_checks_leave_out_units_next_to_an_enemy_and_count_the_commander() {
     let mut g = game();
     only(
         &mut g,
-        &[("1VA", "0505"), ("2VA", "0805"), ("2NYA", "0804")],
+        &[
+            ("1VA", "0505"),
+            ("2VA", "0805"),
+            ("2NYA", "0804"),
+            ("1NY", "0305"),
+        ],
     );
     unit_mut(&mut g, "1VA").disrupted = true;
     unit_mut(&mut g, "1VA").finished = true;
     quiet(&mut g);
     g.recover_brigade(brigade(&g, "gray"));
     assert!(!g.unit(id(&g, "1VA")).finished, "3.21");
-    // 2VA is next to 2NYA (3.212); 1VA is next to Col. Oak at 0506.
+    // 2VA is next to 2NYA (3.212); 1VA is next to Col. Oak at 0506, and
+    // sees 1NY 2 hexes off.
     let rally: Vec<_> = g
         .now
         .checks
@@ -190,11 +196,18 @@ fn units_beyond_four_hexes_check_command_and_cavalry_gains_one() {
     assert_eq!(g.now.checks.len(), 1);
     let c = &g.now.checks[0];
     assert_eq!(c.kind, CheckKind::Command);
-    // 5 hexes from 1VA: no bonus for distance; the cavalry symbol's +1.
-    assert_eq!(c.bonus, 1);
+    // 1VA is 5 hexes off but hidden by the rise at 0605 (6.34): it does
+    // not count (B32), so +1 for distance and +1 for the cavalry symbol.
+    assert_eq!(c.bonus, 2);
+    let mut seen = g.clone();
+    unit_mut(&mut seen, "1VA").place =
+        orderly::games::brothers_at_war::core::state::Place::Map(hex("0604"));
+    seen.now.checks.clear();
+    seen.queue_command_checks(horse);
+    assert_eq!(seen.now.checks[0].bonus, 1, "1VA in sight at 0604");
     g.now.step = Step::Recovery(horse);
-    g.apply(&Order::Roll(vec![3])).unwrap();
-    assert!(g.unit(id(&g, "1CAV")).out_of_command, "3 + 1 fails (4.31)");
+    g.apply(&Order::Roll(vec![2])).unwrap();
+    assert!(g.unit(id(&g, "1CAV")).out_of_command, "2 + 2 fails (4.31)");
     // Within four hexes of the commander: no check.
     let mut g = game();
     only(&mut g, &[("1CAV", "0601"), ("1VA", "0606")]);
