@@ -11,7 +11,7 @@ use common::brothersatwar::{activating, hex, id, only, order, refused, unit_mut,
 use orderly::games::brothers_at_war::core::combat::{CombatEvent, FireType, SaveLine};
 use orderly::games::brothers_at_war::core::event::Event;
 use orderly::games::brothers_at_war::core::state::{BrothersAtWar, Place};
-use orderly::games::brothers_at_war::scenario::model::Face;
+use orderly::games::brothers_at_war::scenario::model::{Face, Side};
 use orderly::games::brothers_at_war::scenario::{registry, Scenario};
 use orderly::games::{Game, GameOptions};
 
@@ -388,4 +388,150 @@ fn standing_instructions_are_orders_for_a_brigade_or_a_side() {
     order(&mut g, "PATHS CSA AUTO").unwrap();
     assert_eq!(refused(&mut g, "EVADE nobody ALWAYS"), "3.1");
     assert_eq!(g.now.instructions.given.len(), 2);
+}
+
+fn assault_won(events: &[Event]) -> (Side, u8, u8) {
+    combat(events)
+        .into_iter()
+        .find_map(|c| match c {
+            CombatEvent::AssaultWon {
+                winner,
+                attacker_hits,
+                defender_hits,
+            } => Some((winner, attacker_hits, defender_hits)),
+            _ => None,
+        })
+        .expect("an assault's result")
+}
+
+#[test]
+fn an_assault_rolls_both_sides_and_the_loser_retreats_without_saves() {
+    let mut g = field();
+    only(&mut g, &[("2NYA", "0304"), ("1VA", "0305")]);
+    activating(&mut g, "blue");
+    let e = order(&mut g, "2NYA MOVE 0305").unwrap();
+    assert!(combat(&e).contains(&CombatEvent::Assault {
+        attackers: vec!["2NYA".into()],
+        hex: hex("0305"),
+        attack_dice: 3,
+        defend_dice: 4
+    }));
+    // The attacker's 3 dice (unformed: 5+), then the defender's 4 (formed:
+    // +1, so 4+, 7.11).
+    assert_eq!(dice_waiting(&g), Some(6u32.pow(3)));
+    roll(&mut g, "6 6 5");
+    assert_eq!(dice_waiting(&g), Some(6u32.pow(4)));
+    let e = roll(&mut g, "4 1 1 1");
+    assert_eq!(assault_won(&e), (Side::Union, 1, 3));
+    // 7.12: 1VA retreats 2 hexes nearer 0806; 2NYA takes the hex.
+    let at = g.hex_of(id(&g, "1VA")).expect("1VA survives on a reserve");
+    assert_eq!(at.distance(hex("0305")), 2);
+    assert!(at.distance(hex("0806")) < hex("0305").distance(hex("0806")));
+    assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0305")));
+    // No saves: 2NYA's one hit disrupts it; every participant is Finished.
+    assert!(g.unit(id(&g, "2NYA")).disrupted);
+    assert!(g.unit(id(&g, "2NYA")).finished && g.unit(id(&g, "1VA")).finished);
+    assert!(save_lines(&e).is_empty());
+}
+
+#[test]
+fn the_defender_wins_a_tied_assault_and_the_attacker_falls_back_from_its_own_hex() {
+    let mut g = field();
+    only(&mut g, &[("2NYA", "0304"), ("1VA", "0305")]);
+    activating(&mut g, "blue");
+    order(&mut g, "2NYA MOVE 0305").unwrap();
+    roll(&mut g, "6 1 1");
+    let e = roll(&mut g, "4 1 1 1");
+    assert_eq!(assault_won(&e), (Side::Confederacy, 1, 1));
+    let at = g.hex_of(id(&g, "2NYA")).unwrap();
+    assert_eq!(at.distance(hex("0304")), 2, "6.71 from 0304");
+    assert!(at.distance(hex("0101")) < hex("0304").distance(hex("0101")));
+    assert_eq!(g.hex_of(id(&g, "1VA")), Some(hex("0305")));
+}
+
+#[test]
+fn a_loser_that_cannot_retreat_is_eliminated() {
+    let mut g = field();
+    // 0806 is the Confederate rally point: no retreat out of it (6.732 c).
+    only(&mut g, &[("2NYA", "0805"), ("1VA", "0806")]);
+    activating(&mut g, "blue");
+    let gray = g.battle.brigade_named("gray").unwrap();
+    let before = g.brigade(gray).clone();
+    order(&mut g, "2NYA MOVE 0806").unwrap();
+    roll(&mut g, "6 6 1");
+    let e = roll(&mut g, "1 1 1 1");
+    assert_eq!(assault_won(&e), (Side::Union, 0, 2));
+    assert_eq!(g.unit(id(&g, "1VA")).place, Place::Eliminated, "B94");
+    assert_eq!(g.brigade(gray).casualties, before.casualties + 1, "8.2");
+    assert!(
+        !combat(&e)
+            .iter()
+            .any(|c| matches!(c, CombatEvent::ReserveSpent { .. })),
+        "not a hit: no reserve"
+    );
+    assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0806")));
+}
+
+#[test]
+fn a_defender_told_to_evade_retreats_before_the_dice_and_the_attacker_goes_on() {
+    let mut g = field();
+    only(&mut g, &[("2NYA", "0304"), ("1VA", "0305")]);
+    activating(&mut g, "blue");
+    order(&mut g, "EVADE gray ALWAYS").unwrap();
+    let e = order(&mut g, "2NYA MOVE 0305").unwrap();
+    assert!(combat(&e).contains(&CombatEvent::Evaded {
+        units: vec!["1VA".into()]
+    }));
+    assert!(dice_waiting(&g).is_none(), "7.3: no dice");
+    assert!(g.unit(id(&g, "1VA")).finished, "7.31");
+    assert!(!g.unit(id(&g, "1VA")).disrupted);
+    assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0305")));
+    assert!(!g.unit(id(&g, "2NYA")).finished);
+    // 1 point for the assault step of 5: it may go on.
+    order(&mut g, "2NYA MOVE 0306").unwrap();
+}
+
+#[test]
+fn a_disrupted_defender_that_evades_takes_a_hit() {
+    let mut g = field();
+    // 2VA is Disrupted by the scenario (7.33).
+    only(&mut g, &[("2NYA", "0304"), ("2VA", "0305")]);
+    activating(&mut g, "blue");
+    order(&mut g, "EVADE gray ALWAYS").unwrap();
+    order(&mut g, "RESERVES gray KEEP").unwrap();
+    order(&mut g, "2NYA MOVE 0305").unwrap();
+    assert_eq!(g.unit(id(&g, "2VA")).place, Place::Eliminated);
+}
+
+#[test]
+fn artillery_disrupted_units_and_formed_infantry_into_woods_do_not_assault() {
+    let mut g = field();
+    only(&mut g, &[("BAT", "0304"), ("1VA", "0305")]);
+    unit_mut(&mut g, "BAT").face = Face::Back;
+    activating(&mut g, "usart");
+    assert_eq!(refused(&mut g, "BAT MOVE 0305"), "7.1");
+    let mut g = field();
+    only(&mut g, &[("1NY", "0605"), ("2VA", "0705")]);
+    activating(&mut g, "blue");
+    // 0705 is woods; 1NY is formed.
+    assert_eq!(refused(&mut g, "1NY MOVE 0705"), "7.2");
+    let mut g = field();
+    only(&mut g, &[("2NYA", "0304"), ("1VA", "0305")]);
+    unit_mut(&mut g, "2NYA").disrupted = true;
+    activating(&mut g, "blue");
+    assert_eq!(refused(&mut g, "2NYA MOVE 0305"), "B96");
+}
+
+#[test]
+fn a_unit_fires_only_where_it_may_end_its_activation() {
+    let mut g = field();
+    only(
+        &mut g,
+        &[("2NYA", "0303"), ("BAT", "0304"), ("1VA", "0306")],
+    );
+    activating(&mut g, "blue");
+    order(&mut g, "OPFIRE gray NEVER").unwrap();
+    // 0304 holds artillery of another brigade (5.32).
+    order(&mut g, "2NYA MOVE 0304").unwrap();
+    assert_eq!(refused(&mut g, "2NYA FIRE 0306"), "5.32");
 }

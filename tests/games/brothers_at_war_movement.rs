@@ -336,14 +336,26 @@ fn disrupted_units_only_move_and_never_closer_to_a_near_enemy() {
 }
 
 #[test]
-fn entering_an_enemy_hex_is_an_assault_not_yet_wired() {
+fn entering_an_enemy_hex_is_an_assault() {
     let mut g = game();
-    only(&mut g, &[("2NYA", "0204"), ("1VA", "0205")]);
+    only(
+        &mut g,
+        &[("2NYA", "0204"), ("1NY", "0104"), ("1VA", "0205")],
+    );
     activating(&mut g, "blue");
-    assert_eq!(refused(&mut g, "2NYA MOVE 0205"), "7.0");
-    // Fire at the adjacent enemy is wired: it waits for its dice.
-    order(&mut g, "2NYA FIRE 0205").unwrap();
-    assert!(g.chance_pending().is_some());
+    // 7.2: formed 1NY may not assault the woods of 0205; unformed 2NYA may.
+    assert_eq!(refused(&mut g, "1NY MOVE 0205"), "7.2");
+    let e = order(&mut g, "2NYA MOVE 0205").unwrap();
+    assert!(matches!(
+        e.last(),
+        Some(orderly::games::brothers_at_war::core::event::Event::Combat(
+            _
+        ))
+    ));
+    assert!(
+        g.chance_pending().is_some(),
+        "the assault waits for its dice"
+    );
 }
 
 #[test]

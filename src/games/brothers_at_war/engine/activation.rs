@@ -289,6 +289,21 @@ impl BrothersAtWar {
                 self.activate(&units, events)?;
                 self.check_whole_group(&units)?;
                 for (i, &to) in path.iter().enumerate() {
+                    // 7.1: a step into an enemy hex is an assault (B69: not
+                    // a move action).
+                    let enemy = self.side_of(units[0]).other();
+                    if self.occupied_by(to, enemy) {
+                        let entered = self.assault(to, events)?;
+                        if !entered {
+                            if i + 1 < path.len() {
+                                events.push(Event::Combat(CombatEvent::SetAside {
+                                    path: path[i + 1..].to_vec(),
+                                }));
+                            }
+                            break;
+                        }
+                        continue;
+                    }
                     self.step_to(to, events)?;
                     // B69, B9: the reactor's one attack after the step; the
                     // rest of the path waits for the mover's next order.

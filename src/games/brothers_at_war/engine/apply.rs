@@ -24,7 +24,8 @@ pub enum Draw {
     /// Which side's free activation goes first, when both have as many
     /// (2.321, B13: one draw of two outcomes).
     FreeTie,
-    /// Dice for the fire under way: attack or save dice (6.0, 6.6).
+    /// Dice for the fire or assault under way: attack, save or assault
+    /// dice (6.0, 6.6, 7.1).
     Fire(usize),
 }
 
@@ -61,7 +62,7 @@ impl BrothersAtWar {
             Draw::Checks(k) => Chance::public(6u32.pow(k as u32), "dice for checks"),
             Draw::Cup => Chance::public(self.now.cup.len() as u32, "a marker from the cup"),
             Draw::FreeTie => Chance::public(2, "the side whose free activation is first"),
-            Draw::Fire(k) => Chance::public(6u32.pow(k as u32), "dice for fire"),
+            Draw::Fire(k) => Chance::public(6u32.pow(k as u32), "dice for combat"),
         })
     }
 

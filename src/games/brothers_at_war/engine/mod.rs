@@ -4,6 +4,7 @@
 
 pub mod activation;
 pub mod apply;
+pub mod assault;
 pub mod cleanup;
 pub mod display;
 pub mod fire;

@@ -159,6 +159,9 @@ pub enum Refusal {
     /// Fire is refused (6.0-6.4, B64-B66).
     #[error("{0}")]
     Fire(super::fire::FireRefusal),
+    /// An assault is refused (7.1, 7.2, B96, B100).
+    #[error("{0}")]
+    Assault(super::assault::AssaultRefusal),
     /// A reinforcement enters from its turn on (10.1).
     #[error("{0} does not arrive yet")]
     NotArrived(String),
@@ -203,6 +206,7 @@ impl CitesRule for Refusal {
             Refusal::NotEntry(_) => "10.11",
             Refusal::NotArrived(_) => "10.1",
             Refusal::Fire(r) => r.rule(),
+            Refusal::Assault(r) => r.rule(),
         })
     }
 }

@@ -51,9 +51,10 @@ impl BrothersAtWar {
             }
             return;
         }
+        // 5.34, B81: a Disrupted unit is never formed.
         let all_formed = units
             .iter()
-            .all(|&u| self.formation(u) == Formation::Formed);
+            .all(|&u| self.formation(u) == Formation::Formed && !self.unit(u).disrupted);
         for &u in units {
             self.unform(u, events);
         }

@@ -13,8 +13,12 @@ use crate::games::brothers_at_war::core::state::BrothersAtWar;
 use crate::games::brothers_at_war::scenario::model::UnitKind;
 
 impl BrothersAtWar {
-    /// The dice the fire under way waits for, if any: at most twelve.
+    /// The dice the fire or assault under way waits for, if any: at most
+    /// twelve.
     pub fn fire_dice_pending(&self) -> Option<usize> {
+        if self.now.assault.is_some() {
+            return self.assault_dice_pending();
+        }
         let f = self.now.fire.as_ref()?;
         Some(
             match f.stage {
@@ -25,8 +29,12 @@ impl BrothersAtWar {
         )
     }
 
-    /// Applies the dice rolled for the fire under way.
+    /// Applies the dice rolled for the fire or assault under way.
     pub fn fire_roll(&mut self, dice: &[u8], events: &mut Vec<Event>) {
+        if self.now.assault.is_some() {
+            self.assault_roll(dice, events);
+            return;
+        }
         let Some(mut f) = self.now.fire.take() else {
             return;
         };

@@ -1,0 +1,378 @@
+//! Assault (7.0-7.33, B96-B101): a step into an enemy hex; the defender
+//! may retreat before it (`EVADE`); otherwise both sides roll, the
+//! attacker's dice then the defender's, and the effects fall together:
+//! the loser retreats (or is eliminated when it cannot), both sides take
+//! their hits without saves, a winning attacker enters, and every
+//! participant is Finished.
+
+use super::ground::enter_cost;
+use super::refusal::Refusal;
+use crate::games::brothers_at_war::core::combat::{Assault, CombatEvent, RetreatRule, Setting};
+use crate::games::brothers_at_war::core::event::Event;
+use crate::games::brothers_at_war::core::formation::Formation;
+use crate::games::brothers_at_war::core::ids::UnitId;
+use crate::games::brothers_at_war::core::order::{OpFireRule, MAX_DICE};
+use crate::games::brothers_at_war::core::state::{BrothersAtWar, Place};
+use crate::games::brothers_at_war::core::Hex;
+use crate::games::brothers_at_war::engine::fire_math::{Attack, ToHit};
+use crate::games::brothers_at_war::scenario::model::UnitKind;
+
+/// Why an assault is refused, each citing its rule or ruling.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AssaultRefusal {
+    /// Artillery and skirmishers do not assault (7.1).
+    #[error("artillery and skirmishers may not assault")]
+    NotAssaulter,
+    /// Disrupted units may only move (6.531, B96).
+    #[error("a Disrupted unit may not assault")]
+    Disrupted,
+    /// Formed units do not assault into woods (7.2, B62).
+    #[error("formed infantry may not assault the woods of {0}")]
+    FormedIntoWoods(Hex),
+    /// A hex of skirmishers alone is not assaulted (B100).
+    #[error("{0} holds only skirmishers")]
+    OnlySkirmishers(Hex),
+}
+
+impl AssaultRefusal {
+    /// The rule it enforces.
+    pub fn rule(&self) -> &'static str {
+        match self {
+            AssaultRefusal::NotAssaulter => "7.1",
+            AssaultRefusal::Disrupted => "B96",
+            AssaultRefusal::FormedIntoWoods(_) => "7.2",
+            AssaultRefusal::OnlySkirmishers(_) => "B100",
+        }
+    }
+}
+
+impl From<AssaultRefusal> for Refusal {
+    fn from(r: AssaultRefusal) -> Refusal {
+        Refusal::Assault(r)
+    }
+}
+
+impl BrothersAtWar {
+    /// The dice a unit rolls in an assault, and the lowest face that hits
+    /// (7.11, B97): formed infantry +1; a unit of a Disrupted hex -1; an
+    /// attacker climbing to a higher hex -1; deployed, Undisrupted
+    /// artillery one more die.
+    fn assault_dice(&self, unit: UnitId, climbing: bool) -> (u8, u8) {
+        let disrupted_hex = self
+            .hex_of(unit)
+            .is_some_and(|h| self.units_at(h).iter().any(|&u| self.unit(u).disrupted));
+        let bonus = u8::from(self.formation(unit) == Formation::Formed);
+        let penalty = u8::from(disrupted_hex) + u8::from(climbing);
+        let extra =
+            u8::from(self.formation(unit) == Formation::Deployed && !self.unit(unit).disrupted);
+        (
+            self.firepower(unit).saturating_add(extra),
+            ToHit::modified(penalty, bonus).face(),
+        )
+    }
+
+    /// Both sides' dice, each side's total bounded by one roll.
+    fn side_dice(&self, units: &[UnitId], climbing: bool) -> Vec<(u8, u8)> {
+        let mut left = MAX_DICE as u8;
+        units
+            .iter()
+            .map(|&u| {
+                let (n, face) = self.assault_dice(u, climbing);
+                let n = n.min(left);
+                left -= n;
+                (n, face)
+            })
+            .collect()
+    }
+
+    /// The active group steps into the enemy hex `to` (7.1, B96): checks,
+    /// pays the step, and either the defender evades (7.3) or the dice
+    /// wait. Returns whether the attacker entered the hex at once.
+    pub fn assault(&mut self, to: Hex, events: &mut Vec<Event>) -> Result<bool, Refusal> {
+        let g = self.group().cloned().ok_or(Refusal::NotNow {
+            expected: "a unit to activate".to_string(),
+        })?;
+        let from = self
+            .hex_of(g.units[0])
+            .ok_or_else(|| Refusal::NotOnMap(self.unit_name(g.units[0])))?;
+        if !from.is_neighbour(to) {
+            return Err(Refusal::NotAdjacent { from, to });
+        }
+        let enemy = self.side_of(g.units[0]).other();
+        let defenders: Vec<UnitId> = self
+            .units_at(to)
+            .into_iter()
+            .filter(|&u| self.side_of(u) == enemy)
+            .collect();
+        if defenders
+            .iter()
+            .all(|&d| self.kind_of(d) == UnitKind::Skirmisher)
+        {
+            return Err(AssaultRefusal::OnlySkirmishers(to).into());
+        }
+        let map = &self.battle.map;
+        let mut cost = 0;
+        for &u in &g.units {
+            let formation = self.formation(u);
+            if matches!(self.kind_of(u), UnitKind::Artillery | UnitKind::Skirmisher) {
+                return Err(AssaultRefusal::NotAssaulter.into());
+            }
+            if self.unit(u).disrupted {
+                return Err(AssaultRefusal::Disrupted.into());
+            }
+            if formation == Formation::Formed && map.terrain_of(to).woods {
+                return Err(AssaultRefusal::FormedIntoWoods(to).into());
+            }
+            let mover = formation.mover().ok_or(Refusal::Deployed)?;
+            cost = cost.max(enter_cost(map, mover, Some(from), to)?);
+        }
+        let climbing = map.level(to) > map.level(from);
+        let allowance = self.allowance(&g.units, false);
+        if g.spent.saturating_add(cost) > allowance {
+            return Err(Refusal::NoPoints {
+                need: cost,
+                left: allowance.saturating_sub(g.spent),
+            });
+        }
+        if let Some(group) = self.now.activation.as_mut().and_then(|a| a.group.as_mut()) {
+            group.spent = group.spent.saturating_add(cost);
+            group.moved = true;
+        }
+        if self.evade(&defenders, to, events) {
+            for &u in &g.units {
+                self.now.units[u.index()].place = Place::Map(to);
+            }
+            events.push(Event::Moved {
+                units: g.units.iter().map(|&u| self.unit_name(u)).collect(),
+                from: Some(from),
+                to,
+                cost,
+            });
+            return Ok(true);
+        }
+        let assault = Assault {
+            attack_dice: self.side_dice(&g.units, climbing),
+            defend_dice: self.side_dice(&defenders, false),
+            attackers: g.units.clone(),
+            from,
+            hex: to,
+            defenders,
+            attack_hits: None,
+        };
+        let total = |d: &[(u8, u8)]| d.iter().map(|x| x.0).sum::<u8>();
+        events.push(Event::Combat(CombatEvent::Assault {
+            attackers: assault
+                .attackers
+                .iter()
+                .map(|&u| self.unit_name(u))
+                .collect(),
+            hex: to,
+            attack_dice: total(&assault.attack_dice),
+            defend_dice: total(&assault.defend_dice),
+        }));
+        self.now.assault = Some(assault);
+        Ok(false)
+    }
+
+    /// Retreat before the assault by the defender's `EVADE` instruction
+    /// (7.3, B99): 7.31 ready units are Finished, 7.32 Finished ones
+    /// Disrupted, 7.33 Disrupted ones take a hit.
+    fn evade(&mut self, defenders: &[UnitId], hex: Hex, events: &mut Vec<Event>) -> bool {
+        let first = defenders[0];
+        let may = defenders
+            .iter()
+            .all(|&d| !matches!(self.kind_of(d), UnitKind::Skirmisher | UnitKind::Remnant));
+        let setting = self.now.instructions.get(
+            self.side_of(first),
+            self.brigade_of(first),
+            Setting::Evade(OpFireRule::Never, false),
+        );
+        let Setting::Evade(OpFireRule::Always, long) = setting else {
+            return false;
+        };
+        if !may {
+            return false;
+        }
+        let plan = (long.then(|| self.retreat_plan(defenders, true)))
+            .flatten()
+            .or_else(|| self.retreat_plan(defenders, false));
+        let Some(plan) = plan else {
+            return false;
+        };
+        let before: Vec<(UnitId, bool, bool)> = defenders
+            .iter()
+            .map(|&d| (d, self.unit(d).finished, self.unit(d).disrupted))
+            .collect();
+        events.push(Event::Combat(CombatEvent::Evaded {
+            units: defenders.iter().map(|&d| self.unit_name(d)).collect(),
+        }));
+        let extra = self.retreat(defenders, &plan, events);
+        let mut hits = extra;
+        for (d, finished, disrupted) in before {
+            if disrupted {
+                hits = hits.saturating_add(1);
+            } else if finished {
+                self.disrupt(
+                    d,
+                    "retreated before an assault while Finished, 7.32",
+                    events,
+                );
+            }
+        }
+        if hits > 0 {
+            events.push(Event::Combat(CombatEvent::Hits {
+                hits: 0,
+                extra: hits,
+            }));
+            self.take_hits(defenders, hits, hex, events);
+        }
+        true
+    }
+
+    /// The dice the assault under way waits for, if any.
+    pub fn assault_dice_pending(&self) -> Option<usize> {
+        let a = self.now.assault.as_ref()?;
+        let dice = if a.attack_hits.is_none() {
+            &a.attack_dice
+        } else {
+            &a.defend_dice
+        };
+        Some(usize::from(dice.iter().map(|x| x.0).sum::<u8>()).clamp(1, MAX_DICE))
+    }
+
+    /// Applies the dice rolled for the assault under way.
+    pub fn assault_roll(&mut self, dice: &[u8], events: &mut Vec<Event>) {
+        let Some(mut a) = self.now.assault.take() else {
+            return;
+        };
+        let segments = if a.attack_hits.is_none() {
+            &a.attack_dice
+        } else {
+            &a.defend_dice
+        };
+        let mut rest = dice;
+        let mut successes = 0u8;
+        for &(n, face) in segments {
+            let (these, more) = rest.split_at(usize::from(n).min(rest.len()));
+            successes += these.iter().filter(|&&d| d >= face).count() as u8;
+            rest = more;
+        }
+        let attacking = a.attack_hits.is_none();
+        let side = self.side_of(if attacking {
+            a.attackers[0]
+        } else {
+            a.defenders[0]
+        });
+        events.push(Event::Combat(CombatEvent::AssaultRolled {
+            side,
+            dice: dice.to_vec(),
+            successes,
+        }));
+        if attacking {
+            a.attack_hits = Some(successes);
+            self.now.assault = Some(a);
+            return;
+        }
+        self.conclude_assault(a, successes, events);
+    }
+
+    /// 7.12, 7.13, B98: the winner, the loser's retreat, the hits of both
+    /// sides, the attacker's entry, every participant Finished.
+    fn conclude_assault(&mut self, a: Assault, defend: u8, events: &mut Vec<Event>) {
+        let cap = Attack::Assault.max_hits() as u8;
+        let on_defender = a.attack_hits.unwrap_or(0).min(cap);
+        let on_attacker = defend.min(cap);
+        let attacker_wins = on_defender > on_attacker;
+        let (winner, loser) = if attacker_wins {
+            (&a.attackers, &a.defenders)
+        } else {
+            (&a.defenders, &a.attackers)
+        };
+        events.push(Event::Combat(CombatEvent::AssaultWon {
+            winner: self.side_of(winner[0]),
+            attacker_hits: on_attacker,
+            defender_hits: on_defender,
+        }));
+        let loser: Vec<UnitId> = loser.clone();
+        let first = loser[0];
+        let long = matches!(
+            self.now.instructions.get(
+                self.side_of(first),
+                self.brigade_of(first),
+                Setting::Retreat(RetreatRule::IfKilled, false),
+            ),
+            Setting::Retreat(_, true)
+        );
+        let plan = (long.then(|| self.retreat_plan(&loser, true)))
+            .flatten()
+            .or_else(|| self.retreat_plan(&loser, false));
+        let mut extra = 0;
+        let retreats = !loser
+            .iter()
+            .any(|&u| matches!(self.kind_of(u), UnitKind::Remnant | UnitKind::Skirmisher));
+        match plan {
+            Some(plan) if retreats => extra = self.retreat(&loser, &plan, events),
+            // 6.71, B94: a loser that cannot retreat is eliminated.
+            _ => {
+                for &u in &loser {
+                    events.push(Event::Combat(CombatEvent::Eliminated {
+                        unit: self.unit_name(u),
+                    }));
+                    self.eliminate(u, events);
+                }
+            }
+        }
+        let (mut hit_attacker, mut hit_defender) = (on_attacker, on_defender);
+        if attacker_wins {
+            hit_defender = hit_defender.saturating_add(extra);
+        } else {
+            hit_attacker = hit_attacker.saturating_add(extra);
+        }
+        self.take_hits(&a.defenders, hit_defender, a.hex, events);
+        self.take_hits(&a.attackers, hit_attacker, a.from, events);
+        let enemy_left = self
+            .units_at(a.hex)
+            .iter()
+            .any(|&u| a.defenders.contains(&u));
+        if attacker_wins && !enemy_left {
+            let movers: Vec<UnitId> = a
+                .attackers
+                .iter()
+                .copied()
+                .filter(|&u| self.hex_of(u) == Some(a.from))
+                .collect();
+            for &u in &movers {
+                self.now.units[u.index()].place = Place::Map(a.hex);
+            }
+        }
+        for &u in a.attackers.iter().chain(&a.defenders) {
+            if self.hex_of(u).is_some() {
+                self.now.units[u.index()].finished = true;
+            }
+        }
+        let active = self
+            .now
+            .activation
+            .as_ref()
+            .and_then(|x| x.group.as_ref())
+            .is_some_and(|g| g.units.iter().any(|u| a.attackers.contains(u)));
+        if active {
+            let alive: Vec<UnitId> = a
+                .attackers
+                .iter()
+                .copied()
+                .filter(|&u| self.hex_of(u).is_some())
+                .collect();
+            if let Some(group) = self.now.activation.as_mut().and_then(|x| x.group.as_mut()) {
+                group.units = alive.clone();
+            }
+            if alive.is_empty() {
+                if let Some(x) = self.now.activation.as_mut() {
+                    x.group = None;
+                }
+            } else {
+                self.end_group(true, events);
+            }
+        }
+    }
+}
