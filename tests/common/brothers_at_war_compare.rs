@@ -11,6 +11,14 @@ use orderly::games::brothers_at_war::core::state::{BrothersAtWar, Place, Step};
 use crate::format::{self as f, Case, CheckResult, Kind, Phase, Side, Status};
 use crate::setup;
 
+/// What the replay read of a step besides the engine's state and events.
+pub struct Seen {
+    /// Movement points the step spent and left, when its units activated.
+    pub mp: Option<(u8, u8)>,
+    /// The to-hit number of each assaulting unit (7.11).
+    pub to_hit: Vec<u8>,
+}
+
 /// A marker as the cases name it: its brigade's id, `countdown` or `free` (2.321).
 fn marker_name(g: &BrothersAtWar, m: &Marker) -> String {
     match m {
@@ -70,10 +78,11 @@ pub fn compare(
     g: &BrothersAtWar,
     case: &Case,
     step: &f::Step,
-    mp: Option<(u8, u8)>,
+    seen: &Seen,
     events: &[Event],
     out: &mut Vec<String>,
 ) -> Result<(), String> {
+    let mp = seen.mp;
     let e = &step.expect;
     let mut differ = |what: &str, case_says: String, engine: String| {
         if case_says != engine {
@@ -347,7 +356,7 @@ pub fn compare(
         let have = format!("{}/{}", g.now.hands[0].len(), g.now.hands[1].len());
         differ("hands", format!("{}/{}", h.north, h.south), have);
     }
-    fire(g, step, events, &mut differ)
+    fire(g, step, seen, events, &mut differ)
 }
 
 /// A save factor as the engine words it (B77), as the cases name it (README "Save
@@ -378,6 +387,7 @@ fn factor(line: &SaveLine) -> String {
 fn fire(
     g: &BrothersAtWar,
     step: &f::Step,
+    seen: &Seen,
     events: &[Event],
     differ: &mut dyn FnMut(&str, String, String),
 ) -> Result<(), String> {
@@ -410,8 +420,8 @@ fn fire(
     if e.pass_through.is_some() {
         return Err("engine: its fire events do not say whether pass-through applied (6.4)".into());
     }
-    if e.enemy_hits.is_some() || e.winner.is_some() {
-        return Err("harness: assault results are not read yet (7.1)".into());
+    if step.action == f::Action::Assault {
+        return assault(g, step, seen, events, differ);
     }
     if !writes_fire {
         return Ok(());
@@ -510,6 +520,114 @@ fn fire(
             .filter(|c| matches!(c, CombatEvent::ReserveSpent { .. }))
             .count();
         differ("reserves spent", n.to_string(), spent.to_string());
+    }
+    Ok(())
+}
+
+/// An assault step's expectations against the engine's assault events (7.1).
+fn assault(
+    g: &BrothersAtWar,
+    step: &f::Step,
+    seen: &Seen,
+    events: &[Event],
+    differ: &mut dyn FnMut(&str, String, String),
+) -> Result<(), String> {
+    let e = &step.expect;
+    let combat = || {
+        events.iter().filter_map(|e| match e {
+            Event::Combat(c) => Some(c),
+            _ => None,
+        })
+    };
+    let declared = combat().find_map(|c| match c {
+        CombatEvent::Assault { attack_dice, .. } => Some(*attack_dice),
+        _ => None,
+    });
+    let won = combat().find_map(|c| match c {
+        CombatEvent::AssaultWon {
+            winner,
+            attacker_hits,
+            defender_hits,
+        } => Some((*winner, *attacker_hits, *defender_hits)),
+        _ => None,
+    });
+    let evaded = combat().any(|c| matches!(c, CombatEvent::Evaded { .. }));
+    if step.choice.as_deref() == Some("retreat_before") && !step.retreat.is_empty() {
+        let path = combat().find_map(|c| match c {
+            CombatEvent::Retreated { path, .. } => Some(path.clone()),
+            _ => None,
+        });
+        let have = path.map(|p| p.iter().map(|h| h.to_string()).collect::<Vec<_>>());
+        if have.as_ref().is_some_and(|p| *p != step.retreat) {
+            return Err(
+                "engine: no order names the path of a retreat before an assault (7.3, PATHS ASK)"
+                    .into(),
+            );
+        }
+        differ(
+            "retreat before the assault",
+            "made".to_string(),
+            if evaded { "made" } else { "not made" }.to_string(),
+        );
+    }
+    let none = || "none".to_string();
+    if let Some(fp) = e.firepower {
+        differ(
+            "firepower",
+            fp.to_string(),
+            declared.map_or_else(none, |d| d.to_string()),
+        );
+    }
+    if let Some(t) = e.to_hit {
+        let have = match seen.to_hit.as_slice() {
+            [] => none(),
+            [first, rest @ ..] if rest.iter().all(|x| x == first) => first.to_string(),
+            mixed => format!("{mixed:?}"),
+        };
+        differ("to hit", t.to_string(), have);
+    }
+    if let Some(h) = e.hits {
+        differ(
+            "hits",
+            h.to_string(),
+            won.map_or_else(none, |w| w.2.to_string()),
+        );
+    }
+    if let Some(h) = e.enemy_hits {
+        differ(
+            "enemy hits",
+            h.to_string(),
+            won.map_or_else(none, |w| w.1.to_string()),
+        );
+    }
+    if let Some(w) = e.winner {
+        let attacker = step
+            .units
+            .first()
+            .and_then(|u| g.unit_named(u))
+            .map(|u| g.side_of(u));
+        // A defender that retreats before the assault leaves the hex to the attacker
+        // without dice (7.3).
+        let won = won.or(attacker.filter(|_| evaded).map(|a| (a, 0, 0)));
+        let have = won.map_or_else(none, |(winner, ..)| {
+            if Some(winner) == attacker {
+                "Attacker"
+            } else {
+                "Defender"
+            }
+            .to_string()
+        });
+        differ("winner", format!("{w:?}"), have);
+    }
+    for (what, written) in [
+        ("max_hits", e.max_hits.is_some()),
+        ("saves", e.saves.is_some() || !e.save_factors.is_empty()),
+        ("unsaved", e.unsaved.is_some()),
+        ("range", e.range.is_some()),
+    ] {
+        if written {
+            return Err(format!("harness: an assault's {what} is not read"));
+        }
     }
     Ok(())
 }

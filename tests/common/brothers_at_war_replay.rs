@@ -15,7 +15,7 @@ use orderly::games::brothers_at_war::engine::fire::FIRE_COST;
 use orderly::games::brothers_at_war::engine::Refusal;
 use orderly::games::{CitesRule, Game};
 
-use crate::compare::compare;
+use crate::compare::{compare, Seen};
 use crate::format::{self as f, Case, Outcome};
 use crate::setup::{self, Chart};
 use crate::steps::{ops, Op};
@@ -36,6 +36,9 @@ enum Done {
         mp: Option<(u8, u8)>,
         events: Vec<Event>,
         before: Box<BrothersAtWar>,
+        /// The to-hit number of each assaulting unit, read while the assault waited for
+        /// its dice (7.11).
+        to_hit: Vec<u8>,
     },
     Refused(Refusal),
     /// The engine does nothing for this step (no check waits, no marker placed): why.
@@ -65,7 +68,9 @@ fn ending_cost(events: &[Event], free_fire: bool) -> u8 {
 /// The dice of a step, in the order the engine asks for them.
 fn dice(step: &f::Step) -> Dice {
     Dice {
-        attack: step.dice.iter().chain(&step.enemy_dice).copied().collect(),
+        attack: step.dice.clone(),
+        enemy: step.enemy_dice.clone(),
+        to_hit: Vec::new(),
         saves: step.save_dice.clone(),
         refused: step.expect.result == Outcome::Refused,
         rule: step.expect.rule.clone(),
@@ -115,8 +120,12 @@ enum Stop {
 
 /// The dice of a step, by what they are rolled for.
 struct Dice {
-    /// The attack dice, then the check dice.
+    /// The attack dice (of fire or of an assault's attacker), or the check dice.
     attack: Vec<u8>,
+    /// An assault's defender's dice (7.1).
+    enemy: Vec<u8>,
+    /// The to-hit number of each assaulting unit, read before its dice (7.11).
+    to_hit: Vec<u8>,
     /// The defender's save dice.
     saves: Vec<u8>,
     /// The case refuses the step, under this rule.
@@ -147,11 +156,23 @@ fn order(next: &mut BrothersAtWar, text: &str, events: &mut Vec<Event>) -> Resul
 fn roll(next: &mut BrothersAtWar, dice: &mut Dice, events: &mut Vec<Event>) -> Result<(), Stop> {
     let (refused, rule) = (dice.refused, dice.rule.clone());
     loop {
-        let (queue, k, what) = match (next.draw_pending(), next.now.fire.as_ref().map(|f| f.stage))
+        let assault = next.now.assault.as_ref().map(|a| a.attack_hits.is_none());
+        if let Some(a) = next
+            .now
+            .assault
+            .as_ref()
+            .filter(|a| a.attack_hits.is_none())
         {
-            (Some(Draw::Checks(k)), _) => (&mut dice.attack, k, "check dice"),
-            (Some(Draw::Fire(k)), Some(Stage::Dice)) => (&mut dice.attack, k, "attack dice"),
-            (Some(Draw::Fire(k)), _) => (&mut dice.saves, k, "save dice"),
+            dice.to_hit = a.attack_dice.iter().map(|d| d.1).collect();
+        }
+        let fire = next.now.fire.as_ref().map(|f| f.stage);
+        let (queue, k, what) = match (next.draw_pending(), assault, fire) {
+            (Some(Draw::Checks(k)), _, _) => (&mut dice.attack, k, "check dice"),
+            // The attacker's dice, then the defender's (7.1, B98).
+            (Some(Draw::Fire(k)), Some(true), _) => (&mut dice.attack, k, "attack dice"),
+            (Some(Draw::Fire(k)), Some(false), _) => (&mut dice.enemy, k, "defender's dice"),
+            (Some(Draw::Fire(k)), None, Some(Stage::Dice)) => (&mut dice.attack, k, "attack dice"),
+            (Some(Draw::Fire(k)), None, _) => (&mut dice.saves, k, "save dice"),
             _ => return Ok(()),
         };
         if queue.is_empty() && what == "attack dice" && refused {
@@ -191,6 +212,7 @@ fn run(
             roll(next, dice, events)
         }
         Op::Keep(text) => order(next, &text, events),
+        Op::Roll => roll(next, dice, events),
         Op::Reaction => {
             let Some(attack) = next.now.fire.clone() else {
                 return Err(Stop::Skipped(
@@ -318,7 +340,12 @@ fn apply(g: &mut BrothersAtWar, case: &Case, index: usize) -> Result<Done, Strin
     *g = next;
     let mp = last
         .map(|(spent, allowance)| (spent.saturating_sub(start), allowance.saturating_sub(spent)));
-    Ok(Done::Accepted { mp, events, before })
+    Ok(Done::Accepted {
+        mp,
+        events,
+        before,
+        to_hit: dice.to_hit,
+    })
 }
 
 /// Movement points the active group has spent, and its allowance, when it is `units`.
@@ -380,8 +407,17 @@ pub fn replay(case: &Case, chart: &Chart) -> Replay {
             (Done::Accepted { .. }, Outcome::Refused) => out.push(format!(
                 "the case refuses it under {rule}, the engine accepts it"
             )),
-            (Done::Accepted { mp, events, before }, Outcome::Accepted) => {
-                if let Err(unread) = compare(&before, &g, case, step, mp, &events, &mut out) {
+            (
+                Done::Accepted {
+                    mp,
+                    events,
+                    before,
+                    to_hit,
+                },
+                Outcome::Accepted,
+            ) => {
+                let seen = Seen { mp, to_hit };
+                if let Err(unread) = compare(&before, &g, case, step, &seen, &events, &mut out) {
                     return Replay::Pending(format!("step {}: {unread}", i + 1));
                 }
             }

@@ -561,6 +561,7 @@ pub fn game(case: &Case, chart: &Chart) -> Result<BrothersAtWar, String> {
             Setting::PointBlank(OpFireRule::Never),
             Setting::Retreat(RetreatRule::Never, false),
             Setting::Reserves(ReservesRule::Keep),
+            Setting::Evade(OpFireRule::Never, false),
         ] {
             g.now.instructions.set(Scope::All(side), setting);
         }

@@ -15,6 +15,8 @@ pub enum Op {
     Order(String),
     /// An order whose reaction fire waits for the next step's dice (6.12).
     Keep(String),
+    /// The step's dice rolled for whatever the engine waits for.
+    Roll,
     /// The opportunity attack the engine opened on the last step, rolled with this
     /// step's dice (6.12).
     Reaction,
@@ -147,7 +149,25 @@ pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
             out.extend(defender(case, step)?);
             out.push(Op::Order(format!("{units} FIRE {at}")));
         }
-        Action::Assault => out.push(Op::Order(format!("{units} MOVE {}", step.path.join(" ")))),
+        Action::Assault => {
+            // The defender's retreat before the assault is its EVADE instruction (7.3, B5):
+            // a long one past two hexes (6.72).
+            let side = match case.units.iter().find(|u| step.units.contains(&u.id)) {
+                Some(u) if u.side == f::Side::North => "CSA",
+                _ => "USA",
+            };
+            let evade = match (step.choice.as_deref(), step.retreat.len()) {
+                (Some("retreat_before"), 0..=2) => "ALWAYS",
+                (Some("retreat_before"), _) => "ALWAYS LONG",
+                _ => "NEVER",
+            };
+            out.push(Op::Keep(format!("EVADE {side} {evade}")));
+            out.extend(defender(case, step)?);
+            // The step into the enemy hex spends its points before the dice (5.23): they
+            // are read between the move and the roll.
+            out.push(Op::Keep(format!("{units} MOVE {}", step.path.join(" "))));
+            out.push(Op::Roll);
+        }
         Action::Retreat => out.push(Op::Order(format!("RETREAT {}", step.path.join(" ")))),
         Action::SpendReserve => out.push(Op::Order("SPEND RESERVE".to_string())),
         Action::PointBlankFire => {
