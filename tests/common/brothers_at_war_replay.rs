@@ -213,6 +213,26 @@ fn run(
         }
         Op::Keep(text) => order(next, &text, events),
         Op::Roll => roll(next, dice, events),
+        Op::Nothing(why) => Err(Stop::Skipped(why)),
+        Op::Displaced(brigade, to) => {
+            let at = next
+                .battle
+                .brigade_named(&brigade)
+                .and_then(|b| next.brigade(b).commander)
+                .map(|h| h.to_string());
+            let from = case
+                .units
+                .iter()
+                .find(|u| u.kind == f::Kind::Commander && u.brigade.as_deref() == Some(&brigade))
+                .map(|u| u.hex.clone());
+            match at {
+                Some(h) if h == to => Ok(()),
+                Some(h) if Some(&h) != from.as_ref() => Err(Stop::Pending(format!(
+                    "engine: no order names where a displaced commander goes (4.12, B47): {h}, not {to}"
+                ))),
+                _ => Err(Stop::Skipped("the engine displaces no commander".into())),
+            }
+        }
         Op::Reaction => {
             let Some(attack) = next.now.fire.clone() else {
                 return Err(Stop::Skipped(

@@ -17,6 +17,11 @@ pub enum Op {
     Keep(String),
     /// The step's dice rolled for whatever the engine waits for.
     Roll,
+    /// Nothing the engine can be told: why.
+    Nothing(String),
+    /// This brigade's commander displaced to this hex, as the engine does by itself
+    /// (4.12, B47).
+    Displaced(String, String),
     /// The opportunity attack the engine opened on the last step, rolled with this
     /// step's dice (6.12).
     Reaction,
@@ -126,10 +131,17 @@ pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
                 .target
                 .as_deref()
                 .ok_or("a commander move without target")?;
+            // Another brigade's commander moves only when displaced, which the engine
+            // does itself (4.12, B47): the step looks for it.
             if step.brigade.is_some() && step.brigade != setup::active(case) {
-                return pending(
-                    "engine: no order displaces another brigade's commander (4.12, B47)",
-                );
+                let brigade = step.brigade.clone().unwrap_or_default();
+                out.push(match step.expect.result {
+                    f::Outcome::Refused => {
+                        Op::Nothing("no order moves another brigade's commander".to_string())
+                    }
+                    f::Outcome::Accepted => Op::Displaced(brigade, to.to_string()),
+                });
+                return Ok(out);
             }
             out.push(Op::Order("END".to_string()));
             out.push(Op::Order(format!("COMMANDER {to}")));
@@ -171,7 +183,7 @@ pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
         Action::Retreat => out.push(Op::Order(format!("RETREAT {}", step.path.join(" ")))),
         Action::SpendReserve => out.push(Op::Order("SPEND RESERVE".to_string())),
         Action::PointBlankFire => {
-            return pending("harness: point blank fire is not worded as instructions yet (6.15)")
+            return pending("engine: point blank fire is not playable yet (6.15)")
         }
         Action::EliminateSkirmisher => {
             return pending(
