@@ -535,3 +535,35 @@ fn a_unit_fires_only_where_it_may_end_its_activation() {
     order(&mut g, "2NYA MOVE 0304").unwrap();
     assert_eq!(refused(&mut g, "2NYA FIRE 0306"), "5.32");
 }
+
+#[test]
+fn a_unit_leaving_a_hex_it_entered_next_to_the_enemy_draws_point_blank_fire() {
+    for disrupted in [false, true] {
+        let mut g = field();
+        only(&mut g, &[("2NYA", "0303"), ("1VA", "0305")]);
+        unit_mut(&mut g, "1VA").disrupted = disrupted;
+        activating(&mut g, "blue");
+        order(&mut g, "OPFIRE gray NEVER").unwrap();
+        // Leaving 0303, where it began, draws nothing; 0304 is next to 1VA.
+        let e = order(&mut g, "2NYA MOVE 0304 0404").unwrap();
+        assert_eq!(declared(&e), (FireType::PointBlank, 4, 5, 3));
+        assert!(combat(&e).contains(&CombatEvent::SetAside {
+            path: vec![hex("0404")]
+        }));
+        assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0304")));
+        // B72: ready, it is Finished; Disrupted, it is left as it was.
+        assert_eq!(g.unit(id(&g, "1VA")).finished, !disrupted);
+        roll(&mut g, "1 1 1 1");
+        // 1VA has fired: the step goes ahead.
+        let e = order(&mut g, "2NYA MOVE 0404").unwrap();
+        assert!(combat(&e).is_empty());
+        assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0404")));
+    }
+    let mut g = field();
+    only(&mut g, &[("2NYA", "0303"), ("1VA", "0305")]);
+    activating(&mut g, "blue");
+    order(&mut g, "OPFIRE gray NEVER").unwrap();
+    order(&mut g, "POINTBLANK gray NEVER").unwrap();
+    order(&mut g, "2NYA MOVE 0304 0404").unwrap();
+    assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0404")));
+}

@@ -116,6 +116,7 @@ fn road_march_may_not_take_a_unit_next_to_an_enemy() {
     activating(&mut g, "blue");
     // Movement alone: the enemy holds its opportunity fire (B5).
     order(&mut g, "OPFIRE CSA NEVER").unwrap();
+    order(&mut g, "POINTBLANK CSA NEVER").unwrap();
     // 0405 is next to 1VA: entering it drops road march, and the sixth
     // point is gone.
     order(&mut g, "2NYA MOVE 0402 0403 0404 0405 0406").unwrap();

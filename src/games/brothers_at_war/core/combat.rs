@@ -170,6 +170,20 @@ pub enum FireType {
     Moving,
     /// Opportunity fire (6.12).
     Opportunity,
+    /// Point blank fire at a unit leaving an adjacent hex (6.15, B72).
+    PointBlank,
+}
+
+/// The point blank fire already made at the active unit or stack as it
+/// leaves its hex (B72): each adjacent enemy fires once.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PointBlank {
+    /// The units leaving.
+    pub movers: Vec<UnitId>,
+    /// The hex they leave.
+    pub from: Hex,
+    /// The enemy units that have fired.
+    pub fired: Vec<UnitId>,
 }
 
 /// Where a fire attack stands (B11).
@@ -276,7 +290,10 @@ pub fn fits(now: &super::state::Dynamic, map: &super::map::BattleMap) -> bool {
             Scope::Brigade(b) => b.index() < now.brigades.len(),
             Scope::All(_) => true,
         });
-    fire_ok && assault_ok && instructions_ok
+    let point_blank_ok = now.point_blank.as_ref().is_none_or(|p| {
+        units(&p.movers) && p.fired.len() <= 12 && p.fired.iter().all(unit) && map.contains(p.from)
+    });
+    fire_ok && assault_ok && instructions_ok && point_blank_ok
 }
 
 /// What combat did.
@@ -403,6 +420,7 @@ impl fmt::Display for FireType {
             FireType::Standing => "standing fire",
             FireType::Moving => "moving fire",
             FireType::Opportunity => "opportunity fire",
+            FireType::PointBlank => "point blank fire",
         })
     }
 }

@@ -289,6 +289,9 @@ pub struct Dynamic {
     /// The fire attack under way (6.0).
     #[serde(default)]
     pub fire: Option<super::combat::FireAttack>,
+    /// Point blank fire made at the unit leaving its hex (B72).
+    #[serde(default)]
+    pub point_blank: Option<super::combat::PointBlank>,
     /// The assault under way (7.1).
     #[serde(default)]
     pub assault: Option<super::combat::Assault>,

@@ -304,7 +304,21 @@ impl BrothersAtWar {
                         }
                         continue;
                     }
+                    // B10 (1): point blank fire before the unit leaves, for
+                    // a step that is legal.
+                    if let Some(g) = self.group().cloned() {
+                        if let Some(from) = self.hex_of(g.units[0]) {
+                            self.plan_step(&g, Some(from), to)?;
+                        }
+                    }
+                    if self.point_blank_fire(events) {
+                        events.push(Event::Combat(CombatEvent::SetAside {
+                            path: path[i..].to_vec(),
+                        }));
+                        break;
+                    }
                     self.step_to(to, events)?;
+                    self.now.point_blank = None;
                     // B69, B9: the reactor's one attack after the step; the
                     // rest of the path waits for the mover's next order.
                     if self.opportunity_fire(events) {

@@ -209,6 +209,7 @@ impl BrothersAtWar {
             FireType::Standing => FireKind::Standing,
             FireType::Moving => FireKind::Moving,
             FireType::Opportunity => FireKind::Opportunity,
+            FireType::PointBlank => FireKind::PointBlank,
         };
         let mode = FireMode {
             kind: fire_kind,
@@ -474,7 +475,10 @@ impl BrothersAtWar {
     /// the dice wait for the chance seam.
     pub fn open_fire(&mut self, attack: FireAttack, events: &mut Vec<Event>) {
         for &u in &attack.firers {
-            self.now.units[u.index()].finished = true;
+            // B72: point blank fire leaves a Disrupted unit as it was.
+            if attack.kind != FireType::PointBlank || !self.unit(u).disrupted {
+                self.now.units[u.index()].finished = true;
+            }
         }
         events.push(Event::Combat(CombatEvent::Fire {
             firers: attack.firers.iter().map(|&u| self.unit_name(u)).collect(),

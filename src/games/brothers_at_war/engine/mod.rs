@@ -1,5 +1,5 @@
-//! What the rules do: the turn sequence, recovery, activation and
-//! movement, sight lines and the arithmetic of fire, one idea per file,
+//! What the rules do: the turn sequence, recovery, activation, movement,
+//! sight lines, fire, assault, retreats and reserves, one idea per file,
 //! each citing the rulebook's numbers.
 
 pub mod activation;

@@ -3,7 +3,7 @@
 
 use super::refusal::Refusal;
 use crate::games::brothers_at_war::core::combat::{
-    CombatEvent, FireAttack, FireType, Scope, Setting,
+    CombatEvent, FireAttack, FireType, PointBlank, Scope, Setting,
 };
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::formation::Formation;
@@ -41,6 +41,67 @@ impl BrothersAtWar {
             setting: format!("{} {setting}", setting.word()),
         }));
         Ok(())
+    }
+
+    /// Before the active group leaves a hex it entered in this activation
+    /// next to the enemy, the next adjacent enemy unit (or combining pair)
+    /// that has not fired at it yet fires point blank (6.15, B72), any
+    /// status, remnants included, as `POINTBLANK` allows. Returns whether
+    /// fire was opened: the step then waits for the mover's next order.
+    pub fn point_blank_fire(&mut self, events: &mut Vec<Event>) -> bool {
+        let Some(g) = self.group().cloned() else {
+            return false;
+        };
+        let Some(from) = self.hex_of(g.units[0]) else {
+            return false;
+        };
+        if !g.moved {
+            return false;
+        }
+        let fired = match &self.now.point_blank {
+            Some(p) if p.movers == g.units && p.from == from => p.fired.clone(),
+            _ => Vec::new(),
+        };
+        let enemy = self.side_of(g.units[0]).other();
+        let mut near: Vec<UnitId> = self
+            .units_of(enemy)
+            .filter(|&u| {
+                self.hex_of(u).is_some_and(|h| h.is_neighbour(from))
+                    && !fired.contains(&u)
+                    && self.pointblank_allowed(u)
+            })
+            .collect();
+        near.sort_by_key(|&u| (self.hex_of(u), u));
+        for (i, &u) in near.iter().enumerate() {
+            let partner = near[i + 1..]
+                .iter()
+                .copied()
+                .find(|&v| self.hex_of(v) == self.hex_of(u) && self.may_combine(u, v));
+            let firers: Vec<UnitId> = std::iter::once(u).chain(partner).collect();
+            let Ok(attack) = self.declare_fire(&firers, from, &g.units, FireType::PointBlank)
+            else {
+                continue;
+            };
+            let mut done = fired.clone();
+            done.extend(firers.iter().copied());
+            self.now.point_blank = Some(PointBlank {
+                movers: g.units.clone(),
+                from,
+                fired: done,
+            });
+            self.open_fire(attack, events);
+            return true;
+        }
+        false
+    }
+
+    fn pointblank_allowed(&self, unit: UnitId) -> bool {
+        let s = self.now.instructions.get(
+            self.side_of(unit),
+            self.brigade_of(unit),
+            Setting::PointBlank(OpFireRule::Always),
+        );
+        s != Setting::PointBlank(OpFireRule::Never)
     }
 
     /// Whether a unit's `OPFIRE` instruction lets it fire (B5; `ASK`

@@ -99,6 +99,7 @@ impl BrothersAtWar {
                 ended: None,
                 fire: None,
                 assault: None,
+                point_blank: None,
                 instructions: Default::default(),
             },
             battle,
