@@ -236,7 +236,7 @@ fn run(
         Op::Reaction => {
             let Some(attack) = next.now.fire.clone() else {
                 return Err(Stop::Skipped(
-                    "the engine makes no opportunity attack".into(),
+                    "the engine makes no attack in reaction".into(),
                 ));
             };
             let firers: Vec<String> = attack.firers.iter().map(|&u| next.unit_name(u)).collect();

@@ -472,7 +472,13 @@ pub fn active(case: &Case) -> Option<String> {
     if let Some(a) = &case.state.active {
         return Some(a.clone());
     }
-    let step = case.steps.first()?;
+    // Reactions are the other side's: the activating brigade is the first actor's.
+    let step = case.steps.iter().find(|s| {
+        !matches!(
+            s.action,
+            f::Action::OpportunityFire | f::Action::PointBlankFire
+        )
+    })?;
     let unit = step
         .units
         .first()

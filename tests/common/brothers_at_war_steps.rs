@@ -38,51 +38,89 @@ pub enum Op {
     Free(String),
 }
 
+/// The unit a reaction step names first, and the instruction scope it answers to: its
+/// brigade, or its side for a remnant (B5).
+fn reactor<'a>(case: &'a Case, step: &f::Step) -> Result<(&'a f::Unit, String), String> {
+    let unit = step
+        .units
+        .first()
+        .and_then(|u| case.units.iter().find(|c| &c.id == u))
+        .ok_or("a reaction by no unit of the case")?;
+    let scope = unit.brigade.clone().unwrap_or_else(|| match unit.side {
+        f::Side::North => "USA".to_string(),
+        f::Side::South => "CSA".to_string(),
+    });
+    Ok((unit, scope))
+}
+
+/// Whether a step is a point blank fire made as the mover leaves (6.15), rather than a
+/// skirmisher's answer to a unit entering next to it (6.151).
+fn before_leaving(case: &Case, step: &f::Step) -> bool {
+    step.action == Action::PointBlankFire
+        && reactor(case, step).is_ok_and(|(u, _)| u.kind != f::Kind::Skirmisher)
+}
+
 /// The operations of one step, or why it cannot be worded yet.
 pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
     let step = &case.steps[index];
     let units = step.units.join(" ");
     let pending = |why: &str| Err(why.to_string());
     let mut out = Vec::new();
-    let reaction = case
-        .steps
-        .get(index + 1)
-        .filter(|next| next.action == Action::OpportunityFire);
+    let reaction = case.steps.get(index + 1).filter(|next| {
+        next.action == Action::OpportunityFire
+            || (next.action == Action::PointBlankFire && !before_leaving(case, next))
+    });
+    let path = &step.path[..];
     match step.action {
-        // A move answered by opportunity fire (6.12): the reacting brigade's standing
-        // instruction allows it only for the last hex entered, the one the case's
-        // reaction targets, and the attack's dice are the reaction step's.
-        Action::Move if reaction.is_some() && !step.path.is_empty() => {
-            // A remnant answers to its side's instruction (B5).
-            let reactor = reaction
-                .and_then(|r| r.units.first())
-                .and_then(|u| case.units.iter().find(|c| &c.id == u))
-                .ok_or("a reaction by no unit of the case")?;
-            let brigade = reactor
-                .brigade
-                .clone()
-                .unwrap_or_else(|| match reactor.side {
-                    f::Side::North => "USA".to_string(),
-                    f::Side::South => "CSA".to_string(),
-                });
-            let (last, before) = step.path.split_last().ok_or("an empty path")?;
+        // A move answered by opportunity fire (6.12) or a skirmisher's point blank fire
+        // (6.151): the reacting brigade's standing instruction allows it only for the
+        // last hex entered, the one the case's reaction targets, and the attack's dice
+        // are the reaction step's.
+        Action::Move if reaction.is_some() && !path.is_empty() => {
+            let next = reaction.ok_or("no reaction")?;
+            let (_, scope) = reactor(case, next)?;
+            let word = match next.action {
+                Action::OpportunityFire => "OPFIRE",
+                _ => "POINTBLANK",
+            };
+            let (last, before) = path.split_last().ok_or("an empty path")?;
             if !before.is_empty() {
                 out.push(Op::Order(format!("{units} MOVE {}", before.join(" "))));
             }
-            out.push(Op::Order(format!("OPFIRE {brigade} ALWAYS")));
+            out.push(Op::Order(format!("{word} {scope} ALWAYS")));
             out.push(Op::Keep(format!("{units} MOVE {last}")));
-            out.push(Op::Keep(format!("OPFIRE {brigade} NEVER")));
+            out.push(Op::Keep(format!("{word} {scope} NEVER")));
             if step.choice.is_some() {
                 return pending("harness: a move choice before a reaction is not worded yet");
             }
         }
-        Action::OpportunityFire => {
+        // Point blank fire at a unit leaving (6.15): the reacting brigade's instruction
+        // allows it for the next step's first hex. The engine fires before the unit
+        // leaves and sets the move aside (B9), so the next step makes it again.
+        Action::PointBlankFire if before_leaving(case, step) => {
+            let next = case
+                .steps
+                .get(index + 1)
+                .filter(|n| n.action == Action::Move && !n.path.is_empty())
+                .ok_or("harness: point blank fire before no move")?;
+            let (_, scope) = reactor(case, step)?;
+            out.push(Op::Keep(format!("POINTBLANK {scope} ALWAYS")));
+            out.extend(defender(case, step)?);
+            out.push(Op::Keep(format!(
+                "{} MOVE {}",
+                next.units.join(" "),
+                next.path[0]
+            )));
+            out.push(Op::Reaction);
+            out.push(Op::Keep(format!("POINTBLANK {scope} NEVER")));
+        }
+        Action::OpportunityFire | Action::PointBlankFire => {
             out.extend(defender(case, step)?);
             out.push(Op::Reaction);
         }
         Action::Move => {
-            if !step.path.is_empty() {
-                out.push(Op::Order(format!("{units} MOVE {}", step.path.join(" "))));
+            if !path.is_empty() {
+                out.push(Op::Order(format!("{units} MOVE {}", path.join(" "))));
             }
             match step.choice.as_deref() {
                 Some("end") => out.push(Op::Order(format!("{units} DONE"))),
@@ -182,9 +220,6 @@ pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
         }
         Action::Retreat => out.push(Op::Order(format!("RETREAT {}", step.path.join(" ")))),
         Action::SpendReserve => out.push(Op::Order("SPEND RESERVE".to_string())),
-        Action::PointBlankFire => {
-            return pending("engine: point blank fire is not playable yet (6.15)")
-        }
         Action::EliminateSkirmisher => {
             return pending(
                 "engine: no order trades a skirmisher for a reserve yet (8.133: baw-combat)",
