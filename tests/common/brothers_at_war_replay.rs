@@ -29,17 +29,21 @@ pub enum Replay {
     Pending(String),
 }
 
-/// What one step did in the engine: accepted with its events and the movement points
-/// it spent and left to its units (when they activated), or refused.
+/// What one step did in the engine.
 enum Done {
+    /// Accepted.
     Accepted {
+        /// The movement points it spent and left to its units, when they activated.
         mp: Option<(u8, u8)>,
+        /// Everything that happened.
         events: Vec<Event>,
+        /// The game before the step.
         before: Box<BrothersAtWar>,
         /// The to-hit number of each assaulting unit, read while the assault waited for
         /// its dice (7.11).
         to_hit: Vec<u8>,
     },
+    /// Refused: the state is as it was.
     Refused(Refusal),
     /// The engine does nothing for this step (no check waits, no marker placed): why.
     Skipped(String),
@@ -128,8 +132,9 @@ struct Dice {
     to_hit: Vec<u8>,
     /// The defender's save dice.
     saves: Vec<u8>,
-    /// The case refuses the step, under this rule.
+    /// The case refuses the step.
     refused: bool,
+    /// The rule it refuses the step under.
     rule: Option<String>,
 }
 
