@@ -615,3 +615,35 @@ fn breaking_enough_brigades_wins_at_once() {
     assert_eq!(o.reason, Ending::InstantBroken(Side::Union));
     assert_eq!(o.result, GameResult::Win(Seat::North));
 }
+
+#[test]
+fn an_activation_is_a_turn_of_two_parts_unless_the_brigade_has_no_commander() {
+    use orderly::games::Phase;
+    let mut g = game();
+    activating(&mut g, "blue");
+    let p = g.pending().unwrap();
+    assert_eq!((p.seat, p.kind), (Seat::North, Decision::Activate));
+    assert_eq!(
+        p.phase,
+        Phase::Turn {
+            part: 1,
+            last: false
+        }
+    );
+    order(&mut g, "END").unwrap();
+    assert_eq!(
+        g.pending().unwrap().phase,
+        Phase::Turn {
+            part: 2,
+            last: true
+        }
+    );
+    activating(&mut g, "usart");
+    assert_eq!(
+        g.pending().unwrap().phase,
+        Phase::Turn {
+            part: 1,
+            last: true
+        }
+    );
+}

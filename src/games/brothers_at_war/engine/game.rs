@@ -57,7 +57,7 @@ impl Game for BrothersAtWar {
 
     const NAME: &'static str = "brothersatwar";
     const RULES_VERSION: &'static str =
-        "Brothers at War 1862 system (movement and sequence); orderly 1";
+        "Brothers at War 1862 system: sequence, command, movement; rulings B1-B132; orderly 1";
     const CHANCE: bool = true;
 
     /// A new game of the chosen scenario (the demo by default). A scenario
@@ -78,11 +78,13 @@ impl Game for BrothersAtWar {
         let side = self.decider()?;
         let (kind, phase) = match self.now.step {
             Step::Commitment(_) => (Decision::Commit, Phase::WHOLE_TURN),
-            Step::Units(_) => (
+            // A brigade without a commander (9.3) has no move commander
+            // step: its activation ends with its units.
+            Step::Units(b) => (
                 Decision::Activate,
                 Phase::Turn {
                     part: 1,
-                    last: false,
+                    last: self.battle.scenario.brigades[b.index()].commander.is_none(),
                 },
             ),
             Step::Commander(_) => (
