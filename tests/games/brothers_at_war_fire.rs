@@ -567,3 +567,57 @@ fn a_unit_leaving_a_hex_it_entered_next_to_the_enemy_draws_point_blank_fire() {
     order(&mut g, "2NYA MOVE 0304 0404").unwrap();
     assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0404")));
 }
+
+#[test]
+fn opfire_ask_stops_the_move_and_asks_the_reactor_who_may_decline() {
+    use orderly::games::brothers_at_war::engine::Decision;
+    use orderly::games::{Phase, Seat};
+    for fire in [false, true] {
+        let mut g = field();
+        only(&mut g, &[("2NYA", "0302"), ("1VA", "0306")]);
+        activating(&mut g, "blue");
+        order(&mut g, "OPFIRE gray ASK").unwrap();
+        let e = order(&mut g, "2NYA MOVE 0303 0304").unwrap();
+        assert!(combat(&e).contains(&CombatEvent::SetAside {
+            path: vec![hex("0304")]
+        }));
+        let p = g.pending().expect("B7: the engine asks");
+        assert_eq!(
+            (p.seat, p.phase, p.kind),
+            (Seat::South, Phase::Reaction, Decision::Reaction)
+        );
+        let listed: Vec<String> = g.legal_orders().iter().map(|o| o.to_string()).collect();
+        assert_eq!(listed, vec!["PASS", "1VA FIRE 0303"]);
+        assert_eq!(refused(&mut g, "1VA FIRE 0302"), "B69");
+        if fire {
+            let e = order(&mut g, "1VA FIRE 0303").unwrap();
+            assert_eq!(declared(&e).0, FireType::Opportunity);
+            assert!(dice_waiting(&g).is_some());
+        } else {
+            order(&mut g, "PASS").unwrap();
+            assert_eq!(g.pending().unwrap().kind, Decision::Activate);
+            assert!(!g.unit(id(&g, "1VA")).finished);
+        }
+    }
+}
+
+#[test]
+fn with_no_reserve_left_a_disbanded_skirmisher_is_given_up_to_save_a_unit() {
+    let mut g = field();
+    // 2VA is Disrupted; gray's marker is on EXHAUSTED (4), no casualty;
+    // its skirmisher GSK waits on the display.
+    only(&mut g, &[("1NY", "0304"), ("2VA", "0306")]);
+    let gray = g.battle.brigade_named("gray").unwrap();
+    g.now.brigades[gray.index()].reserve = 4;
+    g.now.brigades[gray.index()].exhausted = true;
+    activating(&mut g, "blue");
+    order(&mut g, "RETREAT gray NEVER").unwrap();
+    order(&mut g, "1NY FIRE 0306").unwrap();
+    roll(&mut g, "6 1 1 1");
+    roll(&mut g, "1 1");
+    // B104: GSK becomes a casualty, a reserve comes back and is spent.
+    assert_eq!(g.unit(id(&g, "GSK")).place, Place::Eliminated);
+    assert_eq!(g.brigade(gray).casualties, 1);
+    assert_eq!(g.brigade(gray).reserve, 4);
+    assert!(g.hex_of(id(&g, "2VA")).is_some());
+}

@@ -293,7 +293,23 @@ pub fn fits(now: &super::state::Dynamic, map: &super::map::BattleMap) -> bool {
     let point_blank_ok = now.point_blank.as_ref().is_none_or(|p| {
         units(&p.movers) && p.fired.len() <= 12 && p.fired.iter().all(unit) && map.contains(p.from)
     });
-    fire_ok && assault_ok && instructions_ok && point_blank_ok
+    let reaction_ok = now.reaction.as_ref().is_none_or(|r| {
+        r.choices.len() <= 64
+            && r.choices
+                .iter()
+                .all(|f| units(&f.firers) && units(&f.targets) && map.contains(f.target))
+    });
+    fire_ok && assault_ok && instructions_ok && point_blank_ok && reaction_ok
+}
+
+/// A reaction the engine asks for because an instruction says `ASK`
+/// (B7): the opportunity attacks the reactor may make, or decline.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reaction {
+    /// Who answers.
+    pub side: Side,
+    /// The attacks offered (B69), each declared in full.
+    pub choices: Vec<FireAttack>,
 }
 
 /// What combat did.

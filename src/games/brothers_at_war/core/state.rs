@@ -289,6 +289,9 @@ pub struct Dynamic {
     /// The fire attack under way (6.0).
     #[serde(default)]
     pub fire: Option<super::combat::FireAttack>,
+    /// A reaction asked of a player (B7).
+    #[serde(default)]
+    pub reaction: Option<super::combat::Reaction>,
     /// Point blank fire made at the unit leaving its hex (B72).
     #[serde(default)]
     pub point_blank: Option<super::combat::PointBlank>,

@@ -86,6 +86,9 @@ impl BrothersAtWar {
         if self.now.ended.is_some() || self.draw_pending().is_some() {
             return None;
         }
+        if let Some(r) = &self.now.reaction {
+            return Some(r.side);
+        }
         match self.now.step {
             Step::Commitment(side) | Step::EndDiscard(side) => Some(side),
             Step::Units(b) | Step::PassDiscard(b) | Step::Commander(b) => {
@@ -126,6 +129,9 @@ impl BrothersAtWar {
             Order::Draw(_) | Order::Roll(_) | Order::Card(_) | Order::First(_)
         ) {
             return Err(Refusal::NotAnOutcome);
+        }
+        if self.now.reaction.is_some() {
+            return self.answer_reaction(order, events);
         }
         match order {
             Order::Retreat(_) => {

@@ -22,6 +22,8 @@ pub enum Decision {
     MoveCommander,
     /// Discard down to the hand size (2.31, 3.221).
     Discard,
+    /// Make an opportunity attack, or not, as `OPFIRE ... ASK` asked (B7).
+    Reaction,
 }
 
 impl fmt::Display for Decision {
@@ -31,6 +33,7 @@ impl fmt::Display for Decision {
             Decision::Activate => "activation",
             Decision::MoveCommander => "commander's move",
             Decision::Discard => "discard",
+            Decision::Reaction => "opportunity fire",
         })
     }
 }
@@ -77,6 +80,7 @@ impl Game for BrothersAtWar {
     fn pending(&self) -> Option<Pending<Decision>> {
         let side = self.decider()?;
         let (kind, phase) = match self.now.step {
+            _ if self.now.reaction.is_some() => (Decision::Reaction, Phase::Reaction),
             Step::Commitment(_) => (Decision::Commit, Phase::WHOLE_TURN),
             // A brigade without a commander (9.3) has no move commander
             // step: its activation ends with its units.

@@ -21,6 +21,15 @@ impl BrothersAtWar {
     }
 
     fn candidates(&self) -> Vec<Order> {
+        if let Some(r) = &self.now.reaction {
+            let mut v = vec![Order::Pass(None)];
+            v.extend(
+                r.choices
+                    .iter()
+                    .map(|f| self.order_for(&f.firers, Action::Fire(f.target))),
+            );
+            return v;
+        }
         match self.now.step {
             Step::Commitment(side) => {
                 let mut v: Vec<Order> = self

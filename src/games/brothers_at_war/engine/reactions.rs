@@ -3,14 +3,18 @@
 
 use super::refusal::Refusal;
 use crate::games::brothers_at_war::core::combat::{
-    CombatEvent, FireAttack, FireType, PointBlank, Scope, Setting,
+    CombatEvent, FireAttack, FireType, PointBlank, Reaction, Scope, Setting,
 };
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::formation::Formation;
 use crate::games::brothers_at_war::core::ids::UnitId;
 use crate::games::brothers_at_war::core::order::OpFireRule;
+use crate::games::brothers_at_war::core::order::{Action, Order};
 use crate::games::brothers_at_war::core::state::BrothersAtWar;
 use crate::games::brothers_at_war::scenario::model::{Side, UnitKind};
+
+/// The most opportunity attacks offered in one question (B7).
+pub const MAX_OFFERED: usize = 32;
 
 impl BrothersAtWar {
     /// Records a standing instruction (B5, B8): for a brigade, or for all
@@ -104,15 +108,55 @@ impl BrothersAtWar {
         s != Setting::PointBlank(OpFireRule::Never)
     }
 
-    /// Whether a unit's `OPFIRE` instruction lets it fire (B5; `ASK`
-    /// fires as `ALWAYS` until the engine asks).
-    fn opfire_allowed(&self, unit: UnitId) -> bool {
-        let s = self.now.instructions.get(
+    /// A unit's `OPFIRE` instruction (B5).
+    fn opfire_rule(&self, unit: UnitId) -> OpFireRule {
+        match self.now.instructions.get(
             self.side_of(unit),
             self.brigade_of(unit),
             Setting::OpFire(OpFireRule::Always),
-        );
-        s != Setting::OpFire(OpFireRule::Never)
+        ) {
+            Setting::OpFire(rule) => rule,
+            _ => OpFireRule::Always,
+        }
+    }
+
+    /// The reactor's answer to an opportunity attack asked of him (B7,
+    /// B70): `PASS` declines, or one of the attacks offered, written as
+    /// its unit order (`1VA FIRE 0304`).
+    pub fn answer_reaction(
+        &mut self,
+        order: &Order,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Refusal> {
+        let Some(r) = self.now.reaction.clone() else {
+            return Ok(());
+        };
+        let chosen = match order {
+            Order::Pass(None) => None,
+            Order::Act {
+                units,
+                action: Action::Fire(hex),
+            } => {
+                let mut named = self.named(units)?;
+                named.sort();
+                let found = r.choices.iter().find(|f| {
+                    let mut firers = f.firers.clone();
+                    firers.sort();
+                    firers == named && f.target == *hex
+                });
+                Some(found.cloned().ok_or(Refusal::NotOffered)?)
+            }
+            _ => {
+                return Err(Refusal::NotNow {
+                    expected: "an opportunity attack offered, or PASS".to_string(),
+                })
+            }
+        };
+        self.now.reaction = None;
+        if let Some(attack) = chosen {
+            self.open_fire(attack, events);
+        }
+        Ok(())
     }
 
     /// A unit that may make opportunity fire (6.12, B69): ready,
@@ -125,7 +169,7 @@ impl BrothersAtWar {
             && self.kind_of(unit) != UnitKind::Remnant
             && (self.kind_of(unit) != UnitKind::Artillery
                 || self.formation(unit) == Formation::Deployed)
-            && self.opfire_allowed(unit)
+            && self.opfire_rule(unit) != OpFireRule::Never
     }
 
     /// After a step of the active group, the one opportunity attack its
@@ -174,10 +218,28 @@ impl BrothersAtWar {
                 first,
             )
         };
-        let Some(best) = choices.into_iter().min_by_key(rank) else {
+        // B70: units told ALWAYS fire the best attack at once; failing
+        // them, units told ASK make their owner choose (B7).
+        let (always, ask): (Vec<FireAttack>, Vec<FireAttack>) =
+            choices.into_iter().partition(|a| {
+                a.firers
+                    .iter()
+                    .all(|&u| self.opfire_rule(u) == OpFireRule::Always)
+            });
+        if let Some(best) = always.into_iter().min_by_key(rank) {
+            self.open_fire(best, events);
+            return true;
+        }
+        if ask.is_empty() {
             return false;
-        };
-        self.open_fire(best, events);
+        }
+        let mut ask = ask;
+        ask.sort_by_key(rank);
+        ask.truncate(MAX_OFFERED);
+        self.now.reaction = Some(Reaction {
+            side: enemy,
+            choices: ask,
+        });
         true
     }
 }

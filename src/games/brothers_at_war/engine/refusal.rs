@@ -159,6 +159,9 @@ pub enum Refusal {
     /// Fire is refused (6.0-6.4, B64-B66).
     #[error("{0}")]
     Fire(super::fire::FireRefusal),
+    /// The attack named is not one of those offered (B7, B69).
+    #[error("that opportunity attack is not one of those offered")]
+    NotOffered,
     /// An assault is refused (7.1, 7.2, B96, B100).
     #[error("{0}")]
     Assault(super::assault::AssaultRefusal),
@@ -207,6 +210,7 @@ impl CitesRule for Refusal {
             Refusal::NotArrived(_) => "10.1",
             Refusal::Fire(r) => r.rule(),
             Refusal::Assault(r) => r.rule(),
+            Refusal::NotOffered => "B69",
         })
     }
 }

@@ -121,6 +121,33 @@ impl BrothersAtWar {
             .max_by_key(|&o| (self.reserves_left(o), std::cmp::Reverse(o.0)))
     }
 
+    /// B104: with no reserve left, a disbanded skirmisher on the display
+    /// is eliminated to recover one, when the marker can move back past
+    /// the casualty it leaves (r at least c + 2). Returns whether a
+    /// reserve came back.
+    fn skirmisher_for_reserve(&mut self, b: BrigadeId, events: &mut Vec<Event>) -> bool {
+        let s = self.brigade(b);
+        if s.reserve < s.casualties.saturating_add(2) {
+            return false;
+        }
+        let Some(sk) = self.units_of_brigade(b).into_iter().find(|&u| {
+            self.kind_of(u) == UnitKind::Skirmisher
+                && self.unit(u).place == crate::games::brothers_at_war::core::state::Place::Display
+                && !self.independent(u)
+        }) else {
+            return false;
+        };
+        events.push(Event::Combat(CombatEvent::Eliminated {
+            unit: self.unit_name(sk),
+        }));
+        self.eliminate(sk, events);
+        if self.brigade(b).broken {
+            return false;
+        }
+        self.recover_reserve(b, events);
+        self.reserves_left(b) > 0
+    }
+
     /// Reserves left before the marker reaches EXHAUSTED (B102).
     pub fn reserves_left(&self, b: BrigadeId) -> u8 {
         let Some(track) = self.battle.scenario.brigades[b.index()].reserves else {
@@ -145,11 +172,12 @@ impl BrothersAtWar {
         let spend = match rule {
             Setting::Reserves(ReservesRule::Keep) => false,
             Setting::Reserves(ReservesRule::KeepLast) => left > 1,
-            _ => left > 0,
+            _ => left > 0 || self.skirmisher_for_reserve(b, events),
         };
         if !spend {
             return false;
         }
+        let left = self.reserves_left(b);
         let s = &mut self.now.brigades[b.index()];
         s.reserve = s.reserve.saturating_add(1);
         events.push(Event::Combat(CombatEvent::ReserveSpent {
@@ -157,7 +185,7 @@ impl BrothersAtWar {
             unit: self.unit_name(unit),
         }));
         if left == 1 && !self.brigade(b).exhausted {
-            self.now.brigades[b.index()].exhausted = true;
+            self.exhaust(b);
             events.push(Event::Combat(CombatEvent::Exhausted {
                 brigade: self.brigade_name(b),
             }));

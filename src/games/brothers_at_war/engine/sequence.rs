@@ -100,6 +100,7 @@ impl BrothersAtWar {
                 fire: None,
                 assault: None,
                 point_blank: None,
+                reaction: None,
                 instructions: Default::default(),
             },
             battle,
