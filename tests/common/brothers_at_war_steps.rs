@@ -222,7 +222,7 @@ pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
         Action::SpendReserve => out.push(Op::Order("SPEND RESERVE".to_string())),
         Action::EliminateSkirmisher => {
             return pending(
-                "engine: no order trades a skirmisher for a reserve yet (8.133: baw-combat)",
+                "engine: no order gives up a skirmisher for a reserve (8.133); only B104 does it, when one is needed",
             )
         }
         Action::PlayCard => {
