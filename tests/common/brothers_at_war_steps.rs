@@ -159,7 +159,7 @@ pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
         Action::Pass => {
             if step.expect.hands.is_some() || case.state.hands.is_some() {
                 return pending(
-                    "battle cards (11): the harness builds no deck of the 11.3 cards yet",
+                    "harness: no deck of cards is built (11.1): a case counting hands waits for one",
                 );
             }
             out.push(Op::Order("PASS".to_string()));
@@ -226,10 +226,10 @@ pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
             )
         }
         Action::PlayCard => {
-            return pending("battle cards (11): the harness builds no deck of the 11.3 cards yet")
+            return pending("engine: playing battle cards is not playable yet (11.0)")
         }
         Action::DrawMarker if step.expect.hands.is_some() => {
-            return pending("battle cards (11): the harness builds no deck of the 11.3 cards yet")
+            return pending("harness: no deck of cards is built (11.1): a case counting hands waits for one")
         }
         Action::DrawMarker => match step.choice.as_deref() {
             Some("free") => out.push(Op::Free(
@@ -259,7 +259,7 @@ pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
         Action::FateCheck => out.push(Op::Check(CheckKind::Fate)),
         Action::CleanUp => out.push(Op::CleanUp),
         Action::DiscardAndDraw => {
-            return pending("battle cards (11): the harness builds no deck of the 11.3 cards yet")
+            return pending("harness: no deck of cards is built (11.1): a case counting hands waits for one")
         }
     }
     Ok(out)
