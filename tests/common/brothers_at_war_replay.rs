@@ -156,6 +156,16 @@ fn order(next: &mut BrothersAtWar, text: &str, events: &mut Vec<Event>) -> Resul
     }
 }
 
+/// Deals the cards the engine waits for: the cases count cards, so the deck's first is
+/// taken each time (11.1).
+fn deal(next: &mut BrothersAtWar, events: &mut Vec<Event>) -> Result<(), Stop> {
+    while let Some(Draw::Card(_)) = next.draw_pending() {
+        let card = next.now.deck.first().copied().unwrap_or(0);
+        order(next, &format!("CARD {card}"), events)?;
+    }
+    Ok(())
+}
+
 /// Rolls the step's dice for whatever the engine waits for: checks (all at once), then
 /// a fire's attack dice and its save dice, each as many as the engine asks (6.0, 6.6).
 fn roll(next: &mut BrothersAtWar, dice: &mut Dice, events: &mut Vec<Event>) -> Result<(), Stop> {
@@ -172,6 +182,10 @@ fn roll(next: &mut BrothersAtWar, dice: &mut Dice, events: &mut Vec<Event>) -> R
         }
         let fire = next.now.fire.as_ref().map(|f| f.stage);
         let (queue, k, what) = match (next.draw_pending(), assault, fire) {
+            (Some(Draw::Card(_)), _, _) => {
+                deal(next, events)?;
+                continue;
+            }
             (Some(Draw::Checks(k)), _, _) => (&mut dice.attack, k, "check dice"),
             // The attacker's dice, then the defender's (7.1, B98).
             (Some(Draw::Fire(k)), Some(true), _) => (&mut dice.attack, k, "attack dice"),
@@ -276,7 +290,8 @@ fn run(
                 None => return Ok(()),
             };
             let place = cup_place(next, &name);
-            order(next, &format!("DRAW {place}"), events)
+            order(next, &format!("DRAW {place}"), events)?;
+            deal(next, events)
         }
         Op::Check(kind) => {
             if next.now.checks.is_empty() && next.now.step == Step::Fate {

@@ -388,6 +388,24 @@ fn track(case: &Case) -> ActivationTrack {
     }
 }
 
+/// Cards in the made-up deck: enough for every hand a case writes and every draw.
+const DECK: u8 = 40;
+
+/// A deck of numbered cards of our own with no effect: the cases that draw or discard
+/// count cards, whichever they are (11.1).
+fn deck() -> Vec<m::Card> {
+    (1..=DECK)
+        .map(|n| m::Card {
+            numbers: vec![n],
+            name: format!("card {n}"),
+            timing: "none".to_string(),
+            effect: "none".to_string(),
+            params: BTreeMap::new(),
+            text: String::new(),
+        })
+        .collect()
+}
+
 /// Every hex of the case's map, as a key hex worth nothing (2.41).
 fn key_hexes(case: &Case) -> Result<Vec<m::KeyHex>, String> {
     let last = hex(&case.map.last)?;
@@ -431,7 +449,7 @@ pub fn scenario(case: &Case, chart: &Chart) -> Result<Scenario, String> {
         remnant: None,
         activation: track(case),
         off_board,
-        cards: Vec::new(),
+        cards: deck(),
         // The cases follow the control of every hex (2.41), so every hex is a key hex,
         // worth no points.
         victory: Victory {
@@ -536,8 +554,17 @@ pub fn game(case: &Case, chart: &Chart) -> Result<BrothersAtWar, String> {
         .iter()
         .map(|c| Ok((hex(&c.hex)?, side(c.side))))
         .collect::<Result<_, String>>()?;
-    g.now.hands = [Vec::new(), Vec::new()];
-    g.now.deck.clear();
+    // Each card a hand names is one of the deck's, in order; the rest is the deck.
+    let (north, south) = st
+        .hands
+        .as_ref()
+        .map_or((0, 0), |h| (h.north.len(), h.south.len()));
+    let numbers: Vec<u8> = (1..=DECK).collect();
+    let (north, rest) = numbers.split_at(north.min(numbers.len()));
+    let (south, rest) = rest.split_at(south.min(rest.len()));
+    g.now.hands = [north.to_vec(), south.to_vec()];
+    g.now.deck = rest.to_vec();
+    g.now.discard.clear();
     g.now.draws.clear();
     g.now.checks.clear();
     g.now.activation = None;
@@ -627,6 +654,11 @@ pub fn game(case: &Case, chart: &Chart) -> Result<BrothersAtWar, String> {
         // The fate check step queues its checks as the engine reaches it (2.33).
         Phase::End if first == Some(f::Action::FateCheck) => {
             g.now.step = Step::Fate;
+            g.advance(&mut events);
+        }
+        // The discard and draw step runs by itself (2.31, B121): the case stands before it.
+        Phase::End if first == Some(f::Action::DiscardAndDraw) => {
+            g.now.step = Step::EndDiscard(m::Side::Union);
             g.advance(&mut events);
         }
         Phase::End => g.now.step = Step::Cleanup,

@@ -156,14 +156,9 @@ pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
                 sk.ok_or("a disband without skirmisher")?
             )));
         }
-        Action::Pass => {
-            if step.expect.hands.is_some() || case.state.hands.is_some() {
-                return pending(
-                    "harness: no deck of cards is built (11.1): a case counting hands waits for one",
-                );
-            }
-            out.push(Op::Order("PASS".to_string()));
-        }
+        // A pass draws a card (3.221); past the hand size the player discards one, the
+        // new one here: the cases count cards, whichever they are.
+        Action::Pass => out.push(Op::Order("PASS DISCARD NEW".to_string())),
         Action::MoveCommander => {
             let to = step
                 .target
@@ -228,9 +223,6 @@ pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
         Action::PlayCard => {
             return pending("engine: playing battle cards is not playable yet (11.0)")
         }
-        Action::DrawMarker if step.expect.hands.is_some() => {
-            return pending("harness: no deck of cards is built (11.1): a case counting hands waits for one")
-        }
         Action::DrawMarker => match step.choice.as_deref() {
             Some("free") => out.push(Op::Free(
                 step.brigade.clone().ok_or("a free draw without brigade")?,
@@ -258,9 +250,7 @@ pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
         }
         Action::FateCheck => out.push(Op::Check(CheckKind::Fate)),
         Action::CleanUp => out.push(Op::CleanUp),
-        Action::DiscardAndDraw => {
-            return pending("harness: no deck of cards is built (11.1): a case counting hands waits for one")
-        }
+        Action::DiscardAndDraw => out.push(Op::Roll),
     }
     Ok(out)
 }
