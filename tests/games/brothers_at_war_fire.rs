@@ -17,8 +17,43 @@ use orderly::games::{Game, GameOptions};
 
 /// The open field: the test battle with its ground flattened.
 fn field() -> BrothersAtWar {
-    let mut s: Scenario = toml::from_str(SKIRMISH).unwrap();
-    s.id = "test-open-field".into();
+    field_with(SKIRMISH.to_string(), "test-open-field")
+}
+
+/// The open field with a Union off-board battery of ours, OBA (range 4),
+/// on a card at level 3 firing from a fire point in 0101 numbered 2.
+fn field_with_battery() -> BrothersAtWar {
+    let text = format!(
+        "{SKIRMISH}
+[[map.fire_points]]
+id = \"FP1\"
+at = \"0101\"
+range = 2
+
+[[off_board]]
+id = \"ridge\"
+name = \"Ridge battery (test)\"
+side = \"union\"
+fire_points = [\"FP1\"]
+level = 3
+
+[[unit]]
+id = \"OBA\"
+name = \"Off-board battery (test)\"
+brigade = \"usart\"
+kind = \"artillery\"
+range = 4
+front = {{ firepower = 3, movement = 0 }}
+back = {{ firepower = 3, movement = 5 }}
+off_board = \"ridge\"
+"
+    );
+    field_with(text, "test-open-field-battery")
+}
+
+fn field_with(text: String, id: &str) -> BrothersAtWar {
+    let mut s: Scenario = toml::from_str(&text).unwrap();
+    s.id = id.into();
     s.map.terrain = (1..=6)
         .map(|r| {
             if r == 5 {
@@ -620,4 +655,128 @@ fn with_no_reserve_left_a_disbanded_skirmisher_is_given_up_to_save_a_unit() {
     assert_eq!(g.brigade(gray).casualties, 1);
     assert_eq!(g.brigade(gray).reserve, 4);
     assert!(g.hex_of(id(&g, "2VA")).is_some());
+}
+
+#[test]
+fn a_skirmisher_fires_point_blank_at_a_unit_stepping_next_to_it_then_disbands() {
+    let mut g = field();
+    only(&mut g, &[("2NYA", "0303"), ("1VA", "0306")]);
+    unit_mut(&mut g, "GSK").place = Place::Map(hex("0305"));
+    unit_mut(&mut g, "GSK").finished = true;
+    activating(&mut g, "blue");
+    let e = order(&mut g, "2NYA MOVE 0304 0404").unwrap();
+    // B73: whatever its status, GSK fires (1 die, 1 hit at most) before it
+    // disbands (B10); the rest of the move waits.
+    assert_eq!(declared(&e), (FireType::PointBlank, 1, 5, 1));
+    let fired = e
+        .iter()
+        .position(|x| matches!(x, Event::Combat(CombatEvent::Fire { .. })))
+        .unwrap();
+    let gone = e
+        .iter()
+        .position(|x| matches!(x, Event::Disbanded { skirmisher } if skirmisher == "GSK"))
+        .unwrap();
+    assert!(fired < gone);
+    assert_eq!(g.unit(id(&g, "GSK")).place, Place::Display);
+    assert!(combat(&e).contains(&CombatEvent::SetAside {
+        path: vec![hex("0404")]
+    }));
+    // Then the step's opportunity attack: 1VA, 2 hexes off (B10 (5)).
+    let e = roll(&mut g, "1");
+    assert_eq!(declared(&e), (FireType::Opportunity, 4, 5, 3));
+}
+
+#[test]
+fn a_retreat_goes_round_a_friendly_stack_it_would_overstack() {
+    let mut g = field();
+    // As in the retreat above, but 0605 holds two friendly units: passing
+    // them would disrupt both (B59), so 0704-0705 is taken, not 0605-0705
+    // (B92). They stand behind 2VA on the line: pass-through, 5 dice.
+    only(
+        &mut g,
+        &[
+            ("1NY", "0602"),
+            ("2VA", "0604"),
+            ("1VA", "0605"),
+            ("4VA", "0605"),
+        ],
+    );
+    activating(&mut g, "blue");
+    let e = order(&mut g, "1NY FIRE 0604").unwrap();
+    assert_eq!(declared(&e).1, 5);
+    roll(&mut g, "6 1 1 1 1");
+    let e = roll(&mut g, "1 1 1");
+    assert!(combat(&e).contains(&CombatEvent::Retreated {
+        units: vec!["2VA".into()],
+        path: vec![hex("0704"), hex("0705")]
+    }));
+    assert!(!g.unit(id(&g, "1VA")).disrupted);
+}
+
+#[test]
+fn an_off_board_battery_fires_from_its_fire_point_counting_its_number() {
+    let mut g = field_with_battery();
+    only(&mut g, &[("1VA", "0304")]);
+    activating(&mut g, "usart");
+    let e = order(&mut g, "OBA FIRE 0304").unwrap();
+    // 9.41: 3 hexes from 0101 plus 2: 5, beyond the printed 4: long range,
+    // no close die (B67).
+    assert_eq!(declared(&e), (FireType::Standing, 3, 6, 3));
+    assert!(g.unit(id(&g, "OBA")).finished);
+    roll(&mut g, "6 1 1");
+    assert_eq!(refused(&mut g, "OBA FIRE 0304"), "5.1");
+}
+
+#[test]
+fn a_brigade_broken_during_its_own_activation_ends_it() {
+    let mut g = field();
+    only(&mut g, &[("2NYA", "0302"), ("1VA", "0304")]);
+    unit_mut(&mut g, "2NYA").disrupted = true;
+    // Blue breaks at its second casualty (dark 2).
+    let blue = g.battle.brigade_named("blue").unwrap();
+    g.now.brigades[blue.index()].casualties = 1;
+    g.now.brigades[blue.index()].reserve = 1;
+    activating(&mut g, "blue");
+    order(&mut g, "RESERVES blue KEEP").unwrap();
+    order(&mut g, "RETREAT blue NEVER").unwrap();
+    // Disrupted, it draws back: 0402 is 3 hexes from 1VA, 0302 is 2.
+    order(&mut g, "2NYA MOVE 0402").unwrap();
+    roll(&mut g, "6 1 1 1");
+    let e = roll(&mut g, "1 1 1");
+    assert_eq!(hits(&e), (1, 0));
+    assert!(g.brigade(blue).broken, "8.3");
+    assert!(g.now.activation.is_none(), "B107");
+}
+
+#[test]
+fn combined_artillery_rolls_each_gun_at_its_own_range_band() {
+    let text = format!(
+        "{SKIRMISH}
+[[unit]]
+id = \"BAT2\"
+name = \"Short battery (test)\"
+brigade = \"usart\"
+kind = \"artillery\"
+range = 2
+front = {{ firepower = 3, movement = 0 }}
+back = {{ firepower = 3, movement = 5 }}
+at = \"0303\"
+"
+    );
+    let mut g = field_with(text, "test-open-field-guns");
+    only(
+        &mut g,
+        &[("BAT", "0303"), ("BAT2", "0303"), ("1VA", "0306")],
+    );
+    activating(&mut g, "usart");
+    order(&mut g, "RETREAT gray NEVER").unwrap();
+    // A stack of two batteries 3 hexes off: BAT (range 4) close, 4 dice at
+    // 5+; BAT2 (range 2) close and long, 4 dice at 6+ (B67).
+    let e = order(&mut g, "BAT BAT2 FIRE 0306").unwrap();
+    assert_eq!(declared(&e).1, 8);
+    let e = roll(&mut g, "5 5 5 5 5 5 5 5");
+    assert!(combat(&e).contains(&CombatEvent::Rolled {
+        dice: vec![5; 8],
+        successes: 4
+    }));
 }

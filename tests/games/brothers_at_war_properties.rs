@@ -24,7 +24,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::brothersatwar::game;
+use common::brothersatwar::{game, only};
 use common::rng::XorShift;
 use orderly::games::brothers_at_war::core::event::Event;
 use orderly::games::brothers_at_war::core::state::{BrothersAtWar, Place, Step};
@@ -67,8 +67,8 @@ fn check_at_rest(g: &BrothersAtWar, log: &[String]) {
 }
 
 /// Unit conservation (8.2, B106): every unit is somewhere, and each
-/// brigade's casualties grew by exactly its infantry and cavalry
-/// eliminated since the start.
+/// brigade's casualties grew by exactly its infantry, cavalry and
+/// brigade skirmishers eliminated since the start.
 fn check_casualties(g: &BrothersAtWar, start: &BrothersAtWar, seed: u64) {
     for b in g.battle.brigade_ids() {
         if g.brigade(b).broken {
@@ -80,7 +80,11 @@ fn check_casualties(g: &BrothersAtWar, start: &BrothersAtWar, seed: u64) {
             .filter(|&u| {
                 g.unit(u).place == Place::Eliminated
                     && start.unit(u).place != Place::Eliminated
-                    && matches!(g.kind_of(u), UnitKind::Infantry | UnitKind::Cavalry)
+                    && matches!(
+                        g.kind_of(u),
+                        UnitKind::Infantry | UnitKind::Cavalry | UnitKind::Skirmisher
+                    )
+                    && !g.battle.scenario.units[u.index()].independent
             })
             .count();
         assert_eq!(
@@ -183,7 +187,8 @@ fn play(seed: u64, new: fn() -> BrothersAtWar) -> BTreeMap<String, usize> {
         check_casualties(&g, &start, seed);
         for (i, u) in g.unit_ids().enumerate() {
             let now_gone = gone(g.unit(u).place);
-            assert!(!gone_before[i] || now_gone, "seed {seed}: {u} came back");
+            let was_gone = gone_before.get(i).copied().unwrap_or(false);
+            assert!(!was_gone || now_gone, "seed {seed}: {u} came back");
             if i < gone_before.len() {
                 gone_before[i] = now_gone;
             }
@@ -252,6 +257,57 @@ fn random_games_of_the_demo_battle_keep_every_property_and_reach_the_end() {
         over += play(seed, demo).get("Over").copied().unwrap_or(0);
     }
     assert_eq!(over, seeds as usize);
+}
+
+/// The test battle with both sides' units set up within reach of each
+/// other across open ground south of the run, so that random play fires,
+/// assaults, retreats and eliminates.
+fn close_quarters() -> BrothersAtWar {
+    let mut g = game();
+    only(
+        &mut g,
+        &[
+            ("1NY", "0404"),
+            ("2NYA", "0504"),
+            ("2NYB", "0504"),
+            ("1CAV", "0304"),
+            ("BAT", "0604"),
+            ("1VA", "0405"),
+            ("2VA", "0506"),
+            ("4VA", "0306"),
+        ],
+    );
+    g
+}
+
+#[test]
+fn random_games_in_close_quarters_fire_assault_and_reach_the_end() {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let seeds = games(20);
+    for seed in 0..seeds {
+        for (k, n) in play(seed, close_quarters) {
+            *seen.entry(k).or_default() += n;
+        }
+    }
+    for kind in [
+        "Combat Assault",
+        "Combat AssaultRolled",
+        "Combat AssaultWon",
+        "Combat Eliminated",
+        "Combat Fire",
+        "Combat Retreated",
+        "Combat ReserveSpent",
+    ] {
+        assert!(
+            seen.contains_key(kind),
+            "random play never reached {kind}: {seen:?}"
+        );
+    }
+    assert_eq!(
+        seen.get("Over"),
+        Some(&(seeds as usize)),
+        "every game ended"
+    );
 }
 
 /// A new game of the built-in demo battle, "Tanner's Ford".

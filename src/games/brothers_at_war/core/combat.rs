@@ -237,6 +237,14 @@ pub struct FireAttack {
     pub retreating: bool,
     /// Where the attack stands.
     pub stage: Stage,
+    /// Each firer's dice and lowest hitting face, in order: in combined
+    /// artillery fire each gun judges its own range band (B67).
+    #[serde(default)]
+    pub segments: Vec<(u8, u8)>,
+    /// The step's opportunity attack follows this fire (B10: a
+    /// skirmisher's point blank fire comes first).
+    #[serde(default)]
+    pub opfire_after: bool,
 }
 
 /// An assault waiting for its dice (7.1, B98): the attacker's dice are
@@ -271,6 +279,8 @@ pub fn fits(now: &super::state::Dynamic, map: &super::map::BattleMap) -> bool {
             && units(&f.targets)
             && map.contains(f.target)
             && f.saves.len() <= 32
+            && f.segments.len() <= 2 * super::order::MAX_UNITS
+            && f.segments.iter().map(|x| usize::from(x.0)).sum::<usize>() <= super::order::MAX_DICE
             && usize::from(f.dice) <= super::order::MAX_DICE
     });
     let dice_ok = |d: &[(u8, u8)]| {

@@ -317,8 +317,18 @@ impl BrothersAtWar {
                         }));
                         break;
                     }
+                    let mover = units[0];
+                    let skirmishers = self.skirmishers_to_fire(mover, to);
                     self.step_to(to, events)?;
                     self.now.point_blank = None;
+                    if self.skirmisher_point_blank(&skirmishers, events) {
+                        if i + 1 < path.len() {
+                            events.push(Event::Combat(CombatEvent::SetAside {
+                                path: path[i + 1..].to_vec(),
+                            }));
+                        }
+                        break;
+                    }
                     // B69, B9: the reactor's one attack after the step; the
                     // rest of the path waits for the mover's next order.
                     if self.opportunity_fire(events) {

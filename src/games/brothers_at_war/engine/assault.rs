@@ -148,6 +148,7 @@ impl BrothersAtWar {
                 to,
                 cost,
             });
+            self.skirmishers_make_way(&g.units, to, events);
             return Ok(true);
         }
         let assault = Assault {
@@ -344,11 +345,18 @@ impl BrothersAtWar {
             for &u in &movers {
                 self.now.units[u.index()].place = Place::Map(a.hex);
             }
+            // 9.14: enemy skirmishers next to the hex taken disband.
+            if !movers.is_empty() {
+                self.skirmishers_make_way(&movers, a.hex, events);
+            }
         }
         for &u in a.attackers.iter().chain(&a.defenders) {
             if self.hex_of(u).is_some() {
                 self.now.units[u.index()].finished = true;
             }
+        }
+        if self.end_if_broken() {
+            return;
         }
         let active = self
             .now

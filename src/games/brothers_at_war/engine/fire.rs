@@ -15,7 +15,7 @@ use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::formation::Formation;
 use crate::games::brothers_at_war::core::ids::UnitId;
 use crate::games::brothers_at_war::core::order::MAX_DICE;
-use crate::games::brothers_at_war::core::state::BrothersAtWar;
+use crate::games::brothers_at_war::core::state::{BrothersAtWar, Place};
 use crate::games::brothers_at_war::core::Hex;
 use crate::games::brothers_at_war::scenario::model::{Face, Side, UnitKind};
 
@@ -112,6 +112,19 @@ impl Occupancy for BrothersAtWar {
     }
 }
 
+/// Segments cut to the twelve dice one roll holds.
+fn bounded(segments: &[(u8, u8)]) -> Vec<(u8, u8)> {
+    let mut left = MAX_DICE as u8;
+    segments
+        .iter()
+        .map(|&(n, face)| {
+            let n = n.min(left);
+            left -= n;
+            (n, face)
+        })
+        .collect()
+}
+
 impl BrothersAtWar {
     /// A unit's firepower on its side face up (1.21); generic remnants 1.
     pub fn firepower(&self, unit: UnitId) -> u8 {
@@ -158,13 +171,55 @@ impl BrothersAtWar {
         }
     }
 
+    /// Where a unit may fire from at `hex`, with the range from there: its
+    /// own hex; for an off-board battery each fire point of its card,
+    /// nearest first, its sight from the edge hex at the card's level and
+    /// its range the fire point's number plus the distance (9.41, B112).
+    fn stations(&self, unit: UnitId, hex: Hex) -> Result<Vec<(Firer, u32)>, Refusal> {
+        if let Some(at) = self.hex_of(unit) {
+            return Ok(vec![(self.firer_at(unit, at), at.distance(hex))]);
+        }
+        let scenario = &self.battle.scenario;
+        let card = scenario
+            .units
+            .get(unit.index())
+            .and_then(|s| s.off_board.as_ref())
+            .and_then(|id| scenario.off_board.iter().find(|c| &c.id == id))
+            .filter(|_| self.unit(unit).place == Place::OffBoard)
+            .ok_or_else(|| Refusal::NotOnMap(self.unit_name(unit)))?;
+        let mut v: Vec<(Firer, u32)> = card
+            .fire_points
+            .iter()
+            .filter_map(|id| scenario.map.fire_points.iter().find(|p| &p.id == id))
+            .map(|p| {
+                let firer = Firer {
+                    at: Viewpoint::off_board(p.sight_from(), card.level),
+                    side: self.side_of(unit),
+                    artillery: true,
+                };
+                (firer, fire_math::off_board_range(p.at, p.range, hex))
+            })
+            .collect();
+        v.sort_by_key(|&(f, d)| (d, f.at.hex));
+        Ok(v)
+    }
+
     /// Whether two units may combine fire (6.14, B66): one brigade, both
     /// formed infantry or both deployed artillery, stacked or adjacent.
     pub fn may_combine(&self, a: UnitId, b: UnitId) -> bool {
         let both = |f: Formation| self.formation(a) == f && self.formation(b) == f;
+        let card = |u: UnitId| {
+            self.battle
+                .scenario
+                .units
+                .get(u.index())
+                .and_then(|s| s.off_board.clone())
+                .filter(|_| self.unit(u).place == Place::OffBoard)
+        };
         let near = match (self.hex_of(a), self.hex_of(b)) {
             (Some(x), Some(y)) => x == y || x.is_neighbour(y),
-            _ => false,
+            // 9.4, B66: batteries on one card may combine.
+            _ => card(a).is_some() && card(a) == card(b),
         };
         self.brigade_of(a).is_some()
             && self.brigade_of(a) == self.brigade_of(b)
@@ -214,7 +269,9 @@ impl BrothersAtWar {
         let mode = FireMode {
             kind: fire_kind,
             skirmisher: skirmish,
-            off_board: false,
+            off_board: firers
+                .iter()
+                .any(|&u| self.unit(u).place == Place::OffBoard),
         };
         let target = self.target_at(hex, targets);
         let map = &self.battle.map;
@@ -224,6 +281,7 @@ impl BrothersAtWar {
         let mut extreme = false;
         let mut range = 0;
         let mut chosen = None;
+        let mut segments: Vec<(u8, u8)> = Vec::new();
         for &u in firers {
             match self.kind_of(u) {
                 UnitKind::Remnant => return Err(FireRefusal::Remnant.into()),
@@ -232,27 +290,42 @@ impl BrothersAtWar {
                 }
                 _ => {}
             }
-            let at = self
-                .hex_of(u)
-                .ok_or_else(|| Refusal::NotOnMap(self.unit_name(u)))?;
-            let d = at.distance(hex);
-            let r = reach(self.shooter(u), fire_kind, d).map_err(|e| FireRefusal::OutOfRange {
-                what: e.to_string(),
-                rule: e.rule,
-            })?;
-            let firer = self.firer_at(u, at);
-            let sides = sight::check(map, self, &firer, &target);
-            let Some((side, pass)) = side_for_fire(map, self, saves, &firer, &target, &sides, mode)
-            else {
-                let why = sight::best(map, saves, &firer, &target, &sides)
-                    .outcome
-                    .clone()
-                    .err();
-                return Err(FireRefusal::NoSight {
-                    what: why.map_or("blocked".to_string(), |b| b.to_string()),
-                    rule: why.map_or("6.3", |b| b.rule()),
+            // A unit on the map fires from its hex; an off-board battery
+            // from the nearest of its card's fire points that reaches and
+            // sees (9.41, 9.42, B112).
+            let mut found = None;
+            let mut first_error = None;
+            for (firer, d) in self.stations(u, hex)? {
+                let r = match reach(self.shooter(u), fire_kind, d) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        first_error.get_or_insert(Refusal::from(FireRefusal::OutOfRange {
+                            what: e.to_string(),
+                            rule: e.rule,
+                        }));
+                        continue;
+                    }
+                };
+                let sides = sight::check(map, self, &firer, &target);
+                match side_for_fire(map, self, saves, &firer, &target, &sides, mode) {
+                    Some((side, pass)) => {
+                        found = Some((firer, d, r, sides, side, pass));
+                        break;
+                    }
+                    None => {
+                        let why = sight::best(map, saves, &firer, &target, &sides)
+                            .outcome
+                            .clone()
+                            .err();
+                        first_error.get_or_insert(Refusal::from(FireRefusal::NoSight {
+                            what: why.map_or("blocked".to_string(), |b| b.to_string()),
+                            rule: why.map_or("6.3", |b| b.rule()),
+                        }));
+                    }
                 }
-                .into());
+            }
+            let Some((firer, d, r, sides, side, pass)) = found else {
+                return Err(first_error.unwrap_or(Refusal::NotOnMap(self.unit_name(u))));
             };
             // 6.14: the firer chooses either hex for pass-through; the first
             // named decides, its bonus counted once.
@@ -261,7 +334,9 @@ impl BrothersAtWar {
             } else {
                 Default::default()
             };
-            dice = dice.saturating_add(fire_math::firepower(self.firepower(u), r, pass));
+            let own = fire_math::firepower(self.firepower(u), r, pass);
+            dice = dice.saturating_add(own);
+            segments.push((own, ToHit::modified(r.to_hit_penalty, 0).face()));
             penalty = penalty.max(r.to_hit_penalty);
             extreme |= r.one_hit_at_most;
             if d >= range {
@@ -318,6 +393,8 @@ impl BrothersAtWar {
             saved: 0,
             retreating: false,
             stage: Stage::Dice,
+            opfire_after: false,
+            segments: bounded(&segments),
         })
     }
 
@@ -370,6 +447,9 @@ impl BrothersAtWar {
         hex: Hex,
         events: &mut Vec<Event>,
     ) -> Result<(), Refusal> {
+        if units.iter().all(|&u| self.unit(u).place == Place::OffBoard) {
+            return self.off_board_fire(units, hex, events);
+        }
         let (actors, partner) = match units {
             [a, b] if self.unit(*a).place != self.unit(*b).place => (vec![*a], Some(*b)),
             _ => (units.to_vec(), None),
@@ -452,7 +532,7 @@ impl BrothersAtWar {
     /// Hexes worth trying as targets for these units: enemy hexes within
     /// the longest range any unit has (6.2).
     pub fn fire_targets(&self, units: &[UnitId]) -> Vec<Hex> {
-        let Some(from) = units.first().and_then(|&u| self.hex_of(u)) else {
+        let Some(&first) = units.first() else {
             return Vec::new();
         };
         let reach = units
@@ -460,15 +540,70 @@ impl BrothersAtWar {
             .map(|&u| fire_math::max_range(self.shooter(u), FireKind::Standing))
             .max()
             .unwrap_or(0);
-        let enemy = self.side_of(units[0]).other();
+        let enemy = self.side_of(first).other();
+        let within = |h: Hex| {
+            self.stations(first, h)
+                .is_ok_and(|v| v.iter().any(|&(_, d)| d <= reach))
+        };
         let mut hexes: Vec<Hex> = self
             .units_of(enemy)
             .filter_map(|e| self.hex_of(e))
-            .filter(|h| h.distance(from) <= reach)
+            .filter(|&h| within(h))
             .collect();
         hexes.sort();
         hexes.dedup();
         hexes
+    }
+
+    /// Off-board batteries of the activating brigade fire (9.4, B112):
+    /// they never move, so firing is their whole activation, free as for
+    /// any battery that began it deployed (B56).
+    fn off_board_fire(
+        &mut self,
+        units: &[UnitId],
+        hex: Hex,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Refusal> {
+        let brigade = self.now.activation.as_ref().map(|a| a.brigade);
+        for &u in units {
+            let name = self.unit_name(u);
+            if self.brigade_of(u) != brigade {
+                return Err(Refusal::NotOfBrigade(name));
+            }
+            if self
+                .now
+                .activation
+                .as_ref()
+                .is_some_and(|a| a.acted.contains(&u))
+            {
+                return Err(Refusal::AlreadyActed(name));
+            }
+            if self.unit(u).finished {
+                return Err(Refusal::Finished(name));
+            }
+            if self.unit(u).disrupted {
+                return Err(Refusal::DisruptedOnlyMoves);
+            }
+        }
+        if self.group().is_some() {
+            if !self.group_may_end() {
+                let g = self.group().map(|g| g.units[0]).unwrap_or(units[0]);
+                return Err(Refusal::ActiveCannotEnd(self.unit_name(g)));
+            }
+            self.end_group(true, events);
+        }
+        let enemy = self.side_of(units[0]).other();
+        let targets: Vec<UnitId> = self
+            .units_at(hex)
+            .into_iter()
+            .filter(|&u| self.side_of(u) == enemy)
+            .collect();
+        let attack = self.declare_fire(units, hex, &targets, FireType::Standing)?;
+        if let Some(a) = self.now.activation.as_mut() {
+            a.acted.extend(units.iter().copied());
+        }
+        self.open_fire(attack, events);
+        Ok(())
     }
 
     /// Keeps a declared attack: the firers are Finished (6.11, 6.12) and

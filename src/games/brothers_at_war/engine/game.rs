@@ -60,7 +60,7 @@ impl Game for BrothersAtWar {
 
     const NAME: &'static str = "brothersatwar";
     const RULES_VERSION: &'static str =
-        "Brothers at War 1862 system: sequence, command, movement; rulings B1-B132; orderly 1";
+        "Brothers at War 1862 system: sequence, command, movement, fire, assault; rulings B1-B132; orderly 1";
     const CHANCE: bool = true;
 
     /// A new game of the chosen scenario (the demo by default). A scenario

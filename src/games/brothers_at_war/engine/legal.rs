@@ -140,6 +140,14 @@ impl BrothersAtWar {
         if let Some(g) = &a.group {
             self.actions_of(&g.units, true, &mut out);
         }
+        // 9.4: off-board batteries only fire.
+        for u in self.units_of_brigade(a.brigade) {
+            if self.unit(u).place == Place::OffBoard && !a.acted.contains(&u) {
+                for target in self.fire_targets(&[u]) {
+                    out.push(self.order_for(&[u], Action::Fire(target)));
+                }
+            }
+        }
         // 9.19 b: an independent skirmisher next to the commander.
         if let Some(c) = self.brigade(a.brigade).commander {
             for u in self.units_of_brigade(a.brigade) {

@@ -186,7 +186,7 @@ impl BrothersAtWar {
 
     /// Units counted for the stacking limit while moving: skirmishers not
     /// at all, the two units of a regiment as one (5.31, 5.35).
-    fn stacking_count(&self, units: &[UnitId]) -> usize {
+    pub(super) fn stacking_count(&self, units: &[UnitId]) -> usize {
         let mut regiments = BTreeSet::new();
         let mut count = 0;
         for &u in units {
@@ -327,7 +327,12 @@ impl BrothersAtWar {
 
     /// 9.14: enemy skirmishers next to the hex a unit enters disband (the
     /// point blank fire of 6.151 they may give first is the fire code's).
-    fn skirmishers_make_way(&mut self, movers: &[UnitId], hex: Hex, events: &mut Vec<Event>) {
+    pub(super) fn skirmishers_make_way(
+        &mut self,
+        movers: &[UnitId],
+        hex: Hex,
+        events: &mut Vec<Event>,
+    ) {
         let enemy = self.side_of(movers[0]).other();
         let near: Vec<UnitId> = self
             .units_of(enemy)
@@ -393,7 +398,7 @@ impl BrothersAtWar {
 
     /// 5.31: past the limit, the units already in the hex are Disrupted
     /// (formed infantry unforms instead).
-    fn overstack(&mut self, movers: &[UnitId], hex: Hex, events: &mut Vec<Event>) {
+    pub(super) fn overstack(&mut self, movers: &[UnitId], hex: Hex, events: &mut Vec<Event>) {
         if self.stacking_count(movers) == 0 {
             return;
         }

@@ -10,7 +10,8 @@ use crate::games::brothers_at_war::core::formation::Formation;
 use crate::games::brothers_at_war::core::ids::UnitId;
 use crate::games::brothers_at_war::core::order::OpFireRule;
 use crate::games::brothers_at_war::core::order::{Action, Order};
-use crate::games::brothers_at_war::core::state::BrothersAtWar;
+use crate::games::brothers_at_war::core::state::{BrothersAtWar, Place};
+use crate::games::brothers_at_war::core::Hex;
 use crate::games::brothers_at_war::scenario::model::{Side, UnitKind};
 
 /// The most opportunity attacks offered in one question (B7).
@@ -94,6 +95,58 @@ impl BrothersAtWar {
                 fired: done,
             });
             self.open_fire(attack, events);
+            return true;
+        }
+        false
+    }
+
+    /// The enemy skirmishers next to `to` that will fire point blank at a
+    /// unit ending its step there (6.151, B73), before they disband.
+    pub fn skirmishers_to_fire(&self, mover: UnitId, to: Hex) -> Vec<(UnitId, Hex)> {
+        let enemy = self.side_of(mover).other();
+        let mut v: Vec<(UnitId, Hex)> = self
+            .units_of(enemy)
+            .filter(|&u| self.kind_of(u) == UnitKind::Skirmisher && self.pointblank_allowed(u))
+            .filter_map(|u| Some((u, self.hex_of(u)?)))
+            .filter(|(_, h)| h.is_neighbour(to))
+            .collect();
+        v.sort_by_key(|&(u, h)| (h, u));
+        v
+    }
+
+    /// A skirmisher that disbanded as the active group stepped next to it
+    /// fires point blank first (B73, B10 (4)); its fire goes before its
+    /// disbanding in the events, and the step's opportunity attack waits
+    /// for it. Returns whether fire was opened.
+    pub fn skirmisher_point_blank(
+        &mut self,
+        skirmishers: &[(UnitId, Hex)],
+        events: &mut Vec<Event>,
+    ) -> bool {
+        let Some(g) = self.group().cloned() else {
+            return false;
+        };
+        let Some(at) = self.hex_of(g.units[0]) else {
+            return false;
+        };
+        for &(sk, from) in skirmishers {
+            let was = self.unit(sk).clone();
+            self.now.units[sk.index()].place = Place::Map(from);
+            let attack = self.declare_fire(&[sk], at, &g.units, FireType::PointBlank);
+            self.now.units[sk.index()] = was;
+            let Ok(mut attack) = attack else {
+                continue;
+            };
+            attack.opfire_after = true;
+            let mut fire = Vec::new();
+            self.open_fire(attack, &mut fire);
+            self.now.units[sk.index()].finished = false;
+            let name = self.unit_name(sk);
+            let i = events
+                .iter()
+                .position(|e| matches!(e, Event::Disbanded { skirmisher } if *skirmisher == name))
+                .unwrap_or(events.len());
+            events.splice(i..i, fire);
             return true;
         }
         false

@@ -67,22 +67,39 @@ impl BrothersAtWar {
         None
     }
 
-    /// B92's order: fewest extra hits, then ending farthest from the
-    /// nearest enemy, then the lowest hexes.
+    /// B92's order: fewest extra hits, then the fewest units disrupted by
+    /// overstacking (B59), then ending farthest from the nearest enemy,
+    /// then the lowest hexes.
     fn path_rank(
         &self,
         units: &[UnitId],
         path: &[Hex],
-    ) -> (usize, std::cmp::Reverse<u32>, Vec<Hex>) {
+    ) -> (usize, usize, std::cmp::Reverse<u32>, Vec<Hex>) {
         let enemy = self.side_of(units[0]).other();
         let extra = path.iter().filter(|&&h| self.adjacent_to(h, enemy)).count();
+        let crowded: usize = path
+            .iter()
+            .map(|&h| {
+                let here = self.units_at(h);
+                let mut all = here.clone();
+                all.extend(units.iter().copied());
+                if self.stacking_count(units) == 0 || self.stacking_count(&all) <= 2 {
+                    return 0;
+                }
+                here.iter()
+                    .filter(|&&u| {
+                        self.kind_of(u) != UnitKind::Skirmisher && !self.unit(u).disrupted
+                    })
+                    .count()
+            })
+            .sum();
         let end = path.last().copied();
         let far = self
             .units_of(enemy)
             .filter_map(|e| Some(self.hex_of(e)?.distance(end?)))
             .min()
             .unwrap_or(u32::MAX);
-        (extra, std::cmp::Reverse(far), path.to_vec())
+        (extra, crowded, std::cmp::Reverse(far), path.to_vec())
     }
 
     /// Every path of exactly `len` steps from `at` (6.73, B86, B87).
@@ -163,6 +180,8 @@ impl BrothersAtWar {
             for &u in units {
                 self.now.units[u.index()].place = Place::Map(h);
             }
+            // B59, 5.39: passing friendly units may overstack them.
+            self.overstack(units, h, events);
             let near: Vec<UnitId> = self
                 .units_of(enemy)
                 .filter(|&e| self.hex_of(e).is_some_and(|x| x.is_neighbour(h)))

@@ -9,8 +9,24 @@ use crate::games::brothers_at_war::core::combat::{
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::ids::UnitId;
 use crate::games::brothers_at_war::core::order::MAX_DICE;
-use crate::games::brothers_at_war::core::state::BrothersAtWar;
+use crate::games::brothers_at_war::core::state::{BrothersAtWar, Step};
 use crate::games::brothers_at_war::scenario::model::UnitKind;
+
+/// Successes of the attack dice: each firer's dice at its own face (B67),
+/// or all at the attack's face.
+fn successes(f: &FireAttack, dice: &[u8]) -> u8 {
+    if f.segments.is_empty() {
+        return dice.iter().filter(|&&d| d >= f.to_hit).count() as u8;
+    }
+    let mut rest = dice;
+    let mut hits = 0;
+    for &(n, face) in &f.segments {
+        let (these, more) = rest.split_at(usize::from(n).min(rest.len()));
+        hits += these.iter().filter(|&&d| d >= face).count() as u8;
+        rest = more;
+    }
+    hits
+}
 
 impl BrothersAtWar {
     /// The dice the fire or assault under way waits for, if any: at most
@@ -40,7 +56,7 @@ impl BrothersAtWar {
         };
         match f.stage {
             Stage::Dice => {
-                f.successes = dice.iter().filter(|&&d| d >= f.to_hit).count() as u8;
+                f.successes = successes(&f, dice);
                 events.push(Event::Combat(CombatEvent::Rolled {
                     dice: dice.to_vec(),
                     successes: f.successes,
@@ -168,9 +184,31 @@ impl BrothersAtWar {
             }
         }
         events.push(Event::Combat(CombatEvent::Hits { hits, extra }));
+        let opfire_after = f.opfire_after;
         // B105: artillery support is judged from where it stood before.
         self.take_hits(&targets, hits.saturating_add(extra), f.target, events);
         self.after_fire(&targets, events);
+        if self.end_if_broken() {
+            return;
+        }
+        // B10 (5): the step's opportunity attack, if the mover still stands.
+        if opfire_after && self.group().is_some_and(|g| g.units == targets) {
+            self.opportunity_fire(events);
+        }
+    }
+
+    /// B107: a brigade that breaks during its own activation ends it.
+    /// Returns whether it did.
+    pub fn end_if_broken(&mut self) -> bool {
+        let Some(b) = self.now.activation.as_ref().map(|a| a.brigade) else {
+            return false;
+        };
+        if !self.brigade(b).broken || self.now.step != Step::Units(b) {
+            return false;
+        }
+        self.now.reaction = None;
+        self.end_activation(b);
+        true
     }
 
     /// Targets that were the active unit or stack and left the map, or
