@@ -356,7 +356,7 @@ pub fn compare(
         let have = format!("{}/{}", g.now.hands[0].len(), g.now.hands[1].len());
         differ("hands", format!("{}/{}", h.north, h.south), have);
     }
-    fire(g, step, seen, events, &mut differ)
+    fire(before, g, case, step, seen, events, &mut differ)
 }
 
 /// A save factor as the engine words it (B77), as the cases name it (README "Save
@@ -385,7 +385,9 @@ fn factor(line: &SaveLine) -> String {
 /// A fire step's expectations against the engine's combat events; `Err` names what the
 /// engine does not report, so that the case waits rather than counts as replayed.
 fn fire(
+    before: &BrothersAtWar,
     g: &BrothersAtWar,
+    case: &Case,
     step: &f::Step,
     seen: &Seen,
     events: &[Event],
@@ -435,10 +437,21 @@ fn fire(
         differ("target", t.clone(), target.to_string());
     }
     if let Some(r) = e.range {
-        let firers: Vec<_> = step.units.iter().filter_map(|u| g.unit_named(u)).collect();
-        let hexes: Option<Vec<_>> = firers.iter().map(|&u| g.hex_of(u)).collect();
+        // Where the firers stood when they fired. A skirmisher answering a unit that
+        // enters next to it may already be back on its display (6.151, 9.14); reacting
+        // units never move, so the case's hex is theirs.
+        let stood = |u: &String| {
+            let at = before.unit_named(u).and_then(|id| before.hex_of(id));
+            at.or_else(|| {
+                let unit = case.units.iter().find(|c| &c.id == u)?;
+                setup::hex(&unit.hex).ok()
+            })
+        };
+        let hexes: Option<Vec<_>> = step.units.iter().map(stood).collect();
         let Some(hexes) = hexes.filter(|h| !h.is_empty()) else {
-            return Err("harness: the range of an off-board battery is not read yet (9.41)".into());
+            return Err(
+                "engine: its fire events do not give an off-board battery's range (9.41)".into(),
+            );
         };
         let range = hexes.iter().map(|h| h.distance(target)).max().unwrap_or(0);
         differ("range", r.to_string(), range.to_string());

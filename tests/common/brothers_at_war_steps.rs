@@ -184,13 +184,6 @@ pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
                 .target
                 .as_deref()
                 .ok_or("engine: no order fires at an off-board battery (9.43)")?;
-            if case
-                .units
-                .iter()
-                .any(|u| step.units.contains(&u.id) && u.hex == "offboard")
-            {
-                return pending("engine: off-board artillery does not fire yet (9.43)");
-            }
             out.extend(defender(case, step)?);
             out.push(Op::Order(format!("{units} FIRE {at}")));
         }
