@@ -18,6 +18,9 @@
 //!   and applying a random one through the `Game` trait, END less often
 //!   than other orders so that turns hold several. Reported as games per
 //!   second.
+//! - `random_games_brothers_at_war`: complete random games of the demo
+//!   battle, Tanner's Ford, to their last turn, every draw of chance from
+//!   a seeded generator and every decision a random listed order.
 //!
 //! Run with `cargo bench --bench engine`. Under `cargo test --all-targets`
 //! each benchmark runs once as a smoke test.
@@ -257,11 +260,66 @@ fn random_games_1863(c: &mut Criterion) {
     group.finish();
 }
 
+/// Steps (orders and draws) a random Brothers at War game may take before
+/// the bench gives up on it (none does: the battle has a last turn).
+const STEP_CAP_BAW: usize = 200_000;
+/// Random games of the demo battle per measured batch.
+const GAMES_BAW: u64 = 2;
+
+/// One random game of the demo battle, Tanner's Ford: chance drawn from the
+/// seeded generator, decisions picked among the listed orders; returns the
+/// number of orders and draws applied.
+fn random_game_baw(seed: u64) -> usize {
+    use orderly::games::brothers_at_war::core::BrothersAtWar;
+    use orderly::games::{Game, GameOptions};
+    let mut rng = XorShift::new(seed);
+    let mut game = BrothersAtWar::new(&GameOptions::default());
+    let mut n = 0;
+    while game.outcome().is_none() && n < STEP_CAP_BAW {
+        let order = match game.chance() {
+            Some(chance) => game
+                .chance_order(rng.below(chance.outcomes as usize) as u32)
+                .expect("a pending chance has its order"),
+            None => {
+                let legal = game.legal_orders();
+                if legal.is_empty() {
+                    break;
+                }
+                legal[rng.below(legal.len())].clone()
+            }
+        };
+        game.apply(&order).expect("a listed order applies");
+        n += 1;
+    }
+    n
+}
+
+fn random_games_brothers_at_war(c: &mut Criterion) {
+    let steps: usize = (0..GAMES_BAW).map(random_game_baw).sum();
+    eprintln!(
+        "random_games_brothers_at_war: {GAMES_BAW} games of Tanner's Ford per batch, \
+         {steps} orders and draws ({:.0} per game)",
+        steps as f64 / GAMES_BAW as f64
+    );
+    let mut group = c.benchmark_group("random_games_brothers_at_war");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(GAMES_BAW));
+    group.bench_function("games", |b| {
+        b.iter(|| {
+            for seed in 0..GAMES_BAW {
+                black_box(random_game_baw(black_box(seed)));
+            }
+        })
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
     legal_orders,
     random_games,
     random_games_napoleonic,
-    random_games_1863
+    random_games_1863,
+    random_games_brothers_at_war
 );
 criterion_main!(benches);

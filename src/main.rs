@@ -151,10 +151,18 @@ enum ScenarioCommand {
 }
 
 /// Reads and checks a Brothers at War scenario file, printing the
-/// summary when it is fine; the problems, by line, when not. Reads at most
-/// one byte past the format's size limit, so that a huge file is refused
-/// without being read whole.
+/// summary when it is fine; the problems, by line, when not.
 fn check_scenario(file: &std::path::Path) -> anyhow::Result<Result<(), Vec<(usize, String)>>> {
+    Ok(read_scenario(file)?.map(|checked| println!("{}: fine", checked.summary())))
+}
+
+/// Reads and checks a Brothers at War scenario file: the checked battle,
+/// or its problems by line. Reads at most one byte past the format's size
+/// limit, so that a huge file is refused without being read whole.
+fn read_scenario(
+    file: &std::path::Path,
+) -> anyhow::Result<Result<orderly::games::brothers_at_war::scenario::Checked, Vec<(usize, String)>>>
+{
     use orderly::games::brothers_at_war::scenario::{self, read::MAX_FILE_BYTES};
     use std::io::Read;
     let mut bytes = Vec::new();
@@ -169,16 +177,8 @@ fn check_scenario(file: &std::path::Path) -> anyhow::Result<Result<(), Vec<(usiz
             return Ok(Err(vec![(line, "not UTF-8 text".to_owned())]));
         }
     };
-    match scenario::load(&text) {
-        Ok(checked) => {
-            println!("{}: fine", checked.summary());
-            Ok(Ok(()))
-        }
-        Err(problems) => Ok(Err(problems
-            .into_iter()
-            .map(|p| (p.line, p.message))
-            .collect())),
-    }
+    Ok(scenario::load(&text)
+        .map_err(|problems| problems.into_iter().map(|p| (p.line, p.message)).collect()))
 }
 
 /// What `orderly engine` is asked for, before the game is known.
@@ -229,6 +229,34 @@ fn seat_word(game: &Hosted, flag: &str, word: &str) -> anyhow::Result<Seat> {
     }
 }
 
+/// The scenario id `--scenario` names: an id the game lists, or a
+/// scenario file, which is read, checked and registered first (its id).
+fn engine_scenario(hosted: &Hosted, scenario: &str) -> anyhow::Result<String> {
+    if (hosted.scenarios)().iter().any(|id| id == scenario) {
+        return Ok(scenario.to_string());
+    }
+    let path = std::path::Path::new(scenario);
+    if !path.is_file() {
+        anyhow::bail!(
+            "{} has no scenario {scenario:?} and no such file: it has {}",
+            hosted.name,
+            (hosted.scenarios)().join(", ")
+        );
+    }
+    let checked = match read_scenario(path)? {
+        Ok(checked) => checked,
+        Err(problems) => {
+            for (line, message) in &problems {
+                eprintln!("{}:{line}: {message}", path.display());
+            }
+            anyhow::bail!("{} has {} problems", path.display(), problems.len());
+        }
+    };
+    let battle = orderly::games::brothers_at_war::scenario::registry::register(checked.scenario)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    Ok(battle.scenario.id.clone())
+}
+
 /// `orderly engine` for `hosted`.
 fn engine(hosted: &Hosted, args: EngineArgs) -> anyhow::Result<()> {
     let mut game = match &args.position {
@@ -240,7 +268,10 @@ fn engine(hosted: &Hosted, args: EngineArgs) -> anyhow::Result<()> {
                 None => Seat::North,
             },
             seed: None,
-            scenario: args.scenario.clone(),
+            scenario: match &args.scenario {
+                Some(s) => Some(engine_scenario(hosted, s)?),
+                None => None,
+            },
         }),
     };
     let board = match args.board.as_deref() {

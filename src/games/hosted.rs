@@ -21,6 +21,7 @@
 
 use std::sync::LazyLock;
 
+use super::brothers_at_war::BrothersAtWar;
 use super::civil_war_1863::CivilWar1863;
 use super::squares::{Napoleonic, Squares};
 use super::text::MailTurn;
@@ -39,6 +40,7 @@ pub fn each_game(visitor: &mut impl EachGame) {
     visitor.game::<Squares>();
     visitor.game::<Napoleonic>();
     visitor.game::<CivilWar1863>();
+    visitor.game::<BrothersAtWar>();
 }
 
 /// Generic code run with the type of one hosted game (see [`with_game`]).
@@ -306,7 +308,7 @@ mod tests {
         assert_eq!(
             listing(),
             "SQUARES (BLUE|GRAY), NAPOLEONIC (BRITISH|FRENCH), \
-             CIVILWAR1863 (UNION|CONFEDERACY)"
+             CIVILWAR1863 (UNION|CONFEDERACY), BROTHERSATWAR (UNION|CONFEDERACY)"
         );
         assert_eq!(
             seat_words("civilwar1863").as_deref(),
@@ -329,6 +331,8 @@ mod tests {
         assert!(with_game("squares", FirstLegal).flatten().is_some());
         assert!(with_game("napoleonic", FirstLegal).flatten().is_some());
         assert!(with_game("civilwar1863", FirstLegal).flatten().is_some());
+        // A new battle waits for the deal, a draw of chance: no order yet.
+        assert_eq!(with_game("brothersatwar", FirstLegal), Some(None));
         assert_eq!(with_game("go", FirstLegal), None);
     }
 }

@@ -416,6 +416,6 @@ mod tests {
         let Command::BadNew(usage) = read("new vs x@y") else {
             panic!("NEW without a game is not understood");
         };
-        assert!(usage.starts_with("write NEW SQUARES VS their@address [AS BLUE|GRAY] [FIRST BLUE|GRAY] or NEW NAPOLEONIC VS their@address [AS BRITISH|FRENCH] [FIRST BRITISH|FRENCH] or NEW CIVILWAR1863 VS their@address [AS UNION|CONFEDERACY], then [DAYS n"), "{usage}");
+        assert!(usage.starts_with("write NEW SQUARES VS their@address [AS BLUE|GRAY] [FIRST BLUE|GRAY] or NEW NAPOLEONIC VS their@address [AS BRITISH|FRENCH] [FIRST BRITISH|FRENCH] or NEW CIVILWAR1863 VS their@address [AS UNION|CONFEDERACY] or NEW BROTHERSATWAR VS their@address [AS UNION|CONFEDERACY] [SCENARIO tanners-ford], then [DAYS n"), "{usage}");
     }
 }

@@ -780,3 +780,132 @@ at = \"0303\"
         successes: 4
     }));
 }
+
+#[test]
+fn retreat_ask_offers_the_legal_paths_and_takes_the_one_chosen() {
+    use orderly::games::brothers_at_war::engine::Decision;
+    use orderly::games::{Phase, Seat};
+    let mut g = field();
+    // As the retreat above: from 0604, 2-hex paths towards 0806.
+    only(&mut g, &[("1NY", "0602"), ("2VA", "0604")]);
+    activating(&mut g, "blue");
+    order(&mut g, "RETREAT gray ASK").unwrap();
+    order(&mut g, "1NY FIRE 0604").unwrap();
+    roll(&mut g, "6 1 1 1");
+    let p = g.pending().expect("B7: the defender is asked");
+    assert_eq!(
+        (p.seat, p.phase, p.kind),
+        (Seat::South, Phase::Reaction, Decision::Reaction)
+    );
+    let listed: Vec<String> = g.legal_orders().iter().map(|o| o.to_string()).collect();
+    assert_eq!(
+        listed,
+        vec![
+            "PASS",
+            "RETREAT 0605 0705",
+            "RETREAT 0704 0705",
+            "RETREAT 0704 0805"
+        ]
+    );
+    assert_eq!(refused(&mut g, "RETREAT 0603 0602"), "6.73");
+    order(&mut g, "RETREAT 0704 0805").unwrap();
+    // 1 between, 1 Disrupted, 1 retreat.
+    let e = roll(&mut g, "1 1 1");
+    assert!(combat(&e).contains(&CombatEvent::Retreated {
+        units: vec!["2VA".into()],
+        path: vec![hex("0704"), hex("0805")]
+    }));
+}
+
+#[test]
+fn evade_ask_lets_the_defender_choose_a_path_or_stand_and_roll() {
+    for stand in [false, true] {
+        let mut g = field();
+        only(&mut g, &[("2NYA", "0304"), ("1VA", "0305")]);
+        activating(&mut g, "blue");
+        order(&mut g, "EVADE gray ASK").unwrap();
+        order(&mut g, "2NYA MOVE 0305").unwrap();
+        assert!(dice_waiting(&g).is_none(), "B7: no dice while asked");
+        let listed: Vec<String> = g.legal_orders().iter().map(|o| o.to_string()).collect();
+        assert_eq!(listed[0], "PASS");
+        assert!(listed.len() > 1, "{listed:?}");
+        if stand {
+            order(&mut g, "PASS").unwrap();
+            assert_eq!(dice_waiting(&g), Some(6u32.pow(3)), "7.1: the dice");
+        } else {
+            let path = listed[1].clone();
+            order(&mut g, &path).unwrap();
+            let to: Vec<&str> = path.split(' ').skip(1).collect();
+            assert_eq!(g.hex_of(id(&g, "1VA")), Some(hex(to[to.len() - 1])));
+            assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0305")), "7.3");
+            assert!(!g.unit(id(&g, "2NYA")).finished);
+            assert!(g.unit(id(&g, "1VA")).finished, "7.31");
+        }
+    }
+}
+
+#[test]
+fn pointblank_ask_offers_the_fire_and_a_declined_one_is_not_offered_again() {
+    let mut g = field();
+    only(&mut g, &[("2NYA", "0303"), ("1VA", "0305")]);
+    activating(&mut g, "blue");
+    order(&mut g, "OPFIRE gray NEVER").unwrap();
+    order(&mut g, "POINTBLANK gray ASK").unwrap();
+    order(&mut g, "2NYA MOVE 0304 0404").unwrap();
+    let listed: Vec<String> = g.legal_orders().iter().map(|o| o.to_string()).collect();
+    assert_eq!(listed, vec!["PASS", "1VA FIRE 0304"]);
+    order(&mut g, "PASS").unwrap();
+    assert!(!g.unit(id(&g, "1VA")).finished);
+    order(&mut g, "2NYA MOVE 0404").unwrap();
+    assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0404")));
+}
+
+#[test]
+fn a_commander_whose_units_are_lost_is_displaced_from_the_hex_taken() {
+    let mut g = field();
+    only(&mut g, &[("2NYA", "0805"), ("1VA", "0806")]);
+    let gray = g.battle.brigade_named("gray").unwrap();
+    g.now.brigades[gray.index()].commander = Some(hex("0806"));
+    activating(&mut g, "blue");
+    order(&mut g, "2NYA MOVE 0806").unwrap();
+    roll(&mut g, "6 6 1");
+    let e = roll(&mut g, "1 1 1 1");
+    assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0806")));
+    // B101, 4.12: he never stops the attacker; he moves away.
+    assert!(e.iter().any(|x| matches!(x, Event::Displaced { .. })));
+    assert_ne!(g.brigade(gray).commander, Some(hex("0806")));
+}
+
+#[test]
+fn cavalry_may_retreat_four_hexes_for_two_saves() {
+    let mut g = field();
+    // 1CAV sets up mounted (its back face).
+    only(&mut g, &[("1CAV", "0404"), ("1VA", "0406")]);
+    activating(&mut g, "gray");
+    order(&mut g, "RETREAT horse IFKILLED LONG").unwrap();
+    order(&mut g, "1VA FIRE 0404").unwrap();
+    // Two hits would kill an Undisrupted unit that is not formed (B95).
+    roll(&mut g, "6 6 1 1");
+    let e = roll(&mut g, "1 1 1");
+    assert_eq!(
+        save_lines(&e),
+        vec![
+            ("hexes between".to_string(), 1),
+            ("long retreat".to_string(), 2)
+        ]
+    );
+    let path = combat(&e)
+        .into_iter()
+        .find_map(|c| match c {
+            CombatEvent::Retreated { path, .. } => Some(path),
+            _ => None,
+        })
+        .expect("a retreat");
+    // 6.72: four hexes, each nearer the Union rally point 0101.
+    assert_eq!(path.len(), 4);
+    let mut at = hex("0404");
+    for h in path {
+        assert_eq!(h.distance(hex("0101")) + 1, at.distance(hex("0101")));
+        at = h;
+    }
+}

@@ -255,7 +255,7 @@ fn a_side_of_another_game_is_an_error_naming_the_right_ones() {
         ),
         (
             &["engine", "--game", "chess"][..],
-            "[possible values: squares, napoleonic, civilwar1863]",
+            "[possible values: squares, napoleonic, civilwar1863, brothersatwar]",
         ),
     ] {
         let output = Command::new(env!("CARGO_BIN_EXE_orderly"))
@@ -341,4 +341,41 @@ fn a_civil_war_1863_position_names_its_game() {
         "{out}"
     );
     assert!(out.contains("TAKE 1 KILL 1I LOSE none"), "{out}");
+}
+
+#[test]
+fn brothers_at_war_plays_a_scenario_file_or_a_registered_id() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/brothersatwar/skirmish.toml"
+    );
+    let out = engine(&["--game", "brothersatwar", "--scenario", file], "");
+    assert!(out.starts_with("position test-skirmish "), "{out}");
+    let out = engine(
+        &["--game", "brothersatwar", "--scenario", "tanners-ford"],
+        "",
+    );
+    assert!(out.starts_with("position tanners-ford "), "{out}");
+    let out = engine(&["--game", "brothersatwar"], "");
+    assert!(
+        out.starts_with("position tanners-ford "),
+        "the demo by default: {out}"
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_orderly"))
+        .args([
+            "engine",
+            "--game",
+            "brothersatwar",
+            "--scenario",
+            "no-such-battle",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .expect("orderly runs");
+    assert!(!output.status.success());
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        err.contains("tanners-ford"),
+        "the error lists the battles: {err}"
+    );
 }

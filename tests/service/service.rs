@@ -1158,7 +1158,7 @@ fn help_rules_mails_a_games_rules_with_a_line_for_each_rule_id() {
     // HELP names the command.
     let body = body_to(&site.mail(ANN, "orderly@example.org", "HELP"), ANN);
     assert!(
-        body.contains("  HELP RULES [SQUARES|NAPOLEONIC|CIVILWAR1863]\n"),
+        body.contains("  HELP RULES [SQUARES|NAPOLEONIC|CIVILWAR1863|BROTHERSATWAR]\n"),
         "{body}"
     );
     // Without a game: the rules of SQUARES, and how to get the others.
@@ -1166,7 +1166,8 @@ fn help_rules_mails_a_games_rules_with_a_line_for_each_rule_id() {
     assert!(
         flat(&body).contains(
             "> help rules The rules of SQUARES - The Civil War Battle Game are below. \
-             For another game's, write HELP RULES NAPOLEONIC or HELP RULES CIVILWAR1863."
+             For another game's, write HELP RULES NAPOLEONIC or HELP RULES CIVILWAR1863 \
+             or HELP RULES BROTHERSATWAR."
         ),
         "{body}"
     );
@@ -1186,7 +1187,8 @@ fn help_rules_mails_a_games_rules_with_a_line_for_each_rule_id() {
     assert!(
         flat(&body).contains(
             "The rules of SQUARES - The Napoleonic War Variant are below. \
-             For another game's, write HELP RULES SQUARES or HELP RULES CIVILWAR1863."
+             For another game's, write HELP RULES SQUARES or HELP RULES CIVILWAR1863 \
+             or HELP RULES BROTHERSATWAR."
         ),
         "{body}"
     );
@@ -1219,7 +1221,8 @@ fn help_rules_mails_a_games_rules_with_a_line_for_each_rule_id() {
     assert!(
         flat(&body).contains(
             "Not understood: \"CHESS\" is not a game here; \
-             write HELP RULES SQUARES or HELP RULES NAPOLEONIC or HELP RULES CIVILWAR1863."
+             write HELP RULES SQUARES or HELP RULES NAPOLEONIC or HELP RULES CIVILWAR1863 \
+             or HELP RULES BROTHERSATWAR."
         ),
         "{body}"
     );

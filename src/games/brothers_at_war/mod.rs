@@ -22,3 +22,5 @@ pub mod core;
 pub mod engine;
 pub mod scenario;
 pub mod text;
+
+pub use core::state::BrothersAtWar;

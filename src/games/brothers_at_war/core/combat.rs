@@ -1,165 +1,19 @@
-//! Fire as data: the standing instructions that answer reactions (B5), a
-//! fire attack waiting for its dice (6.0, B11), and what combat did, as
-//! events with every save's reason kept (B77).
+//! Fire as data: a fire attack or an assault waiting for its dice (6.0,
+//! 7.1, B11), a reaction asked of a player (B7), and what combat did, as
+//! events with every save's reason kept (B77). The standing instructions
+//! are in [`super::instructions`].
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use super::hex::Hex;
-use super::ids::{BrigadeId, UnitId};
-use super::order::OpFireRule;
+use super::ids::UnitId;
+pub use super::instructions::{
+    parse_setting, Instructions, LossesRule, PathsRule, ReservesRule, RetreatRule, Scope, Setting,
+    MAX_INSTRUCTIONS, SETTING_WORDS,
+};
 use crate::games::brothers_at_war::scenario::model::Side;
-
-/// When a targeted unit retreats for a save (6.7, B5, B95).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum RetreatRule {
-    /// Never.
-    Never,
-    /// When the hits scored would kill a unit of the hex (B95).
-    IfKilled,
-    /// Whenever it may (B90).
-    Always,
-    /// Ask the owner (B7).
-    Ask,
-}
-
-/// Whether reserves cancel killing hits (8.11, B5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum ReservesRule {
-    /// Spend while any is left.
-    Spend,
-    /// Spend, but never the one that would exhaust the brigade.
-    KeepLast,
-    /// Never spend.
-    Keep,
-    /// Ask the owner (B7).
-    Ask,
-}
-
-/// Which unit of a Disrupted stack dies (6.54, B83).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum LossesRule {
-    /// The lower firepower.
-    Weakest,
-    /// The higher firepower.
-    Strongest,
-    /// Ask the owner (B7).
-    Ask,
-}
-
-/// How retreat paths are chosen (B92).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum PathsRule {
-    /// By B92's order of preference.
-    Auto,
-    /// Ask the owner (B7).
-    Ask,
-}
-
-/// One standing instruction (B5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Setting {
-    /// Opportunity fire (6.12).
-    OpFire(OpFireRule),
-    /// Point blank fire (6.15).
-    PointBlank(OpFireRule),
-    /// Retreat for a save (6.7); `true` asks for a long retreat (6.72).
-    Retreat(RetreatRule, bool),
-    /// Retreat before an assault (7.3): `OpFireRule::Always` evades.
-    Evade(OpFireRule, bool),
-    /// Spending reserves (8.11).
-    Reserves(ReservesRule),
-    /// Losses in a stack (6.54).
-    Losses(LossesRule),
-    /// Retreat paths (B92).
-    Paths(PathsRule),
-}
-
-impl Setting {
-    /// The setting's word in orders.
-    pub fn word(self) -> &'static str {
-        match self {
-            Setting::OpFire(_) => "OPFIRE",
-            Setting::PointBlank(_) => "POINTBLANK",
-            Setting::Retreat(..) => "RETREAT",
-            Setting::Evade(..) => "EVADE",
-            Setting::Reserves(_) => "RESERVES",
-            Setting::Losses(_) => "LOSSES",
-            Setting::Paths(_) => "PATHS",
-        }
-    }
-
-    fn slot(self) -> usize {
-        match self {
-            Setting::OpFire(_) => 0,
-            Setting::PointBlank(_) => 1,
-            Setting::Retreat(..) => 2,
-            Setting::Evade(..) => 3,
-            Setting::Reserves(_) => 4,
-            Setting::Losses(_) => 5,
-            Setting::Paths(_) => 6,
-        }
-    }
-
-    /// The value while a player has set none (B5's table).
-    pub const DEFAULTS: [Setting; 7] = [
-        Setting::OpFire(OpFireRule::Always),
-        Setting::PointBlank(OpFireRule::Always),
-        Setting::Retreat(RetreatRule::IfKilled, false),
-        Setting::Evade(OpFireRule::Never, false),
-        Setting::Reserves(ReservesRule::Spend),
-        Setting::Losses(LossesRule::Weakest),
-        Setting::Paths(PathsRule::Auto),
-    ];
-}
-
-/// Whom an instruction is for: a brigade, or all of a side's brigades
-/// (B5; remnants follow the side's).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Scope {
-    /// Every brigade of the side without its own.
-    All(Side),
-    /// One brigade.
-    Brigade(BrigadeId),
-}
-
-/// The standing instructions of both players (B5), shown to both (B14).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Instructions {
-    /// Every instruction given, the latest for each scope and setting.
-    pub given: Vec<(Scope, Setting)>,
-}
-
-/// The most instructions kept: 7 settings for every brigade and both
-/// sides fit well within it.
-pub const MAX_INSTRUCTIONS: usize = 7 * 260;
-
-impl Instructions {
-    /// Records an instruction, replacing the one it changes (B8).
-    pub fn set(&mut self, scope: Scope, setting: Setting) {
-        self.given
-            .retain(|(s, x)| !(*s == scope && x.slot() == setting.slot()));
-        if self.given.len() < MAX_INSTRUCTIONS {
-            self.given.push((scope, setting));
-        }
-    }
-
-    /// The setting that holds for a brigade of `side` (none for remnants):
-    /// its own, else the side's, else the default (B6).
-    pub fn get(&self, side: Side, brigade: Option<BrigadeId>, like: Setting) -> Setting {
-        let find = |scope: Scope| {
-            self.given
-                .iter()
-                .find(|(s, x)| *s == scope && x.slot() == like.slot())
-                .map(|(_, x)| *x)
-        };
-        brigade
-            .and_then(|b| find(Scope::Brigade(b)))
-            .or_else(|| find(Scope::All(side)))
-            .unwrap_or(Setting::DEFAULTS[like.slot()])
-    }
-}
 
 /// How a fire is made, as kept in the state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -193,6 +47,8 @@ pub enum Stage {
     Dice,
     /// Save dice are to be rolled: this many still.
     Saves(u8),
+    /// The defender is asked whether to retreat (B7, `RETREAT ... ASK`).
+    Retreat,
 }
 
 /// A save roll's reason, with its count (B77): kept in the event so the
@@ -241,6 +97,10 @@ pub struct FireAttack {
     /// artillery fire each gun judges its own range band (B67).
     #[serde(default)]
     pub segments: Vec<(u8, u8)>,
+    /// The retreat path its owner chose when asked (B7); empty: the
+    /// engine's (B92).
+    #[serde(default)]
+    pub path: Vec<Hex>,
     /// The step's opportunity attack follows this fire (B10: a
     /// skirmisher's point blank fire comes first).
     #[serde(default)]
@@ -265,6 +125,10 @@ pub struct Assault {
     pub defend_dice: Vec<(u8, u8)>,
     /// The attacker's successes, once rolled.
     pub attack_hits: Option<u8>,
+    /// The defender is asked whether to retreat before it (`EVADE ...
+    /// ASK`, B7): no dice until he answers.
+    #[serde(default)]
+    pub asking: bool,
 }
 
 /// Whether the combat state of a position read back fits its battle:
@@ -279,6 +143,8 @@ pub fn fits(now: &super::state::Dynamic, map: &super::map::BattleMap) -> bool {
             && units(&f.targets)
             && map.contains(f.target)
             && f.saves.len() <= 32
+            && f.path.len() <= 4
+            && f.path.iter().all(|&h| map.contains(h))
             && f.segments.len() <= 2 * super::order::MAX_UNITS
             && f.segments.iter().map(|x| usize::from(x.0)).sum::<usize>() <= super::order::MAX_DICE
             && usize::from(f.dice) <= super::order::MAX_DICE
@@ -304,7 +170,11 @@ pub fn fits(now: &super::state::Dynamic, map: &super::map::BattleMap) -> bool {
         units(&p.movers) && p.fired.len() <= 12 && p.fired.iter().all(unit) && map.contains(p.from)
     });
     let reaction_ok = now.reaction.as_ref().is_none_or(|r| {
-        r.choices.len() <= 64
+        r.paths.len() <= 512
+            && r.paths
+                .iter()
+                .all(|p| p.len() <= 4 && p.iter().all(|&h| map.contains(h)))
+            && r.choices.len() <= 64
             && r.choices
                 .iter()
                 .all(|f| units(&f.firers) && units(&f.targets) && map.contains(f.target))
@@ -320,6 +190,10 @@ pub struct Reaction {
     pub side: Side,
     /// The attacks offered (B69), each declared in full.
     pub choices: Vec<FireAttack>,
+    /// Or, for a retreat asked of the target of a fire, the legal paths
+    /// offered (6.7, B85, B86): the answer is one of them or `PASS`.
+    #[serde(default)]
+    pub paths: Vec<Vec<Hex>>,
 }
 
 /// What combat did.
@@ -535,157 +409,5 @@ impl fmt::Display for CombatEvent {
                 )
             }
         }
-    }
-}
-
-impl fmt::Display for Setting {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let long = |l: bool| if l { " LONG" } else { "" };
-        match self {
-            Setting::OpFire(r) | Setting::PointBlank(r) => write!(f, "{r}"),
-            Setting::Retreat(r, l) => write!(
-                f,
-                "{}{}",
-                match r {
-                    RetreatRule::Never => "NEVER",
-                    RetreatRule::IfKilled => "IFKILLED",
-                    RetreatRule::Always => "ALWAYS",
-                    RetreatRule::Ask => "ASK",
-                },
-                long(*l)
-            ),
-            Setting::Evade(r, l) => write!(f, "{r}{}", long(*l)),
-            Setting::Reserves(r) => f.write_str(match r {
-                ReservesRule::Spend => "SPEND",
-                ReservesRule::KeepLast => "KEEPLAST",
-                ReservesRule::Keep => "KEEP",
-                ReservesRule::Ask => "ASK",
-            }),
-            Setting::Losses(r) => f.write_str(match r {
-                LossesRule::Weakest => "WEAKEST",
-                LossesRule::Strongest => "STRONGEST",
-                LossesRule::Ask => "ASK",
-            }),
-            Setting::Paths(r) => f.write_str(match r {
-                PathsRule::Auto => "AUTO",
-                PathsRule::Ask => "ASK",
-            }),
-        }
-    }
-}
-
-/// The words that start a standing instruction (B5).
-pub const SETTING_WORDS: [&str; 7] = [
-    "OPFIRE",
-    "POINTBLANK",
-    "RETREAT",
-    "EVADE",
-    "RESERVES",
-    "LOSSES",
-    "PATHS",
-];
-
-/// Reads a setting's values after its word (upper case), or `None`.
-pub fn parse_setting(word: &str, values: &[&str]) -> Option<Setting> {
-    let fire = |v: &str| match v {
-        "ALWAYS" => Some(OpFireRule::Always),
-        "NEVER" => Some(OpFireRule::Never),
-        "ASK" => Some(OpFireRule::Ask),
-        _ => None,
-    };
-    let long = |rest: &[&str]| match rest {
-        [] => Some(false),
-        ["LONG"] => Some(true),
-        _ => None,
-    };
-    let (&first, rest) = values.split_first()?;
-    let single = rest.is_empty();
-    Some(match word {
-        "OPFIRE" if single => Setting::OpFire(fire(first)?),
-        "POINTBLANK" if single => Setting::PointBlank(fire(first)?),
-        "EVADE" => Setting::Evade(fire(first)?, long(rest)?),
-        "RETREAT" => Setting::Retreat(
-            match first {
-                "NEVER" => RetreatRule::Never,
-                "IFKILLED" => RetreatRule::IfKilled,
-                "ALWAYS" => RetreatRule::Always,
-                "ASK" => RetreatRule::Ask,
-                _ => return None,
-            },
-            long(rest)?,
-        ),
-        "RESERVES" if single => Setting::Reserves(match first {
-            "SPEND" => ReservesRule::Spend,
-            "KEEPLAST" => ReservesRule::KeepLast,
-            "KEEP" => ReservesRule::Keep,
-            "ASK" => ReservesRule::Ask,
-            _ => return None,
-        }),
-        "LOSSES" if single => Setting::Losses(match first {
-            "WEAKEST" => LossesRule::Weakest,
-            "STRONGEST" => LossesRule::Strongest,
-            "ASK" => LossesRule::Ask,
-            _ => return None,
-        }),
-        "PATHS" if single => Setting::Paths(match first {
-            "AUTO" => PathsRule::Auto,
-            "ASK" => PathsRule::Ask,
-            _ => return None,
-        }),
-        _ => return None,
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_brigade_setting_beats_the_side_setting_which_beats_the_default() {
-        let mut i = Instructions::default();
-        let like = Setting::Reserves(ReservesRule::Ask);
-        let b = BrigadeId(1);
-        assert_eq!(
-            i.get(Side::Union, Some(b), like),
-            Setting::Reserves(ReservesRule::Spend)
-        );
-        i.set(
-            Scope::All(Side::Union),
-            Setting::Reserves(ReservesRule::Keep),
-        );
-        assert_eq!(
-            i.get(Side::Union, Some(b), like),
-            Setting::Reserves(ReservesRule::Keep)
-        );
-        assert_eq!(
-            i.get(Side::Confederacy, None, like),
-            Setting::Reserves(ReservesRule::Spend)
-        );
-        i.set(Scope::Brigade(b), Setting::Reserves(ReservesRule::KeepLast));
-        i.set(Scope::Brigade(b), Setting::Reserves(ReservesRule::Ask));
-        assert_eq!(
-            i.get(Side::Union, Some(b), like),
-            Setting::Reserves(ReservesRule::Ask)
-        );
-        assert_eq!(
-            i.given.len(),
-            2,
-            "a change replaces the instruction it changes (B8)"
-        );
-    }
-
-    #[test]
-    fn every_setting_reads_back_from_its_words() {
-        for s in Setting::DEFAULTS.iter().chain(&[
-            Setting::Retreat(RetreatRule::Always, true),
-            Setting::Evade(OpFireRule::Always, true),
-            Setting::Losses(LossesRule::Strongest),
-        ]) {
-            let text = s.to_string();
-            let words: Vec<&str> = text.split(' ').collect();
-            assert_eq!(parse_setting(s.word(), &words), Some(*s), "{text}");
-        }
-        assert_eq!(parse_setting("OPFIRE", &["LONG"]), None);
-        assert_eq!(parse_setting("RESERVES", &["SPEND", "LONG"]), None);
     }
 }

@@ -7,6 +7,7 @@ pub mod event;
 pub mod formation;
 pub mod hex;
 pub mod ids;
+pub mod instructions;
 pub mod line;
 pub mod map;
 pub mod order;

@@ -287,19 +287,23 @@ pub struct Dynamic {
     #[serde(rename = "end")]
     pub ended: Option<Ending>,
     /// The fire attack under way (6.0).
-    #[serde(default)]
+    #[serde(default, rename = "fi", skip_serializing_if = "Option::is_none")]
     pub fire: Option<super::combat::FireAttack>,
     /// A reaction asked of a player (B7).
-    #[serde(default)]
+    #[serde(default, rename = "re", skip_serializing_if = "Option::is_none")]
     pub reaction: Option<super::combat::Reaction>,
     /// Point blank fire made at the unit leaving its hex (B72).
-    #[serde(default)]
+    #[serde(default, rename = "pb", skip_serializing_if = "Option::is_none")]
     pub point_blank: Option<super::combat::PointBlank>,
     /// The assault under way (7.1).
-    #[serde(default)]
+    #[serde(default, rename = "as", skip_serializing_if = "Option::is_none")]
     pub assault: Option<super::combat::Assault>,
     /// Both players' standing instructions (B5).
-    #[serde(default)]
+    #[serde(
+        default,
+        rename = "in",
+        skip_serializing_if = "super::combat::Instructions::is_empty"
+    )]
     pub instructions: super::combat::Instructions,
 }
 

@@ -7,14 +7,17 @@
 
 use super::ground::enter_cost;
 use super::refusal::Refusal;
-use crate::games::brothers_at_war::core::combat::{Assault, CombatEvent, RetreatRule, Setting};
+use crate::games::brothers_at_war::core::combat::{
+    Assault, CombatEvent, Reaction, RetreatRule, Setting,
+};
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::formation::Formation;
 use crate::games::brothers_at_war::core::ids::UnitId;
-use crate::games::brothers_at_war::core::order::{OpFireRule, MAX_DICE};
+use crate::games::brothers_at_war::core::order::{OpFireRule, Order, MAX_DICE};
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Place};
 use crate::games::brothers_at_war::core::Hex;
 use crate::games::brothers_at_war::engine::fire_math::{Attack, ToHit};
+use crate::games::brothers_at_war::engine::retreat::RetreatPlan;
 use crate::games::brothers_at_war::scenario::model::UnitKind;
 
 /// Why an assault is refused, each citing its rule or ruling.
@@ -50,6 +53,16 @@ impl From<AssaultRefusal> for Refusal {
     fn from(r: AssaultRefusal) -> Refusal {
         Refusal::Assault(r)
     }
+}
+
+/// What the defender does before an assault (7.3).
+enum Evade {
+    /// It retreated.
+    Evaded,
+    /// It stands.
+    Stood,
+    /// Its owner is asked, with these paths (B7).
+    Ask(Vec<Vec<Hex>>),
 }
 
 impl BrothersAtWar {
@@ -138,19 +151,14 @@ impl BrothersAtWar {
             group.spent = group.spent.saturating_add(cost);
             group.moved = true;
         }
-        if self.evade(&defenders, to, events) {
-            for &u in &g.units {
-                self.now.units[u.index()].place = Place::Map(to);
+        let asked = match self.evade(&defenders, to, events) {
+            Evade::Evaded => {
+                self.enter(&g.units, from, to, cost, events);
+                return Ok(true);
             }
-            events.push(Event::Moved {
-                units: g.units.iter().map(|&u| self.unit_name(u)).collect(),
-                from: Some(from),
-                to,
-                cost,
-            });
-            self.skirmishers_make_way(&g.units, to, events);
-            return Ok(true);
-        }
+            Evade::Ask(paths) => Some(paths),
+            Evade::Stood => None,
+        };
         let assault = Assault {
             attack_dice: self.side_dice(&g.units, climbing),
             defend_dice: self.side_dice(&defenders, false),
@@ -159,6 +167,7 @@ impl BrothersAtWar {
             hex: to,
             defenders,
             attack_hits: None,
+            asking: asked.is_some(),
         };
         let total = |d: &[(u8, u8)]| d.iter().map(|x| x.0).sum::<u8>();
         events.push(Event::Combat(CombatEvent::Assault {
@@ -171,6 +180,13 @@ impl BrothersAtWar {
             attack_dice: total(&assault.attack_dice),
             defend_dice: total(&assault.defend_dice),
         }));
+        if let Some(paths) = asked {
+            self.now.reaction = Some(Reaction {
+                side: enemy,
+                choices: Vec::new(),
+                paths,
+            });
+        }
         self.now.assault = Some(assault);
         Ok(false)
     }
@@ -178,7 +194,7 @@ impl BrothersAtWar {
     /// Retreat before the assault by the defender's `EVADE` instruction
     /// (7.3, B99): 7.31 ready units are Finished, 7.32 Finished ones
     /// Disrupted, 7.33 Disrupted ones take a hit.
-    fn evade(&mut self, defenders: &[UnitId], hex: Hex, events: &mut Vec<Event>) -> bool {
+    fn evade(&mut self, defenders: &[UnitId], hex: Hex, events: &mut Vec<Event>) -> Evade {
         let first = defenders[0];
         let may = defenders
             .iter()
@@ -188,18 +204,38 @@ impl BrothersAtWar {
             self.brigade_of(first),
             Setting::Evade(OpFireRule::Never, false),
         );
-        let Setting::Evade(OpFireRule::Always, long) = setting else {
-            return false;
-        };
         if !may {
-            return false;
+            return Evade::Stood;
         }
+        let long = match setting {
+            Setting::Evade(OpFireRule::Always, long) => long,
+            Setting::Evade(OpFireRule::Ask, _) => {
+                return match self.legal_retreats(defenders, false) {
+                    Some((paths, _)) => Evade::Ask(paths),
+                    None => Evade::Stood,
+                };
+            }
+            _ => return Evade::Stood,
+        };
         let plan = (long.then(|| self.retreat_plan(defenders, true)))
             .flatten()
             .or_else(|| self.retreat_plan(defenders, false));
         let Some(plan) = plan else {
-            return false;
+            return Evade::Stood;
         };
+        self.evade_along(defenders, hex, &plan, events);
+        Evade::Evaded
+    }
+
+    /// The retreat before the assault along `plan` and its effects (7.3,
+    /// 7.31-7.33).
+    fn evade_along(
+        &mut self,
+        defenders: &[UnitId],
+        hex: Hex,
+        plan: &RetreatPlan,
+        events: &mut Vec<Event>,
+    ) {
         let before: Vec<(UnitId, bool, bool)> = defenders
             .iter()
             .map(|&d| (d, self.unit(d).finished, self.unit(d).disrupted))
@@ -207,7 +243,7 @@ impl BrothersAtWar {
         events.push(Event::Combat(CombatEvent::Evaded {
             units: defenders.iter().map(|&d| self.unit_name(d)).collect(),
         }));
-        let extra = self.retreat(defenders, &plan, events);
+        let extra = self.retreat(defenders, plan, events);
         let mut hits = extra;
         for (d, finished, disrupted) in before {
             if disrupted {
@@ -227,12 +263,69 @@ impl BrothersAtWar {
             }));
             self.take_hits(defenders, hits, hex, events);
         }
-        true
+    }
+
+    /// The defender's answer when asked to evade (B7): a legal path
+    /// offered, or `PASS` to stand and roll.
+    pub fn answer_evade(
+        &mut self,
+        paths: &[Vec<Hex>],
+        order: &Order,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Refusal> {
+        let Some(mut a) = self.now.assault.take() else {
+            self.now.reaction = None;
+            return Ok(());
+        };
+        match order {
+            Order::Pass(None) => {
+                a.asking = false;
+                self.now.assault = Some(a);
+            }
+            Order::Retreat(path) if paths.contains(path) => {
+                let short = self
+                    .legal_retreats(&a.defenders, false)
+                    .is_some_and(|(_, short)| short);
+                let plan = RetreatPlan {
+                    path: path.clone(),
+                    short,
+                };
+                self.evade_along(&a.defenders, a.hex, &plan, events);
+                self.enter(&a.attackers, a.from, a.hex, 0, events);
+            }
+            Order::Retreat(_) => {
+                self.now.assault = Some(a);
+                return Err(Refusal::PathNotOffered);
+            }
+            _ => {
+                self.now.assault = Some(a);
+                return Err(Refusal::NotNow {
+                    expected: "a retreat path offered, or PASS".to_string(),
+                });
+            }
+        }
+        self.now.reaction = None;
+        Ok(())
+    }
+
+    /// The attackers enter the hex the defender left (7.3).
+    fn enter(&mut self, units: &[UnitId], from: Hex, to: Hex, cost: u8, events: &mut Vec<Event>) {
+        for &u in units {
+            self.now.units[u.index()].place = Place::Map(to);
+        }
+        events.push(Event::Moved {
+            units: units.iter().map(|&u| self.unit_name(u)).collect(),
+            from: Some(from),
+            to,
+            cost,
+        });
+        self.skirmishers_make_way(units, to, events);
+        self.displace_commanders(events);
     }
 
     /// The dice the assault under way waits for, if any.
     pub fn assault_dice_pending(&self) -> Option<usize> {
-        let a = self.now.assault.as_ref()?;
+        let a = self.now.assault.as_ref().filter(|a| !a.asking)?;
         let dice = if a.attack_hits.is_none() {
             &a.attack_dice
         } else {
@@ -355,6 +448,9 @@ impl BrothersAtWar {
                 self.now.units[u.index()].finished = true;
             }
         }
+        // 4.12, B101: commanders left alone next to the enemy, or in the hex
+        // taken, move.
+        self.displace_commanders(events);
         if self.end_if_broken() {
             return;
         }

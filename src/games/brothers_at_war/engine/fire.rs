@@ -394,6 +394,7 @@ impl BrothersAtWar {
             retreating: false,
             stage: Stage::Dice,
             opfire_after: false,
+            path: Vec::new(),
             segments: bounded(&segments),
         })
     }

@@ -22,7 +22,9 @@ pub enum Decision {
     MoveCommander,
     /// Discard down to the hand size (2.31, 3.221).
     Discard,
-    /// Make an opportunity attack, or not, as `OPFIRE ... ASK` asked (B7).
+    /// Answer a reaction an instruction said to ask (B7): an opportunity
+    /// attack (`OPFIRE ... ASK`) or a retreat for a save (`RETREAT ...
+    /// ASK`), or `PASS`.
     Reaction,
 }
 
@@ -33,7 +35,7 @@ impl fmt::Display for Decision {
             Decision::Activate => "activation",
             Decision::MoveCommander => "commander's move",
             Decision::Discard => "discard",
-            Decision::Reaction => "opportunity fire",
+            Decision::Reaction => "reaction",
         })
     }
 }

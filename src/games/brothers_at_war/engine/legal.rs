@@ -23,6 +23,7 @@ impl BrothersAtWar {
     fn candidates(&self) -> Vec<Order> {
         if let Some(r) = &self.now.reaction {
             let mut v = vec![Order::Pass(None)];
+            v.extend(r.paths.iter().map(|p| Order::Retreat(p.clone())));
             v.extend(
                 r.choices
                     .iter()

@@ -303,7 +303,9 @@ impl BrothersAtWar {
                 continue;
             };
             let side = self.battle.brigade_side(b);
-            if self.occupied_by(at, side) || !self.adjacent_to(at, side.other()) {
+            // B101: a commander whose hex an enemy has taken goes too.
+            let taken = self.occupied_by(at, side.other());
+            if !taken && (self.occupied_by(at, side) || !self.adjacent_to(at, side.other())) {
                 continue;
             }
             let own: Vec<Hex> = self

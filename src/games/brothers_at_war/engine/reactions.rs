@@ -94,6 +94,18 @@ impl BrothersAtWar {
                 from,
                 fired: done,
             });
+            // B7: `POINTBLANK ... ASK` offers this fire to its owner.
+            if firers
+                .iter()
+                .any(|&f| self.pointblank_rule(f) == OpFireRule::Ask)
+            {
+                self.now.reaction = Some(Reaction {
+                    side: enemy,
+                    choices: vec![attack],
+                    paths: Vec::new(),
+                });
+                return true;
+            }
             self.open_fire(attack, events);
             return true;
         }
@@ -153,12 +165,54 @@ impl BrothersAtWar {
     }
 
     fn pointblank_allowed(&self, unit: UnitId) -> bool {
-        let s = self.now.instructions.get(
+        self.pointblank_rule(unit) != OpFireRule::Never
+    }
+
+    /// A unit's `POINTBLANK` instruction (B5).
+    fn pointblank_rule(&self, unit: UnitId) -> OpFireRule {
+        match self.now.instructions.get(
             self.side_of(unit),
             self.brigade_of(unit),
             Setting::PointBlank(OpFireRule::Always),
-        );
-        s != Setting::PointBlank(OpFireRule::Never)
+        ) {
+            Setting::PointBlank(rule) => rule,
+            _ => OpFireRule::Always,
+        }
+    }
+
+    /// The defender's answer when asked to retreat for a save (B7): a
+    /// legal path offered (`RETREAT 0812 0911`), or `PASS` to stand.
+    fn answer_retreat(
+        &mut self,
+        paths: &[Vec<Hex>],
+        order: &Order,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Refusal> {
+        let Some(mut f) = self.now.fire.take() else {
+            self.now.reaction = None;
+            return Ok(());
+        };
+        match order {
+            Order::Pass(None) => {}
+            Order::Retreat(path) if paths.contains(path) => {
+                f.retreating = true;
+                f.retreat_saves = self.battle.scenario.saves.retreat;
+                f.path = path.clone();
+            }
+            Order::Retreat(_) => {
+                self.now.fire = Some(f);
+                return Err(Refusal::PathNotOffered);
+            }
+            _ => {
+                self.now.fire = Some(f);
+                return Err(Refusal::NotNow {
+                    expected: "a retreat path offered, or PASS".to_string(),
+                });
+            }
+        }
+        self.now.reaction = None;
+        self.to_saves(f, events);
+        Ok(())
     }
 
     /// A unit's `OPFIRE` instruction (B5).
@@ -184,6 +238,12 @@ impl BrothersAtWar {
         let Some(r) = self.now.reaction.clone() else {
             return Ok(());
         };
+        if !r.paths.is_empty() {
+            if self.now.assault.is_some() {
+                return self.answer_evade(&r.paths, order, events);
+            }
+            return self.answer_retreat(&r.paths, order, events);
+        }
         let chosen = match order {
             Order::Pass(None) => None,
             Order::Act {
@@ -292,6 +352,7 @@ impl BrothersAtWar {
         self.now.reaction = Some(Reaction {
             side: enemy,
             choices: ask,
+            paths: Vec::new(),
         });
         true
     }

@@ -162,6 +162,9 @@ pub enum Refusal {
     /// The attack named is not one of those offered (B7, B69).
     #[error("that opportunity attack is not one of those offered")]
     NotOffered,
+    /// The retreat path is not one of the legal paths offered (6.73, B86).
+    #[error("that is not a legal retreat path")]
+    PathNotOffered,
     /// An assault is refused (7.1, 7.2, B96, B100).
     #[error("{0}")]
     Assault(super::assault::AssaultRefusal),
@@ -211,6 +214,7 @@ impl CitesRule for Refusal {
             Refusal::Fire(r) => r.rule(),
             Refusal::Assault(r) => r.rule(),
             Refusal::NotOffered => "B69",
+            Refusal::PathNotOffered => "6.73",
         })
     }
 }

@@ -39,6 +39,15 @@ impl BrothersAtWar {
     /// these units cannot retreat (6.71, 6.732). `long` asks for 4 (or 3)
     /// hexes, for cavalry and horse artillery only (6.72).
     pub fn retreat_plan(&self, units: &[UnitId], long: bool) -> Option<RetreatPlan> {
+        let (paths, short) = self.legal_retreats(units, long)?;
+        let best = paths.into_iter().min_by_key(|p| self.path_rank(units, p))?;
+        Some(RetreatPlan { path: best, short })
+    }
+
+    /// Every legal retreat path of the length the units must retreat
+    /// (B85: 2 if any, else 1; 4 or 3 for a long one), and whether that
+    /// length is the short one; `None` when they cannot retreat.
+    pub fn legal_retreats(&self, units: &[UnitId], long: bool) -> Option<(Vec<Vec<Hex>>, bool)> {
         let from = self.hex_of(*units.first()?)?;
         if long && !self.may_retreat_long(units) {
             return None;
@@ -57,11 +66,10 @@ impl BrothersAtWar {
                 .into_iter()
                 .filter(|p| p.last().is_some_and(|&e| self.can_end(units, e)))
                 .collect();
-            if let Some(best) = ends.into_iter().min_by_key(|p| self.path_rank(units, p)) {
-                return Some(RetreatPlan {
-                    path: best,
-                    short: i == 1,
-                });
+            if !ends.is_empty() {
+                let mut ends = ends;
+                ends.sort();
+                return Some((ends, i == 1));
             }
         }
         None

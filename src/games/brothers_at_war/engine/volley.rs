@@ -4,12 +4,13 @@
 
 use super::fire_math::ToHit;
 use crate::games::brothers_at_war::core::combat::{
-    CombatEvent, FireAttack, RetreatRule, Setting, Stage,
+    CombatEvent, FireAttack, Reaction, RetreatRule, Setting, Stage,
 };
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::ids::UnitId;
 use crate::games::brothers_at_war::core::order::MAX_DICE;
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Step};
+use crate::games::brothers_at_war::engine::retreat::RetreatPlan;
 use crate::games::brothers_at_war::scenario::model::UnitKind;
 
 /// Successes of the attack dice: each firer's dice at its own face (B67),
@@ -40,6 +41,7 @@ impl BrothersAtWar {
             match f.stage {
                 Stage::Dice => usize::from(f.dice),
                 Stage::Saves(n) => usize::from(n),
+                Stage::Retreat => return None,
             }
             .clamp(1, MAX_DICE),
         )
@@ -66,16 +68,13 @@ impl BrothersAtWar {
                     self.conclude_fire(f, events);
                     return;
                 }
-                self.choose_retreat(&mut f);
-                let total: u32 = f.saves.iter().map(|l| u32::from(l.rolls)).sum::<u32>()
-                    + u32::from(f.retreat_saves);
-                if total == 0 {
-                    self.conclude_fire(f, events);
+                if self.ask_retreat(&mut f) {
                     return;
                 }
-                f.stage = Stage::Saves(total.min(u32::from(u8::MAX)) as u8);
-                self.now.fire = Some(f);
+                self.choose_retreat(&mut f);
+                self.to_saves(f, events);
             }
+            Stage::Retreat => self.now.fire = Some(f),
             Stage::Saves(left) => {
                 let made = ToHit::BASE.successes(dice) as u8;
                 f.saved = f.saved.saturating_add(made);
@@ -99,10 +98,57 @@ impl BrothersAtWar {
         }
     }
 
+    /// On to the save dice, or to the end when there are none.
+    pub fn to_saves(&mut self, mut f: FireAttack, events: &mut Vec<Event>) {
+        let total: u32 =
+            f.saves.iter().map(|l| u32::from(l.rolls)).sum::<u32>() + u32::from(f.retreat_saves);
+        if total == 0 {
+            self.conclude_fire(f, events);
+            return;
+        }
+        f.stage = Stage::Saves(total.min(u32::from(u8::MAX)) as u8);
+        self.now.fire = Some(f);
+    }
+
+    /// `RETREAT ... ASK` (B7): the defender is asked, with the legal paths,
+    /// whether to retreat for a save. Returns whether it was asked.
+    fn ask_retreat(&mut self, f: &mut FireAttack) -> bool {
+        let Some(&first) = f.targets.first() else {
+            return false;
+        };
+        let asked = self.now.instructions.get(
+            self.side_of(first),
+            self.brigade_of(first),
+            Setting::Retreat(RetreatRule::IfKilled, false),
+        );
+        if !matches!(asked, Setting::Retreat(RetreatRule::Ask, _)) {
+            return false;
+        }
+        let may = f.targets.iter().all(|&t| {
+            !matches!(self.kind_of(t), UnitKind::Skirmisher | UnitKind::Remnant)
+                && self.hex_of(t).is_some()
+        });
+        let Some((paths, _)) = may
+            .then(|| self.legal_retreats(&f.targets, false))
+            .flatten()
+        else {
+            return false;
+        };
+        f.stage = Stage::Retreat;
+        self.now.fire = Some(f.clone());
+        self.now.reaction = Some(Reaction {
+            side: self.side_of(first),
+            choices: Vec::new(),
+            paths,
+        });
+        true
+    }
+
     fn retreat_line(&self, rolls: u8) -> crate::games::brothers_at_war::core::combat::SaveLine {
+        let long = rolls > self.battle.scenario.saves.retreat;
         crate::games::brothers_at_war::core::combat::SaveLine {
-            why: "retreat".to_string(),
-            rule: "6.7".to_string(),
+            why: if long { "long retreat" } else { "retreat" }.to_string(),
+            rule: if long { "6.72" } else { "6.7" }.to_string(),
             rolls,
         }
     }
@@ -179,7 +225,15 @@ impl BrothersAtWar {
             .collect();
         if f.retreating && !targets.is_empty() {
             let long = f.retreat_saves > self.battle.scenario.saves.retreat;
-            if let Some(plan) = self.retreat_plan(&targets, long) {
+            // B7: the path its owner chose, if still legal; else B92's.
+            let chosen = self
+                .legal_retreats(&targets, long)
+                .filter(|(paths, _)| paths.contains(&f.path))
+                .map(|(_, short)| RetreatPlan {
+                    path: f.path.clone(),
+                    short,
+                });
+            if let Some(plan) = chosen.or_else(|| self.retreat_plan(&targets, long)) {
                 extra = self.retreat(&targets, &plan, events);
             }
         }
@@ -188,6 +242,8 @@ impl BrothersAtWar {
         // B105: artillery support is judged from where it stood before.
         self.take_hits(&targets, hits.saturating_add(extra), f.target, events);
         self.after_fire(&targets, events);
+        // 4.12, B101: a commander left alone next to the enemy moves.
+        self.displace_commanders(events);
         if self.end_if_broken() {
             return;
         }

@@ -1,3 +1,126 @@
-//! How players read and write Brothers at War by mail.
+//! How players read and write Brothers at War by mail: the board for each
+//! viewer ([`drawing`], over [`hexmap`] and [`codes`]), the forgiving
+//! order reader ([`reader`], [`words`]), the choices with their costs
+//! ([`choices`]), the events per viewer ([`event`]), the endings
+//! ([`ending`]) and the rules in short (`rules.md`).
+//!
+//! Hidden hands (B2): a player's own cards appear in his board and choices
+//! only; the other player reads how many cards he holds and that a card was
+//! drawn, never which.
 
+pub mod choices;
+pub mod codes;
+pub mod drawing;
+pub mod ending;
+pub mod event;
 pub mod hexmap;
+pub mod names;
+pub mod reader;
+pub mod words;
+
+use crate::games::brothers_at_war::core::event::Event;
+use crate::games::brothers_at_war::core::order::Order;
+use crate::games::brothers_at_war::core::state::{BrothersAtWar, Ending};
+use crate::games::brothers_at_war::scenario::model::Side;
+use crate::games::text::MailTurn;
+use crate::games::{BoardStyle, GameText, OrderWord, Rejection, Seat};
+
+/// The rules in short, as `HELP RULES BROTHERSATWAR` mails them.
+pub const RULES: &str = include_str!("rules.md");
+
+impl GameText for BrothersAtWar {
+    const TITLE: &'static str = "Brothers at War: 1862 (Compass Games, 2022), the system";
+
+    const RULES: &'static str = RULES;
+
+    // A whole activation goes in one mail (B9): a mail that ends with the
+    // brigade's units still to act ends them (END: on to the commander),
+    // unless its last line is MORE. A line that is END alone ends a mail
+    // at intake, so END is written `END UNITS` inside one.
+    const MAIL_TURN: Option<MailTurn> = Some(MailTurn {
+        close: "END",
+        keep_open: "MORE",
+    });
+
+    // Who acts is drawn from the cup (2.21), so no player chooses who
+    // begins; the Union draws its cards first (B3).
+    const FIRST: Option<Seat> = Some(Seat::North);
+
+    fn seat_name(seat: Seat) -> &'static str {
+        names::side(Side::of(seat))
+    }
+
+    fn ending_words(ending: &Ending) -> String {
+        ending::words(*ending)
+    }
+
+    fn read_ending(words: &str) -> Option<Ending> {
+        ending::read(words)
+    }
+
+    fn event_text(event: &Event, viewer: Seat) -> String {
+        event::words(event, viewer)
+    }
+
+    fn read_order(&self, line: &str) -> Result<Order, Rejection> {
+        reader::read_checked(self, line)
+    }
+
+    fn order_word(word: &str) -> OrderWord {
+        words::order_word(word)
+    }
+
+    fn slip_of(word: &str) -> Option<&'static str> {
+        words::slip_of(word)
+    }
+
+    fn draw_board(&self, viewer: Seat, last: &[Event]) -> String {
+        drawing::draw(self, viewer, last, &BoardStyle::default())
+    }
+
+    fn draw_board_styled(&self, viewer: Seat, last: &[Event], style: &BoardStyle) -> String {
+        drawing::draw(self, viewer, last, style)
+    }
+
+    fn choices(&self, viewer: Seat) -> String {
+        choices::describe(self, viewer)
+    }
+
+    fn choices_from(&self, square: &str) -> Result<String, Rejection> {
+        choices::describe_from(self, square)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULES;
+    use crate::games::text::MAIL_WIDTH;
+
+    #[test]
+    fn the_rules_fit_a_mail_and_explain_every_cited_rule() {
+        assert!(RULES.lines().all(|l| l.len() <= MAIL_WIDTH));
+        let (_, ids) = RULES.split_once("## Rule ids").unwrap_or_default();
+        // Where refusals take their rule ids: the refusals, the fire's and
+        // the assault's, and the range limits of the fire's arithmetic.
+        let code: [(&str, &[&str]); 4] = [
+            (include_str!("../engine/refusal.rs"), &["rule: \"", "=> \""]),
+            (include_str!("../engine/fire.rs"), &["rule: \"", "=> \""]),
+            (include_str!("../engine/assault.rs"), &["rule: \"", "=> \""]),
+            (include_str!("../engine/fire_math.rs"), &["{ \""]),
+        ];
+        for (text, patterns) in code {
+            for (i, _) in patterns.iter().flat_map(|p| text.match_indices(p)) {
+                let start = text[i..].find('"').map_or(i, |q| i + q + 1);
+                let id: String = text[start..].chars().take_while(|c| *c != '"').collect();
+                let cited = id.starts_with(|c: char| c.is_ascii_digit())
+                    || (id.starts_with('B') && id[1..].chars().all(|c| c.is_ascii_digit()));
+                if cited && id.len() <= 8 && !id.is_empty() {
+                    assert!(
+                        ids.contains(&format!("- {id} ")),
+                        "{id} is cited but not explained"
+                    );
+                }
+            }
+        }
+    }
+}

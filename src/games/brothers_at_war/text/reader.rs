@@ -1,0 +1,503 @@
+//! Reading an order line as players write it: any case, commas, joining
+//! words (`to`, `at`, `the`), verbs in their everyday forms (`moves`,
+//! `fires`), units by id or by name (`the 2nd Bexley`), hexes by number or
+//! by the scenario's place names (`Tanner's Ford`), a path written with
+//! dashes (`0713-0714`), a target as a hex or as the enemy unit in it
+//! (`fire on the 2nd Bexley`), and the active unit left out (`move 0714`).
+//! The line is turned into the canonical notation
+//! (docs/brothers-at-war-orders.md), read by the game, and checked by
+//! applying it to a copy: only an order the engine takes is given back.
+//! Every count read is bounded (the line, its words, the units named).
+
+use super::words::{self, CHANCE_VERBS, FILLERS};
+use crate::games::brothers_at_war::core::ids::{BrigadeId, UnitId};
+use crate::games::brothers_at_war::core::order::{Action, Order};
+use crate::games::brothers_at_war::core::state::BrothersAtWar;
+use crate::games::brothers_at_war::core::Hex;
+use crate::games::brothers_at_war::scenario::model::{Side, UnitKind};
+use crate::games::{CitesRule, Game, Rejection};
+
+/// The longest line read, in characters.
+pub const MAX_LINE: usize = 200;
+
+/// The most words a line may have.
+pub const MAX_WORDS: usize = 40;
+
+/// The most suggestions given with a refusal.
+pub const MAX_SUGGESTIONS: usize = 4;
+
+/// What the reader accepts, named in every refusal of an unreadable line.
+pub const ACCEPTED: &str = "write a unit order as 10M MOVE 1005 1006 (or 10M moves to 1005, \
+1006), 10M FIRE 0907 (or fire on the 2nd Bexley), 10M FORM, 10M HOLD, 10M DONE, 10M DEPLOY WSK, \
+WSK DISBAND; or PASS, END, COMMANDER 1205 (or COMMANDER STAY), DISCARD 17, COMMIT ward, READY, \
+OPFIRE ward ALWAYS|NEVER|ASK";
+
+/// One piece of a line, once read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Tok {
+    Verb(&'static str),
+    Unit(UnitId),
+    Brigade(BrigadeId),
+    Hex(Hex),
+    Number(u16),
+    /// `STAY`, `NEW`, `MOUNTED`, `RESERVE`, `ALWAYS`, `NEVER`, `ASK`.
+    Key(&'static str),
+}
+
+const KEYS: &[&str] = &[
+    "STAY", "NEW", "MOUNTED", "RESERVE", "ALWAYS", "NEVER", "ASK",
+];
+
+fn unreadable(line: &str, problem: impl Into<String>) -> Rejection {
+    Rejection {
+        line: line.trim().to_string(),
+        problem: format!("{}: {ACCEPTED}", problem.into()),
+        rule: None,
+        suggestions: Vec::new(),
+    }
+}
+
+/// Words compared as players write them: upper case, curly apostrophes
+/// straight.
+fn words_of(text: &str) -> Vec<String> {
+    text.to_ascii_uppercase()
+        .replace(['\u{2019}', '`'], "'")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The longest name among `names` that the words from `at` spell: all of
+/// a name's words, or (`whole` false) its first two or more. `None` when
+/// none, or when two different things match as long.
+fn name_at<T: Copy + PartialEq>(
+    words: &[String],
+    at: usize,
+    names: &[(Vec<String>, T)],
+    whole: bool,
+) -> Option<(usize, T)> {
+    let mut best: Option<(usize, T)> = None;
+    let mut tie = false;
+    for (name, thing) in names {
+        let max = name.len().min(words.len() - at);
+        let k = (0..max).take_while(|&i| words[at + i] == name[i]).count();
+        let ok = k == name.len() || (!whole && k >= 2);
+        if !ok || k == 0 {
+            continue;
+        }
+        match best {
+            Some((len, t)) if len == k && t != *thing => tie = true,
+            Some((len, _)) if len >= k => {}
+            _ => {
+                best = Some((k, *thing));
+                tie = false;
+            }
+        }
+    }
+    if tie {
+        None
+    } else {
+        best
+    }
+}
+
+fn tokens(game: &BrothersAtWar, line: &str) -> Result<Vec<Tok>, Rejection> {
+    let cleaned: String = line
+        .chars()
+        .map(|c| {
+            if matches!(c, ',' | ';' | '(' | ')' | ':' | '!' | '?') {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    let words: Vec<String> = words_of(&cleaned)
+        .into_iter()
+        .map(|w| w.trim_end_matches('.').to_string())
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.len() > MAX_WORDS {
+        return Err(unreadable(
+            line,
+            format!("the line has more than {MAX_WORDS} words"),
+        ));
+    }
+    let scenario = &game.battle.scenario;
+    let places: Vec<(Vec<String>, Hex)> = scenario
+        .map
+        .places
+        .iter()
+        .map(|(h, n)| (words_of(n), *h))
+        .collect();
+    let units: Vec<(Vec<String>, UnitId)> = scenario
+        .units
+        .iter()
+        .enumerate()
+        .map(|(i, u)| (words_of(&u.name), UnitId(i as u16)))
+        .collect();
+    let brigades: Vec<(Vec<String>, BrigadeId)> = scenario
+        .brigades
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (words_of(&b.name), BrigadeId(i as u8)))
+        .collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        if let Some((k, h)) = name_at(&words, i, &places, true) {
+            out.push(Tok::Hex(h));
+            i += k;
+            continue;
+        }
+        if let Some((k, b)) = name_at(&words, i, &brigades, true) {
+            out.push(Tok::Brigade(b));
+            i += k;
+            continue;
+        }
+        if let Some((k, u)) = name_at(&words, i, &units, false) {
+            out.push(Tok::Unit(u));
+            i += k;
+            continue;
+        }
+        let w = words[i].as_str();
+        i += 1;
+        if let Some(v) = words::verb(w) {
+            out.push(Tok::Verb(v));
+        } else if CHANCE_VERBS.contains(&w) {
+            return Err(unreadable(
+                line,
+                format!("{w} is written by the service, which draws chance (3.12)"),
+            ));
+        } else if words::is_hex_like(w) {
+            match w.parse::<Hex>() {
+                Ok(h) => out.push(Tok::Hex(h)),
+                Err(_) => return Err(unreadable(line, format!("{w} is not a hex"))),
+            }
+        } else if let Some(u) = game
+            .unit_named(w)
+            .filter(|_| !w.bytes().all(|b| b.is_ascii_digit()))
+        {
+            out.push(Tok::Unit(u));
+        } else if let Some(b) = game.battle.brigade_named(w) {
+            out.push(Tok::Brigade(b));
+        } else if let Some(h) = game.battle.map.place_hex(w) {
+            out.push(Tok::Hex(h));
+        } else if !w.is_empty() && w.len() <= 3 && w.bytes().all(|b| b.is_ascii_digit()) {
+            out.push(Tok::Number(w.parse().unwrap_or(0)));
+        } else if let Some(k) = KEYS.iter().find(|k| **k == w) {
+            out.push(Tok::Key(k));
+        } else if FILLERS.contains(&w) || w == "'S" {
+        } else if w.contains('-') && w.split('-').all(words::is_hex_like) {
+            for part in w.split('-') {
+                match part.parse::<Hex>() {
+                    Ok(h) => out.push(Tok::Hex(h)),
+                    Err(_) => return Err(unreadable(line, format!("{part} is not a hex"))),
+                }
+            }
+        } else {
+            return Err(unreadable(
+                line,
+                format!("{w} is no word of the orders here"),
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// The side whose decision is pending, or (waiting for chance) the side of
+/// the units named.
+fn deciding(game: &BrothersAtWar, toks: &[Tok]) -> Side {
+    game.decider().unwrap_or_else(|| {
+        toks.iter()
+            .find_map(|t| match t {
+                Tok::Unit(u) => Some(game.side_of(*u)),
+                _ => None,
+            })
+            .unwrap_or(Side::Union)
+    })
+}
+
+/// Reads `line` into the canonical notation, without checking the rules.
+pub fn canonical(game: &BrothersAtWar, line: &str) -> Result<String, Rejection> {
+    if line.len() > MAX_LINE {
+        return Err(unreadable(
+            line,
+            format!("the line is longer than {MAX_LINE} characters"),
+        ));
+    }
+    let toks = tokens(game, line)?;
+    if toks.is_empty() {
+        return Err(unreadable(line, "the line has no order"));
+    }
+    let side = deciding(game, &toks);
+    let verbs: Vec<&str> = toks
+        .iter()
+        .filter_map(|t| match t {
+            Tok::Verb(v) => Some(*v),
+            _ => None,
+        })
+        .collect();
+    let hexes: Vec<Hex> = toks
+        .iter()
+        .filter_map(|t| match t {
+            Tok::Hex(h) => Some(*h),
+            _ => None,
+        })
+        .collect();
+    let numbers: Vec<u16> = toks
+        .iter()
+        .filter_map(|t| match t {
+            Tok::Number(n) => Some(*n),
+            _ => None,
+        })
+        .collect();
+    let brigades: Vec<String> = toks
+        .iter()
+        .filter_map(|t| match t {
+            Tok::Brigade(b) => Some(game.brigade_name(*b)),
+            _ => None,
+        })
+        .collect();
+    let has = |k: &str| toks.iter().any(|t| matches!(t, Tok::Key(x) if *x == k));
+    let mut own: Vec<UnitId> = Vec::new();
+    let mut enemy: Vec<UnitId> = Vec::new();
+    for t in &toks {
+        if let Tok::Unit(u) = t {
+            let list = if game.side_of(*u) == side {
+                &mut own
+            } else {
+                &mut enemy
+            };
+            if !list.contains(u) {
+                list.push(*u);
+            }
+        }
+    }
+    let is_skirmisher = |u: &UnitId| game.kind_of(*u) == UnitKind::Skirmisher;
+    let verb = match verbs.first() {
+        Some(v) => *v,
+        None if !own.is_empty() && !hexes.is_empty() => "MOVE",
+        None => return Err(unreadable(line, "the line has no verb")),
+    };
+    let one = |what: &str| -> Result<(), Rejection> {
+        if verbs.len() > 1 {
+            Err(unreadable(
+                line,
+                format!("write one order a line ({what} ...)"),
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    let number = |what: &str| -> Result<u16, Rejection> {
+        match numbers.as_slice() {
+            [n] => Ok(*n),
+            _ => Err(unreadable(line, format!("give {what}"))),
+        }
+    };
+    let brigade = || -> Result<String, Rejection> {
+        match brigades.as_slice() {
+            [b] => Ok(b.clone()),
+            _ => Err(unreadable(line, "name one brigade")),
+        }
+    };
+    // The units that act: those named of the deciding side, else the
+    // active unit or stack.
+    let actors = |own: &[UnitId]| -> Result<String, Rejection> {
+        let units: Vec<UnitId> = if own.is_empty() {
+            game.now
+                .activation
+                .as_ref()
+                .and_then(|a| a.group.as_ref())
+                .map(|g| g.units.clone())
+                .unwrap_or_default()
+        } else {
+            own.to_vec()
+        };
+        match units.len() {
+            0 => Err(unreadable(line, "name the unit (no unit is active)")),
+            1 | 2 => Ok(units
+                .iter()
+                .map(|&u| game.unit_name(u))
+                .collect::<Vec<_>>()
+                .join(" ")),
+            _ => Err(unreadable(
+                line,
+                "name one unit, or the two units of a stack",
+            )),
+        }
+    };
+    let path = |hexes: &[Hex]| {
+        hexes
+            .iter()
+            .map(|h| h.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    Ok(match verb {
+        "MOVE" => {
+            one("MOVE")?;
+            if hexes.is_empty() {
+                return Err(unreadable(line, "a move names the hexes entered"));
+            }
+            format!("{} MOVE {}", actors(&own)?, path(&hexes))
+        }
+        "FIRE" => {
+            one("FIRE")?;
+            let target: Vec<Hex> = hexes
+                .iter()
+                .copied()
+                .chain(enemy.iter().filter_map(|&u| game.hex_of(u)))
+                .collect();
+            let target = match target.as_slice() {
+                [h] => *h,
+                [h, rest @ ..] if rest.iter().all(|r| r == h) => *h,
+                _ => {
+                    return Err(unreadable(
+                        line,
+                        "fire names one target: a hex or an enemy unit",
+                    ))
+                }
+            };
+            format!("{} FIRE {target}", actors(&own)?)
+        }
+        "DEPLOY" => {
+            one("DEPLOY")?;
+            let (skirmishers, others): (Vec<UnitId>, Vec<UnitId>) =
+                own.iter().partition(|u| is_skirmisher(u));
+            let [sk] = skirmishers.as_slice() else {
+                return Err(unreadable(
+                    line,
+                    "DEPLOY names one skirmisher of the brigade",
+                ));
+            };
+            format!(
+                "{} DEPLOY {}{}",
+                actors(&others)?,
+                game.unit_name(*sk),
+                if has("MOUNTED") { " MOUNTED" } else { "" }
+            )
+        }
+        "FORM" | "HOLD" | "DONE" | "EXIT" | "DISBAND" => {
+            one(verb)?;
+            format!("{} {verb}", actors(&own)?)
+        }
+        "PASS" => match verbs.as_slice() {
+            ["PASS"] => "PASS".to_string(),
+            ["PASS", "DISCARD"] if has("NEW") => "PASS DISCARD NEW".to_string(),
+            ["PASS", "DISCARD"] => format!("PASS DISCARD {}", number("the card to discard")?),
+            _ => return Err(unreadable(line, "write PASS, or PASS DISCARD card|NEW")),
+        },
+        "END" | "READY" | "KEEP" => {
+            one(verb)?;
+            verb.to_string()
+        }
+        "COMMANDER" => {
+            one("COMMANDER")?;
+            match hexes.as_slice() {
+                [h] => format!("COMMANDER {h}"),
+                [] => "COMMANDER STAY".to_string(),
+                _ => return Err(unreadable(line, "the commander moves to one hex")),
+            }
+        }
+        "RETREAT" => format!("RETREAT {}", path(&hexes)),
+        "SPEND" => "SPEND RESERVE".to_string(),
+        "PLAY" | "DISCARD" => {
+            one(verb)?;
+            format!("{verb} {}", number("a card number")?)
+        }
+        "COMMIT" => format!("COMMIT {}", brigade()?),
+        "OPFIRE" => {
+            let rule = ["ALWAYS", "NEVER", "ASK"]
+                .into_iter()
+                .find(|k| has(k))
+                .ok_or_else(|| unreadable(line, "OPFIRE brigade ALWAYS, NEVER or ASK"))?;
+            format!("OPFIRE {} {rule}", brigade()?)
+        }
+        "MORE" => {
+            return Err(unreadable(
+                line,
+                "MORE, as the last line of a mail, keeps the activation open",
+            ))
+        }
+        other => return Err(unreadable(line, format!("{other} is not read here"))),
+    })
+}
+
+/// Reads `line` and checks it against the game: the order, or why not.
+pub fn read_checked(game: &BrothersAtWar, line: &str) -> Result<Order, Rejection> {
+    // The canonical notation first (any case): every order the engine
+    // knows, the standing instructions among them, reads as itself; a
+    // chance order only while the game waits for that draw.
+    let canonical_order = game.parse_order(line).ok().filter(|o| {
+        game.chance().is_some()
+            || !matches!(
+                o,
+                Order::Draw(_) | Order::Roll(_) | Order::Card(_) | Order::First(_)
+            )
+    });
+    let order = match canonical_order {
+        Some(order) if line.len() <= MAX_LINE => order,
+        _ => {
+            let text = canonical(game, line)?;
+            game.parse_order(&text)
+                .map_err(|e| unreadable(line, e.to_string()))?
+        }
+    };
+    match game.clone().apply(&order) {
+        Ok(_) => Ok(order),
+        Err(refusal) => Err(Rejection {
+            line: line.trim().to_string(),
+            problem: refusal.to_string(),
+            rule: Some(refusal.rule()),
+            suggestions: suggestions(game, &order),
+        }),
+    }
+}
+
+/// The units an order names, if any.
+fn units_of(order: &Order) -> &[String] {
+    match order {
+        Order::Act { units, .. } => units,
+        _ => &[],
+    }
+}
+
+fn verb_of(order: &Order) -> std::mem::Discriminant<Order> {
+    std::mem::discriminant(order)
+}
+
+fn action_of(order: &Order) -> Option<std::mem::Discriminant<Action>> {
+    match order {
+        Order::Act { action, .. } => Some(std::mem::discriminant(action)),
+        _ => None,
+    }
+}
+
+/// The legal orders nearest to `order`: of the same units and action
+/// first, then of the same units, then of the same kind.
+pub fn suggestions(game: &BrothersAtWar, order: &Order) -> Vec<String> {
+    let legal = game.legal();
+    let score = |o: &Order| -> u8 {
+        let same_units = !units_of(order).is_empty() && units_of(o) == units_of(order);
+        match (
+            same_units,
+            action_of(o) == action_of(order),
+            verb_of(o) == verb_of(order),
+        ) {
+            (true, true, _) => 0,
+            (true, false, _) => 1,
+            (false, true, true) => 2,
+            (false, _, true) => 3,
+            _ => 4,
+        }
+    };
+    let mut ranked: Vec<(u8, &Order)> = legal.iter().map(|o| (score(o), o)).collect();
+    ranked.sort_by_key(|(s, _)| *s);
+    ranked
+        .into_iter()
+        .take(MAX_SUGGESTIONS)
+        .map(|(_, o)| o.to_string())
+        .collect()
+}

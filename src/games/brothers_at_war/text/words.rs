@@ -1,0 +1,253 @@
+//! The words of the order language: the verbs and the forms players write
+//! them in, the joining words a reader skips, and what a word of a mail is
+//! to the service's mail-habits filter ([`order_word`]).
+//!
+//! [`order_word`] knows no scenario (it is asked before a game is found), so
+//! it goes by shape: a unit's id has digits and letters (`19IN`, `AL1`),
+//! or is written in capitals without a vowel (`WSK`) or with a dash
+//! (`BTY-A`); a hex is four digits. Shapes another hosted game owns (`B3C`, `H7`: a
+//! letter, one or two digits, at most two letters) are left to it.
+
+use crate::games::OrderWord;
+
+/// Each verb players may write (upper case) and the canonical verb it
+/// stands for.
+pub const VERBS: &[(&str, &str)] = &[
+    ("MOVE", "MOVE"),
+    ("MOVES", "MOVE"),
+    ("MARCH", "MOVE"),
+    ("MARCHES", "MOVE"),
+    ("ADVANCE", "MOVE"),
+    ("ADVANCES", "MOVE"),
+    ("FORM", "FORM"),
+    ("FORMS", "FORM"),
+    ("FLIP", "FORM"),
+    ("FLIPS", "FORM"),
+    ("FIRE", "FIRE"),
+    ("FIRES", "FIRE"),
+    ("SHOOT", "FIRE"),
+    ("SHOOTS", "FIRE"),
+    ("HOLD", "HOLD"),
+    ("HOLDS", "HOLD"),
+    ("DEPLOY", "DEPLOY"),
+    ("DEPLOYS", "DEPLOY"),
+    ("DISBAND", "DISBAND"),
+    ("DISBANDS", "DISBAND"),
+    ("DONE", "DONE"),
+    ("EXIT", "EXIT"),
+    ("EXITS", "EXIT"),
+    ("PASS", "PASS"),
+    ("PASSES", "PASS"),
+    ("END", "END"),
+    ("COMMANDER", "COMMANDER"),
+    ("RETREAT", "RETREAT"),
+    ("RETREATS", "RETREAT"),
+    ("SPEND", "SPEND"),
+    ("PLAY", "PLAY"),
+    ("PLAYS", "PLAY"),
+    ("DISCARD", "DISCARD"),
+    ("DISCARDS", "DISCARD"),
+    ("KEEP", "KEEP"),
+    ("OPFIRE", "OPFIRE"),
+    ("COMMIT", "COMMIT"),
+    ("COMMITS", "COMMIT"),
+    ("READY", "READY"),
+    ("MORE", "MORE"),
+    ("ASSAULT", "MOVE"),
+    ("ASSAULTS", "MOVE"),
+    ("CHARGE", "MOVE"),
+    ("CHARGES", "MOVE"),
+    // Standing instructions (B5), read in their canonical form.
+    ("POINTBLANK", "POINTBLANK"),
+    ("EVADE", "EVADE"),
+    ("RESERVES", "RESERVES"),
+    ("LOSSES", "LOSSES"),
+    ("PATHS", "PATHS"),
+];
+
+/// Verbs only the service writes (chance): a player's line with one is
+/// refused before the game sees it.
+pub const CHANCE_VERBS: &[&str] = &["DRAW", "ROLL", "CARD", "FIRST"];
+
+/// Words that only join the parts of an order (`MOVE 19IN TO 0713`, `FIRE
+/// AT THE 2ND ...`).
+pub const FILLERS: &[&str] = &[
+    "TO",
+    "AT",
+    "ON",
+    "THE",
+    "AND",
+    "THEN",
+    "VIA",
+    "THROUGH",
+    "INTO",
+    "FROM",
+    "HEX",
+    "HEXES",
+    "UNIT",
+    "UNITS",
+    "WITH",
+    "OF",
+    "BRIGADE",
+    "UNION",
+    "CONFEDERACY",
+    "CONFEDERATE",
+    "USA",
+    "CSA",
+    "UPON",
+    "TOWARD",
+    "TOWARDS",
+    "ITS",
+    "HIS",
+    "ACTIVATION",
+];
+
+/// The canonical verb `word` stands for (any case).
+pub fn verb(word: &str) -> Option<&'static str> {
+    let up = word.to_ascii_uppercase();
+    VERBS.iter().find(|(w, _)| *w == up).map(|(_, v)| *v)
+}
+
+/// Whether `word` is four digits: a hex (`0712`).
+pub fn is_hex_like(word: &str) -> bool {
+    word.len() == 4 && word.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Whether `word` is shaped like another game's square (`B3C`, `H7`,
+/// `G12`): a letter, one or two digits, at most two letters.
+fn square_shaped(up: &str) -> bool {
+    let b = up.as_bytes();
+    if b.is_empty() || !b[0].is_ascii_alphabetic() {
+        return false;
+    }
+    let digits = b[1..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let letters = &b[1 + digits..];
+    (1..=2).contains(&digits)
+        && letters.len() <= 2
+        && letters.iter().all(|c| c.is_ascii_alphabetic())
+}
+
+/// Whether `word` is shaped like a unit's id: letters and digits (a dash
+/// inside allowed), at most eight characters, not an ordinal (`2ND`).
+pub fn unit_shaped(word: &str) -> bool {
+    let up = word.to_ascii_uppercase();
+    let ordinal = ["ST", "ND", "RD", "TH"].iter().any(|s| {
+        up.strip_suffix(s)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    });
+    up.len() <= 8
+        && up.bytes().any(|b| b.is_ascii_digit())
+        && up.bytes().any(|b| b.is_ascii_alphabetic())
+        && up.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        && !ordinal
+        && !square_shaped(&up)
+}
+
+/// Whether `word`, as written, is capitals shaped like an id without
+/// digits: no vowel (`WSK`, `BTY`: the service reads `BTY-A` as two
+/// words), or a dash inside. Prose in capitals rarely has either.
+fn capital_id(word: &str) -> bool {
+    // Capitals without a vowel that mail is full of.
+    const ABBREVIATIONS: &[&str] = &[
+        "THX", "BTW", "FYI", "WHY", "TRY", "PPS", "HTML", "SMTP", "HTTP", "PDF", "MSG", "PLS",
+        "PLZ", "NTH", "BRB", "GTG", "TTYL", "SHH", "HMM", "GRR", "DRY", "SPY", "WWW",
+    ];
+    let b = word.as_bytes();
+    !ABBREVIATIONS.contains(&word)
+        && (3..=8).contains(&b.len())
+        && b.iter()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'-')
+        && b[0].is_ascii_uppercase()
+        && !b.ends_with(b"-")
+        && (b.contains(&b'-') || !b.iter().any(|c| b"AEIOU".contains(c)))
+}
+
+/// What `word` is to the order language (see [`OrderWord`]).
+pub fn order_word(word: &str) -> OrderWord {
+    let w = word.trim_matches(|c: char| c == ',' || c == '.' || c == ';');
+    let up = w.to_ascii_uppercase();
+    if verb(&up).is_some() {
+        return OrderWord::Verb;
+    }
+    if is_hex_like(&up) {
+        return OrderWord::Square;
+    }
+    if !up.is_empty() && up.len() <= 3 && up.bytes().all(|b| b.is_ascii_digit()) {
+        return OrderWord::Number;
+    }
+    if unit_shaped(&up) || (capital_id(w) && !square_shaped(&up)) {
+        return OrderWord::Unit;
+    }
+    // A single letter is the tail of an id the mail cut at its dash
+    // (`BTY-A`), or an article: neither way an order's word nor prose.
+    let letter = up.len() == 1 && up.bytes().all(|b| b.is_ascii_alphabetic());
+    if letter
+        || FILLERS.contains(&up.as_str())
+        || matches!(up.as_str(), "STAY" | "MOUNTED" | "RESERVE")
+    {
+        return OrderWord::Filler;
+    }
+    OrderWord::Other
+}
+
+/// The verb `word` may be a slip of: one letter changed, left out, added
+/// or two swapped. Short verbs that are everyday words (`HOLD`, `FIRE`,
+/// `PASS`) are left out: `told` or `fine` in a greeting is no slip.
+pub fn slip_of(word: &str) -> Option<&'static str> {
+    let up = word.to_ascii_uppercase();
+    if up.len() < 4 || verb(&up).is_some() {
+        return None;
+    }
+    VERBS
+        .iter()
+        .map(|(_, v)| *v)
+        .find(|v| (v.len() >= 5 || *v == "MOVE") && one_slip(&up, v))
+}
+
+fn one_slip(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() == b.len() {
+        let diff: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+        return match diff.as_slice() {
+            [_] => true,
+            [i, j] => *j == i + 1 && a[*i] == b[*j] && a[*j] == b[*i],
+            _ => false,
+        };
+    }
+    let (long, short) = if a.len() > b.len() { (a, b) } else { (b, a) };
+    if long.len() != short.len() + 1 {
+        return false;
+    }
+    let i = (0..short.len())
+        .find(|&i| long[i] != short[i])
+        .unwrap_or(short.len());
+    long[i + 1..] == short[i..]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_told_apart_by_shape() {
+        assert_eq!(order_word("moves"), OrderWord::Verb);
+        assert_eq!(order_word("0713"), OrderWord::Square);
+        assert_eq!(order_word("19IN"), OrderWord::Unit);
+        assert_eq!(order_word("al1"), OrderWord::Unit);
+        assert_eq!(order_word("BTY-A"), OrderWord::Unit);
+        assert_eq!(order_word("WSK"), OrderWord::Unit);
+        assert_eq!(order_word("wsk"), OrderWord::Other);
+        assert_eq!(order_word("BTY"), OrderWord::Unit);
+        assert_eq!(order_word("My"), OrderWord::Other);
+        assert_eq!(order_word("MY"), OrderWord::Other);
+        assert_eq!(order_word("THX"), OrderWord::Other);
+        assert_eq!(order_word("2nd"), OrderWord::Other);
+        assert_eq!(order_word("B3C"), OrderWord::Other);
+        assert_eq!(order_word("to"), OrderWord::Filler);
+        assert_eq!(order_word("A"), OrderWord::Filler);
+        assert_eq!(order_word("hello"), OrderWord::Other);
+        assert_eq!(slip_of("MVOE"), Some("MOVE"));
+        assert_eq!(slip_of("DISBNAD"), Some("DISBAND"));
+        assert_eq!(slip_of("HELLO"), None);
+    }
+}

@@ -1,0 +1,371 @@
+//! The Brothers at War text layer over random play of the demo battle,
+//! Tanner's Ford: the board for each viewer fits a mail and shows or keys
+//! every unit, never names a card of the other side's hand (B2); every
+//! legal order written canonically reads back as itself; orders written
+//! the way players write them read as the canonical ones; and no line,
+//! however garbled, makes the reader panic.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+use common::rng::XorShift;
+use orderly::games::brothers_at_war::core::state::{BrothersAtWar, Place};
+use orderly::games::brothers_at_war::scenario::model::Side;
+use orderly::games::brothers_at_war::text::codes::Codes;
+use orderly::games::brothers_at_war::text::{drawing, names};
+use orderly::games::{Game, GameOptions, GameText, Seat};
+
+fn demo() -> BrothersAtWar {
+    BrothersAtWar::new(&GameOptions::default())
+}
+
+/// Plays the demo at random, calling `at` at every decision (before the
+/// order is chosen) with the events of the last order.
+fn random_play(
+    seed: u64,
+    mut at: impl FnMut(&BrothersAtWar, &[orderly::games::brothers_at_war::core::event::Event]),
+) {
+    let mut rng = XorShift::new(seed);
+    let mut g = demo();
+    let mut last = Vec::new();
+    for _ in 0..20_000 {
+        if let Some(chance) = g.chance() {
+            let order = g
+                .chance_order(rng.below(chance.outcomes as usize) as u32)
+                .unwrap();
+            last = g.apply(&order).unwrap();
+        } else if g.pending().is_some() {
+            at(&g, &last);
+            let legal = g.legal_orders();
+            let order = legal[rng.below(legal.len())].clone();
+            last = g.apply(&order).unwrap();
+        } else {
+            at(&g, &last);
+            return;
+        }
+    }
+    panic!("seed {seed}: the game did not end");
+}
+
+/// The titles of the cards in `side`'s hand that no card the viewer may
+/// know shares (his hand, the discards).
+fn secret_titles(g: &BrothersAtWar, side: Side) -> Vec<String> {
+    let s = &g.battle.scenario;
+    let known: Vec<String> = g.now.hands[side.other().index()]
+        .iter()
+        .chain(&g.now.discard)
+        .filter_map(|&n| names::card(s, n).map(|c| c.name.clone()))
+        .collect();
+    g.now.hands[side.index()]
+        .iter()
+        .filter_map(|&n| names::card(s, n).map(|c| c.name.clone()))
+        .filter(|t| !known.contains(t))
+        .collect()
+}
+
+#[test]
+fn every_board_fits_a_mail_keys_every_unit_drawn_and_hides_the_other_hand() {
+    for seed in 0..3 {
+        let mut boards = 0;
+        random_play(seed, |g, last| {
+            let codes = Codes::of(g);
+            for seat in Seat::BOTH {
+                let board = g.draw_board(seat, last);
+                boards += 1;
+                assert!(drawing::fits(&board), "seed {seed}: too wide:\n{board}");
+                let window = drawing::window(g, last);
+                for u in g.unit_ids() {
+                    let Place::Map(hex) = g.unit(u).place else {
+                        continue;
+                    };
+                    if !window.contains(hex) {
+                        continue;
+                    }
+                    let key = format!("  {} {} ", codes.text(g, u), g.unit_name(u));
+                    assert!(
+                        board.contains(&key),
+                        "seed {seed}: {key:?} not keyed:\n{board}"
+                    );
+                    assert!(board.contains(&hex.to_string()), "{board}");
+                }
+                let own = Side::of(seat);
+                for title in secret_titles(g, own.other()) {
+                    assert!(
+                        !board.contains(&title),
+                        "seed {seed}: {title} of the other hand shown:\n{board}"
+                    );
+                    assert!(!g.choices(seat).contains(&title), "seed {seed}: {title}");
+                }
+                for &n in &g.now.hands[own.index()] {
+                    let title = names::card_title(&g.battle.scenario, n);
+                    assert!(
+                        board.contains(&title),
+                        "own card {title} not shown:\n{board}"
+                    );
+                }
+                let choices = g.choices(seat);
+                assert!(drawing::fits(&choices), "{choices}");
+            }
+        });
+        assert!(boards > 50, "seed {seed}: only {boards} boards");
+    }
+}
+
+#[test]
+fn the_whole_map_is_drawn_in_strips_that_fit() {
+    let g = demo();
+    let whole = drawing::draw_whole(&g);
+    assert!(drawing::fits(&whole), "{whole}");
+    let codes = Codes::of(&g);
+    for u in g.unit_ids() {
+        if g.hex_of(u).is_some() {
+            assert!(whole.contains(&codes.text(&g, u)), "{}", g.unit_name(u));
+        }
+    }
+}
+
+#[test]
+fn unit_codes_are_distinct_and_never_terrain() {
+    let g = demo();
+    let codes = Codes::of(&g);
+    let mut seen = std::collections::BTreeSet::new();
+    let legend: Vec<char> = g
+        .battle
+        .scenario
+        .map
+        .legend
+        .keys()
+        .flat_map(|k| k.chars())
+        .collect();
+    for u in g.unit_ids() {
+        let code = codes.unit(&g, u);
+        assert!(seen.insert(code), "{code:?} twice");
+        assert!(!legend.contains(&code[0]), "{code:?} reads as terrain");
+        let union = g.side_of(u) == Side::Union;
+        assert_eq!(code[0].is_ascii_uppercase(), union, "{code:?}");
+    }
+}
+
+#[test]
+fn every_legal_order_reads_back_as_itself() {
+    for seed in 0..3 {
+        random_play(seed, |g, _| {
+            for o in g.legal_orders() {
+                let text = o.to_string();
+                assert_eq!(g.read_order(&text).as_ref(), Ok(&o), "seed {seed}: {text}");
+                let lower = text.to_ascii_lowercase();
+                assert_eq!(
+                    g.read_order(&lower).as_ref(),
+                    Ok(&o),
+                    "seed {seed}: {lower}"
+                );
+            }
+        });
+    }
+}
+
+/// The demo at the first Union activation of a unit that may move.
+fn union_to_act() -> BrothersAtWar {
+    let mut rng = XorShift::new(7);
+    let mut g = demo();
+    for _ in 0..5000 {
+        if let Some(chance) = g.chance() {
+            let o = g
+                .chance_order(rng.below(chance.outcomes as usize) as u32)
+                .unwrap();
+            g.apply(&o).unwrap();
+            continue;
+        }
+        let legal = g.legal_orders();
+        if g.pending().is_some_and(|p| p.seat == Seat::North)
+            && legal.iter().any(|o| o.to_string().starts_with("10M MOVE"))
+        {
+            return g;
+        }
+        // Everything else passes or ends as soon as it can.
+        let pick = legal
+            .iter()
+            .find(|o| matches!(o.to_string().as_str(), "READY" | "COMMANDER STAY" | "END"))
+            .or_else(|| legal.iter().find(|o| o.to_string().starts_with("PASS")))
+            .unwrap_or(&legal[0])
+            .clone();
+        g.apply(&pick).unwrap();
+    }
+    panic!("the Union never moved 10M");
+}
+
+#[test]
+fn orders_written_as_players_write_them_read_as_the_canonical_ones() {
+    let g = union_to_act();
+    let step = g
+        .legal_orders()
+        .into_iter()
+        .map(|o| o.to_string())
+        .find(|o| o.starts_with("10M MOVE"))
+        .unwrap();
+    let to = step.rsplit(' ').next().unwrap().to_string();
+    for written in [
+        format!("10m move {to}"),
+        format!("10M moves to {to}."),
+        format!("move 10M to {to}"),
+        format!("the 10th Millbrook moves to {to}"),
+        format!("10th Millbrook Infantry, {to}"),
+        format!("10M {to}"),
+    ] {
+        let order = g
+            .read_order(&written)
+            .unwrap_or_else(|r| panic!("{written}: {r}"));
+        assert_eq!(order.to_string(), step, "{written}");
+    }
+    // Standing instructions read in their canonical form, any case.
+    let instruction = g.read_order("pointblank ward never").unwrap();
+    assert_eq!(instruction.to_string(), "POINTBLANK ward NEVER");
+    // A refusal cites its rule and offers the unit's own legal orders.
+    let refused = g.read_order("10M move 0101").unwrap_err();
+    assert!(refused.rule.is_some(), "{refused}");
+    assert!(
+        refused.suggestions.iter().any(|s| s.starts_with("10M ")),
+        "{refused}"
+    );
+    // Prose and chance orders are no orders of a player.
+    assert!(g
+        .read_order("thanks for the game")
+        .unwrap_err()
+        .is_unreadable());
+    assert!(g.read_order("CARD 3").unwrap_err().is_unreadable());
+    // The choices name the unit with its movement points and costs.
+    let choices = g.choices(Seat::North);
+    assert!(choices.contains("10M can: MOVE ("), "{choices}");
+    assert!(choices.contains("MP left"), "{choices}");
+    let theirs = g.choices(Seat::South);
+    assert!(!theirs.contains("10M"), "{theirs}");
+    let help = g.choices_from("10M").unwrap();
+    assert!(help.contains(&to), "{help}");
+    assert!(g.choices_from("0101").is_err());
+}
+
+#[test]
+fn place_names_stand_for_their_hexes() {
+    let g = demo();
+    let ford = g.battle.map.place_hex("Tanner's Ford").unwrap();
+    // The game waits for the deal: the order is read, then refused by
+    // the rules, naming the hex the place stands for.
+    let text = orderly::games::brothers_at_war::text::reader::canonical(
+        &g,
+        "commander to Tanner\u{2019}s Ford",
+    )
+    .unwrap();
+    assert_eq!(text, format!("COMMANDER {ford}"));
+}
+
+#[test]
+fn no_line_makes_the_reader_panic() {
+    let mut rng = XorShift::new(17);
+    let g = union_to_act();
+    let pieces = [
+        "10M",
+        "move",
+        "MOVE",
+        "fire",
+        "at",
+        "the",
+        "0713",
+        "1005-1006",
+        "Tanner's",
+        "Ford",
+        "2nd",
+        "Bexley",
+        "DEPLOY",
+        "WSK",
+        "mounted",
+        "PASS",
+        "DISCARD",
+        "NEW",
+        "99999",
+        "17",
+        "COMMANDER",
+        "STAY",
+        "-",
+        ",",
+        "ÿ",
+        "\u{2019}",
+        "OPFIRE",
+        "ward",
+        "ALWAYS",
+        "",
+        "9999",
+        "0000",
+        "BTY-A",
+        "hale",
+        "Hale's",
+        "Brigade",
+        "COMMIT",
+        "ROLL",
+        "x",
+    ];
+    for _ in 0..3000 {
+        let n = rng.below(8);
+        let line: Vec<&str> = (0..n).map(|_| pieces[rng.below(pieces.len())]).collect();
+        let line = line.join(if rng.chance(50) { " " } else { "" });
+        let _ = g.read_order(&line);
+        let len = rng.below(60);
+        let bytes = rng.bytes(len);
+        let _ = g.read_order(&String::from_utf8_lossy(&bytes));
+    }
+    let long = "10M MOVE 1005 ".repeat(100);
+    assert!(g.read_order(&long).is_err());
+}
+
+#[test]
+fn fire_is_written_at_a_hex_or_on_an_enemy_unit_and_offered_with_its_dice() {
+    let mut seen = 0;
+    for seed in 0..6 {
+        random_play(seed, |g, _| {
+            let Some(p) = g.pending() else { return };
+            for o in g.legal_orders() {
+                let text = o.to_string();
+                let Some((units, hex)) = text.split_once(" FIRE ") else {
+                    continue;
+                };
+                if units.contains(' ') {
+                    continue;
+                }
+                let at: orderly::games::brothers_at_war::core::Hex = hex.parse().unwrap();
+                let enemy = g
+                    .units_at(at)
+                    .into_iter()
+                    .find(|&u| g.side_of(u) != Side::of(p.seat))
+                    .unwrap();
+                let name = &g.battle.scenario.units[enemy.index()].name;
+                let short: Vec<&str> = name.split_whitespace().take(2).collect();
+                for written in [
+                    format!("{units} fires at {hex}"),
+                    format!(
+                        "{} fire on the {}",
+                        units.to_ascii_lowercase(),
+                        short.join(" ")
+                    ),
+                    format!("{units} fire at {}", g.unit_name(enemy)),
+                ] {
+                    assert_eq!(
+                        g.read_order(&written).map(|o| o.to_string()),
+                        Ok(text.clone()),
+                        "seed {seed}: {written}"
+                    );
+                }
+                let choices = g
+                    .choices(p.seat)
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                assert!(
+                    choices.contains(&format!("FIRE {hex} (2 MP, "))
+                        && choices.contains(" dice at "),
+                    "{choices}"
+                );
+                seen += 1;
+            }
+        });
+    }
+    assert!(seen > 0, "random play never offered a fire");
+}
