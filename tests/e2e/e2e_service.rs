@@ -14,6 +14,7 @@ use common::mailstack::MailStack;
 use common::player::attack_preferring;
 use common::rng::XorShift;
 use orderly::config::Config;
+use orderly::games::brothers_at_war::BrothersAtWar;
 use orderly::games::civil_war_1863::{self, CivilWar1863};
 use orderly::games::squares::{Napoleonic, Squares};
 use orderly::games::{Game, GameOptions, GameResult, GameText, Seat};
@@ -587,6 +588,101 @@ fn a_civil_war_1863_game_through_the_real_servers() {
         "{record}"
     );
     assert!(record.contains("[Revealed \""), "{record}");
+    let (report, ok) = orderly::record::verify_report(&record);
+    assert!(ok, "{report}\n{record}");
+}
+
+/// The lines of one Brothers at War mail for the seat `model` waits for:
+/// random listed orders of that seat, up to eight, stopping where the other
+/// seat must decide or a draw of chance is due (its outcome is the fair
+/// draw's, not this simulation's).
+fn brothers_at_war_mail(model: &BrothersAtWar, rng: &mut XorShift) -> Vec<String> {
+    let seat = model.pending().expect("a seat to act").seat;
+    let mut sim = model.clone();
+    let mut lines = Vec::new();
+    while lines.len() < 8 {
+        match sim.pending() {
+            Some(p) if p.seat == seat && sim.chance().is_none() => {}
+            _ => break,
+        }
+        let legal = sim.legal_orders();
+        if legal.is_empty() {
+            break;
+        }
+        let order = legal[rng.below(legal.len())].clone();
+        sim.apply(&order).expect("a listed order applies");
+        lines.push(order.to_string());
+    }
+    lines
+}
+
+fn stored_brothers_at_war(service: &mut Service, domain: &str) -> BrothersAtWar {
+    let shown = orderly::service::admin::show(service.store(), 1, domain).unwrap();
+    let position = shown
+        .lines()
+        .find_map(|l| l.strip_prefix("position "))
+        .unwrap_or_else(|| panic!("no position in {shown}"));
+    BrothersAtWar::from_position(position).unwrap()
+}
+
+/// Mails a whole game of the demo battle may take through the servers.
+const BAW_MAILS: usize = 400;
+
+#[test]
+fn tanners_ford_played_to_the_end_through_the_real_servers() {
+    let Some(stack) = MailStack::start() else {
+        return;
+    };
+    let (mut service, mut players) = started::<BrothersAtWar>(&stack);
+    let domain = stack.domain.clone();
+    let invitation = bodies(&stack, "bob")
+        .into_iter()
+        .map(|b| flat(&b))
+        .find(|b| b.contains("ACCEPT"))
+        .expect("the invitation in bob's mailbox");
+    assert!(
+        invitation.contains("The battle: scenario tanners-ford."),
+        "{invitation}"
+    );
+    let mut rng = XorShift::from_state(0x1862_0917_E2E0_0001);
+    let mut mails = 0;
+    loop {
+        let model = stored_brothers_at_war(&mut service, &domain);
+        if model.outcome().is_some() {
+            break;
+        }
+        assert!(
+            mails < BAW_MAILS,
+            "the battle did not end in {BAW_MAILS} mails"
+        );
+        let seat = model.pending().expect("the service makes every draw").seat;
+        let lines = brothers_at_war_mail(&model, &mut rng);
+        let user = match seat {
+            Seat::North => "ann",
+            Seat::South => "bob",
+        };
+        let before = entries(&mut service, 1);
+        players.send(
+            &format!("{user}@{domain}"),
+            &seat_address(&stack, 1, seat),
+            &format!("Hello,\n\n{}\n\nBest regards,\n{user}", lines.join("\n")),
+        );
+        poll_until(&mut service, &format!("mail {mails}: {lines:?}"), |s| {
+            entries(s, 1) >= before + lines.len()
+        });
+        mails += 1;
+    }
+    eprintln!("Tanner's Ford: {mails} mails to the end");
+    poll_until(&mut service, "the last mails", |_| {
+        ["ann", "bob"].iter().all(|u| {
+            bodies(&stack, u)
+                .iter()
+                .any(|b| flat(b).contains("The seed of this game's tosses was"))
+        })
+    });
+    let record = orderly::service::admin::export(service.store(), 1, false, &domain).unwrap();
+    assert!(record.contains("[Game \"brothersatwar\"]"), "{record}");
+    assert!(record.contains("[Scenario \"tanners-ford\"]"), "{record}");
     let (report, ok) = orderly::record::verify_report(&record);
     assert!(ok, "{report}\n{record}");
 }

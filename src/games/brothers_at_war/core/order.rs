@@ -192,7 +192,9 @@ impl fmt::Display for Order {
             Order::Pass(None) => f.write_str("PASS"),
             Order::Pass(Some(PassDiscard::Card(n))) => write!(f, "PASS DISCARD {n}"),
             Order::Pass(Some(PassDiscard::New)) => f.write_str("PASS DISCARD NEW"),
-            Order::End => f.write_str("END"),
+            // Not `END` alone: a line of `END` alone ends a mail at intake,
+            // and every canonical order must be mailable as written.
+            Order::End => f.write_str("END UNITS"),
             Order::Commander(Some(h)) => write!(f, "COMMANDER {h}"),
             Order::Commander(None) => f.write_str("COMMANDER STAY"),
             Order::Retreat(path) => {
@@ -281,7 +283,10 @@ impl FromStr for Order {
                     _ => return Err(ParseError::new("write FIRST USA or FIRST CSA")),
                 }
             }
-            "END" => only(&words, 1, "END").map(|_| Order::End)?,
+            "END" => match rest {
+                [] | ["UNITS"] => Order::End,
+                _ => return Err(ParseError::new("write END UNITS")),
+            },
             "KEEP" => only(&words, 1, "KEEP").map(|_| Order::Keep)?,
             "READY" => only(&words, 1, "READY").map(|_| Order::Ready)?,
             "COMMANDER" => {
@@ -447,7 +452,7 @@ mod tests {
             "19IN EXIT",
             "FIRST USA",
             "FIRST CSA",
-            "END",
+            "END UNITS",
             "COMMANDER 0712",
             "COMMANDER STAY",
             "RETREAT 0812 0911",

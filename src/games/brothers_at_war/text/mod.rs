@@ -36,9 +36,9 @@ impl GameText for BrothersAtWar {
     // A whole activation goes in one mail (B9): a mail that ends with the
     // brigade's units still to act ends them (END: on to the commander),
     // unless its last line is MORE. A line that is END alone ends a mail
-    // at intake, so END is written `END UNITS` inside one.
+    // at intake, so END is written `END UNITS` (its canonical form).
     const MAIL_TURN: Option<MailTurn> = Some(MailTurn {
-        close: "END",
+        close: "END UNITS",
         keep_open: "MORE",
     });
 

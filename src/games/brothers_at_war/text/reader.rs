@@ -389,7 +389,11 @@ pub fn canonical(game: &BrothersAtWar, line: &str) -> Result<String, Rejection> 
             ["PASS", "DISCARD"] => format!("PASS DISCARD {}", number("the card to discard")?),
             _ => return Err(unreadable(line, "write PASS, or PASS DISCARD card|NEW")),
         },
-        "END" | "READY" | "KEEP" => {
+        "END" => {
+            one(verb)?;
+            "END UNITS".to_string()
+        }
+        "READY" | "KEEP" => {
             one(verb)?;
             verb.to_string()
         }
