@@ -176,7 +176,7 @@ pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
                 });
                 return Ok(out);
             }
-            out.push(Op::Order("END".to_string()));
+            out.push(Op::Order("END UNITS".to_string()));
             out.push(Op::Order(format!("COMMANDER {to}")));
         }
         Action::Fire => {
