@@ -1,0 +1,281 @@
+//! A rule case's step worded as what the engine is told: orders as players write them,
+//! and the chance and automatic steps the service or the engine itself makes (a marker
+//! drawn, dice for the checks waiting, the clean up step). A step that cannot be worded
+//! yet says why and which part of the engine it waits for.
+
+use orderly::games::brothers_at_war::core::state::CheckKind;
+
+use crate::format::{self as f, Action, Case};
+use crate::setup;
+
+/// One thing the engine is told.
+#[derive(Debug)]
+pub enum Op {
+    /// An order as players write it.
+    Order(String),
+    /// An order whose reaction fire waits for the next step's dice (6.12).
+    Keep(String),
+    /// The step's dice rolled for whatever the engine waits for.
+    Roll,
+    /// Nothing the engine can be told: why.
+    Nothing(String),
+    /// This brigade's commander displaced to this hex, as the engine does by itself
+    /// (4.12, B47).
+    Displaced(String, String),
+    /// The opportunity attack the engine opened on the last step, rolled with this
+    /// step's dice (6.12).
+    Reaction,
+    /// The marker of this name drawn from the cup (2.21); none: the active brigade's,
+    /// when the game stands at the selection step (a case opening with its recovery).
+    Draw(Option<String>),
+    /// The step's dice rolled for the check of this kind waiting for its units or
+    /// brigade (3.211, 4.31, 2.33).
+    Check(CheckKind),
+    /// The clean up step (2.32), which the engine runs by itself: no order.
+    CleanUp,
+    /// The free activation of this brigade (2.321), which the engine places by itself
+    /// during the preparation phase: the step only looks for it.
+    Free(String),
+}
+
+/// The unit a reaction step names first, and the instruction scope it answers to: its
+/// brigade, or its side for a remnant (B5).
+fn reactor<'a>(case: &'a Case, step: &f::Step) -> Result<(&'a f::Unit, String), String> {
+    let unit = step
+        .units
+        .first()
+        .and_then(|u| case.units.iter().find(|c| &c.id == u))
+        .ok_or("a reaction by no unit of the case")?;
+    let scope = unit.brigade.clone().unwrap_or_else(|| match unit.side {
+        f::Side::North => "USA".to_string(),
+        f::Side::South => "CSA".to_string(),
+    });
+    Ok((unit, scope))
+}
+
+/// Whether a step is a point blank fire made as the mover leaves (6.15), rather than a
+/// skirmisher's answer to a unit entering next to it (6.151).
+fn before_leaving(case: &Case, step: &f::Step) -> bool {
+    step.action == Action::PointBlankFire
+        && reactor(case, step).is_ok_and(|(u, _)| u.kind != f::Kind::Skirmisher)
+}
+
+/// The operations of one step, or why it cannot be worded yet.
+pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
+    let step = &case.steps[index];
+    let units = step.units.join(" ");
+    let pending = |why: &str| Err(why.to_string());
+    let mut out = Vec::new();
+    let reaction = case.steps.get(index + 1).filter(|next| {
+        next.action == Action::OpportunityFire
+            || (next.action == Action::PointBlankFire && !before_leaving(case, next))
+    });
+    let path = &step.path[..];
+    match step.action {
+        // A move answered by opportunity fire (6.12) or a skirmisher's point blank fire
+        // (6.151): the reacting brigade's standing instruction allows it only for the
+        // last hex entered, the one the case's reaction targets, and the attack's dice
+        // are the reaction step's.
+        Action::Move if reaction.is_some() && !path.is_empty() => {
+            let next = reaction.ok_or("no reaction")?;
+            let (_, scope) = reactor(case, next)?;
+            let word = match next.action {
+                Action::OpportunityFire => "OPFIRE",
+                _ => "POINTBLANK",
+            };
+            let (last, before) = path.split_last().ok_or("an empty path")?;
+            if !before.is_empty() {
+                out.push(Op::Order(format!("{units} MOVE {}", before.join(" "))));
+            }
+            out.push(Op::Order(format!("{word} {scope} ALWAYS")));
+            out.push(Op::Keep(format!("{units} MOVE {last}")));
+            out.push(Op::Keep(format!("{word} {scope} NEVER")));
+            if step.choice.is_some() {
+                return pending("harness: a move choice before a reaction is not worded yet");
+            }
+        }
+        // Point blank fire at a unit leaving (6.15): the reacting brigade's instruction
+        // allows it for the next step's first hex. The engine fires before the unit
+        // leaves and sets the move aside (B9), so the next step makes it again.
+        Action::PointBlankFire if before_leaving(case, step) => {
+            let next = case
+                .steps
+                .get(index + 1)
+                .filter(|n| n.action == Action::Move && !n.path.is_empty())
+                .ok_or("harness: point blank fire before no move")?;
+            let (_, scope) = reactor(case, step)?;
+            out.push(Op::Keep(format!("POINTBLANK {scope} ALWAYS")));
+            out.extend(defender(case, step)?);
+            out.push(Op::Keep(format!(
+                "{} MOVE {}",
+                next.units.join(" "),
+                next.path[0]
+            )));
+            out.push(Op::Reaction);
+            out.push(Op::Keep(format!("POINTBLANK {scope} NEVER")));
+        }
+        Action::OpportunityFire | Action::PointBlankFire => {
+            out.extend(defender(case, step)?);
+            out.push(Op::Reaction);
+        }
+        Action::Move => {
+            if !path.is_empty() {
+                out.push(Op::Order(format!("{units} MOVE {}", path.join(" "))));
+            }
+            match step.choice.as_deref() {
+                Some("end") => out.push(Op::Order(format!("{units} DONE"))),
+                Some("exit_map") => out.push(Op::Order(format!("{units} EXIT"))),
+                Some(other) => return Err(format!("harness: move choice {other} not worded")),
+                None => {}
+            }
+        }
+        Action::ChangeFormation => out.push(Op::Order(format!("{units} FORM"))),
+        Action::HoldFire => out.push(Op::Order(format!("{units} HOLD"))),
+        Action::EndActivation => out.push(Op::Order(format!("{units} DONE"))),
+        Action::DeploySkirmisher => {
+            let sk = step
+                .skirmisher
+                .as_deref()
+                .ok_or("a deploy without skirmisher")?;
+            if step.choice.as_deref() == Some("independent") {
+                return pending(
+                    "engine: no order places an independent skirmisher away from its parent (9.19 b)",
+                );
+            }
+            let mounted = step.formation == Some(f::Formation::Mounted);
+            let m = if mounted { " MOUNTED" } else { "" };
+            out.push(Op::Order(format!("{units} DEPLOY {sk}{m}")));
+        }
+        Action::DisbandSkirmisher => {
+            let sk = step
+                .skirmisher
+                .as_deref()
+                .or(step.units.first().map(|s| s.as_str()));
+            out.push(Op::Order(format!(
+                "{} DISBAND",
+                sk.ok_or("a disband without skirmisher")?
+            )));
+        }
+        // A pass draws a card (3.221); past the hand size the player discards one, the
+        // new one here: the cases count cards, whichever they are.
+        Action::Pass => out.push(Op::Order("PASS DISCARD NEW".to_string())),
+        Action::MoveCommander => {
+            let to = step
+                .target
+                .as_deref()
+                .ok_or("a commander move without target")?;
+            // Another brigade's commander moves only when displaced, which the engine
+            // does itself (4.12, B47): the step looks for it.
+            if step.brigade.is_some() && step.brigade != setup::active(case) {
+                let brigade = step.brigade.clone().unwrap_or_default();
+                out.push(match step.expect.result {
+                    f::Outcome::Refused => {
+                        Op::Nothing("no order moves another brigade's commander".to_string())
+                    }
+                    f::Outcome::Accepted => Op::Displaced(brigade, to.to_string()),
+                });
+                return Ok(out);
+            }
+            out.push(Op::Order("END UNITS".to_string()));
+            out.push(Op::Order(format!("COMMANDER {to}")));
+        }
+        Action::Fire => {
+            let at = step
+                .target
+                .as_deref()
+                .ok_or("engine: no order fires at an off-board battery (9.43)")?;
+            out.extend(defender(case, step)?);
+            out.push(Op::Order(format!("{units} FIRE {at}")));
+        }
+        Action::Assault => {
+            // The defender's retreat before the assault is its EVADE instruction (7.3, B5):
+            // a long one past two hexes (6.72).
+            let side = match case.units.iter().find(|u| step.units.contains(&u.id)) {
+                Some(u) if u.side == f::Side::North => "CSA",
+                _ => "USA",
+            };
+            let evade = match (step.choice.as_deref(), step.retreat.len()) {
+                (Some("retreat_before"), 0..=2) => "ALWAYS",
+                (Some("retreat_before"), _) => "ALWAYS LONG",
+                _ => "NEVER",
+            };
+            out.push(Op::Keep(format!("EVADE {side} {evade}")));
+            out.extend(defender(case, step)?);
+            // The step into the enemy hex spends its points before the dice (5.23): they
+            // are read between the move and the roll.
+            out.push(Op::Keep(format!("{units} MOVE {}", step.path.join(" "))));
+            out.push(Op::Roll);
+        }
+        Action::Retreat => out.push(Op::Order(format!("RETREAT {}", step.path.join(" ")))),
+        Action::SpendReserve => out.push(Op::Order("SPEND RESERVE".to_string())),
+        Action::EliminateSkirmisher => {
+            return pending(
+                "engine: no order gives up a skirmisher for a reserve (8.133); only B104 does it, when one is needed",
+            )
+        }
+        Action::PlayCard => {
+            return pending("engine: playing battle cards is not playable yet (11.0)")
+        }
+        Action::DrawMarker => match step.choice.as_deref() {
+            Some("free") => out.push(Op::Free(
+                step.brigade.clone().ok_or("a free draw without brigade")?,
+            )),
+            Some(marker) => out.push(Op::Draw(Some(marker.to_string()))),
+            None => return Err("a draw without the marker drawn".to_string()),
+        },
+        Action::Recover => {
+            out.push(Op::Draw(None));
+        }
+        Action::RallyCheck if step.choice.as_deref() == Some("keep_disrupted") => {
+            return pending(
+                "engine: no RALLYFAIL STAY instruction yet (3.211, B43: it always finishes)",
+            )
+        }
+        Action::RallyCheck => out.extend([Op::Draw(None), Op::Check(CheckKind::Rally)]),
+        Action::CommandCheck => out.extend([Op::Draw(None), Op::Check(CheckKind::Command)]),
+        Action::FateCheck if step.choice.as_deref() == Some("disrupt_and_move") => {
+            return pending("engine: no FATE instruction but RECOVER yet (2.33 b)")
+        }
+        // The engine places the remnant itself (B110); a case refusing the hex it names
+        // cannot be ordered.
+        Action::FateCheck if step.target.is_some() && step.expect.rule.is_some() => {
+            return pending("engine: no order names the remnant's hex (2.33, B110: PATHS ASK)")
+        }
+        Action::FateCheck => out.push(Op::Check(CheckKind::Fate)),
+        Action::CleanUp => out.push(Op::CleanUp),
+        Action::DiscardAndDraw => out.push(Op::Roll),
+    }
+    Ok(out)
+}
+
+/// The defender's choices of a fire step, as the standing instructions the engine answers
+/// them by (B5): retreat along the case's path (6.7; a long one past two hexes, 6.72) and
+/// spend the reserves it names (8.11). The engine chooses retreat paths and spends
+/// reserves itself (B92), so a case refusing the defender's choice cannot be ordered.
+fn defender(case: &Case, step: &f::Step) -> Result<Vec<Op>, String> {
+    if step.expect.result == f::Outcome::Refused
+        && (!step.retreat.is_empty() || step.reserves.is_some())
+    {
+        return Err(
+            "engine: no order names a retreat path or a reserve spent (6.7, 8.11: PATHS and RESERVES ASK)"
+                .to_string(),
+        );
+    }
+    let side = match case.units.iter().find(|u| step.units.contains(&u.id)) {
+        Some(u) if u.side == f::Side::North => "CSA",
+        _ => "USA",
+    };
+    let retreat = match step.retreat.len() {
+        0 => "NEVER",
+        1 | 2 => "ALWAYS",
+        _ => "ALWAYS LONG",
+    };
+    let reserves = match step.reserves {
+        Some(n) if n > 0 => "SPEND",
+        _ => "KEEP",
+    };
+    Ok(vec![
+        Op::Keep(format!("RETREAT {side} {retreat}")),
+        Op::Keep(format!("RESERVES {side} {reserves}")),
+    ])
+}
