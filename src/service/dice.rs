@@ -330,21 +330,22 @@ mod tests {
         flat[at..].trim_start().chars().take(64).collect()
     }
 
-    /// Plays a whole coin race by mail; returns the site and the final
-    /// record as exported.
     /// A CoinRace game of Ann's accepted by Bob: the site and Ann's seat
     /// address, her turn to toss.
     fn accepted(name: &str) -> (Site, String) {
+        let (site, ann_addr, _, _) = accepted_with(name, "NEW COINRACE VS bob@example.org");
+        (site, ann_addr)
+    }
+
+    /// A game Ann proposes with the line `new` and Bob accepts: the site,
+    /// Ann's and Bob's seat addresses and the invitation Bob read.
+    fn accepted_with(name: &str, new: &str) -> (Site, String, String, String) {
         let mut site = Site::new(name);
-        let (outs, _) = site.mail(
-            ANN,
-            "orderly@example.org",
-            "NEW COINRACE VS bob@example.org",
-        );
-        let (bob_addr, _) = to(&outs, BOB);
+        let (outs, _) = site.mail(ANN, "orderly@example.org", new);
+        let (bob_addr, invitation) = to(&outs, BOB);
         let (outs, _) = site.mail(BOB, &bob_addr, "ACCEPT");
         let (ann_addr, _) = to(&outs, ANN);
-        (site, ann_addr)
+        (site, ann_addr, bob_addr, invitation)
     }
 
     fn play_a_coin_race(name: &str) -> (Site, String) {
@@ -404,22 +405,27 @@ mod tests {
         (site, record)
     }
 
-    #[test]
-    fn a_battle_is_chosen_by_scenario_and_kept_in_the_record() {
-        let mut site = Site::new("scenario");
-        let (outs, _) = site.mail(
-            ANN,
-            "orderly@example.org",
-            "NEW COINRACE VS bob@example.org SCENARIO First-To-5",
-        );
-        let (bob_addr, invitation) = to(&outs, BOB);
+    /// A coin race proposed with `new` and accepted is played on the
+    /// scenario `id`: the invitation and the record name it. Returns the
+    /// record.
+    fn played_on(name: &str, new: &str, id: &str) -> String {
+        let (mut site, _, _, invitation) = accepted_with(name, new);
         assert!(
-            invitation.contains("The battle: scenario first-to-5."),
+            invitation.contains(&format!("The battle: scenario {id}.")),
             "{invitation}"
         );
-        site.mail(BOB, &bob_addr, "ACCEPT");
         let record = site.export(1);
-        assert!(record.contains("[Scenario \"first-to-5\"]"), "{record}");
+        assert!(record.contains(&format!("[Scenario \"{id}\"]")), "{record}");
+        record
+    }
+
+    #[test]
+    fn a_battle_is_chosen_by_scenario_and_kept_in_the_record() {
+        let record = played_on(
+            "scenario",
+            "NEW COINRACE VS bob@example.org SCENARIO First-To-5",
+            "first-to-5",
+        );
         // The record alone rebuilds the game on its battle.
         let replayed = crate::record::replay(&Record::read(&record).unwrap()).unwrap();
         assert!(
@@ -431,19 +437,11 @@ mod tests {
 
     #[test]
     fn without_scenario_a_game_with_several_is_played_on_its_first() {
-        let mut site = Site::new("default-scenario");
-        let (outs, _) = site.mail(
-            ANN,
-            "orderly@example.org",
+        played_on(
+            "default-scenario",
             "NEW COINRACE VS bob@example.org",
+            "first-to-3",
         );
-        let (bob_addr, invitation) = to(&outs, BOB);
-        assert!(
-            invitation.contains("The battle: scenario first-to-3."),
-            "{invitation}"
-        );
-        site.mail(BOB, &bob_addr, "ACCEPT");
-        assert!(site.export(1).contains("[Scenario \"first-to-3\"]"));
     }
 
     #[test]
@@ -478,15 +476,8 @@ mod tests {
 
     #[test]
     fn a_private_draw_is_the_drawers_alone_until_the_end() {
-        let mut site = Site::new("private");
-        let (outs, _) = site.mail(
-            ANN,
-            "orderly@example.org",
-            "NEW COINRACE VS bob@example.org SCENARIO secret",
-        );
-        let (bob_addr, _) = to(&outs, BOB);
-        let (outs, _) = site.mail(BOB, &bob_addr, "ACCEPT");
-        let (ann_addr, _) = to(&outs, ANN);
+        let (mut site, ann_addr, bob_addr, _) =
+            accepted_with("private", "NEW COINRACE VS bob@example.org SCENARIO secret");
         let flat = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
         let shows_a_toss = |t: &str| t.contains("HEADS") || t.contains("TAILS");
         let mut seats = [(ANN, ann_addr), (BOB, bob_addr)];
