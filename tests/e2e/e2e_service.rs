@@ -474,13 +474,14 @@ fn civil_war_mail(model: &CivilWar1863, rng: &mut XorShift) -> (Vec<String>, boo
     (lines, attacked)
 }
 
-fn stored_civil_war(service: &mut Service, domain: &str) -> CivilWar1863 {
+/// The position of game 1 as the service stores it, read as a `G`.
+fn stored<G: Game>(service: &mut Service, domain: &str) -> G {
     let shown = orderly::service::admin::show(service.store(), 1, domain).unwrap();
     let position = shown
         .lines()
         .find_map(|l| l.strip_prefix("position "))
         .unwrap_or_else(|| panic!("no position in {shown}"));
-    CivilWar1863::from_position(position).unwrap()
+    G::from_position(position).unwrap()
 }
 
 fn flat(text: &str) -> String {
@@ -521,7 +522,7 @@ fn a_civil_war_1863_game_through_the_real_servers() {
     let mut longest = 0;
     let mut sent: Vec<(&str, String)> = Vec::new();
     while mails < 60 && !(attacks > 0 && closed >= 6) {
-        let model = stored_civil_war(&mut service, &domain);
+        let model = stored::<CivilWar1863>(&mut service, &domain);
         if model.outcome().is_some() {
             break;
         }
@@ -542,7 +543,7 @@ fn a_civil_war_1863_game_through_the_real_servers() {
         poll_until(&mut service, &format!("mail {mails}: {lines:?}"), |s| {
             entries(s, 1) >= before + lines.len()
         });
-        let after = stored_civil_war(&mut service, &domain);
+        let after = stored::<CivilWar1863>(&mut service, &domain);
         if after
             .pending()
             .is_some_and(|p| p.seat != seat && p.phase.is_turn())
@@ -564,7 +565,10 @@ fn a_civil_war_1863_game_through_the_real_servers() {
                 .any(|b| b.contains(&format!("Taken: {line}")))
         })
     });
-    if stored_civil_war(&mut service, &domain).outcome().is_none() {
+    if stored::<CivilWar1863>(&mut service, &domain)
+        .outcome()
+        .is_none()
+    {
         players.send(
             &format!("ann@{domain}"),
             &seat_address(&stack, 1, Seat::North),
@@ -616,15 +620,6 @@ fn brothers_at_war_mail(model: &BrothersAtWar, rng: &mut XorShift) -> Vec<String
     lines
 }
 
-fn stored_brothers_at_war(service: &mut Service, domain: &str) -> BrothersAtWar {
-    let shown = orderly::service::admin::show(service.store(), 1, domain).unwrap();
-    let position = shown
-        .lines()
-        .find_map(|l| l.strip_prefix("position "))
-        .unwrap_or_else(|| panic!("no position in {shown}"));
-    BrothersAtWar::from_position(position).unwrap()
-}
-
 /// Mails a whole game of the demo battle may take through the servers.
 const BAW_MAILS: usize = 400;
 
@@ -647,7 +642,7 @@ fn tanners_ford_played_to_the_end_through_the_real_servers() {
     let mut rng = XorShift::from_state(0x1862_0917_E2E0_0001);
     let mut mails = 0;
     loop {
-        let model = stored_brothers_at_war(&mut service, &domain);
+        let model = stored::<BrothersAtWar>(&mut service, &domain);
         if model.outcome().is_some() {
             break;
         }
