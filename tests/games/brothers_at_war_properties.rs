@@ -215,6 +215,7 @@ fn random_games_keep_every_property_and_reach_the_end() {
         "ActivationPhaseEnds",
         "BothDraw",
         "CardDrawn",
+        "CardPlayed",
         "Checked",
         "CommanderMoved",
         "Committed",
@@ -251,12 +252,26 @@ fn random_games_keep_every_property_and_reach_the_end() {
 
 #[test]
 fn random_games_of_the_demo_battle_keep_every_property_and_reach_the_end() {
-    let mut over = 0;
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let seeds = games(8);
     for seed in 0..seeds {
-        over += play(seed, demo).get("Over").copied().unwrap_or(0);
+        for (k, n) in play(seed, demo) {
+            *seen.entry(k).or_default() += n;
+        }
     }
-    assert_eq!(over, seeds as usize);
+    assert_eq!(
+        seen.get("Over"),
+        Some(&(seeds as usize)),
+        "every game ended"
+    );
+    // The demo's deck is played: cards at the player's own windows and
+    // their effects (11.0, B124, B125).
+    for kind in ["CardPlayed", "CardEffect"] {
+        assert!(
+            seen.contains_key(kind),
+            "random play of the demo never reached {kind}: {seen:?}"
+        );
+    }
 }
 
 /// The test battle with both sides' units set up within reach of each

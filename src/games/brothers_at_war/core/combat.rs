@@ -105,6 +105,11 @@ pub struct FireAttack {
     /// skirmisher's point blank fire comes first).
     #[serde(default)]
     pub opfire_after: bool,
+    /// A card's extra dice (B125 `extra-fire-dice-with-risk`): the unit
+    /// at risk, the card, how many of the last dice are the card's, and
+    /// the face at or under which each is a hit on that unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub risky: Option<(UnitId, u8, u8, u8)>,
 }
 
 /// An assault waiting for its dice (7.1, B98): the attacker's dice are

@@ -53,6 +53,41 @@ pub enum Event {
         /// The card.
         card: u8,
     },
+    /// A side played a battle card, face up (11.0, B2).
+    CardPlayed {
+        /// Who.
+        side: Side,
+        /// The card.
+        card: u8,
+        /// Its title.
+        name: String,
+        /// What it was played on, as the order named it.
+        on: Option<String>,
+    },
+    /// A card that acts when drawn was shown to both and the discard pile
+    /// went back into the deck (11.3 on 45, B129).
+    DeckReshuffled {
+        /// Who drew it.
+        side: Side,
+        /// The card.
+        card: u8,
+        /// Its title.
+        name: String,
+    },
+    /// A card's effect on units or a brigade, in words (B125).
+    CardEffect {
+        /// The card.
+        card: u8,
+        /// What it did.
+        what: String,
+    },
+    /// A commander sent off the map by a card came back (B125, B133).
+    CommanderBack {
+        /// The brigade.
+        brigade: String,
+        /// Where he stands now (none: no hex he may stand on).
+        to: Option<Hex>,
+    },
     /// A rally or command check (3.211, 4.31).
     Checked {
         /// Which check.
@@ -212,6 +247,26 @@ impl fmt::Display for Event {
             Event::BothDraw => f.write_str("both players draw a card"),
             Event::CardDrawn { side, .. } => write!(f, "{} draws a card", side.code()),
             Event::Discarded { side, card } => write!(f, "{} discards card {card}", side.code()),
+            Event::CardPlayed {
+                side,
+                card,
+                name,
+                on,
+            } => match on {
+                Some(x) => write!(f, "{} plays card {card} ({name}) on {x}", side.code()),
+                None => write!(f, "{} plays card {card} ({name})", side.code()),
+            },
+            Event::DeckReshuffled { side, card, name } => write!(
+                f,
+                "{} draws card {card} ({name}): the discards go back into the deck and {} draws again",
+                side.code(),
+                side.code()
+            ),
+            Event::CardEffect { card, what } => write!(f, "card {card}: {what}"),
+            Event::CommanderBack { brigade, to } => match to {
+                Some(h) => write!(f, "{brigade} commander returns at {h}"),
+                None => write!(f, "{brigade} commander finds no hex to return to"),
+            },
             Event::Checked {
                 kind,
                 units,
@@ -226,6 +281,8 @@ impl fmt::Display for Event {
                     CheckKind::Rally => "rally",
                     CheckKind::Command => "command",
                     CheckKind::Fate => "fate",
+                    CheckKind::Exhaustion(_) => "exhaustion",
+                    CheckKind::Regroup => "regroup",
                 },
                 if *bonus > 0 {
                     format!("+{bonus}")

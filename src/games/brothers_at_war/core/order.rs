@@ -50,8 +50,14 @@ pub enum Order {
     Retreat(Vec<Hex>),
     /// Spend a reserve to cancel a hit (8.11).
     SpendReserve,
-    /// Play the battle card of this number (11).
-    Play(u8),
+    /// Play the battle card of this number (11), on a target its effect
+    /// kind needs: a unit, a hex or a brigade, as written (B122-B125).
+    Play {
+        /// The card's number.
+        card: u8,
+        /// What it is played on, if its kind takes a target.
+        on: Option<String>,
+    },
     /// Discard the battle card of this number (2.31, 3.221).
     Discard(u8),
     /// Keep the hand as it is (no further discard).
@@ -202,7 +208,8 @@ impl fmt::Display for Order {
                 write_hexes(f, path)
             }
             Order::SpendReserve => f.write_str("SPEND RESERVE"),
-            Order::Play(n) => write!(f, "PLAY {n}"),
+            Order::Play { card, on: None } => write!(f, "PLAY {card}"),
+            Order::Play { card, on: Some(x) } => write!(f, "PLAY {card} ON {x}"),
             Order::Discard(n) => write!(f, "DISCARD {n}"),
             Order::Keep => f.write_str("KEEP"),
             Order::OpFire { brigade, rule } => write!(f, "OPFIRE {brigade} {rule}"),
@@ -242,6 +249,18 @@ fn hexes(words: &[&str], at_least: usize) -> Result<Vec<Hex>, ParseError> {
         )));
     }
     words.iter().map(|w| hex(w)).collect()
+}
+
+/// The longest unit, brigade or hex name an order may carry.
+const MAX_NAME: usize = 24;
+
+fn bounded_name(word: &str) -> Result<String, ParseError> {
+    if word.len() > MAX_NAME {
+        return Err(ParseError::new(format!(
+            "names are at most {MAX_NAME} characters"
+        )));
+    }
+    Ok(word.to_string())
 }
 
 fn number<T: FromStr>(word: Option<&&str>, what: &str) -> Result<T, ParseError> {
@@ -321,8 +340,14 @@ impl FromStr for Order {
                 Order::SpendReserve
             }
             "PLAY" => {
-                only(&words, 2, "PLAY card-number")?;
-                Order::Play(number(rest.first(), "a card number")?)
+                let form = "PLAY card-number, or PLAY card-number ON unit|hex|brigade";
+                let card = number(rest.first(), "a card number")?;
+                let on = match &rest[1..] {
+                    [] => None,
+                    ["ON", x] | [x] => Some(bounded_name(x)?),
+                    _ => return Err(ParseError::new(format!("write {form}"))),
+                };
+                Order::Play { card, on }
             }
             "DISCARD" => {
                 only(&words, 2, "DISCARD card-number")?;

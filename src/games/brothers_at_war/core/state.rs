@@ -139,6 +139,31 @@ pub enum CheckKind {
     Command,
     /// A brigade's fate check (2.33).
     Fate,
+    /// A card's exhaustion check on a brigade (8.111, B125): it exhausts
+    /// at this face or less.
+    Exhaustion(u8),
+    /// A card's regroup check on an exhausted brigade (2.33 c, B125):
+    /// only a regroup counts.
+    Regroup,
+}
+
+/// A played battle card's effect that lasts beyond its play (B125).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CardEffect {
+    /// The unit's movement rating is this much higher for the activation
+    /// (`extra-movement`).
+    Movement(UnitId, u8),
+    /// The unit rolls this many more dice in its assault (`extra-assault-dice`).
+    Assault(UnitId, u8),
+    /// The unit's next fire rolls extra dice at a risk (`extra-fire-dice-with-risk`):
+    /// the card's number.
+    Fire(UnitId, u8),
+    /// The unit or stack readied by a card after its activation ended goes
+    /// on with its points left (11.3 on 15-16, B136).
+    Resume(Group),
+    /// The brigade's commander is off the map until this turn's
+    /// reinforcement step (`commander-off-map`).
+    CommanderAway(BrigadeId, u8),
 }
 
 /// A check waiting for its die: a stack rolls once (5.37).
@@ -298,6 +323,14 @@ pub struct Dynamic {
     /// The assault under way (7.1).
     #[serde(default, rename = "as", skip_serializing_if = "Option::is_none")]
     pub assault: Option<super::combat::Assault>,
+    /// The unit or stack whose activation ended last in the activation
+    /// under way, with the points it had spent: a card removing its
+    /// Finished marker lets it go on (11.3 on 15-16, B136).
+    #[serde(default, rename = "lg", skip_serializing_if = "Option::is_none")]
+    pub last_group: Option<Group>,
+    /// Played cards' effects still to come (B125).
+    #[serde(default, rename = "ce", skip_serializing_if = "Vec::is_empty")]
+    pub card_effects: Vec<CardEffect>,
     /// Both players' standing instructions (B5).
     #[serde(
         default,

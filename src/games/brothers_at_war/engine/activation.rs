@@ -10,7 +10,7 @@ use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::formation::Formation;
 use crate::games::brothers_at_war::core::ids::UnitId;
 use crate::games::brothers_at_war::core::order::{Action, MAX_PATH};
-use crate::games::brothers_at_war::core::state::{BrothersAtWar, Group, Place};
+use crate::games::brothers_at_war::core::state::{BrothersAtWar, CardEffect, Group, Place};
 use crate::games::brothers_at_war::core::Hex;
 use crate::games::brothers_at_war::scenario::model::{Face, UnitKind};
 
@@ -67,6 +67,7 @@ impl BrothersAtWar {
         for &u in &g.units {
             self.now.units[u.index()].finished |= finished;
         }
+        self.now.last_group = finished.then(|| g.clone());
         events.push(Event::Ended {
             units: g.units.iter().map(|&u| self.unit_name(u)).collect(),
             finished,
@@ -133,6 +134,7 @@ impl BrothersAtWar {
             });
         };
         let brigade = a.brigade;
+        let resume = self.resumable(units);
         for &u in units {
             let name = self.unit_name(u);
             if self.kind_of(u) == UnitKind::Remnant {
@@ -141,7 +143,7 @@ impl BrothersAtWar {
             if self.brigade_of(u) != Some(brigade) {
                 return Err(Refusal::NotOfBrigade(name));
             }
-            if a.acted.contains(&u) {
+            if a.acted.contains(&u) && resume.is_none() {
                 return Err(Refusal::AlreadyActed(name));
             }
             if self.unit(u).finished {
@@ -173,6 +175,14 @@ impl BrothersAtWar {
                 return Err(Refusal::ActiveCannotEnd(self.unit_name(g)));
             }
             self.end_group(true, events);
+        }
+        if let Some(i) = resume {
+            if let CardEffect::Resume(g) = self.now.card_effects.remove(i) {
+                if let Some(a) = self.now.activation.as_mut() {
+                    a.group = Some(g);
+                }
+                return Ok(());
+            }
         }
         let road_march = self.road_march_start(units);
         if let Some(a) = self.now.activation.as_mut() {

@@ -130,6 +130,11 @@ impl BrothersAtWar {
         ) {
             return Err(Refusal::NotAnOutcome);
         }
+        // 11.0, B124: a card is played in the windows its holder's own
+        // decisions open, whatever the decision is.
+        if let Order::Play { card, on } = order {
+            return self.play_card(*card, on.as_deref(), events);
+        }
         if self.now.reaction.is_some() {
             return self.answer_reaction(order, events);
         }
@@ -144,12 +149,6 @@ impl BrothersAtWar {
                 return Err(Refusal::NotYet {
                     what: "spending reserves",
                     rule: "8.11",
-                })
-            }
-            Order::Play(_) => {
-                return Err(Refusal::NotYet {
-                    what: "playing battle cards",
-                    rule: "11.0",
                 })
             }
             _ => {}
@@ -217,6 +216,9 @@ impl BrothersAtWar {
             }
             (Step::Units(_), _) => Err(expected("a unit order, PASS or END")),
             (Step::Commander(b), Order::Commander(to)) => {
+                if let (Some(_), Some(turn)) = (to, self.commander_away(b)) {
+                    return Err(Refusal::CommanderAway(self.brigade_name(b), turn));
+                }
                 if let Some(h) = to {
                     if !self.commander_may_stand(*h, self.battle.brigade_side(b)) {
                         return Err(Refusal::CommanderHex(*h));
@@ -269,6 +271,7 @@ impl BrothersAtWar {
                 self.now.draws.remove(0);
                 self.now.hands[side.index()].push(*card);
                 events.push(Event::CardDrawn { side, card: *card });
+                self.card_drawn(side, *card, events);
                 Ok(())
             }
             (Draw::Cup, Order::Draw(n)) => {

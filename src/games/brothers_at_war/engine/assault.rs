@@ -79,7 +79,9 @@ impl BrothersAtWar {
         let extra =
             u8::from(self.formation(unit) == Formation::Deployed && !self.unit(unit).disrupted);
         (
-            self.firepower(unit).saturating_add(extra),
+            self.firepower(unit)
+                .saturating_add(extra)
+                .saturating_add(self.card_assault_dice(unit)),
             ToHit::modified(penalty, bonus).face(),
         )
     }

@@ -15,7 +15,7 @@ use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::formation::Formation;
 use crate::games::brothers_at_war::core::ids::UnitId;
 use crate::games::brothers_at_war::core::order::MAX_DICE;
-use crate::games::brothers_at_war::core::state::{BrothersAtWar, Place};
+use crate::games::brothers_at_war::core::state::{BrothersAtWar, CardEffect, Place};
 use crate::games::brothers_at_war::core::Hex;
 use crate::games::brothers_at_war::scenario::model::{Face, Side, UnitKind};
 
@@ -396,6 +396,7 @@ impl BrothersAtWar {
             opfire_after: false,
             path: Vec::new(),
             segments: bounded(&segments),
+            risky: None,
         })
     }
 
@@ -516,7 +517,33 @@ impl BrothersAtWar {
         } else {
             FireType::Standing
         };
-        let attack = self.declare_fire(&firers, hex, &targets, kind)?;
+        let mut attack = self.declare_fire(&firers, hex, &targets, kind)?;
+        if let Some((u, card)) = self.card_fire(&firers) {
+            // B125: the card's dice come last in the roll (B1), at the
+            // attack's face; only within the card's range.
+            let (dice, risk, range) = self.card_fire_terms(card);
+            let from = self.hex_of(u).unwrap_or(hex);
+            if let Some(r) = range.filter(|&r| from.distance(hex) > r) {
+                return Err(Refusal::CardTarget {
+                    card,
+                    name: self
+                        .card_entry(card)
+                        .map(|c| c.name.clone())
+                        .unwrap_or_default(),
+                    why: format!("at {hex}: its extra dice reach {r} hexes; fire at a nearer hex"),
+                });
+            }
+            let room = (MAX_DICE as u8).saturating_sub(attack.dice);
+            let dice = dice.min(room);
+            attack.dice += dice;
+            if !attack.segments.is_empty() {
+                attack.segments.push((dice, attack.to_hit));
+            }
+            attack.risky = Some((u, card, dice, risk));
+            self.now
+                .card_effects
+                .retain(|e| *e != CardEffect::Fire(u, card));
+        }
         if let Some(a) = self.now.activation.as_mut() {
             if let Some(p) = partner {
                 a.acted.push(p);

@@ -143,6 +143,22 @@ impl Game for BrothersAtWar {
                     .map_or(scope, |id| self.brigade_name(id)),
                 setting,
             },
+            Order::Play { card, on } => Order::Play {
+                card,
+                on: on.map(|x| {
+                    if x.parse::<crate::games::brothers_at_war::core::Hex>()
+                        .is_ok()
+                    {
+                        x
+                    } else if let Some(u) = self.unit_named(&x) {
+                        self.unit_name(u)
+                    } else if let Some(b) = self.battle.brigade_named(&x) {
+                        self.brigade_name(b)
+                    } else {
+                        x
+                    }
+                }),
+            },
             Order::Commit(b) => Order::Commit(
                 self.battle
                     .brigade_named(&b)

@@ -14,8 +14,14 @@ impl BrothersAtWar {
         if self.decider().is_none() {
             return Vec::new();
         }
-        self.candidates()
-            .into_iter()
+        let mut all = self.candidates();
+        // 11.0, B124: the cards the decider may play now, in any decision.
+        all.extend(
+            self.card_candidates()
+                .into_iter()
+                .map(|(card, on)| Order::Play { card, on }),
+        );
+        all.into_iter()
             .filter(|o| self.clone().apply_order(o).is_ok())
             .collect()
     }

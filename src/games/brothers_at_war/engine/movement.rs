@@ -61,7 +61,12 @@ impl BrothersAtWar {
     /// A group's movement points: its slowest unit's rating (5.33), one
     /// more under road march (5.212).
     pub fn allowance(&self, units: &[UnitId], road_march: bool) -> u8 {
-        let slowest = units.iter().map(|&u| self.rating(u)).min().unwrap_or(0);
+        // B125: a card may raise one unit's rating for the activation.
+        let slowest = units
+            .iter()
+            .map(|&u| self.rating(u).saturating_add(self.card_movement(u)))
+            .min()
+            .unwrap_or(0);
         slowest.saturating_add(u8::from(road_march))
     }
 

@@ -93,13 +93,12 @@ impl BrothersAtWar {
             if rally.is_empty() || self.adjacent_to(hex, side.other()) {
                 continue;
             }
-            let far = u8::from(far_from(self, hex, side.other()));
-            let helped = u8::from(self.commander_near(rally[0], hex));
+            let bonus = self.rally_bonus(&rally, hex);
             self.now.checks.push(Check {
                 kind: CheckKind::Rally,
                 units: rally,
                 brigade: None,
-                bonus: far + helped,
+                bonus,
             });
         }
     }
@@ -161,6 +160,15 @@ impl BrothersAtWar {
         self.recover_units(&units);
     }
 
+    /// A brigade regroups (2.33 c): no longer exhausted, its marker out of
+    /// the exhausted box, a reserve recovered, its units recovered.
+    fn regroup(&mut self, b: BrigadeId, events: &mut Vec<Event>) {
+        self.now.brigades[b.index()].exhausted = false;
+        self.now.exhausted_box.retain(|&x| x != b);
+        self.recover_reserve(b, events);
+        self.recover_brigade(b);
+    }
+
     /// Applies one die to the first check waiting.
     pub fn resolve_check(&mut self, die: u8, events: &mut Vec<Event>) {
         if self.now.checks.is_empty() {
@@ -219,15 +227,62 @@ impl BrothersAtWar {
                     // Reading: of the two choices of 2.33 b the engine
                     // takes recovery; disrupting to move is left to wire.
                     Fate::Exhausted => self.recover_brigade(b),
-                    Fate::Regroup => {
-                        self.now.brigades[b.index()].exhausted = false;
-                        self.now.exhausted_box.retain(|&x| x != b);
-                        self.recover_reserve(b, events);
-                        self.recover_brigade(b);
+                    Fate::Regroup => self.regroup(b, events),
+                }
+            }
+            CheckKind::Exhaustion(fails_on) => {
+                let Some(b) = check.brigade else { return };
+                let success = die > fails_on;
+                events.push(Event::Checked {
+                    kind: check.kind,
+                    units: vec![self.brigade_name(b)],
+                    die,
+                    bonus: 0,
+                    success,
+                });
+                // 8.111: the reserve marker goes to EXHAUSTED.
+                if !success && !self.brigade(b).exhausted && !self.brigade(b).broken {
+                    if let Some(track) = self.battle.scenario.brigades[b.index()].reserves {
+                        self.now.brigades[b.index()].reserve = track.length;
                     }
+                    self.exhaust(b);
+                }
+            }
+            CheckKind::Regroup => {
+                let Some(b) = check.brigade else { return };
+                // 2.33 c: only the regroup result counts.
+                let success = total >= 6;
+                events.push(Event::Checked {
+                    kind: check.kind,
+                    units: vec![self.brigade_name(b)],
+                    die,
+                    bonus: check.bonus,
+                    success,
+                });
+                if success && self.brigade(b).exhausted && !self.brigade(b).broken {
+                    self.regroup(b, events);
                 }
             }
         }
+    }
+
+    /// 2.33's modifier: +1 when every unit of the brigade is 7 or more
+    /// hexes from the enemy units in its sight (B32).
+    pub fn fate_bonus(&self, b: BrigadeId) -> u8 {
+        let side = self.battle.brigade_side(b);
+        u8::from(
+            self.units_of_brigade(b)
+                .into_iter()
+                .filter_map(|u| self.hex_of(u))
+                .all(|h| far_from(self, h, side.other())),
+        )
+    }
+
+    /// 3.211's modifiers for the Disrupted units `rally` of `hex`: +1 by
+    /// their commander, +1 far from the enemy in sight.
+    pub fn rally_bonus(&self, rally: &[UnitId], hex: Hex) -> u8 {
+        let side = self.side_of(rally[0]);
+        u8::from(far_from(self, hex, side.other())) + u8::from(self.commander_near(rally[0], hex))
     }
 
     /// Queues the fate checks of the end phase (2.33), the Union's first:
@@ -245,17 +300,11 @@ impl BrothersAtWar {
             .collect();
         due.sort_by_key(|&b| (self.battle.brigade_side(b), b));
         for b in due {
-            let side = self.battle.brigade_side(b);
-            let all_far = self
-                .units_of_brigade(b)
-                .into_iter()
-                .filter_map(|u| self.hex_of(u))
-                .all(|h| far_from(self, h, side.other()));
             self.now.checks.push(Check {
                 kind: CheckKind::Fate,
                 units: Vec::new(),
                 brigade: Some(b),
-                bonus: u8::from(all_far),
+                bonus: self.fate_bonus(b),
             });
         }
     }

@@ -147,6 +147,32 @@ pub enum Refusal {
     /// The card is not in the player's hand (11).
     #[error("card {0} is not in your hand")]
     NotInHand(u8),
+    /// A card that is never played, only discarded (11.12, B123).
+    #[error("card {0} ({1}) has no effect: it can only be discarded")]
+    CardNeverPlayed(u8, String),
+    /// The card's timing window is not open now (11.11, B124).
+    #[error("card {card} ({name}) is played {window}, which is not now")]
+    CardNotNow {
+        /// The card.
+        card: u8,
+        /// Its title.
+        name: String,
+        /// When it may be played, in words.
+        window: String,
+    },
+    /// The card's effect has no such target (11.12, B123).
+    #[error("card {card} ({name}) cannot be played {why}")]
+    CardTarget {
+        /// The card.
+        card: u8,
+        /// Its title.
+        name: String,
+        /// Why, and what it may be played on.
+        why: String,
+    },
+    /// The commander is off the map by a card until a later turn (B125).
+    #[error("the {0} commander is off the map until turn {1}; write COMMANDER STAY")]
+    CommanderAway(String, u8),
     /// Cards beyond the hand size must be discarded (2.31, 3.221).
     #[error("discard down to your hand size first")]
     MustDiscard,
@@ -208,6 +234,10 @@ impl CitesRule for Refusal {
             Refusal::CommanderHex(_) => "4.11",
             Refusal::NoCommander => "9.3",
             Refusal::NotInHand(_) => "11.2",
+            Refusal::CardNeverPlayed(..) => "11.12",
+            Refusal::CardNotNow { .. } => "B124",
+            Refusal::CardTarget { .. } => "B123",
+            Refusal::CommanderAway(..) => "B125",
             Refusal::MustDiscard => "2.31",
             Refusal::NotEntry(_) => "10.11",
             Refusal::NotArrived(_) => "10.1",

@@ -33,12 +33,34 @@ impl BrothersAtWar {
             if alive.is_empty() {
                 return;
             }
-            self.apply_hit(&alive, support_from, events);
+            self.apply_hit(&alive, support_from, true, events);
+        }
+    }
+
+    /// Applies `hits` that no save or reserve may cancel (B125: a card's
+    /// risk to its own firer).
+    pub fn take_unsaved_hits(&mut self, units: &[UnitId], hits: u8, events: &mut Vec<Event>) {
+        for _ in 0..hits {
+            let alive: Vec<UnitId> = units
+                .iter()
+                .copied()
+                .filter(|&t| self.hex_of(t).is_some())
+                .collect();
+            let Some(at) = alive.first().and_then(|&u| self.hex_of(u)) else {
+                return;
+            };
+            self.apply_hit(&alive, at, false, events);
         }
     }
 
     /// One hit on a hex's units (B80).
-    fn apply_hit(&mut self, units: &[UnitId], support_from: Hex, events: &mut Vec<Event>) {
+    fn apply_hit(
+        &mut self,
+        units: &[UnitId],
+        support_from: Hex,
+        reserves: bool,
+        events: &mut Vec<Event>,
+    ) {
         // 6.541: a skirmisher hit disbands.
         let skirmishers: Vec<UnitId> = units
             .iter()
@@ -64,7 +86,7 @@ impl BrothersAtWar {
         }
         if units.iter().any(|&u| self.unit(u).disrupted) {
             let victim = self.loss(units);
-            if !self.cancel_with_reserve(victim, support_from, events) {
+            if !reserves || !self.cancel_with_reserve(victim, support_from, events) {
                 events.push(Event::Combat(CombatEvent::Eliminated {
                     unit: self.unit_name(victim),
                 }));

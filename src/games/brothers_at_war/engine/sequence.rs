@@ -101,6 +101,8 @@ impl BrothersAtWar {
                 assault: None,
                 point_blank: None,
                 reaction: None,
+                last_group: None,
+                card_effects: Vec::new(),
                 instructions: Default::default(),
             },
             battle,
@@ -218,8 +220,10 @@ impl BrothersAtWar {
                     self.now.step = Step::Commander(b);
                 }
                 Step::Commander(b) => {
+                    // B125: a commander off the map by a card has no step.
                     if self.battle.scenario.brigades[b.index()].commander.is_some()
                         && !self.brigade(b).broken
+                        && self.commander_away(b).is_none()
                     {
                         return;
                     }
@@ -268,6 +272,7 @@ impl BrothersAtWar {
                                 u.place = Place::Display;
                             }
                         }
+                        self.commanders_return(turn, events);
                         self.now.step = Step::Preparation;
                     }
                 }
@@ -503,6 +508,8 @@ impl BrothersAtWar {
         for u in self.units_of_brigade(b) {
             self.now.units[u.index()].out_of_command = false;
         }
+        self.end_card_effects();
+        self.now.last_group = None;
         let free = self.now.activation.take().is_some_and(|a| a.free);
         self.now.step = if free { Step::Free } else { Step::Select };
     }

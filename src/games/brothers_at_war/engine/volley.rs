@@ -63,6 +63,22 @@ impl BrothersAtWar {
                     dice: dice.to_vec(),
                     successes: f.successes,
                 }));
+                // B125: each of the card's dice (the last ones, B1) at its
+                // risk face or under is a hit on its firer.
+                if let Some((unit, card, extra, face)) = f.risky.take() {
+                    let start = dice.len().saturating_sub(usize::from(extra));
+                    let burst = dice[start..].iter().filter(|&&d| d <= face).count() as u8;
+                    if burst > 0 {
+                        events.push(Event::CardEffect {
+                            card,
+                            what: format!(
+                                "{burst} of the extra dice burst: {} takes {burst} hit(s) no save or reserve cancels",
+                                self.unit_name(unit)
+                            ),
+                        });
+                        self.take_unsaved_hits(&[unit], burst, events);
+                    }
+                }
                 // 6.732 a, B90: no hit scored, no retreat and no saves.
                 if f.successes == 0 {
                     self.conclude_fire(f, events);

@@ -148,6 +148,7 @@ fn grouped(legal: &[Order]) -> (BTreeMap<Vec<String>, Vec<&Order>>, Vec<&Order>)
     for o in legal {
         match o {
             Order::Act { units, .. } => by_units.entry(units.clone()).or_default().push(o),
+            Order::Play { .. } => {}
             _ => rest.push(o),
         }
     }
@@ -228,8 +229,36 @@ pub fn describe(game: &BrothersAtWar, viewer: Seat) -> String {
             }
         }
     }
+    out.push_str(&card_lines(game, &legal));
     out.push_str("HELP MOVES <unit or hex> lists one unit's orders.\n");
     wrap(&out, |indent| indent + 4)
+}
+
+/// The cards the decider may play now (11.0, B124), one line a card with
+/// its targets and its text: read only by the card's holder (B2).
+fn card_lines(game: &BrothersAtWar, legal: &[Order]) -> String {
+    let mut by_card: BTreeMap<u8, Vec<String>> = BTreeMap::new();
+    for o in legal {
+        if let Order::Play { card, on } = o {
+            let targets = by_card.entry(*card).or_default();
+            if let Some(x) = on {
+                targets.push(x.clone());
+            }
+        }
+    }
+    let mut out = String::new();
+    for (card, targets) in by_card {
+        let text = names::card(&game.battle.scenario, card)
+            .map(|c| format!("{}: {}", c.name, c.text))
+            .unwrap_or_default();
+        let on = if targets.is_empty() {
+            String::new()
+        } else {
+            format!(" ON {}", targets.join("|"))
+        };
+        out.push_str(&format!("Card: PLAY {card}{on} ({text})\n"));
+    }
+    out
 }
 
 /// Every legal order of the units named by `what` (a unit or a hex).

@@ -1,0 +1,701 @@
+//! Battle cards played by their holder (11.0, 11.3, B120-B130): a `PLAY`
+//! line in a window the holder's own decision opens (B124: `any`,
+//! `own-activation`, `move-commander`, `firing`), each effect kind as the
+//! rulings' table "Card effect kinds" describes it, and the card that acts
+//! the moment it is drawn (B129). The engine knows kinds, never a card's
+//! text (B122).
+//!
+//! Cards answering the enemy's moments (`targeted`, `after-hits`,
+//! `retreat` ...) are played by `PLAY` instructions (B5, B14); those
+//! windows are not wired yet and such a card is refused as not playable
+//! yet, naming its window.
+
+use super::refusal::Refusal;
+use crate::games::brothers_at_war::core::event::Event;
+use crate::games::brothers_at_war::core::ids::{BrigadeId, UnitId};
+use crate::games::brothers_at_war::core::state::{
+    BrothersAtWar, CardEffect, Check, CheckKind, Place, Step,
+};
+use crate::games::brothers_at_war::core::Hex;
+use crate::games::brothers_at_war::scenario::model::{Card, Param, Side, UnitKind};
+
+/// The most dice an effect may add to one roll: the bound of B1.
+const MAX_DICE: u8 = crate::games::brothers_at_war::core::order::MAX_DICE as u8;
+
+/// An effect kind (B125), as a deck entry names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `remove-finished`: a friendly hex loses its Finished markers.
+    RemoveFinished,
+    /// `rally-check`: a Disrupted friendly hex rallies at once (3.211).
+    RallyCheck,
+    /// `force-exhaustion-check`: an enemy brigade may exhaust (8.111).
+    ForceExhaustion,
+    /// `extra-reserve`: a friendly brigade recovers reserves (8.13).
+    ExtraReserve,
+    /// `commander-off-map`: an enemy commander leaves until next turn.
+    CommanderOffMap,
+    /// `regroup-check`: an exhausted friendly brigade may regroup (2.33 c).
+    RegroupCheck,
+    /// `extra-movement`: one active unit moves farther this activation.
+    ExtraMovement,
+    /// `extra-assault-dice`: one unit rolls more dice in its assault.
+    ExtraAssaultDice,
+    /// `ready-commander-brigade`: units near the commander lose Finished.
+    ReadyCommanderBrigade,
+    /// `extra-fire-dice-with-risk`: more fire dice, each low one a hit on
+    /// the firer.
+    ExtraFireDice,
+    /// `reshuffle-on-draw`: acts when drawn (B129).
+    ReshuffleOnDraw,
+    /// `no-effect`: only ever discarded (11.12).
+    NoEffect,
+    /// A kind played in the enemy's moments, by instruction (B124).
+    Reaction,
+}
+
+impl Kind {
+    /// The kind a deck entry's `effect` names.
+    pub fn of(effect: &str) -> Kind {
+        match effect {
+            "remove-finished" => Kind::RemoveFinished,
+            "rally-check" => Kind::RallyCheck,
+            "force-exhaustion-check" => Kind::ForceExhaustion,
+            "extra-reserve" => Kind::ExtraReserve,
+            "commander-off-map" => Kind::CommanderOffMap,
+            "regroup-check" => Kind::RegroupCheck,
+            "extra-movement" => Kind::ExtraMovement,
+            "extra-assault-dice" => Kind::ExtraAssaultDice,
+            "ready-commander-brigade" | "rally-commander-brigade" => Kind::ReadyCommanderBrigade,
+            "extra-fire-dice-with-risk" => Kind::ExtraFireDice,
+            "reshuffle-on-draw" => Kind::ReshuffleOnDraw,
+            "no-effect" => Kind::NoEffect,
+            _ => Kind::Reaction,
+        }
+    }
+
+    /// What the kind is played on, for the choices and refusals.
+    pub fn target_words(self) -> &'static str {
+        match self {
+            Kind::RemoveFinished => "on a hex of yours with a Finished unit",
+            Kind::RallyCheck => "on a Disrupted unit of yours",
+            Kind::ForceExhaustion => "on an enemy brigade neither exhausted nor broken",
+            Kind::ExtraReserve => "on a brigade of yours with a reserve to recover (8.13)",
+            Kind::CommanderOffMap => "on an enemy brigade whose commander is on the map",
+            Kind::RegroupCheck => "on an exhausted brigade of yours",
+            Kind::ExtraMovement | Kind::ExtraAssaultDice => {
+                "on a unit of your brigade activating that has not finished its activation"
+            }
+            Kind::ReadyCommanderBrigade => {
+                "at the Move Commander step, with Finished units in the commander's reach"
+            }
+            Kind::ExtraFireDice => "on a unit of your brigade activating, before it fires",
+            Kind::ReshuffleOnDraw | Kind::NoEffect | Kind::Reaction => "by a line of yours",
+        }
+    }
+}
+
+/// A window's id (B124) in words, for refusals.
+pub fn window_words(timing: &str) -> String {
+    match timing {
+        "any" => "at any time you have an order to give".into(),
+        "drawn" => "by itself, the moment it is drawn".into(),
+        "own-activation" => "in your own brigade's activation".into(),
+        "enemy-activation" => "when an enemy activation marker is drawn".into(),
+        "move-commander" => "at your Move Commander step".into(),
+        "firing" => "when a unit of yours is about to fire in its activation".into(),
+        other => format!("in the window `{other}`"),
+    }
+}
+
+/// A card play checked and ready to carry out.
+#[derive(Clone, Debug)]
+struct Play {
+    side: Side,
+    effect: Effect,
+}
+
+/// What a checked play does.
+#[derive(Clone, Debug)]
+enum Effect {
+    Ready(Vec<UnitId>),
+    Check(Check),
+    Reserves(BrigadeId, u8),
+    CommanderOff(BrigadeId, u8),
+    Lasting(CardEffect),
+}
+
+/// A parameter as a small number, or its default.
+fn number(card: &Card, name: &str, default: u8) -> u8 {
+    match card.params.get(name) {
+        Some(Param::Number(n)) => u8::try_from(*n).unwrap_or(default),
+        _ => default,
+    }
+}
+
+impl BrothersAtWar {
+    /// The deck entry of a card number.
+    pub fn card_entry(&self, number: u8) -> Option<&Card> {
+        self.battle
+            .scenario
+            .cards
+            .iter()
+            .find(|c| c.numbers.contains(&number))
+    }
+
+    /// A card's effect kind (B125).
+    pub fn card_kind(&self, number: u8) -> Kind {
+        self.card_entry(number)
+            .map_or(Kind::NoEffect, |c| Kind::of(&c.effect))
+    }
+
+    /// Plays a card of the side whose decision is pending (11.0): the
+    /// card leaves the hand for the discard pile and its effect follows.
+    pub fn play_card(
+        &mut self,
+        card: u8,
+        on: Option<&str>,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Refusal> {
+        let play = self.check_play(card, on)?;
+        let name = self
+            .card_entry(card)
+            .map(|c| c.name.clone())
+            .unwrap_or_default();
+        let hand = &mut self.now.hands[play.side.index()];
+        hand.retain(|&c| c != card);
+        self.now.discard.push(card);
+        events.push(Event::CardPlayed {
+            side: play.side,
+            card,
+            name,
+            on: on.map(str::to_string),
+        });
+        self.carry_out(card, play, events);
+        Ok(())
+    }
+
+    /// Whether `PLAY card ON on` would be taken now, and what it does.
+    fn check_play(&self, card: u8, on: Option<&str>) -> Result<Play, Refusal> {
+        let side = self.decider().ok_or(Refusal::NotNow {
+            expected: "nothing from a player".into(),
+        })?;
+        if !self.now.hands[side.index()].contains(&card) {
+            return Err(Refusal::NotInHand(card));
+        }
+        let entry = self.card_entry(card).ok_or(Refusal::NotInHand(card))?;
+        let kind = Kind::of(&entry.effect);
+        let name = entry.name.clone();
+        match kind {
+            Kind::NoEffect => return Err(Refusal::CardNeverPlayed(card, name)),
+            Kind::ReshuffleOnDraw | Kind::Reaction => {
+                return Err(Refusal::CardNotNow {
+                    card,
+                    name,
+                    window: format!(
+                        "{} (cards for the enemy's moments are not playable yet in this engine)",
+                        window_words(&entry.timing)
+                    ),
+                })
+            }
+            _ => {}
+        }
+        if !self.window_open(&entry.timing, side) {
+            return Err(Refusal::CardNotNow {
+                card,
+                name,
+                window: window_words(&entry.timing),
+            });
+        }
+        let target = |why: String| Refusal::CardTarget {
+            card,
+            name: name.clone(),
+            why,
+        };
+        let needs = || target(kind.target_words().to_string());
+        let effect = match kind {
+            Kind::RemoveFinished => {
+                let (_, units) = self.card_hex(on, side).ok_or_else(needs)?;
+                let finished: Vec<UnitId> = units
+                    .into_iter()
+                    .filter(|&u| self.unit(u).finished)
+                    .collect();
+                if finished.is_empty() {
+                    return Err(needs());
+                }
+                Effect::Ready(finished)
+            }
+            Kind::RallyCheck => {
+                let (hex, units) = self.card_hex(on, side).ok_or_else(needs)?;
+                let disrupted: Vec<UnitId> = units
+                    .into_iter()
+                    .filter(|&u| self.unit(u).disrupted)
+                    .collect();
+                if disrupted.is_empty() {
+                    return Err(needs());
+                }
+                if self.adjacent_to(hex, side.other()) {
+                    return Err(target(format!(
+                        "on {hex}: a unit next to the enemy may not rally (3.212)"
+                    )));
+                }
+                // 3.211: the check's own modifiers, then the card's.
+                let bonus = self
+                    .rally_bonus(&disrupted, hex)
+                    .saturating_add(number(entry, "bonus", 0));
+                Effect::Check(Check {
+                    kind: CheckKind::Rally,
+                    units: disrupted,
+                    brigade: None,
+                    bonus,
+                })
+            }
+            Kind::ForceExhaustion => {
+                let b = self.card_brigade(on).ok_or_else(needs)?;
+                let s = self.brigade(b);
+                if self.battle.brigade_side(b) == side
+                    || s.exhausted
+                    || s.broken
+                    || self.battle.scenario.brigades[b.index()].reserves.is_none()
+                {
+                    return Err(needs());
+                }
+                Effect::Check(Check {
+                    kind: CheckKind::Exhaustion(number(entry, "fails-on", 1)),
+                    units: Vec::new(),
+                    brigade: Some(b),
+                    bonus: 0,
+                })
+            }
+            Kind::ExtraReserve => {
+                let b = self.card_brigade(on).ok_or_else(needs)?;
+                let s = self.brigade(b);
+                if self.battle.brigade_side(b) != side || s.broken || s.reserve <= s.casualties {
+                    return Err(needs());
+                }
+                Effect::Reserves(b, number(entry, "reserves", 1))
+            }
+            Kind::CommanderOffMap => {
+                let b = self.card_brigade(on).ok_or_else(needs)?;
+                if self.battle.brigade_side(b) == side || self.brigade(b).commander.is_none() {
+                    return Err(needs());
+                }
+                Effect::CommanderOff(b, number(entry, "turns", 1).max(1))
+            }
+            Kind::RegroupCheck => {
+                let b = self.card_brigade(on).ok_or_else(needs)?;
+                let s = self.brigade(b);
+                if self.battle.brigade_side(b) != side || !s.exhausted || s.broken {
+                    return Err(needs());
+                }
+                // 2.33: the fate check's own modifier, then the card's.
+                Effect::Check(Check {
+                    kind: CheckKind::Regroup,
+                    units: Vec::new(),
+                    brigade: Some(b),
+                    bonus: self.fate_bonus(b).saturating_add(number(entry, "bonus", 0)),
+                })
+            }
+            Kind::ExtraMovement | Kind::ExtraAssaultDice | Kind::ExtraFireDice => {
+                let u = self.card_active_unit(on, side).ok_or_else(needs)?;
+                match kind {
+                    Kind::ExtraMovement => {
+                        Effect::Lasting(CardEffect::Movement(u, number(entry, "points", 1)))
+                    }
+                    Kind::ExtraAssaultDice => {
+                        Effect::Lasting(CardEffect::Assault(u, number(entry, "dice", 1)))
+                    }
+                    _ => {
+                        let artillery_only = matches!(
+                            entry.params.get("unit"),
+                            Some(Param::Word(w)) if w == "artillery"
+                        );
+                        if artillery_only && self.kind_of(u) != UnitKind::Artillery {
+                            return Err(target(
+                                "on a unit that is not artillery: it is played on artillery".into(),
+                            ));
+                        }
+                        if self.unit(u).finished || self.unit(u).disrupted {
+                            return Err(target(format!(
+                                "on {}: a Finished or Disrupted unit does not fire (1.51, 6.531)",
+                                self.unit_name(u)
+                            )));
+                        }
+                        if self.now.card_effects.contains(&CardEffect::Fire(u, card)) {
+                            return Err(needs());
+                        }
+                        Effect::Lasting(CardEffect::Fire(u, card))
+                    }
+                }
+            }
+            Kind::ReadyCommanderBrigade => {
+                let (Step::Units(b) | Step::Commander(b)) = self.now.step else {
+                    return Err(needs());
+                };
+                let Some(at) = self.brigade(b).commander else {
+                    return Err(target(
+                        "on a brigade whose commander is not on the map (11.3 on 19-20)".into(),
+                    ));
+                };
+                let reach = u32::from(number(entry, "reach", 0));
+                let ready: Vec<UnitId> = self
+                    .units_of_brigade(b)
+                    .into_iter()
+                    .filter(|&u| {
+                        let s = self.unit(u);
+                        s.finished
+                            && !s.disrupted
+                            && self.hex_of(u).is_some_and(|h| h.distance(at) <= reach)
+                    })
+                    .collect();
+                if ready.is_empty() {
+                    return Err(target(format!(
+                        "now: no Finished, undisrupted unit of the brigade within {reach} hexes of its commander"
+                    )));
+                }
+                Effect::Ready(ready)
+            }
+            Kind::ReshuffleOnDraw | Kind::NoEffect | Kind::Reaction => return Err(needs()),
+        };
+        Ok(Play { side, effect })
+    }
+
+    /// Whether a window (B124) is open for `side`, whose decision is
+    /// pending.
+    fn window_open(&self, timing: &str, side: Side) -> bool {
+        let own_brigade = |b: BrigadeId| self.battle.brigade_side(b) == side;
+        match timing {
+            "any" => true,
+            "own-activation" | "firing" => {
+                self.now.reaction.is_none()
+                    && matches!(self.now.step, Step::Units(b) if own_brigade(b))
+            }
+            "move-commander" => {
+                self.now.reaction.is_none()
+                    && matches!(self.now.step, Step::Commander(b) if own_brigade(b))
+            }
+            _ => false,
+        }
+    }
+
+    /// The friendly units of the hex a card names by a hex or a unit.
+    fn card_hex(&self, on: Option<&str>, side: Side) -> Option<(Hex, Vec<UnitId>)> {
+        let on = on?;
+        let hex = match on.parse::<Hex>() {
+            Ok(h) => h,
+            Err(_) => self.hex_of(self.unit_named(on)?)?,
+        };
+        let units: Vec<UnitId> = self
+            .units_at(hex)
+            .into_iter()
+            .filter(|&u| self.side_of(u) == side)
+            .collect();
+        (!units.is_empty()).then_some((hex, units))
+    }
+
+    /// The brigade a card names.
+    fn card_brigade(&self, on: Option<&str>) -> Option<BrigadeId> {
+        let b = self.battle.brigade_named(on?)?;
+        self.in_play(b).then_some(b)
+    }
+
+    /// A unit of the side's brigade activating that may still act: not yet
+    /// activated, or the one spending movement points now.
+    fn card_active_unit(&self, on: Option<&str>, side: Side) -> Option<UnitId> {
+        let u = self.unit_named(on?)?;
+        let a = self.now.activation.as_ref()?;
+        if self.battle.brigade_side(a.brigade) != side || self.brigade_of(u) != Some(a.brigade) {
+            return None;
+        }
+        let current = a.group.as_ref().is_some_and(|g| g.units.contains(&u));
+        let may_act = current || !a.acted.contains(&u);
+        let present = matches!(self.unit(u).place, Place::Map(_) | Place::Waiting);
+        (may_act && present).then_some(u)
+    }
+
+    fn carry_out(&mut self, card: u8, play: Play, events: &mut Vec<Event>) {
+        match play.effect {
+            Effect::Ready(units) => {
+                for &u in &units {
+                    self.now.units[u.index()].finished = false;
+                }
+                let names: Vec<String> = units.iter().map(|&u| self.unit_name(u)).collect();
+                events.push(Event::CardEffect {
+                    card,
+                    what: format!("{} no longer Finished", names.join(" and ")),
+                });
+                self.reopen_group(card, &units, events);
+            }
+            Effect::Check(check) => self.now.checks.insert(0, check),
+            Effect::Reserves(b, n) => {
+                for _ in 0..n {
+                    self.recover_reserve(b, events);
+                }
+                // B103: exhaustion ends as the marker leaves EXHAUSTED;
+                // its activation marker stays in the box until clean up.
+                let length = self.battle.scenario.brigades[b.index()]
+                    .reserves
+                    .map_or(u8::MAX, |t| t.length);
+                if self.brigade(b).reserve < length {
+                    self.now.brigades[b.index()].exhausted = false;
+                }
+            }
+            Effect::CommanderOff(b, turns) => {
+                self.now.brigades[b.index()].commander = None;
+                let back = self.now.turn.saturating_add(turns);
+                self.now
+                    .card_effects
+                    .push(CardEffect::CommanderAway(b, back));
+                events.push(Event::CardEffect {
+                    card,
+                    what: format!(
+                        "the {} commander leaves the map until turn {back}",
+                        self.brigade_name(b)
+                    ),
+                });
+            }
+            Effect::Lasting(effect) => {
+                let what = match &effect {
+                    CardEffect::Movement(u, n) => {
+                        format!(
+                            "{} has {n} more movement points this activation",
+                            self.unit_name(*u)
+                        )
+                    }
+                    CardEffect::Assault(u, n) => {
+                        format!("{} rolls {n} more dice in its assault", self.unit_name(*u))
+                    }
+                    CardEffect::Fire(u, _) => {
+                        format!("{}'s next fire rolls extra dice", self.unit_name(*u))
+                    }
+                    CardEffect::CommanderAway(..) | CardEffect::Resume(_) => String::new(),
+                };
+                self.now.card_effects.push(effect);
+                events.push(Event::CardEffect { card, what });
+            }
+        }
+    }
+
+    /// 11.3 on 15-16, B136: the unit or stack whose activation ended
+    /// last, Finished, in its own brigade's activation, readied by a card:
+    /// its next order goes on with the points it had left.
+    fn reopen_group(&mut self, card: u8, readied: &[UnitId], events: &mut Vec<Event>) {
+        let Some(g) = self.now.last_group.clone() else {
+            return;
+        };
+        let Some(a) = &self.now.activation else {
+            return;
+        };
+        let own = matches!(self.now.step, Step::Units(b) if b == a.brigade);
+        if !own || !g.units.iter().all(|u| readied.contains(u)) {
+            return;
+        }
+        if g.units
+            .iter()
+            .any(|&u| self.hex_of(u).is_none() || self.unit(u).disrupted)
+        {
+            return;
+        }
+        let left = self
+            .allowance(&g.units, g.road_march)
+            .saturating_sub(g.spent);
+        let names: Vec<String> = g.units.iter().map(|&u| self.unit_name(u)).collect();
+        self.now.last_group = None;
+        self.now.card_effects.push(CardEffect::Resume(g));
+        events.push(Event::CardEffect {
+            card,
+            what: format!("{} may go on with {left} MP left", names.join(" and ")),
+        });
+    }
+
+    /// The group a card lets go on, if `units` are its units (B136).
+    pub fn resumable(&self, units: &[UnitId]) -> Option<usize> {
+        self.now
+            .card_effects
+            .iter()
+            .position(|e| matches!(e, CardEffect::Resume(g) if g.units == units))
+    }
+
+    /// Movement points a card adds to a unit this activation.
+    pub fn card_movement(&self, unit: UnitId) -> u8 {
+        self.now
+            .card_effects
+            .iter()
+            .map(|e| match e {
+                CardEffect::Movement(u, n) if *u == unit => *n,
+                _ => 0,
+            })
+            .fold(0u8, u8::saturating_add)
+    }
+
+    /// Assault dice a card adds to a unit this activation.
+    pub fn card_assault_dice(&self, unit: UnitId) -> u8 {
+        self.now
+            .card_effects
+            .iter()
+            .map(|e| match e {
+                CardEffect::Assault(u, n) if *u == unit => *n,
+                _ => 0,
+            })
+            .fold(0u8, u8::saturating_add)
+            .min(MAX_DICE)
+    }
+
+    /// The card whose extra fire dice wait for one of these firers' next
+    /// fire, and that firer.
+    pub fn card_fire(&self, firers: &[UnitId]) -> Option<(UnitId, u8)> {
+        self.now.card_effects.iter().find_map(|e| match e {
+            CardEffect::Fire(u, card) if firers.contains(u) => Some((*u, *card)),
+            _ => None,
+        })
+    }
+
+    /// The extra dice, the face at or under which each is a hit on the
+    /// firer, and the longest range, of a `extra-fire-dice-with-risk` card.
+    pub fn card_fire_terms(&self, card: u8) -> (u8, u8, Option<u32>) {
+        let Some(entry) = self.card_entry(card) else {
+            return (0, 0, None);
+        };
+        let range = match entry.params.get("max-range") {
+            Some(Param::Number(n)) => u32::try_from(*n).ok(),
+            _ => None,
+        };
+        (
+            number(entry, "dice", 1),
+            number(entry, "risk-face", 1),
+            range,
+        )
+    }
+
+    /// Effects that last an activation end with it; a commander's absence
+    /// lasts its turns.
+    pub fn end_card_effects(&mut self) {
+        self.now
+            .card_effects
+            .retain(|e| matches!(e, CardEffect::CommanderAway(..)));
+    }
+
+    /// The turn until which a brigade's commander is off the map by a
+    /// card, if he is.
+    pub fn commander_away(&self, b: BrigadeId) -> Option<u8> {
+        self.now.card_effects.iter().find_map(|e| match e {
+            CardEffect::CommanderAway(x, t) if *x == b => Some(*t),
+            _ => None,
+        })
+    }
+
+    /// At the reinforcement step of `turn` (2.35), commanders sent off by a
+    /// card come back (B133): to the hex his owner would choose by
+    /// default, a hex he may stand on holding a unit of his brigade, the
+    /// nearest to the brigade's units in all, the lowest id among equals;
+    /// else any hex he may stand on, the lowest id.
+    pub fn commanders_return(&mut self, turn: u8, events: &mut Vec<Event>) {
+        let due: Vec<BrigadeId> = self
+            .now
+            .card_effects
+            .iter()
+            .filter_map(|e| match e {
+                CardEffect::CommanderAway(b, t) if *t <= turn => Some(*b),
+                _ => None,
+            })
+            .collect();
+        self.now
+            .card_effects
+            .retain(|e| !matches!(e, CardEffect::CommanderAway(b, _) if due.contains(b)));
+        for b in due {
+            if self.brigade(b).broken {
+                continue;
+            }
+            let side = self.battle.brigade_side(b);
+            let own: Vec<Hex> = self
+                .units_of_brigade(b)
+                .into_iter()
+                .filter_map(|u| self.hex_of(u))
+                .collect();
+            let spread = |h: Hex| own.iter().map(|&o| o.distance(h)).sum::<u32>();
+            let best = self
+                .battle
+                .map
+                .hexes()
+                .filter(|&h| self.commander_may_stand(h, side))
+                .min_by_key(|&h| (!own.contains(&h), spread(h), h));
+            self.now.brigades[b.index()].commander = best;
+            events.push(Event::CommanderBack {
+                brigade: self.brigade_name(b),
+                to: best,
+            });
+        }
+    }
+
+    /// A card just drawn that acts when drawn (B129): shown to both, the
+    /// discard pile goes back into the deck, its drawer draws once more
+    /// (none when the deck is still empty, B4), and the card is
+    /// discarded.
+    pub fn card_drawn(&mut self, side: Side, card: u8, events: &mut Vec<Event>) {
+        if self.card_kind(card) != Kind::ReshuffleOnDraw {
+            return;
+        }
+        let name = self
+            .card_entry(card)
+            .map(|c| c.name.clone())
+            .unwrap_or_default();
+        self.now.hands[side.index()].retain(|&c| c != card);
+        events.push(Event::DeckReshuffled { side, card, name });
+        let discards = std::mem::take(&mut self.now.discard);
+        self.now.deck.extend(discards);
+        self.now.deck.sort_unstable();
+        self.now.discard.push(card);
+        if !self.now.deck.is_empty() {
+            self.now.draws.insert(0, side);
+        }
+    }
+
+    /// Every card play worth listing for the decider: each card of his
+    /// hand on each target its kind could take.
+    pub fn card_candidates(&self) -> Vec<(u8, Option<String>)> {
+        let Some(side) = self.decider() else {
+            return Vec::new();
+        };
+        let mut hand = self.now.hands[side.index()].clone();
+        hand.sort_unstable();
+        hand.dedup();
+        let mut out = Vec::new();
+        for card in hand {
+            let targets: Vec<Option<String>> = match self.card_kind(card) {
+                Kind::RemoveFinished | Kind::RallyCheck => {
+                    let mut hexes: Vec<Hex> =
+                        self.units_of(side).filter_map(|u| self.hex_of(u)).collect();
+                    hexes.sort_unstable();
+                    hexes.dedup();
+                    hexes.into_iter().map(|h| Some(h.to_string())).collect()
+                }
+                Kind::ForceExhaustion
+                | Kind::ExtraReserve
+                | Kind::CommanderOffMap
+                | Kind::RegroupCheck => self
+                    .battle
+                    .brigade_ids()
+                    .map(|b| Some(self.brigade_name(b)))
+                    .collect(),
+                Kind::ExtraMovement | Kind::ExtraAssaultDice | Kind::ExtraFireDice => {
+                    match &self.now.activation {
+                        Some(a) => self
+                            .units_of_brigade(a.brigade)
+                            .into_iter()
+                            .map(|u| Some(self.unit_name(u)))
+                            .collect(),
+                        None => Vec::new(),
+                    }
+                }
+                Kind::ReadyCommanderBrigade => vec![None],
+                Kind::ReshuffleOnDraw | Kind::NoEffect | Kind::Reaction => Vec::new(),
+            };
+            for on in targets {
+                if self.check_play(card, on.as_deref()).is_ok() {
+                    out.push((card, on));
+                }
+            }
+        }
+        out
+    }
+}
