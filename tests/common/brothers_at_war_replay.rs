@@ -144,7 +144,12 @@ fn order(next: &mut BrothersAtWar, text: &str, events: &mut Vec<Event>) -> Resul
     let order = next
         .parse_order(text)
         .map_err(|e| Stop::Skipped(format!("the notation cannot write {text}: {}", e.message)))?;
-    match next.apply(&order) {
+    // A standing instruction is its owner's, whoever decides (B5).
+    let applied = match next.standing_side(&order) {
+        Some(side) => next.apply_standing(side, &order),
+        None => next.apply(&order),
+    };
+    match applied {
         Ok(e) => {
             events.extend(e);
             Ok(())

@@ -75,10 +75,14 @@ pub fn activating(g: &mut BrothersAtWar, brigade: &str) {
     g.now.step = Step::Units(b);
 }
 
-/// Applies an order written as players write it.
+/// Applies an order written as players write it; a standing instruction
+/// as its owner sends it, whoever decides now (B5).
 pub fn order(g: &mut BrothersAtWar, text: &str) -> Result<Vec<Event>, Refusal> {
     let o = g.parse_order(text).unwrap();
-    g.apply(&o)
+    match g.standing_side(&o) {
+        Some(side) => g.apply_standing(side, &o),
+        None => g.apply(&o),
+    }
 }
 
 /// The rule refusing an order, checking the state is left unchanged.

@@ -909,3 +909,32 @@ fn cavalry_may_retreat_four_hexes_for_two_saves() {
         at = h;
     }
 }
+
+#[test]
+fn a_player_sets_instructions_for_his_own_brigades_only() {
+    use orderly::games::CitesRule;
+    let mut g = field();
+    only(&mut g, &[("1NY", "0304"), ("1VA", "0306")]);
+    activating(&mut g, "blue");
+    // B5: a mail's orders are its writer's, the Union's here: he may not
+    // set the Confederate brigades' reactions.
+    for text in [
+        "OPFIRE gray NEVER",
+        "RETREAT CSA ALWAYS",
+        "RESERVES gray KEEP",
+    ] {
+        let o = g.parse_order(text).unwrap();
+        let before = g.position();
+        let r = g.apply(&o).expect_err(text);
+        assert_eq!(r.rule().0, "B5", "{text}");
+        assert_eq!(g.position(), before, "{text}");
+    }
+    let own = g.parse_order("OPFIRE blue NEVER").unwrap();
+    g.apply(&own).unwrap();
+    // The owner writing while the other player decides is heard (B5, B8),
+    // and only for his own brigades.
+    let theirs = g.parse_order("OPFIRE gray NEVER").unwrap();
+    assert!(g.apply_standing(Side::Union, &theirs).is_err());
+    g.apply_standing(Side::Confederacy, &theirs).unwrap();
+    assert_eq!(g.decider(), Some(Side::Union), "the Union still decides");
+}

@@ -55,6 +55,15 @@ pub enum PathsRule {
     Ask,
 }
 
+/// Whether cards answering the enemy's moments are played (B137).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CardsRule {
+    /// Never: cards wait in the hand.
+    Never,
+    /// Play the first card of the hand that fits a window as it opens.
+    Auto,
+}
+
 /// One standing instruction (B5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Setting {
@@ -72,6 +81,8 @@ pub enum Setting {
     Losses(LossesRule),
     /// Retreat paths (B92).
     Paths(PathsRule),
+    /// Cards played in the enemy's moments (B137).
+    Cards(CardsRule),
 }
 
 impl Setting {
@@ -85,6 +96,7 @@ impl Setting {
             Setting::Reserves(_) => "RESERVES",
             Setting::Losses(_) => "LOSSES",
             Setting::Paths(_) => "PATHS",
+            Setting::Cards(_) => "CARDS",
         }
     }
 
@@ -97,11 +109,12 @@ impl Setting {
             Setting::Reserves(_) => 4,
             Setting::Losses(_) => 5,
             Setting::Paths(_) => 6,
+            Setting::Cards(_) => 7,
         }
     }
 
     /// The value while a player has set none (B5's table).
-    pub const DEFAULTS: [Setting; 7] = [
+    pub const DEFAULTS: [Setting; 8] = [
         Setting::OpFire(OpFireRule::Always),
         Setting::PointBlank(OpFireRule::Always),
         Setting::Retreat(RetreatRule::IfKilled, false),
@@ -109,6 +122,7 @@ impl Setting {
         Setting::Reserves(ReservesRule::Spend),
         Setting::Losses(LossesRule::Weakest),
         Setting::Paths(PathsRule::Auto),
+        Setting::Cards(CardsRule::Never),
     ];
 }
 
@@ -129,9 +143,9 @@ pub struct Instructions {
     pub given: Vec<(Scope, Setting)>,
 }
 
-/// The most instructions kept: 7 settings for every brigade and both
+/// The most instructions kept: 8 settings for every brigade and both
 /// sides fit well within it.
-pub const MAX_INSTRUCTIONS: usize = 7 * 260;
+pub const MAX_INSTRUCTIONS: usize = 8 * 260;
 
 impl Instructions {
     /// Whether none was given (the position then leaves them out).
@@ -196,12 +210,16 @@ impl fmt::Display for Setting {
                 PathsRule::Auto => "AUTO",
                 PathsRule::Ask => "ASK",
             }),
+            Setting::Cards(r) => f.write_str(match r {
+                CardsRule::Never => "NEVER",
+                CardsRule::Auto => "AUTO",
+            }),
         }
     }
 }
 
 /// The words that start a standing instruction (B5).
-pub const SETTING_WORDS: [&str; 7] = [
+pub const SETTING_WORDS: [&str; 8] = [
     "OPFIRE",
     "POINTBLANK",
     "RETREAT",
@@ -209,6 +227,7 @@ pub const SETTING_WORDS: [&str; 7] = [
     "RESERVES",
     "LOSSES",
     "PATHS",
+    "CARDS",
 ];
 
 /// Reads a setting's values after its word (upper case), or `None`.
@@ -256,6 +275,11 @@ pub fn parse_setting(word: &str, values: &[&str]) -> Option<Setting> {
         "PATHS" if single => Setting::Paths(match first {
             "AUTO" => PathsRule::Auto,
             "ASK" => PathsRule::Ask,
+            _ => return None,
+        }),
+        "CARDS" if single => Setting::Cards(match first {
+            "AUTO" => CardsRule::Auto,
+            "NEVER" => CardsRule::Never,
             _ => return None,
         }),
         _ => return None,
@@ -306,6 +330,7 @@ mod tests {
             Setting::Retreat(RetreatRule::Always, true),
             Setting::Evade(OpFireRule::Always, true),
             Setting::Losses(LossesRule::Strongest),
+            Setting::Cards(CardsRule::Auto),
         ]) {
             let text = s.to_string();
             let words: Vec<&str> = text.split(' ').collect();

@@ -161,6 +161,8 @@ pub enum CardEffect {
     /// The unit or stack readied by a card after its activation ended goes
     /// on with its points left (11.3 on 15-16, B136).
     Resume(Group),
+    /// The brigade's units may not fire in its activation (`no-fire`).
+    NoFire(BrigadeId),
     /// The brigade's commander is off the map until this turn's
     /// reinforcement step (`commander-off-map`).
     CommanderAway(BrigadeId, u8),

@@ -109,17 +109,73 @@ impl BrothersAtWar {
         Ok(events)
     }
 
+    /// The side a standing instruction is for (B5), if `order` is one
+    /// whose scope names a brigade or a side.
+    pub fn standing_side(&self, order: &Order) -> Option<Side> {
+        let scope = match order {
+            Order::Instruct { scope, .. } => scope,
+            Order::OpFire { brigade, .. } => brigade,
+            _ => return None,
+        };
+        let upper = scope.to_ascii_uppercase();
+        if let Some(side) = Side::BOTH.into_iter().find(|s| s.code() == upper) {
+            return Some(side);
+        }
+        self.battle
+            .brigade_named(scope)
+            .map(|b| self.battle.brigade_side(b))
+    }
+
+    fn instruction_scope(&self, order: &Order) -> String {
+        match order {
+            Order::Instruct { scope, .. } => scope.clone(),
+            Order::OpFire { brigade, .. } => brigade.clone(),
+            _ => String::new(),
+        }
+    }
+
+    fn instruct_order(&mut self, order: &Order, events: &mut Vec<Event>) -> Result<(), Refusal> {
+        match order {
+            Order::Instruct { scope, setting } => self.instruct(scope, *setting, events),
+            Order::OpFire { brigade, rule } => {
+                self.instruct(brigade, Setting::OpFire(*rule), events)
+            }
+            _ => Err(Refusal::NotNow {
+                expected: "a standing instruction".into(),
+            }),
+        }
+    }
+
+    /// Applies a standing instruction of `side`'s (B5, B8) whatever
+    /// decision is pending, and whoever's: the door for a player who
+    /// writes instructions while the other decides.
+    pub fn apply_standing(&mut self, side: Side, order: &Order) -> Result<Vec<Event>, Refusal> {
+        if self.now.ended.is_some() {
+            return Err(Refusal::GameOver);
+        }
+        if self.standing_side(order) != Some(side) {
+            return Err(Refusal::NotYourInstruction(self.instruction_scope(order)));
+        }
+        let mut next = self.clone();
+        let mut events = Vec::new();
+        next.instruct_order(order, &mut events)?;
+        *self = next;
+        Ok(events)
+    }
+
     fn dispatch(&mut self, order: &Order, events: &mut Vec<Event>) -> Result<(), Refusal> {
         if self.now.ended.is_some() {
             return Err(Refusal::GameOver);
         }
-        // B5: standing instructions may be given at any time.
-        match order {
-            Order::Instruct { scope, setting } => return self.instruct(scope, *setting, events),
-            Order::OpFire { brigade, rule } => {
-                return self.instruct(brigade, Setting::OpFire(*rule), events)
+        // B5: standing instructions may be given at any time, each player
+        // for his own brigades only: a mail's orders are the decider's.
+        if matches!(order, Order::Instruct { .. } | Order::OpFire { .. }) {
+            if let (Some(side), Some(d)) = (self.standing_side(order), self.decider()) {
+                if d != side {
+                    return Err(Refusal::NotYourInstruction(self.instruction_scope(order)));
+                }
             }
-            _ => {}
+            return self.instruct_order(order, events);
         }
         if let Some(draw) = self.draw_pending() {
             return self.apply_chance(draw, order, events);

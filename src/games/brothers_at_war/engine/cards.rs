@@ -11,6 +11,7 @@
 //! yet, naming its window.
 
 use super::refusal::Refusal;
+use crate::games::brothers_at_war::core::combat::{CardsRule, SaveLine, Setting};
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::ids::{BrigadeId, UnitId};
 use crate::games::brothers_at_war::core::state::{
@@ -50,7 +51,19 @@ pub enum Kind {
     ReshuffleOnDraw,
     /// `no-effect`: only ever discarded (11.12).
     NoEffect,
-    /// A kind played in the enemy's moments, by instruction (B124).
+    /// `cancel-fire`: an enemy fire at a friendly unit has no effect
+    /// (`targeted`, by instruction, B137).
+    CancelFire,
+    /// `extra-saves-after-hits`: the friendly target of hits gains saves
+    /// (`after-hits`, by instruction, B127, B137).
+    ExtraSaves,
+    /// `cancel-activation`: the enemy activation just drawn is lost
+    /// (`enemy-activation`, by instruction, B137).
+    CancelActivation,
+    /// `no-fire`: the enemy brigade just drawn may not fire in its
+    /// activation (`enemy-activation`, by instruction, B137).
+    NoFire,
+    /// A kind of the enemy's moments not carried out yet (B124).
     Reaction,
 }
 
@@ -70,6 +83,10 @@ impl Kind {
             "extra-fire-dice-with-risk" => Kind::ExtraFireDice,
             "reshuffle-on-draw" => Kind::ReshuffleOnDraw,
             "no-effect" => Kind::NoEffect,
+            "cancel-fire" => Kind::CancelFire,
+            "extra-saves-after-hits" => Kind::ExtraSaves,
+            "cancel-activation" => Kind::CancelActivation,
+            "no-fire" => Kind::NoFire,
             _ => Kind::Reaction,
         }
     }
@@ -90,8 +107,23 @@ impl Kind {
                 "at the Move Commander step, with Finished units in the commander's reach"
             }
             Kind::ExtraFireDice => "on a unit of your brigade activating, before it fires",
-            Kind::ReshuffleOnDraw | Kind::NoEffect | Kind::Reaction => "by a line of yours",
+            Kind::CancelFire
+            | Kind::ExtraSaves
+            | Kind::CancelActivation
+            | Kind::NoFire
+            | Kind::ReshuffleOnDraw
+            | Kind::NoEffect
+            | Kind::Reaction => "by a line of yours",
         }
+    }
+
+    /// Played by the `CARDS` instruction as the enemy's moment comes
+    /// (B137), never by a line.
+    pub fn by_instruction(self) -> bool {
+        matches!(
+            self,
+            Kind::CancelFire | Kind::ExtraSaves | Kind::CancelActivation | Kind::NoFire
+        )
     }
 }
 
@@ -103,6 +135,8 @@ pub fn window_words(timing: &str) -> String {
         "own-activation" => "in your own brigade's activation".into(),
         "enemy-activation" => "when an enemy activation marker is drawn".into(),
         "move-commander" => "at your Move Commander step".into(),
+        "targeted" => "when an enemy attack targets a unit of yours".into(),
+        "after-hits" => "when an enemy attack scores hits on a unit of yours".into(),
         "firing" => "when a unit of yours is about to fire in its activation".into(),
         other => format!("in the window `{other}`"),
     }
@@ -188,6 +222,17 @@ impl BrothersAtWar {
         let name = entry.name.clone();
         match kind {
             Kind::NoEffect => return Err(Refusal::CardNeverPlayed(card, name)),
+            _ if kind.by_instruction() => {
+                return Err(Refusal::CardNotNow {
+                    card,
+                    name,
+                    window: format!(
+                        "{} by your CARDS instruction (B137: write CARDS USA AUTO or \
+                         CARDS CSA AUTO, or name a brigade)",
+                        window_words(&entry.timing)
+                    ),
+                })
+            }
             Kind::ReshuffleOnDraw | Kind::Reaction => {
                 return Err(Refusal::CardNotNow {
                     card,
@@ -355,7 +400,7 @@ impl BrothersAtWar {
                 }
                 Effect::Ready(ready)
             }
-            Kind::ReshuffleOnDraw | Kind::NoEffect | Kind::Reaction => return Err(needs()),
+            _ => return Err(needs()),
         };
         Ok(Play { side, effect })
     }
@@ -468,7 +513,9 @@ impl BrothersAtWar {
                     CardEffect::Fire(u, _) => {
                         format!("{}'s next fire rolls extra dice", self.unit_name(*u))
                     }
-                    CardEffect::CommanderAway(..) | CardEffect::Resume(_) => String::new(),
+                    CardEffect::CommanderAway(..)
+                    | CardEffect::Resume(_)
+                    | CardEffect::NoFire(_) => String::new(),
                 };
                 self.now.card_effects.push(effect);
                 events.push(Event::CardEffect { card, what });
@@ -650,6 +697,125 @@ impl BrothersAtWar {
         }
     }
 
+    /// B137: under `CARDS ... AUTO` for `brigade` (or its side), the
+    /// lowest card of `side`'s hand whose window is `window` and whose kind
+    /// is one of `kinds` is played, face up (B2); the caller carries out
+    /// its effect.
+    pub fn react_with_card(
+        &mut self,
+        side: Side,
+        brigade: Option<BrigadeId>,
+        window: &str,
+        kinds: &[Kind],
+        events: &mut Vec<Event>,
+    ) -> Option<(u8, Kind)> {
+        let like = Setting::Cards(CardsRule::Never);
+        if self.now.instructions.get(side, brigade, like) != Setting::Cards(CardsRule::Auto) {
+            return None;
+        }
+        let mut hand = self.now.hands[side.index()].clone();
+        hand.sort_unstable();
+        let (card, kind, name) = hand.into_iter().find_map(|c| {
+            let e = self.card_entry(c)?;
+            let kind = Kind::of(&e.effect);
+            (e.timing == window && kinds.contains(&kind)).then(|| (c, kind, e.name.clone()))
+        })?;
+        self.now.hands[side.index()].retain(|&c| c != card);
+        self.now.discard.push(card);
+        events.push(Event::CardPlayed {
+            side,
+            card,
+            name,
+            on: brigade.map(|b| self.brigade_name(b)),
+        });
+        Some((card, kind))
+    }
+
+    /// The save rolls a card gives the target of hits (B125), if its
+    /// owner plays one after the hits (B11, B137).
+    pub fn card_saves(&mut self, targets: &[UnitId], events: &mut Vec<Event>) -> Option<SaveLine> {
+        let &first = targets.first()?;
+        let side = self.side_of(first);
+        let brigade = self.brigade_of(first);
+        let (card, _) =
+            self.react_with_card(side, brigade, "after-hits", &[Kind::ExtraSaves], events)?;
+        let rolls = self.card_entry(card).map_or(1, |e| number(e, "saves", 1));
+        Some(SaveLine {
+            why: format!("card {card}"),
+            rule: "B125".into(),
+            rolls,
+        })
+    }
+
+    /// Whether the target's owner cancels this fire with a card, before
+    /// its dice (B11, B125, B137).
+    pub fn card_cancels_fire(&mut self, targets: &[UnitId], events: &mut Vec<Event>) -> bool {
+        let Some(&first) = targets.first() else {
+            return false;
+        };
+        let side = self.side_of(first);
+        let brigade = self.brigade_of(first);
+        let Some((card, _)) =
+            self.react_with_card(side, brigade, "targeted", &[Kind::CancelFire], events)
+        else {
+            return false;
+        };
+        events.push(Event::CardEffect {
+            card,
+            what: "the fire has no effect".into(),
+        });
+        true
+    }
+
+    /// As an enemy activation begins, its opponent's card may cancel it
+    /// or forbid its fire (B125, B137). Returns whether it is cancelled.
+    pub fn card_on_activation(&mut self, b: BrigadeId, events: &mut Vec<Event>) -> bool {
+        let enemy = self.battle.brigade_side(b).other();
+        let kinds = [Kind::CancelActivation, Kind::NoFire];
+        let Some((card, kind)) =
+            self.react_with_card(enemy, None, "enemy-activation", &kinds, events)
+        else {
+            return false;
+        };
+        let name = self.brigade_name(b);
+        if kind == Kind::CancelActivation {
+            events.push(Event::CardEffect {
+                card,
+                what: format!("the {name} activation is lost: its marker stays on the track"),
+            });
+            return true;
+        }
+        self.now.card_effects.push(CardEffect::NoFire(b));
+        events.push(Event::CardEffect {
+            card,
+            what: format!("the {name} units may not fire in this activation"),
+        });
+        false
+    }
+
+    /// Whether a card forbids this brigade's fire now (B125).
+    pub fn fire_forbidden(&self, b: BrigadeId) -> bool {
+        self.now.card_effects.contains(&CardEffect::NoFire(b))
+    }
+
+    /// As a friendly brigade exhausts, its owner's card may make it check
+    /// to regroup at once (11.3 on 47, B125, B137).
+    pub fn card_on_exhaustion(&mut self, b: BrigadeId, events: &mut Vec<Event>) {
+        let side = self.battle.brigade_side(b);
+        let Some((card, _)) =
+            self.react_with_card(side, Some(b), "exhausts", &[Kind::RegroupCheck], events)
+        else {
+            return;
+        };
+        let bonus = self.card_entry(card).map_or(0, |e| number(e, "bonus", 0));
+        self.now.checks.push(Check {
+            kind: CheckKind::Regroup,
+            units: Vec::new(),
+            brigade: Some(b),
+            bonus: self.fate_bonus(b).saturating_add(bonus),
+        });
+    }
+
     /// Every card play worth listing for the decider: each card of his
     /// hand on each target its kind could take.
     pub fn card_candidates(&self) -> Vec<(u8, Option<String>)> {
@@ -688,7 +854,7 @@ impl BrothersAtWar {
                     }
                 }
                 Kind::ReadyCommanderBrigade => vec![None],
-                Kind::ReshuffleOnDraw | Kind::NoEffect | Kind::Reaction => Vec::new(),
+                _ => Vec::new(),
             };
             for on in targets {
                 if self.check_play(card, on.as_deref()).is_ok() {

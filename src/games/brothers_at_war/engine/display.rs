@@ -65,7 +65,7 @@ impl BrothersAtWar {
         let exhausts = s.reserve >= track.length && !s.exhausted;
         let breaks = s.casualties >= track.dark && track.dark > 0;
         if exhausts {
-            self.exhaust(b);
+            self.exhaust(b, events);
         }
         if breaks {
             self.break_brigade(b, false, events);
@@ -74,8 +74,10 @@ impl BrothersAtWar {
 
     /// A brigade becomes exhausted (8.111): its independent skirmishers,
     /// deployed or not, leave play for good (9.19 d).
-    pub fn exhaust(&mut self, b: BrigadeId) {
+    pub fn exhaust(&mut self, b: BrigadeId, events: &mut Vec<Event>) {
         self.now.brigades[b.index()].exhausted = true;
+        // 11.3 on 47: a card may have it check to regroup at once.
+        self.card_on_exhaustion(b, events);
         for u in self.units_of_brigade(b) {
             if self.independent(u) && self.unit(u).place != Place::Eliminated {
                 self.now.units[u.index()].place = Place::Removed;

@@ -492,6 +492,12 @@ impl BrothersAtWar {
         if firers.iter().any(|&u| self.unit(u).disrupted) {
             return Err(Refusal::DisruptedOnlyMoves);
         }
+        if let Some(b) = self
+            .brigade_of(firers[0])
+            .filter(|&b| self.fire_forbidden(b))
+        {
+            return Err(Refusal::FireForbidden(self.brigade_name(b)));
+        }
         // B56: artillery deployed since the activation began fires free.
         let free = g.spent == 0
             && g.units
@@ -652,6 +658,13 @@ impl BrothersAtWar {
             cap: attack.cap,
         }));
         if attack.dice == 0 {
+            return;
+        }
+        // B11: the defender's cards for a targeted unit, before the dice.
+        if self.card_cancels_fire(&attack.targets, events) {
+            let mut attack = attack;
+            attack.successes = 0;
+            self.conclude_fire(attack, events);
             return;
         }
         self.now.fire = Some(attack);

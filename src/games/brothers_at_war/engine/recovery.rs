@@ -245,7 +245,7 @@ impl BrothersAtWar {
                     if let Some(track) = self.battle.scenario.brigades[b.index()].reserves {
                         self.now.brigades[b.index()].reserve = track.length;
                     }
-                    self.exhaust(b);
+                    self.exhaust(b, events);
                 }
             }
             CheckKind::Regroup => {

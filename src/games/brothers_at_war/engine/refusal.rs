@@ -170,6 +170,12 @@ pub enum Refusal {
         /// Why, and what it may be played on.
         why: String,
     },
+    /// A card forbids the brigade's fire in this activation (B125).
+    #[error("the {0} units may not fire in this activation: a card forbids it")]
+    FireForbidden(String),
+    /// A standing instruction names the other player's brigades (B5).
+    #[error("{0} is not yours: instructions are set for your own brigades (or your side)")]
+    NotYourInstruction(String),
     /// The commander is off the map by a card until a later turn (B125).
     #[error("the {0} commander is off the map until turn {1}; write COMMANDER STAY")]
     CommanderAway(String, u8),
@@ -238,6 +244,8 @@ impl CitesRule for Refusal {
             Refusal::CardNotNow { .. } => "B124",
             Refusal::CardTarget { .. } => "B123",
             Refusal::CommanderAway(..) => "B125",
+            Refusal::NotYourInstruction(_) => "B5",
+            Refusal::FireForbidden(_) => "B125",
             Refusal::MustDiscard => "2.31",
             Refusal::NotEntry(_) => "10.11",
             Refusal::NotArrived(_) => "10.1",

@@ -207,10 +207,10 @@ impl BrothersAtWar {
             unit: self.unit_name(unit),
         }));
         if left == 1 && !self.brigade(b).exhausted {
-            self.exhaust(b);
             events.push(Event::Combat(CombatEvent::Exhausted {
                 brigade: self.brigade_name(b),
             }));
+            self.exhaust(b, events);
         }
         true
     }

@@ -454,6 +454,11 @@ impl BrothersAtWar {
             independent: false,
             group: None,
         });
+        // B124: the enemy's cards for an activation drawn, before recovery.
+        if self.card_on_activation(b, events) {
+            self.end_activation(b);
+            return;
+        }
         self.recover_brigade(b);
         self.now.step = Step::Recovery(b);
     }

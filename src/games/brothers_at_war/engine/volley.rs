@@ -84,6 +84,11 @@ impl BrothersAtWar {
                     self.conclude_fire(f, events);
                     return;
                 }
+                // B11: the defender's cards after hits, before his retreat
+                // choice and the saves (B125, B137).
+                if let Some(line) = self.card_saves(&f.targets.clone(), events) {
+                    f.saves.push(line);
+                }
                 if self.ask_retreat(&mut f) {
                     return;
                 }
@@ -229,7 +234,7 @@ impl BrothersAtWar {
     }
 
     /// The hits that stand, the retreat, then every hit applied (B84).
-    fn conclude_fire(&mut self, f: FireAttack, events: &mut Vec<Event>) {
+    pub(super) fn conclude_fire(&mut self, f: FireAttack, events: &mut Vec<Event>) {
         // B68: the cap applies to the hits left after saves.
         let hits = f.successes.saturating_sub(f.saved).min(f.cap);
         let mut extra = 0;
