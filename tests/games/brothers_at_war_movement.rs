@@ -617,7 +617,7 @@ fn a_disbanded_independent_skirmisher_waits_two_turns_and_leaves_when_its_brigad
     g.advance(&mut Vec::new());
     assert_eq!(g.unit(id(&g, "ISK")).place, Place::Display);
     let blue = g.battle.brigade_named("blue").unwrap();
-    g.exhaust(blue);
+    g.exhaust(blue, &mut Vec::new());
     assert_eq!(g.unit(id(&g, "ISK")).place, Place::Removed, "9.19 d");
 }
 

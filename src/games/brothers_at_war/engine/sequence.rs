@@ -456,7 +456,12 @@ impl BrothersAtWar {
         });
         // B124: the enemy's cards for an activation drawn, before recovery.
         if self.card_on_activation(b, events) {
-            self.end_activation(b);
+            // No recovery, no units and no Move Commander step: its units'
+            // out of command markers stay (3.23).
+            self.end_card_effects();
+            self.now.last_group = None;
+            let free = self.now.activation.take().is_some_and(|a| a.free);
+            self.now.step = if free { Step::Free } else { Step::Select };
             return;
         }
         self.recover_brigade(b);
