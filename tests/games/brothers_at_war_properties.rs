@@ -28,7 +28,7 @@ use common::brothersatwar::{game, only};
 use common::rng::XorShift;
 use orderly::games::brothers_at_war::core::event::Event;
 use orderly::games::brothers_at_war::core::state::{BrothersAtWar, Place, Step};
-use orderly::games::brothers_at_war::scenario::model::UnitKind;
+use orderly::games::brothers_at_war::scenario::model::{Side, UnitKind};
 use orderly::games::brothers_at_war::scenario::registry;
 use orderly::games::{Game, GameOptions};
 
@@ -255,7 +255,10 @@ fn random_games_of_the_demo_battle_keep_every_property_and_reach_the_end() {
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let seeds = games(8);
     for seed in 0..seeds {
-        for (k, n) in play(seed, demo) {
+        // Half the games with both players' cards for the enemy's moments
+        // played as they come (B137).
+        let new = if seed % 2 == 0 { demo } else { demo_with_cards };
+        for (k, n) in play(seed, new) {
             *seen.entry(k).or_default() += n;
         }
     }
@@ -323,6 +326,19 @@ fn random_games_in_close_quarters_fire_assault_and_reach_the_end() {
         Some(&(seeds as usize)),
         "every game ended"
     );
+}
+
+/// The demo battle with `CARDS USA AUTO` and `CARDS CSA AUTO` (B137).
+fn demo_with_cards() -> BrothersAtWar {
+    let mut g = demo();
+    for (side, text) in [
+        (Side::Union, "CARDS USA AUTO"),
+        (Side::Confederacy, "CARDS CSA AUTO"),
+    ] {
+        let o = g.parse_order(text).unwrap();
+        g.apply_standing(side, &o).unwrap();
+    }
+    g
 }
 
 /// A new game of the built-in demo battle, "Tanner's Ford".

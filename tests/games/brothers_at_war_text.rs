@@ -369,3 +369,47 @@ fn fire_is_written_at_a_hex_or_on_an_enemy_unit_and_offered_with_its_dice() {
     }
     assert!(seen > 0, "random play never offered a fire");
 }
+
+#[test]
+fn cards_of_the_deciders_moment_are_offered_to_him_alone_and_read_as_written() {
+    let mut g = union_to_act();
+    // Card 17, Double Quick (extra-movement, own-activation), into the
+    // Union's hand from wherever it is.
+    for hand in g.now.hands.iter_mut() {
+        hand.retain(|&c| c != 17);
+    }
+    g.now.discard.retain(|&c| c != 17);
+    g.now.deck.retain(|&c| c != 17);
+    g.now.hands[0].push(17);
+    let before = g.choices(Seat::North);
+    let offer = before
+        .lines()
+        .find(|l| l.starts_with("Card: PLAY 17 ON "))
+        .unwrap_or_else(|| panic!("no card line: {before}"));
+    assert!(offer.contains("10M"), "{offer}");
+    assert!(offer.contains("Double Quick"), "{offer}");
+    let theirs = g.choices(Seat::South);
+    assert!(!theirs.contains("Double Quick"), "B2: {theirs}");
+    // Read as players write it, in any case, ON or not.
+    for written in ["play 17 on 10m", "PLAY 17 10M", "Play 17 on 10m."] {
+        let order = g
+            .read_order(written)
+            .unwrap_or_else(|r| panic!("{written}: {r}"));
+        assert_eq!(order.to_string(), "PLAY 17 ON 10M", "{written}");
+    }
+    // Played: one more movement point for 10M (B125, B135).
+    let left = |text: &str| -> u32 {
+        let at = text.find("10M can: MOVE (").expect("10M moves") + "10M can: MOVE (".len();
+        text[at..]
+            .split(' ')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .expect("points left")
+    };
+    let order = g.read_order("PLAY 17 ON 10M").unwrap();
+    g.apply(&order).unwrap();
+    let after = g.choices(Seat::North);
+    assert_eq!(left(&after), left(&before) + 1, "{after}");
+    assert!(g.now.discard.contains(&17), "11.2");
+    assert!(!after.contains("Card: PLAY 17"), "{after}");
+}

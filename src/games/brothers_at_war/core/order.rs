@@ -255,7 +255,9 @@ fn hexes(words: &[&str], at_least: usize) -> Result<Vec<Hex>, ParseError> {
 const MAX_NAME: usize = 24;
 
 fn bounded_name(word: &str) -> Result<String, ParseError> {
-    if word.len() > MAX_NAME {
+    // A sentence's full stop or comma is not part of a name.
+    let word = word.trim_end_matches(['.', ',', ';', '!']);
+    if word.is_empty() || word.len() > MAX_NAME {
         return Err(ParseError::new(format!(
             "names are at most {MAX_NAME} characters"
         )));
