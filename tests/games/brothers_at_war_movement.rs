@@ -656,3 +656,26 @@ fn a_unit_dropped_off_where_a_friendly_skirmisher_stands_disbands_it() {
     assert!(g.unit(id(&g, "2NYA")).finished);
     order(&mut g, "1NY MOVE 0404").unwrap();
 }
+
+#[test]
+fn a_unit_left_where_it_may_not_end_goes_back_to_the_last_hex_where_it_could() {
+    // B138, 5.32: 1NY (blue) passes through BAT's hex (divisional
+    // artillery, its own brigade for stacking) and is left there with no
+    // points, as a reaction's disruption or point blank fire can leave it.
+    let mut g = game();
+    only(&mut g, &[("1NY", "0303"), ("BAT", "0305")]);
+    activating(&mut g, "blue");
+    order(&mut g, "1NY MOVE 0304").unwrap();
+    order(&mut g, "1NY MOVE 0305").unwrap();
+    assert_eq!(g.hex_of(id(&g, "1NY")), Some(hex("0305")));
+    if let Some(gr) = g.now.activation.as_mut().and_then(|a| a.group.as_mut()) {
+        gr.spent = 4;
+    }
+    let e = order(&mut g, "END UNITS").unwrap();
+    assert!(e.iter().any(|e| matches!(
+        e,
+        Event::SentBack { from, to, .. } if *from == hex("0305") && *to == hex("0304")
+    )));
+    assert_eq!(g.hex_of(id(&g, "1NY")), Some(hex("0304")));
+    assert_eq!(g.units_at(hex("0305")), vec![id(&g, "BAT")]);
+}

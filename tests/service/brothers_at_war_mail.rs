@@ -73,13 +73,12 @@ impl Site {
     fn mail(&mut self, from: &str, to: &str, body: &str) -> Vec<Out> {
         self.counter += 1;
         let raw = format!(
-            "From: {from}\r\nTo: {to}\r\nSubject: Re: Tanner's Ford\r\nMessage-ID: <b{n}.{pid}@test>\r\n\
+            "From: {from}\r\nTo: {to}\r\nSubject: Re: Tanner's Ford\r\nMessage-ID: <b{n}@tanners-ford.test>\r\n\
              Date: {date}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n",
             date = (chrono::Utc.with_ymd_and_hms(2026, 11, 21, 10, 0, 0).unwrap()
                 + chrono::Duration::seconds(i64::from(self.counter)))
             .to_rfc2822(),
             n = self.counter,
-            pid = std::process::id(),
             body = body.replace('\n', "\r\n"),
         );
         self.inbox.deliver(raw.as_bytes()).unwrap();
@@ -98,6 +97,21 @@ impl Site {
             out.push(read_out(&p));
         }
         out
+    }
+
+    /// Replaces the seed the service committed to for game 1 with a fixed
+    /// one, in the real SQLite file, so that every run plays the same
+    /// battle (the service itself only ever takes a fresh seed).
+    fn fix_seed(&mut self, hex: &str) {
+        let seed = orderly::games::fair::Seed::from_hex(hex).unwrap();
+        let db = rusqlite::Connection::open(self.dir.join("orderly.db")).unwrap();
+        let changed = db
+            .execute(
+                "UPDATE fair_seeds SET seed = ?1, commitment = ?2 WHERE game_id = 1",
+                rusqlite::params![seed.to_hex(), seed.commitment().to_string()],
+            )
+            .unwrap();
+        assert_eq!(changed, 1, "game 1 has a seed");
     }
 
     /// The game as the service stores it.
@@ -173,6 +187,13 @@ fn written(order: &Order, rng: &mut XorShift) -> String {
             let hexes: Vec<String> = path.iter().map(|h| h.to_string()).collect();
             format!("{} move {}", units[0].to_ascii_lowercase(), hexes.join("-"))
         }
+        (
+            Order::Play {
+                card,
+                on: Some(target),
+            },
+            0 | 1,
+        ) => format!("Play {card} {}.", target.to_ascii_lowercase()),
         (_, 2) => canonical.to_ascii_lowercase(),
         _ => canonical,
     }
@@ -200,7 +221,15 @@ fn orders_for(model: &BrothersAtWar, rng: &mut XorShift) -> Vec<(Order, String)>
                 )
             })
             .collect();
-        let order = if !closing.is_empty() && rng.chance(45) {
+        // A card the seat may play is played a third of the time, so
+        // that cards go by mail too (11.0, B134).
+        let plays: Vec<&Order> = legal
+            .iter()
+            .filter(|o| matches!(o, Order::Play { .. }))
+            .collect();
+        let order = if !plays.is_empty() && rng.chance(33) {
+            plays[rng.below(plays.len())].clone()
+        } else if !closing.is_empty() && rng.chance(45) {
             closing[rng.below(closing.len())].clone()
         } else {
             legal[rng.below(legal.len())].clone()
@@ -266,6 +295,8 @@ fn tanners_ford_is_played_to_the_end_by_mail() {
         invitation.body
     );
     let bob_addr = invitation.reply_to.clone();
+    // The same battle every run: a failure can be replayed.
+    site.fix_seed(&"1862a".repeat(13)[..64]);
     let outs = site.mail(BOB, &bob_addr, "Accept\n\nBob");
     let ann_addr = to(&outs, ANN).reply_to;
     let mut last_to: [String; 2] = [to(&outs, ANN).body, to(&outs, BOB).body];
@@ -273,6 +304,7 @@ fn tanners_ford_is_played_to_the_end_by_mail() {
     let mut mails = 0;
     let mut orders = 0;
     let mut hidden_checked = 0;
+    let mut cards_played = 0;
     loop {
         let model = site.stored();
         if model.outcome().is_some() {
@@ -290,6 +322,10 @@ fn tanners_ford_is_played_to_the_end_by_mail() {
         let outs = site.mail(from, addr, &body);
         mails += 1;
         orders += lines.len();
+        cards_played += lines
+            .iter()
+            .filter(|(o, _)| matches!(o, Order::Play { .. }))
+            .count();
         let reply = flat(&to(&outs, from).body);
         for (order, line) in &lines {
             assert!(
@@ -323,10 +359,12 @@ fn tanners_ford_is_played_to_the_end_by_mail() {
     }
     let end = site.stored();
     eprintln!(
-        "{mails} mails, {orders} orders, {hidden_checked} hidden titles checked, turn {}, {:?}",
+        "{mails} mails, {orders} orders ({cards_played} cards played), {hidden_checked} hidden titles checked, turn {}, {:?}",
         end.now.turn, end.now.ended
     );
     assert!(hidden_checked > 0, "no hand was ever hidden");
+    // Cards played by mail are taken like any order (11.0, B134).
+    assert!(cards_played > 0, "no card was played by mail");
     assert!(end.now.turn >= end.battle.scenario.turns || end.now.ended.is_some());
     let games = orderly::service::admin::games(site.service.store()).unwrap();
     assert!(games.contains("finished"), "{games}");

@@ -53,6 +53,16 @@ pub enum Event {
         /// The card.
         card: u8,
     },
+    /// A group left where it may not end its activation goes back to the
+    /// last hex of its move where it could (5.32, B138).
+    SentBack {
+        /// The units.
+        units: Vec<String>,
+        /// Where it stood.
+        from: Hex,
+        /// Where it ends.
+        to: Hex,
+    },
     /// A side played a battle card, face up (11.0, B2).
     CardPlayed {
         /// Who.
@@ -263,6 +273,11 @@ impl fmt::Display for Event {
                 side.code()
             ),
             Event::CardEffect { card, what } => write!(f, "card {card}: {what}"),
+            Event::SentBack { units, from, to } => write!(
+                f,
+                "{} may not end in {from} (5.32): back to {to}",
+                list(units)
+            ),
             Event::CommanderBack { brigade, to } => match to {
                 Some(h) => write!(f, "{brigade} commander returns at {h}"),
                 None => write!(f, "{brigade} commander finds no hex to return to"),

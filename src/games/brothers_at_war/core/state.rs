@@ -101,6 +101,11 @@ pub struct Group {
     /// It has made a move action (out of command disruption, 4.3).
     #[serde(rename = "mv")]
     pub moved: bool,
+    /// The hexes it left in this activation where it could have ended it
+    /// (5.32), the latest last: where it goes back to if a reaction leaves
+    /// it in a hex it may not end in (B138).
+    #[serde(rename = "bk", default, skip_serializing_if = "Vec::is_empty")]
+    pub back: Vec<Hex>,
 }
 
 /// A brigade's activation under way (2.22).

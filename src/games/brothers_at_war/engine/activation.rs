@@ -72,9 +72,28 @@ impl BrothersAtWar {
             units: g.units.iter().map(|&u| self.unit_name(u)).collect(),
             finished,
         });
-        let Some(hex) = self.hex_of(g.units[0]) else {
+        let Some(mut hex) = self.hex_of(g.units[0]) else {
             return;
         };
+        // B138: left by a reaction where it may not end (5.32), it goes
+        // back to the last hex of its move where it could.
+        let skirmishers = g
+            .units
+            .iter()
+            .all(|&u| self.kind_of(u) == UnitKind::Skirmisher);
+        if !skirmishers && !self.can_end(&g.units, hex) {
+            if let Some(&to) = g.back.iter().rev().find(|&&h| self.can_end(&g.units, h)) {
+                for &u in &g.units {
+                    self.now.units[u.index()].place = Place::Map(to);
+                }
+                events.push(Event::SentBack {
+                    units: g.units.iter().map(|&u| self.unit_name(u)).collect(),
+                    from: hex,
+                    to,
+                });
+                hex = to;
+            }
+        }
         let here = self.units_at(hex);
         if here.len() > 1 {
             for &u in &here {
@@ -192,6 +211,7 @@ impl BrothersAtWar {
                 spent: 0,
                 road_march,
                 moved: false,
+                back: Vec::new(),
             });
         }
         Ok(())
@@ -641,6 +661,7 @@ impl BrothersAtWar {
                 spent: 0,
                 road_march: false,
                 moved: false,
+                back: Vec::new(),
             });
         }
         self.now.units[u.index()].finished = true;

@@ -244,6 +244,8 @@ impl BrothersAtWar {
     /// Moves the active group one hex (5.21), entering the map when its
     /// units wait off it (10.1).
     pub fn step_to(&mut self, to: Hex, events: &mut Vec<Event>) -> Result<(), Refusal> {
+        /// The most hexes a group remembers to go back to (B138).
+        const MAX_BACK: usize = 32;
         let Some(group) = self.now.activation.as_ref().and_then(|a| a.group.clone()) else {
             return Err(Refusal::NotNow {
                 expected: "a unit to activate".to_string(),
@@ -263,6 +265,7 @@ impl BrothersAtWar {
         }
         let step = self.plan_step(&group, from, to)?;
         let entering = from.is_none();
+        let could_end_here = from.filter(|&h| self.can_end(&group.units, h));
         for &u in &group.units {
             self.now.units[u.index()].place = Place::Map(to);
         }
@@ -274,6 +277,13 @@ impl BrothersAtWar {
                 g.spent = g.spent.saturating_add(step.cost);
                 g.road_march = step.road_march;
                 g.moved = true;
+                if let Some(h) = could_end_here {
+                    g.back.retain(|&b| b != h);
+                    g.back.push(h);
+                    if g.back.len() > MAX_BACK {
+                        g.back.remove(0);
+                    }
+                }
             }
         }
         events.push(Event::Moved {
