@@ -4,6 +4,7 @@
 //! displays, the viewer's own hand and only the size of the other's (B2),
 //! the standing instructions (B14), the key hexes and who holds them).
 
+use crate::games::brothers_at_war::engine::cards::{window_words, Kind};
 use std::collections::BTreeMap;
 
 use super::codes::Codes;
@@ -385,7 +386,23 @@ fn hands(game: &BrothersAtWar, viewer: Seat) -> String {
     let mut out = format!("Your hand ({} cards):\n", hand.len());
     for &n in hand {
         let text = names::card(scenario, n).map_or("", |c| c.text.as_str());
-        out.push_str(&format!("  {} - {text}\n", names::card_title(scenario, n)));
+        // B124, B137: when it may be played, and how.
+        let when = match names::card(scenario, n) {
+            Some(c) if c.effect == "no-effect" => " [only discarded]".to_string(),
+            Some(c) if Kind::of(&c.effect).by_instruction() => {
+                format!(" [{}, by CARDS ... AUTO]", window_words(&c.timing))
+            }
+            Some(c) if Kind::of(&c.effect) == Kind::Reaction => {
+                " [not playable yet by mail]".to_string()
+            }
+            Some(c) if c.timing == "drawn" => " [acts when drawn]".to_string(),
+            Some(c) => format!(" [{}: PLAY {n}]", window_words(&c.timing)),
+            None => String::new(),
+        };
+        out.push_str(&format!(
+            "  {} - {text}{when}\n",
+            names::card_title(scenario, n)
+        ));
     }
     let other = own.other();
     out.push_str(&format!(
