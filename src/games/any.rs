@@ -85,6 +85,13 @@ pub trait AnyGame: fmt::Debug + Send + Sync {
     /// keep them ([`Game::parse_order`], [`Game::apply`]): the order as the
     /// game prints it, and what happened.
     fn apply_canonical(&mut self, order: &str) -> Result<(String, Vec<Happened>), Rejection>;
+    /// [`Game::apply_standing`] of a line (as written, or canonical):
+    /// `None` when the line is no standing order of this game.
+    fn play_standing(
+        &mut self,
+        seat: Seat,
+        line: &str,
+    ) -> Option<Result<(String, Vec<Happened>), Rejection>>;
     /// [`GameText::event_text`] of a [`Happened`] of this game.
     fn event_text(&self, happened: &Happened, viewer: Seat) -> String;
     /// [`GameText::draw_board_styled`], `last` being the [`Happened`] of
@@ -219,6 +226,22 @@ impl<G: GameText> AnyGame for G {
             parsed.to_string(),
             events.iter().map(happened::<G>).collect(),
         ))
+    }
+
+    fn play_standing(
+        &mut self,
+        seat: Seat,
+        line: &str,
+    ) -> Option<Result<(String, Vec<Happened>), Rejection>> {
+        let order = self.parse_order(line.trim().trim_end_matches('.')).ok()?;
+        let applied = Game::apply_standing(self, seat, &order)?;
+        Some(match applied {
+            Ok(events) => Ok((
+                order.to_string(),
+                events.iter().map(happened::<G>).collect(),
+            )),
+            Err(r) => Err(refused::<G>(line, &r)),
+        })
     }
 
     fn event_text(&self, happened: &Happened, viewer: Seat) -> String {

@@ -69,6 +69,18 @@ pub trait Game: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + Sync 
     /// automatically), or refuses it and leaves the state unchanged.
     fn apply(&mut self, order: &Self::Order) -> Result<Vec<Self::Event>, Self::Refusal>;
 
+    /// Applies a standing order that `seat` may give whoever decides now
+    /// (Brothers at War's instructions, B5), or `None` when `order` is not
+    /// one: the service then answers that it is not the seat's turn.
+    fn apply_standing(
+        &mut self,
+        seat: Seat,
+        order: &Self::Order,
+    ) -> Option<Result<Vec<Self::Event>, Self::Refusal>> {
+        let _ = (seat, order);
+        None
+    }
+
     /// How the game ended under its rules, or `None` while it goes on.
     fn outcome(&self) -> Option<Outcome<Self::Ending>>;
 

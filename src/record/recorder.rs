@@ -123,6 +123,29 @@ impl Recorder {
         Ok(events)
     }
 
+    /// Applies a standing order `seat` gave while the other seat decided
+    /// ([`crate::games::Game::apply_standing`]), and records it as that
+    /// seat's continuation line.
+    pub fn apply_standing(&mut self, seat: Seat, order: &str) -> Result<Vec<Happened>, Refused> {
+        self.going()?;
+        let applied = self.game.play_standing(seat, order).unwrap_or_else(|| {
+            Err(Rejection {
+                line: order.to_string(),
+                problem: "not a standing order of this game".to_string(),
+                rule: None,
+                suggestions: Vec::new(),
+            })
+        });
+        let (order, events) = applied.map_err(Refused::Order)?;
+        self.record.push(Entry::Order(OrderEntry {
+            number: None,
+            seat,
+            order,
+            forced: Vec::new(),
+        }));
+        Ok(events)
+    }
+
     /// Applies the order of a draw of chance the game waits for, and
     /// records it with the draw's number and public inputs (docs/dice.md);
     /// records the result when the game ends.

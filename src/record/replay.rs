@@ -239,6 +239,34 @@ impl<'r> Replay<'r> {
             return Err(fail(line, "the game is over: no order may follow"));
         };
         let turn = self.game.turn_number();
+        if o.seat != pending.seat && o.number.is_none() {
+            // A standing order the other seat gave while this one decided.
+            if let Some(applied) = self.game.play_standing(o.seat, &o.order) {
+                let (order, events) = applied.map_err(|r| ReplayError {
+                    line: line.number,
+                    text: line.text.clone(),
+                    reason: r.problem,
+                    rule: r.rule,
+                    suggestions: r.suggestions,
+                })?;
+                self.out.orders.push(ReplayedOrder {
+                    line: line.number,
+                    number: turn,
+                    turn_level: false,
+                    seat: o.seat,
+                    kind: "standing order".to_string(),
+                    order: order.clone(),
+                    events,
+                    position: self.game.position(),
+                });
+                return Ok(OrderEntry {
+                    number: None,
+                    seat: o.seat,
+                    order,
+                    forced: Vec::new(),
+                });
+            }
+        }
         let turn_level = pending.phase.is_turn();
         self.check_place(o, line, &pending, turn)?;
         let (order, events) = self.game.play(&o.order).map_err(|r| ReplayError {

@@ -68,7 +68,39 @@ impl Work<'_> {
         let refused_all = match state.pending() {
             _ if lines.is_empty() => false,
             Some(p) if p.seat != seat.seat => {
+                let mut standing = false;
                 for l in lines {
+                    // A standing order (B5 of Brothers at War) is taken
+                    // whoever decides; it is recorded as the seat's own.
+                    match state.play_standing(seat.seat, l) {
+                        Some(Ok((order, events))) => {
+                            self.tx.add_entry(
+                                game.id,
+                                EntryKind::Order,
+                                Some(seat.seat),
+                                &order,
+                                l,
+                                Some(self.message_id),
+                                self.at,
+                                &events,
+                            )?;
+                            self.taken += 1;
+                            standing = true;
+                            let words: Vec<String> =
+                                events.iter().map(|e| e.text.clone()).collect();
+                            let answer = texts::say(
+                                "orders.taken",
+                                minijinja::context! { order => order, events => words },
+                            );
+                            self.item(l, Answer::Done(answer));
+                            continue;
+                        }
+                        Some(Err(r)) => {
+                            self.refuse(l, &r);
+                            continue;
+                        }
+                        None => {}
+                    }
                     let mut answer = texts::say(
                         "orders.not_your_turn",
                         minijinja::context! {
@@ -85,6 +117,11 @@ impl Work<'_> {
                         ));
                     }
                     self.item(l, Answer::Refused(answer));
+                }
+                if standing {
+                    let count = self.tx.entry_count(game.id)?;
+                    self.tx
+                        .set_position(game.id, &state.position(), count, self.at)?;
                 }
                 true
             }

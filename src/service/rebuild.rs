@@ -84,9 +84,13 @@ pub fn rebuild(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recorder> {
         .collect();
     for e in tx.entries(game.id)? {
         let outcome = match (e.kind, e.seat) {
-            (EntryKind::Order, _) => match draws.get(&e.seq) {
-                Some(inputs) => recorder.draw(&e.text, *inputs),
-                None => recorder.apply(&e.text),
+            (EntryKind::Order, seat) => match (draws.get(&e.seq), seat) {
+                (Some(inputs), _) => recorder.draw(&e.text, *inputs),
+                // A standing order given while the other seat decided.
+                (None, Some(s)) if recorder.game().pending().is_some_and(|p| p.seat != s) => {
+                    recorder.apply_standing(s, &e.text)
+                }
+                (None, _) => recorder.apply(&e.text),
             }
             .map(|_| ())
             .map_err(|e| format!("{e:?}")),

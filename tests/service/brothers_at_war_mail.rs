@@ -379,3 +379,71 @@ fn tanners_ford_is_played_to_the_end_by_mail() {
     .unwrap();
     assert_eq!(replayed.game.position(), end.position());
 }
+
+#[test]
+fn standing_instructions_are_taken_by_mail_while_the_other_player_decides() {
+    let mut site = Site::new("standing");
+    let outs = site.mail(
+        ANN,
+        "orderly@example.org",
+        "Hi\n\nNEW BROTHERSATWAR VS bob@example.org AS UNION\n\nAnn",
+    );
+    let bob_addr = to(&outs, BOB).reply_to;
+    site.fix_seed(&"0b5e".repeat(16));
+    let outs = site.mail(BOB, &bob_addr, "Accept\n\nBob");
+    let ann_addr = to(&outs, ANN).reply_to;
+    let model = site.stored();
+    let seat = model.pending().expect("a decision").seat;
+    // The player who does not decide now writes instructions (B5, B8),
+    // one for the other side's brigades, and an order out of turn.
+    let (from, addr, own, theirs) = match seat {
+        Seat::North => (BOB, &bob_addr, "CSA", "USA"),
+        Seat::South => (ANN, &ann_addr, "USA", "CSA"),
+    };
+    let body = format!(
+        "Hello,\n\nWhile I wait:\nOPFIRE {own} NEVER\ncards {own} auto.\nRETREAT {theirs} ALWAYS\nEND UNITS\n\nCheers\n\nSent from my phone"
+    );
+    let outs = site.mail(from, addr, &body);
+    let reply = flat(&to(&outs, from).body);
+    assert!(
+        reply.contains(&format!("Taken: OPFIRE {own} NEVER")),
+        "{reply}"
+    );
+    assert!(
+        reply.contains(&format!("Taken: CARDS {own} AUTO")),
+        "{reply}"
+    );
+    assert!(
+        reply.contains("B5"),
+        "the other's brigades are refused: {reply}"
+    );
+    assert!(
+        !reply.contains(&format!("Taken: RETREAT {theirs}")),
+        "{reply}"
+    );
+    assert!(!reply.contains("Taken: END UNITS"), "{reply}");
+    let after = site.stored();
+    assert_eq!(
+        after.pending().map(|p| p.seat),
+        Some(seat),
+        "still the same decision"
+    );
+    let side = Side::of(seat).other();
+    use orderly::games::brothers_at_war::core::combat::{CardsRule, Setting};
+    assert_eq!(
+        after
+            .now
+            .instructions
+            .get(side, None, Setting::Cards(CardsRule::Never)),
+        Setting::Cards(CardsRule::Auto)
+    );
+    // The record keeps them as that player's lines and replays them.
+    let record =
+        orderly::service::admin::export(site.service.store(), 1, false, "example.org").unwrap();
+    assert!(record.contains(&format!("CARDS {own} AUTO")), "{record}");
+    let replayed = orderly::record::replay(
+        &orderly::record::Record::read_as(&record, &Hosted::of::<BrothersAtWar>()).unwrap(),
+    )
+    .unwrap_or_else(|e| panic!("{e:?}\n{record}"));
+    assert_eq!(replayed.game.position(), after.position());
+}

@@ -166,6 +166,12 @@ pub enum CardEffect {
     /// The unit or stack readied by a card after its activation ended goes
     /// on with its points left (11.3 on 15-16, B136).
     Resume(Group),
+    /// The unit's next change of formation costs no points
+    /// (`free-formation-change`).
+    FreeForm(UnitId),
+    /// The unit's overstacking disrupts nobody this activation
+    /// (`free-formation-change` with `cancel-overstack`).
+    NoOverstack(UnitId),
     /// The brigade's units may not fire in its activation (`no-fire`).
     NoFire(BrigadeId),
     /// The brigade's commander is off the map until this turn's

@@ -553,7 +553,13 @@ impl BrothersAtWar {
         let left = self
             .allowance(&g.units, g.road_march)
             .saturating_sub(g.spent);
-        if !limbering && left < FORM_COST {
+        // B125: a card may make the change free.
+        let free = self
+            .now
+            .card_effects
+            .iter()
+            .any(|e| matches!(e, CardEffect::FreeForm(u) if units.contains(u)));
+        if !limbering && left < FORM_COST && !free {
             return Err(Refusal::NoPoints {
                 need: FORM_COST,
                 left,
@@ -572,7 +578,11 @@ impl BrothersAtWar {
                 formation: self.formation(u),
             });
         }
-        let spent = g.spent + FORM_COST;
+        let spent = if self.take_free_form(units) {
+            g.spent
+        } else {
+            g.spent + FORM_COST
+        };
         // 5.212: road march is for units that are not formed infantry.
         let formed = units
             .iter()

@@ -65,6 +65,10 @@ enum Evade {
     Ask(Vec<Vec<Hex>>),
 }
 
+fn defend_dice_total(d: &[(u8, u8)]) -> u8 {
+    d.iter().map(|x| x.0).fold(0, u8::saturating_add)
+}
+
 impl BrothersAtWar {
     /// The dice a unit rolls in an assault, and the lowest face that hits
     /// (7.11, B97): formed infantry +1; a unit of a Disrupted hex -1; an
@@ -161,9 +165,16 @@ impl BrothersAtWar {
             Evade::Ask(paths) => Some(paths),
             Evade::Stood => None,
         };
+        let mut defend_dice = self.side_dice(&defenders, false);
+        // B11, B137: the defender's card for his targeted units.
+        let extra = self.card_defence_dice(&defenders, events);
+        let room = (MAX_DICE as u8).saturating_sub(defend_dice_total(&defend_dice));
+        if let Some(first) = defend_dice.first_mut() {
+            first.0 = first.0.saturating_add(extra.min(room));
+        }
         let assault = Assault {
             attack_dice: self.side_dice(&g.units, climbing),
-            defend_dice: self.side_dice(&defenders, false),
+            defend_dice,
             attackers: g.units.clone(),
             from,
             hex: to,

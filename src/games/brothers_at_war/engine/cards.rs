@@ -47,6 +47,9 @@ pub enum Kind {
     /// `extra-fire-dice-with-risk`: more fire dice, each low one a hit on
     /// the firer.
     ExtraFireDice,
+    /// `free-formation-change`: one unit's change of formation costs no
+    /// points, or its overstacking disrupts nobody (5.22, 5.31).
+    FreeFormation,
     /// `reshuffle-on-draw`: acts when drawn (B129).
     ReshuffleOnDraw,
     /// `no-effect`: only ever discarded (11.12).
@@ -82,6 +85,7 @@ impl Kind {
             "ready-commander-brigade" | "rally-commander-brigade" => Kind::ReadyCommanderBrigade,
             "extra-fire-dice-with-risk" => Kind::ExtraFireDice,
             "reshuffle-on-draw" => Kind::ReshuffleOnDraw,
+            "free-formation-change" => Kind::FreeFormation,
             "no-effect" => Kind::NoEffect,
             "cancel-fire" => Kind::CancelFire,
             "extra-saves-after-hits" => Kind::ExtraSaves,
@@ -100,7 +104,7 @@ impl Kind {
             Kind::ExtraReserve => "on a brigade of yours with a reserve to recover (8.13)",
             Kind::CommanderOffMap => "on an enemy brigade whose commander is on the map",
             Kind::RegroupCheck => "on an exhausted brigade of yours",
-            Kind::ExtraMovement | Kind::ExtraAssaultDice => {
+            Kind::ExtraMovement | Kind::ExtraAssaultDice | Kind::FreeFormation => {
                 "on a unit of your brigade activating that has not finished its activation"
             }
             Kind::ReadyCommanderBrigade => {
@@ -135,6 +139,7 @@ pub fn window_words(timing: &str) -> String {
         "own-activation" => "in your own brigade's activation".into(),
         "enemy-activation" => "when an enemy activation marker is drawn".into(),
         "move-commander" => "at your Move Commander step".into(),
+        "formation" => "in your activation, before the unit changes formation or moves".into(),
         "targeted" => "when an enemy attack targets a unit of yours".into(),
         "after-hits" => "when an enemy attack scores hits on a unit of yours".into(),
         "firing" => "when a unit of yours is about to fire in its activation".into(),
@@ -341,9 +346,23 @@ impl BrothersAtWar {
                     bonus: self.fate_bonus(b).saturating_add(number(entry, "bonus", 0)),
                 })
             }
-            Kind::ExtraMovement | Kind::ExtraAssaultDice | Kind::ExtraFireDice => {
+            Kind::ExtraMovement
+            | Kind::ExtraAssaultDice
+            | Kind::ExtraFireDice
+            | Kind::FreeFormation => {
                 let u = self.card_active_unit(on, side).ok_or_else(needs)?;
                 match kind {
+                    Kind::FreeFormation => {
+                        let overstack = matches!(
+                            entry.params.get("cancel-overstack"),
+                            Some(Param::Flag(true))
+                        );
+                        Effect::Lasting(if overstack {
+                            CardEffect::NoOverstack(u)
+                        } else {
+                            CardEffect::FreeForm(u)
+                        })
+                    }
                     Kind::ExtraMovement => {
                         Effect::Lasting(CardEffect::Movement(u, number(entry, "points", 1)))
                     }
@@ -411,7 +430,7 @@ impl BrothersAtWar {
         let own_brigade = |b: BrigadeId| self.battle.brigade_side(b) == side;
         match timing {
             "any" => true,
-            "own-activation" | "firing" => {
+            "own-activation" | "firing" | "formation" => {
                 self.now.reaction.is_none()
                     && matches!(self.now.step, Step::Units(b) if own_brigade(b))
             }
@@ -513,6 +532,16 @@ impl BrothersAtWar {
                     CardEffect::Fire(u, _) => {
                         format!("{}'s next fire rolls extra dice", self.unit_name(*u))
                     }
+                    CardEffect::FreeForm(u) => {
+                        format!(
+                            "{}'s next change of formation costs no points",
+                            self.unit_name(*u)
+                        )
+                    }
+                    CardEffect::NoOverstack(u) => format!(
+                        "{} overstacks this activation without disrupting anyone",
+                        self.unit_name(*u)
+                    ),
                     CardEffect::CommanderAway(..)
                     | CardEffect::Resume(_)
                     | CardEffect::NoFire(_) => String::new(),
@@ -561,6 +590,25 @@ impl BrothersAtWar {
             .card_effects
             .iter()
             .position(|e| matches!(e, CardEffect::Resume(g) if g.units == units))
+    }
+
+    /// Takes a card's free change of formation for one of `units`, if one
+    /// waits (B125).
+    pub fn take_free_form(&mut self, units: &[UnitId]) -> bool {
+        let at = self
+            .now
+            .card_effects
+            .iter()
+            .position(|e| matches!(e, CardEffect::FreeForm(u) if units.contains(u)));
+        at.map(|i| self.now.card_effects.remove(i)).is_some()
+    }
+
+    /// Whether a card spares the units a mover overstacks (B125, 5.31).
+    pub fn overstack_spared(&self, movers: &[UnitId]) -> bool {
+        self.now
+            .card_effects
+            .iter()
+            .any(|e| matches!(e, CardEffect::NoOverstack(u) if movers.contains(u)))
     }
 
     /// Movement points a card adds to a unit this activation.
@@ -747,6 +795,27 @@ impl BrothersAtWar {
         })
     }
 
+    /// The dice a card adds to the defenders of an assault, if their
+    /// owner plays one as they are targeted (B11, B125, B137).
+    pub fn card_defence_dice(&mut self, defenders: &[UnitId], events: &mut Vec<Event>) -> u8 {
+        let Some(&first) = defenders.first() else {
+            return 0;
+        };
+        let side = self.side_of(first);
+        let brigade = self.brigade_of(first);
+        let kinds = [Kind::ExtraAssaultDice];
+        let Some((card, _)) = self.react_with_card(side, brigade, "targeted", &kinds, events)
+        else {
+            return 0;
+        };
+        let dice = self.card_entry(card).map_or(1, |e| number(e, "dice", 1));
+        events.push(Event::CardEffect {
+            card,
+            what: format!("{} rolls {dice} more dice", self.unit_name(first)),
+        });
+        dice
+    }
+
     /// Whether the target's owner cancels this fire with a card, before
     /// its dice (B11, B125, B137).
     pub fn card_cancels_fire(&mut self, targets: &[UnitId], events: &mut Vec<Event>) -> bool {
@@ -843,16 +912,17 @@ impl BrothersAtWar {
                     .brigade_ids()
                     .map(|b| Some(self.brigade_name(b)))
                     .collect(),
-                Kind::ExtraMovement | Kind::ExtraAssaultDice | Kind::ExtraFireDice => {
-                    match &self.now.activation {
-                        Some(a) => self
-                            .units_of_brigade(a.brigade)
-                            .into_iter()
-                            .map(|u| Some(self.unit_name(u)))
-                            .collect(),
-                        None => Vec::new(),
-                    }
-                }
+                Kind::ExtraMovement
+                | Kind::ExtraAssaultDice
+                | Kind::ExtraFireDice
+                | Kind::FreeFormation => match &self.now.activation {
+                    Some(a) => self
+                        .units_of_brigade(a.brigade)
+                        .into_iter()
+                        .map(|u| Some(self.unit_name(u)))
+                        .collect(),
+                    None => Vec::new(),
+                },
                 Kind::ReadyCommanderBrigade => vec![None],
                 _ => Vec::new(),
             };

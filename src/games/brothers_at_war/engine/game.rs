@@ -179,6 +179,16 @@ impl Game for BrothersAtWar {
         self.apply_order(order)
     }
 
+    /// B5: a player's standing instructions are taken whoever decides.
+    fn apply_standing(&mut self, seat: Seat, order: &Order) -> Option<Result<Vec<Event>, Refusal>> {
+        self.standing_side(order)?;
+        Some(BrothersAtWar::apply_standing(
+            self,
+            crate::games::brothers_at_war::scenario::model::Side::of(seat),
+            order,
+        ))
+    }
+
     fn outcome(&self) -> Option<Outcome<Ending>> {
         self.result()
     }

@@ -416,7 +416,7 @@ impl BrothersAtWar {
     /// 5.31: past the limit, the units already in the hex are Disrupted
     /// (formed infantry unforms instead).
     pub(super) fn overstack(&mut self, movers: &[UnitId], hex: Hex, events: &mut Vec<Event>) {
-        if self.stacking_count(movers) == 0 {
+        if self.stacking_count(movers) == 0 || self.overstack_spared(movers) {
             return;
         }
         let all = self.units_at(hex);

@@ -63,6 +63,7 @@ pub const VERBS: &[(&str, &str)] = &[
     ("RESERVES", "RESERVES"),
     ("LOSSES", "LOSSES"),
     ("PATHS", "PATHS"),
+    ("CARDS", "CARDS"),
 ];
 
 /// Verbs only the service writes (chance): a player's line with one is
