@@ -949,3 +949,280 @@ fn a_regroup_card_counts_the_fate_check_modifier() {
         assert!(!b.broken, "BAT at {bat}");
     }
 }
+
+// ----- extra-assault-dice (`targeted`, the defender) -------------------
+//
+// The deck above is counted by its own test (CARDS), so the assault cards
+// come in a second deck, registered under an id of its own, on the same
+// open, level ground with the same blank track. Card 1 is the attacker's
+// (`own-activation`, played by a line with the assault order); cards 2-4
+// are the defender's (`targeted`), played by `CARDS ... AUTO` when an
+// enemy unit assaults a hex of his and he stands (B11, B124, B137).
+
+use orderly::games::brothers_at_war::core::combat::CombatEvent;
+
+const ASSAULT_DECK: &str = r#"
+[[card]]
+numbers = [1]
+name = "Cold steel (test)"
+timing = "own-activation"
+effect = "extra-assault-dice"
+params = { dice = 3 }
+text = "Ours: an assaulting unit of yours rolls three dice more."
+
+[[card]]
+numbers = [2]
+name = "Stand and fight (test)"
+timing = "targeted"
+effect = "extra-assault-dice"
+params = { dice = 2 }
+text = "Ours: your unit assaulted rolls two dice more."
+
+[[card]]
+numbers = [3]
+name = "Fix bayonets (test)"
+timing = "targeted"
+effect = "extra-assault-dice"
+params = { dice = 1 }
+text = "Ours: your unit assaulted rolls one die more."
+
+[[card]]
+numbers = [4]
+name = "Last ditch (test)"
+timing = "targeted"
+effect = "extra-assault-dice"
+params = { dice = 3 }
+text = "Ours: your unit assaulted rolls three dice more."
+"#;
+
+/// The test battle with the assault deck and a blank track.
+fn assault_deck_text() -> String {
+    let head = SKIRMISH.split("[[card]]").next().unwrap();
+    assert!(head.contains(TRACK), "the test battle's track changed");
+    let head = head.replace(TRACK, BLANK_TRACK);
+    let tail = &SKIRMISH[SKIRMISH.find("[[special.exits]]").unwrap()..];
+    format!("{head}{tail}{ASSAULT_DECK}")
+}
+
+/// A new game of the test battle with the assault deck, on open, level
+/// ground.
+fn assault_field() -> BrothersAtWar {
+    let mut s: Scenario = toml::from_str(&assault_deck_text()).unwrap();
+    s.id = "test-card-reactions-assault".into();
+    s.map.terrain = vec![". . . . . . . .".to_string(); 6];
+    s.map.levels = Vec::new();
+    s.map.hexsides = Vec::new();
+    s.map.roads = Vec::new();
+    s.map.trails = Vec::new();
+    let b = registry::register(s).unwrap();
+    BrothersAtWar::new(&GameOptions {
+        scenario: Some(b.scenario.id.clone()),
+        ..GameOptions::default()
+    })
+}
+
+/// 2NYA (blue, unformed: 3 assault dice, 7.1) at 0304, next to 1VA (gray,
+/// formed: 4 dice) at 0305, in the open; blue activating, so the Union
+/// decides. The assault step is not a move action: no opportunity or
+/// point blank fire (B96). Gray stands by default (EVADE NEVER, B5).
+fn bayonets() -> BrothersAtWar {
+    let mut g = assault_field();
+    only(&mut g, &[("2NYA", "0304"), ("1VA", "0305")]);
+    activating(&mut g, "blue");
+    g
+}
+
+/// The successes of one side's assault roll in these events.
+fn assault_successes(events: &[Event], who: Side) -> Option<u8> {
+    events.iter().find_map(|e| match e {
+        Event::Combat(CombatEvent::AssaultRolled {
+            side, successes, ..
+        }) if *side == who => Some(*successes),
+        _ => None,
+    })
+}
+
+/// The assault's winner and the hits on attacker and defender.
+fn assault_result(events: &[Event]) -> Option<(Side, u8, u8)> {
+    events.iter().find_map(|e| match e {
+        Event::Combat(CombatEvent::AssaultWon {
+            winner,
+            attacker_hits,
+            defender_hits,
+        }) => Some((*winner, *attacker_hits, *defender_hits)),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_defender_s_assault_card_adds_its_dice_to_the_defence() {
+    // B122, B125: the deck passes the check (extra-assault-dice in
+    // `targeted` or `own-activation`, dice 1-3). B137 `targeted`, looked
+    // up for gray (1VA's brigade); B11: played after the declaration and
+    // the choice to stand, before the dice; kind extra-assault-dice (11.3
+    // on 1-2): 2NYA assaults 1VA (7.1); the card goes face up onto the
+    // discard pile (11.2, B134); the attacker still rolls its 3 dice,
+    // then 1VA rolls 4 + the card's dice. Every die counts: 6 1 1 1 and
+    // the card's dice all 6 give 1 + dice successes whatever the
+    // modifiers (a 6 hits, a 1 misses, B82, B97), against the attacker's
+    // none: gray wins (7.12), 2NYA takes them, 4 at most (B68).
+    let problems = orderly::games::brothers_at_war::scenario::check(&assault_deck_text());
+    assert!(problems.is_empty(), "{problems:#?}");
+    for (card, extra) in [(3u8, 1u32), (2, 2), (4, 3)] {
+        let mut g = bayonets();
+        order(&mut g, "CARDS gray AUTO").unwrap();
+        give(&mut g, CSA, card);
+        let e = order(&mut g, "2NYA MOVE 0305").unwrap();
+        assert_eq!(played(&e), vec![(Side::Confederacy, card)], "card {card}");
+        assert!(g.now.hands[CSA].is_empty(), "card {card}");
+        assert_eq!(g.now.discard, vec![card]);
+        assert!(!g.now.deck.contains(&card));
+        assert_eq!(
+            dice_waiting(&g),
+            Some(6u32.pow(3)),
+            "the attacker's 3, card {card}"
+        );
+        let e = roll(&mut g, "1 1 1");
+        assert!(played(&e).is_empty(), "card {card}");
+        assert_eq!(
+            dice_waiting(&g),
+            Some(6u32.pow(4 + extra)),
+            "4 + {extra}, card {card}"
+        );
+        let dice = format!("6 1 1 1{}", " 6".repeat(extra as usize));
+        let e = roll(&mut g, &dice);
+        let hits = 1 + extra as u8;
+        assert_eq!(
+            assault_successes(&e, Side::Confederacy),
+            Some(hits),
+            "card {card}"
+        );
+        assert_eq!(
+            assault_result(&e),
+            Some((Side::Confederacy, hits.min(4), 0)),
+            "card {card}"
+        );
+    }
+
+    // The lowest-numbered fitting card plays (B137): 2, not 3 or 4; one
+    // card for the one assault.
+    let mut g = bayonets();
+    order(&mut g, "CARDS gray AUTO").unwrap();
+    for card in [4, 3, 2] {
+        give(&mut g, CSA, card);
+    }
+    let e = order(&mut g, "2NYA MOVE 0305").unwrap();
+    assert_eq!(played(&e), vec![(Side::Confederacy, 2)]);
+    assert_eq!(g.now.hands[CSA], vec![4, 3]);
+    assert_eq!(g.now.discard, vec![2]);
+    let e = roll(&mut g, "1 1 1");
+    assert!(played(&e).is_empty());
+    assert_eq!(dice_waiting(&g), Some(6u32.pow(6)));
+    assert_eq!(g.now.hands[CSA], vec![4, 3]);
+}
+
+#[test]
+fn without_the_cards_instruction_the_defender_rolls_its_usual_dice() {
+    // B137, B5: CARDS defaults to NEVER: card 2 stays in the hand and 1VA
+    // rolls its 4 dice (7.1). B6: an instruction covers only what it
+    // names: blue's (the attacker's brigade), the Union's, or reserve's
+    // (another brigade of the South) do nothing for gray; a brigade's
+    // own NEVER beats its side's AUTO; the side's AUTO alone plays it.
+    let cases: Vec<(Vec<&str>, bool)> = vec![
+        (vec![], false),
+        (vec!["CARDS blue AUTO"], false),
+        (vec!["CARDS USA AUTO"], false),
+        (vec!["CARDS reserve AUTO"], false),
+        (vec!["CARDS CSA AUTO", "CARDS gray NEVER"], false),
+        (vec!["CARDS CSA AUTO"], true),
+    ];
+    for (given, plays) in cases {
+        let mut g = bayonets();
+        for text in &given {
+            order(&mut g, text).unwrap();
+        }
+        give(&mut g, CSA, 2);
+        let mut e = order(&mut g, "2NYA MOVE 0305").unwrap();
+        assert_eq!(dice_waiting(&g), Some(6u32.pow(3)), "{given:?}");
+        e.extend(roll(&mut g, "1 1 1"));
+        if plays {
+            assert_eq!(played(&e), vec![(Side::Confederacy, 2)], "{given:?}");
+            assert!(g.now.hands[CSA].is_empty(), "{given:?}");
+            assert_eq!(g.now.discard, vec![2], "{given:?}");
+            assert_eq!(dice_waiting(&g), Some(6u32.pow(6)), "{given:?}");
+        } else {
+            assert!(played(&e).is_empty(), "{given:?}");
+            assert_eq!(g.now.hands[CSA], vec![2], "{given:?}");
+            assert!(g.now.discard.is_empty(), "{given:?}");
+            assert_eq!(dice_waiting(&g), Some(6u32.pow(4)), "{given:?}");
+        }
+    }
+}
+
+#[test]
+fn an_own_activation_assault_card_is_never_played_by_the_instruction() {
+    // B124, B137: the instruction plays only a card whose deck entry names
+    // the window that opens. Card 1's window is `own-activation` (the
+    // attacker's, with his assault order, B135): held alone by the
+    // defender it stays, and 1VA rolls its 4 dice; held with card 3, card
+    // 3 plays (4 + 1 dice) though 1 is the lower number. And the
+    // `targeted` window is the defender's: the Union's card 2 is not
+    // played for its own assault, under CARDS USA AUTO too, and 2NYA rolls
+    // its 3 dice.
+    for (hand, card, extra) in [(vec![1u8], None, 0u32), (vec![1, 3], Some(3u8), 1)] {
+        let mut g = bayonets();
+        order(&mut g, "CARDS gray AUTO").unwrap();
+        for &c in &hand {
+            give(&mut g, CSA, c);
+        }
+        let e = order(&mut g, "2NYA MOVE 0305").unwrap();
+        let expect: Vec<(Side, u8)> = card.map(|c| (Side::Confederacy, c)).into_iter().collect();
+        assert_eq!(played(&e), expect, "{hand:?}");
+        assert_eq!(g.now.hands[CSA], vec![1], "{hand:?}");
+        assert_eq!(dice_waiting(&g), Some(6u32.pow(3)), "{hand:?}");
+        roll(&mut g, "1 1 1");
+        assert_eq!(dice_waiting(&g), Some(6u32.pow(4 + extra)), "{hand:?}");
+        assert_eq!(g.now.hands[CSA], vec![1], "{hand:?}");
+    }
+
+    let mut g = bayonets();
+    order(&mut g, "CARDS USA AUTO").unwrap();
+    order(&mut g, "CARDS blue AUTO").unwrap();
+    give(&mut g, USA, 2);
+    let e = order(&mut g, "2NYA MOVE 0305").unwrap();
+    assert!(played(&e).is_empty());
+    assert_eq!(g.now.hands[USA], vec![2]);
+    assert_eq!(
+        dice_waiting(&g),
+        Some(6u32.pow(3)),
+        "no extra attacker dice"
+    );
+    let e = roll(&mut g, "1 1 1");
+    assert!(played(&e).is_empty());
+    assert_eq!(dice_waiting(&g), Some(6u32.pow(4)));
+    assert_eq!(g.now.hands[USA], vec![2]);
+    assert!(g.now.discard.is_empty());
+}
+
+#[test]
+fn a_defender_that_evades_plays_no_assault_card() {
+    // 7.3, B99 (EVADE gray ALWAYS): 1VA retreats before the dice, so no
+    // assault dice are rolled and the card, played only after a stand
+    // (B137), stays in the hand. 1VA was ready: Finished (7.31); 2NYA
+    // enters the hex, not Finished (7.3).
+    let mut g = bayonets();
+    order(&mut g, "CARDS gray AUTO").unwrap();
+    order(&mut g, "EVADE gray ALWAYS").unwrap();
+    give(&mut g, CSA, 2);
+    let e = order(&mut g, "2NYA MOVE 0305").unwrap();
+    assert!(e.contains(&Event::Combat(CombatEvent::Evaded {
+        units: vec!["1VA".into()]
+    })));
+    assert!(played(&e).is_empty());
+    assert_eq!(g.now.hands[CSA], vec![2]);
+    assert!(g.now.discard.is_empty());
+    assert_eq!(dice_waiting(&g), None, "7.3: no dice");
+    assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0305")));
+    assert!(!finished(&g, "2NYA"));
+    assert!(finished(&g, "1VA"), "7.31");
+}

@@ -1039,3 +1039,302 @@ fn the_reshuffle_card_drawn_in_the_deal_is_replaced_by_one_more_draw() {
     assert_eq!(g.now.discard, vec![14]);
     assert!(g.now.hands[CSA].is_empty());
 }
+
+// ----- free-formation-change (a deck of its own) ------------------------
+//
+// The deck above is counted by its own tests (CARDS, the reshuffle
+// draws), so the `formation` cards come in a second deck, registered
+// under an id of its own, on the same open, level ground. Cards 1 and 2
+// make the unit's next change of formation free (`cancel-overstack`
+// absent, then written `false`); card 3 (`cancel-overstack = true`) keeps
+// the unit's overstacking from disrupting anybody for the rest of the
+// activation (B125 table, 11.3 on 13-14, B137: a line of the holder's,
+// played before the unit's FORM or its move).
+
+use orderly::games::brothers_at_war::core::event::Event;
+use orderly::games::brothers_at_war::core::ids::Marker;
+use orderly::games::brothers_at_war::core::state::CardEffect;
+
+const FORMATION_DECK: &str = r#"
+[[card]]
+numbers = [1]
+name = "Quick step (test)"
+timing = "formation"
+effect = "free-formation-change"
+text = "Ours: a unit of yours changes formation at no cost."
+
+[[card]]
+numbers = [2]
+name = "Dress the ranks (test)"
+timing = "formation"
+effect = "free-formation-change"
+params = { cancel-overstack = false }
+text = "Ours: a unit of yours changes formation at no cost."
+
+[[card]]
+numbers = [3]
+name = "Make way (test)"
+timing = "formation"
+effect = "free-formation-change"
+params = { cancel-overstack = true }
+text = "Ours: the units your unit crowds are not disrupted."
+"#;
+
+/// The test battle with the formation deck in place of its own.
+fn formation_deck_text() -> String {
+    let head = SKIRMISH.split("[[card]]").next().unwrap();
+    let tail = &SKIRMISH[SKIRMISH.find("[[special.exits]]").unwrap()..];
+    format!("{head}{tail}{FORMATION_DECK}")
+}
+
+/// A new game of the test battle with the formation deck, on open, level
+/// ground.
+fn formation_cards() -> BrothersAtWar {
+    let mut s: Scenario = toml::from_str(&formation_deck_text()).unwrap();
+    s.id = "test-cards-formation".into();
+    s.map.terrain = vec![". . . . . . . .".to_string(); 6];
+    s.map.levels = Vec::new();
+    s.map.hexsides = Vec::new();
+    s.map.roads = Vec::new();
+    s.map.trails = Vec::new();
+    let b = registry::register(s).unwrap();
+    BrothersAtWar::new(&GameOptions {
+        scenario: Some(b.scenario.id.clone()),
+        ..GameOptions::default()
+    })
+}
+
+/// 1NY (formed) and 2NYA (unformed), both of blue and Undisrupted, share
+/// 0204: two units, not one regiment (5.35). 1CAV (horse, mounted: 8
+/// points) waits next to them at 0104; horse activating, so the Union
+/// decides.
+fn crowded_hex() -> BrothersAtWar {
+    let mut g = formation_cards();
+    only(
+        &mut g,
+        &[("1NY", "0204"), ("2NYA", "0204"), ("1CAV", "0104")],
+    );
+    activating(&mut g, "horse");
+    g
+}
+
+#[test]
+fn a_formation_card_lets_a_unit_change_formation_and_keep_all_its_points() {
+    // B122, B125: the deck passes the check (`formation` is the kind's
+    // window, `cancel-overstack` a flag). Kind free-formation-change
+    // without cancel-overstack (11.3 on 13-14): the unit's next FORM costs
+    // nothing instead of 5.22's 2. 1NY, formed (4), flips to unformed (5)
+    // and has 5 - 0 = 5 points left (5.221, B55): five steps, not six.
+    // Without a card: 5 - 2 = 3 steps. The card goes face up onto the
+    // discard pile (11.2, B134); its effect is used up by the change.
+    let problems = orderly::games::brothers_at_war::scenario::check(&formation_deck_text());
+    assert!(problems.is_empty(), "{problems:#?}");
+    let path = ["0203", "0303", "0403", "0503", "0603", "0703"];
+    for (card, steps) in [(Some(1u8), 5usize), (Some(2), 5), (None, 3)] {
+        let mut g = formation_cards();
+        only(&mut g, &[("1NY", "0103")]);
+        activating(&mut g, "blue");
+        let ny = id(&g, "1NY");
+        if let Some(c) = card {
+            give(&mut g, USA, c);
+            order(&mut g, &format!("PLAY {c} ON 1NY")).unwrap();
+            assert!(g.now.hands[USA].is_empty(), "card {c}");
+            assert_eq!(g.now.discard, vec![c]);
+            assert!(
+                g.now.card_effects.contains(&CardEffect::FreeForm(ny)),
+                "card {c}"
+            );
+        }
+        order(&mut g, "1NY FORM").unwrap();
+        assert_eq!(g.unit(ny).face, Face::Back, "{card:?}");
+        assert!(!finished(&g, "1NY"), "{card:?}");
+        assert!(
+            !g.now.card_effects.contains(&CardEffect::FreeForm(ny)),
+            "used up, {card:?}"
+        );
+        order(&mut g, &format!("1NY MOVE {}", path[..steps].join(" "))).unwrap();
+        assert_eq!(g.hex_of(ny), Some(hex(path[steps - 1])), "{card:?}");
+        assert_eq!(
+            refused(&mut g, &format!("1NY MOVE {}", path[steps])),
+            "5.2",
+            "{card:?}"
+        );
+    }
+}
+
+#[test]
+fn a_formation_card_pays_for_one_change_only() {
+    // The effect is used up by the one change (B137: a line before the
+    // unit's FORM). 1NY formed (4): FORM free (unformed, 5 - 0 = 5 left),
+    // then FORM back at 5.22's 2 (formed, 4 - 2 = 2 left, B55): two
+    // steps, the third refused (5.2). Without the card the two changes
+    // spend 4 of the formed 4: Finished at once (B55).
+    let mut g = formation_cards();
+    only(&mut g, &[("1NY", "0103")]);
+    activating(&mut g, "blue");
+    give(&mut g, USA, 1);
+    order(&mut g, "PLAY 1 ON 1NY").unwrap();
+    order(&mut g, "1NY FORM").unwrap();
+    let e = order(&mut g, "1NY FORM").unwrap();
+    assert!(!e.iter().any(|e| matches!(e, Event::Ended { .. })));
+    assert_eq!(g.unit(id(&g, "1NY")).face, Face::Front);
+    assert!(!finished(&g, "1NY"));
+    order(&mut g, "1NY MOVE 0203 0303").unwrap();
+    assert_eq!(refused(&mut g, "1NY MOVE 0403"), "5.2");
+
+    let mut g = formation_cards();
+    only(&mut g, &[("1NY", "0103")]);
+    activating(&mut g, "blue");
+    order(&mut g, "1NY FORM").unwrap();
+    let e = order(&mut g, "1NY FORM").unwrap();
+    assert!(e.contains(&Event::Ended {
+        units: vec!["1NY".into()],
+        finished: true
+    }));
+    assert!(finished(&g, "1NY"));
+}
+
+#[test]
+fn a_formation_card_spares_cavalry_the_finished_marker_of_5_221_s_example() {
+    // 5.221's second example, B55: mounted 1CAV (8) moves 3 hexes and
+    // dismounts (2): 5 spent exceed the dismounted 4, Finished. With the
+    // card, played on the unit now moving (it has not finished its
+    // activation, B137), the change costs nothing: 3 spent of 4, one step
+    // left, the second refused (5.2).
+    let mut g = formation_cards();
+    only(&mut g, &[("1CAV", "0601")]);
+    activating(&mut g, "horse");
+    give(&mut g, USA, 1);
+    order(&mut g, "1CAV MOVE 0602 0603 0604").unwrap();
+    order(&mut g, "PLAY 1 ON 1CAV").unwrap();
+    assert_eq!(g.now.discard, vec![1]);
+    let e = order(&mut g, "1CAV FORM").unwrap();
+    assert!(!e.iter().any(|e| matches!(e, Event::Ended { .. })));
+    assert_eq!(g.unit(id(&g, "1CAV")).face, Face::Front);
+    assert!(!finished(&g, "1CAV"));
+    order(&mut g, "1CAV MOVE 0605").unwrap();
+    assert_eq!(refused(&mut g, "1CAV MOVE 0606"), "5.2");
+
+    let mut g = formation_cards();
+    only(&mut g, &[("1CAV", "0601")]);
+    activating(&mut g, "horse");
+    order(&mut g, "1CAV MOVE 0602 0603 0604").unwrap();
+    let e = order(&mut g, "1CAV FORM").unwrap();
+    assert!(e.contains(&Event::Ended {
+        units: vec!["1CAV".into()],
+        finished: true
+    }));
+}
+
+#[test]
+fn an_overstack_card_spares_the_units_crowded_for_the_rest_of_the_activation() {
+    // 5.31, B59, B81: 1CAV entering 0204 makes three units there, so 1NY
+    // and 2NYA would be Disrupted and 1NY unformed. Card 3
+    // (cancel-overstack, 11.3 on 13-14, B137) played on 1CAV before its
+    // move: nobody is disrupted, on its way through and again on its way
+    // back (the effect lasts the activation). It ends with the activation
+    // (B135, B137): at horse's next activation the same step disrupts
+    // both, as 5.31 says.
+    let mut g = crowded_hex();
+    give(&mut g, USA, 3);
+    let cav = id(&g, "1CAV");
+    order(&mut g, "PLAY 3 ON 1CAV").unwrap();
+    assert!(g.now.hands[USA].is_empty());
+    assert_eq!(g.now.discard, vec![3]);
+    let mut e = order(&mut g, "1CAV MOVE 0204 0304").unwrap();
+    e.extend(order(&mut g, "1CAV MOVE 0204 0104").unwrap());
+    for ev in &e {
+        assert!(
+            !matches!(ev, Event::Disrupted { .. } | Event::Unformed { .. }),
+            "{ev:?}"
+        );
+    }
+    assert_eq!(g.hex_of(cav), Some(hex("0104")));
+    assert!(!disrupted(&g, "1NY") && !disrupted(&g, "2NYA"));
+    assert_eq!(g.unit(id(&g, "1NY")).face, Face::Front);
+
+    // The activation ends (3.22, 3.23); the cup holds gray's markers so
+    // that a selection step follows.
+    let gray = brigade(&g, "gray");
+    g.now.cup = vec![Marker::Brigade(gray, 0), Marker::Brigade(gray, 1)];
+    order(&mut g, "END").unwrap();
+    order(&mut g, "COMMANDER STAY").unwrap();
+    assert!(!g.now.card_effects.contains(&CardEffect::NoOverstack(cav)));
+    activating(&mut g, "horse");
+    unit_mut(&mut g, "1CAV").finished = false;
+    order(&mut g, "1CAV MOVE 0204").unwrap();
+    assert!(disrupted(&g, "1NY") && disrupted(&g, "2NYA"));
+    assert_eq!(g.unit(id(&g, "1NY")).face, Face::Back, "B81");
+}
+
+#[test]
+fn each_formation_card_does_only_what_its_parameter_says() {
+    // The table's obligation is one or the other: the change costs no
+    // points, or the overstacking disruption does not happen. Card 1 (no
+    // cancel-overstack) on 1CAV leaves 5.31 as it is: entering 0204
+    // disrupts 1NY and 2NYA (B59, B81). Card 3 (cancel-overstack) on 1NY
+    // leaves 5.22's cost: FORM spends 2, unformed 5 - 2 = 3 steps (B55).
+    let mut g = crowded_hex();
+    give(&mut g, USA, 1);
+    order(&mut g, "PLAY 1 ON 1CAV").unwrap();
+    order(&mut g, "1CAV MOVE 0204 0304").unwrap();
+    assert!(disrupted(&g, "1NY") && disrupted(&g, "2NYA"));
+    assert_eq!(g.unit(id(&g, "1NY")).face, Face::Back);
+
+    let mut g = formation_cards();
+    only(&mut g, &[("1NY", "0103")]);
+    activating(&mut g, "blue");
+    give(&mut g, USA, 3);
+    order(&mut g, "PLAY 3 ON 1NY").unwrap();
+    assert_eq!(g.now.discard, vec![3]);
+    order(&mut g, "1NY FORM").unwrap();
+    order(&mut g, "1NY MOVE 0203 0303 0403").unwrap();
+    assert_eq!(refused(&mut g, "1NY MOVE 0503"), "5.2");
+}
+
+#[test]
+fn a_formation_card_is_for_a_unit_of_the_holder_s_brigade_in_its_activation() {
+    // B124 `formation`, B134, B137: the holder's own line while his
+    // brigade activates its units. B123: 1CAV is of the horse brigade, 1VA
+    // the enemy's, 2NYA has ended its activation (B45). B124: not at the
+    // Move Commander step (3.23); not by the South while it answers a
+    // question inside the Union's activation (B7, B69). Refusals leave the
+    // hand as it was.
+    let mut g = formation_cards();
+    only(
+        &mut g,
+        &[
+            ("1NY", "0103"),
+            ("2NYA", "0105"),
+            ("1CAV", "0601"),
+            ("1VA", "0806"),
+        ],
+    );
+    activating(&mut g, "blue");
+    order(&mut g, "OPFIRE CSA NEVER").unwrap();
+    give(&mut g, USA, 1);
+    give(&mut g, USA, 3);
+    assert_eq!(refused(&mut g, "PLAY 1 ON 1CAV"), "B123", "horse");
+    assert_eq!(refused(&mut g, "PLAY 3 ON 1CAV"), "B123", "horse");
+    assert_eq!(refused(&mut g, "PLAY 1 ON 1VA"), "B123", "the enemy's");
+    order(&mut g, "2NYA MOVE 0106").unwrap();
+    order(&mut g, "2NYA DONE").unwrap();
+    assert_eq!(refused(&mut g, "PLAY 1 ON 2NYA"), "B123", "done");
+    assert_eq!(g.now.hands[USA], vec![1, 3]);
+    assert!(g.now.discard.is_empty());
+    let blue = brigade(&g, "blue");
+    order(&mut g, "END").unwrap();
+    assert_eq!(g.now.step, Step::Commander(blue));
+    assert_eq!(refused(&mut g, "PLAY 1 ON 1NY"), "B124");
+    assert_eq!(refused(&mut g, "PLAY 3 ON 1NY"), "B124");
+
+    let mut g = formation_cards();
+    only(&mut g, &[("2NYA", "0302"), ("1VA", "0306")]);
+    activating(&mut g, "blue");
+    give(&mut g, CSA, 1);
+    order(&mut g, "OPFIRE gray ASK").unwrap();
+    order(&mut g, "2NYA MOVE 0303 0304").unwrap();
+    assert_eq!(pending_seat(&g), Seat::South);
+    assert_eq!(refused(&mut g, "PLAY 1 ON 1VA"), "B124");
+    assert_eq!(g.now.hands[CSA], vec![1]);
+}

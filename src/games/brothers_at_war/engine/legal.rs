@@ -14,16 +14,20 @@ impl BrothersAtWar {
         if self.decider().is_none() {
             return Vec::new();
         }
-        let mut all = self.candidates();
-        // 11.0, B124: the cards the decider may play now, in any decision.
+        let mut all: Vec<Order> = self
+            .candidates()
+            .into_iter()
+            .filter(|o| self.clone().apply_order(o).is_ok())
+            .collect();
+        // 11.0, B124: the cards the decider may play now, in any decision;
+        // a play its check passes always applies (the property tests
+        // apply every listed order), so no copy is tried.
         all.extend(
             self.card_candidates()
                 .into_iter()
                 .map(|(card, on)| Order::Play { card, on }),
         );
-        all.into_iter()
-            .filter(|o| self.clone().apply_order(o).is_ok())
-            .collect()
+        all
     }
 
     fn candidates(&self) -> Vec<Order> {
