@@ -214,7 +214,9 @@ pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
             )
         }
         Action::PlayCard => {
-            return pending("engine: playing battle cards is not playable yet (11.0)")
+            return pending(
+                "harness: the cases name the box's cards; the cases' battle has no deck of our kinds for them (B122)",
+            )
         }
         Action::DrawMarker => match step.choice.as_deref() {
             Some("free") => out.push(Op::Free(
