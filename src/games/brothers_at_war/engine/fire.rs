@@ -50,6 +50,9 @@ pub enum FireRefusal {
     /// Limbered artillery does not fire (5.42, B56).
     #[error("limbered artillery does not fire: deploy it first")]
     Limbered,
+    /// No more fire comes from a hex with a Finished marker (5.37, B44).
+    #[error("{0} holds a Finished marker: no more fire comes from it (5.37)")]
+    FinishedHex(Hex),
     /// Remnants never fire (B116).
     #[error("remnants do not fire")]
     Remnant,
@@ -71,6 +74,7 @@ impl FireRefusal {
             FireRefusal::ArtilleryAtSkirmisher => "6.135",
             FireRefusal::Limbered => "B56",
             FireRefusal::Remnant => "B116",
+            FireRefusal::FinishedHex(_) => "5.37",
             FireRefusal::NotCombined(..) => "B66",
             FireRefusal::AlreadyFired(_) => "B64",
         }
@@ -284,7 +288,10 @@ impl BrothersAtWar {
         let mut segments: Vec<(u8, u8)> = Vec::new();
         for &u in firers {
             match self.kind_of(u) {
-                UnitKind::Remnant => return Err(FireRefusal::Remnant.into()),
+                // B116, 9.2: remnants fire only in reaction.
+                UnitKind::Remnant if matches!(kind, FireType::Standing | FireType::Moving) => {
+                    return Err(FireRefusal::Remnant.into())
+                }
                 UnitKind::Artillery if self.formation(u) != Formation::Deployed => {
                     return Err(FireRefusal::Limbered.into())
                 }
@@ -492,6 +499,19 @@ impl BrothersAtWar {
         if firers.iter().any(|&u| self.unit(u).disrupted) {
             return Err(Refusal::DisruptedOnlyMoves);
         }
+        // 5.37, B44: no more fire comes from a hex with a Finished marker.
+        for &u in &firers {
+            if let Some(h) = self.hex_of(u) {
+                let side = self.side_of(u);
+                if self
+                    .units_at(h)
+                    .iter()
+                    .any(|&o| o != u && self.side_of(o) == side && self.unit(o).finished)
+                {
+                    return Err(FireRefusal::FinishedHex(h).into());
+                }
+            }
+        }
         if let Some(b) = self
             .brigade_of(firers[0])
             .filter(|&b| self.fire_forbidden(b))
@@ -647,6 +667,28 @@ impl BrothersAtWar {
             // B72: point blank fire leaves a Disrupted unit as it was.
             if attack.kind != FireType::PointBlank || !self.unit(u).disrupted {
                 self.now.units[u.index()].finished = true;
+                // 6.141 D, B44: the marker is the hex's, so a stack one of
+                // whose units fired is Finished whole.
+                if let Some(h) = self.hex_of(u) {
+                    let side = self.side_of(u);
+                    for o in self.units_at(h) {
+                        if self.side_of(o) == side && !self.unit(o).disrupted {
+                            self.now.units[o.index()].finished = true;
+                        }
+                    }
+                }
+            }
+        }
+        // 3.151: fire at a unit of an uncommitted brigade commits it.
+        for &t in &attack.targets {
+            if let Some(b) = self.brigade_of(t) {
+                let s = &mut self.now.brigades[b.index()];
+                if !s.committed && !s.committing {
+                    s.committing = true;
+                    events.push(Event::Committed {
+                        brigade: self.brigade_name(b),
+                    });
+                }
             }
         }
         events.push(Event::Combat(CombatEvent::Fire {

@@ -279,7 +279,6 @@ impl BrothersAtWar {
         self.hex_of(unit).is_some()
             && !s.finished
             && !s.disrupted
-            && self.kind_of(unit) != UnitKind::Remnant
             && (self.kind_of(unit) != UnitKind::Artillery
                 || self.formation(unit) == Formation::Deployed)
             && self.opfire_rule(unit) != OpFireRule::Never
