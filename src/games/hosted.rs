@@ -108,6 +108,8 @@ pub struct Hosted {
     pub mail_turn: Option<MailTurn>,
     /// [`GameText::NOTICE`]: what every invitation to the game states.
     pub notice: Option<&'static str>,
+    /// [`GameText::ORDERS`]: a few orders as players write them.
+    pub orders: &'static str,
     /// [`GameText::FIRST`]: the seat that always moves first, if fixed.
     pub first: Option<Seat>,
     /// [`Game::scenarios`](crate::games::Game::scenarios).
@@ -146,6 +148,7 @@ impl Hosted {
             read_ending: read_ending::<G>,
             mail_turn: G::MAIL_TURN,
             notice: G::NOTICE,
+            orders: G::ORDERS,
             first: G::FIRST,
             scenarios: G::scenarios,
         }

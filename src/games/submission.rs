@@ -108,6 +108,10 @@ pub struct Submission {
     /// the writer's turn came, or the game waits for a draw of chance
     /// before them.
     pub rest: Vec<String>,
+    /// A line ended the last part of the writer's turn: whatever turn of
+    /// his follows was not what the mail was written for, so the end of
+    /// the mail does not close it ([`crate::games::MailTurn`]).
+    pub finished_turn: bool,
 }
 
 /// Applies the order lines of one message from `seat`, as far as they go.
@@ -177,8 +181,12 @@ fn submit_lines<S: AsRef<str>>(
             break;
         }
         let first_half = pending.phase.more_parts_follow();
+        let last_part = pending.phase.is_turn() && !first_half;
         match read_and_apply(game, line) {
-            Ok(taken) => out.taken.push(taken),
+            Ok(taken) => {
+                out.taken.push(taken);
+                out.finished_turn |= last_part && game.pending() != Some(pending);
+            }
             Err(rejection) => {
                 out.refused = Some(rejection);
                 out.unused.extend(lines[i + 1..].iter().map(|l| Unused {

@@ -159,6 +159,10 @@ pub trait GameText: Game {
     /// (a SQUARES double turn) waits for its next part.
     const MAIL_TURN: Option<MailTurn> = None;
 
+    /// A few of the game's orders as players write them, for HELP: one
+    /// line of examples, empty for none.
+    const ORDERS: &'static str = "";
+
     /// A statement every invitation to the game makes, word for word
     /// (Civil War 1863: its board is a reconstruction). `None` (the
     /// default): nothing to state.

@@ -212,8 +212,25 @@ pub(super) fn hosted_games() -> Vec<minijinja::Value> {
             minijinja::context! {
                 name => name.to_ascii_uppercase(),
                 title => hosted::title(name),
+                title_line => crate::games::text::wrap(
+                    &format!(
+                        "{:27}{}: {}\n",
+                        "",
+                        name.to_ascii_uppercase(),
+                        hosted::title(name).unwrap_or_default()
+                    ),
+                    |_| 29,
+                ),
                 sides => hosted::seat_words(name),
                 chosen_first => hosted::find(name).is_some_and(|h| h.first.is_none()),
+                orders => hosted::find(name)
+                    .map(|h| h.orders)
+                    .filter(|o| !o.is_empty())
+                    .map(|o| crate::games::text::wrap(
+                        &format!("    {}: {o}\n", name.to_ascii_uppercase()),
+                        |_| 6,
+                    ))
+                    .unwrap_or_default(),
             }
         })
         .collect()

@@ -664,6 +664,44 @@ mod tests {
     }
 
     #[test]
+    fn brothers_at_war_instructions_cards_and_numbered_orders_are_orders() {
+        let baw = LineReader::new(Some("brothersatwar"), ["Ann", "Bob"]);
+        let is_order = |line: &str| {
+            matches!(
+                baw.read(line),
+                Reading::Order(_) | Reading::Mixed(_) | Reading::Command { .. }
+            )
+        };
+        for line in [
+            "OPFIRE hale NEVER",
+            "opfire rusk never.",
+            "CARDS CSA AUTO",
+            "cards usa auto.",
+            "RETREAT pell IFKILLED LONG",
+            "play 30 on hale.",
+            "1. play 17 on cw3.",
+            "2) CW3 move 0809",
+            "FN6 fire on the 10th Millbrook",
+            "move the 7th Greer to 0705",
+        ] {
+            assert!(is_order(line), "{line:?}: {:?}", baw.read(line));
+        }
+        for line in [
+            "Always a pleasure",
+            "Never mind the weather",
+            "Ask me anything",
+            "See you on the 5th of May",
+            "Cheers, Bob",
+        ] {
+            assert!(
+                matches!(baw.read(line), Reading::Prose { .. }),
+                "{line:?}: {:?}",
+                baw.read(line)
+            );
+        }
+    }
+
+    #[test]
     fn the_games_say_what_their_words_are() {
         assert_eq!(Squares::order_word("move"), OrderWord::Verb);
         assert_eq!(Squares::order_word("Cavalry"), OrderWord::Unit);

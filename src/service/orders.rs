@@ -171,6 +171,10 @@ impl Work<'_> {
         held_mine.extend(s.held.iter().cloned());
         let mut rest = s.rest.clone();
         let mut refused = s.refused.is_some();
+        // A mail that ended its turn does not close the next one, even the
+        // same player's (a new Brothers at War activation after a COMMANDER
+        // line): it was not written for it.
+        let mut finished_turn = s.finished_turn || earlier.finished_turn;
         // The lines after a draw go on once it is made; each round takes a
         // line at least or stops, so the mail's lines bound the rounds.
         while !rest.is_empty() {
@@ -178,6 +182,7 @@ impl Work<'_> {
             happened.extend(self.record_submission(&game, seat.seat, &after, true)?);
             happened.extend(self.draw_chance(state.as_mut(), &game, seat.seat)?);
             refused |= after.refused.is_some();
+            finished_turn |= after.finished_turn;
             held_mine.extend(after.held);
             rest = if after.taken.is_empty() {
                 Vec::new()
@@ -207,10 +212,11 @@ impl Work<'_> {
             happened.extend(self.record_submission(&game, seat.seat, &r, true)?);
             happened.extend(self.draw_chance(state.as_mut(), &game, seat.seat)?);
             refused |= r.refused.is_some();
+            finished_turn |= r.finished_turn;
             held_mine = r.held;
         }
         self.tx.set_held(game.id, seat.seat, &held_mine)?;
-        if held_mine.is_empty() && !lines.is_empty() && !refused && !keep_open {
+        if held_mine.is_empty() && !lines.is_empty() && !refused && !keep_open && !finished_turn {
             happened.extend(self.close_turn(state.as_mut(), &game, seat.seat, true)?);
         }
         if let Some(line) = &more {

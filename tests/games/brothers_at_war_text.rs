@@ -211,6 +211,10 @@ fn orders_written_as_players_write_them_read_as_the_canonical_ones() {
         format!("the 10th Millbrook moves to {to}"),
         format!("10th Millbrook Infantry, {to}"),
         format!("10M {to}"),
+        // Numbered and bulleted lists (mail habits).
+        format!("1. 10M move {to}"),
+        format!("2) 10m moves to {to}."),
+        format!("- 10M {to}"),
     ] {
         let order = g
             .read_order(&written)
@@ -220,6 +224,16 @@ fn orders_written_as_players_write_them_read_as_the_canonical_ones() {
     // Standing instructions read in their canonical form, any case.
     let instruction = g.read_order("pointblank ward never").unwrap();
     assert_eq!(instruction.to_string(), "POINTBLANK ward NEVER");
+    for (written, canonical) in [
+        ("opfire ward never.", "OPFIRE ward NEVER"),
+        ("cards usa auto.", "CARDS USA AUTO"),
+        ("3. CARDS ward AUTO", "CARDS ward AUTO"),
+    ] {
+        let order = g
+            .read_order(written)
+            .unwrap_or_else(|r| panic!("{written}: {r}"));
+        assert_eq!(order.to_string(), canonical, "{written}");
+    }
     // A refusal cites its rule and offers the unit's own legal orders.
     let refused = g.read_order("10M move 0101").unwrap_err();
     assert!(refused.rule.is_some(), "{refused}");
@@ -391,7 +405,13 @@ fn cards_of_the_deciders_moment_are_offered_to_him_alone_and_read_as_written() {
     let theirs = g.choices(Seat::South);
     assert!(!theirs.contains("Double Quick"), "B2: {theirs}");
     // Read as players write it, in any case, ON or not.
-    for written in ["play 17 on 10m", "PLAY 17 10M", "Play 17 on 10m."] {
+    for written in [
+        "play 17 on 10m",
+        "PLAY 17 10M",
+        "Play 17 on 10m.",
+        "1. play 17 on 10m.",
+        "play 17 on the 10th Millbrook",
+    ] {
         let order = g
             .read_order(written)
             .unwrap_or_else(|r| panic!("{written}: {r}"));
@@ -412,4 +432,44 @@ fn cards_of_the_deciders_moment_are_offered_to_him_alone_and_read_as_written() {
     assert_eq!(left(&after), left(&before) + 1, "{after}");
     assert!(g.now.discard.contains(&17), "11.2");
     assert!(!after.contains("Card: PLAY 17"), "{after}");
+}
+
+#[test]
+fn a_mail_that_ends_its_activation_is_not_taken_for_the_next_one() {
+    use orderly::games::brothers_at_war::core::state::Step;
+    use orderly::games::submission::submit;
+    // The service closes a mail's activation at the mail's end (END
+    // UNITS, MAIL_TURN) unless the mail itself finished it: a COMMANDER
+    // line ends the activation, and the same player's next brigade is no
+    // business of that mail.
+    let settle = |g: &mut BrothersAtWar| {
+        while g.chance().is_some() {
+            let o = g.chance_order(0).unwrap();
+            g.apply(&o).unwrap();
+        }
+    };
+    let mut g = union_to_act();
+    let step = g
+        .legal_orders()
+        .into_iter()
+        .map(|o| o.to_string())
+        .find(|o| o.starts_with("10M MOVE"))
+        .unwrap();
+    let s = submit(&mut g, Seat::North, &[step.as_str()]);
+    assert_eq!(s.taken.len(), 1, "{:?}", s.refused);
+    assert!(!s.finished_turn, "a unit's step finishes no activation");
+    settle(&mut g);
+    while matches!(g.now.step, Step::Units(_)) && g.pending().is_some_and(|p| p.seat == Seat::North)
+    {
+        let s = submit(&mut g, Seat::North, &["END UNITS"]);
+        assert!(!s.finished_turn, "the commander's step is still to come");
+        settle(&mut g);
+    }
+    assert!(matches!(g.now.step, Step::Commander(_)), "{:?}", g.now.step);
+    let s = submit(&mut g, Seat::North, &["COMMANDER STAY"]);
+    assert_eq!(s.taken.len(), 1, "{:?}", s.refused);
+    assert!(
+        s.finished_turn,
+        "the move commander step ends the activation"
+    );
 }

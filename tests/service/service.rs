@@ -497,9 +497,15 @@ fn a_game_or_side_not_hosted_is_refused_with_the_accepted_words() {
         "  NEW NAPOLEONIC VS their@address [AS BRITISH|FRENCH] [FIRST BRITISH|FRENCH]",
         "NAPOLEONIC: SQUARES - The Napoleonic War Variant",
         "  NEW NAPOLEONIC VS their@address\n",
+        // Each game's NEW on its own line, its orders in its own words.
+        "  NEW CIVILWAR1863 VS their@address [AS UNION|CONFEDERACY]\n",
+        "    SQUARES: MOVE G2CR G1C",
+        "    BROTHERSATWAR: 10M MOVE 1005 1006",
+        "PLAY 17 ON 10M",
     ] {
         assert!(body.contains(line), "{line:?} missing:\n{body}");
     }
+    assert!(body.lines().all(|l| l.len() <= 76), "{body}");
     // A moderator names the sides of a Napoleonic game in its own words.
     let outs = site.mail(
         ANN,

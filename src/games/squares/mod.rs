@@ -165,6 +165,9 @@ impl Game for Squares {
 impl GameText for Squares {
     const TITLE: &'static str = "SQUARES - The Civil War Battle Game";
 
+    const ORDERS: &'static str = "MOVE G2CR G1C, G2CR-G1C, ATTACK G1C B1C SUPPORT G1CR, \
+        G1C x B1C + G1CR, PASS, RETREAT BR, STAND, OPTION 2, ADVANCE";
+
     const RULES: &'static str = rules_text::CIVIL_WAR;
 
     fn seat_name(seat: Seat) -> &'static str {

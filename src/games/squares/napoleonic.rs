@@ -211,6 +211,9 @@ impl Game for Napoleonic {
 impl GameText for Napoleonic {
     const TITLE: &'static str = "SQUARES - The Napoleonic War Variant";
 
+    const ORDERS: &'static str = "as SQUARES: MOVE G2CR G1C, ATTACK G1C B1C SUPPORT G1CR, \
+        PASS, RETREAT BR, STAND, OPTION 2, ADVANCE";
+
     const RULES: &'static str = rules_text::NAPOLEONIC;
 
     fn seat_name(seat: Seat) -> &'static str {

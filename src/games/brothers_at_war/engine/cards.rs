@@ -243,8 +243,9 @@ impl BrothersAtWar {
                     card,
                     name,
                     window: format!(
-                        "{} (cards for the enemy's moments are not playable yet in this engine)",
-                        window_words(&entry.timing)
+                        "{} (its kind, {}, is not carried out by orderly yet)",
+                        window_words(&entry.timing),
+                        entry.effect
                     ),
                 })
             }
@@ -385,6 +386,12 @@ impl BrothersAtWar {
                                 self.unit_name(u)
                             )));
                         }
+                        if self.hex_of(u).is_none() || self.fire_targets(&[u]).is_empty() {
+                            return Err(target(format!(
+                                "on {}: it has no enemy to fire at from where it stands (6.2)",
+                                self.unit_name(u)
+                            )));
+                        }
                         if self.now.card_effects.contains(&CardEffect::Fire(u, card)) {
                             return Err(needs());
                         }
@@ -472,8 +479,18 @@ impl BrothersAtWar {
             return None;
         }
         let current = a.group.as_ref().is_some_and(|g| g.units.contains(&u));
-        let may_act = current || !a.acted.contains(&u);
-        let present = matches!(self.unit(u).place, Place::Map(_) | Place::Waiting);
+        let may_act = current || (!a.acted.contains(&u) && !self.unit(u).finished);
+        let due = |u: UnitId| {
+            self.battle.scenario.units[u.index()]
+                .enters
+                .as_ref()
+                .is_some_and(|e| e.turn <= self.now.turn)
+        };
+        let present = match self.unit(u).place {
+            Place::Map(_) => true,
+            Place::Waiting => due(u),
+            _ => false,
+        };
         (may_act && present).then_some(u)
     }
 
@@ -522,12 +539,17 @@ impl BrothersAtWar {
                 let what = match &effect {
                     CardEffect::Movement(u, n) => {
                         format!(
-                            "{} has {n} more movement points this activation",
-                            self.unit_name(*u)
+                            "{} has {n} more movement point{} this activation",
+                            self.unit_name(*u),
+                            if *n == 1 { "" } else { "s" }
                         )
                     }
                     CardEffect::Assault(u, n) => {
-                        format!("{} rolls {n} more dice in its assault", self.unit_name(*u))
+                        format!(
+                            "{} rolls {n} more {} in its assault",
+                            self.unit_name(*u),
+                            if *n == 1 { "die" } else { "dice" }
+                        )
                     }
                     CardEffect::Fire(u, _) => {
                         format!("{}'s next fire rolls extra dice", self.unit_name(*u))

@@ -407,7 +407,29 @@ pub fn canonical(game: &BrothersAtWar, line: &str) -> Result<String, Rejection> 
         }
         "RETREAT" => format!("RETREAT {}", path(&hexes)),
         "SPEND" => "SPEND RESERVE".to_string(),
-        "PLAY" | "DISCARD" => {
+        "PLAY" => {
+            one(verb)?;
+            let card = number("a card number")?;
+            // 11.0, B125: the target a card's kind takes, as named.
+            let on: Vec<String> = own
+                .iter()
+                .chain(&enemy)
+                .map(|&u| game.unit_name(u))
+                .chain(hexes.iter().map(|h| h.to_string()))
+                .chain(brigades.iter().cloned())
+                .collect();
+            match on.as_slice() {
+                [] => format!("PLAY {card}"),
+                [x] => format!("PLAY {card} ON {x}"),
+                _ => {
+                    return Err(unreadable(
+                        line,
+                        "a card is played on one unit, hex or brigade",
+                    ))
+                }
+            }
+        }
+        "DISCARD" => {
             one(verb)?;
             format!("{verb} {}", number("a card number")?)
         }
@@ -429,18 +451,47 @@ pub fn canonical(game: &BrothersAtWar, line: &str) -> Result<String, Rejection> 
     })
 }
 
+/// The line without the mark of a list it was written in (`1.`, `2)`,
+/// `-`, `*`): players number their orders.
+fn unlisted(line: &str) -> &str {
+    let t = line.trim_start();
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = if (1..=2).contains(&digits) && t[digits..].starts_with(['.', ')']) {
+        &t[digits + 1..]
+    } else if t.starts_with(['-', '*', '\u{2022}']) {
+        t.trim_start_matches(['-', '*', '\u{2022}'])
+    } else {
+        return line;
+    };
+    if rest.starts_with(char::is_whitespace) {
+        rest.trim_start()
+    } else {
+        line
+    }
+}
+
+/// The line without a sentence's closing stop (`Play 17 on 10M.`).
+fn sentence_end_removed(line: &str) -> &str {
+    line.trim_end().trim_end_matches(['.', '!'])
+}
+
 /// Reads `line` and checks it against the game: the order, or why not.
 pub fn read_checked(game: &BrothersAtWar, line: &str) -> Result<Order, Rejection> {
+    let written = line;
+    let line = unlisted(line);
     // The canonical notation first (any case): every order the engine
     // knows, the standing instructions among them, reads as itself; a
     // chance order only while the game waits for that draw.
-    let canonical_order = game.parse_order(line).ok().filter(|o| {
-        game.chance().is_some()
-            || !matches!(
-                o,
-                Order::Draw(_) | Order::Roll(_) | Order::Card(_) | Order::First(_)
-            )
-    });
+    let canonical_order = game
+        .parse_order(sentence_end_removed(line))
+        .ok()
+        .filter(|o| {
+            game.chance().is_some()
+                || !matches!(
+                    o,
+                    Order::Draw(_) | Order::Roll(_) | Order::Card(_) | Order::First(_)
+                )
+        });
     let order = match canonical_order {
         Some(order) if line.len() <= MAX_LINE => order,
         _ => {
@@ -452,7 +503,7 @@ pub fn read_checked(game: &BrothersAtWar, line: &str) -> Result<Order, Rejection
     match game.clone().apply(&order) {
         Ok(_) => Ok(order),
         Err(refusal) => Err(Rejection {
-            line: line.trim().to_string(),
+            line: written.trim().to_string(),
             problem: refusal.to_string(),
             rule: Some(refusal.rule()),
             suggestions: suggestions(game, &order),

@@ -66,6 +66,22 @@ pub const VERBS: &[(&str, &str)] = &[
     ("CARDS", "CARDS"),
 ];
 
+/// The values a standing instruction takes (B5, B137) and the sides it
+/// may name: no order's verb, but part of an instruction's line.
+pub const SETTING_VALUES: &[&str] = &[
+    "ALWAYS",
+    "NEVER",
+    "ASK",
+    "AUTO",
+    "IFKILLED",
+    "LONG",
+    "KEEPLAST",
+    "WEAKEST",
+    "STRONGEST",
+    "USA",
+    "CSA",
+];
+
 /// Verbs only the service writes (chance): a player's line with one is
 /// refused before the game sees it.
 pub const CHANCE_VERBS: &[&str] = &["DRAW", "ROLL", "CARD", "FIRST"];
@@ -176,7 +192,7 @@ pub fn order_word(word: &str) -> OrderWord {
     if !up.is_empty() && up.len() <= 3 && up.bytes().all(|b| b.is_ascii_digit()) {
         return OrderWord::Number;
     }
-    if unit_shaped(&up) || (capital_id(w) && !square_shaped(&up)) {
+    if unit_shaped(&up) || (capital_id(w) && !square_shaped(&up)) || ordinal(&up) {
         return OrderWord::Unit;
     }
     // A single letter is the tail of an id the mail cut at its dash
@@ -185,10 +201,18 @@ pub fn order_word(word: &str) -> OrderWord {
     if letter
         || FILLERS.contains(&up.as_str())
         || matches!(up.as_str(), "STAY" | "MOUNTED" | "RESERVE")
+        // The values of standing instructions (B5, B137) and the sides.
+        || SETTING_VALUES.contains(&up.as_str())
     {
         return OrderWord::Filler;
     }
     OrderWord::Other
+}
+
+/// `10TH`, `2ND`: the number of a regiment's name (`the 10th Millbrook`).
+fn ordinal(up: &str) -> bool {
+    let digits = up.bytes().take_while(u8::is_ascii_digit).count();
+    (1..=3).contains(&digits) && matches!(&up[digits..], "ST" | "ND" | "RD" | "TH")
 }
 
 /// The verb `word` may be a slip of: one letter changed, left out, added

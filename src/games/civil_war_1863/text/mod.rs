@@ -45,6 +45,9 @@ use crate::games::{BoardStyle, Condition, GameText, OrderWord, Rejection, Seat};
 impl GameText for CivilWar1863 {
     const TITLE: &'static str = "Civil War Game 1863 (Parker Brothers, 1961)";
 
+    const ORDERS: &'static str = "H7-H8, H7 2I 1C-H8, RIDE H7 2I-H8-H9, FORTIFY G12, END; \
+        in a battle TAKE 2 KILL 2I LOSE 1C, SURVIVORS 1C-H9";
+
     const RULES: &'static str = rules_text::RULES;
 
     // A turn is many orders (P7): the mail's end closes it with END,
