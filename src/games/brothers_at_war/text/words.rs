@@ -192,7 +192,7 @@ pub fn order_word(word: &str) -> OrderWord {
     if !up.is_empty() && up.len() <= 3 && up.bytes().all(|b| b.is_ascii_digit()) {
         return OrderWord::Number;
     }
-    if unit_shaped(&up) || (capital_id(w) && !square_shaped(&up)) || ordinal(&up) {
+    if unit_shaped(&up) || (capital_id(w) && !square_shaped(&up)) {
         return OrderWord::Unit;
     }
     // A single letter is the tail of an id the mail cut at its dash
@@ -201,6 +201,8 @@ pub fn order_word(word: &str) -> OrderWord {
     if letter
         || FILLERS.contains(&up.as_str())
         || matches!(up.as_str(), "STAY" | "MOUNTED" | "RESERVE")
+        // Part of a regiment's name (`the 10th Millbrook`), or of a date.
+        || ordinal(&up)
         // The values of standing instructions (B5, B137) and the sides.
         || SETTING_VALUES.contains(&up.as_str())
     {
@@ -266,7 +268,7 @@ mod tests {
         assert_eq!(order_word("My"), OrderWord::Other);
         assert_eq!(order_word("MY"), OrderWord::Other);
         assert_eq!(order_word("THX"), OrderWord::Other);
-        assert_eq!(order_word("2nd"), OrderWord::Other);
+        assert_eq!(order_word("2nd"), OrderWord::Filler);
         assert_eq!(order_word("B3C"), OrderWord::Other);
         assert_eq!(order_word("to"), OrderWord::Filler);
         assert_eq!(order_word("A"), OrderWord::Filler);
