@@ -110,6 +110,8 @@ pub struct Hosted {
     pub notice: Option<&'static str>,
     /// [`GameText::ORDERS`]: a few orders as players write them.
     pub orders: &'static str,
+    /// [`GameText::WHO_FIRST`]: who acts first, when no seat simply does.
+    pub who_first: Option<&'static str>,
     /// [`GameText::FIRST`]: the seat that always moves first, if fixed.
     pub first: Option<Seat>,
     /// [`Game::scenarios`](crate::games::Game::scenarios).
@@ -149,6 +151,7 @@ impl Hosted {
             mail_turn: G::MAIL_TURN,
             notice: G::NOTICE,
             orders: G::ORDERS,
+            who_first: G::WHO_FIRST,
             first: G::FIRST,
             scenarios: G::scenarios,
         }

@@ -159,6 +159,11 @@ pub trait GameText: Game {
     /// (a SQUARES double turn) waits for its next part.
     const MAIL_TURN: Option<MailTurn> = None;
 
+    /// How the game decides who acts first, in words, when no seat simply
+    /// does (Brothers at War: the activation cup); `None` (the default):
+    /// the first seat moves first.
+    const WHO_FIRST: Option<&'static str> = None;
+
     /// A few of the game's orders as players write them, for HELP: one
     /// line of examples, empty for none.
     const ORDERS: &'static str = "";

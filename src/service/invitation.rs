@@ -250,6 +250,7 @@ impl Work<'_> {
                     game => hosted.name.to_ascii_uppercase(),
                     you => hosted.seat_name(theirs),
                     first => hosted.seat_name(first),
+                    who_first => hosted.who_first,
                     pace => pace,
                     scenario => scenario,
                     moderator => time.moderator,
@@ -299,6 +300,7 @@ impl Work<'_> {
                 side => hosted.seat_name(mine),
                 opponent => opponent,
                 first => hosted.seat_name(first),
+                who_first => hosted.who_first,
                 pace => pace,
             },
         );

@@ -294,6 +294,13 @@ fn tanners_ford_is_played_to_the_end_by_mail() {
         "{}",
         invitation.body
     );
+    // No side moves first: the cup decides (2.21).
+    assert!(
+        flat(&invitation.body).contains("The activation cup decides which brigade acts first")
+            && !invitation.body.contains("moves first"),
+        "{}",
+        invitation.body
+    );
     let bob_addr = invitation.reply_to.clone();
     // The same battle every run: a failure can be replayed.
     site.fix_seed(&"1862a".repeat(13)[..64]);

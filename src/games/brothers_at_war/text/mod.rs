@@ -31,6 +31,9 @@ pub const RULES: &str = include_str!("rules.md");
 impl GameText for BrothersAtWar {
     const TITLE: &'static str = "Brothers at War: 1862 (Compass Games, 2022), the system";
 
+    const WHO_FIRST: Option<&'static str> =
+        Some("The activation cup decides which brigade acts first (2.21)");
+
     const ORDERS: &'static str = "10M MOVE 1005 1006, 10M FIRE 0916, 10M FORM, PASS, \
         END UNITS, COMMANDER 0712, COMMANDER STAY, PLAY 17 ON 10M, OPFIRE ward NEVER, \
         CARDS USA AUTO (MORE as the last line keeps an activation open)";
