@@ -220,7 +220,14 @@ impl Work<'_> {
             happened.extend(self.close_turn(state.as_mut(), &game, seat.seat, true)?);
         }
         if let Some(line) = &more {
-            self.item(line, Answer::Done(texts::say("orders.kept_open", ())));
+            let close = mail_turn.map(|m| m.close).unwrap_or("END");
+            self.item(
+                line,
+                Answer::Done(texts::say(
+                    "orders.kept_open",
+                    minijinja::context! { close => close },
+                )),
+            );
         }
         happened.extend(self.answer_in_advance(state.as_mut(), &game)?);
         happened.extend(self.draw_chance(state.as_mut(), &game, seat.seat)?);
@@ -268,7 +275,11 @@ impl Work<'_> {
         if !open {
             return Ok(Vec::new());
         }
-        let s = submit(state, seat, &[m.close]);
+        let mut s = submit(state, seat, &[m.close]);
+        // The line is the service's, not the player's: say so in the echo.
+        for t in &mut s.taken {
+            t.line = format!("(the end of your mail: {})", t.line);
+        }
         let mut happened = self.record_submission(game, seat, &s, echo)?;
         happened.extend(self.draw_chance(state, game, seat)?);
         Ok(happened)

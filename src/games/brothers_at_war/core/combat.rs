@@ -349,7 +349,8 @@ impl fmt::Display for CombatEvent {
                 list(firers)
             ),
             CombatEvent::Rolled { dice, successes } => {
-                write!(f, "rolled {dice:?}: {successes} successes")
+                let s = if *successes == 1 { "" } else { "es" };
+                write!(f, "rolled {dice:?}: {successes} success{s}")
             }
             CombatEvent::Saves { lines, dice, saved } => {
                 let why: Vec<String> = lines
@@ -392,7 +393,12 @@ impl fmt::Display for CombatEvent {
                 side,
                 dice,
                 successes,
-            } => write!(f, "{} rolled {dice:?}: {successes} hits", side.code()),
+            } => write!(
+                f,
+                "{} rolled {dice:?}: {successes} hit{}",
+                side.code(),
+                if *successes == 1 { "" } else { "s" }
+            ),
             CombatEvent::AssaultWon {
                 winner,
                 attacker_hits,
