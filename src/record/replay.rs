@@ -108,6 +108,17 @@ struct Replay<'r> {
     ended: Option<(usize, Finish)>,
 }
 
+/// The engine's refusal of the order on `line`.
+fn refused_at(line: &Line, r: crate::games::Rejection) -> ReplayError {
+    ReplayError {
+        line: line.number,
+        text: line.text.clone(),
+        reason: r.problem,
+        rule: r.rule,
+        suggestions: r.suggestions,
+    }
+}
+
 fn fail(line: &Line, reason: impl Into<String>) -> ReplayError {
     ReplayError {
         line: line.number,
@@ -242,13 +253,7 @@ impl<'r> Replay<'r> {
         if o.seat != pending.seat && o.number.is_none() {
             // A standing order the other seat gave while this one decided.
             if let Some(applied) = self.game.play_standing(o.seat, &o.order) {
-                let (order, events) = applied.map_err(|r| ReplayError {
-                    line: line.number,
-                    text: line.text.clone(),
-                    reason: r.problem,
-                    rule: r.rule,
-                    suggestions: r.suggestions,
-                })?;
+                let (order, events) = applied.map_err(|r| refused_at(line, r))?;
                 self.out.orders.push(ReplayedOrder {
                     line: line.number,
                     number: turn,
@@ -269,13 +274,7 @@ impl<'r> Replay<'r> {
         }
         let turn_level = pending.phase.is_turn();
         self.check_place(o, line, &pending, turn)?;
-        let (order, events) = self.game.play(&o.order).map_err(|r| ReplayError {
-            line: line.number,
-            text: line.text.clone(),
-            reason: r.problem,
-            rule: r.rule,
-            suggestions: r.suggestions,
-        })?;
+        let (order, events) = self.game.play(&o.order).map_err(|r| refused_at(line, r))?;
         let forced: Vec<ForcedNote> = ForcedNote::of_events(&events);
         self.check_notes(&o.forced, &forced, line, notes)?;
         if turn_level {
@@ -319,13 +318,7 @@ impl<'r> Replay<'r> {
         let (order, events) = self
             .game
             .apply_canonical(&d.order)
-            .map_err(|r| ReplayError {
-                line: line.number,
-                text: line.text.clone(),
-                reason: r.problem,
-                rule: r.rule,
-                suggestions: r.suggestions,
-            })?;
+            .map_err(|r| refused_at(line, r))?;
         self.out.last_action.extend(events);
         if let Some(outcome) = self.game.outcome() {
             self.ended = Some((line.number, Finish::of(outcome)));

@@ -7,6 +7,7 @@
 //! Each test binary includes this folder with `#[path = "../common/mod.rs"]
 //! mod common;` and uses only part of it, hence `dead_code` allowed.
 #![allow(dead_code)]
+pub mod brothers_at_war_decks;
 pub mod brothersatwar;
 pub mod mailstack;
 pub mod player;

@@ -32,20 +32,18 @@ mod common;
 // names it. Hands are kept in the order the cards were given, so a test
 // giving 9, 2, 1 expects 9, 2 left after card 1 is played.
 
-use common::brothersatwar::{activating, hex, id, only, order, quiet, refused, unit_mut, SKIRMISH};
+use common::brothers_at_war_decks::{
+    brigade, deck_text, dice_waiting, disrupted, finished, give, open_field_with_deck, roll,
+    settle, CSA, USA,
+};
+use common::brothersatwar::{activating, hex, id, only, order, quiet, refused, unit_mut};
 use orderly::games::brothers_at_war::core::combat::{CardsRule, Scope, Setting};
 use orderly::games::brothers_at_war::core::event::Event;
-use orderly::games::brothers_at_war::core::ids::{BrigadeId, Marker};
+use orderly::games::brothers_at_war::core::ids::Marker;
 use orderly::games::brothers_at_war::core::state::{BrothersAtWar, CardEffect, Place, Step};
 use orderly::games::brothers_at_war::engine::Decision;
 use orderly::games::brothers_at_war::scenario::model::{Face, Side};
-use orderly::games::brothers_at_war::scenario::{registry, Scenario};
-use orderly::games::{CitesRule, Game, GameOptions, Seat};
-
-/// The Union's hand.
-const USA: usize = 0;
-/// The Confederacy's hand.
-const CSA: usize = 1;
+use orderly::games::{CitesRule, Game, Seat};
 
 /// Our test deck: the kinds B137 carries out, with the parameters the tests
 /// below count on, and three cards of other windows that must never be
@@ -122,46 +120,9 @@ text = "Ours: no effect."
 /// How many card numbers the deck holds.
 const CARDS: usize = 10;
 
-/// The test battle's track, and ours with every space blank.
-const TRACK: &str = r#"spaces = ["", "", "cards", "countdown", "", "countdown", ""]"#;
-// Its last space keeps a countdown symbol, which the scenario check asks
-// for (3.13, 3.14); no test draws seven markers.
-const BLANK_TRACK: &str = r#"spaces = ["", "", "", "", "", "", "countdown"]"#;
-
-/// The test battle with our deck in place of its own and a blank track.
-fn deck_text() -> String {
-    let head = SKIRMISH.split("[[card]]").next().unwrap();
-    assert!(head.contains(TRACK), "the test battle's track changed");
-    let head = head.replace(TRACK, BLANK_TRACK);
-    let tail = &SKIRMISH[SKIRMISH.find("[[special.exits]]").unwrap()..];
-    format!("{head}{tail}{DECK}")
-}
-
 /// A new game of the test battle with our deck, on open, level ground.
 fn field() -> BrothersAtWar {
-    let mut s: Scenario = toml::from_str(&deck_text()).unwrap();
-    s.id = "test-card-reactions".into();
-    s.map.terrain = vec![". . . . . . . .".to_string(); 6];
-    s.map.levels = Vec::new();
-    s.map.hexsides = Vec::new();
-    s.map.roads = Vec::new();
-    s.map.trails = Vec::new();
-    let b = registry::register(s).unwrap();
-    BrothersAtWar::new(&GameOptions {
-        scenario: Some(b.scenario.id.clone()),
-        ..GameOptions::default()
-    })
-}
-
-/// Puts a card from the deck into a hand.
-fn give(g: &mut BrothersAtWar, side: usize, card: u8) {
-    assert!(g.now.deck.contains(&card), "card {card} is in the deck");
-    g.now.deck.retain(|&c| c != card);
-    g.now.hands[side].push(card);
-}
-
-fn brigade(g: &BrothersAtWar, name: &str) -> BrigadeId {
-    g.battle.brigade_named(name).unwrap()
+    open_field_with_deck(DECK, "test-card-reactions", true)
 }
 
 /// A brigade's activation marker: its first is 0, its second 1 (3.1).
@@ -169,32 +130,8 @@ fn marker(g: &BrothersAtWar, name: &str, n: u8) -> Marker {
     Marker::Brigade(brigade(g, name), n)
 }
 
-/// The outcomes of the chance waiting: 6^k for k dice, the cup's size for
-/// a cup draw (B1).
-fn dice_waiting(g: &BrothersAtWar) -> Option<u32> {
-    g.chance().map(|c| c.outcomes)
-}
-
-fn roll(g: &mut BrothersAtWar, dice: &str) -> Vec<Event> {
-    order(g, &format!("ROLL {dice}")).unwrap_or_else(|e| panic!("ROLL {dice}: {e}"))
-}
-
 fn draw(g: &mut BrothersAtWar, place: u16) -> Vec<Event> {
     order(g, &format!("DRAW {place}")).unwrap_or_else(|e| panic!("DRAW {place}: {e}"))
-}
-
-/// Rolls 1s for every die still waiting.
-fn settle(g: &mut BrothersAtWar) {
-    for _ in 0..8 {
-        let Some(n) = dice_waiting(g) else { return };
-        let mut k = 0;
-        while 6u32.pow(k) < n {
-            k += 1;
-        }
-        assert_eq!(6u32.pow(k), n, "only dice are waiting");
-        roll(g, &vec!["1"; k as usize].join(" "));
-    }
-    panic!("dice keep coming");
 }
 
 /// The cards played, face up, in these events.
@@ -206,14 +143,6 @@ fn played(events: &[Event]) -> Vec<(Side, u8)> {
             _ => None,
         })
         .collect()
-}
-
-fn finished(g: &BrothersAtWar, name: &str) -> bool {
-    g.unit(id(g, name)).finished
-}
-
-fn disrupted(g: &BrothersAtWar, name: &str) -> bool {
-    g.unit(id(g, name)).disrupted
 }
 
 /// The unit stands unharmed: formed (its front) and Undisrupted.
@@ -253,7 +182,7 @@ fn the_reaction_deck_passes_the_scenario_check() {
     // `targeted`, extra-saves-after-hits in `after-hits` (saves 1-3),
     // cancel-activation and no-fire in `enemy-activation`, regroup-check in
     // `exhausts` or `any` (bonus 0-2).
-    let problems = orderly::games::brothers_at_war::scenario::check(&deck_text());
+    let problems = orderly::games::brothers_at_war::scenario::check(&deck_text(DECK, true));
     assert!(problems.is_empty(), "{problems:#?}");
     let g = field();
     let numbers: usize = g
@@ -995,30 +924,10 @@ params = { dice = 3 }
 text = "Ours: your unit assaulted rolls three dice more."
 "#;
 
-/// The test battle with the assault deck and a blank track.
-fn assault_deck_text() -> String {
-    let head = SKIRMISH.split("[[card]]").next().unwrap();
-    assert!(head.contains(TRACK), "the test battle's track changed");
-    let head = head.replace(TRACK, BLANK_TRACK);
-    let tail = &SKIRMISH[SKIRMISH.find("[[special.exits]]").unwrap()..];
-    format!("{head}{tail}{ASSAULT_DECK}")
-}
-
 /// A new game of the test battle with the assault deck, on open, level
 /// ground.
 fn assault_field() -> BrothersAtWar {
-    let mut s: Scenario = toml::from_str(&assault_deck_text()).unwrap();
-    s.id = "test-card-reactions-assault".into();
-    s.map.terrain = vec![". . . . . . . .".to_string(); 6];
-    s.map.levels = Vec::new();
-    s.map.hexsides = Vec::new();
-    s.map.roads = Vec::new();
-    s.map.trails = Vec::new();
-    let b = registry::register(s).unwrap();
-    BrothersAtWar::new(&GameOptions {
-        scenario: Some(b.scenario.id.clone()),
-        ..GameOptions::default()
-    })
+    open_field_with_deck(ASSAULT_DECK, "test-card-reactions-assault", true)
 }
 
 /// 2NYA (blue, unformed: 3 assault dice, 7.1) at 0304, next to 1VA (gray,
@@ -1066,7 +975,7 @@ fn a_defender_s_assault_card_adds_its_dice_to_the_defence() {
     // the card's dice all 6 give 1 + dice successes whatever the
     // modifiers (a 6 hits, a 1 misses, B82, B97), against the attacker's
     // none: gray wins (7.12), 2NYA takes them, 4 at most (B68).
-    let problems = orderly::games::brothers_at_war::scenario::check(&assault_deck_text());
+    let problems = orderly::games::brothers_at_war::scenario::check(&deck_text(ASSAULT_DECK, true));
     assert!(problems.is_empty(), "{problems:#?}");
     for (card, extra) in [(3u8, 1u32), (2, 2), (4, 3)] {
         let mut g = bayonets();

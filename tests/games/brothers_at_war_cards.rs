@@ -23,18 +23,15 @@ mod common;
 // (11.12), then a window not open (B124), then a target that fails the
 // kind's conditions (B123).
 
-use common::brothersatwar::{activating, hex, id, only, order, quiet, refused, unit_mut, SKIRMISH};
-use orderly::games::brothers_at_war::core::ids::BrigadeId;
+use common::brothers_at_war_decks::{
+    brigade, deck_text, dice_waiting, disrupted, finished, give, open_field_with_deck, roll,
+    settle, CSA, USA,
+};
+use common::brothersatwar::{activating, hex, id, only, order, quiet, refused, unit_mut};
 use orderly::games::brothers_at_war::core::state::{BrothersAtWar, Place, Step};
 use orderly::games::brothers_at_war::engine::Decision;
 use orderly::games::brothers_at_war::scenario::model::Face;
-use orderly::games::brothers_at_war::scenario::{registry, Scenario};
-use orderly::games::{Game, GameOptions, Seat};
-
-/// The Union's hand.
-const USA: usize = 0;
-/// The Confederacy's hand.
-const CSA: usize = 1;
+use orderly::games::{Game, Seat};
 
 /// Our test deck: one entry a kind, with the parameters the tests below
 /// count on.
@@ -152,74 +149,15 @@ text = "Ours: a brigade of yours recovers a reserve."
 /// How many card numbers the deck holds.
 const CARDS: u32 = 18;
 
-/// The test battle with our deck in place of its own.
-fn deck_text() -> String {
-    let head = SKIRMISH.split("[[card]]").next().unwrap();
-    let tail = &SKIRMISH[SKIRMISH.find("[[special.exits]]").unwrap()..];
-    format!("{head}{tail}{DECK}")
-}
-
 /// A new game of the test battle with our deck, on open, level ground.
 fn cards() -> BrothersAtWar {
-    let mut s: Scenario = toml::from_str(&deck_text()).unwrap();
-    s.id = "test-cards".into();
-    s.map.terrain = vec![". . . . . . . .".to_string(); 6];
-    s.map.levels = Vec::new();
-    s.map.hexsides = Vec::new();
-    s.map.roads = Vec::new();
-    s.map.trails = Vec::new();
-    let b = registry::register(s).unwrap();
-    BrothersAtWar::new(&GameOptions {
-        scenario: Some(b.scenario.id.clone()),
-        ..GameOptions::default()
-    })
-}
-
-/// Puts a card from the deck into a hand.
-fn give(g: &mut BrothersAtWar, side: usize, card: u8) {
-    g.now.deck.retain(|&c| c != card);
-    g.now.hands[side].push(card);
+    open_field_with_deck(DECK, "test-cards", false)
 }
 
 /// Puts a card from the deck onto the discard pile.
 fn discarded(g: &mut BrothersAtWar, card: u8) {
     g.now.deck.retain(|&c| c != card);
     g.now.discard.push(card);
-}
-
-fn brigade(g: &BrothersAtWar, name: &str) -> BrigadeId {
-    g.battle.brigade_named(name).unwrap()
-}
-
-fn dice_waiting(g: &BrothersAtWar) -> Option<u32> {
-    g.chance().map(|c| c.outcomes)
-}
-
-fn roll(g: &mut BrothersAtWar, dice: &str) {
-    order(g, &format!("ROLL {dice}")).unwrap_or_else(|e| panic!("ROLL {dice}: {e}"));
-}
-
-/// Rolls 1s for every die still waiting (saves that may or may not be
-/// asked for after an attack that scored nothing).
-fn settle(g: &mut BrothersAtWar) {
-    for _ in 0..8 {
-        let Some(n) = dice_waiting(g) else { return };
-        let mut k = 0;
-        while 6u32.pow(k) < n {
-            k += 1;
-        }
-        assert_eq!(6u32.pow(k), n, "only dice are waiting");
-        roll(g, &vec!["1"; k as usize].join(" "));
-    }
-    panic!("dice keep coming");
-}
-
-fn finished(g: &BrothersAtWar, name: &str) -> bool {
-    g.unit(id(g, name)).finished
-}
-
-fn disrupted(g: &BrothersAtWar, name: &str) -> bool {
-    g.unit(id(g, name)).disrupted
 }
 
 fn pending_seat(g: &BrothersAtWar) -> Seat {
@@ -232,7 +170,7 @@ fn pending_seat(g: &BrothersAtWar) -> Seat {
 fn the_test_deck_passes_the_scenario_check() {
     // B122, B125: every entry names a kind, a window the kind allows and
     // parameters within their bounds.
-    let problems = orderly::games::brothers_at_war::scenario::check(&deck_text());
+    let problems = orderly::games::brothers_at_war::scenario::check(&deck_text(DECK, false));
     assert!(problems.is_empty(), "{problems:#?}");
     let g = cards();
     let numbers: usize = g
@@ -1080,28 +1018,10 @@ params = { cancel-overstack = true }
 text = "Ours: the units your unit crowds are not disrupted."
 "#;
 
-/// The test battle with the formation deck in place of its own.
-fn formation_deck_text() -> String {
-    let head = SKIRMISH.split("[[card]]").next().unwrap();
-    let tail = &SKIRMISH[SKIRMISH.find("[[special.exits]]").unwrap()..];
-    format!("{head}{tail}{FORMATION_DECK}")
-}
-
 /// A new game of the test battle with the formation deck, on open, level
 /// ground.
 fn formation_cards() -> BrothersAtWar {
-    let mut s: Scenario = toml::from_str(&formation_deck_text()).unwrap();
-    s.id = "test-cards-formation".into();
-    s.map.terrain = vec![". . . . . . . .".to_string(); 6];
-    s.map.levels = Vec::new();
-    s.map.hexsides = Vec::new();
-    s.map.roads = Vec::new();
-    s.map.trails = Vec::new();
-    let b = registry::register(s).unwrap();
-    BrothersAtWar::new(&GameOptions {
-        scenario: Some(b.scenario.id.clone()),
-        ..GameOptions::default()
-    })
+    open_field_with_deck(FORMATION_DECK, "test-cards-formation", false)
 }
 
 /// 1NY (formed) and 2NYA (unformed), both of blue and Undisrupted, share
@@ -1127,7 +1047,8 @@ fn a_formation_card_lets_a_unit_change_formation_and_keep_all_its_points() {
     // and has 5 - 0 = 5 points left (5.221, B55): five steps, not six.
     // Without a card: 5 - 2 = 3 steps. The card goes face up onto the
     // discard pile (11.2, B134); its effect is used up by the change.
-    let problems = orderly::games::brothers_at_war::scenario::check(&formation_deck_text());
+    let problems =
+        orderly::games::brothers_at_war::scenario::check(&deck_text(FORMATION_DECK, false));
     assert!(problems.is_empty(), "{problems:#?}");
     let path = ["0203", "0303", "0403", "0503", "0603", "0703"];
     for (card, steps) in [(Some(1u8), 5usize), (Some(2), 5), (None, 3)] {
