@@ -11,7 +11,7 @@
 //! yet, naming its window.
 
 use super::refusal::Refusal;
-use crate::games::brothers_at_war::core::combat::{CardsRule, SaveLine, Setting};
+use crate::games::brothers_at_war::core::combat::{CardsRule, FireAttack, SaveLine, Setting};
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::ids::{BrigadeId, UnitId};
 use crate::games::brothers_at_war::core::state::{
@@ -66,6 +66,12 @@ pub enum Kind {
     /// `no-fire`: the enemy brigade just drawn may not fire in its
     /// activation (`enemy-activation`, by instruction, B137).
     NoFire,
+    /// `forced-retreat`: the target of a friendly attack that scored
+    /// hits retreats as in 6.7 (`enemy-hit`, by instruction, B126).
+    ForcedRetreat,
+    /// `cancel-retreat`: a retreat for saves does not happen and its saves
+    /// are lost (`retreat`, by instruction, B126).
+    CancelRetreat,
     /// A kind of the enemy's moments not carried out yet (B124).
     Reaction,
 }
@@ -91,6 +97,8 @@ impl Kind {
             "extra-saves-after-hits" => Kind::ExtraSaves,
             "cancel-activation" => Kind::CancelActivation,
             "no-fire" => Kind::NoFire,
+            "forced-retreat" => Kind::ForcedRetreat,
+            "cancel-retreat" => Kind::CancelRetreat,
             _ => Kind::Reaction,
         }
     }
@@ -115,6 +123,8 @@ impl Kind {
             | Kind::ExtraSaves
             | Kind::CancelActivation
             | Kind::NoFire
+            | Kind::ForcedRetreat
+            | Kind::CancelRetreat
             | Kind::ReshuffleOnDraw
             | Kind::NoEffect
             | Kind::Reaction => "by a line of yours",
@@ -126,7 +136,12 @@ impl Kind {
     pub fn by_instruction(self) -> bool {
         matches!(
             self,
-            Kind::CancelFire | Kind::ExtraSaves | Kind::CancelActivation | Kind::NoFire
+            Kind::CancelFire
+                | Kind::ExtraSaves
+                | Kind::CancelActivation
+                | Kind::NoFire
+                | Kind::ForcedRetreat
+                | Kind::CancelRetreat
         )
     }
 }
@@ -141,6 +156,8 @@ pub fn window_words(timing: &str) -> String {
         "move-commander" => "at your Move Commander step".into(),
         "formation" => "in your activation, before the unit changes formation or moves".into(),
         "targeted" => "when an enemy attack targets a unit of yours".into(),
+        "enemy-hit" => "when an attack of yours has scored hits".into(),
+        "retreat" => "when a unit is about to retreat".into(),
         "after-hits" => "when an enemy attack scores hits on a unit of yours".into(),
         "firing" => "when a unit of yours is about to fire in its activation".into(),
         other => format!("in the window `{other}`"),
@@ -836,6 +853,68 @@ impl BrothersAtWar {
             what: format!("{} rolls {dice} more dice", self.unit_name(first)),
         });
         dice
+    }
+
+    /// After the hits of a fire and the defender's retreat choice (B11,
+    /// B126): the attacker's card may force the target to retreat, the
+    /// other side's may cancel that retreat; or, when the defender chose to
+    /// retreat, the attacker's card may cancel it. A retreat forced by a
+    /// card gains its save (6.7); one cancelled loses its saves.
+    pub fn card_retreats(&mut self, f: &mut FireAttack, events: &mut Vec<Event>) {
+        let (Some(&firer), Some(&target)) = (f.firers.first(), f.targets.first()) else {
+            return;
+        };
+        let attacker = (self.side_of(firer), self.brigade_of(firer));
+        let defender = (self.side_of(target), self.brigade_of(target));
+        let cancel = [Kind::CancelRetreat];
+        if !f.retreating {
+            // 11.3 on 39-40: not on a skirmisher or remnant, and only where
+            // the target may retreat (6.71).
+            let may = f.targets.iter().all(|&t| {
+                !matches!(self.kind_of(t), UnitKind::Skirmisher | UnitKind::Remnant)
+                    && self.hex_of(t).is_some()
+            }) && self.retreat_plan(&f.targets, false).is_some();
+            if !may {
+                return;
+            }
+            let forced = [Kind::ForcedRetreat];
+            let Some((card, _)) =
+                self.react_with_card(attacker.0, attacker.1, "enemy-hit", &forced, events)
+            else {
+                return;
+            };
+            f.retreating = true;
+            f.retreat_saves = self.battle.scenario.saves.retreat;
+            events.push(Event::CardEffect {
+                card,
+                what: format!("{} must retreat, with its save", self.unit_name(target)),
+            });
+            if let Some((card, _)) =
+                self.react_with_card(defender.0, defender.1, "retreat", &cancel, events)
+            {
+                f.retreating = false;
+                f.retreat_saves = 0;
+                events.push(Event::CardEffect {
+                    card,
+                    what: format!(
+                        "{} stands: the retreat is cancelled",
+                        self.unit_name(target)
+                    ),
+                });
+            }
+        } else if let Some((card, _)) =
+            self.react_with_card(attacker.0, attacker.1, "retreat", &cancel, events)
+        {
+            f.retreating = false;
+            f.retreat_saves = 0;
+            events.push(Event::CardEffect {
+                card,
+                what: format!(
+                    "{} may not retreat: its retreat and its saves are cancelled",
+                    self.unit_name(target)
+                ),
+            });
+        }
     }
 
     /// Whether the target's owner cancels this fire with a card, before

@@ -93,6 +93,7 @@ impl BrothersAtWar {
                     return;
                 }
                 self.choose_retreat(&mut f);
+                self.card_retreats(&mut f, events);
                 self.to_saves(f, events);
             }
             Stage::Retreat => self.now.fire = Some(f),
