@@ -1135,3 +1135,481 @@ fn a_defender_that_evades_plays_no_assault_card() {
     assert!(!finished(&g, "2NYA"));
     assert!(finished(&g, "1VA"), "7.31");
 }
+
+// ----- forced-retreat (`enemy-hit`) and cancel-retreat (`retreat`) -----
+//
+// A third deck, registered under an id of its own, on the same open, level
+// ground with the same blank track (B137 with B126). Cards 1-2 are
+// `forced-retreat` (window `enemy-hit`: the attacker's, once his fire has
+// scored, looked up for the firer's brigade); cards 3-4 are
+// `cancel-retreat` (window `retreat`: the attacker's against a retreat the
+// defender chose by his RETREAT instruction, looked up for the firer's
+// brigade; the defender's against the attacker's forced retreat, looked up
+// for the target's brigade). Both are decided after the hits and before
+// the saves (B11), after the defender's own retreat choice (B137).
+//
+// Worked by hand for every test below (B15, B77, B78, B86, B92, 6.73):
+// 1NY (blue, formed, firepower 4, hitting on 5+, 6.0) at 0304 fires at
+// 0306, two hexes off along column 03 with nothing between: 1 save for the
+// hex between (6.6 item 2, B78), none for a formed target in the open,
+// and 1 more for a retreat (6.6 item 5; the test battle sets no saves of
+// its own, so 6.6's 1, B17). The Confederate rally point is 0806. From
+// 0306 the only step nearer 0806 (5 hexes off) is 0406 (0305 and 0206 are
+// not nearer; 0307, 0407 and 0207 are off the map); from 0406 both 0505 and
+// 0506 are nearer. Neither path enters a hex next to 1NY (no extra hit,
+// 6.73) nor a friendly unit (nobody disrupted, B59); 0506 is 3 hexes from
+// 1NY, 0505 only 2: B92 takes 0406-0506. (Col. Oak stands at 0506; a
+// commander is not a unit and stacks with anybody, 4.1, B47.)
+
+const RETREAT_DECK: &str = r#"
+[[card]]
+numbers = [1, 2]
+name = "Cold feet (test)"
+timing = "enemy-hit"
+effect = "forced-retreat"
+text = "Ours: an enemy unit your fire has hit retreats, gaining its save."
+
+[[card]]
+numbers = [3, 4]
+name = "Stubborn (test)"
+timing = "retreat"
+effect = "cancel-retreat"
+text = "Ours: a retreat for saves does not happen; its saves are lost."
+"#;
+
+/// A new game of the test battle with the retreat deck, on open, level
+/// ground.
+fn retreat_field() -> BrothersAtWar {
+    open_field_with_deck(RETREAT_DECK, "test-card-retreats", true)
+}
+
+/// 1NY (blue) at 0304 and `target` (gray) at 0306; blue activating, so the
+/// Union decides; gray's RETREAT instruction set to `retreat`.
+fn retreat_volley(target: &str, retreat: &str) -> BrothersAtWar {
+    let mut g = retreat_field();
+    only(&mut g, &[("1NY", "0304"), (target, "0306")]);
+    activating(&mut g, "blue");
+    order(&mut g, &format!("RETREAT gray {retreat}")).unwrap();
+    g
+}
+
+/// The retreats in these events: (units, hexes entered).
+fn retreats(events: &[Event]) -> Vec<(Vec<String>, Vec<String>)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Combat(CombatEvent::Retreated { units, path }) => {
+                Some((units.clone(), path.iter().map(|h| h.to_string()).collect()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The hits that stand and the retreat's extra hits, in these events.
+fn fire_hits(events: &[Event]) -> Option<(u8, u8)> {
+    events.iter().find_map(|e| match e {
+        Event::Combat(CombatEvent::Hits { hits, extra }) => Some((*hits, *extra)),
+        _ => None,
+    })
+}
+
+fn along(unit: &str, hexes: &[&str]) -> (Vec<String>, Vec<String>) {
+    (
+        vec![unit.to_string()],
+        hexes.iter().map(|h| h.to_string()).collect(),
+    )
+}
+
+#[test]
+fn a_forced_retreat_card_makes_the_target_retreat_after_its_saves_with_the_retreat_save() {
+    // B122, B125 and the table "Card effect kinds": forced-retreat in
+    // `enemy-hit`, cancel-retreat in `retreat`, neither with parameters:
+    // the deck passes the check.
+    //
+    // B137 `enemy-hit`, looked up for blue (1NY's brigade); 11.3 on 39-40
+    // ("a normal retreat (6.7); the defender gains a save roll"); B68 (the
+    // attack scored: 6 1 1 1 is one success before saves); B11 (after the
+    // hits, before the saves). Gray would not retreat by itself (RETREAT
+    // NEVER). The lowest `enemy-hit` card of the hand plays: 1, not 2; it
+    // goes face up to the discard pile (11.2, B134). Saves: 1 for the hex
+    // between + 1 for the retreat = 2 dice (6.6, B77). The retreat comes
+    // after the saves (6.7, B11), whatever they saved: 0406-0506 (B92, see
+    // above); ready, 1VA is Finished (6.77, B91). Saves 1 1: the hit
+    // stands (B68: 1 - 0) and the formed 1VA unforms, not Disrupted (6.52,
+    // B80); saves 5 1: the hit is saved (B68: 1 - 1 = 0) and 1VA retreats
+    // unharmed all the same.
+    let problems = orderly::games::brothers_at_war::scenario::check(&deck_text(RETREAT_DECK, true));
+    assert!(problems.is_empty(), "{problems:#?}");
+    for (saves, hit) in [("1 1", true), ("5 1", false)] {
+        let mut g = retreat_volley("1VA", "NEVER");
+        order(&mut g, "CARDS blue AUTO").unwrap();
+        give(&mut g, USA, 2);
+        give(&mut g, USA, 1);
+        let e = order(&mut g, "1NY FIRE 0306").unwrap();
+        assert!(played(&e).is_empty(), "not before the dice, saves {saves}");
+        assert_eq!(dice_waiting(&g), Some(6u32.pow(4)));
+        let e = roll(&mut g, "6 1 1 1");
+        assert_eq!(played(&e), vec![(Side::Union, 1)], "saves {saves}");
+        assert_eq!(g.now.hands[USA], vec![2]);
+        assert_eq!(g.now.discard, vec![1]);
+        assert!(!g.now.deck.contains(&1));
+        assert!(
+            retreats(&e).is_empty(),
+            "6.7: the retreat waits for the saves"
+        );
+        assert_eq!(g.hex_of(id(&g, "1VA")), Some(hex("0306")));
+        assert_eq!(
+            dice_waiting(&g),
+            Some(6u32.pow(2)),
+            "1 between + 1 retreat, saves {saves}"
+        );
+        let e = roll(&mut g, saves);
+        assert_eq!(dice_waiting(&g), None, "saves {saves}");
+        assert_eq!(
+            retreats(&e),
+            vec![along("1VA", &["0406", "0506"])],
+            "saves {saves}"
+        );
+        if hit {
+            assert_eq!(fire_hits(&e), Some((1, 0)), "no extra hit, 6.73");
+        }
+        assert_eq!(g.hex_of(id(&g, "1VA")), Some(hex("0506")), "saves {saves}");
+        let v = g.unit(id(&g, "1VA"));
+        assert_eq!(v.face, if hit { Face::Back } else { Face::Front });
+        assert!(!v.disrupted, "a 2-hex retreat disrupts nothing (6.71)");
+        assert!(finished(&g, "1VA"), "6.77, saves {saves}");
+        assert_eq!(g.now.hands[USA], vec![2], "one card for the one attack");
+    }
+}
+
+#[test]
+fn a_forced_retreat_card_follows_the_firer_s_brigade_instruction() {
+    // B137: `enemy-hit` is looked up for the brigade of the firer, blue;
+    // B5, B6: default NEVER; a brigade's own instruction beats its side's;
+    // an instruction for another brigade (horse) or for the target's
+    // (gray, the South's) does nothing for blue. Played: 2 save dice (1
+    // between + 1 retreat, 6.6); not played: gray stands by its RETREAT
+    // NEVER and has its 1 save only, and 1VA stays in 0306 unretreated.
+    let cases: Vec<(Vec<&str>, bool)> = vec![
+        (vec![], false),
+        (vec!["CARDS horse AUTO"], false),
+        (vec!["CARDS gray AUTO"], false),
+        (vec!["CARDS USA AUTO", "CARDS blue NEVER"], false),
+        (vec!["CARDS USA AUTO"], true),
+        (vec!["CARDS blue AUTO"], true),
+        (vec!["CARDS USA NEVER", "CARDS blue AUTO"], true),
+    ];
+    for (given, plays) in cases {
+        let mut g = retreat_volley("1VA", "NEVER");
+        for text in &given {
+            order(&mut g, text).unwrap();
+        }
+        give(&mut g, USA, 1);
+        order(&mut g, "1NY FIRE 0306").unwrap();
+        let e = roll(&mut g, "6 1 1 1");
+        if plays {
+            assert_eq!(played(&e), vec![(Side::Union, 1)], "{given:?}");
+            assert!(g.now.hands[USA].is_empty(), "{given:?}");
+            assert_eq!(g.now.discard, vec![1], "{given:?}");
+            assert_eq!(dice_waiting(&g), Some(6u32.pow(2)), "{given:?}");
+        } else {
+            assert!(played(&e).is_empty(), "{given:?}");
+            assert_eq!(g.now.hands[USA], vec![1], "{given:?}");
+            assert!(g.now.discard.is_empty(), "{given:?}");
+            assert_eq!(dice_waiting(&g), Some(6), "1 between only, {given:?}");
+        }
+        let e = roll(&mut g, &vec!["1"; if plays { 2 } else { 1 }].join(" "));
+        assert_eq!(fire_hits(&e), Some((1, 0)), "{given:?}");
+        let at = if plays { "0506" } else { "0306" };
+        assert_eq!(g.hex_of(id(&g, "1VA")), Some(hex(at)), "{given:?}");
+        assert_eq!(finished(&g, "1VA"), plays, "6.77, {given:?}");
+    }
+}
+
+#[test]
+fn a_forced_retreat_card_waits_when_the_fire_scores_nothing() {
+    // B137 `enemy-hit` opens only when the attack has scored at least one
+    // success (B68, B124); 11.3 on 39-40 is "a normal retreat (6.7)" and
+    // 6.732 a: no retreat when the fire inflicts no hits. 1 1 1 1 scores
+    // none: the card stays, no retreat save is rolled, 1VA stays in 0306
+    // unharmed and ready.
+    let mut g = retreat_volley("1VA", "NEVER");
+    order(&mut g, "CARDS blue AUTO").unwrap();
+    give(&mut g, USA, 1);
+    order(&mut g, "1NY FIRE 0306").unwrap();
+    let e = roll(&mut g, "1 1 1 1");
+    assert!(played(&e).is_empty());
+    assert!(retreats(&e).is_empty());
+    assert_ne!(dice_waiting(&g), Some(6u32.pow(2)), "no retreat save");
+    settle(&mut g);
+    assert_eq!(g.now.hands[USA], vec![1]);
+    assert!(g.now.discard.is_empty());
+    assert_eq!(g.hex_of(id(&g, "1VA")), Some(hex("0306")));
+    assert!(unharmed(&g, "1VA"));
+    assert!(!finished(&g, "1VA"));
+}
+
+#[test]
+fn no_forced_retreat_card_on_a_skirmisher_a_remnant_or_a_unit_that_cannot_retreat() {
+    // B125 table, 11.3 on 39-40: not on a skirmisher or remnant (6.76,
+    // B90); only if the target can retreat legally (6.71, B94): a unit on
+    // its own rally point hex cannot (6.732 c, B86). Each fire scores one
+    // success (6 1 1 1); the card stays in the hand and no retreat save is
+    // added:
+    // - GSK (gray's skirmisher) at 0306, 2 hexes from 1NY at 0304: 1 save
+    //   for the hex between + 1 for a skirmisher's formation (6.6 items 2
+    //   and 3, B77, B79) = 2 dice; saves 1 1: the hit disbands it to its
+    //   brigade display (6.541, B80).
+    // - REMX (a Confederate remnant, Disrupted by the test battle) at
+    //   0106, 2 hexes from 1NY at 0104 (0105 between, empty): 1 between + 1
+    //   Disrupted = 2 dice.
+    // - 1VA on the Confederate rally point 0806, 2 hexes from 1NY at 0804
+    //   (0805 between, empty): 1 between = 1 die; saves 1: the hit unforms
+    //   it (B80) and it stays in 0806.
+    for (target, firer_at, at, saves) in [
+        ("GSK", "0304", "0306", 2usize),
+        ("REMX", "0104", "0106", 2),
+        ("1VA", "0804", "0806", 1),
+    ] {
+        let mut g = retreat_field();
+        if target == "GSK" {
+            only(&mut g, &[("1NY", firer_at)]);
+            unit_mut(&mut g, "GSK").place = Place::Map(hex(at));
+        } else {
+            only(&mut g, &[("1NY", firer_at), (target, at)]);
+        }
+        activating(&mut g, "blue");
+        order(&mut g, "RETREAT gray NEVER").unwrap();
+        order(&mut g, "RETREAT CSA NEVER").unwrap();
+        order(&mut g, "CARDS blue AUTO").unwrap();
+        give(&mut g, USA, 1);
+        order(&mut g, &format!("1NY FIRE {at}")).unwrap();
+        assert_eq!(dice_waiting(&g), Some(6u32.pow(4)), "{target}");
+        let e = roll(&mut g, "6 1 1 1");
+        assert!(played(&e).is_empty(), "{target}");
+        assert_eq!(g.now.hands[USA], vec![1], "{target}");
+        assert!(g.now.discard.is_empty(), "{target}");
+        assert_eq!(
+            dice_waiting(&g),
+            Some(6u32.pow(saves as u32)),
+            "no retreat save, {target}"
+        );
+        let e = roll(&mut g, &vec!["1"; saves].join(" "));
+        assert!(retreats(&e).is_empty(), "{target}");
+        assert_eq!(fire_hits(&e), Some((1, 0)), "{target}");
+        match target {
+            "GSK" => assert_eq!(g.unit(id(&g, "GSK")).place, Place::Display, "6.541"),
+            "1VA" => {
+                assert_eq!(g.hex_of(id(&g, "1VA")), Some(hex("0806")));
+                assert_eq!(g.unit(id(&g, "1VA")).face, Face::Back, "B80");
+            }
+            _ => {}
+        }
+        assert_eq!(g.now.hands[USA], vec![1], "{target}");
+    }
+}
+
+#[test]
+fn no_forced_retreat_card_when_the_defender_retreats_by_its_own_instruction() {
+    // B137: the attacker's `enemy-hit` card is decided after the
+    // defender's own retreat choice, and only when he has not chosen to
+    // retreat; 11.3 on 39-40 forces a retreat that would happen anyway
+    // otherwise. RETREAT gray ALWAYS (B5, B90): 1VA retreats for its save
+    // by itself; the Union's card stays in the hand. Saves 1 between + 1
+    // retreat = 2 dice, once only (no second retreat save); saves 1 1: one
+    // hit, 1VA unforms (B80), retreats 0406-0506 (B92) and is Finished
+    // (6.77).
+    let mut g = retreat_volley("1VA", "ALWAYS");
+    order(&mut g, "CARDS blue AUTO").unwrap();
+    give(&mut g, USA, 1);
+    order(&mut g, "1NY FIRE 0306").unwrap();
+    let e = roll(&mut g, "6 1 1 1");
+    assert!(played(&e).is_empty());
+    assert_eq!(g.now.hands[USA], vec![1]);
+    assert!(g.now.discard.is_empty());
+    assert_eq!(dice_waiting(&g), Some(6u32.pow(2)));
+    let e = roll(&mut g, "1 1");
+    assert_eq!(retreats(&e), vec![along("1VA", &["0406", "0506"])]);
+    assert_eq!(fire_hits(&e), Some((1, 0)));
+    assert_eq!(g.hex_of(id(&g, "1VA")), Some(hex("0506")));
+    assert_eq!(g.unit(id(&g, "1VA")).face, Face::Back);
+    assert!(finished(&g, "1VA"));
+    assert_eq!(g.now.hands[USA], vec![1]);
+}
+
+#[test]
+fn an_attacker_s_cancel_retreat_card_stops_the_retreat_the_defender_chose() {
+    // B137 `retreat`, the attacker's, looked up for blue (the firer's
+    // brigade), played when the defender has chosen to retreat for a save
+    // by his RETREAT instruction; 11.3 on 27-28: the saves the cancelled
+    // retreat gave are lost; B11: after the hits and the defender's choice,
+    // before the saves. The lowest `retreat` card plays: 3, not 4.
+    //
+    // 1VA under RETREAT gray ALWAYS (B90): saves 1 between, the retreat's
+    // lost: 1 die; save 1: the hit stands, formed 1VA unforms (B80) and
+    // stays in 0306, not Finished (no retreat, 6.77 does not apply).
+    let mut g = retreat_volley("1VA", "ALWAYS");
+    order(&mut g, "CARDS blue AUTO").unwrap();
+    give(&mut g, USA, 4);
+    give(&mut g, USA, 3);
+    order(&mut g, "1NY FIRE 0306").unwrap();
+    let e = roll(&mut g, "6 1 1 1");
+    assert_eq!(played(&e), vec![(Side::Union, 3)]);
+    assert_eq!(g.now.hands[USA], vec![4]);
+    assert_eq!(g.now.discard, vec![3]);
+    assert_eq!(
+        dice_waiting(&g),
+        Some(6),
+        "1 between; the retreat's save is lost"
+    );
+    let e = roll(&mut g, "1");
+    assert!(retreats(&e).is_empty());
+    assert_eq!(fire_hits(&e), Some((1, 0)));
+    assert_eq!(g.hex_of(id(&g, "1VA")), Some(hex("0306")));
+    let v = g.unit(id(&g, "1VA"));
+    assert_eq!(v.face, Face::Back);
+    assert!(!v.disrupted);
+    assert!(!finished(&g, "1VA"));
+    assert_eq!(g.now.hands[USA], vec![4], "one card for the one attack");
+
+    // The default RETREAT IFKILLED (B5, B95) is the defender's choice too:
+    // 2VA, Disrupted by the test battle, is killed by one hit, so it would
+    // retreat for a save. The card cancels it: saves 1 between + 1
+    // Disrupted (6.6 item 3) = 2 dice, not 3. Saves 1 1: the killing hit
+    // stands; gray spends a reserve (RESERVES SPEND by default, 8.11, B80)
+    // and 2VA stays in 0306, Disrupted.
+    let mut g = retreat_field();
+    only(&mut g, &[("1NY", "0304"), ("2VA", "0306")]);
+    activating(&mut g, "blue");
+    assert!(disrupted(&g, "2VA"), "the test battle's");
+    let gray = brigade(&g, "gray");
+    let reserve = g.brigade(gray).reserve;
+    order(&mut g, "CARDS blue AUTO").unwrap();
+    give(&mut g, USA, 3);
+    order(&mut g, "1NY FIRE 0306").unwrap();
+    let e = roll(&mut g, "6 1 1 1");
+    assert_eq!(played(&e), vec![(Side::Union, 3)]);
+    assert_eq!(
+        dice_waiting(&g),
+        Some(6u32.pow(2)),
+        "not 3: no retreat save"
+    );
+    let e = roll(&mut g, "1 1");
+    assert!(retreats(&e).is_empty());
+    assert_eq!(fire_hits(&e), Some((1, 0)));
+    assert!(e.contains(&Event::Combat(CombatEvent::ReserveSpent {
+        brigade: "gray".into(),
+        unit: "2VA".into()
+    })));
+    assert_eq!(g.brigade(gray).reserve, reserve + 1, "8.11");
+    assert_eq!(g.hex_of(id(&g, "2VA")), Some(hex("0306")));
+    assert!(disrupted(&g, "2VA"));
+}
+
+#[test]
+fn a_defender_s_cancel_retreat_card_answers_the_attacker_s_forced_retreat() {
+    // B126 (11.3 on 27-28: Cussedness "may be played to cancel the effects
+    // of Cowardly Legs"), B137 `retreat`, the defender's, looked up for
+    // gray (1VA's brigade), right after the attacker's `enemy-hit` card;
+    // both before the saves (B11). The Union's 1 plays, then the South's
+    // lowest `retreat` card, 3 (not 4): the forced retreat does not happen
+    // and its save is lost: 1 save die (the hex between). Save 1: the hit
+    // stands; 1VA unforms (B80) and stands in 0306, not Finished.
+    let mut g = retreat_volley("1VA", "NEVER");
+    order(&mut g, "CARDS blue AUTO").unwrap();
+    order(&mut g, "CARDS gray AUTO").unwrap();
+    give(&mut g, USA, 1);
+    give(&mut g, CSA, 4);
+    give(&mut g, CSA, 3);
+    order(&mut g, "1NY FIRE 0306").unwrap();
+    let e = roll(&mut g, "6 1 1 1");
+    assert_eq!(played(&e), vec![(Side::Union, 1), (Side::Confederacy, 3)]);
+    assert!(g.now.hands[USA].is_empty());
+    assert_eq!(g.now.hands[CSA], vec![4]);
+    assert_eq!(g.now.discard, vec![1, 3]);
+    assert_eq!(dice_waiting(&g), Some(6), "no retreat save");
+    let e = roll(&mut g, "1");
+    assert!(retreats(&e).is_empty());
+    assert_eq!(fire_hits(&e), Some((1, 0)));
+    assert_eq!(g.hex_of(id(&g, "1VA")), Some(hex("0306")));
+    let v = g.unit(id(&g, "1VA"));
+    assert_eq!(v.face, Face::Back);
+    assert!(!v.disrupted);
+    assert!(!finished(&g, "1VA"));
+
+    // Without gray's instruction (B5: NEVER by default) the South keeps
+    // its card and the forced retreat goes ahead: 2 save dice, 0406-0506.
+    let mut g = retreat_volley("1VA", "NEVER");
+    order(&mut g, "CARDS blue AUTO").unwrap();
+    give(&mut g, USA, 1);
+    give(&mut g, CSA, 3);
+    order(&mut g, "1NY FIRE 0306").unwrap();
+    let e = roll(&mut g, "6 1 1 1");
+    assert_eq!(played(&e), vec![(Side::Union, 1)]);
+    assert_eq!(g.now.hands[CSA], vec![3]);
+    assert_eq!(dice_waiting(&g), Some(6u32.pow(2)));
+    let e = roll(&mut g, "1 1");
+    assert_eq!(retreats(&e), vec![along("1VA", &["0406", "0506"])]);
+    assert_eq!(g.hex_of(id(&g, "1VA")), Some(hex("0506")));
+}
+
+#[test]
+fn retreat_cards_are_played_only_in_their_own_side_s_window() {
+    // B124, B137: a card is played only in the window its deck entry
+    // names and only by the side that window belongs to.
+    // (1) The Union holds both kinds (3 then 1). Gray stands (RETREAT
+    //     NEVER): its `enemy-hit` card 1 plays and forces the retreat; its
+    //     `retreat` card 3 is not played against its own forced retreat
+    //     (the attacker's cancel-retreat answers only a retreat the
+    //     defender chose): 2 save dice. Gray retreats by itself (RETREAT
+    //     ALWAYS): 3 plays and cancels it, 1 stays (no forced retreat when
+    //     the defender already retreats): 1 save die.
+    for (retreat, card, kept, dice) in [("NEVER", 1u8, 3u8, 2u32), ("ALWAYS", 3, 1, 1)] {
+        let mut g = retreat_volley("1VA", retreat);
+        order(&mut g, "CARDS blue AUTO").unwrap();
+        give(&mut g, USA, 3);
+        give(&mut g, USA, 1);
+        order(&mut g, "1NY FIRE 0306").unwrap();
+        let e = roll(&mut g, "6 1 1 1");
+        assert_eq!(played(&e), vec![(Side::Union, card)], "RETREAT {retreat}");
+        assert_eq!(g.now.hands[USA], vec![kept], "RETREAT {retreat}");
+        assert_eq!(g.now.discard, vec![card], "RETREAT {retreat}");
+        assert_eq!(dice_waiting(&g), Some(6u32.pow(dice)), "RETREAT {retreat}");
+    }
+
+    // (2) The defender's cards under CARDS gray AUTO: its `retreat` card
+    //     does not cancel the retreat it chose itself (RETREAT ALWAYS): 2
+    //     save dice and the retreat 0406-0506; its `enemy-hit` card is the
+    //     attacker's window, never opened by an enemy fire on its unit.
+    let mut g = retreat_volley("1VA", "ALWAYS");
+    order(&mut g, "CARDS CSA AUTO").unwrap();
+    order(&mut g, "CARDS gray AUTO").unwrap();
+    give(&mut g, CSA, 3);
+    give(&mut g, CSA, 1);
+    order(&mut g, "1NY FIRE 0306").unwrap();
+    let e = roll(&mut g, "6 1 1 1");
+    assert!(played(&e).is_empty());
+    assert_eq!(g.now.hands[CSA], vec![3, 1]);
+    assert_eq!(dice_waiting(&g), Some(6u32.pow(2)));
+    let e = roll(&mut g, "1 1");
+    assert!(played(&e).is_empty());
+    assert_eq!(retreats(&e), vec![along("1VA", &["0406", "0506"])]);
+    assert_eq!(g.now.hands[CSA], vec![3, 1]);
+    assert!(g.now.discard.is_empty());
+
+    // (3) Nobody retreats (RETREAT NEVER, no forced retreat): the
+    //     attacker's `retreat` card has nothing to cancel and stays; 1 save
+    //     die; 1VA stays in 0306.
+    let mut g = retreat_volley("1VA", "NEVER");
+    order(&mut g, "CARDS blue AUTO").unwrap();
+    give(&mut g, USA, 3);
+    order(&mut g, "1NY FIRE 0306").unwrap();
+    let e = roll(&mut g, "6 1 1 1");
+    assert!(played(&e).is_empty());
+    assert_eq!(g.now.hands[USA], vec![3]);
+    assert_eq!(dice_waiting(&g), Some(6));
+    let e = roll(&mut g, "1");
+    assert!(retreats(&e).is_empty());
+    assert_eq!(g.hex_of(id(&g, "1VA")), Some(hex("0306")));
+}
