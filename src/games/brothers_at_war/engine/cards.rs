@@ -72,6 +72,9 @@ pub enum Kind {
     /// `cancel-retreat`: a retreat for saves does not happen and its saves
     /// are lost (`retreat`, by instruction, B126).
     CancelRetreat,
+    /// `stampede-neighbour`: another enemy hex near a retreating one
+    /// retreats too (`retreat`, by instruction, B139).
+    Stampede,
     /// A kind of the enemy's moments not carried out yet (B124).
     Reaction,
 }
@@ -99,6 +102,7 @@ impl Kind {
             "no-fire" => Kind::NoFire,
             "forced-retreat" => Kind::ForcedRetreat,
             "cancel-retreat" => Kind::CancelRetreat,
+            "stampede-neighbour" => Kind::Stampede,
             _ => Kind::Reaction,
         }
     }
@@ -125,6 +129,7 @@ impl Kind {
             | Kind::NoFire
             | Kind::ForcedRetreat
             | Kind::CancelRetreat
+            | Kind::Stampede
             | Kind::ReshuffleOnDraw
             | Kind::NoEffect
             | Kind::Reaction => "by a line of yours",
@@ -142,6 +147,7 @@ impl Kind {
                 | Kind::NoFire
                 | Kind::ForcedRetreat
                 | Kind::CancelRetreat
+                | Kind::Stampede
         )
     }
 }
@@ -796,17 +802,11 @@ impl BrothersAtWar {
         kinds: &[Kind],
         events: &mut Vec<Event>,
     ) -> Option<(u8, Kind)> {
-        let like = Setting::Cards(CardsRule::Never);
-        if self.now.instructions.get(side, brigade, like) != Setting::Cards(CardsRule::Auto) {
-            return None;
-        }
-        let mut hand = self.now.hands[side.index()].clone();
-        hand.sort_unstable();
-        let (card, kind, name) = hand.into_iter().find_map(|c| {
-            let e = self.card_entry(c)?;
-            let kind = Kind::of(&e.effect);
-            (e.timing == window && kinds.contains(&kind)).then(|| (c, kind, e.name.clone()))
-        })?;
+        let (card, kind) = self.card_for(side, brigade, window, kinds)?;
+        let name = self
+            .card_entry(card)
+            .map(|e| e.name.clone())
+            .unwrap_or_default();
         self.now.hands[side.index()].retain(|&c| c != card);
         self.now.discard.push(card);
         events.push(Event::CardPlayed {
@@ -816,6 +816,83 @@ impl BrothersAtWar {
             on: brigade.map(|b| self.brigade_name(b)),
         });
         Some((card, kind))
+    }
+
+    /// The card [`BrothersAtWar::react_with_card`] would play, without
+    /// playing it.
+    pub fn card_for(
+        &self,
+        side: Side,
+        brigade: Option<BrigadeId>,
+        window: &str,
+        kinds: &[Kind],
+    ) -> Option<(u8, Kind)> {
+        let like = Setting::Cards(CardsRule::Never);
+        if self.now.instructions.get(side, brigade, like) != Setting::Cards(CardsRule::Auto) {
+            return None;
+        }
+        let mut hand = self.now.hands[side.index()].clone();
+        hand.sort_unstable();
+        hand.into_iter().find_map(|c| {
+            let e = self.card_entry(c)?;
+            let kind = Kind::of(&e.effect);
+            (e.timing == window && kinds.contains(&kind)).then_some((c, kind))
+        })
+    }
+
+    /// After a fire's target has retreated from `from` (11.3 on 7-8,
+    /// B125): the attacker's card makes the nearest other enemy hex within
+    /// the card's reach that can retreat retreat too, with no save, its
+    /// extra hits applied (B139).
+    pub fn card_stampede(
+        &mut self,
+        firer: UnitId,
+        from: Hex,
+        retreated: &[UnitId],
+        events: &mut Vec<Event>,
+    ) {
+        let side = self.side_of(firer);
+        let kinds = [Kind::Stampede];
+        let Some((card, _)) = self.card_for(side, self.brigade_of(firer), "retreat", &kinds) else {
+            return;
+        };
+        let reach = u32::from(self.card_entry(card).map_or(1, |e| number(e, "reach", 1)));
+        let mut hexes: Vec<Hex> = self
+            .units_of(side.other())
+            .filter(|u| !retreated.contains(u))
+            .filter_map(|u| self.hex_of(u))
+            .filter(|h| h.distance(from) <= reach)
+            .collect();
+        hexes.sort_by_key(|h| (h.distance(from), *h));
+        hexes.dedup();
+        let stack = hexes.into_iter().find_map(|h| {
+            let units = self.units_at(h);
+            let may = units
+                .iter()
+                .all(|&u| !matches!(self.kind_of(u), UnitKind::Skirmisher | UnitKind::Remnant));
+            let plan = self.retreat_plan(&units, false);
+            (may && plan.is_some()).then(|| (units, plan))
+        });
+        let Some((units, Some(plan))) = stack else {
+            return;
+        };
+        if self
+            .react_with_card(side, self.brigade_of(firer), "retreat", &kinds, events)
+            .is_none()
+        {
+            return;
+        }
+        let names: Vec<String> = units.iter().map(|&u| self.unit_name(u)).collect();
+        events.push(Event::CardEffect {
+            card,
+            what: format!(
+                "{} stampede(s) and retreat(s), with no save",
+                names.join(" and ")
+            ),
+        });
+        let start = self.hex_of(units[0]).unwrap_or(from);
+        let extra = self.retreat(&units, &plan, events);
+        self.take_hits(&units, extra, start, events);
     }
 
     /// The save rolls a card gives the target of hits (B125), if its

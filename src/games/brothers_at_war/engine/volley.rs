@@ -239,6 +239,7 @@ impl BrothersAtWar {
         // B68: the cap applies to the hits left after saves.
         let hits = f.successes.saturating_sub(f.saved).min(f.cap);
         let mut extra = 0;
+        let mut retreated = false;
         let targets: Vec<UnitId> = f
             .targets
             .iter()
@@ -257,12 +258,19 @@ impl BrothersAtWar {
                 });
             if let Some(plan) = chosen.or_else(|| self.retreat_plan(&targets, long)) {
                 extra = self.retreat(&targets, &plan, events);
+                retreated = true;
             }
         }
         events.push(Event::Combat(CombatEvent::Hits { hits, extra }));
         let opfire_after = f.opfire_after;
         // B105: artillery support is judged from where it stood before.
         self.take_hits(&targets, hits.saturating_add(extra), f.target, events);
+        // 11.3 on 7-8: a stampede follows the first retreat, complete.
+        if retreated {
+            if let Some(&firer) = f.firers.first() {
+                self.card_stampede(firer, f.target, &targets, events);
+            }
+        }
         self.after_fire(&targets, events);
         // 4.12, B101: a commander left alone next to the enemy moves.
         self.displace_commanders(events);
