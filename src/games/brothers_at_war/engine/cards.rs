@@ -870,10 +870,10 @@ impl BrothersAtWar {
             let may = units
                 .iter()
                 .all(|&u| !matches!(self.kind_of(u), UnitKind::Skirmisher | UnitKind::Remnant));
-            let plan = self.retreat_plan(&units, false);
-            (may && plan.is_some()).then(|| (units, plan))
+            let plan = self.retreat_plan(&units, false).filter(|_| may)?;
+            Some((units, plan))
         });
-        let Some((units, Some(plan))) = stack else {
+        let Some((units, plan)) = stack else {
             return;
         };
         if self
