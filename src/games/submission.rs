@@ -189,10 +189,21 @@ fn submit_lines<S: AsRef<str>>(
             }
             Err(rejection) => {
                 out.refused = Some(rejection);
-                out.unused.extend(lines[i + 1..].iter().map(|l| Unused {
-                    line: l.to_string(),
-                    why: NotApplied::EarlierRefused,
-                }));
+                // A standing order does not depend on the lines before it
+                // (Brothers at War's instructions, B5): it is still taken.
+                for l in &lines[i + 1..] {
+                    match game.play_standing(seat, l) {
+                        Some(Ok((order, events))) => out.taken.push(Taken {
+                            line: l.to_string(),
+                            order,
+                            events,
+                        }),
+                        _ => out.unused.push(Unused {
+                            line: l.to_string(),
+                            why: NotApplied::EarlierRefused,
+                        }),
+                    }
+                }
                 break;
             }
         }

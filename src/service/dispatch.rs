@@ -53,6 +53,18 @@ impl Work<'_> {
         let mut read_any = false;
         let readings: Vec<lines::Reading> = lines.iter().map(|l| reader.read(l)).collect();
         let cheers = self.cheers(&reader, &lines, &readings);
+        // The last line read as an order: the end of the mail comes after
+        // it, and closes a turn of many orders only then (`MailTurn`), not
+        // after each group of lines played together.
+        let last_order = readings
+            .iter()
+            .enumerate()
+            .filter(|(i, r)| {
+                !cheers.contains(i)
+                    && matches!(r, lines::Reading::Order(_) | lines::Reading::Mixed(_))
+            })
+            .map(|(i, _)| i)
+            .next_back();
         self.remember_what_was_seen(&readings)?;
         for ((index, written), reading) in lines.iter().enumerate().zip(readings) {
             let reading = if cheers.contains(&index) {
@@ -91,12 +103,14 @@ impl Work<'_> {
             }
             let line = text.as_str();
             if (alone || !matches!(command, Command::Order(_))) && !orders.is_empty() {
+                self.more_orders_follow = last_order.is_some_and(|last| last >= index);
                 self.orders(&std::mem::take(&mut orders), claim.as_ref())?;
             }
             if orders.is_empty() {
                 self.ignore(&mut prose);
             }
             if alone {
+                self.more_orders_follow = last_order.is_some_and(|last| last > index);
                 self.orders(std::slice::from_ref(&text), claim.as_ref())?;
                 continue;
             }
@@ -181,6 +195,7 @@ impl Work<'_> {
             }
         }
         if !orders.is_empty() {
+            self.more_orders_follow = false;
             self.orders(&orders, claim.as_ref())?;
         }
         self.ignore(&mut prose);

@@ -158,6 +158,7 @@ pub(super) fn process_in(
         game: None,
         written: Default::default(),
         taken: 0,
+        more_orders_follow: false,
         ignored: 0,
         warned: Default::default(),
         echoed: Vec::new(),

@@ -216,7 +216,13 @@ impl Work<'_> {
             held_mine = r.held;
         }
         self.tx.set_held(game.id, seat.seat, &held_mine)?;
-        if held_mine.is_empty() && !lines.is_empty() && !refused && !keep_open && !finished_turn {
+        if held_mine.is_empty()
+            && !lines.is_empty()
+            && !refused
+            && !keep_open
+            && !finished_turn
+            && !self.more_orders_follow
+        {
             happened.extend(self.close_turn(state.as_mut(), &game, seat.seat, true)?);
         }
         if let Some(line) = &more {

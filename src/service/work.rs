@@ -39,6 +39,10 @@ pub(super) struct Work<'a> {
     pub(super) written: std::collections::HashMap<String, String>,
     /// Orders of this mail taken.
     pub(super) taken: usize,
+    /// More order lines of this mail follow the ones being played: the
+    /// end of the mail, which may close a turn of many orders
+    /// (`MailTurn`), is not reached yet.
+    pub(super) more_orders_follow: bool,
     /// Lines of this mail ignored as prose.
     pub(super) ignored: usize,
     /// The games whose seat owner was warned of this mail using their key.

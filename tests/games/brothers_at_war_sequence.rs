@@ -647,3 +647,23 @@ fn an_activation_is_a_turn_of_two_parts_unless_the_brigade_has_no_commander() {
         }
     );
 }
+
+#[test]
+fn a_commander_order_while_units_act_ends_their_part_first() {
+    // 3.22, 3.23: the commander moves once the units are done; a player who
+    // writes his commander's move means his units are done.
+    let mut g = game();
+    only(&mut g, &[("1NY", "0303"), ("1VA", "0806")]);
+    activating(&mut g, "blue");
+    order(&mut g, "1NY MOVE 0304").unwrap();
+    let e = order(&mut g, "COMMANDER 0302").unwrap();
+    assert!(e.iter().any(|e| matches!(e, Event::Ended { .. })), "{e:?}");
+    assert!(e
+        .iter()
+        .any(|e| matches!(e, Event::CommanderMoved { to: Some(h), .. } if *h == hex("0302"))));
+    assert!(g.unit(id(&g, "1NY")).finished, "its units ended Finished");
+    assert!(!matches!(g.now.step, Step::Units(_) | Step::Commander(_)));
+    // The usart brigade has no commander (9.3): nothing to move.
+    activating(&mut g, "usart");
+    assert_eq!(refused(&mut g, "COMMANDER 0302"), "2.0");
+}

@@ -17,7 +17,7 @@ use chrono::TimeZone;
 use common::rng::XorShift;
 use orderly::config::Config;
 use orderly::games::brothers_at_war::core::order::{Action, Order};
-use orderly::games::brothers_at_war::core::state::BrothersAtWar;
+use orderly::games::brothers_at_war::core::state::{BrothersAtWar, Step};
 use orderly::games::brothers_at_war::scenario::model::Side;
 use orderly::games::brothers_at_war::text::names;
 use orderly::games::hosted::Hosted;
@@ -453,4 +453,105 @@ fn standing_instructions_are_taken_by_mail_while_the_other_player_decides() {
     )
     .unwrap_or_else(|e| panic!("{e:?}\n{record}"));
     assert_eq!(replayed.game.position(), after.position());
+}
+
+#[test]
+fn a_fire_on_an_enemy_named_in_words_is_played_in_the_same_activation() {
+    // A line naming its target in words (`FN6 fire on the 10th
+    // Millbrook`) is read on its own, after the lines before it; the end
+    // of the mail closes the activation only after it (B9, MAIL_TURN).
+    let mut site = Site::new("named");
+    let outs = site.mail(
+        ANN,
+        "orderly@example.org",
+        "Hi\n\nNEW BROTHERSATWAR VS bob@example.org AS UNION\n\nAnn",
+    );
+    let bob_addr = to(&outs, BOB).reply_to;
+    site.fix_seed(&"f1e2".repeat(16));
+    let outs = site.mail(BOB, &bob_addr, "Accept\n\nBob");
+    let ann_addr = to(&outs, ANN).reply_to;
+    let mut rng = XorShift::from_state(0x0b5e_55ed_0000_0009);
+    let mut last_to: [String; 2] = [to(&outs, ANN).body, to(&outs, BOB).body];
+    for _ in 0..300 {
+        let model = site.stored();
+        assert!(model.outcome().is_none(), "the battle ended first");
+        let seat = model.pending().expect("a decision").seat;
+        let (from, addr, name) = match seat {
+            Seat::North => (ANN, &ann_addr, "Ann"),
+            Seat::South => (BOB, &bob_addr, "Bob"),
+        };
+        let fresh = matches!(model.now.step, Step::Units(_))
+            && model.now.reaction.is_none()
+            && model
+                .now
+                .activation
+                .as_ref()
+                .is_some_and(|a| a.acted.is_empty() && a.group.is_none());
+        if fresh {
+            let legal = model.legal_orders();
+            let fire = legal.iter().find_map(|o| match o {
+                Order::Act {
+                    units,
+                    action: Action::Fire(h),
+                } if units.len() == 1 => {
+                    let enemy = model
+                        .units_at(*h)
+                        .into_iter()
+                        .find(|&u| model.side_of(u) != Side::of(seat))?;
+                    Some((units[0].clone(), *h, enemy))
+                }
+                _ => None,
+            });
+            let step = fire.as_ref().and_then(|(firer, _, _)| {
+                legal.iter().find(|o| {
+                    matches!(o, Order::Act { units, action: Action::Move(_) }
+                        if units.len() == 1 && units[0] != *firer)
+                })
+            });
+            if let (Some((firer, hex, enemy)), Some(step)) = (fire, step) {
+                let mut sim = model.clone();
+                sim.apply(step).unwrap();
+                let fire_order = format!("{firer} FIRE {hex}");
+                let still = sim.chance().is_none()
+                    && sim
+                        .legal_orders()
+                        .iter()
+                        .any(|o| o.to_string() == fire_order);
+                if still {
+                    let enemy_name = model.battle.scenario.units[enemy.index()].name.clone();
+                    let body = format!(
+                        "Hi,\n\n{step}\n{firer} fire on the {enemy_name}\n\nCheers, {name}\n\nSent from my phone"
+                    );
+                    let outs = site.mail(from, addr, &body);
+                    let reply = flat(&to(&outs, from).body);
+                    assert!(
+                        reply.contains(&format!("Taken: {step}")),
+                        "{body}\n---\n{reply}"
+                    );
+                    assert!(
+                        reply.contains(&format!("Taken: {fire_order}")),
+                        "{body}\n---\n{reply}"
+                    );
+                    let fired = reply.find(&format!("Taken: {fire_order}")).unwrap();
+                    if let Some(closed) = reply.find("(the end of your mail") {
+                        assert!(closed > fired, "closed before the fire:\n{reply}");
+                    }
+                    return;
+                }
+            }
+        }
+        let lines = orders_for(&model, &mut rng);
+        let text: Vec<String> = lines.iter().map(|(_, l)| l.clone()).collect();
+        let body = compose(name, &text, &last_to[seat.index()], &mut rng);
+        let outs = site.mail(from, addr, &body);
+        for out in &outs {
+            let reader = if out.to == ANN {
+                Seat::North
+            } else {
+                Seat::South
+            };
+            last_to[reader.index()] = out.body.clone();
+        }
+    }
+    panic!("no activation offered a move and a fire at an enemy unit");
 }

@@ -270,7 +270,25 @@ impl BrothersAtWar {
                 self.now.step = Step::Commander(b);
                 Ok(())
             }
-            (Step::Units(_), _) => Err(expected("a unit order, PASS or END")),
+            // 3.23: a commander's move after the units means they are done.
+            (Step::Units(b), Order::Commander(_))
+                if self.battle.scenario.brigades[b.index()].commander.is_some() =>
+            {
+                if !self.group_may_end() {
+                    let u = self
+                        .now
+                        .activation
+                        .as_ref()
+                        .and_then(|a| a.group.as_ref())
+                        .map(|g| self.unit_name(g.units[0]))
+                        .unwrap_or_default();
+                    return Err(Refusal::ActiveCannotEnd(u));
+                }
+                self.end_group(true, events);
+                self.now.step = Step::Commander(b);
+                self.dispatch(order, events)
+            }
+            (Step::Units(_), _) => Err(expected("a unit order, PASS or END UNITS")),
             (Step::Commander(b), Order::Commander(to)) => {
                 if let (Some(_), Some(turn)) = (to, self.commander_away(b)) {
                     return Err(Refusal::CommanderAway(self.brigade_name(b), turn));

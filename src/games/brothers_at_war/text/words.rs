@@ -66,6 +66,20 @@ pub const VERBS: &[(&str, &str)] = &[
     ("CARDS", "CARDS"),
 ];
 
+/// The words regiments' and batteries' names end with (`6th Fenwick
+/// Infantry`): part of a unit's name in an order, not prose.
+pub const UNIT_NAME_WORDS: &[&str] = &[
+    "INFANTRY",
+    "CAVALRY",
+    "ARTILLERY",
+    "RIFLES",
+    "VOLUNTEERS",
+    "BATTERY",
+    "REGIMENT",
+    "SKIRMISHERS",
+    "BRIGADE",
+];
+
 /// The values a standing instruction takes (B5, B137) and the sides it
 /// may name: no order's verb, but part of an instruction's line.
 pub const SETTING_VALUES: &[&str] = &[
@@ -201,8 +215,10 @@ pub fn order_word(word: &str) -> OrderWord {
     if letter
         || FILLERS.contains(&up.as_str())
         || matches!(up.as_str(), "STAY" | "MOUNTED" | "RESERVE")
-        // Part of a regiment's name (`the 10th Millbrook`), or of a date.
+        // Part of a regiment's name (`the 10th Millbrook Infantry`), or of
+        // a date.
         || ordinal(&up)
+        || UNIT_NAME_WORDS.contains(&up.as_str())
         // The values of standing instructions (B5, B137) and the sides.
         || SETTING_VALUES.contains(&up.as_str())
     {
