@@ -809,11 +809,12 @@ impl BrothersAtWar {
             .unwrap_or_default();
         self.now.hands[side.index()].retain(|&c| c != card);
         self.now.discard.push(card);
+        // What it acts on is told by the effect's own event.
         events.push(Event::CardPlayed {
             side,
             card,
             name,
-            on: brigade.map(|b| self.brigade_name(b)),
+            on: None,
         });
         Some((card, kind))
     }
@@ -904,6 +905,14 @@ impl BrothersAtWar {
         let (card, _) =
             self.react_with_card(side, brigade, "after-hits", &[Kind::ExtraSaves], events)?;
         let rolls = self.card_entry(card).map_or(1, |e| number(e, "saves", 1));
+        events.push(Event::CardEffect {
+            card,
+            what: format!(
+                "{} gains {rolls} save roll{}",
+                self.unit_name(first),
+                if rolls == 1 { "" } else { "s" }
+            ),
+        });
         Some(SaveLine {
             why: format!("card {card}"),
             rule: "B125".into(),
@@ -1055,6 +1064,13 @@ impl BrothersAtWar {
             return;
         };
         let bonus = self.card_entry(card).map_or(0, |e| number(e, "bonus", 0));
+        events.push(Event::CardEffect {
+            card,
+            what: format!(
+                "{} checks at once whether it regroups",
+                self.brigade_name(b)
+            ),
+        });
         self.now.checks.push(Check {
             kind: CheckKind::Regroup,
             units: Vec::new(),

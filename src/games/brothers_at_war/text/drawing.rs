@@ -383,7 +383,11 @@ fn hands(game: &BrothersAtWar, viewer: Seat) -> String {
     let own = Side::of(viewer);
     let scenario = &game.battle.scenario;
     let hand = &game.now.hands[own.index()];
-    let mut out = format!("Your hand ({} cards):\n", hand.len());
+    let mut out = format!(
+        "Your hand ({} card{}):\n",
+        hand.len(),
+        if hand.len() == 1 { "" } else { "s" }
+    );
     for &n in hand {
         let text = names::card(scenario, n).map_or("", |c| c.text.as_str());
         // B124, B137: when it may be played, and how.
@@ -405,10 +409,11 @@ fn hands(game: &BrothersAtWar, viewer: Seat) -> String {
         ));
     }
     let other = own.other();
+    let theirs = game.now.hands[other.index()].len();
     out.push_str(&format!(
-        "The {} holds {} cards. Deck {}, discards {}.\n",
+        "The {} holds {theirs} card{}. Deck {}, discards {}.\n",
         names::side(other),
-        game.now.hands[other.index()].len(),
+        if theirs == 1 { "" } else { "s" },
         game.now.deck.len(),
         game.now.discard.len()
     ));
