@@ -114,6 +114,21 @@ impl Site {
         assert_eq!(changed, 1, "game 1 has a seed");
     }
 
+    /// Game 1: Ann invites Bob to the demo battle as the Union, the seed
+    /// is fixed ([`Site::fix_seed`]) and Bob accepts. Ann's and Bob's
+    /// reply addresses, and the mails of the acceptance.
+    fn started(&mut self, seed: &str) -> (String, String, Vec<Out>) {
+        let outs = self.mail(
+            ANN,
+            "orderly@example.org",
+            "Hi\n\nNEW BROTHERSATWAR VS bob@example.org AS UNION\n\nAnn",
+        );
+        let bob_addr = to(&outs, BOB).reply_to;
+        self.fix_seed(seed);
+        let outs = self.mail(BOB, &bob_addr, "Accept\n\nBob");
+        (to(&outs, ANN).reply_to, bob_addr, outs)
+    }
+
     /// The game as the service stores it.
     fn stored(&mut self) -> BrothersAtWar {
         let shown = orderly::service::admin::show(self.service.store(), 1, "example.org").unwrap();
@@ -390,15 +405,7 @@ fn tanners_ford_is_played_to_the_end_by_mail() {
 #[test]
 fn standing_instructions_are_taken_by_mail_while_the_other_player_decides() {
     let mut site = Site::new("standing");
-    let outs = site.mail(
-        ANN,
-        "orderly@example.org",
-        "Hi\n\nNEW BROTHERSATWAR VS bob@example.org AS UNION\n\nAnn",
-    );
-    let bob_addr = to(&outs, BOB).reply_to;
-    site.fix_seed(&"0b5e".repeat(16));
-    let outs = site.mail(BOB, &bob_addr, "Accept\n\nBob");
-    let ann_addr = to(&outs, ANN).reply_to;
+    let (ann_addr, bob_addr, _) = site.started(&"0b5e".repeat(16));
     let model = site.stored();
     let seat = model.pending().expect("a decision").seat;
     // The player who does not decide now writes instructions (B5, B8),
@@ -461,15 +468,7 @@ fn a_fire_on_an_enemy_named_in_words_is_played_in_the_same_activation() {
     // Millbrook`) is read on its own, after the lines before it; the end
     // of the mail closes the activation only after it (B9, MAIL_TURN).
     let mut site = Site::new("named");
-    let outs = site.mail(
-        ANN,
-        "orderly@example.org",
-        "Hi\n\nNEW BROTHERSATWAR VS bob@example.org AS UNION\n\nAnn",
-    );
-    let bob_addr = to(&outs, BOB).reply_to;
-    site.fix_seed(&"f1e2".repeat(16));
-    let outs = site.mail(BOB, &bob_addr, "Accept\n\nBob");
-    let ann_addr = to(&outs, ANN).reply_to;
+    let (ann_addr, bob_addr, outs) = site.started(&"f1e2".repeat(16));
     let mut rng = XorShift::from_state(0x0b5e_55ed_0000_0009);
     let mut last_to: [String; 2] = [to(&outs, ANN).body, to(&outs, BOB).body];
     for _ in 0..300 {

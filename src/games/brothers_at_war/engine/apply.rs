@@ -4,6 +4,7 @@
 use super::refusal::Refusal;
 use crate::games::brothers_at_war::core::combat::Setting;
 use crate::games::brothers_at_war::core::event::Event;
+use crate::games::brothers_at_war::core::ids::BrigadeId;
 use crate::games::brothers_at_war::core::order::{Order, PassDiscard};
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Step};
 use crate::games::brothers_at_war::scenario::model::Side;
@@ -255,37 +256,12 @@ impl BrothersAtWar {
                 self.now.step = Step::PassDiscard(b);
                 Ok(())
             }
-            (Step::Units(b), Order::End) => {
-                if !self.group_may_end() {
-                    let u = self
-                        .now
-                        .activation
-                        .as_ref()
-                        .and_then(|a| a.group.as_ref())
-                        .map(|g| self.unit_name(g.units[0]))
-                        .unwrap_or_default();
-                    return Err(Refusal::ActiveCannotEnd(u));
-                }
-                self.end_group(true, events);
-                self.now.step = Step::Commander(b);
-                Ok(())
-            }
+            (Step::Units(b), Order::End) => self.end_units(b, events),
             // 3.23: a commander's move after the units means they are done.
             (Step::Units(b), Order::Commander(_))
                 if self.battle.scenario.brigades[b.index()].commander.is_some() =>
             {
-                if !self.group_may_end() {
-                    let u = self
-                        .now
-                        .activation
-                        .as_ref()
-                        .and_then(|a| a.group.as_ref())
-                        .map(|g| self.unit_name(g.units[0]))
-                        .unwrap_or_default();
-                    return Err(Refusal::ActiveCannotEnd(u));
-                }
-                self.end_group(true, events);
-                self.now.step = Step::Commander(b);
+                self.end_units(b, events)?;
                 self.dispatch(order, events)
             }
             (Step::Units(_), _) => Err(expected("a unit order, PASS or END UNITS")),
@@ -317,6 +293,24 @@ impl BrothersAtWar {
             (Step::PassDiscard(_) | Step::EndDiscard(_), _) => Err(expected("DISCARD card")),
             _ => Err(expected("nothing from a player")),
         }
+    }
+
+    /// The brigade is done with its units: on to its commander (3.22,
+    /// 3.23), once the unit acting may end where it stands (5.32).
+    fn end_units(&mut self, b: BrigadeId, events: &mut Vec<Event>) -> Result<(), Refusal> {
+        if !self.group_may_end() {
+            let u = self
+                .now
+                .activation
+                .as_ref()
+                .and_then(|a| a.group.as_ref())
+                .map(|g| self.unit_name(g.units[0]))
+                .unwrap_or_default();
+            return Err(Refusal::ActiveCannotEnd(u));
+        }
+        self.end_group(true, events);
+        self.now.step = Step::Commander(b);
+        Ok(())
     }
 
     fn discard(&mut self, side: Side, card: u8, events: &mut Vec<Event>) -> Result<(), Refusal> {

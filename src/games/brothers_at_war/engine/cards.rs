@@ -658,27 +658,28 @@ impl BrothersAtWar {
 
     /// Movement points a card adds to a unit this activation.
     pub fn card_movement(&self, unit: UnitId) -> u8 {
+        self.card_sum(|e| match e {
+            CardEffect::Movement(u, n) if *u == unit => *n,
+            _ => 0,
+        })
+    }
+
+    /// The sum of what the lasting card effects give, each as `of` reads it.
+    fn card_sum(&self, of: impl Fn(&CardEffect) -> u8) -> u8 {
         self.now
             .card_effects
             .iter()
-            .map(|e| match e {
-                CardEffect::Movement(u, n) if *u == unit => *n,
-                _ => 0,
-            })
+            .map(of)
             .fold(0u8, u8::saturating_add)
     }
 
     /// Assault dice a card adds to a unit this activation.
     pub fn card_assault_dice(&self, unit: UnitId) -> u8 {
-        self.now
-            .card_effects
-            .iter()
-            .map(|e| match e {
-                CardEffect::Assault(u, n) if *u == unit => *n,
-                _ => 0,
-            })
-            .fold(0u8, u8::saturating_add)
-            .min(MAX_DICE)
+        self.card_sum(|e| match e {
+            CardEffect::Assault(u, n) if *u == unit => *n,
+            _ => 0,
+        })
+        .min(MAX_DICE)
     }
 
     /// The card whose extra fire dice wait for one of these firers' next
