@@ -1259,3 +1259,26 @@ fn a_formation_card_is_for_a_unit_of_the_holder_s_brigade_in_its_activation() {
     assert_eq!(refused(&mut g, "PLAY 1 ON 1VA"), "B124");
     assert_eq!(g.now.hands[CSA], vec![1]);
 }
+
+#[test]
+fn hostile_card_lines_are_refused_without_harm() {
+    // Every number and name from a mail is bounded before use: card
+    // numbers past a u8, targets past 24 characters, empty targets.
+    let mut g = cards();
+    activating(&mut g, "blue");
+    give(&mut g, USA, 1);
+    let before = g.position();
+    for line in [
+        "PLAY 256",
+        "PLAY 99999999999999999999 ON 1NY",
+        "PLAY -1",
+        "PLAY 1 ON",
+        "PLAY 1 ON AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        "PLAY 1 ON 1NY 1NY",
+    ] {
+        assert!(g.parse_order(line).is_err(), "{line}");
+    }
+    // A well-formed play on nothing the kind takes is a refusal, not a panic.
+    assert_eq!(refused(&mut g, "PLAY 1 ON 9999"), "B123");
+    assert_eq!(g.position(), before);
+}

@@ -346,7 +346,9 @@ impl FromStr for Order {
                 let card = number(rest.first(), "a card number")?;
                 let on = match &rest[1..] {
                     [] => None,
-                    ["ON", x] | [x] => Some(bounded_name(x)?),
+                    ["ON", x] => Some(bounded_name(x)?),
+                    ["ON"] => return Err(ParseError::new(format!("write {form}"))),
+                    [x] => Some(bounded_name(x)?),
                     _ => return Err(ParseError::new(format!("write {form}"))),
                 };
                 Order::Play { card, on }
