@@ -140,6 +140,9 @@ pub struct BoardStyle {
     /// Leave out the last action in words: the mail lists what happened
     /// already (the board still marks its squares).
     pub without_last: bool,
+    /// Draw the whole board, not a window around the action (`BOARD
+    /// ALL`); games whose board is always whole ignore it.
+    pub whole_map: bool,
 }
 
 /// A game's words: its names, its board, its choices and its order

@@ -49,6 +49,9 @@ pub enum Command {
     Decline,
     /// `BOARD`: send the board again.
     Board,
+    /// `BOARD ALL` (`BOARD WHOLE`, `WHOLE BOARD`, `BOARD FULL`): the board
+    /// with the whole map, not a window around the action.
+    BoardAll,
     /// `HISTORY`: the record so far.
     History,
     /// `RESIGN`.
@@ -124,6 +127,7 @@ pub fn read(line: &str) -> Command {
         ["ACCEPT"] => Command::Accept,
         ["DECLINE"] => Command::Decline,
         ["BOARD"] => Command::Board,
+        ["BOARD", "ALL" | "WHOLE" | "FULL"] | ["WHOLE", "BOARD"] => Command::BoardAll,
         ["HISTORY"] | ["RECORD"] => Command::History,
         ["RESIGN"] => Command::Resign,
         ["OFFER", "DRAW"] | ["DRAW", "OFFER"] | ["OFFER", "A", "DRAW"] => Command::OfferDraw,
@@ -402,6 +406,22 @@ mod tests {
         ));
         assert_eq!(read("set digest daily"), Command::SetDigest(true));
         assert_eq!(read("G2CR-G1C"), Command::Order("G2CR-G1C".into()));
+    }
+
+    #[test]
+    fn board_all_asks_for_the_whole_map() {
+        for line in [
+            "board all",
+            "BOARD ALL",
+            "Board  All",
+            "board whole",
+            "Whole board",
+            "BOARD FULL",
+        ] {
+            assert_eq!(read(line), Command::BoardAll, "{line:?}");
+        }
+        assert_eq!(read("board"), Command::Board);
+        assert!(matches!(read("board all of it"), Command::Order(_)));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use super::identity::reply_address;
 use super::subject::game_subject;
-use super::update::update_text_keyed;
+use super::update::{update_text_keyed, BoardWanted};
 use super::work::Work;
 use super::{texts, Result};
 use crate::games::{AnyGame, Happened, Seat};
@@ -47,7 +47,7 @@ impl Work<'_> {
                 state,
                 seat.seat,
                 happened,
-                game.order_count == 0,
+                BoardWanted::usual(game),
                 told,
             )
             .unwrap_or_default();

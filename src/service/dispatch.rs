@@ -126,6 +126,7 @@ impl Work<'_> {
                 | Command::Games
                 | Command::History
                 | Command::Board
+                | Command::BoardAll
                     if !self.answered.insert(format!("{command:?}")) =>
                 {
                     self.item(line, Answer::Done(texts::say("mail.answered_once", ())));
@@ -301,7 +302,7 @@ impl Work<'_> {
                 if status != GameStatus::Active
                     && !matches!(
                         command,
-                        Command::History | Command::Board | Command::HelpBoard
+                        Command::History | Command::Board | Command::BoardAll | Command::HelpBoard
                     ) =>
             {
                 self.not_active(line, &game, &seat);
@@ -310,6 +311,7 @@ impl Work<'_> {
             (Command::ClaimWin, _) => self.claim_win(line, &game, &seat),
             (Command::Moderator(text), _) => self.ask_moderators(line, &text, &game, &seat),
             (Command::Board, _) => self.board(line, &game, &seat),
+            (Command::BoardAll, _) => self.board_all(line, &game, &seat),
             (Command::CancelIf(words), _) => self.cancel_answers(line, &words, &game, &seat),
             (Command::Say(text), _) => self.pass_message(line, &text, &game, &seat),
             (Command::Seed(words), _) => self.seed_words(line, &words, &game, &seat),

@@ -1,12 +1,12 @@
 //! What only informs (answered once a mail, however often asked): HELP,
-//! the player's games (GAMES), the board (BOARD, HELP BOARD), one unit's
+//! the player's games (GAMES), the board (BOARD, BOARD ALL, HELP BOARD), one unit's
 //! choices (HELP MOVES), the record (HISTORY). HELP RULES is `rules.rs`.
 
 use std::collections::HashSet;
 
 use super::game::{hosted_of, pending_of, side_name};
 use super::reply::Answer;
-use super::update::update_text_keyed;
+use super::update::{update_text_keyed, BoardWanted};
 use super::work::Work;
 use super::zones::local_time;
 use super::{texts, Result};
@@ -122,11 +122,32 @@ impl Work<'_> {
         Ok(())
     }
 
+    /// `BOARD ALL`: the game as it stands with the whole map, not a window
+    /// around the action; sent even when this reply carries the board
+    /// already, which may be a window. A game whose board is always whole
+    /// sends its board as it is.
+    pub(super) fn board_all(&mut self, line: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
+        let state = self.state(game)?;
+        self.item(line, Answer::Done(texts::say("inform.board_all", ())));
+        self.board_shown.insert(game.id);
+        let board = BoardWanted {
+            whole_map: true,
+            ..BoardWanted::usual(game)
+        };
+        let text = update_text_keyed(self.tx, game, state.as_ref(), seat.seat, &[], board, &[])?;
+        self.parts.push(text);
+        Ok(())
+    }
+
     /// `HELP BOARD`: the board again, with the key to its marks.
     pub(super) fn help_board(&mut self, line: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
         let state = self.state(game)?;
         self.item(line, Answer::Done(texts::say("inform.board_keyed", ())));
-        let text = update_text_keyed(self.tx, game, state.as_ref(), seat.seat, &[], true, &[])?;
+        let board = BoardWanted {
+            key: true,
+            whole_map: false,
+        };
+        let text = update_text_keyed(self.tx, game, state.as_ref(), seat.seat, &[], board, &[])?;
         self.parts.push(texts::wrap(&text));
         Ok(())
     }

@@ -465,7 +465,12 @@ fn answer_in_advance(clause: &mut Clause) {
 fn only_asks(command: &Command) -> bool {
     matches!(
         command,
-        Command::Help | Command::HelpMoves(_) | Command::Board | Command::History | Command::Games
+        Command::Help
+            | Command::HelpMoves(_)
+            | Command::Board
+            | Command::BoardAll
+            | Command::History
+            | Command::Games
     )
 }
 
@@ -929,6 +934,7 @@ mod tests {
         assert!(prose("Resign?"));
         assert!(prose("Accept draw?"));
         assert_eq!(command("Board?"), Command::Board);
+        assert_eq!(command("Board all?"), Command::BoardAll);
         assert!(prose("Resign? Never!"));
         assert!(prose("Move cav to B3C?"));
         // What ends a game is read only from a line that says nothing else.
@@ -937,6 +943,34 @@ mod tests {
         assert!(prose("Resign, you are beaten"));
         assert_eq!(command("Accept draw, thanks"), Command::AcceptDraw);
         assert!(prose("Accept draw, or else"));
+    }
+
+    #[test]
+    fn board_all_is_a_command_in_every_game_not_an_order_or_prose() {
+        let baw = LineReader::new(Some("brothersatwar"), ["Ann", "Bob"]);
+        for reader in [squares(), baw, LineReader::new(None, [])] {
+            for line in [
+                "board all",
+                "BOARD ALL",
+                "Board all.",
+                "Please, board all",
+                "Whole board, thanks!",
+                "BOARD WHOLE",
+                "board full",
+            ] {
+                assert!(
+                    matches!(
+                        reader.read(line),
+                        Reading::Command {
+                            command: Command::BoardAll,
+                            ..
+                        }
+                    ),
+                    "{line:?}: {:?}",
+                    reader.read(line)
+                );
+            }
+        }
     }
 
     #[test]

@@ -105,7 +105,7 @@ pub use notices::undeliverable;
 pub use rebuild::rebuild;
 pub use reply::Answer;
 pub use subject::game_subject;
-pub use update::{update_text, update_text_keyed};
+pub use update::{update_text, update_text_keyed, BoardWanted};
 pub use zones::local_time;
 
 /// Why the service could not go on (the mail at hand stays in `new/`).

@@ -32,19 +32,47 @@ pub fn update_text(
     seat: Seat,
     happened: &[Happened],
 ) -> Result<String> {
-    // The key to the board's marks comes with a game's first board; later
-    // boards leave it out (HELP BOARD sends it again).
-    update_text_keyed(tx, game, state, seat, happened, game.order_count == 0, &[])
+    update_text_keyed(
+        tx,
+        game,
+        state,
+        seat,
+        happened,
+        BoardWanted::usual(game),
+        &[],
+    )
 }
 
-/// [`update_text`], saying whether the board carries its key.
+/// How an update draws its board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoardWanted {
+    /// With the key to its marks.
+    pub key: bool,
+    /// The whole map, not a window around the action (`BOARD ALL`; games
+    /// whose board is always whole ignore it).
+    pub whole_map: bool,
+}
+
+impl BoardWanted {
+    /// The board a mail about `game` carries: the key to its marks with a
+    /// game's first board only (HELP BOARD sends it again), the map as the
+    /// game draws it.
+    pub fn usual(game: &GameRow) -> BoardWanted {
+        BoardWanted {
+            key: game.order_count == 0,
+            whole_map: false,
+        }
+    }
+}
+
+/// [`update_text`], with the board drawn as `board` says.
 pub fn update_text_keyed(
     tx: &Tx<'_>,
     game: &GameRow,
     state: &dyn AnyGame,
     seat: Seat,
     happened: &[Happened],
-    key: bool,
+    board: BoardWanted,
     already_told: &[String],
 ) -> Result<String> {
     let seats = tx.seats(game.id)?;
@@ -138,7 +166,8 @@ pub fn update_text_keyed(
             you => state.seat_name(seat),
             happened => untold(&happened.iter().map(|h| state.event_text(h, seat)).collect::<Vec<_>>(), already_told).iter().map(|h| texts::wrap(&format!("  {h}")).trim_end().to_string()).collect::<Vec<_>>(),
             board => state.draw_board(seat, happened, &BoardStyle {
-                without_key: !key,
+                without_key: !board.key,
+                whole_map: board.whole_map,
                 // A result the rules did not reach (a resignation, a draw
                 // agreed, a moderator's ruling) replaces whose move it is.
                 ended: result.clone().filter(|_| state.outcome().is_none()),

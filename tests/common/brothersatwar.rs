@@ -92,3 +92,49 @@ pub fn refused(g: &mut BrothersAtWar, text: &str) -> &'static str {
     assert_eq!(g.position(), before, "a refusal leaves the state unchanged");
     r.rule().0
 }
+
+/// The demo battle's file (data/brothers-at-war/tanners-ford.toml).
+pub const DEMO: &str = include_str!("../../data/brothers-at-war/tanners-ford.toml");
+
+/// The id [`register_wide_demo`] registers its battle under.
+pub const WIDE_DEMO: &str = "tanners-ford-wide";
+
+/// The demo battle, Tanner's Ford, on a map of `columns` x `rows`: its own
+/// 15 x 12 hexes with open, level ground added east and south, so that
+/// the map is larger than the window a board draws. Registered as
+/// [`WIDE_DEMO`] (replacing any battle of that id); returns the id.
+pub fn register_wide_demo(columns: usize, rows: usize) -> String {
+    let mut file: toml::Table = toml::from_str(DEMO).unwrap();
+    file.insert("id".into(), WIDE_DEMO.into());
+    let map = file["map"].as_table_mut().unwrap();
+    let (old_columns, old_rows) = (
+        map["columns"].as_integer().unwrap() as usize,
+        map["rows"].as_integer().unwrap() as usize,
+    );
+    assert!(columns >= old_columns && rows >= old_rows);
+    let widened = |key: &str, cell: &str, sep: &str| -> toml::Value {
+        let lines = map[key].as_array().unwrap();
+        let mut out: Vec<toml::Value> = lines
+            .iter()
+            .map(|l| {
+                let extra = vec![cell; columns - old_columns].join(sep);
+                let line = l.as_str().unwrap();
+                if extra.is_empty() {
+                    line.into()
+                } else {
+                    format!("{line}{sep}{extra}").into()
+                }
+            })
+            .collect();
+        out.extend((old_rows..rows).map(|_| vec![cell; columns].join(sep).into()));
+        out.into()
+    };
+    let terrain = widened("terrain", ".", " ");
+    let levels = widened("levels", "1", "");
+    map.insert("terrain".into(), terrain);
+    map.insert("levels".into(), levels);
+    map.insert("columns".into(), (columns as i64).into());
+    map.insert("rows".into(), (rows as i64).into());
+    let s: Scenario = toml::Value::Table(file).try_into().unwrap();
+    registry::register(s).unwrap().scenario.id.clone()
+}

@@ -8,12 +8,13 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+use common::brothersatwar::register_wide_demo;
 use common::rng::XorShift;
 use orderly::games::brothers_at_war::core::state::{BrothersAtWar, Place};
 use orderly::games::brothers_at_war::scenario::model::Side;
 use orderly::games::brothers_at_war::text::codes::Codes;
 use orderly::games::brothers_at_war::text::{drawing, names};
-use orderly::games::{Game, GameOptions, GameText, Seat};
+use orderly::games::{BoardStyle, Game, GameOptions, GameText, Seat};
 
 fn demo() -> BrothersAtWar {
     BrothersAtWar::new(&GameOptions::default())
@@ -111,10 +112,60 @@ fn every_board_fits_a_mail_keys_every_unit_drawn_and_hides_the_other_hand() {
     }
 }
 
+/// The board drawn with the whole map (`BOARD ALL`).
+fn whole_board(g: &BrothersAtWar, seat: Seat) -> String {
+    let style = BoardStyle {
+        whole_map: true,
+        ..BoardStyle::default()
+    };
+    g.draw_board_styled(seat, &[], &style)
+}
+
+/// A game of the demo battle on a map of 30 x 20 hexes, wider and longer
+/// than a window.
+fn wide() -> BrothersAtWar {
+    let id = register_wide_demo(30, 20);
+    BrothersAtWar::new(&GameOptions {
+        scenario: Some(id),
+        ..GameOptions::default()
+    })
+}
+
+/// The lines of the board's section listing the brigades and their units,
+/// its heading left out.
+fn brigade_lists(board: &str) -> Vec<&str> {
+    board
+        .lines()
+        .skip_while(|l| *l != "Brigades and their units:")
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .collect()
+}
+
+/// The unit lines of [`brigade_lists`], each with its wrapped
+/// continuation (indented further) joined: four spaces, then the unit's
+/// map code (a commander's line starts with "commander").
+fn unit_lines(board: &str) -> Vec<String> {
+    let mut joined: Vec<String> = Vec::new();
+    for line in brigade_lists(board) {
+        match joined.last_mut() {
+            Some(last) if line.starts_with("     ") => {
+                last.push(' ');
+                last.push_str(line.trim_start());
+            }
+            _ => joined.push(line.to_string()),
+        }
+    }
+    joined
+        .into_iter()
+        .filter(|l| l.starts_with("    ") && !l.starts_with("    commander "))
+        .collect()
+}
+
 #[test]
 fn the_whole_map_is_drawn_in_strips_that_fit() {
     let g = demo();
-    let whole = drawing::draw_whole(&g);
+    let whole = whole_board(&g, Seat::North);
     assert!(drawing::fits(&whole), "{whole}");
     let codes = Codes::of(&g);
     for u in g.unit_ids() {
@@ -122,6 +173,119 @@ fn the_whole_map_is_drawn_in_strips_that_fit() {
             assert!(whole.contains(&codes.text(&g, u)), "{}", g.unit_name(u));
         }
     }
+}
+
+#[test]
+fn board_all_draws_every_column_and_row_of_a_map_wider_than_a_window() {
+    let g = wide();
+    let (columns, rows) = (g.battle.map.columns(), g.battle.map.rows());
+    assert_eq!((columns, rows), (30, 20));
+    // The usual board is a window, and says how to see the rest.
+    let window = g.draw_board(Seat::North, &[]);
+    assert!(window.contains("BOARD ALL draws the whole map"), "{window}");
+    let whole = whole_board(&g, Seat::North);
+    assert!(drawing::fits(&whole), "a line wider than 76:\n{whole}");
+    assert!(!whole.contains("BOARD ALL draws the whole map"), "{whole}");
+    // The column numbers above each strip: every column, once.
+    let mut labels: Vec<u8> = whole
+        .lines()
+        .filter(|l| l.starts_with("     ") && !l.trim().is_empty())
+        .filter(|l| {
+            l.split_whitespace()
+                .all(|w| w.len() == 2 && w.parse::<u8>().is_ok())
+        })
+        .flat_map(|l| l.split_whitespace().map(|w| w.parse::<u8>().unwrap()))
+        .collect();
+    labels.sort_unstable();
+    assert_eq!(labels, (1..=columns).collect::<Vec<_>>(), "{whole}");
+    let strips = whole.lines().filter(|l| l.starts_with("     01 ")).count()
+        + whole.lines().filter(|l| l.starts_with("     19 ")).count();
+    assert_eq!(strips, 2, "two strips:\n{whole}");
+    // Each row's two lines, in each strip.
+    for row in 1..=rows {
+        let label = format!(" {row:02} ");
+        let count = whole.lines().filter(|l| l.starts_with(&label)).count();
+        assert_eq!(count, 4, "row {row:02}:\n{whole}");
+    }
+}
+
+#[test]
+fn a_unit_outside_the_window_is_listed_with_its_brigade_and_its_hex() {
+    let mut g = wide();
+    let u = g.unit_named("10M").unwrap();
+    let far: orderly::games::brothers_at_war::core::Hex = "2818".parse().unwrap();
+    g.now.units[u.index()].place = Place::Map(far);
+    let board = g.draw_board(Seat::South, &[]);
+    let window = drawing::window(&g, &[]);
+    assert!(!window.contains(far), "{window:?}");
+    assert!(drawing::fits(&board), "{board}");
+    let lists = brigade_lists(&board);
+    let brigade = g.brigade_of(u).unwrap();
+    let heading = format!("  USA {}: ", names::brigade(&g, brigade));
+    let at = lists
+        .iter()
+        .position(|l| l.starts_with(&heading))
+        .unwrap_or_else(|| panic!("no {heading:?}:\n{board}"));
+    let code = Codes::of(&g).text(&g, u);
+    let line = lists[at + 1..]
+        .iter()
+        .take_while(|l| l.starts_with("    "))
+        .find(|l| l.starts_with(&format!("    {code} 10M ")))
+        .unwrap_or_else(|| panic!("10M not under its brigade:\n{board}"));
+    assert!(line.ends_with(" 2818"), "{line}");
+    assert!(line.contains("10th Millbrook Infantry (formed)"), "{line}");
+    // The viewer's own brigades come first.
+    assert!(lists[0].starts_with("  CSA "), "{board}");
+    assert!(
+        brigade_lists(&g.draw_board(Seat::North, &[]))[0].starts_with("  USA "),
+        "{board}"
+    );
+}
+
+#[test]
+fn the_brigade_lists_name_every_unit_of_the_scenario_once() {
+    let check = |g: &BrothersAtWar, board: &str, what: &str| {
+        let codes = Codes::of(g);
+        let lines = unit_lines(board);
+        assert_eq!(
+            lines.len(),
+            g.unit_ids().count(),
+            "{what}: not one line a unit:\n{board}"
+        );
+        for u in g.unit_ids() {
+            let key = format!("    {} {} ", codes.text(g, u), g.unit_name(u));
+            let found: Vec<&String> = lines.iter().filter(|l| l.starts_with(&key)).collect();
+            assert_eq!(found.len(), 1, "{what}: {key:?}:\n{board}");
+            let line = found[0];
+            let place = match g.unit(u).place {
+                Place::Map(hex) => hex.to_string(),
+                Place::Display => "on the display".to_string(),
+                Place::Waiting => "to arrive turn".to_string(),
+                Place::Eliminated => "eliminated".to_string(),
+                _ => String::new(),
+            };
+            assert!(line.contains(&place), "{what}: {line:?}");
+        }
+    };
+    let g = demo();
+    let board = g.draw_board(Seat::North, &[]);
+    check(&g, &board, "the opening");
+    // Units not on the map are listed too: a reinforcement, skirmishers
+    // on their displays.
+    assert!(board.contains(" to arrive turn 3"), "{board}");
+    assert!(board.contains(" on the display"), "{board}");
+    assert!(!board.contains("\n\n  "), "no blank line between brigades");
+    let mut seen = 0;
+    random_play(3, |g, last| {
+        seen += 1;
+        if seen % 40 == 0 {
+            for seat in Seat::BOTH {
+                let board = g.draw_board(seat, last);
+                check(g, &board, &format!("decision {seen}"));
+            }
+        }
+    });
+    assert!(seen > 40, "only {seen} decisions");
 }
 
 #[test]

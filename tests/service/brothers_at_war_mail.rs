@@ -118,10 +118,16 @@ impl Site {
     /// is fixed ([`Site::fix_seed`]) and Bob accepts. Ann's and Bob's
     /// reply addresses, and the mails of the acceptance.
     fn started(&mut self, seed: &str) -> (String, String, Vec<Out>) {
+        self.started_in(None, seed)
+    }
+
+    /// [`Site::started`], on the battle of this scenario id when given.
+    fn started_in(&mut self, scenario: Option<&str>, seed: &str) -> (String, String, Vec<Out>) {
+        let scenario = scenario.map_or(String::new(), |s| format!(" SCENARIO {s}"));
         let outs = self.mail(
             ANN,
             "orderly@example.org",
-            "Hi\n\nNEW BROTHERSATWAR VS bob@example.org AS UNION\n\nAnn",
+            &format!("Hi\n\nNEW BROTHERSATWAR VS bob@example.org AS UNION{scenario}\n\nAnn"),
         );
         let bob_addr = to(&outs, BOB).reply_to;
         self.fix_seed(seed);
@@ -553,4 +559,50 @@ fn a_fire_on_an_enemy_named_in_words_is_played_in_the_same_activation() {
         }
     }
     panic!("no activation offered a move and a fire at an enemy unit");
+}
+
+#[test]
+fn board_all_mails_the_whole_map_of_a_battle_wider_than_a_window() {
+    // The demo battle on 30 x 20 hexes: the board a mail carries is a
+    // window of 18 columns and 14 rows; BOARD ALL sends all of it.
+    let id = common::brothersatwar::register_wide_demo(30, 20);
+    let mut site = Site::new("board-all");
+    let (ann_addr, _, outs) = site.started_in(Some(&id), &"a11b".repeat(16));
+    let usual = to(&outs, ANN).body;
+    assert!(
+        usual.contains("BOARD ALL draws the whole map"),
+        "the usual board is a window:\n{usual}"
+    );
+    let outs = site.mail(ANN, &ann_addr, "Hi,\n\nBoard all, please.\n\nAnn");
+    let reply = to(&outs, ANN).body;
+    assert!(
+        flat(&reply).contains("The whole board and the choices are below."),
+        "{reply}"
+    );
+    assert!(!reply.contains("BOARD ALL draws the whole map"), "{reply}");
+    // The last column's number heads the second strip, and the last row
+    // is drawn in both.
+    assert!(
+        reply
+            .lines()
+            .any(|l| l.starts_with("     19  20") && l.trim_end().ends_with("30")),
+        "{reply}"
+    );
+    assert_eq!(
+        reply.lines().filter(|l| l.starts_with(" 20 ")).count(),
+        4,
+        "{reply}"
+    );
+    for line in reply.lines() {
+        assert!(line.chars().count() <= 76, "too wide: {line:?}");
+    }
+    // Asked again, in words of its own, in the same mail: answered once.
+    let outs = site.mail(ANN, &ann_addr, "WHOLE BOARD\nboard whole\nBOARD\n\nAnn");
+    let reply = to(&outs, ANN).body;
+    assert_eq!(
+        reply.lines().filter(|l| l.starts_with(" 20 ")).count(),
+        4,
+        "one whole board, and BOARD sends no other:\n{reply}"
+    );
+    assert!(!reply.contains("BOARD ALL draws the whole map"), "{reply}");
 }

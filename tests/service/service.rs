@@ -1475,6 +1475,16 @@ fn every_command_is_answered_with_what_was_understood_and_done() {
         "{body}"
     );
     assert!(body.contains("Legal orders for BR"), "{body}");
+    // BOARD ALL: a SQUARES board is always whole; it comes as BOARD's.
+    let board = body_to(&site.mail(ANN, &ann_addr, "BOARD"), ANN);
+    let all = body_to(&site.mail(ANN, &ann_addr, "Board all."), ANN);
+    assert!(
+        all.contains("> Board all.\nThe whole board and the choices are below."),
+        "{all}"
+    );
+    let drawn = |body: &str| body.split_once("\n\nGame 2:").map(|(_, b)| b.to_string());
+    assert!(drawn(&all).is_some(), "{all}");
+    assert_eq!(drawn(&all), drawn(&board));
     site.mail(ANN, &ann_addr, "cav BR B3C");
     let outs = site.mail(BOB, &bob_addr, "history");
     let body = body_to(&outs, BOB);

@@ -134,6 +134,29 @@ pub struct Assault {
     /// ASK`, B7): no dice until he answers.
     #[serde(default)]
     pub asking: bool,
+    /// Each unit's successes, side by side, once its dice are rolled: a
+    /// card's re-roll replaces one unit's (B130, B140).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attack_rolled: Vec<u8>,
+    /// The defender's likewise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub defend_rolled: Vec<u8>,
+    /// A re-roll a card ordered, waiting for its dice (B140).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reroll: Option<Reroll>,
+    /// Hits a re-roll costs, each on one unit, applied once the winner is
+    /// decided (11.3 on 41-42, B140).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cost_hits: Vec<(UnitId, u8)>,
+}
+
+/// The dice of an assault a card rolls again (B130, B140).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reroll {
+    /// The attacker's dice (else the defender's).
+    pub attacker: bool,
+    /// Which units' dice, by their place in the side's dice.
+    pub segments: Vec<usize>,
 }
 
 /// Whether the combat state of a position read back fits its battle:
@@ -165,6 +188,18 @@ pub fn fits(now: &super::state::Dynamic, map: &super::map::BattleMap) -> bool {
             && map.contains(a.from)
             && dice_ok(&a.attack_dice)
             && dice_ok(&a.defend_dice)
+            && a.attack_rolled.len() <= a.attack_dice.len()
+            && a.defend_rolled.len() <= a.defend_dice.len()
+            && a.reroll.as_ref().is_none_or(|r| {
+                let side = if r.attacker {
+                    &a.attack_dice
+                } else {
+                    &a.defend_dice
+                };
+                r.segments.len() <= side.len() && r.segments.iter().all(|&i| i < side.len())
+            })
+            && a.cost_hits.len() <= 2 * super::order::MAX_UNITS
+            && a.cost_hits.iter().all(|(u, n)| unit(u) && *n <= 2)
     });
     let instructions_ok = now.instructions.given.len() <= MAX_INSTRUCTIONS
         && now.instructions.given.iter().all(|(s, _)| match s {

@@ -177,6 +177,12 @@ pub enum CardEffect {
     /// The brigade's commander is off the map until this turn's
     /// reinforcement step (`commander-off-map`).
     CommanderAway(BrigadeId, u8),
+    /// The unit's next fire is followed by its assault of the hex fired at
+    /// (`fire-then-assault`, B128): the card's number.
+    FireThenAssault(UnitId, u8),
+    /// The unit fired by that card and must now assault this hex (B128):
+    /// the card's number.
+    MustAssault(UnitId, Hex, u8),
 }
 
 /// A check waiting for its die: a stack rolls once (5.37).

@@ -325,7 +325,8 @@ impl BrothersAtWar {
                     if self.occupied_by(to, enemy) {
                         let entered = self.assault(to, events)?;
                         if !entered {
-                            if i + 1 < path.len() {
+                            // B141: an assault a card ended leaves no group.
+                            if i + 1 < path.len() && self.group().is_some() {
                                 events.push(Event::Combat(CombatEvent::SetAside {
                                     path: path[i + 1..].to_vec(),
                                 }));
@@ -351,7 +352,11 @@ impl BrothersAtWar {
                     let skirmishers = self.skirmishers_to_fire(mover, to);
                     self.step_to(to, events)?;
                     self.now.point_blank = None;
-                    if self.skirmisher_point_blank(&skirmishers, events) {
+                    // B143: a card's point blank fire follows the
+                    // skirmishers', each one attack at the step.
+                    if self.skirmisher_point_blank(&skirmishers, events)
+                        || self.card_point_blank(events)
+                    {
                         if i + 1 < path.len() {
                             events.push(Event::Combat(CombatEvent::SetAside {
                                 path: path[i + 1..].to_vec(),

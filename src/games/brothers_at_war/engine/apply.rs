@@ -5,7 +5,7 @@ use super::refusal::Refusal;
 use crate::games::brothers_at_war::core::combat::Setting;
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::ids::BrigadeId;
-use crate::games::brothers_at_war::core::order::{Order, PassDiscard};
+use crate::games::brothers_at_war::core::order::{Action, Order, PassDiscard};
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Step};
 use crate::games::brothers_at_war::scenario::model::Side;
 use crate::games::Chance;
@@ -194,6 +194,20 @@ impl BrothersAtWar {
         }
         if self.now.reaction.is_some() {
             return self.answer_reaction(order, events);
+        }
+        // B128: a unit that fired by a fire-then-assault card assaults next.
+        if matches!(self.now.step, Step::Units(_)) && self.charge_due().is_some() {
+            let (units, first) = match order {
+                Order::Act { units, action } => (
+                    units.iter().filter_map(|n| self.unit_named(n)).collect(),
+                    match action {
+                        Action::Move(path) => path.first().copied(),
+                        _ => None,
+                    },
+                ),
+                _ => (Vec::new(), None),
+            };
+            self.check_charge(&units, first)?;
         }
         match order {
             Order::Retreat(_) => {

@@ -14,8 +14,9 @@ use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::formation::Formation;
 use crate::games::brothers_at_war::core::ids::UnitId;
 use crate::games::brothers_at_war::core::order::{OpFireRule, Order, MAX_DICE};
-use crate::games::brothers_at_war::core::state::{BrothersAtWar, Place};
+use crate::games::brothers_at_war::core::state::{BrothersAtWar, CardEffect, Place};
 use crate::games::brothers_at_war::core::Hex;
+use crate::games::brothers_at_war::engine::card_attacks::AssaultAnswer;
 use crate::games::brothers_at_war::engine::fire_math::{Attack, ToHit};
 use crate::games::brothers_at_war::engine::retreat::RetreatPlan;
 use crate::games::brothers_at_war::scenario::model::UnitKind;
@@ -165,9 +166,17 @@ impl BrothersAtWar {
             Evade::Ask(paths) => Some(paths),
             Evade::Stood => None,
         };
+        // B128: the assault a fire-then-assault card called for is made.
+        self.now
+            .card_effects
+            .retain(|e| !matches!(e, CardEffect::MustAssault(..)));
         let mut defend_dice = self.side_dice(&defenders, false);
         // B11, B137: the defender's card for his targeted units.
-        let extra = self.card_defence_dice(&defenders, events);
+        let extra = match self.card_on_assault(&defenders, &g.units, from, events) {
+            AssaultAnswer::None => 0,
+            AssaultAnswer::Dice(n) => n,
+            AssaultAnswer::FellBack => return Ok(false),
+        };
         let room = (MAX_DICE as u8).saturating_sub(defend_dice_total(&defend_dice));
         if let Some(first) = defend_dice.first_mut() {
             first.0 = first.0.saturating_add(extra.min(room));
@@ -181,6 +190,10 @@ impl BrothersAtWar {
             defenders,
             attack_hits: None,
             asking: asked.is_some(),
+            attack_rolled: Vec::new(),
+            defend_rolled: Vec::new(),
+            reroll: None,
+            cost_hits: Vec::new(),
         };
         let total = |d: &[(u8, u8)]| d.iter().map(|x| x.0).sum::<u8>();
         events.push(Event::Combat(CombatEvent::Assault {
@@ -322,7 +335,14 @@ impl BrothersAtWar {
     }
 
     /// The attackers enter the hex the defender left (7.3).
-    fn enter(&mut self, units: &[UnitId], from: Hex, to: Hex, cost: u8, events: &mut Vec<Event>) {
+    pub(super) fn enter(
+        &mut self,
+        units: &[UnitId],
+        from: Hex,
+        to: Hex,
+        cost: u8,
+        events: &mut Vec<Event>,
+    ) {
         for &u in units {
             self.now.units[u.index()].place = Place::Map(to);
         }
@@ -339,6 +359,20 @@ impl BrothersAtWar {
     /// The dice the assault under way waits for, if any.
     pub fn assault_dice_pending(&self) -> Option<usize> {
         let a = self.now.assault.as_ref().filter(|a| !a.asking)?;
+        if let Some(r) = &a.reroll {
+            let dice = if r.attacker {
+                &a.attack_dice
+            } else {
+                &a.defend_dice
+            };
+            let n: u8 = r
+                .segments
+                .iter()
+                .filter_map(|&i| dice.get(i))
+                .map(|x| x.0)
+                .sum();
+            return Some(usize::from(n).clamp(1, MAX_DICE));
+        }
         let dice = if a.attack_hits.is_none() {
             &a.attack_dice
         } else {
@@ -347,24 +381,58 @@ impl BrothersAtWar {
         Some(usize::from(dice.iter().map(|x| x.0).sum::<u8>()).clamp(1, MAX_DICE))
     }
 
-    /// Applies the dice rolled for the assault under way.
+    /// Applies the dice rolled for the assault under way: the attacker's,
+    /// then the defender's, then any a card rolls again (B140).
     pub fn assault_roll(&mut self, dice: &[u8], events: &mut Vec<Event>) {
         let Some(mut a) = self.now.assault.take() else {
             return;
         };
-        let segments = if a.attack_hits.is_none() {
+        if let Some(r) = a.reroll.take() {
+            let (segments, rolled) = if r.attacker {
+                (&a.attack_dice, &mut a.attack_rolled)
+            } else {
+                (&a.defend_dice, &mut a.defend_rolled)
+            };
+            let mut rest = dice;
+            for &i in &r.segments {
+                let (Some(&(n, face)), Some(slot)) = (segments.get(i), rolled.get_mut(i)) else {
+                    continue;
+                };
+                let (these, more) = rest.split_at(usize::from(n).min(rest.len()));
+                *slot = these.iter().filter(|&&d| d >= face).count() as u8;
+                rest = more;
+            }
+            let successes: u8 = rolled.iter().sum();
+            let units = if r.attacker {
+                &a.attackers
+            } else {
+                &a.defenders
+            };
+            events.push(Event::Combat(CombatEvent::AssaultRolled {
+                side: self.side_of(units[0]),
+                dice: dice.to_vec(),
+                successes,
+            }));
+            if r.attacker {
+                a.attack_hits = Some(successes);
+            }
+            self.settle_assault(a, events);
+            return;
+        }
+        let attacking = a.attack_hits.is_none();
+        let segments = if attacking {
             &a.attack_dice
         } else {
             &a.defend_dice
         };
         let mut rest = dice;
-        let mut successes = 0u8;
+        let mut rolled = Vec::with_capacity(segments.len());
         for &(n, face) in segments {
             let (these, more) = rest.split_at(usize::from(n).min(rest.len()));
-            successes += these.iter().filter(|&&d| d >= face).count() as u8;
+            rolled.push(these.iter().filter(|&&d| d >= face).count() as u8);
             rest = more;
         }
-        let attacking = a.attack_hits.is_none();
+        let successes: u8 = rolled.iter().sum();
         let side = self.side_of(if attacking {
             a.attackers[0]
         } else {
@@ -377,10 +445,23 @@ impl BrothersAtWar {
         }));
         if attacking {
             a.attack_hits = Some(successes);
+            a.attack_rolled = rolled;
             self.now.assault = Some(a);
             return;
         }
-        self.conclude_assault(a, successes, events);
+        a.defend_rolled = rolled;
+        self.settle_assault(a, events);
+    }
+
+    /// Both sides rolled: the loser as rolled may re-roll by card (B140),
+    /// else the assault is decided.
+    fn settle_assault(&mut self, mut a: Assault, events: &mut Vec<Event>) {
+        if self.card_reroll(&mut a, events) {
+            self.now.assault = Some(a);
+            return;
+        }
+        let defend = a.defend_rolled.iter().sum();
+        self.conclude_assault(a, defend, events);
     }
 
     /// 7.12, 7.13, B98: the winner, the loser's retreat, the hits of both
@@ -437,6 +518,13 @@ impl BrothersAtWar {
         }
         self.take_hits(&a.defenders, hit_defender, a.hex, events);
         self.take_hits(&a.attackers, hit_attacker, a.from, events);
+        // 11.3 on 41-42: a re-roll's cost, once the winner is decided.
+        for &(u, n) in &a.cost_hits {
+            if let Some(at) = self.hex_of(u) {
+                events.push(Event::Combat(CombatEvent::Hits { hits: n, extra: 0 }));
+                self.take_hits(&[u], n, at, events);
+            }
+        }
         let enemy_left = self
             .units_at(a.hex)
             .iter()

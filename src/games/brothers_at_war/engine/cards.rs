@@ -75,6 +75,22 @@ pub enum Kind {
     /// `stampede-neighbour`: another enemy hex near a retreating one
     /// retreats too (`retreat`, by instruction, B139).
     Stampede,
+    /// `cancel-targeting-retreat`: the targeted unit falls back before
+    /// the dice and the attack is not resolved (`targeted`, B141).
+    FallBack,
+    /// `point-blank-fire-any-unit`: a friendly unit fires point blank at
+    /// an enemy stepping next to it, as a skirmisher would (`enemy-enters`,
+    /// B143).
+    PointBlankAny,
+    /// `fire-then-assault`: the firer assaults the hex it fired at
+    /// (`firing`, by the mover's line, B128).
+    FireThenAssault,
+    /// `reroll-assault-dice`: one unit's assault dice are rolled again
+    /// (`assault-dice`, B140).
+    RerollAssault,
+    /// `reroll-any-die`: a roll is rolled again (`after-roll`, B130,
+    /// B140).
+    RerollAny,
     /// A kind of the enemy's moments not carried out yet (B124).
     Reaction,
 }
@@ -103,6 +119,11 @@ impl Kind {
             "forced-retreat" => Kind::ForcedRetreat,
             "cancel-retreat" => Kind::CancelRetreat,
             "stampede-neighbour" => Kind::Stampede,
+            "cancel-targeting-retreat" => Kind::FallBack,
+            "point-blank-fire-any-unit" => Kind::PointBlankAny,
+            "fire-then-assault" => Kind::FireThenAssault,
+            "reroll-assault-dice" => Kind::RerollAssault,
+            "reroll-any-die" => Kind::RerollAny,
             _ => Kind::Reaction,
         }
     }
@@ -123,6 +144,10 @@ impl Kind {
                 "at the Move Commander step, with Finished units in the commander's reach"
             }
             Kind::ExtraFireDice => "on a unit of your brigade activating, before it fires",
+            Kind::FireThenAssault => {
+                "on a unit of your brigade activating, before it fires at a hex next to it \
+                 that it could then assault"
+            }
             Kind::CancelFire
             | Kind::ExtraSaves
             | Kind::CancelActivation
@@ -130,6 +155,10 @@ impl Kind {
             | Kind::ForcedRetreat
             | Kind::CancelRetreat
             | Kind::Stampede
+            | Kind::FallBack
+            | Kind::PointBlankAny
+            | Kind::RerollAssault
+            | Kind::RerollAny
             | Kind::ReshuffleOnDraw
             | Kind::NoEffect
             | Kind::Reaction => "by a line of yours",
@@ -148,6 +177,10 @@ impl Kind {
                 | Kind::ForcedRetreat
                 | Kind::CancelRetreat
                 | Kind::Stampede
+                | Kind::FallBack
+                | Kind::PointBlankAny
+                | Kind::RerollAssault
+                | Kind::RerollAny
         )
     }
 }
@@ -166,6 +199,11 @@ pub fn window_words(timing: &str) -> String {
         "retreat" => "when a unit is about to retreat".into(),
         "after-hits" => "when an enemy attack scores hits on a unit of yours".into(),
         "firing" => "when a unit of yours is about to fire in its activation".into(),
+        "enemy-enters" => "when an enemy unit steps next to a unit of yours".into(),
+        "assault-dice" => "when an assault's dice are rolled, before its winner".into(),
+        "after-roll" => "when a roll is made, before it is used".into(),
+        "skirmisher" => "when a skirmisher of yours would disband, fire or deploy".into(),
+        "exhausts" => "when a brigade of yours becomes exhausted".into(),
         other => format!("in the window `{other}`"),
     }
 }
@@ -188,7 +226,7 @@ enum Effect {
 }
 
 /// A parameter as a small number, or its default.
-fn number(card: &Card, name: &str, default: u8) -> u8 {
+pub(super) fn number(card: &Card, name: &str, default: u8) -> u8 {
     match card.params.get(name) {
         Some(Param::Number(n)) => u8::try_from(*n).unwrap_or(default),
         _ => default,
@@ -373,9 +411,22 @@ impl BrothersAtWar {
             Kind::ExtraMovement
             | Kind::ExtraAssaultDice
             | Kind::ExtraFireDice
+            | Kind::FireThenAssault
             | Kind::FreeFormation => {
                 let u = self.card_active_unit(on, side).ok_or_else(needs)?;
                 match kind {
+                    Kind::FireThenAssault => {
+                        if self.unit(u).finished || self.unit(u).disrupted {
+                            return Err(target(format!(
+                                "on {}: a Finished or Disrupted unit does not fire (1.51, 6.531)",
+                                self.unit_name(u)
+                            )));
+                        }
+                        if self.charge_waiting(&[u]).is_some() {
+                            return Err(needs());
+                        }
+                        Effect::Lasting(CardEffect::FireThenAssault(u, card))
+                    }
                     Kind::FreeFormation => {
                         let overstack = matches!(
                             entry.params.get("cancel-overstack"),
@@ -587,7 +638,12 @@ impl BrothersAtWar {
                         "{} overstacks this activation without disrupting anyone",
                         self.unit_name(*u)
                     ),
+                    CardEffect::FireThenAssault(u, _) => format!(
+                        "{} will assault the hex of its next fire at once (B128)",
+                        self.unit_name(*u)
+                    ),
                     CardEffect::CommanderAway(..)
+                    | CardEffect::MustAssault(..)
                     | CardEffect::Resume(_)
                     | CardEffect::NoFire(_) => String::new(),
                 };
@@ -921,27 +977,6 @@ impl BrothersAtWar {
         })
     }
 
-    /// The dice a card adds to the defenders of an assault, if their
-    /// owner plays one as they are targeted (B11, B125, B137).
-    pub fn card_defence_dice(&mut self, defenders: &[UnitId], events: &mut Vec<Event>) -> u8 {
-        let Some(&first) = defenders.first() else {
-            return 0;
-        };
-        let side = self.side_of(first);
-        let brigade = self.brigade_of(first);
-        let kinds = [Kind::ExtraAssaultDice];
-        let Some((card, _)) = self.react_with_card(side, brigade, "targeted", &kinds, events)
-        else {
-            return 0;
-        };
-        let dice = self.card_entry(card).map_or(1, |e| number(e, "dice", 1));
-        events.push(Event::CardEffect {
-            card,
-            what: format!("{} rolls {dice} more dice", self.unit_name(first)),
-        });
-        dice
-    }
-
     /// After the hits of a fire and the defender's retreat choice (B11,
     /// B126): the attacker's card may force the target to retreat, the
     /// other side's may cancel that retreat; or, when the defender chose to
@@ -1002,26 +1037,6 @@ impl BrothersAtWar {
                 ),
             });
         }
-    }
-
-    /// Whether the target's owner cancels this fire with a card, before
-    /// its dice (B11, B125, B137).
-    pub fn card_cancels_fire(&mut self, targets: &[UnitId], events: &mut Vec<Event>) -> bool {
-        let Some(&first) = targets.first() else {
-            return false;
-        };
-        let side = self.side_of(first);
-        let brigade = self.brigade_of(first);
-        let Some((card, _)) =
-            self.react_with_card(side, brigade, "targeted", &[Kind::CancelFire], events)
-        else {
-            return false;
-        };
-        events.push(Event::CardEffect {
-            card,
-            what: "the fire has no effect".into(),
-        });
-        true
     }
 
     /// As an enemy activation begins, its opponent's card may cancel it
@@ -1110,6 +1125,7 @@ impl BrothersAtWar {
                 Kind::ExtraMovement
                 | Kind::ExtraAssaultDice
                 | Kind::ExtraFireDice
+                | Kind::FireThenAssault
                 | Kind::FreeFormation => match &self.now.activation {
                     Some(a) => self
                         .units_of_brigade(a.brigade)

@@ -570,6 +570,30 @@ impl BrothersAtWar {
                 .card_effects
                 .retain(|e| *e != CardEffect::Fire(u, card));
         }
+        // B128: a fire-then-assault card keeps the firer active, to
+        // assault the hex it fires at with the points it has left.
+        let charge = self.charge_waiting(&g.units);
+        if let Some((u, card)) = charge {
+            let spent = g.spent.saturating_add(if free { 0 } else { FIRE_COST });
+            if let Err(why) = self.may_charge(&g.units, hex, spent) {
+                return Err(Refusal::CardTarget {
+                    card,
+                    name: self
+                        .card_entry(card)
+                        .map(|c| c.name.clone())
+                        .unwrap_or_default(),
+                    why: format!(
+                        "with this fire: {why}; the unit must be able to assault the hex it fires at (B128)"
+                    ),
+                });
+            }
+            self.now.card_effects.retain(
+                |e| !matches!(e, CardEffect::FireThenAssault(x, c) if *x == u && *c == card),
+            );
+            self.now
+                .card_effects
+                .push(CardEffect::MustAssault(u, hex, card));
+        }
         if let Some(a) = self.now.activation.as_mut() {
             if let Some(p) = partner {
                 a.acted.push(p);
@@ -578,8 +602,16 @@ impl BrothersAtWar {
                 g.spent = g.spent.saturating_add(if free { 0 } else { FIRE_COST });
             }
         }
-        self.end_group(true, events);
+        if charge.is_none() {
+            self.end_group(true, events);
+        }
         self.open_fire(attack, events);
+        if charge.is_some() && self.charge_due().is_some() {
+            for &u in &g.units {
+                self.now.units[u.index()].finished = false;
+            }
+            self.settle_charge(events);
+        }
         Ok(())
     }
 
@@ -703,7 +735,7 @@ impl BrothersAtWar {
             return;
         }
         // B11: the defender's cards for a targeted unit, before the dice.
-        if self.card_cancels_fire(&attack.targets, events) {
+        if self.card_ends_fire(&attack, events) {
             let mut attack = attack;
             attack.successes = 0;
             self.conclude_fire(attack, events);

@@ -5,6 +5,7 @@
 pub mod activation;
 pub mod apply;
 pub mod assault;
+pub mod card_attacks;
 pub mod cards;
 pub mod cleanup;
 pub mod display;

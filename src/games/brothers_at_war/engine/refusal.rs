@@ -173,6 +173,10 @@ pub enum Refusal {
     /// A card forbids the brigade's fire in this activation (B125).
     #[error("the {0} units may not fire in this activation: a card forbids it")]
     FireForbidden(String),
+    /// A unit that fired by a `fire-then-assault` card assaults the hex it
+    /// fired at before anything else (B128).
+    #[error("{0} must now assault {1}, as its card said: write {0} MOVE {1}")]
+    MustAssault(String, Hex),
     /// A standing instruction names the other player's brigades (B5).
     #[error("{0} is not yours: instructions are set for your own brigades (or your side)")]
     NotYourInstruction(String),
@@ -246,6 +250,7 @@ impl CitesRule for Refusal {
             Refusal::CommanderAway(..) => "B125",
             Refusal::NotYourInstruction(_) => "B5",
             Refusal::FireForbidden(_) => "B125",
+            Refusal::MustAssault(..) => "B128",
             Refusal::MustDiscard => "2.31",
             Refusal::NotEntry(_) => "10.11",
             Refusal::NotArrived(_) => "10.1",

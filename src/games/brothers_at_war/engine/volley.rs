@@ -281,6 +281,9 @@ impl BrothersAtWar {
         if opfire_after && self.group().is_some_and(|g| g.units == targets) {
             self.opportunity_fire(events);
         }
+        // B128: the firer of a fire-then-assault card goes in now, if it
+        // still can.
+        self.settle_charge(events);
     }
 
     /// B107: a brigade that breaks during its own activation ends it.

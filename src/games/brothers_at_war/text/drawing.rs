@@ -1,8 +1,10 @@
-//! The board for one viewer: a window of the map around the action, then
-//! what the map cannot show (the key of the units drawn, the hexside
-//! features, the turn, the activation track and cup, the brigade
-//! displays, the viewer's own hand and only the size of the other's (B2),
-//! the standing instructions (B14), the key hexes and who holds them).
+//! The board for one viewer: a window of the map around the action (or
+//! the whole map, in strips, for `BOARD ALL`), then what the map cannot
+//! show (every brigade with its display, its commander and each of its
+//! units, drawn or not, with where it is; the hexside features, the turn,
+//! the activation track and cup, the viewer's own hand and only the size
+//! of the other's (B2), the standing instructions (B14), the key hexes and
+//! who holds them).
 
 use crate::games::brothers_at_war::engine::cards::{window_words, Kind};
 use std::collections::BTreeMap;
@@ -104,29 +106,28 @@ pub fn window(game: &BrothersAtWar, last: &[Event]) -> Window {
     )
 }
 
-/// The whole map, in strips of at most 76 columns (`BOARD ALL`).
-pub fn draw_whole(game: &BrothersAtWar) -> String {
-    let map = &game.battle.map;
-    let codes = Codes::of(game);
-    let legend = legend(game);
-    Window::whole(map.columns(), map.rows())
-        .strips()
-        .into_iter()
-        .map(|w| hexmap::draw(w, |h| cell(game, &codes, &legend, h)))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// The whole board for `viewer`.
+/// The whole board for `viewer`: the map in a window around the action,
+/// or whole when `style` asks for it (in strips of at most 76 columns,
+/// west first).
 pub fn draw(game: &BrothersAtWar, viewer: Seat, last: &[Event], style: &BoardStyle) -> String {
     let codes = Codes::of(game);
     let legend = legend(game);
-    let window = window(game, last);
+    let map = &game.battle.map;
+    let whole = Window::whole(map.columns(), map.rows());
+    let window = if style.whole_map {
+        whole
+    } else {
+        window(game, last)
+    };
     let mut out = String::new();
     out.push_str(&heading(game, viewer, style));
-    out.push_str(&hexmap::draw(window, |h| cell(game, &codes, &legend, h)));
-    let map = &game.battle.map;
-    if window != Window::whole(map.columns(), map.rows()) {
+    let strips: Vec<String> = window
+        .strips()
+        .into_iter()
+        .map(|w| hexmap::draw(w, |h| cell(game, &codes, &legend, h)))
+        .collect();
+    out.push_str(&strips.join("\n"));
+    if window != whole {
         out.push_str(&format!(
             "(columns {:02}-{:02}, rows {:02}-{:02} of {:02}x{:02}; BOARD ALL draws the whole map)\n",
             window.first_column,
@@ -140,10 +141,9 @@ pub fn draw(game: &BrothersAtWar, viewer: Seat, last: &[Event], style: &BoardSty
     if !style.without_key {
         out.push_str(&terrain_key(game));
     }
-    out.push_str(&unit_key(game, &codes, window));
+    out.push_str(&brigades(game, &codes, viewer));
     out.push_str(&hexsides(game, window));
     out.push_str(&track(game));
-    out.push_str(&displays(game, viewer));
     out.push_str(&hands(game, viewer));
     out.push_str(&instructions(game));
     out.push_str(&key_hexes(game));
@@ -232,53 +232,110 @@ fn unit_name(game: &BrothersAtWar, u: UnitId) -> String {
         .map_or_else(|| "remnant".to_string(), |s| s.name.clone())
 }
 
-/// Every unit on the map inside the window, by hex, with its code.
-fn unit_key(game: &BrothersAtWar, codes: &Codes, window: Window) -> String {
-    let mut out = String::from("Units:\n");
-    let mut any = false;
-    for hex in game.battle.map.hexes().filter(|&h| window.contains(h)) {
-        for u in game.units_at(hex) {
-            any = true;
-            out.push_str(&format!(
-                "  {} {} {} ({}) {hex}\n",
-                codes.text(game, u),
-                game.unit_name(u),
-                unit_name(game, u),
-                status(game, u)
+/// Where a unit is, in words: its hex, or why it is not on the map.
+fn whereabouts(game: &BrothersAtWar, u: UnitId) -> String {
+    match game.unit(u).place {
+        Place::Map(hex) => hex.to_string(),
+        Place::Display => "on the display".to_string(),
+        Place::Waiting => match game
+            .battle
+            .scenario
+            .units
+            .get(u.index())
+            .and_then(|s| s.enters.as_ref())
+        {
+            Some(e) => format!("to arrive turn {}", e.turn),
+            None => "to arrive".to_string(),
+        },
+        Place::Eliminated => "eliminated".to_string(),
+        Place::Removed => "removed".to_string(),
+        Place::Exited => "left the map".to_string(),
+        Place::OffBoard => "off the map, on its card".to_string(),
+        Place::Track(turn) => format!("on the turn track, back on the display turn {turn}"),
+    }
+}
+
+/// One unit's line: its code on the map, its id and name, its state while
+/// in play, and where it is.
+fn unit_line(game: &BrothersAtWar, codes: &Codes, u: UnitId) -> String {
+    let gone = matches!(
+        game.unit(u).place,
+        Place::Eliminated | Place::Removed | Place::Exited
+    );
+    let state = if gone {
+        String::new()
+    } else {
+        format!(" ({})", status(game, u))
+    };
+    format!(
+        "    {} {} {}{state} {}\n",
+        codes.text(game, u),
+        game.unit_name(u),
+        unit_name(game, u),
+        whereabouts(game, u)
+    )
+}
+
+/// Every brigade, the viewer's own first: its display (reserve,
+/// casualties, flags), its commander and where he is, then each of its
+/// units, inside the window drawn or not, with where it is; last, the
+/// units of no brigade (remnants, 9.2).
+fn brigades(game: &BrothersAtWar, codes: &Codes, viewer: Seat) -> String {
+    let mut out = String::from("Brigades and their units:\n");
+    let mut ids: Vec<_> = game.battle.brigade_ids().collect();
+    ids.sort_by_key(|&b| game.battle.brigade_side(b).seat() != viewer);
+    for b in ids {
+        let s = game.brigade(b);
+        let scenario = &game.battle.scenario.brigades[b.index()];
+        let mut words = Vec::new();
+        if let Some(r) = &scenario.reserves {
+            words.push(format!(
+                "reserve space {} of {}, casualties {}",
+                s.reserve, r.length, s.casualties
             ));
         }
-    }
-    let waiting: Vec<String> = game
-        .unit_ids()
-        .filter(|&u| game.unit(u).place == Place::Waiting)
-        .map(|u| {
-            let s = &game.battle.scenario.units[u.index()];
-            match &s.enters {
-                Some(e) => format!("{} (turn {})", s.id, e.turn),
-                None => s.id.clone(),
+        if !s.committed {
+            words.push("uncommitted".into());
+        }
+        if s.exhausted {
+            words.push("exhausted".into());
+        }
+        if s.broken {
+            words.push("broken".into());
+        }
+        out.push_str(&format!(
+            "  {} {}: {}\n",
+            game.battle.brigade_side(b).code(),
+            names::brigade(game, b),
+            if words.is_empty() {
+                "in good order".to_string()
+            } else {
+                words.join(", ")
             }
-        })
-        .collect();
-    if !any {
-        out.push_str("  none in this window\n");
+        ));
+        if let Some(c) = &scenario.commander {
+            match s.commander {
+                Some(at) => out.push_str(&format!("    commander {} {at}\n", c.name)),
+                None => out.push_str(&format!("    commander {}, off the map\n", c.name)),
+            }
+        }
+        for u in game.units_of_brigade(b) {
+            out.push_str(&unit_line(game, codes, u));
+        }
     }
-    if !waiting.is_empty() {
-        out.push_str(&format!("  To arrive: {}\n", waiting.join(", ")));
-    }
-    let commanders: Vec<String> = game
-        .battle
-        .brigade_ids()
-        .filter_map(|b| {
-            let at = game.brigade(b).commander?;
-            let name = game.battle.scenario.brigades[b.index()]
-                .commander
-                .as_ref()
-                .map_or("commander", |c| c.name.as_str());
-            Some(format!("{name} ({}) {at}", game.brigade_name(b)))
-        })
-        .collect();
-    if !commanders.is_empty() {
-        out.push_str(&format!("Commanders: {}\n", commanders.join(", ")));
+    let own = Side::of(viewer);
+    for side in [own, own.other()] {
+        let loose: Vec<UnitId> = game
+            .unit_ids()
+            .filter(|&u| game.brigade_of(u).is_none() && game.side_of(u) == side)
+            .collect();
+        if loose.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("  {} without a brigade:\n", side.code()));
+        for u in loose {
+            out.push_str(&unit_line(game, codes, u));
+        }
     }
     out
 }
@@ -326,56 +383,6 @@ fn track(game: &BrothersAtWar) -> String {
         },
         game.now.cup.len()
     )
-}
-
-fn displays(game: &BrothersAtWar, viewer: Seat) -> String {
-    let mut out = String::from("Brigades:\n");
-    // The viewer's own brigades first.
-    let mut ids: Vec<_> = game.battle.brigade_ids().collect();
-    ids.sort_by_key(|&b| game.battle.brigade_side(b).seat() != viewer);
-    for b in ids {
-        let s = game.brigade(b);
-        let scenario = &game.battle.scenario.brigades[b.index()];
-        let mut words = Vec::new();
-        if let Some(r) = &scenario.reserves {
-            words.push(format!(
-                "reserve space {} of {}, casualties {}",
-                s.reserve, r.length, s.casualties
-            ));
-        }
-        if !s.committed {
-            words.push("uncommitted".into());
-        }
-        if s.exhausted {
-            words.push("exhausted".into());
-        }
-        if s.broken {
-            words.push("broken".into());
-        }
-        let on_display: Vec<String> = game
-            .units_of_brigade(b)
-            .into_iter()
-            .filter(|&u| game.unit(u).place == Place::Display)
-            .map(|u| game.unit_name(u))
-            .collect();
-        if !on_display.is_empty() {
-            words.push(format!(
-                "skirmishers on the display: {}",
-                on_display.join(" ")
-            ));
-        }
-        out.push_str(&format!(
-            "  {} {}: {}\n",
-            game.battle.brigade_side(b).code(),
-            names::brigade(game, b),
-            if words.is_empty() {
-                "in good order".to_string()
-            } else {
-                words.join(", ")
-            }
-        ));
-    }
-    out
 }
 
 /// The viewer's hand in full, the other's by its size only (B2).
