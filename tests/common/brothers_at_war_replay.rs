@@ -393,11 +393,13 @@ fn apply(g: &mut BrothersAtWar, case: &Case, index: usize) -> Result<Done, Strin
     })
 }
 
-/// Movement points the active group has spent, and its allowance, when it is `units`.
+/// Movement points the active group has spent, and its allowance, when it holds one of
+/// `units`: the other unit of a stack may join the unit acting, the points it spent being
+/// the stack's (5.34's example, B61).
 fn points(g: &BrothersAtWar, units: &[String]) -> Option<(u8, u8)> {
     let group = g.now.activation.as_ref()?.group.as_ref()?;
     let ids: Vec<_> = units.iter().filter_map(|u| g.unit_named(u)).collect();
-    if ids.is_empty() || !ids.iter().all(|u| group.units.contains(u)) {
+    if !ids.iter().any(|u| group.units.contains(u)) {
         return None;
     }
     Some((group.spent, g.allowance(&group.units, group.road_march)))

@@ -311,7 +311,7 @@ fn the_fallen_back_firer_has_spent_its_points_and_is_done() {
     assert_eq!(dice_waiting(&g), None);
     assert_eq!(at(&g, "1VA").as_deref(), Some("0506"));
     assert!(finished(&g, "1NY"));
-    assert_eq!(refused(&mut g, "1NY MOVE 0303"), "5.1");
+    assert_eq!(refused(&mut g, "1NY MOVE 0303"), "1.51");
 }
 
 #[test]
@@ -692,7 +692,7 @@ fn fire_then_assault_finishes_the_unit_when_its_target_retreats() {
     assert_eq!(at(&g, "2NYA").as_deref(), Some("0304"));
     let p = g.pending().unwrap();
     assert_eq!((p.seat, p.kind), (Seat::North, Decision::Activate));
-    assert_eq!(refused(&mut g, "2NYA MOVE 0305"), "5.1");
+    assert_eq!(refused(&mut g, "2NYA MOVE 0305"), "1.51");
     order(&mut g, "1NY MOVE 0203").unwrap();
     assert_eq!(at(&g, "1NY").as_deref(), Some("0203"));
 }
@@ -745,7 +745,7 @@ fn fire_then_assault_finishes_the_unit_when_its_target_is_eliminated() {
     assert_eq!(g.unit(id(&g, "2VA")).place, Place::Eliminated);
     assert_eq!(g.brigade(gray).casualties, casualties + 1, "6.54");
     assert!(finished(&g, "2NYA"), "B142: the hex is empty");
-    assert_eq!(refused(&mut g, "2NYA MOVE 0305"), "5.1");
+    assert_eq!(refused(&mut g, "2NYA MOVE 0305"), "1.51");
     order(&mut g, "1NY MOVE 0203").unwrap();
 }
 

@@ -354,7 +354,7 @@ fn a_cancel_fire_card_answers_a_standing_fire_before_its_dice() {
     // The Union goes on with its activation; 1NY is done (5.1, B45).
     let p = g.pending().unwrap();
     assert_eq!((p.seat, p.kind), (Seat::North, Decision::Activate));
-    assert_eq!(refused(&mut g, "1NY MOVE 0303"), "5.1");
+    assert_eq!(refused(&mut g, "1NY MOVE 0303"), "1.51");
 }
 
 #[test]
@@ -381,7 +381,7 @@ fn the_cancelled_firer_has_paid_for_its_fire_as_if_it_had_fired() {
     order(&mut g, "PLAY 9 ON 1NY").unwrap();
     assert!(!finished(&g, "1NY"));
     assert_eq!(g.now.discard, vec![1, 9]);
-    assert_eq!(refused(&mut g, "1NY FIRE 0306"), "5.2");
+    assert_eq!(refused(&mut g, "1NY FIRE 0306"), "5.24");
     order(&mut g, "1NY MOVE 0303").unwrap();
     assert_eq!(g.hex_of(id(&g, "1NY")), Some(hex("0303")));
 }

@@ -316,7 +316,7 @@ fn stand_fast_gives_no_points_back_but_a_unit_that_fired_may_fire_again() {
     order(&mut g, "PLAY 2 ON 1NY").unwrap();
     assert!(!finished(&g, "1NY"));
     // 4 of 4 spent: no points for a third fire (B52, 5.2).
-    assert_eq!(refused(&mut g, "1NY FIRE 0306"), "5.2");
+    assert_eq!(refused(&mut g, "1NY FIRE 0306"), "5.24");
 }
 
 #[test]

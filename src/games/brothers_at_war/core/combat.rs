@@ -343,6 +343,14 @@ pub enum CombatEvent {
         /// The units.
         units: Vec<String>,
     },
+    /// A skirmish zone shielded the hex fired at: the fire falls on the
+    /// skirmisher instead (6.361, B29).
+    Shielded {
+        /// The hex the firer named.
+        aimed: Hex,
+        /// The skirmisher's hex, fired on instead.
+        skirmisher: Hex,
+    },
     /// The mover's remaining steps were set aside after a reaction (B9).
     SetAside {
         /// The steps not taken.
@@ -446,6 +454,11 @@ impl fmt::Display for CombatEvent {
             CombatEvent::Evaded { units } => {
                 write!(f, "{} retreat before the assault (7.3)", list(units))
             }
+            CombatEvent::Shielded { aimed, skirmisher } => write!(
+                f,
+                "the skirmish zone shields {aimed}: the fire falls on the skirmisher in \
+                 {skirmisher} (6.361)"
+            ),
             CombatEvent::SetAside { path } => {
                 let hexes: Vec<String> = path.iter().map(Hex::to_string).collect();
                 write!(

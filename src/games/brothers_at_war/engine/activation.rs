@@ -146,6 +146,13 @@ impl BrothersAtWar {
             if units.iter().all(|u| g.units.contains(u)) {
                 return Ok(());
             }
+            if self.joins_stack(units) {
+                // 5.34's example, B61: the points it spent are the stack's.
+                if let Some(g) = self.now.activation.as_mut().and_then(|a| a.group.as_mut()) {
+                    g.units = units.to_vec();
+                }
+                return Ok(());
+            }
         }
         let Some(a) = self.now.activation.as_ref() else {
             return Err(Refusal::NotNow {
@@ -162,11 +169,13 @@ impl BrothersAtWar {
             if self.brigade_of(u) != Some(brigade) {
                 return Err(Refusal::NotOfBrigade(name));
             }
-            if a.acted.contains(&u) && resume.is_none() {
-                return Err(Refusal::AlreadyActed(name));
-            }
+            // 1.51 first: a unit Finished by its own action is refused
+            // for its marker, the reason a player sees on the board.
             if self.unit(u).finished {
                 return Err(Refusal::Finished(name));
+            }
+            if a.acted.contains(&u) && resume.is_none() {
+                return Err(Refusal::AlreadyActed(name));
             }
             match self.unit(u).place {
                 Place::Map(_) => {}
@@ -242,6 +251,9 @@ impl BrothersAtWar {
             return Err(Refusal::CannotDeploy(name));
         };
         let commander = self.brigade(a.brigade).commander;
+        if a.disbanded.contains(&u) {
+            return Err(Refusal::DisbandedThisActivation(name));
+        }
         let ok = self.brigade_of(u) == Some(a.brigade)
             && !a.independent
             && a.acted.is_empty()
@@ -290,7 +302,7 @@ impl BrothersAtWar {
         if let Some(g) = self.group() {
             if let Some(hex) = self.hex_of(g.units[0]) {
                 if !self.can_end(&g.units, hex) && !self.can_leave(g, hex) {
-                    return Err(Refusal::CannotEnd(self.unit_name(g.units[0]), hex));
+                    return Err(self.cannot_end(&g.units, hex));
                 }
             }
         }
@@ -309,7 +321,11 @@ impl BrothersAtWar {
             Action::Fire(hex) => self.fire_order(&units, *hex, events),
             Action::Move(path) => {
                 if path.len() > MAX_PATH {
-                    return Err(Refusal::NoPoints { need: 255, left: 0 });
+                    return Err(Refusal::NoPoints {
+                        need: 255,
+                        left: 0,
+                        rule: "5.2",
+                    });
                 }
                 if let [u] = units[..] {
                     if self.independent(u) && self.unit(u).place == Place::Display {
@@ -400,6 +416,7 @@ impl BrothersAtWar {
                     return Err(Refusal::NoPoints {
                         need: HOLD_COST,
                         left,
+                        rule: "5.25",
                     });
                 }
                 self.must_end_here(&g.units)?;
@@ -433,7 +450,7 @@ impl BrothersAtWar {
                     if units.len() < g.units.len() && units.iter().all(|u| g.units.contains(u)) {
                         if let Some(hex) = self.hex_of(units[0]) {
                             if !self.can_end(&units, hex) {
-                                return Err(Refusal::CannotEnd(self.unit_name(units[0]), hex));
+                                return Err(self.cannot_end(&units, hex));
                             }
                         }
                         // 5.33: a unit dropped off by a moving stack is Finished.
@@ -474,7 +491,7 @@ impl BrothersAtWar {
                     return Ok(());
                 };
                 if !self.group_may_end() {
-                    return Err(Refusal::CannotEnd(self.unit_name(g.units[0]), hex));
+                    return Err(self.cannot_end(&g.units, hex));
                 }
                 self.end_group(true, events);
                 Ok(())
@@ -483,6 +500,38 @@ impl BrothersAtWar {
     }
 
     /// An order for a stack names both its units once it is active.
+    /// Whether `units` are the unit acting and the other unit of the
+    /// stack it began the activation in, which joins it (5.33, 5.34,
+    /// B61): the acting unit has not moved, and the other is of the
+    /// brigade, has not activated and is neither Finished nor Disrupted.
+    fn joins_stack(&self, units: &[UnitId]) -> bool {
+        let (Some(g), Some(a)) = (self.group(), self.now.activation.as_ref()) else {
+            return false;
+        };
+        let (&[acting], &[x, y]) = (g.units.as_slice(), units) else {
+            return false;
+        };
+        let other = match (x == acting, y == acting) {
+            (true, false) => y,
+            (false, true) => x,
+            _ => return false,
+        };
+        let here = self.hex_of(acting);
+        let s = self.unit(other);
+        here.is_some()
+            && !g.moved
+            && g.back.is_empty()
+            && self.hex_of(other) == here
+            && self.brigade_of(other) == Some(a.brigade)
+            && !a.acted.contains(&other)
+            && !s.finished
+            && !s.disrupted
+            && !matches!(
+                self.kind_of(other),
+                UnitKind::Remnant | UnitKind::Skirmisher
+            )
+    }
+
     pub(super) fn check_whole_group(&self, units: &[UnitId]) -> Result<(), Refusal> {
         match self.group() {
             Some(g) if g.units.len() != units.len() => {
@@ -494,9 +543,7 @@ impl BrothersAtWar {
 
     fn must_end_here(&self, units: &[UnitId]) -> Result<(), Refusal> {
         match self.hex_of(units[0]) {
-            Some(h) if !self.group_may_end() => {
-                Err(Refusal::CannotEnd(self.unit_name(units[0]), h))
-            }
+            Some(h) if !self.group_may_end() => Err(self.cannot_end(units, h)),
             Some(_) => Ok(()),
             None => Err(Refusal::NotOnMap(self.unit_name(units[0]))),
         }
@@ -568,6 +615,7 @@ impl BrothersAtWar {
             return Err(Refusal::NoPoints {
                 need: FORM_COST,
                 left,
+                rule: "5.22",
             });
         }
         let mut unlimbered = false;
@@ -604,7 +652,7 @@ impl BrothersAtWar {
         if unlimbered || over {
             if let Some(hex) = self.hex_of(units[0]) {
                 if !self.can_end(&g_units, hex) {
-                    return Err(Refusal::CannotEnd(self.unit_name(units[0]), hex));
+                    return Err(self.cannot_end(units, hex));
                 }
             }
             self.end_group(true, events);
@@ -658,6 +706,9 @@ impl BrothersAtWar {
             && !disbanded
             && self.cavalry_symbol(sk) == cavalry
             && (!mounted || cavalry);
+        if disbanded {
+            return Err(Refusal::DisbandedThisActivation(skirmisher.to_string()));
+        }
         if !fits {
             return Err(Refusal::CannotDeploy(skirmisher.to_string()));
         }
@@ -666,7 +717,7 @@ impl BrothersAtWar {
         }
         // Deploying ends the unit's activation where it stands (5.32).
         if !self.can_end(&[u], hex) {
-            return Err(Refusal::CannotEnd(self.unit_name(u), hex));
+            return Err(self.cannot_end(&[u], hex));
         }
         if let Some(a) = self.now.activation.as_mut() {
             a.group = None;

@@ -152,6 +152,7 @@ impl BrothersAtWar {
             return Err(Refusal::NoPoints {
                 need: cost,
                 left: allowance.saturating_sub(g.spent),
+                rule: "5.2",
             });
         }
         if let Some(group) = self.now.activation.as_mut().and_then(|a| a.group.as_mut()) {

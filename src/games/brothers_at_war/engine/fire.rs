@@ -44,6 +44,15 @@ pub enum FireRefusal {
         /// The rule.
         rule: &'static str,
     },
+    /// A skirmish zone shields the target, and the skirmisher in this
+    /// hex cannot be fired on in its place either (6.361, B29).
+    #[error("no line of sight: {what}, and the skirmisher there may not be fired on instead")]
+    Shielded {
+        /// In words.
+        what: String,
+        /// The skirmisher's hex.
+        skirmisher: Hex,
+    },
     /// Artillery may not fire at skirmishers (6.135).
     #[error("artillery may not fire at skirmishers")]
     ArtilleryAtSkirmisher,
@@ -57,9 +66,10 @@ pub enum FireRefusal {
     #[error("remnants do not fire")]
     Remnant,
     /// Combined fire is two formed infantry or two artillery of one
-    /// brigade, stacked or adjacent (6.14, B66).
+    /// brigade, stacked or adjacent (6.14, B66): the rule is 5.36 for a
+    /// stack's pair, 6.14 for any other.
     #[error("{0} and {1} may not combine fire")]
-    NotCombined(String, String),
+    NotCombined(String, String, &'static str),
     /// A unit fires once per activation (B64).
     #[error("{0} has already fired")]
     AlreadyFired(String),
@@ -71,11 +81,12 @@ impl FireRefusal {
         match self {
             FireRefusal::NoEnemy(_) => "6.0",
             FireRefusal::OutOfRange { rule, .. } | FireRefusal::NoSight { rule, .. } => rule,
+            FireRefusal::Shielded { .. } => "6.361",
             FireRefusal::ArtilleryAtSkirmisher => "6.135",
             FireRefusal::Limbered => "B56",
             FireRefusal::Remnant => "B116",
             FireRefusal::FinishedHex(_) => "5.37",
-            FireRefusal::NotCombined(..) => "B66",
+            FireRefusal::NotCombined(_, _, rule) => rule,
             FireRefusal::AlreadyFired(_) => "B64",
         }
     }
@@ -208,6 +219,18 @@ impl BrothersAtWar {
         Ok(v)
     }
 
+    /// Why `a` and `b` may not combine fire, citing 5.36 for a stack's
+    /// pair and 6.14 for any other (B66).
+    fn not_combined(&self, a: UnitId, b: UnitId) -> Refusal {
+        let stacked = self.hex_of(a).is_some() && self.hex_of(a) == self.hex_of(b);
+        FireRefusal::NotCombined(
+            self.unit_name(a),
+            self.unit_name(b),
+            if stacked { "5.36" } else { "6.14" },
+        )
+        .into()
+    }
+
     /// Whether two units may combine fire (6.14, B66): one brigade, both
     /// formed infantry or both deployed artillery, stacked or adjacent.
     pub fn may_combine(&self, a: UnitId, b: UnitId) -> bool {
@@ -241,15 +264,41 @@ impl BrothersAtWar {
         targets: &[UnitId],
         kind: FireType,
     ) -> Result<FireAttack, Refusal> {
+        match self.declare_fire_traced(firers, hex, targets, kind, true) {
+            // B29: the attack goes to the shielding skirmisher instead, its
+            // line traced without zones; if it may not be fired on either,
+            // neither may the unit it covers.
+            Err(Refusal::Fire(FireRefusal::Shielded { what, skirmisher })) => {
+                let enemy = self.side_of(firers[0]).other();
+                let covering: Vec<UnitId> = self
+                    .units_at(skirmisher)
+                    .into_iter()
+                    .filter(|&u| self.side_of(u) == enemy)
+                    .collect();
+                self.declare_fire_traced(firers, skirmisher, &covering, kind, false)
+                    .map_err(|_| FireRefusal::Shielded { what, skirmisher }.into())
+            }
+            other => other,
+        }
+    }
+
+    /// [`BrothersAtWar::declare_fire`], its lines traced with skirmish
+    /// zones or without them (B29's second line).
+    fn declare_fire_traced(
+        &self,
+        firers: &[UnitId],
+        hex: Hex,
+        targets: &[UnitId],
+        kind: FireType,
+        zones: bool,
+    ) -> Result<FireAttack, Refusal> {
         let enemy = self.side_of(firers[0]).other();
         if targets.is_empty() || targets.iter().any(|&t| self.side_of(t) != enemy) {
             return Err(FireRefusal::NoEnemy(hex).into());
         }
         if let [a, b] = firers {
             if !self.may_combine(*a, *b) {
-                return Err(
-                    FireRefusal::NotCombined(self.unit_name(*a), self.unit_name(*b)).into(),
-                );
+                return Err(self.not_combined(*a, *b));
             }
         }
         let artillery = firers
@@ -277,7 +326,12 @@ impl BrothersAtWar {
                 .iter()
                 .any(|&u| self.unit(u).place == Place::OffBoard),
         };
-        let target = self.target_at(hex, targets);
+        let mut target = self.target_at(hex, targets);
+        if !zones {
+            // Nothing for a zone to shield (6.361 names only these two).
+            target.brigade = None;
+            target.artillery = false;
+        }
         let map = &self.battle.map;
         let saves = &self.battle.scenario.saves;
         let mut dice = 0u8;
@@ -324,9 +378,15 @@ impl BrothersAtWar {
                             .outcome
                             .clone()
                             .err();
-                        first_error.get_or_insert(Refusal::from(FireRefusal::NoSight {
-                            what: why.map_or("blocked".to_string(), |b| b.to_string()),
-                            rule: why.map_or("6.3", |b| b.rule()),
+                        let what = why.map_or("blocked".to_string(), |b| b.to_string());
+                        first_error.get_or_insert(Refusal::from(match why {
+                            Some(sight::Blocked::SkirmishZone { skirmisher }) => {
+                                FireRefusal::Shielded { what, skirmisher }
+                            }
+                            _ => FireRefusal::NoSight {
+                                what,
+                                rule: why.map_or("6.3", |b| b.rule()),
+                            },
                         }));
                     }
                 }
@@ -472,7 +532,7 @@ impl BrothersAtWar {
         // 5.32: firing ends the activation, so only where it may end.
         if let Some(h) = self.hex_of(g.units[0]) {
             if !self.can_end(&g.units, h) {
-                return Err(Refusal::CannotEnd(self.unit_name(g.units[0]), h));
+                return Err(self.cannot_end(&g.units, h));
             }
         }
         let mut firers = g.units.clone();
@@ -492,6 +552,7 @@ impl BrothersAtWar {
                 return Err(Refusal::NoPoints {
                     need: FIRE_COST,
                     left: self.rating(p),
+                    rule: "5.24",
                 });
             }
             firers.push(p);
@@ -518,6 +579,13 @@ impl BrothersAtWar {
         {
             return Err(Refusal::FireForbidden(self.brigade_name(b)));
         }
+        // 5.36: a stack's pair that may not combine is refused as such,
+        // whatever its points.
+        if let [a, b] = firers[..] {
+            if !self.may_combine(a, b) {
+                return Err(self.not_combined(a, b));
+            }
+        }
         // B56: artillery deployed since the activation began fires free.
         let free = g.spent == 0
             && g.units
@@ -530,6 +598,7 @@ impl BrothersAtWar {
             return Err(Refusal::NoPoints {
                 need: FIRE_COST,
                 left,
+                rule: "5.24",
             });
         }
         let enemy = self.side_of(firers[0]).other();
@@ -544,6 +613,7 @@ impl BrothersAtWar {
             FireType::Standing
         };
         let mut attack = self.declare_fire(&firers, hex, &targets, kind)?;
+        let shielded = (attack.target != hex).then_some(attack.target);
         if let Some((u, card)) = self.card_fire(&firers) {
             // B125: the card's dice come last in the roll (B1), at the
             // attack's face; only within the card's range.
@@ -575,7 +645,7 @@ impl BrothersAtWar {
         let charge = self.charge_waiting(&g.units);
         if let Some((u, card)) = charge {
             let spent = g.spent.saturating_add(if free { 0 } else { FIRE_COST });
-            if let Err(why) = self.may_charge(&g.units, hex, spent) {
+            if let Err(why) = self.may_charge(&g.units, attack.target, spent) {
                 return Err(Refusal::CardTarget {
                     card,
                     name: self
@@ -592,7 +662,7 @@ impl BrothersAtWar {
             );
             self.now
                 .card_effects
-                .push(CardEffect::MustAssault(u, hex, card));
+                .push(CardEffect::MustAssault(u, attack.target, card));
         }
         if let Some(a) = self.now.activation.as_mut() {
             if let Some(p) = partner {
@@ -604,6 +674,12 @@ impl BrothersAtWar {
         }
         if charge.is_none() {
             self.end_group(true, events);
+        }
+        if let Some(skirmisher) = shielded {
+            events.push(Event::Combat(CombatEvent::Shielded {
+                aimed: hex,
+                skirmisher,
+            }));
         }
         self.open_fire(attack, events);
         if charge.is_some() && self.charge_due().is_some() {

@@ -205,8 +205,8 @@ pub struct PassThrough {
 
 /// Pass-through fire on the side of the line the firer traces (6.4-6.43):
 /// standing or moving fire only (6.12 c), never by skirmishers (6.133),
-/// into a hex behind the target holding enemy units other than artillery
-/// and skirmishers (6.42), at the target's level, the line through the
+/// from a target hex and into a hex behind it both holding enemy units
+/// other than artillery and skirmishers (6.42), at the target's level, the line through the
 /// target's hex not blocked by an obstacle (6.43), never from off-board
 /// artillery (B75). Range to the hex behind does not matter (6.4).
 pub fn pass_through(
@@ -230,6 +230,11 @@ pub fn pass_through(
     let enemy = other(firer.side);
     let second = units.pass_through_units(behind, enemy);
     if !map.contains(behind) || second == 0 || map.level(behind) != target.at.level {
+        return none;
+    }
+    // 6.42, B75: artillery and skirmishers are ignored, in the target's
+    // hex as behind it: a hex of them alone starts no pass-through.
+    if units.pass_through_units(target.at.hex, enemy) == 0 {
         return none;
     }
     let obstacle = |sight: Sight| sight == Sight::Obstacle;

@@ -151,15 +151,37 @@ impl BrothersAtWar {
         let spent = group.spent.saturating_add(cost);
         if spent > allowance {
             let now = self.allowance(units, group.road_march);
+            // 5.212: the step would be paid for if it kept to the road.
+            let march_ends = group.road_march && !road_march && spent <= now;
             return Err(Refusal::NoPoints {
                 need: cost,
                 left: now.saturating_sub(group.spent),
+                rule: if march_ends { "5.212" } else { "5.2" },
             });
         }
         if spent >= allowance && !self.can_end(units, to) {
-            return Err(Refusal::CannotEnd(self.unit_name(units[0]), to));
+            return Err(self.cannot_end(units, to));
         }
         Ok(StepPlan { cost, road_march })
+    }
+
+    /// Why `units` may not end their activation in `hex`, citing the rule
+    /// that forbids it: 9.21 next to a remnant, 5.3 over the limit of two,
+    /// else 5.32.
+    pub fn cannot_end(&self, units: &[UnitId], hex: Hex) -> Refusal {
+        let others: Vec<UnitId> = self
+            .units_at(hex)
+            .into_iter()
+            .filter(|u| !units.contains(u) && self.kind_of(*u) != UnitKind::Skirmisher)
+            .collect();
+        let rule = if others.iter().any(|&o| self.kind_of(o) == UnitKind::Remnant) {
+            "9.21"
+        } else if others.len() + units.len() > 2 {
+            "5.3"
+        } else {
+            "5.32"
+        };
+        Refusal::CannotEnd(self.unit_name(units[0]), hex, rule)
     }
 
     /// Whether these units may end their activation on `hex` (5.3): at
@@ -389,7 +411,11 @@ impl BrothersAtWar {
             .allowance(&group.units, group.road_march)
             .saturating_sub(group.spent);
         if left < 1 {
-            return Err(Refusal::NoPoints { need: 1, left });
+            return Err(Refusal::NoPoints {
+                need: 1,
+                left,
+                rule: "5.2",
+            });
         }
         if !group.moved {
             for &u in &group.units {

@@ -77,13 +77,17 @@ pub enum Refusal {
     /// Units may not leave the map unless the scenario allows it (5.214).
     #[error("{0} is not on the map")]
     OffMap(Hex),
-    /// Not enough movement points (5.2).
+    /// Not enough movement points (5.2), for a price set by `rule`.
     #[error("that needs {need} movement points and {left} are left")]
     NoPoints {
         /// Needed.
         need: u8,
         /// Left.
         left: u8,
+        /// The rule that sets the price or the allowance: 5.2 for a
+        /// step, 5.22 a change of formation, 5.24 fire, 5.25 hold fire,
+        /// 5.212 a step that would end road march.
+        rule: &'static str,
     },
     /// The chart prohibits this mover there (5.21).
     #[error("{0} may not be entered by this unit (terrain effects chart)")]
@@ -126,15 +130,21 @@ pub enum Refusal {
     /// The skirmisher may not be deployed now (9.13, 9.14).
     #[error("{0} cannot be deployed now")]
     CannotDeploy(String),
+    /// The skirmisher disbanded in this activation and may not be
+    /// deployed again in it (9.14, B58).
+    #[error("{0} disbanded in this activation and may not be deployed again before the next")]
+    DisbandedThisActivation(String),
     /// Skirmishers next to an enemy would disband at once (9.14).
     #[error("a skirmisher deployed next to an enemy would disband at once")]
     DeployAdjacent,
     /// Only a deployed skirmisher disbands, instead of activating (5.27).
     #[error("{0} is not a deployed skirmisher that has not activated")]
     CannotDisband(String),
-    /// A unit may not end its activation here (5.32, 9.21).
+    /// A unit may not end its activation here: the rule that forbids it
+    /// (5.3 the limit of two, 9.21 a remnant's hex, 5.32 another
+    /// brigade's or a skirmisher's stack).
     #[error("{0} may not end its activation in {1}")]
-    CannotEnd(String, Hex),
+    CannotEnd(String, Hex, &'static str),
     /// Passing is activating no unit (3.221).
     #[error("a brigade passes only before activating any unit")]
     PassAfterActing,
@@ -222,9 +232,11 @@ impl CitesRule for Refusal {
             Refusal::NotYours(_) | Refusal::NotUncommitted(_) => "3.15",
             Refusal::Finished(_) => "1.51",
             Refusal::Remnant(_) => "5.45",
-            Refusal::NotOnMap(_) | Refusal::NoPoints { .. } => "5.2",
+            Refusal::NotOnMap(_) => "5.2",
+            Refusal::NoPoints { rule, .. } => rule,
             Refusal::NotAStack(..) => "5.33",
-            Refusal::ActiveCannotEnd(_) | Refusal::CannotEnd(..) => "5.32",
+            Refusal::ActiveCannotEnd(_) => "5.32",
+            Refusal::CannotEnd(_, _, rule) => rule,
             Refusal::NotAdjacent { .. } | Refusal::Prohibited(_) => "5.21",
             Refusal::OffMap(_) | Refusal::NoExit(_) => "5.214",
             Refusal::River(_) => "5.213",
@@ -239,6 +251,7 @@ impl CitesRule for Refusal {
             Refusal::DeployFirst => "5.26",
             Refusal::OutOfCommandDeploy => "4.3",
             Refusal::CannotDeploy(_) => "9.13",
+            Refusal::DisbandedThisActivation(_) => "9.14",
             Refusal::DeployAdjacent | Refusal::CannotDisband(_) => "9.14",
             Refusal::PassAfterActing => "3.221",
             Refusal::CommanderHex(_) => "4.11",
