@@ -406,8 +406,9 @@ fn fire(
             dice,
             to_hit,
             cap,
+            pass_through,
             ..
-        } => Some((*target, *dice, *to_hit, *cap)),
+        } => Some((*target, *dice, *to_hit, *cap, *pass_through)),
         _ => None,
     });
     let writes_fire = e.target.is_some()
@@ -418,23 +419,28 @@ fn fire(
         || e.hits.is_some()
         || e.saves.is_some()
         || !e.save_factors.is_empty()
-        || e.unsaved.is_some();
-    if e.pass_through.is_some() {
-        return Err("engine: its fire events do not say whether pass-through applied (6.4)".into());
-    }
+        || e.unsaved.is_some()
+        || e.pass_through.is_some();
     if step.action == f::Action::Assault {
         return assault(g, step, seen, events, differ);
     }
     if !writes_fire {
         return Ok(());
     }
-    let Some((target, dice, to_hit, cap)) = declared else {
+    let Some((target, dice, to_hit, cap, pass_through)) = declared else {
         differ("fire", "an attack".to_string(), "no attack".to_string());
         return Ok(());
     };
     let number = |n: Option<u8>| n.map(|v| v.to_string());
     if let Some(t) = &e.target {
         differ("target", t.clone(), target.to_string());
+    }
+    if let Some(p) = e.pass_through {
+        differ(
+            "pass-through (6.4)",
+            p.to_string(),
+            (pass_through > 0).to_string(),
+        );
     }
     if let Some(r) = e.range {
         // Where the firers stood when they fired. A skirmisher answering a unit that

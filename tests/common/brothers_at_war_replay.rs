@@ -283,6 +283,7 @@ fn run(
                 dice: attack.dice,
                 to_hit: attack.to_hit,
                 cap: attack.cap,
+                pass_through: attack.pass_through,
             }));
             roll(next, dice, events)
         }
@@ -470,15 +471,6 @@ pub fn replay(case: &Case, chart: &Chart) -> Replay {
             }
         }
 
-        // B24 lets the firer name the side of a line along hexsides; the engine's orders
-        // cannot yet, so it takes the side most useful to the firer. Where the case's
-        // side gives another result, the case cannot be ordered.
-        if !step.side_of_line.is_empty() && !out.is_empty() {
-            return Replay::Pending(format!(
-                "step {}: engine: no SIDE LEFT or RIGHT in fire orders yet (6.32, B24)",
-                i + 1
-            ));
-        }
         found.extend(
             out.into_iter()
                 .map(|o| format!("step {} ({:?}): {o}", i + 1, step.action)),

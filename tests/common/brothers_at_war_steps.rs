@@ -3,7 +3,9 @@
 //! drawn, dice for the checks waiting, the clean up step). A step that cannot be worded
 //! yet says why and which part of the engine it waits for.
 
+use orderly::games::brothers_at_war::core::line::{self, LineSide};
 use orderly::games::brothers_at_war::core::state::CheckKind;
+use orderly::games::brothers_at_war::core::Hex;
 
 use crate::format::{self as f, Action, Case};
 use crate::setup;
@@ -185,7 +187,8 @@ pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
                 .as_deref()
                 .ok_or("engine: no order fires at an off-board battery (9.43)")?;
             out.extend(defender(case, step)?);
-            out.push(Op::Order(format!("{units} FIRE {at}")));
+            let side = side_named(case, step, at)?;
+            out.push(Op::Order(format!("{units} FIRE {at}{side}")));
         }
         Action::Assault => {
             // The defender's retreat before the assault is its EVADE instruction (7.3, B5):
@@ -280,4 +283,43 @@ fn defender(case: &Case, step: &f::Step) -> Result<Vec<Op>, String> {
         Op::Keep(format!("RETREAT {side} {retreat}")),
         Op::Keep(format!("RESERVES {side} {reserves}")),
     ])
+}
+
+/// B24: the side of the line a step names by its hexes, as the order's `SIDE LEFT` or
+/// `SIDE RIGHT` (empty when it names none). The firer's hex is its set-up hex.
+fn side_named(case: &Case, step: &f::Step, at: &str) -> Result<String, String> {
+    if step.side_of_line.is_empty() {
+        return Ok(String::new());
+    }
+    let hex = |s: &str| s.parse::<Hex>().map_err(|_| format!("harness: no hex {s}"));
+    let from = step
+        .units
+        .first()
+        .and_then(|id| case.units.iter().find(|u| &u.id == id))
+        .ok_or("harness: the firer is not set up")?;
+    let named: Vec<Hex> = step
+        .side_of_line
+        .iter()
+        .map(|h| hex(h))
+        .collect::<Result<_, _>>()?;
+    let (from_hex, to) = (hex(&from.hex)?, hex(at)?);
+    let sides = line::between(from_hex, to);
+    let behind = line::behind(from_hex, to);
+    // A case names the hexes between, and for pass-through also the hex behind (6.4).
+    let names = |side: LineSide| {
+        let between = sides.get(side).clone().unwrap_or_default();
+        let mut beyond = between.clone();
+        beyond.extend(behind.get(side).iter().copied());
+        named == between || named == beyond
+    };
+    if names(LineSide::Left) {
+        Ok(" SIDE LEFT".into())
+    } else if names(LineSide::Right) {
+        Ok(" SIDE RIGHT".into())
+    } else {
+        Err(format!(
+            "harness: {:?} is neither side of the line from {} to {at}",
+            step.side_of_line, from.hex
+        ))
+    }
 }

@@ -398,6 +398,26 @@ fn orders_written_as_players_write_them_read_as_the_canonical_ones() {
             .unwrap_or_else(|r| panic!("{written}: {r}"));
         assert_eq!(order.to_string(), canonical, "{written}");
     }
+    // A fire along one side of a line that runs along hexsides (B24),
+    // read to its canonical line (out of range here, so only read).
+    for (written, canonical) in [
+        ("10M FIRE 0507 SIDE LEFT", "10M FIRE 0507 SIDE LEFT"),
+        ("10m fire at 0507, side right.", "10M FIRE 0507 SIDE RIGHT"),
+        (
+            "10M fire 0507 along the left side",
+            "10M FIRE 0507 SIDE LEFT",
+        ),
+    ] {
+        let line = orderly::games::brothers_at_war::text::reader::canonical(&g, written)
+            .unwrap_or_else(|r| panic!("{written}: {r}"));
+        assert_eq!(line, canonical, "{written}");
+        assert_eq!(g.parse_order(&line).unwrap().to_string(), canonical);
+    }
+    assert!(
+        orderly::games::brothers_at_war::text::reader::canonical(&g, "10M FIRE 0507 LEFT RIGHT")
+            .is_err(),
+        "one side only"
+    );
     // A refusal cites its rule and offers the unit's own legal orders.
     let refused = g.read_order("10M move 0101").unwrap_err();
     assert!(refused.rule.is_some(), "{refused}");

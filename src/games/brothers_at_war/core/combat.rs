@@ -110,6 +110,13 @@ pub struct FireAttack {
     /// the face at or under which each is a hit on that unit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub risky: Option<(UnitId, u8, u8, u8)>,
+    /// The firepower pass-through fire added (6.4, 6.41).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pass_through: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// An assault waiting for its dice (7.1, B98): the attacker's dice are
@@ -260,6 +267,9 @@ pub enum CombatEvent {
         to_hit: u8,
         /// The cap on hits.
         cap: u8,
+        /// The firepower pass-through fire added (6.4, 6.41): 0, 1 or 2.
+        #[serde(default)]
+        pass_through: u8,
     },
     /// The attack dice.
     Rolled {
@@ -386,11 +396,18 @@ impl fmt::Display for CombatEvent {
                 dice,
                 to_hit,
                 cap,
-            } => write!(
-                f,
-                "{} {kind} at {target}: {dice} dice hitting on {to_hit}+, at most {cap} hits",
-                list(firers)
-            ),
+                pass_through,
+            } => {
+                write!(
+                    f,
+                    "{} {kind} at {target}: {dice} dice hitting on {to_hit}+, at most {cap} hits",
+                    list(firers)
+                )?;
+                if *pass_through > 0 {
+                    write!(f, " (pass-through fire, +{pass_through}, 6.4)")?;
+                }
+                Ok(())
+            }
             CombatEvent::Rolled { dice, successes } => {
                 let s = if *successes == 1 { "" } else { "es" };
                 write!(f, "rolled {dice:?}: {successes} success{s}")

@@ -34,7 +34,7 @@ pub struct Sides<T> {
 }
 
 /// One side of a sight line (6.32).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum LineSide {
     /// The left, seen from the line's start.
     Left,

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::combat::{parse_setting, Setting, SETTING_WORDS};
 use super::hex::Hex;
+use super::line::LineSide;
 use crate::games::brothers_at_war::scenario::model::Side;
 use crate::games::ParseError;
 
@@ -113,6 +114,9 @@ pub enum Action {
     Form,
     /// Fire at a hex (5.24, 6.0).
     Fire(Hex),
+    /// Fire at a hex along the named side of a line that runs along
+    /// hexsides (6.32, B24: `FIRE 0712 SIDE LEFT`).
+    FireSide(Hex, LineSide),
     /// Hold fire: end the activation without a Finished marker (5.25).
     Hold,
     /// Deploy one of the brigade's skirmishers (5.26, 9.13), mounted or
@@ -168,6 +172,14 @@ impl fmt::Display for Action {
             }
             Action::Form => f.write_str("FORM"),
             Action::Fire(h) => write!(f, "FIRE {h}"),
+            Action::FireSide(h, side) => write!(
+                f,
+                "FIRE {h} SIDE {}",
+                match side {
+                    LineSide::Left => "LEFT",
+                    LineSide::Right => "RIGHT",
+                }
+            ),
             Action::Hold => f.write_str("HOLD"),
             Action::Deploy {
                 skirmisher,
@@ -420,12 +432,16 @@ fn unit_order(words: &[&str]) -> Result<Order, ParseError> {
     let rest = &words[v + 1..];
     let action = match words[v] {
         "MOVE" => Action::Move(hexes(rest, 1)?),
-        "FIRE" => {
-            if rest.len() != 1 {
-                return Err(ParseError::new("write FIRE hex"));
+        "FIRE" => match rest {
+            [h] => Action::Fire(hex(h)?),
+            [h, "SIDE", "LEFT"] => Action::FireSide(hex(h)?, LineSide::Left),
+            [h, "SIDE", "RIGHT"] => Action::FireSide(hex(h)?, LineSide::Right),
+            _ => {
+                return Err(ParseError::new(
+                    "write FIRE hex, or FIRE hex SIDE LEFT (or RIGHT) along hexsides",
+                ))
             }
-            Action::Fire(hex(rest[0])?)
-        }
+        },
         "DEPLOY" => match rest {
             [s] => Action::Deploy {
                 skirmisher: s.to_string(),

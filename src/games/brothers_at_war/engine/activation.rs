@@ -318,7 +318,8 @@ impl BrothersAtWar {
     ) -> Result<(), Refusal> {
         let units = units.to_vec();
         match action {
-            Action::Fire(hex) => self.fire_order(&units, *hex, events),
+            Action::Fire(hex) => self.fire_order(&units, *hex, None, events),
+            Action::FireSide(hex, side) => self.fire_order(&units, *hex, Some(*side), events),
             Action::Move(path) => {
                 if path.len() > MAX_PATH {
                     return Err(Refusal::NoPoints {
@@ -730,7 +731,9 @@ impl BrothersAtWar {
                 back: Vec::new(),
             });
         }
-        self.now.units[u.index()].finished = true;
+        // B144: a card may keep the deployer ready.
+        let ready = self.card_deployer_ready(sk, u, events);
+        self.now.units[u.index()].finished = !ready;
         // 9.16: a skirmisher where the unit ends its activation disbands.
         for other in self.units_at(hex) {
             if other != u && self.kind_of(other) == UnitKind::Skirmisher {
@@ -745,7 +748,7 @@ impl BrothersAtWar {
         s.out_of_command = false;
         events.push(Event::Ended {
             units: vec![self.unit_name(u)],
-            finished: true,
+            finished: !ready,
         });
         events.push(Event::Deployed {
             skirmisher: self.unit_name(sk),

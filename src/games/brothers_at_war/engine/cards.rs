@@ -91,6 +91,10 @@ pub enum Kind {
     /// `reroll-any-die`: a roll is rolled again (`after-roll`, B130,
     /// B140).
     RerollAny,
+    /// `skirmisher-does-not-disband`: a skirmisher stays next to the
+    /// enemy, fires with a higher cap, or is deployed without finishing
+    /// its deployer (`skirmisher`, B144).
+    SkirmisherStays,
     /// A kind of the enemy's moments not carried out yet (B124).
     Reaction,
 }
@@ -124,6 +128,7 @@ impl Kind {
             "fire-then-assault" => Kind::FireThenAssault,
             "reroll-assault-dice" => Kind::RerollAssault,
             "reroll-any-die" => Kind::RerollAny,
+            "skirmisher-does-not-disband" => Kind::SkirmisherStays,
             _ => Kind::Reaction,
         }
     }
@@ -159,6 +164,7 @@ impl Kind {
             | Kind::PointBlankAny
             | Kind::RerollAssault
             | Kind::RerollAny
+            | Kind::SkirmisherStays
             | Kind::ReshuffleOnDraw
             | Kind::NoEffect
             | Kind::Reaction => "by a line of yours",
@@ -181,6 +187,7 @@ impl Kind {
                 | Kind::PointBlankAny
                 | Kind::RerollAssault
                 | Kind::RerollAny
+                | Kind::SkirmisherStays
         )
     }
 }

@@ -14,6 +14,7 @@ use crate::games::brothers_at_war::core::combat::{
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::formation::Formation;
 use crate::games::brothers_at_war::core::ids::UnitId;
+use crate::games::brothers_at_war::core::line::LineSide;
 use crate::games::brothers_at_war::core::order::MAX_DICE;
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, CardEffect, Place};
 use crate::games::brothers_at_war::core::Hex;
@@ -264,7 +265,20 @@ impl BrothersAtWar {
         targets: &[UnitId],
         kind: FireType,
     ) -> Result<FireAttack, Refusal> {
-        match self.declare_fire_traced(firers, hex, targets, kind, true) {
+        self.declare_fire_along(firers, hex, targets, kind, None)
+    }
+
+    /// [`BrothersAtWar::declare_fire`] along the side of the line the
+    /// firer named, if he named one (6.32, B24).
+    pub fn declare_fire_along(
+        &self,
+        firers: &[UnitId],
+        hex: Hex,
+        targets: &[UnitId],
+        kind: FireType,
+        side: Option<LineSide>,
+    ) -> Result<FireAttack, Refusal> {
+        match self.declare_fire_traced(firers, hex, targets, kind, true, side) {
             // B29: the attack goes to the shielding skirmisher instead, its
             // line traced without zones; if it may not be fired on either,
             // neither may the unit it covers.
@@ -275,7 +289,7 @@ impl BrothersAtWar {
                     .into_iter()
                     .filter(|&u| self.side_of(u) == enemy)
                     .collect();
-                self.declare_fire_traced(firers, skirmisher, &covering, kind, false)
+                self.declare_fire_traced(firers, skirmisher, &covering, kind, false, None)
                     .map_err(|_| FireRefusal::Shielded { what, skirmisher }.into())
             }
             other => other,
@@ -291,6 +305,7 @@ impl BrothersAtWar {
         targets: &[UnitId],
         kind: FireType,
         zones: bool,
+        named: Option<LineSide>,
     ) -> Result<FireAttack, Refusal> {
         let enemy = self.side_of(firers[0]).other();
         if targets.is_empty() || targets.iter().any(|&t| self.side_of(t) != enemy) {
@@ -340,6 +355,7 @@ impl BrothersAtWar {
         let mut range = 0;
         let mut chosen = None;
         let mut segments: Vec<(u8, u8)> = Vec::new();
+        let mut bonus = 0u8;
         for &u in firers {
             match self.kind_of(u) {
                 // B116, 9.2: remnants fire only in reaction.
@@ -368,7 +384,35 @@ impl BrothersAtWar {
                     }
                 };
                 let sides = sight::check(map, self, &firer, &target);
-                match side_for_fire(map, self, saves, &firer, &target, &sides, mode) {
+                let pick = match named {
+                    None => side_for_fire(map, self, saves, &firer, &target, &sides, mode),
+                    // B24: the side named, if it is open.
+                    Some(named) => sides.get(named).outcome.as_ref().ok().map(|_| {
+                        let pass = fire_math::pass_through(map, self, &firer, &target, named, mode);
+                        (named, pass)
+                    }),
+                };
+                if let (Some(named), None) = (named, &pick) {
+                    let why = sides.get(named).outcome.clone().err();
+                    // 6.32: a line along hexsides is judged by the side
+                    // named; the refusal cites the rule of the sides.
+                    if sides.split() {
+                        first_error.get_or_insert(Refusal::from(FireRefusal::NoSight {
+                            what: format!(
+                                "the {} side of the line: {}",
+                                if named == LineSide::Left {
+                                    "left"
+                                } else {
+                                    "right"
+                                },
+                                why.map_or("blocked".to_string(), |b| b.to_string())
+                            ),
+                            rule: "6.32",
+                        }));
+                        continue;
+                    }
+                }
+                match pick {
                     Some((side, pass)) => {
                         found = Some((firer, d, r, sides, side, pass));
                         break;
@@ -401,6 +445,7 @@ impl BrothersAtWar {
             } else {
                 Default::default()
             };
+            bonus = bonus.max(pass.firepower_bonus);
             let own = fire_math::firepower(self.firepower(u), r, pass);
             dice = dice.saturating_add(own);
             segments.push((own, ToHit::modified(r.to_hit_penalty, 0).face()));
@@ -464,6 +509,7 @@ impl BrothersAtWar {
             path: Vec::new(),
             segments: bounded(&segments),
             risky: None,
+            pass_through: bonus,
         })
     }
 
@@ -514,6 +560,7 @@ impl BrothersAtWar {
         &mut self,
         units: &[UnitId],
         hex: Hex,
+        side: Option<LineSide>,
         events: &mut Vec<Event>,
     ) -> Result<(), Refusal> {
         if units.iter().all(|&u| self.unit(u).place == Place::OffBoard) {
@@ -612,7 +659,7 @@ impl BrothersAtWar {
         } else {
             FireType::Standing
         };
-        let mut attack = self.declare_fire(&firers, hex, &targets, kind)?;
+        let mut attack = self.declare_fire_along(&firers, hex, &targets, kind, side)?;
         let shielded = (attack.target != hex).then_some(attack.target);
         if let Some((u, card)) = self.card_fire(&firers) {
             // B125: the card's dice come last in the roll (B1), at the
@@ -770,7 +817,13 @@ impl BrothersAtWar {
 
     /// Keeps a declared attack: the firers are Finished (6.11, 6.12) and
     /// the dice wait for the chance seam.
-    pub fn open_fire(&mut self, attack: FireAttack, events: &mut Vec<Event>) {
+    pub fn open_fire(&mut self, mut attack: FireAttack, events: &mut Vec<Event>) {
+        // B144: a skirmisher's card may raise its cap as it fires.
+        if let [sk] = attack.firers[..] {
+            if self.kind_of(sk) == UnitKind::Skirmisher {
+                attack.cap = self.card_skirmisher_cap(sk, attack.cap, events);
+            }
+        }
         for &u in &attack.firers {
             // B72: point blank fire leaves a Disrupted unit as it was.
             if attack.kind != FireType::PointBlank || !self.unit(u).disrupted {
@@ -806,6 +859,7 @@ impl BrothersAtWar {
             dice: attack.dice,
             to_hit: attack.to_hit,
             cap: attack.cap,
+            pass_through: attack.pass_through,
         }));
         if attack.dice == 0 {
             return;

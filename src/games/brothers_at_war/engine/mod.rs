@@ -6,6 +6,7 @@ pub mod activation;
 pub mod apply;
 pub mod assault;
 pub mod card_attacks;
+pub mod card_skirmishers;
 pub mod cards;
 pub mod cleanup;
 pub mod display;

@@ -381,7 +381,10 @@ impl BrothersAtWar {
             })
             .collect();
         for e in near {
-            self.disband(e, events);
+            // 11.3 on 9-10, B144: a card may keep it in place this once.
+            if !self.card_keeps_skirmisher(e, events) {
+                self.disband(e, events);
+            }
         }
     }
 

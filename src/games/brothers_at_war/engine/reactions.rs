@@ -152,7 +152,11 @@ impl BrothersAtWar {
             attack.opfire_after = true;
             let mut fire = Vec::new();
             self.open_fire(attack, &mut fire);
-            self.now.units[sk.index()].finished = false;
+            // Back on the display it is ready; kept in place by a card
+            // (B144) it keeps the marker its fire gave it.
+            if self.hex_of(sk).is_none() {
+                self.now.units[sk.index()].finished = false;
+            }
             let name = self.unit_name(sk);
             let i = events
                 .iter()

@@ -124,7 +124,9 @@ fn unit_line(game: &BrothersAtWar, units: &[String], orders: &[&Order]) -> Strin
                     moves.push(format!("{to}{} costs {paid}", ground(game, to)));
                 }
             }
-            Action::Fire(h) => others.push(format!("FIRE {h} ({})", fire_words(game, units, *h))),
+            Action::Fire(h) | Action::FireSide(h, _) => {
+                others.push(format!("FIRE {h} ({})", fire_words(game, units, *h)))
+            }
             Action::Form => others.push(format!("FORM ({paid} MP)")),
             // Holding fire ends the activation, so its cost (5.25) is
             // not seen on the copy: it needs 3 MP left to be listed.

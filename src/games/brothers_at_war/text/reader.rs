@@ -40,12 +40,13 @@ enum Tok {
     Brigade(BrigadeId),
     Hex(Hex),
     Number(u16),
-    /// `STAY`, `NEW`, `MOUNTED`, `RESERVE`, `ALWAYS`, `NEVER`, `ASK`.
+    /// `STAY`, `NEW`, `MOUNTED`, `RESERVE`, `ALWAYS`, `NEVER`, `ASK`,
+    /// and a line's side, `LEFT` or `RIGHT` (B24).
     Key(&'static str),
 }
 
 const KEYS: &[&str] = &[
-    "STAY", "NEW", "MOUNTED", "RESERVE", "ALWAYS", "NEVER", "ASK",
+    "STAY", "NEW", "MOUNTED", "RESERVE", "ALWAYS", "NEVER", "ASK", "LEFT", "RIGHT",
 ];
 
 fn unreadable(line: &str, problem: impl Into<String>) -> Rejection {
@@ -360,7 +361,14 @@ pub fn canonical(game: &BrothersAtWar, line: &str) -> Result<String, Rejection> 
                     ))
                 }
             };
-            format!("{} FIRE {target}", actors(&own)?)
+            // B24: the side of a line along hexsides, if named.
+            let side = match (has("LEFT"), has("RIGHT")) {
+                (true, false) => " SIDE LEFT",
+                (false, true) => " SIDE RIGHT",
+                (false, false) => "",
+                (true, true) => return Err(unreadable(line, "name one side: LEFT or RIGHT")),
+            };
+            format!("{} FIRE {target}{side}", actors(&own)?)
         }
         "DEPLOY" => {
             one("DEPLOY")?;

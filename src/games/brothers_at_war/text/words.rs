@@ -115,6 +115,9 @@ pub const FILLERS: &[&str] = &[
     "FROM",
     "HEX",
     "HEXES",
+    // `FIRE 0712 SIDE LEFT` (6.32, B24): the side itself is a key.
+    "SIDE",
+    "ALONG",
     "UNIT",
     "UNITS",
     "WITH",
@@ -214,7 +217,7 @@ pub fn order_word(word: &str) -> OrderWord {
     let letter = up.len() == 1 && up.bytes().all(|b| b.is_ascii_alphabetic());
     if letter
         || FILLERS.contains(&up.as_str())
-        || matches!(up.as_str(), "STAY" | "MOUNTED" | "RESERVE")
+        || matches!(up.as_str(), "STAY" | "MOUNTED" | "RESERVE" | "LEFT" | "RIGHT")
         // Part of a regiment's name (`the 10th Millbrook Infantry`), or of
         // a date.
         || ordinal(&up)
