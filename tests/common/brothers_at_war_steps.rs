@@ -231,10 +231,19 @@ pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
         Action::Recover => {
             out.push(Op::Draw(None));
         }
+        // B43: the owner keeps his units Disrupted by `RALLYFAIL ... STAY` (B5).
         Action::RallyCheck if step.choice.as_deref() == Some("keep_disrupted") => {
-            return pending(
-                "engine: no RALLYFAIL STAY instruction yet (3.211, B43: it always finishes)",
-            )
+            let brigade = step
+                .units
+                .first()
+                .and_then(|id| case.units.iter().find(|u| &u.id == id))
+                .and_then(|u| u.brigade.clone())
+                .ok_or("harness: a rally check names no unit of a brigade")?;
+            out.extend([
+                Op::Order(format!("RALLYFAIL {brigade} STAY")),
+                Op::Draw(None),
+                Op::Check(CheckKind::Rally),
+            ]);
         }
         Action::RallyCheck => out.extend([Op::Draw(None), Op::Check(CheckKind::Rally)]),
         Action::CommandCheck => out.extend([Op::Draw(None), Op::Check(CheckKind::Command)]),

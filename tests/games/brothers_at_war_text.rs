@@ -392,6 +392,8 @@ fn orders_written_as_players_write_them_read_as_the_canonical_ones() {
         ("opfire ward never.", "OPFIRE ward NEVER"),
         ("cards usa auto.", "CARDS USA AUTO"),
         ("3. CARDS ward AUTO", "CARDS ward AUTO"),
+        ("rallyfail ward stay", "RALLYFAIL ward STAY"),
+        ("RALLYFAIL USA finish.", "RALLYFAIL USA FINISH"),
     ] {
         let order = g
             .read_order(written)

@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use super::hex::Hex;
 use super::ids::UnitId;
 pub use super::instructions::{
-    parse_setting, CardsRule, Instructions, LossesRule, PathsRule, ReservesRule, RetreatRule,
-    Scope, Setting, MAX_INSTRUCTIONS, SETTING_WORDS,
+    parse_setting, CardsRule, Instructions, LossesRule, PathsRule, RallyFailRule, ReservesRule,
+    RetreatRule, Scope, Setting, MAX_INSTRUCTIONS, SETTING_WORDS,
 };
 use crate::games::brothers_at_war::scenario::model::Side;
 

@@ -64,6 +64,15 @@ pub enum CardsRule {
     Auto,
 }
 
+/// What a unit that fails its rally check keeps (3.211, B43).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RallyFailRule {
+    /// The marker turns to its Finished side: Undisrupted, but Finished.
+    Finish,
+    /// The unit stays Disrupted.
+    Stay,
+}
+
 /// One standing instruction (B5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Setting {
@@ -83,6 +92,8 @@ pub enum Setting {
     Paths(PathsRule),
     /// Cards played in the enemy's moments (B137).
     Cards(CardsRule),
+    /// A failed rally (3.211, B43).
+    RallyFail(RallyFailRule),
 }
 
 impl Setting {
@@ -97,6 +108,7 @@ impl Setting {
             Setting::Losses(_) => "LOSSES",
             Setting::Paths(_) => "PATHS",
             Setting::Cards(_) => "CARDS",
+            Setting::RallyFail(_) => "RALLYFAIL",
         }
     }
 
@@ -110,11 +122,12 @@ impl Setting {
             Setting::Losses(_) => 5,
             Setting::Paths(_) => 6,
             Setting::Cards(_) => 7,
+            Setting::RallyFail(_) => 8,
         }
     }
 
     /// The value while a player has set none (B5's table).
-    pub const DEFAULTS: [Setting; 8] = [
+    pub const DEFAULTS: [Setting; 9] = [
         Setting::OpFire(OpFireRule::Always),
         Setting::PointBlank(OpFireRule::Always),
         Setting::Retreat(RetreatRule::IfKilled, false),
@@ -123,6 +136,7 @@ impl Setting {
         Setting::Losses(LossesRule::Weakest),
         Setting::Paths(PathsRule::Auto),
         Setting::Cards(CardsRule::Never),
+        Setting::RallyFail(RallyFailRule::Finish),
     ];
 }
 
@@ -210,6 +224,10 @@ impl fmt::Display for Setting {
                 PathsRule::Auto => "AUTO",
                 PathsRule::Ask => "ASK",
             }),
+            Setting::RallyFail(r) => f.write_str(match r {
+                RallyFailRule::Finish => "FINISH",
+                RallyFailRule::Stay => "STAY",
+            }),
             Setting::Cards(r) => f.write_str(match r {
                 CardsRule::Never => "NEVER",
                 CardsRule::Auto => "AUTO",
@@ -219,7 +237,7 @@ impl fmt::Display for Setting {
 }
 
 /// The words that start a standing instruction (B5).
-pub const SETTING_WORDS: [&str; 8] = [
+pub const SETTING_WORDS: [&str; 9] = [
     "OPFIRE",
     "POINTBLANK",
     "RETREAT",
@@ -228,6 +246,7 @@ pub const SETTING_WORDS: [&str; 8] = [
     "LOSSES",
     "PATHS",
     "CARDS",
+    "RALLYFAIL",
 ];
 
 /// Reads a setting's values after its word (upper case), or `None`.
@@ -275,6 +294,11 @@ pub fn parse_setting(word: &str, values: &[&str]) -> Option<Setting> {
         "PATHS" if single => Setting::Paths(match first {
             "AUTO" => PathsRule::Auto,
             "ASK" => PathsRule::Ask,
+            _ => return None,
+        }),
+        "RALLYFAIL" if single => Setting::RallyFail(match first {
+            "FINISH" => RallyFailRule::Finish,
+            "STAY" => RallyFailRule::Stay,
             _ => return None,
         }),
         "CARDS" if single => Setting::Cards(match first {
@@ -331,6 +355,7 @@ mod tests {
             Setting::Evade(OpFireRule::Always, true),
             Setting::Losses(LossesRule::Strongest),
             Setting::Cards(CardsRule::Auto),
+            Setting::RallyFail(RallyFailRule::Stay),
         ]) {
             let text = s.to_string();
             let words: Vec<&str> = text.split(' ').collect();
@@ -338,5 +363,6 @@ mod tests {
         }
         assert_eq!(parse_setting("OPFIRE", &["LONG"]), None);
         assert_eq!(parse_setting("RESERVES", &["SPEND", "LONG"]), None);
+        assert_eq!(parse_setting("RALLYFAIL", &["ASK"]), None, "not wired");
     }
 }

@@ -9,6 +9,7 @@ use super::ground::within_command;
 use super::near::far_from;
 use crate::games::brothers_at_war::core::event::{Event, Fate};
 use crate::games::brothers_at_war::core::ids::{BrigadeId, UnitId};
+use crate::games::brothers_at_war::core::instructions::{RallyFailRule, Setting};
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Check, CheckKind, Place};
 use crate::games::brothers_at_war::core::Hex;
 use crate::games::brothers_at_war::scenario::model::UnitKind;
@@ -181,10 +182,18 @@ impl BrothersAtWar {
             CheckKind::Rally => {
                 let success = total >= SUCCESS;
                 for &u in &check.units {
-                    // B43 under its default (FINISH): a failed rally turns
-                    // the marker to its Finished side.
-                    self.now.units[u.index()].disrupted = false;
-                    self.now.units[u.index()].finished |= !success;
+                    // B43: a failed rally turns the marker to its Finished
+                    // side (`RALLYFAIL FINISH`, the default) or leaves the
+                    // unit Disrupted (`RALLYFAIL STAY`).
+                    let stay = self.now.instructions.get(
+                        self.side_of(u),
+                        self.brigade_of(u),
+                        Setting::RallyFail(RallyFailRule::Finish),
+                    ) == Setting::RallyFail(RallyFailRule::Stay);
+                    if success || !stay {
+                        self.now.units[u.index()].disrupted = false;
+                        self.now.units[u.index()].finished |= !success;
+                    }
                 }
                 events.push(Event::Checked {
                     kind: check.kind,

@@ -92,6 +92,7 @@ pub const SETTING_VALUES: &[&str] = &[
     "KEEPLAST",
     "WEAKEST",
     "STRONGEST",
+    "FINISH",
     "USA",
     "CSA",
 ];
