@@ -40,6 +40,59 @@ pub struct Extras {
     pub board: Option<Option<Seat>>,
     /// Print the pending choices worded for the player to act.
     pub choices: bool,
+    /// Make the draws of chance a game waits for (dice, cards, the cup)
+    /// from this seed: the same seed makes the same draws. `None`: the
+    /// tool only says what the game waits for.
+    pub seed: Option<u64>,
+}
+
+/// The tool's own draws of chance: SplitMix64, enough for a line tool whose
+/// runs must repeat (the service draws fairly, docs/dice.md).
+struct Draws(u64);
+
+impl Draws {
+    fn below(&mut self, n: u32) -> u32 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (z % u64::from(n.max(1))) as u32
+    }
+}
+
+/// Writes the draws of chance the game waits for: made from `draws` when
+/// the tool has a seed, else only named. Returns the events they made.
+fn write_chance(
+    out: &mut impl Write,
+    game: &mut dyn AnyGame,
+    draws: &mut Option<Draws>,
+) -> io::Result<Vec<Happened>> {
+    let Some(chance) = game.chance() else {
+        return Ok(Vec::new());
+    };
+    let Some(draws) = draws.as_mut() else {
+        writeln!(
+            out,
+            "chance waiting: {} ({} outcomes); run with --seed N to draw it",
+            chance.what, chance.outcomes
+        )?;
+        return Ok(Vec::new());
+    };
+    let mut events = Vec::new();
+    match crate::games::chance::draw_pending(game, &mut |c| draws.below(c.outcomes)) {
+        Ok(drawn) => {
+            for d in drawn {
+                writeln!(out, "chance {}: {}", d.what, d.order)?;
+                for e in &d.events {
+                    writeln!(out, "event {}", e.text)?;
+                }
+                events.extend(d.events);
+            }
+        }
+        Err(r) => writeln!(out, "chance refused: {}", r.problem)?,
+    }
+    Ok(events)
 }
 
 /// Writes the position, the pending decision and the sorted legal orders.
@@ -145,8 +198,18 @@ pub fn run_with(
     out: &mut impl Write,
     extras: Extras,
 ) -> io::Result<()> {
+    let mut draws = extras.seed.map(Draws);
     write_state(out, game)?;
     write_extras(out, game, extras, &[])?;
+    if game.chance().is_some() {
+        // The opening waits for chance (a deal, the cup): drawn, or named.
+        writeln!(out)?;
+        let drawn = write_chance(out, game, &mut draws)?;
+        if !drawn.is_empty() {
+            write_state(out, game)?;
+            write_extras(out, game, extras, &drawn)?;
+        }
+    }
     // A person types an order and waits: each answer goes out at once.
     out.flush()?;
     // Lines held for the second half of a double turn, per seat.
@@ -179,6 +242,7 @@ pub fn run_with(
             last.extend(released.taken.iter().flat_map(|t| t.events.iter().cloned()));
             held[waiting.index()] = released.held;
         }
+        last.extend(write_chance(out, game, &mut draws)?);
         write_state(out, game)?;
         write_extras(out, game, extras, &last)?;
         out.flush()?;

@@ -70,6 +70,11 @@ enum Command {
         /// scenario id, or a scenario file to load (docs/brothers-at-war-scenarios.md).
         #[arg(long, conflicts_with = "position")]
         scenario: Option<String>,
+        /// Draw the dice, cards and cup markers a game waits for from this
+        /// seed (the same seed, the same draws); without it the tool says
+        /// what the game waits for and draws nothing.
+        #[arg(long)]
+        seed: Option<u64>,
     },
     /// Replay a game record, re-validating every order: print the final
     /// board and the result, or the first illegal order with its line.
@@ -188,6 +193,7 @@ struct EngineArgs {
     position: Option<String>,
     board: Option<String>,
     choices: bool,
+    seed: Option<u64>,
 }
 
 /// The game `orderly engine` plays: `--game`, else the name heading the
@@ -284,6 +290,7 @@ fn engine(hosted: &Hosted, args: EngineArgs) -> anyhow::Result<()> {
     let extras = orderly::engine_tool::Extras {
         board,
         choices: args.choices,
+        seed: args.seed,
     };
     orderly::engine_tool::run_with(game.as_mut(), stdin.lock(), &mut out, extras)?;
     Ok(())
@@ -440,6 +447,7 @@ fn main() -> anyhow::Result<()> {
             board,
             choices,
             scenario,
+            seed,
         } => {
             let name = engine_game(game, position.as_deref());
             let args = EngineArgs {
@@ -448,6 +456,7 @@ fn main() -> anyhow::Result<()> {
                 position,
                 board,
                 choices,
+                seed,
             };
             // --game is checked by clap, and a position's head only taken
             // when it names a hosted game: `name` always dispatches.

@@ -379,3 +379,34 @@ fn brothers_at_war_plays_a_scenario_file_or_a_registered_id() {
         "the error lists the battles: {err}"
     );
 }
+
+#[test]
+fn the_tool_draws_chance_from_its_seed_and_names_it_without_one() {
+    let args = ["--game", "brothersatwar", "--scenario", "tanners-ford"];
+    // Without a seed the opening's deal waits, named, and nothing is legal.
+    let out = engine(&args, "");
+    assert!(
+        out.contains("chance waiting: a battle card"),
+        "the deal is named: {out}"
+    );
+    assert!(out.contains("legal 0"), "{out}");
+    // With one, the deal and the cup are drawn and a player decides.
+    let seeded = [&args[..], &["--seed", "7"]].concat();
+    let out = engine(&seeded, "");
+    assert_eq!(
+        out.matches("chance a battle card: CARD").count(),
+        6,
+        "{out}"
+    );
+    assert!(out.contains("chance a marker from the cup: DRAW"), "{out}");
+    let last = out.rsplit("\n\n").next().unwrap_or_default();
+    assert!(
+        last.contains("pending Union") || last.contains("pending Confederacy"),
+        "{last}"
+    );
+    assert!(!last.contains("legal 0\n"), "{last}");
+    // The same seed draws the same; the draws follow the orders too.
+    assert_eq!(engine(&seeded, ""), out);
+    let again = engine(&seeded, "END UNITS\n");
+    assert_eq!(again, engine(&seeded, "END UNITS\n"));
+}
