@@ -110,6 +110,8 @@ pub struct Hosted {
     pub notice: Option<&'static str>,
     /// [`GameText::ORDERS`]: a few orders as players write them.
     pub orders: &'static str,
+    /// [`GameText::COMMANDS`]: the game's own commands, for HELP.
+    pub commands: &'static str,
     /// [`GameText::WHO_FIRST`]: who acts first, when no seat simply does.
     pub who_first: Option<&'static str>,
     /// [`GameText::FIRST`]: the seat that always moves first, if fixed.
@@ -151,6 +153,7 @@ impl Hosted {
             mail_turn: G::MAIL_TURN,
             notice: G::NOTICE,
             orders: G::ORDERS,
+            commands: G::COMMANDS,
             who_first: G::WHO_FIRST,
             first: G::FIRST,
             scenarios: G::scenarios,
@@ -340,5 +343,21 @@ mod tests {
         // A new battle waits for the deal, a draw of chance: no order yet.
         assert_eq!(with_game("brothersatwar", FirstLegal), Some(None));
         assert_eq!(with_game("go", FirstLegal), None);
+    }
+
+    #[test]
+    fn a_games_own_commands_are_lines_of_helps_table() {
+        use crate::games::text::MAIL_WIDTH;
+        for h in HOSTED.iter() {
+            for line in h.commands.lines() {
+                assert!(line.len() <= MAIL_WIDTH, "{}: {line:?}", h.name);
+                // A command from column 3, what it does from column 28.
+                let indent = line.len() - line.trim_start().len();
+                assert!(indent == 2 || indent == 27, "{}: {line:?}", h.name);
+            }
+            assert!(h.commands.is_empty() || h.commands.ends_with('\n'));
+        }
+        assert!(find("squares").is_some_and(|h| h.commands.contains("IF STAND OPTION 2")));
+        assert!(find("civilwar1863").is_some_and(|h| h.commands.contains("MORE")));
     }
 }

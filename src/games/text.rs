@@ -171,6 +171,12 @@ pub trait GameText: Game {
     /// line of examples, empty for none.
     const ORDERS: &'static str = "";
 
+    /// The game's own commands, beyond those every game takes, for HELP:
+    /// lines of HELP's table (the command from column 3, what it does from
+    /// column 28, each line at most [`MAIL_WIDTH`] columns), empty for
+    /// none. A player of other games never reads them.
+    const COMMANDS: &'static str = "";
+
     /// A statement every invitation to the game makes, word for word
     /// (Civil War 1863: its board is a reconstruction). `None` (the
     /// default): nothing to state.

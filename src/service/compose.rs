@@ -1,6 +1,14 @@
 //! The mails one mail makes orderly send to the seats besides the reply:
 //! the update to both seats after the game changed, a notice to the other
 //! seat, each threaded on the seat's previous mail.
+//!
+//! One incoming mail makes at most one mail to each seat of a game: what
+//! its lines change is owed ([`Work::broadcast`]) and what they tell a
+//! seat is kept ([`Work::notify`]) until every line is answered; then
+//! [`Work::send_updates`] sends each seat one update telling everything
+//! that happened, headed by its notices, and the notices no update carries
+//! in one mail a seat. The writer's own update goes into the reply, where
+//! the first change was made.
 
 use super::identity::reply_address;
 use super::subject::game_subject;
@@ -11,16 +19,107 @@ use crate::games::{AnyGame, Happened, Seat};
 use crate::mail::outgoing::{message_id, AutoKind, OutgoingMail};
 use crate::store::{GameRow, GameStatus, SeatRow};
 
+/// An update this mail owes the seats of a game: everything that happened
+/// in it, told once, when the mail is answered.
+#[derive(Debug)]
+pub(super) struct Owed {
+    game: i64,
+    /// The seat whose lines made the changes.
+    actor: Option<Seat>,
+    /// What happened, in the order it happened, over all the mail's lines.
+    happened: Vec<Happened>,
+    /// The writer's copy: its place among the reply's parts.
+    slot: Option<usize>,
+}
+
+/// Words for one seat of a game that this mail made (a notice, the
+/// opponent's message): at the head of the seat's update, or in one mail
+/// with the seat's other words when there is no update.
+#[derive(Debug)]
+pub(super) struct Notice {
+    game: i64,
+    seat: Seat,
+    text: String,
+    /// The subject of the notice alone.
+    subject: String,
+    /// What kind of mail it is alone (the seed of its Message-ID).
+    kind: &'static str,
+}
+
 impl Work<'_> {
-    /// The update mail to both seats after something changed the game;
-    /// the actor's copy goes into the reply.
+    /// Owes the seats of `game` an update for `happened`, made by `actor`'s
+    /// lines: sent once the mail is answered ([`Work::send_updates`]), with
+    /// whatever else the mail's lines make happen in the game. The
+    /// writer's copy takes its place in the reply now.
     pub(super) fn broadcast(
         &mut self,
         game: &GameRow,
-        state: &dyn AnyGame,
         happened: &[Happened],
         actor: Option<Seat>,
     ) -> Result<()> {
+        if let Some(owed) = self
+            .owed
+            .iter_mut()
+            .find(|o| o.game == game.id && o.actor == actor)
+        {
+            owed.happened.extend_from_slice(happened);
+            return Ok(());
+        }
+        let mine = actor.is_some()
+            && self
+                .tx
+                .seats(game.id)?
+                .iter()
+                .any(|s| Some(s.seat) == actor && s.address == self.sender);
+        let slot = mine.then(|| {
+            // The update this mail makes carries the board.
+            self.board_shown.insert(game.id);
+            self.parts.push(String::new());
+            self.parts.len() - 1
+        });
+        self.owed.push(Owed {
+            game: game.id,
+            actor,
+            happened: happened.to_vec(),
+            slot,
+        });
+        Ok(())
+    }
+
+    /// Sends what the mail owes: one update to each seat of each game it
+    /// changed (the writer's in the reply), headed by the seat's notices,
+    /// then the notices no update carried, one mail a seat and game.
+    pub(super) fn send_updates(&mut self) -> Result<()> {
+        for owed in std::mem::take(&mut self.owed) {
+            let game = self.reload(owed.game)?;
+            let state = self.state(&game)?;
+            self.send_update(&game, state.as_ref(), &owed)?;
+        }
+        let mut notices = std::mem::take(&mut self.notices);
+        while let Some(first) = notices.first() {
+            let (game, seat) = (first.game, first.seat);
+            let (these, rest): (Vec<Notice>, Vec<Notice>) = notices
+                .into_iter()
+                .partition(|n| n.game == game && n.seat == seat);
+            notices = rest;
+            let row = self.reload(game)?;
+            let Some(seat) = self.tx.seats(game)?.into_iter().find(|s| s.seat == seat) else {
+                continue;
+            };
+            let body = these
+                .iter()
+                .map(|n| n.text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n");
+            let (subject, kind) = (these[0].subject.clone(), these[0].kind);
+            self.send_to(&row, &seat, subject, body, AutoKind::Generated, kind)?;
+        }
+        Ok(())
+    }
+
+    /// The update of `owed` to each seat of `game`: the actor's copy into
+    /// the reply, the others' by mail.
+    fn send_update(&mut self, game: &GameRow, state: &dyn AnyGame, owed: &Owed) -> Result<()> {
         // The mail that ends a game carries its whole record.
         let record = if game.status == GameStatus::Finished {
             Some(self.record(game)?.to_string())
@@ -29,30 +128,30 @@ impl Work<'_> {
         };
         // A game with chance reveals its seed in its last mails.
         let revealed = self.revealed_seed(game)?;
-        // Messages written in this mail go with the update, first.
-        let (press, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.press)
-            .into_iter()
-            .partition(|(g, _, _)| *g == game.id);
-        self.press = rest;
-        let press: String = press
-            .iter()
-            .map(|(_, _, words)| format!("{}\n", texts::wrap(words).trim_end()))
-            .collect();
         for seat in self.tx.seats(game.id)? {
-            let mine = Some(seat.seat) == actor && seat.address == self.sender;
+            let mine = Some(seat.seat) == owed.actor && seat.address == self.sender;
             let told: &[String] = if mine { &self.echoed } else { &[] };
             let mut text = update_text_keyed(
                 self.tx,
                 game,
                 state,
                 seat.seat,
-                happened,
+                &owed.happened,
                 BoardWanted::usual(game),
                 told,
             )
             .unwrap_or_default();
-            if !mine && !press.is_empty() {
-                text = format!("{press}\n{text}");
+            // Notices and messages of this mail go with the update, first.
+            let (notices, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.notices)
+                .into_iter()
+                .partition(|n| n.game == game.id && n.seat == seat.seat);
+            self.notices = rest;
+            let heads: String = notices
+                .iter()
+                .map(|n| format!("{}\n", n.text.trim_end()))
+                .collect();
+            if !heads.is_empty() {
+                text = format!("{heads}\n{text}");
             }
             if let Some(record) = &record {
                 text.push('\n');
@@ -64,24 +163,23 @@ impl Work<'_> {
                 text.push_str("\n\n");
                 text.push_str(record);
             }
-            if mine {
-                self.board_shown.insert(game.id);
-                self.parts.push(text);
-            } else {
-                self.send_to(
+            match owed.slot {
+                Some(slot) if mine => self.parts[slot] = text,
+                _ => self.send_to(
                     game,
                     &seat,
                     game_subject(game, Some(seat.seat)),
                     text,
                     AutoKind::Generated,
                     "update",
-                )?;
+                )?,
             }
         }
         Ok(())
     }
 
-    /// A notice to the seats of `game` other than `from`.
+    /// A notice to the seats of `game` other than `from` (see
+    /// [`Work::notify`]).
     pub(super) fn notify_other(&mut self, game: &GameRow, from: Seat, text: String) -> Result<()> {
         for seat in self
             .tx
@@ -89,16 +187,29 @@ impl Work<'_> {
             .into_iter()
             .filter(|s| s.seat != from)
         {
-            self.send_to(
-                game,
-                &seat,
-                game_subject(game, Some(seat.seat)),
-                texts::wrap(&text),
-                AutoKind::Generated,
-                "notice",
-            )?;
+            self.notify(game, seat.seat, &text, None, "notice");
         }
         Ok(())
+    }
+
+    /// Words for `seat` of `game`: they head the seat's update if this mail
+    /// makes one, else they go alone (with the seat's other words of this
+    /// mail), under `subject` (by default the game's).
+    pub(super) fn notify(
+        &mut self,
+        game: &GameRow,
+        seat: Seat,
+        text: &str,
+        subject: Option<String>,
+        kind: &'static str,
+    ) {
+        self.notices.push(Notice {
+            game: game.id,
+            seat,
+            text: texts::wrap(text),
+            subject: subject.unwrap_or_else(|| game_subject(game, Some(seat))),
+            kind,
+        });
     }
 
     /// Queues a mail to a seat, threaded on the seat's previous mail.

@@ -21,7 +21,8 @@ impl Work<'_> {
             .filter(|l| !l.is_empty())
             .collect();
         if let Some(key) = self.moderator_key() {
-            return self.moderator_mail(&key, &lines);
+            self.moderator_mail(&key, &lines)?;
+            return self.send_updates();
         }
         if lines.is_empty() {
             self.item(
@@ -131,7 +132,7 @@ impl Work<'_> {
                 {
                     self.item(line, Answer::Done(texts::say("mail.answered_once", ())));
                 }
-                Command::Help => self.help(line),
+                Command::Help => self.help(line)?,
                 Command::HelpRules(game) => {
                     self.help_rules(line, game.as_deref(), claim.as_ref())?
                 }
@@ -204,7 +205,8 @@ impl Work<'_> {
             self.parts
                 .push(texts::wrap(&texts::say("mail.no_command", ())));
         }
-        self.send_press()
+        // One mail to each seat for all the mail's lines.
+        self.send_updates()
     }
 
     /// The lines that are an order's verb alone, exclaimed (`Charge!`), in

@@ -11,7 +11,6 @@ use super::work::Work;
 use super::Result;
 use crate::games::submission::submit;
 use crate::games::{AnyGame, Happened, Seat};
-use crate::mail::outgoing::AutoKind;
 use crate::store::{EntryKind, GameRow, SeatRow};
 
 impl Work<'_> {
@@ -140,17 +139,11 @@ impl Work<'_> {
                             problem => sentence(&refused.problem),
                         },
                     );
-                    self.send_to(
-                        game,
-                        &seat,
-                        texts::say(
-                            "in_advance.not_played_subject",
-                            minijinja::context! { game => game.id },
-                        ),
-                        texts::wrap(&text),
-                        AutoKind::Generated,
-                        "answer-refused",
-                    )?;
+                    let subject = texts::say(
+                        "in_advance.not_played_subject",
+                        minijinja::context! { game => game.id },
+                    );
+                    self.notify(game, seat.seat, &text, Some(subject), "answer-refused");
                 }
                 break;
             }

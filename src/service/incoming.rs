@@ -167,7 +167,8 @@ pub(super) fn process_in(
         commands: 0,
         answered: Default::default(),
         stranger: false,
-        press: Vec::new(),
+        owed: Vec::new(),
+        notices: Vec::new(),
         seen: Default::default(),
     };
     // Until a player chooses a time zone, the offset of their mail's

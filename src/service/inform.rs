@@ -14,13 +14,44 @@ use crate::games::{hosted, GameResult};
 use crate::store::{GameRow, GameStatus, SeatRow};
 
 impl Work<'_> {
-    /// `HELP`: the commands.
-    pub(super) fn help(&mut self, line: &str) {
+    /// `HELP`: the commands every game takes, then the orders and own
+    /// commands of the games the writer plays (an invitation open, or a
+    /// game under way, or the game of the mail's key), or of every game,
+    /// each under its name, for a writer who plays none.
+    pub(super) fn help(&mut self, line: &str) -> Result<()> {
         self.item(line, Answer::Done(texts::say("inform.help", ())));
+        let mine = self.games_played()?;
+        let games = hosted_games();
+        let shown: Vec<minijinja::Value> = hosted::GAMES
+            .iter()
+            .zip(&games)
+            .filter(|(name, _)| mine.is_empty() || mine.contains(&name.to_string()))
+            .map(|(_, g)| g.clone())
+            .collect();
         self.parts.push(texts::render(
             "help",
-            minijinja::context! { games => hosted_games() },
+            minijinja::context! { games => games, shown => shown, yours => !mine.is_empty() },
         ));
+        Ok(())
+    }
+
+    /// The names of the games the writer plays: those of their invitations
+    /// open and their games under way, and the game of the mail's key.
+    fn games_played(&self) -> Result<Vec<String>> {
+        let mut names: Vec<String> = self.game.iter().map(|(g, _)| g.kind.clone()).collect();
+        if let Some(player) = self.tx.player_id(self.sender)? {
+            names.extend(
+                self.tx
+                    .games_of(player)?
+                    .into_iter()
+                    .filter(|g| matches!(g.status, GameStatus::Active | GameStatus::Invited))
+                    .map(|g| g.kind),
+            );
+        }
+        Ok(names
+            .into_iter()
+            .filter_map(|kind| hosted::find(&kind).map(|h| h.name.to_string()))
+            .collect())
     }
 
     /// `GAMES`: the sender's games, each with whose turn it is.
@@ -244,15 +275,72 @@ pub(super) fn hosted_games() -> Vec<minijinja::Value> {
                 ),
                 sides => hosted::seat_words(name),
                 chosen_first => hosted::find(name).is_some_and(|h| h.first.is_none()),
+                // HELP's section of the game: its name, its orders, its
+                // own commands (`GameText::COMMANDS`).
+                heading => crate::games::text::wrap(
+                    &format!(
+                        "{} ({}):",
+                        name.to_ascii_uppercase(),
+                        hosted::title(name).unwrap_or_default()
+                    ),
+                    |_| 2,
+                )
+                .trim_end()
+                .to_string(),
                 orders => hosted::find(name)
                     .map(|h| h.orders)
                     .filter(|o| !o.is_empty())
-                    .map(|o| crate::games::text::wrap(
-                        &format!("    {}: {o}\n", name.to_ascii_uppercase()),
-                        |_| 6,
-                    ))
+                    .map(|o| crate::games::text::wrap(&format!("    {o}\n"), |_| 4))
                     .unwrap_or_default(),
+                commands => hosted::find(name).map(|h| h.commands).unwrap_or_default(),
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::text::MAIL_WIDTH;
+
+    /// HELP as a writer of `shown` reads it (the games' order: all).
+    fn help(shown: &[minijinja::Value], yours: bool) -> String {
+        texts::render(
+            "help",
+            minijinja::context! { games => hosted_games(), shown => shown, yours => yours },
+        )
+    }
+
+    #[test]
+    fn help_fits_a_mail_for_every_game_and_for_none() {
+        let games = hosted_games();
+        let mut cases: Vec<(Vec<minijinja::Value>, bool)> = vec![(games.clone(), false)];
+        cases.extend(games.iter().map(|g| (vec![g.clone()], true)));
+        for (shown, yours) in cases {
+            let text = help(&shown, yours);
+            for line in text.lines() {
+                assert!(line.len() <= MAIL_WIDTH, "{line:?} in\n{text}");
+            }
+            assert!(!text.contains("could not word"), "{text}");
+            // A game's heading stands right above its orders.
+            assert!(!text.contains("):\n\n"), "{text}");
+        }
+    }
+
+    #[test]
+    fn help_shows_only_the_sections_of_the_games_shown() {
+        let games = hosted_games();
+        let name = |g: &minijinja::Value| g.get_attr("name").unwrap().to_string();
+        for (i, g) in games.iter().enumerate() {
+            let text = help(std::slice::from_ref(g), true);
+            for (j, other) in games.iter().enumerate() {
+                let heading = format!("\n{} (", name(other));
+                assert_eq!(text.contains(&heading), i == j, "{heading} in\n{text}");
+            }
+        }
+        let all = help(&games, false);
+        assert!(games
+            .iter()
+            .all(|g| all.contains(&format!("\n{} (", name(g)))));
+    }
 }

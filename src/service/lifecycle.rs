@@ -65,9 +65,7 @@ impl Work<'_> {
                         minijinja::context! { game => game.id, loser => loser },
                     )),
                 );
-                let state = self.state(game)?;
-                let game = self.reload(game.id)?;
-                self.broadcast(&game, state.as_ref(), &[], Some(seat.seat))?;
+                self.broadcast(game, &[], Some(seat.seat))?;
             }
             Some(d) if d.seat != seat.seat && !d.timed_out => self.item(
                 line,
@@ -111,8 +109,7 @@ impl Work<'_> {
                 minijinja::context! { game => game.id, side => side },
             )),
         );
-        let game = self.reload(game.id)?;
-        self.broadcast(&game, state.as_ref(), &happened, Some(seat.seat))
+        self.broadcast(game, &happened, Some(seat.seat))
     }
 
     /// `DECLINE` of an invitation by the player invited.
@@ -197,9 +194,7 @@ impl Work<'_> {
                 minijinja::context! { game => game.id, winner => side_name(game, winner) },
             )),
         );
-        let state = self.state(game)?;
-        let game = self.reload(game.id)?;
-        self.broadcast(&game, state.as_ref(), &[], Some(seat.seat))
+        self.broadcast(game, &[], Some(seat.seat))
     }
 
     /// `OFFER DRAW`: the other player may accept or decline it (an order
@@ -239,9 +234,7 @@ impl Work<'_> {
                 minijinja::context! { game => game.id },
             )),
         );
-        let state = self.state(game)?;
-        let game = self.reload(game.id)?;
-        self.broadcast(&game, state.as_ref(), &[], Some(seat.seat))
+        self.broadcast(game, &[], Some(seat.seat))
     }
 
     /// `DECLINE DRAW` of the other player's offer: play goes on.

@@ -35,8 +35,11 @@
 //!    (docs/dice.md).
 //! 5. `reply.rs`: every line is answered with a typed [`Answer`]; the reply
 //!    echoes them; `compose.rs` queues the updates (`update.rs`) and
-//!    notices to the seats, with subjects from `subject.rs`, every sentence
-//!    from `templates/` (`texts.rs`). The transaction commits.
+//!    notices to the seats, once every line is answered: one mail to each
+//!    seat a mail (one update telling all that its lines made happen,
+//!    headed by the notices and messages for that seat), with subjects from
+//!    `subject.rs`, every sentence from `templates/` (`texts.rs`). The
+//!    transaction commits.
 //! 6. `outbox.rs`: the outbox is drained; failures are retried with
 //!    backoff, and permanent ones make a seat undeliverable. The daemon
 //!    ([`Service::poll_pipelined`]) sends one poll's replies on a second

@@ -258,7 +258,7 @@ impl Work<'_> {
                 .finish(game.id, outcome.result, &outcome.reason, self.at)?;
         }
         let game = self.reload(game.id)?;
-        self.broadcast(&game, state.as_ref(), &happened, Some(seat.seat))
+        self.broadcast(&game, &happened, Some(seat.seat))
     }
 
     /// For a game whose turn is many orders ([`crate::games::text::MailTurn`]): the order that

@@ -49,7 +49,10 @@ impl Work<'_> {
                     .set_position(game.id, position, count + 1, self.at)?;
             }
         }
-        self.press.push((game.id, seat.seat, words));
+        // The game as this mail has left it so far names the mail, when
+        // no update carries the message.
+        let row = self.reload(game.id)?;
+        self.notify_other(&row, seat.seat, words)?;
         self.item(
             line,
             Answer::Done(texts::say(
@@ -57,15 +60,6 @@ impl Work<'_> {
                 minijinja::context! { side => side_name(game, seat.seat.other()), text => text },
             )),
         );
-        Ok(())
-    }
-
-    /// Sends the messages (SAY) no update mail carried.
-    pub(super) fn send_press(&mut self) -> Result<()> {
-        for (game, from, words) in std::mem::take(&mut self.press) {
-            let row = self.reload(game)?;
-            self.notify_other(&row, from, words)?;
-        }
         Ok(())
     }
 }

@@ -5,6 +5,7 @@
 use chrono::{DateTime, Utc};
 
 use super::clock::fresh_deadline;
+use super::compose::{Notice, Owed};
 use super::game::side_name;
 use super::identity::{self, claim_from_address, secrets_match, Claim};
 use super::reply::Answer;
@@ -61,9 +62,12 @@ pub(super) struct Work<'a> {
     /// Whether the sender wrote with a key that is not theirs (a stranger
     /// to the game): the reply is kept to one short answer.
     pub(super) stranger: bool,
-    /// Messages (SAY) for the opponents not sent yet: (game, writer's
-    /// seat, words). They go with the update mail, or alone at the end.
-    pub(super) press: Vec<(i64, Seat, String)>,
+    /// The updates this mail owes the seats of the games it changed, sent
+    /// once when every line is answered (`compose.rs`).
+    pub(super) owed: Vec<Owed>,
+    /// Words for seats (notices, messages) not sent yet: they go with the
+    /// seat's update, or alone, once every line is answered.
+    pub(super) notices: Vec<Notice>,
     /// The position of the mail's game as its writer saw it, before the
     /// mail's orders, when the mail also asks about it (HELP MOVES): the
     /// question is about what they saw, not what their orders made of it.

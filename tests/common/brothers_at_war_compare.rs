@@ -407,8 +407,9 @@ fn fire(
             to_hit,
             cap,
             pass_through,
+            range,
             ..
-        } => Some((*target, *dice, *to_hit, *cap, *pass_through)),
+        } => Some((*target, *dice, *to_hit, *cap, *pass_through, *range)),
         _ => None,
     });
     let writes_fire = e.target.is_some()
@@ -427,7 +428,7 @@ fn fire(
     if !writes_fire {
         return Ok(());
     }
-    let Some((target, dice, to_hit, cap, pass_through)) = declared else {
+    let Some((target, dice, to_hit, cap, pass_through, fired_range)) = declared else {
         differ("fire", "an attack".to_string(), "no attack".to_string());
         return Ok(());
     };
@@ -454,12 +455,12 @@ fn fire(
             })
         };
         let hexes: Option<Vec<_>> = step.units.iter().map(stood).collect();
-        let Some(hexes) = hexes.filter(|h| !h.is_empty()) else {
-            return Err(
-                "engine: its fire events do not give an off-board battery's range (9.41)".into(),
-            );
+        let range = match hexes.filter(|h| !h.is_empty()) {
+            Some(hexes) => hexes.iter().map(|h| h.distance(target)).max().unwrap_or(0),
+            // An off-board battery has no hex: its range is the engine's own,
+            // counted from its fire point (9.41).
+            None => u32::from(fired_range),
         };
-        let range = hexes.iter().map(|h| h.distance(target)).max().unwrap_or(0);
         differ("range", r.to_string(), range.to_string());
     }
     let successes = combat().find_map(|c| match c {

@@ -284,6 +284,7 @@ fn run(
                 to_hit: attack.to_hit,
                 cap: attack.cap,
                 pass_through: attack.pass_through,
+                range: attack.range,
             }));
             roll(next, dice, events)
         }

@@ -10,93 +10,38 @@
 #[path = "../common/mod.rs"]
 mod common;
 
-use std::collections::HashSet;
-use std::path::{Path, PathBuf};
-
-use chrono::TimeZone;
 use common::rng::XorShift;
-use orderly::config::Config;
+use common::site::{flat, plain_mail, to, Out, Site};
 use orderly::games::brothers_at_war::core::order::{Action, Order};
 use orderly::games::brothers_at_war::core::state::{BrothersAtWar, Step};
 use orderly::games::brothers_at_war::scenario::model::Side;
 use orderly::games::brothers_at_war::text::names;
 use orderly::games::hosted::Hosted;
-use orderly::games::{Game, Seat};
-use orderly::mail::intake;
-use orderly::mail::maildir::Maildir;
-use orderly::service::Service;
+use orderly::games::{Game, GameText, Seat};
 
 const ANN: &str = "ann@example.org";
 const BOB: &str = "bob@example.org";
 
-/// A service in its own temporary directory.
-struct Site {
-    dir: PathBuf,
-    service: Service,
-    inbox: Maildir,
-    seen: HashSet<PathBuf>,
-    counter: u32,
-}
-
-/// One mail the service wrote.
-#[derive(Debug, Clone)]
-struct Out {
-    to: String,
-    reply_to: String,
-    body: String,
-}
-
+/// This file's sites (tests/common/site.rs): mails in a thread of their
+/// own, the battle started by mail.
 impl Site {
     fn new(name: &str) -> Site {
-        let dir = std::env::temp_dir().join(format!("orderly-baw-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let mut config = Config::default();
-        config.service.address = "orderly@example.org".into();
-        config.service.secret_file = dir.join("secret");
-        config.store.path = dir.join("orderly.db");
-        config.intake.maildir = dir.join("inbox");
-        config.outgoing.dir = dir.join("sent");
-        config.outgoing.html = false;
-        let service = Service::open(config).unwrap();
-        let inbox = Maildir::open_or_create(dir.join("inbox")).unwrap();
-        Site {
-            dir,
-            service,
-            inbox,
-            seen: HashSet::new(),
-            counter: 0,
-        }
+        Site::open("orderly-baw", name, |config| config.outgoing.html = false)
     }
 
     /// Drops a mail into the Maildir and polls; returns the new mails.
     fn mail(&mut self, from: &str, to: &str, body: &str) -> Vec<Out> {
         self.counter += 1;
-        let raw = format!(
-            "From: {from}\r\nTo: {to}\r\nSubject: Re: Tanner's Ford\r\nMessage-ID: <b{n}@tanners-ford.test>\r\n\
-             Date: {date}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n",
-            date = (chrono::Utc.with_ymd_and_hms(2026, 11, 21, 10, 0, 0).unwrap()
-                + chrono::Duration::seconds(i64::from(self.counter)))
-            .to_rfc2822(),
-            n = self.counter,
-            body = body.replace('\n', "\r\n"),
+        let n = self.counter;
+        let raw = plain_mail(
+            from,
+            to,
+            "Re: Tanner's Ford",
+            &format!("<b{n}@tanners-ford.test>"),
+            n,
+            body,
         );
-        self.inbox.deliver(raw.as_bytes()).unwrap();
-        self.service.poll_once().unwrap();
-        let mut out = Vec::new();
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(self.dir.join("sent"))
-            .map(|d| d.map(|e| e.unwrap().path()).collect())
-            .unwrap_or_default();
-        paths.sort();
-        for p in paths {
-            if p.file_name().unwrap().to_string_lossy().starts_with('.')
-                || !self.seen.insert(p.clone())
-            {
-                continue;
-            }
-            out.push(read_out(&p));
-        }
-        out
+        self.raw(raw.as_bytes())
     }
 
     /// Replaces the seed the service committed to for game 1 with a fixed
@@ -144,38 +89,6 @@ impl Site {
             .unwrap_or_else(|| panic!("no position in {shown}"));
         BrothersAtWar::from_position(position).unwrap()
     }
-}
-
-impl Drop for Site {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-fn read_out(path: &Path) -> Out {
-    let raw = std::fs::read(path).unwrap();
-    let m = intake::parse(&raw).unwrap();
-    let parsed = mailparse::parse_mail(&raw).unwrap();
-    use mailparse::MailHeaderMap;
-    Out {
-        to: m.to.first().cloned().unwrap_or_default(),
-        reply_to: parsed
-            .headers
-            .get_first_value("Reply-To")
-            .unwrap_or_default(),
-        body: m.full_text.clone(),
-    }
-}
-
-fn to(outs: &[Out], who: &str) -> Out {
-    outs.iter()
-        .find(|o| o.to == who)
-        .cloned()
-        .unwrap_or_else(|| panic!("no mail to {who} in {outs:#?}"))
-}
-
-fn flat(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// An order as a player might write it: the canonical form, or in
@@ -605,4 +518,141 @@ fn board_all_mails_the_whole_map_of_a_battle_wider_than_a_window() {
         "one whole board, and BOARD sends no other:\n{reply}"
     );
     assert!(!reply.contains("BOARD ALL draws the whole map"), "{reply}");
+}
+
+#[test]
+fn help_to_a_brothers_at_war_player_lists_its_words_and_no_other_games() {
+    let mut site = Site::new("help");
+    let (ann_addr, _, _) = site.started(&"0b5e".repeat(16));
+    let outs = site.mail(ANN, &ann_addr, "Hi,\n\nHELP\n\nAnn");
+    let reply = to(&outs, ANN).body;
+    for line in reply.lines() {
+        assert!(line.chars().count() <= 76, "too wide: {line:?}");
+    }
+    let help = flat(&reply);
+    // The game's own orders, as the game words them (GameText::ORDERS).
+    let own = Hosted::of::<BrothersAtWar>();
+    assert!(help.contains(&flat(own.orders)), "{reply}");
+    assert!(help.contains("BROTHERSATWAR (Brothers at War"), "{reply}");
+    // What every game takes.
+    for general in [
+        "BOARD ALL",
+        "HELP MOVES",
+        "HELP RULES",
+        "RESIGN",
+        "SAY <text>",
+    ] {
+        assert!(help.contains(general), "{general}: {reply}");
+    }
+    // No other game's orders or own commands: SQUARES' answers in
+    // advance (IF STAND, IF ATTACKED, CANCEL IF), its squares, the Civil
+    // War's MORE and battles.
+    use orderly::games::civil_war_1863::CivilWar1863;
+    use orderly::games::squares::Squares;
+    for other in [Hosted::of::<Squares>(), Hosted::of::<CivilWar1863>()] {
+        assert!(!help.contains(&flat(other.orders)), "{reply}");
+        for line in other.commands.lines() {
+            assert!(!help.contains(&flat(line)), "{line:?} in {reply}");
+        }
+    }
+    for word in [
+        "IF STAND",
+        "IF ATTACKED",
+        "CANCEL IF",
+        "G2CR",
+        "SQUARES (",
+        "TAKE 2 KILL",
+    ] {
+        assert!(!help.contains(word), "{word}: {reply}");
+    }
+    // Still every game can be proposed, and its rules asked for.
+    assert!(help.contains("NEW SQUARES VS their@address"), "{reply}");
+    assert!(
+        help.contains("HELP RULES [SQUARES|NAPOLEONIC|CIVILWAR1863|BROTHERSATWAR]"),
+        "{reply}"
+    );
+}
+
+/// How often `needle` stands in `text`, both flattened.
+fn count(text: &str, needle: &str) -> usize {
+    flat(text).matches(&flat(needle)).count()
+}
+
+#[test]
+fn one_mail_of_orders_and_commands_makes_one_update_to_each_player() {
+    // Orders split by lines that are no orders (a command, a standing
+    // instruction in words, a message, a draw offered) are played in
+    // groups; the mail still makes one update to each player, which tells
+    // every event of every group, once.
+    let title = Hosted::of::<BrothersAtWar>().title;
+    for (n, between) in [
+        "BOARD",
+        "Say: good luck",
+        "OPFIRE {side} NEVER\ncards {side} auto.\nBoard please",
+        "OFFER DRAW",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut site = Site::new(&format!("one-update-{n}"));
+        let (ann_addr, bob_addr, _) = site.started(&"0b5e".repeat(16));
+        let model = site.stored();
+        let seat = model.pending().expect("a decision").seat;
+        let (from, addr, other) = match seat {
+            Seat::North => (ANN, &ann_addr, BOB),
+            Seat::South => (BOB, &bob_addr, ANN),
+        };
+        let lines = orders_for(&model, &mut XorShift::from_state(7));
+        assert!(lines.len() >= 2, "orders to split: {lines:?}");
+        // What the orders make happen, as each player reads it.
+        let mut sim = model.clone();
+        let mut events = Vec::new();
+        for (order, _) in &lines {
+            events.extend(sim.apply(order).expect("a legal order"));
+        }
+        assert!(!events.is_empty());
+        let orders: Vec<String> = lines.iter().map(|(o, _)| o.to_string()).collect();
+        let (first, rest) = orders.split_at(1);
+        let side = match seat {
+            Seat::North => "USA",
+            Seat::South => "CSA",
+        };
+        let between = between.replace("{side}", side);
+        let body = format!(
+            "Hi,\n\n{}\n{between}\n{}\n\nCheers",
+            first.join("\n"),
+            rest.join("\n")
+        );
+        let outs = site.mail(from, addr, &body);
+        let to_writer: Vec<&Out> = outs.iter().filter(|o| o.to == from).collect();
+        let to_other: Vec<&Out> = outs.iter().filter(|o| o.to == other).collect();
+        let recipients: Vec<&str> = outs.iter().map(|o| o.to.as_str()).collect();
+        assert_eq!(to_writer.len(), 1, "{between}: {recipients:?}");
+        assert_eq!(to_other.len(), 1, "{between}: one update: {recipients:?}");
+        let (reply, update) = (&to_writer[0].body, &to_other[0].body);
+        // Each carries one board (one update).
+        let header = format!("Game 1: {title}");
+        assert_eq!(count(reply, &header), 1, "{between}: {reply}");
+        assert_eq!(count(update, &header), 1, "{between}: {update}");
+        for order in &orders {
+            assert!(reply.contains(&format!("Taken: {order}")), "{reply}");
+        }
+        // Every event is told once to each: the writer in the echo of his
+        // lines or in his update, the other player in his update.
+        for event in &events {
+            for (who, text) in [(seat, reply), (seat.other(), update)] {
+                let words = <BrothersAtWar as GameText>::event_text(event, who);
+                assert_eq!(count(text, &words), 1, "{between}: {words:?} in {text}");
+            }
+        }
+        if between.starts_with("Say") {
+            assert_eq!(count(update, "says: good luck"), 1, "{update}");
+        }
+        if between == "OFFER DRAW" {
+            assert_eq!(count(update, "offers a draw in game 1"), 1, "{update}");
+        }
+        if between.contains("OPFIRE") {
+            assert!(reply.contains("standing instruction for"), "{reply}");
+        }
+    }
 }

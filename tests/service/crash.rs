@@ -16,6 +16,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::rng::XorShift;
+use common::site::{config_file, scratch_dir};
 use orderly::config::Config;
 use orderly::games::squares::Squares;
 use orderly::games::{Game, GameOptions, Seat};
@@ -36,19 +37,9 @@ fn mail(n: usize, from: &str, to: &str, body: &str) -> (String, Vec<u8>) {
 }
 
 fn write_config(dir: &Path, batch_max: u32) -> PathBuf {
-    let path = dir.join("orderly.toml");
-    std::fs::write(
-        &path,
-        format!(
-            "[service]\naddress = \"orderly@example.org\"\nsecret = \"{SECRET}\"\n\
-             poll_interval_secs = 1\nrate_limit_per_hour = 100000\nbatch_max = {batch_max}\n\
-             [store]\npath = \"{d}/orderly.db\"\n[intake]\nmaildir = \"{d}/inbox\"\n\
-             [outgoing]\ndir = \"{d}/sent\"\n",
-            d = dir.display()
-        ),
-    )
-    .expect("the config is written");
-    path
+    let service =
+        format!("poll_interval_secs = 1\nrate_limit_per_hour = 100000\nbatch_max = {batch_max}\n");
+    config_file(dir, SECRET, &service, "")
 }
 
 #[test]
@@ -69,10 +60,7 @@ fn killed_at_random_the_daemon_applies_every_order_once_in_batches_of_a_hundred(
 /// The daemon, with `batch_max` mails a transaction, killed at random until
 /// every mail is processed.
 fn killed_at_random(batch_max: u32) {
-    let dir =
-        std::env::temp_dir().join(format!("orderly-crash-{}-{batch_max}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("orderly-crash", &batch_max.to_string());
     let config_path = write_config(&dir, batch_max);
     let inbox = Maildir::open_or_create(dir.join("inbox")).unwrap();
     // A mail that always fails, late in its processing (the database

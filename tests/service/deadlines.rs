@@ -2,57 +2,31 @@
 //! injected clock: every mail is processed and every sweep run at a chosen
 //! instant, so no test sleeps.
 
-use std::collections::HashSet;
-use std::path::PathBuf;
+#[path = "../common/mod.rs"]
+mod common;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use orderly::config::Config;
-use orderly::mail::intake;
+use common::site::Site;
 use orderly::service::identity::seat_secret;
-use orderly::service::Service;
 
 const SECRET: &str = "deadline-secret";
 const ANN: &str = "ann@example.org";
 const BOB: &str = "bob@example.org";
 const MOD: &str = "mod@example.org";
 
-struct Site {
-    dir: PathBuf,
-    config: Config,
-    service: Service,
-    seen: HashSet<PathBuf>,
-    n: u32,
-}
-
 fn t0() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 21, 10, 0, 0).unwrap()
 }
 
+/// This file's sites (tests/common/site.rs): a secret of their own, a
+/// moderator, and every mail processed and every sweep run at a chosen
+/// instant.
 impl Site {
     fn new(name: &str) -> Site {
-        let dir = std::env::temp_dir().join(format!("orderly-dl-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let mut config = Config::default();
-        config.service.address = "orderly@example.org".into();
-        config.service.secret = Some(SECRET.into());
-        config.store.path = dir.join("orderly.db");
-        config.intake.maildir = dir.join("inbox");
-        config.outgoing.dir = dir.join("sent");
-        config.moderators.addresses = vec![MOD.to_string()];
-        let service = Service::open(config.clone()).unwrap();
-        Site {
-            dir,
-            config,
-            service,
-            seen: HashSet::new(),
-            n: 0,
-        }
-    }
-
-    /// Closes and opens the service again on the same files.
-    fn restart(&mut self) {
-        self.service = Service::open(self.config.clone()).unwrap();
+        Site::open("orderly-dl", name, |config| {
+            config.service.secret = Some(SECRET.into());
+            config.moderators.addresses = vec![MOD.to_string()];
+        })
     }
 
     fn seat(&self, north: bool) -> String {
@@ -75,10 +49,10 @@ impl Site {
         to: &str,
         body: &str,
     ) -> Vec<(String, String)> {
-        self.n += 1;
+        self.counter += 1;
         let raw = format!(
             "From: {from}\r\nTo: {to}\r\nSubject: x\r\nMessage-ID: <d{}@test>\r\n\r\n{body}\r\n",
-            self.n
+            self.counter
         );
         self.service.process(raw.as_bytes(), at).unwrap();
         self.drain(at)
@@ -91,19 +65,7 @@ impl Site {
 
     fn drain(&mut self, at: DateTime<Utc>) -> Vec<(String, String)> {
         self.service.drain_outbox(at).unwrap();
-        let mut out = Vec::new();
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(self.dir.join("sent"))
-            .map(|d| d.map(|e| e.unwrap().path()).collect())
-            .unwrap_or_default();
-        paths.sort();
-        for p in paths {
-            if !self.seen.insert(p.clone()) {
-                continue;
-            }
-            let m = intake::parse(&std::fs::read(&p).unwrap()).unwrap();
-            out.push((m.to.first().cloned().unwrap_or_default(), m.full_text));
-        }
-        out
+        self.collect().into_iter().map(|o| (o.to, o.body)).collect()
     }
 
     /// Ann (Blue) proposes with `days` per turn, Bob accepts at t0.
@@ -116,12 +78,6 @@ impl Site {
         );
         let bob = self.seat(false);
         self.mail(t0(), BOB, &bob, "ACCEPT");
-    }
-}
-
-impl Drop for Site {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 

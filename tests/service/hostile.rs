@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::rng::XorShift;
+use common::site::{config_file, new_sent, scratch_dir};
 use orderly::games::Seat;
 use orderly::mail::intake;
 use orderly::mail::maildir::Maildir;
@@ -61,21 +62,9 @@ struct Sent {
 
 impl Site {
     fn new(name: &str) -> Site {
-        let dir =
-            std::env::temp_dir().join(format!("orderly-hostile-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let config = dir.join("orderly.toml");
-        std::fs::write(
-            &config,
-            format!(
-                "[service]\naddress = \"orderly@example.org\"\nsecret = \"{SECRET}\"\n\
-                 [store]\npath = \"{d}/orderly.db\"\n[intake]\nmaildir = \"{d}/inbox\"\n\
-                 [outgoing]\ndir = \"{d}/sent\"\n[moderators]\naddresses = [\"{MODERATOR}\"]\n",
-                d = dir.display()
-            ),
-        )
-        .unwrap();
+        let dir = scratch_dir("orderly-hostile", name);
+        let moderators = format!("[moderators]\naddresses = [\"{MODERATOR}\"]\n");
+        let config = config_file(&dir, SECRET, "", &moderators);
         let inbox = Maildir::open_or_create(dir.join("inbox")).unwrap();
         Site {
             dir,
@@ -101,16 +90,8 @@ impl Site {
 
     /// The mails written since the last call.
     fn sent(&mut self) -> Vec<Sent> {
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(self.dir.join("sent"))
-            .map(|d| d.map(|e| e.unwrap().path()).collect())
-            .unwrap_or_default();
-        paths.sort();
         let mut out = Vec::new();
-        for p in paths {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            if name.starts_with('.') || !self.seen.insert(p.clone()) {
-                continue;
-            }
+        for p in new_sent(&self.dir.join("sent"), &mut self.seen) {
             let raw = std::fs::read(&p).unwrap();
             let m = intake::parse(&raw).unwrap();
             let recipients = m.to.iter().chain(&m.cc).cloned().collect();

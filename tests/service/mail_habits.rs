@@ -12,21 +12,17 @@
 mod common;
 
 use std::collections::HashSet;
-use std::path::PathBuf;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use common::player::attack_preferring;
 use common::rng::XorShift;
-use orderly::config::Config;
+use common::site::{to, Out, Site, ORDERLY};
 use orderly::games::squares::Squares;
 use orderly::games::{Game, GameOptions, Seat};
-use orderly::mail::intake;
-use orderly::mail::maildir::Maildir;
-use orderly::service::{Processed, Service};
+use orderly::service::Processed;
 
 const ANN: &str = "ann@example.org";
 const BOB: &str = "bob@example.org";
-const ORDERLY: &str = "orderly@example.org";
 
 /// A player: address, display name, and what they sign with.
 #[derive(Clone, Copy)]
@@ -47,56 +43,23 @@ const BOB_GRAY: Player = Player {
     first: "Bob",
 };
 
-/// One mail the service wrote.
-#[derive(Debug, Clone)]
-struct Out {
-    to: String,
-    reply_to: String,
-    body: String,
-}
-
-/// The service in its own directory, fed through its Maildir.
-struct Site {
-    dir: PathBuf,
-    service: Service,
-    inbox: Maildir,
-    seen: HashSet<PathBuf>,
-    n: i64,
-}
-
 fn t0() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 24, 9, 0, 0).unwrap()
 }
 
+/// This file's sites (tests/common/site.rs): every mail processed a
+/// minute after the one before.
 impl Site {
     fn new(name: &str) -> Site {
-        let dir =
-            std::env::temp_dir().join(format!("orderly-habits-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let mut config = Config::default();
-        config.service.address = ORDERLY.into();
-        config.service.secret_file = dir.join("secret");
-        config.store.path = dir.join("orderly.db");
-        config.intake.maildir = dir.join("inbox");
-        config.outgoing.dir = dir.join("sent");
-        let service = Service::open(config).unwrap();
-        let inbox = Maildir::open_or_create(dir.join("inbox")).unwrap();
-        Site {
-            dir,
-            service,
-            inbox,
-            seen: HashSet::new(),
-            n: 0,
-        }
+        Site::open("orderly-habits", name, |_| {})
     }
 
     /// Delivers a raw mail to the Maildir and processes what waits there,
     /// a minute after the previous mail; returns what became of it and the
     /// mails the service wrote.
     fn deliver(&mut self, raw: &[u8]) -> (Processed, Vec<Out>) {
-        self.n += 1;
-        let now = t0() + Duration::minutes(self.n);
+        self.counter += 1;
+        let now = t0() + Duration::minutes(i64::from(self.counter));
         self.inbox.deliver(raw).unwrap();
         let waiting = self.inbox.new_messages().unwrap();
         assert_eq!(waiting.len(), 1);
@@ -106,47 +69,6 @@ impl Site {
         self.service.drain_outbox(now).unwrap();
         (done, self.collect())
     }
-
-    fn collect(&mut self) -> Vec<Out> {
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(self.dir.join("sent"))
-            .map(|d| d.map(|e| e.unwrap().path()).collect())
-            .unwrap_or_default();
-        paths.sort();
-        let mut out = Vec::new();
-        for p in paths {
-            if p.file_name().unwrap().to_string_lossy().starts_with('.')
-                || !self.seen.insert(p.clone())
-            {
-                continue;
-            }
-            let raw = std::fs::read(&p).unwrap();
-            let m = intake::parse(&raw).unwrap();
-            let parsed = mailparse::parse_mail(&raw).unwrap();
-            use mailparse::MailHeaderMap;
-            out.push(Out {
-                to: m.to.first().cloned().unwrap_or_default(),
-                reply_to: parsed
-                    .headers
-                    .get_first_value("Reply-To")
-                    .unwrap_or_default(),
-                body: m.full_text,
-            });
-        }
-        out
-    }
-}
-
-impl Drop for Site {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-fn to(outs: &[Out], who: &str) -> Out {
-    outs.iter()
-        .find(|o| o.to == who)
-        .cloned()
-        .unwrap_or_else(|| panic!("no mail to {who} in {outs:#?}"))
 }
 
 // ----- how clients write ---------------------------------------------------------

@@ -5,42 +5,21 @@
 #[path = "../common/mod.rs"]
 mod common;
 
-use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use chrono::{TimeZone, Utc};
+use chrono::Utc;
 use common::player::attack_preferring;
 use common::rng::XorShift;
+use common::site::{flat, plain_mail, to, Out, Site};
 use orderly::config::Config;
 use orderly::games::civil_war_1863::{self, CivilWar1863};
 use orderly::games::hosted::Hosted;
 use orderly::games::squares::{Napoleonic, Squares};
 use orderly::games::{Game, GameOptions, GameResult, GameText, Seat};
 use orderly::mail::intake;
-use orderly::mail::maildir::Maildir;
-use orderly::service::Service;
 
-/// A service in its own temporary directory.
-struct Site {
-    dir: PathBuf,
-    service: Service,
-    inbox: Maildir,
-    seen: HashSet<PathBuf>,
-    counter: u32,
-}
-
-/// One mail the service wrote.
-#[derive(Debug, Clone)]
-struct Out {
-    to: String,
-    reply_to: String,
-    subject: String,
-    message_id: String,
-    in_reply_to: Vec<String>,
-    body: String,
-    raw: String,
-}
-
+/// This file's sites: `Site::open` (tests/common/site.rs) in directories
+/// named `orderly-svc-...`, with mails of their own subject and id.
 impl Site {
     fn new(name: &str) -> Site {
         Site::with(name, |_| {})
@@ -48,100 +27,23 @@ impl Site {
 
     /// A site whose configuration `adjust` changes first.
     fn with(name: &str, adjust: impl FnOnce(&mut Config)) -> Site {
-        let dir = std::env::temp_dir().join(format!("orderly-svc-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let mut config = Config::default();
-        config.service.address = "orderly@example.org".into();
-        config.service.secret_file = dir.join("secret");
-        config.store.path = dir.join("orderly.db");
-        config.intake.maildir = dir.join("inbox");
-        config.outgoing.dir = dir.join("sent");
-        adjust(&mut config);
-        let service = Service::open(config).unwrap();
-        let inbox = Maildir::open_or_create(dir.join("inbox")).unwrap();
-        Site {
-            dir,
-            service,
-            inbox,
-            seen: HashSet::new(),
-            counter: 0,
-        }
+        Site::open("orderly-svc", name, adjust)
     }
 
     /// Drops a mail into the Maildir and polls; returns the new .eml files.
     fn mail(&mut self, from: &str, to: &str, body: &str) -> Vec<Out> {
         self.counter += 1;
-        let raw =
-            format!(
-            "From: {from}\r\nTo: {to}\r\nSubject: test {n}\r\nMessage-ID: <t{n}.{pid}@test>\r\n\
-             Date: {date}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n",
-            // Each mail its own Date, a second apart, as a client writes.
-            date = (chrono::Utc.with_ymd_and_hms(2026, 11, 21, 10, 0, 0).unwrap()
-                + chrono::Duration::seconds(i64::from(self.counter)))
-            .to_rfc2822(),
-            n = self.counter,
-            pid = std::process::id(),
-            body = body.replace('\n', "\r\n"),
+        let n = self.counter;
+        let raw = plain_mail(
+            from,
+            to,
+            &format!("test {n}"),
+            &format!("<t{n}.{pid}@test>", pid = std::process::id()),
+            n,
+            body,
         );
         self.raw(raw.as_bytes())
     }
-
-    fn raw(&mut self, raw: &[u8]) -> Vec<Out> {
-        self.inbox.deliver(raw).unwrap();
-        self.service.poll_once().unwrap();
-        self.collect()
-    }
-
-    fn collect(&mut self) -> Vec<Out> {
-        let mut out = Vec::new();
-        let sent = self.dir.join("sent");
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(&sent)
-            .map(|d| d.map(|e| e.unwrap().path()).collect())
-            .unwrap_or_default();
-        paths.sort();
-        for p in paths {
-            if p.file_name().unwrap().to_string_lossy().starts_with('.')
-                || !self.seen.insert(p.clone())
-            {
-                continue;
-            }
-            out.push(read_out(&p));
-        }
-        out
-    }
-}
-
-impl Drop for Site {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-fn read_out(path: &Path) -> Out {
-    let raw = std::fs::read(path).unwrap();
-    let m = intake::parse(&raw).unwrap();
-    let header = |name: &str| {
-        let parsed = mailparse::parse_mail(&raw).unwrap();
-        use mailparse::MailHeaderMap;
-        parsed.headers.get_first_value(name).unwrap_or_default()
-    };
-    Out {
-        to: m.to.first().cloned().unwrap_or_default(),
-        reply_to: header("Reply-To"),
-        subject: m.subject.clone(),
-        message_id: m.message_id.clone().unwrap_or_default(),
-        in_reply_to: m.in_reply_to.clone(),
-        body: m.full_text.clone(),
-        raw: String::from_utf8_lossy(&raw).into_owned(),
-    }
-}
-
-fn to(outs: &[Out], who: &str) -> Out {
-    outs.iter()
-        .find(|o| o.to == who)
-        .cloned()
-        .unwrap_or_else(|| panic!("no mail to {who} in {outs:#?}"))
 }
 
 const ANN: &str = "ann@example.org";
@@ -272,12 +174,6 @@ fn two_players_play_a_complete_game_by_mail() {
     )
     .unwrap();
     assert_eq!(replayed.game.position(), model.position());
-}
-
-/// The text with every run of blanks and line breaks one space, so that a
-/// sentence is found wherever the mail's wrapping broke it.
-fn flat(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[test]
@@ -497,10 +393,13 @@ fn a_game_or_side_not_hosted_is_refused_with_the_accepted_words() {
         "  NEW NAPOLEONIC VS their@address [AS BRITISH|FRENCH] [FIRST BRITISH|FRENCH]",
         "NAPOLEONIC: SQUARES - The Napoleonic War Variant",
         "  NEW NAPOLEONIC VS their@address\n",
-        // Each game's NEW on its own line, its orders in its own words.
+        // Each game's NEW on its own line, its orders in its own words
+        // under its name (Ann plays no game: every game's).
         "  NEW CIVILWAR1863 VS their@address [AS UNION|CONFEDERACY]\n",
-        "    SQUARES: MOVE G2CR G1C",
-        "    BROTHERSATWAR: 10M MOVE 1005 1006",
+        "\nSQUARES (SQUARES - The Civil War Battle Game):\n  your orders              \
+         one per line, in the game's words:\n    MOVE G2CR G1C",
+        "\nBROTHERSATWAR (Brothers at War: 1862 (Compass Games, 2022), the system):\n  \
+         your orders              one per line, in the game's words:\n    10M MOVE 1005 1006",
         "PLAY 17 ON 10M",
     ] {
         assert!(body.contains(line), "{line:?} missing:\n{body}");
@@ -1989,5 +1888,177 @@ fn a_civil_war_1863_toss_verifies_and_a_tampered_toss_or_seed_is_refused() {
     assert!(
         said.contains("the revealed seed is not the one committed to"),
         "{said}"
+    );
+}
+
+#[test]
+fn help_lists_the_words_of_the_writers_games_or_of_every_game_under_its_name() {
+    use orderly::games::brothers_at_war::BrothersAtWar;
+    let fits = |body: &str| {
+        if let Some(l) = body.lines().find(|l| l.chars().count() > 76) {
+            panic!("a line of {} columns: {l:?}", l.chars().count());
+        }
+    };
+    let mut site = Site::new("help-games");
+    let squares = Hosted::of::<Squares>();
+    let others = [
+        Hosted::of::<Napoleonic>(),
+        Hosted::of::<CivilWar1863>(),
+        Hosted::of::<BrothersAtWar>(),
+    ];
+    // A writer who plays nothing reads every game's words, each under
+    // its name.
+    let body = body_to(&site.mail(ANN, "orderly@example.org", "HELP"), ANN);
+    fits(&body);
+    let help = flat(&body);
+    assert!(help.contains("The words of each game:"), "{body}");
+    let mut at = 0;
+    for h in std::iter::once(&squares).chain(&others) {
+        let heading = format!("{} ({}):", h.name.to_ascii_uppercase(), h.title);
+        let here = help[at..]
+            .find(&heading)
+            .unwrap_or_else(|| panic!("no {heading} after the previous game: {body}"));
+        at += here;
+        assert!(help[at..].contains(&flat(h.orders)), "{body}");
+    }
+    for line in squares.commands.lines() {
+        assert!(help.contains(&flat(line)), "{line:?}: {body}");
+    }
+    // A SQUARES player: the commands every game takes, HELP MOVES among
+    // them, and SQUARES' own (answers in advance), none of another game's.
+    let (ann, _) = start(&mut site);
+    let body = body_to(&site.mail(ANN, &ann, "help"), ANN);
+    fits(&body);
+    let help = flat(&body);
+    assert!(help.contains("The words of your game:"), "{body}");
+    for general in [
+        "HELP MOVES <unit>",
+        "HELP BOARD",
+        "BOARD",
+        "HISTORY",
+        "RESIGN",
+    ] {
+        assert!(help.contains(general), "{general}: {body}");
+    }
+    assert!(help.contains("SQUARES (SQUARES - The Civil War Battle Game):"));
+    assert!(help.contains(&flat(squares.orders)), "{body}");
+    for line in squares.commands.lines() {
+        assert!(help.contains(&flat(line)), "{line:?}: {body}");
+    }
+    for h in &others {
+        assert!(!help.contains(&format!("{} (", h.name.to_ascii_uppercase())));
+        assert!(!help.contains(&flat(h.orders)), "{}: {body}", h.name);
+    }
+    for word in ["OPFIRE", "MORE", "TAKE ALL", "CITY LOST"] {
+        assert!(!help.contains(word), "{word}: {body}");
+    }
+    // Every game may still be proposed by a player of one.
+    for h in std::iter::once(&squares).chain(&others) {
+        let new = format!("NEW {} VS their@address", h.name.to_ascii_uppercase());
+        assert!(help.contains(&new), "{new}: {body}");
+    }
+    // An invitation open counts as a game played: Bob, invited to a
+    // battle of Brothers at War, reads its words too.
+    site.mail(
+        ANN,
+        "orderly@example.org",
+        "NEW BROTHERSATWAR VS bob@example.org",
+    );
+    let body = body_to(&site.mail(BOB, "orderly@example.org", "HELP"), BOB);
+    fits(&body);
+    let help = flat(&body);
+    assert!(help.contains("The words of your games:"), "{body}");
+    assert!(help.contains(&flat(squares.orders)), "{body}");
+    assert!(help.contains(&flat(others[2].orders)), "{body}");
+    assert!(!help.contains(&flat(others[1].orders)), "{body}");
+}
+
+/// The mails of `outs` to `who`.
+fn all_to<'a>(outs: &'a [Out], who: &str) -> Vec<&'a Out> {
+    outs.iter().filter(|o| o.to == who).collect()
+}
+
+#[test]
+fn one_mail_makes_one_mail_to_each_player_and_tells_everything_once() {
+    let mut site = Site::new("one-mail");
+    let (ann, bob) = start(&mut site);
+    set_position(&site, "7I3A4C/3/4/2/2II1/2/2i2/2/4/3/8i3a4c - b1 b 20 -");
+    site.mail(BOB, &bob, "IF ATTACKED AT G1C STAND");
+    // Blue attacks (Gray's answer and hers given in advance resolve it),
+    // talks, offers a draw, and plays the second half of her double turn:
+    // the orders are played in two groups, around the commands.
+    let outs = site.mail(
+        ANN,
+        &ann,
+        "ATTACK B1C G1C SUPPORT B1CL; IF STAND OPTION 3\nSAY Your move, sir.\n\
+         OFFER DRAW\ninf BR B3C",
+    );
+    let (to_ann, to_bob) = (all_to(&outs, ANN), all_to(&outs, BOB));
+    assert_eq!((to_ann.len(), to_bob.len()), (1, 1), "one mail each");
+    let (reply, told) = (flat(&to_ann[0].body), flat(&to_bob[0].body));
+    assert!(!reply.contains("Refused"), "{reply}");
+    for event in [
+        "Blue infantry in B1C attacks G1C",
+        "Gray infantry in G1C stands",
+        "Blue takes option 3",
+        "Blue infantry moves BR -> B3C",
+    ] {
+        // Once in Blue's reply (the echo of her lines or her update), once
+        // in Gray's update.
+        assert_eq!(reply.matches(event).count(), 1, "{event}: {reply}");
+        assert_eq!(told.matches(event).count(), 1, "{event}: {told}");
+    }
+    for once in [
+        "Game 1: SQUARES",
+        "Blue says: Your move, sir.",
+        "Blue offers a draw in game 1",
+    ] {
+        assert_eq!(told.matches(once).count(), 1, "{once}: {told}");
+    }
+    assert_eq!(reply.matches("Game 1: SQUARES").count(), 1, "{reply}");
+}
+
+#[test]
+fn an_answer_in_advance_that_cannot_be_played_is_told_in_the_update() {
+    let mut site = Site::new("answer-not-played");
+    let (ann, bob) = start(&mut site);
+    set_position(&site, "7I3A4C/3/4/2/2II1/2/2i2/2/4/3/8i3a4c - b1 b 20 -");
+    // Gray, waiting, answers in advance with a retreat that will not be
+    // legal when the attack comes.
+    let reply = flat(&body_to(
+        &site.mail(BOB, &bob, "IF ATTACKED AT G1C RETREAT B3C"),
+        BOB,
+    ));
+    assert!(reply.contains("Noted: if attacked at g1c"), "{reply}");
+    let outs = site.mail(ANN, &ann, "ATTACK B1C G1C SUPPORT B1CL\nSAY Stand or run.");
+    let to_bob = all_to(&outs, BOB);
+    assert_eq!(to_bob.len(), 1, "one mail to Gray: {to_bob:#?}");
+    let told = flat(&to_bob[0].body);
+    for once in [
+        "Your answer given in advance, IF ATTACKED AT G1C RETREAT B3C, could not be played",
+        "Blue says: Stand or run.",
+        "Blue infantry in B1C attacks G1C",
+        "Game 1: SQUARES",
+    ] {
+        assert_eq!(told.matches(once).count(), 1, "{once}: {told}");
+    }
+    // The decision is Gray's: his update lists his choices.
+    assert!(told.contains("RETREAT GR"), "{told}");
+}
+
+#[test]
+fn notices_of_one_mail_without_orders_go_in_one_mail() {
+    let mut site = Site::new("one-notice");
+    let (ann, _) = start(&mut site);
+    let outs = site.mail(ANN, &ann, "SAY Shall we stop here?\nOFFER DRAW");
+    let to_bob = all_to(&outs, BOB);
+    assert_eq!(to_bob.len(), 1, "{to_bob:#?}");
+    let told = flat(&to_bob[0].body);
+    assert!(told.contains("Blue says: Shall we stop here?"), "{told}");
+    assert!(told.contains("Blue offers a draw in game 1"), "{told}");
+    assert!(
+        to_bob[0].subject.starts_with("Game 1"),
+        "{}",
+        to_bob[0].subject
     );
 }

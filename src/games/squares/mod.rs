@@ -168,6 +168,16 @@ impl GameText for Squares {
     const ORDERS: &'static str = "MOVE G2CR G1C, G2CR-G1C, ATTACK G1C B1C SUPPORT G1CR, \
         G1C x B1C + G1CR, PASS, RETREAT BR, STAND, OPTION 2, ADVANCE";
 
+    // Answers given in advance (text/conditions.rs).
+    const COMMANDS: &'static str = "  \
+IF STAND OPTION 2, IF RETREAT ADVANCE
+                           answers for your attack, given with it:
+                           ATTACK G2CR G1C SUPPORT G2CL; IF STAND OPTION 2
+  IF ATTACKED AT G1C RETREAT G2CR, IF ATTACKED STAND
+                           a standing answer to an attack that may come
+  CANCEL IF [condition]    drop answers given in advance
+";
+
     const RULES: &'static str = rules_text::CIVIL_WAR;
 
     fn seat_name(seat: Seat) -> &'static str {

@@ -214,6 +214,9 @@ impl GameText for Napoleonic {
     const ORDERS: &'static str = "as SQUARES: MOVE G2CR G1C, ATTACK G1C B1C SUPPORT G1CR, \
         PASS, RETREAT BR, STAND, OPTION 2, ADVANCE";
 
+    // The same answers in advance as SQUARES (text/conditions.rs).
+    const COMMANDS: &'static str = Squares::COMMANDS;
+
     const RULES: &'static str = rules_text::NAPOLEONIC;
 
     fn seat_name(seat: Seat) -> &'static str {

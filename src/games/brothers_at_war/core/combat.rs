@@ -113,6 +113,9 @@ pub struct FireAttack {
     /// The firepower pass-through fire added (6.4, 6.41).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub pass_through: u8,
+    /// The range in hexes (6.2, 9.41).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub range: u8,
 }
 
 fn is_zero(n: &u8) -> bool {
@@ -270,6 +273,10 @@ pub enum CombatEvent {
         /// The firepower pass-through fire added (6.4, 6.41): 0, 1 or 2.
         #[serde(default)]
         pass_through: u8,
+        /// The range in hexes: the farther firer's, an off-board
+        /// battery's counted from its fire point (6.2, 9.41).
+        #[serde(default)]
+        range: u8,
     },
     /// The attack dice.
     Rolled {
@@ -397,6 +404,7 @@ impl fmt::Display for CombatEvent {
                 to_hit,
                 cap,
                 pass_through,
+                range: _,
             } => {
                 write!(
                     f,

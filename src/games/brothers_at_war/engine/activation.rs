@@ -169,6 +169,10 @@ impl BrothersAtWar {
             if self.brigade_of(u) != Some(brigade) {
                 return Err(Refusal::NotOfBrigade(name));
             }
+            // 9.4 before all: an off-board battery's only action is fire.
+            if self.unit(u).place == Place::OffBoard {
+                return Err(Refusal::OffBoardOnlyFires(name));
+            }
             // 1.51 first: a unit Finished by its own action is refused
             // for its marker, the reason a player sees on the board.
             if self.unit(u).finished {

@@ -510,6 +510,7 @@ impl BrothersAtWar {
             segments: bounded(&segments),
             risky: None,
             pass_through: bonus,
+            range: u8::try_from(range).unwrap_or(u8::MAX),
         })
     }
 
@@ -860,6 +861,7 @@ impl BrothersAtWar {
             to_hit: attack.to_hit,
             cap: attack.cap,
             pass_through: attack.pass_through,
+            range: attack.range,
         }));
         if attack.dice == 0 {
             return;

@@ -140,6 +140,10 @@ pub enum Refusal {
     /// Only a deployed skirmisher disbands, instead of activating (5.27).
     #[error("{0} is not a deployed skirmisher that has not activated")]
     CannotDisband(String),
+    /// An off-board battery only fires (9.4): it never moves, changes
+    /// formation or holds.
+    #[error("{0} is an off-board battery: it only fires (OBA FIRE hex)")]
+    OffBoardOnlyFires(String),
     /// A unit may not end its activation here: the rule that forbids it
     /// (5.3 the limit of two, 9.21 a remnant's hex, 5.32 another
     /// brigade's or a skirmisher's stack).
@@ -264,6 +268,7 @@ impl CitesRule for Refusal {
             Refusal::NotYourInstruction(_) => "B5",
             Refusal::FireForbidden(_) => "B125",
             Refusal::MustAssault(..) => "B128",
+            Refusal::OffBoardOnlyFires(_) => "9.4",
             Refusal::MustDiscard => "2.31",
             Refusal::NotEntry(_) => "10.11",
             Refusal::NotArrived(_) => "10.1",

@@ -48,6 +48,17 @@ impl GameText for CivilWar1863 {
     const ORDERS: &'static str = "H7-H8, H7 2I 1C-H8, RIDE H7 2I-H8-H9, FORTIFY G12, END; \
         in a battle TAKE 2 KILL 2I LOSE 1C, SURVIVORS 1C-H9";
 
+    // The turn kept open, and answers given in advance (conditions.rs).
+    const COMMANDS: &'static str = "  \
+MORE                     as a mail's last line: your turn goes on (else
+                           the end of the mail ends it with END)
+  IF BATTLE TAKE ALL       an answer for your attack, given with it
+  IF ATTACKED AT H8 SURVIVORS TO H9, IF CITY LOST REMOVE K3 I,
+  IF CAPITAL LOST REMOVE K3 I, IF EVEN BATTLE WON KEEP I
+                           standing answers for what may come
+  CANCEL IF [condition]    drop answers given in advance
+";
+
     const RULES: &'static str = rules_text::RULES;
 
     // A turn is many orders (P7): the mail's end closes it with END,
