@@ -94,6 +94,13 @@ pub trait AnyGame: fmt::Debug + Send + Sync {
     ) -> Option<Result<(String, Vec<Happened>), Rejection>>;
     /// [`GameText::event_text`] of a [`Happened`] of this game.
     fn event_text(&self, happened: &Happened, viewer: Seat) -> String;
+    /// [`Game::turn_serial`].
+    fn turn_serial(&self) -> u64;
+    /// Whether the canonical `order` is a standing order of `seat`'s
+    /// ([`Game::apply_standing`]), not a move of his turn.
+    fn is_standing(&self, seat: Seat, order: &str) -> bool;
+    /// [`Game::interrupts`] of a [`Happened`] of this game.
+    fn interrupts(&self, happened: &Happened) -> bool;
     /// [`GameText::draw_board_styled`], `last` being the [`Happened`] of
     /// the last action.
     fn draw_board(&self, viewer: Seat, last: &[Happened], style: &BoardStyle) -> String;
@@ -256,6 +263,21 @@ impl<G: GameText> AnyGame for G {
 
     fn draw_board(&self, viewer: Seat, last: &[Happened], style: &BoardStyle) -> String {
         self.draw_board_styled(viewer, &events_of::<G>(last), style)
+    }
+
+    fn turn_serial(&self) -> u64 {
+        Game::turn_serial(self)
+    }
+
+    fn is_standing(&self, seat: Seat, order: &str) -> bool {
+        match self.parse_order(order) {
+            Ok(order) => self.clone().apply_standing(seat, &order).is_some(),
+            Err(_) => false,
+        }
+    }
+
+    fn interrupts(&self, happened: &Happened) -> bool {
+        serde_json::from_value::<G::Event>(happened.data.clone()).is_ok_and(|e| G::interrupts(&e))
     }
 
     fn headline(&self, viewer: Seat) -> String {

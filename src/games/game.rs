@@ -69,6 +69,23 @@ pub trait Game: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + Sync 
     /// automatically), or refuses it and leaves the state unchanged.
     fn apply(&mut self, order: &Self::Order) -> Result<Vec<Self::Event>, Self::Refusal>;
 
+    /// A number that changes each time a new turn of a player begins, for
+    /// a game whose [`Pending`] decisions cannot tell two turns of one
+    /// player apart (Brothers at War's activations of his brigades one
+    /// after another): the end of a mail closes only the turn it was
+    /// written for. Games whose turns alternate leave it 0.
+    fn turn_serial(&self) -> u64 {
+        0
+    }
+
+    /// Whether `event` left the writer's order unfinished, the rest of it
+    /// waiting for him (the rest of a move set aside by a reaction,
+    /// Brothers at War's B9): the end of his mail does not close his turn.
+    fn interrupts(event: &Self::Event) -> bool {
+        let _ = event;
+        false
+    }
+
     /// Applies a standing order that `seat` may give whoever decides now
     /// (Brothers at War's instructions, B5), or `None` when `order` is not
     /// one: the service then answers that it is not the seat's turn.

@@ -112,6 +112,13 @@ pub struct Submission {
     /// his follows was not what the mail was written for, so the end of
     /// the mail does not close it ([`crate::games::MailTurn`]).
     pub finished_turn: bool,
+    /// The [`AnyGame::turn_serial`] the last line of the writer's turn
+    /// (not a standing order) left: the turn the mail's end may close.
+    /// `None`: no such line was taken.
+    pub turn: Option<u64>,
+    /// That last line left its order unfinished ([`AnyGame::interrupts`]):
+    /// the rest waits for the writer, and the mail's end closes nothing.
+    pub interrupted: bool,
 }
 
 /// Applies the order lines of one message from `seat`, as far as they go.
@@ -184,8 +191,12 @@ fn submit_lines<S: AsRef<str>>(
         let last_part = pending.phase.is_turn() && !first_half;
         match read_and_apply(game, line) {
             Ok(taken) => {
-                out.taken.push(taken);
                 out.finished_turn |= last_part && game.pending() != Some(pending);
+                if !game.is_standing(seat, &taken.order) {
+                    out.turn = Some(game.turn_serial());
+                    out.interrupted = taken.events.iter().any(|e| game.interrupts(e));
+                }
+                out.taken.push(taken);
             }
             Err(rejection) => {
                 out.refused = Some(rejection);

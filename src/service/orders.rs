@@ -47,6 +47,7 @@ impl Work<'_> {
         seat: SeatRow,
     ) -> Result<()> {
         let mut state = self.state(&game)?;
+        let position_before = state.position();
         // Several orders may share a line, `;` between them; answers given
         // in advance (IF ...) are kept aside, whoever's turn it is.
         let (lines, ifs) = split_answers_in_advance(lines);
@@ -175,6 +176,13 @@ impl Work<'_> {
         // same player's (a new Brothers at War activation after a COMMANDER
         // line): it was not written for it.
         let mut finished_turn = s.finished_turn || earlier.finished_turn;
+        // The turn the mail's last line of play acted in, and whether that
+        // line left its order unfinished: the end of the mail closes only
+        // that turn, and only a finished order's.
+        let mut last_play = (s.turn, s.interrupted);
+        if earlier.turn.is_some() {
+            last_play = (earlier.turn, earlier.interrupted);
+        }
         // The lines after a draw go on once it is made; each round takes a
         // line at least or stops, so the mail's lines bound the rounds.
         while !rest.is_empty() {
@@ -183,6 +191,9 @@ impl Work<'_> {
             happened.extend(self.draw_chance(state.as_mut(), &game, seat.seat)?);
             refused |= after.refused.is_some();
             finished_turn |= after.finished_turn;
+            if after.turn.is_some() {
+                last_play = (after.turn, after.interrupted);
+            }
             held_mine.extend(after.held);
             rest = if after.taken.is_empty() {
                 Vec::new()
@@ -213,6 +224,9 @@ impl Work<'_> {
             happened.extend(self.draw_chance(state.as_mut(), &game, seat.seat)?);
             refused |= r.refused.is_some();
             finished_turn |= r.finished_turn;
+            if r.turn.is_some() {
+                last_play = (r.turn, r.interrupted);
+            }
             held_mine = r.held;
         }
         self.tx.set_held(game.id, seat.seat, &held_mine)?;
@@ -222,6 +236,8 @@ impl Work<'_> {
             && !keep_open
             && !finished_turn
             && !self.more_orders_follow
+            && last_play.0 == Some(state.turn_serial())
+            && !last_play.1
         {
             happened.extend(self.close_turn(state.as_mut(), &game, seat.seat, true)?);
         }
@@ -246,7 +262,9 @@ impl Work<'_> {
             // Playing on answers a draw offer.
             self.tx.set_draw_offer(game.id, None)?;
         }
-        if happened.is_empty() {
+        // An order may change the position without an event to tell (END
+        // UNITS moves on to the commander's step): the update still goes.
+        if happened.is_empty() && state.position() == position_before {
             return Ok(());
         }
         let count = self.tx.entry_count(game.id)?;

@@ -659,3 +659,57 @@ fn a_mail_that_ends_its_activation_is_not_taken_for_the_next_one() {
         "the move commander step ends the activation"
     );
 }
+
+#[test]
+fn a_mail_remembers_the_activation_its_last_line_played_in() {
+    use orderly::games::submission::submit;
+    // The service closes at a mail's end only the activation its last
+    // line of play acted in (Game::turn_serial): a mail of unit orders and
+    // COMMANDER ends its activation, and the next one, even the same
+    // player's, begins with another serial. Standing instructions alone
+    // play no activation.
+    let mut g = union_to_act();
+    let serial = g.turn_serial();
+    let s = submit(
+        &mut g,
+        Seat::North,
+        &["CARDS USA AUTO", "OPFIRE ward NEVER"],
+    );
+    assert_eq!(s.taken.len(), 2, "{:?}", s.refused);
+    assert_eq!(s.turn, None, "instructions alone play no activation");
+    let step = g
+        .legal_orders()
+        .into_iter()
+        .map(|o| o.to_string())
+        .find(|o| o.starts_with("10M MOVE"))
+        .unwrap();
+    // As the service plays a mail: draws of chance between its lines.
+    let settle = |g: &mut BrothersAtWar| {
+        while g.chance().is_some() {
+            let o = g.chance_order(0).unwrap();
+            g.apply(&o).unwrap();
+        }
+    };
+    let mut rest = vec![step, "COMMANDER STAY".to_string()];
+    let mut last = None;
+    while !rest.is_empty() {
+        let s = submit(&mut g, Seat::North, &rest);
+        assert!(s.refused.is_none(), "{:?}", s.refused);
+        assert!(!s.taken.is_empty());
+        if s.turn.is_some() {
+            last = Some((s.turn, s.interrupted));
+        }
+        rest = s.rest;
+        settle(&mut g);
+    }
+    assert_eq!(
+        last,
+        Some((Some(serial), false)),
+        "played in its own activation"
+    );
+    // The battle went on to the next activation, whoever's: another serial.
+    assert!(g.now.activation.is_some() || g.outcome().is_some());
+    if g.now.activation.is_some() {
+        assert_ne!(g.turn_serial(), serial);
+    }
+}

@@ -656,3 +656,41 @@ fn one_mail_of_orders_and_commands_makes_one_update_to_each_player() {
         }
     }
 }
+
+#[test]
+fn instructions_and_questions_alone_leave_the_activation_open_and_end_units_is_told_to_both() {
+    let mut site = Site::new("open-activation");
+    let (ann_addr, bob_addr, _) = site.started(&"0b5e".repeat(16));
+    let model = site.stored();
+    let seat = model.pending().expect("a decision").seat;
+    let (me, addr, other, own) = match seat {
+        Seat::North => (ANN, &ann_addr, BOB, "USA"),
+        Seat::South => (BOB, &bob_addr, ANN, "CSA"),
+    };
+    // The player to act asks and sets instructions only: his activation
+    // is not played for him (no END UNITS at the mail's end).
+    let body = format!("Hi,\n\nboard all\ncards {own} auto\n\nThanks\n\nSent from my iPhone");
+    let outs = site.mail(me, addr, &body);
+    let reply = flat(&to(&outs, me).body);
+    assert!(!reply.contains("END UNITS) Taken"), "{reply}");
+    assert!(!reply.contains("(the end of your mail"), "{reply}");
+    let after = site.stored();
+    assert_eq!(after.now.step, model.now.step, "the same step");
+    assert_eq!(after.now.activation, model.now.activation, "nothing played");
+    // END UNITS alone moves on to the commander's step: both hear of it,
+    // the writer with the board and his choices.
+    let outs = site.mail(me, addr, "end units\n\n--\nme");
+    let reply = flat(&to(&outs, me).body);
+    assert!(reply.contains("Taken: END UNITS"), "{reply}");
+    let moved = site.stored();
+    assert_ne!(moved.position(), after.position(), "the step moved on");
+    assert!(
+        reply.contains("Brigades and their units"),
+        "the writer gets the board: {reply}"
+    );
+    assert!(
+        outs.iter().any(|o| o.to == other),
+        "the other player hears of it: {:?}",
+        outs.iter().map(|o| o.to.clone()).collect::<Vec<_>>()
+    );
+}

@@ -262,6 +262,10 @@ pub struct Dynamic {
     /// The turn, from 1 (2.34).
     #[serde(rename = "t")]
     pub turn: u8,
+    /// Activations begun so far in the battle: tells two activations of
+    /// one player's brigades apart ([`crate::games::Game::turn_serial`]).
+    #[serde(rename = "ac", default, skip_serializing_if = "is_zero")]
+    pub activations: u32,
     /// Where the sequence stands.
     #[serde(rename = "s")]
     pub step: Step,
@@ -446,4 +450,8 @@ impl BrothersAtWar {
         self.units_of(side)
             .any(|u| self.hex_of(u).is_some_and(|h| h.is_neighbour(hex)))
     }
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }

@@ -5,6 +5,7 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::refusal::Refusal;
+use crate::games::brothers_at_war::core::combat::CombatEvent;
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::order::{Action, Order};
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Ending, Step};
@@ -207,6 +208,16 @@ impl Game for BrothersAtWar {
 
     fn forced(_event: &Event) -> Option<(Seat, Order)> {
         None
+    }
+
+    fn turn_serial(&self) -> u64 {
+        u64::from(self.now.activations)
+    }
+
+    /// B9: a reaction set the rest of a move aside; the mover sends it
+    /// again, so the end of his mail leaves the activation open.
+    fn interrupts(event: &Event) -> bool {
+        matches!(event, Event::Combat(CombatEvent::SetAside { .. }))
     }
 
     fn scenarios() -> Vec<String> {

@@ -75,6 +75,7 @@ impl BrothersAtWar {
         ]);
         let mut game = BrothersAtWar {
             now: Dynamic {
+                activations: 0,
                 turn: 1,
                 step: Step::Deal,
                 units,
@@ -445,6 +446,7 @@ impl BrothersAtWar {
             brigade: self.brigade_name(b),
             free,
         });
+        self.now.activations = self.now.activations.saturating_add(1);
         self.now.activation = Some(Activation {
             brigade: b,
             free,
