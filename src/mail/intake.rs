@@ -885,7 +885,8 @@ fn unflow(text: &str, delsp: bool) -> String {
 /// text, like Outlook's `-----Original Message-----` and `From:`/`Sent:`
 /// header blocks, starts an original included without quote marks, and
 /// everything from there on is cut. So is a signature (`-- `) and
-/// anything after an `END` line.
+/// anything after an `END` line; a mail of `END` alone keeps it, as the
+/// order that ends a Civil War 1863 turn (its `MAIL_TURN` close).
 fn strip(full: &str) -> String {
     let lines: Vec<&str> = full.lines().collect();
     let mut kept: Vec<&str> = Vec::new();
@@ -893,6 +894,9 @@ fn strip(full: &str) -> String {
     while i < lines.len() {
         let trimmed = lines[i].trim();
         if trimmed == "--" || trimmed.eq_ignore_ascii_case("END") {
+            if trimmed != "--" && kept.iter().all(|l| l.trim().is_empty()) {
+                kept.push(lines[i]);
+            }
             break;
         }
         if trimmed.starts_with('>') {
@@ -1430,6 +1434,9 @@ mod tests {
             "PASS\n---\nnot a signature"
         );
         assert_eq!(strip("PASS\n end \nMOVE A B"), "PASS");
+        // A mail of END alone is the order ending a Civil War 1863 turn.
+        assert_eq!(strip("\nEND\n\nsomething after"), "END");
+        assert_eq!(strip("end\n-- \nsig").trim(), "end");
         assert_eq!(strip("PASS\nENDING\nMOVE A B"), "PASS\nENDING\nMOVE A B");
         assert_eq!(strip(""), "");
     }
