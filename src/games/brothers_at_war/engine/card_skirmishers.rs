@@ -58,19 +58,7 @@ impl BrothersAtWar {
         events: &mut Vec<Event>,
     ) -> Option<u8> {
         let card = self.skirmisher_card(skirmisher, moment)?;
-        let side = self.side_of(skirmisher);
-        let name = self
-            .card_entry(card)
-            .map(|e| e.name.clone())
-            .unwrap_or_default();
-        self.now.hands[side.index()].retain(|&c| c != card);
-        self.now.discard.push(card);
-        events.push(Event::CardPlayed {
-            side,
-            card,
-            name,
-            on: None,
-        });
+        self.card_leaves_hand(self.side_of(skirmisher), card, None, events);
         Some(card)
     }
 

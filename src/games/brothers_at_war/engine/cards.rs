@@ -256,6 +256,29 @@ impl BrothersAtWar {
             .map_or(Kind::NoEffect, |c| Kind::of(&c.effect))
     }
 
+    /// A card played leaves `side`'s hand for the discard pile face up,
+    /// shown to both (11.2, B2); `on` is what its line named, if any.
+    pub(super) fn card_leaves_hand(
+        &mut self,
+        side: Side,
+        card: u8,
+        on: Option<&str>,
+        events: &mut Vec<Event>,
+    ) {
+        let name = self
+            .card_entry(card)
+            .map(|c| c.name.clone())
+            .unwrap_or_default();
+        self.now.hands[side.index()].retain(|&c| c != card);
+        self.now.discard.push(card);
+        events.push(Event::CardPlayed {
+            side,
+            card,
+            name,
+            on: on.map(str::to_string),
+        });
+    }
+
     /// Plays a card of the side whose decision is pending (11.0): the
     /// card leaves the hand for the discard pile and its effect follows.
     pub fn play_card(
@@ -265,19 +288,7 @@ impl BrothersAtWar {
         events: &mut Vec<Event>,
     ) -> Result<(), Refusal> {
         let play = self.check_play(card, on)?;
-        let name = self
-            .card_entry(card)
-            .map(|c| c.name.clone())
-            .unwrap_or_default();
-        let hand = &mut self.now.hands[play.side.index()];
-        hand.retain(|&c| c != card);
-        self.now.discard.push(card);
-        events.push(Event::CardPlayed {
-            side: play.side,
-            card,
-            name,
-            on: on.map(str::to_string),
-        });
+        self.card_leaves_hand(play.side, card, on, events);
         self.carry_out(card, play, events);
         Ok(())
     }
@@ -867,19 +878,8 @@ impl BrothersAtWar {
         events: &mut Vec<Event>,
     ) -> Option<(u8, Kind)> {
         let (card, kind) = self.card_for(side, brigade, window, kinds)?;
-        let name = self
-            .card_entry(card)
-            .map(|e| e.name.clone())
-            .unwrap_or_default();
-        self.now.hands[side.index()].retain(|&c| c != card);
-        self.now.discard.push(card);
         // What it acts on is told by the effect's own event.
-        events.push(Event::CardPlayed {
-            side,
-            card,
-            name,
-            on: None,
-        });
+        self.card_leaves_hand(side, card, None, events);
         Some((card, kind))
     }
 
