@@ -247,7 +247,10 @@ impl<G: GameText> AnyGame for G {
                 order.to_string(),
                 events.iter().map(happened::<G>).collect(),
             )),
-            Err(r) => Err(refused::<G>(line, &r)),
+            Err(r) => Err(Rejection {
+                suggestions: self.standing_suggestions(seat, &order),
+                ..refused::<G>(line, &r)
+            }),
         })
     }
 

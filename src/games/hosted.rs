@@ -118,6 +118,9 @@ pub struct Hosted {
     pub first: Option<Seat>,
     /// [`Game::scenarios`](crate::games::Game::scenarios).
     pub scenarios: fn() -> Vec<String>,
+    /// [`GameText::ORDER_WITHOUT_VERB_OR_UNIT`]: whether an order may name
+    /// neither a verb nor a unit.
+    pub order_without_verb_or_unit: bool,
 }
 
 impl std::fmt::Debug for Hosted {
@@ -157,6 +160,7 @@ impl Hosted {
             who_first: G::WHO_FIRST,
             first: G::FIRST,
             scenarios: G::scenarios,
+            order_without_verb_or_unit: G::ORDER_WITHOUT_VERB_OR_UNIT,
         }
     }
 

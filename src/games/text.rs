@@ -187,6 +187,16 @@ pub trait GameText: Game {
     /// choose.
     const FIRST: Option<Seat> = None;
 
+    /// Whether an order may be written with neither a verb nor a unit
+    /// (SQUARES: `B1C B2CR`, an option's number `2`): `true`, the
+    /// default. A game whose every order names a verb or a unit
+    /// (Brothers at War: `10M 0904`, `MOVE 0904`) says `false`, and the
+    /// service then reads its mail more closely: a sentence that only
+    /// mentions a square or a number (`oops, wrong way round. via 0904
+    /// then:`) is a remark, and a clause that names a unit and a verb is
+    /// an order even among other words (`the 7th Greer moves to 0705`).
+    const ORDER_WITHOUT_VERB_OR_UNIT: bool = true;
+
     /// The game's own name for a seat ("Blue", "Gray").
     fn seat_name(seat: Seat) -> &'static str;
 
@@ -212,6 +222,14 @@ pub trait GameText: Game {
     /// [`Rejection`] quoting the line, saying what is wrong and under which
     /// rule, with the nearest legal orders.
     fn read_order(&self, line: &str) -> Result<Self::Order, Rejection>;
+
+    /// The orders to suggest to `seat` when [`Game::apply_standing`]
+    /// refuses his standing order `order` (Brothers at War's instructions,
+    /// B5): none by default.
+    fn standing_suggestions(&self, seat: Seat, order: &Self::Order) -> Vec<String> {
+        let _ = (seat, order);
+        Vec::new()
+    }
 
     /// What `word` is to this game's order language (see [`OrderWord`]).
     fn order_word(word: &str) -> OrderWord;

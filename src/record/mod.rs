@@ -252,7 +252,10 @@ impl Record {
     /// An empty record of a game of `game` set up with `options`, from the
     /// opening.
     pub fn new(game: &Hosted, options: &GameOptions) -> Record {
-        let mut tags = Tags::new(game, Some(options.first), options.seed, None);
+        // A game where chance decides who acts first (Brothers at War's
+        // cup) has no seat that moved first: the record names none.
+        let first = game.who_first.is_none().then_some(options.first);
+        let mut tags = Tags::new(game, first, options.seed, None);
         if let Some(scenario) = &options.scenario {
             // A scenario id is letters, digits and dashes: a valid value.
             let _ = tags.set_extra(SCENARIO_TAG, scenario);

@@ -27,13 +27,60 @@ pub struct ReadError {
 /// The value of a record's `Game` tag, if it has one: which engine reads
 /// the rest.
 pub fn game_tag(text: &str) -> Option<String> {
-    text.trim_start_matches('\u{feff}')
+    let lines: Vec<Line> = text
+        .trim_start_matches('\u{feff}')
         .lines()
-        .map(str::trim)
-        .take_while(|l| l.is_empty() || l.starts_with('['))
-        .filter_map(|l| tag_line(l).ok())
-        .find(|(name, _)| name.eq_ignore_ascii_case("Game"))
-        .map(|(_, value)| value)
+        .enumerate()
+        .map(|(i, l)| Line {
+            number: i + 1,
+            text: l.to_string(),
+        })
+        .collect();
+    let mut at = 0;
+    while let Some(line) = lines.get(at) {
+        let t = line.text.trim();
+        if t.is_empty() {
+            at += 1;
+            continue;
+        }
+        if !t.starts_with('[') {
+            return None;
+        }
+        // A tag that does not read is skipped: reading the record says
+        // what is wrong with it, in the words of the game it names.
+        if let Ok((name, value)) = whole_tag(&lines, &mut at) {
+            if name.eq_ignore_ascii_case("Game") {
+                return Some(value);
+            }
+        }
+    }
+    None
+}
+
+/// Reads the tag that starts on line `at`, over as many lines as it takes
+/// (a long tag is wrapped: its lines are joined with single spaces, up to
+/// the one that ends with `]`); `at` is moved past it.
+fn whole_tag(lines: &[Line], at: &mut usize) -> Result<(String, String), ReadError> {
+    let first = &lines[*at];
+    let mut whole = first.text.trim().to_string();
+    *at += 1;
+    while !whole.ends_with(']') {
+        match lines.get(*at).map(|l| l.text.trim()) {
+            Some(next) if !next.is_empty() && !next.starts_with('[') => {
+                whole.push(' ');
+                whole.push_str(next);
+                *at += 1;
+            }
+            _ => {
+                return Err(error(
+                    first,
+                    "a tag is written [Name \"value\"] on a line of its own (a long one \
+                     over lines, the last ending with ])",
+                ))
+            }
+        }
+    }
+    tag_line(&whole).map_err(|p| error(first, p))
 }
 
 /// Reads `[Name "value"]`.
@@ -174,12 +221,12 @@ impl Record {
             if !t.starts_with('[') {
                 break;
             }
-            let (name, value) = tag_line(t).map_err(|p| error(line, p))?;
+            let line = line.clone();
+            let (name, value) = whole_tag(&lines, &mut at)?;
             if seen.get(&name).is_some() {
-                return Err(error(line, format!("the tag {name} is given twice")));
+                return Err(error(&line, format!("the tag {name} is given twice")));
             }
-            seen.values.push((name, value, line.clone()));
-            at += 1;
+            seen.values.push((name, value, line));
         }
         let mut record = tags_of(game, &seen, lines.first())?;
         let mut origin = Layout::default();
@@ -195,7 +242,9 @@ impl Record {
             &mut origin,
             lines.last(),
         )?;
-        if record.tags.first.is_none() && record.tags.position.is_none() {
+        // A game where chance decides who acts first has no such seat.
+        if record.tags.first.is_none() && record.tags.position.is_none() && game.who_first.is_none()
+        {
             // Lenient: a record that does not say who moved first shows it.
             record.tags.first = Some(
                 record
@@ -328,6 +377,9 @@ fn read_movetext(
     origin: &mut Layout,
 ) -> Result<Option<(Line, Option<GameResult>)>, ReadError> {
     let mut result: Option<(Line, Option<GameResult>)> = None;
+    // The draws written without their inputs, which the proof after the
+    // result token gives: (their entry, their line).
+    let mut without_inputs: Vec<(usize, Line)> = Vec::new();
     let mut i = 0;
     while let Some(line) = lines.get(i) {
         i += 1;
@@ -336,13 +388,9 @@ fn read_movetext(
             continue;
         }
         if let Some((token, _)) = &result {
-            return Err(error(
-                line,
-                format!(
-                    "nothing may follow the result token on line {}",
-                    token.number
-                ),
-            ));
+            let proof = read_proof(&lines[i - 1..], token, record, origin)?;
+            fill_inputs(&proof, &without_inputs, record)?;
+            return Ok(result);
         }
         if let Some(rest) = t.strip_prefix('{') {
             let mut text = String::new();
@@ -394,6 +442,30 @@ fn read_movetext(
             let (number, order) = draw.map_err(|p| error(line, p))?;
             let mut digests = Vec::new();
             let mut input_lines = Vec::new();
+            let mut next = i;
+            while lines.get(next).is_some_and(|l| l.text.trim().is_empty()) {
+                next += 1;
+            }
+            let inline = lines.get(next).is_some_and(|l| is_input_line(&l.text));
+            if !inline {
+                // Its inputs are in the proof after the result token.
+                without_inputs.push((record.entries.len(), line.clone()));
+                let none = InputDigest::of("");
+                record.entries.push(Entry::Draw(DrawEntry {
+                    inputs: DrawInputs {
+                        number,
+                        mail: none,
+                        reply: none,
+                        words: none,
+                    },
+                    order,
+                }));
+                origin.entries.push(EntryLines {
+                    main: line.clone(),
+                    forced: Vec::new(),
+                });
+                continue;
+            }
             for name in DRAW_INPUTS {
                 while lines.get(i).is_some_and(|l| l.text.trim().is_empty()) {
                     i += 1;
@@ -423,7 +495,135 @@ fn read_movetext(
         let entry = read_entry(game, t).map_err(|p| error(line, p))?;
         push(record, origin, entry, line);
     }
+    fill_inputs(&[], &without_inputs, record)?;
     Ok(result)
+}
+
+/// Whether a line is one of a draw's inputs (`mail <hex>`, ...).
+fn is_input_line(text: &str) -> bool {
+    text.split_whitespace()
+        .next()
+        .is_some_and(|w| DRAW_INPUTS.iter().any(|n| n.eq_ignore_ascii_case(w)))
+}
+
+/// A run of draws the proof gives the inputs of: the first and last
+/// number, the inputs, and the line that names them.
+type InputGroup = (u32, u32, [InputDigest; 3], Line);
+
+/// Reads the proof of the draws that follows the result token `token`
+/// (docs/record-format.md): the `Commitment` and `Revealed` tags, each on
+/// a line `Name <hex>`, and the draws' inputs by runs of numbers (`Draws
+/// 1-7` or `Draw 8`, then its `mail`, `reply` and `words` lines). Remarks
+/// and blank lines are dropped; anything else is an error.
+fn read_proof(
+    lines: &[Line],
+    token: &Line,
+    record: &mut Record,
+    origin: &mut Layout,
+) -> Result<Vec<InputGroup>, ReadError> {
+    let mut groups: Vec<InputGroup> = Vec::new();
+    let mut i = 0;
+    while let Some(line) = lines.get(i) {
+        i += 1;
+        let t = line.text.trim();
+        if t.is_empty() || t.starts_with(';') {
+            continue;
+        }
+        let mut words = t.split_whitespace();
+        let (first, rest) = (words.next().unwrap_or(""), words.collect::<Vec<_>>());
+        let tag = [super::COMMITMENT_TAG, super::REVEALED_TAG]
+            .into_iter()
+            .find(|n| n.eq_ignore_ascii_case(first));
+        if let Some(name) = tag {
+            let [value] = rest.as_slice() else {
+                return Err(error(
+                    line,
+                    format!("{name} is followed by its 64 hex digits"),
+                ));
+            };
+            if record.tags.get_extra(name).is_some() {
+                return Err(error(line, format!("the tag {name} is given twice")));
+            }
+            record.tags.push_extra(name.to_string(), value.to_string());
+            origin.tags.push((name.to_string(), line.clone()));
+            continue;
+        }
+        let Some(range) = draws_range(first, &rest) else {
+            return Err(error(
+                line,
+                format!(
+                    "nothing may follow the result token on line {} but the proof of \
+                     the draws: Commitment, Revealed, and Draws 1-7 with their inputs",
+                    token.number
+                ),
+            ));
+        };
+        let (from, to) = range.map_err(|p| error(line, p))?;
+        let mut digests = Vec::new();
+        for name in DRAW_INPUTS {
+            let Some(next) = lines.get(i) else {
+                return Err(error(line, format!("this draw's {name} line is missing")));
+            };
+            digests.push(draw_input(name, &next.text).map_err(|p| error(next, p))?);
+            i += 1;
+        }
+        if let Some((a, b, _, other)) = groups.iter().find(|(a, b, ..)| from <= *b && *a <= to) {
+            return Err(error(
+                line,
+                format!(
+                    "these draws share numbers with draws {a}-{b} on line {}",
+                    other.number
+                ),
+            ));
+        }
+        groups.push((from, to, [digests[0], digests[1], digests[2]], line.clone()));
+    }
+    Ok(groups)
+}
+
+/// `Draws 1-7` or `Draw 8` (any case) read as its first and last number;
+/// `None` when the line is not one.
+fn draws_range(word: &str, rest: &[&str]) -> Option<Result<(u32, u32), String>> {
+    if !(word.eq_ignore_ascii_case("Draws") || word.eq_ignore_ascii_case("Draw")) {
+        return None;
+    }
+    let written = rest.join("");
+    let (a, b) = written.split_once('-').unwrap_or((&written, &written));
+    let number = |n: &str| n.trim().parse::<u32>().ok().filter(|n| *n > 0);
+    Some(match (number(a), number(b)) {
+        (Some(a), Some(b)) if a <= b => Ok((a, b)),
+        _ => Err("the draws are named by their numbers: Draws 1-7, or Draw 8".to_string()),
+    })
+}
+
+/// Gives each draw written without its inputs those of the proof's run
+/// that holds its number; a draw no run holds is an error at its line.
+fn fill_inputs(
+    groups: &[InputGroup],
+    without: &[(usize, Line)],
+    record: &mut Record,
+) -> Result<(), ReadError> {
+    for (entry, line) in without {
+        let Some(Entry::Draw(d)) = record.entries.get_mut(*entry) else {
+            continue;
+        };
+        let n = d.inputs.number;
+        let Some((_, _, [mail, reply, words], _)) =
+            groups.iter().find(|(a, b, ..)| (*a..=*b).contains(&n))
+        else {
+            return Err(error(
+                line,
+                format!(
+                    "draw {n} has no inputs: write its mail, reply and words lines \
+                     below it, or in the proof of the draws after the result"
+                ),
+            ));
+        };
+        d.inputs.mail = *mail;
+        d.inputs.reply = *reply;
+        d.inputs.words = *words;
+    }
+    Ok(())
 }
 
 /// The public inputs that follow a draw's line, each on a line of its own.

@@ -150,7 +150,7 @@ impl<'r> Replay<'r> {
                 )
             })?,
             None => (hosted.new)(&GameOptions {
-                first: tags.first.unwrap_or(Seat::North),
+                first: tags.first.or(hosted.first).unwrap_or(Seat::North),
                 seed: tags.seed,
                 scenario: tags.get_extra(SCENARIO_TAG).map(str::to_string),
             }),

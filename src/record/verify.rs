@@ -235,9 +235,74 @@ mod tests {
             json.draws[0].inputs["mail"],
             InputDigest::of("m1@x").to_string()
         );
-        // The movetext survives mail: no line past 76 columns.
-        let movetext = text.split("\n\n").nth(1).unwrap();
-        assert!(movetext.lines().all(|l| l.chars().count() <= 76), "{text}");
+        // The record survives mail: no line past 76 columns. The draws'
+        // lines hold their outcomes; their inputs, the commitment and the
+        // seed are in the proof after the result.
+        assert!(text.lines().all(|l| l.chars().count() <= 76), "{text}");
+        let (moves, proof) = text.split_once("\n\n;").unwrap();
+        assert!(!moves.contains("mail ") && !moves.contains("[Commitment"));
+        assert!(proof.contains(&format!("\nCommitment {}\n", seed.commitment())));
+        assert!(proof.contains(&format!("\nRevealed {}\n", seed.to_hex())));
+        assert!(proof.contains("\nDraw 1\n  mail "), "{text}");
+    }
+
+    /// `text` in the layout orderly wrote before the proof of the draws:
+    /// the commitment and seed as tags, each draw's inputs under its line.
+    fn in_the_old_layout(text: &str) -> String {
+        let record = Record::read(text).unwrap();
+        let (moves, _) = text.split_once("\n\n;").unwrap();
+        let mut out = String::new();
+        let mut draws = record.entries().iter().filter_map(|e| match e {
+            crate::record::Entry::Draw(d) => Some(d.inputs),
+            _ => None,
+        });
+        for line in moves.lines() {
+            if line.is_empty() {
+                for name in [COMMITMENT_TAG, REVEALED_TAG] {
+                    let value = record.tags.get_extra(name).unwrap();
+                    out.push_str(&format!("[{name} \"{value}\"]\n"));
+                }
+            }
+            out.push_str(line);
+            out.push('\n');
+            if line.trim_start().starts_with("DRAW ") {
+                let i = draws.next().unwrap();
+                for (name, digest) in [("mail", i.mail), ("reply", i.reply), ("words", i.words)] {
+                    out.push_str(&format!("      {name} {digest}\n"));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_record_in_the_old_layout_still_reads_and_verifies() {
+        let seed = Seed::from_bytes([5; 32]);
+        let text = played(&seed);
+        let old = in_the_old_layout(&text);
+        assert!(old.contains("[Commitment \"") && old.contains("\n      mail "));
+        let record = Record::read(&old).unwrap();
+        assert!(verify(&record).unwrap().len() >= 3);
+        // Written again, it is in today's layout.
+        assert_eq!(record.to_string(), text);
+    }
+
+    #[test]
+    fn a_draw_without_inputs_or_inputs_given_twice_is_refused() {
+        let text = played(&Seed::from_bytes([6; 32]));
+        // The proof's runs of draws overlap.
+        let twice = text.replacen("\nDraw 2\n", "\nDraws 1-2\n", 1);
+        let err = Record::read(&twice).unwrap_err();
+        assert!(err.problem.contains("share numbers"), "{err:?}");
+        // Draw 2 has no run of its own.
+        let none = text.replacen("\nDraw 2\n", "\nDraw 99\n", 1);
+        let err = Record::read(&none).unwrap_err();
+        assert!(err.problem.contains("draw 2 has no inputs"), "{err:?}");
+        assert!(err.text.contains("DRAW 2 "), "{err:?}");
+        // Anything else after the result is refused.
+        let more = text.replacen("\nDraw 2\n", "\n1. North TOSS\nDraw 2\n", 1);
+        let err = Record::read(&more).unwrap_err();
+        assert!(err.problem.contains("nothing may follow"), "{err:?}");
     }
 
     #[test]
@@ -245,14 +310,8 @@ mod tests {
         let text = played(&Seed::from_bytes([1; 32]));
         // Draw 1 given twice in a row: the second stands where South's TOSS
         // is due.
-        let lines: Vec<&str> = text.lines().collect();
-        let at = lines.iter().position(|l| l.contains("DRAW 1 ")).unwrap();
-        let block = lines[at..at + 4].join("\n").replace("DRAW 1 ", "DRAW 50 ");
-        let moved = text.replacen(
-            &lines[at + 3].to_string(),
-            &format!("{}\n{block}", lines[at + 3]),
-            1,
-        );
+        let line = text.lines().find(|l| l.contains("DRAW 1 ")).unwrap();
+        let moved = text.replacen(line, &format!("{line}\n{line}"), 1);
         let err = verify(&Record::read(&moved).unwrap()).unwrap_err();
         assert!(matches!(err, VerifyError::Replay(_)), "{err:?}");
     }
@@ -275,7 +334,7 @@ mod tests {
         let zero = text.replacen("DRAW 1 ", "DRAW 0 ", 1);
         let err = Record::read(&zero).unwrap_err();
         assert!(err.problem.contains("numbered from 1"), "{err:?}");
-        let short = text.replacen("      mail ", "      mail 12", 1);
+        let short = text.replacen("  mail ", "  mail 12", 1);
         assert!(Record::read(&short).is_err());
     }
 

@@ -1,11 +1,26 @@
 //! Writing a record in its canonical layout, and where each part lands.
 
+use crate::games::fair::DrawInputs;
 use crate::games::{GameResult, Seat};
 
-use super::{EndMarker, Ending, Entry, OrderEntry, Record};
+use super::{EndMarker, Ending, Entry, OrderEntry, Record, COMMITMENT_TAG, REVEALED_TAG};
 
-/// Comments are wrapped to this width so that a record survives mail.
-const WIDTH: usize = 76;
+/// Lines are kept to this width (comments and long tags are wrapped, the
+/// draws' inputs stand on lines of their own) so that a record survives
+/// mail.
+pub(crate) const WIDTH: usize = 76;
+
+/// The indentation of a tag's continuation line.
+const TAG_INDENT: &str = "  ";
+
+/// The indentation of a draw's inputs in the proof of the draws.
+const INPUT_INDENT: &str = "  ";
+
+/// The remark that heads the proof of the draws (read and dropped).
+const PROOF_REMARK: [&str; 2] = [
+    "; The proof of the draws (docs/dice.md), for orderly verify: the seed",
+    "; committed to and, once the game is over, revealed; each draw's inputs.",
+];
 
 /// The indentation of a continuation line.
 pub(crate) const INDENT: &str = "    ";
@@ -74,11 +89,23 @@ impl Record {
     /// The record written out, with where each part lands.
     pub(crate) fn layout(&self) -> Layout {
         let mut out = Layout::default();
-        for (name, value) in self.tag_pairs() {
-            let line = out.push(format!("[{name} \"{}\"]", escape(&value)));
+        let (proof_tags, header): (Vec<_>, Vec<_>) = self
+            .tag_pairs()
+            .into_iter()
+            .partition(|(name, _)| is_proof_tag(name));
+        for (name, value) in header {
+            let mut lines = wrap_tag(&format!("[{name} \"{}\"]", escape(&value))).into_iter();
+            let line = out.push(lines.next().unwrap_or_default());
+            for rest in lines {
+                out.push(format!("{TAG_INDENT}{rest}"));
+            }
             out.tags.push((name, line));
         }
         out.push(String::new());
+        // A record whose draws' numbers do not only go up (one being
+        // mended) keeps each draw's inputs under its line: grouped by
+        // number, they could not be told apart.
+        let grouped = draws_go_up(&self.entries);
         for entry in &self.entries {
             let lines = match entry {
                 Entry::Order(o) => {
@@ -113,18 +140,46 @@ impl Record {
                 },
                 Entry::Draw(d) => {
                     let i = &d.inputs;
-                    EntryLines {
-                        main: out.push(format!("{INDENT}DRAW {} {}", i.number, d.order)),
-                        forced: [("mail", i.mail), ("reply", i.reply), ("words", i.words)]
+                    let main = out.push(format!("{INDENT}DRAW {} {}", i.number, d.order));
+                    let forced = if grouped {
+                        Vec::new()
+                    } else {
+                        input_lines(i)
                             .into_iter()
-                            .map(|(name, digest)| out.push(format!("{INDENT}  {name} {digest}")))
-                            .collect(),
-                    }
+                            .map(|l| out.push(format!("{INDENT}{INPUT_INDENT}{l}")))
+                            .collect()
+                    };
+                    EntryLines { main, forced }
                 }
             };
             out.entries.push(lines);
         }
         out.result = Some(out.push(self.result_token().to_string()));
+        let groups = if grouped {
+            draw_groups(&self.entries)
+        } else {
+            Vec::new()
+        };
+        if !proof_tags.is_empty() || !groups.is_empty() {
+            out.push(String::new());
+            for remark in PROOF_REMARK {
+                out.push(remark.to_string());
+            }
+            for (name, value) in proof_tags {
+                let line = out.push(format!("{name} {}", clean_word(&value)));
+                out.tags.push((name, line));
+            }
+            for (first, last, inputs) in groups {
+                out.push(if first == last {
+                    format!("Draw {first}")
+                } else {
+                    format!("Draws {first}-{last}")
+                });
+                for l in input_lines(&inputs) {
+                    out.push(format!("{INPUT_INDENT}{l}"));
+                }
+            }
+        }
         out
     }
 
@@ -203,6 +258,100 @@ fn escape(value: &str) -> String {
     out
 }
 
+/// Whether a tag belongs to the proof of the draws, written after the
+/// result token rather than among the tags: its 64 hex digits would make
+/// the tag's line longer than a mail's.
+pub(crate) fn is_proof_tag(name: &str) -> bool {
+    name.eq_ignore_ascii_case(COMMITMENT_TAG) || name.eq_ignore_ascii_case(REVEALED_TAG)
+}
+
+/// A proof tag's value as one word (it is hex: a space cannot be in it).
+fn clean_word(value: &str) -> String {
+    value.split_whitespace().collect::<Vec<_>>().join("")
+}
+
+/// A draw's public inputs, one a line, in their order.
+fn input_lines(i: &DrawInputs) -> [String; 3] {
+    [
+        format!("mail {}", i.mail),
+        format!("reply {}", i.reply),
+        format!("words {}", i.words),
+    ]
+}
+
+/// Whether the draws' numbers only go up in the record's order.
+fn draws_go_up(entries: &[Entry]) -> bool {
+    let mut last = 0;
+    entries.iter().all(|e| match e {
+        Entry::Draw(d) => {
+            let up = d.inputs.number > last;
+            last = d.inputs.number;
+            up
+        }
+        _ => true,
+    })
+}
+
+/// The draws in runs of the same inputs (the draws one mail caused): the
+/// first and last number of each run, and its inputs.
+fn draw_groups(entries: &[Entry]) -> Vec<(u32, u32, DrawInputs)> {
+    let mut groups: Vec<(u32, u32, DrawInputs)> = Vec::new();
+    for entry in entries {
+        let Entry::Draw(d) = entry else { continue };
+        let i = d.inputs;
+        match groups.last_mut() {
+            Some((_, last, inputs))
+                if (inputs.mail, inputs.reply, inputs.words) == (i.mail, i.reply, i.words) =>
+            {
+                *last = i.number;
+            }
+            _ => groups.push((i.number, i.number, i)),
+        }
+    }
+    groups
+}
+
+/// Splits a tag's line longer than [`WIDTH`] columns at single spaces
+/// (after the name, or inside the value), its continuation lines to be
+/// indented by [`TAG_INDENT`]: reading joins them with single spaces, which
+/// is what was cut. A space next to another, or after a `]`, is never cut
+/// at (a line that ends with `]` ends its tag). A line with no such space
+/// stays whole.
+fn wrap_tag(line: &str) -> Vec<String> {
+    let chars: Vec<char> = line.chars().collect();
+    if chars.len() <= WIDTH {
+        return vec![line.to_string()];
+    }
+    let cuts: Vec<usize> = (1..chars.len().saturating_sub(1))
+        .filter(|&i| {
+            chars[i] == ' ' && chars[i - 1] != ' ' && chars[i - 1] != ']' && chars[i + 1] != ' '
+        })
+        .collect();
+    let mut lines = Vec::new();
+    let mut start = 0;
+    loop {
+        let width = if lines.is_empty() {
+            WIDTH
+        } else {
+            WIDTH - TAG_INDENT.len()
+        };
+        if chars.len() - start <= width {
+            break;
+        }
+        let fits = cuts
+            .iter()
+            .copied()
+            .rfind(|&c| c > start && c - start <= width);
+        let Some(cut) = fits.or_else(|| cuts.iter().copied().find(|&c| c > start)) else {
+            break;
+        };
+        lines.push(chars[start..cut].iter().collect());
+        start = cut + 1;
+    }
+    lines.push(chars[start..].iter().collect());
+    lines
+}
+
 /// Splits a one-line comment into lines of at most [`WIDTH`] columns at
 /// spaces (a longer word keeps its own line). Reading joins them again
 /// with single spaces, which the comment already has.
@@ -237,6 +386,31 @@ mod tests {
         assert!(lines.len() > 1);
         assert!(lines.iter().all(|l| l.len() <= WIDTH));
         assert_eq!(lines.join(" "), text);
+    }
+
+    #[test]
+    fn long_tags_wrap_at_single_spaces_and_hex_stays_whole() {
+        let line = format!("[Rules \"{}\"]", ["rule"; 30].join(" "));
+        let lines = wrap_tag(&line);
+        assert!(lines.len() > 1);
+        assert!(lines[0].chars().count() <= WIDTH);
+        assert!(lines[1..]
+            .iter()
+            .all(|l| l.chars().count() + TAG_INDENT.len() <= WIDTH));
+        assert_eq!(lines.join(" "), line);
+        // Never at a double space, nor after a ], which ends a tag's line.
+        let spaced = format!("[Blue \"Ann  Example ]x {}\"]", "y".repeat(70));
+        let lines = wrap_tag(&spaced);
+        assert_eq!(lines.join(" "), spaced);
+        for l in &lines[..lines.len() - 1] {
+            assert!(!l.ends_with(' ') && !l.ends_with(']'), "{lines:?}");
+        }
+        // A value without a space goes whole on a line of its own.
+        let hex = format!("[Hash \"{}\"]", "ab".repeat(36));
+        assert_eq!(
+            wrap_tag(&hex),
+            vec!["[Hash".to_string(), format!("\"{}\"]", "ab".repeat(36))]
+        );
     }
 
     #[test]

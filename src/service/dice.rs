@@ -394,12 +394,12 @@ mod tests {
         );
         let record = site.export(1);
         assert!(
-            record.contains(&format!("[Commitment \"{commitment}\"]")),
+            record.contains(&format!("\nCommitment {commitment}\n")),
             "{record}"
         );
         assert_eq!(
             hex_after(&last, "tosses was"),
-            hex_after(&record, "[Revealed \""),
+            hex_after(&record, "Revealed "),
             "the last mail reveals the seed the record holds"
         );
         (site, record)
@@ -581,7 +581,7 @@ mod tests {
     #[test]
     fn a_record_with_another_seed_or_inputs_is_refused() {
         let (_site, text) = play_a_coin_race("other-seed");
-        let seed = hex_after(&text, "[Revealed \"");
+        let seed = hex_after(&text, "Revealed ");
         let other = text.replace(&seed, &"0".repeat(64));
         match verify(&Record::read(&other).unwrap()) {
             Err(VerifyError::Commitment { problem, .. }) => {
@@ -698,10 +698,7 @@ mod tests {
             .collect();
         assert_eq!(told.len(), 2, "both players are told the seed");
         let record = site.export(1);
-        assert!(
-            record.contains(&format!("[Revealed \"{seed}\"]")),
-            "{record}"
-        );
+        assert!(record.contains(&format!("\nRevealed {seed}\n")), "{record}");
         let (report, ok) = crate::record::verify_report(&record);
         assert!(ok, "{report}");
     }
@@ -719,7 +716,7 @@ mod tests {
         let record = site.export(1);
         let words = crate::games::fair::words_digest(["Lucky seven", ""]).to_string();
         assert!(record.contains(&format!("words {words}")), "{record}");
-        assert!(record.contains("[Commitment \""), "{record}");
+        assert!(record.contains("\nCommitment "), "{record}");
         assert!(!record.contains("Revealed"), "{record}");
         assert!(record.contains("DRAW 1 "), "{record}");
         let seed = site

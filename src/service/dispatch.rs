@@ -50,7 +50,7 @@ impl Work<'_> {
         let mut orders: Vec<String> = Vec::new();
         // Prose not yet listed: it is listed in its place, but after the
         // orders around it, which are answered together.
-        let mut prose: Vec<(String, Option<&'static str>)> = Vec::new();
+        let mut prose: Vec<lines::Ignored> = Vec::new();
         let mut read_any = false;
         let readings: Vec<lines::Reading> = lines.iter().map(|l| reader.read(l)).collect();
         let cheers = self.cheers(&reader, &lines, &readings);
@@ -69,14 +69,21 @@ impl Work<'_> {
         self.remember_what_was_seen(&readings)?;
         for ((index, written), reading) in lines.iter().enumerate().zip(readings) {
             let reading = if cheers.contains(&index) {
-                lines::Reading::Prose { hint: None }
+                lines::Reading::Prose {
+                    hint: None,
+                    remark: None,
+                }
             } else {
                 reading
             };
             let (command, text, alone) = match reading {
-                lines::Reading::Prose { hint } => {
+                lines::Reading::Prose { hint, remark } => {
                     if written.chars().any(char::is_alphanumeric) {
-                        prose.push((written.to_string(), hint));
+                        prose.push(lines::Ignored {
+                            line: written.to_string(),
+                            hint,
+                            remark,
+                        });
                     }
                     continue;
                 }
@@ -99,9 +106,13 @@ impl Work<'_> {
                 self.item(&texts::say("mail.rest", ()), Answer::Refused(answer));
                 break;
             }
-            if text != *written {
-                self.written.insert(text.clone(), written.to_string());
-            }
+            // Each line read is echoed as written: the same text read
+            // from two lines (`pass` alone, and in a sentence) is
+            // answered for each in turn.
+            self.written
+                .entry(text.clone())
+                .or_default()
+                .push_back(written.to_string());
             let line = text.as_str();
             if (alone || !matches!(command, Command::Order(_))) && !orders.is_empty() {
                 self.more_orders_follow = last_order.is_some_and(|last| last >= index);

@@ -22,7 +22,7 @@ use super::{identity, texts, Processed, Result};
 use crate::config::Config;
 use crate::mail::intake::{self, Incoming};
 use crate::mail::outgoing::{message_id, AutoKind, OutgoingMail};
-use crate::store::{StoreError, Timestamp, Tx};
+use crate::store::{Timestamp, Tx};
 
 /// A mail of `size` bytes, larger than the service reads, of which `head`
 /// (its first bytes) was read, inside `tx` (which the caller commits).
@@ -136,7 +136,7 @@ fn queue_too_large(
     let id = message_id(&format!("{incoming_id}/too-large"), domain);
     let mut references = incoming.references.clone();
     references.extend(incoming.message_id.clone());
-    let reply = OutgoingMail {
+    let mut reply = OutgoingMail {
         message_id: id.clone(),
         from: format!("{} <{}>", config.service.name, config.service.address),
         to: sender.to_string(),
@@ -151,10 +151,7 @@ fn queue_too_large(
         return_path: None,
         text_only: false,
     };
-    let json = serde_json::to_string(&reply)
-        .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;
-    tx.queue_mail(&id, None, sender, &json, now.into())?;
-    Ok(())
+    super::outbox::queue(tx, &mut reply, None, now.into())
 }
 
 /// Whether the sender of a mail may be believed enough to be answered

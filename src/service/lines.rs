@@ -36,6 +36,19 @@
 //! (`Board?`), and what ends a game (RESIGN, ACCEPT DRAW, CLAIM WIN) is
 //! read only from a line that says nothing else.
 //!
+//! The mark of a numbered list (`2.`, `3)`) is no order word: the line is
+//! read after it, and a list's line of prose (`2. Hello there`) is prose.
+//!
+//! A game whose every order names a verb or a unit (Brothers at War,
+//! [`GameText::ORDER_WITHOUT_VERB_OR_UNIT`](crate::games::GameText::ORDER_WITHOUT_VERB_OR_UNIT)
+//! false) is read more closely: a clause that names a unit and a verb
+//! is an order among however many other words (`the 7th Greer moves to
+//! 0705`: refused if it cannot be read, never dropped), and a line whose
+//! order-like clauses name neither, in a sentence (`oops, wrong way
+//! round. via 0904 then:`), can be no order of the game: it is a remark,
+//! and the reply says so ([`Reading::Prose`]'s `remark`). Without other
+//! words (`via 0904`) it is still an order written wrong, and refused.
+//!
 //! A verb alone, exclaimed (`Charge!`), is an order here; the mail decides
 //! whether it is a cheer ([`LineReader::exclaimed_verb`],
 //! [`LineReader::names_a_square`]): beside a real order that names its
@@ -77,7 +90,23 @@ pub enum Reading {
         /// The order word the line's one word may be a slip of (`pas`:
         /// `PASS`), to mention in the reply.
         hint: Option<&'static str>,
+        /// In a game whose orders always name a verb or a unit: the
+        /// squares and numbers a sentence mentions without being an order
+        /// (`oops, wrong way round. via 0904 then:`), to say in the reply
+        /// why the line was taken for a remark.
+        remark: Option<String>,
     },
+}
+
+/// A prose line of a mail, waiting to be listed as ignored.
+#[derive(Clone, Debug)]
+pub struct Ignored {
+    /// The line as written.
+    pub line: String,
+    /// See [`Reading::Prose`].
+    pub hint: Option<&'static str>,
+    /// See [`Reading::Prose`].
+    pub remark: Option<String>,
 }
 
 /// Words that lead in to an order or a command: skipped in front of one.
@@ -108,6 +137,10 @@ pub const ECHO_COLUMNS: usize = 70;
 pub struct LineReader {
     game: Option<&'static str>,
     names: HashSet<String>,
+    /// The game's every order names a verb or a unit
+    /// ([`GameText::ORDER_WITHOUT_VERB_OR_UNIT`](crate::games::GameText::ORDER_WITHOUT_VERB_OR_UNIT)
+    /// false).
+    verb_or_unit: bool,
 }
 
 /// How a word of a line counts.
@@ -170,9 +203,13 @@ impl LineReader {
                 set.extend(clause.words.into_iter().map(|w| w.upper));
             }
         }
+        let game = game.and_then(hosted::canonical);
         LineReader {
-            game: game.and_then(hosted::canonical),
+            game,
             names: set,
+            verb_or_unit: game
+                .and_then(hosted::find)
+                .is_some_and(|h| !h.order_without_verb_or_unit),
         }
     }
 
@@ -210,6 +247,16 @@ impl LineReader {
             })
             .filter(|c| !c.words.is_empty())
             .collect();
+        let mut clauses = clauses;
+        // The mark of a numbered list (`2.`, `3)`) before the line's text
+        // is no order of its own: the line is what follows it.
+        let listed = list_mark(line)
+            && clauses.len() > 1
+            && clauses[0].words.len() == 1
+            && matches!(clauses[0].end, Some('.' | ')'));
+        if listed {
+            clauses[0].words[0].class = Class::Filler;
+        }
         let alone = clauses.len() == 1;
         let command_in = |c: &Clause| {
             as_command(c.span(line))
@@ -224,7 +271,9 @@ impl LineReader {
                 if command_in(c).is_some() {
                     Some((i, false))
                 } else {
-                    (c.end != Some('?') && self.looks_like_order(&c.words)).then_some((i, true))
+                    (c.end != Some('?')
+                        && (self.looks_like_order(&c.words) || self.unit_and_verb(&c.words)))
+                    .then_some((i, true))
                 }
             })
             .collect();
@@ -260,10 +309,20 @@ impl LineReader {
         let (Some(&(first, _)), Some(&(last, _))) = (shaped.first(), shaped.last()) else {
             return Reading::Prose {
                 hint: self.hint(&clauses),
+                remark: None,
             };
         };
         if announces {
-            return Reading::Prose { hint: None };
+            return Reading::Prose {
+                hint: None,
+                remark: None,
+            };
+        }
+        if let Some(mentioned) = self.remark(&clauses, shaped) {
+            return Reading::Prose {
+                hint: None,
+                remark: Some(mentioned),
+            };
         }
         let start = clauses[first].words[0].start;
         let end = clauses[last].words[clauses[last].words.len() - 1].end;
@@ -399,6 +458,50 @@ impl LineReader {
         }
     }
 
+    /// In a game whose every order names a verb or a unit: whether a
+    /// clause names both, among however many other words (`the 7th Greer
+    /// moves to 0705`, `I think 10M fires at 0907 now`). Such a clause is
+    /// an order, refused if it cannot be read, never dropped as prose.
+    fn unit_and_verb(&self, clause: &[Word]) -> bool {
+        let has = |k: OrderWord| clause.iter().any(|w| w.class == Class::Order(k));
+        self.verb_or_unit && has(OrderWord::Verb) && has(OrderWord::Unit)
+    }
+
+    /// In a game whose every order names a verb or a unit: the squares and
+    /// numbers of a line whose order-like clauses (`shaped`) name neither,
+    /// while other words make it a sentence (`oops, wrong way round. via
+    /// 0904 then:`). Such a line can be no order of the game: it is a
+    /// remark, said so in the reply. Without other words (`via 0904`) it
+    /// is an order written wrong, and refused.
+    fn remark(&self, clauses: &[Clause], shaped: &[(usize, bool)]) -> Option<String> {
+        if !self.verb_or_unit || shaped.iter().any(|&(_, order)| !order) {
+            return None;
+        }
+        let order_words: Vec<&Word> = shaped
+            .iter()
+            .flat_map(|&(i, _)| &clauses[i].words)
+            .collect();
+        let names_what_acts = order_words.iter().any(|w| {
+            matches!(
+                w.class,
+                Class::Order(OrderWord::Verb | OrderWord::Unit) | Class::Near(_)
+            )
+        });
+        let sentence = clauses
+            .iter()
+            .flat_map(|c| &c.words)
+            .any(|w| w.class == Class::Prose);
+        if names_what_acts || !sentence {
+            return None;
+        }
+        let mentioned: Vec<&str> = order_words
+            .iter()
+            .filter(|w| matches!(w.class, Class::Order(_)))
+            .map(|w| w.upper.as_str())
+            .collect();
+        Some(mentioned.join(", "))
+    }
+
     /// Whether `line` is an order's verb alone, exclaimed (`Charge!`,
     /// `Attack!`): a cheer when the mail carries the real order too (see
     /// [`LineReader::names_a_square`]), an order when it is the mail's only
@@ -459,6 +562,18 @@ fn answer_in_advance(clause: &mut Clause) {
             second.class = Class::Filler;
         }
     }
+}
+
+/// Whether `line` starts with the mark of a numbered list: one or two
+/// digits, then `.` or `)`, then a blank and more text (`2. 10M MOVE
+/// 0904`, `3) PASS`).
+fn list_mark(line: &str) -> bool {
+    let t = line.trim_start();
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    (1..=2).contains(&digits)
+        && t[digits..].starts_with(['.', ')'])
+        && t[digits + 1..].starts_with(char::is_whitespace)
+        && !t[digits + 1..].trim().is_empty()
 }
 
 /// Commands that only ask for something (`Board?`): a question may be one.
@@ -604,24 +719,27 @@ impl super::work::Work<'_> {
     }
 
     /// Lists the prose lines gathered so far as ignored: consecutive ones
-    /// in one answer, a line that may be a slipped order on its own.
-    pub(super) fn ignore(&mut self, prose: &mut Vec<(String, Option<&'static str>)>) {
+    /// in one answer, a line that may be a slipped order or that mentions
+    /// a square as a remark on its own.
+    pub(super) fn ignore(&mut self, prose: &mut Vec<Ignored>) {
         let mut group: Vec<String> = Vec::new();
-        for (line, hint) in std::mem::take(prose) {
+        for Ignored { line, hint, remark } in std::mem::take(prose) {
             self.ignored += 1;
-            match hint {
-                None => group.push(shortened(&line)),
-                Some(meant) => {
-                    self.ignored_item(&mut group);
-                    self.item(
-                        &shortened(&line),
-                        Answer::Ignored(texts::say(
-                            "prose.slip",
-                            minijinja::context! { meant => meant },
-                        )),
-                    );
+            let answer = match (hint, remark) {
+                (_, Some(mentioned)) => texts::say(
+                    "prose.remark",
+                    minijinja::context! { mentioned => mentioned },
+                ),
+                (Some(meant), None) => {
+                    texts::say("prose.slip", minijinja::context! { meant => meant })
                 }
-            }
+                (None, None) => {
+                    group.push(shortened(&line));
+                    continue;
+                }
+            };
+            self.ignored_item(&mut group);
+            self.item(&shortened(&line), Answer::Ignored(answer));
         }
         self.ignored_item(&mut group);
     }
@@ -704,6 +822,60 @@ mod tests {
                 baw.read(line)
             );
         }
+    }
+
+    #[test]
+    fn a_list_mark_alone_makes_no_order_and_stays_with_the_order_after_it() {
+        // `2.` before a sentence is no order (it was read as the option 2).
+        for line in ["1. Hello Bob", "2) Thanks for the game"] {
+            assert!(prose(line), "{line:?}: {:?}", squares().read(line));
+        }
+        assert_eq!(order("2. cav BR B3C"), "cav BR B3C");
+        assert_eq!(order("2."), "2");
+        let baw = LineReader::new(Some("brothersatwar"), ["Ann", "Bob"]);
+        assert_eq!(
+            baw.read("2. the 7th Greer moves to 0705"),
+            Reading::Order("the 7th Greer moves to 0705".into())
+        );
+    }
+
+    #[test]
+    fn in_a_game_whose_orders_name_a_verb_or_a_unit_a_hex_in_a_sentence_is_a_remark() {
+        let baw = LineReader::new(Some("brothersatwar"), ["Carol", "Dave"]);
+        assert_eq!(
+            baw.read("oops, wrong way round. via 0904 then:"),
+            Reading::Prose {
+                hint: None,
+                remark: Some("0904".into())
+            }
+        );
+        // Without other words, or with a verb or a unit, it is an order
+        // (refused by the game if written wrong).
+        for line in [
+            "via 0904 then:",
+            "10M 0904",
+            "Sorry: move 0904",
+            "oops. 10M 0904",
+        ] {
+            assert!(
+                matches!(baw.read(line), Reading::Order(_) | Reading::Mixed(_)),
+                "{line:?}: {:?}",
+                baw.read(line)
+            );
+        }
+        // A clause naming a unit and a verb is an order among any words.
+        assert_eq!(
+            baw.read("I reckon 10M fires at 0907 today"),
+            Reading::Mixed("reckon 10M fires at 0907 today".into())
+        );
+        // SQUARES takes squares alone as an order, even beside prose.
+        assert!(!matches!(
+            squares().read("oops, wrong way round. via B3C then:"),
+            Reading::Prose {
+                remark: Some(_),
+                ..
+            }
+        ));
     }
 
     #[test]
@@ -824,7 +996,8 @@ mod tests {
         assert_eq!(order("Don't advance"), "Don't advance");
         assert_eq!(order("2"), "2");
         assert_eq!(order("Option 2."), "Option 2");
-        assert_eq!(order("1. cav BR B3C"), "1. cav BR B3C");
+        assert_eq!(order("1. cav BR B3C"), "cav BR B3C");
+        assert_eq!(order("2) OK, cav BR B3C"), "cav BR B3C");
         assert_eq!(order("G2CR-G1C"), "G2CR-G1C");
         assert_eq!(order("MOVE G2R G3R, G2L G3L"), "MOVE G2R G3R, G2L G3L");
         assert_eq!(
@@ -875,7 +1048,13 @@ mod tests {
             );
         }
         // A lone slip is prose, with what it may have meant.
-        assert_eq!(squares().read("pas"), Reading::Prose { hint: Some("PASS") });
+        assert_eq!(
+            squares().read("pas"),
+            Reading::Prose {
+                hint: Some("PASS"),
+                remark: None
+            }
+        );
     }
 
     #[test]

@@ -40,8 +40,11 @@
 //!    headed by the notices and messages for that seat), with subjects from
 //!    `subject.rs`, every sentence from `templates/` (`texts.rs`). The
 //!    transaction commits.
-//! 6. `outbox.rs`: the outbox is drained; failures are retried with
-//!    backoff, and permanent ones make a seat undeliverable. The daemon
+//! 6. `outbox.rs`: every mail is queued dated after the one queued before
+//!    it, and in a later second than the last to its address, so that mail
+//!    programs list a player's mail in the order sent. The outbox is
+//!    drained; failures are retried with backoff, and permanent ones make
+//!    a seat undeliverable. The daemon
 //!    ([`Service::poll_pipelined`]) sends one poll's replies on a second
 //!    thread, through a connection of its own, while the next poll is
 //!    processed; they are marked sent on the service's thread after the

@@ -332,11 +332,51 @@ pub struct Context<'a> {
 /// The longest EXTEND or PAUSE, in hours: a year.
 const MAX_EXTEND_HOURS: i64 = 366 * 24;
 
-/// Carries out an action in `tx`; returns what was done, in words. A
-/// refusal (a finished game, nothing to roll back, an illegal order) is an
-/// `Ok` [`Answer::Refused`] and changes nothing.
+/// What a moderator's action tells the players of its game: the words
+/// (their times written in each reader's own zone, [`Announcement::to`]),
+/// and the welcome of a player given a seat (REPLACE).
+#[derive(Clone, Debug)]
+pub(super) struct Announcement {
+    /// The game.
+    pub(super) game: i64,
+    /// What the moderator did, in the players' words.
+    pub(super) words: String,
+    /// The seat a new player was given, and his welcome.
+    pub(super) welcome: Option<(Seat, String)>,
+}
+
+impl Announcement {
+    /// The words for the reader at `address`, times in their zone.
+    pub(super) fn to(&self, tx: &Tx<'_>, address: &str) -> Result<String> {
+        let (zone, _) = tx.player_settings(address)?;
+        Ok(localized(&self.words, &zone))
+    }
+}
+
+/// Carries out an action in `tx` and tells both players (the command
+/// line: one command, one mail to each); returns what was done, in words.
+/// A refusal (a finished game, nothing to roll back, an illegal order) is
+/// an `Ok` [`Answer::Refused`] and changes nothing.
 pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer> {
+    let mut told = None;
+    let answer = carry_out(tx, cx, action, &mut told)?;
+    if let Some(announcement) = told {
+        announce(tx, cx, &announcement)?;
+    }
+    Ok(answer)
+}
+
+/// Carries out an action in `tx`, as [`execute`], but leaves what it tells
+/// the players in `told`: a moderator's mail of several commands tells
+/// each player once, everything it did.
+pub(super) fn carry_out(
+    tx: &Tx<'_>,
+    cx: &Context<'_>,
+    action: &Action,
+    told: &mut Option<Announcement>,
+) -> Result<Answer> {
     let at = Timestamp::from(cx.now);
+    let mut welcome = None;
     let (game_id, outcome) = match action {
         Action::Stalled => {
             let list = tx.stalled(at)?;
@@ -481,25 +521,20 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
             let generation = tx.replace_seat(*game, *seat, player)?;
             let key = seat_secret_generation(cx.secret, *game, *seat, generation);
             tx.set_secret(*game, *seat, &key)?;
-            let welcome = texts::wrap(&texts::say(
-                "moderator.welcome",
-                minijinja::context! {
-                    side => side_name(&row, *seat),
-                    game => game,
-                    title => hosted::title(&row.kind).unwrap_or(&row.kind),
-                    address => reply_address(&cx.config.service.address, *game, &key),
-                },
+            // The new player's first mail of the game: his welcome, then
+            // the announcement every player gets.
+            welcome = Some((
+                *seat,
+                texts::wrap(&texts::say(
+                    "moderator.welcome",
+                    minijinja::context! {
+                        side => side_name(&row, *seat),
+                        game => game,
+                        title => hosted::title(&row.kind).unwrap_or(&row.kind),
+                        address => reply_address(&cx.config.service.address, *game, &key),
+                    },
+                )),
             ));
-            queue_notice(
-                tx,
-                cx.config,
-                &row,
-                address,
-                Some((*game, *seat)),
-                welcome,
-                &format!("{}/welcome/{game}/{}", cx.seed, seat_text(*seat)),
-                cx.now,
-            )?;
             (
                 row.id,
                 texts::say(
@@ -587,7 +622,11 @@ pub fn execute(tx: &Tx<'_>, cx: &Context<'_>, action: &Action) -> Result<Answer>
         &localized(&outcome, "UTC"),
         at,
     )?;
-    announce(tx, cx, game_id, &words)?;
+    *told = Some(Announcement {
+        game: game_id,
+        words,
+        welcome,
+    });
     let zone = moderator_zone(tx, cx)?;
     let done = texts::say(
         "moderator.done",
@@ -853,8 +892,10 @@ pub fn resume(tx: &Tx<'_>, now: DateTime<Utc>, game: i64) -> Result<()> {
     Ok(())
 }
 
-/// Tells both players what a moderator did, with the game as it now stands.
-fn announce(tx: &Tx<'_>, cx: &Context<'_>, game: i64, words: &str) -> Result<()> {
+/// Tells both players what a moderator did, with the game as it now stands
+/// (a new player's welcome first, in his mail).
+fn announce(tx: &Tx<'_>, cx: &Context<'_>, told: &Announcement) -> Result<()> {
+    let game = told.game;
     let row = game_row(tx, game)?;
     let row = &row;
     let state = match load(row) {
@@ -878,9 +919,12 @@ fn announce(tx: &Tx<'_>, cx: &Context<'_>, game: i64, words: &str) -> Result<()>
     };
     for seat in tx.seats(game)? {
         let update = update_text(tx, row, state.as_ref(), seat.seat, &[])?;
-        let (zone, _) = tx.player_settings(&seat.address)?;
-        let words = localized(words, &zone);
-        let body = format!("{}\n{update}{record}", texts::wrap(&words));
+        let words = told.to(tx, &seat.address)?;
+        let welcome = match &told.welcome {
+            Some((s, text)) if *s == seat.seat => format!("{}\n", text.trim_end()),
+            _ => String::new(),
+        };
+        let body = format!("{welcome}{}\n{update}{record}", texts::wrap(&words));
         let seed = format!(
             "{}/mod/{game}/{}/{}",
             cx.seed,

@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 
 use super::game::kind_of;
 use super::identity::{self, secrets_match};
-use super::notices::notify_game;
+use super::notices::{moderators_of, queue_notice};
 use super::reply::Answer;
 use super::work::Work;
 use super::{moderation, texts, Result, Service};
@@ -79,7 +79,11 @@ impl Work<'_> {
     }
 
     /// A mail to a moderator address: every line a moderator command, taken
-    /// only from a configured moderator writing to their own key.
+    /// only from a configured moderator writing to their own key. Like a
+    /// player's, the mail is answered once: the moderator's reply echoes
+    /// every command, and each player (and each other moderator told)
+    /// gets one mail telling all that the mail did in the game
+    /// ([`Work::tell_moderated`]).
     pub(super) fn moderator_mail(&mut self, key: &str, lines: &[&str]) -> Result<()> {
         let is_moderator = self
             .config
@@ -100,28 +104,19 @@ impl Work<'_> {
             );
             return Ok(());
         }
+        let mut told: Vec<Told> = Vec::new();
         for line in lines {
             // A game's own moderator is appointed by accepting, by mail.
             if let Some((accept, game)) = moderation_answer(line) {
                 let answer = if asked.contains(&game) {
                     self.tx.answer_moderation(game, accept)?;
-                    let row = self.reload(game)?;
                     let context = minijinja::context! { moderator => self.sender, game => game };
                     let words = if accept {
                         texts::say("moderator.accepted", &context)
                     } else {
                         texts::say("moderator.declined", &context)
                     };
-                    let seed = format!("{}/moderation/{game}", self.message_id);
-                    notify_game(
-                        self.tx,
-                        self.config,
-                        &row,
-                        |_| true,
-                        &texts::wrap(&words),
-                        &seed,
-                        self.now,
-                    )?;
+                    told.push(Told::Answered(game, words.clone()));
                     Answer::Done(words)
                 } else {
                     Answer::Refused(texts::say(
@@ -146,7 +141,10 @@ impl Work<'_> {
                         now: self.now,
                         seed: &seed,
                     };
-                    moderation::execute(self.tx, &cx, &action)?
+                    let mut announcement = None;
+                    let answer = moderation::carry_out(self.tx, &cx, &action, &mut announcement)?;
+                    told.extend(announcement.map(Told::Acted));
+                    answer
                 }
                 Err(usage) => Answer::NotUnderstood(texts::say(
                     "moderator.not_understood",
@@ -155,7 +153,96 @@ impl Work<'_> {
             };
             self.item(line, answer);
         }
+        self.tell_moderated(&told)
+    }
+
+    /// Tells what a moderator's mail did, once to each: every player of a
+    /// game it acted on gets one mail (a new player's welcome, what was
+    /// done, in the order of the mail's lines, then the game as it now
+    /// stands: the update owed, sent with the reply); the moderators of a
+    /// game whose moderation was answered get one mail each, the writer
+    /// none (his reply says it).
+    fn tell_moderated(&mut self, told: &[Told]) -> Result<()> {
+        let mut games: Vec<i64> = Vec::new();
+        for t in told {
+            if !games.contains(&t.game()) {
+                games.push(t.game());
+            }
+        }
+        let mut to_moderators: Vec<(String, i64, Vec<String>)> = Vec::new();
+        for game in games {
+            let row = self.reload(game)?;
+            let seats = self.tx.seats(game)?;
+            let here = || told.iter().filter(|t| t.game() == game);
+            if here().any(|t| matches!(t, Told::Acted(_))) {
+                self.broadcast(&row, &[], None)?;
+            }
+            for seat in &seats {
+                for t in here() {
+                    let words = match t {
+                        Told::Acted(a) => {
+                            if let Some((_, welcome)) =
+                                a.welcome.iter().find(|(s, _)| *s == seat.seat)
+                            {
+                                self.notify(&row, seat.seat, welcome, None, "welcome");
+                            }
+                            a.to(self.tx, &seat.address)?
+                        }
+                        Told::Answered(_, words) => words.clone(),
+                    };
+                    self.notify(&row, seat.seat, &words, None, "moderator");
+                }
+            }
+            for moderator in moderators_of(self.tx, self.config, game)? {
+                if moderator.eq_ignore_ascii_case(self.sender) {
+                    continue;
+                }
+                for t in here() {
+                    let Told::Answered(_, words) = t else {
+                        continue;
+                    };
+                    match to_moderators.iter_mut().find(|(m, ..)| *m == moderator) {
+                        Some((_, _, all)) => all.push(words.clone()),
+                        None => to_moderators.push((moderator.clone(), game, vec![words.clone()])),
+                    }
+                }
+            }
+        }
+        for (n, (moderator, game, words)) in to_moderators.into_iter().enumerate() {
+            let row = self.reload(game)?;
+            let body = texts::wrap(&words.join("\n"));
+            let seed = format!("{}/moderation/{n}", self.message_id);
+            queue_notice(
+                self.tx,
+                self.config,
+                &row,
+                &moderator,
+                None,
+                body,
+                &seed,
+                self.now,
+            )?;
+        }
         Ok(())
+    }
+}
+
+/// What one line of a moderator's mail tells the people of a game.
+enum Told {
+    /// A moderator command carried out, for the game's players.
+    Acted(moderation::Announcement),
+    /// A game's own moderator answered (ACCEPT or DECLINE MODERATION), for
+    /// the game's players and moderators: the game and the words.
+    Answered(i64, String),
+}
+
+impl Told {
+    /// The game it is about.
+    fn game(&self) -> i64 {
+        match self {
+            Told::Acted(a) => a.game,
+            Told::Answered(game, _) => *game,
+        }
     }
 }
 

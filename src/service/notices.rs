@@ -12,7 +12,7 @@ use crate::config::Config;
 use crate::games::Seat;
 use crate::mail::bounce;
 use crate::mail::outgoing::{message_id, AutoKind, OutgoingMail};
-use crate::store::{seat_text, GameRow, StoreError, Tx};
+use crate::store::{seat_text, GameRow, Tx};
 
 /// A bounce: read as a delivery-status notification, matched to the mail
 /// it reports by the VERP address it was sent to (forged ones match
@@ -162,7 +162,7 @@ pub(crate) fn queue_notice(
         Some((g, s)) => tx.seats(g)?.into_iter().find(|r| r.seat == s),
         None => None,
     };
-    let notice = OutgoingMail {
+    let mut notice = OutgoingMail {
         message_id: id.clone(),
         from: format!("{} <{}>", config.service.name, config.service.address),
         to: address.to_string(),
@@ -182,9 +182,7 @@ pub(crate) fn queue_notice(
         return_path: None,
         text_only: false,
     };
-    let json = serde_json::to_string(&notice)
-        .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;
-    tx.queue_mail(&id, Some(game.id), address, &json, now.into())?;
+    super::outbox::queue(tx, &mut notice, Some(game.id), now.into())?;
     if let Some((g, s)) = seat {
         tx.set_last_message(g, s, &id)?;
     }
@@ -255,7 +253,7 @@ pub(crate) fn queue_service_mail(
     seed: &str,
     now: DateTime<Utc>,
 ) -> Result<()> {
-    let mail = OutgoingMail {
+    let mut mail = OutgoingMail {
         message_id: message_id(seed, config.address_parts().1),
         from: format!("{} <{}>", config.service.name, config.service.address),
         to: to.to_string(),
@@ -270,8 +268,5 @@ pub(crate) fn queue_service_mail(
         return_path: None,
         text_only: false,
     };
-    let json = serde_json::to_string(&mail)
-        .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;
-    tx.queue_mail(&mail.message_id, None, to, &json, now.into())?;
-    Ok(())
+    super::outbox::queue(tx, &mut mail, None, now.into())
 }

@@ -1,7 +1,9 @@
-//! Draining the outbox: every mail due is sent (several at a time), and
-//! marked sent or failed in one transaction per batch; a failure is tried
-//! again with a doubling wait, and one that cannot succeed makes the seat
-//! undeliverable and is told to those concerned.
+//! The outbox: every mail orderly decides is queued here, dated in the
+//! order it was queued ([`queue`]). Draining it: every mail due is sent
+//! (several at a time), and marked sent or failed in one transaction per
+//! batch; a failure is tried again with a doubling wait, and one that
+//! cannot succeed makes the seat undeliverable and is told to those
+//! concerned.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,7 +15,39 @@ use super::poll::panic_text;
 use super::{texts, Result, Service};
 use crate::mail::bounce;
 use crate::mail::outgoing::{MailSender, OutgoingMail, SendError};
-use crate::store::{Store, StoreError, Timestamp};
+use crate::store::{Store, StoreError, Timestamp, Tx};
+
+/// Queues `mail` (about `game`, if any), due at `at`, first dating it so
+/// that the order of the mails is never in doubt: its Date is its own
+/// moment, but at least a millisecond after the mail queued before it (the
+/// sent files' names, which begin with the date to the millisecond, sort
+/// in the order the mails were decided) and in a later second than the
+/// last mail to the same address (a Date header holds whole seconds, and
+/// mail programs list a reader's mail by it: two updates of one poll would
+/// otherwise tie, and be shown in any order). The Date is kept with the
+/// mail, so a retry sends the same. A mail is dated a few seconds ahead
+/// only when one address gets several in a second.
+pub(super) fn queue(
+    tx: &Tx<'_>,
+    mail: &mut OutgoingMail,
+    game: Option<i64>,
+    at: Timestamp,
+) -> Result<()> {
+    let (last, last_to) = tx.last_mail_dates(&mail.to)?;
+    let mut date = Timestamp::from(mail.date).utc();
+    if let Some(last) = last {
+        date = date.max(last.utc() + chrono::Duration::milliseconds(1));
+    }
+    if let Some(last_to) = last_to {
+        use chrono::SubsecRound;
+        date = date.max(last_to.utc().trunc_subsecs(0) + chrono::Duration::seconds(1));
+    }
+    mail.date = date;
+    let json = serde_json::to_string(&*mail)
+        .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;
+    tx.queue_mail(&mail.message_id, game, &mail.to, &json, at, date.into())?;
+    Ok(())
+}
 
 /// The most outbox mails sent, synced and marked in one step: the replies
 /// of a whole batch of incoming mail (two or three mails each) at once.

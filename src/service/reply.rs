@@ -9,7 +9,6 @@ use super::subject::{game_subject, reply_subject};
 use super::work::Work;
 use super::{texts, Result};
 use crate::mail::outgoing::{message_id, AutoKind, OutgoingMail};
-use crate::store::StoreError;
 
 /// What became of one line (or one moderator command), with the words
 /// that tell the writer.
@@ -76,7 +75,15 @@ impl Work<'_> {
     /// Answers `line` (the text read from it; the reply quotes it as the
     /// player wrote it).
     pub(super) fn item(&mut self, line: &str, answer: Answer) {
-        let line = self.written.get(line).map_or(line, String::as_str);
+        // The line as written: of several lines read as the same text,
+        // the first not yet answered (lines are answered in order), the
+        // last one for any later answer.
+        let line = match self.written.get_mut(line) {
+            Some(lines) if lines.len() > 1 => lines.pop_front().unwrap_or_default(),
+            Some(lines) => lines.front().cloned().unwrap_or_else(|| line.to_string()),
+            None => line.to_string(),
+        };
+        let line = line.as_str();
         // The echo of what was written is for recognising the line, not a
         // copy of it: a long line is cut (no amplification of its text).
         const ECHO_CHARS: usize = 120;
@@ -206,16 +213,8 @@ impl Work<'_> {
             text_only: false,
         };
         self.outgoing.insert(0, (reply, game_seat));
-        for (mail, seat) in std::mem::take(&mut self.outgoing) {
-            let json = serde_json::to_string(&mail)
-                .map_err(|e| StoreError::Corrupt(format!("outgoing mail: {e}")))?;
-            self.tx.queue_mail(
-                &mail.message_id,
-                seat.map(|(g, _)| g),
-                &mail.to,
-                &json,
-                self.at,
-            )?;
+        for (mut mail, seat) in std::mem::take(&mut self.outgoing) {
+            super::outbox::queue(self.tx, &mut mail, seat.map(|(g, _)| g), self.at)?;
             if let Some((g, s)) = seat {
                 self.tx.set_last_message(g, s, &mail.message_id)?;
             }

@@ -36,8 +36,9 @@ pub(super) struct Work<'a> {
     /// The game the mail acts on, once authenticated.
     pub(super) game: Option<(GameRow, SeatRow)>,
     /// The lines as written, by the text read from them (an order without
-    /// the greeting before it): the reply quotes what the player wrote.
-    pub(super) written: std::collections::HashMap<String, String>,
+    /// the greeting before it), in the mail's order: the reply quotes
+    /// what the player wrote, each line for its own answer.
+    pub(super) written: std::collections::HashMap<String, std::collections::VecDeque<String>>,
     /// Orders of this mail taken.
     pub(super) taken: usize,
     /// More order lines of this mail follow the ones being played: the

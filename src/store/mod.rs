@@ -113,6 +113,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0013_scenarios",
         include_str!("../../migrations/0013_scenarios.sql"),
     ),
+    (
+        "0014_mail_dates",
+        include_str!("../../migrations/0014_mail_dates.sql"),
+    ),
 ];
 
 /// How many prepared statements a connection keeps: more than the store
@@ -490,6 +494,32 @@ mod tests {
         assert_eq!(tx.sent_since("b@x", t(0), 100).unwrap().commands, 0);
     }
 
+    /// The next mail is dated after the last one queued and the last one
+    /// to its recipient, each read from an index (migration 0014).
+    #[test]
+    fn the_last_dates_are_the_last_mails_and_the_last_to_the_recipient() {
+        let mut store = Store::open_in_memory().unwrap();
+        let plan: Vec<String> = store
+            .conn
+            .prepare("EXPLAIN QUERY PLAN SELECT MAX(dated) FROM outbox WHERE recipient = ?1")
+            .unwrap()
+            .query_map(params!["a@x"], |r| r.get::<_, String>(3))
+            .unwrap()
+            .map(|r| r.unwrap())
+            .collect();
+        assert!(
+            plan.iter()
+                .any(|p| p.contains("COVERING INDEX outbox_dated_by_recipient")),
+            "{plan:?}"
+        );
+        let tx = store.tx().unwrap();
+        assert_eq!(tx.last_mail_dates("a@x").unwrap(), (None, None));
+        tx.queue_mail("o1", None, "a@x", "{}", t(1), t(2)).unwrap();
+        tx.queue_mail("o2", None, "b@x", "{}", t(1), t(3)).unwrap();
+        assert_eq!(tx.last_mail_dates("a@x").unwrap(), (Some(t(3)), Some(t(2))));
+        assert_eq!(tx.last_mail_dates("c@x").unwrap(), (Some(t(3)), None));
+    }
+
     /// Rows kept between reads are never stale: a write, or a rollback to
     /// a savepoint, and the next read asks the database again.
     #[test]
@@ -556,9 +586,9 @@ mod tests {
             )
             .unwrap();
         assert_eq!(seq, 1);
-        tx.queue_mail("o1", Some(g), "ann@example.org", "{}", t(1))
+        tx.queue_mail("o1", Some(g), "ann@example.org", "{}", t(1), t(1))
             .unwrap();
-        tx.queue_mail("o1", Some(g), "ann@example.org", "{}", t(1))
+        tx.queue_mail("o1", Some(g), "ann@example.org", "{}", t(1), t(1))
             .unwrap();
         tx.record_message("m1", "bob@example.org", t(1), "ok")
             .unwrap();

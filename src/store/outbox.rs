@@ -34,8 +34,9 @@ pub struct OutboxRow {
 }
 
 impl Tx<'_> {
-    /// Queues an outgoing mail; a Message-ID already queued is left as is
-    /// (the same decision made twice is one mail).
+    /// Queues an outgoing mail, due at `at` and bearing the Date `dated`;
+    /// a Message-ID already queued is left as is (the same decision made
+    /// twice is one mail).
     pub fn queue_mail(
         &self,
         message_id: &str,
@@ -43,11 +44,12 @@ impl Tx<'_> {
         recipient: &str,
         mail_json: &str,
         at: Timestamp,
+        dated: Timestamp,
     ) -> Result<()> {
         let added = self.exec(
             "INSERT OR IGNORE INTO outbox (message_id, game_id, recipient, status, \
-             next_attempt_at, created_at) VALUES (?1, ?2, ?3, 'queued', ?4, ?4)",
-            params![message_id, game, recipient, at],
+             next_attempt_at, created_at, dated) VALUES (?1, ?2, ?3, 'queued', ?4, ?4, ?5)",
+            params![message_id, game, recipient, at, dated],
         )?;
         if added == 1 {
             // The body lives apart from the row, so that sending the mail
@@ -58,6 +60,31 @@ impl Tx<'_> {
             )?;
         }
         Ok(())
+    }
+
+    /// The Date of the last mail queued, and of the last queued to
+    /// `recipient` (none for mail queued before dates were kept): the next
+    /// mail is dated after both.
+    pub fn last_mail_dates(
+        &self,
+        recipient: &str,
+    ) -> Result<(Option<Timestamp>, Option<Timestamp>)> {
+        // Each mail is dated after the one queued before it, so the last
+        // row holds the latest Date.
+        let last = self
+            .one(
+                "SELECT dated FROM outbox ORDER BY id DESC LIMIT 1",
+                params![],
+                |r| r.get::<_, Option<Timestamp>>(0),
+            )
+            .optional()?
+            .flatten();
+        let to = self.one(
+            "SELECT MAX(dated) FROM outbox WHERE recipient = ?1",
+            params![recipient],
+            |r| r.get::<_, Option<Timestamp>>(0),
+        )?;
+        Ok((last, to))
     }
 
     /// Mails due for (another) attempt at `now`, oldest first.

@@ -370,7 +370,7 @@ fn factor(line: &SaveLine) -> String {
         .unwrap_or_else(|| {
             match w {
                 "moving fire" => "moving",
-                "hexes between" => "range",
+                "hex between" | "hexes between" => "range",
                 "loose formation or Disrupted" => "formation",
                 "different levels" => "elevation",
                 "skirmisher in a building" => "skirmisher_building",
@@ -456,6 +456,9 @@ fn fire(
         };
         let hexes: Option<Vec<_>> = step.units.iter().map(stood).collect();
         let range = match hexes.filter(|h| !h.is_empty()) {
+            // At a battery the range runs on past its fire point (9.431): the
+            // engine's own.
+            Some(_) if step.target_unit.is_some() => u32::from(fired_range),
             Some(hexes) => hexes.iter().map(|h| h.distance(target)).max().unwrap_or(0),
             // An off-board battery has no hex: its range is the engine's own,
             // counted from its fire point (9.41).

@@ -8,6 +8,7 @@ use orderly::games::brothers_at_war::core::combat::{CombatEvent, Stage};
 use orderly::games::brothers_at_war::core::event::Event;
 use orderly::games::brothers_at_war::core::formation::Formation;
 use orderly::games::brothers_at_war::core::ids::Marker;
+use orderly::games::brothers_at_war::core::question::Question;
 use orderly::games::brothers_at_war::core::state::{BrothersAtWar, CheckKind, Step};
 use orderly::games::brothers_at_war::engine::activation::{FORM_COST, HOLD_COST};
 use orderly::games::brothers_at_war::engine::apply::Draw;
@@ -78,6 +79,13 @@ fn dice(step: &f::Step) -> Dice {
         saves: step.save_dice.clone(),
         refused: step.expect.result == Outcome::Refused,
         rule: step.expect.rule.clone(),
+        answers: Answers {
+            path: step.retreat.clone(),
+            reserves: step.reserves,
+            payer: step.brigade.clone().filter(|_| step.reserves.is_some()),
+            lose: step.choice.clone(),
+            ..Answers::default()
+        },
     }
 }
 
@@ -136,6 +144,20 @@ struct Dice {
     refused: bool,
     /// The rule it refuses the step under.
     rule: Option<String>,
+    /// The defender's answers when the engine asks (B7, B145): its retreat path,
+    /// the reserves it spends and the brigade that pays, the unit of a stack it loses.
+    answers: Answers,
+}
+
+/// What the case's defender answers, and what it was asked.
+#[derive(Default)]
+struct Answers {
+    path: Vec<String>,
+    reserves: Option<u8>,
+    payer: Option<String>,
+    lose: Option<String>,
+    asked_path: bool,
+    asked_reserve: bool,
 }
 
 /// Applies one order. An order the notation cannot write is one no player can send:
@@ -197,6 +219,13 @@ fn roll(next: &mut BrothersAtWar, dice: &mut Dice, events: &mut Vec<Event>) -> R
             (Some(Draw::Fire(k)), Some(false), _) => (&mut dice.enemy, k, "defender's dice"),
             (Some(Draw::Fire(k)), None, Some(Stage::Dice)) => (&mut dice.attack, k, "attack dice"),
             (Some(Draw::Fire(k)), None, _) => (&mut dice.saves, k, "save dice"),
+            (None, _, _) if next.now.reaction.is_some() => {
+                match answer(next, &mut dice.answers)? {
+                    Some(text) => order(next, &text, events)?,
+                    None => return Ok(()),
+                }
+                continue;
+            }
             _ => return Ok(()),
         };
         if queue.is_empty() && what == "attack dice" && refused {
@@ -219,6 +248,48 @@ fn roll(next: &mut BrothersAtWar, dice: &mut Dice, events: &mut Vec<Event>) -> R
         let faces: Vec<String> = queue.drain(..k).map(|d| d.to_string()).collect();
         order(next, &format!("ROLL {}", faces.join(" ")), events)?;
     }
+}
+
+/// The case's answer to what the engine asks (B7, B145), as an order; `None` for a
+/// reaction the case does not answer (an opportunity attack, made by `Op::Reaction`).
+fn answer(next: &BrothersAtWar, a: &mut Answers) -> Result<Option<String>, Stop> {
+    let Some(r) = next.now.reaction.as_ref() else {
+        return Ok(None);
+    };
+    let path = || format!("RETREAT {}", a.path.join(" "));
+    Ok(Some(match &r.question {
+        Some(Question::Loss { .. }) => match &a.lose {
+            Some(u) => format!("LOSE {u}"),
+            None => "PASS".to_string(),
+        },
+        Some(Question::Reserve { brigade, .. }) => {
+            a.asked_reserve = true;
+            let pays = next.brigade_name(*brigade);
+            if let Some(b) = a.payer.as_ref().filter(|b| !b.eq_ignore_ascii_case(&pays)) {
+                return Err(Stop::Skipped(format!(
+                    "the engine offers no reserve of {b}: {pays}'s would pay (8.12, B105)"
+                )));
+            }
+            match a.reserves {
+                Some(n) if n > 0 => {
+                    a.reserves = Some(n - 1);
+                    "SPEND RESERVE".to_string()
+                }
+                _ => "KEEP".to_string(),
+            }
+        }
+        Some(Question::Path { .. }) if !a.path.is_empty() => {
+            a.asked_path = true;
+            path()
+        }
+        Some(Question::Path { .. }) => "PASS".to_string(),
+        None if !r.paths.is_empty() && !a.path.is_empty() => {
+            a.asked_path = true;
+            path()
+        }
+        None if !r.paths.is_empty() => "PASS".to_string(),
+        None => return Ok(None),
+    }))
 }
 
 /// Applies one operation of a step.
@@ -382,6 +453,20 @@ fn apply(g: &mut BrothersAtWar, case: &Case, index: usize) -> Result<Done, Strin
             )),
             (None, None) => last,
         };
+    }
+    // A retreat or a reserve the case's defender chooses and the engine never offered:
+    // nothing to order (6.732 a, 6.76, 8.11).
+    let a = &dice.answers;
+    if dice.refused {
+        let retreated = events
+            .iter()
+            .any(|e| matches!(e, Event::Combat(CombatEvent::Retreated { .. })));
+        if !a.path.is_empty() && !a.asked_path && !retreated {
+            return Ok(Done::Skipped("the engine offers no retreat".into()));
+        }
+        if a.reserves.is_some_and(|n| n > 0) && !a.asked_reserve {
+            return Ok(Done::Skipped("the engine asks for no reserve".into()));
+        }
     }
     let before = Box::new(g.clone());
     *g = next;

@@ -642,6 +642,7 @@ pub fn game(case: &Case, chart: &Chart) -> Result<BrothersAtWar, String> {
                 entered: Vec::new(),
                 independent: false,
                 group: None,
+                fate_move: false,
             });
             g.now.step = Step::Units(b);
         }

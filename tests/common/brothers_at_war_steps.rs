@@ -181,11 +181,20 @@ pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
             out.push(Op::Order("END UNITS".to_string()));
             out.push(Op::Order(format!("COMMANDER {to}")));
         }
+        // 9.43, B147: a battery is fired at by its unit id.
+        Action::Fire if step.target.is_none() => {
+            let battery = step
+                .target_unit
+                .as_deref()
+                .ok_or("harness: a fire step names no target")?;
+            out.extend(defender(case, step)?);
+            out.push(Op::Order(format!("{units} FIRE {battery}")));
+        }
         Action::Fire => {
             let at = step
                 .target
                 .as_deref()
-                .ok_or("engine: no order fires at an off-board battery (9.43)")?;
+                .ok_or("harness: a fire step names no target")?;
             out.extend(defender(case, step)?);
             let side = side_named(case, step, at)?;
             out.push(Op::Order(format!("{units} FIRE {at}{side}")));
@@ -212,9 +221,11 @@ pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
         Action::Retreat => out.push(Op::Order(format!("RETREAT {}", step.path.join(" ")))),
         Action::SpendReserve => out.push(Op::Order("SPEND RESERVE".to_string())),
         Action::EliminateSkirmisher => {
-            return pending(
-                "engine: no order gives up a skirmisher for a reserve (8.133); only B104 does it, when one is needed",
-            )
+            let skirmisher = step
+                .skirmisher
+                .as_deref()
+                .ok_or("harness: eliminate_skirmisher names no skirmisher")?;
+            out.push(Op::Keep(format!("ELIMINATE {skirmisher}")));
         }
         Action::PlayCard => {
             return pending(
@@ -247,8 +258,16 @@ pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
         }
         Action::RallyCheck => out.extend([Op::Draw(None), Op::Check(CheckKind::Rally)]),
         Action::CommandCheck => out.extend([Op::Draw(None), Op::Check(CheckKind::Command)]),
+        // B111: the owner's choice to move is his `FATE ... MOVE` (B5).
         Action::FateCheck if step.choice.as_deref() == Some("disrupt_and_move") => {
-            return pending("engine: no FATE instruction but RECOVER yet (2.33 b)")
+            let brigade = step
+                .brigade
+                .clone()
+                .ok_or("harness: a fate check names no brigade")?;
+            out.extend([
+                Op::Keep(format!("FATE {brigade} MOVE")),
+                Op::Check(CheckKind::Fate),
+            ]);
         }
         // The engine places the remnant itself (B110); a case refusing the hex it names
         // cannot be ordered.
@@ -262,36 +281,37 @@ pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
     Ok(out)
 }
 
-/// The defender's choices of a fire step, as the standing instructions the engine answers
-/// them by (B5): retreat along the case's path (6.7; a long one past two hexes, 6.72) and
-/// spend the reserves it names (8.11). The engine chooses retreat paths and spends
-/// reserves itself (B92), so a case refusing the defender's choice cannot be ordered.
+/// The defender's choices of a fire step, as the standing instructions that make the
+/// engine ask for them (B5, B7, B145): the retreat and its path (6.7; a long one past two
+/// hexes, 6.72), the reserves spent (8.11) and the unit of a stack lost (6.54). The
+/// answers are the case's (`roll` gives them when asked).
 fn defender(case: &Case, step: &f::Step) -> Result<Vec<Op>, String> {
-    if step.expect.result == f::Outcome::Refused
-        && (!step.retreat.is_empty() || step.reserves.is_some())
-    {
-        return Err(
-            "engine: no order names a retreat path or a reserve spent (6.7, 8.11: PATHS and RESERVES ASK)"
-                .to_string(),
-        );
-    }
     let side = match case.units.iter().find(|u| step.units.contains(&u.id)) {
         Some(u) if u.side == f::Side::North => "CSA",
         _ => "USA",
     };
-    let retreat = match step.retreat.len() {
-        0 => "NEVER",
-        1 | 2 => "ALWAYS",
-        _ => "ALWAYS LONG",
+    let mut out = match step.retreat.len() {
+        0 => vec![Op::Keep(format!("RETREAT {side} NEVER"))],
+        1 | 2 => vec![Op::Keep(format!("RETREAT {side} ASK"))],
+        _ => vec![
+            Op::Keep(format!("RETREAT {side} ALWAYS LONG")),
+            Op::Keep(format!("PATHS {side} ASK")),
+        ],
     };
-    let reserves = match step.reserves {
-        Some(n) if n > 0 => "SPEND",
-        _ => "KEEP",
+    let reserves = if step.reserves.is_some() {
+        "ASK"
+    } else {
+        "KEEP"
     };
-    Ok(vec![
-        Op::Keep(format!("RETREAT {side} {retreat}")),
-        Op::Keep(format!("RESERVES {side} {reserves}")),
-    ])
+    out.push(Op::Keep(format!("RESERVES {side} {reserves}")));
+    if step
+        .choice
+        .as_ref()
+        .is_some_and(|c| case.units.iter().any(|u| &u.id == c))
+    {
+        out.push(Op::Keep(format!("LOSSES {side} ASK")));
+    }
+    Ok(out)
 }
 
 /// B24: the side of the line a step names by its hexes, as the order's `SIDE LEFT` or

@@ -71,6 +71,7 @@ pub fn activating(g: &mut BrothersAtWar, brigade: &str) {
         entered: Vec::new(),
         independent: false,
         group: None,
+        fate_move: false,
     });
     g.now.step = Step::Units(b);
 }

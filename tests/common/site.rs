@@ -185,6 +185,24 @@ impl Site {
         }
     }
 
+    /// Replaces the seed the service committed to for game 1 with a fixed
+    /// one, in the real SQLite file, so that every run draws the same dice,
+    /// cards and coins (the service itself only ever takes a fresh seed).
+    /// Fixed before the game's first draw, with mails whose Message-IDs
+    /// are the same every run (the draws mix them in), the game is the
+    /// same every run.
+    pub fn fix_seed(&mut self, hex: &str) {
+        let seed = orderly::games::fair::Seed::from_hex(hex).unwrap();
+        let db = rusqlite::Connection::open(self.dir.join("orderly.db")).unwrap();
+        let changed = db
+            .execute(
+                "UPDATE fair_seeds SET seed = ?1, commitment = ?2 WHERE game_id = 1",
+                rusqlite::params![seed.to_hex(), seed.commitment().to_string()],
+            )
+            .unwrap();
+        assert_eq!(changed, 1, "game 1 has a seed");
+    }
+
     /// Closes and opens the service again on the same files.
     pub fn restart(&mut self) {
         self.service = Service::open(self.config.clone()).unwrap();

@@ -588,10 +588,10 @@ fn a_civil_war_1863_game_through_the_real_servers() {
     let record = orderly::service::admin::export(service.store(), 1, false, &domain).unwrap();
     assert!(record.contains("[Game \"civilwar1863\"]"), "{record}");
     assert!(
-        record.contains(&format!("[Commitment \"{commitment}\"]")),
+        record.contains(&format!("\nCommitment {commitment}\n")),
         "{record}"
     );
-    assert!(record.contains("[Revealed \""), "{record}");
+    assert!(record.contains("\nRevealed "), "{record}");
     let (report, ok) = orderly::record::verify_report(&record);
     assert!(ok, "{report}\n{record}");
 }

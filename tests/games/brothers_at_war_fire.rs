@@ -153,7 +153,7 @@ fn standing_fire_rolls_its_firepower_and_the_target_saves_for_each_hex_between()
     // else.
     assert_eq!(dice_waiting(&g), Some(6));
     let e = roll(&mut g, "6");
-    assert_eq!(save_lines(&e), vec![("hexes between".to_string(), 1)]);
+    assert_eq!(save_lines(&e), vec![("hex between".to_string(), 1)]);
     assert_eq!(hits(&e), (2, 0));
     // B80: the first hit unforms, the second disrupts.
     let u = g.unit(id(&g, "1VA"));
@@ -210,7 +210,7 @@ fn moving_fire_costs_two_points_after_the_move_and_gives_a_save() {
         save_lines(&e),
         vec![
             ("moving fire".to_string(), 1),
-            ("hexes between".to_string(), 1)
+            ("hex between".to_string(), 1)
         ]
     );
     // 1 move point and 2 for the fire; the unit is Finished (6.11).
@@ -367,7 +367,7 @@ fn a_unit_about_to_die_retreats_two_hexes_towards_its_rally_point_for_a_save() {
     assert_eq!(
         save_lines(&e),
         vec![
-            ("hexes between".to_string(), 1),
+            ("hex between".to_string(), 1),
             ("loose formation or Disrupted".to_string(), 1),
             ("retreat".to_string(), 1)
         ]
@@ -807,7 +807,8 @@ fn retreat_ask_offers_the_legal_paths_and_takes_the_one_chosen() {
             "RETREAT 0704 0805"
         ]
     );
-    assert_eq!(refused(&mut g, "RETREAT 0603 0602"), "6.73");
+    // Toward the firer: no nearer a rally point (6.732 f, B145).
+    assert_eq!(refused(&mut g, "RETREAT 0603 0602"), "6.732");
     order(&mut g, "RETREAT 0704 0805").unwrap();
     // 1 between, 1 Disrupted, 1 retreat.
     let e = roll(&mut g, "1 1 1");
@@ -890,7 +891,7 @@ fn cavalry_may_retreat_four_hexes_for_two_saves() {
     assert_eq!(
         save_lines(&e),
         vec![
-            ("hexes between".to_string(), 1),
+            ("hex between".to_string(), 1),
             ("long retreat".to_string(), 2)
         ]
     );

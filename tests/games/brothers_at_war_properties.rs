@@ -172,6 +172,14 @@ fn play(seed: u64, new: fn() -> BrothersAtWar) -> BTreeMap<String, usize> {
             if matches!(g.now.step, Step::Commander(_)) {
                 check_at_rest(&g, &log);
             }
+            // B145: the questions asked count by their kind.
+            if let Some(q) = g.now.reaction.as_ref().and_then(|r| r.question.as_ref()) {
+                let asked = format!("{q:?}");
+                let word = asked.split(|c: char| !c.is_alphanumeric()).next();
+                *seen
+                    .entry(format!("Asked {}", word.unwrap_or_default()))
+                    .or_default() += 1;
+            }
             let order = legal[rng.below(legal.len())].clone();
             let events = g.apply(&order).expect("a listed order applies");
             log.push(format!("{order}: {}", words(&events)));
@@ -339,6 +347,44 @@ fn random_games_in_close_quarters_fire_assault_and_reach_the_end() {
         let played = format!("{kind} ");
         assert!(
             seen.keys().any(|k| k == kind || k.starts_with(&played)),
+            "random play never reached {kind}: {seen:?}"
+        );
+    }
+    assert_eq!(
+        seen.get("Over"),
+        Some(&(seeds as usize)),
+        "every game ended"
+    );
+}
+
+/// Close quarters with every question of a combat result asked of both
+/// sides (`LOSSES`, `RESERVES`, `PATHS ... ASK`, B145) and retreats taken
+/// whenever allowed, so that paths come up.
+fn close_quarters_asking() -> BrothersAtWar {
+    let mut g = close_quarters();
+    for (side, code) in [(Side::Union, "USA"), (Side::Confederacy, "CSA")] {
+        for setting in ["LOSSES", "RESERVES", "PATHS"] {
+            let o = g.parse_order(&format!("{setting} {code} ASK")).unwrap();
+            g.apply_standing(side, &o).unwrap();
+        }
+    }
+    g
+}
+
+#[test]
+fn random_games_asking_every_question_keep_every_property_and_reach_the_end() {
+    // Every listed answer applies (B145), positions with a question
+    // pending read back, and each kind of question comes up.
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let seeds = games(20);
+    for seed in 0..seeds {
+        for (k, n) in play(seed, close_quarters_asking) {
+            *seen.entry(k).or_default() += n;
+        }
+    }
+    for kind in ["Asked Loss", "Asked Reserve", "Asked Path"] {
+        assert!(
+            seen.contains_key(kind),
             "random play never reached {kind}: {seen:?}"
         );
     }

@@ -667,3 +667,95 @@ fn a_commander_order_while_units_act_ends_their_part_first() {
     activating(&mut g, "usart");
     assert_eq!(refused(&mut g, "COMMANDER 0302"), "2.0");
 }
+
+/// The fate check of `fate` with gray's `FATE gray MOVE` given first.
+fn fate_moving(die: u8) -> (BrothersAtWar, Vec<Event>) {
+    let mut g = game();
+    only(
+        &mut g,
+        &[("1VA", "0505"), ("2VA", "0605"), ("2NYA", "0504")],
+    );
+    let gray = brigade(&g, "gray");
+    quiet(&mut g);
+    let o = g.parse_order("FATE gray MOVE").unwrap();
+    g.apply_standing(Side::Confederacy, &o).unwrap();
+    g.now.brigades[gray.index()].exhausted = true;
+    g.now.brigades[gray.index()].reserve = 4;
+    g.now.exhausted_box = vec![gray];
+    g.now.step = Step::Fate;
+    let mut events = Vec::new();
+    g.advance(&mut events);
+    let e = g.apply(&Order::Roll(vec![die])).unwrap();
+    (g, e)
+}
+
+#[test]
+fn fate_move_disrupts_the_exhausted_brigade_and_lets_it_move_before_the_turn_ends() {
+    // 2.33 b, B111: on 4-5 under FATE MOVE the brigade's Undisrupted units
+    // are Disrupted and it moves at once; the turn marker waits.
+    let (mut g, e) = fate_moving(4);
+    let gray = brigade(&g, "gray");
+    assert!(
+        e.iter().any(|e| matches!(e, Event::FateMove { .. })),
+        "{e:?}"
+    );
+    assert!(g.unit(id(&g, "1VA")).disrupted && g.unit(id(&g, "2VA")).disrupted);
+    assert_eq!(g.now.step, Step::Units(gray));
+    let p = g.pending().expect("the Confederacy moves");
+    assert_eq!(p.seat, Seat::South);
+    let turn = g.now.turn;
+    // Move actions only: no pass, no form, no hold (B111).
+    assert_eq!(refused(&mut g, "PASS"), "2.33");
+    assert_eq!(refused(&mut g, "2VA HOLD"), "2.33");
+    assert_eq!(refused(&mut g, "2VA FORM"), "2.33");
+    // A Disrupted unit may not close on the enemy (6.531): 2VA steps away.
+    order(&mut g, "2VA MOVE 0606").unwrap();
+    assert_eq!(g.hex_of(id(&g, "2VA")), Some(hex("0606")));
+    order(&mut g, "END UNITS").unwrap();
+    order(&mut g, "COMMANDER STAY").unwrap();
+    assert!(g.now.activation.is_none());
+    assert!(
+        g.now.turn > turn || g.now.ended.is_some(),
+        "the end phase went on"
+    );
+    assert!(g.brigade(gray).exhausted, "2.33 b: it remains exhausted");
+}
+
+#[test]
+fn fate_move_leaves_a_regroup_and_a_break_as_they_were() {
+    let (g, e) = fate_moving(6);
+    assert!(!e.iter().any(|e| matches!(e, Event::FateMove { .. })));
+    assert!(!g.brigade(brigade(&g, "gray")).exhausted);
+    let (g, _) = fate_moving(2);
+    assert!(g.brigade(brigade(&g, "gray")).broken);
+    assert!(g.now.activation.is_none());
+}
+
+#[test]
+fn discard_ask_is_an_instruction_of_a_side_and_asks_at_the_discard_step() {
+    // B5, B121: DISCARD USA ASK makes the Union choose its discard.
+    let mut g = game();
+    quiet(&mut g);
+    let o = g.parse_order("DISCARD USA ASK").unwrap();
+    g.apply_standing(Side::Union, &o).unwrap();
+    assert_eq!(g.parse_order("DISCARD 2").unwrap(), Order::Discard(2));
+    g.now.hands = [vec![1, 2, 3], vec![4]];
+    g.now.step = Step::EndDiscard(Side::Union);
+    let mut events = Vec::new();
+    g.advance(&mut events);
+    let p = g.pending().unwrap();
+    assert_eq!((p.seat, p.kind), (Seat::North, Decision::Discard));
+    order(&mut g, "DISCARD 1").unwrap();
+    assert_eq!(g.now.discard, vec![1]);
+    // DISCARD AUTO gives the choice back to B121.
+    let mut g = game();
+    quiet(&mut g);
+    for text in ["DISCARD USA ASK", "DISCARD USA AUTO"] {
+        let o = g.parse_order(text).unwrap();
+        g.apply_standing(Side::Union, &o).unwrap();
+    }
+    g.now.hands = [vec![1, 2, 5, 3], vec![]];
+    g.now.step = Step::EndDiscard(Side::Union);
+    g.advance(&mut events);
+    assert_eq!(g.now.hands[0], vec![1, 2], "B121");
+}

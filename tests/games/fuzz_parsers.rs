@@ -10,6 +10,10 @@
 //! strings (the `napoleonic` header, seven unit letters), as written, as
 //! reached by play and as generated, also mutated.
 //!
+//! Brothers at War's reader: any line it takes reads the same order with a
+//! remark in brackets after it, written directly or through the service's
+//! reading of mail lines.
+//!
 //! `PROPTEST_CASES=n` runs every property with `n` cases instead of 1,000.
 
 #[path = "../common/mod.rs"]
@@ -1246,4 +1250,101 @@ fn nap_edge_cases_are_read_or_refused() {
             panic!("{text:?}: {e}");
         }
     }
+}
+
+// ----- Brothers at War: remarks in brackets ----------------------------------
+
+mod brothers_at_war_remarks {
+    use super::common::rng::XorShift;
+    use super::common::squares::config;
+    use orderly::games::brothers_at_war::core::order::{Action, Order};
+    use orderly::games::brothers_at_war::core::state::BrothersAtWar;
+    use orderly::games::{Game, GameOptions, GameText};
+    use orderly::service::lines::{LineReader, Reading};
+    use proptest::prelude::*;
+
+    /// Positions of the demo battle at players' decisions, met in random
+    /// play (the draws of chance at random too): every 15th decision of
+    /// four games, played once for all the cases.
+    fn positions() -> &'static [BrothersAtWar] {
+        static POSITIONS: std::sync::OnceLock<Vec<BrothersAtWar>> = std::sync::OnceLock::new();
+        POSITIONS.get_or_init(|| {
+            let mut out = Vec::new();
+            for seed in 1..=4 {
+                let mut rng = XorShift::new(seed);
+                let mut g = BrothersAtWar::new(&GameOptions::default());
+                let mut decided = 0;
+                for _ in 0..20_000 {
+                    if let Some(chance) = g.chance() {
+                        let o = g
+                            .chance_order(rng.below(chance.outcomes as usize) as u32)
+                            .unwrap();
+                        g.apply(&o).unwrap();
+                        continue;
+                    }
+                    let legal = g.legal_orders();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    if decided % 15 == 0 {
+                        out.push(g.clone());
+                    }
+                    let o = legal[rng.below(legal.len())].clone();
+                    g.apply(&o).unwrap();
+                    decided += 1;
+                }
+            }
+            out
+        })
+    }
+
+    /// Remarks that say nothing an order is made of.
+    const REMARKS: &[&str] = &[
+        "(huzzah)",
+        "(my last reserve)",
+        "[as planned]",
+        "(sorry, 3rd try)",
+        "(the rebels are wavering!)",
+    ];
+
+    proptest! {
+        #![proptest_config(config(256))]
+
+        /// Every legal order, canonical or in lower case, reads as itself
+        /// with a remark in brackets after it; a move also with a cheer
+        /// (`(charge!)`, `, charge!`). Through the service's reading of a
+        /// mail line too.
+        #[test]
+        fn a_remark_after_an_accepted_line_reads_the_same_order(
+            at in any::<usize>(),
+            pick in any::<usize>(),
+            remark in 0usize..REMARKS.len(),
+        ) {
+            let g = &positions()[at % positions().len()];
+            let legal = g.legal_orders();
+            prop_assume!(!legal.is_empty());
+            let order = legal[pick % legal.len()].clone();
+            let text = order.to_string();
+            let mut remarks = vec![REMARKS[remark].to_string()];
+            if matches!(&order, Order::Act { action: Action::Move(_), .. }) {
+                remarks.push("(charge!)".into());
+                remarks.push(", charge!".into());
+            }
+            let mail = LineReader::new(Some("brothersatwar"), ["Ann", "Bob"]);
+            for written in [text.clone(), text.to_ascii_lowercase()] {
+                prop_assert_eq!(g.read_order(&written).map(|o| o.to_string()), Ok(text.clone()), "{}", written);
+                for r in &remarks {
+                    let line = format!("{written} {r}");
+                    prop_assert_eq!(g.read_order(&line).map(|o| o.to_string()), Ok(text.clone()), "{}", line);
+                    let read = match mail.read(&line) {
+                        Reading::Order(t) | Reading::Mixed(t) => t,
+                        other => return Err(TestCaseError::fail(format!("{line}: {other:?}"))),
+                    };
+                    prop_assert_eq!(g.read_order(&read).map(|o| o.to_string()), Ok(text.clone()), "{} as {}", line, read);
+                }
+            }
+        }
+    }
+
+    use proptest::test_runner::TestCaseError;
 }

@@ -2008,3 +2008,278 @@ proptest! {
         }
     }
 }
+
+// ----- Brothers at War: lines as players write them ---------------------------
+
+/// The Brothers at War reader and the service's mail reading of its lines:
+/// third-person verbs and regiments' names, a fire's target in words
+/// with its hex, remarks in brackets and cheers, and sentences that only
+/// mention a hex told from orders written wrong.
+mod brothers_at_war_lines {
+    use super::common::rng::XorShift;
+    use orderly::games::brothers_at_war::core::state::BrothersAtWar;
+    use orderly::games::brothers_at_war::text::reader;
+    use orderly::games::{Game, GameOptions, GameText};
+    use orderly::service::lines::{LineReader, Reading};
+
+    /// A regiment of the side to act whose name starts with its number
+    /// (`7th Greer Infantry`) and may move: its id, its name's first two
+    /// words (`7th Greer`), and a hex it may move to.
+    fn moving_regiment(g: &BrothersAtWar) -> Option<(String, String, String)> {
+        g.legal_orders().iter().find_map(|o| {
+            let text = o.to_string();
+            let (id, to) = text.split_once(" MOVE ")?;
+            if id.contains(' ') || to.contains(' ') {
+                return None;
+            }
+            let unit = g.battle.scenario.units.iter().find(|u| u.id == id)?;
+            let words: Vec<&str> = unit.name.split_whitespace().take(2).collect();
+            let ordinal = words.first()?.trim_end_matches(char::is_alphabetic);
+            (words.len() == 2 && !ordinal.is_empty() && ordinal.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| (id.to_string(), words.join(" "), to.to_string()))
+        })
+    }
+
+    /// A fire of one unit the side to act may order: the unit and the hex.
+    fn a_fire(g: &BrothersAtWar) -> Option<(String, String)> {
+        g.legal_orders().iter().find_map(|o| {
+            let text = o.to_string();
+            let (unit, hex) = text.split_once(" FIRE ")?;
+            (!unit.contains(' ') && !hex.contains(' ')).then(|| (unit.to_string(), hex.to_string()))
+        })
+    }
+
+    /// The demo battle at the first activation in which a regiment may
+    /// move and a unit may fire.
+    fn activation() -> BrothersAtWar {
+        let mut rng = XorShift::new(3);
+        let mut g = BrothersAtWar::new(&GameOptions::default());
+        for _ in 0..5000 {
+            if let Some(chance) = g.chance() {
+                let o = g
+                    .chance_order(rng.below(chance.outcomes as usize) as u32)
+                    .unwrap();
+                g.apply(&o).unwrap();
+                continue;
+            }
+            if moving_regiment(&g).is_some() && a_fire(&g).is_some() {
+                return g;
+            }
+            let legal = g.legal_orders();
+            let pick = legal
+                .iter()
+                .find(|o| matches!(o.to_string().as_str(), "READY" | "COMMANDER STAY" | "END"))
+                .or_else(|| legal.iter().find(|o| o.to_string().starts_with("PASS")))
+                .unwrap_or(&legal[0])
+                .clone();
+            g.apply(&pick).unwrap();
+        }
+        panic!("no activation with a move and a fire");
+    }
+
+    /// The service's reading of mail lines in a Brothers at War game.
+    fn mail_reader() -> LineReader {
+        LineReader::new(
+            Some("brothersatwar"),
+            ["Carol Whitfield", "carol@example.net"],
+        )
+    }
+
+    /// `line` as a mail carries it: the service takes it for an order
+    /// (the text it gives the game), and the game reads that text.
+    fn read_by_mail(g: &BrothersAtWar, line: &str) -> Result<String, String> {
+        let text = match mail_reader().read(line) {
+            Reading::Order(text) | Reading::Mixed(text) => text,
+            other => return Err(format!("not an order by mail: {other:?}")),
+        };
+        g.read_order(&text)
+            .map(|o| o.to_string())
+            .map_err(|r| r.to_string())
+    }
+
+    #[test]
+    fn third_person_verbs_articles_and_regiments_names_read_as_the_order() {
+        let g = activation();
+        let (id, name, to) = moving_regiment(&g).unwrap();
+        let lower = name.to_ascii_lowercase();
+        let step = format!("{id} MOVE {to}");
+        for line in [
+            format!("2. the {lower} moves to {to}"),
+            format!("the {lower} moves to {to}"),
+            format!("The {name} marches to {to}."),
+            format!("1) {lower} advances to {to}"),
+            format!("- {} charges to {to}!", id.to_ascii_lowercase()),
+            format!("{id} assaults {to}"),
+            format!("3. move the {lower} to {to}"),
+        ] {
+            assert_eq!(read_by_mail(&g, &line), Ok(step.clone()), "{line}");
+        }
+        let form = format!("{id} FORM");
+        if g.legal_orders().iter().any(|o| o.to_string() == form) {
+            assert_eq!(read_by_mail(&g, &format!("the {lower} forms")), Ok(form));
+        }
+        // A sentence that names a regiment and a verb is an order to the
+        // service, refused by the game with what it takes: never dropped
+        // as prose.
+        for line in [
+            format!("I think the {lower} moves to {to} next"),
+            format!("{id} fires, I hope"),
+        ] {
+            let reading = mail_reader().read(&line);
+            assert!(
+                matches!(reading, Reading::Order(_) | Reading::Mixed(_)),
+                "{line}: {reading:?}"
+            );
+            assert!(read_by_mail(&g, &line).is_err(), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_target_in_words_with_its_hex_reads_as_a_fire_at_that_hex() {
+        let g = activation();
+        let (unit, hex) = a_fire(&g).unwrap();
+        let fire = format!("{unit} FIRE {hex}");
+        let u = unit.to_ascii_lowercase();
+        for line in [
+            format!("1) {u} fire on the skirmishers at {hex}"),
+            format!("{u} fires at the enemy in {hex}"),
+            format!("{u} fire on the rebels at {hex}."),
+            format!("{u} fire on the battery on the hill at {hex}"),
+            format!("{u} shoots at the Yankees near {hex}!"),
+        ] {
+            assert_eq!(read_by_mail(&g, &line), Ok(fire.clone()), "{line}");
+        }
+        // Without the hex, or with a word that changes the order, the
+        // line is refused (saying what a fire takes), never read as a fire.
+        for line in [
+            format!("{u} fire at the skirmishers"),
+            format!("{u} fire at"),
+            "fire at".to_string(),
+            format!("{u} fire on the battery unless it moves, at {hex}"),
+            format!("{u} fire at {hex} never"),
+            format!("{u} fire at {hex} 12"),
+            format!("{u} fire on the skirmishers at {hex} then move"),
+            format!("{u} fire at {hex} the skirmishers"),
+            format!("{u} fire with the skirmishers at {hex}"),
+            format!("{u} fire with the 11th at {hex}"),
+            format!("{u} fire on the skirmishers and the battery at {hex}"),
+            format!("{u} fire at the greer boys at {hex}"),
+        ] {
+            assert!(g.read_order(&line).is_err(), "{line}");
+        }
+        let no_hex = g
+            .read_order(&format!("{u} fire at the skirmishers"))
+            .unwrap_err();
+        assert!(no_hex.problem.contains("by its hex"), "{no_hex}");
+    }
+
+    #[test]
+    fn a_remark_in_brackets_or_a_cheer_after_the_order_changes_nothing() {
+        let g = activation();
+        let (id, _, to) = moving_regiment(&g).unwrap();
+        let step = format!("{id} MOVE {to}");
+        let m = id.to_ascii_lowercase();
+        for line in [
+            format!("2. {m} moves to {to} (charge!)"),
+            format!("{m} moves to {to} (charge"),
+            format!("{m} moves to {to}, charge!"),
+            format!("{m} moves to {to} - charge!"),
+            format!("{m} moves to {to}. Charge!"),
+            format!("{m} moves to {to} (my last reserve)"),
+            format!("{m} (the old guard) moves to {to}"),
+            format!("{m} moves to {to} [as planned]"),
+            format!("{m} moves to {to} (sorry, 3rd try)"),
+        ] {
+            assert_eq!(read_by_mail(&g, &line), Ok(step.clone()), "{line}");
+            assert_eq!(
+                g.read_order(&line).map(|o| o.to_string()),
+                Ok(step.clone()),
+                "{line}"
+            );
+        }
+        let (unit, hex) = a_fire(&g).unwrap();
+        assert_eq!(
+            read_by_mail(&g, &format!("{unit} fire at {hex} (the rebels!)")),
+            Ok(format!("{unit} FIRE {hex}"))
+        );
+        // What the order is made of counts inside brackets too: it is
+        // read with the line, never dropped.
+        assert_eq!(
+            reader::canonical(&g, &format!("{unit} fire at {hex} (side left)")),
+            Ok(format!("{unit} FIRE {hex} SIDE LEFT"))
+        );
+        for line in [
+            format!("{m} moves to {to} (fire!)"),
+            format!("{m} moves to {to} (then hold)"),
+            format!("{m} moves to {to} (or 0101)"),
+            format!("{m} moves to {to} (but not yet)"),
+            format!("{m} moves to {to} 804"),
+            format!("{m} moves to {to} then 11n moves to {to}"),
+        ] {
+            let refused = g.read_order(&line).unwrap_err();
+            assert!(refused.is_unreadable(), "{line}: {refused}");
+        }
+        // A hex off the map is refused under its rule, with the unit's
+        // own moves offered.
+        let off = g.read_order(&format!("{m} moves to 9999")).unwrap_err();
+        assert!(off.rule.is_some(), "{off}");
+        assert!(
+            off.suggestions
+                .iter()
+                .any(|s| s.starts_with(&format!("{id} "))),
+            "{off}"
+        );
+    }
+
+    #[test]
+    fn a_sentence_that_only_mentions_a_hex_is_a_remark_and_a_broken_order_is_refused() {
+        let g = activation();
+        let (id, name, to) = moving_regiment(&g).unwrap();
+        let r = mail_reader();
+        // Sentences: no order's verb, no unit; said so, with the hex.
+        for (line, mentioned) in [
+            ("oops, wrong way round. via 0904 then:", "0904"),
+            ("Sorry Dave, my mistake: 0904 0804", "0904, 0804"),
+            ("2. hmm, 0904 then", "0904"),
+        ] {
+            assert_eq!(
+                r.read(line),
+                Reading::Prose {
+                    hint: None,
+                    remark: Some(mentioned.to_string())
+                },
+                "{line}"
+            );
+        }
+        for line in ["2. Hello there", "3) Good luck with the ford"] {
+            assert!(
+                matches!(r.read(line), Reading::Prose { .. }),
+                "{line}: {:?}",
+                r.read(line)
+            );
+        }
+        // An order written wrong is refused, never ignored: a line that
+        // starts like one, or has nothing but an order's words.
+        for line in [
+            "via 0904 then:".to_string(),
+            "0904 0804".to_string(),
+            "2. 0904".to_string(),
+            "fire at".to_string(),
+            format!("{} moves to 9999", id.to_ascii_lowercase()),
+            format!("{id} mvoe {to}"),
+            format!("mvoe the {} to {to}", name.to_ascii_lowercase()),
+        ] {
+            let text = match r.read(&line) {
+                Reading::Order(text) | Reading::Mixed(text) => text,
+                other => panic!("{line:?} is not an order: {other:?}"),
+            };
+            assert!(g.read_order(&text).is_err(), "{line}");
+        }
+        // Other games keep their orders of squares alone, beside prose.
+        let squares = LineReader::new(Some("squares"), ["Ann Lee"]);
+        assert_eq!(
+            squares.read("Hi Bob, B1C B2CR"),
+            Reading::Order("B1C B2CR".into())
+        );
+    }
+}

@@ -994,6 +994,69 @@ fn replaying_a_json_export_says_it_is_one_and_what_to_replay_instead() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+// ----- lines that fit a mail -------------------------------------------------
+
+/// A tag longer than a mail's 76 columns is written over lines, broken at
+/// single spaces, and read back whole.
+#[test]
+fn long_tags_are_wrapped_within_76_columns_and_read_back_whole() {
+    let squares = Hosted::of::<Squares>();
+    let mut rec = Recorder::new(&squares, &GameOptions::default());
+    rec.apply("MOVE CAVALRY BR B3C").unwrap();
+    let tags = rec.tags_mut();
+    tags.players[0] =
+        "Annabel Josephine Example-Whitfield, Secretary of the Riverside Club <ann@example.org>"
+            .to_string();
+    tags.set_extra(
+        "Round",
+        "Winter ladder of the Riverside Wargames Club, round 2, table 7 (the long one)",
+    )
+    .unwrap();
+    let text = rec.record().to_string();
+    for line in text.lines() {
+        assert!(line.chars().count() <= 76, "{line:?} in\n{text}");
+    }
+    assert!(text.contains("[Blue \"Annabel Josephine"), "{text}");
+    assert!(text.contains("\n  "), "a continuation line: {text}");
+    let read = Record::read_as(&text, &squares).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(read.tags, rec.record().tags);
+    assert_eq!(read.to_string(), text);
+    replay(&read).unwrap_or_else(|e| panic!("{e}"));
+    // A tag that never closes is refused at its first line.
+    let open = text.replacen("one)\"]", "one)", 1);
+    let e = Record::read_as(&open, &squares).expect_err("not closed");
+    assert!(
+        e.problem.contains("over lines, the last ending with ]"),
+        "{e}"
+    );
+}
+
+/// Brothers at War: the cup decides who acts first (2.21), so its record
+/// names no first seat; a record that did (as orderly wrote them before)
+/// still reads and replays. SQUARES' names its.
+#[test]
+fn a_game_where_chance_decides_who_acts_first_names_no_first_seat() {
+    use orderly::games::brothers_at_war::BrothersAtWar;
+    let baw = Hosted::of::<BrothersAtWar>();
+    assert!(baw.who_first.is_some());
+    let rec = Recorder::new(&baw, &GameOptions::default());
+    let text = rec.record().to_string();
+    assert!(!text.contains("[First "), "{text}");
+    for line in text.lines() {
+        assert!(line.chars().count() <= 76, "{line:?} in\n{text}");
+    }
+    let read = Record::read_as(&text, &baw).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(read.tags.first, None);
+    let replayed = replay(&read).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(replayed.game.position(), rec.game().position());
+    let older = text.replacen("[Started ", "[First \"Union\"]\n[Started ", 1);
+    let read = Record::read_as(&older, &baw).unwrap_or_else(|e| panic!("{e}\n{older}"));
+    assert_eq!(read.tags.first, Some(Seat::North));
+    replay(&read).unwrap_or_else(|e| panic!("{e}"));
+    let squares = Recorder::new(&Hosted::of::<Squares>(), &GameOptions::default());
+    assert!(squares.record().to_string().contains("[First \"Blue\"]\n"));
+}
+
 // ----- orderly verify, as a process ------------------------------------------
 
 #[test]

@@ -13,6 +13,7 @@ mod common;
 use common::rng::XorShift;
 use common::site::{flat, plain_mail, to, Out, Site};
 use orderly::games::brothers_at_war::core::order::{Action, Order};
+use orderly::games::brothers_at_war::core::question::Question;
 use orderly::games::brothers_at_war::core::state::{BrothersAtWar, Step};
 use orderly::games::brothers_at_war::scenario::model::Side;
 use orderly::games::brothers_at_war::text::names;
@@ -44,23 +45,8 @@ impl Site {
         self.raw(raw.as_bytes())
     }
 
-    /// Replaces the seed the service committed to for game 1 with a fixed
-    /// one, in the real SQLite file, so that every run plays the same
-    /// battle (the service itself only ever takes a fresh seed).
-    fn fix_seed(&mut self, hex: &str) {
-        let seed = orderly::games::fair::Seed::from_hex(hex).unwrap();
-        let db = rusqlite::Connection::open(self.dir.join("orderly.db")).unwrap();
-        let changed = db
-            .execute(
-                "UPDATE fair_seeds SET seed = ?1, commitment = ?2 WHERE game_id = 1",
-                rusqlite::params![seed.to_hex(), seed.commitment().to_string()],
-            )
-            .unwrap();
-        assert_eq!(changed, 1, "game 1 has a seed");
-    }
-
     /// Game 1: Ann invites Bob to the demo battle as the Union, the seed
-    /// is fixed ([`Site::fix_seed`]) and Bob accepts. Ann's and Bob's
+    /// is fixed ([`Site::fix_seed`], tests/common/site.rs) and Bob accepts. Ann's and Bob's
     /// reply addresses, and the mails of the acceptance.
     fn started(&mut self, seed: &str) -> (String, String, Vec<Out>) {
         self.started_in(None, seed)
@@ -312,6 +298,22 @@ fn tanners_ford_is_played_to_the_end_by_mail() {
     let record =
         orderly::service::admin::export(site.service.store(), 1, false, "example.org").unwrap();
     assert!(record.contains("[Game \"brothersatwar\"]"), "{record}");
+    // The last mails carry the record as exported, every line within a
+    // mail's 76 columns; the cup decided who acted first (2.21), so it
+    // names no first seat; the proof of the draws follows the moves.
+    for body in &last_to {
+        let at = body.find("[Game \"brothersatwar\"]").expect("the record");
+        assert!(body[at..].starts_with(&record), "{body}");
+    }
+    for line in record.lines() {
+        assert!(line.chars().count() <= 76, "{line:?}");
+    }
+    assert!(!record.contains("[First "), "{record}");
+    let (moves, proof) = record.split_once("\nCommitment ").expect("the proof");
+    assert!(
+        !moves.contains(" mail ") && !proof.contains("DRAW "),
+        "{record}"
+    );
     let (report, ok) = orderly::record::verify_report(&record);
     assert!(ok, "{report}\n{record}");
     let replayed = orderly::record::replay(
@@ -693,4 +695,338 @@ fn instructions_and_questions_alone_leave_the_activation_open_and_end_units_is_t
         "the other player hears of it: {:?}",
         outs.iter().map(|o| o.to.clone()).collect::<Vec<_>>()
     );
+}
+
+/// B7, B145: a player who sets `LOSSES`, `RESERVES` and `PATHS ... ASK`
+/// is asked by mail, in the middle of a fire's or an assault's result,
+/// and his answer, written as people write (a greeting, lower case, a
+/// sign-off), is taken; the other player is never asked his questions.
+#[test]
+fn the_questions_of_a_combat_result_are_asked_and_answered_by_mail() {
+    let mut site = Site::new("asked");
+    let (ann_addr, bob_addr, outs) = site.started(&"a5ce".repeat(16));
+    let mut last_to: [String; 2] = [to(&outs, ANN).body, to(&outs, BOB).body];
+    // Both ask everything, and retreat whenever they may, so that
+    // retreat paths come up often (6.7, B90).
+    for (from, addr, side) in [(ANN, &ann_addr, "USA"), (BOB, &bob_addr, "CSA")] {
+        let body = format!(
+            "Hello,\n\nlosses {side} ask\nreserves {side} ask\npaths {side} ask\nretreat {side} always\n\nThanks"
+        );
+        let outs = site.mail(from, addr, &body);
+        let reply = flat(&to(&outs, from).body);
+        assert!(
+            reply.contains(&format!("Taken: PATHS {side} ASK")),
+            "{reply}"
+        );
+    }
+    let mut rng = XorShift::from_state(0x0a5c_ed00_0000_0145);
+    let mut seen: Vec<&str> = Vec::new();
+    let mut asked_answered = 0;
+    for _ in 0..400 {
+        let model = site.stored();
+        if model.outcome().is_some() {
+            break;
+        }
+        let seat = model.pending().expect("a decision").seat;
+        let (from, addr, name) = match seat {
+            Seat::North => (ANN, &ann_addr, "Ann"),
+            Seat::South => (BOB, &bob_addr, "Bob"),
+        };
+        let asked = model.now.reaction.as_ref().and_then(|r| r.question.clone());
+        let body = if let Some(question) = asked {
+            let kind = match question {
+                Question::Loss { .. } => "LOSSES ASK",
+                Question::Reserve { .. } => "RESERVES ASK",
+                Question::Path { .. } => "PATHS ASK",
+            };
+            let mine = flat(&last_to[seat.index()]);
+            assert!(
+                mine.contains(&format!("You are asked ({kind}")),
+                "the asked player's mail says what is asked:\n{mine}"
+            );
+            let theirs = flat(&last_to[1 - seat.index()]);
+            assert!(
+                !theirs.contains("You are asked"),
+                "the other player is not asked:\n{theirs}"
+            );
+            if !seen.contains(&kind) {
+                seen.push(kind);
+            }
+            let answers: Vec<Order> = model
+                .legal_orders()
+                .into_iter()
+                .filter(|o| !matches!(o, Order::Play { .. }))
+                .collect();
+            let answer = answers[rng.below(answers.len())].clone();
+            let body = format!(
+                "Hi,\n\n{}\n\nThanks,\n{name}\n\nOn Sat, 21 Nov 2026, orderly wrote:\n> You are asked",
+                answer.to_string().to_ascii_lowercase()
+            );
+            let outs = site.mail(from, addr, &body);
+            let reply = flat(&to(&outs, from).body);
+            assert!(
+                reply.contains(&format!("Taken: {answer}")),
+                "{body}\n---\n{reply}"
+            );
+            for out in &outs {
+                let reader = if out.to == ANN { 0 } else { 1 };
+                last_to[reader] = out.body.clone();
+            }
+            asked_answered += 1;
+            continue;
+        } else {
+            let lines = orders_for(&model, &mut rng);
+            let text: Vec<String> = lines.iter().map(|(_, l)| l.clone()).collect();
+            compose(name, &text, &last_to[seat.index()], &mut rng)
+        };
+        let outs = site.mail(from, addr, &body);
+        for out in &outs {
+            let reader = if out.to == ANN { 0 } else { 1 };
+            last_to[reader] = out.body.clone();
+        }
+        if seen.len() == 3 || asked_answered >= 6 {
+            break;
+        }
+    }
+    // Which kinds come up depends on the battle's dice; random play
+    // reaches each kind on the engine's own (the properties'
+    // `random_games_asking_every_question...`); here, by mail, at least
+    // one question must have been asked and answered.
+    assert!(!seen.is_empty(), "no question was asked in the battle");
+}
+
+/// At the commander's step: an instruction for the other player's brigade
+/// is refused (B5) with the instructions the writer may give as the
+/// nearest orders, and `END UNITS`, the units having ended already, is
+/// answered so and does not stop the mail's `COMMANDER STAY` (3.22).
+#[test]
+fn at_the_commanders_step_end_units_and_a_refused_instruction_are_answered() {
+    let mut site = Site::new("commander-step");
+    let (ann_addr, bob_addr, _) = site.started(&"0b5e".repeat(16));
+    let model = site.stored();
+    let seat = model.pending().expect("a decision").seat;
+    let (me, addr) = match seat {
+        Seat::North => (ANN, &ann_addr),
+        Seat::South => (BOB, &bob_addr),
+    };
+    site.mail(me, addr, "end units\n\n--\nme");
+    let at_commander = site.stored();
+    assert!(
+        matches!(at_commander.now.step, Step::Commander(_)),
+        "{:?}",
+        at_commander.now.step
+    );
+    let side = Side::of(seat);
+    let brigades = |s: Side| -> Vec<String> {
+        at_commander
+            .battle
+            .brigade_ids()
+            .filter(|&b| at_commander.battle.brigade_side(b) == s)
+            .map(|b| at_commander.brigade_name(b))
+            .collect()
+    };
+    let theirs = brigades(side.other())[0].clone();
+    let outs = site.mail(me, addr, &format!("Hi,\n\nopfire {theirs} never\n\nme"));
+    let reply = flat(&to(&outs, me).body);
+    assert!(reply.contains("Refused under rule B5"), "{reply}");
+    let nearest = reply
+        .split("Nearest legal orders:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no suggestions: {reply}"));
+    for own in brigades(side) {
+        assert!(
+            nearest.contains(&format!("OPFIRE {own} NEVER")),
+            "{own}: {reply}"
+        );
+    }
+    assert!(
+        nearest.contains(&format!("OPFIRE {} NEVER", side.code())),
+        "{reply}"
+    );
+    assert!(!nearest.trim_start().starts_with("COMMANDER"), "{reply}");
+    let outs = site.mail(me, addr, "Hi,\n\nEND UNITS\ncommander stay\n\nme");
+    let reply = flat(&to(&outs, me).body);
+    assert!(reply.contains("units have ended already"), "{reply}");
+    assert!(reply.contains("Taken: COMMANDER STAY"), "{reply}");
+    assert!(!reply.contains("Not applied"), "{reply}");
+    assert!(
+        !matches!(site.stored().now.step, Step::Commander(b) if Some(b) == at_commander.now.activation.as_ref().map(|a| a.brigade)),
+        "the commander's step is done"
+    );
+}
+
+/// A regiment of the side to act whose name starts with its number
+/// (`7th Greer Infantry`), moving two hexes with no draw of chance on the
+/// way, and then another unit of the side firing: the mover's id, its
+/// name's first two words, the path, the firer and its target.
+struct HabitsPlan {
+    mover: String,
+    name: String,
+    path: [String; 2],
+    firer: String,
+    target: String,
+}
+
+fn habits_plan(model: &BrothersAtWar) -> Option<HabitsPlan> {
+    let legal: Vec<String> = model.legal_orders().iter().map(|o| o.to_string()).collect();
+    for first in &legal {
+        let Some((mover, a)) = first.split_once(" MOVE ") else {
+            continue;
+        };
+        if mover.contains(' ') || a.contains(' ') {
+            continue;
+        }
+        let unit = model.battle.scenario.units.iter().find(|u| u.id == mover)?;
+        let words: Vec<&str> = unit.name.split_whitespace().take(2).collect();
+        let number = words[0].trim_end_matches(char::is_alphabetic);
+        if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let mut one = model.clone();
+        one.apply(&model.parse_order(first).ok()?).ok()?;
+        if one.chance().is_some() {
+            continue;
+        }
+        for second in one.legal_orders().iter().map(|o| o.to_string()) {
+            let Some(b) = second.strip_prefix(&format!("{mover} MOVE ")) else {
+                continue;
+            };
+            let path = format!("{mover} MOVE {a} {b}");
+            let mut moved = model.clone();
+            let Ok(order) = moved.parse_order(&path) else {
+                continue;
+            };
+            if moved.apply(&order).is_err() || moved.chance().is_some() {
+                continue;
+            }
+            let fire = moved
+                .legal_orders()
+                .iter()
+                .map(|o| o.to_string())
+                .find(|o| {
+                    o.split_once(" FIRE ")
+                        .is_some_and(|(u, h)| u != mover && !u.contains(' ') && !h.contains(' '))
+                });
+            if let Some((firer, target)) = fire.as_deref().and_then(|f| f.split_once(" FIRE ")) {
+                return Some(HabitsPlan {
+                    mover: mover.to_string(),
+                    name: words.join(" "),
+                    path: [a.to_string(), b.to_string()],
+                    firer: firer.to_string(),
+                    target: target.to_string(),
+                });
+            }
+        }
+    }
+    None
+}
+
+/// The habits of players that cost turns by mail (a numbered list, an
+/// article and a regiment's name, a third-person verb, a remark in
+/// brackets, a fire's target in words with its hex, a chatty line that
+/// mentions a hex): the orders are played and the remark is said to be
+/// one; nothing is refused or left unapplied.
+#[test]
+fn a_mail_written_with_players_habits_plays_its_orders() {
+    let mut site = Site::new("habits");
+    let (ann_addr, bob_addr, _) = site.started(&"0b5e".repeat(16));
+    let mut plan = None;
+    for _ in 0..80 {
+        let model = site.stored();
+        let seat = model.pending().expect("a decision").seat;
+        let (from, addr) = match seat {
+            Seat::North => (ANN, &ann_addr),
+            Seat::South => (BOB, &bob_addr),
+        };
+        if let Some(p) = habits_plan(&model) {
+            plan = Some((p, from, addr.clone()));
+            break;
+        }
+        // On to the next decision, the way a player ends his part.
+        let legal: Vec<String> = model.legal_orders().iter().map(|o| o.to_string()).collect();
+        let close = ["READY", "COMMANDER STAY", "END UNITS", "PASS", "KEEP"]
+            .into_iter()
+            .find(|c| legal.iter().any(|l| l == c))
+            .map(str::to_string)
+            .unwrap_or_else(|| legal[0].clone());
+        let outs = site.mail(from, addr, &format!("{close}\n\nMe"));
+        assert!(
+            flat(&to(&outs, from).body).contains(&format!("Taken: {close}")),
+            "{close}"
+        );
+    }
+    let (p, from, addr) = plan.expect("a regiment moves two hexes and another unit fires");
+    let [a, b] = &p.path;
+    let remark = format!("oops, wrong way round. via {a} then:");
+    let moving = format!(
+        "1. the {} moves to {a}, {b} (charge!)",
+        p.name.to_ascii_lowercase()
+    );
+    let firing = format!(
+        "2) {} fire on the skirmishers at {}",
+        p.firer.to_ascii_lowercase(),
+        p.target
+    );
+    let body =
+        format!("Morning,\n\n{remark}\n\n{moving}\n{firing}\n\nCheers\n\nSent from my iPhone\n");
+    let outs = site.mail(from, &addr, &body);
+    let reply = to(&outs, from).body;
+    let flat_reply = flat(&reply);
+    let step = format!("{} MOVE {a} {b}", p.mover);
+    let fire = format!("{} FIRE {}", p.firer, p.target);
+    for taken in [&step, &fire] {
+        assert!(
+            flat_reply.contains(&format!("Taken: {taken}")),
+            "{taken}:\n{body}\n---\n{reply}"
+        );
+    }
+    // Each line is echoed as written, with its own answer.
+    for line in [&remark, &moving, &firing] {
+        assert!(reply.contains(&format!("> {line}\n")), "{line}:\n{reply}");
+    }
+    assert!(
+        flat_reply.contains(&format!(
+            "Ignored as a remark: it reads as a sentence that mentions {a}"
+        )),
+        "{reply}"
+    );
+    for failure in ["Not understood", "Not applied", "Refused"] {
+        assert!(!flat_reply.contains(failure), "{failure}:\n{reply}");
+    }
+}
+
+/// A player who says PASS in a sentence and then on a line of its own:
+/// each line is echoed once, as written, with what became of it.
+#[test]
+fn each_line_of_the_reply_echoes_the_line_it_answers() {
+    let mut site = Site::new("echo-each-line");
+    let (ann_addr, bob_addr, _) = site.started(&"0b5e".repeat(16));
+    let model = site.stored();
+    assert!(
+        model.legal_orders().iter().any(|o| o.to_string() == "PASS"),
+        "the first decision may pass"
+    );
+    let seat = model.pending().expect("a decision").seat;
+    let (from, addr) = match seat {
+        Seat::North => (ANN, &ann_addr),
+        Seat::South => (BOB, &bob_addr),
+    };
+    let sentence = "Ward catches his breath this time - pass, and I'll take a card.";
+    let body = format!("{sentence}\n\npass\n\nCarol\nSent from my iPhone\n");
+    let outs = site.mail(from, addr, &body);
+    let reply = to(&outs, from).body;
+    assert_eq!(
+        reply.matches(&format!("> {sentence}\n")).count(),
+        1,
+        "the sentence once:\n{reply}"
+    );
+    assert_eq!(
+        reply.matches("\n> pass\n").count(),
+        1,
+        "the line `pass` once, as written:\n{reply}"
+    );
+    // The sentence's PASS is taken first (it was written first), and its
+    // answer stands under it.
+    let after_sentence = reply.split(&format!("> {sentence}\n")).nth(1).unwrap();
+    assert!(after_sentence.starts_with("Taken: PASS"), "{reply}");
 }

@@ -506,11 +506,13 @@ fn moderators_act_by_mail_and_everybody_else_is_refused() {
     let reply = only(&mails, MOD)[0];
     assert!(reply.contains("extended by 48 hours"), "{reply}");
     assert!(reply.contains("Game 1: note: play on, please."), "{reply}");
-    assert_eq!(only(&mails, ANN).len(), 2, "{mails:?}");
-    assert_eq!(only(&mails, BOB).len(), 2, "{mails:?}");
+    // One mail to each player tells both commands, and the board once.
+    assert_eq!(only(&mails, ANN).len(), 1, "{mails:?}");
+    assert_eq!(only(&mails, BOB).len(), 1, "{mails:?}");
     let extended = only(&mails, ANN).join("\n");
     assert!(
-        extended.contains("You must act by Tue 24 Nov 2026 12:00 UTC"),
+        extended.contains("You must act by Tue 24 Nov 2026 12:00 UTC")
+            && extended.contains("note: play on, please"),
         "{extended}"
     );
     let text = record(&mut site);
@@ -538,6 +540,59 @@ fn moderators_act_by_mail_and_everybody_else_is_refused() {
         only(&mails, MOD)[0].contains("Refused: game 1 is finished"),
         "{mails:?}"
     );
+}
+
+/// A moderator's mail of several commands, dropped into the Maildir and
+/// read by a poll: one reply echoing each command, and one mail to each
+/// player telling all of them, in the order written, with the game as it
+/// then stands.
+#[test]
+fn a_moderators_mail_of_several_commands_makes_one_mail_to_each() {
+    let mut site = Site::new("modmaildir");
+    site.start("DAYS 1");
+    site.drain(t0());
+    let at = t0() + Duration::hours(26);
+    site.service
+        .set_clock(orderly::clock::Clock::starting_at(at));
+    let mod_addr = site.service.moderator_address(MOD);
+    let raw = format!(
+        "From: {MOD}\r\nTo: {mod_addr}\r\nSubject: game 1\r\n\
+         Message-ID: <modmaildir@test>\r\n\r\n\
+         EXTEND 1 2 DAYS\r\nNOTE 1 play on, please\r\nACT 1 BLUE cav BR B3C\r\nSTALLED\r\n"
+    );
+    let outs = site.raw(raw.as_bytes());
+    let count = |who: &str| outs.iter().filter(|o| o.to == who).count();
+    assert_eq!((count(MOD), count(ANN), count(BOB)), (1, 1, 1), "{outs:#?}");
+    assert_eq!(outs.len(), 3, "{outs:#?}");
+    let reply = outs
+        .iter()
+        .find(|o| o.to == MOD)
+        .unwrap()
+        .body
+        .replace('\n', " ");
+    for line in [
+        "> EXTEND 1 2 DAYS",
+        "> NOTE 1 play on, please",
+        "> ACT 1 BLUE cav BR B3C",
+        "> STALLED",
+    ] {
+        assert!(reply.contains(line), "{line}: {reply}");
+    }
+    for who in [ANN, BOB] {
+        let told = outs.iter().find(|o| o.to == who).unwrap().body.clone();
+        let flat = told.split_whitespace().collect::<Vec<_>>().join(" ");
+        let extended = flat
+            .find("the deadline of Blue is extended")
+            .unwrap_or(usize::MAX);
+        let note = flat.find("note: play on, please").unwrap_or(usize::MAX);
+        let act = flat
+            .find("MOVE CAVALRY BR B3C was entered for Blue")
+            .unwrap_or(usize::MAX);
+        assert!(extended < note && note < act && act < usize::MAX, "{told}");
+        // The board once, as the commands left the game: Gray to move.
+        assert_eq!(told.matches("Score: Blue 0, Gray 0").count(), 1, "{told}");
+        assert!(flat.contains("Turn 2: Gray"), "{told}");
+    }
 }
 
 #[test]
@@ -961,6 +1016,10 @@ fn a_game_may_name_its_own_moderator_who_moderates_only_it() {
     let mails = site.mail(at, carol, &carol_addr, "ACCEPT MODERATION 1");
     assert!(only(&mails, ANN)[0].contains("carol@example.org accepted to moderate game 1"));
     assert!(only(&mails, BOB)[0].contains("carol@example.org accepted to moderate game 1"));
+    // The other moderators are told; Carol reads it in her reply alone.
+    assert!(only(&mails, MOD)[0].contains("carol@example.org accepted to moderate game 1"));
+    assert_eq!(only(&mails, carol).len(), 1, "{mails:?}");
+    assert_eq!(mails.len(), 4, "{mails:?}");
     let mails = site.mail(
         at,
         carol,

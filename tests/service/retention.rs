@@ -47,6 +47,7 @@ fn mails(store: &mut Store, prefix: &str, game: i64, n: usize, sent: usize, when
             "ann@example.org",
             "{\"body\":\"a reply\"}",
             when,
+            when,
         )
         .unwrap();
     }
@@ -87,8 +88,15 @@ fn a_sent_mail_keeps_what_a_bounce_reads_and_gives_its_body_up() {
         ("ann@example.org", Some(g))
     );
     // And its Message-ID still makes the same decision one mail.
-    tx.queue_mail("<m0@example.org>", Some(g), "ann@example.org", "{}", at(1))
-        .unwrap();
+    tx.queue_mail(
+        "<m0@example.org>",
+        Some(g),
+        "ann@example.org",
+        "{}",
+        at(1),
+        at(1),
+    )
+    .unwrap();
     assert_eq!(tx.outbox_count("queued").unwrap(), 1);
     assert_eq!(tx.outbox_count("sent").unwrap(), 2);
     drop(tx);

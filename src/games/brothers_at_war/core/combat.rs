@@ -7,12 +7,14 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::event::count;
 use super::hex::Hex;
 use super::ids::UnitId;
 pub use super::instructions::{
-    parse_setting, CardsRule, Instructions, LossesRule, PathsRule, RallyFailRule, ReservesRule,
-    RetreatRule, Scope, Setting, MAX_INSTRUCTIONS, SETTING_WORDS,
+    parse_setting, CardsRule, DiscardRule, FateRule, Instructions, LossesRule, PathsRule,
+    RallyFailRule, ReservesRule, RetreatRule, Scope, Setting, MAX_INSTRUCTIONS, SETTING_WORDS,
 };
+use super::question::{Answer, Question, MAX_ANSWERS};
 use crate::games::brothers_at_war::scenario::model::Side;
 
 /// How a fire is made, as kept in the state.
@@ -49,6 +51,9 @@ pub enum Stage {
     Saves(u8),
     /// The defender is asked whether to retreat (B7, `RETREAT ... ASK`).
     Retreat,
+    /// The dice are rolled; a question of the result waits for its
+    /// answer (B145).
+    Asked,
 }
 
 /// A save roll's reason, with its count (B77): kept in the event so the
@@ -228,8 +233,27 @@ pub fn fits(now: &super::state::Dynamic, map: &super::map::BattleMap) -> bool {
             && r.choices
                 .iter()
                 .all(|f| units(&f.firers) && units(&f.targets) && map.contains(f.target))
+            && r.question.as_ref().is_none_or(|q| match q {
+                Question::Loss { units: v } => units(v),
+                Question::Reserve {
+                    unit: u, brigade, ..
+                } => unit(u) && brigade.index() < now.brigades.len(),
+                Question::Path { units: v, paths } => {
+                    units(v)
+                        && paths.len() <= 512
+                        && paths
+                            .iter()
+                            .all(|p| p.len() <= 4 && p.iter().all(|&h| map.contains(h)))
+                }
+            })
     });
-    fire_ok && assault_ok && instructions_ok && point_blank_ok && reaction_ok
+    let answers_ok = now.answers.len() <= MAX_ANSWERS
+        && now.answers.iter().all(|a| match a {
+            Answer::Lose(u) => unit(u),
+            Answer::Path(p) => p.len() <= 4 && p.iter().all(|&h| map.contains(h)),
+            Answer::Default | Answer::Spend(_) => true,
+        });
+    fire_ok && assault_ok && instructions_ok && point_blank_ok && reaction_ok && answers_ok
 }
 
 /// A reaction the engine asks for because an instruction says `ASK`
@@ -244,6 +268,9 @@ pub struct Reaction {
     /// offered (6.7, B85, B86): the answer is one of them or `PASS`.
     #[serde(default)]
     pub paths: Vec<Vec<Hex>>,
+    /// Or a question of a combat result under way (B145).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<super::question::Question>,
 }
 
 /// What combat did.
@@ -313,6 +340,12 @@ pub enum CombatEvent {
         /// The brigade whose reserve.
         brigade: String,
         /// The unit saved.
+        unit: String,
+    },
+    /// An off-board battery's local support took a killing hit: the
+    /// counter is flipped; another such hit eliminates it (9.44).
+    LocalSupport {
+        /// The battery.
         unit: String,
     },
     /// A unit was eliminated (6.54).
@@ -408,8 +441,10 @@ impl fmt::Display for CombatEvent {
             } => {
                 write!(
                     f,
-                    "{} {kind} at {target}: {dice} dice hitting on {to_hit}+, at most {cap} hits",
-                    list(firers)
+                    "{} {kind} at {target}: {} hitting on {to_hit}+, at most {}",
+                    list(firers),
+                    count(*dice, "die", "dice"),
+                    count(*cap, "hit", "hits")
                 )?;
                 if *pass_through > 0 {
                     write!(f, " (pass-through fire, +{pass_through}, 6.4)")?;
@@ -432,7 +467,7 @@ impl fmt::Display for CombatEvent {
                 )
             }
             CombatEvent::Hits { hits, extra } => {
-                write!(f, "{hits} hits")?;
+                f.write_str(&count(*hits, "hit", "hits"))?;
                 if *extra > 0 {
                     write!(f, " and {extra} for retreating next to the enemy (6.73)")?;
                 }
@@ -445,6 +480,10 @@ impl fmt::Display for CombatEvent {
             CombatEvent::ReserveSpent { brigade, unit } => {
                 write!(f, "{brigade} spends a reserve to save {unit} (8.11)")
             }
+            CombatEvent::LocalSupport { unit } => write!(
+                f,
+                "{unit} spends its local support and is flipped; another killing hit eliminates it (9.44)"
+            ),
             CombatEvent::Eliminated { unit } => write!(f, "{unit} eliminated"),
             CombatEvent::Exhausted { brigade } => write!(f, "{brigade} is exhausted (8.111)"),
             CombatEvent::Assault {
@@ -454,8 +493,9 @@ impl fmt::Display for CombatEvent {
                 defend_dice,
             } => write!(
                 f,
-                "{} assault {hex}: {attack_dice} dice against {defend_dice}",
-                list(attackers)
+                "{} assault {hex}: {} against {defend_dice}",
+                list(attackers),
+                count(*attack_dice, "die", "dice")
             ),
             CombatEvent::AssaultRolled {
                 side,
@@ -473,8 +513,9 @@ impl fmt::Display for CombatEvent {
                 defender_hits,
             } => write!(
                 f,
-                "{} wins the assault; {attacker_hits} hits on the attacker, {defender_hits} on the defender",
-                winner.code()
+                "{} wins the assault; {} on the attacker, {defender_hits} on the defender",
+                winner.code(),
+                count(*attacker_hits, "hit", "hits")
             ),
             CombatEvent::Evaded { units } => {
                 write!(f, "{} retreat before the assault (7.3)", list(units))

@@ -74,8 +74,9 @@ pub enum Event {
         /// What it was played on, as the order named it.
         on: Option<String>,
     },
-    /// A card that acts when drawn was shown to both and the discard pile
-    /// went back into the deck (11.3 on 45, B129).
+    /// A card that acts when drawn sent the discard pile back into the
+    /// deck (11.3 on 45, B129): its drawer is told which card, the other
+    /// player what it did (B2).
     DeckReshuffled {
         /// Who drew it.
         side: Side,
@@ -122,6 +123,12 @@ pub enum Event {
         /// The result.
         fate: Fate,
     },
+    /// An exhausted brigade, its units Disrupted, moves after its fate
+    /// check (2.33 b, `FATE ... MOVE`, B111).
+    FateMove {
+        /// The brigade.
+        brigade: String,
+    },
     /// A brigade activates (2.22); `free` for a free activation (2.321).
     Activates {
         /// The brigade.
@@ -129,7 +136,9 @@ pub enum Event {
         /// A free activation.
         free: bool,
     },
-    /// Units moved one hex (5.21); `from` none when entering the map.
+    /// Units moved one hex (5.21); `from` none when entering the map;
+    /// `cost` 0 for an assault's attacker entering the hex it took (7.12,
+    /// 7.3), its step paid with the assault.
     Moved {
         /// The units.
         units: Vec<String>,
@@ -184,6 +193,12 @@ pub enum Event {
     Disbanded {
         /// The skirmisher.
         skirmisher: String,
+    },
+    /// `END UNITS` came when the brigade's units were done already: it
+    /// asks for what is so, and its commander's move is next (3.22, 3.23).
+    UnitsDone {
+        /// The brigade.
+        brigade: String,
     },
     /// A brigade passed (3.221).
     Passed {
@@ -244,6 +259,21 @@ pub enum Event {
 
 fn list(units: &[String]) -> String {
     units.join(" and ")
+}
+
+/// The verb agreeing with `units`: one unit `enters`, two `enter`.
+fn verb<'a>(units: &[String], one: &'a str, many: &'a str) -> &'a str {
+    if units.len() == 1 {
+        one
+    } else {
+        many
+    }
+}
+
+/// A number and its noun, agreeing: `1 hit`, `2 hits`, `1 die`, `0 dice`.
+pub fn count<T: fmt::Display + PartialEq + From<u8>>(n: T, one: &str, many: &str) -> String {
+    let noun = if n == T::from(1) { one } else { many };
+    format!("{n} {noun}")
 }
 
 impl fmt::Display for Event {
@@ -325,6 +355,11 @@ impl fmt::Display for Event {
                     Fate::Regroup => "regroups",
                 }
             ),
+            Event::FateMove { brigade } => write!(
+                f,
+                "{brigade} moves after its fate check: its units Disrupted, move actions only, \
+                 no opportunity fire at them (2.33 b)"
+            ),
             Event::Activates { brigade, free } => {
                 write!(
                     f,
@@ -338,10 +373,23 @@ impl fmt::Display for Event {
                 to,
                 cost,
             } => match from {
+                // An assault's winner, or the attacker the defender evaded,
+                // enters: the step was paid with the assault (7.12, 7.3).
+                Some(from) if *cost == 0 => write!(
+                    f,
+                    "{} {} {to} from {from}",
+                    list(units),
+                    verb(units, "enters", "enter")
+                ),
                 Some(from) => write!(f, "{} {from}-{to} ({cost} MP)", list(units)),
                 None => write!(f, "{} enters at {to} ({cost} MP)", list(units)),
             },
-            Event::Exited { units, from } => write!(f, "{} leave the map at {from}", list(units)),
+            Event::Exited { units, from } => write!(
+                f,
+                "{} {} the map at {from}",
+                list(units),
+                verb(units, "leaves", "leave")
+            ),
             Event::Formed { unit, formation } => write!(f, "{unit} now {formation:?}"),
             Event::Disrupted { unit, why } => write!(f, "{unit} Disrupted ({why})"),
             Event::Unformed { unit } => write!(f, "{unit} unformed"),
@@ -353,6 +401,10 @@ impl fmt::Display for Event {
             ),
             Event::Deployed { skirmisher, at } => write!(f, "{skirmisher} deploys at {at}"),
             Event::Disbanded { skirmisher } => write!(f, "{skirmisher} disbands"),
+            Event::UnitsDone { brigade } => write!(
+                f,
+                "the {brigade} units have ended already: the commander's move is next (3.23)"
+            ),
             Event::Passed { brigade } => write!(f, "{brigade} passes"),
             Event::CommanderMoved { brigade, to } => match to {
                 Some(h) => write!(f, "{brigade} commander to {h}"),

@@ -73,6 +73,26 @@ pub enum RallyFailRule {
     Stay,
 }
 
+/// What an exhausted brigade does on a fate check of 4-5 (2.33 b, B111).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum FateRule {
+    /// It recovers (3.21).
+    Recover,
+    /// It disrupts its Undisrupted units and moves them (and its
+    /// commander) at once.
+    Move,
+}
+
+/// How a side discards down to its hand size at the discard step (2.31,
+/// B121).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DiscardRule {
+    /// Cards of no effect first, then those held longest (B121).
+    Auto,
+    /// Ask the owner (B7).
+    Ask,
+}
+
 /// One standing instruction (B5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Setting {
@@ -94,6 +114,10 @@ pub enum Setting {
     Cards(CardsRule),
     /// A failed rally (3.211, B43).
     RallyFail(RallyFailRule),
+    /// An exhausted brigade's fate check of 4-5 (2.33 b, B111).
+    Fate(FateRule),
+    /// The discard step (2.31, B121): for a side only.
+    Discard(DiscardRule),
 }
 
 impl Setting {
@@ -109,6 +133,8 @@ impl Setting {
             Setting::Paths(_) => "PATHS",
             Setting::Cards(_) => "CARDS",
             Setting::RallyFail(_) => "RALLYFAIL",
+            Setting::Fate(_) => "FATE",
+            Setting::Discard(_) => "DISCARD",
         }
     }
 
@@ -123,11 +149,13 @@ impl Setting {
             Setting::Paths(_) => 6,
             Setting::Cards(_) => 7,
             Setting::RallyFail(_) => 8,
+            Setting::Fate(_) => 9,
+            Setting::Discard(_) => 10,
         }
     }
 
     /// The value while a player has set none (B5's table).
-    pub const DEFAULTS: [Setting; 9] = [
+    pub const DEFAULTS: [Setting; 11] = [
         Setting::OpFire(OpFireRule::Always),
         Setting::PointBlank(OpFireRule::Always),
         Setting::Retreat(RetreatRule::IfKilled, false),
@@ -137,6 +165,8 @@ impl Setting {
         Setting::Paths(PathsRule::Auto),
         Setting::Cards(CardsRule::Never),
         Setting::RallyFail(RallyFailRule::Finish),
+        Setting::Fate(FateRule::Recover),
+        Setting::Discard(DiscardRule::Auto),
     ];
 }
 
@@ -157,9 +187,9 @@ pub struct Instructions {
     pub given: Vec<(Scope, Setting)>,
 }
 
-/// The most instructions kept: 8 settings for every brigade and both
+/// The most instructions kept: every setting for every brigade and both
 /// sides fit well within it.
-pub const MAX_INSTRUCTIONS: usize = 8 * 260;
+pub const MAX_INSTRUCTIONS: usize = 11 * 260;
 
 impl Instructions {
     /// Whether none was given (the position then leaves them out).
@@ -232,12 +262,20 @@ impl fmt::Display for Setting {
                 CardsRule::Never => "NEVER",
                 CardsRule::Auto => "AUTO",
             }),
+            Setting::Fate(r) => f.write_str(match r {
+                FateRule::Recover => "RECOVER",
+                FateRule::Move => "MOVE",
+            }),
+            Setting::Discard(r) => f.write_str(match r {
+                DiscardRule::Auto => "AUTO",
+                DiscardRule::Ask => "ASK",
+            }),
         }
     }
 }
 
 /// The words that start a standing instruction (B5).
-pub const SETTING_WORDS: [&str; 9] = [
+pub const SETTING_WORDS: [&str; 11] = [
     "OPFIRE",
     "POINTBLANK",
     "RETREAT",
@@ -247,6 +285,8 @@ pub const SETTING_WORDS: [&str; 9] = [
     "PATHS",
     "CARDS",
     "RALLYFAIL",
+    "FATE",
+    "DISCARD",
 ];
 
 /// Reads a setting's values after its word (upper case), or `None`.
@@ -304,6 +344,16 @@ pub fn parse_setting(word: &str, values: &[&str]) -> Option<Setting> {
         "CARDS" if single => Setting::Cards(match first {
             "AUTO" => CardsRule::Auto,
             "NEVER" => CardsRule::Never,
+            _ => return None,
+        }),
+        "FATE" if single => Setting::Fate(match first {
+            "RECOVER" => FateRule::Recover,
+            "MOVE" => FateRule::Move,
+            _ => return None,
+        }),
+        "DISCARD" if single => Setting::Discard(match first {
+            "AUTO" => DiscardRule::Auto,
+            "ASK" => DiscardRule::Ask,
             _ => return None,
         }),
         _ => return None,

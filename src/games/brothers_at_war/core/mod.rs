@@ -12,6 +12,7 @@ pub mod line;
 pub mod map;
 pub mod order;
 pub mod position;
+pub mod question;
 pub mod side;
 pub mod state;
 

@@ -51,6 +51,12 @@ pub enum Order {
     Retreat(Vec<Hex>),
     /// Spend a reserve to cancel a hit (8.11).
     SpendReserve,
+    /// Eliminate a disbanded skirmisher waiting on its brigade's display
+    /// to recover one reserve (8.133, B104): its owner's, at any moment.
+    Eliminate(String),
+    /// The unit of a stack lost to a killing hit, when its owner is asked
+    /// (6.54, `LOSSES ... ASK`, B145).
+    Lose(String),
     /// Play the battle card of this number (11), on a target its effect
     /// kind needs: a unit, a hex or a brigade, as written (B122-B125).
     Play {
@@ -117,6 +123,9 @@ pub enum Action {
     /// Fire at a hex along the named side of a line that runs along
     /// hexsides (6.32, B24: `FIRE 0712 SIDE LEFT`).
     FireSide(Hex, LineSide),
+    /// Fire at an enemy off-board battery, named by its unit id (9.43,
+    /// B147: `FIRE LNG`).
+    FireAtBattery(String),
     /// Hold fire: end the activation without a Finished marker (5.25).
     Hold,
     /// Deploy one of the brigade's skirmishers (5.26, 9.13), mounted or
@@ -180,6 +189,7 @@ impl fmt::Display for Action {
                     LineSide::Right => "RIGHT",
                 }
             ),
+            Action::FireAtBattery(unit) => write!(f, "FIRE {unit}"),
             Action::Hold => f.write_str("HOLD"),
             Action::Deploy {
                 skirmisher,
@@ -220,6 +230,8 @@ impl fmt::Display for Order {
                 write_hexes(f, path)
             }
             Order::SpendReserve => f.write_str("SPEND RESERVE"),
+            Order::Lose(unit) => write!(f, "LOSE {unit}"),
+            Order::Eliminate(unit) => write!(f, "ELIMINATE {unit}"),
             Order::Play { card, on: None } => write!(f, "PLAY {card}"),
             Order::Play { card, on: Some(x) } => write!(f, "PLAY {card} ON {x}"),
             Order::Discard(n) => write!(f, "DISCARD {n}"),
@@ -332,6 +344,8 @@ impl FromStr for Order {
             "RETREAT" if rest.first().is_some_and(|w| w.parse::<Hex>().is_ok()) => {
                 Order::Retreat(hexes(rest, 1)?)
             }
+            // `DISCARD 17` discards a card; `DISCARD USA ASK` instructs.
+            "DISCARD" if rest.len() == 1 => Order::Discard(number(rest.first(), "a card number")?),
             w if SETTING_WORDS.contains(&w) && w != "OPFIRE" => {
                 let (Some(scope), Some(setting)) = (
                     rest.first(),
@@ -345,6 +359,14 @@ impl FromStr for Order {
                     scope: scope.to_string(),
                     setting,
                 }
+            }
+            "ELIMINATE" => {
+                only(&words, 2, "ELIMINATE skirmisher")?;
+                Order::Eliminate(bounded_name(rest[0])?)
+            }
+            "LOSE" => {
+                only(&words, 2, "LOSE unit")?;
+                Order::Lose(bounded_name(rest[0])?)
             }
             "SPEND" => {
                 only(&words, 2, "SPEND RESERVE")?;
@@ -433,7 +455,9 @@ fn unit_order(words: &[&str]) -> Result<Order, ParseError> {
     let action = match words[v] {
         "MOVE" => Action::Move(hexes(rest, 1)?),
         "FIRE" => match rest {
-            [h] => Action::Fire(hex(h)?),
+            [h] if h.parse::<Hex>().is_ok() => Action::Fire(hex(h)?),
+            // 9.43, B147: a name that is no hex is an off-board battery.
+            [h] => Action::FireAtBattery(bounded_name(h)?),
             [h, "SIDE", "LEFT"] => Action::FireSide(hex(h)?, LineSide::Left),
             [h, "SIDE", "RIGHT"] => Action::FireSide(hex(h)?, LineSide::Right),
             _ => {

@@ -133,6 +133,10 @@ pub struct Activation {
     /// The unit or stack spending movement points now.
     #[serde(rename = "g")]
     pub group: Option<Group>,
+    /// An exhausted brigade's move after a fate check of 4-5 (2.33 b,
+    /// B111): move actions only, no opportunity fire at it, no pass.
+    #[serde(rename = "fm", default, skip_serializing_if = "std::ops::Not::not")]
+    pub fate_move: bool,
 }
 
 /// What a check rolls for (1.73).
@@ -361,6 +365,17 @@ pub struct Dynamic {
         skip_serializing_if = "super::combat::Instructions::is_empty"
     )]
     pub instructions: super::combat::Instructions,
+    /// The answers given to the questions of the combat result under way
+    /// (B145), in the order asked.
+    #[serde(default, rename = "aw", skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<super::question::Answer>,
+    /// Brigades whose fate check of 4-5 moves them (2.33 b, B111), in the
+    /// order checked, each moving once the checks are all rolled.
+    #[serde(default, rename = "fv", skip_serializing_if = "Vec::is_empty")]
+    pub fate_moves: Vec<BrigadeId>,
+    /// Where those questions stand while one order is resolved.
+    #[serde(skip)]
+    pub asking: super::question::Asking,
 }
 
 impl BrothersAtWar {

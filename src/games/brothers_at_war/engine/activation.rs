@@ -324,6 +324,7 @@ impl BrothersAtWar {
         match action {
             Action::Fire(hex) => self.fire_order(&units, *hex, None, events),
             Action::FireSide(hex, side) => self.fire_order(&units, *hex, Some(*side), events),
+            Action::FireAtBattery(name) => self.fire_at_battery(&units, name, events),
             Action::Move(path) => {
                 if path.len() > MAX_PATH {
                     return Err(Refusal::NoPoints {
@@ -339,6 +340,19 @@ impl BrothersAtWar {
                 }
                 self.activate(&units, events)?;
                 self.check_whole_group(&units)?;
+                // 4.3: a unit out of command, not Disrupted yet, is
+                // Disrupted by its move; a step refused for that says so.
+                let fresh: Vec<UnitId> = units
+                    .iter()
+                    .copied()
+                    .filter(|&u| self.unit(u).out_of_command && !self.unit(u).disrupted)
+                    .collect();
+                let why = |g: &BrothersAtWar, r: Refusal| match (r, fresh.first()) {
+                    (r @ (Refusal::DisruptedCloses(_) | Refusal::DisruptedAdjacent), Some(&u)) => {
+                        Refusal::OutOfCommandMove(g.unit_name(u), Box::new(r))
+                    }
+                    (r, _) => r,
+                };
                 for (i, &to) in path.iter().enumerate() {
                     // 7.1: a step into an enemy hex is an assault (B69: not
                     // a move action).
@@ -360,7 +374,8 @@ impl BrothersAtWar {
                     // a step that is legal.
                     if let Some(g) = self.group().cloned() {
                         if let Some(from) = self.hex_of(g.units[0]) {
-                            self.plan_step(&g, Some(from), to)?;
+                            self.plan_step(&g, Some(from), to)
+                                .map_err(|r| why(self, r))?;
                         }
                     }
                     if self.point_blank_fire(events) {
@@ -371,7 +386,7 @@ impl BrothersAtWar {
                     }
                     let mover = units[0];
                     let skirmishers = self.skirmishers_to_fire(mover, to);
-                    self.step_to(to, events)?;
+                    self.step_to(to, events).map_err(|r| why(self, r))?;
                     self.now.point_blank = None;
                     // B143: a card's point blank fire follows the
                     // skirmishers', each one attack at the step.

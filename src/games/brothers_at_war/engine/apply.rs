@@ -116,6 +116,8 @@ impl BrothersAtWar {
         let scope = match order {
             Order::Instruct { scope, .. } => scope,
             Order::OpFire { brigade, .. } => brigade,
+            // B104: a skirmisher is given up by its owner at any moment.
+            Order::Eliminate(name) => return self.unit_named(name).map(|u| self.side_of(u)),
             _ => return None,
         };
         let upper = scope.to_ascii_uppercase();
@@ -131,6 +133,7 @@ impl BrothersAtWar {
         match order {
             Order::Instruct { scope, .. } => scope.clone(),
             Order::OpFire { brigade, .. } => brigade.clone(),
+            Order::Eliminate(name) => name.clone(),
             _ => String::new(),
         }
     }
@@ -141,6 +144,7 @@ impl BrothersAtWar {
             Order::OpFire { brigade, rule } => {
                 self.instruct(brigade, Setting::OpFire(*rule), events)
             }
+            Order::Eliminate(name) => self.give_up_skirmisher(name, events),
             _ => Err(Refusal::NotNow {
                 expected: "a standing instruction".into(),
             }),
@@ -170,7 +174,10 @@ impl BrothersAtWar {
         }
         // B5: standing instructions may be given at any time, each player
         // for his own brigades only: a mail's orders are the decider's.
-        if matches!(order, Order::Instruct { .. } | Order::OpFire { .. }) {
+        if matches!(
+            order,
+            Order::Instruct { .. } | Order::OpFire { .. } | Order::Eliminate(_)
+        ) {
             if let (Some(side), Some(d)) = (self.standing_side(order), self.decider()) {
                 if d != side {
                     return Err(Refusal::NotYourInstruction(self.instruction_scope(order)));
@@ -250,6 +257,19 @@ impl BrothersAtWar {
                 Ok(())
             }
             (Step::Commitment(_), _) => Err(expected("COMMIT brigade or READY")),
+            // 2.33 b, B111: a fate check's move is move actions only.
+            (Step::Units(_), Order::Act { .. } | Order::Pass(_))
+                if self.now.activation.as_ref().is_some_and(|a| a.fate_move)
+                    && !matches!(
+                        order,
+                        Order::Act {
+                            action: Action::Move(_) | Action::Done,
+                            ..
+                        }
+                    ) =>
+            {
+                Err(Refusal::FateMoveOnly)
+            }
             (Step::Units(_), Order::Act { units, action }) => self.act(units, action, events),
             (Step::Units(b), Order::Pass(discard)) => {
                 let a = self.now.activation.as_ref();
@@ -294,6 +314,13 @@ impl BrothersAtWar {
                     to: *to,
                 });
                 self.end_activation(b);
+                Ok(())
+            }
+            // END UNITS asks for what is so: the mail goes on (3.22).
+            (Step::Commander(b), Order::End) => {
+                events.push(Event::UnitsDone {
+                    brigade: self.brigade_name(b),
+                });
                 Ok(())
             }
             (Step::Commander(_), _) => Err(expected("COMMANDER hex or COMMANDER STAY")),

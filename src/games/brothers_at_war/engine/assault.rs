@@ -212,6 +212,7 @@ impl BrothersAtWar {
                 side: enemy,
                 choices: Vec::new(),
                 paths,
+                question: None,
             });
         }
         self.now.assault = Some(assault);
@@ -320,9 +321,10 @@ impl BrothersAtWar {
                 self.evade_along(&a.defenders, a.hex, &plan, events);
                 self.enter(&a.attackers, a.from, a.hex, 0, events);
             }
-            Order::Retreat(_) => {
+            Order::Retreat(path) => {
+                let refusal = self.path_refusal(&a.defenders, path, false);
                 self.now.assault = Some(a);
-                return Err(Refusal::PathNotOffered);
+                return Err(refusal);
             }
             _ => {
                 self.now.assault = Some(a);
@@ -461,8 +463,20 @@ impl BrothersAtWar {
             self.now.assault = Some(a);
             return;
         }
+        self.settled_assault(a, events);
+    }
+
+    /// The assault decided as rolled; a question an `ASK` instruction
+    /// leaves open stops it first (B145).
+    pub(super) fn settled_assault(&mut self, a: Assault, events: &mut Vec<Event>) {
         let defend = a.defend_rolled.iter().sum();
-        self.conclude_assault(a, defend, events);
+        let asked = self.resolve_asking(events, |g, ev| g.conclude_assault(a.clone(), defend, ev));
+        if let Some((side, question)) = asked {
+            let mut a = a;
+            a.asking = true;
+            self.now.assault = Some(a);
+            self.pose(side, question);
+        }
     }
 
     /// 7.12, 7.13, B98: the winner, the loser's retreat, the hits of both
@@ -492,9 +506,8 @@ impl BrothersAtWar {
             ),
             Setting::Retreat(_, true)
         );
-        let plan = (long.then(|| self.retreat_plan(&loser, true)))
-            .flatten()
-            .or_else(|| self.retreat_plan(&loser, false));
+        let long = long && self.retreat_plan(&loser, true).is_some();
+        let plan = self.chosen_retreat(&loser, long);
         let mut extra = 0;
         let retreats = !loser
             .iter()
@@ -542,6 +555,13 @@ impl BrothersAtWar {
             }
             // 9.14: enemy skirmishers next to the hex taken disband.
             if !movers.is_empty() {
+                // 7.12: the winner enters (its step was paid with the assault).
+                events.push(Event::Moved {
+                    units: movers.iter().map(|&u| self.unit_name(u)).collect(),
+                    from: Some(a.from),
+                    to: a.hex,
+                    cost: 0,
+                });
                 self.skirmishers_make_way(&movers, a.hex, events);
             }
         }

@@ -4,7 +4,7 @@
 //! be deployed, each form as the deck entry's parameters say.
 
 use super::cards::{number, Kind};
-use crate::games::brothers_at_war::core::event::Event;
+use crate::games::brothers_at_war::core::event::{count, Event};
 use crate::games::brothers_at_war::core::ids::UnitId;
 use crate::games::brothers_at_war::core::state::BrothersAtWar;
 use crate::games::brothers_at_war::scenario::model::{Card, Param};
@@ -101,8 +101,9 @@ impl BrothersAtWar {
         events.push(Event::CardEffect {
             card,
             what: format!(
-                "{}'s fire scores at most {raised} hits",
-                self.unit_name(skirmisher)
+                "{}'s fire scores at most {}",
+                self.unit_name(skirmisher),
+                count(raised, "hit", "hits")
             ),
         });
         raised

@@ -842,7 +842,8 @@ impl BrothersAtWar {
         }
     }
 
-    /// A card just drawn that acts when drawn (B129): shown to both, the
+    /// A card just drawn that acts when drawn (B129): named to its drawer
+    /// (the other player learns what it did, B2), the
     /// discard pile goes back into the deck, its drawer draws once more
     /// (none when the deck is still empty, B4), and the card is
     /// discarded.

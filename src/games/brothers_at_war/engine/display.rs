@@ -34,9 +34,17 @@ impl BrothersAtWar {
 
     /// Recovers one spent reserve, if the marker can move back (8.13).
     pub fn recover_reserve(&mut self, b: BrigadeId, events: &mut Vec<Event>) {
+        let length = self.battle.scenario.brigades[b.index()]
+            .reserves
+            .map_or(0, |t| t.length);
         let s = &mut self.now.brigades[b.index()];
         if s.reserve > s.casualties {
             s.reserve -= 1;
+            // B103: exhaustion ends as the marker leaves EXHAUSTED; the
+            // activation marker stays in its box until clean up.
+            if s.reserve < length {
+                s.exhausted = false;
+            }
             events.push(Event::ReserveRecovered {
                 brigade: self.brigade_name(b),
             });

@@ -2,6 +2,7 @@
 //! dice at what face, the cap, and the target's save rolls. The dice are
 //! rolled through the chance seam ([`super::volley`]).
 
+use super::battery::{Aim, BatteryAim};
 use super::fire_math::{
     self, reach, save_rolls, side_for_fire, Attack, FireKind, FireMode, SaveFactor, SaveFacts,
     Shooter, ToHit,
@@ -278,7 +279,7 @@ impl BrothersAtWar {
         kind: FireType,
         side: Option<LineSide>,
     ) -> Result<FireAttack, Refusal> {
-        match self.declare_fire_traced(firers, hex, targets, kind, true, side) {
+        match self.declare_fire_traced(firers, hex, targets, kind, true, side, None) {
             // B29: the attack goes to the shielding skirmisher instead, its
             // line traced without zones; if it may not be fired on either,
             // neither may the unit it covers.
@@ -289,7 +290,7 @@ impl BrothersAtWar {
                     .into_iter()
                     .filter(|&u| self.side_of(u) == enemy)
                     .collect();
-                self.declare_fire_traced(firers, skirmisher, &covering, kind, false, None)
+                self.declare_fire_traced(firers, skirmisher, &covering, kind, false, None, None)
                     .map_err(|_| FireRefusal::Shielded { what, skirmisher }.into())
             }
             other => other,
@@ -297,8 +298,11 @@ impl BrothersAtWar {
     }
 
     /// [`BrothersAtWar::declare_fire`], its lines traced with skirmish
-    /// zones or without them (B29's second line).
-    fn declare_fire_traced(
+    /// zones or without them (B29's second line); at an off-board battery
+    /// through one of its fire points when `battery` is given (9.43, B147:
+    /// `hex` is then the fire point's hex).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn declare_fire_traced(
         &self,
         firers: &[UnitId],
         hex: Hex,
@@ -306,6 +310,7 @@ impl BrothersAtWar {
         kind: FireType,
         zones: bool,
         named: Option<LineSide>,
+        battery: Option<&BatteryAim>,
     ) -> Result<FireAttack, Refusal> {
         let enemy = self.side_of(firers[0]).other();
         if targets.is_empty() || targets.iter().any(|&t| self.side_of(t) != enemy) {
@@ -342,6 +347,14 @@ impl BrothersAtWar {
                 .any(|&u| self.unit(u).place == Place::OffBoard),
         };
         let mut target = self.target_at(hex, targets);
+        // 9.431: sight to the map edge of the battery's fire point, at its
+        // card's level; no skirmish zone shields it.
+        if let Some(b) = battery {
+            target.at = Viewpoint::off_board(b.edge, b.level);
+            target.brigade = None;
+        }
+        // 9.431, B113: range counts on to the fire point's number.
+        let beyond = battery.map_or(0, |b| u32::from(b.number));
         if !zones {
             // Nothing for a zone to shield (6.361 names only these two).
             target.brigade = None;
@@ -373,6 +386,7 @@ impl BrothersAtWar {
             let mut found = None;
             let mut first_error = None;
             for (firer, d) in self.stations(u, hex)? {
+                let d = d.saturating_add(beyond);
                 let r = match reach(self.shooter(u), fire_kind, d) {
                     Ok(r) => r,
                     Err(e) => {
@@ -440,7 +454,8 @@ impl BrothersAtWar {
             };
             // 6.14: the firer chooses either hex for pass-through; the first
             // named decides, its bonus counted once.
-            let pass = if chosen.is_none() {
+            // B112: no pass-through at an off-board battery.
+            let pass = if chosen.is_none() && battery.is_none() {
                 pass
             } else {
                 Default::default()
@@ -476,7 +491,7 @@ impl BrothersAtWar {
             range,
             loose_or_disrupted: self.loose_or_disrupted(targets),
             target_skirmisher: only_skirmishers,
-            off_board_card: None,
+            off_board_card: battery.map(|b| b.saves),
             retreat: Default::default(),
         };
         let rolls = save_rolls(map, saves, &firer, &target, &open, &facts);
@@ -536,6 +551,8 @@ impl BrothersAtWar {
         };
         let why = match factor {
             SaveFactor::MovingFire => "moving fire".to_string(),
+            // One roll a hex between: the words count them (`1 hex between`).
+            SaveFactor::HexesBetween if rolls == 1 => "hex between".to_string(),
             SaveFactor::HexesBetween => "hexes between".to_string(),
             SaveFactor::Formation => "loose formation or Disrupted".to_string(),
             SaveFactor::Hindrance(f) => format!("hindrance: {}", feature(f)),
@@ -564,8 +581,19 @@ impl BrothersAtWar {
         side: Option<LineSide>,
         events: &mut Vec<Event>,
     ) -> Result<(), Refusal> {
+        self.fire_aimed(units, Aim::Hex(hex, side), events)
+    }
+
+    /// [`BrothersAtWar::fire_order`] at a hex or at an off-board battery
+    /// (9.43, B147).
+    pub(super) fn fire_aimed(
+        &mut self,
+        units: &[UnitId],
+        aim: Aim,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Refusal> {
         if units.iter().all(|&u| self.unit(u).place == Place::OffBoard) {
-            return self.off_board_fire(units, hex, events);
+            return self.off_board_fire(units, aim, events);
         }
         let (actors, partner) = match units {
             [a, b] if self.unit(*a).place != self.unit(*b).place => (vec![*a], Some(*b)),
@@ -649,18 +677,16 @@ impl BrothersAtWar {
                 rule: "5.24",
             });
         }
-        let enemy = self.side_of(firers[0]).other();
-        let targets: Vec<UnitId> = self
-            .units_at(hex)
-            .into_iter()
-            .filter(|&u| self.side_of(u) == enemy)
-            .collect();
         let kind = if g.moved {
             FireType::Moving
         } else {
             FireType::Standing
         };
-        let mut attack = self.declare_fire_along(&firers, hex, &targets, kind, side)?;
+        let mut attack = self.declare_aimed(&firers, aim, kind)?;
+        let hex = match aim {
+            Aim::Hex(hex, _) => hex,
+            Aim::Battery(_) => attack.target,
+        };
         let shielded = (attack.target != hex).then_some(attack.target);
         if let Some((u, card)) = self.card_fire(&firers) {
             // B125: the card's dice come last in the roll (B1), at the
@@ -771,7 +797,7 @@ impl BrothersAtWar {
     fn off_board_fire(
         &mut self,
         units: &[UnitId],
-        hex: Hex,
+        aim: Aim,
         events: &mut Vec<Event>,
     ) -> Result<(), Refusal> {
         let brigade = self.now.activation.as_ref().map(|a| a.brigade);
@@ -802,13 +828,7 @@ impl BrothersAtWar {
             }
             self.end_group(true, events);
         }
-        let enemy = self.side_of(units[0]).other();
-        let targets: Vec<UnitId> = self
-            .units_at(hex)
-            .into_iter()
-            .filter(|&u| self.side_of(u) == enemy)
-            .collect();
-        let attack = self.declare_fire(units, hex, &targets, FireType::Standing)?;
+        let attack = self.declare_aimed(units, aim, FireType::Standing)?;
         if let Some(a) = self.now.activation.as_mut() {
             a.acted.extend(units.iter().copied());
         }

@@ -2,8 +2,11 @@
 //! found by trying each candidate on a copy: a listed order always
 //! applies.
 
+use std::collections::HashSet;
+
 use crate::games::brothers_at_war::core::ids::UnitId;
 use crate::games::brothers_at_war::core::order::{Action, Order, PassDiscard};
+use crate::games::brothers_at_war::core::question::Question;
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Place, Step};
 use crate::games::brothers_at_war::scenario::model::UnitKind;
 
@@ -14,9 +17,13 @@ impl BrothersAtWar {
         if self.decider().is_none() {
             return Vec::new();
         }
+        // Each order once: a unit of a stack is a candidate both alone and
+        // as the stack's member (`19IN FORM`, 5.34).
+        let mut seen = HashSet::new();
         let mut all: Vec<Order> = self
             .candidates()
             .into_iter()
+            .filter(|o| seen.insert(o.clone()))
             .filter(|o| self.clone().apply_order(o).is_ok())
             .collect();
         // 11.0, B124: the cards the decider may play now, in any decision;
@@ -33,6 +40,16 @@ impl BrothersAtWar {
     fn candidates(&self) -> Vec<Order> {
         if let Some(r) = &self.now.reaction {
             let mut v = vec![Order::Pass(None)];
+            match &r.question {
+                Some(Question::Loss { units }) => {
+                    v.extend(units.iter().map(|&u| Order::Lose(self.unit_name(u))));
+                }
+                Some(Question::Reserve { .. }) => v.extend([Order::SpendReserve, Order::Keep]),
+                Some(Question::Path { paths, .. }) => {
+                    v.extend(paths.iter().map(|p| Order::Retreat(p.clone())));
+                }
+                None => {}
+            }
             v.extend(r.paths.iter().map(|p| Order::Retreat(p.clone())));
             v.extend(
                 r.choices
@@ -72,6 +89,16 @@ impl BrothersAtWar {
         }
     }
 
+    /// 9.43: the enemy off-board batteries, as targets worth trying.
+    fn battery_targets(&self, units: &[UnitId], out: &mut Vec<Order>) {
+        let enemy = self.side_of(units[0]).other();
+        for b in self.unit_ids() {
+            if self.side_of(b) == enemy && self.battery_card(b).is_some() {
+                out.push(self.order_for(units, Action::FireAtBattery(self.unit_name(b))));
+            }
+        }
+    }
+
     fn order_for(&self, units: &[UnitId], action: Action) -> Order {
         Order::Act {
             units: units.iter().map(|&u| self.unit_name(u)).collect(),
@@ -98,6 +125,7 @@ impl BrothersAtWar {
         for target in self.fire_targets(units) {
             out.push(self.order_for(units, Action::Fire(target)));
         }
+        self.battery_targets(units, out);
         if active {
             out.push(self.order_for(units, Action::Done));
             if units.len() == 2 {
@@ -157,6 +185,7 @@ impl BrothersAtWar {
                 for target in self.fire_targets(&[u]) {
                     out.push(self.order_for(&[u], Action::Fire(target)));
                 }
+                self.battery_targets(&[u], &mut out);
             }
         }
         // 9.19 b: an independent skirmisher next to the commander.

@@ -4,7 +4,9 @@
 
 pub mod activation;
 pub mod apply;
+pub mod asking;
 pub mod assault;
+pub mod battery;
 pub mod card_attacks;
 pub mod card_skirmishers;
 pub mod cards;

@@ -36,6 +36,11 @@ pub struct StepPlan {
 impl BrothersAtWar {
     /// A unit's formation now.
     pub fn formation(&self, unit: UnitId) -> Formation {
+        // 9.4: off-board batteries are always deployed; their counter's
+        // back is spent local support (9.44).
+        if self.unit(unit).place == Place::OffBoard {
+            return Formation::Deployed;
+        }
         Formation::of(self.kind_of(unit), self.unit(unit).face)
     }
 

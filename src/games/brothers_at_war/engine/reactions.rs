@@ -103,6 +103,7 @@ impl BrothersAtWar {
                     side: enemy,
                     choices: vec![attack],
                     paths: Vec::new(),
+                    question: None,
                 });
                 return true;
             }
@@ -203,9 +204,10 @@ impl BrothersAtWar {
                 f.retreat_saves = self.battle.scenario.saves.retreat;
                 f.path = path.clone();
             }
-            Order::Retreat(_) => {
+            Order::Retreat(path) => {
+                let refusal = self.path_refusal(&f.targets, path, false);
                 self.now.fire = Some(f);
-                return Err(Refusal::PathNotOffered);
+                return Err(refusal);
             }
             _ => {
                 self.now.fire = Some(f);
@@ -242,6 +244,9 @@ impl BrothersAtWar {
         let Some(r) = self.now.reaction.clone() else {
             return Ok(());
         };
+        if let Some(question) = &r.question {
+            return self.answer_question(question, order, events);
+        }
         if !r.paths.is_empty() {
             if self.now.assault.is_some() {
                 return self.answer_evade(&r.paths, order, events);
@@ -293,6 +298,10 @@ impl BrothersAtWar {
     /// before a single unit), then the shortest range, then the lowest
     /// hex. Returns whether fire was opened.
     pub fn opportunity_fire(&mut self, events: &mut Vec<Event>) -> bool {
+        // B111: no opportunity fire at a fate check's move.
+        if self.now.activation.as_ref().is_some_and(|a| a.fate_move) {
+            return false;
+        }
         let Some(g) = self.group().cloned() else {
             return false;
         };
@@ -356,6 +365,7 @@ impl BrothersAtWar {
             side: enemy,
             choices: ask,
             paths: Vec::new(),
+            question: None,
         });
         true
     }

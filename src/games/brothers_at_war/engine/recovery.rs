@@ -9,7 +9,7 @@ use super::ground::within_command;
 use super::near::far_from;
 use crate::games::brothers_at_war::core::event::{Event, Fate};
 use crate::games::brothers_at_war::core::ids::{BrigadeId, UnitId};
-use crate::games::brothers_at_war::core::instructions::{RallyFailRule, Setting};
+use crate::games::brothers_at_war::core::instructions::{FateRule, RallyFailRule, Setting};
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Check, CheckKind, Place};
 use crate::games::brothers_at_war::core::Hex;
 use crate::games::brothers_at_war::scenario::model::UnitKind;
@@ -75,6 +75,11 @@ impl BrothersAtWar {
             self.now.units[u.index()].finished = false;
             // B112: off-board batteries rally with their artillery, with
             // no enemy near them nor commander by them.
+            // 9.44: a flipped battery turns face up as it recovers.
+            if self.unit(u).place == Place::OffBoard {
+                self.now.units[u.index()].face =
+                    crate::games::brothers_at_war::scenario::model::Face::Front;
+            }
             if self.unit(u).place == Place::OffBoard && self.unit(u).disrupted {
                 self.now.checks.push(Check {
                     kind: CheckKind::Rally,
@@ -233,8 +238,9 @@ impl BrothersAtWar {
                 });
                 match fate {
                     Fate::Break => self.break_brigade(b, true, events),
-                    // Reading: of the two choices of 2.33 b the engine
-                    // takes recovery; disrupting to move is left to wire.
+                    // B111: `FATE ... MOVE` moves once every check is
+                    // rolled; else the brigade recovers.
+                    Fate::Exhausted if self.fate_moves(b) => self.now.fate_moves.push(b),
                     Fate::Exhausted => self.recover_brigade(b),
                     Fate::Regroup => self.regroup(b, events),
                 }
@@ -273,6 +279,15 @@ impl BrothersAtWar {
                 }
             }
         }
+    }
+
+    /// Whether `FATE ... MOVE` sends brigade `b` moving on a 4-5 (B111).
+    fn fate_moves(&self, b: BrigadeId) -> bool {
+        self.now.instructions.get(
+            self.battle.brigade_side(b),
+            Some(b),
+            Setting::Fate(FateRule::Recover),
+        ) == Setting::Fate(FateRule::Move)
     }
 
     /// 2.33's modifier: +1 when every unit of the brigade is 7 or more

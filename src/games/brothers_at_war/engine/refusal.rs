@@ -127,6 +127,10 @@ pub enum Refusal {
     /// Out of command units may not deploy skirmishers (4.3).
     #[error("an out of command unit may not deploy skirmishers")]
     OutOfCommandDeploy,
+    /// An out of command unit's move disrupts it (4.3), and the step is
+    /// one a Disrupted unit may not take (6.531): the unit, and why.
+    #[error("{0} is out of command, so its move disrupts it (4.3), and {1}")]
+    OutOfCommandMove(String, Box<Refusal>),
     /// The skirmisher may not be deployed now (9.13, 9.14).
     #[error("{0} cannot be deployed now")]
     CannotDeploy(String),
@@ -215,6 +219,44 @@ pub enum Refusal {
     /// The retreat path is not one of the legal paths offered (6.73, B86).
     #[error("that is not a legal retreat path")]
     PathNotOffered,
+    /// The retreat path breaks a rule of 6.7: which, and how.
+    #[error("that retreat path is not legal: {why}")]
+    PathRefused {
+        /// The rule broken.
+        rule: &'static str,
+        /// How, in words.
+        why: String,
+    },
+    /// The unit named is not a disbanded skirmisher on its brigade's
+    /// display (8.133, B104).
+    #[error("{0} is not a disbanded skirmisher waiting on its brigade's display")]
+    NotOnDisplay(String),
+    /// No reserve can be recovered (8.13): why.
+    #[error("brigade {brigade} cannot recover a reserve: {why}")]
+    NothingToRecover {
+        /// The brigade.
+        brigade: String,
+        /// Why, in words.
+        why: &'static str,
+    },
+    /// The unit named is no enemy off-board battery (9.43, B147).
+    #[error("{0} is not an enemy off-board battery: FIRE takes a hex, or a battery's unit id")]
+    NotABattery(String),
+    /// FIRE named neither a hex nor a unit (6.0, 9.43).
+    #[error("{0} is neither a hex nor a unit: write FIRE and a hex (such as 0712), or FIRE and an enemy off-board battery's unit id")]
+    NotAHexNorUnit(String),
+    /// A battery whose card does not allow it may not fire at another
+    /// (9.432, B113).
+    #[error("the batteries of {0} may not fire at other off-board batteries: their card does not say so")]
+    NoCounterBattery(String),
+    /// A fate check's move takes move actions only (2.33 b, B111).
+    #[error(
+        "a fate check's move takes MOVE (and DONE) orders only, then END UNITS and the commander"
+    )]
+    FateMoveOnly,
+    /// The unit named to be lost is not one of the stack hit (6.54, B145).
+    #[error("{0} is not one of the units of the stack hit")]
+    NotInStack(String),
     /// An assault is refused (7.1, 7.2, B96, B100).
     #[error("{0}")]
     Assault(super::assault::AssaultRefusal),
@@ -248,7 +290,8 @@ impl CitesRule for Refusal {
             Refusal::Deployed => "5.42",
             Refusal::DisruptedOnlyMoves
             | Refusal::DisruptedCloses(_)
-            | Refusal::DisruptedAdjacent => "6.531",
+            | Refusal::DisruptedAdjacent
+            | Refusal::OutOfCommandMove(..) => "6.531",
             Refusal::SkirmisherAdjacent => "9.11",
             Refusal::NoOtherFormation(_) => "5.22",
             Refusal::LimberFirst => "5.222",
@@ -276,6 +319,14 @@ impl CitesRule for Refusal {
             Refusal::Assault(r) => r.rule(),
             Refusal::NotOffered => "B69",
             Refusal::PathNotOffered => "6.73",
+            Refusal::PathRefused { rule, .. } => rule,
+            Refusal::NotInStack(_) => "6.54",
+            Refusal::FateMoveOnly => "2.33",
+            Refusal::NotABattery(_) => "9.43",
+            Refusal::NotAHexNorUnit(_) => "6.0",
+            Refusal::NoCounterBattery(_) => "9.432",
+            Refusal::NotOnDisplay(_) => "8.133",
+            Refusal::NothingToRecover { .. } => "8.13",
         })
     }
 }

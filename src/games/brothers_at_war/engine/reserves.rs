@@ -1,13 +1,16 @@
 //! Hits on a hex and the reserves that cancel killing hits (6.51-6.541,
 //! 8.11, 8.111, 8.12, B80, B83, B84, B102, B105).
 
+use super::refusal::Refusal;
 use crate::games::brothers_at_war::core::combat::{CombatEvent, LossesRule, ReservesRule, Setting};
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::formation::Formation;
 use crate::games::brothers_at_war::core::ids::{BrigadeId, UnitId};
+use crate::games::brothers_at_war::core::question::{Answer, Question};
 use crate::games::brothers_at_war::core::state::BrothersAtWar;
+use crate::games::brothers_at_war::core::state::Place;
 use crate::games::brothers_at_war::core::Hex;
-use crate::games::brothers_at_war::scenario::model::UnitKind;
+use crate::games::brothers_at_war::scenario::model::{Face, UnitKind};
 
 /// Hexes within which a brigade's unit may support divisional artillery
 /// (8.12).
@@ -28,7 +31,7 @@ impl BrothersAtWar {
             let alive: Vec<UnitId> = targets
                 .iter()
                 .copied()
-                .filter(|&t| self.hex_of(t).is_some())
+                .filter(|&t| self.within_fire(t))
                 .collect();
             if alive.is_empty() {
                 return;
@@ -85,8 +88,18 @@ impl BrothersAtWar {
             return;
         }
         if units.iter().any(|&u| self.unit(u).disrupted) {
-            let victim = self.loss(units);
-            if !reserves || !self.cancel_with_reserve(victim, support_from, events) {
+            let victim = self.choose_loss(units);
+            // 9.44, B105: a battery's local support takes the first
+            // killing hit, flipping the counter; no brigade reserve.
+            if self.unit(victim).place == Place::OffBoard && self.unit(victim).face == Face::Front {
+                self.now.units[victim.index()].face = Face::Back;
+                events.push(Event::Combat(CombatEvent::LocalSupport {
+                    unit: self.unit_name(victim),
+                }));
+                return;
+            }
+            let battery = self.unit(victim).place == Place::OffBoard;
+            if battery || !reserves || !self.cancel_with_reserve(victim, support_from, events) {
                 events.push(Event::Combat(CombatEvent::Eliminated {
                     unit: self.unit_name(victim),
                 }));
@@ -101,7 +114,7 @@ impl BrothersAtWar {
 
     /// The unit of a Disrupted stack that dies (6.54, B83): by `LOSSES`,
     /// ties to the first in the scenario.
-    fn loss(&self, units: &[UnitId]) -> UnitId {
+    pub(super) fn loss(&self, units: &[UnitId]) -> UnitId {
         let first = units[0];
         let rule = self.now.instructions.get(
             self.side_of(first),
@@ -143,31 +156,92 @@ impl BrothersAtWar {
             .max_by_key(|&o| (self.reserves_left(o), std::cmp::Reverse(o.0)))
     }
 
-    /// B104: with no reserve left, a disbanded skirmisher on the display
-    /// is eliminated to recover one, when the marker can move back past
-    /// the casualty it leaves (r at least c + 2). Returns whether a
-    /// reserve came back.
-    fn skirmisher_for_reserve(&mut self, b: BrigadeId, events: &mut Vec<Event>) -> bool {
+    /// The skirmisher on the display that could be eliminated to recover
+    /// a reserve (8.133, B104): only when the marker can move back past
+    /// the casualty it leaves (r at least c + 2).
+    fn skirmisher_to_give_up(&self, b: BrigadeId) -> Option<UnitId> {
         let s = self.brigade(b);
         if s.reserve < s.casualties.saturating_add(2) {
-            return false;
+            return None;
         }
-        let Some(sk) = self.units_of_brigade(b).into_iter().find(|&u| {
+        self.units_of_brigade(b).into_iter().find(|&u| {
             self.kind_of(u) == UnitKind::Skirmisher
                 && self.unit(u).place == crate::games::brothers_at_war::core::state::Place::Display
                 && !self.independent(u)
-        }) else {
+        })
+    }
+
+    /// The skirmishers of `side` that `ELIMINATE` may give up now, each
+    /// recovering a reserve (8.133, B146).
+    pub fn skirmishers_to_give_up(
+        &self,
+        side: crate::games::brothers_at_war::scenario::model::Side,
+    ) -> Vec<UnitId> {
+        self.battle
+            .brigade_ids()
+            .filter(|&b| self.battle.brigade_side(b) == side && !self.brigade(b).broken)
+            .filter(|&b| self.brigade(b).reserve > 0)
+            .filter_map(|b| self.skirmisher_to_give_up(b))
+            .collect()
+    }
+
+    /// B104: with no reserve left, a disbanded skirmisher on the display
+    /// is eliminated to recover one. Returns whether a reserve came back.
+    fn skirmisher_for_reserve(&mut self, b: BrigadeId, events: &mut Vec<Event>) -> bool {
+        let Some(sk) = self.skirmisher_to_give_up(b) else {
             return false;
         };
-        events.push(Event::Combat(CombatEvent::Eliminated {
-            unit: self.unit_name(sk),
-        }));
-        self.eliminate(sk, events);
-        if self.brigade(b).broken {
-            return false;
-        }
-        self.recover_reserve(b, events);
+        self.buy_back(sk, b, events);
         self.reserves_left(b) > 0
+    }
+
+    /// The skirmisher's casualty, then the reserve it recovers (B104).
+    fn buy_back(&mut self, skirmisher: UnitId, b: BrigadeId, events: &mut Vec<Event>) {
+        events.push(Event::Combat(CombatEvent::Eliminated {
+            unit: self.unit_name(skirmisher),
+        }));
+        self.eliminate(skirmisher, events);
+        if !self.brigade(b).broken {
+            self.recover_reserve(b, events);
+        }
+    }
+
+    /// `ELIMINATE skirmisher` (8.133, B104): its owner gives up a
+    /// disbanded skirmisher on the display to recover one reserve, at any
+    /// moment; refused when no reserve would come back (8.13).
+    pub fn give_up_skirmisher(
+        &mut self,
+        name: &str,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Refusal> {
+        let unit = self
+            .unit_named(name)
+            .ok_or_else(|| Refusal::NoSuchUnit(name.to_string()))?;
+        let brigade = self.brigade_of(unit).filter(|_| {
+            self.kind_of(unit) == UnitKind::Skirmisher
+                && self.unit(unit).place
+                    == crate::games::brothers_at_war::core::state::Place::Display
+                && !self.independent(unit)
+        });
+        let Some(b) = brigade else {
+            return Err(Refusal::NotOnDisplay(self.unit_name(unit)));
+        };
+        let s = self.brigade(b);
+        let why = if s.reserve == 0 {
+            Some("its reserve marker is on START")
+        } else if s.reserve < s.casualties.saturating_add(2) {
+            Some("the space its reserve marker would move back to holds a casualty")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(Refusal::NothingToRecover {
+                brigade: self.brigade_name(b),
+                why,
+            });
+        }
+        self.buy_back(unit, b, events);
+        Ok(())
     }
 
     /// Reserves left before the marker reaches EXHAUSTED (B102).
@@ -186,16 +260,27 @@ impl BrothersAtWar {
             return false;
         };
         let left = self.reserves_left(b);
-        let rule = self.now.instructions.get(
-            self.battle.brigade_side(b),
-            Some(b),
-            Setting::Reserves(ReservesRule::Spend),
-        );
-        let spend = match rule {
+        let side = self.battle.brigade_side(b);
+        let rule = self
+            .now
+            .instructions
+            .get(side, Some(b), Setting::Reserves(ReservesRule::Spend));
+        let can = left > 0 || self.skirmisher_to_give_up(b).is_some();
+        let wants = match rule {
             Setting::Reserves(ReservesRule::Keep) => false,
             Setting::Reserves(ReservesRule::KeepLast) => left > 1,
-            _ => left > 0 || self.skirmisher_for_reserve(b, events),
+            // B145: asked only when a reserve can be had.
+            Setting::Reserves(ReservesRule::Ask) if can => {
+                let question = Question::Reserve {
+                    unit,
+                    brigade: b,
+                    left,
+                };
+                !matches!(self.ask(side, question), Some(Answer::Spend(false)))
+            }
+            _ => true,
         };
+        let spend = wants && (left > 0 || self.skirmisher_for_reserve(b, events));
         if !spend {
             return false;
         }

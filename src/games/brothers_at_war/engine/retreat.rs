@@ -4,6 +4,7 @@
 //! what a retreat leaves (artillery limbers, readiness, commanders).
 
 use super::ground::enter_cost;
+use super::refusal::Refusal;
 use crate::games::brothers_at_war::core::combat::CombatEvent;
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::formation::{Formation, Mover};
@@ -73,6 +74,86 @@ impl BrothersAtWar {
             }
         }
         None
+    }
+
+    /// Why `path` is not one of these units' legal retreats (6.71-6.732,
+    /// B85-B87), with the rule it breaks: the answer to a player who names
+    /// another path than those offered.
+    pub fn path_refusal(&self, units: &[UnitId], path: &[Hex], long: bool) -> Refusal {
+        let refused = |rule: &'static str, why: String| Refusal::PathRefused { rule, why };
+        let Some(from) = units.first().and_then(|&u| self.hex_of(u)) else {
+            return Refusal::PathNotOffered;
+        };
+        let side = self.side_of(units[0]);
+        let rally = self.battle.map.rally_points(side);
+        if rally.contains(&from) {
+            return refused(
+                "6.732",
+                format!("{from} is a rally point: no retreat out of it (6.732 c)"),
+            );
+        }
+        let lengths = self.legal_retreats(units, long).map(|(p, _)| p[0].len());
+        let mut at = from;
+        for &h in path {
+            if h.distance(at) != 1 {
+                return refused("6.73", format!("{h} is not next to {at}"));
+            }
+            if !self.battle.map.contains(h) {
+                return refused("6.732", format!("{h} is off the map (6.732 b)"));
+            }
+            if self.occupied_by(h, side.other()) {
+                return refused("6.732", format!("{h} holds the enemy (6.732 e)"));
+            }
+            if !self.retreat_may_enter(units, at, h) {
+                return refused(
+                    "6.732",
+                    format!("{h} is prohibited terrain from {at} (6.732 e)"),
+                );
+            }
+            let nearer = |r: &Hex| h.distance(*r) < at.distance(*r);
+            if !rally.iter().any(nearer) {
+                return refused(
+                    "6.732",
+                    format!("{h} is no nearer a rally point than {at} (6.732 f)"),
+                );
+            }
+            let nearest = rally.iter().map(|r| at.distance(*r)).min().unwrap_or(0);
+            let closes_nearest = |n: Hex| {
+                rally
+                    .iter()
+                    .any(|r| at.distance(*r) == nearest && n.distance(*r) < at.distance(*r))
+            };
+            let could = self
+                .battle
+                .map
+                .neighbours(at)
+                .any(|n| self.retreat_may_enter(units, at, n) && closes_nearest(n));
+            if !closes_nearest(h) && could {
+                return refused(
+                    "6.73",
+                    format!(
+                        "{h} does not close on the nearest rally point, and a step from {at} can"
+                    ),
+                );
+            }
+            at = h;
+        }
+        if !self.can_end(units, at) {
+            return refused(
+                "6.732",
+                format!("the retreat would end overstacked in {at} (6.732 d)"),
+            );
+        }
+        if let Some(n) = lengths.filter(|&n| n != path.len()) {
+            return refused(
+                if long { "6.72" } else { "6.71" },
+                format!(
+                    "this retreat must be {n} hex{}",
+                    if n == 1 { "" } else { "es" }
+                ),
+            );
+        }
+        Refusal::PathNotOffered
     }
 
     /// B92's order: fewest extra hits, then the fewest units disrupted by

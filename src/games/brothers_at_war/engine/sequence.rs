@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::games::brothers_at_war::core::battle::Battle;
+use crate::games::brothers_at_war::core::combat::{DiscardRule, Setting};
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::ids::{BrigadeId, Marker};
 use crate::games::brothers_at_war::core::order::{OpFireRule, PassDiscard};
@@ -105,6 +106,9 @@ impl BrothersAtWar {
                 last_group: None,
                 card_effects: Vec::new(),
                 instructions: Default::default(),
+                answers: Vec::new(),
+                asking: Default::default(),
+                fate_moves: Vec::new(),
             },
             battle,
         };
@@ -232,7 +236,12 @@ impl BrothersAtWar {
                 }
                 Step::EndDiscard(side) => {
                     if self.now.hands[side.index()].len() > self.hand_size(side) {
-                        if self.now.ask_discard[side.index()] {
+                        let asked = self.now.instructions.get(
+                            side,
+                            None,
+                            Setting::Discard(DiscardRule::Auto),
+                        ) == Setting::Discard(DiscardRule::Ask);
+                        if self.now.ask_discard[side.index()] || asked {
                             return;
                         }
                         self.auto_discard(side, events);
@@ -258,6 +267,10 @@ impl BrothersAtWar {
                 Step::Fate => {
                     self.queue_fate_checks();
                     self.now.step = Step::Advance;
+                }
+                Step::Advance if !self.now.fate_moves.is_empty() => {
+                    let b = self.now.fate_moves.remove(0);
+                    self.begin_fate_move(b, events);
                 }
                 Step::Advance => {
                     if self.now.turn >= self.battle.scenario.turns {
@@ -455,6 +468,7 @@ impl BrothersAtWar {
             entered: Vec::new(),
             independent: false,
             group: None,
+            fate_move: false,
         });
         // B124: the enemy's cards for an activation drawn, before recovery.
         if self.card_on_activation(b, events) {
@@ -468,6 +482,36 @@ impl BrothersAtWar {
         }
         self.recover_brigade(b);
         self.now.step = Step::Recovery(b);
+    }
+
+    /// 2.33 b, B111: the exhausted brigade disrupts its Undisrupted units
+    /// and moves any of them, and its commander, at once: an activation
+    /// of move actions (its units Disrupted can do nothing else, 6.53),
+    /// no pass, no opportunity fire at it; then the end phase goes on.
+    fn begin_fate_move(&mut self, b: BrigadeId, events: &mut Vec<Event>) {
+        if self.brigade(b).broken {
+            return;
+        }
+        for u in self.units_of_brigade(b) {
+            if self.hex_of(u).is_some() && !self.unit(u).disrupted {
+                self.disrupt(u, "fate check, 2.33 b", events);
+            }
+        }
+        events.push(Event::FateMove {
+            brigade: self.brigade_name(b),
+        });
+        self.now.activations = self.now.activations.saturating_add(1);
+        self.now.activation = Some(Activation {
+            brigade: b,
+            free: false,
+            acted: Vec::new(),
+            disbanded: Vec::new(),
+            entered: Vec::new(),
+            independent: false,
+            group: None,
+            fate_move: true,
+        });
+        self.now.step = Step::Units(b);
     }
 
     /// Keeps the cup in its canonical order (B1): countdown markers first,
@@ -522,7 +566,18 @@ impl BrothersAtWar {
         }
         self.end_card_effects();
         self.now.last_group = None;
-        let free = self.now.activation.take().is_some_and(|a| a.free);
-        self.now.step = if free { Step::Free } else { Step::Select };
+        let (free, fate) = self
+            .now
+            .activation
+            .take()
+            .map_or((false, false), |a| (a.free, a.fate_move));
+        // 2.33 b: a fate check's move returns to the end phase.
+        self.now.step = if fate {
+            Step::Advance
+        } else if free {
+            Step::Free
+        } else {
+            Step::Select
+        };
     }
 }

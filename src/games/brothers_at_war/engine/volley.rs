@@ -9,7 +9,7 @@ use crate::games::brothers_at_war::core::combat::{
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::ids::UnitId;
 use crate::games::brothers_at_war::core::order::MAX_DICE;
-use crate::games::brothers_at_war::core::state::{BrothersAtWar, Step};
+use crate::games::brothers_at_war::core::state::{BrothersAtWar, Place, Step};
 use crate::games::brothers_at_war::engine::retreat::RetreatPlan;
 use crate::games::brothers_at_war::scenario::model::UnitKind;
 
@@ -41,7 +41,7 @@ impl BrothersAtWar {
             match f.stage {
                 Stage::Dice => usize::from(f.dice),
                 Stage::Saves(n) => usize::from(n),
-                Stage::Retreat => return None,
+                Stage::Retreat | Stage::Asked => return None,
             }
             .clamp(1, MAX_DICE),
         )
@@ -96,7 +96,7 @@ impl BrothersAtWar {
                 self.card_retreats(&mut f, events);
                 self.to_saves(f, events);
             }
-            Stage::Retreat => self.now.fire = Some(f),
+            Stage::Retreat | Stage::Asked => self.now.fire = Some(f),
             Stage::Saves(left) => {
                 let made = ToHit::BASE.successes(dice) as u8;
                 f.saved = f.saved.saturating_add(made);
@@ -162,6 +162,7 @@ impl BrothersAtWar {
             side: self.side_of(first),
             choices: Vec::new(),
             paths,
+            question: None,
         });
         true
     }
@@ -234,8 +235,18 @@ impl BrothersAtWar {
         }
     }
 
-    /// The hits that stand, the retreat, then every hit applied (B84).
+    /// The hits that stand, the retreat, then every hit applied (B84); a
+    /// question an `ASK` instruction leaves open stops it first (B145).
     pub(super) fn conclude_fire(&mut self, f: FireAttack, events: &mut Vec<Event>) {
+        if let Some((side, question)) =
+            self.resolve_asking(events, |g, ev| g.fire_result(f.clone(), ev))
+        {
+            self.wait_fire_answer(f, side, question);
+        }
+    }
+
+    /// The result of a fire whose dice are all rolled.
+    fn fire_result(&mut self, f: FireAttack, events: &mut Vec<Event>) {
         // B68: the cap applies to the hits left after saves.
         let hits = f.successes.saturating_sub(f.saved).min(f.cap);
         let mut extra = 0;
@@ -244,7 +255,8 @@ impl BrothersAtWar {
             .targets
             .iter()
             .copied()
-            .filter(|&t| self.hex_of(t) == Some(f.target))
+            // 9.43: a battery on its card stays a target.
+            .filter(|&t| self.hex_of(t) == Some(f.target) || self.unit(t).place == Place::OffBoard)
             .collect();
         if f.retreating && !targets.is_empty() {
             let long = f.retreat_saves > self.battle.scenario.saves.retreat;
@@ -256,7 +268,11 @@ impl BrothersAtWar {
                     path: f.path.clone(),
                     short,
                 });
-            if let Some(plan) = chosen.or_else(|| self.retreat_plan(&targets, long)) {
+            let chosen = match chosen {
+                Some(plan) => Some(plan),
+                None => self.chosen_retreat(&targets, long),
+            };
+            if let Some(plan) = chosen {
                 extra = self.retreat(&targets, &plan, events);
                 retreated = true;
             }

@@ -8,10 +8,12 @@ use std::collections::BTreeMap;
 
 use super::names;
 use crate::games::brothers_at_war::core::combat::FireType;
-use crate::games::brothers_at_war::core::event::Event;
+use crate::games::brothers_at_war::core::event::{count, Event};
+use crate::games::brothers_at_war::core::line::{self, LineSide};
 use crate::games::brothers_at_war::core::order::{Action, Order};
-use crate::games::brothers_at_war::core::state::{BrothersAtWar, Step};
+use crate::games::brothers_at_war::core::state::{BrothersAtWar, CardEffect, Place, Step};
 use crate::games::brothers_at_war::core::Hex;
+use crate::games::brothers_at_war::engine::activation::FORM_COST;
 use crate::games::brothers_at_war::engine::fire::FIRE_COST;
 use crate::games::brothers_at_war::scenario::model::Side;
 use crate::games::text::wrap;
@@ -98,15 +100,101 @@ fn fire_words(game: &BrothersAtWar, units: &[String], hex: Hex) -> String {
     } else {
         FireType::Standing
     };
-    match game.declare_fire(&firers, hex, &targets, kind) {
-        Ok(a) => format!(
-            "{FIRE_COST} MP, {} dice at {} hexes, hits on {}+",
-            a.dice,
-            from.distance(hex),
+    let Ok(a) = game.declare_fire(&firers, hex, &targets, kind) else {
+        return format!("{FIRE_COST} MP");
+    };
+    let range = if a.range > 0 {
+        u32::from(a.range)
+    } else {
+        from.distance(hex)
+    };
+    let mut words = format!(
+        "{FIRE_COST} MP, {} at {}, hits on {}+",
+        count(a.dice, "die", "dice"),
+        count(range, "hex", "hexes"),
+        a.to_hit
+    );
+    // 6.32, B24: a line along hexsides is fired along the side the engine
+    // finds best unless the order names one; a side that fires otherwise
+    // (fewer dice without its pass-through, 6.4; blocked) is listed with
+    // what it gives, so that `SIDE LEFT` is no surprise.
+    let along = firers
+        .iter()
+        .filter_map(|&u| game.hex_of(u))
+        .any(|f| line::between(f, hex).split() || line::behind(f, hex).split());
+    let sides = if along {
+        [(LineSide::Left, "LEFT"), (LineSide::Right, "RIGHT")].as_slice()
+    } else {
+        &[]
+    };
+    for &(side, word) in sides {
+        match game.declare_fire_along(&firers, hex, &targets, kind, Some(side)) {
+            Ok(b) if (b.dice, b.to_hit, b.cap) == (a.dice, a.to_hit, a.cap) => {}
+            Ok(b) => {
+                let mut what = vec![count(b.dice, "die", "dice")];
+                if b.to_hit != a.to_hit {
+                    what.push(format!("hits on {}+", b.to_hit));
+                }
+                if b.cap != a.cap {
+                    what.push(format!("at most {}", count(b.cap, "hit", "hits")));
+                }
+                if b.pass_through != a.pass_through {
+                    what.push(match b.pass_through {
+                        0 => "no pass-through that side (6.4)".to_string(),
+                        n => format!("pass-through +{n} that side (6.4)"),
+                    });
+                }
+                words.push_str(&format!("; SIDE {word}: {}", what.join(", ")));
+            }
+            Err(_) => words.push_str(&format!("; SIDE {word} blocked (6.32)")),
+        }
+    }
+    words
+}
+
+/// A fire at an off-board battery in words (9.43, B147): its dice, the
+/// range past the battery's fire point, the face that hits.
+fn battery_words(game: &BrothersAtWar, units: &[String], battery: &str) -> String {
+    let firers: Vec<_> = units.iter().filter_map(|n| game.unit_named(n)).collect();
+    let card = game
+        .unit_named(battery)
+        .and_then(|b| game.battery_card(b))
+        .map_or(String::new(), |c| format!("the battery of {}: ", c.name));
+    let kind = FireType::Standing;
+    match game
+        .unit_named(battery)
+        .map(|b| game.declare_fire_at_battery(&firers, b, kind))
+    {
+        Some(Ok(a)) => format!(
+            "{card}{FIRE_COST} MP, {} at {}, hits on {}+",
+            count(a.dice, "die", "dice"),
+            count(a.range, "hex", "hexes"),
             a.to_hit
         ),
-        Err(_) => format!("{FIRE_COST} MP"),
+        _ => format!("{card}{FIRE_COST} MP"),
     }
+}
+
+/// A change of formation in words: its price (5.22: 2 MP; free for a
+/// reinforcement off the map, B117, or by a card, B125) and whether it
+/// ends the unit's activation (deployed artillery, 5.222; no points left
+/// on the new side, 5.221, B55), seen in `events`, the order's on a copy.
+fn form_words(game: &BrothersAtWar, units: &[String], events: &[Event]) -> String {
+    let ids: Vec<_> = units.iter().filter_map(|n| game.unit_named(n)).collect();
+    let off_map = ids.iter().all(|&u| game.unit(u).place == Place::Waiting);
+    let by_card = game
+        .now
+        .card_effects
+        .iter()
+        .any(|e| matches!(e, CardEffect::FreeForm(u) if ids.contains(u)));
+    let paid = if off_map || by_card { 0 } else { FORM_COST };
+    let ends = events
+        .iter()
+        .any(|e| matches!(e, Event::Ended { finished: true, .. }));
+    format!(
+        "FORM ({paid} MP{})",
+        if ends { ", then Finished" } else { "" }
+    )
 }
 
 /// The orders of one unit or stack, in words with their costs.
@@ -117,7 +205,7 @@ fn unit_line(game: &BrothersAtWar, units: &[String], orders: &[&Order]) -> Strin
         let Order::Act { action, .. } = order else {
             continue;
         };
-        let paid = cost(game, order).map_or(0, |(c, _)| c);
+        let (paid, events) = cost(game, order).unwrap_or_default();
         match action {
             Action::Move(path) => {
                 if let Some(&to) = path.last() {
@@ -127,7 +215,10 @@ fn unit_line(game: &BrothersAtWar, units: &[String], orders: &[&Order]) -> Strin
             Action::Fire(h) | Action::FireSide(h, _) => {
                 others.push(format!("FIRE {h} ({})", fire_words(game, units, *h)))
             }
-            Action::Form => others.push(format!("FORM ({paid} MP)")),
+            Action::FireAtBattery(b) => {
+                others.push(format!("FIRE {b} ({})", battery_words(game, units, b)))
+            }
+            Action::Form => others.push(form_words(game, units, &events)),
             // Holding fire ends the activation, so its cost (5.25) is
             // not seen on the copy: it needs 3 MP left to be listed.
             Action::Hold => others.push("HOLD (3 MP, not Finished)".to_string()),
@@ -164,6 +255,7 @@ fn other_order(game: &BrothersAtWar, o: &Order) -> String {
         | Order::Pass(Some(crate::games::brothers_at_war::core::order::PassDiscard::Card(n))) => {
             format!("{o} ({})", names::card_title(scenario, *n))
         }
+        Order::Pass(None) if game.now.reaction.is_some() => "PASS (hold fire)".to_string(),
         Order::Pass(None) => "PASS (activate no unit and draw a card)".to_string(),
         Order::End => match game.now.step {
             // A brigade without a commander (9.3) ends with its units, and
@@ -194,6 +286,14 @@ pub fn describe(game: &BrothersAtWar, viewer: Seat) -> String {
     }
     let legal = game.legal_orders();
     let mut out = String::new();
+    // B7, B145: a reaction asked says what happened and what PASS does.
+    if let Some(r) = &game.now.reaction {
+        out.push_str(&super::asked::describe(game, r));
+        if r.question.is_some() || !r.paths.is_empty() {
+            out.push_str(&card_lines(game, &legal));
+            return wrap(&out, |indent| indent + 4);
+        }
+    }
     match game.now.step {
         Step::Commander(b) => {
             let hexes: Vec<String> = legal
@@ -232,6 +332,19 @@ pub fn describe(game: &BrothersAtWar, viewer: Seat) -> String {
         }
     }
     out.push_str(&card_lines(game, &legal));
+    // 8.133, B146: a skirmisher waiting on a display buys back a reserve.
+    let give_up: Vec<String> = game
+        .skirmishers_to_give_up(Side::of(viewer))
+        .into_iter()
+        .map(|u| format!("ELIMINATE {}", game.unit_name(u)))
+        .collect();
+    if !give_up.is_empty() {
+        out.push_str(&format!(
+            "At any time: {} (gives up the skirmisher waiting on its display to recover one \
+             reserve, 8.133).\n",
+            give_up.join(", ")
+        ));
+    }
     out.push_str("HELP MOVES <unit or hex> lists one unit's orders.\n");
     wrap(&out, |indent| indent + 4)
 }
@@ -300,4 +413,30 @@ pub fn describe_from(game: &BrothersAtWar, what: &str) -> Result<String, Rejecti
         )));
     }
     Ok(wrap(&out, |indent| indent + 4))
+}
+
+/// The standing instructions `side` may give in the place of `order`, a
+/// refused one (B5): the same setting for each of his brigades not broken,
+/// then for his whole side (`OPFIRE ward NEVER`, ..., `OPFIRE USA NEVER`).
+/// Empty when `order` is no instruction.
+pub fn instructions_for(game: &BrothersAtWar, side: Side, order: &Order) -> Vec<String> {
+    let with_scope = |scope: String| match order {
+        Order::Instruct { setting, .. } => Some(Order::Instruct {
+            scope,
+            setting: *setting,
+        }),
+        Order::OpFire { rule, .. } => Some(Order::OpFire {
+            brigade: scope,
+            rule: *rule,
+        }),
+        _ => None,
+    };
+    game.battle
+        .brigade_ids()
+        .filter(|&b| game.battle.brigade_side(b) == side && !game.brigade(b).broken)
+        .map(|b| game.brigade_name(b))
+        .chain([side.code().to_string()])
+        .filter_map(with_scope)
+        .map(|o| o.to_string())
+        .collect()
 }

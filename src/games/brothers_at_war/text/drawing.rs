@@ -13,7 +13,7 @@ use super::codes::Codes;
 use super::hexmap::{self, Window, CELL, MAX_WIDTH};
 use super::names;
 use crate::games::brothers_at_war::core::combat::{Scope, Setting};
-use crate::games::brothers_at_war::core::event::Event;
+use crate::games::brothers_at_war::core::event::{count, Event};
 use crate::games::brothers_at_war::core::ids::UnitId;
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Place, Step};
 use crate::games::brothers_at_war::core::Hex;
@@ -374,14 +374,15 @@ fn track(game: &BrothersAtWar) -> String {
         .map(|&m| names::marker(game, m))
         .collect();
     format!(
-        "Track ({} of {spaces} spaces): {}. Cup: {} markers left.\n",
+        "Track ({} of {}): {}. Cup: {} left.\n",
         drawn.len(),
+        count(spaces, "space", "spaces"),
         if drawn.is_empty() {
             "nothing drawn yet".to_string()
         } else {
             drawn.join(", ")
         },
-        game.now.cup.len()
+        count(game.now.cup.len(), "marker", "markers")
     )
 }
 
@@ -390,11 +391,7 @@ fn hands(game: &BrothersAtWar, viewer: Seat) -> String {
     let own = Side::of(viewer);
     let scenario = &game.battle.scenario;
     let hand = &game.now.hands[own.index()];
-    let mut out = format!(
-        "Your hand ({} card{}):\n",
-        hand.len(),
-        if hand.len() == 1 { "" } else { "s" }
-    );
+    let mut out = format!("Your hand ({}):\n", count(hand.len(), "card", "cards"));
     for &n in hand {
         let text = names::card(scenario, n).map_or("", |c| c.text.as_str());
         // B124, B137: when it may be played, and how.
@@ -418,9 +415,9 @@ fn hands(game: &BrothersAtWar, viewer: Seat) -> String {
     let other = own.other();
     let theirs = game.now.hands[other.index()].len();
     out.push_str(&format!(
-        "The {} holds {theirs} card{}. Deck {}, discards {}.\n",
+        "The {} holds {}. Deck {}, discards {}.\n",
         names::side(other),
-        if theirs == 1 { "" } else { "s" },
+        count(theirs, "card", "cards"),
         game.now.deck.len(),
         game.now.discard.len()
     ));

@@ -1,5 +1,6 @@
 //! What an event tells each player: everything is public but the card a
-//! side draws, which only its drawer is told (B2, 11).
+//! side draws, which only its drawer is told (B2, 11), even one that acts
+//! when drawn (B129: the other player is told what it did).
 
 use super::ending;
 use crate::games::brothers_at_war::core::event::Event;
@@ -13,6 +14,18 @@ pub fn words(event: &Event, viewer: Seat) -> String {
             format!("you draw card {card}")
         }
         Event::CardDrawn { side, .. } => format!("{} draws a card", side.code()),
+        // B129: a card that acts when drawn is still the drawer's to know;
+        // the other player learns what it did, not which card it was.
+        Event::DeckReshuffled { side, card, name } if Side::of(viewer) == *side => format!(
+            "your card {card} ({name}) acts when drawn: the discards go back into the deck \
+             and you draw again"
+        ),
+        Event::DeckReshuffled { side, .. } => format!(
+            "{} drew a card that acts when drawn: the discards go back into the deck and {} \
+             draws again",
+            side.code(),
+            side.code()
+        ),
         Event::Over(e) => format!("the battle is over: {}", ending::words(*e)),
         other => other.to_string(),
     }
@@ -31,5 +44,28 @@ mod tests {
         assert!(words(&e, Seat::North).contains("17"));
         assert!(!words(&e, Seat::South).contains("17"));
         assert_eq!(words(&e, Seat::South), "USA draws a card");
+    }
+
+    #[test]
+    fn a_card_that_acts_when_drawn_is_named_to_its_drawer_only() {
+        let e = Event::DeckReshuffled {
+            side: Side::Union,
+            card: 25,
+            name: "Orders from Division".into(),
+        };
+        let mine = words(&e, Seat::North);
+        assert!(
+            mine.contains("25") && mine.contains("Orders from Division"),
+            "{mine}"
+        );
+        let theirs = words(&e, Seat::South);
+        assert!(
+            !theirs.contains("25") && !theirs.contains("Orders"),
+            "{theirs}"
+        );
+        assert!(
+            theirs.contains("the discards go back into the deck"),
+            "{theirs}"
+        );
     }
 }

@@ -8,6 +8,7 @@
 //! only; the other player reads how many cards he holds and that a card was
 //! drawn, never which.
 
+pub mod asked;
 pub mod choices;
 pub mod codes;
 pub mod drawing;
@@ -23,7 +24,7 @@ use crate::games::brothers_at_war::core::order::Order;
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Ending};
 use crate::games::brothers_at_war::scenario::model::Side;
 use crate::games::text::MailTurn;
-use crate::games::{BoardStyle, GameText, OrderWord, Rejection, Seat};
+use crate::games::{BoardStyle, Game, GameText, OrderWord, Rejection, Seat};
 
 /// The rules in short, as `HELP RULES BROTHERSATWAR` mails them.
 pub const RULES: &str = include_str!("rules.md");
@@ -53,6 +54,10 @@ impl GameText for BrothersAtWar {
     // begins; the Union draws its cards first (B3).
     const FIRST: Option<Seat> = Some(Seat::North);
 
+    // Every order names its verb or its unit (`10M 0904`, `MOVE 0904`):
+    // a hex in a sentence is a remark (the service's mail reading).
+    const ORDER_WITHOUT_VERB_OR_UNIT: bool = false;
+
     fn seat_name(seat: Seat) -> &'static str {
         names::side(Side::of(seat))
     }
@@ -70,7 +75,20 @@ impl GameText for BrothersAtWar {
     }
 
     fn read_order(&self, line: &str) -> Result<Order, Rejection> {
-        reader::read_checked(self, line)
+        // B5: a refused standing instruction suggests the instructions its
+        // writer may give, not the orders of the decision pending; the
+        // lines read here are the decider's (the service plays the other
+        // player's instructions by `standing_suggestions`' door).
+        reader::read_checked(self, line).map_err(|mut r| {
+            if let (Some(order), Some(side)) = (instruction_in(self, line), self.decider()) {
+                r.suggestions = choices::instructions_for(self, side, &order);
+            }
+            r
+        })
+    }
+
+    fn standing_suggestions(&self, seat: Seat, order: &Order) -> Vec<String> {
+        choices::instructions_for(self, Side::of(seat), order)
     }
 
     fn order_word(word: &str) -> OrderWord {
@@ -96,6 +114,31 @@ impl GameText for BrothersAtWar {
     fn choices_from(&self, square: &str) -> Result<String, Rejection> {
         choices::describe_from(self, square)
     }
+}
+
+/// The standing instruction `line` gives, if it gives one (B5): as
+/// written canonically, or as the reader takes it.
+fn instruction_in(game: &BrothersAtWar, line: &str) -> Option<Order> {
+    // A numbered or bulleted line (`3. OPFIRE hale NEVER.`).
+    let line = line.trim_start();
+    let line = line
+        .strip_prefix(['-', '*'])
+        .or_else(|| {
+            let rest = line.trim_start_matches(|c: char| c.is_ascii_digit());
+            (rest.len() < line.len())
+                .then_some(rest)?
+                .strip_prefix(['.', ')'])
+        })
+        .unwrap_or(line);
+    let canonical = line.trim().trim_end_matches(['.', '!']);
+    game.parse_order(canonical)
+        .ok()
+        .or_else(|| {
+            reader::canonical(game, line)
+                .ok()
+                .and_then(|text| game.parse_order(&text).ok())
+        })
+        .filter(|o| matches!(o, Order::Instruct { .. } | Order::OpFire { .. }))
 }
 
 #[cfg(test)]

@@ -3,11 +3,17 @@
 //! `fires`), units by id or by name (`the 2nd Bexley`), hexes by number or
 //! by the scenario's place names (`Tanner's Ford`), a path written with
 //! dashes (`0713-0714`), a target as a hex or as the enemy unit in it
-//! (`fire on the 2nd Bexley`), and the active unit left out (`move 0714`).
+//! (`fire on the 2nd Bexley`) or in words before its hex (`fire on the
+//! skirmishers at 0907`), the active unit left out (`move 0714`), a
+//! remark in brackets (`(charge!)`) and the order's verb repeated at the
+//! end (`moves to 0904, charge`). A word that would change what the order
+//! means is never skipped: the line is refused instead.
 //! The line is turned into the canonical notation
 //! (docs/brothers-at-war-orders.md), read by the game, and checked by
 //! applying it to a copy: only an order the engine takes is given back.
 //! Every count read is bounded (the line, its words, the units named).
+
+use std::borrow::Cow;
 
 use super::words::{self, CHANCE_VERBS, FILLERS};
 use crate::games::brothers_at_war::core::ids::{BrigadeId, UnitId};
@@ -15,7 +21,7 @@ use crate::games::brothers_at_war::core::order::{Action, Order};
 use crate::games::brothers_at_war::core::state::BrothersAtWar;
 use crate::games::brothers_at_war::core::Hex;
 use crate::games::brothers_at_war::scenario::model::{Side, UnitKind};
-use crate::games::{CitesRule, Game, Rejection};
+use crate::games::{CitesRule, Game, OrderWord, Rejection};
 
 /// The longest line read, in characters.
 pub const MAX_LINE: usize = 200;
@@ -28,9 +34,9 @@ pub const MAX_SUGGESTIONS: usize = 4;
 
 /// What the reader accepts, named in every refusal of an unreadable line.
 pub const ACCEPTED: &str = "write a unit order as 10M MOVE 1005 1006 (or 10M moves to 1005, \
-1006), 10M FIRE 0907 (or fire on the 2nd Bexley), 10M FORM, 10M HOLD, 10M DONE, 10M DEPLOY WSK, \
-WSK DISBAND; or PASS, END, COMMANDER 1205 (or COMMANDER STAY), DISCARD 17, COMMIT ward, READY, \
-OPFIRE ward ALWAYS|NEVER|ASK";
+1006), 10M FIRE 0907 (or fire on the 2nd Bexley, or on the skirmishers at 0907), 10M FORM, \
+10M HOLD, 10M DONE, 10M DEPLOY WSK, WSK DISBAND; or PASS, END, COMMANDER 1205 (or COMMANDER \
+STAY), DISCARD 17, COMMIT ward, READY, OPFIRE ward ALWAYS|NEVER|ASK";
 
 /// One piece of a line, once read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,6 +49,59 @@ enum Tok {
     /// `STAY`, `NEW`, `MOUNTED`, `RESERVE`, `ALWAYS`, `NEVER`, `ASK`,
     /// and a line's side, `LEFT` or `RIGHT` (B24).
     Key(&'static str),
+    /// A word of no order (letters, or an ordinal): taken only as words
+    /// describing a fire's target before its hex (`the skirmishers at
+    /// 0907`), else the line is refused for it.
+    Word(String),
+    /// `AND`, `WITH`, `TOGETHER`, `ALSO`, `&`: joining words, kept so
+    /// that words after one are never taken for a description (`10M fire
+    /// with the 11th at 0907` may mean a fire together).
+    Join,
+}
+
+/// The joining words kept as [`Tok::Join`].
+const JOINS: &[&str] = &["AND", "WITH", "TOGETHER", "ALSO", "PLUS", "&"];
+
+/// The keys each verb takes; a key in another order's line is refused
+/// (`10M FIRE 0907 NEVER` is no fire).
+fn keys_of(verb: &str) -> &'static [&'static str] {
+    match verb {
+        "FIRE" => &["LEFT", "RIGHT"],
+        "DEPLOY" => &["MOUNTED"],
+        "PASS" => &["NEW"],
+        "COMMANDER" => &["STAY"],
+        "SPEND" => &["RESERVE"],
+        "OPFIRE" => &["ALWAYS", "NEVER", "ASK"],
+        _ => &[],
+    }
+}
+
+/// Whether the verb's order takes a number (a card).
+fn takes_numbers(verb: &str) -> bool {
+    matches!(verb, "PASS" | "PLAY" | "DISCARD")
+}
+
+/// Words that change what an order means: a fire's target described in
+/// words holds none of them (`fire on the battery unless it moves, at
+/// 0907` is refused, not read as a fire).
+const MEANING_WORDS: &[&str] = &[
+    "NOT", "NO", "DON'T", "DONT", "UNLESS", "IF", "EXCEPT", "BUT", "OR", "NOR", "INSTEAD", "WHEN",
+    "UNTIL", "AFTER", "BEFORE", "ONLY", "LATER", "CANCEL", "IGNORE", "WAIT", "STOP", "MAYBE",
+    "PERHAPS",
+];
+
+/// The most words a fire's target may be described in.
+const MAX_DESCRIPTION: usize = 6;
+
+/// Whether `w` (upper case) may be a word of a description: letters (an
+/// apostrophe or a dash inside), or an ordinal (`2ND`).
+fn plain_word(w: &str) -> bool {
+    let digits = w.bytes().take_while(u8::is_ascii_digit).count();
+    let ordinal = (1..=3).contains(&digits) && matches!(&w[digits..], "ST" | "ND" | "RD" | "TH");
+    ordinal
+        || (w.starts_with(|c: char| c.is_ascii_alphabetic())
+            && w.chars()
+                .all(|c| c.is_ascii_alphabetic() || c == '\'' || c == '-'))
 }
 
 const KEYS: &[&str] = &[
@@ -106,7 +165,10 @@ fn tokens(game: &BrothersAtWar, line: &str) -> Result<Vec<Tok>, Rejection> {
     let cleaned: String = line
         .chars()
         .map(|c| {
-            if matches!(c, ',' | ';' | '(' | ')' | ':' | '!' | '?') {
+            if matches!(
+                c,
+                ',' | ';' | '(' | ')' | '[' | ']' | '{' | '}' | ':' | '!' | '?'
+            ) {
                 ' '
             } else {
                 c
@@ -188,7 +250,13 @@ fn tokens(game: &BrothersAtWar, line: &str) -> Result<Vec<Tok>, Rejection> {
             out.push(Tok::Number(w.parse().unwrap_or(0)));
         } else if let Some(k) = KEYS.iter().find(|k| **k == w) {
             out.push(Tok::Key(k));
-        } else if FILLERS.contains(&w) || w == "'S" {
+        } else if JOINS.contains(&w) {
+            out.push(Tok::Join);
+        } else if FILLERS.contains(&w)
+            || w == "'S"
+            || w.chars()
+                .all(|c| matches!(c, '-' | '\u{2013}' | '\u{2014}'))
+        {
         } else if w.contains('-') && w.split('-').all(words::is_hex_like) {
             for part in w.split('-') {
                 match part.parse::<Hex>() {
@@ -196,6 +264,8 @@ fn tokens(game: &BrothersAtWar, line: &str) -> Result<Vec<Tok>, Rejection> {
                     Err(_) => return Err(unreadable(line, format!("{part} is not a hex"))),
                 }
             }
+        } else if plain_word(w) {
+            out.push(Tok::Word(w.to_string()));
         } else {
             return Err(unreadable(
                 line,
@@ -204,6 +274,130 @@ fn tokens(game: &BrothersAtWar, line: &str) -> Result<Vec<Tok>, Rejection> {
         }
     }
     Ok(out)
+}
+
+/// The remarks in brackets of `line` (`(charge!)`, `[my last reserve]`),
+/// each as the range it spans, brackets included; a bracket left open
+/// runs to the end of the line (the service's cut of a line ends at its
+/// last word: `... 0704 (charge`).
+fn remarks(line: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(open) = line[at..].find(['(', '[']).map(|i| at + i) {
+        let close = if line[open..].starts_with('(') {
+            ')'
+        } else {
+            ']'
+        };
+        let end = line[open..]
+            .find(close)
+            .map_or(line.len(), |i| open + i + close.len_utf8());
+        out.push(open..end);
+        at = end;
+    }
+    out
+}
+
+/// `line` without its remarks in brackets, when each remark says
+/// nothing the order is made of: only words of no order (none of them
+/// changing its meaning, [`MEANING_WORDS`]: `(but not yet)`), the order's own
+/// verb again (`moves to 0904 (charge!)`), or a key or a number the order
+/// does not take (`(my last reserve)`). A remark that names a hex, a
+/// unit, a brigade, another verb, or a key or a number the order takes is
+/// part of the line (`FIRE 0907 (SIDE LEFT)`): the line is then read
+/// whole.
+fn remarks_removed<'a>(game: &BrothersAtWar, line: &'a str) -> Cow<'a, str> {
+    if line.len() > MAX_LINE {
+        return Cow::Borrowed(line);
+    }
+    let ranges = remarks(line);
+    if ranges.is_empty() {
+        return Cow::Borrowed(line);
+    }
+    let mut bare = String::with_capacity(line.len());
+    let mut at = 0;
+    for r in &ranges {
+        bare.push_str(&line[at..r.start]);
+        bare.push(' ');
+        at = r.end;
+    }
+    bare.push_str(&line[at..]);
+    let Ok(toks) = tokens(game, &bare) else {
+        return Cow::Borrowed(line);
+    };
+    let verb = toks.iter().find_map(|t| match t {
+        Tok::Verb(v) => Some(*v),
+        _ => None,
+    });
+    let says_nothing = |text: &str| {
+        tokens(game, text).is_ok_and(|ts| {
+            ts.iter().all(|t| match (t, verb) {
+                (Tok::Word(w), _) => !MEANING_WORDS.contains(&w.as_str()),
+                (Tok::Join, _) => true,
+                (Tok::Verb(v), Some(verb)) => *v == verb,
+                (Tok::Key(k), Some(verb)) => !keys_of(verb).contains(k),
+                (Tok::Number(_), Some(verb)) => !takes_numbers(verb),
+                _ => false,
+            })
+        })
+    };
+    if !toks.is_empty() && ranges.iter().all(|r| says_nothing(&line[r.clone()])) {
+        Cow::Owned(bare.trim().to_string())
+    } else {
+        Cow::Borrowed(line)
+    }
+}
+
+/// Checks the words of no order in a line whose verb is `verb`: each
+/// must describe a fire's target between the verb and its hex (`FIRE on
+/// the skirmishers at 0907`: nothing else between but joining words such
+/// as `on`, `at`), none changing the order's meaning ([`MEANING_WORDS`]),
+/// none that may name a unit (`the 11th`, a regiment's name), none after
+/// `with` or `and`.
+fn described_target(line: &str, toks: &[Tok], verb: Option<&str>) -> Result<(), Rejection> {
+    let words = toks.iter().filter(|t| matches!(t, Tok::Word(_))).count();
+    if let Some(w) = toks.iter().find_map(|t| match t {
+        Tok::Word(w) if verb.is_some() && MEANING_WORDS.contains(&w.as_str()) => Some(w),
+        _ => None,
+    }) {
+        return Err(unreadable(
+            line,
+            format!("{w} would change the order, which is written without it"),
+        ));
+    }
+    for (i, t) in toks.iter().enumerate() {
+        let Tok::Word(w) = t else { continue };
+        // Right after the verb: nothing but other words of the
+        // description between (`fire with the skirmishers at 0907` may
+        // mean a fire together).
+        let after_fire =
+            toks[..i].iter().rev().find(|t| !matches!(t, Tok::Word(_))) == Some(&Tok::Verb("FIRE"));
+        let hex_next = toks[i + 1..]
+            .iter()
+            .find(|t| !matches!(t, Tok::Word(_)))
+            .is_some_and(|t| matches!(t, Tok::Hex(_)));
+        // A number's word or a regiment's own name may name a unit of
+        // the fire (`with the 11th`): never taken for a description.
+        let names_a_unit =
+            w.starts_with(|c: char| c.is_ascii_digit()) || words::order_word(w) == OrderWord::Unit;
+        let described = verb == Some("FIRE")
+            && after_fire
+            && hex_next
+            && !names_a_unit
+            && words <= MAX_DESCRIPTION;
+        if !described {
+            let problem = if verb == Some("FIRE") {
+                format!(
+                    "{w} is no word of the orders here; a fire names its target by its hex \
+                     (fire on the skirmishers at 0907) or by the unit (fire on the 2nd Bexley)"
+                )
+            } else {
+                format!("{w} is no word of the orders here")
+            };
+            return Err(unreadable(line, problem));
+        }
+    }
+    Ok(())
 }
 
 /// The side whose decision is pending, or (waiting for chance) the side of
@@ -227,10 +421,30 @@ pub fn canonical(game: &BrothersAtWar, line: &str) -> Result<String, Rejection> 
             format!("the line is longer than {MAX_LINE} characters"),
         ));
     }
-    let toks = tokens(game, line)?;
+    let mut toks = tokens(game, &remarks_removed(game, line)).map_err(|mut r| {
+        r.line = line.trim().to_string();
+        r
+    })?;
     if toks.is_empty() {
         return Err(unreadable(line, "the line has no order"));
     }
+    let first_verb = toks.iter().find_map(|t| match t {
+        Tok::Verb(v) => Some(*v),
+        _ => None,
+    });
+    // The order's verb again at the end, a cheer (`moves to 0904, 0804,
+    // charge`): it adds nothing. Only at the end: a verb between the
+    // parts of a line may start another order (`10M MOVE 0904 11N MOVE
+    // 0905` is refused).
+    while toks.len() > 1
+        && toks
+            .last()
+            .is_some_and(|t| matches!(t, Tok::Verb(v) if Some(*v) == first_verb))
+        && toks.iter().filter(|t| matches!(t, Tok::Verb(_))).count() > 1
+    {
+        toks.pop();
+    }
+    described_target(line, &toks, first_verb)?;
     let side = deciding(game, &toks);
     let verbs: Vec<&str> = toks
         .iter()
@@ -281,6 +495,25 @@ pub fn canonical(game: &BrothersAtWar, line: &str) -> Result<String, Rejection> 
         None if !own.is_empty() && !hexes.is_empty() => "MOVE",
         None => return Err(unreadable(line, "the line has no verb")),
     };
+    // A key or a number the order does not take would be dropped: the
+    // line is refused rather than read as another order.
+    for t in &toks {
+        match t {
+            Tok::Key(k) if !keys_of(verb).contains(k) => {
+                return Err(unreadable(
+                    line,
+                    format!("{k} is no part of a {verb} order"),
+                ))
+            }
+            Tok::Number(n) if !takes_numbers(verb) => {
+                return Err(unreadable(
+                    line,
+                    format!("{n} is not a hex (a hex is four digits, as 0907)"),
+                ))
+            }
+            _ => {}
+        }
+    }
     let one = |what: &str| -> Result<(), Rejection> {
         if verbs.len() > 1 {
             Err(unreadable(
@@ -488,10 +721,11 @@ pub fn read_checked(game: &BrothersAtWar, line: &str) -> Result<Order, Rejection
     let written = line;
     let line = unlisted(line);
     // The canonical notation first (any case): every order the engine
-    // knows, the standing instructions among them, reads as itself; a
-    // chance order only while the game waits for that draw.
+    // knows, the standing instructions among them, reads as itself (a
+    // remark in brackets beside it aside); a chance order only while the
+    // game waits for that draw.
     let canonical_order = game
-        .parse_order(sentence_end_removed(line))
+        .parse_order(sentence_end_removed(&remarks_removed(game, line)))
         .ok()
         .filter(|o| {
             game.chance().is_some()
@@ -503,9 +737,13 @@ pub fn read_checked(game: &BrothersAtWar, line: &str) -> Result<Order, Rejection
     let order = match canonical_order {
         Some(order) if line.len() <= MAX_LINE => order,
         _ => {
-            let text = canonical(game, line)?;
+            // A line not read is quoted as it came, list mark and all.
+            let text = canonical(game, line).map_err(|mut r| {
+                r.line = written.trim().to_string();
+                r
+            })?;
             game.parse_order(&text)
-                .map_err(|e| unreadable(line, e.to_string()))?
+                .map_err(|e| unreadable(written, e.to_string()))?
         }
     };
     match game.clone().apply(&order) {

@@ -2,12 +2,15 @@
 //! them in, the joining words a reader skips, and what a word of a mail is
 //! to the service's mail-habits filter ([`order_word`]).
 //!
-//! [`order_word`] knows no scenario (it is asked before a game is found), so
+//! [`order_word`] knows no game (it is asked before a game is found), so
 //! it goes by shape: a unit's id has digits and letters (`19IN`, `AL1`),
 //! or is written in capitals without a vowel (`WSK`) or with a dash
 //! (`BTY-A`); a hex is four digits. Shapes another hosted game owns (`B3C`, `H7`: a
-//! letter, one or two digits, at most two letters) are left to it.
+//! letter, one or two digits, at most two letters) are left to it. A
+//! regiment's own name in any registered battle (`Greer` of `7th Greer
+//! Infantry`) is a unit's word too.
 
+use crate::games::brothers_at_war::scenario::registry;
 use crate::games::OrderWord;
 
 /// Each verb players may write (upper case) and the canonical verb it
@@ -210,7 +213,7 @@ pub fn order_word(word: &str) -> OrderWord {
     if !up.is_empty() && up.len() <= 3 && up.bytes().all(|b| b.is_ascii_digit()) {
         return OrderWord::Number;
     }
-    if unit_shaped(&up) || (capital_id(w) && !square_shaped(&up)) {
+    if unit_shaped(&up) || (capital_id(w) && !square_shaped(&up)) || regiment_name(&up) {
         return OrderWord::Unit;
     }
     // A single letter is the tail of an id the mail cut at its dash
@@ -229,6 +232,35 @@ pub fn order_word(word: &str) -> OrderWord {
         return OrderWord::Filler;
     }
     OrderWord::Other
+}
+
+/// Whether `up` (upper case) is a regiment's own name in a battle that
+/// can be played: the word after the number of a unit's name (`GREER` of
+/// `7th Greer Infantry`), so that `the 7th Greer moves to 0705` reads as
+/// an order, not as prose. An apostrophe does not count (the service
+/// drops it).
+fn regiment_name(up: &str) -> bool {
+    let bare = |w: &str| -> String {
+        w.chars()
+            .filter(|c| !matches!(c, '\'' | '\u{2019}'))
+            .collect::<String>()
+            .to_ascii_uppercase()
+    };
+    let up = bare(up);
+    if up.len() < 2 || !up.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return false;
+    }
+    registry::ids()
+        .iter()
+        .filter_map(|id| registry::get(id))
+        .any(|battle| {
+            battle.scenario.units.iter().any(|unit| {
+                let words: Vec<String> = unit.name.split_whitespace().map(bare).collect();
+                words
+                    .windows(2)
+                    .any(|pair| ordinal(&pair[0]) && pair[1].trim_end_matches(',') == up)
+            })
+        })
 }
 
 /// `10TH`, `2ND`: the number of a regiment's name (`the 10th Millbrook`).
@@ -293,6 +325,11 @@ mod tests {
         assert_eq!(order_word("to"), OrderWord::Filler);
         assert_eq!(order_word("A"), OrderWord::Filler);
         assert_eq!(order_word("hello"), OrderWord::Other);
+        // A regiment's own name in the demo battle (`7th Greer Infantry`).
+        assert_eq!(order_word("Greer"), OrderWord::Unit);
+        assert_eq!(order_word("MILLBROOK"), OrderWord::Unit);
+        assert_eq!(order_word("Infantry"), OrderWord::Filler);
+        assert_eq!(order_word("Ward"), OrderWord::Other);
         assert_eq!(slip_of("MVOE"), Some("MOVE"));
         assert_eq!(slip_of("DISBNAD"), Some("DISBAND"));
         assert_eq!(slip_of("HELLO"), None);

@@ -1,0 +1,154 @@
+//! A reaction asked of a player (B7) in words: what happened, what he may
+//! answer, and what `PASS` does. The questions of a combat result
+//! (B145: `LOSSES`, `RESERVES`, `PATHS ... ASK`) and the retreats and
+//! opportunity attacks an instruction said to ask.
+
+use crate::games::brothers_at_war::core::combat::{LossesRule, Reaction, Setting};
+use crate::games::brothers_at_war::core::ids::UnitId;
+use crate::games::brothers_at_war::core::question::Question;
+use crate::games::brothers_at_war::core::state::BrothersAtWar;
+use crate::games::brothers_at_war::core::Hex;
+
+fn unit_words(game: &BrothersAtWar, u: UnitId) -> String {
+    let name = game
+        .battle
+        .scenario
+        .units
+        .get(u.index())
+        .map(|x| x.name.clone())
+        .unwrap_or_else(|| "a remnant".to_string());
+    format!(
+        "{} ({name}, firepower {})",
+        game.unit_name(u),
+        game.firepower(u)
+    )
+}
+
+fn path_words(path: &[Hex]) -> String {
+    let hexes: Vec<String> = path.iter().map(|h| h.to_string()).collect();
+    format!("RETREAT {}", hexes.join(" "))
+}
+
+fn setting_of(game: &BrothersAtWar, u: UnitId, like: Setting) -> Setting {
+    game.now
+        .instructions
+        .get(game.side_of(u), game.brigade_of(u), like)
+}
+
+/// The question of a combat result in words (B145), with its answers.
+fn question_words(game: &BrothersAtWar, question: &Question) -> String {
+    match question {
+        Question::Loss { units } => {
+            let at = units
+                .first()
+                .and_then(|&u| game.hex_of(u))
+                .map_or(String::new(), |h| format!(" in {h}"));
+            let answers: Vec<String> = units
+                .iter()
+                .map(|&u| format!("LOSE {}", unit_words(game, u)))
+                .collect();
+            let default = match units
+                .first()
+                .map(|&u| setting_of(game, u, Setting::Losses(LossesRule::Weakest)))
+            {
+                Some(Setting::Losses(LossesRule::Strongest)) => "the strongest",
+                _ => "the weakest",
+            };
+            format!(
+                "You are asked (LOSSES ASK, 6.54): a hit eliminates one unit of your Disrupted \
+                 stack{at}. Which?\nYour orders: {}; or PASS (the engine takes {default}).\n",
+                answers.join("; ")
+            )
+        }
+        Question::Reserve {
+            unit,
+            brigade,
+            left,
+        } => {
+            let how = if *left == 0 {
+                "it has no reserve left: spending one gives up a skirmisher waiting on its \
+                 display to buy one back (8.133)"
+                    .to_string()
+            } else {
+                let exhausts = if *left == 1 {
+                    "; spending it exhausts the brigade (8.111)"
+                } else {
+                    ""
+                };
+                format!(
+                    "{left} reserve{} left{exhausts}",
+                    if *left == 1 { "" } else { "s" }
+                )
+            };
+            format!(
+                "You are asked (RESERVES ASK, 8.11): a hit eliminates {} unless brigade {} \
+                 spends a reserve: {how}.\nYour orders: SPEND RESERVE (the unit stays); KEEP \
+                 (the unit is eliminated); or PASS (spend, as RESERVES SPEND would).\n",
+                unit_words(game, *unit),
+                game.brigade_name(*brigade)
+            )
+        }
+        Question::Path { units, paths } => {
+            let names: Vec<String> = units.iter().map(|&u| game.unit_name(u)).collect();
+            let from = units
+                .first()
+                .and_then(|&u| game.hex_of(u))
+                .map_or(String::new(), |h| format!(" from {h}"));
+            let default = game
+                .retreat_plan(units, paths.first().is_some_and(|p| p.len() > 2))
+                .map_or(String::new(), |p| format!(": {}", path_words(&p.path)));
+            let answers: Vec<String> = paths.iter().map(|p| path_words(p)).collect();
+            format!(
+                "You are asked (PATHS ASK, 6.7): {} retreat{from}. Which way?\nYour orders: {}; \
+                 or PASS (the engine's path by B92{default}).\n",
+                names.join(" and "),
+                answers.join("; ")
+            )
+        }
+    }
+}
+
+/// The reaction asked of the reader, in words; empty when none is.
+pub fn describe(game: &BrothersAtWar, reaction: &Reaction) -> String {
+    if let Some(q) = &reaction.question {
+        return question_words(game, q);
+    }
+    if !reaction.paths.is_empty() {
+        let answers: Vec<String> = reaction.paths.iter().map(|p| path_words(p)).collect();
+        let (what, pass) = if game.now.assault.is_some() {
+            (
+                "EVADE ASK, 7.3: your units may retreat before the assault",
+                "stand and fight",
+            )
+        } else {
+            (
+                "RETREAT ASK, 6.7: your units under fire may retreat for a save",
+                "stand",
+            )
+        };
+        return format!(
+            "You are asked ({what}).\nYour orders: {}; or PASS ({pass}).\n",
+            answers.join("; ")
+        );
+    }
+    if reaction.choices.is_empty() {
+        return String::new();
+    }
+    "You are asked (OPFIRE or POINTBLANK ASK, 6.12, 6.15): your units may fire at the enemy \
+     moving. Answer with one attack below, or PASS (hold fire).\n"
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_reads_as_the_order_that_takes_it() {
+        let path: Vec<Hex> = ["0504", "0604"]
+            .iter()
+            .map(|h| h.parse().unwrap())
+            .collect();
+        assert_eq!(path_words(&path), "RETREAT 0504 0604");
+    }
+}
