@@ -759,3 +759,28 @@ fn discard_ask_is_an_instruction_of_a_side_and_asks_at_the_discard_step() {
     g.advance(&mut events);
     assert_eq!(g.now.hands[0], vec![1, 2], "B121");
 }
+
+#[test]
+fn a_remnant_is_taken_off_the_map_by_its_owner_at_any_moment() {
+    // B116: the owner removes a remnant whenever he sends an order; the
+    // other player may not.
+    let (mut g, _) = fate(3);
+    let remnant = g.unit_named("REM1").expect("a generic remnant");
+    let o = g.parse_order("REMOVE REM1").unwrap();
+    assert_eq!(o.to_string(), "ELIMINATE REM1");
+    assert!(
+        g.apply_standing(Side::Union, &o).is_err(),
+        "not the Union's"
+    );
+    assert_eq!(g.hex_of(remnant), Some(hex("0505")));
+    let e = g.apply_standing(Side::Confederacy, &o).unwrap();
+    assert!(
+        e.iter().any(|e| matches!(e, Event::RemnantRemoved { .. })),
+        "{e:?}"
+    );
+    assert_eq!(g.hex_of(remnant), None);
+    assert_eq!(
+        g.unit(remnant).place,
+        orderly::games::brothers_at_war::core::state::Place::Removed
+    );
+}

@@ -242,6 +242,11 @@ pub enum Event {
         /// Where.
         at: Hex,
     },
+    /// Its owner took a remnant off the map (B116).
+    RemnantRemoved {
+        /// Its name.
+        unit: String,
+    },
     /// A side took control of a key hex (2.41).
     Control {
         /// The hex.
@@ -418,6 +423,9 @@ impl fmt::Display for Event {
             Event::ReserveRecovered { brigade } => write!(f, "{brigade} recovers a reserve"),
             Event::Broken { brigade } => write!(f, "{brigade} breaks"),
             Event::RemnantPlaced { unit, at } => write!(f, "remnant {unit} at {at}"),
+            Event::RemnantRemoved { unit } => {
+                write!(f, "remnant {unit} is taken off the map by its owner (B116)")
+            }
             Event::Control { hex, side } => write!(f, "{} controls {hex}", side.code()),
             Event::ActivationPhaseEnds => f.write_str("the activation phase ends"),
             Event::Over(e) => write!(f, "the battle is over: {e:?}"),

@@ -52,7 +52,8 @@ pub enum Order {
     /// Spend a reserve to cancel a hit (8.11).
     SpendReserve,
     /// Eliminate a disbanded skirmisher waiting on its brigade's display
-    /// to recover one reserve (8.133, B104): its owner's, at any moment.
+    /// to recover one reserve (8.133, B104), or take a remnant off the
+    /// map (B116): its owner's, at any moment. `REMOVE` reads the same.
     Eliminate(String),
     /// The unit of a stack lost to a killing hit, when its owner is asked
     /// (6.54, `LOSSES ... ASK`, B145).
@@ -360,8 +361,8 @@ impl FromStr for Order {
                     setting,
                 }
             }
-            "ELIMINATE" => {
-                only(&words, 2, "ELIMINATE skirmisher")?;
+            "ELIMINATE" | "REMOVE" => {
+                only(&words, 2, "ELIMINATE skirmisher (or remnant)")?;
                 Order::Eliminate(bounded_name(rest[0])?)
             }
             "LOSE" => {

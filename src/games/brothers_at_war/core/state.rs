@@ -455,6 +455,16 @@ impl BrothersAtWar {
             .filter(move |&u| self.side_of(u) == side && self.hex_of(u).is_some())
     }
 
+    /// The units of the side opposing `side` on a hex, in id order: the
+    /// target of a fire or an assault at it.
+    pub fn enemies_at(&self, hex: Hex, side: Side) -> Vec<UnitId> {
+        let enemy = side.other();
+        self.units_at(hex)
+            .into_iter()
+            .filter(|&u| self.side_of(u) == enemy)
+            .collect()
+    }
+
     /// The hex holds a unit of `side`.
     pub fn occupied_by(&self, hex: Hex, side: Side) -> bool {
         self.units_at(hex).iter().any(|&u| self.side_of(u) == side)

@@ -119,11 +119,7 @@ impl BrothersAtWar {
             return Err(Refusal::NotAdjacent { from, to });
         }
         let enemy = self.side_of(g.units[0]).other();
-        let defenders: Vec<UnitId> = self
-            .units_at(to)
-            .into_iter()
-            .filter(|&u| self.side_of(u) == enemy)
-            .collect();
+        let defenders = self.enemies_at(to, self.side_of(g.units[0]));
         if defenders
             .iter()
             .all(|&d| self.kind_of(d) == UnitKind::Skirmisher)

@@ -86,12 +86,7 @@ impl BrothersAtWar {
     ) -> Result<FireAttack, Refusal> {
         match aim {
             Aim::Hex(hex, side) => {
-                let enemy = self.side_of(firers[0]).other();
-                let targets: Vec<UnitId> = self
-                    .units_at(hex)
-                    .into_iter()
-                    .filter(|&u| self.side_of(u) == enemy)
-                    .collect();
+                let targets = self.enemies_at(hex, self.side_of(firers[0]));
                 self.declare_fire_along(firers, hex, &targets, kind, side)
             }
             Aim::Battery(unit) => self.declare_fire_at_battery(firers, unit, kind),

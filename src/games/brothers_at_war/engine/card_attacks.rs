@@ -253,12 +253,7 @@ impl BrothersAtWar {
         if !from.is_neighbour(hex) {
             return Err(format!("{hex} is not next to {from}"));
         }
-        let enemy = self.side_of(units[0]).other();
-        let defenders: Vec<UnitId> = self
-            .units_at(hex)
-            .into_iter()
-            .filter(|&u| self.side_of(u) == enemy)
-            .collect();
+        let defenders = self.enemies_at(hex, self.side_of(units[0]));
         if defenders
             .iter()
             .all(|&d| self.kind_of(d) == UnitKind::Skirmisher)

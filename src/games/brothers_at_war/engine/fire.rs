@@ -284,12 +284,7 @@ impl BrothersAtWar {
             // line traced without zones; if it may not be fired on either,
             // neither may the unit it covers.
             Err(Refusal::Fire(FireRefusal::Shielded { what, skirmisher })) => {
-                let enemy = self.side_of(firers[0]).other();
-                let covering: Vec<UnitId> = self
-                    .units_at(skirmisher)
-                    .into_iter()
-                    .filter(|&u| self.side_of(u) == enemy)
-                    .collect();
+                let covering = self.enemies_at(skirmisher, self.side_of(firers[0]));
                 self.declare_fire_traced(firers, skirmisher, &covering, kind, false, None, None)
                     .map_err(|_| FireRefusal::Shielded { what, skirmisher }.into())
             }

@@ -217,6 +217,15 @@ impl BrothersAtWar {
         let unit = self
             .unit_named(name)
             .ok_or_else(|| Refusal::NoSuchUnit(name.to_string()))?;
+        // B116: a remnant on the map is taken off whenever its owner says.
+        if self.kind_of(unit) == UnitKind::Remnant && self.hex_of(unit).is_some() {
+            self.now.units[unit.index()].place =
+                crate::games::brothers_at_war::core::state::Place::Removed;
+            events.push(Event::RemnantRemoved {
+                unit: self.unit_name(unit),
+            });
+            return Ok(());
+        }
         let brigade = self.brigade_of(unit).filter(|_| {
             self.kind_of(unit) == UnitKind::Skirmisher
                 && self.unit(unit).place

@@ -83,12 +83,7 @@ fn fire_words(game: &BrothersAtWar, units: &[String], hex: Hex) -> String {
     let Some(from) = firers.first().and_then(|&u| game.hex_of(u)) else {
         return format!("{FIRE_COST} MP");
     };
-    let enemy = game.side_of(firers[0]).other();
-    let targets: Vec<_> = game
-        .units_at(hex)
-        .into_iter()
-        .filter(|&u| game.side_of(u) == enemy)
-        .collect();
+    let targets = game.enemies_at(hex, game.side_of(firers[0]));
     let moved = game
         .now
         .activation
