@@ -90,6 +90,8 @@ pub struct Hosted {
     pub rules: &'static str,
     /// The seats' names, North first ([`GameText::seat_name`]).
     pub seats: [&'static str; 2],
+    /// [`GameText::SEAT_CODES`].
+    pub seat_codes: [&'static str; 2],
     /// A new game ([`Game::new`](super::Game::new)).
     pub new: fn(&GameOptions) -> Box<dyn AnyGame>,
     /// A game at a position ([`Game::from_position`](super::Game::from_position)).
@@ -147,6 +149,7 @@ impl Hosted {
             rules_version: G::RULES_VERSION,
             rules: G::RULES,
             seats: Seat::BOTH.map(G::seat_name),
+            seat_codes: G::SEAT_CODES,
             new: new::<G>,
             from_position: from_position::<G>,
             order_word: G::order_word,
@@ -176,9 +179,12 @@ impl Hosted {
 
     /// The seat the game calls `word` (any case), if any.
     pub fn seat_named(&self, word: &str) -> Option<Seat> {
-        Seat::BOTH
-            .into_iter()
-            .find(|&seat| self.seat_name(seat).eq_ignore_ascii_case(word.trim()))
+        let word = word.trim();
+        Seat::BOTH.into_iter().find(|&seat| {
+            let code = self.seat_codes[seat.index()];
+            self.seat_name(seat).eq_ignore_ascii_case(word)
+                || (!code.is_empty() && code.eq_ignore_ascii_case(word))
+        })
     }
 }
 

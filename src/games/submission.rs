@@ -119,6 +119,11 @@ pub struct Submission {
     /// That last line left its order unfinished ([`AnyGame::interrupts`]):
     /// the rest waits for the writer, and the mail's end closes nothing.
     pub interrupted: bool,
+    /// The [`Submission::rest`] waits for a draw that a part of the
+    /// writer's turn with more parts to follow began: once it is drawn,
+    /// [`submit_after_draw`] holds the rest if the other seat must react
+    /// first.
+    pub rest_in_first_half: bool,
 }
 
 /// Applies the order lines of one message from `seat`, as far as they go.
@@ -126,7 +131,22 @@ pub struct Submission {
 /// Lines that are empty after trimming are skipped. The state changes only
 /// by the orders in [`Submission::taken`].
 pub fn submit<S: AsRef<str>>(game: &mut dyn AnyGame, seat: Seat, lines: &[S]) -> Submission {
-    submit_lines(game, seat, lines, false)
+    submit_lines(game, seat, lines, false, false)
+}
+
+/// [`submit`] for the [`Submission::rest`] of a message once the draw it
+/// waited for is made: when that draw belonged to a part of the writer's
+/// turn that more parts follow and the other seat must now react (an
+/// attack's defender, a question asked under Brothers at War's `ASK`), the
+/// lines are held as if the action had been resolved in the same call
+/// (R4, B7: the mover's remaining orders wait and resume after it).
+pub fn submit_after_draw<S: AsRef<str>>(
+    game: &mut dyn AnyGame,
+    seat: Seat,
+    lines: &[S],
+    in_first_half: bool,
+) -> Submission {
+    submit_lines(game, seat, lines, false, in_first_half)
 }
 
 /// [`submit`] for a writer who has lines held from an earlier mail: it
@@ -138,7 +158,7 @@ pub fn submit_until_turn<S: AsRef<str>>(
     seat: Seat,
     lines: &[S],
 ) -> Submission {
-    submit_lines(game, seat, lines, true)
+    submit_lines(game, seat, lines, true, false)
 }
 
 fn submit_lines<S: AsRef<str>>(
@@ -146,6 +166,7 @@ fn submit_lines<S: AsRef<str>>(
     seat: Seat,
     lines: &[S],
     stop_at_turn: bool,
+    in_first_half: bool,
 ) -> Submission {
     let mut out = Submission::default();
     let lines: Vec<&str> = lines
@@ -156,7 +177,11 @@ fn submit_lines<S: AsRef<str>>(
     // Set when this message began an action in a part of a turn that more
     // parts follow (the first half of a SQUARES double turn): the lines
     // after it wait for the action to be resolved (R4).
-    let mut first_half_attack = false;
+    let mut first_half_attack = in_first_half
+        && game
+            .pending()
+            .is_some_and(|p| p.seat != seat && !p.phase.is_turn());
+    let mut last_first_half = false;
     for (i, line) in lines.iter().enumerate() {
         let rest = || lines[i..].iter().map(|l| l.to_string());
         let Some(pending) = game.pending() else {
@@ -164,6 +189,7 @@ fn submit_lines<S: AsRef<str>>(
                 // A draw of chance comes first: the service draws it
                 // (`chance::draw_pending`) and goes on with the rest.
                 out.rest.extend(rest());
+                out.rest_in_first_half = last_first_half;
                 break;
             }
             out.unused.extend(rest().map(|line| Unused {
@@ -188,6 +214,7 @@ fn submit_lines<S: AsRef<str>>(
             break;
         }
         let first_half = pending.phase.more_parts_follow();
+        last_first_half = first_half;
         let last_part = pending.phase.is_turn() && !first_half;
         match read_and_apply(game, line) {
             Ok(taken) => {

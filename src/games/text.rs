@@ -197,6 +197,11 @@ pub trait GameText: Game {
     /// an order even among other words (`the 7th Greer moves to 0705`).
     const ORDER_WITHOUT_VERB_OR_UNIT: bool = true;
 
+    /// The short codes the game's own orders give the seats, North first
+    /// (Brothers at War's `USA`, `CSA`), read as the seats' names too
+    /// (`NEW ... AS USA`); empty (the default): none.
+    const SEAT_CODES: [&'static str; 2] = ["", ""];
+
     /// The game's own name for a seat ("Blue", "Gray").
     fn seat_name(seat: Seat) -> &'static str;
 
@@ -295,9 +300,12 @@ pub trait GameText: Game {
 
 /// The seat a game calls `name` ("Blue", any case), if any.
 pub fn seat_named<G: GameText>(name: &str) -> Option<Seat> {
-    Seat::BOTH
-        .into_iter()
-        .find(|&seat| G::seat_name(seat).eq_ignore_ascii_case(name.trim()))
+    let name = name.trim();
+    Seat::BOTH.into_iter().find(|&seat| {
+        G::seat_name(seat).eq_ignore_ascii_case(name)
+            || (!G::SEAT_CODES[seat.index()].is_empty()
+                && G::SEAT_CODES[seat.index()].eq_ignore_ascii_case(name))
+    })
 }
 
 /// Lines of mail are at most this wide (design: plain text, 76 columns).

@@ -123,7 +123,15 @@ impl Work<'_> {
             }
             if alone {
                 self.more_orders_follow = last_order.is_some_and(|last| last > index);
+                let was = self.halted;
                 self.orders(std::slice::from_ref(&text), claim.as_ref())?;
+                // A line read on its own that names no square ("Stay
+                // safe!") is talk shaped like an order: its refusal leaves
+                // the orders after it alone. One that names what it acts
+                // on was play: the lines after it assumed it was taken.
+                if !reader.names_a_square(written) {
+                    self.halted = was;
+                }
                 continue;
             }
             match command {

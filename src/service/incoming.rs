@@ -159,6 +159,7 @@ pub(super) fn process_in(
         written: Default::default(),
         taken: 0,
         more_orders_follow: false,
+        halted: false,
         ignored: 0,
         warned: Default::default(),
         echoed: Vec::new(),

@@ -10,7 +10,9 @@ use super::reply::Answer;
 use super::texts::{self, sentence};
 use super::work::Work;
 use super::Result;
-use crate::games::submission::{release, submit, submit_until_turn, Submission};
+use crate::games::submission::{
+    release, submit, submit_after_draw, submit_until_turn, NotApplied, Submission, Taken, Unused,
+};
 use crate::games::{AnyGame, Happened, Rejection, Seat};
 use crate::store::{EntryKind, GameRow, GameStatus, SeatRow};
 
@@ -62,6 +64,31 @@ impl Work<'_> {
             });
         let more = keep_open.then(|| lines[lines.len() - 1].clone());
         let lines = &lines[..lines.len() - usize::from(keep_open)];
+        // The first refused line of play stops the mail (`submission`),
+        // whatever group its later lines fall in.
+        if self.halted && !lines.is_empty() {
+            let mut s = Submission::default();
+            for l in lines {
+                match state.play_standing(seat.seat, l) {
+                    Some(Ok((order, events))) => s.taken.push(Taken {
+                        line: l.clone(),
+                        order,
+                        events,
+                    }),
+                    _ => s.unused.push(Unused {
+                        line: l.clone(),
+                        why: NotApplied::EarlierRefused,
+                    }),
+                }
+            }
+            self.record_submission(&game, seat.seat, &s, true)?;
+            if !s.taken.is_empty() {
+                let count = self.tx.entry_count(game.id)?;
+                self.tx
+                    .set_position(game.id, &state.position(), count, self.at)?;
+            }
+            return Ok(());
+        }
         let mut given_now = Vec::new();
         if !ifs.is_empty() {
             given_now = self.give_answers_in_advance(state.as_ref(), &game, &seat, &ifs)?;
@@ -171,6 +198,7 @@ impl Work<'_> {
         let mut held_mine = earlier.held.clone();
         held_mine.extend(s.held.iter().cloned());
         let mut rest = s.rest.clone();
+        let mut rest_in_first_half = s.rest_in_first_half;
         let mut refused = s.refused.is_some();
         // A mail that ended its turn does not close the next one, even the
         // same player's (a new Brothers at War activation after a COMMANDER
@@ -186,7 +214,8 @@ impl Work<'_> {
         // The lines after a draw go on once it is made; each round takes a
         // line at least or stops, so the mail's lines bound the rounds.
         while !rest.is_empty() {
-            let after = submit(state.as_mut(), seat.seat, &rest);
+            let after = submit_after_draw(state.as_mut(), seat.seat, &rest, rest_in_first_half);
+            rest_in_first_half = after.rest_in_first_half;
             happened.extend(self.record_submission(&game, seat.seat, &after, true)?);
             happened.extend(self.draw_chance(state.as_mut(), &game, seat.seat)?);
             refused |= after.refused.is_some();
@@ -321,6 +350,7 @@ impl Work<'_> {
         let mut happened = Vec::new();
         if echo {
             self.taken += s.taken.len();
+            self.halted |= s.refused.is_some();
         }
         for t in &s.taken {
             let events: Vec<String> = t.events.iter().map(|e| e.text.clone()).collect();

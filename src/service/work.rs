@@ -45,6 +45,11 @@ pub(super) struct Work<'a> {
     /// end of the mail, which may close a turn of many orders
     /// (`MailTurn`), is not reached yet.
     pub(super) more_orders_follow: bool,
+    /// A line of play of this mail was refused: the lines of play after
+    /// it, even in a later group (a line played on its own, a command
+    /// between), are not applied (`submission`: the first refused order
+    /// stops the message); standing orders still are.
+    pub(super) halted: bool,
     /// Lines of this mail ignored as prose.
     pub(super) ignored: usize,
     /// The games whose seat owner was warned of this mail using their key.

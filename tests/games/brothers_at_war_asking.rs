@@ -1093,3 +1093,37 @@ proptest! {
         prop_assert_eq!(asked.position(), defaults.position(), "{:?}", s);
     }
 }
+
+// ----- The mover's lines after a question (the service's seam, B7) --------
+// Added by the service's author, not by the independent set above: the
+// lines a mover wrote after a fire that raised a question wait for the
+// answer (B7: "the mover's remaining orders wait too and resume after
+// it"), they are not lost as if his turn had ended.
+
+#[test]
+fn the_movers_lines_after_a_fire_that_raises_a_question_are_held_then_played() {
+    use orderly::games::submission::{release, submit, submit_after_draw};
+    let mut g = next_to(&["2VA"]);
+    order(&mut g, "RESERVES gray ASK").unwrap();
+    let s = submit(&mut g, Seat::North, &["1NY FIRE 0304", "END UNITS"]);
+    assert_eq!(s.taken.len(), 1);
+    assert_eq!(s.rest, vec!["END UNITS".to_string()]);
+    assert!(
+        s.rest_in_first_half,
+        "the units' part has a commander's part after it"
+    );
+    roll_sixes(&mut g, 1);
+    fail_the_rest(&mut g);
+    assert!(matches!(asked(&g, Seat::South), Question::Reserve { .. }));
+    let after = submit_after_draw(&mut g, Seat::North, &s.rest, s.rest_in_first_half);
+    assert_eq!(after.held, vec!["END UNITS".to_string()]);
+    assert!(after.unused.is_empty() && after.refused.is_none());
+    order(&mut g, "KEEP").unwrap();
+    let r = release(&mut g, Seat::North, &after.held);
+    assert_eq!(
+        r.taken.len(),
+        1,
+        "END UNITS is played once the answer is in"
+    );
+    assert!(r.refused.is_none() && r.unused.is_empty());
+}

@@ -1030,3 +1030,99 @@ fn each_line_of_the_reply_echoes_the_line_it_answers() {
     let after_sentence = reply.split(&format!("> {sentence}\n")).nth(1).unwrap();
     assert!(after_sentence.starts_with("Taken: PASS"), "{reply}");
 }
+
+/// The sides may be named by the codes the game's own orders use
+/// (`NEW ... AS USA`): a new user writes what the instructions write.
+#[test]
+fn a_side_is_named_by_its_code_in_new_as_well_as_by_its_name() {
+    let mut site = Site::new("as-code");
+    let outs = site.mail(
+        ANN,
+        "orderly@example.org",
+        "Hi\n\nNEW BROTHERSATWAR VS bob@example.org AS CSA\n\nAnn",
+    );
+    let reply = flat(&to(&outs, ANN).body);
+    assert!(!reply.contains("Refused"), "{reply}");
+    let invitation = flat(&to(&outs, BOB).body);
+    assert!(
+        invitation.contains("Union"),
+        "Bob is offered the Union: {invitation}"
+    );
+}
+
+/// Every standing instruction is read by mail as written, whoever decides
+/// (B5): the newer ones too (FATE, DISCARD, RALLYFAIL); and the words of
+/// the answers to questions (LOSE, ELIMINATE, REMOVE) are read as orders,
+/// never dropped as prose.
+#[test]
+fn the_newer_instructions_and_answer_words_are_read_as_orders() {
+    let mut site = Site::new("new-words");
+    let (ann_addr, _, _) = site.started(&"f00d".repeat(16));
+    let body = "Hello,\n\nfate usa move\ndiscard usa ask\nrallyfail usa stay\n\nThanks,\nAnn\n\nSent from my iPhone";
+    let outs = site.mail(ANN, &ann_addr, body);
+    let reply = flat(&to(&outs, ANN).body);
+    for taken in ["FATE USA MOVE", "DISCARD USA ASK", "RALLYFAIL USA STAY"] {
+        assert!(
+            reply.contains(&format!("Taken: {taken}")),
+            "{taken}:\n{reply}"
+        );
+    }
+    // An answer word out of its moment is refused with a reason, not
+    // ignored as a remark.
+    let outs = site.mail(ANN, &ann_addr, "lose 10m\n\nAnn");
+    let reply = flat(&to(&outs, ANN).body);
+    assert!(reply.contains("> lose 10m Refused"), "{reply}");
+}
+
+/// The first refused line of play stops the mail, also when it was read
+/// on its own (a line found part prose): the lines after it were written
+/// on the assumption that it would be taken (a new user lost an
+/// activation to `END UNITS` played after his refused fire).
+#[test]
+fn a_refused_line_read_on_its_own_stops_the_lines_after_it() {
+    let mut site = Site::new("halted");
+    let (ann_addr, bob_addr, outs) = site.started(&"4a17".repeat(16));
+    let mut rng = XorShift::from_state(0x0b5e_55ed_0000_0011);
+    let mut last_to: [String; 2] = [to(&outs, ANN).body, to(&outs, BOB).body];
+    for _ in 0..300 {
+        let model = site.stored();
+        assert!(model.outcome().is_none(), "the battle ended first");
+        let seat = model.pending().expect("a decision").seat;
+        let (from, addr, name) = match seat {
+            Seat::North => (ANN, &ann_addr, "Ann"),
+            Seat::South => (BOB, &bob_addr, "Bob"),
+        };
+        let fresh = matches!(model.now.step, Step::Units(_))
+            && model.now.reaction.is_none()
+            && model
+                .now
+                .activation
+                .as_ref()
+                .is_some_and(|a| a.acted.is_empty() && a.group.is_none());
+        let unit = model.legal_orders().iter().find_map(|o| match o {
+            Order::Act { units, .. } if units.len() == 1 => Some(units[0].clone()),
+            _ => None,
+        });
+        if let (true, Some(unit)) = (fresh, unit) {
+            let body = format!(
+                "Hi,\n\nthe {unit} fires on the battery on the hill at 9999 (give them hell)\nend units\n\nCheers, {name}"
+            );
+            let outs = site.mail(from, addr, &body);
+            let reply = flat(&to(&outs, from).body);
+            assert!(!reply.contains("Taken: END UNITS"), "{reply}");
+            assert!(reply.contains("> end units Not applied"), "{reply}");
+            let after = site.stored();
+            assert_eq!(after.now.activation, model.now.activation, "nothing played");
+            return;
+        }
+        let lines = orders_for(&model, &mut rng);
+        let text: Vec<String> = lines.iter().map(|(_, l)| l.clone()).collect();
+        let body = compose(name, &text, &last_to[seat.index()], &mut rng);
+        let outs = site.mail(from, addr, &body);
+        for out in &outs {
+            let reader = if out.to == ANN { 0 } else { 1 };
+            last_to[reader] = out.body.clone();
+        }
+    }
+    panic!("no fresh activation came");
+}

@@ -475,7 +475,8 @@ impl fmt::Display for CombatEvent {
             }
             CombatEvent::Retreated { units, path } => {
                 let hexes: Vec<String> = path.iter().map(Hex::to_string).collect();
-                write!(f, "{} retreats {}", list(units), hexes.join("-"))
+                let verb = if units.len() == 1 { "retreats" } else { "retreat" };
+                write!(f, "{} {verb} {}", list(units), hexes.join("-"))
             }
             CombatEvent::ReserveSpent { brigade, unit } => {
                 write!(f, "{brigade} spends a reserve to save {unit} (8.11)")

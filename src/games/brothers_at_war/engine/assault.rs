@@ -342,6 +342,9 @@ impl BrothersAtWar {
         cost: u8,
         events: &mut Vec<Event>,
     ) {
+        let skirmishers = units
+            .first()
+            .map_or(Vec::new(), |&m| self.skirmishers_to_fire(m, to));
         for &u in units {
             self.now.units[u.index()].place = Place::Map(to);
         }
@@ -352,6 +355,8 @@ impl BrothersAtWar {
             cost,
         });
         self.skirmishers_make_way(units, to, events);
+        // B73: they fire point blank at the advance first.
+        self.skirmisher_point_blank_at(&skirmishers, units, false, events);
         self.displace_commanders(events);
     }
 
@@ -546,10 +551,14 @@ impl BrothersAtWar {
                 .copied()
                 .filter(|&u| self.hex_of(u) == Some(a.from))
                 .collect();
+            let skirmishers = movers
+                .first()
+                .map_or(Vec::new(), |&m| self.skirmishers_to_fire(m, a.hex));
             for &u in &movers {
                 self.now.units[u.index()].place = Place::Map(a.hex);
             }
-            // 9.14: enemy skirmishers next to the hex taken disband.
+            // 9.14: enemy skirmishers next to the hex taken disband, after
+            // their point blank fire at the winner (B73).
             if !movers.is_empty() {
                 // 7.12: the winner enters (its step was paid with the assault).
                 events.push(Event::Moved {
@@ -559,6 +568,7 @@ impl BrothersAtWar {
                     cost: 0,
                 });
                 self.skirmishers_make_way(&movers, a.hex, events);
+                self.skirmisher_point_blank_at(&skirmishers, &movers, false, events);
             }
         }
         for &u in a.attackers.iter().chain(&a.defenders) {

@@ -139,18 +139,32 @@ impl BrothersAtWar {
         let Some(g) = self.group().cloned() else {
             return false;
         };
-        let Some(at) = self.hex_of(g.units[0]) else {
+        self.skirmisher_point_blank_at(skirmishers, &g.units, true, events)
+    }
+
+    /// [`BrothersAtWar::skirmisher_point_blank`] at `targets`, wherever
+    /// they stand: the active group after a step, or an assault's winner
+    /// as it enters (B73); `opfire_after` lets the step's opportunity
+    /// attack follow.
+    pub fn skirmisher_point_blank_at(
+        &mut self,
+        skirmishers: &[(UnitId, Hex)],
+        targets: &[UnitId],
+        opfire_after: bool,
+        events: &mut Vec<Event>,
+    ) -> bool {
+        let Some(at) = targets.first().and_then(|&u| self.hex_of(u)) else {
             return false;
         };
         for &(sk, from) in skirmishers {
             let was = self.unit(sk).clone();
             self.now.units[sk.index()].place = Place::Map(from);
-            let attack = self.declare_fire(&[sk], at, &g.units, FireType::PointBlank);
+            let attack = self.declare_fire(&[sk], at, targets, FireType::PointBlank);
             self.now.units[sk.index()] = was;
             let Ok(mut attack) = attack else {
                 continue;
             };
-            attack.opfire_after = true;
+            attack.opfire_after = opfire_after;
             let mut fire = Vec::new();
             self.open_fire(attack, &mut fire);
             // Back on the display it is ready; kept in place by a card

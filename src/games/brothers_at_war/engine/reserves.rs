@@ -88,7 +88,14 @@ impl BrothersAtWar {
             return;
         }
         if units.iter().any(|&u| self.unit(u).disrupted) {
-            let victim = self.choose_loss(units);
+            // B145: which unit is lost is asked only when the hit may kill:
+            // a reserve its instruction spends anyway saves either.
+            let fallback = self.loss(units);
+            let victim = if reserves && self.reserve_spent_anyway(fallback, support_from) {
+                fallback
+            } else {
+                self.choose_loss(units)
+            };
             // 9.44, B105: a battery's local support takes the first
             // killing hit, flipping the counter; no brigade reserve.
             if self.unit(victim).place == Place::OffBoard && self.unit(victim).face == Face::Front {
@@ -259,6 +266,26 @@ impl BrothersAtWar {
             return 0;
         };
         track.length.saturating_sub(self.brigade(b).reserve)
+    }
+
+    /// Whether a killing hit on `unit` is cancelled by a reserve that its
+    /// `RESERVES` instruction spends without asking (8.11, B5).
+    fn reserve_spent_anyway(&self, unit: UnitId, from: Hex) -> bool {
+        let Some(b) = self.reserve_brigade(unit, from) else {
+            return false;
+        };
+        let left = self.reserves_left(b);
+        match self.now.instructions.get(
+            self.battle.brigade_side(b),
+            Some(b),
+            Setting::Reserves(ReservesRule::Spend),
+        ) {
+            Setting::Reserves(ReservesRule::Spend) => {
+                left > 0 || self.skirmisher_to_give_up(b).is_some()
+            }
+            Setting::Reserves(ReservesRule::KeepLast) => left > 1,
+            _ => false,
+        }
     }
 
     /// Spends a reserve to cancel a killing hit on `unit` if the

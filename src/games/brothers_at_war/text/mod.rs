@@ -32,6 +32,7 @@ pub const RULES: &str = include_str!("rules.md");
 impl GameText for BrothersAtWar {
     const TITLE: &'static str = "Brothers at War: 1862 (Compass Games, 2022), the system";
 
+    const SEAT_CODES: [&'static str; 2] = ["USA", "CSA"];
     const WHO_FIRST: Option<&'static str> =
         Some("The activation cup decides which brigade acts first (2.21)");
 

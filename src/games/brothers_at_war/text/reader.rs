@@ -577,6 +577,14 @@ pub fn canonical(game: &BrothersAtWar, line: &str) -> Result<String, Rejection> 
             }
             format!("{} MOVE {}", actors(&own)?, path(&hexes))
         }
+        // 9.43, B147: an enemy off-board battery named, and no hex.
+        "FIRE"
+            if hexes.is_empty()
+                && matches!(enemy.as_slice(), [b] if game.battery_card(*b).is_some()) =>
+        {
+            one("FIRE")?;
+            format!("{} FIRE {}", actors(&own)?, game.unit_name(enemy[0]))
+        }
         "FIRE" => {
             one("FIRE")?;
             let target: Vec<Hex> = hexes
@@ -647,7 +655,29 @@ pub fn canonical(game: &BrothersAtWar, line: &str) -> Result<String, Rejection> 
             }
         }
         "RETREAT" => format!("RETREAT {}", path(&hexes)),
-        "SPEND" => "SPEND RESERVE".to_string(),
+        // B145: the answer names no unit (the question did).
+        "SPEND" if own.is_empty() && enemy.is_empty() => "SPEND RESERVE".to_string(),
+        "SPEND" => {
+            return Err(unreadable(
+                line,
+                "SPEND RESERVE names no unit: it saves the unit the question named",
+            ))
+        }
+        "LOSE" | "ELIMINATE" => match own.as_slice() {
+            [u] if enemy.is_empty() => format!("{verb} {}", game.unit_name(*u)),
+            _ => {
+                return Err(unreadable(
+                    line,
+                    format!("{verb} names one unit of your own"),
+                ))
+            }
+        },
+        "FATE" | "RALLYFAIL" => {
+            return Err(unreadable(
+                line,
+                format!("write {verb} brigade (or USA, CSA) and its value"),
+            ))
+        }
         "PLAY" => {
             one(verb)?;
             let card = number("a card number")?;

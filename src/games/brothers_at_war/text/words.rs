@@ -60,8 +60,18 @@ pub const VERBS: &[(&str, &str)] = &[
     ("ASSAULTS", "MOVE"),
     ("CHARGE", "MOVE"),
     ("CHARGES", "MOVE"),
+    // Answers to a question of a combat result (B145) and orders given
+    // at any moment (B146, B116).
+    ("LOSE", "LOSE"),
+    ("LOSES", "LOSE"),
+    ("ELIMINATE", "ELIMINATE"),
+    ("ELIMINATES", "ELIMINATE"),
+    ("REMOVE", "ELIMINATE"),
+    ("REMOVES", "ELIMINATE"),
     // Standing instructions (B5), read in their canonical form.
     ("POINTBLANK", "POINTBLANK"),
+    ("RALLYFAIL", "RALLYFAIL"),
+    ("FATE", "FATE"),
     ("EVADE", "EVADE"),
     ("RESERVES", "RESERVES"),
     ("LOSSES", "LOSSES"),
@@ -96,6 +106,8 @@ pub const SETTING_VALUES: &[&str] = &[
     "WEAKEST",
     "STRONGEST",
     "FINISH",
+    "STAY",
+    "RECOVER",
     "USA",
     "CSA",
 ];
