@@ -1127,3 +1127,15 @@ fn the_movers_lines_after_a_fire_that_raises_a_question_are_held_then_played() {
     );
     assert!(r.refused.is_none() && r.unused.is_empty());
 }
+
+#[test]
+fn losses_ask_asks_nothing_when_a_reserve_is_spent_anyway() {
+    // B145: which unit of the stack is lost matters only when the hit
+    // kills; under RESERVES SPEND (the default) a reserve saves either.
+    let mut g = next_to(&["1VA", "2VA"]);
+    order(&mut g, "LOSSES gray ASK").unwrap();
+    let e = fire_at_0304(&mut g, 1);
+    assert!(g.now.reaction.is_none(), "nothing is asked");
+    assert_eq!(reserves_spent(&e).len(), 1, "{e:?}");
+    assert!(eliminated(&e).is_empty());
+}

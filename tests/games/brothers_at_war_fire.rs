@@ -939,3 +939,46 @@ fn a_player_sets_instructions_for_his_own_brigades_only() {
     g.apply_standing(Side::Confederacy, &theirs).unwrap();
     assert_eq!(g.decider(), Some(Side::Union), "the Union still decides");
 }
+
+#[test]
+fn an_enemy_skirmisher_fires_point_blank_at_an_assaults_winner_as_it_enters() {
+    // B73 (6.151): a skirmisher fires point blank whenever an enemy unit
+    // ends a move action or an assault advance next to it; then it
+    // disbands (9.14). GSK stands next to 0305 but not next to 0304.
+    let probe = field();
+    let by = probe
+        .battle
+        .map
+        .neighbours(hex("0305"))
+        .find(|&h| h != hex("0304") && !h.is_neighbour(hex("0304")))
+        .expect("a hex next to 0305 only");
+    let mut g = field();
+    let spot = by.to_string();
+    only(
+        &mut g,
+        &[("2NYA", "0304"), ("1VA", "0305"), ("GSK", spot.as_str())],
+    );
+    activating(&mut g, "blue");
+    order(&mut g, "RETREAT gray NEVER").unwrap();
+    order(&mut g, "2NYA MOVE 0305").unwrap();
+    roll(&mut g, "6 6 5");
+    let e = roll(&mut g, "4 1 1 1");
+    assert_eq!(assault_won(&e).0, Side::Union);
+    assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0305")));
+    let fire = combat(&e).into_iter().find_map(|c| match c {
+        CombatEvent::Fire {
+            firers,
+            target,
+            kind,
+            ..
+        } => Some((firers, target, kind)),
+        _ => None,
+    });
+    assert_eq!(
+        fire,
+        Some((vec!["GSK".to_string()], hex("0305"), FireType::PointBlank)),
+        "{e:?}"
+    );
+    assert_eq!(g.hex_of(id(&g, "GSK")), None, "9.14: it disbands");
+    assert!(dice_waiting(&g).is_some(), "its dice are rolled next");
+}
