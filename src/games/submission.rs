@@ -227,26 +227,37 @@ fn submit_lines<S: AsRef<str>>(
             }
             Err(rejection) => {
                 out.refused = Some(rejection);
-                // A standing order does not depend on the lines before it
-                // (Brothers at War's instructions, B5): it is still taken.
-                for l in &lines[i + 1..] {
-                    match game.play_standing(seat, l) {
-                        Some(Ok((order, events))) => out.taken.push(Taken {
-                            line: l.to_string(),
-                            order,
-                            events,
-                        }),
-                        _ => out.unused.push(Unused {
-                            line: l.to_string(),
-                            why: NotApplied::EarlierRefused,
-                        }),
-                    }
-                }
+                let after = after_refusal(game, seat, &lines[i + 1..]);
+                out.taken.extend(after.taken);
+                out.unused.extend(after.unused);
                 break;
             }
         }
         if first_half {
             first_half_attack = game.pending().is_some_and(|p| !p.phase.is_turn());
+        }
+    }
+    out
+}
+
+/// The lines after a refused line of play (the first refused order stops
+/// the message): standing orders are still taken, since they do not
+/// depend on the lines before them (Brothers at War's instructions, B5);
+/// the others are not applied.
+pub fn after_refusal<S: AsRef<str>>(game: &mut dyn AnyGame, seat: Seat, lines: &[S]) -> Submission {
+    let mut out = Submission::default();
+    for l in lines {
+        let line = l.as_ref().to_string();
+        match game.play_standing(seat, &line) {
+            Some(Ok((order, events))) => out.taken.push(Taken {
+                line,
+                order,
+                events,
+            }),
+            _ => out.unused.push(Unused {
+                line,
+                why: NotApplied::EarlierRefused,
+            }),
         }
     }
     out

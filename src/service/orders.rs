@@ -11,7 +11,7 @@ use super::texts::{self, sentence};
 use super::work::Work;
 use super::Result;
 use crate::games::submission::{
-    release, submit, submit_after_draw, submit_until_turn, NotApplied, Submission, Taken, Unused,
+    after_refusal, release, submit, submit_after_draw, submit_until_turn, Submission,
 };
 use crate::games::{AnyGame, Happened, Rejection, Seat};
 use crate::store::{EntryKind, GameRow, GameStatus, SeatRow};
@@ -67,20 +67,7 @@ impl Work<'_> {
         // The first refused line of play stops the mail (`submission`),
         // whatever group its later lines fall in.
         if self.halted && !lines.is_empty() {
-            let mut s = Submission::default();
-            for l in lines {
-                match state.play_standing(seat.seat, l) {
-                    Some(Ok((order, events))) => s.taken.push(Taken {
-                        line: l.clone(),
-                        order,
-                        events,
-                    }),
-                    _ => s.unused.push(Unused {
-                        line: l.clone(),
-                        why: NotApplied::EarlierRefused,
-                    }),
-                }
-            }
+            let s = after_refusal(state.as_mut(), seat.seat, lines);
             self.record_submission(&game, seat.seat, &s, true)?;
             if !s.taken.is_empty() {
                 let count = self.tx.entry_count(game.id)?;

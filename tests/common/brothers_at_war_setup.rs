@@ -634,16 +634,7 @@ pub fn game(case: &Case, chart: &Chart) -> Result<BrothersAtWar, String> {
                 .battle
                 .brigade_named(&name)
                 .ok_or(format!("no brigade {name}"))?;
-            g.now.activation = Some(Activation {
-                brigade: b,
-                free: false,
-                acted: Vec::new(),
-                disbanded: Vec::new(),
-                entered: Vec::new(),
-                independent: false,
-                group: None,
-                fate_move: false,
-            });
+            g.now.activation = Some(Activation::new(b, false));
             g.now.step = Step::Units(b);
         }
         // A preparation is reached the engine's way: the turn before ends (its clean up

@@ -63,16 +63,7 @@ pub fn quiet(g: &mut BrothersAtWar) {
 pub fn activating(g: &mut BrothersAtWar, brigade: &str) {
     let b = g.battle.brigade_named(brigade).unwrap();
     quiet(g);
-    g.now.activation = Some(Activation {
-        brigade: b,
-        free: false,
-        acted: Vec::new(),
-        disbanded: Vec::new(),
-        entered: Vec::new(),
-        independent: false,
-        group: None,
-        fate_move: false,
-    });
+    g.now.activation = Some(Activation::new(b, false));
     g.now.step = Step::Units(b);
 }
 

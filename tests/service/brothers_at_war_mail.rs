@@ -195,6 +195,34 @@ fn secret_titles(g: &BrothersAtWar, side: Side) -> Vec<String> {
         .collect()
 }
 
+/// Keeps the last mail each player got, to quote in his next one.
+fn keep_last(outs: &[Out], last_to: &mut [String; 2]) {
+    for out in outs {
+        let reader = if out.to == ANN { 0 } else { 1 };
+        last_to[reader] = out.body.clone();
+    }
+}
+
+/// A mail of random play for the seat deciding in `model`, written as
+/// people write ([`orders_for`], [`compose`]).
+fn random_mail(model: &BrothersAtWar, name: &str, quoted: &str, rng: &mut XorShift) -> String {
+    let lines = orders_for(model, rng);
+    let text: Vec<String> = lines.iter().map(|(_, l)| l.clone()).collect();
+    compose(name, &text, quoted, rng)
+}
+
+/// The units' step of an activation in which nothing has acted or been
+/// asked yet.
+fn fresh_activation(model: &BrothersAtWar) -> bool {
+    matches!(model.now.step, Step::Units(_))
+        && model.now.reaction.is_none()
+        && model
+            .now
+            .activation
+            .as_ref()
+            .is_some_and(|a| a.acted.is_empty() && a.group.is_none())
+}
+
 #[test]
 fn tanners_ford_is_played_to_the_end_by_mail() {
     let mut site = Site::new("tanners-ford");
@@ -400,13 +428,7 @@ fn a_fire_on_an_enemy_named_in_words_is_played_in_the_same_activation() {
             Seat::North => (ANN, &ann_addr, "Ann"),
             Seat::South => (BOB, &bob_addr, "Bob"),
         };
-        let fresh = matches!(model.now.step, Step::Units(_))
-            && model.now.reaction.is_none()
-            && model
-                .now
-                .activation
-                .as_ref()
-                .is_some_and(|a| a.acted.is_empty() && a.group.is_none());
+        let fresh = fresh_activation(&model);
         if fresh {
             let legal = model.legal_orders();
             let fire = legal.iter().find_map(|o| match o {
@@ -460,18 +482,9 @@ fn a_fire_on_an_enemy_named_in_words_is_played_in_the_same_activation() {
                 }
             }
         }
-        let lines = orders_for(&model, &mut rng);
-        let text: Vec<String> = lines.iter().map(|(_, l)| l.clone()).collect();
-        let body = compose(name, &text, &last_to[seat.index()], &mut rng);
+        let body = random_mail(&model, name, &last_to[seat.index()], &mut rng);
         let outs = site.mail(from, addr, &body);
-        for out in &outs {
-            let reader = if out.to == ANN {
-                Seat::North
-            } else {
-                Seat::South
-            };
-            last_to[reader.index()] = out.body.clone();
-        }
+        keep_last(&outs, &mut last_to);
     }
     panic!("no activation offered a move and a fire at an enemy unit");
 }
@@ -768,22 +781,14 @@ fn the_questions_of_a_combat_result_are_asked_and_answered_by_mail() {
                 reply.contains(&format!("Taken: {answer}")),
                 "{body}\n---\n{reply}"
             );
-            for out in &outs {
-                let reader = if out.to == ANN { 0 } else { 1 };
-                last_to[reader] = out.body.clone();
-            }
+            keep_last(&outs, &mut last_to);
             asked_answered += 1;
             continue;
         } else {
-            let lines = orders_for(&model, &mut rng);
-            let text: Vec<String> = lines.iter().map(|(_, l)| l.clone()).collect();
-            compose(name, &text, &last_to[seat.index()], &mut rng)
+            random_mail(&model, name, &last_to[seat.index()], &mut rng)
         };
         let outs = site.mail(from, addr, &body);
-        for out in &outs {
-            let reader = if out.to == ANN { 0 } else { 1 };
-            last_to[reader] = out.body.clone();
-        }
+        keep_last(&outs, &mut last_to);
         if seen.len() == 3 || asked_answered >= 6 {
             break;
         }
@@ -1092,13 +1097,7 @@ fn a_refused_line_read_on_its_own_stops_the_lines_after_it() {
             Seat::North => (ANN, &ann_addr, "Ann"),
             Seat::South => (BOB, &bob_addr, "Bob"),
         };
-        let fresh = matches!(model.now.step, Step::Units(_))
-            && model.now.reaction.is_none()
-            && model
-                .now
-                .activation
-                .as_ref()
-                .is_some_and(|a| a.acted.is_empty() && a.group.is_none());
+        let fresh = fresh_activation(&model);
         let unit = model.legal_orders().iter().find_map(|o| match o {
             Order::Act { units, .. } if units.len() == 1 => Some(units[0].clone()),
             _ => None,
@@ -1115,14 +1114,9 @@ fn a_refused_line_read_on_its_own_stops_the_lines_after_it() {
             assert_eq!(after.now.activation, model.now.activation, "nothing played");
             return;
         }
-        let lines = orders_for(&model, &mut rng);
-        let text: Vec<String> = lines.iter().map(|(_, l)| l.clone()).collect();
-        let body = compose(name, &text, &last_to[seat.index()], &mut rng);
+        let body = random_mail(&model, name, &last_to[seat.index()], &mut rng);
         let outs = site.mail(from, addr, &body);
-        for out in &outs {
-            let reader = if out.to == ANN { 0 } else { 1 };
-            last_to[reader] = out.body.clone();
-        }
+        keep_last(&outs, &mut last_to);
     }
     panic!("no fresh activation came");
 }

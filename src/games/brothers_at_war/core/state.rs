@@ -139,6 +139,22 @@ pub struct Activation {
     pub fate_move: bool,
 }
 
+impl Activation {
+    /// A brigade's activation as it begins: nothing acted yet.
+    pub fn new(brigade: BrigadeId, free: bool) -> Activation {
+        Activation {
+            brigade,
+            free,
+            acted: Vec::new(),
+            disbanded: Vec::new(),
+            entered: Vec::new(),
+            independent: false,
+            group: None,
+            fate_move: false,
+        }
+    }
+}
+
 /// What a check rolls for (1.73).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CheckKind {

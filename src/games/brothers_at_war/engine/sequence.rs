@@ -460,16 +460,7 @@ impl BrothersAtWar {
             free,
         });
         self.now.activations = self.now.activations.saturating_add(1);
-        self.now.activation = Some(Activation {
-            brigade: b,
-            free,
-            acted: Vec::new(),
-            disbanded: Vec::new(),
-            entered: Vec::new(),
-            independent: false,
-            group: None,
-            fate_move: false,
-        });
+        self.now.activation = Some(Activation::new(b, free));
         // B124: the enemy's cards for an activation drawn, before recovery.
         if self.card_on_activation(b, events) {
             // No recovery, no units and no Move Commander step: its units'
@@ -502,14 +493,8 @@ impl BrothersAtWar {
         });
         self.now.activations = self.now.activations.saturating_add(1);
         self.now.activation = Some(Activation {
-            brigade: b,
-            free: false,
-            acted: Vec::new(),
-            disbanded: Vec::new(),
-            entered: Vec::new(),
-            independent: false,
-            group: None,
             fate_move: true,
+            ..Activation::new(b, false)
         });
         self.now.step = Step::Units(b);
     }
