@@ -283,6 +283,8 @@ fn answer(next: &BrothersAtWar, a: &mut Answers) -> Result<Option<String>, Stop>
             path()
         }
         Some(Question::Path { .. }) => "PASS".to_string(),
+        // The cases' battle sets no `CARDS ... ASK` (B148).
+        Some(Question::Card { .. }) => "PASS".to_string(),
         None if !r.paths.is_empty() && !a.path.is_empty() => {
             a.asked_path = true;
             path()

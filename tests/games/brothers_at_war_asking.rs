@@ -981,6 +981,10 @@ fn offered(g: &BrothersAtWar, q: &Question) -> Vec<Order> {
         Question::Loss { units } => units.iter().map(|&u| Order::Lose(g.unit_name(u))).collect(),
         Question::Reserve { .. } => vec![Order::SpendReserve, Order::Keep],
         Question::Path { paths, .. } => paths.iter().map(|p| Order::Retreat(p.clone())).collect(),
+        Question::Card { cards, .. } => cards
+            .iter()
+            .map(|&card| Order::Play { card, on: None })
+            .collect(),
     }
 }
 
@@ -989,6 +993,7 @@ fn concerned(q: &Question) -> Vec<UnitId> {
     match q {
         Question::Loss { units } | Question::Path { units, .. } => units.clone(),
         Question::Reserve { unit, .. } => vec![*unit],
+        Question::Card { .. } => panic!("this field's cards are blank: no card question (B148)"),
     }
 }
 

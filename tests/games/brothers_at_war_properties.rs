@@ -408,6 +408,49 @@ fn demo_with_cards() -> BrothersAtWar {
     g
 }
 
+/// The demo battle with `CARDS USA ASK` and `CARDS CSA ASK` (B148): every
+/// window with a card in hand asks.
+fn demo_asking_cards() -> BrothersAtWar {
+    let mut g = demo();
+    for (side, text) in [
+        (Side::Union, "CARDS USA ASK"),
+        (Side::Confederacy, "CARDS CSA ASK"),
+    ] {
+        let o = g.parse_order(text).unwrap();
+        g.apply_standing(side, &o).unwrap();
+    }
+    g
+}
+
+#[test]
+fn random_games_of_the_demo_asking_for_cards_keep_every_property_and_reach_the_end() {
+    // Every listed answer to a card question applies, positions with an
+    // order held read back, and cards of the enemy's moments are played
+    // by answer (B148).
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let seeds = games(8);
+    for seed in 0..seeds {
+        for (k, n) in play(seed, demo_asking_cards) {
+            *seen.entry(k).or_default() += n;
+        }
+    }
+    assert_eq!(
+        seen.get("Over"),
+        Some(&(seeds as usize)),
+        "every game ended"
+    );
+    assert!(
+        seen.contains_key("Asked Card"),
+        "random play never asked for a card: {seen:?}"
+    );
+    for card in ["Run for the Creek", "Fortune of War", "Wrong Road"] {
+        assert!(
+            seen.contains_key(&format!("CardPlayed {card}")),
+            "random play never played {card} by answer: {seen:?}"
+        );
+    }
+}
+
 /// A new game of the built-in demo battle, "Tanner's Ford".
 fn demo() -> BrothersAtWar {
     let g = BrothersAtWar::new(&GameOptions::default());

@@ -751,6 +751,7 @@ fn the_questions_of_a_combat_result_are_asked_and_answered_by_mail() {
                 Question::Loss { .. } => "LOSSES ASK",
                 Question::Reserve { .. } => "RESERVES ASK",
                 Question::Path { .. } => "PATHS ASK",
+                Question::Card { .. } => "CARDS ASK",
             };
             let mine = flat(&last_to[seat.index()]);
             assert!(
@@ -798,6 +799,101 @@ fn the_questions_of_a_combat_result_are_asked_and_answered_by_mail() {
     // `random_games_asking_every_question...`); here, by mail, at least
     // one question must have been asked and answered.
     assert!(!seen.is_empty(), "no question was asked in the battle");
+}
+
+/// B148: a player who sets `CARDS ... ASK` is asked by mail which card to
+/// play as a window of the enemy's moments opens; his answer (`play 19`
+/// or `pass`, written as people write) is taken; the cards offered are
+/// named in his mail only, never in the other player's (B2), and the
+/// other player is never asked his question.
+#[test]
+fn cards_for_the_enemys_moments_are_asked_and_answered_by_mail() {
+    let mut site = Site::new("cards-asked");
+    let (ann_addr, bob_addr, outs) = site.started(&"ca4d".repeat(16));
+    let mut last_to: [String; 2] = [to(&outs, ANN).body, to(&outs, BOB).body];
+    for (from, addr, side) in [(ANN, &ann_addr, "USA"), (BOB, &bob_addr, "CSA")] {
+        let body = format!("Hello,\n\ncards {side} ask\n\nThanks");
+        let outs = site.mail(from, addr, &body);
+        let reply = flat(&to(&outs, from).body);
+        assert!(
+            reply.contains(&format!("Taken: CARDS {side} ASK")),
+            "{reply}"
+        );
+    }
+    let mut rng = XorShift::from_state(0x0ca4_d500_0000_0148);
+    let (mut asked, mut played) = (0, 0);
+    for _ in 0..1500 {
+        let model = site.stored();
+        if model.outcome().is_some() || (asked >= 4 && played >= 1) {
+            break;
+        }
+        let seat = model.pending().expect("a decision").seat;
+        let (from, addr, name) = match seat {
+            Seat::North => (ANN, &ann_addr, "Ann"),
+            Seat::South => (BOB, &bob_addr, "Bob"),
+        };
+        let question = model.now.reaction.as_ref().and_then(|r| r.question.clone());
+        let Some(Question::Card { cards, .. }) = question else {
+            let body = random_mail(&model, name, &last_to[seat.index()], &mut rng);
+            let outs = site.mail(from, addr, &body);
+            keep_last(&outs, &mut last_to);
+            continue;
+        };
+        asked += 1;
+        let mine = flat(&last_to[seat.index()]);
+        assert!(
+            mine.contains("You are asked (CARDS ASK"),
+            "the asked player's mail says what is asked:\n{mine}"
+        );
+        let theirs = flat(&last_to[1 - seat.index()]);
+        assert!(
+            !theirs.contains("You are asked"),
+            "the other player is not asked:\n{theirs}"
+        );
+        let side = if seat == Seat::North {
+            Side::Union
+        } else {
+            Side::Confederacy
+        };
+        for title in secret_titles(&model, side) {
+            assert!(
+                !theirs.contains(&title),
+                "the other player's mail names a card of the asked hand ({title}):\n{theirs}"
+            );
+        }
+        for &card in &cards {
+            let title = names::card(&model.battle.scenario, card).map(|c| c.name.clone());
+            assert!(
+                mine.contains(&format!("PLAY {card} ({})", title.unwrap_or_default())),
+                "card {card} is offered by number and name:\n{mine}"
+            );
+        }
+        // Play the first card offered now and then, else pass.
+        let answer = if rng.below(2) == 0 {
+            played += 1;
+            format!("play {}", cards[0])
+        } else {
+            "pass".to_string()
+        };
+        let body = format!(
+            "Hi,\n\n{answer}\n\nThanks,\n{name}\n\nOn Sat, 21 Nov 2026, orderly wrote:\n> You are asked"
+        );
+        let outs = site.mail(from, addr, &body);
+        let reply = flat(&to(&outs, from).body);
+        assert!(
+            reply.contains(&format!("Taken: {}", answer.to_ascii_uppercase())),
+            "{body}\n---\n{reply}"
+        );
+        let after = site.stored();
+        let still = after.now.reaction.as_ref().and_then(|r| r.question.clone());
+        assert!(
+            after.now.held.is_none()
+                || still != model.now.reaction.as_ref().and_then(|r| r.question.clone()),
+            "the answer moved the question on"
+        );
+        keep_last(&outs, &mut last_to);
+    }
+    assert!(asked >= 1, "no card question was asked in the battle");
 }
 
 /// At the commander's step: an instruction for the other player's brigade

@@ -245,13 +245,18 @@ pub fn fits(now: &super::state::Dynamic, map: &super::map::BattleMap) -> bool {
                             .iter()
                             .all(|p| p.len() <= 4 && p.iter().all(|&h| map.contains(h)))
                 }
+                Question::Card {
+                    window,
+                    cards,
+                    about,
+                } => window.len() <= 32 && cards.len() <= 64 && about.len() <= 400,
             })
     });
     let answers_ok = now.answers.len() <= MAX_ANSWERS
         && now.answers.iter().all(|a| match a {
             Answer::Lose(u) => unit(u),
             Answer::Path(p) => p.len() <= 4 && p.iter().all(|&h| map.contains(h)),
-            Answer::Default | Answer::Spend(_) => true,
+            Answer::Default | Answer::Spend(_) | Answer::Play(_) => true,
         });
     fire_ok && assault_ok && instructions_ok && point_blank_ok && reaction_ok && answers_ok
 }

@@ -275,6 +275,16 @@ fn verb<'a>(units: &[String], one: &'a str, many: &'a str) -> &'a str {
     }
 }
 
+/// Numbers in words: `3`, `3 and 7`, `3, 7 and 9`.
+pub fn number_list(numbers: &[u8]) -> String {
+    let words: Vec<String> = numbers.iter().map(u8::to_string).collect();
+    match words.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// A number and its noun, agreeing: `1 hit`, `2 hits`, `1 die`, `0 dice`.
 pub fn count<T: fmt::Display + PartialEq + From<u8>>(n: T, one: &str, many: &str) -> String {
     let noun = if n == T::from(1) { one } else { many };

@@ -62,6 +62,9 @@ pub enum CardsRule {
     Never,
     /// Play the first card of the hand that fits a window as it opens.
     Auto,
+    /// Ask which card, if any, each time a window opens with a card of
+    /// the hand that can act there (B148).
+    Ask,
 }
 
 /// What a unit that fails its rally check keeps (3.211, B43).
@@ -261,6 +264,7 @@ impl fmt::Display for Setting {
             Setting::Cards(r) => f.write_str(match r {
                 CardsRule::Never => "NEVER",
                 CardsRule::Auto => "AUTO",
+                CardsRule::Ask => "ASK",
             }),
             Setting::Fate(r) => f.write_str(match r {
                 FateRule::Recover => "RECOVER",
@@ -344,6 +348,7 @@ pub fn parse_setting(word: &str, values: &[&str]) -> Option<Setting> {
         "CARDS" if single => Setting::Cards(match first {
             "AUTO" => CardsRule::Auto,
             "NEVER" => CardsRule::Never,
+            "ASK" => CardsRule::Ask,
             _ => return None,
         }),
         "FATE" if single => Setting::Fate(match first {
@@ -405,6 +410,7 @@ mod tests {
             Setting::Evade(OpFireRule::Always, true),
             Setting::Losses(LossesRule::Strongest),
             Setting::Cards(CardsRule::Auto),
+            Setting::Cards(CardsRule::Ask),
             Setting::RallyFail(RallyFailRule::Stay),
         ]) {
             let text = s.to_string();

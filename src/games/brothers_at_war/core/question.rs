@@ -1,12 +1,15 @@
 //! A question asked in the middle of a combat result because its owner's
 //! standing instruction says `ASK` (B7, B145): which unit of a stack is
 //! lost (`LOSSES`), whether a reserve cancels a killing hit (`RESERVES`),
-//! which path a retreat takes (`PATHS`); and the answers given so far.
+//! which path a retreat takes (`PATHS`), which card to play (`CARDS`,
+//! B148); and the answers given so far.
 
 use serde::{Deserialize, Serialize};
 
+use super::combat::Reaction;
 use super::hex::Hex;
 use super::ids::{BrigadeId, UnitId};
+use super::order::Order;
 use crate::games::brothers_at_war::scenario::model::Side;
 
 /// What a player is asked (B145).
@@ -38,6 +41,17 @@ pub enum Question {
         /// The legal paths, each hex entered in order.
         paths: Vec<Vec<Hex>>,
     },
+    /// A window of the enemy's moments (or a roll) opened and the player's
+    /// `CARDS ... ASK` lets him choose a card (B137, B148). Answered by
+    /// `PLAY n` (one of `cards`) or `PASS` (no card).
+    Card {
+        /// The window's id (B124), e.g. `targeted`, `after-roll`.
+        window: String,
+        /// The cards of his hand that can act here, lowest first.
+        cards: Vec<u8>,
+        /// What opened the window, in words for his mail.
+        about: String,
+    },
 }
 
 /// An answer to a [`Question`], kept until the combat result it belongs
@@ -52,6 +66,8 @@ pub enum Answer {
     Spend(bool),
     /// This retreat path.
     Path(Vec<Hex>),
+    /// Play this card (B148).
+    Play(u8),
 }
 
 /// Where the questions of a combat result under way stand; never written
@@ -72,3 +88,36 @@ pub struct Asking {
 /// The most questions one combat result may ask: a hit at a time on at
 /// most two units, a retreat, and the hits of both sides of an assault.
 pub const MAX_ANSWERS: usize = 16;
+
+/// An order (or a draw of chance) whose application waits while the
+/// card questions it raises are answered (B148): the game stands as it
+/// was before it, but for the question.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Held {
+    /// The order that opened the window.
+    #[serde(rename = "o")]
+    pub order: Order,
+    /// The answers given so far, in the order asked.
+    #[serde(rename = "aw", default, skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<Answer>,
+    /// The reaction that was pending when the order came (the order may
+    /// answer it), put back before the order is applied again.
+    #[serde(rename = "re", default, skip_serializing_if = "Option::is_none")]
+    pub reaction: Option<Reaction>,
+}
+
+/// Where the card questions of a held order stand while the engine
+/// applies it (B148); never written in a position.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Holding {
+    /// The order is tried on a copy to find its next unanswered question.
+    pub probing: bool,
+    /// The order is applied with every question answered.
+    pub resolving: bool,
+    /// The answers given, in the order asked.
+    pub answers: Vec<Answer>,
+    /// The next answer to use.
+    pub cursor: usize,
+    /// The first question the probe met, with who answers it.
+    pub found: Option<(Side, Question)>,
+}

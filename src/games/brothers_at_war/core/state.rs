@@ -389,9 +389,16 @@ pub struct Dynamic {
     /// order checked, each moving once the checks are all rolled.
     #[serde(default, rename = "fv", skip_serializing_if = "Vec::is_empty")]
     pub fate_moves: Vec<BrigadeId>,
+    /// An order waiting for the answers to the card questions it raised
+    /// (B148).
+    #[serde(default, rename = "ho", skip_serializing_if = "Option::is_none")]
+    pub held: Option<Box<super::question::Held>>,
     /// Where those questions stand while one order is resolved.
     #[serde(skip)]
     pub asking: super::question::Asking,
+    /// Where a held order's questions stand while it is applied (B148).
+    #[serde(skip)]
+    pub holding: super::question::Holding,
 }
 
 impl BrothersAtWar {

@@ -6,6 +6,7 @@ use crate::games::brothers_at_war::core::combat::Setting;
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::ids::BrigadeId;
 use crate::games::brothers_at_war::core::order::{Action, Order, PassDiscard};
+use crate::games::brothers_at_war::core::question::Question;
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Step};
 use crate::games::brothers_at_war::scenario::model::Side;
 use crate::games::Chance;
@@ -33,7 +34,8 @@ pub enum Draw {
 impl BrothersAtWar {
     /// The draw of chance the game waits for, if any.
     pub fn draw_pending(&self) -> Option<Draw> {
-        if self.now.ended.is_some() {
+        // B148: the draw that opened a card window waits for the answer.
+        if self.now.ended.is_some() || self.now.held.is_some() {
             return None;
         }
         if let Some(k) = self.fire_dice_pending() {
@@ -102,6 +104,15 @@ impl BrothersAtWar {
     /// Applies an order: its events, or why it is refused (the state is
     /// then unchanged).
     pub fn apply_order(&mut self, order: &Order) -> Result<Vec<Event>, Refusal> {
+        // B148: an order waits for its card questions; instructions (B5)
+        // are given at any moment and never wait.
+        if self.now.held.is_some() && !Self::is_standing(order) {
+            return self.answer_held(order);
+        }
+        if self.asks_cards() && self.now.ended.is_none() && !Self::is_standing(order) {
+            let reaction = self.now.reaction.clone();
+            return self.apply_holding(order.clone(), Vec::new(), reaction);
+        }
         let mut next = self.clone();
         let mut events = Vec::new();
         next.dispatch(order, &mut events)?;
@@ -168,7 +179,11 @@ impl BrothersAtWar {
         Ok(events)
     }
 
-    fn dispatch(&mut self, order: &Order, events: &mut Vec<Event>) -> Result<(), Refusal> {
+    pub(super) fn dispatch(
+        &mut self,
+        order: &Order,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Refusal> {
         if self.now.ended.is_some() {
             return Err(Refusal::GameOver);
         }
@@ -196,7 +211,13 @@ impl BrothersAtWar {
         }
         // 11.0, B124: a card is played in the windows its holder's own
         // decisions open, whatever the decision is.
-        if let Order::Play { card, on } = order {
+        // B148: a card question is answered by one of the cards offered.
+        let card_question = self
+            .now
+            .reaction
+            .as_ref()
+            .is_some_and(|r| matches!(r.question, Some(Question::Card { .. })));
+        if let (Order::Play { card, on }, false) = (order, card_question) {
             return self.play_card(*card, on.as_deref(), events);
         }
         if self.now.reaction.is_some() {

@@ -12,7 +12,7 @@
 //! order.
 
 use crate::games::brothers_at_war::core::combat::{
-    LossesRule, PathsRule, Reaction, ReservesRule, Setting, Stage,
+    CardsRule, LossesRule, PathsRule, Reaction, ReservesRule, Setting, Stage,
 };
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::ids::UnitId;
@@ -33,6 +33,7 @@ impl BrothersAtWar {
                 Setting::Losses(LossesRule::Ask)
                     | Setting::Reserves(ReservesRule::Ask)
                     | Setting::Paths(PathsRule::Ask)
+                    | Setting::Cards(CardsRule::Ask)
             )
         })
     }
@@ -118,6 +119,9 @@ impl BrothersAtWar {
                     .filter(|u| units.contains(u))
                     .ok_or_else(|| Refusal::NotInStack(name.clone()))?;
                 Answer::Lose(unit)
+            }
+            (Question::Card { .. }, Order::Play { .. }) => {
+                super::holding::card_answer(question, order)?
             }
             (Question::Reserve { .. }, Order::SpendReserve) => Answer::Spend(true),
             (Question::Reserve { .. }, Order::Keep) => Answer::Spend(false),
@@ -216,5 +220,6 @@ pub fn question_forms(question: &Question) -> &'static str {
         Question::Loss { .. } => "LOSE unit (one of the stack), or PASS",
         Question::Reserve { .. } => "SPEND RESERVE, KEEP, or PASS",
         Question::Path { .. } => "RETREAT along a path offered, or PASS",
+        Question::Card { .. } => "PLAY one of the cards offered, or PASS (no card)",
     }
 }

@@ -56,36 +56,31 @@ impl BrothersAtWar {
             .or_else(|| self.retreat_plan(targets, false))
     }
 
-    /// The lowest card of the targets' owner for the `targeted` window
-    /// among `kinds` whose effect can act on these targets (B137).
-    fn targeted_card(&self, targets: &[UnitId], kinds: &[Kind]) -> Option<(u8, Kind)> {
+    /// The card the targets' owner plays as an attack targets them
+    /// (`targeted`, B137, B148), among `kinds` whose effect can act on
+    /// these targets (B141: falling back only where they can retreat).
+    fn targeted_card(
+        &mut self,
+        targets: &[UnitId],
+        kinds: &[Kind],
+        about: &dyn Fn(&BrothersAtWar) -> String,
+    ) -> Option<(u8, Kind)> {
         let &first = targets.first()?;
         let side = self.side_of(first);
         let brigade = self.brigade_of(first);
-        let mut usable: Vec<Kind> = kinds.to_vec();
-        // B141: only where the targets can retreat.
-        if let Some((card, Kind::FallBack)) = self.card_for(side, brigade, "targeted", kinds) {
-            if self.fall_back_plan(targets, card).is_none() {
-                usable.retain(|&k| k != Kind::FallBack);
-            }
-        }
-        self.card_for(side, brigade, "targeted", &usable)
+        let usable = |g: &BrothersAtWar, card: u8, kind: Kind| {
+            kind != Kind::FallBack || g.fall_back_plan(targets, card).is_some()
+        };
+        self.choose_card(side, brigade, &[("targeted", kinds)], &usable, about)
     }
 
     /// The targets fall back by card before the dice (B141): no save, the
-    /// hits of their retreat apply.
+    /// hits of their retreat apply. The card is played here.
     fn fall_back(&mut self, targets: &[UnitId], card: u8, events: &mut Vec<Event>) {
         let Some(plan) = self.fall_back_plan(targets, card) else {
             return;
         };
-        let side = self.side_of(targets[0]);
-        let brigade = self.brigade_of(targets[0]);
-        if self
-            .react_with_card(side, brigade, "targeted", &[Kind::FallBack], events)
-            .is_none()
-        {
-            return;
-        }
+        self.card_leaves_hand(self.side_of(targets[0]), card, None, events);
         let names: Vec<String> = targets.iter().map(|&u| self.unit_name(u)).collect();
         events.push(Event::CardEffect {
             card,
@@ -101,27 +96,33 @@ impl BrothersAtWar {
         }
     }
 
+    /// Units in words: `10M and 11N`.
+    pub(super) fn unit_names(&self, units: &[UnitId]) -> String {
+        let names: Vec<String> = units.iter().map(|&u| self.unit_name(u)).collect();
+        names.join(" and ")
+    }
+
     /// Whether the target's owner ends this fire with a card before its
-    /// dice (B11, B137): `cancel-fire` (no effect) or
-    /// `cancel-targeting-retreat` (the target falls back, B141), the lower
-    /// card of the two.
+    /// dice (B11, B137, B148): `cancel-fire` (no effect) or
+    /// `cancel-targeting-retreat` (the target falls back, B141).
     pub fn card_ends_fire(&mut self, attack: &FireAttack, events: &mut Vec<Event>) -> bool {
         let kinds = [Kind::CancelFire, Kind::FallBack];
-        let Some((card, kind)) = self.targeted_card(&attack.targets, &kinds) else {
+        let about = |g: &BrothersAtWar| {
+            format!(
+                "{} fire(s) at your {} in {}",
+                g.unit_names(&attack.firers),
+                g.unit_names(&attack.targets),
+                attack.target
+            )
+        };
+        let Some((card, kind)) = self.targeted_card(&attack.targets, &kinds, &about) else {
             return false;
         };
         if kind == Kind::FallBack {
             self.fall_back(&attack.targets, card, events);
             return true;
         }
-        let side = self.side_of(attack.targets[0]);
-        let brigade = self.brigade_of(attack.targets[0]);
-        if self
-            .react_with_card(side, brigade, "targeted", &[Kind::CancelFire], events)
-            .is_none()
-        {
-            return false;
-        }
+        self.card_leaves_hand(self.side_of(attack.targets[0]), card, None, events);
         events.push(Event::CardEffect {
             card,
             what: "the fire has no effect".into(),
@@ -129,8 +130,8 @@ impl BrothersAtWar {
         true
     }
 
-    /// The defender's card as an assault targets his units (B11, B137):
-    /// `extra-assault-dice` for the first defender, or
+    /// The defender's card as an assault targets his units (B11, B137,
+    /// B148): `extra-assault-dice` for the first defender, or
     /// `cancel-targeting-retreat`, after which the attackers enter the
     /// hex as in 7.3 and are Finished as if they had assaulted (B141).
     pub fn card_on_assault(
@@ -141,11 +142,16 @@ impl BrothersAtWar {
         events: &mut Vec<Event>,
     ) -> AssaultAnswer {
         let kinds = [Kind::ExtraAssaultDice, Kind::FallBack];
-        let Some((card, kind)) = self.targeted_card(defenders, &kinds) else {
+        let about = |g: &BrothersAtWar| {
+            format!(
+                "{} assault(s) your {} from {from}",
+                g.unit_names(attackers),
+                g.unit_names(defenders)
+            )
+        };
+        let Some((card, kind)) = self.targeted_card(defenders, &kinds, &about) else {
             return AssaultAnswer::None;
         };
-        let side = self.side_of(defenders[0]);
-        let brigade = self.brigade_of(defenders[0]);
         if kind == Kind::FallBack {
             let Some(to) = self.hex_of(defenders[0]) else {
                 return AssaultAnswer::None;
@@ -158,12 +164,7 @@ impl BrothersAtWar {
             self.end_group(true, events);
             return AssaultAnswer::FellBack;
         }
-        if self
-            .react_with_card(side, brigade, "targeted", &[Kind::ExtraAssaultDice], events)
-            .is_none()
-        {
-            return AssaultAnswer::None;
-        }
+        self.card_leaves_hand(self.side_of(defenders[0]), card, None, events);
         let dice = self.card_entry(card).map_or(1, |e| number(e, "dice", 1));
         events.push(Event::CardEffect {
             card,
@@ -188,6 +189,7 @@ impl BrothersAtWar {
             return false;
         };
         let side = self.side_of(g.units[0]).other();
+        let g_units = g.units.clone();
         let mut near: Vec<UnitId> = self
             .units_of(side)
             .filter(|&u| {
@@ -207,10 +209,23 @@ impl BrothersAtWar {
             let Ok(mut attack) = self.declare_fire(&[u], at, &g.units, FireType::PointBlank) else {
                 continue;
             };
-            let Some((card, _)) =
-                self.react_with_card(side, self.brigade_of(u), "enemy-enters", &kinds, events)
-            else {
-                continue;
+            let about = |g: &BrothersAtWar| {
+                format!(
+                    "{} stepped to {at}, next to your {}",
+                    g.unit_names(&g_units),
+                    g.unit_name(u)
+                )
+            };
+            // B148: asked once, for the unit AUTO would pick.
+            let Some((card, _)) = self.react_with_card(
+                side,
+                self.brigade_of(u),
+                "enemy-enters",
+                &kinds,
+                &about,
+                events,
+            ) else {
+                return false;
             };
             events.push(Event::CardEffect {
                 card,
@@ -335,10 +350,11 @@ impl BrothersAtWar {
     }
 
     /// After both sides' assault dice (B130, B140): the side losing the
-    /// assault as rolled may re-roll by `CARDS ... AUTO`, the lower of its
-    /// `reroll-assault-dice` (the dice of its unit with the most, the
-    /// first among equals, at the card's cost) and `reroll-any-die` (all
-    /// its dice) cards. Returns whether dice are rolled again.
+    /// assault as rolled may re-roll by `CARDS ... AUTO` (the lower of its
+    /// cards) or `ASK` (the one he answers, B148): `reroll-assault-dice`
+    /// (the dice of its unit with the most, the first among equals, at the
+    /// card's cost) or `reroll-any-die` (all its dice). Returns whether
+    /// dice are rolled again.
     pub fn card_reroll(&mut self, a: &mut Assault, events: &mut Vec<Event>) -> bool {
         let attack: u8 = a.attack_rolled.iter().sum();
         let defend: u8 = a.defend_rolled.iter().sum();
@@ -354,32 +370,34 @@ impl BrothersAtWar {
         };
         let side = self.side_of(first);
         let brigade = self.brigade_of(first);
-        let one = self.card_for(side, brigade, "assault-dice", &[Kind::RerollAssault]);
-        let all = self.card_for(side, brigade, "after-roll", &[Kind::RerollAny]);
-        let (card, kind, window) = match (one, all) {
-            (Some((c, k)), Some((d, _))) if c < d => (c, k, "assault-dice"),
-            (_, Some((d, k))) => (d, k, "after-roll"),
-            (Some((c, k)), None) => (c, k, "assault-dice"),
-            (None, None) => return false,
-        };
-        let segments: Vec<usize> = if kind == Kind::RerollAssault {
-            let most = (0..dice.len())
-                .filter(|&i| dice[i].0 > 0)
-                .max_by_key(|&i| (dice[i].0, std::cmp::Reverse(i)));
-            match most {
-                Some(i) => vec![i],
-                None => return false,
-            }
-        } else {
-            (0..dice.len()).filter(|&i| dice[i].0 > 0).collect()
-        };
-        if segments.is_empty()
-            || self
-                .react_with_card(side, brigade, window, &[kind], events)
-                .is_none()
-        {
+        let most = (0..dice.len())
+            .filter(|&i| dice[i].0 > 0)
+            .max_by_key(|&i| (dice[i].0, std::cmp::Reverse(i)));
+        let all: Vec<usize> = (0..dice.len()).filter(|&i| dice[i].0 > 0).collect();
+        if all.is_empty() {
             return false;
         }
+        let windows: [(&str, &[Kind]); 2] = [
+            ("assault-dice", &[Kind::RerollAssault]),
+            ("after-roll", &[Kind::RerollAny]),
+        ];
+        let about = |_: &BrothersAtWar| {
+            format!(
+                "your side loses the assault as rolled ({} against {})",
+                if attacker_loses { attack } else { defend },
+                if attacker_loses { defend } else { attack }
+            )
+        };
+        let Some((card, kind)) = self.choose_card(side, brigade, &windows, &|_, _, _| true, &about)
+        else {
+            return false;
+        };
+        let segments: Vec<usize> = if kind == Kind::RerollAssault {
+            most.into_iter().collect()
+        } else {
+            all
+        };
+        self.card_leaves_hand(side, card, None, events);
         let names: Vec<String> = segments
             .iter()
             .filter_map(|&i| units.get(i))

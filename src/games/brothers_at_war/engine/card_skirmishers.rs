@@ -1,5 +1,6 @@
 //! The `skirmisher-does-not-disband` card kind (11.3 on 9-10, B144):
-//! played by its holder's `CARDS ... AUTO` the moment a skirmisher of his
+//! played by its holder's `CARDS ... AUTO` (or chosen under `ASK`, B148)
+//! the moment a skirmisher of his
 //! is about to disband because an enemy came next to it, to fire, or to
 //! be deployed, each form as the deck entry's parameters say.
 
@@ -25,47 +26,50 @@ fn flag(card: &Card, name: &str) -> bool {
 }
 
 impl BrothersAtWar {
-    /// The lowest card of the skirmisher's owner, under `CARDS ... AUTO`
-    /// for its brigade, whose `skirmisher-does-not-disband` entry has the
-    /// form `moment` asks for (B137, B144).
-    fn skirmisher_card(&self, skirmisher: UnitId, moment: SkirmisherMoment) -> Option<u8> {
-        let side = self.side_of(skirmisher);
-        let brigade = self.brigade_of(skirmisher);
-        let kinds = [Kind::SkirmisherStays];
-        // B137's switch, asked once: the card itself is picked below.
-        self.card_for(side, brigade, "skirmisher", &kinds)?;
-        let mut hand = self.now.hands[side.index()].clone();
-        hand.sort_unstable();
-        hand.into_iter().find(|&c| {
-            self.card_entry(c).is_some_and(|e| {
-                e.timing == "skirmisher"
-                    && Kind::of(&e.effect) == Kind::SkirmisherStays
-                    && match moment {
-                        SkirmisherMoment::Disband => flag(e, "ignore-disband"),
-                        SkirmisherMoment::Fire => e.params.contains_key("max-hits"),
-                        SkirmisherMoment::Deploy => flag(e, "deployer-stays-ready"),
-                    }
-            })
-        })
-    }
-
-    /// Plays the skirmisher's card for `moment`, if its owner has one:
-    /// the card leaves the hand face up (B2). Returns the card.
+    /// The card the skirmisher's owner plays for `moment` (B137, B144,
+    /// B148): a `skirmisher-does-not-disband` entry with the form the
+    /// moment needs, and for a fire a cap above `cap`; the lowest under
+    /// `AUTO`, his answer under `ASK`. Played here, face up (B2).
     fn play_skirmisher_card(
         &mut self,
         skirmisher: UnitId,
         moment: SkirmisherMoment,
+        cap: u8,
         events: &mut Vec<Event>,
     ) -> Option<u8> {
-        let card = self.skirmisher_card(skirmisher, moment)?;
-        self.card_leaves_hand(self.side_of(skirmisher), card, None, events);
+        let side = self.side_of(skirmisher);
+        let brigade = self.brigade_of(skirmisher);
+        let kinds = [Kind::SkirmisherStays];
+        let usable = |g: &BrothersAtWar, card: u8, _: Kind| {
+            g.card_entry(card).is_some_and(|e| match moment {
+                SkirmisherMoment::Disband => flag(e, "ignore-disband"),
+                SkirmisherMoment::Fire => {
+                    e.params.contains_key("max-hits") && number(e, "max-hits", cap) > cap
+                }
+                SkirmisherMoment::Deploy => flag(e, "deployer-stays-ready"),
+            })
+        };
+        let about = |g: &BrothersAtWar| {
+            let name = g.unit_name(skirmisher);
+            match moment {
+                SkirmisherMoment::Disband => {
+                    format!("an enemy unit came next to your {name}, which would disband (9.14)")
+                }
+                SkirmisherMoment::Fire => format!("your {name} fires"),
+                SkirmisherMoment::Deploy => format!("your {name} is deployed"),
+            }
+        };
+        let (card, _) =
+            self.choose_card(side, brigade, &[("skirmisher", &kinds)], &usable, &about)?;
+        self.card_leaves_hand(side, card, None, events);
         Some(card)
     }
 
     /// 9.14 answered by card: the skirmisher an enemy came next to keeps
     /// its place this once (11.3 on 9-10, B144). Returns whether it does.
     pub fn card_keeps_skirmisher(&mut self, skirmisher: UnitId, events: &mut Vec<Event>) -> bool {
-        let Some(card) = self.play_skirmisher_card(skirmisher, SkirmisherMoment::Disband, events)
+        let Some(card) =
+            self.play_skirmisher_card(skirmisher, SkirmisherMoment::Disband, 0, events)
         else {
             return false;
         };
@@ -84,20 +88,13 @@ impl BrothersAtWar {
         cap: u8,
         events: &mut Vec<Event>,
     ) -> u8 {
-        let Some(raised) = self
-            .skirmisher_card(skirmisher, SkirmisherMoment::Fire)
-            .and_then(|c| self.card_entry(c))
-            .map(|e| number(e, "max-hits", cap))
+        let Some(card) = self.play_skirmisher_card(skirmisher, SkirmisherMoment::Fire, cap, events)
         else {
             return cap;
         };
-        if raised <= cap {
-            return cap;
-        }
-        let Some(card) = self.play_skirmisher_card(skirmisher, SkirmisherMoment::Fire, events)
-        else {
-            return cap;
-        };
+        let raised = self
+            .card_entry(card)
+            .map_or(cap, |e| number(e, "max-hits", cap));
         events.push(Event::CardEffect {
             card,
             what: format!(
@@ -117,7 +114,7 @@ impl BrothersAtWar {
         deployer: UnitId,
         events: &mut Vec<Event>,
     ) -> bool {
-        let Some(card) = self.play_skirmisher_card(skirmisher, SkirmisherMoment::Deploy, events)
+        let Some(card) = self.play_skirmisher_card(skirmisher, SkirmisherMoment::Deploy, 0, events)
         else {
             return false;
         };

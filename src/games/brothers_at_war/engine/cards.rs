@@ -14,6 +14,7 @@ use super::refusal::Refusal;
 use crate::games::brothers_at_war::core::combat::{CardsRule, FireAttack, SaveLine, Setting};
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::ids::{BrigadeId, UnitId};
+use crate::games::brothers_at_war::core::question::{Answer, Question};
 use crate::games::brothers_at_war::core::state::{
     BrothersAtWar, CardEffect, Check, CheckKind, Place, Step,
 };
@@ -866,26 +867,95 @@ impl BrothersAtWar {
         }
     }
 
-    /// B137: under `CARDS ... AUTO` for `brigade` (or its side), the
-    /// lowest card of `side`'s hand whose window is `window` and whose kind
-    /// is one of `kinds` is played, face up (B2); the caller carries out
-    /// its effect.
+    /// The `CARDS` instruction of `side` for `brigade` (or its side): B137
+    /// and B148.
+    pub fn cards_rule(&self, side: Side, brigade: Option<BrigadeId>) -> CardsRule {
+        match self
+            .now
+            .instructions
+            .get(side, brigade, Setting::Cards(CardsRule::Never))
+        {
+            Setting::Cards(rule) => rule,
+            _ => CardsRule::Never,
+        }
+    }
+
+    /// The cards of `side`'s hand whose window is one of `windows` and
+    /// whose kind is one of that window's kinds, lowest first.
+    fn cards_in_windows(&self, side: Side, windows: &[(&str, &[Kind])]) -> Vec<(u8, Kind)> {
+        let mut hand = self.now.hands[side.index()].clone();
+        hand.sort_unstable();
+        hand.dedup();
+        hand.into_iter()
+            .filter_map(|c| {
+                let e = self.card_entry(c)?;
+                let kind = Kind::of(&e.effect);
+                windows
+                    .iter()
+                    .any(|(w, kinds)| e.timing == *w && kinds.contains(&kind))
+                    .then_some((c, kind))
+            })
+            .collect()
+    }
+
+    /// The card `side` plays as one of `windows` opens for `brigade`
+    /// (B137, B148), among the cards of those windows' kinds that
+    /// `usable` says can act: under `AUTO` the lowest; under `ASK` the one
+    /// he answers (asked here, `about` telling him what happened), or
+    /// none; under `NEVER` none. The card stays in the hand: the caller
+    /// plays it.
+    pub fn choose_card(
+        &mut self,
+        side: Side,
+        brigade: Option<BrigadeId>,
+        windows: &[(&str, &[Kind])],
+        usable: &dyn Fn(&BrothersAtWar, u8, Kind) -> bool,
+        about: &dyn Fn(&BrothersAtWar) -> String,
+    ) -> Option<(u8, Kind)> {
+        let rule = self.cards_rule(side, brigade);
+        if rule == CardsRule::Never {
+            return None;
+        }
+        let cards: Vec<(u8, Kind)> = self
+            .cards_in_windows(side, windows)
+            .into_iter()
+            .filter(|&(c, k)| usable(self, c, k))
+            .collect();
+        let &first = cards.first()?;
+        if rule == CardsRule::Auto {
+            return Some(first);
+        }
+        let question = Question::Card {
+            window: windows.first().map_or("", |w| w.0).to_string(),
+            cards: cards.iter().map(|c| c.0).collect(),
+            about: about(self),
+        };
+        match self.ask_card(side, question) {
+            Some(Answer::Play(n)) => cards.into_iter().find(|c| c.0 == n),
+            _ => None,
+        }
+    }
+
+    /// [`BrothersAtWar::choose_card`] for one window, the card played at
+    /// once, face up (B2); the caller carries out its effect.
     pub fn react_with_card(
         &mut self,
         side: Side,
         brigade: Option<BrigadeId>,
         window: &str,
         kinds: &[Kind],
+        about: &dyn Fn(&BrothersAtWar) -> String,
         events: &mut Vec<Event>,
     ) -> Option<(u8, Kind)> {
-        let (card, kind) = self.card_for(side, brigade, window, kinds)?;
+        let (card, kind) =
+            self.choose_card(side, brigade, &[(window, kinds)], &|_, _, _| true, about)?;
         // What it acts on is told by the effect's own event.
         self.card_leaves_hand(side, card, None, events);
         Some((card, kind))
     }
 
-    /// The card [`BrothersAtWar::react_with_card`] would play, without
-    /// playing it.
+    /// Whether [`BrothersAtWar::react_with_card`] would play or ask for a
+    /// card here, without asking: the lowest card it would consider.
     pub fn card_for(
         &self,
         side: Side,
@@ -893,17 +963,12 @@ impl BrothersAtWar {
         window: &str,
         kinds: &[Kind],
     ) -> Option<(u8, Kind)> {
-        let like = Setting::Cards(CardsRule::Never);
-        if self.now.instructions.get(side, brigade, like) != Setting::Cards(CardsRule::Auto) {
+        if self.cards_rule(side, brigade) == CardsRule::Never {
             return None;
         }
-        let mut hand = self.now.hands[side.index()].clone();
-        hand.sort_unstable();
-        hand.into_iter().find_map(|c| {
-            let e = self.card_entry(c)?;
-            let kind = Kind::of(&e.effect);
-            (e.timing == window && kinds.contains(&kind)).then_some((c, kind))
-        })
+        self.cards_in_windows(side, &[(window, kinds)])
+            .first()
+            .copied()
     }
 
     /// After a fire's target has retreated from `from` (11.3 on 7-8,
@@ -942,8 +1007,22 @@ impl BrothersAtWar {
         let Some((units, plan)) = stack else {
             return;
         };
+        let about = |g: &BrothersAtWar| {
+            format!(
+                "your {}'s target retreated from {from}; {} stand(s) within reach",
+                g.unit_name(firer),
+                g.unit_names(&units)
+            )
+        };
         if self
-            .react_with_card(side, self.brigade_of(firer), "retreat", &kinds, events)
+            .react_with_card(
+                side,
+                self.brigade_of(firer),
+                "retreat",
+                &kinds,
+                &about,
+                events,
+            )
             .is_none()
         {
             return;
@@ -967,8 +1046,15 @@ impl BrothersAtWar {
         let &first = targets.first()?;
         let side = self.side_of(first);
         let brigade = self.brigade_of(first);
+        let about = |g: &BrothersAtWar| {
+            format!(
+                "an enemy fire scored hits on your {}",
+                g.unit_names(targets)
+            )
+        };
+        let kinds = [Kind::ExtraSaves];
         let (card, _) =
-            self.react_with_card(side, brigade, "after-hits", &[Kind::ExtraSaves], events)?;
+            self.react_with_card(side, brigade, "after-hits", &kinds, &about, events)?;
         let rolls = self.card_entry(card).map_or(1, |e| number(e, "saves", 1));
         events.push(Event::CardEffect {
             card,
@@ -1008,8 +1094,16 @@ impl BrothersAtWar {
                 return;
             }
             let forced = [Kind::ForcedRetreat];
+            let about = |g: &BrothersAtWar| {
+                format!(
+                    "your {}'s fire scored hits on {} in {}, which stands",
+                    g.unit_names(&f.firers),
+                    g.unit_names(&f.targets),
+                    f.target
+                )
+            };
             let Some((card, _)) =
-                self.react_with_card(attacker.0, attacker.1, "enemy-hit", &forced, events)
+                self.react_with_card(attacker.0, attacker.1, "enemy-hit", &forced, &about, events)
             else {
                 return;
             };
@@ -1019,8 +1113,15 @@ impl BrothersAtWar {
                 card,
                 what: format!("{} must retreat, with its save", self.unit_name(target)),
             });
+            let about = |g: &BrothersAtWar| {
+                format!(
+                    "a card forces your {} to retreat from {}",
+                    g.unit_names(&f.targets),
+                    f.target
+                )
+            };
             if let Some((card, _)) =
-                self.react_with_card(defender.0, defender.1, "retreat", &cancel, events)
+                self.react_with_card(defender.0, defender.1, "retreat", &cancel, &about, events)
             {
                 f.retreating = false;
                 f.retreat_saves = 0;
@@ -1032,9 +1133,21 @@ impl BrothersAtWar {
                     ),
                 });
             }
-        } else if let Some((card, _)) =
-            self.react_with_card(attacker.0, attacker.1, "retreat", &cancel, events)
-        {
+        } else if let Some((card, _)) = self.react_with_card(
+            attacker.0,
+            attacker.1,
+            "retreat",
+            &cancel,
+            &|g: &BrothersAtWar| {
+                format!(
+                    "{} in {} retreat(s) before your {}'s fire for a save",
+                    g.unit_names(&f.targets),
+                    f.target,
+                    g.unit_names(&f.firers)
+                )
+            },
+            events,
+        ) {
             f.retreating = false;
             f.retreat_saves = 0;
             events.push(Event::CardEffect {
@@ -1052,8 +1165,11 @@ impl BrothersAtWar {
     pub fn card_on_activation(&mut self, b: BrigadeId, events: &mut Vec<Event>) -> bool {
         let enemy = self.battle.brigade_side(b).other();
         let kinds = [Kind::CancelActivation, Kind::NoFire];
+        let about = |g: &BrothersAtWar| {
+            format!("the enemy {} activation marker is drawn", g.brigade_name(b))
+        };
         let Some((card, kind)) =
-            self.react_with_card(enemy, None, "enemy-activation", &kinds, events)
+            self.react_with_card(enemy, None, "enemy-activation", &kinds, &about, events)
         else {
             return false;
         };
@@ -1082,8 +1198,10 @@ impl BrothersAtWar {
     /// to regroup at once (11.3 on 47, B125, B137).
     pub fn card_on_exhaustion(&mut self, b: BrigadeId, events: &mut Vec<Event>) {
         let side = self.battle.brigade_side(b);
+        let about = |g: &BrothersAtWar| format!("your {} is exhausted", g.brigade_name(b));
+        let kinds = [Kind::RegroupCheck];
         let Some((card, _)) =
-            self.react_with_card(side, Some(b), "exhausts", &[Kind::RegroupCheck], events)
+            self.react_with_card(side, Some(b), "exhausts", &kinds, &about, events)
         else {
             return;
         };
@@ -1109,6 +1227,15 @@ impl BrothersAtWar {
         let Some(side) = self.decider() else {
             return Vec::new();
         };
+        // B148: a card question takes only the cards it offers.
+        let card_question = self
+            .now
+            .reaction
+            .as_ref()
+            .is_some_and(|r| matches!(r.question, Some(Question::Card { .. })));
+        if card_question {
+            return Vec::new();
+        }
         let mut hand = self.now.hands[side.index()].clone();
         hand.sort_unstable();
         hand.dedup();

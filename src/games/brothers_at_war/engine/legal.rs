@@ -48,6 +48,9 @@ impl BrothersAtWar {
                 Some(Question::Path { paths, .. }) => {
                     v.extend(paths.iter().map(|p| Order::Retreat(p.clone())));
                 }
+                Some(Question::Card { cards, .. }) => {
+                    v.extend(cards.iter().map(|&card| Order::Play { card, on: None }));
+                }
                 None => {}
             }
             v.extend(r.paths.iter().map(|p| Order::Retreat(p.clone())));

@@ -16,6 +16,7 @@ pub mod fire;
 pub mod fire_math;
 pub mod game;
 pub mod ground;
+pub mod holding;
 pub mod legal;
 pub mod movement;
 pub mod near;

@@ -178,6 +178,17 @@ pub enum Refusal {
         /// When it may be played, in words.
         window: String,
     },
+    /// A card question was answered by a card it did not offer (B148).
+    #[error(
+        "card {card} does not answer this question: play one of {} or PASS",
+        crate::games::brothers_at_war::core::event::number_list(offered)
+    )]
+    CardNotOffered {
+        /// The card written.
+        card: u8,
+        /// The cards offered.
+        offered: Vec<u8>,
+    },
     /// The card's effect has no such target (11.12, B123).
     #[error("card {card} ({name}) cannot be played {why}")]
     CardTarget {
@@ -306,6 +317,7 @@ impl CitesRule for Refusal {
             Refusal::NotInHand(_) => "11.2",
             Refusal::CardNeverPlayed(..) => "11.12",
             Refusal::CardNotNow { .. } => "B124",
+            Refusal::CardNotOffered { .. } => "B148",
             Refusal::CardTarget { .. } => "B123",
             Refusal::CommanderAway(..) => "B125",
             Refusal::NotYourInstruction(_) => "B5",

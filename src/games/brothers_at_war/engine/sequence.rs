@@ -108,6 +108,8 @@ impl BrothersAtWar {
                 instructions: Default::default(),
                 answers: Vec::new(),
                 asking: Default::default(),
+                held: None,
+                holding: Default::default(),
                 fate_moves: Vec::new(),
             },
             battle,

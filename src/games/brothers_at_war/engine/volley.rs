@@ -2,9 +2,10 @@
 //! choice, the save dice (as many draws as it takes, twelve dice at a
 //! time), then the retreat and the hits that stand, one by one (B68, B84).
 
+use super::cards::Kind;
 use super::fire_math::ToHit;
 use crate::games::brothers_at_war::core::combat::{
-    CombatEvent, FireAttack, Reaction, RetreatRule, Setting, Stage,
+    CardsRule, CombatEvent, FireAttack, Reaction, RetreatRule, Setting, Stage,
 };
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::ids::UnitId;
@@ -58,11 +59,18 @@ impl BrothersAtWar {
         };
         match f.stage {
             Stage::Dice => {
-                f.successes = successes(&f, dice);
+                let scored = successes(&f, dice);
                 events.push(Event::Combat(CombatEvent::Rolled {
                     dice: dice.to_vec(),
-                    successes: f.successes,
+                    successes: scored,
                 }));
+                // B148: the player the roll went against may roll it again.
+                let against_target = scored > 0;
+                if self.card_rerolls_fire(&f, against_target, "attack", dice, events) {
+                    self.now.fire = Some(f);
+                    return;
+                }
+                f.successes = scored;
                 // B125: each of the card's dice (the last ones, B1) at its
                 // risk face or under is a hit on its firer.
                 if let Some((unit, card, extra, face)) = f.risky.take() {
@@ -99,6 +107,16 @@ impl BrothersAtWar {
             Stage::Retreat | Stage::Asked => self.now.fire = Some(f),
             Stage::Saves(left) => {
                 let made = ToHit::BASE.successes(dice) as u8;
+                // B148: a save roll made in one draw may be rolled again by
+                // the player it went against.
+                let hits_left = f.successes.saturating_sub(f.saved.saturating_add(made)) > 0;
+                if usize::from(left) == dice.len()
+                    && (hits_left || made > 0)
+                    && self.card_rerolls_fire(&f, hits_left, "save", dice, events)
+                {
+                    self.now.fire = Some(f);
+                    return;
+                }
                 f.saved = f.saved.saturating_add(made);
                 let mut lines = f.saves.clone();
                 if f.retreat_saves > 0 {
@@ -118,6 +136,54 @@ impl BrothersAtWar {
                 }
             }
         }
+    }
+
+    /// Under `CARDS ... ASK` only (B140, B148): the owner of the targets
+    /// (`against_target`) or of the firers is asked whether a
+    /// `reroll-any-die` card rolls this roll of the fire again (B130).
+    /// Returns whether it is rolled again.
+    fn card_rerolls_fire(
+        &mut self,
+        f: &FireAttack,
+        against_target: bool,
+        roll: &str,
+        dice: &[u8],
+        events: &mut Vec<Event>,
+    ) -> bool {
+        let units = if against_target {
+            &f.targets
+        } else {
+            &f.firers
+        };
+        let Some(&first) = units.first() else {
+            return false;
+        };
+        let side = self.side_of(first);
+        let brigade = self.brigade_of(first);
+        if self.cards_rule(side, brigade) != CardsRule::Ask {
+            return false;
+        }
+        let faces: Vec<String> = dice.iter().map(u8::to_string).collect();
+        let about = |g: &BrothersAtWar| {
+            format!(
+                "the {roll} dice of {}'s fire at {} in {} rolled {}",
+                g.unit_names(&f.firers),
+                g.unit_names(&f.targets),
+                f.target,
+                faces.join(" ")
+            )
+        };
+        let kinds = [Kind::RerollAny];
+        let Some((card, _)) =
+            self.react_with_card(side, brigade, "after-roll", &kinds, &about, events)
+        else {
+            return false;
+        };
+        events.push(Event::CardEffect {
+            card,
+            what: format!("the {roll} dice are rolled again"),
+        });
+        true
     }
 
     /// On to the save dice, or to the end when there are none.

@@ -105,6 +105,27 @@ fn question_words(game: &BrothersAtWar, question: &Question) -> String {
                 answers.join("; ")
             )
         }
+        Question::Card {
+            window,
+            cards,
+            about,
+        } => {
+            let answers: Vec<String> = cards
+                .iter()
+                .map(|&c| {
+                    let name = game
+                        .card_entry(c)
+                        .map_or(String::new(), |e| format!(" ({})", e.name));
+                    format!("PLAY {c}{name}")
+                })
+                .collect();
+            format!(
+                "You are asked (CARDS ASK, B148): {about}; {}.\nYour orders: {}; or PASS (keep \
+                 your cards).\n",
+                crate::games::brothers_at_war::engine::cards::window_words(window),
+                answers.join("; ")
+            )
+        }
     }
 }
 
