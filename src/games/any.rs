@@ -108,6 +108,8 @@ pub trait AnyGame: fmt::Debug + Send + Sync {
     fn headline(&self, viewer: Seat) -> String;
     /// [`GameText::choices`].
     fn choices(&self, viewer: Seat) -> String;
+    /// [`GameText::orders_for`].
+    fn orders_for(&self, seat: Seat) -> String;
     /// [`GameText::choices_from`].
     fn choices_from(&self, square: &str) -> Result<String, Rejection>;
     /// [`GameText::read_condition`].
@@ -289,6 +291,10 @@ impl<G: GameText> AnyGame for G {
 
     fn choices(&self, viewer: Seat) -> String {
         GameText::choices(self, viewer)
+    }
+
+    fn orders_for(&self, seat: Seat) -> String {
+        GameText::orders_for(self, seat)
     }
 
     fn choices_from(&self, square: &str) -> Result<String, Rejection> {

@@ -177,10 +177,7 @@ fn submit_lines<S: AsRef<str>>(
     // Set when this message began an action in a part of a turn that more
     // parts follow (the first half of a SQUARES double turn): the lines
     // after it wait for the action to be resolved (R4).
-    let mut first_half_attack = in_first_half
-        && game
-            .pending()
-            .is_some_and(|p| p.seat != seat && !p.phase.is_turn());
+    let mut first_half_attack = in_first_half && game.pending().is_some_and(|p| !p.phase.is_turn());
     let mut last_first_half = false;
     for (i, line) in lines.iter().enumerate() {
         let rest = || lines[i..].iter().map(|l| l.to_string());
@@ -198,6 +195,19 @@ fn submit_lines<S: AsRef<str>>(
             }));
             break;
         };
+        // B7, R4: a question the writer's own line raised asks the writer
+        // himself (his units under fire in his own turn). A line that
+        // answers it is taken (the attacker's losses of Civil War 1863,
+        // foreseen); one that does not was not written as its answer: it
+        // and the lines after it wait for the answer, held.
+        let own_question = first_half_attack && pending.seat == seat && !pending.phase.is_turn();
+        if own_question {
+            let mut trial = game.clone_box();
+            if trial.play(line).is_err() {
+                out.held.extend(rest());
+                break;
+            }
+        }
         if pending.seat != seat {
             if first_half_attack {
                 out.held.extend(rest());

@@ -293,6 +293,14 @@ pub trait GameText: Game {
     /// over.
     fn choices(&self, viewer: Seat) -> String;
 
+    /// [`GameText::ORDERS`] as `seat` reads them in this game: examples
+    /// drawn from his own side where the game's examples name a side's
+    /// units or squares. By default the same for both seats.
+    fn orders_for(&self, seat: Seat) -> String {
+        let _ = seat;
+        Self::ORDERS.to_string()
+    }
+
     /// Every legal order of the unit on `square` (what `HELP MOVES <square>`
     /// answers), or why there is none.
     fn choices_from(&self, square: &str) -> Result<String, Rejection>;

@@ -48,8 +48,9 @@ impl Work<'_> {
         }
         let reader = self.line_reader(claim.as_ref())?;
         let mut orders: Vec<String> = Vec::new();
-        // Prose not yet listed: it is listed in its place, but after the
-        // orders around it, which are answered together.
+        // Prose not yet listed: it is answered after the orders around it,
+        // which are played together, and the reply puts every answer back
+        // in the mail's order (`Work::item`).
         let mut prose: Vec<lines::Ignored> = Vec::new();
         let mut read_any = false;
         let readings: Vec<lines::Reading> = lines.iter().map(|l| reader.read(l)).collect();
@@ -80,6 +81,7 @@ impl Work<'_> {
                 lines::Reading::Prose { hint, remark } => {
                     if written.chars().any(char::is_alphanumeric) {
                         prose.push(lines::Ignored {
+                            at: index,
                             line: written.to_string(),
                             hint,
                             remark,
@@ -112,7 +114,7 @@ impl Work<'_> {
             self.written
                 .entry(text.clone())
                 .or_default()
-                .push_back(written.to_string());
+                .push_back((index, written.to_string()));
             let line = text.as_str();
             if (alone || !matches!(command, Command::Order(_))) && !orders.is_empty() {
                 self.more_orders_follow = last_order.is_some_and(|last| last >= index);

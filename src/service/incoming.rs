@@ -160,6 +160,7 @@ pub(super) fn process_in(
         taken: 0,
         more_orders_follow: false,
         halted: false,
+        reacting: Default::default(),
         ignored: 0,
         warned: Default::default(),
         echoed: Vec::new(),

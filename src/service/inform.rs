@@ -21,7 +21,20 @@ impl Work<'_> {
     pub(super) fn help(&mut self, line: &str) -> Result<()> {
         self.item(line, Answer::Done(texts::say("inform.help", ())));
         let mine = self.games_played()?;
-        let games = hosted_games();
+        // The orders of the mail's game are shown from the writer's own
+        // seat (his units, his squares).
+        let own = match &self.game {
+            Some((g, s)) if g.status == GameStatus::Active => {
+                let state = self.state(g)?;
+                Some((state.hosted().name, state.orders_for(s.seat)))
+            }
+            _ => None,
+        };
+        let games = hosted_games_with(&|name| {
+            own.as_ref()
+                .filter(|(game, orders)| *game == name && !orders.is_empty())
+                .map(|(_, orders)| orders.clone())
+        });
         let shown: Vec<minijinja::Value> = hosted::GAMES
             .iter()
             .zip(&games)
@@ -258,6 +271,12 @@ impl Work<'_> {
 
 /// The hosted games as the help and games templates list them.
 pub(super) fn hosted_games() -> Vec<minijinja::Value> {
+    hosted_games_with(&|_| None)
+}
+
+/// [`hosted_games`], the orders of a game given by `orders` (by the
+/// game's name) in the place of its examples for everyone.
+fn hosted_games_with(orders: &dyn Fn(&str) -> Option<String>) -> Vec<minijinja::Value> {
     hosted::GAMES
         .iter()
         .map(|name| {
@@ -287,8 +306,8 @@ pub(super) fn hosted_games() -> Vec<minijinja::Value> {
                 )
                 .trim_end()
                 .to_string(),
-                orders => hosted::find(name)
-                    .map(|h| h.orders)
+                orders => orders(name)
+                    .or_else(|| hosted::find(name).map(|h| h.orders.to_string()))
                     .filter(|o| !o.is_empty())
                     .map(|o| crate::games::text::wrap(&format!("    {o}\n"), |_| 4))
                     .unwrap_or_default(),

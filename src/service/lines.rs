@@ -101,6 +101,8 @@ pub enum Reading {
 /// A prose line of a mail, waiting to be listed as ignored.
 #[derive(Clone, Debug)]
 pub struct Ignored {
+    /// Its place among the mail's lines.
+    pub at: usize,
     /// The line as written.
     pub line: String,
     /// See [`Reading::Prose`].
@@ -722,9 +724,22 @@ impl super::work::Work<'_> {
     /// in one answer, a line that may be a slipped order or that mentions
     /// a square as a remark on its own.
     pub(super) fn ignore(&mut self, prose: &mut Vec<Ignored>) {
+        // Lines of prose next to each other are answered together; an
+        // order between two breaks the group, so that each answer stands
+        // in the mail's order.
         let mut group: Vec<String> = Vec::new();
-        for Ignored { line, hint, remark } in std::mem::take(prose) {
+        let mut group_at: Option<(usize, usize)> = None;
+        for Ignored {
+            at,
+            line,
+            hint,
+            remark,
+        } in std::mem::take(prose)
+        {
             self.ignored += 1;
+            if group_at.is_some_and(|(_, last)| last + 1 != at) {
+                self.ignored_item(&mut group, group_at.map(|(first, _)| first));
+            }
             let answer = match (hint, remark) {
                 (_, Some(mentioned)) => texts::say(
                     "prose.remark",
@@ -734,24 +749,30 @@ impl super::work::Work<'_> {
                     texts::say("prose.slip", minijinja::context! { meant => meant })
                 }
                 (None, None) => {
+                    if group.is_empty() {
+                        group_at = Some((at, at));
+                    } else if let Some((_, last)) = group_at.as_mut() {
+                        *last = at;
+                    }
                     group.push(shortened(&line));
                     continue;
                 }
             };
-            self.ignored_item(&mut group);
-            self.item(&shortened(&line), Answer::Ignored(answer));
+            self.ignored_item(&mut group, group_at.map(|(first, _)| first));
+            group_at = None;
+            self.item_at(&shortened(&line), Answer::Ignored(answer), Some(at));
         }
-        self.ignored_item(&mut group);
+        self.ignored_item(&mut group, group_at.map(|(first, _)| first));
     }
 
-    fn ignored_item(&mut self, group: &mut Vec<String>) {
+    fn ignored_item(&mut self, group: &mut Vec<String>, at: Option<usize>) {
         let answer = match group.len() {
             0 => return,
             1 => texts::say("prose.one", ()),
             _ => texts::say("prose.several", ()),
         };
         let line = std::mem::take(group).join("\n> ");
-        self.item(&line, Answer::Ignored(answer));
+        self.item_at(&line, Answer::Ignored(answer), at);
     }
 }
 

@@ -343,6 +343,9 @@ pub(super) struct Announcement {
     pub(super) words: String,
     /// The seat a new player was given, and his welcome.
     pub(super) welcome: Option<(Seat, String)>,
+    /// The player who lost his seat to a new one (REPLACE), and what he
+    /// is told.
+    pub(super) farewell: Option<(String, String)>,
 }
 
 impl Announcement {
@@ -377,6 +380,7 @@ pub(super) fn carry_out(
 ) -> Result<Answer> {
     let at = Timestamp::from(cx.now);
     let mut welcome = None;
+    let mut farewell = None;
     let (game_id, outcome) = match action {
         Action::Stalled => {
             let list = tx.stalled(at)?;
@@ -517,8 +521,26 @@ pub(super) fn carry_out(
                     minijinja::context! { game => game, status => row.status.to_string() },
                 )));
             }
+            let before = tx
+                .seats(*game)?
+                .into_iter()
+                .find(|r| r.seat == *seat)
+                .map(|r| r.address);
             let player = tx.player(address, "", at)?;
             let generation = tx.replace_seat(*game, *seat, player)?;
+            // The player who had the seat hears of it, unless it is his
+            // own new address.
+            farewell = before.filter(|old| old != address).map(|old| {
+                let words = texts::wrap(&texts::say(
+                    "moderator.farewell",
+                    minijinja::context! {
+                        side => side_name(&row, *seat),
+                        game => game,
+                        title => hosted::title(&row.kind).unwrap_or(&row.kind),
+                    },
+                ));
+                (old, words)
+            });
             let key = seat_secret_generation(cx.secret, *game, *seat, generation);
             tx.set_secret(*game, *seat, &key)?;
             // The new player's first mail of the game: his welcome, then
@@ -626,6 +648,7 @@ pub(super) fn carry_out(
         game: game_id,
         words,
         welcome,
+        farewell,
     });
     let zone = moderator_zone(tx, cx)?;
     let done = texts::say(
@@ -941,6 +964,10 @@ fn announce(tx: &Tx<'_>, cx: &Context<'_>, told: &Announcement) -> Result<()> {
             &seed,
             cx.now,
         )?;
+    }
+    if let Some((old, words)) = &told.farewell {
+        let seed = format!("{}/mod/{game}/farewell/{}", cx.seed, tx.entry_count(game)?);
+        queue_notice(tx, cx.config, row, old, None, words.clone(), &seed, cx.now)?;
     }
     Ok(())
 }

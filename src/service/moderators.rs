@@ -193,6 +193,26 @@ impl Work<'_> {
                     self.notify(&row, seat.seat, &words, None, "moderator");
                 }
             }
+            // The players who lost their seat to a new one (REPLACE).
+            for (n, t) in here().enumerate() {
+                if let Told::Acted(moderation::Announcement {
+                    farewell: Some((old, words)),
+                    ..
+                }) = t
+                {
+                    let seed = format!("{}/farewell/{game}/{n}", self.message_id);
+                    queue_notice(
+                        self.tx,
+                        self.config,
+                        &row,
+                        old,
+                        None,
+                        words.clone(),
+                        &seed,
+                        self.now,
+                    )?;
+                }
+            }
             for moderator in moderators_of(self.tx, self.config, game)? {
                 if moderator.eq_ignore_ascii_case(self.sender) {
                     continue;

@@ -50,6 +50,7 @@ impl Work<'_> {
     ) -> Result<()> {
         let mut state = self.state(&game)?;
         let position_before = state.position();
+        let taken_before = self.taken;
         // Several orders may share a line, `;` between them; answers given
         // in advance (IF ...) are kept aside, whoever's turn it is.
         let (lines, ifs) = split_answers_in_advance(lines);
@@ -79,6 +80,52 @@ impl Work<'_> {
         let mut given_now = Vec::new();
         if !ifs.is_empty() {
             given_now = self.give_answers_in_advance(state.as_ref(), &game, &seat, &ifs)?;
+        }
+        // An earlier group of this mail left the other seat reacting in the
+        // writer's turn: these lines wait with the others (R4, B7).
+        let reacting = state
+            .pending()
+            .is_some_and(|p| p.seat != seat.seat && !p.phase.is_turn());
+        if reacting && self.reacting.contains(&game.id) && !lines.is_empty() {
+            let mut held = self
+                .tx
+                .seats(game.id)?
+                .into_iter()
+                .find(|s| s.seat == seat.seat)
+                .map(|s| s.held)
+                .unwrap_or_default();
+            for l in lines {
+                match state.play_standing(seat.seat, l) {
+                    Some(Ok((order, events))) => {
+                        self.tx.add_entry(
+                            game.id,
+                            EntryKind::Order,
+                            Some(seat.seat),
+                            &order,
+                            l,
+                            Some(self.message_id),
+                            self.at,
+                            &events,
+                        )?;
+                        self.taken += 1;
+                        let words: Vec<String> = events.iter().map(|e| e.text.clone()).collect();
+                        let answer = texts::say(
+                            "orders.taken",
+                            minijinja::context! { order => order, events => words },
+                        );
+                        self.item(l, Answer::Done(answer));
+                    }
+                    _ => {
+                        held.push(l.clone());
+                        self.item(l, Answer::Done(texts::say("orders.held", ())));
+                    }
+                }
+            }
+            self.tx.set_held(game.id, seat.seat, &held)?;
+            let count = self.tx.entry_count(game.id)?;
+            self.tx
+                .set_position(game.id, &state.position(), count, self.at)?;
+            return Ok(());
         }
         let refused_all = match state.pending() {
             _ if lines.is_empty() => false,
@@ -226,6 +273,11 @@ impl Work<'_> {
         {
             let r = release(state.as_mut(), other.seat, &other.held);
             happened.extend(self.record_submission(&game, other.seat, &r, false)?);
+            // Its owner hears what became of each held line: none is
+            // dropped without a word.
+            if let Some(words) = held_report(&game, &r) {
+                self.notify(&game, other.seat, &words, None, "held");
+            }
             happened.extend(self.draw_chance(state.as_mut(), &game, other.seat)?);
             self.tx.set_held(game.id, other.seat, &r.held)?;
             // The held lines were the rest of that seat's mail: its end
@@ -246,6 +298,13 @@ impl Work<'_> {
             held_mine = r.held;
         }
         self.tx.set_held(game.id, seat.seat, &held_mine)?;
+        if self.taken > taken_before
+            && state
+                .pending()
+                .is_some_and(|p| p.seat != seat.seat && !p.phase.is_turn())
+        {
+            self.reacting.insert(game.id);
+        }
         if held_mine.is_empty()
             && !lines.is_empty()
             && !refused
@@ -432,4 +491,47 @@ impl Work<'_> {
             })
             .map(|g| g.id)
     }
+}
+
+/// What became of a seat's held lines played by the other seat's mail
+/// (each line quoted, then taken, refused or not applied), for that
+/// seat's next update; `None` when none was played or refused.
+fn held_report(game: &GameRow, r: &Submission) -> Option<String> {
+    if r.taken.is_empty() && r.refused.is_none() && r.unused.is_empty() {
+        return None;
+    }
+    let mut out = vec![texts::say("orders.held_played", ())];
+    for t in &r.taken {
+        let events: Vec<String> = t.events.iter().map(|e| e.text.clone()).collect();
+        out.push(format!("> {}", t.line));
+        out.push(texts::say(
+            "orders.taken",
+            minijinja::context! { order => t.order.to_string(), events => events },
+        ));
+    }
+    if let Some(refused) = &r.refused {
+        out.push(format!("> {}", refused.line));
+        out.push(texts::say(
+            "orders.rejected",
+            minijinja::context! {
+                rule => refused.rule.map(|rule| rule.to_string()),
+                problem => sentence(&refused.problem),
+                suggestions => refused.suggestions,
+            },
+        ));
+    }
+    for u in &r.unused {
+        out.push(format!("> {}", u.line));
+        out.push(texts::say(
+            "orders.not_applied",
+            minijinja::context! {
+                why => u.why.describe(Seat::BOTH.map(|s| side_name(game, s))),
+            },
+        ));
+    }
+    for l in &r.held {
+        out.push(format!("> {l}"));
+        out.push(texts::say("orders.held", ()));
+    }
+    Some(out.join("\n"))
 }

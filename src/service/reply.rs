@@ -69,6 +69,10 @@ pub(super) struct Item {
     pub(super) line: String,
     /// What became of it, wrapped for the reply.
     pub(super) answer: Answer,
+    /// The line's place among the mail's lines, when it is one of them
+    /// (not a line of the service's, as the end of the mail closing a
+    /// turn): the reply lists the answers in the mail's order.
+    pub(super) at: Option<usize>,
 }
 
 impl Work<'_> {
@@ -78,12 +82,23 @@ impl Work<'_> {
         // The line as written: of several lines read as the same text,
         // the first not yet answered (lines are answered in order), the
         // last one for any later answer.
-        let line = match self.written.get_mut(line) {
+        let (at, line) = match self.written.get_mut(line) {
             Some(lines) if lines.len() > 1 => lines.pop_front().unwrap_or_default(),
-            Some(lines) => lines.front().cloned().unwrap_or_else(|| line.to_string()),
-            None => line.to_string(),
+            Some(lines) => lines
+                .front()
+                .cloned()
+                .unwrap_or_else(|| (0, line.to_string())),
+            None => {
+                self.item_at(line, answer, None);
+                return;
+            }
         };
-        let line = line.as_str();
+        self.item_at(&line, answer, Some(at));
+    }
+
+    /// Answers `line`, the mail's line number `at` (`None`: no line of
+    /// the mail), quoted as given.
+    pub(super) fn item_at(&mut self, line: &str, answer: Answer, at: Option<usize>) {
         // The echo of what was written is for recognising the line, not a
         // copy of it: a long line is cut (no amplification of its text).
         const ECHO_CHARS: usize = 120;
@@ -96,7 +111,26 @@ impl Work<'_> {
         self.items.push(Item {
             line: echo,
             answer: answer.map(|text| texts::wrap(&text).trim_end().to_string()),
+            at,
         });
+    }
+
+    /// The answers in the order of the lines they answer: lines played
+    /// together (orders in a row, with prose between them answered after
+    /// them; lines held, refused or unused) are answered as the game took
+    /// them, but the reply echoes the mail as it was written. An answer
+    /// to no line of the mail stays after the answer before it.
+    pub(super) fn items_in_mail_order(&mut self) {
+        let mut last = 0;
+        let mut keyed: Vec<(usize, Item)> = std::mem::take(&mut self.items)
+            .into_iter()
+            .map(|item| {
+                last = item.at.unwrap_or(last);
+                (last, item)
+            })
+            .collect();
+        keyed.sort_by_key(|(at, _)| *at);
+        self.items = keyed.into_iter().map(|(_, item)| item).collect();
     }
 
     /// What became of the mail, for the log: `orders taken`, `orders
@@ -133,6 +167,7 @@ impl Work<'_> {
 
     /// Queues the reply to the sender and every other mail decided.
     pub(super) fn queue_reply(&mut self) -> Result<()> {
+        self.items_in_mail_order();
         let (reply_to, subject, list_id, game_seat) = match &self.game {
             Some((g, s)) => (
                 Some(reply_address(&self.config.service.address, g.id, &s.secret)),
@@ -164,6 +199,7 @@ impl Work<'_> {
             self.items = vec![
                 kept,
                 Item {
+                    at: None,
                     line: texts::say("mail.rest", ()),
                     answer: Answer::Refused(texts::say(
                         "mail.rest_not_answered",

@@ -37,8 +37,11 @@ pub(super) struct Work<'a> {
     pub(super) game: Option<(GameRow, SeatRow)>,
     /// The lines as written, by the text read from them (an order without
     /// the greeting before it), in the mail's order: the reply quotes
-    /// what the player wrote, each line for its own answer.
-    pub(super) written: std::collections::HashMap<String, std::collections::VecDeque<String>>,
+    /// what the player wrote, each line for its own answer. Each comes
+    /// with its place among the mail's lines: the reply's echo keeps the
+    /// mail's order.
+    pub(super) written:
+        std::collections::HashMap<String, std::collections::VecDeque<(usize, String)>>,
     /// Orders of this mail taken.
     pub(super) taken: usize,
     /// More order lines of this mail follow the ones being played: the
@@ -50,6 +53,11 @@ pub(super) struct Work<'a> {
     /// between), are not applied (`submission`: the first refused order
     /// stops the message); standing orders still are.
     pub(super) halted: bool,
+    /// The games in which a line of this mail, in the writer's own turn,
+    /// left the other seat reacting (an attack's defender, a question):
+    /// the mail's later lines of play for that game wait for the answer,
+    /// held, even in a later group (R4, B7).
+    pub(super) reacting: std::collections::BTreeSet<i64>,
     /// Lines of this mail ignored as prose.
     pub(super) ignored: usize,
     /// The games whose seat owner was warned of this mail using their key.

@@ -71,7 +71,8 @@ fn ending_cost(events: &[Event], free_fire: bool) -> u8 {
 }
 
 /// The dice of a step, in the order the engine asks for them.
-fn dice(step: &f::Step) -> Dice {
+fn dice(case: &Case, index: usize) -> Dice {
+    let step = &case.steps[index];
     Dice {
         attack: step.dice.clone(),
         enemy: step.enemy_dice.clone(),
@@ -84,9 +85,26 @@ fn dice(step: &f::Step) -> Dice {
             reserves: step.reserves,
             payer: step.brigade.clone().filter(|_| step.reserves.is_some()),
             lose: step.choice.clone(),
+            displaced: displaced(case, index),
             ..Answers::default()
         },
     }
+}
+
+/// The hexes the case's steps after `index` place displaced commanders on (4.12, B47):
+/// accepted commander moves of a brigade not activating, by brigade.
+fn displaced(case: &Case, index: usize) -> Vec<(String, String)> {
+    case.steps
+        .iter()
+        .skip(index + 1)
+        .filter(|s| {
+            s.action == f::Action::MoveCommander
+                && s.brigade.is_some()
+                && s.brigade != setup::active(case)
+                && s.expect.result == Outcome::Accepted
+        })
+        .filter_map(|s| Some((s.brigade.clone()?, s.target.clone()?)))
+        .collect()
 }
 
 /// The place in the cup (from 1, the engine's canonical order) of the marker of this
@@ -158,6 +176,8 @@ struct Answers {
     lose: Option<String>,
     asked_path: bool,
     asked_reserve: bool,
+    /// Where the case's later steps place a displaced commander, by brigade (4.12).
+    displaced: Vec<(String, String)>,
 }
 
 /// Applies one order. An order the notation cannot write is one no player can send:
@@ -176,9 +196,6 @@ fn order(next: &mut BrothersAtWar, text: &str, events: &mut Vec<Event>) -> Resul
             events.extend(e);
             Ok(())
         }
-        Err(Refusal::NotYet { what, rule }) => Err(Stop::Pending(format!(
-            "engine: {what} is not playable yet ({rule})"
-        ))),
         Err(r) => Err(Stop::Refused(r)),
     }
 }
@@ -285,6 +302,20 @@ fn answer(next: &BrothersAtWar, a: &mut Answers) -> Result<Option<String>, Stop>
         Some(Question::Path { .. }) => "PASS".to_string(),
         // The cases' battle sets no `CARDS ... ASK` (B148).
         Some(Question::Card { .. }) => "PASS".to_string(),
+        // The step's own `Op::Remnant` names its hex (2.33, B110).
+        Some(Question::Remnant { .. }) => return Ok(None),
+        // The case's later step places him (4.12, B47).
+        Some(Question::Commander { brigade, .. }) => {
+            let name = next.brigade_name(*brigade);
+            match a
+                .displaced
+                .iter()
+                .find(|(b, _)| b.eq_ignore_ascii_case(&name))
+            {
+                Some((_, to)) => format!("COMMANDER {to}"),
+                None => "PASS".to_string(),
+            }
+        }
         None if !r.paths.is_empty() && !a.path.is_empty() => {
             a.asked_path = true;
             path()
@@ -311,6 +342,20 @@ fn run(
         Op::Keep(text) => order(next, &text, events),
         Op::Roll => roll(next, dice, events),
         Op::Nothing(why) => Err(Stop::Skipped(why)),
+        Op::Remnant(hex) => {
+            let asked = next
+                .now
+                .reaction
+                .as_ref()
+                .is_some_and(|r| matches!(r.question, Some(Question::Remnant { .. })));
+            if !asked {
+                return Err(Stop::Skipped(
+                    "the engine asks nothing: the remnant has one hex to go to (B110)".into(),
+                ));
+            }
+            order(next, &format!("REMNANT {hex}"), events)?;
+            roll(next, dice, events)
+        }
         Op::Displaced(brigade, to) => {
             let at = next
                 .battle
@@ -412,7 +457,7 @@ fn apply(g: &mut BrothersAtWar, case: &Case, index: usize) -> Result<Done, Strin
     let step = &case.steps[index];
     let mut next = g.clone();
     let mut events = Vec::new();
-    let mut dice = dice(step);
+    let mut dice = dice(case, index);
     let ids: Vec<_> = step.units.iter().filter_map(|u| g.unit_named(u)).collect();
     let start = points(g, &step.units).map_or(0, |p| p.0);
     let mut last = points(g, &step.units);
@@ -500,6 +545,26 @@ pub fn replay(case: &Case, chart: &Chart) -> Replay {
         Ok(g) => g,
         Err(e) => return Replay::Ran(vec![format!("the case does not set up: {e}")]),
     };
+    // 4.12, B47: a case that places a displaced commander makes his owner
+    // asked where he goes (`PATHS ... ASK`); its step answers.
+    for step in &case.steps {
+        let other = step.brigade.is_some() && step.brigade != setup::active(case);
+        if step.action == f::Action::MoveCommander
+            && other
+            && step.expect.result == Outcome::Accepted
+        {
+            let brigade = step.brigade.clone().unwrap_or_default();
+            let asked = g
+                .battle
+                .brigade_named(&brigade)
+                .map(|b| g.battle.brigade_side(b));
+            if let (Some(side), Ok(o)) = (asked, g.parse_order(&format!("PATHS {brigade} ASK"))) {
+                if let Err(e) = g.apply_standing(side, &o) {
+                    return Replay::Ran(vec![format!("PATHS {brigade} ASK refused: {e}")]);
+                }
+            }
+        }
+    }
     let mut found = Vec::new();
     let mut phase_over = false;
     for (i, step) in case.steps.iter().enumerate() {

@@ -24,6 +24,8 @@ pub enum Op {
     /// This brigade's commander displaced to this hex, as the engine does by itself
     /// (4.12, B47).
     Displaced(String, String),
+    /// The remnant's hex named, if the engine asks where it goes (2.33, B110).
+    Remnant(String),
     /// The opportunity attack the engine opened on the last step, rolled with this
     /// step's dice (6.12).
     Reaction,
@@ -269,10 +271,17 @@ pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
                 Op::Check(CheckKind::Fate),
             ]);
         }
-        // The engine places the remnant itself (B110); a case refusing the hex it names
-        // cannot be ordered.
+        // B110: the owner names the remnant's hex when `PATHS ... ASK` asks him.
         Action::FateCheck if step.target.is_some() && step.expect.rule.is_some() => {
-            return pending("engine: no order names the remnant's hex (2.33, B110: PATHS ASK)")
+            let brigade = step
+                .brigade
+                .clone()
+                .ok_or("harness: a fate check names no brigade")?;
+            out.extend([
+                Op::Keep(format!("PATHS {brigade} ASK")),
+                Op::Check(CheckKind::Fate),
+                Op::Remnant(step.target.clone().unwrap_or_default()),
+            ]);
         }
         Action::FateCheck => out.push(Op::Check(CheckKind::Fate)),
         Action::CleanUp => out.push(Op::CleanUp),

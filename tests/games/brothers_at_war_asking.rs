@@ -981,6 +981,10 @@ fn offered(g: &BrothersAtWar, q: &Question) -> Vec<Order> {
         Question::Loss { units } => units.iter().map(|&u| Order::Lose(g.unit_name(u))).collect(),
         Question::Reserve { .. } => vec![Order::SpendReserve, Order::Keep],
         Question::Path { paths, .. } => paths.iter().map(|p| Order::Retreat(p.clone())).collect(),
+        Question::Commander { hexes, .. } => {
+            hexes.iter().map(|&h| Order::Commander(Some(h))).collect()
+        }
+        Question::Remnant { hexes, .. } => hexes.iter().map(|&h| Order::Remnant(h)).collect(),
         Question::Card { cards, .. } => cards
             .iter()
             .map(|&card| Order::Play { card, on: None })
@@ -993,6 +997,8 @@ fn concerned(q: &Question) -> Vec<UnitId> {
     match q {
         Question::Loss { units } | Question::Path { units, .. } => units.clone(),
         Question::Reserve { unit, .. } => vec![*unit],
+        // A displaced commander is his brigade's: no unit to check (B47).
+        Question::Commander { .. } | Question::Remnant { .. } => Vec::new(),
         Question::Card { .. } => panic!("this field's cards are blank: no card question (B148)"),
     }
 }
@@ -1131,6 +1137,55 @@ fn the_movers_lines_after_a_fire_that_raises_a_question_are_held_then_played() {
         "END UNITS is played once the answer is in"
     );
     assert!(r.refused.is_none() && r.unused.is_empty());
+}
+
+#[test]
+fn the_movers_lines_after_a_question_asked_of_himself_are_held_then_played() {
+    // B7, R4: the mover's own unit, fired at in his own activation, raises
+    // his own RETREAT ASK question; the lines after it were not written as
+    // its answer: they wait for it and are played after it.
+    use orderly::games::submission::{release, submit, submit_after_draw};
+    let mut g = field();
+    only(
+        &mut g,
+        &[("1NY", "0302"), ("2NYA", "0102"), ("1VA", "0305")],
+    );
+    status(&mut g, "1NY", false, Face::Back);
+    status(&mut g, "2NYA", false, Face::Back);
+    status(&mut g, "1VA", false, Face::Back);
+    activating(&mut g, "blue");
+    order(&mut g, "RETREAT blue ASK").unwrap();
+    let s = submit(&mut g, Seat::North, &["1NY MOVE 0303", "2NYA MOVE 0103"]);
+    assert_eq!(s.taken.len(), 1, "{:?}", s.refused);
+    assert_eq!(
+        s.rest,
+        vec!["2NYA MOVE 0103".to_string()],
+        "1VA's fire waits for its dice"
+    );
+    roll_sixes(&mut g, 1);
+    let r = g
+        .now
+        .reaction
+        .as_ref()
+        .expect("1NY is asked whether it retreats");
+    assert_eq!(r.side, Side::Union, "the mover himself is asked");
+    let after = submit_after_draw(&mut g, Seat::North, &s.rest, s.rest_in_first_half);
+    assert_eq!(after.held, vec!["2NYA MOVE 0103".to_string()]);
+    assert!(
+        after.refused.is_none() && after.unused.is_empty() && after.taken.is_empty(),
+        "not refused as an answer: {:?}",
+        after.refused
+    );
+    order(&mut g, "PASS").unwrap();
+    fail_the_rest(&mut g);
+    let r = release(&mut g, Seat::North, &after.held);
+    assert_eq!(
+        r.taken.len(),
+        1,
+        "2NYA moves once he has answered: {:?}",
+        r.refused
+    );
+    assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0103")));
 }
 
 #[test]

@@ -382,7 +382,12 @@ fn random_games_asking_every_question_keep_every_property_and_reach_the_end() {
             *seen.entry(k).or_default() += n;
         }
     }
-    for kind in ["Asked Loss", "Asked Reserve", "Asked Path"] {
+    for kind in [
+        "Asked Loss",
+        "Asked Reserve",
+        "Asked Path",
+        "Asked Commander",
+    ] {
         assert!(
             seen.contains_key(kind),
             "random play never reached {kind}: {seen:?}"

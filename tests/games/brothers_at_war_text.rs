@@ -1122,3 +1122,110 @@ fn end_units_after_the_units_ended_is_answered_and_the_mail_goes_on() {
     assert_eq!(s.taken[1].order, "COMMANDER STAY");
     assert_ne!(g.position(), before);
 }
+
+/// A unit named as players name it: by a possessive (`our`, `my`), by its
+/// regiment's name in the plural (`the Fenwicks`), or by its kind when
+/// one unit of that kind may act (`our skirmishers`); a reference that
+/// fits several units is answered "which one?" with them, never guessed.
+#[test]
+fn units_are_named_by_possessives_plurals_and_kinds_and_never_guessed() {
+    use orderly::games::brothers_at_war::text::reader;
+    let g = union_to_act();
+    let legal: Vec<String> = g.legal_orders().iter().map(|o| o.to_string()).collect();
+    let step_of = |id: &str| {
+        legal
+            .iter()
+            .find(|o| o.starts_with(&format!("{id} MOVE ")))
+            .cloned()
+            .unwrap_or_else(|| panic!("{id} does not move: {legal:?}"))
+    };
+    let step = step_of("10M");
+    let to = step.rsplit(' ').next().unwrap().to_string();
+    for written in [
+        format!("our 10th Millbrook moves to {to}"),
+        format!("my 10M moves to {to}"),
+        format!("our 10th Millbrook infantry moves to {to}"),
+    ] {
+        assert_eq!(reader::canonical(&g, &written).unwrap(), step, "{written}");
+    }
+    // The activating brigade's one skirmisher that may act.
+    let wsk = step_of("WSK");
+    let wto = wsk.rsplit(' ').next().unwrap().to_string();
+    for written in [
+        format!("our skirmishers move to {wto}"),
+        format!("the skirmishers move to {wto}"),
+        format!("my skirmisher moves to {wto}"),
+    ] {
+        let order = g
+            .read_order(&written)
+            .unwrap_or_else(|r| panic!("{written}: {r}"));
+        assert_eq!(order.to_string(), wsk, "{written}");
+    }
+    // A fire's target in words is still a description (`the skirmishers
+    // at 0907`), and an enemy regiment in the plural is a target.
+    assert_eq!(
+        reader::canonical(&g, "10M fire on the skirmishers at 0709").unwrap(),
+        "10M FIRE 0709"
+    );
+    assert_eq!(
+        reader::canonical(&g, "10M fires on the Corwins").unwrap(),
+        format!(
+            "10M FIRE {}",
+            g.hex_of(g.unit_named("CW3").unwrap()).unwrap()
+        )
+    );
+    // Several units fit: which one? with each of them.
+    for (written, fits) in [
+        (
+            format!("the Millbrooks move to {to}"),
+            vec!["10M", "BTY-A", "BTY-B"],
+        ),
+        (format!("our infantry moves to {to}"), vec!["10M", "11N"]),
+    ] {
+        let r = g.read_order(&written).unwrap_err();
+        assert!(r.is_unreadable(), "{written}: {r}");
+        assert!(r.problem.starts_with("which one?"), "{written}: {r}");
+        for id in fits {
+            assert!(r.problem.contains(id), "{written}: {id} in {r}");
+        }
+    }
+    // The Confederacy's regiments, named by the Confederate player.
+    let mut rng = XorShift::new(11);
+    let mut c = demo();
+    for _ in 0..5000 {
+        if let Some(chance) = c.chance() {
+            let o = c
+                .chance_order(rng.below(chance.outcomes as usize) as u32)
+                .unwrap();
+            c.apply(&o).unwrap();
+            continue;
+        }
+        let legal = c.legal_orders();
+        if let Some(step) = legal
+            .iter()
+            .map(|o| o.to_string())
+            .find(|o| o.starts_with("FN6 MOVE "))
+        {
+            let to = step.rsplit(' ').next().unwrap();
+            for written in [
+                format!("the Fenwicks move to {to}"),
+                format!("our fenwicks move to {to}"),
+                format!("my Fenwick infantry moves to {to}"),
+            ] {
+                let order = c
+                    .read_order(&written)
+                    .unwrap_or_else(|r| panic!("{written}: {r}"));
+                assert_eq!(order.to_string(), step, "{written}");
+            }
+            return;
+        }
+        let pick = legal
+            .iter()
+            .find(|o| matches!(o.to_string().as_str(), "READY" | "COMMANDER STAY" | "END"))
+            .or_else(|| legal.iter().find(|o| o.to_string().starts_with("PASS")))
+            .unwrap_or(&legal[0])
+            .clone();
+        c.apply(&pick).unwrap();
+    }
+    panic!("FN6 never moved");
+}

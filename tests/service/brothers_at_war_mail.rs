@@ -545,9 +545,11 @@ fn help_to_a_brothers_at_war_player_lists_its_words_and_no_other_games() {
         assert!(line.chars().count() <= 76, "too wide: {line:?}");
     }
     let help = flat(&reply);
-    // The game's own orders, as the game words them (GameText::ORDERS).
-    let own = Hosted::of::<BrothersAtWar>();
-    assert!(help.contains(&flat(own.orders)), "{reply}");
+    // The game's own orders, as the game words them for the writer's
+    // seat (GameText::orders_for: his own units and hexes).
+    let own = GameText::orders_for(&site.stored(), Seat::North);
+    assert!(own.contains("MOVE") && own.contains("END UNITS"), "{own}");
+    assert!(help.contains(&flat(&own)), "{reply}");
     assert!(help.contains("BROTHERSATWAR (Brothers at War"), "{reply}");
     // What every game takes.
     for general in [
@@ -750,7 +752,9 @@ fn the_questions_of_a_combat_result_are_asked_and_answered_by_mail() {
             let kind = match question {
                 Question::Loss { .. } => "LOSSES ASK",
                 Question::Reserve { .. } => "RESERVES ASK",
-                Question::Path { .. } => "PATHS ASK",
+                Question::Path { .. } | Question::Commander { .. } | Question::Remnant { .. } => {
+                    "PATHS ASK"
+                }
                 Question::Card { .. } => "CARDS ASK",
             };
             let mine = flat(&last_to[seat.index()]);
@@ -1215,4 +1219,140 @@ fn a_refused_line_read_on_its_own_stops_the_lines_after_it() {
         keep_last(&outs, &mut last_to);
     }
     panic!("no fresh activation came");
+}
+
+/// Plays on (each player ending his part as soon as he may) until
+/// `wanted` holds of the stored game; returns it with the address and
+/// sender of the seat to decide.
+fn play_until(
+    site: &mut Site,
+    addrs: (&str, &str),
+    wanted: impl Fn(&BrothersAtWar) -> bool,
+) -> (BrothersAtWar, &'static str, String) {
+    for _ in 0..200 {
+        let model = site.stored();
+        let seat = model.pending().expect("a decision").seat;
+        let (from, addr) = match seat {
+            Seat::North => (ANN, addrs.0.to_string()),
+            Seat::South => (BOB, addrs.1.to_string()),
+        };
+        if wanted(&model) {
+            return (model, from, addr);
+        }
+        let legal: Vec<String> = model.legal_orders().iter().map(|o| o.to_string()).collect();
+        let close = ["READY", "COMMANDER STAY", "END UNITS", "PASS", "KEEP"]
+            .into_iter()
+            .find(|c| legal.iter().any(|l| l == c))
+            .map(str::to_string)
+            .unwrap_or_else(|| legal[0].clone());
+        site.mail(from, &addr, &format!("{close}\n\nMe"));
+    }
+    panic!("the wanted decision never came");
+}
+
+/// The help of a line the reader cannot read gives examples of the
+/// writer's own side: his units and hexes, never the other side's.
+#[test]
+fn the_help_of_a_line_not_understood_shows_the_writers_own_units() {
+    let mut site = Site::new("own-examples");
+    let (ann_addr, bob_addr, _) = site.started(&"0b5e".repeat(16));
+    for seat in [Seat::South, Seat::North] {
+        let (model, from, addr) = play_until(&mut site, (&ann_addr, &bob_addr), |g| {
+            g.pending().is_some_and(|p| p.seat == seat) && fresh_activation(g)
+        });
+        let side = Side::of(seat);
+        let ids = |s: Side| -> Vec<String> {
+            model
+                .battle
+                .scenario
+                .units
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| {
+                    model.side_of(orderly::games::brothers_at_war::core::ids::UnitId(
+                        *i as u16,
+                    )) == s
+                })
+                .map(|(_, u)| u.id.clone())
+                .collect()
+        };
+        let outs = site.mail(from, &addr, "Hi,\n\nmove\n\nCheers");
+        let reply = flat(&to(&outs, from).body);
+        let help = reply
+            .split("Not understood")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{reply}"));
+        let help = help.split("Nothing was changed").next().unwrap_or_default();
+        // HELP, by the game's mail, gives its examples from his side too.
+        let outs = site.mail(from, &addr, "HELP\n\nMe");
+        let help_mail = flat(&to(&outs, from).body);
+        let orders = help_mail
+            .split("BROTHERSATWAR (")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{help_mail}"));
+        for (text, what) in [(help, "the refusal"), (orders, "HELP")] {
+            assert!(
+                ids(side)
+                    .iter()
+                    .any(|id| text.contains(&format!("{id} MOVE"))),
+                "{seat:?}, {what}: {text}"
+            );
+            for theirs in ids(side.other()) {
+                for verb in ["MOVE", "FORM", "DEPLOY", "DISBAND", "HOLD"] {
+                    assert!(
+                        !text.contains(&format!("{theirs} {verb}")),
+                        "{seat:?} is shown {theirs} {verb} in {what}: {text}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A mail of orders with prose between them: the reply echoes every line
+/// in the mail's own order, whatever was played together.
+#[test]
+fn the_echo_keeps_the_order_of_the_mails_lines() {
+    let mut site = Site::new("echo-order");
+    let (ann_addr, bob_addr, _) = site.started(&"0b5e".repeat(16));
+    let two_steps = |g: &BrothersAtWar| -> Option<(String, String)> {
+        for first in g.legal_orders() {
+            let Order::Act {
+                units,
+                action: Action::Move(_),
+            } = &first
+            else {
+                continue;
+            };
+            let mut next = g.clone();
+            next.apply(&first).ok()?;
+            if next.chance().is_some() {
+                continue;
+            }
+            let second = next.legal_orders().into_iter().find(
+                |o| matches!(o, Order::Act { units: u, action: Action::Move(_) } if u == units),
+            );
+            if let Some(second) = second {
+                return Some((first.to_string(), second.to_string()));
+            }
+        }
+        None
+    };
+    let (model, from, addr) = play_until(&mut site, (&ann_addr, &bob_addr), |g| {
+        fresh_activation(g) && two_steps(g).is_some()
+    });
+    let (first, second) = two_steps(&model).unwrap();
+    let prose = "that should keep them busy for a while";
+    let body = format!("Hi there,\n\n{first}\n{prose}\n{second}\n\nCheers\nMe");
+    let outs = site.mail(from, &addr, &body);
+    let reply = to(&outs, from).body;
+    let at = |line: &str| {
+        reply
+            .find(&format!("> {line}\n"))
+            .unwrap_or_else(|| panic!("{line} not echoed:\n{reply}"))
+    };
+    assert!(reply.contains(&format!("Taken: {second}")), "{reply}");
+    assert!(at("Hi there,") < at(&first), "{reply}");
+    assert!(at(&first) < at(prose), "{reply}");
+    assert!(at(prose) < at(&second), "{reply}");
 }

@@ -680,6 +680,14 @@ fn rollback_replace_and_act_keep_the_record_true() {
             .any(|m| m.contains("has given you the Gray seat")),
         "{mails:?}"
     );
+    // Bob hears that his seat went to another player, and gets no board.
+    let farewell = only(&mails, BOB);
+    assert!(
+        farewell.iter().any(|m| m
+            .replace('\n', " ")
+            .contains("has given your Gray seat of game 1")),
+        "{mails:?}"
+    );
     let mails = site.mail(t, BOB, &bob, "inf GR G3C");
     assert!(
         only(&mails, BOB)[0].contains("is not a key of game 1"),
@@ -954,6 +962,16 @@ fn every_moderator_command_works_by_mail_and_by_the_command_line() {
         for (command, says) in EVERY_COMMAND {
             let report = if by_mail {
                 let mails = site.mail(at, MOD, &mod_addr, command);
+                if command.starts_with("REPLACE") {
+                    let bob: Vec<String> = only(&mails, BOB)
+                        .iter()
+                        .map(|m| m.replace('\n', " "))
+                        .collect();
+                    assert!(
+                        bob.iter().any(|m| m.contains("has given your Gray seat")),
+                        "the player replaced is told: {mails:?}"
+                    );
+                }
                 only(&mails, MOD)[0].replace('\n', " ")
             } else {
                 site.service.moderate(command, "cli:test", at).unwrap()

@@ -1851,6 +1851,54 @@ fn a_civil_war_1863_defender_answers_in_advance_and_the_attackers_turn_goes_on()
     );
 }
 
+/// Lines held until the other player answered an attack are played when
+/// he does; their writer hears what became of each, the refused one and
+/// those after it included: none is dropped without a word.
+#[test]
+fn the_writer_of_held_lines_hears_what_became_of_each_when_they_are_played() {
+    let mut site = Site::new("held-report");
+    let outs = site.mail(
+        ANN,
+        "orderly@example.org",
+        "NEW CIVILWAR1863 VS bob@example.org AS UNION",
+    );
+    let bob = to(&outs, BOB).reply_to;
+    let ann = to(&site.mail(BOB, &bob, "accept"), ANN).reply_to;
+    set_position(
+        &site,
+        "cw1863 1; south to move; U: E4 2I / A1 1I; C: E3 3I / R1 1I; markers d3 f6",
+    );
+    // The Confederacy attacks and orders on; the Union has not said where
+    // E4's survivors go, so the rest waits for her.
+    let outs = site.mail(
+        BOB,
+        &bob,
+        "E3 3I-E4\nTAKE 1 KILL 1I LOSE NONE\nR1-R2\nR1-R2\nA1-A2",
+    );
+    let reply = flat(&body_to(&outs, BOB));
+    assert_eq!(
+        reply.matches("Held: it will be played").count(),
+        3,
+        "{reply}"
+    );
+    // Her answer plays them: the first is taken, the second refused (R1 is
+    // empty then), the third not applied after it.
+    let outs = site.mail(ANN, &ann, "SURVIVORS TO E5");
+    let told = body_to(&outs, BOB);
+    let flat_told = flat(&told);
+    assert!(
+        flat_told.contains("The lines of your last mail that were held"),
+        "{told}"
+    );
+    assert!(flat_told.contains("Taken: R1 1I-R2."), "{told}");
+    let refused = told.find("Refused").or_else(|| told.find("Not understood"));
+    assert!(refused.is_some(), "the refused line is told: {told}");
+    assert!(
+        flat_told.contains("Not applied: an earlier order of this message was refused"),
+        "{told}"
+    );
+}
+
 /// "Charge!" above the real attack is a cheer, not an attack completed
 /// from the only legal one (which would end the turn and refuse the real
 /// order); but "Stand!" from the defender, whose answer is awaited, is the
@@ -2011,7 +2059,10 @@ fn help_lists_the_words_of_the_writers_games_or_of_every_game_under_its_name() {
         assert!(help.contains(general), "{general}: {body}");
     }
     assert!(help.contains("SQUARES (SQUARES - The Civil War Battle Game):"));
-    assert!(help.contains(&flat(squares.orders)), "{body}");
+    // Her game's orders from her own half of the board (Blue's squares).
+    let own = GameText::orders_for(&Squares::new(&GameOptions::default()), Seat::North);
+    assert!(own.starts_with("MOVE B2CR B1C"), "{own}");
+    assert!(help.contains(&flat(&own)), "{body}");
     for line in squares.commands.lines() {
         assert!(help.contains(&flat(line)), "{line:?}: {body}");
     }

@@ -184,6 +184,11 @@ IF STAND OPTION 2, IF RETREAT ADVANCE
         notation::CIVIL_WAR.sides[seat.index()]
     }
 
+    // HELP's examples from the reader's own half of the board.
+    fn orders_for(&self, seat: Seat) -> String {
+        notation::CIVIL_WAR.examples(seat)
+    }
+
     fn ending_words(ending: &EndReason) -> String {
         text::ending::words(*ending, notation::CIVIL_WAR.sides)
     }

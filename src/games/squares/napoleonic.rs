@@ -223,6 +223,11 @@ impl GameText for Napoleonic {
         NAPOLEONIC.sides[seat.index()]
     }
 
+    // HELP's examples from the reader's own half of the board.
+    fn orders_for(&self, seat: Seat) -> String {
+        format!("as SQUARES: {}", NAPOLEONIC.examples(seat))
+    }
+
     fn ending_words(ending: &EndReason) -> String {
         super::text::ending::words(*ending, NAPOLEONIC.sides)
     }

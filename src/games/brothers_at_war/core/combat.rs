@@ -245,6 +245,21 @@ pub fn fits(now: &super::state::Dynamic, map: &super::map::BattleMap) -> bool {
                             .iter()
                             .all(|p| p.len() <= 4 && p.iter().all(|&h| map.contains(h)))
                 }
+                Question::Commander {
+                    brigade,
+                    from,
+                    hexes,
+                } => {
+                    brigade.index() < now.brigades.len()
+                        && map.contains(*from)
+                        && hexes.len() <= 512
+                        && hexes.iter().all(|&h| map.contains(h))
+                }
+                Question::Remnant { brigade, hexes } => {
+                    brigade.index() < now.brigades.len()
+                        && hexes.len() <= 64
+                        && hexes.iter().all(|&h| map.contains(h))
+                }
                 Question::Card {
                     window,
                     cards,
@@ -256,6 +271,7 @@ pub fn fits(now: &super::state::Dynamic, map: &super::map::BattleMap) -> bool {
         && now.answers.iter().all(|a| match a {
             Answer::Lose(u) => unit(u),
             Answer::Path(p) => p.len() <= 4 && p.iter().all(|&h| map.contains(h)),
+            Answer::Place(h) => map.contains(*h),
             Answer::Default | Answer::Spend(_) | Answer::Play(_) => true,
         });
     fire_ok && assault_ok && instructions_ok && point_blank_ok && reaction_ok && answers_ok

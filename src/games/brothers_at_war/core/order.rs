@@ -49,6 +49,9 @@ pub enum Order {
     Commander(Option<Hex>),
     /// A retreat along these hexes (6.7).
     Retreat(Vec<Hex>),
+    /// The hex a broken brigade's remnant is placed on, when its owner is
+    /// asked (2.33 a, B110, `PATHS ... ASK`).
+    Remnant(Hex),
     /// Spend a reserve to cancel a hit (8.11).
     SpendReserve,
     /// Eliminate a disbanded skirmisher waiting on its brigade's display
@@ -230,6 +233,7 @@ impl fmt::Display for Order {
                 f.write_str("RETREAT")?;
                 write_hexes(f, path)
             }
+            Order::Remnant(h) => write!(f, "REMNANT {h}"),
             Order::SpendReserve => f.write_str("SPEND RESERVE"),
             Order::Lose(unit) => write!(f, "LOSE {unit}"),
             Order::Eliminate(unit) => write!(f, "ELIMINATE {unit}"),
@@ -335,6 +339,10 @@ impl FromStr for Order {
             },
             "KEEP" => only(&words, 1, "KEEP").map(|_| Order::Keep)?,
             "READY" => only(&words, 1, "READY").map(|_| Order::Ready)?,
+            "REMNANT" => {
+                only(&words, 2, "REMNANT hex")?;
+                Order::Remnant(hex(rest[0])?)
+            }
             "COMMANDER" => {
                 only(&words, 2, "COMMANDER hex, or COMMANDER STAY")?;
                 match rest[0] {

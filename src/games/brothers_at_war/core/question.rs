@@ -41,6 +41,25 @@ pub enum Question {
         /// The legal paths, each hex entered in order.
         paths: Vec<Vec<Hex>>,
     },
+    /// A lone commander next to an enemy unit is displaced (4.12, B47,
+    /// `PATHS ... ASK`): where he goes. Answered by `COMMANDER hex`.
+    Commander {
+        /// His brigade.
+        brigade: BrigadeId,
+        /// Where he stood.
+        from: Hex,
+        /// The hexes he may stand on (4.11, B47), B47's choice first.
+        hexes: Vec<Hex>,
+    },
+    /// A brigade broken by its fate check leaves a remnant (2.33 a, B110,
+    /// `PATHS ... ASK`): on which of its units' hexes. Answered by
+    /// `REMNANT hex`.
+    Remnant {
+        /// The brigade broken.
+        brigade: BrigadeId,
+        /// The hexes it may go on, B110's choice first.
+        hexes: Vec<Hex>,
+    },
     /// A window of the enemy's moments (or a roll) opened and the player's
     /// `CARDS ... ASK` lets him choose a card (B137, B148). Answered by
     /// `PLAY n` (one of `cards`) or `PASS` (no card).
@@ -68,6 +87,8 @@ pub enum Answer {
     Path(Vec<Hex>),
     /// Play this card (B148).
     Play(u8),
+    /// This hex, for a displaced commander (B47) or a remnant (B110).
+    Place(Hex),
 }
 
 /// Where the questions of a combat result under way stand; never written

@@ -109,7 +109,7 @@ impl BrothersAtWar {
         if self.now.held.is_some() && !Self::is_standing(order) {
             return self.answer_held(order);
         }
-        if self.asks_cards() && self.now.ended.is_none() && !Self::is_standing(order) {
+        if self.asks_held() && self.now.ended.is_none() && !Self::is_standing(order) {
             let reaction = self.now.reaction.clone();
             return self.apply_holding(order.clone(), Vec::new(), reaction);
         }
@@ -238,15 +238,29 @@ impl BrothersAtWar {
             self.check_charge(&units, first)?;
         }
         match order {
+            // 5.39, 6.7: a retreat names no unit: the whole stack under
+            // fire retreats, as its owner answers or his RETREAT says.
             Order::Retreat(_) => {
-                return Err(Refusal::NotYet {
-                    what: "retreat",
+                return Err(Refusal::OnlyWhenAsked {
+                    what: "a retreat",
+                    when: "by units under fire, as the answer to a question of the game \
+                           (RETREAT, EVADE or PATHS ... ASK) or by your RETREAT instruction",
                     rule: "6.7",
                 })
             }
+            Order::Remnant(_) => {
+                return Err(Refusal::OnlyWhenAsked {
+                    what: "placing a remnant",
+                    when: "as the answer to PATHS ... ASK, when a brigade breaks by its fate \
+                           check and its units held more than one hex",
+                    rule: "2.33",
+                })
+            }
             Order::SpendReserve => {
-                return Err(Refusal::NotYet {
-                    what: "spending reserves",
+                return Err(Refusal::OnlyWhenAsked {
+                    what: "spending a reserve",
+                    when: "as a killing hit falls, as the answer to RESERVES ... ASK or by your \
+                           RESERVES instruction",
                     rule: "8.11",
                 })
             }

@@ -120,8 +120,10 @@ impl BrothersAtWar {
                     .ok_or_else(|| Refusal::NotInStack(name.clone()))?;
                 Answer::Lose(unit)
             }
-            (Question::Card { .. }, Order::Play { .. }) => {
-                super::holding::card_answer(question, order)?
+            (Question::Card { .. }, Order::Play { .. })
+            | (Question::Commander { .. }, Order::Commander(_))
+            | (Question::Remnant { .. }, Order::Remnant(_)) => {
+                super::holding::held_answer(question, order)?
             }
             (Question::Reserve { .. }, Order::SpendReserve) => Answer::Spend(true),
             (Question::Reserve { .. }, Order::Keep) => Answer::Spend(false),
@@ -220,6 +222,8 @@ pub fn question_forms(question: &Question) -> &'static str {
         Question::Loss { .. } => "LOSE unit (one of the stack), or PASS",
         Question::Reserve { .. } => "SPEND RESERVE, KEEP, or PASS",
         Question::Path { .. } => "RETREAT along a path offered, or PASS",
+        Question::Commander { .. } => "COMMANDER hex (a hex he may stand on), or PASS",
+        Question::Remnant { .. } => "REMNANT and one of the hexes offered, or PASS",
         Question::Card { .. } => "PLAY one of the cards offered, or PASS (no card)",
     }
 }

@@ -930,7 +930,7 @@ impl BrothersAtWar {
             cards: cards.iter().map(|c| c.0).collect(),
             about: about(self),
         };
-        match self.ask_card(side, question) {
+        match self.ask_now(side, question) {
             Some(Answer::Play(n)) => cards.into_iter().find(|c| c.0 == n),
             _ => None,
         }
@@ -1227,13 +1227,14 @@ impl BrothersAtWar {
         let Some(side) = self.decider() else {
             return Vec::new();
         };
-        // B148: a card question takes only the cards it offers.
+        // B148: a card question takes only the cards it offers, and an
+        // order held for an answer takes only the answer.
         let card_question = self
             .now
             .reaction
             .as_ref()
             .is_some_and(|r| matches!(r.question, Some(Question::Card { .. })));
-        if card_question {
+        if card_question || self.now.held.is_some() {
             return Vec::new();
         }
         let mut hand = self.now.hands[side.index()].clone();

@@ -1,8 +1,10 @@
 //! The brigade display: reserves, casualties, exhaustion and breaking
 //! (8.1-8.3), and the markers a brigade has in play (3.1, 8.112).
 
+use crate::games::brothers_at_war::core::combat::{PathsRule, Setting};
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::ids::{BrigadeId, UnitId};
+use crate::games::brothers_at_war::core::question::{Answer, Question};
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Place, UnitState};
 use crate::games::brothers_at_war::core::Hex;
 use crate::games::brothers_at_war::scenario::model::{Face, UnitKind};
@@ -96,7 +98,8 @@ impl BrothersAtWar {
     /// Breaks a brigade (8.3): its units, skirmishers and commander leave
     /// play. A fate check's break also leaves a generic remnant (2.33 a,
     /// B110) on a hex one of its non-skirmisher units held that holds no
-    /// enemy: the farthest from the nearest enemy unit, then the lowest.
+    /// enemy: where its owner answers under `PATHS ... ASK`, else the
+    /// farthest from the nearest enemy unit, then the lowest.
     pub fn break_brigade(&mut self, b: BrigadeId, remnant: bool, events: &mut Vec<Event>) {
         let units = self.units_of_brigade(b);
         let side = self.battle.brigade_side(b);
@@ -111,12 +114,31 @@ impl BrothersAtWar {
                 .min()
                 .unwrap_or(u32::MAX)
         };
-        let first_hex: Option<Hex> = units
+        let mut hexes: Vec<Hex> = units
             .iter()
             .filter(|&&u| self.kind_of(u) != UnitKind::Skirmisher)
             .filter_map(|&u| self.hex_of(u))
             .filter(|h| !enemies.contains(h))
-            .max_by_key(|&h| (nearest(h), std::cmp::Reverse(h)));
+            .collect();
+        hexes.sort_by_key(|&h| (std::cmp::Reverse(nearest(h)), h));
+        hexes.dedup();
+        let mut first_hex = hexes.first().copied();
+        // B110: under `PATHS ... ASK` its owner is asked where it goes.
+        let rule = self
+            .now
+            .instructions
+            .get(side, Some(b), Setting::Paths(PathsRule::Auto));
+        if remnant && rule == Setting::Paths(PathsRule::Ask) && hexes.len() > 1 {
+            let question = Question::Remnant {
+                brigade: b,
+                hexes: hexes.clone(),
+            };
+            if let Some(Answer::Place(h)) = self.ask_now(side, question) {
+                if hexes.contains(&h) {
+                    first_hex = Some(h);
+                }
+            }
+        }
         for u in units {
             if matches!(
                 self.now.units[u.index()].place,

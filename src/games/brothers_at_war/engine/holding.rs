@@ -1,5 +1,5 @@
-//! Orders held while their card questions are answered (B148): under
-//! `CARDS ... ASK`, an order (or a draw of chance) that opens a window of
+//! Orders held while their questions are answered (B148, B47): under
+//! `CARDS ... ASK` (and `PATHS ... ASK` for a displaced commander), an order (or a draw of chance) that opens a window of
 //! the enemy's moments is first tried on a copy. The first card question
 //! no answer covers yet stops it: the game stays as it was, the order is
 //! kept with the answers so far, and the owner of the cards is asked.
@@ -8,7 +8,7 @@
 //! applied whole. Questions inside a combat result are B145's
 //! (engine/asking.rs): the result is already under way there.
 
-use crate::games::brothers_at_war::core::combat::{CardsRule, Reaction, Setting};
+use crate::games::brothers_at_war::core::combat::{CardsRule, PathsRule, Reaction, Setting};
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::order::Order;
 use crate::games::brothers_at_war::core::question::{Answer, Held, Holding, Question, MAX_ANSWERS};
@@ -19,13 +19,16 @@ use super::asking::question_forms;
 use super::refusal::Refusal;
 
 impl BrothersAtWar {
-    /// Whether a player asked to be asked which card to play (B148).
-    pub(super) fn asks_cards(&self) -> bool {
-        self.now
-            .instructions
-            .given
-            .iter()
-            .any(|(_, s)| *s == Setting::Cards(CardsRule::Ask))
+    /// Whether a player asked to be asked a question outside a combat
+    /// result: which card to play (B148), where a displaced commander
+    /// goes (B47), where a remnant goes (B110).
+    pub(super) fn asks_held(&self) -> bool {
+        self.now.instructions.given.iter().any(|(_, s)| {
+            matches!(
+                s,
+                Setting::Cards(CardsRule::Ask) | Setting::Paths(PathsRule::Ask)
+            )
+        })
     }
 
     /// Whether an order is a standing instruction, given at any moment
@@ -41,7 +44,7 @@ impl BrothersAtWar {
     /// from a combat result under way (B145), or from the held order's
     /// answers; on a trial copy the first question without one is noted.
     /// `None`: no card is played.
-    pub(super) fn ask_card(&mut self, side: Side, question: Question) -> Option<Answer> {
+    pub(super) fn ask_now(&mut self, side: Side, question: Question) -> Option<Answer> {
         if self.now.asking.probing || self.now.asking.resolving {
             return self.ask(side, question);
         }
@@ -126,7 +129,7 @@ impl BrothersAtWar {
                 expected: "an order".into(),
             });
         };
-        let answer = card_answer(&question, order)?;
+        let answer = held_answer(&question, order)?;
         let Held {
             order,
             mut answers,
@@ -137,10 +140,25 @@ impl BrothersAtWar {
     }
 }
 
-/// What an order answers to a card question (B148).
-pub(super) fn card_answer(question: &Question, order: &Order) -> Result<Answer, Refusal> {
+/// What an order answers to a card question (B148) or a displaced
+/// commander's (B47).
+pub(super) fn held_answer(question: &Question, order: &Order) -> Result<Answer, Refusal> {
     match (question, order) {
         (_, Order::Pass(None)) => Ok(Answer::Default),
+        (Question::Remnant { hexes, .. }, Order::Remnant(h)) => {
+            if hexes.contains(h) {
+                Ok(Answer::Place(*h))
+            } else {
+                Err(Refusal::RemnantHex(*h))
+            }
+        }
+        (Question::Commander { hexes, .. }, Order::Commander(Some(h))) => {
+            if hexes.contains(h) {
+                Ok(Answer::Place(*h))
+            } else {
+                Err(Refusal::CommanderHex(*h))
+            }
+        }
         (Question::Card { cards, .. }, Order::Play { card, on: None }) if cards.contains(card) => {
             Ok(Answer::Play(*card))
         }

@@ -48,6 +48,12 @@ impl BrothersAtWar {
                 Some(Question::Path { paths, .. }) => {
                     v.extend(paths.iter().map(|p| Order::Retreat(p.clone())));
                 }
+                Some(Question::Commander { hexes, .. }) => {
+                    v.extend(hexes.iter().map(|&h| Order::Commander(Some(h))));
+                }
+                Some(Question::Remnant { hexes, .. }) => {
+                    v.extend(hexes.iter().map(|&h| Order::Remnant(h)));
+                }
                 Some(Question::Card { cards, .. }) => {
                     v.extend(cards.iter().map(|&card| Order::Play { card, on: None }));
                 }

@@ -8,9 +8,11 @@ use std::collections::BTreeSet;
 use super::ground::{enter_cost, open_to_movement};
 use super::near::near_enemies;
 use super::refusal::Refusal;
+use crate::games::brothers_at_war::core::combat::{PathsRule, Setting};
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::formation::Formation;
 use crate::games::brothers_at_war::core::ids::UnitId;
+use crate::games::brothers_at_war::core::question::{Answer, Question};
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Group, Place};
 use crate::games::brothers_at_war::core::Hex;
 use crate::games::brothers_at_war::scenario::model::{Face, Ratings, Side, UnitKind};
@@ -115,10 +117,10 @@ impl BrothersAtWar {
             return Err(Refusal::OffMap(to));
         }
         let enemy = self.side_of(units[0]).other();
+        // 7.1: a step into an enemy hex is an assault, never a move step.
         if self.occupied_by(to, enemy) {
-            return Err(Refusal::NotYet {
-                what: "assault",
-                rule: "7.0",
+            return Err(Refusal::NotNow {
+                expected: format!("an assault on {to} (7.1), not a move step into it"),
             });
         }
         let along_path = from.is_some_and(|a| map.road(a, to) || map.trail(a, to));
@@ -336,9 +338,10 @@ impl BrothersAtWar {
     }
 
     /// 4.12, B47: a commander alone next to an enemy unit is displaced by
-    /// his owner; the engine takes B5's default (`PATHS AUTO`): the
-    /// nearest hex he may stand on that holds a unit of his brigade, else
-    /// the nearest he may stand on, the lowest id first among equals.
+    /// his owner: where he answers under `PATHS ... ASK`, else B5's
+    /// default (`PATHS AUTO`): the nearest hex he may stand on that holds
+    /// a unit of his brigade, else the nearest he may stand on, the lowest
+    /// id first among equals.
     pub fn displace_commanders(&mut self, events: &mut Vec<Event>) {
         for b in self.battle.brigade_ids().collect::<Vec<_>>() {
             let Some(at) = self.brigade(b).commander else {
@@ -355,12 +358,32 @@ impl BrothersAtWar {
                 .into_iter()
                 .filter_map(|u| self.hex_of(u))
                 .collect();
-            let best = self
+            let mut hexes: Vec<Hex> = self
                 .battle
                 .map
                 .hexes()
                 .filter(|&h| self.commander_may_stand(h, side))
-                .min_by_key(|&h| (!own.contains(&h), at.distance(h), h));
+                .collect();
+            hexes.sort_by_key(|&h| (!own.contains(&h), at.distance(h), h));
+            let mut best = hexes.first().copied();
+            // B47: under `PATHS ... ASK` his owner is asked where he goes.
+            let rule = self
+                .now
+                .instructions
+                .get(side, Some(b), Setting::Paths(PathsRule::Auto));
+            if rule == Setting::Paths(PathsRule::Ask) && hexes.len() > 1 {
+                hexes.truncate(512);
+                let question = Question::Commander {
+                    brigade: b,
+                    from: at,
+                    hexes: hexes.clone(),
+                };
+                if let Some(Answer::Place(h)) = self.ask_now(side, question) {
+                    if hexes.contains(&h) {
+                        best = Some(h);
+                    }
+                }
+            }
             self.now.brigades[b.index()].commander = best;
             events.push(Event::Displaced {
                 brigade: self.brigade_name(b),

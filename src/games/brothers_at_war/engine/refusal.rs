@@ -21,12 +21,15 @@ pub enum Refusal {
     /// A chance order that does not fit the draw pending (3.12).
     #[error("that is not an outcome of the draw pending")]
     NotAnOutcome,
-    /// Not implemented by this engine yet: the lead wires fire, assault,
-    /// retreats, reserves and cards into this machinery.
-    #[error("{what} is not playable yet in this engine")]
-    NotYet {
+    /// An answer written when nothing asks it (B7): a retreat or a
+    /// reserve is given only as the answer to a question of the game, or
+    /// by a standing instruction.
+    #[error("{what} is made only {when}; nothing asks it now")]
+    OnlyWhenAsked {
         /// What.
         what: &'static str,
+        /// When it is made.
+        when: &'static str,
         /// Its rule.
         rule: &'static str,
     },
@@ -178,6 +181,10 @@ pub enum Refusal {
         /// When it may be played, in words.
         window: String,
     },
+    /// A remnant goes only where a unit of its brigade stood, free of the
+    /// enemy (2.33 a, B110).
+    #[error("the remnant may not go to {0}: only to a hex one of its brigade's units held, with no enemy")]
+    RemnantHex(Hex),
     /// A card question was answered by a card it did not offer (B148).
     #[error(
         "card {card} does not answer this question: play one of {} or PASS",
@@ -282,7 +289,7 @@ impl CitesRule for Refusal {
             Refusal::GameOver => "2.4",
             Refusal::NotNow { .. } => "2.0",
             Refusal::WaitingForChance | Refusal::NotAnOutcome => "3.12",
-            Refusal::NotYet { rule, .. } => rule,
+            Refusal::OnlyWhenAsked { rule, .. } => rule,
             Refusal::NoSuchUnit(_) | Refusal::NotActive(_) | Refusal::AlreadyActed(_) => "5.1",
             Refusal::NoSuchBrigade(_) => "3.1",
             Refusal::NotOfBrigade(_) => "3.22",
@@ -318,6 +325,7 @@ impl CitesRule for Refusal {
             Refusal::CardNeverPlayed(..) => "11.12",
             Refusal::CardNotNow { .. } => "B124",
             Refusal::CardNotOffered { .. } => "B148",
+            Refusal::RemnantHex(_) => "2.33",
             Refusal::CardTarget { .. } => "B123",
             Refusal::CommanderAway(..) => "B125",
             Refusal::NotYourInstruction(_) => "B5",

@@ -105,6 +105,38 @@ fn question_words(game: &BrothersAtWar, question: &Question) -> String {
                 answers.join("; ")
             )
         }
+        Question::Commander {
+            brigade,
+            from,
+            hexes,
+        } => {
+            let commander = game
+                .battle
+                .scenario
+                .brigades
+                .get(brigade.index())
+                .and_then(|b| b.commander.as_ref())
+                .map_or_else(|| "your commander".to_string(), |c| c.name.clone());
+            let near: Vec<String> = hexes.iter().take(6).map(|h| h.to_string()).collect();
+            let default = hexes.first().map_or(String::new(), |h| format!(": {h}"));
+            format!(
+                "You are asked (PATHS ASK, 4.12): {commander}, alone next to the enemy at \
+                 {from}, is displaced. Where does he go?\nYour orders: COMMANDER hex, any hex \
+                 he may stand on (4.11), the nearest: {}; or PASS (B47's hex{default}).\n",
+                near.join(", ")
+            )
+        }
+        Question::Remnant { brigade, hexes } => {
+            let answers: Vec<String> = hexes.iter().map(|h| format!("REMNANT {h}")).collect();
+            let default = hexes.first().map_or(String::new(), |h| format!(": {h}"));
+            format!(
+                "You are asked (PATHS ASK, 2.33): brigade {} breaks and leaves a remnant on \
+                 a hex one of its units held. Which?\nYour orders: {}; or PASS (B110's hex, the \
+                 farthest from the enemy{default}).\n",
+                game.brigade_name(*brigade),
+                answers.join("; ")
+            )
+        }
         Question::Card {
             window,
             cards,

@@ -112,6 +112,15 @@ impl GameText for BrothersAtWar {
         choices::describe(self, viewer)
     }
 
+    fn orders_for(&self, seat: Seat) -> String {
+        let own = reader::examples(self, Side::of(seat));
+        if own.is_empty() {
+            Self::ORDERS.to_string()
+        } else {
+            own
+        }
+    }
+
     fn choices_from(&self, square: &str) -> Result<String, Rejection> {
         choices::describe_from(self, square)
     }

@@ -18,7 +18,7 @@ use std::borrow::Cow;
 use super::words::{self, CHANCE_VERBS, FILLERS};
 use crate::games::brothers_at_war::core::ids::{BrigadeId, UnitId};
 use crate::games::brothers_at_war::core::order::{Action, Order};
-use crate::games::brothers_at_war::core::state::BrothersAtWar;
+use crate::games::brothers_at_war::core::state::{BrothersAtWar, Place};
 use crate::games::brothers_at_war::core::Hex;
 use crate::games::brothers_at_war::scenario::model::{Side, UnitKind};
 use crate::games::{CitesRule, Game, OrderWord, Rejection};
@@ -32,11 +32,195 @@ pub const MAX_WORDS: usize = 40;
 /// The most suggestions given with a refusal.
 pub const MAX_SUGGESTIONS: usize = 4;
 
-/// What the reader accepts, named in every refusal of an unreadable line.
+/// What the reader accepts, named in every refusal of an unreadable line:
+/// the form of [`accepted`] when no side has a unit on the map.
 pub const ACCEPTED: &str = "write a unit order as 10M MOVE 1005 1006 (or 10M moves to 1005, \
 1006), 10M FIRE 0907 (or fire on the 2nd Bexley, or on the skirmishers at 0907), 10M FORM, \
 10M HOLD, 10M DONE, 10M DEPLOY WSK, WSK DISBAND; or PASS, END, COMMANDER 1205 (or COMMANDER \
 STAY), DISCARD 17, COMMIT ward, READY, OPFIRE ward ALWAYS|NEVER|ASK";
+
+/// A unit's name as a reference in an example: its first two words
+/// (`2nd Bexley`), which the reader takes for the unit; its id when the
+/// name is one word.
+fn short_name(game: &BrothersAtWar, u: UnitId) -> String {
+    let Some(unit) = game.battle.scenario.units.get(u.index()) else {
+        return game.unit_name(u);
+    };
+    let words: Vec<&str> = unit.name.split_whitespace().take(2).collect();
+    match words.as_slice() {
+        [a, b] => format!("{a} {}", b.trim_end_matches(',')),
+        _ => game.unit_name(u),
+    }
+}
+
+/// The pieces of the examples for one side: his unit (one that may act
+/// now, else his first regiment on the map) with two hexes of a path, an
+/// enemy as a fire's target, a skirmisher and a regiment of its brigade,
+/// a commander's hex, a brigade and a card of his hand.
+struct Picks {
+    id: String,
+    path: [Hex; 2],
+    target: Option<(Hex, String, &'static str)>,
+    deploy: Option<(String, String)>,
+    commander: Option<Hex>,
+    brigade: String,
+    card: Option<u8>,
+}
+
+fn picks(game: &BrothersAtWar, side: Side) -> Option<Picks> {
+    let on_map = |u: &UnitId| game.hex_of(*u).is_some() && u.index() < game.battle.unit_count();
+    let own: Vec<UnitId> = game
+        .unit_ids()
+        .filter(|u| game.side_of(*u) == side && on_map(u))
+        .collect();
+    let legal = if game.decider() == Some(side) {
+        game.legal()
+    } else {
+        Vec::new()
+    };
+    let acting = legal.iter().find_map(|o| match o {
+        Order::Act {
+            units,
+            action: Action::Move(path),
+        } if units.len() == 1 => game
+            .unit_named(&units[0])
+            .filter(|u| own.contains(u))
+            .map(|u| (u, path.first().copied())),
+        _ => None,
+    });
+    let regiment = own
+        .iter()
+        .copied()
+        .find(|&u| matches!(game.kind_of(u), UnitKind::Infantry | UnitKind::Cavalry))
+        .or_else(|| own.first().copied());
+    let (unit, first_step) = acting.or(regiment.map(|u| (u, None)))?;
+    let at = game.hex_of(unit)?;
+    let map = &game.battle.map;
+    let h1 = first_step.or_else(|| map.neighbours(at).next())?;
+    let h2 = map
+        .neighbours(h1)
+        .find(|h| *h != at && at.distance(*h) == 2)
+        .or_else(|| map.neighbours(h1).find(|h| *h != at))
+        .unwrap_or(h1);
+    let target = game
+        .unit_ids()
+        .filter(|u| game.side_of(*u) != side && on_map(u))
+        .filter_map(|u| game.hex_of(u).map(|h| (at.distance(h), u, h)))
+        .min_by_key(|(d, _, _)| *d)
+        .map(|(_, e, h)| {
+            let kind = match game.kind_of(e) {
+                UnitKind::Infantry => "infantry",
+                UnitKind::Cavalry => "cavalry",
+                UnitKind::Artillery => "battery",
+                UnitKind::Skirmisher => "skirmishers",
+                UnitKind::Remnant => "remnant",
+            };
+            (h, short_name(game, e), kind)
+        });
+    let deploy = game
+        .unit_ids()
+        .filter(|&u| u.index() < game.battle.unit_count())
+        .filter(|&u| game.side_of(u) == side && game.kind_of(u) == UnitKind::Skirmisher)
+        .find_map(|sk| {
+            let b = game.brigade_of(sk)?;
+            let by = own.iter().copied().find(|&u| {
+                game.brigade_of(u) == Some(b)
+                    && matches!(game.kind_of(u), UnitKind::Infantry | UnitKind::Cavalry)
+            })?;
+            Some((game.unit_name(by), game.unit_name(sk)))
+        });
+    let brigades: Vec<BrigadeId> = game
+        .battle
+        .brigade_ids()
+        .filter(|&b| game.battle.brigade_side(b) == side)
+        .collect();
+    let commander = brigades.iter().find_map(|&b| game.brigade(b).commander);
+    let brigade = brigades
+        .iter()
+        .find(|&&b| game.brigade(b).commander.is_some())
+        .or(brigades.first())
+        .map_or_else(|| side.code().to_string(), |&b| game.brigade_name(b));
+    Some(Picks {
+        id: game.unit_name(unit),
+        path: [h1, h2],
+        target,
+        deploy,
+        commander,
+        brigade,
+        card: game.now.hands[side.index()].first().copied(),
+    })
+}
+
+/// What the reader accepts, with examples drawn from `side`'s own units,
+/// hexes, brigades and hand (the writer's seat: the reader reads the lines
+/// of the side that decides), and an enemy of his as a fire's target.
+pub fn accepted(game: &BrothersAtWar, side: Side) -> String {
+    let Some(p) = picks(game, side) else {
+        return ACCEPTED.to_string();
+    };
+    let Picks {
+        id, path: [h1, h2], ..
+    } = &p;
+    let fire = match &p.target {
+        Some((h, name, kind)) => {
+            format!("{id} FIRE {h} (or fire on the {name}, or on the {kind} at {h})")
+        }
+        None => format!("{id} FIRE {h2}"),
+    };
+    let deploy = p.deploy.as_ref().map_or(String::new(), |(by, sk)| {
+        format!(", {by} DEPLOY {sk}, {sk} DISBAND")
+    });
+    let commander = p.commander.map_or(String::new(), |h| {
+        format!("COMMANDER {h} (or COMMANDER STAY), ")
+    });
+    let card = p.card.map_or(String::new(), |c| format!("DISCARD {c}, "));
+    let brigade = &p.brigade;
+    format!(
+        "write a unit order as {id} MOVE {h1} {h2} (or {id} moves to {h1}, {h2}), {fire}, \
+         {id} FORM, {id} HOLD, {id} DONE{deploy}; or PASS, END, {commander}{card}COMMIT \
+         {brigade}, READY, OPFIRE {brigade} ALWAYS|NEVER|ASK"
+    )
+}
+
+/// HELP's examples of orders (`GameText::ORDERS`) drawn from `side`'s
+/// own units, hexes, brigades and hand.
+pub fn examples(game: &BrothersAtWar, side: Side) -> String {
+    let Some(p) = picks(game, side) else {
+        return String::new();
+    };
+    let Picks {
+        id, path: [h1, h2], ..
+    } = &p;
+    let fire = p
+        .target
+        .as_ref()
+        .map_or(String::new(), |(h, _, _)| format!("{id} FIRE {h}, "));
+    let commander = p
+        .commander
+        .map_or(String::new(), |h| format!("COMMANDER {h}, "));
+    let play = p
+        .card
+        .map_or(String::new(), |c| format!("PLAY {c} ON {id}, "));
+    let brigade = &p.brigade;
+    format!(
+        "{id} MOVE {h1} {h2}, {fire}{id} FORM, PASS, END UNITS, {commander}COMMANDER STAY, \
+         {play}OPFIRE {brigade} NEVER, CARDS {} AUTO (MORE as the last line keeps an \
+         activation open)",
+        side.code()
+    )
+}
+
+/// `r` with the examples of what is accepted drawn from the deciding
+/// side's own units ([`accepted`]).
+fn own_examples(game: &BrothersAtWar, mut r: Rejection) -> Rejection {
+    if r.problem.ends_with(ACCEPTED) {
+        if let Some(side) = game.decider() {
+            let problem = &r.problem[..r.problem.len() - ACCEPTED.len()];
+            r.problem = format!("{problem}{}", accepted(game, side));
+        }
+    }
+    r
+}
 
 /// One piece of a line, once read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -161,6 +345,121 @@ fn name_at<T: Copy + PartialEq>(
     }
 }
 
+/// The kind of unit a word names (`skirmishers`, `the cavalry`, `our
+/// guns`), singular or plural.
+fn kind_named(w: &str) -> Option<UnitKind> {
+    let w = w.trim_end_matches('\'');
+    Some(match w {
+        "SKIRMISHER" | "SKIRMISHERS" => UnitKind::Skirmisher,
+        "CAVALRY" | "CAVALRYMEN" | "TROOPERS" | "HORSEMEN" => UnitKind::Cavalry,
+        "BATTERY" | "BATTERIES" | "GUN" | "GUNS" | "ARTILLERY" | "CANNON" | "CANNONS" => {
+            UnitKind::Artillery
+        }
+        "INFANTRY" => UnitKind::Infantry,
+        _ => return None,
+    })
+}
+
+/// Words that make the unit named next the writer's own (`our
+/// skirmishers`, `my Fenwicks`).
+const POSSESSIVES: &[&str] = &["OUR", "MY"];
+
+/// The units a word refers to, when it names no unit by its id or its
+/// name: a kind (`skirmishers`: `side`'s units of that kind that may act
+/// now, else all of his of that kind still in the battle) when `kinds`
+/// (not words describing a fire's target), or a word of units' names in
+/// the singular or the plural (`the Fenwicks`: the units so named, of
+/// `side` alone when `own`). Empty when the word is neither.
+fn referred(
+    game: &BrothersAtWar,
+    w: &str,
+    side: Option<Side>,
+    own: bool,
+    kinds: bool,
+) -> Vec<UnitId> {
+    let named = game.battle.unit_count();
+    let in_battle = |u: &UnitId| {
+        !matches!(
+            game.unit(*u).place,
+            Place::Eliminated | Place::Removed | Place::Exited
+        )
+    };
+    if let (Some(kind), Some(side), true) = (kind_named(w), side, kinds) {
+        let of_kind: Vec<UnitId> = game
+            .unit_ids()
+            .filter(|&u| u.index() < named && game.side_of(u) == side && game.kind_of(u) == kind)
+            .filter(in_battle)
+            .collect();
+        // Those that may act now: named by a legal order.
+        let legal = if game.decider() == Some(side) {
+            game.legal()
+        } else {
+            Vec::new()
+        };
+        let acting: Vec<UnitId> = of_kind
+            .iter()
+            .copied()
+            .filter(|&u| {
+                let name = game.unit_name(u);
+                legal.iter().any(|o| match o {
+                    Order::Act { units, action } => {
+                        units.contains(&name)
+                            || matches!(action, Action::Deploy { skirmisher, .. } if *skirmisher == name)
+                    }
+                    _ => false,
+                })
+            })
+            .collect();
+        return if acting.is_empty() { of_kind } else { acting };
+    }
+    game.unit_ids()
+        .filter(|&u| u.index() < named)
+        .filter(|&u| !own || Some(game.side_of(u)) == side)
+        .filter(|&u| {
+            words::name_words(&game.battle.scenario.units[u.index()].name)
+                .iter()
+                .any(|n| words::same_word(n, w))
+        })
+        .filter(in_battle)
+        .collect()
+}
+
+/// The answer to a reference that fits several units: which one?
+fn which_one(game: &BrothersAtWar, line: &str, w: &str, units: &[UnitId]) -> Rejection {
+    let list: Vec<String> = units
+        .iter()
+        .map(|&u| {
+            let name = game
+                .battle
+                .scenario
+                .units
+                .get(u.index())
+                .map_or(String::new(), |x| format!(" ({})", x.name));
+            format!("{}{name}", game.unit_name(u))
+        })
+        .collect();
+    let names: Vec<String> = units.iter().map(|&u| game.unit_name(u)).collect();
+    let suggestions = game
+        .legal()
+        .iter()
+        .filter(
+            |o| matches!(o, Order::Act { units, .. } if units.iter().any(|n| names.contains(n))),
+        )
+        .take(MAX_SUGGESTIONS)
+        .map(ToString::to_string)
+        .collect();
+    Rejection {
+        line: line.trim().to_string(),
+        problem: format!(
+            "which one? {} may be {}: name one by its id or its name",
+            w.to_ascii_lowercase(),
+            list.join(" or ")
+        ),
+        rule: None,
+        suggestions,
+    }
+}
+
 fn tokens(game: &BrothersAtWar, line: &str) -> Result<Vec<Tok>, Rejection> {
     let cleaned: String = line
         .chars()
@@ -207,7 +506,15 @@ fn tokens(game: &BrothersAtWar, line: &str) -> Result<Vec<Tok>, Rejection> {
         .collect();
     let mut out = Vec::new();
     let mut i = 0;
+    // `our`, `my` before a reference: the unit is the writer's own.
+    let mut possessive = false;
     while i < words.len() {
+        let mine = std::mem::take(&mut possessive);
+        if POSSESSIVES.contains(&words[i].as_str()) {
+            possessive = true;
+            i += 1;
+            continue;
+        }
         if let Some((k, h)) = name_at(&words, i, &places, true) {
             out.push(Tok::Hex(h));
             i += k;
@@ -263,6 +570,26 @@ fn tokens(game: &BrothersAtWar, line: &str) -> Result<Vec<Tok>, Rejection> {
                     Ok(h) => out.push(Tok::Hex(h)),
                     Err(_) => return Err(unreadable(line, format!("{part} is not a hex"))),
                 }
+            }
+        } else if let Some(units) = Some(referred(
+            game,
+            w,
+            game.decider(),
+            mine,
+            // A kind after FIRE, not the writer's own, describes the
+            // target (`fire on the skirmishers at 0907`).
+            mine || !out.contains(&Tok::Verb("FIRE")),
+        ))
+        .filter(|u| !u.is_empty())
+        {
+            let [u] = units.as_slice() else {
+                return Err(which_one(game, line, w, &units));
+            };
+            out.push(Tok::Unit(*u));
+            // The arm after a reference is part of it (`the Fenwick
+            // infantry`).
+            while i < words.len() && words::UNIT_NAME_WORDS.contains(&words[i].as_str()) {
+                i += 1;
             }
         } else if plain_word(w) {
             out.push(Tok::Word(w.to_string()));
@@ -415,6 +742,10 @@ fn deciding(game: &BrothersAtWar, toks: &[Tok]) -> Side {
 
 /// Reads `line` into the canonical notation, without checking the rules.
 pub fn canonical(game: &BrothersAtWar, line: &str) -> Result<String, Rejection> {
+    read_canonical(game, line).map_err(|r| own_examples(game, r))
+}
+
+fn read_canonical(game: &BrothersAtWar, line: &str) -> Result<String, Rejection> {
     if line.len() > MAX_LINE {
         return Err(unreadable(
             line,
@@ -655,6 +986,16 @@ pub fn canonical(game: &BrothersAtWar, line: &str) -> Result<String, Rejection> 
             }
         }
         "RETREAT" => format!("RETREAT {}", path(&hexes)),
+        // B110: the remnant's hex, the answer to a question.
+        "REMNANT" => match hexes.as_slice() {
+            [h] => format!("REMNANT {h}"),
+            _ => {
+                return Err(unreadable(
+                    line,
+                    "the remnant goes to one hex: REMNANT 0404",
+                ))
+            }
+        },
         // B145: the answer names no unit (the question did).
         "SPEND" if own.is_empty() && enemy.is_empty() => "SPEND RESERVE".to_string(),
         "SPEND" => {
@@ -773,7 +1114,7 @@ pub fn read_checked(game: &BrothersAtWar, line: &str) -> Result<Order, Rejection
                 r
             })?;
             game.parse_order(&text)
-                .map_err(|e| unreadable(written, e.to_string()))?
+                .map_err(|e| own_examples(game, unreadable(written, e.to_string())))?
         }
     };
     match game.clone().apply(&order) {
@@ -831,4 +1172,24 @@ pub fn suggestions(game: &BrothersAtWar, order: &Order) -> Vec<String> {
         .take(MAX_SUGGESTIONS)
         .map(|(_, o)| o.to_string())
         .collect()
+}
+
+#[cfg(test)]
+mod remnant_tests {
+    use super::canonical;
+    use crate::games::brothers_at_war::core::state::BrothersAtWar;
+    use crate::games::GameOptions;
+
+    #[test]
+    fn the_answer_naming_a_remnants_hex_is_read() {
+        let g = <BrothersAtWar as crate::games::Game>::new(&GameOptions::default());
+        for line in ["remnant 0404", "REMNANT 0404", "Remnant 0404."] {
+            assert_eq!(
+                canonical(&g, line).ok().as_deref(),
+                Some("REMNANT 0404"),
+                "{line}"
+            );
+        }
+        assert!(canonical(&g, "remnant 0404 0405").is_err());
+    }
 }

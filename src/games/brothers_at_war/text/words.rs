@@ -68,6 +68,8 @@ pub const VERBS: &[(&str, &str)] = &[
     ("ELIMINATES", "ELIMINATE"),
     ("REMOVE", "ELIMINATE"),
     ("REMOVES", "ELIMINATE"),
+    // Where a remnant goes, when asked (2.33, B110).
+    ("REMNANT", "REMNANT"),
     // Standing instructions (B5), read in their canonical form.
     ("POINTBLANK", "POINTBLANK"),
     ("RALLYFAIL", "RALLYFAIL"),
@@ -249,7 +251,9 @@ pub fn order_word(word: &str) -> OrderWord {
 /// Whether `up` (upper case) is a regiment's own name in a battle that
 /// can be played: the word after the number of a unit's name (`GREER` of
 /// `7th Greer Infantry`), so that `the 7th Greer moves to 0705` reads as
-/// an order, not as prose. An apostrophe does not count (the service
+/// an order, not as prose; or, in the singular or the plural, another
+/// word of a unit's name that tells it apart ([`name_words`]: `the
+/// Fenwicks fire`, `our sharpshooters move`). An apostrophe does not count (the service
 /// drops it).
 fn regiment_name(up: &str) -> bool {
     let bare = |w: &str| -> String {
@@ -271,8 +275,66 @@ fn regiment_name(up: &str) -> bool {
                 words
                     .windows(2)
                     .any(|pair| ordinal(&pair[0]) && pair[1].trim_end_matches(',') == up)
+                    // A regiment's name in the plural (`the Fenwicks`),
+                    // or another word that tells the unit apart.
+                    || name_words(&unit.name).iter().any(|n| same_word(n, &up))
             })
         })
+}
+
+/// Words of units' names that say what a unit is or where it was raised
+/// rather than which one it is: never a reference on their own.
+const GENERIC_NAME_WORDS: &[&str] = &[
+    "LIGHT",
+    "HEAVY",
+    "COUNTY",
+    "HORSE",
+    "FOOT",
+    "STATE",
+    "MILITIA",
+    "LEGION",
+    "GUARD",
+    "BATTALION",
+    "COMPANY",
+    "MOUNTED",
+    "VOLUNTEER",
+];
+
+/// The words of a unit's name (upper case, apostrophes dropped) that tell
+/// it apart: `FENWICK` of `6th Fenwick Infantry`, `SHARPSHOOTERS` of
+/// `Hale's Sharpshooters`; not its number, its arm (`Infantry`), a
+/// brigade's or a commander's possessive (`Hale's`), nor a letter.
+pub fn name_words(name: &str) -> Vec<String> {
+    name.split_whitespace()
+        .filter(|w| {
+            let w = w.trim_end_matches([',', '.']);
+            !(w.ends_with("'s") || w.ends_with("'S") || w.ends_with("\u{2019}s"))
+        })
+        .map(|w| {
+            w.chars()
+                .filter(char::is_ascii_alphanumeric)
+                .collect::<String>()
+                .to_ascii_uppercase()
+        })
+        .filter(|w| {
+            w.len() >= 3
+                && w.bytes().all(|b| b.is_ascii_alphabetic())
+                && !UNIT_NAME_WORDS.contains(&w.as_str())
+                && !GENERIC_NAME_WORDS.contains(&w.as_str())
+                && !FILLERS.contains(&w.as_str())
+                && verb(w).is_none()
+        })
+        .collect()
+}
+
+/// Whether `written` (upper case) is the name word `name`, in the plural
+/// (`FENWICKS`, `FENWICKS'`) or the singular (`SHARPSHOOTER`) too.
+pub fn same_word(name: &str, written: &str) -> bool {
+    let w = written.trim_end_matches('\'');
+    w == name
+        || w.strip_suffix('S') == Some(name)
+        || w.strip_suffix("ES") == Some(name)
+        || name.strip_suffix('S') == Some(w)
 }
 
 /// `10TH`, `2ND`: the number of a regiment's name (`the 10th Millbrook`).
@@ -342,6 +404,10 @@ mod tests {
         assert_eq!(order_word("MILLBROOK"), OrderWord::Unit);
         assert_eq!(order_word("Infantry"), OrderWord::Filler);
         assert_eq!(order_word("Ward"), OrderWord::Other);
+        // A regiment's name in the plural, a word that tells a unit apart.
+        assert_eq!(order_word("Fenwicks"), OrderWord::Unit);
+        assert_eq!(order_word("sharpshooters"), OrderWord::Unit);
+        assert_eq!(order_word("light"), OrderWord::Other);
         assert_eq!(slip_of("MVOE"), Some("MOVE"));
         assert_eq!(slip_of("DISBNAD"), Some("DISBAND"));
         assert_eq!(slip_of("HELLO"), None);

@@ -90,6 +90,18 @@ impl Notation {
         }
     }
 
+    /// HELP's examples of orders for `seat` (`GameText::ORDERS`), his own
+    /// squares first: his move, his attack on the other half, his retreat
+    /// into his own reserve.
+    pub fn examples(&self, seat: crate::games::Seat) -> String {
+        let letters = ['B', self.south_letter];
+        let (l, o) = (letters[seat.index()], letters[1 - seat.index()]);
+        format!(
+            "MOVE {l}2CR {l}1C, {l}2CR-{l}1C, ATTACK {l}1C {o}1C SUPPORT {l}1CR, \
+             {l}1C x {o}1C + {l}1CR, PASS, RETREAT {l}R, STAND, OPTION 2, ADVANCE"
+        )
+    }
+
     /// A side's name as players read it ("Blue", "British").
     pub fn side_name(&self, side: Side) -> &'static str {
         self.sides[side.index()]
