@@ -15,6 +15,7 @@ use common::site::{flat, plain_mail, to, Out, Site};
 use orderly::games::brothers_at_war::core::order::{Action, Order};
 use orderly::games::brothers_at_war::core::question::Question;
 use orderly::games::brothers_at_war::core::state::{BrothersAtWar, Step};
+use orderly::games::brothers_at_war::engine::Decision;
 use orderly::games::brothers_at_war::scenario::model::Side;
 use orderly::games::brothers_at_war::text::names;
 use orderly::games::hosted::Hosted;
@@ -1355,4 +1356,111 @@ fn the_echo_keeps_the_order_of_the_mails_lines() {
     assert!(at("Hi there,") < at(&first), "{reply}");
     assert!(at(&first) < at(prose), "{reply}");
     assert!(at(prose) < at(&second), "{reply}");
+}
+
+/// R4, B7: a fire that leaves the other player answering a question in
+/// the mover's activation holds the mover's later lines, also a line
+/// of a later group of the mail (after a command such as HISTORY): it is
+/// "Held", never "not your turn", and it is played once he answers.
+#[test]
+fn a_later_group_of_lines_after_a_fire_that_asks_the_other_player_is_held_then_played() {
+    let mut site = Site::new("held-group");
+    let (ann_addr, bob_addr, outs) = site.started(&"4e1d".repeat(16));
+    let mut last_to: [String; 2] = [to(&outs, ANN).body, to(&outs, BOB).body];
+    for (from, addr, side) in [(ANN, &ann_addr, "USA"), (BOB, &bob_addr, "CSA")] {
+        let outs = site.mail(
+            from,
+            addr,
+            &format!("retreat {side} ask\nopfire {side} never"),
+        );
+        let reply = flat(&to(&outs, from).body);
+        assert!(
+            reply.contains(&format!("Taken: RETREAT {side} ASK")),
+            "{reply}"
+        );
+    }
+    let mut rng = XorShift::from_state(0x04e1_d000_0000_0004);
+    let mut tried = 0;
+    for _ in 0..600 {
+        let model = site.stored();
+        assert!(model.outcome().is_none(), "the battle ended first");
+        let seat = model.pending().expect("a decision").seat;
+        let (from, addr, name) = match seat {
+            Seat::North => (ANN, &ann_addr, "Ann"),
+            Seat::South => (BOB, &bob_addr, "Bob"),
+        };
+        let legal = model.legal_orders();
+        // A fire whose target is named in words: a line read on its own.
+        let fire = legal.iter().find_map(|o| match o {
+            Order::Act {
+                units,
+                action: Action::Fire(h),
+            } if units.len() == 1 => {
+                let enemy = model
+                    .units_at(*h)
+                    .into_iter()
+                    .find(|&u| model.side_of(u) != Side::of(seat))?;
+                let enemy_name = model.battle.scenario.units[enemy.index()].name.clone();
+                Some((o.clone(), units[0].clone(), enemy_name))
+            }
+            _ => None,
+        });
+        let step = fire.as_ref().and_then(|(_, firer, _)| {
+            legal.iter().find_map(|o| match o {
+                Order::Act {
+                    units,
+                    action: Action::Move(path),
+                } if units.len() == 1 && units[0] != *firer && path.len() == 1 => {
+                    Some((units[0].clone(), path[0]))
+                }
+                _ => None,
+            })
+        });
+        if let (true, Some((fire, firer, enemy)), Some((mover, to_hex))) =
+            (fresh_activation(&model), fire, step)
+        {
+            tried += 1;
+            let u = model.unit_named(&mover).unwrap();
+            let full = model.battle.scenario.units[u.index()].name.to_lowercase();
+            let body = format!(
+                "Hi,\n\n{firer} fires on the {enemy}\nhistory\nmove the {full} to {to_hex} please\n\nCheers, {name}"
+            );
+            let outs = site.mail(from, addr, &body);
+            let reply = flat(&to(&outs, from).body);
+            let after = site.stored();
+            let asked_other = after
+                .pending()
+                .is_some_and(|p| p.seat != seat && p.kind == Decision::Reaction);
+            if asked_other && reply.contains(&format!("Taken: {fire}")) {
+                assert!(
+                    !reply.contains("it is not your turn"),
+                    "the later line is held, not refused:\n{body}\n---\n{reply}"
+                );
+                assert!(
+                    reply.contains("Held: it will be played"),
+                    "{body}\n---\n{reply}"
+                );
+                // The other player stands; the held move is played and its
+                // writer told.
+                let (other, other_addr) = match seat {
+                    Seat::North => (BOB, &bob_addr),
+                    Seat::South => (ANN, &ann_addr),
+                };
+                let outs = site.mail(other, other_addr, "Hi\n\npass\n\nBye");
+                let told = flat(&to(&outs, from).body);
+                assert!(
+                    told.contains("The lines of your last mail that were held")
+                        && told.contains(&format!("MOVE {to_hex}")),
+                    "the writer hears of his held line:\n{told}"
+                );
+                return;
+            }
+            keep_last(&outs, &mut last_to);
+            continue;
+        }
+        let body = random_mail(&model, name, &last_to[seat.index()], &mut rng);
+        let outs = site.mail(from, addr, &body);
+        keep_last(&outs, &mut last_to);
+    }
+    panic!("no fire asked the other player a question ({tried} tried)");
 }
