@@ -54,6 +54,7 @@ impl Work<'_> {
         let mut prose: Vec<lines::Ignored> = Vec::new();
         let mut read_any = false;
         let readings: Vec<lines::Reading> = lines.iter().map(|l| reader.read(l)).collect();
+        let readings = self.answers_in_words(&reader, &lines, readings)?;
         let cheers = self.cheers(&reader, &lines, &readings);
         // The last line read as an order: the end of the mail comes after
         // it, and closes a turn of many orders only then (`MailTurn`), not
@@ -68,6 +69,7 @@ impl Work<'_> {
             .map(|(i, _)| i)
             .next_back();
         self.remember_what_was_seen(&readings)?;
+        let gave_orders = self.gave_orders(&readings);
         for ((index, written), reading) in lines.iter().enumerate().zip(readings) {
             let reading = if cheers.contains(&index) {
                 lines::Reading::Prose {
@@ -226,8 +228,84 @@ impl Work<'_> {
             self.parts
                 .push(texts::wrap(&texts::say("mail.no_command", ())));
         }
+        if !read_any || !gave_orders {
+            self.question_again()?;
+        }
         // One mail to each seat for all the mail's lines.
         self.send_updates()
+    }
+
+    /// The mail's readings, each line found prose asked again of the game
+    /// when the game waits for the writer's answer to a question (B7:
+    /// `stand`, `no card`, `I'll play Fortune of War`), or when it is an
+    /// exclamation with a verb (`Charge Tanner's Ford!`): a line the game
+    /// reads (taken, or refused with its rule) is an order; one it cannot
+    /// read stays prose, ignored.
+    fn answers_in_words(
+        &self,
+        reader: &lines::LineReader,
+        lines: &[&str],
+        readings: Vec<lines::Reading>,
+    ) -> Result<Vec<lines::Reading>> {
+        let Some((game, _)) = &self.game else {
+            return Ok(readings);
+        };
+        if game.status != GameStatus::Active {
+            return Ok(readings);
+        }
+        let answering = self.answering();
+        let asks = |line: &str, reading: &lines::Reading| {
+            matches!(reading, lines::Reading::Prose { remark: None, .. })
+                && line.chars().any(char::is_alphabetic)
+                && (answering || reader.exclaims_a_verb(line))
+        };
+        if !lines.iter().zip(&readings).any(|(l, r)| asks(l, r)) {
+            return Ok(readings);
+        }
+        let state = self.state(game)?;
+        Ok(lines
+            .iter()
+            .zip(readings)
+            .map(|(line, reading)| {
+                let read = || match state.read_order(line) {
+                    Ok(_) => true,
+                    Err(r) => !r.is_unreadable(),
+                };
+                if asks(line, &reading) && read() {
+                    lines::Reading::Mixed(line.trim().to_string())
+                } else {
+                    reading
+                }
+            })
+            .collect())
+    }
+
+    /// Whether the mail holds a line of play for its game.
+    fn gave_orders(&self, readings: &[lines::Reading]) -> bool {
+        readings
+            .iter()
+            .any(|r| matches!(r, lines::Reading::Order(_) | lines::Reading::Mixed(_)))
+    }
+
+    /// When the mail's game still waits for the writer's answer to a
+    /// question (B7) after a mail without a line of play: the question
+    /// again, with the answers it takes.
+    fn question_again(&mut self) -> Result<()> {
+        if !self.answering() {
+            return Ok(());
+        }
+        let Some((game, seat)) = self.game.clone() else {
+            return Ok(());
+        };
+        let state = self.state(&game)?;
+        let asked = state.choices(seat.seat);
+        if !asked.trim().is_empty() {
+            self.parts.push(texts::wrap(&texts::say(
+                "mail.question_pending",
+                minijinja::context! { question => asked.trim_end() },
+            )));
+        }
+        Ok(())
     }
 
     /// The lines that are an order's verb alone, exclaimed (`Charge!`), in

@@ -294,6 +294,9 @@ fn hosted_games_with(orders: &dyn Fn(&str) -> Option<String>) -> Vec<minijinja::
                 ),
                 sides => hosted::seat_words(name),
                 chosen_first => hosted::find(name).is_some_and(|h| h.first.is_none()),
+                // A game played on scenarios names one in NEW (the first
+                // is the default).
+                scenarios => hosted::find(name).is_some_and(|h| !(h.scenarios)().is_empty()),
                 // HELP's section of the game: its name, its orders, its
                 // own commands (`GameText::COMMANDS`).
                 heading => crate::games::text::wrap(

@@ -253,6 +253,7 @@ impl Work<'_> {
                     who_first => hosted.who_first,
                     pace => pace,
                     scenario => scenario,
+                    scenario_name => scenario.as_deref().and_then(|id| scenario_name(hosted.name, id)),
                     moderator => time.moderator,
                     commitment => commitment,
                     notice => hosted.notice,
@@ -310,5 +311,15 @@ impl Work<'_> {
         }
         self.item(line, Answer::Done(proposed));
         Ok(())
+    }
+}
+
+/// The name of a game's scenario (`Tanner's Ford` for `tanners-ford`),
+/// for the invitation to say which battle, not only its id.
+fn scenario_name(game: &str, id: &str) -> Option<String> {
+    match game {
+        "brothersatwar" => crate::games::brothers_at_war::scenario::registry::get(id)
+            .map(|b| b.scenario.name.clone()),
+        _ => None,
     }
 }

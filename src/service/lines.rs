@@ -320,6 +320,12 @@ impl LineReader {
                 remark: None,
             };
         }
+        if self.cheered(line, &clauses, shaped) {
+            return Reading::Prose {
+                hint: None,
+                remark: None,
+            };
+        }
         if let Some(mentioned) = self.remark(&clauses, shaped) {
             return Reading::Prose {
                 hint: None,
@@ -502,6 +508,46 @@ impl LineReader {
             .map(|w| w.upper.as_str())
             .collect();
         Some(mentioned.join(", "))
+    }
+
+    /// In a game whose every order names a verb or a unit: whether `line`
+    /// is a cheer, an exclamation whose order words are verbs alone among
+    /// other words (`guns, fire!`, `Fire away!`, `Charge, boys!`): it
+    /// names no unit, square or number an order would act on, so it can
+    /// be no order of the game, and it is ignored, never refused (a
+    /// refusal would stop the mail's orders after it). A verb alone
+    /// (`Charge!`) is left to the mail ([`LineReader::exclaimed_verb`]).
+    fn cheered(&self, line: &str, clauses: &[Clause], shaped: &[(usize, bool)]) -> bool {
+        if !self.verb_or_unit
+            || !line.trim_end().ends_with('!')
+            || shaped.iter().any(|&(_, order)| !order)
+        {
+            return false;
+        }
+        let words: Vec<&Word> = clauses.iter().flat_map(|c| &c.words).collect();
+        let only_verbs = shaped
+            .iter()
+            .flat_map(|&(i, _)| &clauses[i].words)
+            .all(|w| {
+                matches!(
+                    w.class,
+                    Class::Order(OrderWord::Verb) | Class::Filler | Class::Prose
+                )
+            });
+        only_verbs && words.iter().any(|w| w.class == Class::Prose)
+    }
+
+    /// Whether `line` may be a cheer ([`LineReader::cheered`]) that the
+    /// game should still be asked about: an exclamation with a verb, in a
+    /// game whose orders name a verb or a unit (`Charge Tanner's Ford!`
+    /// names a place the mail's words do not know).
+    pub fn exclaims_a_verb(&self, line: &str) -> bool {
+        self.verb_or_unit
+            && line.trim_end().ends_with('!')
+            && clauses(line)
+                .iter()
+                .flat_map(|c| &c.words)
+                .any(|w| self.class(&w.upper) == Class::Order(OrderWord::Verb))
     }
 
     /// Whether `line` is an order's verb alone, exclaimed (`Charge!`,
@@ -1076,6 +1122,33 @@ mod tests {
                 remark: None
             }
         );
+    }
+
+    #[test]
+    fn in_a_game_whose_orders_name_a_verb_or_a_unit_an_exclaimed_verb_among_words_is_a_cheer() {
+        let baw = LineReader::new(Some("brothersatwar"), ["Ann", "Bob"]);
+        for line in ["guns, fire!", "Fire away, boys!", "Charge, lads!"] {
+            assert!(
+                matches!(baw.read(line), Reading::Prose { remark: None, .. }),
+                "{line:?}: {:?}",
+                baw.read(line)
+            );
+            assert!(baw.exclaims_a_verb(line), "{line:?}");
+        }
+        // A unit, a hex or a number makes it an order; a verb alone is the
+        // mail's to judge (`LineReader::exclaimed_verb`).
+        for line in [
+            "10M, fire!",
+            "fire at 0907!",
+            "Charge!",
+            "guns, fire at 0907",
+        ] {
+            assert!(
+                !matches!(baw.read(line), Reading::Prose { .. }),
+                "{line:?}: {:?}",
+                baw.read(line)
+            );
+        }
     }
 
     #[test]

@@ -318,6 +318,9 @@ impl Work<'_> {
         }
         if let Some(line) = &more {
             let close = mail_turn.map(|m| m.close).unwrap_or("END");
+            // The close order is offered only when it would be taken now
+            // (after a DEPLOY the deploying unit must first move, 5.32).
+            let close = state.read_order(close).is_ok().then_some(close);
             self.item(
                 line,
                 Answer::Done(texts::say(

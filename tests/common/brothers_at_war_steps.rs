@@ -141,10 +141,15 @@ pub fn ops(case: &Case, index: usize) -> Result<Vec<Op>, String> {
                 .skirmisher
                 .as_deref()
                 .ok_or("a deploy without skirmisher")?;
+            // 9.19 b, B115: an independent skirmisher goes from the display to
+            // a hex next to its commander by a move of its own.
             if step.choice.as_deref() == Some("independent") {
-                return pending(
-                    "engine: no order places an independent skirmisher away from its parent (9.19 b)",
-                );
+                let to = step
+                    .path
+                    .first()
+                    .ok_or("harness: an independent deployment names no hex")?;
+                out.push(Op::Order(format!("{sk} MOVE {to}")));
+                return Ok(out);
             }
             let mounted = step.formation == Some(f::Formation::Mounted);
             let m = if mounted { " MOUNTED" } else { "" };

@@ -636,7 +636,7 @@ fn tanners_ford_played_to_the_end_through_the_real_servers() {
         .find(|b| b.contains("ACCEPT"))
         .expect("the invitation in bob's mailbox");
     assert!(
-        invitation.contains("The battle: scenario tanners-ford."),
+        invitation.contains("The battle: Tanner's Ford (scenario tanners-ford)."),
         "{invitation}"
     );
     let mut rng = XorShift::from_state(0x1862_0917_E2E0_0001);

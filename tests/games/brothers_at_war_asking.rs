@@ -830,9 +830,15 @@ fn eliminate_gives_up_a_disbanded_skirmisher_for_a_reserve_while_the_other_playe
     assert_eq!(place(&g, "GSK"), Place::Eliminated, "8.2");
     let after = gray_state(&g);
     assert_eq!((after.reserve, after.casualties), (1, 1));
-    assert!(e
-        .iter()
-        .any(|x| matches!(x, Event::ReserveRecovered { .. })));
+    // B146: said once, as the skirmisher given up for the reserve.
+    assert_eq!(
+        e,
+        vec![Event::SkirmisherGivenUp {
+            unit: "GSK".into(),
+            brigade: "gray".into(),
+            saving: None,
+        }]
+    );
     assert_eq!(g.decider(), Some(Side::Union), "the Union still decides");
     assert_eq!(g.pending().unwrap().kind, Decision::Activate);
 }
@@ -861,6 +867,117 @@ fn eliminate_is_refused_when_no_reserve_would_come_back() {
     // r = 1, c = 0: its casualty fills START, where the marker would go.
     let mut g = display(1, 0);
     assert_eq!(refused(&mut g, "ELIMINATE GSK"), "8.13");
+}
+
+#[test]
+fn eliminate_is_refused_when_the_skirmisher_s_casualty_would_break_the_brigade() {
+    // 8.3, 8.13, B104: r = 5, c = 3 (r >= c + 2), but gray breaks at its
+    // 4th casualty (4 dark spaces): the casualty would break it, and a
+    // broken brigade recovers nothing (B104: allowed only when the
+    // recovery succeeds). Nothing changes.
+    let mut g = display(5, 3);
+    assert_eq!(refused(&mut g, "ELIMINATE GSK"), "8.13");
+    assert_eq!(place(&g, "GSK"), Place::Display);
+    assert!(!gray_state(&g).broken);
+}
+
+#[test]
+fn reserves_gives_up_a_skirmisher_for_a_killing_hit_once_and_the_brigade_stays_exhausted() {
+    // B104, 8.111: 2VA Disrupted at 0304; gray's marker one space before
+    // EXHAUSTED (r = 5, c = 0); GSK waiting on the display; RESERVES gray
+    // SPEND. 1NY's fire scores 2 hits, no save: two killing hits (B84).
+    // The first spends the last reserve (r = 6): gray is exhausted
+    // (8.111). The second finds none: GSK is given up (c = 1, r = 5) and
+    // the reserve it buys back is spent at once (r = 6). 2VA stays; gray
+    // is exhausted once, never "exhausted" twice, and GSK is given up in
+    // one event, not as an elimination and a recovery.
+    let mut g = next_to(&["2VA"]);
+    track(&mut g, "gray", EXHAUSTED - 1, 0);
+    unit_mut(&mut g, "GSK").place = Place::Display;
+    order(&mut g, "RESERVES gray SPEND").unwrap();
+    let e = fire_at_0304(&mut g, 2);
+    union_acts_again(&g);
+    assert_eq!(at(&g, "2VA"), Some(hex("0304")));
+    assert_eq!(place(&g, "GSK"), Place::Eliminated, "B104");
+    let after = gray_state(&g);
+    assert_eq!((after.reserve, after.casualties), (EXHAUSTED, 1));
+    assert!(after.exhausted, "8.111");
+    let said: Vec<String> = e
+        .iter()
+        .filter(|x| {
+            matches!(
+                x,
+                Event::SkirmisherGivenUp { .. }
+                    | Event::ReserveRecovered { .. }
+                    | Event::Combat(
+                        CombatEvent::ReserveSpent { .. }
+                            | CombatEvent::Exhausted { .. }
+                            | CombatEvent::Eliminated { .. }
+                    )
+            )
+        })
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        said,
+        vec![
+            "gray spends a reserve to save 2VA (8.11)".to_string(),
+            "gray is exhausted (8.111)".to_string(),
+            "gray has no reserve left to save 2VA: GSK, disbanded on its display, is given up \
+             to buy one back (RESERVES; 8.133, B104)"
+                .to_string(),
+            "gray spends a reserve to save 2VA (8.11)".to_string(),
+        ]
+    );
+}
+
+#[test]
+fn reserves_gives_up_no_skirmisher_whose_casualty_would_break_the_brigade() {
+    // 8.3, B104: r = 6 (EXHAUSTED), c = 3: GSK's casualty would be gray's
+    // 4th, breaking it: the killing hit on 2VA finds no reserve and 2VA is
+    // eliminated (6.54); GSK stays on the display. (2VA's own casualty
+    // then breaks gray, 8.3.)
+    let mut g = next_to(&["2VA"]);
+    track(&mut g, "gray", EXHAUSTED, 3);
+    unit_mut(&mut g, "GSK").place = Place::Display;
+    order(&mut g, "RESERVES gray SPEND").unwrap();
+    let e = fire_at_0304(&mut g, 1);
+    assert_eq!(eliminated(&e), vec!["2VA".to_string()]);
+    assert!(reserves_spent(&e).is_empty());
+    assert!(!e
+        .iter()
+        .any(|x| matches!(x, Event::SkirmisherGivenUp { .. })));
+    assert!(gray_state(&g).broken, "2VA's casualty is the 4th");
+}
+
+// ----- RETREAT ASK and a target that may not retreat (6.7, 6.76, B7, B90) -----
+
+#[test]
+fn retreat_ask_is_not_asked_of_a_skirmisher_and_the_mail_says_why() {
+    // 6.76, B90: a skirmisher never retreats, so RETREAT gray ASK asks
+    // nothing when 1NY's fire (0303) hits GSK (0305, one hex between, not
+    // next to 1NY, 9.14): the event says why, and the save dice (the hex
+    // between, GSK's loose formation, B77, B79) follow at once.
+    let mut g = field();
+    only(&mut g, &[("1NY", "0303"), ("GSK", "0305")]);
+    status(&mut g, "1NY", false, Face::Front);
+    activating(&mut g, "blue");
+    order(&mut g, "RETREAT gray ASK").unwrap();
+    order(&mut g, "1NY FIRE 0305").unwrap();
+    let e = roll_sixes(&mut g, 1);
+    assert!(g.now.reaction.is_none(), "6.76: nothing is asked");
+    assert!(dice_waiting(&g).is_some(), "the save dice come at once");
+    assert!(
+        e.contains(&Event::NoRetreat {
+            units: vec!["GSK".into()],
+            why: "a skirmisher never retreats (6.76)".into(),
+        }),
+        "{e:?}"
+    );
+    let e = fail_the_rest(&mut g);
+    assert!(e
+        .iter()
+        .any(|x| matches!(x, Event::Disbanded { skirmisher } if skirmisher == "GSK")));
 }
 
 #[test]

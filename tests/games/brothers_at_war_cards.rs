@@ -800,6 +800,69 @@ fn an_assault_card_is_for_a_unit_of_the_active_brigade() {
     assert_eq!(refused(&mut g, "PLAY 10 ON 2NYA"), "B124");
 }
 
+/// The card plays the engine lists for the decider now (B123, B124).
+fn offered(g: &BrothersAtWar, card: u8) -> Vec<String> {
+    g.card_candidates()
+        .into_iter()
+        .filter(|(c, _)| *c == card)
+        .map(|(_, on)| on.unwrap_or_default())
+        .collect()
+}
+
+#[test]
+fn an_assault_card_is_neither_offered_nor_taken_on_a_unit_that_may_not_assault() {
+    // 7.1: artillery and skirmishers may not assault; 6.531: nor a
+    // Disrupted unit. B123: card 10 (extra-assault-dice) is refused on
+    // them and never offered on them; it is on a unit that may assault.
+    let mut g = cards();
+    only(&mut g, &[("BAT", "0304"), ("1VA", "0306")]);
+    activating(&mut g, "usart");
+    give(&mut g, USA, 10);
+    assert_eq!(refused(&mut g, "PLAY 10 ON BAT"), "B123", "artillery");
+    assert!(offered(&g, 10).is_empty(), "{:?}", offered(&g, 10));
+    assert!(!g
+        .legal()
+        .iter()
+        .any(|o| o.to_string().starts_with("PLAY 10")));
+
+    let mut g = cards();
+    only(
+        &mut g,
+        &[
+            ("2NYA", "0302"),
+            ("1NY", "0102"),
+            ("BSK", "0104"),
+            ("1VA", "0306"),
+        ],
+    );
+    unit_mut(&mut g, "1NY").disrupted = true;
+    unit_mut(&mut g, "1NY").face = Face::Back;
+    activating(&mut g, "blue");
+    give(&mut g, USA, 10);
+    assert_eq!(refused(&mut g, "PLAY 10 ON BSK"), "B123", "a skirmisher");
+    assert_eq!(refused(&mut g, "PLAY 10 ON 1NY"), "B123", "Disrupted");
+    assert_eq!(offered(&g, 10), vec!["2NYA".to_string()]);
+    order(&mut g, "PLAY 10 ON 2NYA").unwrap();
+}
+
+#[test]
+fn a_march_card_is_not_for_a_battery_that_may_not_limber_to_move() {
+    // 5.42, 5.222, 6.531: deployed artillery moves only once limbered, and
+    // limbers only as its first action and not Disrupted. BAT deployed
+    // and fresh may still limber: card 9 (extra-movement) is offered and
+    // taken; Disrupted, it may not: refused and not offered (B123).
+    let mut g = cards();
+    only(&mut g, &[("BAT", "0304"), ("1VA", "0806")]);
+    activating(&mut g, "usart");
+    give(&mut g, USA, 9);
+    assert_eq!(offered(&g, 9), vec!["BAT".to_string()]);
+    let mut h = g.clone();
+    order(&mut h, "PLAY 9 ON BAT").unwrap();
+    unit_mut(&mut g, "BAT").disrupted = true;
+    assert_eq!(refused(&mut g, "PLAY 9 ON BAT"), "B123");
+    assert!(offered(&g, 9).is_empty());
+}
+
 // ----- ready-commander-brigade -----------------------------------------
 
 #[test]
@@ -907,6 +970,60 @@ fn risk_hits_are_cancelled_by_no_reserve() {
     assert_eq!(g.brigade(blue).casualties, 1);
     let v = g.unit(id(&g, "1VA"));
     assert!(!v.disrupted && v.face == Face::Front, "no hit on 1VA");
+}
+
+#[test]
+fn a_fire_card_is_not_for_limbered_artillery() {
+    // 5.42, B56: limbered artillery does not fire. Card 13 (any unit):
+    // refused on BAT limbered and not offered on it (B123); offered on BAT
+    // deployed.
+    let mut g = cards();
+    only(&mut g, &[("BAT", "0304"), ("1VA", "0306")]);
+    unit_mut(&mut g, "BAT").face = Face::Back;
+    activating(&mut g, "usart");
+    give(&mut g, USA, 13);
+    assert_eq!(refused(&mut g, "PLAY 13 ON BAT"), "B123");
+    assert!(offered(&g, 13).is_empty());
+    unit_mut(&mut g, "BAT").face = Face::Front;
+    assert_eq!(offered(&g, 13), vec!["BAT".to_string()]);
+}
+
+#[test]
+fn the_fire_card_event_names_its_risk_dice_the_last_of_the_roll() {
+    // B1, B125: card 12's 2 dice are the last two of BAT's 6 (as in the
+    // test above): 5 1 1 1 | 6 1. The event after the roll says which
+    // dice are the card's, and what they did; with 6 6 the card's dice
+    // hurt nobody, and the event says so too.
+    let mut g = cards();
+    only(&mut g, &[("BAT", "0304"), ("1VA", "0306")]);
+    activating(&mut g, "usart");
+    order(&mut g, "RETREAT gray NEVER").unwrap();
+    give(&mut g, USA, 12);
+    let mut h = g.clone();
+    order(&mut g, "PLAY 12 ON BAT").unwrap();
+    order(&mut g, "BAT FIRE 0306").unwrap();
+    let e = roll(&mut g, "5 1 1 1 6 1");
+    let said: Vec<String> = e.iter().map(ToString::to_string).collect();
+    assert!(
+        said.contains(
+            &"card 12: the last 2 dice, [6, 1], are the card's risk dice: 1 shows a 1, \
+              BAT takes 1 hit that no save or reserve cancels (B125)"
+                .to_string()
+        ),
+        "{said:?}"
+    );
+    order(&mut h, "PLAY 12 ON BAT").unwrap();
+    order(&mut h, "BAT FIRE 0306").unwrap();
+    let e = roll(&mut h, "5 1 1 1 6 6");
+    let said: Vec<String> = e.iter().map(ToString::to_string).collect();
+    assert!(
+        said.contains(
+            &"card 12: the last 2 dice, [6, 6], are the card's risk dice: none shows a 1, \
+              no hit on BAT (B125)"
+                .to_string()
+        ),
+        "{said:?}"
+    );
 }
 
 #[test]
@@ -1258,6 +1375,25 @@ fn a_formation_card_is_for_a_unit_of_the_holder_s_brigade_in_its_activation() {
     assert_eq!(pending_seat(&g), Seat::South);
     assert_eq!(refused(&mut g, "PLAY 1 ON 1VA"), "B124");
     assert_eq!(g.now.hands[CSA], vec![1]);
+}
+
+#[test]
+fn a_formation_card_is_not_for_a_unit_that_may_not_change_formation() {
+    // 9.11: an infantry skirmisher has one formation; 6.531: a Disrupted
+    // unit only moves. Card 1 (a free change) is refused on BSK and on a
+    // Disrupted 1NY, and not offered on them (B123); card 3 (crowding
+    // spared) is for a unit that moves, as both may.
+    let mut g = formation_cards();
+    only(&mut g, &[("1NY", "0103"), ("BSK", "0303"), ("1VA", "0806")]);
+    unit_mut(&mut g, "1NY").disrupted = true;
+    unit_mut(&mut g, "1NY").face = Face::Back;
+    activating(&mut g, "blue");
+    give(&mut g, USA, 1);
+    give(&mut g, USA, 3);
+    assert_eq!(refused(&mut g, "PLAY 1 ON BSK"), "B123", "one formation");
+    assert_eq!(refused(&mut g, "PLAY 1 ON 1NY"), "B123", "Disrupted");
+    assert!(offered(&g, 1).is_empty(), "{:?}", offered(&g, 1));
+    assert_eq!(offered(&g, 3), vec!["1NY".to_string(), "BSK".to_string()]);
 }
 
 #[test]

@@ -245,6 +245,50 @@ fn skirmishers_hit_once_at_most_and_their_targets_save_only_for_moving_fire() {
 }
 
 #[test]
+fn fire_turned_onto_a_skirmisher_keeps_the_fire_s_cap_and_the_skirmisher_its_saves() {
+    // 6.361, B29: 1NY (0301) fires at 1VA (0304); the line passes 0302, in
+    // the zone of GSK (0303), 1VA's brigade's skirmisher: the fire falls on
+    // GSK instead, 2 hexes away. 6.5: it is still a fire attack, capped at
+    // 3 (the 1-hit cap of 6.131 is for fire by skirmishers); 6.6: GSK saves
+    // for the hex between and for being a skirmisher (B77, B79; the short
+    // list of 6.132 is for targets of skirmisher fire). The mail says so
+    // where the fire turns, with the one hit that disbands it (6.541).
+    let mut g = field();
+    only(&mut g, &[("1NY", "0301"), ("1VA", "0304")]);
+    unit_mut(&mut g, "GSK").place = Place::Map(hex("0303"));
+    activating(&mut g, "blue");
+    let e = order(&mut g, "1NY FIRE 0304").unwrap();
+    assert_eq!(declared(&e), (FireType::Standing, 4, 5, 3));
+    let turned = e
+        .iter()
+        .find(|x| matches!(x, Event::Combat(CombatEvent::Shielded { .. })))
+        .expect("6.361");
+    let said =
+        orderly::games::brothers_at_war::text::event::words(turned, orderly::games::Seat::North);
+    for part in [
+        "falls on the skirmisher in 0303",
+        "6.131",
+        "6.132",
+        "are for fire by skirmishers",
+        "one hit disbands it (6.541)",
+    ] {
+        assert!(said.contains(part), "{part}: {said}");
+    }
+    roll(&mut g, "6 6 6 1");
+    let e = roll(&mut g, "1 1");
+    assert_eq!(
+        save_lines(&e),
+        vec![
+            ("hex between".to_string(), 1),
+            ("loose formation or Disrupted".to_string(), 1)
+        ]
+    );
+    assert_eq!(hits(&e), (3, 0));
+    assert_eq!(g.unit(id(&g, "GSK")).place, Place::Display, "6.541");
+    assert_eq!(g.unit(id(&g, "1VA")).face, Face::Front, "1VA untouched");
+}
+
+#[test]
 fn infantry_reaches_three_hexes_only() {
     let mut g = field();
     only(&mut g, &[("1NY", "0302"), ("1VA", "0306")]);
@@ -981,4 +1025,53 @@ fn an_enemy_skirmisher_fires_point_blank_at_an_assaults_winner_as_it_enters() {
     );
     assert_eq!(g.hex_of(id(&g, "GSK")), None, "9.14: it disbands");
     assert!(dice_waiting(&g).is_some(), "its dice are rolled next");
+}
+
+/// B7, B145: a retreat asked (RETREAT ASK) is answered in words as people
+/// write them: `stand`, `hold fast`, `no` say PASS; a path told with words
+/// before its hexes (`retreat over the bridge to 0704, 0805`) is that
+/// path; a line not understood repeats the question and its answers, not
+/// the orders of an activation.
+#[test]
+fn a_retreat_asked_is_answered_in_words() {
+    use orderly::games::GameText;
+    let mut g = field();
+    only(&mut g, &[("1NY", "0602"), ("2VA", "0604")]);
+    activating(&mut g, "blue");
+    order(&mut g, "RETREAT gray ASK").unwrap();
+    order(&mut g, "1NY FIRE 0604").unwrap();
+    roll(&mut g, "6 1 1 1");
+    assert!(g.now.reaction.is_some(), "the defender is asked");
+    for line in [
+        "stand",
+        "Stand!",
+        "hold fast",
+        "we stand and fight",
+        "no",
+        "no retreat, thanks",
+    ] {
+        let o = g.read_order(line).unwrap_or_else(|r| panic!("{line}: {r}"));
+        assert_eq!(o.to_string(), "PASS", "{line}");
+    }
+    for line in [
+        "retreat over the bridge to 0704, 0805",
+        "retreat to 0704 then 0805 please",
+    ] {
+        let o = g.read_order(line).unwrap_or_else(|r| panic!("{line}: {r}"));
+        assert_eq!(o.to_string(), "RETREAT 0704 0805", "{line}");
+    }
+    // "retreat" alone says no PASS; a word that changes the answer is
+    // never skipped.
+    assert!(g.read_order("retreat").is_err());
+    assert!(g
+        .read_order("retreat unless they charge to 0704 0805")
+        .is_err());
+    let r = g.read_order("hmm, what now").unwrap_err();
+    assert!(r.problem.contains("RETREAT ASK"), "{r}");
+    assert!(!r.problem.contains("MOVE"), "{r}");
+    assert!(r.suggestions.iter().any(|s| s == "PASS"), "{r}");
+    assert!(
+        r.suggestions.iter().any(|s| s.starts_with("RETREAT ")),
+        "{r}"
+    );
 }

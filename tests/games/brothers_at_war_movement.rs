@@ -679,3 +679,28 @@ fn a_unit_left_where_it_may_not_end_goes_back_to_the_last_hex_where_it_could() {
     assert_eq!(g.hex_of(id(&g, "1NY")), Some(hex("0304")));
     assert_eq!(g.units_at(hex("0305")), vec![id(&g, "BAT")]);
 }
+
+#[test]
+fn a_step_set_aside_by_point_blank_fire_is_listed_at_its_cost_not_at_zero() {
+    // 5.21, B52: a step costs 1 plus its terrain, never 0. 2NYA (blue,
+    // unformed) steps 0106-0206, next to 1VA at 0306; leaving 0206 it draws
+    // 1VA's point blank fire first (6.15, B72), which sets the step aside
+    // on the copy the choices are priced on (B9). Its step into the woods
+    // of 0205 (1 + 1 for woods, level ground) is still listed at 2, with
+    // the fire that comes first named.
+    let mut g = game();
+    only(&mut g, &[("2NYA", "0106"), ("1VA", "0306")]);
+    unit_mut(&mut g, "2NYA").face = Face::Back;
+    activating(&mut g, "blue");
+    order(&mut g, "OPFIRE gray NEVER").unwrap();
+    order(&mut g, "2NYA MOVE 0206").unwrap();
+    let text =
+        orderly::games::brothers_at_war::text::choices::describe(&g, orderly::games::Seat::North);
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(!flat.contains("costs 0"), "{flat}");
+    assert!(
+        flat.contains("0205 woods costs 2 (point blank fire first, 6.15)")
+            || flat.contains("0205 Woods costs 2 (point blank fire first, 6.15)"),
+        "{flat}"
+    );
+}

@@ -1229,3 +1229,228 @@ fn units_are_named_by_possessives_plurals_and_kinds_and_never_guessed() {
     }
     panic!("FN6 never moved");
 }
+
+/// The demo played at random with every side's cards asked (CARDS ...
+/// ASK, B148) until a card question waits; the game then.
+fn card_question(seed: u64) -> Option<BrothersAtWar> {
+    let mut rng = XorShift::new(seed);
+    let mut g = demo();
+    for s in ["CARDS USA ASK", "CARDS CSA ASK"] {
+        let o = g.parse_order(s).unwrap();
+        let side = g.standing_side(&o).unwrap();
+        g.apply_standing(side, &o).unwrap();
+    }
+    for _ in 0..20_000 {
+        if let Some(chance) = g.chance() {
+            let o = g
+                .chance_order(rng.below(chance.outcomes as usize) as u32)
+                .unwrap();
+            g.apply(&o).unwrap();
+            continue;
+        }
+        g.pending()?;
+        if matches!(
+            g.now.reaction.as_ref().and_then(|r| r.question.as_ref()),
+            Some(orderly::games::brothers_at_war::core::question::Question::Card { .. })
+        ) {
+            return Some(g);
+        }
+        let legal = g.legal_orders();
+        let o = legal[rng.below(legal.len())].clone();
+        g.apply(&o).unwrap();
+    }
+    None
+}
+
+/// B148: a card question is answered in words: a card offered by its
+/// title (`I'll play Fortune of War`, `play wrong road`), PASS as `no
+/// card`, `keep my cards`, `pass, keep my cards`, `no`; a line not
+/// understood repeats the question and its answers; the question says
+/// its moment once.
+#[test]
+fn a_card_question_is_answered_in_words() {
+    use orderly::games::brothers_at_war::core::question::Question;
+    let mut asked = 0;
+    for seed in 1..40 {
+        let Some(g) = card_question(seed) else {
+            continue;
+        };
+        let Some(Question::Card { cards, about, .. }) =
+            g.now.reaction.as_ref().and_then(|r| r.question.clone())
+        else {
+            unreachable!()
+        };
+        asked += 1;
+        let card = cards[0];
+        let title = names::card(&g.battle.scenario, card).unwrap().name.clone();
+        // Another card of the same title in the hand makes it a guess.
+        let side = g.now.reaction.as_ref().unwrap().side;
+        let same: Vec<u8> = g.now.hands[side.index()]
+            .iter()
+            .copied()
+            .filter(|&n| names::card(&g.battle.scenario, n).is_some_and(|c| c.name == title))
+            .collect();
+        for line in [
+            format!("I'll play {title}"),
+            format!("fine, I'll play {title} then"),
+            format!("play {}", title.to_lowercase()),
+            format!("{title}!"),
+        ] {
+            match same.as_slice() {
+                [_] => {
+                    let o = g
+                        .read_order(&line)
+                        .unwrap_or_else(|r| panic!("{line}: {r}"));
+                    assert_eq!(o.to_string(), format!("PLAY {card}"), "{line}");
+                }
+                _ => {
+                    let r = g.read_order(&line).unwrap_err();
+                    assert!(r.problem.starts_with("which one?"), "{line}: {r}");
+                }
+            }
+        }
+        for line in ["no card", "keep my cards", "pass, keep my cards", "No."] {
+            let o = g.read_order(line).unwrap_or_else(|r| panic!("{line}: {r}"));
+            assert_eq!(o.to_string(), "PASS", "{line}");
+        }
+        let r = g.read_order("hello there").unwrap_err();
+        assert!(r.problem.contains("CARDS ASK"), "{r}");
+        assert!(r.problem.contains(&format!("PLAY {card}")), "{r}");
+        assert!(!r.problem.contains(" MOVE "), "{r}");
+        assert!(r.suggestions.iter().any(|s| s == "PASS"), "{r}");
+        // The moment is said once: what opened the window, and the
+        // window's words only when they add to it.
+        let seat = g.pending().unwrap().seat;
+        let choices = g.choices(seat);
+        if about.contains("activation marker is drawn") {
+            assert!(
+                !choices.contains("when an enemy activation marker is drawn"),
+                "{choices}"
+            );
+        }
+        if asked >= 4 {
+            break;
+        }
+    }
+    assert!(asked > 0, "no card question came");
+}
+
+/// 11.0, B148: a card of two of the same title in the hand is never
+/// guessed at: which one?
+#[test]
+fn a_card_named_by_a_title_two_cards_share_is_not_guessed() {
+    let mut g = union_to_act();
+    // Cards 17 and 18 share a title (Double Quick) in the demo deck.
+    let shared = g
+        .battle
+        .scenario
+        .cards
+        .iter()
+        .find(|c| c.numbers.len() == 2 && c.timing == "own-activation")
+        .unwrap()
+        .clone();
+    g.now.deck.retain(|n| !shared.numbers.contains(n));
+    g.now.discard.retain(|n| !shared.numbers.contains(n));
+    for h in &mut g.now.hands {
+        h.retain(|n| !shared.numbers.contains(n));
+    }
+    g.now.hands[0].extend(shared.numbers.iter().copied());
+    let line = format!("play {} on 10M", shared.name.to_lowercase());
+    let r = g.read_order(&line).unwrap_err();
+    assert!(r.problem.starts_with("which one?"), "{r}");
+    for n in &shared.numbers {
+        assert!(r.problem.contains(&n.to_string()), "{r}");
+    }
+    // One of them alone: read as its number.
+    g.now.hands[0].retain(|n| *n != shared.numbers[1]);
+    g.now.deck.push(shared.numbers[1]);
+    let text = orderly::games::brothers_at_war::text::reader::canonical(&g, &line).unwrap();
+    assert_eq!(text, format!("PLAY {} ON 10M", shared.numbers[0]));
+}
+
+/// Units named as people write them: a name with a comma (`Battery A,
+/// Millbrook Light Artillery` is `battery a`), an enemy by its men (`the
+/// Corwin boys`), and the commander who stays (`ward stays where he is`).
+#[test]
+fn names_with_commas_men_and_a_commander_who_stays_are_read() {
+    use orderly::games::brothers_at_war::text::reader;
+    let g = union_to_act();
+    for line in [
+        "Battery A fires at 0703",
+        "battery a fires on the rebels at 0703",
+        "Battery A, Millbrook Light Artillery fires at 0703",
+    ] {
+        assert_eq!(
+            reader::canonical(&g, line).unwrap_or_else(|r| panic!("{line}: {r}")),
+            "BTY-A FIRE 0703",
+            "{line}"
+        );
+    }
+    let cw3 = g.hex_of(g.unit_named("CW3").unwrap()).unwrap();
+    assert_eq!(
+        reader::canonical(&g, &format!("10M fires on the corwin boys at {cw3}")).unwrap(),
+        format!("10M FIRE {cw3}")
+    );
+    for line in [
+        "commander stays",
+        "the commander stays put",
+        "ward stays where he is",
+        "the colonel stays",
+        "Col. Ward stays",
+    ] {
+        assert_eq!(
+            reader::canonical(&g, line).unwrap_or_else(|r| panic!("{line}: {r}")),
+            "COMMANDER STAY",
+            "{line}"
+        );
+    }
+    // A commander's line not understood says how one is written.
+    let r = reader::canonical(&g, "oops. commander stays").unwrap_err();
+    assert!(r.problem.contains("COMMANDER STAY"), "{r}");
+    assert!(!r.problem.contains(" MOVE "), "{r}");
+}
+
+/// B124, B137: a card of the enemy's moments written as a line is refused
+/// in the writer's words: his side's code, AUTO and ASK, the instruction
+/// he has; the nearest orders are cards he may play now, never PASS or END.
+/// Its hint in the hand says the part of its window it acts on (B126).
+#[test]
+fn a_card_of_the_enemys_moments_played_by_a_line_is_refused_in_the_writers_words() {
+    let mut g = union_to_act();
+    let stand_fast = g
+        .battle
+        .scenario
+        .cards
+        .iter()
+        .find(|c| c.effect == "cancel-retreat")
+        .unwrap()
+        .numbers[0];
+    g.now.deck.retain(|n| *n != stand_fast);
+    g.now.hands[1].retain(|n| *n != stand_fast);
+    g.now.hands[0].push(stand_fast);
+    let r = g
+        .read_order(&format!("play {stand_fast} on 10M"))
+        .unwrap_err();
+    assert_eq!(
+        r.rule.map(|x| x.to_string()).as_deref(),
+        Some("B124"),
+        "{r}"
+    );
+    assert!(r.problem.contains("CARDS USA AUTO"), "{r}");
+    assert!(r.problem.contains("CARDS USA ASK"), "{r}");
+    assert!(!r.problem.contains("CSA"), "{r}");
+    assert!(r.problem.contains("You have CARDS USA NEVER"), "{r}");
+    assert!(r.problem.contains("a fire's retreat only"), "{r}");
+    assert!(r.suggestions.iter().all(|s| s.starts_with("PLAY ")), "{r}");
+    let board = drawing::draw(&g, Seat::North, &[], &BoardStyle::default());
+    let hint = board
+        .split(&format!("{stand_fast} "))
+        .nth(1)
+        .unwrap_or_else(|| panic!("{board}"));
+    assert!(
+        hint.replace('\n', " ")
+            .replace("  ", " ")
+            .contains("a fire's retreat only"),
+        "{board}"
+    );
+}

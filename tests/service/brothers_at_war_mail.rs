@@ -1464,3 +1464,168 @@ fn a_later_group_of_lines_after_a_fire_that_asks_the_other_player_is_held_then_p
     }
     panic!("no fire asked the other player a question ({tried} tried)");
 }
+
+/// B7, B148: a card question answered by mail in words (`no card`) is
+/// taken as PASS; a mail of prose only to a game waiting for the writer's
+/// answer repeats the question and the answers it takes.
+#[test]
+fn a_question_is_answered_in_words_and_asked_again_after_a_mail_without_an_answer() {
+    let mut site = Site::new("asked-in-words");
+    let (ann_addr, bob_addr, outs) = site.started(&"ca4d".repeat(16));
+    let mut last_to: [String; 2] = [to(&outs, ANN).body, to(&outs, BOB).body];
+    for (from, addr, side) in [(ANN, &ann_addr, "USA"), (BOB, &bob_addr, "CSA")] {
+        site.mail(from, addr, &format!("Hello,\n\ncards {side} ask\n\nThanks"));
+    }
+    let mut rng = XorShift::from_state(0x0ca4_d500_0000_0148);
+    for _ in 0..1500 {
+        let model = site.stored();
+        assert!(model.outcome().is_none(), "the battle ended first");
+        let seat = model.pending().expect("a decision").seat;
+        let (from, addr, name) = match seat {
+            Seat::North => (ANN, &ann_addr, "Ann"),
+            Seat::South => (BOB, &bob_addr, "Bob"),
+        };
+        let question = model.now.reaction.as_ref().and_then(|r| r.question.clone());
+        let Some(Question::Card { cards, .. }) = question else {
+            let body = random_mail(&model, name, &last_to[seat.index()], &mut rng);
+            let outs = site.mail(from, addr, &body);
+            keep_last(&outs, &mut last_to);
+            continue;
+        };
+        let outs = site.mail(from, addr, "Hi,\n\nhmm, let me think about it\n\nBob");
+        let reply = flat(&to(&outs, from).body);
+        assert!(
+            reply.contains("The game still waits for your answer"),
+            "{reply}"
+        );
+        assert!(reply.contains("You are asked (CARDS ASK"), "{reply}");
+        assert!(reply.contains(&format!("PLAY {}", cards[0])), "{reply}");
+        assert_eq!(site.stored().position(), model.position(), "nothing played");
+        let outs = site.mail(
+            from,
+            addr,
+            &format!("Hi,\n\nno card this time\n\nThanks,\n{name}"),
+        );
+        let reply = flat(&to(&outs, from).body);
+        assert!(reply.contains("Taken: PASS"), "{reply}");
+        return;
+    }
+    panic!("no card question came");
+}
+
+/// A cheer with an order's verb and nothing an order needs (`guns,
+/// fire!`, `Fire away!`) is ignored, and the orders after it are played.
+#[test]
+fn a_cheer_with_a_verb_is_ignored_and_the_orders_after_it_are_played() {
+    let mut site = Site::new("cheer");
+    let (ann_addr, bob_addr, _) = site.started(&"0b5e".repeat(16));
+    let (model, from, addr) = play_until(&mut site, (&ann_addr, &bob_addr), |g| {
+        fresh_activation(g)
+            && g.legal_orders().iter().any(
+                |o| matches!(o, Order::Act { units, action: Action::Move(_) } if units.len() == 1),
+            )
+    });
+    let step = model
+        .legal_orders()
+        .into_iter()
+        .find(|o| matches!(o, Order::Act { units, action: Action::Move(_) } if units.len() == 1))
+        .unwrap();
+    let body = format!("Hi,\n\nguns, fire!\nFire away, boys!\n{step}\n\nCheers");
+    let outs = site.mail(from, &addr, &body);
+    let reply = flat(&to(&outs, from).body);
+    assert!(reply.contains(&format!("Taken: {step}")), "{reply}");
+    assert!(!reply.contains("Not applied"), "{reply}");
+    assert!(!reply.contains("Not understood"), "{reply}");
+    assert!(reply.contains("> guns, fire!"), "{reply}");
+}
+
+/// HELP for Brothers at War lists the answers to questions and the
+/// scenario of NEW; the invitation names the battle by its name.
+#[test]
+fn help_lists_the_answers_and_the_scenario_and_the_invitation_names_the_battle() {
+    let mut site = Site::new("help-answers");
+    let outs = site.mail(
+        ANN,
+        "orderly@example.org",
+        "NEW BROTHERSATWAR VS bob@example.org AS UNION",
+    );
+    let invitation = flat(&to(&outs, BOB).body);
+    assert!(invitation.contains("Tanner's Ford"), "{invitation}");
+    let bob_addr = to(&outs, BOB).reply_to;
+    site.fix_seed(&"0b5e".repeat(16));
+    let outs = site.mail(BOB, &bob_addr, "Accept\n\nBob");
+    let ann_addr = to(&outs, ANN).reply_to;
+    let outs = site.mail(ANN, &ann_addr, "HELP");
+    let reply = to(&outs, ANN).body;
+    for line in reply.lines() {
+        assert!(line.chars().count() <= 76, "too wide: {line:?}");
+    }
+    let help = flat(&reply);
+    assert!(
+        help.contains("NEW BROTHERSATWAR VS their@address [AS UNION|CONFEDERACY")
+            && help.contains("[SCENARIO name]"),
+        "{reply}"
+    );
+    for answer in [
+        "PASS",
+        "RETREAT 0804 0904",
+        "LOSE 10M",
+        "SPEND RESERVE, KEEP",
+        "PLAY 19",
+        "COMMANDER 0604, REMNANT 0404",
+    ] {
+        assert!(help.contains(answer), "{answer}: {reply}");
+    }
+}
+
+/// MORE keeps an activation open; the reply invites its close order only
+/// when it would be taken then: after a DEPLOY the deploying unit must
+/// first move (5.32), so END UNITS is not offered.
+#[test]
+fn more_after_a_deploy_does_not_invite_a_close_that_would_be_refused() {
+    let mut site = Site::new("more-deploy");
+    let (ann_addr, bob_addr, outs) = site.started(&"d3e1".repeat(16));
+    let mut last_to: [String; 2] = [to(&outs, ANN).body, to(&outs, BOB).body];
+    let mut rng = XorShift::from_state(0x0d3e_1000_0000_0005);
+    for _ in 0..400 {
+        let model = site.stored();
+        assert!(model.outcome().is_none(), "the battle ended first");
+        let seat = model.pending().expect("a decision").seat;
+        let (from, addr, name) = match seat {
+            Seat::North => (ANN, &ann_addr, "Ann"),
+            Seat::South => (BOB, &bob_addr, "Bob"),
+        };
+        let deploy = fresh_activation(&model)
+            .then(|| {
+                model.legal_orders().into_iter().find(|o| {
+                    matches!(
+                        o,
+                        Order::Act {
+                            action: Action::Deploy { .. },
+                            ..
+                        }
+                    )
+                })
+            })
+            .flatten();
+        if let Some(deploy) = deploy {
+            let mut sim = model.clone();
+            sim.apply(&deploy).unwrap();
+            let end_taken = sim.clone().apply(&Order::End).is_ok();
+            let body = format!("Hi,\n\n{deploy}\nMORE\n\n{name}");
+            let outs = site.mail(from, addr, &body);
+            let reply = flat(&to(&outs, from).body);
+            assert!(reply.contains("Your turn stays open"), "{reply}");
+            assert_eq!(
+                reply.contains("or END UNITS to end it"),
+                end_taken,
+                "END UNITS is invited exactly when it would be taken:\n{reply}"
+            );
+            return;
+        }
+        let body = random_mail(&model, name, &last_to[seat.index()], &mut rng);
+        let outs = site.mail(from, addr, &body);
+        keep_last(&outs, &mut last_to);
+    }
+    panic!("no activation offered a deployment");
+}

@@ -230,6 +230,28 @@ pub enum Event {
         /// The brigade.
         brigade: String,
     },
+    /// A disbanded skirmisher waiting on its brigade's display was
+    /// eliminated (a casualty, 8.2) to recover one reserve (8.133, 9.17):
+    /// by its owner's `ELIMINATE` (B146), or by his `RESERVES` instruction
+    /// when a killing hit found no reserve left (B104), the reserve then
+    /// spent at once on that hit.
+    SkirmisherGivenUp {
+        /// The skirmisher.
+        unit: String,
+        /// Its brigade.
+        brigade: String,
+        /// The unit whose killing hit the reserve is bought back for, when
+        /// `RESERVES` gave it up (B104).
+        saving: Option<String>,
+    },
+    /// A target was not asked whether it retreats for a save, though its
+    /// owner's `RETREAT` says `ASK` (B7): it may not retreat.
+    NoRetreat {
+        /// The units of the target hex.
+        units: Vec<String>,
+        /// Why, with its rule.
+        why: String,
+    },
     /// A brigade broke (8.3, 2.33).
     Broken {
         /// The brigade.
@@ -431,6 +453,30 @@ impl fmt::Display for Event {
             },
             Event::Committed { brigade } => write!(f, "{brigade} committed"),
             Event::ReserveRecovered { brigade } => write!(f, "{brigade} recovers a reserve"),
+            Event::SkirmisherGivenUp {
+                unit,
+                brigade,
+                saving: Some(saved),
+            } => write!(
+                f,
+                "{brigade} has no reserve left to save {saved}: {unit}, disbanded on its display, \
+                 is given up to buy one back (RESERVES; 8.133, B104)"
+            ),
+            Event::SkirmisherGivenUp {
+                unit,
+                brigade,
+                saving: None,
+            } => write!(
+                f,
+                "{unit}, disbanded on its display, is given up: {brigade} recovers a reserve \
+                 (8.133, B146)"
+            ),
+            Event::NoRetreat { units, why } => write!(
+                f,
+                "{} {} not asked to retreat for a save: {why}",
+                list(units),
+                verb(units, "is", "are")
+            ),
             Event::Broken { brigade } => write!(f, "{brigade} breaks"),
             Event::RemnantPlaced { unit, at } => write!(f, "remnant {unit} at {at}"),
             Event::RemnantRemoved { unit } => {

@@ -13,6 +13,7 @@
 use super::refusal::Refusal;
 use crate::games::brothers_at_war::core::combat::{CardsRule, FireAttack, SaveLine, Setting};
 use crate::games::brothers_at_war::core::event::Event;
+use crate::games::brothers_at_war::core::formation::Formation;
 use crate::games::brothers_at_war::core::ids::{BrigadeId, UnitId};
 use crate::games::brothers_at_war::core::question::{Answer, Question};
 use crate::games::brothers_at_war::core::state::{
@@ -433,6 +434,13 @@ impl BrothersAtWar {
             | Kind::FireThenAssault
             | Kind::FreeFormation => {
                 let u = self.card_active_unit(on, side).ok_or_else(needs)?;
+                let overstack = matches!(
+                    entry.params.get("cancel-overstack"),
+                    Some(Param::Flag(true))
+                );
+                if let Some(why) = self.unit_unable_for_card(kind, overstack, u) {
+                    return Err(target(format!("on {}: {why}", self.unit_name(u))));
+                }
                 match kind {
                     Kind::FireThenAssault => {
                         if self.unit(u).finished || self.unit(u).disrupted {
@@ -446,17 +454,11 @@ impl BrothersAtWar {
                         }
                         Effect::Lasting(CardEffect::FireThenAssault(u, card))
                     }
-                    Kind::FreeFormation => {
-                        let overstack = matches!(
-                            entry.params.get("cancel-overstack"),
-                            Some(Param::Flag(true))
-                        );
-                        Effect::Lasting(if overstack {
-                            CardEffect::NoOverstack(u)
-                        } else {
-                            CardEffect::FreeForm(u)
-                        })
-                    }
+                    Kind::FreeFormation => Effect::Lasting(if overstack {
+                        CardEffect::NoOverstack(u)
+                    } else {
+                        CardEffect::FreeForm(u)
+                    }),
                     Kind::ExtraMovement => {
                         Effect::Lasting(CardEffect::Movement(u, number(entry, "points", 1)))
                     }
@@ -540,6 +542,74 @@ impl BrothersAtWar {
             }
             _ => false,
         }
+    }
+
+    /// Why the unit may not do what a card of `kind` improves (B123), so
+    /// that the card is neither offered nor taken on it: an assault for
+    /// extra assault dice or fire-then-assault (7.1: not artillery nor
+    /// skirmishers; 6.531: not Disrupted), a move for extra movement or a
+    /// crowding spared (5.42, 5.222: deployed artillery moves only once
+    /// limbered, as its first action), a change of formation for a free
+    /// one (5.22, 9.11: a unit with another side; 6.531), a fire for extra
+    /// fire dice (5.42, B56: not limbered artillery; a no-fire card).
+    fn unit_unable_for_card(&self, kind: Kind, overstack: bool, u: UnitId) -> Option<String> {
+        let unit = self.kind_of(u);
+        let disrupted = self.unit(u).disrupted;
+        let formation = self.formation(u);
+        // 5.222, B55: deployed artillery limbers only as its first action.
+        let spent = self
+            .now
+            .activation
+            .as_ref()
+            .and_then(|a| a.group.as_ref())
+            .is_some_and(|g| g.units.contains(&u) && (g.spent > 0 || g.moved));
+        let may_limber = !disrupted && !spent;
+        let cannot_move = match formation {
+            Formation::Deployed if !may_limber => Some(
+                "deployed artillery moves only limbered, and limbers only as its first action \
+                 and not Disrupted (5.42, 5.222, 6.531)",
+            ),
+            Formation::Remnant => Some("a remnant never moves (B116)"),
+            _ => None,
+        };
+        let why = match kind {
+            Kind::ExtraAssaultDice | Kind::FireThenAssault => match unit {
+                UnitKind::Artillery | UnitKind::Skirmisher | UnitKind::Remnant => {
+                    Some("artillery, skirmishers and remnants may not assault (7.1, B116)")
+                }
+                _ if disrupted => Some("a Disrupted unit may not assault (6.531)"),
+                _ => None,
+            },
+            Kind::ExtraMovement => cannot_move,
+            Kind::FreeFormation if overstack => cannot_move,
+            Kind::FreeFormation => {
+                let two_sided = match unit {
+                    UnitKind::Remnant => false,
+                    UnitKind::Skirmisher => self.cavalry_symbol(u),
+                    _ => true,
+                };
+                if !two_sided {
+                    Some("it has no other formation to change to (5.22, 9.11)")
+                } else if disrupted {
+                    Some("a Disrupted unit may not change formation (6.531)")
+                } else if formation == Formation::Deployed && spent {
+                    Some("deployed artillery limbers only as its first action (5.222)")
+                } else {
+                    None
+                }
+            }
+            Kind::ExtraFireDice => {
+                if formation == Formation::Limbered {
+                    Some("limbered artillery does not fire (5.42, B56)")
+                } else if self.brigade_of(u).is_some_and(|b| self.fire_forbidden(b)) {
+                    Some("its brigade may not fire in this activation (a no-fire card)")
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        };
+        why.map(str::to_string)
     }
 
     /// The friendly units of the hex a card names by a hex or a unit.

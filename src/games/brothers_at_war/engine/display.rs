@@ -1,7 +1,7 @@
 //! The brigade display: reserves, casualties, exhaustion and breaking
 //! (8.1-8.3), and the markers a brigade has in play (3.1, 8.112).
 
-use crate::games::brothers_at_war::core::combat::{PathsRule, Setting};
+use crate::games::brothers_at_war::core::combat::{CombatEvent, PathsRule, Setting};
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::ids::{BrigadeId, UnitId};
 use crate::games::brothers_at_war::core::question::{Answer, Question};
@@ -82,10 +82,15 @@ impl BrothersAtWar {
         }
     }
 
-    /// A brigade becomes exhausted (8.111): its independent skirmishers,
-    /// deployed or not, leave play for good (9.19 d).
+    /// A brigade becomes exhausted (8.111), said once, whatever moved its
+    /// marker onto EXHAUSTED (a reserve spent, a casualty, a card): its
+    /// independent skirmishers, deployed or not, leave play for good
+    /// (9.19 d).
     pub fn exhaust(&mut self, b: BrigadeId, events: &mut Vec<Event>) {
         self.now.brigades[b.index()].exhausted = true;
+        events.push(Event::Combat(CombatEvent::Exhausted {
+            brigade: self.brigade_name(b),
+        }));
         // 11.3 on 47: a card may have it check to regroup at once.
         self.card_on_exhaustion(b, events);
         for u in self.units_of_brigade(b) {

@@ -62,8 +62,7 @@ impl Game for BrothersAtWar {
     type Ending = Ending;
 
     const NAME: &'static str = "brothersatwar";
-    const RULES_VERSION: &'static str =
-        "Brothers at War 1862 system: sequence, command, movement, fire, assault; rulings B1-B132; orderly 1";
+    const RULES_VERSION: &'static str = crate::games::brothers_at_war::text::RULES_VERSION;
     const CHANCE: bool = true;
 
     /// A new game of the chosen scenario (the demo by default). A scenario

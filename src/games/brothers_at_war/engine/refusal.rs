@@ -181,6 +181,9 @@ pub enum Refusal {
         /// When it may be played, in words.
         window: String,
     },
+    /// An independent skirmisher is never given up for a reserve (9.19 a).
+    #[error("{0} is an independent skirmisher: it is never given up to recover a reserve")]
+    IndependentNotGivenUp(String),
     /// A remnant goes only where a unit of its brigade stood, free of the
     /// enemy (2.33 a, B110).
     #[error("the remnant may not go to {0}: only to a hex one of its brigade's units held, with no enemy")]
@@ -326,6 +329,7 @@ impl CitesRule for Refusal {
             Refusal::CardNotNow { .. } => "B124",
             Refusal::CardNotOffered { .. } => "B148",
             Refusal::RemnantHex(_) => "2.33",
+            Refusal::IndependentNotGivenUp(_) => "9.19",
             Refusal::CardTarget { .. } => "B123",
             Refusal::CommanderAway(..) => "B125",
             Refusal::NotYourInstruction(_) => "B5",

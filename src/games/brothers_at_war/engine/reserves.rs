@@ -165,10 +165,11 @@ impl BrothersAtWar {
 
     /// The skirmisher on the display that could be eliminated to recover
     /// a reserve (8.133, B104): only when the marker can move back past
-    /// the casualty it leaves (r at least c + 2).
+    /// the casualty it leaves (r at least c + 2), and that casualty does
+    /// not break the brigade (8.3: a broken brigade recovers nothing).
     fn skirmisher_to_give_up(&self, b: BrigadeId) -> Option<UnitId> {
         let s = self.brigade(b);
-        if s.reserve < s.casualties.saturating_add(2) {
+        if s.reserve < s.casualties.saturating_add(2) || self.casualty_breaks(b) {
             return None;
         }
         self.units_of_brigade(b).into_iter().find(|&u| {
@@ -192,24 +193,54 @@ impl BrothersAtWar {
             .collect()
     }
 
-    /// B104: with no reserve left, a disbanded skirmisher on the display
-    /// is eliminated to recover one. Returns whether a reserve came back.
-    fn skirmisher_for_reserve(&mut self, b: BrigadeId, events: &mut Vec<Event>) -> bool {
+    /// Whether one more casualty would break the brigade (8.3, B102).
+    fn casualty_breaks(&self, b: BrigadeId) -> bool {
+        self.battle.scenario.brigades[b.index()]
+            .reserves
+            .is_some_and(|t| t.dark > 0 && self.brigade(b).casualties.saturating_add(1) >= t.dark)
+    }
+
+    /// B104: with no reserve left for the killing hit on `saving`, a
+    /// disbanded skirmisher on the display is eliminated to recover one.
+    /// Returns whether a reserve came back.
+    fn skirmisher_for_reserve(
+        &mut self,
+        b: BrigadeId,
+        saving: UnitId,
+        events: &mut Vec<Event>,
+    ) -> bool {
         let Some(sk) = self.skirmisher_to_give_up(b) else {
             return false;
         };
-        self.buy_back(sk, b, events);
+        self.buy_back(sk, b, Some(saving), events);
         self.reserves_left(b) > 0
     }
 
-    /// The skirmisher's casualty, then the reserve it recovers (B104).
-    fn buy_back(&mut self, skirmisher: UnitId, b: BrigadeId, events: &mut Vec<Event>) {
-        events.push(Event::Combat(CombatEvent::Eliminated {
+    /// The skirmisher's casualty, then the reserve it recovers (B104), told
+    /// as one event: the casualty (8.2) never breaks the brigade nor moves
+    /// its marker here (r at least c + 2, [`Self::skirmisher_to_give_up`]).
+    fn buy_back(
+        &mut self,
+        skirmisher: UnitId,
+        b: BrigadeId,
+        saving: Option<UnitId>,
+        events: &mut Vec<Event>,
+    ) {
+        events.push(Event::SkirmisherGivenUp {
             unit: self.unit_name(skirmisher),
-        }));
+            brigade: self.brigade_name(b),
+            saving: saving.map(|u| self.unit_name(u)),
+        });
         self.eliminate(skirmisher, events);
         if !self.brigade(b).broken {
-            self.recover_reserve(b, events);
+            // The event above says the reserve comes back.
+            let mut recovered = Vec::new();
+            self.recover_reserve(b, &mut recovered);
+            events.extend(
+                recovered
+                    .into_iter()
+                    .filter(|e| !matches!(e, Event::ReserveRecovered { .. })),
+            );
         }
     }
 
@@ -233,6 +264,10 @@ impl BrothersAtWar {
             });
             return Ok(());
         }
+        // 9.19 a: an independent skirmisher never buys a reserve back.
+        if self.independent(unit) {
+            return Err(Refusal::IndependentNotGivenUp(self.unit_name(unit)));
+        }
         let brigade = self.brigade_of(unit).filter(|_| {
             self.kind_of(unit) == UnitKind::Skirmisher
                 && self.unit(unit).place
@@ -247,6 +282,8 @@ impl BrothersAtWar {
             Some("its reserve marker is on START")
         } else if s.reserve < s.casualties.saturating_add(2) {
             Some("the space its reserve marker would move back to holds a casualty")
+        } else if self.casualty_breaks(b) {
+            Some("its casualty would break the brigade, which then recovers nothing (8.3)")
         } else {
             None
         };
@@ -256,7 +293,7 @@ impl BrothersAtWar {
                 why,
             });
         }
-        self.buy_back(unit, b, events);
+        self.buy_back(unit, b, None, events);
         Ok(())
     }
 
@@ -316,7 +353,13 @@ impl BrothersAtWar {
             }
             _ => true,
         };
-        let spend = wants && (left > 0 || self.skirmisher_for_reserve(b, events));
+        // B104: the reserve bought back with a skirmisher is bought only to
+        // be spent at once on this hit; the brigade, exhausted before (its
+        // marker on EXHAUSTED, none left), is on EXHAUSTED again after: it
+        // stays exhausted and is not exhausted anew (8.111: no second
+        // announcement, no second `exhausts` window, 11.3 on 47).
+        let bought = left == 0;
+        let spend = wants && (left > 0 || self.skirmisher_for_reserve(b, unit, events));
         if !spend {
             return false;
         }
@@ -327,10 +370,9 @@ impl BrothersAtWar {
             brigade: self.brigade_name(b),
             unit: self.unit_name(unit),
         }));
-        if left == 1 && !self.brigade(b).exhausted {
-            events.push(Event::Combat(CombatEvent::Exhausted {
-                brigade: self.brigade_name(b),
-            }));
+        if bought {
+            self.now.brigades[b.index()].exhausted = true;
+        } else if left == 1 && !self.brigade(b).exhausted {
             self.exhaust(b, events);
         }
         true

@@ -7,7 +7,7 @@ use super::fire_math::ToHit;
 use crate::games::brothers_at_war::core::combat::{
     CardsRule, CombatEvent, FireAttack, Reaction, RetreatRule, Setting, Stage,
 };
-use crate::games::brothers_at_war::core::event::Event;
+use crate::games::brothers_at_war::core::event::{count, Event};
 use crate::games::brothers_at_war::core::ids::UnitId;
 use crate::games::brothers_at_war::core::order::MAX_DICE;
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Place, Step};
@@ -28,6 +28,32 @@ fn successes(f: &FireAttack, dice: &[u8]) -> u8 {
         rest = more;
     }
     hits
+}
+
+/// The card's risk dice in words (B125): which dice of the roll they are
+/// (the last ones, B1), the face at or under which each hurts the firer,
+/// and the hits that come of them.
+fn risk_words(unit: &str, risk: &[u8], face: u8, burst: u8) -> String {
+    let which = match risk {
+        [d] => format!("the last die, {d}, is the card's risk die"),
+        _ => format!(
+            "the last {} dice, {risk:?}, are the card's risk dice",
+            risk.len()
+        ),
+    };
+    let hurts = if face == 1 {
+        "a 1".to_string()
+    } else {
+        format!("a {face} or less")
+    };
+    match burst {
+        0 => format!("{which}: none shows {hurts}, no hit on {unit} (B125)"),
+        n => format!(
+            "{which}: {n} {} {hurts}, {unit} takes {} that no save or reserve cancels (B125)",
+            if n == 1 { "shows" } else { "show" },
+            count(u32::from(n), "hit", "hits")
+        ),
+    }
 }
 
 impl BrothersAtWar {
@@ -75,15 +101,13 @@ impl BrothersAtWar {
                 // risk face or under is a hit on its firer.
                 if let Some((unit, card, extra, face)) = f.risky.take() {
                     let start = dice.len().saturating_sub(usize::from(extra));
-                    let burst = dice[start..].iter().filter(|&&d| d <= face).count() as u8;
+                    let risk = &dice[start..];
+                    let burst = risk.iter().filter(|&&d| d <= face).count() as u8;
+                    events.push(Event::CardEffect {
+                        card,
+                        what: risk_words(&self.unit_name(unit), risk, face, burst),
+                    });
                     if burst > 0 {
-                        events.push(Event::CardEffect {
-                            card,
-                            what: format!(
-                                "{burst} of the extra dice burst: {} takes {burst} hit(s) no save or reserve cancels",
-                                self.unit_name(unit)
-                            ),
-                        });
                         self.take_unsaved_hits(&[unit], burst, events);
                     }
                 }
@@ -97,7 +121,7 @@ impl BrothersAtWar {
                 if let Some(line) = self.card_saves(&f.targets.clone(), events) {
                     f.saves.push(line);
                 }
-                if self.ask_retreat(&mut f) {
+                if self.ask_retreat(&mut f, events) {
                     return;
                 }
                 self.choose_retreat(&mut f);
@@ -200,7 +224,7 @@ impl BrothersAtWar {
 
     /// `RETREAT ... ASK` (B7): the defender is asked, with the legal paths,
     /// whether to retreat for a save. Returns whether it was asked.
-    fn ask_retreat(&mut self, f: &mut FireAttack) -> bool {
+    fn ask_retreat(&mut self, f: &mut FireAttack, events: &mut Vec<Event>) -> bool {
         let Some(&first) = f.targets.first() else {
             return false;
         };
@@ -212,14 +236,23 @@ impl BrothersAtWar {
         if !matches!(asked, Setting::Retreat(RetreatRule::Ask, _)) {
             return false;
         }
-        let may = f.targets.iter().all(|&t| {
-            !matches!(self.kind_of(t), UnitKind::Skirmisher | UnitKind::Remnant)
-                && self.hex_of(t).is_some()
+        // B7, B90: the owner who asked to be asked is told why he is not.
+        let never = f.targets.iter().find_map(|&t| match self.kind_of(t) {
+            UnitKind::Skirmisher => Some("a skirmisher never retreats (6.76)"),
+            UnitKind::Remnant => Some("a remnant never retreats (6.76)"),
+            _ if self.hex_of(t).is_none() => Some("an off-board battery never retreats (B90)"),
+            _ => None,
         });
-        let Some((paths, _)) = may
-            .then(|| self.legal_retreats(&f.targets, false))
-            .flatten()
-        else {
+        let legal = match never {
+            Some(_) => None,
+            None => self.legal_retreats(&f.targets, false),
+        };
+        let Some((paths, _)) = legal else {
+            let why = never.unwrap_or("it has no legal retreat (6.71, 6.732)");
+            events.push(Event::NoRetreat {
+                units: f.targets.iter().map(|&t| self.unit_name(t)).collect(),
+                why: why.to_string(),
+            });
             return false;
         };
         f.stage = Stage::Retreat;

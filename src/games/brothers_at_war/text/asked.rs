@@ -151,14 +151,38 @@ fn question_words(game: &BrothersAtWar, question: &Question) -> String {
                     format!("PLAY {c}{name}")
                 })
                 .collect();
+            // The window's moment, unless what opened it says it already
+            // (`the enemy ward activation marker is drawn`).
+            let moment = crate::games::brothers_at_war::engine::cards::window_words(window);
+            let moment = if says_already(about, &moment) {
+                String::new()
+            } else {
+                format!("; {moment}")
+            };
             format!(
-                "You are asked (CARDS ASK, B148): {about}; {}.\nYour orders: {}; or PASS (keep \
-                 your cards).\n",
-                crate::games::brothers_at_war::engine::cards::window_words(window),
+                "You are asked (CARDS ASK, B148): {about}{moment}.\nYour orders: {}; or PASS \
+                 (keep your cards).\n",
                 answers.join("; ")
             )
         }
     }
+}
+
+/// Whether `about` (what opened a card's window) already says all that
+/// the window's `moment` says: each of its words of four letters or more
+/// (but `when`, `your`, `yours`) begins a word of `about`.
+fn says_already(about: &str, moment: &str) -> bool {
+    let words = |t: &str| -> Vec<String> {
+        t.split(|c: char| !c.is_ascii_alphanumeric() && c != '\'')
+            .filter(|w| !w.is_empty())
+            .map(str::to_ascii_lowercase)
+            .collect()
+    };
+    let said = words(about);
+    words(moment)
+        .iter()
+        .filter(|w| w.len() >= 4 && !matches!(w.as_str(), "when" | "your" | "yours"))
+        .all(|w| said.iter().any(|s| s.starts_with(w.as_str())))
 }
 
 /// The reaction asked of the reader, in words; empty when none is.
@@ -195,6 +219,18 @@ pub fn describe(game: &BrothersAtWar, reaction: &Reaction) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_card_question_says_its_moment_once() {
+        assert!(says_already(
+            "the enemy ward activation marker is drawn",
+            "when an enemy activation marker is drawn"
+        ));
+        assert!(!says_already(
+            "the attack dice of BTY-A's fire at GR7 in 0504 rolled 2 4 1 3",
+            "when a roll is made, before it is used"
+        ));
+    }
 
     #[test]
     fn a_path_reads_as_the_order_that_takes_it() {

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::names;
-use crate::games::brothers_at_war::core::combat::FireType;
+use crate::games::brothers_at_war::core::combat::{CombatEvent, FireType};
 use crate::games::brothers_at_war::core::event::{count, Event};
 use crate::games::brothers_at_war::core::line::{self, LineSide};
 use crate::games::brothers_at_war::core::order::{Action, Order};
@@ -192,6 +192,50 @@ fn form_words(game: &BrothersAtWar, units: &[String], events: &[Event]) -> Strin
     )
 }
 
+/// A step in words with its cost (5.21, B52: at least 1). A fire that
+/// strikes before the unit leaves its hex (point blank, 6.15, B72) sets
+/// the step aside on the copy (B9), which then spends nothing: its cost is
+/// the engine's price of the step as planned, and the fire is named.
+fn step_words(
+    game: &BrothersAtWar,
+    units: &[String],
+    to: Hex,
+    paid: u8,
+    events: &[Event],
+) -> String {
+    let stepped = events.iter().any(|e| matches!(e, Event::Moved { .. }));
+    let first = events.iter().find_map(|e| match e {
+        Event::Combat(CombatEvent::Fire { kind, .. }) if !stepped => Some(*kind),
+        _ => None,
+    });
+    let planned = || {
+        let ids: Vec<_> = units.iter().filter_map(|n| game.unit_named(n)).collect();
+        let group = game
+            .now
+            .activation
+            .as_ref()
+            .and_then(|a| a.group.as_ref())
+            .filter(|g| g.units == ids)?;
+        let from = ids.first().and_then(|&u| game.hex_of(u));
+        game.plan_step(group, from, to).ok().map(|p| p.cost)
+    };
+    let (paid, note) = match first {
+        Some(kind) => (
+            planned().unwrap_or(paid),
+            format!(
+                " ({kind} first{})",
+                if kind == FireType::PointBlank {
+                    ", 6.15"
+                } else {
+                    ""
+                }
+            ),
+        ),
+        None => (paid, String::new()),
+    };
+    format!("{to}{} costs {paid}{note}", ground(game, to))
+}
+
 /// The orders of one unit or stack, in words with their costs.
 fn unit_line(game: &BrothersAtWar, units: &[String], orders: &[&Order]) -> String {
     let mut moves = Vec::new();
@@ -204,7 +248,7 @@ fn unit_line(game: &BrothersAtWar, units: &[String], orders: &[&Order]) -> Strin
         match action {
             Action::Move(path) => {
                 if let Some(&to) = path.last() {
-                    moves.push(format!("{to}{} costs {paid}", ground(game, to)));
+                    moves.push(step_words(game, units, to, paid, &events));
                 }
             }
             Action::Fire(h) | Action::FireSide(h, _) => {

@@ -398,7 +398,7 @@ fn hands(game: &BrothersAtWar, viewer: Seat) -> String {
         let when = match names::card(scenario, n) {
             Some(c) if c.effect == "no-effect" => " [only discarded]".to_string(),
             Some(c) if Kind::of(&c.effect).by_instruction() => {
-                format!(" [{}, by CARDS ... AUTO or ASK]", window_words(&c.timing))
+                format!(" [{}, by CARDS ... AUTO or ASK]", names::card_moment(c))
             }
             Some(c) if Kind::of(&c.effect) == Kind::Reaction => {
                 " [not playable yet by mail]".to_string()

@@ -3,6 +3,7 @@
 //! when drawn (B129: the other player is told what it did).
 
 use super::ending;
+use crate::games::brothers_at_war::core::combat::CombatEvent;
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::scenario::model::Side;
 use crate::games::Seat;
@@ -27,6 +28,15 @@ pub fn words(event: &Event, viewer: Seat) -> String {
             side.code()
         ),
         Event::Over(e) => format!("the battle is over: {}", ending::words(*e)),
+        // 6.5, 6.6, 6.13: a fire turned onto a skirmisher is still the
+        // firer's fire, capped and saved as such; the 1-hit cap and the
+        // short list of saves are those of fire *by* skirmishers.
+        Event::Combat(CombatEvent::Shielded { aimed, skirmisher }) => format!(
+            "the skirmish zone shields {aimed}: the fire falls on the skirmisher in \
+             {skirmisher} instead (6.361). It keeps the cap of the firer's fire and the \
+             skirmisher its saves (6.5, 6.6: the 1-hit cap and the limited saves of 6.131 \
+             and 6.132 are for fire by skirmishers); one hit disbands it (6.541)"
+        ),
         other => other.to_string(),
     }
 }

@@ -26,6 +26,13 @@ use crate::games::brothers_at_war::scenario::model::Side;
 use crate::games::text::MailTurn;
 use crate::games::{BoardStyle, Game, GameText, OrderWord, Rejection, Seat};
 
+/// The rules a record of the game was played under (its `Rules` tag,
+/// [`Game::RULES_VERSION`]): the system, and our rulings from B1 to the
+/// last one in docs/brothers-at-war-rulings.md (a test keeps the two
+/// together).
+pub const RULES_VERSION: &str =
+    "Brothers at War 1862 system: sequence, command, movement, fire, assault; rulings B1-B149; orderly 1";
+
 /// The rules in short, as `HELP RULES BROTHERSATWAR` mails them.
 pub const RULES: &str = include_str!("rules.md");
 
@@ -39,6 +46,22 @@ impl GameText for BrothersAtWar {
     const ORDERS: &'static str = "10M MOVE 1005 1006, 10M FIRE 0916, 10M FORM, PASS, \
         END UNITS, COMMANDER 0712, COMMANDER STAY, PLAY 17 ON 10M, OPFIRE ward NEVER, \
         CARDS USA AUTO (MORE as the last line keeps an activation open)";
+
+    // The answers to the questions an instruction set to ASK puts (B7,
+    // B145, B148), and the turn kept open.
+    const COMMANDS: &'static str = "  \
+MORE                     as a mail's last line: your activation goes on
+                           (else the end of the mail ends its units)
+  PASS                     the answer that takes the default, or no card
+                           (also in words: no card, keep my cards, stand)
+  RETREAT 0804 0904        a retreat's path (RETREAT, EVADE, PATHS ASK)
+  LOSE 10M                 which unit of a stack is lost (LOSSES ASK)
+  SPEND RESERVE, KEEP      whether a reserve saves a unit (RESERVES ASK)
+  PLAY 19                  the card to play (CARDS ASK; its title too:
+                           play Fortune of War)
+  COMMANDER 0604, REMNANT 0404
+                           where a commander or a remnant goes (PATHS ASK)
+";
 
     const RULES: &'static str = RULES;
 
@@ -153,7 +176,26 @@ fn instruction_in(game: &BrothersAtWar, line: &str) -> Option<Order> {
 
 #[cfg(test)]
 mod tests {
-    use super::RULES;
+    use super::{RULES, RULES_VERSION};
+
+    #[test]
+    fn the_rules_tag_names_the_last_ruling_written() {
+        let rulings = include_str!("../../../../docs/brothers-at-war-rulings.md");
+        let last = rulings
+            .lines()
+            .filter_map(|l| l.strip_prefix("- **B"))
+            .filter_map(|l| l.split("**").next()?.parse::<u32>().ok())
+            .max()
+            .expect("rulings");
+        assert!(
+            RULES_VERSION.contains(&format!("rulings B1-B{last};")),
+            "{RULES_VERSION} (the last ruling is B{last})"
+        );
+        assert_eq!(
+            <crate::games::brothers_at_war::core::state::BrothersAtWar as crate::games::Game>::RULES_VERSION,
+            RULES_VERSION
+        );
+    }
     use crate::games::text::MAIL_WIDTH;
 
     #[test]

@@ -4,6 +4,7 @@
 use crate::games::brothers_at_war::core::formation::Formation;
 use crate::games::brothers_at_war::core::ids::{BrigadeId, Marker};
 use crate::games::brothers_at_war::core::state::BrothersAtWar;
+use crate::games::brothers_at_war::engine::cards::{window_words, Kind};
 use crate::games::brothers_at_war::scenario::model::{Card, Scenario, Side};
 
 /// The scenario's card of this number, if any.
@@ -17,6 +18,42 @@ pub fn card_title(scenario: &Scenario, number: u8) -> String {
         Some(c) => format!("{number} {}", c.name),
         None => format!("{number}"),
     }
+}
+
+/// When a card acts, in words: its window's moment (B124), narrowed to
+/// the part of it its kind acts on when that is only some of the
+/// window's moments (B126, B137-B144): `cancel-retreat` acts on a fire's
+/// retreat, never on an assault's.
+pub fn card_moment(card: &Card) -> String {
+    let narrowed = match (Kind::of(&card.effect), card.timing.as_str()) {
+        (Kind::CancelRetreat, "retreat") => {
+            "when a fire's target is about to retreat: an enemy's retreat for a save, or \
+             your unit's retreat forced by a card (a fire's retreat only, never an \
+             assault's, B126, B137)"
+        }
+        (Kind::Stampede, "retreat") => {
+            "when the target of your fire has retreated (a fire's retreat only, B139)"
+        }
+        (Kind::ForcedRetreat, "enemy-hit") => {
+            "when a fire of yours has scored hits, before saves (a fire only, not an \
+             assault, B137)"
+        }
+        (Kind::CancelFire, "targeted") => {
+            "when an enemy fire targets a unit of yours (a fire only, not an assault, B137)"
+        }
+        (Kind::ExtraSaves, "after-hits") => {
+            "when an enemy fire scores hits on a unit of yours, before saves (B127, B137)"
+        }
+        (Kind::RerollAssault, "assault-dice") => {
+            "when you lose an assault as rolled, before its winner (B140)"
+        }
+        (Kind::RerollAny, "after-roll") => {
+            "when a fire's dice or saves, or an assault's dice, go against you (B140, \
+             B148)"
+        }
+        _ => return window_words(&card.timing),
+    };
+    narrowed.to_string()
 }
 
 /// A formation in the words of the rules.

@@ -15,11 +15,17 @@
 
 use std::borrow::Cow;
 
+use super::names;
 use super::words::{self, CHANCE_VERBS, FILLERS};
+use crate::games::brothers_at_war::core::combat::Reaction;
 use crate::games::brothers_at_war::core::ids::{BrigadeId, UnitId};
+use crate::games::brothers_at_war::core::instructions::{CardsRule, Setting};
 use crate::games::brothers_at_war::core::order::{Action, Order};
+use crate::games::brothers_at_war::core::question::Question;
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Place};
 use crate::games::brothers_at_war::core::Hex;
+use crate::games::brothers_at_war::engine::cards::Kind;
+use crate::games::brothers_at_war::engine::Refusal;
 use crate::games::brothers_at_war::scenario::model::{Side, UnitKind};
 use crate::games::{CitesRule, Game, OrderWord, Rejection};
 
@@ -216,10 +222,76 @@ fn own_examples(game: &BrothersAtWar, mut r: Rejection) -> Rejection {
     if r.problem.ends_with(ACCEPTED) {
         if let Some(side) = game.decider() {
             let problem = &r.problem[..r.problem.len() - ACCEPTED.len()];
-            r.problem = format!("{problem}{}", accepted(game, side));
+            let legal = game.legal();
+            if let Some(asked) = asked(game) {
+                // B7: the game waits for his answer; the reply says what
+                // it asks and the answers it takes, never the orders of an
+                // activation.
+                let question = super::asked::describe(game, asked);
+                r.problem = format!(
+                    "{problem}the game waits for your answer. {}",
+                    question.split_whitespace().collect::<Vec<_>>().join(" ")
+                );
+                r.suggestions = answers(&legal);
+            } else if names_the_commander(game, &r.line) {
+                r.problem = format!(
+                    "{problem}a commander's order is COMMANDER STAY (he stays) or COMMANDER and \
+                     the hex he goes to (COMMANDER {})",
+                    legal
+                        .iter()
+                        .find_map(|o| match o {
+                            Order::Commander(Some(h)) => Some(h.to_string()),
+                            _ => None,
+                        })
+                        .unwrap_or_else(|| "0604".to_string())
+                );
+                r.suggestions = legal
+                    .iter()
+                    .filter(|o| matches!(o, Order::Commander(_)))
+                    .take(MAX_SUGGESTIONS)
+                    .map(ToString::to_string)
+                    .collect();
+            } else {
+                r.problem = format!("{problem}{}", accepted(game, side));
+            }
         }
     }
     r
+}
+
+/// The answers a question takes, `PASS` among them when it is one.
+fn answers(legal: &[Order]) -> Vec<String> {
+    let mut out: Vec<String> = legal
+        .iter()
+        .filter(|o| !matches!(o, Order::Pass(None)))
+        .take(MAX_SUGGESTIONS - 1)
+        .map(ToString::to_string)
+        .collect();
+    if legal.contains(&Order::Pass(None)) {
+        out.push("PASS".to_string());
+    }
+    out
+}
+
+/// Whether `line` speaks of the writer's commander: the word, a rank, or
+/// his name (`hale stays where he is`, `oops. commander stays`).
+fn names_the_commander(game: &BrothersAtWar, line: &str) -> bool {
+    let Some(side) = game.decider() else {
+        return false;
+    };
+    let names: Vec<String> = game
+        .battle
+        .brigade_ids()
+        .filter(|&b| game.battle.brigade_side(b) == side)
+        .filter_map(|b| game.battle.scenario.brigades[b.index()].commander.as_ref())
+        .flat_map(|c| name_words(&c.name))
+        .filter(|w| w.len() > 3)
+        .collect();
+    name_words(line).iter().any(|w| {
+        w == "COMMANDER"
+            || matches!(w.as_str(), "COLONEL" | "GENERAL" | "MAJOR" | "BRIGADIER")
+            || names.contains(w)
+    })
 }
 
 /// One piece of a line, once read.
@@ -309,6 +381,71 @@ fn words_of(text: &str) -> Vec<String> {
         .split_whitespace()
         .map(str::to_string)
         .collect()
+}
+
+/// The words of a name (a unit's, a brigade's, a place's, a card's) as
+/// the words of a line are read: upper case, without the punctuation a
+/// line loses (`Battery A, Millbrook Light Artillery`).
+fn name_words(name: &str) -> Vec<String> {
+    let cleaned: String = name
+        .chars()
+        .map(|c| {
+            if matches!(c, ',' | ';' | ':' | '!' | '?') {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    words_of(&cleaned)
+        .into_iter()
+        .map(|w| w.trim_end_matches('.').to_string())
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// The words after a unit's reference that are part of it: its arm
+/// (`the Fenwick infantry`) and the men of it (`the Pomfret boys`).
+fn reference_tail(words: &[String]) -> usize {
+    words
+        .iter()
+        .take_while(|w| {
+            words::UNIT_NAME_WORDS.contains(&w.as_str()) || words::FOLK_WORDS.contains(&w.as_str())
+        })
+        .count()
+}
+
+/// Whether the words from `at` spell a card's whole `title`, apostrophes
+/// aside (`drummers call`).
+fn title_at(words: &[String], at: usize, title: &[String]) -> bool {
+    let bare = |w: &str| w.replace('\'', "");
+    !title.is_empty()
+        && words.len() >= at + title.len()
+        && title
+            .iter()
+            .zip(&words[at..])
+            .all(|(t, w)| bare(t) == bare(w))
+}
+
+/// The answer to a card's title that fits several cards of the hand:
+/// which one? (Never a guess.)
+fn which_card(game: &BrothersAtWar, line: &str, cards: &[u8]) -> Rejection {
+    let numbers: Vec<String> = cards.iter().map(u8::to_string).collect();
+    let title = cards
+        .first()
+        .and_then(|&n| game.card_entry(n))
+        .map_or(String::new(), |c| c.name.clone());
+    Rejection {
+        line: line.trim().to_string(),
+        problem: format!(
+            "which one? you hold {title} as cards {}: write PLAY and its number",
+            numbers.join(" and ")
+        ),
+        // B148: a card is named among those the writer may play; read,
+        // but not guessed.
+        rule: Some(crate::games::RuleId("B148")),
+        suggestions: cards.iter().map(|n| format!("PLAY {n}")).collect(),
+    }
 }
 
 /// The longest name among `names` that the words from `at` spell: all of
@@ -490,20 +627,36 @@ fn tokens(game: &BrothersAtWar, line: &str) -> Result<Vec<Tok>, Rejection> {
         .map
         .places
         .iter()
-        .map(|(h, n)| (words_of(n), *h))
+        .map(|(h, n)| (name_words(n), *h))
         .collect();
+    // A name is read as the line is: its commas are no part of its words
+    // (`Battery A, Millbrook Light Artillery` is `battery a fires`).
     let units: Vec<(Vec<String>, UnitId)> = scenario
         .units
         .iter()
         .enumerate()
-        .map(|(i, u)| (words_of(&u.name), UnitId(i as u16)))
+        .map(|(i, u)| (name_words(&u.name), UnitId(i as u16)))
         .collect();
     let brigades: Vec<(Vec<String>, BrigadeId)> = scenario
         .brigades
         .iter()
         .enumerate()
-        .map(|(i, b)| (words_of(&b.name), BrigadeId(i as u8)))
+        .map(|(i, b)| (name_words(&b.name), BrigadeId(i as u8)))
         .collect();
+    // 11.0: a card of the writer's hand by its title, in a line that
+    // plays a card (`play Wrong Road`).
+    let plays = words.iter().any(|w| words::verb(w) == Some("PLAY"))
+        || matches!(
+            asked(game).and_then(|r| r.question.as_ref()),
+            Some(Question::Card { .. })
+        );
+    let titles: Vec<(Vec<String>, u8)> = match game.decider() {
+        Some(side) if plays => game.now.hands[side.index()]
+            .iter()
+            .filter_map(|&n| game.card_entry(n).map(|c| (name_words(&c.name), n)))
+            .collect(),
+        _ => Vec::new(),
+    };
     let mut out = Vec::new();
     let mut i = 0;
     // `our`, `my` before a reference: the unit is the writer's own.
@@ -527,6 +680,27 @@ fn tokens(game: &BrothersAtWar, line: &str) -> Result<Vec<Tok>, Rejection> {
         }
         if let Some((k, u)) = name_at(&words, i, &units, false) {
             out.push(Tok::Unit(u));
+            i += k;
+            i += reference_tail(&words[i..]);
+            continue;
+        }
+        if let Some(k) = titles
+            .iter()
+            .filter(|(title, _)| title_at(&words, i, title))
+            .map(|(title, _)| title.len())
+            .max()
+        {
+            // Never a guess between two cards of one title (cards come in
+            // pairs): which one?
+            let cards: Vec<u8> = titles
+                .iter()
+                .filter(|(title, _)| title.len() == k && title_at(&words, i, title))
+                .map(|(_, n)| *n)
+                .collect();
+            let [card] = cards.as_slice() else {
+                return Err(which_card(game, line, &cards));
+            };
+            out.push(Tok::Number(u16::from(*card)));
             i += k;
             continue;
         }
@@ -557,6 +731,9 @@ fn tokens(game: &BrothersAtWar, line: &str) -> Result<Vec<Tok>, Rejection> {
             out.push(Tok::Number(w.parse().unwrap_or(0)));
         } else if let Some(k) = KEYS.iter().find(|k| **k == w) {
             out.push(Tok::Key(k));
+        } else if matches!(w, "STAYS" | "REMAINS" | "REMAIN") {
+            // `COMMANDER STAY` as people write it (`the commander stays`).
+            out.push(Tok::Key("STAY"));
         } else if JOINS.contains(&w) {
             out.push(Tok::Join);
         } else if FILLERS.contains(&w)
@@ -587,10 +764,8 @@ fn tokens(game: &BrothersAtWar, line: &str) -> Result<Vec<Tok>, Rejection> {
             };
             out.push(Tok::Unit(*u));
             // The arm after a reference is part of it (`the Fenwick
-            // infantry`).
-            while i < words.len() && words::UNIT_NAME_WORDS.contains(&words[i].as_str()) {
-                i += 1;
-            }
+            // infantry`, `the Pomfret boys`).
+            i += reference_tail(&words[i..]);
         } else if plain_word(w) {
             out.push(Tok::Word(w.to_string()));
         } else {
@@ -707,11 +882,16 @@ fn described_target(line: &str, toks: &[Tok], verb: Option<&str>) -> Result<(), 
         // the fire (`with the 11th`): never taken for a description.
         let names_a_unit =
             w.starts_with(|c: char| c.is_ascii_digit()) || words::order_word(w) == OrderWord::Unit;
-        let described = verb == Some("FIRE")
+        // A retreat's path told in words before its hexes (`retreat over
+        // the bridge to 0804, 0904`): the hexes are the path (6.7, B145).
+        let retreat_described =
+            verb == Some("RETREAT") && hex_next && !names_a_unit && words <= MAX_DESCRIPTION;
+        let described = (verb == Some("FIRE")
             && after_fire
             && hex_next
             && !names_a_unit
-            && words <= MAX_DESCRIPTION;
+            && words <= MAX_DESCRIPTION)
+            || retreat_described;
         if !described {
             let problem = if verb == Some("FIRE") {
                 format!(
@@ -752,6 +932,197 @@ fn read_canonical(game: &BrothersAtWar, line: &str) -> Result<String, Rejection>
             format!("the line is longer than {MAX_LINE} characters"),
         ));
     }
+    if let Some(answer) = answer_in_words(game, line) {
+        return answer;
+    }
+    read_words(game, line)
+}
+
+/// The reaction the decider is asked (B7, B145, B148), if any.
+fn asked(game: &BrothersAtWar) -> Option<&Reaction> {
+    game.now
+        .reaction
+        .as_ref()
+        .filter(|r| game.decider() == Some(r.side))
+}
+
+/// Words around an answer that say nothing of it (`fine, I'll play
+/// Wrong Road then`).
+const ANSWER_COURTESY: &[&str] = &[
+    "I", "I'LL", "ILL", "I'D", "ID", "I'M", "IM", "WILL", "WE", "WE'LL", "WELL", "FINE", "OK",
+    "OKAY", "THEN", "PLEASE", "PLS", "THANKS", "THANK", "YOU", "SURE", "YES", "YEAH", "SO",
+    "ALRIGHT", "JUST", "NOW", "HMM", "GO", "AHEAD", "LET'S", "LETS", "THIS", "TIME", "SIR",
+    "DECIDE", "CHOOSE", "ANSWER", "MY", "OUR", "THE", "A",
+];
+
+/// The words that say `PASS` to the question `r` asks, and those of them
+/// that must be there (one at least): for a card, `no card`, `keep my
+/// cards`; for a retreat asked (RETREAT, EVADE ASK), `stand`, `hold
+/// fast`; for an attack offered (OPFIRE, POINTBLANK ASK), `hold fire`;
+/// `no`, `none` for these three. The questions whose `PASS` takes a
+/// default (which unit, which path, a reserve) take `PASS` alone: a `no`
+/// there could mean either.
+fn pass_words(r: &Reaction) -> Option<(&'static [&'static str], &'static [&'static str])> {
+    const STRONG: &[&str] = &["PASS", "NO", "NONE", "NOPE", "NOTHING", "DECLINE"];
+    match &r.question {
+        Some(Question::Card { .. }) => Some((
+            &[
+                "PASS", "NO", "NONE", "NOPE", "NOTHING", "DECLINE", "KEEP", "CARD", "CARDS",
+                "HAND", "PLAY", "THANKS", "TODAY",
+            ],
+            &["PASS", "NO", "NONE", "NOPE", "NOTHING", "DECLINE", "KEEP"],
+        )),
+        Some(_) => None,
+        None if !r.paths.is_empty() => Some((
+            &[
+                "PASS", "NO", "NONE", "NOPE", "STAND", "STANDS", "FAST", "FIRM", "HOLD", "HOLDS",
+                "STAY", "STAYS", "PUT", "FIGHT", "AND", "THEY", "GROUND", "THEIR", "RETREAT",
+                "THERE",
+            ],
+            &[
+                "PASS", "NO", "NONE", "NOPE", "STAND", "STANDS", "HOLD", "HOLDS", "STAY", "STAYS",
+            ],
+        )),
+        None if !r.choices.is_empty() => Some((
+            &["PASS", "NO", "NONE", "NOPE", "HOLD", "FIRE", "DECLINE"],
+            &["PASS", "NO", "NONE", "NOPE", "HOLD", "DECLINE"],
+        )),
+        None => Some((STRONG, STRONG)),
+    }
+}
+
+/// A line answering the question the decider is asked, written in
+/// words: `PASS` where it answers (`no card`, `stand`, `hold fast`), a
+/// card of those offered by its title (`I'll play Fortune of War`), the
+/// answer with the courtesy around it left out. `None` when no question
+/// waits for him, or the line is no such answer (it is then read as any
+/// line).
+fn answer_in_words(game: &BrothersAtWar, line: &str) -> Option<Result<String, Rejection>> {
+    let r = asked(game)?;
+    let cleaned: String = line
+        .chars()
+        .map(|c| {
+            if matches!(c, ',' | ';' | ':' | '!' | '?' | '(' | ')' | '-') {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    let all: Vec<String> = words_of(&cleaned)
+        .into_iter()
+        .map(|w| w.trim_end_matches('.').to_string())
+        .filter(|w| !w.is_empty())
+        .collect();
+    if all.is_empty() || all.len() > MAX_WORDS {
+        return None;
+    }
+    let plain: Vec<String> = all
+        .iter()
+        .filter(|w| !ANSWER_COURTESY.contains(&w.as_str()))
+        .cloned()
+        .collect();
+    let legal = game.legal();
+    let pass = legal.contains(&Order::Pass(None));
+    if let Some((words, needed)) = pass_words(r).filter(|_| pass) {
+        // "no retreat" says stand; "retreat" alone is no PASS.
+        let retreat_ok = !plain.iter().any(|w| w == "RETREAT") || plain.iter().any(|w| w == "NO");
+        if !plain.is_empty()
+            && retreat_ok
+            && plain.iter().all(|w| words.contains(&w.as_str()))
+            && plain.iter().any(|w| needed.contains(&w.as_str()))
+        {
+            return Some(Ok("PASS".to_string()));
+        }
+    }
+    // A card by its title, PLAY written or not, while a card question
+    // waits; any other answer without its courtesy.
+    if plain.is_empty()
+        || plain.len() == all.len() && !matches!(r.question, Some(Question::Card { .. }))
+    {
+        return None;
+    }
+    let mut text = plain.join(" ");
+    if matches!(r.question, Some(Question::Card { .. }))
+        && !plain.iter().any(|w| words::verb(w) == Some("PLAY"))
+    {
+        text = format!("PLAY {text}");
+    }
+    read_words(game, &text).ok().map(Ok)
+}
+
+/// Words that name a brigade's commander by his rank or say where he
+/// stays (`the colonel stays where he is`).
+const COMMANDER_WORDS: &[&str] = &[
+    "COLONEL",
+    "COL",
+    "GENERAL",
+    "GEN",
+    "MAJOR",
+    "MAJ",
+    "CAPTAIN",
+    "CAPT",
+    "BRIGADIER",
+    "HE",
+    "HIM",
+    "WHERE",
+    "IS",
+    "PUT",
+    "IN",
+    "PLACE",
+    "HERE",
+    "THERE",
+    "STILL",
+    "STANDS",
+    "AS",
+    "IT",
+    "OLD",
+];
+
+/// `COMMANDER STAY` written as a sentence: the commander named (by that
+/// word, his rank, his name or his brigade's) and that he stays (`hale
+/// stays where he is`, `the colonel stays`), with nothing else.
+fn commander_stays(game: &BrothersAtWar, toks: &[Tok]) -> Option<String> {
+    let side = game.decider()?;
+    let names: Vec<String> = game
+        .battle
+        .brigade_ids()
+        .filter(|&b| game.battle.brigade_side(b) == side)
+        .filter_map(|b| game.battle.scenario.brigades[b.index()].commander.as_ref())
+        .flat_map(|c| name_words(&c.name))
+        .collect();
+    let mut named = false;
+    let mut stays = false;
+    for t in toks {
+        match t {
+            Tok::Key("STAY") => stays = true,
+            Tok::Verb("COMMANDER") => named = true,
+            Tok::Brigade(b) if game.battle.brigade_side(*b) == side => named = true,
+            Tok::Word(w) if names.contains(w) || COMMANDER_WORDS.contains(&w.as_str()) => {
+                named |= !matches!(
+                    w.as_str(),
+                    "WHERE"
+                        | "IS"
+                        | "PUT"
+                        | "IN"
+                        | "PLACE"
+                        | "HERE"
+                        | "THERE"
+                        | "STILL"
+                        | "AS"
+                        | "IT"
+                        | "STANDS"
+                        | "OLD"
+                );
+            }
+            _ => return None,
+        }
+    }
+    (named && stays).then(|| "COMMANDER STAY".to_string())
+}
+
+/// Reads a line's words into the canonical notation.
+fn read_words(game: &BrothersAtWar, line: &str) -> Result<String, Rejection> {
     let mut toks = tokens(game, &remarks_removed(game, line)).map_err(|mut r| {
         r.line = line.trim().to_string();
         r
@@ -774,6 +1145,9 @@ fn read_canonical(game: &BrothersAtWar, line: &str) -> Result<String, Rejection>
         && toks.iter().filter(|t| matches!(t, Tok::Verb(_))).count() > 1
     {
         toks.pop();
+    }
+    if let Some(text) = commander_stays(game, &toks) {
+        return Ok(text);
     }
     described_target(line, &toks, first_verb)?;
     let side = deciding(game, &toks);
@@ -1121,11 +1495,66 @@ pub fn read_checked(game: &BrothersAtWar, line: &str) -> Result<Order, Rejection
         Ok(_) => Ok(order),
         Err(refusal) => Err(Rejection {
             line: written.trim().to_string(),
-            problem: refusal.to_string(),
+            problem: card_not_now(game, &order, &refusal).unwrap_or_else(|| refusal.to_string()),
             rule: Some(refusal.rule()),
             suggestions: suggestions(game, &order),
         }),
     }
+}
+
+/// The refusal of a card of the enemy's moments played by a line (B124,
+/// B137), in the writer's words: when it acts (its kind's moments,
+/// [`names::card_moment`]), that his `CARDS` instruction plays it (his
+/// side's code, `AUTO` and `ASK`), and the instruction he has now.
+fn card_not_now(game: &BrothersAtWar, order: &Order, refusal: &Refusal) -> Option<String> {
+    let (Order::Play { card, .. }, Refusal::CardNotNow { .. }) = (order, refusal) else {
+        return None;
+    };
+    let entry = game.card_entry(*card)?;
+    if !Kind::of(&entry.effect).by_instruction() {
+        return None;
+    }
+    let side = game.decider()?;
+    let code = side.code();
+    let now = game
+        .now
+        .instructions
+        .get(side, None, Setting::Cards(CardsRule::Never));
+    let brigades: Vec<String> = game
+        .battle
+        .brigade_ids()
+        .filter(|&b| game.battle.brigade_side(b) == side)
+        .filter_map(|b| {
+            let own = game
+                .now
+                .instructions
+                .get(side, Some(b), Setting::Cards(CardsRule::Never));
+            (own != now).then(|| format!("CARDS {} {}", game.brigade_name(b), value_of(own)))
+        })
+        .collect();
+    let also = if brigades.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", brigades.join(", "))
+    };
+    Some(format!(
+        "card {card} ({}) is not played by a line: it acts {}, played by your CARDS \
+         instruction (B137), which is not now. You have CARDS {code} {}{also}; CARDS {code} \
+         AUTO plays it as that moment comes, CARDS {code} ASK asks you then (B148)",
+        entry.name,
+        names::card_moment(entry),
+        value_of(now)
+    ))
+}
+
+/// The value of a `CARDS` setting as written (`AUTO`).
+fn value_of(setting: Setting) -> String {
+    setting
+        .to_string()
+        .split_whitespace()
+        .last()
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// The units an order names, if any.
@@ -1151,6 +1580,16 @@ fn action_of(order: &Order) -> Option<std::mem::Discriminant<Action>> {
 /// first, then of the same units, then of the same kind.
 pub fn suggestions(game: &BrothersAtWar, order: &Order) -> Vec<String> {
     let legal = game.legal();
+    // A card is answered with the cards he may play now, or nothing: a
+    // PASS or an END is no card's neighbour.
+    if matches!(order, Order::Play { .. }) {
+        return legal
+            .iter()
+            .filter(|o| matches!(o, Order::Play { .. }))
+            .take(MAX_SUGGESTIONS)
+            .map(ToString::to_string)
+            .collect();
+    }
     let score = |o: &Order| -> u8 {
         let same_units = !units_of(order).is_empty() && units_of(o) == units_of(order);
         match (

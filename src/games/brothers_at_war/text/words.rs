@@ -95,6 +95,12 @@ pub const UNIT_NAME_WORDS: &[&str] = &[
     "BRIGADE",
 ];
 
+/// The men of a unit after its reference (`the Pomfret boys`, `our
+/// Fenwick lads`): part of the reference, not a fire's description.
+pub const FOLK_WORDS: &[&str] = &[
+    "BOYS", "LADS", "MEN", "FELLOWS", "FELLAS", "GUYS", "CHAPS", "TROOPS", "SOLDIERS", "FOLKS",
+];
+
 /// The values a standing instruction takes (B5, B137) and the sides it
 /// may name: no order's verb, but part of an instruction's line.
 pub const SETTING_VALUES: &[&str] = &[
