@@ -97,23 +97,7 @@ impl Work<'_> {
             for l in lines {
                 match state.play_standing(seat.seat, l) {
                     Some(Ok((order, events))) => {
-                        self.tx.add_entry(
-                            game.id,
-                            EntryKind::Order,
-                            Some(seat.seat),
-                            &order,
-                            l,
-                            Some(self.message_id),
-                            self.at,
-                            &events,
-                        )?;
-                        self.taken += 1;
-                        let words: Vec<String> = events.iter().map(|e| e.text.clone()).collect();
-                        let answer = texts::say(
-                            "orders.taken",
-                            minijinja::context! { order => order, events => words },
-                        );
-                        self.item(l, Answer::Done(answer));
+                        self.take_standing(&game, seat.seat, l, &order, &events)?;
                     }
                     _ => {
                         held.push(l.clone());
@@ -136,25 +120,8 @@ impl Work<'_> {
                     // whoever decides; it is recorded as the seat's own.
                     match state.play_standing(seat.seat, l) {
                         Some(Ok((order, events))) => {
-                            self.tx.add_entry(
-                                game.id,
-                                EntryKind::Order,
-                                Some(seat.seat),
-                                &order,
-                                l,
-                                Some(self.message_id),
-                                self.at,
-                                &events,
-                            )?;
-                            self.taken += 1;
+                            self.take_standing(&game, seat.seat, l, &order, &events)?;
                             standing = true;
-                            let words: Vec<String> =
-                                events.iter().map(|e| e.text.clone()).collect();
-                            let answer = texts::say(
-                                "orders.taken",
-                                minijinja::context! { order => order, events => words },
-                            );
-                            self.item(l, Answer::Done(answer));
                             continue;
                         }
                         Some(Err(r)) => {
@@ -385,6 +352,36 @@ impl Work<'_> {
         let mut happened = self.record_submission(game, seat, &s, echo)?;
         happened.extend(self.draw_chance(state, game, seat)?);
         Ok(happened)
+    }
+
+    /// Records a standing order `seat` gave whoever decides (B5 of
+    /// Brothers at War) as the seat's own, and echoes it as taken.
+    fn take_standing(
+        &mut self,
+        game: &GameRow,
+        seat: Seat,
+        line: &str,
+        order: &str,
+        events: &[Happened],
+    ) -> Result<()> {
+        self.tx.add_entry(
+            game.id,
+            EntryKind::Order,
+            Some(seat),
+            order,
+            line,
+            Some(self.message_id),
+            self.at,
+            events,
+        )?;
+        self.taken += 1;
+        let words: Vec<String> = events.iter().map(|e| e.text.clone()).collect();
+        let answer = texts::say(
+            "orders.taken",
+            minijinja::context! { order => order, events => words },
+        );
+        self.item(line, Answer::Done(answer));
+        Ok(())
     }
 
     /// Stores the applied orders of a submission and echoes every line;

@@ -212,6 +212,36 @@ fn random_mail(model: &BrothersAtWar, name: &str, quoted: &str, rng: &mut XorShi
     compose(name, &text, quoted, rng)
 }
 
+/// The player deciding at `seat`: his address, his seat's reply
+/// address, and the name he signs with.
+fn writer<'a>(
+    seat: Seat,
+    ann_addr: &'a str,
+    bob_addr: &'a str,
+) -> (&'static str, &'a str, &'static str) {
+    match seat {
+        Seat::North => (ANN, ann_addr, "Ann"),
+        Seat::South => (BOB, bob_addr, "Bob"),
+    }
+}
+
+/// One mail of random play by the seat deciding in `model` ([`random_mail`],
+/// written by `who` as [`writer`] gives him), keeping the last mail each
+/// player got to quote next.
+fn random_step(
+    site: &mut Site,
+    model: &BrothersAtWar,
+    who: (&str, &str, &str),
+    rng: &mut XorShift,
+    last_to: &mut [String; 2],
+) {
+    let (from, addr, name) = who;
+    let seat = model.pending().expect("a decision").seat;
+    let body = random_mail(model, name, &last_to[seat.index()], rng);
+    let outs = site.mail(from, addr, &body);
+    keep_last(&outs, last_to);
+}
+
 /// The units' step of an activation in which nothing has acted or been
 /// asked yet.
 fn fresh_activation(model: &BrothersAtWar) -> bool {
@@ -269,10 +299,7 @@ fn tanners_ford_is_played_to_the_end_by_mail() {
         let seat = model.pending().expect("the service draws chance").seat;
         let lines = orders_for(&model, &mut rng);
         assert!(!lines.is_empty(), "no order for {seat:?}");
-        let (from, addr, name) = match seat {
-            Seat::North => (ANN, &ann_addr, "Ann"),
-            Seat::South => (BOB, &bob_addr, "Bob"),
-        };
+        let (from, addr, name) = writer(seat, &ann_addr, &bob_addr);
         let text: Vec<String> = lines.iter().map(|(_, l)| l.clone()).collect();
         let body = compose(name, &text, &last_to[seat.index()], &mut rng);
         let outs = site.mail(from, addr, &body);
@@ -425,10 +452,7 @@ fn a_fire_on_an_enemy_named_in_words_is_played_in_the_same_activation() {
         let model = site.stored();
         assert!(model.outcome().is_none(), "the battle ended first");
         let seat = model.pending().expect("a decision").seat;
-        let (from, addr, name) = match seat {
-            Seat::North => (ANN, &ann_addr, "Ann"),
-            Seat::South => (BOB, &bob_addr, "Bob"),
-        };
+        let (from, addr, name) = writer(seat, &ann_addr, &bob_addr);
         let fresh = fresh_activation(&model);
         if fresh {
             let legal = model.legal_orders();
@@ -483,9 +507,13 @@ fn a_fire_on_an_enemy_named_in_words_is_played_in_the_same_activation() {
                 }
             }
         }
-        let body = random_mail(&model, name, &last_to[seat.index()], &mut rng);
-        let outs = site.mail(from, addr, &body);
-        keep_last(&outs, &mut last_to);
+        random_step(
+            &mut site,
+            &model,
+            (from, addr, name),
+            &mut rng,
+            &mut last_to,
+        );
     }
     panic!("no activation offered a move and a fire at an enemy unit");
 }
@@ -744,10 +772,7 @@ fn the_questions_of_a_combat_result_are_asked_and_answered_by_mail() {
             break;
         }
         let seat = model.pending().expect("a decision").seat;
-        let (from, addr, name) = match seat {
-            Seat::North => (ANN, &ann_addr, "Ann"),
-            Seat::South => (BOB, &bob_addr, "Bob"),
-        };
+        let (from, addr, name) = writer(seat, &ann_addr, &bob_addr);
         let asked = model.now.reaction.as_ref().and_then(|r| r.question.clone());
         let body = if let Some(question) = asked {
             let kind = match question {
@@ -833,15 +858,16 @@ fn cards_for_the_enemys_moments_are_asked_and_answered_by_mail() {
             break;
         }
         let seat = model.pending().expect("a decision").seat;
-        let (from, addr, name) = match seat {
-            Seat::North => (ANN, &ann_addr, "Ann"),
-            Seat::South => (BOB, &bob_addr, "Bob"),
-        };
+        let (from, addr, name) = writer(seat, &ann_addr, &bob_addr);
         let question = model.now.reaction.as_ref().and_then(|r| r.question.clone());
         let Some(Question::Card { cards, .. }) = question else {
-            let body = random_mail(&model, name, &last_to[seat.index()], &mut rng);
-            let outs = site.mail(from, addr, &body);
-            keep_last(&outs, &mut last_to);
+            random_step(
+                &mut site,
+                &model,
+                (from, addr, name),
+                &mut rng,
+                &mut last_to,
+            );
             continue;
         };
         asked += 1;
@@ -1194,10 +1220,7 @@ fn a_refused_line_read_on_its_own_stops_the_lines_after_it() {
         let model = site.stored();
         assert!(model.outcome().is_none(), "the battle ended first");
         let seat = model.pending().expect("a decision").seat;
-        let (from, addr, name) = match seat {
-            Seat::North => (ANN, &ann_addr, "Ann"),
-            Seat::South => (BOB, &bob_addr, "Bob"),
-        };
+        let (from, addr, name) = writer(seat, &ann_addr, &bob_addr);
         let fresh = fresh_activation(&model);
         let unit = model.legal_orders().iter().find_map(|o| match o {
             Order::Act { units, .. } if units.len() == 1 => Some(units[0].clone()),
@@ -1215,9 +1238,13 @@ fn a_refused_line_read_on_its_own_stops_the_lines_after_it() {
             assert_eq!(after.now.activation, model.now.activation, "nothing played");
             return;
         }
-        let body = random_mail(&model, name, &last_to[seat.index()], &mut rng);
-        let outs = site.mail(from, addr, &body);
-        keep_last(&outs, &mut last_to);
+        random_step(
+            &mut site,
+            &model,
+            (from, addr, name),
+            &mut rng,
+            &mut last_to,
+        );
     }
     panic!("no fresh activation came");
 }
@@ -1385,10 +1412,7 @@ fn a_later_group_of_lines_after_a_fire_that_asks_the_other_player_is_held_then_p
         let model = site.stored();
         assert!(model.outcome().is_none(), "the battle ended first");
         let seat = model.pending().expect("a decision").seat;
-        let (from, addr, name) = match seat {
-            Seat::North => (ANN, &ann_addr, "Ann"),
-            Seat::South => (BOB, &bob_addr, "Bob"),
-        };
+        let (from, addr, name) = writer(seat, &ann_addr, &bob_addr);
         let legal = model.legal_orders();
         // A fire whose target is named in words: a line read on its own.
         let fire = legal.iter().find_map(|o| match o {
@@ -1458,9 +1482,13 @@ fn a_later_group_of_lines_after_a_fire_that_asks_the_other_player_is_held_then_p
             keep_last(&outs, &mut last_to);
             continue;
         }
-        let body = random_mail(&model, name, &last_to[seat.index()], &mut rng);
-        let outs = site.mail(from, addr, &body);
-        keep_last(&outs, &mut last_to);
+        random_step(
+            &mut site,
+            &model,
+            (from, addr, name),
+            &mut rng,
+            &mut last_to,
+        );
     }
     panic!("no fire asked the other player a question ({tried} tried)");
 }
@@ -1481,15 +1509,16 @@ fn a_question_is_answered_in_words_and_asked_again_after_a_mail_without_an_answe
         let model = site.stored();
         assert!(model.outcome().is_none(), "the battle ended first");
         let seat = model.pending().expect("a decision").seat;
-        let (from, addr, name) = match seat {
-            Seat::North => (ANN, &ann_addr, "Ann"),
-            Seat::South => (BOB, &bob_addr, "Bob"),
-        };
+        let (from, addr, name) = writer(seat, &ann_addr, &bob_addr);
         let question = model.now.reaction.as_ref().and_then(|r| r.question.clone());
         let Some(Question::Card { cards, .. }) = question else {
-            let body = random_mail(&model, name, &last_to[seat.index()], &mut rng);
-            let outs = site.mail(from, addr, &body);
-            keep_last(&outs, &mut last_to);
+            random_step(
+                &mut site,
+                &model,
+                (from, addr, name),
+                &mut rng,
+                &mut last_to,
+            );
             continue;
         };
         let outs = site.mail(from, addr, "Hi,\n\nhmm, let me think about it\n\nBob");
@@ -1591,10 +1620,7 @@ fn more_after_a_deploy_does_not_invite_a_close_that_would_be_refused() {
         let model = site.stored();
         assert!(model.outcome().is_none(), "the battle ended first");
         let seat = model.pending().expect("a decision").seat;
-        let (from, addr, name) = match seat {
-            Seat::North => (ANN, &ann_addr, "Ann"),
-            Seat::South => (BOB, &bob_addr, "Bob"),
-        };
+        let (from, addr, name) = writer(seat, &ann_addr, &bob_addr);
         let deploy = fresh_activation(&model)
             .then(|| {
                 model.legal_orders().into_iter().find(|o| {
@@ -1623,9 +1649,13 @@ fn more_after_a_deploy_does_not_invite_a_close_that_would_be_refused() {
             );
             return;
         }
-        let body = random_mail(&model, name, &last_to[seat.index()], &mut rng);
-        let outs = site.mail(from, addr, &body);
-        keep_last(&outs, &mut last_to);
+        random_step(
+            &mut site,
+            &model,
+            (from, addr, name),
+            &mut rng,
+            &mut last_to,
+        );
     }
     panic!("no activation offered a deployment");
 }

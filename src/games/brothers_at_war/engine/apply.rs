@@ -6,7 +6,6 @@ use crate::games::brothers_at_war::core::combat::Setting;
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::ids::BrigadeId;
 use crate::games::brothers_at_war::core::order::{Action, Order, PassDiscard};
-use crate::games::brothers_at_war::core::question::Question;
 use crate::games::brothers_at_war::core::state::{BrothersAtWar, Step};
 use crate::games::brothers_at_war::scenario::model::Side;
 use crate::games::Chance;
@@ -212,12 +211,7 @@ impl BrothersAtWar {
         // 11.0, B124: a card is played in the windows its holder's own
         // decisions open, whatever the decision is.
         // B148: a card question is answered by one of the cards offered.
-        let card_question = self
-            .now
-            .reaction
-            .as_ref()
-            .is_some_and(|r| matches!(r.question, Some(Question::Card { .. })));
-        if let (Order::Play { card, on }, false) = (order, card_question) {
+        if let (Order::Play { card, on }, false) = (order, self.card_question_pending()) {
             return self.play_card(*card, on.as_deref(), events);
         }
         if self.now.reaction.is_some() {

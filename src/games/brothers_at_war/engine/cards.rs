@@ -1299,12 +1299,7 @@ impl BrothersAtWar {
         };
         // B148: a card question takes only the cards it offers, and an
         // order held for an answer takes only the answer.
-        let card_question = self
-            .now
-            .reaction
-            .as_ref()
-            .is_some_and(|r| matches!(r.question, Some(Question::Card { .. })));
-        if card_question || self.now.held.is_some() {
+        if self.card_question_pending() || self.now.held.is_some() {
             return Vec::new();
         }
         let mut hand = self.now.hands[side.index()].clone();

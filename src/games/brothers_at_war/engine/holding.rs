@@ -31,6 +31,15 @@ impl BrothersAtWar {
         })
     }
 
+    /// Whether a card question waits for its answer (B148): then only the
+    /// cards it offers, or `PASS`, answer it.
+    pub fn card_question_pending(&self) -> bool {
+        self.now
+            .reaction
+            .as_ref()
+            .is_some_and(|r| matches!(r.question, Some(Question::Card { .. })))
+    }
+
     /// Whether an order is a standing instruction, given at any moment
     /// (B5) and never held.
     pub(super) fn is_standing(order: &Order) -> bool {
