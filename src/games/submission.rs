@@ -126,6 +126,27 @@ pub struct Submission {
     pub rest_in_first_half: bool,
 }
 
+impl Submission {
+    /// Adds a later round of the same message (its lines after a draw of
+    /// chance, [`submit_after_draw`]): what it took, refused, held and
+    /// left, and the turn its last line of play acted in.
+    pub fn absorb(&mut self, later: Submission) {
+        self.taken.extend(later.taken);
+        if self.refused.is_none() {
+            self.refused = later.refused;
+        }
+        self.held.extend(later.held);
+        self.unused.extend(later.unused);
+        self.rest = later.rest;
+        self.finished_turn |= later.finished_turn;
+        if later.turn.is_some() {
+            self.turn = later.turn;
+            self.interrupted = later.interrupted;
+        }
+        self.rest_in_first_half = later.rest_in_first_half;
+    }
+}
+
 /// Applies the order lines of one message from `seat`, as far as they go.
 ///
 /// Lines that are empty after trimming are skipped. The state changes only
@@ -178,7 +199,12 @@ fn submit_lines<S: AsRef<str>>(
     // parts follow (the first half of a SQUARES double turn): the lines
     // after it wait for the action to be resolved (R4).
     let mut first_half_attack = in_first_half && game.pending().is_some_and(|p| !p.phase.is_turn());
-    let mut last_first_half = false;
+    // Kept across a round that plays no line (a draw after a draw).
+    let mut last_first_half = in_first_half;
+    // In a game whose turn is many orders, a part goes on after the action
+    // its line began, even its last part (a Brothers at War brigade
+    // without a commander): the lines after it wait too.
+    let many_orders = game.hosted().mail_turn.is_some();
     for (i, line) in lines.iter().enumerate() {
         let rest = || lines[i..].iter().map(|l| l.to_string());
         let Some(pending) = game.pending() else {
@@ -209,13 +235,21 @@ fn submit_lines<S: AsRef<str>>(
             }
         }
         if pending.seat != seat {
-            if first_half_attack {
-                out.held.extend(rest());
-            } else {
-                out.unused.extend(rest().map(|line| Unused {
-                    line,
-                    why: NotApplied::TurnEnded { now: pending.seat },
-                }));
+            // A standing order (Brothers at War's instructions, B5) is
+            // taken whoever decides; the others wait or are not applied.
+            for line in rest() {
+                match game.play_standing(seat, &line) {
+                    Some(Ok((order, events))) => out.taken.push(Taken {
+                        line,
+                        order,
+                        events,
+                    }),
+                    _ if first_half_attack => out.held.push(line),
+                    _ => out.unused.push(Unused {
+                        line,
+                        why: NotApplied::TurnEnded { now: pending.seat },
+                    }),
+                }
             }
             break;
         }
@@ -224,7 +258,8 @@ fn submit_lines<S: AsRef<str>>(
             break;
         }
         let first_half = pending.phase.more_parts_follow();
-        last_first_half = first_half;
+        let goes_on = first_half || (many_orders && pending.phase.is_turn());
+        last_first_half = goes_on;
         let last_part = pending.phase.is_turn() && !first_half;
         match read_and_apply(game, line) {
             Ok(taken) => {
@@ -243,7 +278,7 @@ fn submit_lines<S: AsRef<str>>(
                 break;
             }
         }
-        if first_half {
+        if goes_on {
             first_half_attack = game.pending().is_some_and(|p| !p.phase.is_turn());
         }
     }

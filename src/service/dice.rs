@@ -33,7 +33,14 @@ impl Work<'_> {
         game: &GameRow,
         seat: Seat,
     ) -> Result<Vec<Happened>> {
-        draw_and_record(self.tx, state, game, seat, self.message_id, self.at)
+        // The draw mixes in the mail being read and the last of the other
+        // player's: the writer of this mail, whichever seat's lines it
+        // played (the other's held lines, its end).
+        let writer = match &self.game {
+            Some((g, s)) if g.id == game.id => s.seat,
+            _ => seat,
+        };
+        draw_and_record(self.tx, state, game, writer, self.message_id, self.at)
     }
 
     /// `SEED words`: the seat's words, mixed into every later draw of the

@@ -297,6 +297,10 @@ impl Work<'_> {
         let Some((game, seat)) = self.game.clone() else {
             return Ok(());
         };
+        // A board sent with this reply carries the question already.
+        if self.board_shown.contains(&game.id) {
+            return Ok(());
+        }
         let state = self.state(&game)?;
         let asked = state.choices(seat.seat);
         if !asked.trim().is_empty() {

@@ -187,6 +187,7 @@ impl Work<'_> {
     pub(super) fn help_board(&mut self, line: &str, game: &GameRow, seat: &SeatRow) -> Result<()> {
         let state = self.state(game)?;
         self.item(line, Answer::Done(texts::say("inform.board_keyed", ())));
+        self.board_shown.insert(game.id);
         let board = BoardWanted {
             key: true,
             whole_map: false,

@@ -143,6 +143,9 @@ pub struct LineReader {
     /// ([`GameText::ORDER_WITHOUT_VERB_OR_UNIT`](crate::games::GameText::ORDER_WITHOUT_VERB_OR_UNIT)
     /// false).
     verb_or_unit: bool,
+    /// The game waits for the writer's answer to a question: a line the
+    /// words take for a remark is still asked of the game.
+    answering: bool,
 }
 
 /// How a word of a line counts.
@@ -167,6 +170,9 @@ struct Word {
 #[derive(Clone, Debug, Default)]
 struct Clause {
     words: Vec<Word>,
+    /// An order by its shape in a game whose orders name a verb or a unit
+    /// ([`LineReader::order_shaped`]), however many other words it has.
+    shaped: bool,
     /// The separator that ends it, if any. A question (`?`) is neither an
     /// order nor a command (`Resign?`); a colon may end a label
     /// (`My move:`).
@@ -212,7 +218,17 @@ impl LineReader {
             verb_or_unit: game
                 .and_then(hosted::find)
                 .is_some_and(|h| !h.order_without_verb_or_unit),
+            answering: false,
         }
+    }
+
+    /// This reader, for a writer the game waits for to answer a
+    /// question (`answering`): a line the words take for a remark (`back
+    /// to 0610, 0510 then`) is prose the game is asked about, not a
+    /// remark.
+    pub fn answering(mut self, answering: bool) -> LineReader {
+        self.answering = answering;
+        self
     }
 
     /// Reads one line (not empty).
@@ -245,11 +261,14 @@ impl LineReader {
                         w.class = self.slip(w);
                     }
                 }
-                Self::courtesy_removed(c)
+                let mut c = Self::courtesy_removed(c);
+                self.order_shaped(&mut c);
+                c
             })
             .filter(|c| !c.words.is_empty())
             .collect();
         let mut clauses = clauses;
+        self.verb_before_squares(&mut clauses);
         // The mark of a numbered list (`2.`, `3)`) before the line's text
         // is no order of its own: the line is what follows it.
         let listed = list_mark(line)
@@ -274,7 +293,9 @@ impl LineReader {
                     Some((i, false))
                 } else {
                     (c.end != Some('?')
-                        && (self.looks_like_order(&c.words) || self.unit_and_verb(&c.words)))
+                        && (c.shaped
+                            || self.looks_like_order(&c.words)
+                            || self.unit_and_verb(&c.words)))
                     .then_some((i, true))
                 }
             })
@@ -329,7 +350,8 @@ impl LineReader {
         if let Some(mentioned) = self.remark(&clauses, shaped) {
             return Reading::Prose {
                 hint: None,
-                remark: Some(mentioned),
+                // The game is asked about it when a question waits.
+                remark: (!self.answering).then_some(mentioned),
             };
         }
         let start = clauses[first].words[0].start;
@@ -466,6 +488,106 @@ impl LineReader {
         }
     }
 
+    /// In a game whose every order names a verb or a unit: marks a clause
+    /// that is an order by its shape, however many other words it has,
+    /// and takes off the chatter before it:
+    ///
+    /// - a verb and then a square (`the 10th Milbrook charges across the
+    ///   bridge 0904`: never a remark; the game reads it or refuses it);
+    /// - `PLAY` or `DISCARD` and a card's title (`play drummer's call`,
+    ///   `discard crack shots`: [`words::card_title_at`]);
+    /// - a commander named (a rank, a commander's name) who stays or goes
+    ///   to a square (`Hale stays where he is`, `Colonel Ward to 1006`);
+    /// - chatter, then an order of order words alone naming what it acts
+    ///   on (`anyway commander stay`: the order is `commander stay`).
+    fn order_shaped(&self, clause: &mut Clause) {
+        use crate::games::brothers_at_war::text::words;
+        if !self.verb_or_unit || clause.words.len() > MAX_ORDER_WORDS {
+            return;
+        }
+        let ws = &clause.words;
+        let is_verb = |w: &Word| w.class == Class::Order(OrderWord::Verb);
+        let is_square = |w: &Word| w.class == Class::Order(OrderWord::Square);
+        let uppers: Vec<&str> = ws.iter().map(|w| w.upper.as_str()).collect();
+        let verb_at = ws.iter().position(is_verb);
+        // A verb, then a square.
+        if verb_at.is_some_and(|v| ws[v..].iter().any(is_square)) {
+            clause.shaped = true;
+        }
+        // PLAY or DISCARD and a card's title.
+        let card_at = ws.iter().position(|w| {
+            is_verb(w) && matches!(w.upper.as_str(), "PLAY" | "PLAYS" | "DISCARD" | "DISCARDS")
+        });
+        if let Some(k) = card_at.filter(|&k| words::card_title_at(&uppers[k + 1..]).is_some()) {
+            clause.shaped = true;
+            if k > 0 && !ws[..k].iter().any(|w| matches!(w.class, Class::Order(_))) {
+                clause.words.drain(..k);
+            }
+            return;
+        }
+        // A commander who stays or goes to a square.
+        const STAYS: &[&str] = &["STAY", "STAYS", "REMAIN", "REMAINS"];
+        const ABOUT: &[&str] = &[
+            "WHERE", "HE", "IS", "HES", "PUT", "HERE", "THERE", "STILL", "IN", "PLACE", "OLD",
+            "GOES", "GO", "RIDES", "RIDE", "GALLOPS", "HEADS", "THE", "TO",
+        ];
+        let commander = uppers.iter().any(|w| words::commander_word(w));
+        let stays = uppers.iter().any(|w| STAYS.contains(w));
+        let squares = ws.iter().filter(|w| is_square(w)).count();
+        let rest_said = ws.iter().all(|w| {
+            w.class != Class::Prose
+                || words::commander_word(&w.upper)
+                || STAYS.contains(&w.upper.as_str())
+                || ABOUT.contains(&w.upper.as_str())
+        });
+        if commander && rest_said && (stays || squares == 1) && ws.len() <= 8 {
+            clause.shaped = true;
+            return;
+        }
+        // Chatter, then an order of order words alone.
+        let Some(k) = verb_at.filter(|&k| (1..=6).contains(&k)) else {
+            return;
+        };
+        let chatter = ws[..k]
+            .iter()
+            .all(|w| matches!(w.class, Class::Prose | Class::Filler));
+        let order = ws[k..].iter().all(|w| w.class != Class::Prose);
+        let acts_on = ws[k + 1..].iter().any(|w| {
+            matches!(
+                w.class,
+                Class::Order(OrderWord::Square | OrderWord::Unit | OrderWord::Number)
+            ) || matches!(w.upper.as_str(), "STAY" | "UNITS" | "RESERVE")
+        });
+        if chatter && order && acts_on {
+            clause.shaped = true;
+            clause.words.drain(..k);
+        }
+    }
+
+    /// In a game whose every order names a verb or a unit: a clause with a
+    /// verb followed by clauses of squares (`10M moves across the ford,
+    /// 0904, 0804`) is an order with them, never a sentence that mentions
+    /// squares.
+    fn verb_before_squares(&self, clauses: &mut [Clause]) {
+        if !self.verb_or_unit {
+            return;
+        }
+        for i in 0..clauses.len().saturating_sub(1) {
+            let verb = clauses[i]
+                .words
+                .iter()
+                .any(|w| w.class == Class::Order(OrderWord::Verb));
+            let squares_next = clauses[i + 1]
+                .words
+                .iter()
+                .find(|w| w.class != Class::Filler)
+                .is_some_and(|w| w.class == Class::Order(OrderWord::Square));
+            if verb && squares_next && !matches!(clauses[i].end, Some('?' | '!' | '.')) {
+                clauses[i].shaped = true;
+            }
+        }
+    }
+
     /// In a game whose every order names a verb or a unit: whether a
     /// clause names both, among however many other words (`the 7th Greer
     /// moves to 0705`, `I think 10M fires at 0907 now`). Such a clause is
@@ -482,7 +604,8 @@ impl LineReader {
     /// remark, said so in the reply. Without other words (`via 0904`) it
     /// is an order written wrong, and refused.
     fn remark(&self, clauses: &[Clause], shaped: &[(usize, bool)]) -> Option<String> {
-        if !self.verb_or_unit || shaped.iter().any(|&(_, order)| !order) {
+        // An order by its shape (`Colonel Rusk stays.`) is never a remark.
+        if !self.verb_or_unit || shaped.iter().any(|&(i, order)| !order || clauses[i].shaped) {
             return None;
         }
         let order_words: Vec<&Word> = shaped
@@ -502,12 +625,22 @@ impl LineReader {
         if names_what_acts || !sentence {
             return None;
         }
-        let mentioned: Vec<&str> = order_words
+        // Every square and number the line names, in or out of the
+        // clauses that looked like orders.
+        let mentioned: Vec<&str> = clauses
             .iter()
-            .filter(|w| matches!(w.class, Class::Order(_)))
+            .flat_map(|c| &c.words)
+            .filter(|w| {
+                matches!(
+                    w.class,
+                    Class::Order(OrderWord::Square | OrderWord::CodeLike | OrderWord::Number)
+                )
+            })
             .map(|w| w.upper.as_str())
             .collect();
-        Some(mentioned.join(", "))
+        // A remark mentions what an order would act on; a line that
+        // mentions nothing is prose, not a remark.
+        (!mentioned.is_empty()).then(|| mentioned.join(", "))
     }
 
     /// In a game whose every order names a verb or a unit: whether `line`
@@ -760,10 +893,11 @@ impl super::work::Work<'_> {
             }
             game = Some(row.kind);
         }
-        Ok(LineReader::new(
-            game.as_deref(),
-            names.iter().map(String::as_str),
-        ))
+        // B7: a question waits for the writer's answer.
+        let answering = self.game.as_ref().is_some_and(|(game, seat)| {
+            super::game::pending_of(game).is_some_and(|p| p.seat == seat.seat && !p.phase.is_turn())
+        });
+        Ok(LineReader::new(game.as_deref(), names.iter().map(String::as_str)).answering(answering))
     }
 
     /// Lists the prose lines gathered so far as ignored: consecutive ones
@@ -943,6 +1077,62 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn brothers_at_war_commanders_card_titles_misspelt_units_and_chatter_are_orders() {
+        let baw = LineReader::new(Some("brothersatwar"), ["Ann", "Bob"]);
+        for (line, text) in [
+            ("Hale stays where he is", "Hale stays where he is"),
+            ("the colonel stays", "the colonel stays"),
+            ("Colonel Ward stays.", "Colonel Ward stays"),
+            ("Colonel Ward to 1006", "Colonel Ward to 1006"),
+            ("anyway commander stay", "commander stay"),
+            ("I'll play Run for the Creek", "play Run for the Creek"),
+            (
+                "Ha! I'll play Run for the Creek \u{2013} the boys can wade.",
+                "play Run for the Creek",
+            ),
+            ("play drummer's call", "play drummer's call"),
+            (
+                "play marksman in the loft on hale",
+                "play marksman in the loft on hale",
+            ),
+            ("discard crack shots", "discard crack shots"),
+            (
+                "the 10th Milbrook charges across the bridge 0904, 0804, 0704, 0604",
+                "the 10th Milbrook charges across the bridge 0904, 0804, 0704, 0604",
+            ),
+        ] {
+            match baw.read(line) {
+                Reading::Order(t) | Reading::Mixed(t) => assert_eq!(t, text, "{line:?}"),
+                other => panic!("{line:?}: {other:?}"),
+            }
+        }
+        // A remark names every square of its line.
+        assert_eq!(
+            baw.read("oops, wrong way round 0904. via 0804 then:"),
+            Reading::Prose {
+                hint: None,
+                remark: Some("0904, 0804".into())
+            }
+        );
+        // While a question waits, a remark is left to the game to read.
+        let answering = LineReader::new(Some("brothersatwar"), ["Ann"]).answering(true);
+        assert_eq!(
+            answering.read("back to 0610, 0510 then"),
+            Reading::Prose {
+                hint: None,
+                remark: None
+            }
+        );
+        for line in ["The rain stays with us", "Hmm, where did my DM4 volley go?"] {
+            assert!(
+                matches!(baw.read(line), Reading::Prose { .. }),
+                "{line:?}: {:?}",
+                baw.read(line)
+            );
+        }
     }
 
     #[test]

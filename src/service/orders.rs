@@ -13,7 +13,7 @@ use super::Result;
 use crate::games::submission::{
     after_refusal, release, submit, submit_after_draw, submit_until_turn, Submission,
 };
-use crate::games::{AnyGame, Happened, Rejection, Seat};
+use crate::games::{AnyGame, Happened, Phase, Rejection, Seat};
 use crate::store::{EntryKind, GameRow, GameStatus, SeatRow};
 
 impl Work<'_> {
@@ -57,6 +57,7 @@ impl Work<'_> {
         // A game whose turn is many orders ends it with the mail, unless
         // the mail's last line keeps it open (`GameText::MAIL_TURN`).
         let mail_turn = state.hosted().mail_turn;
+        let keep_word = mail_turn.map(|m| m.keep_open);
         let keep_open = state.pending().is_some_and(|p| p.seat == seat.seat)
             && mail_turn.is_some_and(|m| {
                 lines
@@ -87,13 +88,16 @@ impl Work<'_> {
             .pending()
             .is_some_and(|p| p.seat != seat.seat && !p.phase.is_turn());
         if reacting && self.reacting.contains(&game.id) && !lines.is_empty() {
-            let mut held = self
+            let held = self
                 .tx
                 .seats(game.id)?
                 .into_iter()
                 .find(|s| s.seat == seat.seat)
                 .map(|s| s.held)
                 .unwrap_or_default();
+            // This mail's end (with its `MORE`, if written) is the one
+            // that travels with the held lines now.
+            let (mut held, _) = split_more(&held, keep_word);
             for l in lines {
                 match state.play_standing(seat.seat, l) {
                     Some(Ok((order, events))) => {
@@ -179,7 +183,8 @@ impl Work<'_> {
         // Lines held from an earlier mail of this seat wait for the attack
         // that this mail may end: they are played the moment the seat's turn
         // comes, before the rest of this mail (they were written first).
-        let s = if seat.held.is_empty() {
+        let (earlier_lines, earlier_more) = split_more(&seat.held, keep_word);
+        let s = if earlier_lines.is_empty() {
             submit(state.as_mut(), seat.seat, lines)
         } else {
             submit_until_turn(state.as_mut(), seat.seat, lines)
@@ -193,14 +198,18 @@ impl Work<'_> {
         // nothing.
         happened.extend(self.draw_chance(state.as_mut(), &game, seat.seat)?);
         happened.extend(self.answer_in_advance(state.as_mut(), &game)?);
-        let earlier = release(state.as_mut(), seat.seat, &seat.held);
-        happened.extend(self.record_submission(&game, seat.seat, &earlier, true)?);
-        happened.extend(self.draw_chance(state.as_mut(), &game, seat.seat)?);
+        let released = release(state.as_mut(), seat.seat, &earlier_lines);
+        let (earlier, played) =
+            self.play_through(state.as_mut(), &game, seat.seat, released, true)?;
+        happened.extend(played);
         let mut held_mine = earlier.held.clone();
         held_mine.extend(s.held.iter().cloned());
-        let mut rest = s.rest.clone();
-        let mut rest_in_first_half = s.rest_in_first_half;
-        let mut refused = s.refused.is_some();
+        // Whether lines of this mail wait (its own end then travels with
+        // them), and whether its last line of play was an earlier mail's
+        // (that mail's end then says whether the turn closes).
+        let mut mine_held = !s.held.is_empty();
+        let mut last_from_earlier = false;
+        let mut refused = s.refused.is_some() || earlier.refused.is_some();
         // A mail that ended its turn does not close the next one, even the
         // same player's (a new Brothers at War activation after a COMMANDER
         // line): it was not written for it.
@@ -211,25 +220,32 @@ impl Work<'_> {
         let mut last_play = (s.turn, s.interrupted);
         if earlier.turn.is_some() {
             last_play = (earlier.turn, earlier.interrupted);
+            last_from_earlier = true;
         }
-        // The lines after a draw go on once it is made; each round takes a
-        // line at least or stops, so the mail's lines bound the rounds.
-        while !rest.is_empty() {
-            let after = submit_after_draw(state.as_mut(), seat.seat, &rest, rest_in_first_half);
-            rest_in_first_half = after.rest_in_first_half;
-            happened.extend(self.record_submission(&game, seat.seat, &after, true)?);
-            happened.extend(self.draw_chance(state.as_mut(), &game, seat.seat)?);
+        let rest = Submission {
+            rest: s.rest.clone(),
+            rest_in_first_half: s.rest_in_first_half,
+            ..Submission::default()
+        };
+        if !earlier.held.is_empty() && !rest.rest.is_empty() {
+            // The earlier lines wait again: this mail's rest waits behind.
+            for l in &rest.rest {
+                self.item(l, Answer::Done(texts::say("orders.held", ())));
+            }
+            held_mine.extend(rest.rest);
+            mine_held = true;
+        } else {
+            let (after, played) =
+                self.play_through(state.as_mut(), &game, seat.seat, rest, true)?;
+            happened.extend(played);
             refused |= after.refused.is_some();
             finished_turn |= after.finished_turn;
             if after.turn.is_some() {
                 last_play = (after.turn, after.interrupted);
+                last_from_earlier = false;
             }
+            mine_held |= !after.held.is_empty();
             held_mine.extend(after.held);
-            rest = if after.taken.is_empty() {
-                Vec::new()
-            } else {
-                after.rest
-            };
         }
         // This mail may have resolved an attack the other seat's held
         // orders wait for (R4: the second half is ordered after it).
@@ -238,33 +254,49 @@ impl Work<'_> {
             .iter()
             .filter(|o| o.seat != seat.seat && !o.held.is_empty())
         {
-            let r = release(state.as_mut(), other.seat, &other.held);
-            happened.extend(self.record_submission(&game, other.seat, &r, false)?);
+            let (their_lines, their_more) = split_more(&other.held, keep_word);
+            let released = release(state.as_mut(), other.seat, &their_lines);
+            let (r, played) =
+                self.play_through(state.as_mut(), &game, other.seat, released, false)?;
+            happened.extend(played);
             // Its owner hears what became of each held line: none is
             // dropped without a word.
             if let Some(words) = held_report(&game, &r) {
                 self.notify(&game, other.seat, &words, None, "held");
             }
-            happened.extend(self.draw_chance(state.as_mut(), &game, other.seat)?);
-            self.tx.set_held(game.id, other.seat, &r.held)?;
+            let kept = with_more(r.held.clone(), their_more, keep_word);
+            self.tx.set_held(game.id, other.seat, &kept)?;
             // The held lines were the rest of that seat's mail: its end
-            // closes the turn once they are all played.
-            if r.held.is_empty() && !r.taken.is_empty() && r.refused.is_none() {
+            // closes the turn they played in once they are all played, as
+            // the end of any mail does: not a turn they ended (the next
+            // one was not written for), not a move a reaction cut short
+            // (B9), not a mail that ended with `MORE`.
+            if r.held.is_empty()
+                && r.refused.is_none()
+                && !their_more
+                && !r.finished_turn
+                && !r.interrupted
+                && r.turn == Some(state.turn_serial())
+            {
                 happened.extend(self.close_turn(state.as_mut(), &game, other.seat, false)?);
             }
         }
         let r = release(state.as_mut(), seat.seat, &held_mine);
-        if !r.taken.is_empty() || !r.unused.is_empty() || r.refused.is_some() {
-            happened.extend(self.record_submission(&game, seat.seat, &r, true)?);
-            happened.extend(self.draw_chance(state.as_mut(), &game, seat.seat)?);
+        if !r.taken.is_empty() || !r.unused.is_empty() || r.refused.is_some() || !r.rest.is_empty()
+        {
+            let (r, played) = self.play_through(state.as_mut(), &game, seat.seat, r, true)?;
+            happened.extend(played);
             refused |= r.refused.is_some();
             finished_turn |= r.finished_turn;
             if r.turn.is_some() {
                 last_play = (r.turn, r.interrupted);
+                last_from_earlier &= !mine_held;
             }
             held_mine = r.held;
         }
-        self.tx.set_held(game.id, seat.seat, &held_mine)?;
+        let held_more = if mine_held { keep_open } else { earlier_more };
+        let kept = with_more(held_mine.clone(), held_more, keep_word);
+        self.tx.set_held(game.id, seat.seat, &kept)?;
         if self.taken > taken_before
             && state
                 .pending()
@@ -272,10 +304,15 @@ impl Work<'_> {
         {
             self.reacting.insert(game.id);
         }
+        let ends_open = if last_from_earlier {
+            earlier_more
+        } else {
+            keep_open
+        };
         if held_mine.is_empty()
             && !lines.is_empty()
             && !refused
-            && !keep_open
+            && !ends_open
             && !finished_turn
             && !self.more_orders_follow
             && last_play.0 == Some(state.turn_serial())
@@ -324,6 +361,46 @@ impl Work<'_> {
         self.broadcast(&game, &happened, Some(seat.seat))
     }
 
+    /// Records a submission of `seat`'s lines (echoed to the writer when
+    /// `echo`), makes the draws of chance it waits for, and plays on the
+    /// lines it left for after them, round by round: the whole, and what
+    /// happened. No line is left untried without a word.
+    fn play_through(
+        &mut self,
+        state: &mut dyn AnyGame,
+        game: &GameRow,
+        seat: Seat,
+        first: Submission,
+        echo: bool,
+    ) -> Result<(Submission, Vec<Happened>)> {
+        let mut happened = self.record_submission(game, seat, &first, echo)?;
+        happened.extend(self.draw_chance(state, game, seat)?);
+        let mut all = first;
+        let mut rest = std::mem::take(&mut all.rest);
+        let mut in_first_half = all.rest_in_first_half;
+        // Each round takes a line or stops: the lines bound the rounds.
+        while !rest.is_empty() {
+            let after = submit_after_draw(state, seat, &rest, in_first_half);
+            in_first_half = after.rest_in_first_half;
+            happened.extend(self.record_submission(game, seat, &after, echo)?);
+            happened.extend(self.draw_chance(state, game, seat)?);
+            let progressed = !after.taken.is_empty();
+            all.absorb(after);
+            rest = std::mem::take(&mut all.rest);
+            if !progressed && !rest.is_empty() {
+                // Still waiting for what nothing here can give: the lines
+                // wait with the held ones, said so.
+                if echo {
+                    for l in &rest {
+                        self.item(l, Answer::Done(texts::say("orders.held", ())));
+                    }
+                }
+                all.held.append(&mut rest);
+            }
+        }
+        Ok((all, happened))
+    }
+
     /// For a game whose turn is many orders ([`crate::games::text::MailTurn`]): the order that
     /// closes `seat`'s turn, played when its mail has ended with the turn
     /// still open (no decision inside an order pending, nothing refused);
@@ -338,9 +415,14 @@ impl Work<'_> {
         let Some(m) = state.hosted().mail_turn else {
             return Ok(Vec::new());
         };
-        let open = state
-            .pending()
-            .is_some_and(|p| p.seat == seat && p.phase.more_parts_follow());
+        // A part that more parts follow, or an only part that the close
+        // ends (a Brothers at War brigade without a commander: its units'
+        // step; not a choice of commitment, which END UNITS is not).
+        let open = state.pending().is_some_and(|p| {
+            p.seat == seat
+                && (p.phase.more_parts_follow()
+                    || (p.phase == Phase::WHOLE_TURN && state.read_order(m.close).is_ok()))
+        });
         if !open {
             return Ok(Vec::new());
         }
@@ -534,4 +616,25 @@ fn held_report(game: &GameRow, r: &Submission) -> Option<String> {
         out.push(texts::say("orders.held", ()));
     }
     Some(out.join("\n"))
+}
+
+/// Held lines, and whether the mail they came from ended with the line
+/// that keeps the turn open (`MORE`), kept after them: its end still
+/// speaks when they are played.
+fn split_more(held: &[String], keep_word: Option<&str>) -> (Vec<String>, bool) {
+    match (held.split_last(), keep_word) {
+        (Some((last, lines)), Some(word)) if last.trim().eq_ignore_ascii_case(word) => {
+            (lines.to_vec(), true)
+        }
+        _ => (held.to_vec(), false),
+    }
+}
+
+/// The held lines to store: with the keep-open line after them when their
+/// mail ended with it ([`split_more`]).
+fn with_more(mut held: Vec<String>, more: bool, keep_word: Option<&str>) -> Vec<String> {
+    if let (true, false, Some(word)) = (more, held.is_empty(), keep_word) {
+        held.push(word.to_string());
+    }
+    held
 }

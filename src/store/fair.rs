@@ -180,13 +180,18 @@ impl Tx<'_> {
         Ok(out)
     }
 
-    /// The Message-ID of the latest mail of `seat` that the game's record
-    /// holds an entry of, if any.
+    /// The Message-ID of the latest mail written by `seat`'s player that
+    /// the game's record holds an entry of, if any.
     pub fn latest_mail_of(&self, game: i64, seat: Seat) -> Result<Option<String>> {
         Ok(self
             .one(
-                "SELECT message_id FROM entries WHERE game_id = ?1 AND seat = ?2 \
-                 AND message_id IS NOT NULL ORDER BY seq DESC LIMIT 1",
+                // Not a mail of the other player that played this seat's
+                // held lines: those entries are this seat's too.
+                "SELECT e.message_id FROM entries e \
+                 JOIN seats s ON s.game_id = e.game_id AND s.seat = e.seat \
+                 JOIN players p ON p.id = s.player_id \
+                 JOIN messages m ON m.message_id = e.message_id AND m.sender = p.address \
+                 WHERE e.game_id = ?1 AND e.seat = ?2 ORDER BY e.seq DESC LIMIT 1",
                 params![game, seat],
                 |r| r.get(0),
             )
@@ -254,6 +259,12 @@ mod tests {
         tx.set_seed_words(game, Seat::South, "two").unwrap();
         assert_eq!(tx.seed_words(game).unwrap(), [String::new(), "two".into()]);
         assert_eq!(tx.latest_mail_of(game, Seat::South).unwrap(), None);
+        let north = tx.player("n@x", "N", at).unwrap();
+        let south = tx.player("s@x", "S", at).unwrap();
+        tx.add_seat(game, Seat::North, north, "k1").unwrap();
+        tx.add_seat(game, Seat::South, south, "k2").unwrap();
+        tx.record_message("<s1@x>", "s@x", at, "orders").unwrap();
+        tx.record_message("<n1@x>", "n@x", at, "orders").unwrap();
         tx.add_entry(
             game,
             EntryKind::Order,
@@ -261,6 +272,23 @@ mod tests {
             "TOSS",
             "toss",
             Some("<s1@x>"),
+            at,
+            &[],
+        )
+        .unwrap();
+        assert_eq!(
+            tx.latest_mail_of(game, Seat::South).unwrap().as_deref(),
+            Some("<s1@x>")
+        );
+        // South's held line played by North's mail is recorded as South's
+        // order with North's mail: that mail is North's, not South's.
+        tx.add_entry(
+            game,
+            EntryKind::Order,
+            Some(Seat::South),
+            "TOSS",
+            "toss",
+            Some("<n1@x>"),
             at,
             &[],
         )

@@ -924,7 +924,8 @@ fn reserves_gives_up_a_skirmisher_for_a_killing_hit_once_and_the_brigade_stays_e
             "gray spends a reserve to save 2VA (8.11)".to_string(),
             "gray is exhausted (8.111)".to_string(),
             "gray has no reserve left to save 2VA: GSK, disbanded on its display, is given up \
-             to buy one back (RESERVES; 8.133, B104)"
+             to buy one back: it becomes a casualty (one more on the display) and the reserve \
+             it recovers is spent at once (RESERVES; 8.133, B104)"
                 .to_string(),
             "gray spends a reserve to save 2VA (8.11)".to_string(),
         ]

@@ -753,10 +753,15 @@ fn fire_then_assault_finishes_the_unit_when_its_target_is_eliminated() {
 fn fire_then_assault_refuses_a_fire_at_a_hex_it_could_not_then_assault() {
     // B142: the FIRE is refused (B123) when the unit could not then
     // assault that hex: 1VA at 0306 is 2 hexes from 2NYA at 0304, not next
-    // to it. The PLAY line itself is accepted (the target is named by the
-    // FIRE).
+    // to it. The PLAY line is accepted because 2VA at 0303, next to 2NYA,
+    // is a hex it could fire at and then assault (B123: a PLAY no use
+    // could follow is refused at the PLAY line,
+    // brothers_at_war_wording.rs).
     let mut g = field();
-    only(&mut g, &[("2NYA", "0304"), ("1VA", "0306")]);
+    only(
+        &mut g,
+        &[("2NYA", "0304"), ("1VA", "0306"), ("2VA", "0303")],
+    );
     activating(&mut g, "blue");
     give(&mut g, USA, 7);
     order(&mut g, "PLAY 7 ON 2NYA").unwrap();
@@ -780,8 +785,10 @@ fn fire_then_assault_refuses_a_fire_that_leaves_no_point_for_the_assault() {
     order(&mut g, "OPFIRE gray NEVER").unwrap();
     give(&mut g, USA, 7);
     order(&mut g, "1NY MOVE 0303 0304").unwrap();
-    order(&mut g, "PLAY 7 ON 1NY").unwrap();
-    assert_eq!(refused(&mut g, "1NY FIRE 0305"), "B123");
+    // B123: no use of the card could follow, so the PLAY itself is
+    // refused and the card kept.
+    assert_eq!(refused(&mut g, "PLAY 7 ON 1NY"), "B123");
+    assert_eq!(g.now.hands[USA], vec![7]);
     assert_eq!(dice_waiting(&g), None);
 
     let mut g = field();

@@ -647,6 +647,9 @@ fn a_unit_leaving_a_hex_it_entered_next_to_the_enemy_draws_point_blank_fire() {
     assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0404")));
 }
 
+/// B7, B70, B151: under `OPFIRE ... ASK` the move stops after the step
+/// and the reactor is asked; the rest of the path waits for his answer:
+/// declined, the move goes on as written; fired, it is set aside (B9).
 #[test]
 fn opfire_ask_stops_the_move_and_asks_the_reactor_who_may_decline() {
     use orderly::games::brothers_at_war::engine::Decision;
@@ -657,9 +660,10 @@ fn opfire_ask_stops_the_move_and_asks_the_reactor_who_may_decline() {
         activating(&mut g, "blue");
         order(&mut g, "OPFIRE gray ASK").unwrap();
         let e = order(&mut g, "2NYA MOVE 0303 0304").unwrap();
-        assert!(combat(&e).contains(&CombatEvent::SetAside {
+        assert!(combat(&e).contains(&CombatEvent::Waits {
             path: vec![hex("0304")]
         }));
+        assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0303")));
         let p = g.pending().expect("B7: the engine asks");
         assert_eq!(
             (p.seat, p.phase, p.kind),
@@ -671,12 +675,27 @@ fn opfire_ask_stops_the_move_and_asks_the_reactor_who_may_decline() {
         if fire {
             let e = order(&mut g, "1VA FIRE 0303").unwrap();
             assert_eq!(declared(&e).0, FireType::Opportunity);
+            assert!(combat(&e).contains(&CombatEvent::SetAside {
+                path: vec![hex("0304")]
+            }));
             assert!(dice_waiting(&g).is_some());
+            assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0303")));
         } else {
-            order(&mut g, "PASS").unwrap();
+            let e = order(&mut g, "PASS").unwrap();
+            assert!(combat(&e).contains(&CombatEvent::GoesOn {
+                path: vec![hex("0304")]
+            }));
+            // The step to 0304 is taken: 2NYA stands there, and 1VA is
+            // asked again after that step (6.12); declined again, the
+            // activation is the mover's.
+            assert_eq!(g.hex_of(id(&g, "2NYA")), Some(hex("0304")));
+            assert_eq!(g.pending().unwrap().kind, Decision::Reaction);
+            let e = order(&mut g, "PASS").unwrap();
+            assert!(combat(&e).is_empty(), "{e:?}");
             assert_eq!(g.pending().unwrap().kind, Decision::Activate);
             assert!(!g.unit(id(&g, "1VA")).finished);
         }
+        assert!(g.now.activation.as_ref().unwrap().resume.is_none());
     }
 }
 

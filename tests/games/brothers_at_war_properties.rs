@@ -295,7 +295,10 @@ fn random_games_of_the_demo_battle_keep_every_property_and_reach_the_end() {
         "Double Quick",
         "Wrong Road",
         "Run for the Creek",
-        "Volley and Charge",
+        // Volley and Charge (B142) is offered only to a unit next to an
+        // enemy hex it could fire at and then assault (B123), which random
+        // play seldom meets: brothers_at_war_card_attacks.rs and
+        // brothers_at_war_wording.rs play it.
     ] {
         assert!(
             seen.contains_key(&format!("CardPlayed {card}")),

@@ -1521,6 +1521,14 @@ fn a_question_is_answered_in_words_and_asked_again_after_a_mail_without_an_answe
             );
             continue;
         };
+        // A board asked for carries the question once, not twice.
+        let outs = site.mail(from, addr, "Hi,\n\nboard please\n\nBob");
+        let reply = flat(&to(&outs, from).body);
+        assert_eq!(
+            reply.matches("You are asked (CARDS ASK").count(),
+            1,
+            "{reply}"
+        );
         let outs = site.mail(from, addr, "Hi,\n\nhmm, let me think about it\n\nBob");
         let reply = flat(&to(&outs, from).body);
         assert!(
@@ -1658,4 +1666,282 @@ fn more_after_a_deploy_does_not_invite_a_close_that_would_be_refused() {
         );
     }
     panic!("no activation offered a deployment");
+}
+
+/// Which player sent each of this site's mails, by its number in the
+/// Message-ID (`<b12@tanners-ford.test>`).
+fn senders_checked(outs: &[Out], sent_by: &[&str]) {
+    for out in outs {
+        let body = flat(&out.body);
+        for draw in body.split("Drawn from the mail ").skip(1) {
+            let ids: Vec<usize> = draw
+                .split(['<', ' '])
+                .filter_map(|w| w.strip_prefix('b')?.split('@').next()?.parse().ok())
+                .take(2)
+                .collect();
+            let Some(reply) = draw.split(" and ").nth(1).filter(|s| s.contains("'s mail")) else {
+                continue;
+            };
+            assert_eq!(ids.len(), 2, "{draw}");
+            assert_ne!(ids[0], ids[1], "one mail named twice: {draw}");
+            // The other player's mail is a mail that player wrote.
+            let side = reply.split("'s mail").next().unwrap_or_default();
+            let writer = sent_by[ids[0]];
+            let other = sent_by[ids[1]];
+            assert_ne!(writer, other, "the reply is the writer's own mail: {draw}");
+            let named_is_other =
+                (side == "Union" && other == ANN) || (side == "Confederacy" && other == BOB);
+            assert!(named_is_other, "{side}'s mail is {other}'s: {draw}");
+        }
+    }
+}
+
+/// The mover's lines held behind a fire that asks the other player (a
+/// second fire, a move, and then `commander stay` or `MORE`): when the
+/// other player answers, every held line is played in turn and reported
+/// (a fire drawing its dice does not drop the lines after it), the
+/// commander's line closes only its own activation (the mail's end never
+/// closes the next one), and a mail that ended with `MORE` keeps its
+/// activation open. The fair draws name the writer's mail and a mail of
+/// the other player.
+fn held_lines_after_a_fire(seed: &str, state: u64, last: &str) {
+    let mut site = Site::new(&format!("held-through-{}", last.replace(' ', "-")));
+    let (ann_addr, bob_addr, outs) = site.started(seed);
+    // Mail n (from 1) was sent by sent_by[n].
+    let mut sent_by: Vec<&str> = vec!["", ANN, BOB];
+    let mut last_to: [String; 2] = [to(&outs, ANN).body, to(&outs, BOB).body];
+    for (from, addr, side) in [(ANN, &ann_addr, "USA"), (BOB, &bob_addr, "CSA")] {
+        site.mail(
+            from,
+            addr,
+            &format!("retreat {side} ask\nopfire {side} never"),
+        );
+        sent_by.push(from);
+    }
+    let mut rng = XorShift::from_state(state);
+    for _ in 0..800 {
+        let model = site.stored();
+        assert!(model.outcome().is_none(), "the battle ended first");
+        let seat = model.pending().expect("a decision").seat;
+        let (from, addr, name) = writer(seat, &ann_addr, &bob_addr);
+        let legal = model.legal_orders();
+        let fires: Vec<(String, String)> = legal
+            .iter()
+            .filter_map(|o| match o {
+                Order::Act {
+                    units,
+                    action: Action::Fire(_),
+                } if units.len() == 1 => Some((units[0].clone(), o.to_string())),
+                _ => None,
+            })
+            .collect();
+        let first = fires.first().cloned();
+        let second = first
+            .as_ref()
+            .and_then(|(u, _)| fires.iter().find(|(v, _)| v != u).cloned());
+        let step = first.as_ref().zip(second.as_ref()).and_then(|(a, b)| {
+            legal.iter().find_map(|o| match o {
+                Order::Act {
+                    units,
+                    action: Action::Move(path),
+                } if units.len() == 1 && units[0] != a.0 && units[0] != b.0 && path.len() == 1 => {
+                    Some(o.to_string())
+                }
+                _ => None,
+            })
+        });
+        if let (true, Some((_, fire)), Some((_, fire2)), Some(step)) =
+            (fresh_activation(&model), first, second, step)
+        {
+            let body = format!("Hi,\n\n{fire}\n{fire2}\n{step}\n{last}\n\nCheers, {name}");
+            let outs = site.mail(from, addr, &body);
+            sent_by.push(from);
+            senders_checked(&outs, &sent_by);
+            let after = site.stored();
+            let asked_other = after
+                .pending()
+                .is_some_and(|p| p.seat != seat && p.kind == Decision::Reaction);
+            let reply = flat(&to(&outs, from).body);
+            // The lines held behind the fire that asked (the first or the
+            // second), each echoed as held.
+            let lines = [fire2.clone(), step.clone(), last.to_string()];
+            let held: Vec<&String> = lines
+                .iter()
+                .filter(|l| reply.contains(&format!("> {l} Held: it will be played")))
+                .collect();
+            if asked_other && reply.contains(&format!("Taken: {fire}")) && !held.is_empty() {
+                let (other, other_addr) = match seat {
+                    Seat::North => (BOB, &bob_addr),
+                    Seat::South => (ANN, &ann_addr),
+                };
+                let outs = site.mail(other, other_addr, "Hi\n\npass\n\nBye");
+                sent_by.push(other);
+                senders_checked(&outs, &sent_by);
+                let told = flat(&to(&outs, from).body);
+                if told.contains("Held: it will be played") {
+                    // The second fire asked again: the lines wait once more.
+                    keep_last(&outs, &mut last_to);
+                    continue;
+                }
+                for line in held {
+                    assert!(
+                        told.contains(&format!("> {line}")),
+                        "held line {line:?} not reported:\n{told}"
+                    );
+                }
+                assert!(
+                    !told.contains("(the end of your mail: END UNITS)"),
+                    "the held mail's end closed an activation:\n{told}"
+                );
+                let now = site.stored();
+                if last == "MORE" && told.contains(&format!("Taken: {step}")) {
+                    assert_eq!(
+                        now.pending().map(|p| p.seat),
+                        Some(seat),
+                        "MORE keeps the activation open:\n{told}"
+                    );
+                    assert!(matches!(now.now.step, Step::Units(_)), "{told}");
+                    assert_eq!(
+                        now.now.activations, after.now.activations,
+                        "the same activation:\n{told}"
+                    );
+                }
+                if told.contains("Taken: COMMANDER STAY")
+                    && now.now.activations > after.now.activations
+                {
+                    // The next activation was not written for: untouched.
+                    assert!(
+                        now.now
+                            .activation
+                            .as_ref()
+                            .is_none_or(|a| a.acted.is_empty()),
+                        "{told}"
+                    );
+                    assert!(!matches!(now.now.step, Step::Commander(_)), "{told}");
+                }
+                return;
+            }
+            keep_last(&outs, &mut last_to);
+            continue;
+        }
+        let body = random_mail(&model, name, &last_to[seat.index()], &mut rng);
+        let outs = site.mail(from, addr, &body);
+        sent_by.push(from);
+        senders_checked(&outs, &sent_by);
+        keep_last(&outs, &mut last_to);
+    }
+    panic!("no fire asked the other player a question");
+}
+
+#[test]
+fn held_lines_after_a_fire_are_all_played_and_the_commanders_line_closes_only_its_activation() {
+    held_lines_after_a_fire(&"5a1e".repeat(16), 0x05a1_e000_0000_0009, "commander stay");
+}
+
+#[test]
+fn held_lines_of_a_mail_ending_with_more_leave_the_activation_open() {
+    held_lines_after_a_fire(&"6b2f".repeat(16), 0x06b2_f000_0000_0009, "MORE");
+}
+
+/// A brigade without a commander (the divisional artillery, 9.3): the
+/// mover's line after a fire that asks the other player is held, not
+/// refused as "your turn had ended"; an instruction in the same mail is
+/// taken at once (B5); and once the held line is played the end of the
+/// mail closes the activation, as it does for every brigade.
+#[test]
+fn the_artillery_s_lines_are_held_behind_a_question_and_its_mail_s_end_closes_it() {
+    let mut site = Site::new("artillery-held");
+    let (ann_addr, bob_addr, outs) = site.started(&"7c3a".repeat(16));
+    let mut last_to: [String; 2] = [to(&outs, ANN).body, to(&outs, BOB).body];
+    for (from, addr, side) in [(ANN, &ann_addr, "USA"), (BOB, &bob_addr, "CSA")] {
+        site.mail(
+            from,
+            addr,
+            &format!("retreat {side} ask\nopfire {side} never"),
+        );
+    }
+    let mut rng = XorShift::from_state(0x07c3_a000_0000_0003);
+    let mut closed_by_mail = false;
+    for _ in 0..1500 {
+        let model = site.stored();
+        assert!(model.outcome().is_none(), "the battle ended first");
+        let seat = model.pending().expect("a decision").seat;
+        let (from, addr, name) = writer(seat, &ann_addr, &bob_addr);
+        let artillery = match model.now.step {
+            Step::Units(b) => model.battle.scenario.brigades[b.index()]
+                .commander
+                .is_none(),
+            _ => false,
+        };
+        let legal = model.legal_orders();
+        let fire = legal.iter().find_map(|o| match o {
+            Order::Act {
+                units,
+                action: Action::Fire(_),
+            } if units.len() == 1 => Some((units[0].clone(), o.to_string())),
+            _ => None,
+        });
+        let other = fire.as_ref().and_then(|(firer, _)| {
+            legal.iter().find_map(|o| match o {
+                Order::Act { units, .. } if units.len() == 1 && units[0] != *firer => {
+                    Some(o.to_string())
+                }
+                _ => None,
+            })
+        });
+        // The mail's end closes the activation (or its last unit did):
+        // the game no longer waits for the units of this one.
+        let this = (model.now.activations, model.now.step.clone());
+        let still_open = |g: &BrothersAtWar| {
+            (g.now.activations == this.0 && g.now.step == this.1 && g.now.reaction.is_none())
+                .then_some("the mail's end left the artillery's activation open")
+        };
+        if let (true, true, Some((_, fire)), Some(other)) =
+            (artillery, fresh_activation(&model), fire, other)
+        {
+            let side = Side::of(seat).code();
+            let body = format!("Hi,\n\n{fire}\ncards {side} auto\n{other}\n\nCheers, {name}");
+            let outs = site.mail(from, addr, &body);
+            let reply = flat(&to(&outs, from).body);
+            assert!(!reply.contains("your turn had ended"), "{reply}");
+            assert!(
+                reply.contains(&format!("Taken: CARDS {side} AUTO")),
+                "{reply}"
+            );
+            let asked_other = site
+                .stored()
+                .pending()
+                .is_some_and(|p| p.seat != seat && p.kind == Decision::Reaction);
+            if asked_other {
+                assert!(
+                    reply.contains(&format!("> {other} Held: it will be played")),
+                    "{reply}"
+                );
+                let (them, their_addr) = match seat {
+                    Seat::North => (BOB, &bob_addr),
+                    Seat::South => (ANN, &ann_addr),
+                };
+                let outs = site.mail(them, their_addr, "Hi\n\npass\n\nBye");
+                let told = flat(&to(&outs, from).body);
+                assert!(told.contains(&format!("> {other}")), "{told}");
+                if told.contains(&format!("Taken: {other}")) {
+                    assert!(still_open(&site.stored()).is_none(), "{told}");
+                    return;
+                }
+            } else if reply.contains(&format!("Taken: {other}")) {
+                assert!(still_open(&site.stored()).is_none(), "{reply}");
+                closed_by_mail = true;
+            }
+            keep_last(&outs, &mut last_to);
+            continue;
+        }
+        random_step(
+            &mut site,
+            &model,
+            (from, addr, name),
+            &mut rng,
+            &mut last_to,
+        );
+    }
+    panic!("no artillery fire asked the other player (closed by mail: {closed_by_mail})");
 }

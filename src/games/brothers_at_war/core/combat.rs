@@ -427,6 +427,17 @@ pub enum CombatEvent {
         /// The steps not taken.
         path: Vec<Hex>,
     },
+    /// The mover's remaining steps wait for the enemy's answer to an
+    /// opportunity fire asked of him (B151).
+    Waits {
+        /// The steps still to take.
+        path: Vec<Hex>,
+    },
+    /// The enemy declined to fire: the move goes on (B151).
+    GoesOn {
+        /// The steps taken now.
+        path: Vec<Hex>,
+    },
 }
 
 fn list(units: &[String]) -> String {
@@ -552,6 +563,23 @@ impl fmt::Display for CombatEvent {
                 write!(
                     f,
                     "the rest of the move ({}) is set aside (B9)",
+                    hexes.join(" ")
+                )
+            }
+            CombatEvent::Waits { path } => {
+                let hexes: Vec<String> = path.iter().map(Hex::to_string).collect();
+                write!(
+                    f,
+                    "the rest of the move ({}) waits: it goes on if the enemy holds his \
+                     fire, and is set aside if he fires (B151)",
+                    hexes.join(" ")
+                )
+            }
+            CombatEvent::GoesOn { path } => {
+                let hexes: Vec<String> = path.iter().map(Hex::to_string).collect();
+                write!(
+                    f,
+                    "no opportunity fire: the move goes on to {} (B151)",
                     hexes.join(" ")
                 )
             }

@@ -357,7 +357,7 @@ impl fmt::Display for Event {
                 success,
             } => write!(
                 f,
-                "{} {} check: {die}{} - {}",
+                "{} {} check: {die}{}, {} - {}",
                 list(units),
                 match kind {
                     CheckKind::Rally => "rally",
@@ -367,10 +367,11 @@ impl fmt::Display for Event {
                     CheckKind::Regroup => "regroup",
                 },
                 if *bonus > 0 {
-                    format!("+{bonus}")
+                    format!("+{bonus} = {}", die.saturating_add(*bonus))
                 } else {
                     String::new()
                 },
+                needed(*kind),
                 if *success { "passed" } else { "failed" }
             ),
             Event::FateChecked {
@@ -380,9 +381,10 @@ impl fmt::Display for Event {
                 fate,
             } => write!(
                 f,
-                "{brigade} fate check: {die}{} - {}",
+                "{brigade} fate check: {die}{}, 1-3 breaks, 4-5 stays exhausted, 6 or more \
+                 regroups (2.33) - {}",
                 if *bonus > 0 {
-                    format!("+{bonus}")
+                    format!("+{bonus} = {}", die.saturating_add(*bonus))
                 } else {
                     String::new()
                 },
@@ -460,7 +462,8 @@ impl fmt::Display for Event {
             } => write!(
                 f,
                 "{brigade} has no reserve left to save {saved}: {unit}, disbanded on its display, \
-                 is given up to buy one back (RESERVES; 8.133, B104)"
+                 is given up to buy one back: it becomes a casualty (one more on the display) \
+                 and the reserve it recovers is spent at once (RESERVES; 8.133, B104)"
             ),
             Event::SkirmisherGivenUp {
                 unit,
@@ -468,8 +471,8 @@ impl fmt::Display for Event {
                 saving: None,
             } => write!(
                 f,
-                "{unit}, disbanded on its display, is given up: {brigade} recovers a reserve \
-                 (8.133, B146)"
+                "{unit}, disbanded on its display, is given up: it becomes a casualty (one \
+                 more on {brigade}'s display, 8.2) and {brigade} recovers a reserve (8.133, B146)"
             ),
             Event::NoRetreat { units, why } => write!(
                 f,
@@ -487,5 +490,18 @@ impl fmt::Display for Event {
             Event::Over(e) => write!(f, "the battle is over: {e:?}"),
             Event::Combat(e) => write!(f, "{e}"),
         }
+    }
+}
+
+/// What a check needs to pass, with its rule: 5 or more for a rally or a
+/// command check (1.73), 6 or more for a card's regroup check (2.33 c),
+/// more than the card's number for an exhaustion check it forces (8.111,
+/// B125); a fate check's bands are told apart.
+fn needed(kind: CheckKind) -> String {
+    match kind {
+        CheckKind::Rally | CheckKind::Command => "needs 5 or more (1.73)".to_string(),
+        CheckKind::Regroup => "needs 6 or more to regroup (2.33 c)".to_string(),
+        CheckKind::Exhaustion(n) => format!("{} or less exhausts the brigade (8.111)", n.max(1)),
+        CheckKind::Fate => "1-3 breaks, 4-5 stays exhausted, 6 or more regroups (2.33)".to_string(),
     }
 }

@@ -137,6 +137,11 @@ pub struct Activation {
     /// B111): move actions only, no opportunity fire at it, no pass.
     #[serde(rename = "fm", default, skip_serializing_if = "std::ops::Not::not")]
     pub fate_move: bool,
+    /// The rest of the active group's move while its enemy is asked
+    /// whether to fire at it (`OPFIRE ... ASK`, B151): gone on with when
+    /// he declines, set aside when he fires (B9).
+    #[serde(rename = "rs", default, skip_serializing_if = "Option::is_none")]
+    pub resume: Option<Vec<Hex>>,
 }
 
 impl Activation {
@@ -151,6 +156,7 @@ impl Activation {
             independent: false,
             group: None,
             fate_move: false,
+            resume: None,
         }
     }
 }

@@ -135,6 +135,44 @@ impl BrothersAtWar {
         });
     }
 
+    /// Why a unit can no longer act because it has left the map: a
+    /// skirmisher disbanded to its display (9.14) or to the turn track
+    /// (9.19), a unit eliminated (6.54), removed with its broken brigade
+    /// (2.33), or gone off an exit (5.214). `None` while it is on the map,
+    /// waiting to enter, or on an off-board card.
+    pub fn gone(&self, u: UnitId) -> Option<Refusal> {
+        let (how, rule) = match self.unit(u).place {
+            // An independent skirmisher on its display may still come on
+            // next to its commander (9.19 b): only one disbanded in this
+            // activation is gone for it.
+            Place::Display
+                if self
+                    .now
+                    .activation
+                    .as_ref()
+                    .is_some_and(|a| a.disbanded.contains(&u)) =>
+            {
+                (
+                    "it disbanded in this activation and is back on its brigade's display",
+                    "9.14",
+                )
+            }
+            Place::Track(_) => (
+                "it disbanded and waits on the turn track as an independent skirmisher",
+                "9.19",
+            ),
+            Place::Eliminated => ("it was eliminated", "6.54"),
+            Place::Removed => ("it was removed with its broken brigade", "2.33"),
+            Place::Exited => ("it left the map by an exit", "5.214"),
+            _ => return None,
+        };
+        Some(Refusal::Gone {
+            unit: self.unit_name(u),
+            how,
+            rule,
+        })
+    }
+
     /// Makes `units` the active group: they continue, or they begin their
     /// activation after the one active ends.
     pub(super) fn activate(
@@ -172,6 +210,11 @@ impl BrothersAtWar {
             // 9.4 before all: an off-board battery's only action is fire.
             if self.unit(u).place == Place::OffBoard {
                 return Err(Refusal::OffBoardOnlyFires(name));
+            }
+            // A unit gone from the map is refused for that, not for the
+            // activation it had begun (a skirmisher disbanded mid-move).
+            if let Some(gone) = self.gone(u) {
+                return Err(gone);
             }
             // 1.51 first: a unit Finished by its own action is refused
             // for its marker, the reason a player sees on the board.
@@ -401,12 +444,25 @@ impl BrothersAtWar {
                         break;
                     }
                     // B69, B9: the reactor's one attack after the step; the
-                    // rest of the path waits for the mover's next order.
+                    // rest of the path waits for the mover's next order, or
+                    // for the reactor's answer when he is asked (B151).
                     if self.opportunity_fire(events) {
                         if i + 1 < path.len() {
-                            events.push(Event::Combat(CombatEvent::SetAside {
-                                path: path[i + 1..].to_vec(),
-                            }));
+                            let rest = path[i + 1..].to_vec();
+                            let asked = self.now.fire.is_none()
+                                && self
+                                    .now
+                                    .reaction
+                                    .as_ref()
+                                    .is_some_and(|r| !r.choices.is_empty());
+                            if asked {
+                                if let Some(a) = self.now.activation.as_mut() {
+                                    a.resume = Some(rest.clone());
+                                }
+                                events.push(Event::Combat(CombatEvent::Waits { path: rest }));
+                            } else {
+                                events.push(Event::Combat(CombatEvent::SetAside { path: rest }));
+                            }
                         }
                         break;
                     }

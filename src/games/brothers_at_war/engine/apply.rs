@@ -428,13 +428,22 @@ impl BrothersAtWar {
                 Ok(())
             }
             (Draw::Checks(k), Order::Roll(dice)) if dice.len() == k => {
+                let mut again = Vec::new();
                 for &d in dice {
-                    self.resolve_check(d, events);
+                    again.extend(self.resolve_check(d, events));
+                }
+                // B150: a check rolled again waits for its new die, before
+                // the checks still to roll, once the others of its roll
+                // are judged.
+                for check in again.into_iter().rev() {
+                    self.now.checks.insert(0, check);
                 }
                 Ok(())
             }
             (Draw::FreeTie, Order::First(side)) => {
-                self.order_free_activations(Some(*side));
+                if !self.card_rerolls_tie(*side, events) {
+                    self.order_free_activations(Some(*side));
+                }
                 Ok(())
             }
             _ => Err(Refusal::WaitingForChance),

@@ -15,6 +15,7 @@ use crate::games::brothers_at_war::core::combat::{CardsRule, FireAttack, SaveLin
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::formation::Formation;
 use crate::games::brothers_at_war::core::ids::{BrigadeId, UnitId};
+use crate::games::brothers_at_war::core::order::{Action, Order};
 use crate::games::brothers_at_war::core::question::{Answer, Question};
 use crate::games::brothers_at_war::core::state::{
     BrothersAtWar, CardEffect, Check, CheckKind, Place, Step,
@@ -452,7 +453,32 @@ impl BrothersAtWar {
                         if self.charge_waiting(&[u]).is_some() {
                             return Err(needs());
                         }
-                        Effect::Lasting(CardEffect::FireThenAssault(u, card))
+                        // B123, B142: taken only where a FIRE it could
+                        // then follow with the assault would be taken now.
+                        let effect = CardEffect::FireThenAssault(u, card);
+                        let hexes: Vec<Hex> = self.hex_of(u).map_or(Vec::new(), |from| {
+                            self.battle
+                                .map
+                                .neighbours(from)
+                                .filter(|&h| !self.enemies_at(h, side).is_empty())
+                                .collect()
+                        });
+                        if hexes.is_empty() {
+                            return Err(target(format!(
+                                "on {} now: no enemy stands next to it to fire at and then \
+                                 assault (B128); move it next to the enemy first, then play \
+                                 the card on the line before its FIRE",
+                                self.unit_name(u)
+                            )));
+                        }
+                        if let Err(why) = self.card_fire_would_go(u, &effect, &hexes) {
+                            return Err(target(format!(
+                                "on {} now: it could not fire at an enemy hex next to it and \
+                                 then assault it (B128): {why}",
+                                self.unit_name(u)
+                            )));
+                        }
+                        Effect::Lasting(effect)
                     }
                     Kind::FreeFormation => Effect::Lasting(if overstack {
                         CardEffect::NoOverstack(u)
@@ -490,7 +516,17 @@ impl BrothersAtWar {
                         if self.now.card_effects.contains(&CardEffect::Fire(u, card)) {
                             return Err(needs());
                         }
-                        Effect::Lasting(CardEffect::Fire(u, card))
+                        // B123: taken only where a FIRE with its dice
+                        // (within its range) would be taken now.
+                        let effect = CardEffect::Fire(u, card);
+                        let hexes = self.fire_targets(&[u]);
+                        if let Err(why) = self.card_fire_would_go(u, &effect, &hexes) {
+                            return Err(target(format!(
+                                "on {} now: no fire of it with the card would be taken: {why}",
+                                self.unit_name(u)
+                            )));
+                        }
+                        Effect::Lasting(effect)
                     }
                 }
             }
@@ -524,6 +560,45 @@ impl BrothersAtWar {
             _ => return Err(needs()),
         };
         Ok(Play { side, effect })
+    }
+
+    /// Whether the unit, its card `effect` waiting, would have a FIRE at
+    /// one of `hexes` taken now (B123's one check for the `firing` cards,
+    /// serving both the choices and `PLAY`): each is tried on a copy, as
+    /// the unit's own order (with its stack when it is the active group).
+    /// Else the first hex's refusal, in words.
+    fn card_fire_would_go(
+        &self,
+        u: UnitId,
+        effect: &CardEffect,
+        hexes: &[Hex],
+    ) -> Result<(), String> {
+        let units: Vec<String> = match self.group() {
+            Some(g) if g.units.contains(&u) => g.units.iter().map(|&x| self.unit_name(x)).collect(),
+            _ => vec![self.unit_name(u)],
+        };
+        let mut first = None;
+        for &h in hexes {
+            let mut copy = self.clone();
+            copy.now.card_effects.push(effect.clone());
+            let fire = Order::Act {
+                units: units.clone(),
+                action: Action::Fire(h),
+            };
+            match copy.dispatch(&fire, &mut Vec::new()) {
+                Ok(()) => return Ok(()),
+                Err(r) => {
+                    let why = match r {
+                        Refusal::CardTarget { why, .. } => {
+                            why.trim_start_matches("with this fire: ").to_string()
+                        }
+                        other => other.to_string(),
+                    };
+                    first.get_or_insert(format!("at {h}, {why}"));
+                }
+            }
+        }
+        Err(first.unwrap_or_else(|| "it has no enemy to fire at from where it stands (6.2)".into()))
     }
 
     /// Whether a window (B124) is open for `side`, whose decision is
@@ -727,10 +802,28 @@ impl BrothersAtWar {
                         "{} overstacks this activation without disrupting anyone",
                         self.unit_name(*u)
                     ),
-                    CardEffect::FireThenAssault(u, _) => format!(
-                        "{} will assault the hex of its next fire at once (B128)",
-                        self.unit_name(*u)
-                    ),
+                    CardEffect::FireThenAssault(u, _) => {
+                        // B142: the player writes both: the fire, then the
+                        // assault of the same hex.
+                        let name = self.unit_name(*u);
+                        let side = self.side_of(*u);
+                        let hexes: Vec<Hex> = self.hex_of(*u).map_or(Vec::new(), |from| {
+                            self.battle
+                                .map
+                                .neighbours(from)
+                                .filter(|&h| !self.enemies_at(h, side).is_empty())
+                                .collect()
+                        });
+                        let hex = match hexes[..] {
+                            [h] => h.to_string(),
+                            _ => "<hex>".to_string(),
+                        };
+                        format!(
+                            "{name}'s next fire must be at an enemy hex next to it, and after \
+                             it {name} is not Finished but must assault that hex at once: \
+                             write {name} FIRE {hex}, then {name} MOVE {hex} (B128, B142)"
+                        )
+                    }
                     CardEffect::CommanderAway(..)
                     | CardEffect::MustAssault(..)
                     | CardEffect::Resume(_)
@@ -1112,14 +1205,29 @@ impl BrothersAtWar {
 
     /// The save rolls a card gives the target of hits (B125), if its
     /// owner plays one after the hits (B11, B137).
-    pub fn card_saves(&mut self, targets: &[UnitId], events: &mut Vec<Event>) -> Option<SaveLine> {
+    pub fn card_saves(&mut self, f: &FireAttack, events: &mut Vec<Event>) -> Option<SaveLine> {
+        let targets = &f.targets;
         let &first = targets.first()?;
         let side = self.side_of(first);
         let brigade = self.brigade_of(first);
+        let count = crate::games::brothers_at_war::core::event::count::<u8>;
+        let saves: u8 = f.saves.iter().map(|s| s.rolls).sum();
+        let may_retreat = targets
+            .iter()
+            .all(|&t| !matches!(self.kind_of(t), UnitKind::Skirmisher | UnitKind::Remnant))
+            && self.retreat_plan(targets, false).is_some();
+        let more = match self.battle.scenario.saves.retreat {
+            n if n > 0 && may_retreat => format!(", {n} more if it retreats"),
+            _ => String::new(),
+        };
         let about = |g: &BrothersAtWar| {
             format!(
-                "an enemy fire scored hits on your {}",
-                g.unit_names(targets)
+                "{}'s fire at {} scored {} on your {}, before saves ({} to roll{more})",
+                g.unit_names(&f.firers),
+                f.target,
+                count(f.successes, "hit", "hits"),
+                g.unit_names(targets),
+                count(saves, "save", "saves"),
             )
         };
         let kinds = [Kind::ExtraSaves];
@@ -1198,7 +1306,8 @@ impl BrothersAtWar {
                 events.push(Event::CardEffect {
                     card,
                     what: format!(
-                        "{} stands: the retreat is cancelled",
+                        "{} stands: the forced retreat is cancelled, and with it the save \
+                         it would have given (11.3 on 27-28)",
                         self.unit_name(target)
                     ),
                 });
@@ -1218,13 +1327,18 @@ impl BrothersAtWar {
             },
             events,
         ) {
+            // 11.3 on 27-28: only the save rolls the cancelled retreat
+            // would have given are lost; the target's other saves stand.
+            let lost = f.retreat_saves;
             f.retreating = false;
             f.retreat_saves = 0;
             events.push(Event::CardEffect {
                 card,
                 what: format!(
-                    "{} may not retreat: its retreat and its saves are cancelled",
-                    self.unit_name(target)
+                    "{} may not retreat: it stands, and loses the {} its retreat would \
+                     have given (11.3 on 27-28); its other saves are rolled",
+                    self.unit_name(target),
+                    crate::games::brothers_at_war::core::event::count(lost, "save", "saves"),
                 ),
             });
         }

@@ -613,6 +613,9 @@ impl BrothersAtWar {
             if self.brigade_of(p) != a.map(|a| a.brigade) {
                 return Err(Refusal::NotOfBrigade(name));
             }
+            if let Some(gone) = self.gone(p) {
+                return Err(gone);
+            }
             if a.is_some_and(|a| a.acted.contains(&p)) {
                 return Err(Refusal::AlreadyActed(name));
             }

@@ -216,7 +216,10 @@ impl Game for BrothersAtWar {
     /// B9: a reaction set the rest of a move aside; the mover sends it
     /// again, so the end of his mail leaves the activation open.
     fn interrupts(event: &Event) -> bool {
-        matches!(event, Event::Combat(CombatEvent::SetAside { .. }))
+        matches!(
+            event,
+            Event::Combat(CombatEvent::SetAside { .. } | CombatEvent::Waits { .. })
+        )
     }
 
     fn scenarios() -> Vec<String> {

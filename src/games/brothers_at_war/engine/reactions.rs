@@ -289,10 +289,38 @@ impl BrothersAtWar {
             }
         };
         self.now.reaction = None;
-        if let Some(attack) = chosen {
-            self.open_fire(attack, events);
+        let resume = self.now.activation.as_mut().and_then(|a| a.resume.take());
+        match (chosen, resume) {
+            (Some(attack), resume) => {
+                if let Some(path) = resume {
+                    events.push(Event::Combat(CombatEvent::SetAside { path }));
+                }
+                self.open_fire(attack, events);
+            }
+            (None, Some(path)) => self.resume_move(path, events),
+            (None, None) => {}
         }
         Ok(())
+    }
+
+    /// B151: the enemy asked declined to fire at the group; the rest of
+    /// its move, as written, goes on (its own reactions on the way), or
+    /// is set aside if it can no longer be made (B9).
+    fn resume_move(&mut self, path: Vec<Hex>, events: &mut Vec<Event>) {
+        let Some(g) = self.group().cloned() else {
+            events.push(Event::Combat(CombatEvent::SetAside { path }));
+            return;
+        };
+        let names: Vec<String> = g.units.iter().map(|&u| self.unit_name(u)).collect();
+        let mut trial = self.clone();
+        let mut taken = vec![Event::Combat(CombatEvent::GoesOn { path: path.clone() })];
+        match trial.act(&names, &Action::Move(path.clone()), &mut taken) {
+            Ok(()) => {
+                *self = trial;
+                events.extend(taken);
+            }
+            Err(_) => events.push(Event::Combat(CombatEvent::SetAside { path })),
+        }
     }
 
     /// A unit that may make opportunity fire (6.12, B69): ready,

@@ -5,8 +5,10 @@
 
 use std::collections::BTreeMap;
 
+use super::cards::Kind;
 use super::ground::within_command;
 use super::near::far_from;
+use crate::games::brothers_at_war::core::combat::CardsRule;
 use crate::games::brothers_at_war::core::event::{Event, Fate};
 use crate::games::brothers_at_war::core::ids::{BrigadeId, UnitId};
 use crate::games::brothers_at_war::core::instructions::{FateRule, RallyFailRule, Setting};
@@ -175,17 +177,68 @@ impl BrothersAtWar {
         self.recover_brigade(b);
     }
 
-    /// Applies one die to the first check waiting.
-    pub fn resolve_check(&mut self, die: u8, events: &mut Vec<Event>) {
+    /// Applies one die to the first check waiting. Returns the check when
+    /// a `reroll-any-die` card rolls it again (B148, B150): it is not
+    /// judged, and waits for a new die.
+    pub fn resolve_check(&mut self, die: u8, events: &mut Vec<Event>) -> Option<Check> {
         if self.now.checks.is_empty() {
-            return;
+            return None;
         }
         let check = self.now.checks.remove(0);
         let total = die.saturating_add(check.bonus);
         let names: Vec<String> = check.units.iter().map(|&u| self.unit_name(u)).collect();
+        let (event, passed) = match check.kind {
+            CheckKind::Fate => {
+                let fate = match total {
+                    0..=3 => Fate::Break,
+                    4 | 5 => Fate::Exhausted,
+                    _ => Fate::Regroup,
+                };
+                let brigade = check
+                    .brigade
+                    .map(|b| self.brigade_name(b))
+                    .unwrap_or_default();
+                let event = Event::FateChecked {
+                    brigade,
+                    die,
+                    bonus: check.bonus,
+                    fate,
+                };
+                (event, fate == Fate::Regroup)
+            }
+            kind => {
+                let success = match kind {
+                    CheckKind::Exhaustion(fails_on) => die > fails_on,
+                    // 2.33 c: only the regroup result counts.
+                    CheckKind::Regroup => total >= 6,
+                    _ => total >= SUCCESS,
+                };
+                let units = match (kind, check.brigade) {
+                    (CheckKind::Rally | CheckKind::Command, _) | (_, None) => names,
+                    (_, Some(b)) => vec![self.brigade_name(b)],
+                };
+                let bonus = if matches!(kind, CheckKind::Exhaustion(_)) {
+                    0
+                } else {
+                    check.bonus
+                };
+                let event = Event::Checked {
+                    kind,
+                    units,
+                    die,
+                    bonus,
+                    success,
+                };
+                (event, success)
+            }
+        };
+        let told = event.to_string();
+        events.push(event);
+        if self.card_rerolls_check(&check, passed, &told, events) {
+            return Some(check);
+        }
         match check.kind {
             CheckKind::Rally => {
-                let success = total >= SUCCESS;
                 for &u in &check.units {
                     // B43: a failed rally turns the marker to its Finished
                     // side (`RALLYFAIL FINISH`, the default) or leaves the
@@ -195,68 +248,34 @@ impl BrothersAtWar {
                         self.brigade_of(u),
                         Setting::RallyFail(RallyFailRule::Finish),
                     ) == Setting::RallyFail(RallyFailRule::Stay);
-                    if success || !stay {
+                    if passed || !stay {
                         self.now.units[u.index()].disrupted = false;
-                        self.now.units[u.index()].finished |= !success;
+                        self.now.units[u.index()].finished |= !passed;
                     }
                 }
-                events.push(Event::Checked {
-                    kind: check.kind,
-                    units: names,
-                    die,
-                    bonus: check.bonus,
-                    success,
-                });
             }
             CheckKind::Command => {
-                let success = total >= SUCCESS;
-                if !success {
+                if !passed {
                     for &u in &check.units {
                         self.now.units[u.index()].out_of_command = true;
                     }
                 }
-                events.push(Event::Checked {
-                    kind: check.kind,
-                    units: names,
-                    die,
-                    bonus: check.bonus,
-                    success,
-                });
             }
             CheckKind::Fate => {
-                let Some(b) = check.brigade else { return };
-                let fate = match total {
-                    0..=3 => Fate::Break,
-                    4 | 5 => Fate::Exhausted,
-                    _ => Fate::Regroup,
-                };
-                events.push(Event::FateChecked {
-                    brigade: self.brigade_name(b),
-                    die,
-                    bonus: check.bonus,
-                    fate,
-                });
-                match fate {
-                    Fate::Break => self.break_brigade(b, true, events),
+                let b = check.brigade?;
+                match total {
+                    0..=3 => self.break_brigade(b, true, events),
                     // B111: `FATE ... MOVE` moves once every check is
                     // rolled; else the brigade recovers.
-                    Fate::Exhausted if self.fate_moves(b) => self.now.fate_moves.push(b),
-                    Fate::Exhausted => self.recover_brigade(b),
-                    Fate::Regroup => self.regroup(b, events),
+                    4 | 5 if self.fate_moves(b) => self.now.fate_moves.push(b),
+                    4 | 5 => self.recover_brigade(b),
+                    _ => self.regroup(b, events),
                 }
             }
-            CheckKind::Exhaustion(fails_on) => {
-                let Some(b) = check.brigade else { return };
-                let success = die > fails_on;
-                events.push(Event::Checked {
-                    kind: check.kind,
-                    units: vec![self.brigade_name(b)],
-                    die,
-                    bonus: 0,
-                    success,
-                });
+            CheckKind::Exhaustion(_) => {
+                let b = check.brigade?;
                 // 8.111: the reserve marker goes to EXHAUSTED.
-                if !success && !self.brigade(b).exhausted && !self.brigade(b).broken {
+                if !passed && !self.brigade(b).exhausted && !self.brigade(b).broken {
                     if let Some(track) = self.battle.scenario.brigades[b.index()].reserves {
                         self.now.brigades[b.index()].reserve = track.length;
                     }
@@ -264,21 +283,59 @@ impl BrothersAtWar {
                 }
             }
             CheckKind::Regroup => {
-                let Some(b) = check.brigade else { return };
-                // 2.33 c: only the regroup result counts.
-                let success = total >= 6;
-                events.push(Event::Checked {
-                    kind: check.kind,
-                    units: vec![self.brigade_name(b)],
-                    die,
-                    bonus: check.bonus,
-                    success,
-                });
-                if success && self.brigade(b).exhausted && !self.brigade(b).broken {
+                let b = check.brigade?;
+                if passed && self.brigade(b).exhausted && !self.brigade(b).broken {
                     self.regroup(b, events);
                 }
             }
         }
+        None
+    }
+
+    /// Under `CARDS ... ASK` only (B148, B150): the player a check went
+    /// against (its owner when it failed, or for a fate check when the
+    /// brigade does not regroup; else his enemy) is asked whether a
+    /// `reroll-any-die` card rolls it again. Returns whether it is.
+    fn card_rerolls_check(
+        &mut self,
+        check: &Check,
+        passed: bool,
+        told: &str,
+        events: &mut Vec<Event>,
+    ) -> bool {
+        let brigade = check
+            .brigade
+            .or_else(|| check.units.first().and_then(|&u| self.brigade_of(u)));
+        let owner = match (check.brigade, check.units.first()) {
+            (Some(b), _) => self.battle.brigade_side(b),
+            (None, Some(&u)) => self.side_of(u),
+            (None, None) => return false,
+        };
+        // The enemy has no unit in the check: his side's instruction.
+        let (side, brigade) = if passed {
+            (owner.other(), None)
+        } else {
+            (owner, brigade)
+        };
+        if self.cards_rule(side, brigade) != CardsRule::Ask {
+            return false;
+        }
+        let about = |_: &BrothersAtWar| told.to_string();
+        let Some((card, _)) = self.react_with_card(
+            side,
+            brigade,
+            "after-roll",
+            &[Kind::RerollAny],
+            &about,
+            events,
+        ) else {
+            return false;
+        };
+        events.push(Event::CardEffect {
+            card,
+            what: "the check is rolled again".into(),
+        });
+        true
     }
 
     /// Whether `FATE ... MOVE` sends brigade `b` moving on a 4-5 (B111).

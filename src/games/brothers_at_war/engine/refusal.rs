@@ -57,6 +57,18 @@ pub enum Refusal {
     /// The unit is not on the map.
     #[error("{0} is not on the map")]
     NotOnMap(String),
+    /// The unit has left the map in this battle and can no longer act:
+    /// how (a skirmisher disbanded, 9.14; eliminated, 6.54; removed with
+    /// its broken brigade, 8.3; exited, 5.214), and that rule.
+    #[error("{unit} is no longer on the map: {how}, so it cannot act")]
+    Gone {
+        /// The unit.
+        unit: String,
+        /// How it left, in words.
+        how: &'static str,
+        /// The rule that took it off.
+        rule: &'static str,
+    },
     /// Two units activate together only if they began stacked (5.33).
     #[error("{0} and {1} did not begin the activation stacked")]
     NotAStack(String, String),
@@ -300,6 +312,7 @@ impl CitesRule for Refusal {
             Refusal::Finished(_) => "1.51",
             Refusal::Remnant(_) => "5.45",
             Refusal::NotOnMap(_) => "5.2",
+            Refusal::Gone { rule, .. } => rule,
             Refusal::NoPoints { rule, .. } => rule,
             Refusal::NotAStack(..) => "5.33",
             Refusal::ActiveCannotEnd(_) => "5.32",

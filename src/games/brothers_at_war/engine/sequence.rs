@@ -5,8 +5,9 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use super::cards::Kind;
 use crate::games::brothers_at_war::core::battle::Battle;
-use crate::games::brothers_at_war::core::combat::{DiscardRule, Setting};
+use crate::games::brothers_at_war::core::combat::{CardsRule, DiscardRule, Setting};
 use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::ids::{BrigadeId, Marker};
 use crate::games::brothers_at_war::core::order::{OpFireRule, PassDiscard};
@@ -365,6 +366,33 @@ impl BrothersAtWar {
             Side::Union => self.now.step = Step::Commitment(Side::Confederacy),
             Side::Confederacy => self.order_free_activations(None),
         }
+    }
+
+    /// Under `CARDS ... ASK` only (B148, B150): the side that lost the
+    /// draw for the first free activation (2.321, B13) is asked whether a
+    /// `reroll-any-die` card (looked up for his side) draws it again.
+    /// Returns whether it is drawn again.
+    pub fn card_rerolls_tie(&mut self, first: Side, events: &mut Vec<Event>) -> bool {
+        let side = first.other();
+        if self.cards_rule(side, None) != CardsRule::Ask {
+            return false;
+        }
+        let about = |_: &BrothersAtWar| {
+            format!(
+                "the die for the first free activation went to {} (2.321)",
+                first.code()
+            )
+        };
+        let Some((card, _)) =
+            self.react_with_card(side, None, "after-roll", &[Kind::RerollAny], &about, events)
+        else {
+            return false;
+        };
+        events.push(Event::CardEffect {
+            card,
+            what: "the die for the first free activation is rolled again".into(),
+        });
+        true
     }
 
     /// Orders the free activations due (2.321): the side with more places

@@ -118,7 +118,7 @@ impl BrothersAtWar {
                 }
                 // B11: the defender's cards after hits, before his retreat
                 // choice and the saves (B125, B137).
-                if let Some(line) = self.card_saves(&f.targets.clone(), events) {
+                if let Some(line) = self.card_saves(&f.clone(), events) {
                     f.saves.push(line);
                 }
                 if self.ask_retreat(&mut f, events) {

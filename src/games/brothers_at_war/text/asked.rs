@@ -3,7 +3,8 @@
 //! (B145: `LOSSES`, `RESERVES`, `PATHS ... ASK`) and the retreats and
 //! opportunity attacks an instruction said to ask.
 
-use crate::games::brothers_at_war::core::combat::{LossesRule, Reaction, Setting};
+use crate::games::brothers_at_war::core::combat::{FireAttack, LossesRule, Reaction, Setting};
+use crate::games::brothers_at_war::core::event::count;
 use crate::games::brothers_at_war::core::ids::UnitId;
 use crate::games::brothers_at_war::core::question::Question;
 use crate::games::brothers_at_war::core::state::BrothersAtWar;
@@ -185,6 +186,38 @@ fn says_already(about: &str, moment: &str) -> bool {
         .all(|w| said.iter().any(|s| s.starts_with(w.as_str())))
 }
 
+/// The retreat for a save asked of a fire's target (6.7, B7), in words:
+/// which units, where, the fire and its hits before saves, and the save
+/// rolls with and without the retreat (6.6).
+fn retreat_words(game: &BrothersAtWar, f: &FireAttack, paths: &[Vec<Hex>]) -> String {
+    let names = |units: &[UnitId]| -> String {
+        let v: Vec<String> = units.iter().map(|&u| unit_words(game, u)).collect();
+        v.join(" and ")
+    };
+    let firers: Vec<String> = f.firers.iter().map(|&u| game.unit_name(u)).collect();
+    let saves: u8 = f.saves.iter().map(|s| s.rolls).sum();
+    let rules = &game.battle.scenario.saves;
+    let with = saves.saturating_add(rules.retreat);
+    let long = if paths.iter().any(|p| p.len() > 2) {
+        format!(
+            " ({} on a long retreat, 6.72)",
+            saves.saturating_add(rules.long_retreat)
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "RETREAT ASK, 6.7: {}'s fire at {} scored {} on your {}, before saves; \
+         standing, you roll {}; retreating, {}{long} (6.6)",
+        firers.join(" and "),
+        f.target,
+        count(f.successes, "hit", "hits"),
+        names(&f.targets),
+        count(saves, "save", "saves"),
+        count(with, "save", "saves"),
+    )
+}
+
 /// The reaction asked of the reader, in words; empty when none is.
 pub fn describe(game: &BrothersAtWar, reaction: &Reaction) -> String {
     if let Some(q) = &reaction.question {
@@ -194,12 +227,17 @@ pub fn describe(game: &BrothersAtWar, reaction: &Reaction) -> String {
         let answers: Vec<String> = reaction.paths.iter().map(|p| path_words(p)).collect();
         let (what, pass) = if game.now.assault.is_some() {
             (
-                "EVADE ASK, 7.3: your units may retreat before the assault",
+                "EVADE ASK, 7.3: your units may retreat before the assault".to_string(),
                 "stand and fight",
             )
         } else {
             (
-                "RETREAT ASK, 6.7: your units under fire may retreat for a save",
+                match &game.now.fire {
+                    Some(f) => retreat_words(game, f, &reaction.paths),
+                    None => {
+                        "RETREAT ASK, 6.7: your units under fire may retreat for a save".to_string()
+                    }
+                },
                 "stand",
             )
         };

@@ -76,12 +76,37 @@ fn ground(game: &BrothersAtWar, hex: Hex) -> String {
     }
 }
 
+/// What a fire costs (5.24): 2 MP, or nothing for artillery that began
+/// its activation deployed and has spent nothing yet (5.42, B56), as the
+/// engine charges it.
+fn fire_cost(game: &BrothersAtWar, units: &[String]) -> String {
+    let firers: Vec<_> = units.iter().filter_map(|n| game.unit_named(n)).collect();
+    let group = game
+        .now
+        .activation
+        .as_ref()
+        .and_then(|a| a.group.as_ref())
+        .filter(|g| firers.iter().all(|u| g.units.contains(u)));
+    let deployed = !firers.is_empty()
+        && firers.iter().all(|&u| {
+            game.unit(u).place == Place::OffBoard
+                || game.formation(u)
+                    == crate::games::brothers_at_war::core::formation::Formation::Deployed
+        });
+    if deployed && group.is_none_or(|g| g.spent == 0) {
+        "0 MP (it began deployed, 5.42)".to_string()
+    } else {
+        format!("{FIRE_COST} MP")
+    }
+}
+
 /// What a fire would be: its cost, dice, range and the face that hits
 /// (6.11, 6.2, B82), as the engine declares it.
 fn fire_words(game: &BrothersAtWar, units: &[String], hex: Hex) -> String {
     let firers: Vec<_> = units.iter().filter_map(|n| game.unit_named(n)).collect();
+    let paid = fire_cost(game, units);
     let Some(from) = firers.first().and_then(|&u| game.hex_of(u)) else {
-        return format!("{FIRE_COST} MP");
+        return paid;
     };
     let targets = game.enemies_at(hex, game.side_of(firers[0]));
     let moved = game
@@ -96,7 +121,7 @@ fn fire_words(game: &BrothersAtWar, units: &[String], hex: Hex) -> String {
         FireType::Standing
     };
     let Ok(a) = game.declare_fire(&firers, hex, &targets, kind) else {
-        return format!("{FIRE_COST} MP");
+        return paid;
     };
     let range = if a.range > 0 {
         u32::from(a.range)
@@ -104,7 +129,7 @@ fn fire_words(game: &BrothersAtWar, units: &[String], hex: Hex) -> String {
         from.distance(hex)
     };
     let mut words = format!(
-        "{FIRE_COST} MP, {} at {}, hits on {}+",
+        "{paid}, {} at {}, hits on {}+",
         count(a.dice, "die", "dice"),
         count(range, "hex", "hexes"),
         a.to_hit
@@ -161,12 +186,13 @@ fn battery_words(game: &BrothersAtWar, units: &[String], battery: &str) -> Strin
         .map(|b| game.declare_fire_at_battery(&firers, b, kind))
     {
         Some(Ok(a)) => format!(
-            "{card}{FIRE_COST} MP, {} at {}, hits on {}+",
+            "{card}{}, {} at {}, hits on {}+",
+            fire_cost(game, units),
             count(a.dice, "die", "dice"),
             count(a.range, "hex", "hexes"),
             a.to_hit
         ),
-        _ => format!("{card}{FIRE_COST} MP"),
+        _ => format!("{card}{}", fire_cost(game, units)),
     }
 }
 
@@ -270,7 +296,36 @@ fn unit_line(game: &BrothersAtWar, units: &[String], orders: &[&Order]) -> Strin
         parts.push(format!("MOVE ({left}{})", moves.join(", ")));
     }
     parts.extend(others);
-    format!("  {} can: {}\n", units.join(" "), parts.join(", "))
+    let mut line = format!("  {} can: {}\n", units.join(" "), parts.join(", "));
+    line.push_str(&out_of_command_words(game, units));
+    line
+}
+
+/// 4.3: why an out of command unit's list is short, under its line: a
+/// move disrupts it first, so it steps only where a Disrupted unit may
+/// (6.531), and it deploys no skirmisher; its other actions stand.
+fn out_of_command_words(game: &BrothersAtWar, units: &[String]) -> String {
+    let out: Vec<&str> = units
+        .iter()
+        .filter(|n| {
+            game.unit_named(n)
+                .is_some_and(|u| game.unit(u).out_of_command)
+        })
+        .map(String::as_str)
+        .collect();
+    if out.is_empty() {
+        return String::new();
+    }
+    let (name, verb) = match out[..] {
+        [one] => (one.to_string(), "is"),
+        _ => (out.join(" and "), "are"),
+    };
+    format!(
+        "    {name} {verb} out of command (4.3: failed command check): a move disrupts it \
+         first, so it steps only where a Disrupted unit may (not closer to an enemy within 7 \
+         hexes in its sight, 6.531), and it deploys no skirmisher; instead of moving it may \
+         still change formation, fire or assault\n"
+    )
 }
 
 /// The legal orders grouped by the units they name, other orders apart.
@@ -297,10 +352,11 @@ fn other_order(game: &BrothersAtWar, o: &Order) -> String {
         Order::Pass(None) if game.now.reaction.is_some() => "PASS (hold fire)".to_string(),
         Order::Pass(None) => "PASS (activate no unit and draw a card)".to_string(),
         Order::End => match game.now.step {
-            // A brigade without a commander (9.3) ends with its units, and
-            // the end of a mail does not end a last part (MAIL_TURN).
+            // A brigade without a commander (9.3) ends with its units.
             Step::Units(b) if game.battle.scenario.brigades[b.index()].commander.is_none() => {
-                "END UNITS (the activation ends)".to_string()
+                "END UNITS (the activation ends; the end of your mail does it too, unless \
+                 its last line is MORE)"
+                    .to_string()
             }
             _ => "END UNITS (done with units: on to the commander; the end of your \
                   mail does it too, unless its last line is MORE)"
@@ -351,6 +407,34 @@ pub fn describe(game: &BrothersAtWar, viewer: Seat) -> String {
                 hexes.join(" ")
             ));
         }
+        // 2.31, 3.221: the discard asked, with why.
+        Step::EndDiscard(_) | Step::PassDiscard(_) => {
+            let (side, why) = match game.now.step {
+                Step::PassDiscard(b) => {
+                    (game.battle.brigade_side(b), "after a pass's draw (3.221)")
+                }
+                Step::EndDiscard(side) => (side, "at the discard and draw step (2.31)"),
+                _ => (Side::of(viewer), ""),
+            };
+            let held = game.now.hands[side.index()].len();
+            let size = game.hand_size(side);
+            let over = held.saturating_sub(size).max(1);
+            let cards: Vec<String> = legal
+                .iter()
+                .filter(|o| matches!(o, Order::Discard(_)))
+                .map(|o| other_order(game, o))
+                .collect();
+            out.push_str(&format!(
+                "You hold {} and your hand size is {size}: discard {} {why}.\nYour orders: {}\n",
+                count(held as u32, "card", "cards"),
+                if over == 1 {
+                    "one".to_string()
+                } else {
+                    format!("{over}, one a DISCARD line")
+                },
+                cards.join("; ")
+            ));
+        }
         _ => {
             let (by_units, rest) = grouped(&legal);
             if !by_units.is_empty() {
@@ -379,8 +463,8 @@ pub fn describe(game: &BrothersAtWar, viewer: Seat) -> String {
         .collect();
     if !give_up.is_empty() {
         out.push_str(&format!(
-            "At any time: {} (gives up the skirmisher waiting on its display to recover one \
-             reserve, 8.133).\n",
+            "At any time: {} (gives up the skirmisher waiting on its display: it becomes a \
+             casualty, and one reserve is recovered, 8.133, B146).\n",
             give_up.join(", ")
         ));
     }
@@ -452,6 +536,42 @@ pub fn describe_from(game: &BrothersAtWar, what: &str) -> Result<String, Rejecti
         )));
     }
     Ok(wrap(&out, |indent| indent + 4))
+}
+
+/// When `order` names a unit no longer on the map (disbanded, eliminated,
+/// removed, exited): the orders his other units may give now, one or two
+/// a unit, those of the same action first. `None` for any other order.
+pub fn for_units_gone(game: &BrothersAtWar, order: &Order) -> Option<Vec<String>> {
+    let Order::Act { units, action } = order else {
+        return None;
+    };
+    let gone = units
+        .iter()
+        .filter_map(|n| game.unit_named(n))
+        .any(|u| game.gone(u).is_some());
+    if !gone {
+        return None;
+    }
+    let legal = game.legal();
+    let (by_units, _) = grouped(&legal);
+    let same = |o: &Order| {
+        matches!(o, Order::Act { action: a, .. }
+            if std::mem::discriminant(a) == std::mem::discriminant(action))
+    };
+    let mut out = Vec::new();
+    for (names, orders) in &by_units {
+        if names.iter().any(|n| units.contains(n)) {
+            continue;
+        }
+        let pick = orders.iter().find(|o| same(o)).or_else(|| orders.first());
+        if let Some(o) = pick {
+            out.push(o.to_string());
+        }
+        if out.len() >= 5 {
+            break;
+        }
+    }
+    Some(out)
 }
 
 /// The standing instructions `side` may give in the place of `order`, a

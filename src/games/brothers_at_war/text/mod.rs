@@ -31,7 +31,7 @@ use crate::games::{BoardStyle, Game, GameText, OrderWord, Rejection, Seat};
 /// last one in docs/brothers-at-war-rulings.md (a test keeps the two
 /// together).
 pub const RULES_VERSION: &str =
-    "Brothers at War 1862 system: sequence, command, movement, fire, assault; rulings B1-B149; orderly 1";
+    "Brothers at War 1862 system: sequence, command, movement, fire, assault; rulings B1-B151; orderly 1";
 
 /// The rules in short, as `HELP RULES BROTHERSATWAR` mails them.
 pub const RULES: &str = include_str!("rules.md");
@@ -106,6 +106,11 @@ MORE                     as a mail's last line: your activation goes on
         reader::read_checked(self, line).map_err(|mut r| {
             if let (Some(order), Some(side)) = (instruction_in(self, line), self.decider()) {
                 r.suggestions = choices::instructions_for(self, side, &order);
+            } else if let Some(others) =
+                order_in(self, line).and_then(|order| choices::for_units_gone(self, &order))
+            {
+                // A unit gone from the map: what his other units can do.
+                r.suggestions = others;
             }
             r
         })
@@ -152,6 +157,12 @@ MORE                     as a mail's last line: your activation goes on
 /// The standing instruction `line` gives, if it gives one (B5): as
 /// written canonically, or as the reader takes it.
 fn instruction_in(game: &BrothersAtWar, line: &str) -> Option<Order> {
+    order_in(game, line).filter(|o| matches!(o, Order::Instruct { .. } | Order::OpFire { .. }))
+}
+
+/// The order `line` gives, if it reads as one: as written canonically,
+/// or as the reader takes it.
+fn order_in(game: &BrothersAtWar, line: &str) -> Option<Order> {
     // A numbered or bulleted line (`3. OPFIRE hale NEVER.`).
     let line = line.trim_start();
     let line = line
@@ -164,14 +175,11 @@ fn instruction_in(game: &BrothersAtWar, line: &str) -> Option<Order> {
         })
         .unwrap_or(line);
     let canonical = line.trim().trim_end_matches(['.', '!']);
-    game.parse_order(canonical)
-        .ok()
-        .or_else(|| {
-            reader::canonical(game, line)
-                .ok()
-                .and_then(|text| game.parse_order(&text).ok())
-        })
-        .filter(|o| matches!(o, Order::Instruct { .. } | Order::OpFire { .. }))
+    game.parse_order(canonical).ok().or_else(|| {
+        reader::canonical(game, line)
+            .ok()
+            .and_then(|text| game.parse_order(&text).ok())
+    })
 }
 
 #[cfg(test)]

@@ -48,8 +48,8 @@ pub fn card_moment(card: &Card) -> String {
             "when you lose an assault as rolled, before its winner (B140)"
         }
         (Kind::RerollAny, "after-roll") => {
-            "when a fire's dice or saves, or an assault's dice, go against you (B140, \
-             B148)"
+            "when a fire's dice or saves, an assault's dice, a check or the free \
+             activation die go against you (B140, B148, B150)"
         }
         _ => return window_words(&card.timing),
     };

@@ -84,20 +84,47 @@ fn picks(game: &BrothersAtWar, side: Side) -> Option<Picks> {
     } else {
         Vec::new()
     };
-    let acting = legal.iter().find_map(|o| match o {
-        Order::Act {
-            units,
-            action: Action::Move(path),
-        } if units.len() == 1 => game
-            .unit_named(&units[0])
-            .filter(|u| own.contains(u))
-            .map(|u| (u, path.first().copied())),
-        _ => None,
-    });
+    // The brigade activated, when it is the writer's: the examples are
+    // of its units and its commander, the orders he may give now.
+    let active = game
+        .now
+        .activation
+        .as_ref()
+        .map(|a| a.brigade)
+        .filter(|&b| game.battle.brigade_side(b) == side);
+    let acting = legal
+        .iter()
+        .find_map(|o| match o {
+            Order::Act {
+                units,
+                action: Action::Move(path),
+            } if units.len() == 1 => game
+                .unit_named(&units[0])
+                .filter(|u| own.contains(u))
+                .map(|u| (u, path.first().copied())),
+            _ => None,
+        })
+        .or_else(|| {
+            legal.iter().find_map(|o| match o {
+                Order::Act { units, .. } => units
+                    .iter()
+                    .find_map(|n| game.unit_named(n).filter(|u| own.contains(u)))
+                    .map(|u| (u, None)),
+                _ => None,
+            })
+        });
+    let in_active = |u: &UnitId| active.is_none() || game.brigade_of(*u) == active;
     let regiment = own
         .iter()
         .copied()
+        .filter(in_active)
         .find(|&u| matches!(game.kind_of(u), UnitKind::Infantry | UnitKind::Cavalry))
+        .or_else(|| own.iter().copied().find(in_active))
+        .or_else(|| {
+            own.iter()
+                .copied()
+                .find(|&u| matches!(game.kind_of(u), UnitKind::Infantry | UnitKind::Cavalry))
+        })
         .or_else(|| own.first().copied());
     let (unit, first_step) = acting.or(regiment.map(|u| (u, None)))?;
     let at = game.hex_of(unit)?;
@@ -108,11 +135,23 @@ fn picks(game: &BrothersAtWar, side: Side) -> Option<Picks> {
         .find(|h| *h != at && at.distance(*h) == 2)
         .or_else(|| map.neighbours(h1).find(|h| *h != at))
         .unwrap_or(h1);
+    let unit_name = game.unit_name(unit);
+    // A fire he may give now, else the enemy nearest his unit.
+    let fire_at = legal.iter().find_map(|o| match o {
+        Order::Act {
+            units,
+            action: Action::Fire(h),
+        } if units.contains(&unit_name) => Some(*h),
+        _ => None,
+    });
+    let acts_now = legal.iter().any(|o| matches!(o, Order::Act { .. }));
     let target = game
         .unit_ids()
         .filter(|u| game.side_of(*u) != side && on_map(u))
         .filter_map(|u| game.hex_of(u).map(|h| (at.distance(h), u, h)))
+        .filter(|(_, _, h)| fire_at.is_none_or(|f| f == *h))
         .min_by_key(|(d, _, _)| *d)
+        .filter(|_| fire_at.is_some() || !acts_now)
         .map(|(_, e, h)| {
             let kind = match game.kind_of(e) {
                 UnitKind::Infantry => "infantry",
@@ -123,24 +162,61 @@ fn picks(game: &BrothersAtWar, side: Side) -> Option<Picks> {
             };
             (h, short_name(game, e), kind)
         });
-    let deploy = game
-        .unit_ids()
-        .filter(|&u| u.index() < game.battle.unit_count())
-        .filter(|&u| game.side_of(u) == side && game.kind_of(u) == UnitKind::Skirmisher)
-        .find_map(|sk| {
-            let b = game.brigade_of(sk)?;
-            let by = own.iter().copied().find(|&u| {
-                game.brigade_of(u) == Some(b)
-                    && matches!(game.kind_of(u), UnitKind::Infantry | UnitKind::Cavalry)
-            })?;
-            Some((game.unit_name(by), game.unit_name(sk)))
-        });
-    let brigades: Vec<BrigadeId> = game
-        .battle
-        .brigade_ids()
-        .filter(|&b| game.battle.brigade_side(b) == side)
+    // A deploy he may give now; else (not his activation) one of a
+    // skirmisher still in the battle.
+    let deploy_now = legal.iter().find_map(|o| match o {
+        Order::Act {
+            units,
+            action: Action::Deploy { skirmisher, .. },
+        } => Some((units.join(" "), skirmisher.clone())),
+        _ => None,
+    });
+    let in_battle = |u: UnitId| {
+        !matches!(
+            game.unit(u).place,
+            Place::Eliminated | Place::Removed | Place::Exited
+        )
+    };
+    let deploy = deploy_now.or_else(|| {
+        if acts_now {
+            return None;
+        }
+        game.unit_ids()
+            .filter(|&u| u.index() < game.battle.unit_count())
+            .filter(|&u| game.side_of(u) == side && game.kind_of(u) == UnitKind::Skirmisher)
+            .filter(|&u| in_battle(u))
+            .find_map(|sk| {
+                let b = game.brigade_of(sk)?;
+                let by = own.iter().copied().find(|&u| {
+                    game.brigade_of(u) == Some(b)
+                        && matches!(game.kind_of(u), UnitKind::Infantry | UnitKind::Cavalry)
+                })?;
+                Some((game.unit_name(by), game.unit_name(sk)))
+            })
+    });
+    let brigades: Vec<BrigadeId> = active
+        .into_iter()
+        .chain(
+            game.battle
+                .brigade_ids()
+                .filter(|&b| game.battle.brigade_side(b) == side),
+        )
         .collect();
-    let commander = brigades.iter().find_map(|&b| game.brigade(b).commander);
+    // A hex the commander may go to: one the game offers, nearest him,
+    // else one next to him.
+    let commander = match active {
+        Some(b) => game.brigade(b).commander.and_then(|c| {
+            legal
+                .iter()
+                .filter_map(|o| match o {
+                    Order::Commander(Some(h)) => Some(*h),
+                    _ => None,
+                })
+                .min_by_key(|h| c.distance(*h))
+                .or_else(|| map.neighbours(c).next())
+        }),
+        None => brigades.iter().find_map(|&b| game.brigade(b).commander),
+    };
     let brigade = brigades
         .iter()
         .find(|&&b| game.brigade(b).commander.is_some())
@@ -239,15 +315,21 @@ fn own_examples(game: &BrothersAtWar, mut r: Rejection) -> Rejection {
                      the hex he goes to (COMMANDER {})",
                     legal
                         .iter()
-                        .find_map(|o| match o {
-                            Order::Commander(Some(h)) => Some(h.to_string()),
+                        .filter_map(|o| match o {
+                            Order::Commander(Some(h)) => Some(*h),
                             _ => None,
                         })
+                        .min_by_key(|h| commander_hex(game).map_or(0, |c| c.distance(*h)))
+                        .map(|h| h.to_string())
                         .unwrap_or_else(|| "0604".to_string())
                 );
-                r.suggestions = legal
+                let mut commander: Vec<&Order> = legal
                     .iter()
                     .filter(|o| matches!(o, Order::Commander(_)))
+                    .collect();
+                commander.sort_by_key(|o| closeness(game, &Order::Commander(None), o));
+                r.suggestions = commander
+                    .into_iter()
                     .take(MAX_SUGGESTIONS)
                     .map(ToString::to_string)
                     .collect();
@@ -274,7 +356,7 @@ fn answers(legal: &[Order]) -> Vec<String> {
 }
 
 /// Whether `line` speaks of the writer's commander: the word, a rank, or
-/// his name (`hale stays where he is`, `oops. commander stays`).
+/// his name (`hale stays where he is`, `the commander stays, maybe`).
 fn names_the_commander(game: &BrothersAtWar, line: &str) -> bool {
     let Some(side) = game.decider() else {
         return false;
@@ -313,6 +395,9 @@ enum Tok {
     /// that words after one are never taken for a description (`10M fire
     /// with the 11th at 0907` may mean a fire together).
     Join,
+    /// Four digits that are no hex (`0097`): the line is refused with the
+    /// nearest legal hexes of its order ([`bad_hex`]).
+    BadHex(String),
 }
 
 /// The joining words kept as [`Tok::Join`].
@@ -413,18 +498,6 @@ fn reference_tail(words: &[String]) -> usize {
             words::UNIT_NAME_WORDS.contains(&w.as_str()) || words::FOLK_WORDS.contains(&w.as_str())
         })
         .count()
-}
-
-/// Whether the words from `at` spell a card's whole `title`, apostrophes
-/// aside (`drummers call`).
-fn title_at(words: &[String], at: usize, title: &[String]) -> bool {
-    let bare = |w: &str| w.replace('\'', "");
-    !title.is_empty()
-        && words.len() >= at + title.len()
-        && title
-            .iter()
-            .zip(&words[at..])
-            .all(|(t, w)| bare(t) == bare(w))
 }
 
 /// The answer to a card's title that fits several cards of the hand:
@@ -597,6 +670,96 @@ fn which_one(game: &BrothersAtWar, line: &str, w: &str, units: &[UnitId]) -> Rej
     }
 }
 
+/// A unit named by a near spelling of a word of its name (`the 10th
+/// Milbrook` for the 10th Millbrook Infantry: one or two letters off, a
+/// word of five letters or more), where a line names its unit: first,
+/// after its number, or after the verb. The unit when exactly one in the
+/// battle is that close (and bears that number); else the line is refused
+/// with the units meant (`did you mean 10M?`), never guessed. `None` when
+/// no unit's name is near `w` there.
+fn near_unit(game: &BrothersAtWar, out: &[Tok], w: &str) -> Option<Result<UnitId, Rejection>> {
+    let number = match out.last() {
+        Some(Tok::Word(o)) if o.starts_with(|c: char| c.is_ascii_digit()) && out.len() <= 2 => {
+            Some(o.as_str())
+        }
+        None | Some(Tok::Verb(_)) => None,
+        _ => return None,
+    };
+    if w.len() < 5 || !w.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return None;
+    }
+    let named = game.battle.unit_count();
+    let near: Vec<UnitId> = game
+        .unit_ids()
+        .filter(|&u| u.index() < named)
+        .filter(|&u| {
+            !matches!(
+                game.unit(u).place,
+                Place::Eliminated | Place::Removed | Place::Exited
+            )
+        })
+        .filter(|&u| {
+            words::name_words(&game.battle.scenario.units[u.index()].name)
+                .iter()
+                .any(|n| words::near_name(n, w))
+        })
+        .collect();
+    if near.is_empty() {
+        return None;
+    }
+    let numbered: Vec<UnitId> = near
+        .iter()
+        .copied()
+        .filter(|&u| {
+            number.is_none_or(|n| {
+                game.battle.scenario.units[u.index()]
+                    .name
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|first| first.eq_ignore_ascii_case(n))
+            })
+        })
+        .collect();
+    if let [u] = numbered.as_slice() {
+        return Some(Ok(*u));
+    }
+    let meant = if numbered.is_empty() {
+        &near
+    } else {
+        &numbered
+    };
+    let list: Vec<String> = meant
+        .iter()
+        .map(|&u| {
+            format!(
+                "{} ({})",
+                game.unit_name(u),
+                game.battle.scenario.units[u.index()].name
+            )
+        })
+        .collect();
+    let names: Vec<String> = meant.iter().map(|&u| game.unit_name(u)).collect();
+    let suggestions = game
+        .legal()
+        .iter()
+        .filter(
+            |o| matches!(o, Order::Act { units, .. } if units.iter().any(|n| names.contains(n))),
+        )
+        .take(MAX_SUGGESTIONS)
+        .map(ToString::to_string)
+        .collect();
+    Some(Err(Rejection {
+        line: String::new(),
+        problem: format!(
+            "{} names no unit here: did you mean {}? Name the unit by its id or its name",
+            w.to_ascii_lowercase(),
+            list.join(" or ")
+        ),
+        rule: None,
+        suggestions,
+    }))
+}
+
 fn tokens(game: &BrothersAtWar, line: &str) -> Result<Vec<Tok>, Rejection> {
     let cleaned: String = line
         .chars()
@@ -645,15 +808,17 @@ fn tokens(game: &BrothersAtWar, line: &str) -> Result<Vec<Tok>, Rejection> {
         .collect();
     // 11.0: a card of the writer's hand by its title, in a line that
     // plays a card (`play Wrong Road`).
-    let plays = words.iter().any(|w| words::verb(w) == Some("PLAY"))
+    let plays = words
+        .iter()
+        .any(|w| matches!(words::verb(w), Some("PLAY" | "DISCARD")))
         || matches!(
             asked(game).and_then(|r| r.question.as_ref()),
             Some(Question::Card { .. })
         );
-    let titles: Vec<(Vec<String>, u8)> = match game.decider() {
+    let titles: Vec<(String, u8)> = match game.decider() {
         Some(side) if plays => game.now.hands[side.index()]
             .iter()
-            .filter_map(|&n| game.card_entry(n).map(|c| (name_words(&c.name), n)))
+            .filter_map(|&n| game.card_entry(n).map(|c| (c.name.clone(), n)))
             .collect(),
         _ => Vec::new(),
     };
@@ -684,17 +849,18 @@ fn tokens(game: &BrothersAtWar, line: &str) -> Result<Vec<Tok>, Rejection> {
             i += reference_tail(&words[i..]);
             continue;
         }
+        // A title is read in any case, without its apostrophes and with
+        // or without its articles (`play drummers call`, `run for creek`).
         if let Some(k) = titles
             .iter()
-            .filter(|(title, _)| title_at(&words, i, title))
-            .map(|(title, _)| title.len())
+            .filter_map(|(title, _)| words::title_len(&words[i..], title))
             .max()
         {
             // Never a guess between two cards of one title (cards come in
             // pairs): which one?
             let cards: Vec<u8> = titles
                 .iter()
-                .filter(|(title, _)| title.len() == k && title_at(&words, i, title))
+                .filter(|(title, _)| words::title_len(&words[i..], title) == Some(k))
                 .map(|(_, n)| *n)
                 .collect();
             let [card] = cards.as_slice() else {
@@ -716,7 +882,7 @@ fn tokens(game: &BrothersAtWar, line: &str) -> Result<Vec<Tok>, Rejection> {
         } else if words::is_hex_like(w) {
             match w.parse::<Hex>() {
                 Ok(h) => out.push(Tok::Hex(h)),
-                Err(_) => return Err(unreadable(line, format!("{w} is not a hex"))),
+                Err(_) => out.push(Tok::BadHex(w.to_string())),
             }
         } else if let Some(u) = game
             .unit_named(w)
@@ -745,7 +911,7 @@ fn tokens(game: &BrothersAtWar, line: &str) -> Result<Vec<Tok>, Rejection> {
             for part in w.split('-') {
                 match part.parse::<Hex>() {
                     Ok(h) => out.push(Tok::Hex(h)),
-                    Err(_) => return Err(unreadable(line, format!("{part} is not a hex"))),
+                    Err(_) => out.push(Tok::BadHex(part.to_string())),
                 }
             }
         } else if let Some(units) = Some(referred(
@@ -765,6 +931,18 @@ fn tokens(game: &BrothersAtWar, line: &str) -> Result<Vec<Tok>, Rejection> {
             out.push(Tok::Unit(*u));
             // The arm after a reference is part of it (`the Fenwick
             // infantry`, `the Pomfret boys`).
+            i += reference_tail(&words[i..]);
+        } else if let Some(near) = near_unit(game, &out, w) {
+            let u = near.map_err(|r| Rejection {
+                line: line.trim().to_string(),
+                ..r
+            })?;
+            // The regiment's number before its name is part of it.
+            if matches!(out.last(), Some(Tok::Word(o)) if o.starts_with(|c: char| c.is_ascii_digit()))
+            {
+                out.pop();
+            }
+            out.push(Tok::Unit(u));
             i += reference_tail(&words[i..]);
         } else if plain_word(w) {
             out.push(Tok::Word(w.to_string()));
@@ -886,11 +1064,19 @@ fn described_target(line: &str, toks: &[Tok], verb: Option<&str>) -> Result<(), 
         // the bridge to 0804, 0904`): the hexes are the path (6.7, B145).
         let retreat_described =
             verb == Some("RETREAT") && hex_next && !names_a_unit && words <= MAX_DESCRIPTION;
-        let described = (verb == Some("FIRE")
-            && after_fire
+        // A move's way told in words after its verb, before its hexes
+        // (`charges across the bridge 0904, 0804`): the hexes are the path.
+        let move_described = verb == Some("MOVE")
             && hex_next
             && !names_a_unit
-            && words <= MAX_DESCRIPTION)
+            && words <= MAX_DESCRIPTION
+            && toks[..i].iter().any(|t| matches!(t, Tok::Verb(_)));
+        let described = move_described
+            || (verb == Some("FIRE")
+                && after_fire
+                && hex_next
+                && !names_a_unit
+                && words <= MAX_DESCRIPTION)
             || retreat_described;
         if !described {
             let problem = if verb == Some("FIRE") {
@@ -935,7 +1121,46 @@ fn read_canonical(game: &BrothersAtWar, line: &str) -> Result<String, Rejection>
     if let Some(answer) = answer_in_words(game, line) {
         return answer;
     }
-    read_words(game, line)
+    read_words(game, line).or_else(|refused| {
+        chatter_removed(game, line)
+            .and_then(|rest| read_words(game, rest).ok())
+            .ok_or(refused)
+    })
+}
+
+/// The most words of chatter read past before an order on its line.
+const MAX_CHATTER: usize = 6;
+
+/// `line` from its first verb on, when the words before it are chatter
+/// (`anyway commander stay`, `I'll play Run for the Creek`, `so let's
+/// play drummer's call`): a few words of no order, none naming a unit, a
+/// brigade, a hex or a commander's rank, none that would change the order
+/// ([`MEANING_WORDS`]: `maybe fire at 0907` is refused). `None` when the
+/// line starts with its verb or has none.
+fn chatter_removed<'a>(game: &BrothersAtWar, line: &'a str) -> Option<&'a str> {
+    let starts: Vec<usize> = line
+        .char_indices()
+        .filter(|&(i, c)| {
+            !c.is_whitespace() && (i == 0 || line[..i].ends_with(char::is_whitespace))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let at = starts.iter().take(MAX_CHATTER + 1).skip(1).find(|&&i| {
+        let word = line[i..].split_whitespace().next().unwrap_or_default();
+        words::verb(&words::bare_word(word)).is_some()
+    })?;
+    let before = &line[..*at];
+    let toks = tokens(game, before).ok()?;
+    let chatter = toks.iter().all(|t| match t {
+        Tok::Word(w) => {
+            !MEANING_WORDS.contains(&w.as_str())
+                && !words::RANKS.contains(&w.as_str())
+                && !w.starts_with(|c: char| c.is_ascii_digit())
+        }
+        Tok::Join => true,
+        _ => false,
+    });
+    chatter.then(|| &line[*at..])
 }
 
 /// The reaction the decider is asked (B7, B145, B148), if any.
@@ -952,7 +1177,8 @@ const ANSWER_COURTESY: &[&str] = &[
     "I", "I'LL", "ILL", "I'D", "ID", "I'M", "IM", "WILL", "WE", "WE'LL", "WELL", "FINE", "OK",
     "OKAY", "THEN", "PLEASE", "PLS", "THANKS", "THANK", "YOU", "SURE", "YES", "YEAH", "SO",
     "ALRIGHT", "JUST", "NOW", "HMM", "GO", "AHEAD", "LET'S", "LETS", "THIS", "TIME", "SIR",
-    "DECIDE", "CHOOSE", "ANSWER", "MY", "OUR", "THE", "A",
+    "DECIDE", "CHOOSE", "ANSWER", "MY", "OUR", "THE", "A", "AGAIN", "TOO", "ANYWAY", "INDEED",
+    "COURSE", "ONCE", "LET", "US",
 ];
 
 /// The words that say `PASS` to the question `r` asks, and those of them
@@ -1025,15 +1251,33 @@ fn answer_in_words(game: &BrothersAtWar, line: &str) -> Option<Result<String, Re
     let legal = game.legal();
     let pass = legal.contains(&Order::Pass(None));
     if let Some((words, needed)) = pass_words(r).filter(|_| pass) {
+        // The writer's own unit called by its name beside the answer
+        // (`Hold fast, Norwood!`) says nothing of it.
+        let answer: Vec<&String> = plain
+            .iter()
+            .filter(|w| !own_unit_word(game, r.side, w))
+            .collect();
         // "no retreat" says stand; "retreat" alone is no PASS.
-        let retreat_ok = !plain.iter().any(|w| w == "RETREAT") || plain.iter().any(|w| w == "NO");
-        if !plain.is_empty()
+        let retreat_ok =
+            !answer.iter().any(|w| *w == "RETREAT") || answer.iter().any(|w| *w == "NO");
+        if !answer.is_empty()
             && retreat_ok
-            && plain.iter().all(|w| words.contains(&w.as_str()))
-            && plain.iter().any(|w| needed.contains(&w.as_str()))
+            && answer.iter().all(|w| words.contains(&w.as_str()))
+            && answer.iter().any(|w| needed.contains(&w.as_str()))
         {
             return Some(Ok("PASS".to_string()));
         }
+    }
+    // A retreat's path without its verb, when a retreat is asked (`back
+    // to 0610, 0510 then`): the hexes are the path (6.7, B145).
+    let retreats = legal.iter().any(|o| matches!(o, Order::Retreat(_)));
+    if retreats
+        && !plain.iter().any(|w| words::verb(w).is_some())
+        && plain.iter().any(|w| words::is_hex_like(w))
+    {
+        return read_words(game, &format!("RETREAT {}", plain.join(" ")))
+            .ok()
+            .map(Ok);
     }
     // A card by its title, PLAY written or not, while a card question
     // waits; any other answer without its courtesy.
@@ -1049,6 +1293,27 @@ fn answer_in_words(game: &BrothersAtWar, line: &str) -> Option<Result<String, Re
         text = format!("PLAY {text}");
     }
     read_words(game, &text).ok().map(Ok)
+}
+
+/// Whether `w` (upper case) names a unit of `side`: its id, its
+/// number (`11TH`), a word of its name (`NORWOOD`), or the men of it
+/// (`BOYS`).
+fn own_unit_word(game: &BrothersAtWar, side: Side, w: &str) -> bool {
+    let digits = w.bytes().take_while(u8::is_ascii_digit).count();
+    let ordinal = (1..=3).contains(&digits) && matches!(&w[digits..], "ST" | "ND" | "RD" | "TH");
+    ordinal
+        || words::FOLK_WORDS.contains(&w)
+        || game
+            .unit_named(w)
+            .is_some_and(|u| !words::is_hex_like(w) && game.side_of(u) == side)
+        || game
+            .unit_ids()
+            .filter(|&u| u.index() < game.battle.unit_count() && game.side_of(u) == side)
+            .any(|u| {
+                words::name_words(&game.battle.scenario.units[u.index()].name)
+                    .iter()
+                    .any(|n| words::same_word(n, w))
+            })
 }
 
 /// Words that name a brigade's commander by his rank or say where he
@@ -1079,46 +1344,177 @@ const COMMANDER_WORDS: &[&str] = &[
     "OLD",
 ];
 
-/// `COMMANDER STAY` written as a sentence: the commander named (by that
-/// word, his rank, his name or his brigade's) and that he stays (`hale
-/// stays where he is`, `the colonel stays`), with nothing else.
-fn commander_stays(game: &BrothersAtWar, toks: &[Tok]) -> Option<String> {
+/// Words that say the commander goes somewhere (`Colonel Ward rides to
+/// 1006`).
+const COMMANDER_GOES: &[&str] = &["GOES", "GO", "RIDES", "RIDE", "GALLOPS", "HEADS"];
+
+/// A commander's order written as a sentence: the commander named (by
+/// that word, his rank, his name or his brigade's) and that he stays
+/// (`hale stays where he is`, `the colonel stays`, `Colonel Ward stays
+/// put`: `COMMANDER STAY`) or the one hex he goes to (`Colonel Ward to
+/// 1006`, `move Hale to 0408`: `COMMANDER 1006`), with nothing else. A
+/// commander named of another brigade than the one activated is refused,
+/// never read as the active one's.
+fn commander_order(game: &BrothersAtWar, toks: &[Tok]) -> Option<Result<String, Rejection>> {
     let side = game.decider()?;
-    let names: Vec<String> = game
+    let commanders: Vec<(BrigadeId, Vec<String>)> = game
         .battle
         .brigade_ids()
         .filter(|&b| game.battle.brigade_side(b) == side)
-        .filter_map(|b| game.battle.scenario.brigades[b.index()].commander.as_ref())
-        .flat_map(|c| name_words(&c.name))
+        .filter_map(|b| {
+            let c = game.battle.scenario.brigades[b.index()]
+                .commander
+                .as_ref()?;
+            let words: Vec<String> = name_words(&c.name)
+                .into_iter()
+                .filter(|w| w.len() >= 3 && !words::RANKS.contains(&w.as_str()))
+                .collect();
+            Some((b, words))
+        })
         .collect();
     let mut named = false;
     let mut stays = false;
+    let mut goes = false;
+    let mut hexes: Vec<Hex> = Vec::new();
+    let mut who: Vec<BrigadeId> = Vec::new();
     for t in toks {
         match t {
             Tok::Key("STAY") => stays = true,
             Tok::Verb("COMMANDER") => named = true,
-            Tok::Brigade(b) if game.battle.brigade_side(*b) == side => named = true,
-            Tok::Word(w) if names.contains(w) || COMMANDER_WORDS.contains(&w.as_str()) => {
-                named |= !matches!(
-                    w.as_str(),
-                    "WHERE"
-                        | "IS"
-                        | "PUT"
-                        | "IN"
-                        | "PLACE"
-                        | "HERE"
-                        | "THERE"
-                        | "STILL"
-                        | "AS"
-                        | "IT"
-                        | "STANDS"
-                        | "OLD"
-                );
+            Tok::Verb("MOVE") => goes = true,
+            Tok::Hex(h) => hexes.push(*h),
+            Tok::Brigade(b) if game.battle.brigade_side(*b) == side => {
+                named = true;
+                who.push(*b);
+            }
+            Tok::Word(w) => {
+                if let Some((b, _)) = commanders.iter().find(|(_, n)| n.contains(w)) {
+                    named = true;
+                    who.push(*b);
+                } else if words::RANKS.contains(&w.as_str()) || w == "HE" || w == "HIM" {
+                    named |= w != "HE" && w != "HIM";
+                } else if COMMANDER_GOES.contains(&w.as_str()) {
+                    goes = true;
+                } else if !COMMANDER_WORDS.contains(&w.as_str()) {
+                    return None;
+                }
             }
             _ => return None,
         }
     }
-    (named && stays).then(|| "COMMANDER STAY".to_string())
+    let text = match hexes.as_slice() {
+        [] if named && stays && !goes => "COMMANDER STAY".to_string(),
+        [h] if named && !stays => format!("COMMANDER {h}"),
+        _ => return None,
+    };
+    let active = game.now.activation.as_ref().map(|a| a.brigade);
+    if let (Some(active), Some(&other)) = (active, who.iter().find(|&&b| Some(b) != active)) {
+        if game.battle.brigade_side(active) == side {
+            let name = |b: BrigadeId| {
+                game.battle.scenario.brigades[b.index()]
+                    .commander
+                    .as_ref()
+                    .map_or_else(|| game.brigade_name(b), |c| c.name.clone())
+            };
+            return Some(Err(Rejection {
+                line: String::new(),
+                problem: format!(
+                    "{} does not command now: the brigade activated is {}, whose commander is                      {}; write {text} for him",
+                    name(other),
+                    names::brigade(game, active),
+                    name(active)
+                ),
+                rule: None,
+                suggestions: Vec::new(),
+            }));
+        }
+    }
+    Some(Ok(text))
+}
+
+/// Four digits that are no hex in a line (`12o moves 0906, 0097`): the
+/// refusal says the nearest legal hexes of the same order for the same
+/// unit (`did you mean 0907?`), the closest to what was written first.
+fn bad_hex(game: &BrothersAtWar, line: &str, toks: &[Tok], bad: &str) -> Rejection {
+    let side = deciding(game, toks);
+    let verb = toks
+        .iter()
+        .find_map(|t| match t {
+            Tok::Verb(v) => Some(*v),
+            _ => None,
+        })
+        .unwrap_or("MOVE");
+    let mut own: Vec<String> = toks
+        .iter()
+        .filter_map(|t| match t {
+            Tok::Unit(u) if game.side_of(*u) == side => Some(game.unit_name(*u)),
+            _ => None,
+        })
+        .collect();
+    own.dedup();
+    let written: Vec<Result<Hex, &str>> = toks
+        .iter()
+        .filter_map(|t| match t {
+            Tok::Hex(h) => Some(Ok(*h)),
+            Tok::BadHex(b) => Some(Err(b.as_str())),
+            _ => None,
+        })
+        .collect();
+    let at = written.iter().position(|w| *w == Err(bad)).unwrap_or(0);
+    let legal = game.legal();
+    let ours = |units: &Vec<String>| own.is_empty() || *units == own;
+    let mut candidates: Vec<(usize, usize, &Order, Option<Hex>)> = legal
+        .iter()
+        .enumerate()
+        .filter_map(|(n, o)| {
+            let path: Vec<Hex> = match o {
+                Order::Act {
+                    units,
+                    action: Action::Move(p),
+                } if verb == "MOVE" && ours(units) => p.clone(),
+                Order::Act {
+                    units,
+                    action: Action::Fire(h) | Action::FireSide(h, _),
+                } if verb == "FIRE" && ours(units) => vec![*h],
+                Order::Commander(Some(h)) if verb == "COMMANDER" => vec![*h],
+                Order::Retreat(p) if verb == "RETREAT" => p.clone(),
+                _ => return None,
+            };
+            let mut score = 6 * path.len().abs_diff(written.len());
+            for (w, p) in written.iter().zip(&path) {
+                let p = p.to_string();
+                score += match w {
+                    Ok(h) => 3 * words::edits(&h.to_string(), &p, 4),
+                    Err(b) => {
+                        let mut x: Vec<u8> = b.bytes().collect();
+                        let mut y: Vec<u8> = p.bytes().collect();
+                        x.sort_unstable();
+                        y.sort_unstable();
+                        // Two digits swapped are nearer than two changed.
+                        2 * words::edits(b, &p, 4) - usize::from(x == y)
+                    }
+                };
+            }
+            Some((score, n, o, path.get(at).copied()))
+        })
+        .collect();
+    candidates.sort_by_key(|(score, n, _, _)| (*score, *n));
+    let Some(&(_, _, _, Some(meant))) = candidates.first() else {
+        return unreadable(line, format!("{bad} is not a hex"));
+    };
+    Rejection {
+        line: line.trim().to_string(),
+        problem: format!(
+            "{bad} is not a hex (a hex is its column and its row, two digits each): did you \
+             mean {meant}?"
+        ),
+        rule: None,
+        suggestions: candidates
+            .iter()
+            .take(MAX_SUGGESTIONS)
+            .map(|(_, _, o, _)| o.to_string())
+            .collect(),
+    }
 }
 
 /// Reads a line's words into the canonical notation.
@@ -1146,8 +1542,17 @@ fn read_words(game: &BrothersAtWar, line: &str) -> Result<String, Rejection> {
     {
         toks.pop();
     }
-    if let Some(text) = commander_stays(game, &toks) {
-        return Ok(text);
+    if let Some(bad) = toks.iter().find_map(|t| match t {
+        Tok::BadHex(b) => Some(b.clone()),
+        _ => None,
+    }) {
+        return Err(bad_hex(game, line, &toks, &bad));
+    }
+    if let Some(order) = commander_order(game, &toks) {
+        return order.map_err(|r| Rejection {
+            line: line.trim().to_string(),
+            ..r
+        });
     }
     described_target(line, &toks, first_verb)?;
     let side = deciding(game, &toks);
@@ -1576,8 +1981,57 @@ fn action_of(order: &Order) -> Option<std::mem::Discriminant<Action>> {
     }
 }
 
+/// The hexes an order names: a move's path, a fire's target, a
+/// commander's or a retreat's hexes.
+fn hexes_of(order: &Order) -> Vec<Hex> {
+    match order {
+        Order::Act {
+            action: Action::Move(path),
+            ..
+        }
+        | Order::Retreat(path) => path.clone(),
+        Order::Act {
+            action: Action::Fire(h) | Action::FireSide(h, _),
+            ..
+        }
+        | Order::Commander(Some(h)) => vec![*h],
+        _ => Vec::new(),
+    }
+}
+
+/// The hex of the commander of the brigade activated, if any.
+fn commander_hex(game: &BrothersAtWar) -> Option<Hex> {
+    let b = game.now.activation.as_ref()?.brigade;
+    game.brigade(b).commander
+}
+
+/// How far the legal order `o` is from the `written` one, among orders of
+/// one kind: a commander's stay first, then his hexes by their distance
+/// from him (from the hex written, when one was: its digits first, so
+/// that a typo finds its hex); the hexes of the same action by how close
+/// their digits and places are to those written.
+fn closeness(game: &BrothersAtWar, written: &Order, o: &Order) -> u32 {
+    let near =
+        |a: Hex, b: Hex| 8 * words::edits(&a.to_string(), &b.to_string(), 4) as u32 + a.distance(b);
+    match (written, o) {
+        (_, Order::Commander(None)) => 0,
+        (Order::Commander(Some(w)), Order::Commander(Some(h))) => 1 + near(*w, *h),
+        (_, Order::Commander(Some(h))) => 1 + commander_hex(game).map_or(0, |c| c.distance(*h)),
+        _ if action_of(written) == action_of(o) && verb_of(written) == verb_of(o) => {
+            let (w, h) = (hexes_of(written), hexes_of(o));
+            if w.is_empty() {
+                return 0;
+            }
+            let apart = 40 * w.len().abs_diff(h.len()) as u32;
+            apart + w.iter().zip(&h).map(|(a, b)| near(*a, *b)).sum::<u32>()
+        }
+        _ => 0,
+    }
+}
+
 /// The legal orders nearest to `order`: of the same units and action
-/// first, then of the same units, then of the same kind.
+/// first, then of the same units, then of the same kind; among them the
+/// nearest hexes first ([`closeness`]).
 pub fn suggestions(game: &BrothersAtWar, order: &Order) -> Vec<String> {
     let legal = game.legal();
     // A card is answered with the cards he may play now, or nothing: a
@@ -1605,7 +2059,9 @@ pub fn suggestions(game: &BrothersAtWar, order: &Order) -> Vec<String> {
         }
     };
     let mut ranked: Vec<(u8, &Order)> = legal.iter().map(|o| (score(o), o)).collect();
-    ranked.sort_by_key(|(s, _)| *s);
+    // Orders of one kind stay together, where the first of them is.
+    let group = |o: &Order| legal.iter().position(|l| verb_of(l) == verb_of(o));
+    ranked.sort_by_key(|(s, o)| (*s, group(o), closeness(game, order, o)));
     ranked
         .into_iter()
         .take(MAX_SUGGESTIONS)

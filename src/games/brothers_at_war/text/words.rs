@@ -343,6 +343,141 @@ pub fn same_word(name: &str, written: &str) -> bool {
         || name.strip_suffix('S') == Some(w)
 }
 
+/// Ranks a brigade's commander is called by (`Colonel Ward`, `the
+/// colonel stays`), as written or shortened, upper case without stops.
+pub const RANKS: &[&str] = &[
+    "COLONEL",
+    "COL",
+    "GENERAL",
+    "GEN",
+    "MAJOR",
+    "MAJ",
+    "CAPTAIN",
+    "CAPT",
+    "BRIGADIER",
+    "COMMANDER",
+];
+
+/// Whether `up` (upper case, apostrophes dropped) names a brigade's
+/// commander in a battle that can be played: a rank ([`RANKS`]) or a
+/// word of a commander's name (`HALE` of `Col. Amos Hale`). Read by the
+/// service's mail filter, which knows no battle: `Hale stays where he
+/// is`, `Colonel Ward to 1006` are orders, not prose.
+pub fn commander_word(up: &str) -> bool {
+    if RANKS.contains(&up) {
+        return true;
+    }
+    if up.len() < 3 || !up.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return false;
+    }
+    registry::ids()
+        .iter()
+        .filter_map(|id| registry::get(id))
+        .any(|battle| {
+            battle
+                .scenario
+                .brigades
+                .iter()
+                .filter_map(|b| b.commander.as_ref())
+                .any(|c| {
+                    c.name
+                        .split_whitespace()
+                        .map(|w| w.trim_end_matches('.').to_ascii_uppercase())
+                        .any(|w| w.len() >= 3 && !RANKS.contains(&w.as_str()) && w == up)
+                })
+        })
+}
+
+/// Articles a card's title is read without (`Run for the Creek` is
+/// `run for creek` too).
+pub const ARTICLES: &[&str] = &["THE", "A", "AN"];
+
+/// A word of a title or a line as compared: upper case, without
+/// apostrophes and the stops and commas around it.
+pub fn bare_word(w: &str) -> String {
+    w.chars()
+        .filter(|c| !matches!(c, '\'' | '\u{2019}' | '`'))
+        .collect::<String>()
+        .trim_matches(|c: char| matches!(c, '.' | ',' | ';' | ':' | '!' | '?'))
+        .to_ascii_uppercase()
+}
+
+/// How many of `words` spell `title` from their start, articles and
+/// apostrophes aside (`drummers call`, `run for creek`, `Marksman in the
+/// Loft`); `None` when they do not.
+pub fn title_len<S: AsRef<str>>(words: &[S], title: &str) -> Option<usize> {
+    let wanted: Vec<String> = title
+        .split_whitespace()
+        .map(bare_word)
+        .filter(|w| !w.is_empty() && !ARTICLES.contains(&w.as_str()))
+        .collect();
+    if wanted.is_empty() {
+        return None;
+    }
+    let mut at = 0;
+    let mut matched = 0;
+    while matched < wanted.len() {
+        let w = bare_word(words.get(at)?.as_ref());
+        at += 1;
+        if w == wanted[matched] {
+            matched += 1;
+        } else if !ARTICLES.contains(&w.as_str()) || matched == 0 && at > 1 {
+            return None;
+        }
+    }
+    Some(at)
+}
+
+/// How many of `words` (after a `PLAY` or a `DISCARD`) spell a card's
+/// title in a battle that can be played: the mail filter reads `play
+/// drummer's call` as an order, not as prose.
+pub fn card_title_at<S: AsRef<str>>(words: &[S]) -> Option<usize> {
+    registry::ids()
+        .iter()
+        .filter_map(|id| registry::get(id))
+        .filter_map(|battle| {
+            battle
+                .scenario
+                .cards
+                .iter()
+                .filter_map(|c| title_len(words, &c.name))
+                .max()
+        })
+        .max()
+}
+
+/// The edit distance of `a` and `b` (letters inserted, left out,
+/// changed), counted up to `most` + 1.
+pub fn edits(a: &str, b: &str, most: usize) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len().abs_diff(b.len()) > most {
+        return most + 1;
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut row = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let change = prev[j - 1] + usize::from(a[i - 1] != b[j - 1]);
+            row[j] = change.min(prev[j] + 1).min(row[j - 1] + 1);
+        }
+        prev = row;
+    }
+    prev[b.len()].min(most + 1)
+}
+
+/// Whether `written` (upper case) is a near spelling of the name word
+/// `name` (`MILBROOK` for `MILLBROOK`): a word of five letters or more,
+/// one letter off (two in a name of seven letters or more: `GREAT` is
+/// not `GREER`), never the word itself.
+pub fn near_name(name: &str, written: &str) -> bool {
+    let most = if name.len() >= 7 { 2 } else { 1 };
+    written.len() >= 5
+        && name.len() >= 5
+        && written != name
+        && written.bytes().all(|b| b.is_ascii_alphabetic())
+        && edits(name, written, most) <= most
+}
+
 /// `10TH`, `2ND`: the number of a regiment's name (`the 10th Millbrook`).
 fn ordinal(up: &str) -> bool {
     let digits = up.bytes().take_while(u8::is_ascii_digit).count();
