@@ -105,7 +105,7 @@ impl Work<'_> {
                     }
                     _ => {
                         held.push(l.clone());
-                        self.item(l, Answer::Done(texts::say("orders.held", ())));
+                        self.echo_held(l);
                     }
                 }
             }
@@ -230,7 +230,7 @@ impl Work<'_> {
         if !earlier.held.is_empty() && !rest.rest.is_empty() {
             // The earlier lines wait again: this mail's rest waits behind.
             for l in &rest.rest {
-                self.item(l, Answer::Done(texts::say("orders.held", ())));
+                self.echo_held(l);
             }
             held_mine.extend(rest.rest);
             mine_held = true;
@@ -392,7 +392,7 @@ impl Work<'_> {
                 // wait with the held ones, said so.
                 if echo {
                     for l in &rest {
-                        self.item(l, Answer::Done(texts::say("orders.held", ())));
+                        self.echo_held(l);
                     }
                 }
                 all.held.append(&mut rest);
@@ -509,7 +509,7 @@ impl Work<'_> {
         }
         if echo {
             for l in &s.held {
-                self.item(l, Answer::Done(texts::say("orders.held", ())));
+                self.echo_held(l);
             }
             for u in &s.unused {
                 self.item(
@@ -524,6 +524,11 @@ impl Work<'_> {
             }
         }
         Ok(happened)
+    }
+
+    /// Echoes a line that waits, held, for the attack to be resolved.
+    fn echo_held(&mut self, line: &str) {
+        self.item(line, Answer::Done(texts::say("orders.held", ())));
     }
 
     /// Answers a line the game refused, with its rule, the nearest legal
