@@ -5,6 +5,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bot;
 pub mod clock;
 pub mod config;
 pub mod engine_tool;

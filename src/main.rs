@@ -1,6 +1,6 @@
 //! The `orderly` command line.
 
-use std::io::{self, BufWriter};
+use std::io::{self, BufWriter, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -75,6 +75,12 @@ enum Command {
         /// what the game waits for and draws nothing.
         #[arg(long)]
         seed: Option<u64>,
+        /// Let the computer play the pending decision at this level (1 to
+        /// 5), searching with --seed (0 without it): prints what it chose
+        /// and the block after it, and reads no orders (squares and
+        /// napoleonic).
+        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=5))]
+        bot: Option<u8>,
     },
     /// Replay a game record, re-validating every order: print the final
     /// board and the result, or the first illegal order with its line.
@@ -188,6 +194,7 @@ fn read_scenario(
 
 /// What `orderly engine` is asked for, before the game is known.
 struct EngineArgs {
+    bot: Option<u8>,
     first: Option<String>,
     scenario: Option<String>,
     position: Option<String>,
@@ -292,6 +299,23 @@ fn engine(hosted: &Hosted, args: EngineArgs) -> anyhow::Result<()> {
         choices: args.choices,
         seed: args.seed,
     };
+    if let Some(level) = args.bot.and_then(orderly::bot::Level::new) {
+        if !orderly::bot::plays(hosted.name) {
+            anyhow::bail!("the computer does not play {} yet", hosted.name);
+        }
+        let seed = args.seed.unwrap_or(0);
+        let Some(chosen) = orderly::bot::order_for(game.as_ref(), level, seed) else {
+            anyhow::bail!("nobody is to decide: the game is over");
+        };
+        writeln!(
+            out,
+            "bot level {level} seed {seed}: {} ({} rounds, {} through it, expects {:.2})",
+            chosen.order, chosen.rounds, chosen.visits, chosen.expected
+        )?;
+        let line = format!("{}\n", chosen.order);
+        orderly::engine_tool::run_with(game.as_mut(), line.as_bytes(), &mut out, extras)?;
+        return Ok(());
+    }
     orderly::engine_tool::run_with(game.as_mut(), stdin.lock(), &mut out, extras)?;
     Ok(())
 }
@@ -448,9 +472,11 @@ fn main() -> anyhow::Result<()> {
             choices,
             scenario,
             seed,
+            bot,
         } => {
             let name = engine_game(game, position.as_deref());
             let args = EngineArgs {
+                bot,
                 first,
                 scenario,
                 position,

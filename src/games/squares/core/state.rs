@@ -14,6 +14,14 @@ use super::variant::Variant;
 pub(crate) const NO_UNIT: u8 = u8::MAX;
 /// The location of an eliminated unit.
 pub(crate) const ELIMINATED: u8 = u8::MAX;
+/// A unit mask (`reserved`, `gone`, ...) with every unit of a side.
+pub(crate) const ALL_UNITS: u16 = u16::MAX;
+
+/// The bit of a unit in its side's unit masks.
+#[inline]
+pub(crate) fn unit_bit(u: UnitId) -> u16 {
+    1 << (u.index() % ARMY_SIZE)
+}
 
 /// Where a turn stands with respect to double turns (R4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -44,6 +52,13 @@ pub struct Squares {
     pub(crate) units: [UnitState; 2 * ARMY_SIZE],
     /// The board squares (never reserves) each side's units hold.
     pub(crate) occ: [SpaceSet; 2],
+    /// Per side, bit n set when unit number n is in its own reserve: the
+    /// R7 pick and the reserve's count read this, not 16 locations.
+    pub(crate) reserved: [u16; 2],
+    /// Per side, bit n set when unit number n is in the enemy reserve (R13).
+    pub(crate) intruders: [u16; 2],
+    /// Per side, bit n set when unit number n is eliminated (R26's count).
+    pub(crate) gone: [u16; 2],
     /// Whose turn it is.
     pub(crate) to_move: Side,
     /// Double-turn state of the current turn.
@@ -81,6 +96,9 @@ impl Squares {
             loc,
             units: [UnitState::default(); 2 * ARMY_SIZE],
             occ: [SpaceSet::EMPTY; 2],
+            reserved: [ALL_UNITS; 2],
+            intruders: [0; 2],
+            gone: [0; 2],
             to_move: first,
             half: Half::Single,
             passed: [false; 2],
@@ -147,22 +165,36 @@ impl Squares {
         self.occ[0] | self.occ[1]
     }
 
-    /// The units in `side`'s reserve.
+    /// The units in `side`'s reserve, by number.
     pub fn reserve_units(&self, side: Side) -> impl Iterator<Item = UnitId> + '_ {
-        let r = board().reserve(side).index() as u8;
-        UnitId::of_side(self.variant, side).filter(move |u| self.loc[u.index()] == r)
+        self.units_in(side, self.reserved[side.index()])
+    }
+
+    /// The units of `side` whose bits are set in `mask`, by number.
+    #[inline]
+    pub(crate) fn units_in(&self, side: Side, mask: u16) -> impl Iterator<Item = UnitId> {
+        let army = self.variant.army();
+        let mut bits = mask;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let n = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            Some(UnitId::new(side, n, army[n]))
+        })
     }
 
     /// How many units are in `side`'s reserve.
+    #[inline]
     pub fn reserve_count(&self, side: Side) -> usize {
-        self.reserve_units(side).count()
+        self.reserved[side.index()].count_ones() as usize
     }
 
     /// How many of `side`'s units of `kind` are eliminated.
+    #[inline]
     pub fn lost(&self, side: Side, kind: UnitKind) -> u32 {
-        UnitId::of_side(self.variant, side)
-            .filter(|u| u.kind() == kind && self.loc[u.index()] == ELIMINATED)
-            .count() as u32
+        (self.gone[side.index()] & self.variant.kind_mask(kind)).count_ones()
     }
 
     /// How the game ended, if it did.
@@ -179,11 +211,18 @@ impl Squares {
 
     /// Puts a unit (not on the board) onto a space.
     pub(crate) fn place(&mut self, u: UnitId, s: Space) {
+        let side = u.side().index();
+        let bit = unit_bit(u);
         self.loc[u.index()] = s.index() as u8;
-        if board().reserve_owner(s).is_none() {
-            debug_assert_eq!(self.at[s.index()], NO_UNIT);
-            self.at[s.index()] = u.0;
-            self.occ[u.side().index()] |= s.set();
+        self.gone[side] &= !bit;
+        match board().reserve_owner(s) {
+            None => {
+                debug_assert_eq!(self.at[s.index()], NO_UNIT);
+                self.at[s.index()] = u.0;
+                self.occ[side] |= s.set();
+            }
+            Some(owner) if owner == u.side() => self.reserved[side] |= bit,
+            Some(_) => self.intruders[side] |= bit,
         }
     }
 
@@ -193,11 +232,33 @@ impl Squares {
         if l == ELIMINATED {
             return;
         }
+        let side = u.side().index();
+        let bit = unit_bit(u);
+        self.reserved[side] &= !bit;
+        self.intruders[side] &= !bit;
         let s = Space::new(l as usize);
         if board().reserve_owner(s).is_none() {
             self.at[s.index()] = NO_UNIT;
-            self.occ[u.side().index()] &= !s.set();
+            self.occ[side] &= !s.set();
         }
+    }
+
+    /// Takes a unit out of play for good (it keeps no location).
+    pub(crate) fn remove(&mut self, u: UnitId) {
+        self.lift(u);
+        self.loc[u.index()] = ELIMINATED;
+        self.gone[u.side().index()] |= unit_bit(u);
+    }
+
+    /// Empties the board and both reserves: every unit out of play, for a
+    /// position string to place them again.
+    pub(crate) fn clear_all(&mut self) {
+        self.loc = [ELIMINATED; 2 * ARMY_SIZE];
+        self.at = [NO_UNIT; SPACE_COUNT];
+        self.occ = [SpaceSet::EMPTY; 2];
+        self.reserved = [0; 2];
+        self.intruders = [0; 2];
+        self.gone = [ALL_UNITS; 2];
     }
 
     /// Moves a unit from where it is to `to`.

@@ -122,7 +122,19 @@ impl UnitId {
     /// Its type.
     #[inline]
     pub fn kind(self) -> UnitKind {
-        UnitKind::EVERY[(self.0 >> 5) as usize]
+        // Eight entries, so that the three top bits need no bounds check;
+        // no unit is ever made with the eighth.
+        const BY_BITS: [UnitKind; 8] = [
+            UnitKind::Infantry,
+            UnitKind::Guard,
+            UnitKind::Light,
+            UnitKind::Artillery,
+            UnitKind::HorseBattery,
+            UnitKind::Cavalry,
+            UnitKind::HeavyCavalry,
+            UnitKind::HeavyCavalry,
+        ];
+        BY_BITS[(self.0 >> 5) as usize]
     }
 
     /// 0..32, for per-unit arrays.

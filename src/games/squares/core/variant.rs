@@ -47,7 +47,32 @@ const NAPOLEONIC_ARMY: [UnitKind; ARMY_SIZE] = [
     HeavyCavalry,
 ];
 
+/// For each unit type (by its index), the numbers of an army's units of
+/// that type, as bits.
+const fn kind_masks(army: &[UnitKind; ARMY_SIZE]) -> [u16; 7] {
+    let mut masks = [0u16; 7];
+    let mut n = 0;
+    while n < ARMY_SIZE {
+        masks[army[n] as usize] |= 1 << n;
+        n += 1;
+    }
+    masks
+}
+
+const CIVIL_WAR_MASKS: [u16; 7] = kind_masks(&CIVIL_WAR_ARMY);
+const NAPOLEONIC_MASKS: [u16; 7] = kind_masks(&NAPOLEONIC_ARMY);
+
 impl Variant {
+    /// The numbers of this game's units of `kind`, as bits (bit n: unit
+    /// number n), for the unit masks a position keeps.
+    #[inline]
+    pub fn kind_mask(self, kind: UnitKind) -> u16 {
+        match self {
+            Variant::CivilWar => CIVIL_WAR_MASKS[kind as usize],
+            Variant::Napoleonic => NAPOLEONIC_MASKS[kind as usize],
+        }
+    }
+
     /// The unit types of this game's army, in army order.
     pub fn kinds(self) -> &'static [UnitKind] {
         match self {
@@ -104,6 +129,14 @@ mod tests {
             }
         }
         assert_eq!(Variant::Napoleonic.army_count(Infantry), 6);
+        for v in [Variant::CivilWar, Variant::Napoleonic] {
+            for &k in v.kinds() {
+                assert_eq!(v.kind_mask(k).count_ones() as usize, v.army_count(k));
+                for (n, &kind) in v.army().iter().enumerate() {
+                    assert_eq!(v.kind_mask(k) & (1 << n) != 0, kind == k);
+                }
+            }
+        }
         assert_eq!(Variant::CivilWar.army_count(Infantry), 9);
     }
 }

@@ -77,6 +77,9 @@ impl Squares {
     /// The fast path for search and random play; [`Game::apply`](crate::games::Game::apply) checks first.
     pub fn apply_listed(&mut self, order: Order, events: &mut Vec<Event>) {
         self.execute(order, events);
+        if self.attack.is_none() {
+            return;
+        }
         let mut legal = Vec::with_capacity(8);
         while let (Some(attack), None) = (self.attack, self.outcome) {
             legal.clear();

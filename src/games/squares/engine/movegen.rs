@@ -1,13 +1,87 @@
 //! Every legal order for a turn: PASS, the five kinds of move and attacks.
+//!
+//! The generator is the engine's hot loop (a computer opponent's playouts
+//! list the orders of every position they pass), so it allocates nothing:
+//! orders go to an [`OrderSink`], which is the caller's list or, for R8's
+//! "is there any legal order", a test that stops at the first one.
 
-use crate::games::squares::core::board::{board, Space, SpaceSet};
+use crate::games::squares::core::board::{board, Board, Space, SpaceSet};
 use crate::games::squares::core::order::{Order, Step};
-use crate::games::squares::core::state::{Half, Squares};
-use crate::games::squares::core::unit::{Side, UnitId, UnitKind};
+use crate::games::squares::core::state::{unit_bit, Half, Squares};
+use crate::games::squares::core::unit::{Side, UnitId, UnitKind, UnitState};
 use crate::games::squares::engine::rules::{Access, Family};
+
+/// Where generated orders go.
+pub(crate) trait OrderSink {
+    /// Takes one order; false when it wants no more.
+    fn take(&mut self, order: Order) -> bool;
+}
+
+impl OrderSink for Vec<Order> {
+    #[inline]
+    fn take(&mut self, order: Order) -> bool {
+        self.push(order);
+        true
+    }
+}
+
+/// A sink that only notes that some order exists (R8), and stops there.
+#[derive(Default)]
+pub(crate) struct AnyOrder(pub bool);
+
+impl OrderSink for AnyOrder {
+    #[inline]
+    fn take(&mut self, _: Order) -> bool {
+        self.0 = true;
+        false
+    }
+}
+
+/// Hands an order to the sink, and returns `false` from the generating
+/// function when the sink wants no more.
+macro_rules! emit {
+    ($out:expr, $order:expr) => {
+        if !$out.take($order) {
+            return false;
+        }
+    };
+}
+
+/// A unit that may move this turn, where from, and the unit word its
+/// orders carry (only for a reserve, R7).
+type Mover = (UnitId, Space, Option<UnitKind>);
+
+/// The movers of one turn, on the stack: at most a side's 16 units on the
+/// board and one per unit type from its reserve.
+struct Movers {
+    items: [Mover; 24],
+    len: usize,
+}
+
+impl Movers {
+    fn new() -> Movers {
+        Movers {
+            items: [(UnitId(0), Space::new(0), None); 24],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, m: Mover) {
+        self.items[self.len] = m;
+        self.len += 1;
+    }
+
+    #[inline]
+    fn as_slice(&self) -> &[Mover] {
+        &self.items[..self.len]
+    }
+}
 
 /// The sets a turn's move generation keeps asking for, computed once.
 pub(crate) struct MoveContext {
+    /// The board's geometry.
+    pub board: &'static Board,
     pub side: Side,
     pub own_reserve: Space,
     pub enemy_reserve: Space,
@@ -18,6 +92,10 @@ pub(crate) struct MoveContext {
     /// Where a one-step move may end: an empty clear square, the own reserve
     /// (R12), or the enemy reserve while it is empty (R13).
     pub enter: SpaceSet,
+    /// Where a cavalry step of a two-cavalry move may end, before the
+    /// squares occupied at that moment are taken out: the clear squares
+    /// and the own reserve (R11b).
+    pub cavalry_enter: SpaceSet,
 }
 
 impl Squares {
@@ -33,12 +111,14 @@ impl Squares {
             enter |= enemy_reserve.set();
         }
         MoveContext {
+            board: b,
             side,
             own_reserve,
             enemy_reserve,
             empty_clear,
             empty_forest: free & b.forests(),
             enter,
+            cavalry_enter: (!b.reserves() & !b.forests()) | own_reserve.set(),
         }
     }
 
@@ -59,19 +139,34 @@ impl Squares {
         kind: UnitKind,
         except: Option<UnitId>,
     ) -> Option<UnitId> {
-        self.reserve_units(side)
-            .filter(|&u| u.kind() == kind && Some(u) != except && self.may_move(u))
-            .min_by_key(|&u| {
-                let s = self.units[u.index()];
-                // The number decides only between units whose marks are the
-                // same, which the position string cannot tell apart.
-                (s.move_run, s.attack_run, s.retreated, u.index())
-            })
+        let mut mask = self.reserved[side.index()] & self.variant.kind_mask(kind);
+        if let Some(e) = except.filter(|e| e.side() == side) {
+            mask &= !unit_bit(e);
+        }
+        let mut best: Option<((u8, u8, bool, usize), UnitId)> = None;
+        for u in self.units_in(side, mask) {
+            let s = self.units[u.index()];
+            if s == UnitState::default() {
+                // No run, no rest: nothing sorts before it, and the units
+                // come by number.
+                return Some(u);
+            }
+            if !self.may_move(u) {
+                continue;
+            }
+            // The number decides only between units whose marks are the
+            // same, which the position string cannot tell apart.
+            let key = (s.move_run, s.attack_run, s.retreated, u.index());
+            if best.is_none_or(|(k, _)| key < k) {
+                best = Some((key, u));
+            }
+        }
+        best.map(|(_, u)| u)
     }
 
     /// The units that may move, with the square they move from and the unit
     /// word their orders carry (only for a reserve, R7).
-    fn movers(&self, ctx: &MoveContext, out: &mut Vec<(UnitId, Space, Option<UnitKind>)>) {
+    fn movers(&self, ctx: &MoveContext, out: &mut Movers) {
         for s in self.occupied_by(ctx.side) {
             let u = UnitId(self.at[s.index()]);
             if self.may_move(u) {
@@ -87,18 +182,33 @@ impl Squares {
 
     /// Appends every legal order for the current turn.
     pub(crate) fn turn_orders(&self, out: &mut Vec<Order>) {
+        self.turn_orders_to(out);
+    }
+
+    /// Whether the player to move has any legal turn order: the R8 test,
+    /// which stops at the first order found.
+    pub(crate) fn any_turn_order(&self) -> bool {
+        let mut any = AnyOrder::default();
+        self.turn_orders_to(&mut any);
+        any.0
+    }
+
+    /// Hands every legal order for the current turn to `out`, until it
+    /// wants no more; false when it stopped early.
+    fn turn_orders_to(&self, out: &mut impl OrderSink) -> bool {
         let ctx = self.move_context();
         // R3, R4: PASS only on an ordinary turn after a turn that was not a PASS.
         if self.half == Half::Single && !self.passed[ctx.side.index()] {
-            out.push(Order::Pass);
+            emit!(out, Order::Pass);
         }
-        let mut movers = Vec::with_capacity(20);
+        let mut movers = Movers::new();
         self.movers(&ctx, &mut movers);
-        for &(u, from, unit) in &movers {
-            self.unit_moves(&ctx, u.kind(), from, unit, out);
+        for &(u, from, unit) in movers.as_slice() {
+            if !self.unit_moves(&ctx, u.kind(), from, unit, out) {
+                return false;
+            }
         }
-        self.two_cavalry_moves(&ctx, &movers, out);
-        self.attacks(&ctx, out);
+        self.two_cavalry_moves(&ctx, movers.as_slice(), out) && self.attacks(&ctx, out)
     }
 
     /// Single-unit moves of a unit of `kind` standing on `from`.
@@ -108,9 +218,9 @@ impl Squares {
         kind: UnitKind,
         from: Space,
         unit: Option<UnitKind>,
-        out: &mut Vec<Order>,
-    ) {
-        let b = board();
+        out: &mut impl OrderSink,
+    ) -> bool {
+        let b = ctx.board;
         let step = |to: Space, via: Option<Space>| {
             Order::Move(Step {
                 from,
@@ -133,6 +243,9 @@ impl Squares {
         if rules.corner == Access::Step {
             reach |= b.corner(from);
         }
+        // The order of listing is the choices' order in the mail: one-step
+        // moves, then two-step moves, then forest steps, then the moves
+        // that take a whole double turn.
         if rules.steps == 1 {
             // R9, R10: one step into an empty clear square (or a reserve,
             // R12, R13); N4: Light Infantry's forest step is ordinary.
@@ -141,7 +254,7 @@ impl Squares {
                 one |= forest_reach & ctx.empty_forest;
             }
             for to in one {
-                out.push(step(to, None));
+                emit!(out, step(to, None));
             }
         } else {
             // R11a, N5, N6: one or two steps, never into or through a
@@ -150,21 +263,21 @@ impl Squares {
             // ends the game.
             let one = reach & ctx.enter & not_here;
             for to in one {
-                out.push(step(to, None));
+                emit!(out, step(to, None));
             }
             let mut reached = one | from.set();
             let through = reach & (ctx.empty_clear | ctx.own_reserve.set());
             for via in through {
                 let new = b.adjacent(via) & ctx.enter & !reached;
                 for to in new {
-                    out.push(step(to, Some(via)));
+                    emit!(out, step(to, Some(via)));
                 }
                 reached |= new;
             }
             // R11c: one step into an adjacent empty forest.
             if rules.forest == Access::Step {
                 for to in forest_reach & ctx.empty_forest {
-                    out.push(step(to, None));
+                    emit!(out, step(to, None));
                 }
             }
         }
@@ -178,18 +291,19 @@ impl Squares {
                 special |= forest_reach & ctx.empty_forest;
             }
             for to in special {
-                out.push(step(to, None));
+                emit!(out, step(to, None));
             }
         }
+        true
     }
 
     /// Where a cavalry on `from` may go in a two-cavalry move (R11b): one step,
     /// edge or corner, into an empty clear square or the own reserve, given
     /// the squares `occupied` at that moment.
+    #[inline]
     fn cavalry_single_steps(ctx: &MoveContext, from: Space, occupied: SpaceSet) -> SpaceSet {
-        let b = board();
-        let clear_free = !occupied & !b.reserves() & !b.forests();
-        b.adjacent(from) & (clear_free | ctx.own_reserve.set()) & !from.set()
+        // `occupied` never holds a reserve, so the own reserve stays open.
+        ctx.board.adjacent(from) & ctx.cavalry_enter & !occupied & !from.set()
     }
 
     /// R11b: two cavalry one step each. They move one after the other, so the
@@ -199,14 +313,21 @@ impl Squares {
     fn two_cavalry_moves(
         &self,
         ctx: &MoveContext,
-        movers: &[(UnitId, Space, Option<UnitKind>)],
-        out: &mut Vec<Order>,
-    ) {
-        let mut cavalry: Vec<(Space, Option<UnitKind>)> = movers
-            .iter()
-            .filter(|(u, _, _)| self.variant.unit(u.kind()).pairs)
-            .map(|&(_, s, k)| (s, k))
-            .collect();
+        movers: &[Mover],
+        out: &mut impl OrderSink,
+    ) -> bool {
+        // Each cavalry (at most a side's four, N2, and a second one from the
+        // reserve): where from, its reserve word, and its steps before the
+        // other moves.
+        let mut cavalry = [(Space::new(0), None, SpaceSet::EMPTY); 8];
+        let mut count = 0;
+        let occupied = self.occupied();
+        for &(u, s, k) in movers {
+            if self.variant.unit(u.kind()).pairs {
+                cavalry[count] = (s, k, Self::cavalry_single_steps(ctx, s, occupied));
+                count += 1;
+            }
+        }
         // A second cavalry from the reserve, if there is one (R7). It pairs
         // only with the first: with anything else it is the first pick.
         let mut second_from_reserve = None;
@@ -215,22 +336,34 @@ impl Squares {
         // move with different runs, which one goes where matters: both
         // sequences are listed.
         let mut picks_differ = false;
-        let first_from_reserve = cavalry
+        let first_from_reserve = cavalry[..count]
             .iter()
-            .position(|&(_, k)| k == Some(UnitKind::Cavalry));
-        if let Some(first) = self.reserve_pick(ctx.side, UnitKind::Cavalry, None) {
+            .position(|&(_, k, _)| k == Some(UnitKind::Cavalry));
+        if let Some(first) = first_from_reserve
+            .and_then(|i| {
+                movers
+                    .iter()
+                    .find(|m| m.1 == ctx.own_reserve && m.2 == cavalry[i].1)
+            })
+            .map(|m| m.0)
+        {
             if let Some(second) = self.reserve_pick(ctx.side, UnitKind::Cavalry, Some(first)) {
-                second_from_reserve = Some(cavalry.len());
-                cavalry.push((ctx.own_reserve, Some(UnitKind::Cavalry)));
+                second_from_reserve = Some(count);
+                cavalry[count] = (
+                    ctx.own_reserve,
+                    Some(UnitKind::Cavalry),
+                    Self::cavalry_single_steps(ctx, ctx.own_reserve, occupied),
+                );
+                count += 1;
                 picks_differ =
                     self.units[first.index()].move_run != self.units[second.index()].move_run;
             }
         }
-        if cavalry.len() < 2 {
-            return;
+        if count < 2 {
+            return true;
         }
-        let occupied = self.occupied();
-        let reserves = board().reserves();
+        let cavalry = &cavalry[..count];
+        let reserves = ctx.board.reserves();
         let after = |occ: SpaceSet, from: Space, to: Space| {
             let mut occ = occ & !from.set();
             if !reserves.contains(to) {
@@ -238,8 +371,8 @@ impl Squares {
             }
             occ
         };
-        for (i, &(p_from, p_unit)) in cavalry.iter().enumerate() {
-            for (j, &(q_from, q_unit)) in cavalry.iter().enumerate() {
+        for (i, &(p_from, p_unit, p_steps)) in cavalry.iter().enumerate() {
+            for (j, &(q_from, q_unit, _)) in cavalry.iter().enumerate() {
                 if i == j {
                     continue;
                 }
@@ -254,48 +387,67 @@ impl Squares {
                 {
                     continue;
                 }
-                for x in Self::cavalry_single_steps(ctx, p_from, occupied) {
-                    let occ_after_p = after(occupied, p_from, x);
-                    for y in Self::cavalry_single_steps(ctx, q_from, occ_after_p) {
-                        let in_order = (p_from, x) < (q_from, y);
-                        let keep = if both_from_reserve {
+                let step = |from: Space, to: Space, unit: Option<UnitKind>| Step {
+                    from,
+                    via: None,
+                    to,
+                    unit,
+                };
+                if both_from_reserve {
+                    for x in p_steps {
+                        let occ_after_p = after(occupied, p_from, x);
+                        for y in Self::cavalry_single_steps(ctx, q_from, occ_after_p) {
                             // The first part takes the first R7 pick. Two
                             // alike units make one move, listed once with its
                             // destinations in board order; two that differ
                             // make a move per sequence (S2). A cavalry and
                             // the heavy cavalry are listed per assignment,
                             // in board order (N37).
-                            x < y || (p_unit == q_unit && picks_differ)
-                        } else if in_order {
-                            true
-                        } else {
-                            // Listed in this sequence only when the sorted one
-                            // is illegal (the second follows into the first's square).
-                            let q_first = Self::cavalry_single_steps(ctx, q_from, occupied);
-                            let p_second =
-                                Self::cavalry_single_steps(ctx, p_from, after(occupied, q_from, y));
-                            !(q_first.contains(y) && p_second.contains(x))
-                        };
-                        if keep {
-                            out.push(Order::MoveTwo(
-                                Step {
-                                    from: p_from,
-                                    via: None,
-                                    to: x,
-                                    unit: p_unit,
-                                },
-                                Step {
-                                    from: q_from,
-                                    via: None,
-                                    to: y,
-                                    unit: q_unit,
-                                },
-                            ));
+                            if x < y || (p_unit == q_unit && picks_differ) {
+                                emit!(
+                                    out,
+                                    Order::MoveTwo(
+                                        step(p_from, x, p_unit),
+                                        step(q_from, y, q_unit)
+                                    )
+                                );
+                            }
+                        }
+                    }
+                } else if p_from < q_from {
+                    // The parts in board order: every legal sequence.
+                    for x in p_steps {
+                        let occ_after_p = after(occupied, p_from, x);
+                        for y in Self::cavalry_single_steps(ctx, q_from, occ_after_p) {
+                            emit!(
+                                out,
+                                Order::MoveTwo(step(p_from, x, p_unit), step(q_from, y, q_unit))
+                            );
+                        }
+                    }
+                } else {
+                    // Against board order, a sequence is listed only when the
+                    // sorted one is illegal: the second unit follows into the
+                    // square the first left, which only that sequence empties.
+                    // Any other pair of steps is legal both ways and was
+                    // listed in board order.
+                    let follows =
+                        ctx.board.adjacent(q_from) & ctx.cavalry_enter & !reserves & p_from.set();
+                    if !follows.is_empty() {
+                        for x in p_steps {
+                            emit!(
+                                out,
+                                Order::MoveTwo(
+                                    step(p_from, x, p_unit),
+                                    step(q_from, p_from, q_unit)
+                                )
+                            );
                         }
                     }
                 }
             }
         }
+        true
     }
 
     /// Whether two cavalry steps, each already legal as a part of some listed
@@ -316,8 +468,10 @@ impl Squares {
     /// The squares a unit on `from` may attack or support into under the
     /// artillery pin (R16; the Horse Battery pins too): everything, only the
     /// one adjacent enemy artillery, or nothing when two or more are adjacent.
-    pub(crate) fn pin_allows(&self, side: Side, from: Space) -> SpaceSet {
-        let pinning = board().adjacent(from) & self.guns_squares(side.opponent());
+    /// `enemy_guns` are the enemy's artillery squares.
+    #[inline]
+    fn pin_allows_among(b: &Board, enemy_guns: SpaceSet, from: Space) -> SpaceSet {
+        let pinning = b.adjacent(from) & enemy_guns;
         match pinning.len() {
             0 => SpaceSet(u32::MAX),
             1 => pinning,
@@ -374,47 +528,72 @@ impl Squares {
     }
 
     /// Every legal attack (R14-R16, R21, R25, R6).
-    fn attacks(&self, ctx: &MoveContext, out: &mut Vec<Order>) {
-        let b = board();
+    fn attacks(&self, ctx: &MoveContext, out: &mut impl OrderSink) -> bool {
+        let b = ctx.board;
         let own = self.occupied_by(ctx.side);
         if own.is_empty() {
-            return;
+            return true;
         }
-        // What each own unit on the board may support into (R16, R21).
-        let mut support_ok = [SpaceSet::EMPTY; 32];
-        for s in own {
-            let u = UnitId(self.at[s.index()]);
-            if self.is_active(u) {
-                support_ok[s.index()] = self.pin_allows(ctx.side, s);
+        // Only units next to an enemy may attack (R14): found with set
+        // operations, not a test per unit.
+        let enemy = self.occupied_by(ctx.side.opponent());
+        let mut front = SpaceSet::EMPTY;
+        for e in enemy {
+            front |= b.edge(e);
+        }
+        if self.reserve_count(ctx.side.opponent()) > 0 {
+            front |= b.edge(ctx.enemy_reserve);
+        }
+        let own_front = own & front;
+        if own_front.is_empty() {
+            return true;
+        }
+        let mut enemy_guns = None;
+        // What an own unit on the board may support into (R16, R21).
+        let support_ok = |enemy_guns: SpaceSet, s: Space| {
+            if self.is_active(UnitId(self.at[s.index()])) {
+                Self::pin_allows_among(b, enemy_guns, s)
+            } else {
+                SpaceSet::EMPTY
             }
-        }
-        for from in own {
+        };
+        for from in own_front {
             let u = UnitId(self.at[from.index()]);
             let state = self.units[u.index()];
             if state.inactive || state.attack_run >= 2 {
                 continue;
             }
-            let targets = self.attackable(ctx, from) & support_ok[from.index()];
+            let targets = self.attackable(ctx, from);
+            let enemy_guns =
+                *enemy_guns.get_or_insert_with(|| self.guns_squares(ctx.side.opponent()));
+            let targets = targets & Self::pin_allows_among(b, enemy_guns, from);
             for target in targets {
                 if self.may_attack(u, target, None) {
-                    out.push(Order::Attack {
-                        attacker: from,
-                        target,
-                        support: None,
-                    });
-                }
-                for support in b.adjacent(target) & own & !from.set() {
-                    if support_ok[support.index()].contains(target)
-                        && self.may_attack(u, target, Some(UnitId(self.at[support.index()])))
-                    {
-                        out.push(Order::Attack {
+                    emit!(
+                        out,
+                        Order::Attack {
                             attacker: from,
                             target,
-                            support: Some(support),
-                        });
+                            support: None,
+                        }
+                    );
+                }
+                for support in b.adjacent(target) & own & !from.set() {
+                    if support_ok(enemy_guns, support).contains(target)
+                        && self.may_attack(u, target, Some(UnitId(self.at[support.index()])))
+                    {
+                        emit!(
+                            out,
+                            Order::Attack {
+                                attacker: from,
+                                target,
+                                support: Some(support),
+                            }
+                        );
                     }
                 }
             }
         }
+        true
     }
 }

@@ -2,11 +2,10 @@
 //! retreat (R21), eliminations and scores (R26, N22), handing the turn on
 //! (R1-R4) and victory (R27, R8).
 
-use crate::games::squares::core::board::board;
 use crate::games::squares::core::event::Event;
 use crate::games::squares::core::flow::{EndReason, Outcome};
-use crate::games::squares::core::state::{Half, Squares, ELIMINATED};
-use crate::games::squares::core::unit::{Side, UnitId, UnitState};
+use crate::games::squares::core::state::{Half, Squares};
+use crate::games::squares::core::unit::{Side, UnitId, UnitState, ARMY_SIZE};
 use crate::games::squares::engine::rules::Family;
 use crate::games::GameResult;
 
@@ -19,16 +18,22 @@ impl Squares {
     /// enemy's cavalry family are lost, each of them counts 2.
     pub fn points(&self, side: Side) -> u32 {
         let variant = self.variant;
-        let lost = || {
-            self.units_of(side.opponent())
-                .filter(|u| self.loc[u.index()] == ELIMINATED)
-                .map(|u| variant.unit(u.kind()))
-        };
-        let horse_lost = lost().filter(|r| r.family == Family::Horse).count();
-        lost()
-            .map(|r| match r.family {
-                Family::Horse if horse_lost >= 3 => 2,
-                _ => u32::from(r.points),
+        let enemy = side.opponent();
+        let horse_lost: u32 = variant
+            .kinds()
+            .iter()
+            .filter(|&&k| variant.unit(k).family == Family::Horse)
+            .map(|&k| self.lost(enemy, k))
+            .sum();
+        variant
+            .kinds()
+            .iter()
+            .map(|&k| {
+                let each = match variant.unit(k).family {
+                    Family::Horse if horse_lost >= 3 => 2,
+                    _ => u32::from(variant.unit(k).points),
+                };
+                each * self.lost(enemy, k)
             })
             .sum()
     }
@@ -36,8 +41,7 @@ impl Squares {
     /// Removes a unit from play; it scores for the enemy (R26).
     pub(crate) fn eliminate(&mut self, u: UnitId, events: &mut Vec<Event>) {
         if let Some(square) = self.location(u) {
-            self.lift(u);
-            self.loc[u.index()] = ELIMINATED;
+            self.remove(u);
             self.units[u.index()] = UnitState::default();
             events.push(Event::Eliminated {
                 side: u.side(),
@@ -67,14 +71,15 @@ impl Squares {
     /// the unit that attacked) extend their run by `turns` own turns, every
     /// other unit of the side breaks its run.
     pub(crate) fn record_runs(&mut self, movers: &[UnitId], attacker: Option<UnitId>, turns: u8) {
-        for u in UnitId::of_side(self.variant, self.to_move) {
-            let state = &mut self.units[u.index()];
-            state.move_run = if movers.contains(&u) {
+        let side = self.to_move.index();
+        for (n, state) in self.side_states(self.to_move).iter_mut().enumerate() {
+            let index = side * ARMY_SIZE + n;
+            state.move_run = if movers.iter().any(|m| m.index() == index) {
                 state.move_run + turns
             } else {
                 0
             };
-            state.attack_run = if attacker == Some(u) {
+            state.attack_run = if attacker.is_some_and(|a| a.index() == index) {
                 state.attack_run + turns
             } else {
                 0
@@ -82,11 +87,17 @@ impl Squares {
         }
     }
 
+    /// The run counts and rests of `side`'s units, by number.
+    #[inline]
+    fn side_states(&mut self, side: Side) -> &mut [UnitState] {
+        let first = side.index() * ARMY_SIZE;
+        &mut self.units[first..first + ARMY_SIZE]
+    }
+
     /// Ends one own turn of `side` for R21: units barred during it become
     /// free; units that retreated during it are barred from the next.
     fn close_turn_for(&mut self, side: Side) {
-        for u in UnitId::of_side(self.variant, side) {
-            let state = &mut self.units[u.index()];
+        for state in self.side_states(side) {
             state.inactive = state.retreated;
             state.retreated = false;
         }
@@ -145,15 +156,20 @@ impl Squares {
     /// R27's first two conditions, judged on the position alone: a unit in
     /// the enemy reserve (R13), and points (R26) with the tie rule.
     pub(crate) fn victory(&self) -> Option<Outcome> {
-        let b = board();
+        // A point needs an elimination, and no unit is worth more than 2
+        // (R26, N22): with fewer than five lost on each side nobody has ten.
+        let most_lost = self.gone[0].count_ones().max(self.gone[1].count_ones());
+        let quick = 2 * most_lost < WINNING_POINTS;
         for side in Side::BOTH {
-            let enemy_reserve = b.reserve(side.opponent()).index() as u8;
-            if UnitId::of_side(self.variant, side).any(|u| self.loc[u.index()] == enemy_reserve) {
+            if self.intruders[side.index()] != 0 {
                 return Some(Outcome {
                     result: GameResult::Win(side.into()),
                     reason: EndReason::ReserveEntered,
                 });
             }
+        }
+        if quick {
+            return None;
         }
         let blue = self.points(Side::Blue);
         let gray = self.points(Side::Gray);
@@ -180,9 +196,7 @@ impl Squares {
         if self.half == Half::Single && !self.passed[self.to_move.index()] {
             return true;
         }
-        let mut orders = Vec::with_capacity(64);
-        self.turn_orders(&mut orders);
-        !orders.is_empty()
+        self.any_turn_order()
     }
 
     /// Recomputes the outcome of a position read from a string.

@@ -786,7 +786,6 @@ mod tests {
         let mut units = UnitId::of_side(crate::games::squares::Variant::CivilWar, side);
         units.nth(number).expect("an army has 16 units")
     }
-    use crate::games::squares::core::state::ELIMINATED;
     use crate::games::squares::core::unit::{UnitState, ARMY_SIZE};
 
     fn space(code: &str) -> Space {
@@ -900,8 +899,7 @@ mod tests {
         assert_eq!(first, "BR* Blue reserve: 9 inf 3 art 4 cav");
         assert_eq!(second, "    including 2 inf_, 1 cav++");
         for n in 0..ARMY_SIZE {
-            game.lift(cw_unit(Side::Gray, n));
-            game.loc[cw_unit(Side::Gray, n).index()] = ELIMINATED;
+            game.remove(cw_unit(Side::Gray, n));
         }
         let [first, _] = reserve_lines(&game, Side::Gray, false);
         assert_eq!(first, "GR  Gray reserve: empty");

@@ -48,8 +48,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::notation::Notation;
 use crate::games::squares::core::attack::{AttackState, Stage};
-use crate::games::squares::core::board::{board, Space, SPACE_COUNT};
-use crate::games::squares::core::state::{Half, Squares, ELIMINATED, NO_UNIT};
+use crate::games::squares::core::board::{board, Space};
+use crate::games::squares::core::state::{Half, Squares, ELIMINATED};
 use crate::games::squares::core::unit::{Side, UnitId, UnitKind, UnitState, ARMY_SIZE};
 use crate::games::squares::core::variant::Variant;
 use crate::games::squares::engine::retreat::RetreatCause;
@@ -428,8 +428,7 @@ impl Squares {
             }));
         };
         let mut game = Squares::opening_of(variant, Side::Blue);
-        game.loc = [ELIMINATED; 2 * ARMY_SIZE];
-        game.at = [NO_UNIT; SPACE_COUNT];
+        game.clear_all();
         let mut roster = Roster {
             variant,
             used: [false; 2 * ARMY_SIZE],

@@ -1,0 +1,124 @@
+//! The computer opponent: a Monte Carlo tree search over a rules engine.
+//!
+//! The bot knows no strategy of its own. From the position it is asked
+//! about it grows a search tree: each round walks down the tree by UCT
+//! (the child with the best balance of results so far and of being little
+//! tried), adds one new position, plays on from there with uniformly random
+//! legal orders for a bounded number of orders, and scores the end reached:
+//! a finished game by its result, an unfinished one by the points each side
+//! has scored (R26). The order played is the one whose branch was visited
+//! most.
+//!
+//! - **Deterministic**: the search draws from its own seeded generator and
+//!   its budget is a count of rounds, never a time, so the same position,
+//!   level and seed give the same order on every machine.
+//! - **Levels** 1 to 5 differ only in that budget ([`Level::rounds`]); the
+//!   bench `cargo bench --bench bot` plays the levels against each other
+//!   and prints the table and the time per decision.
+//! - **Games**: SQUARES and its Napoleonic variant, through [`Searchable`];
+//!   the search itself is game-blind (`mcts.rs`). The service and the
+//!   command line reach it through [`order_for`], for any hosted game by
+//!   its position string; games it does not play answer `None`.
+
+mod mcts;
+mod squares;
+
+pub use mcts::{search, SearchReport, Searchable};
+
+use crate::games::squares::{NapOrder, Napoleonic, Order, Squares};
+use crate::games::{AnyGame, Game};
+
+/// How hard the computer plays: 1 (weakest) to 5.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Level(u8);
+
+impl Level {
+    /// The weakest level.
+    pub const MIN: Level = Level(1);
+    /// The strongest level (the Play of the Day's house).
+    pub const MAX: Level = Level(5);
+    /// The level a game gets when `NEW ... VS COMPUTER` names none.
+    pub const DEFAULT: Level = Level(3);
+
+    /// The level `n`, if it is one of 1 to 5.
+    pub fn new(n: u8) -> Option<Level> {
+        (1..=5).contains(&n).then_some(Level(n))
+    }
+
+    /// Its number, 1 to 5.
+    pub fn number(self) -> u8 {
+        self.0
+    }
+
+    /// Every level, weakest first.
+    pub fn all() -> impl Iterator<Item = Level> {
+        (1..=5).map(Level)
+    }
+
+    /// The search rounds per decision: three times the level below, so
+    /// that each level is measurably stronger than the one under it
+    /// (docs/computer-opponent.md has the strength table).
+    pub fn rounds(self) -> u32 {
+        [40, 120, 360, 1_080, 3_240][usize::from(self.0 - 1)]
+    }
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// The order the computer plays in a SQUARES position (either game) at
+/// `level`, searching with `seed`; `None` when the game is over. The order
+/// is always one of the position's legal orders.
+pub fn choose(position: &Squares, level: Level, seed: u64) -> Option<Order> {
+    search(position, level.rounds(), seed).map(|report| report.order)
+}
+
+/// The computer's answer for a game of any kind, in the game's canonical
+/// notation (as records keep orders), with what the search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ComputerOrder {
+    /// The order, canonical: it applies with
+    /// [`AnyGame::apply_canonical`].
+    pub order: String,
+    /// The rounds searched (0 when the order was the only legal one).
+    pub rounds: u32,
+    /// The rounds that went through the order.
+    pub visits: u32,
+    /// The computer's expected score after it, 0 (lost) to 1 (won).
+    pub expected: f64,
+}
+
+/// Whether the computer plays the hosted game called `game`.
+pub fn plays(game: &str) -> bool {
+    game == Squares::NAME || game == Napoleonic::NAME
+}
+
+/// The computer's order for the decision pending in `game` at `level`,
+/// searching with `seed`; `None` when the computer does not play this
+/// game, or nobody is to decide. The game is read from its position
+/// string, so the search sees exactly what the record holds.
+pub fn order_for(game: &dyn AnyGame, level: Level, seed: u64) -> Option<ComputerOrder> {
+    let position = game.position();
+    let (report, order) = match game.name() {
+        Squares::NAME => {
+            let g = Squares::from_position(&position).ok()?;
+            let r = search(&g, level.rounds(), seed)?;
+            (r, r.order.to_string())
+        }
+        Napoleonic::NAME => {
+            let g = Napoleonic::from_position(&position).ok()?;
+            let r = search(g.squares(), level.rounds(), seed)?;
+            (r, NapOrder(r.order).to_string())
+        }
+        _ => return None,
+    };
+    Some(ComputerOrder {
+        order,
+        rounds: report.rounds,
+        visits: report.visits,
+        expected: report.expected,
+    })
+}
