@@ -166,7 +166,10 @@ impl Work<'_> {
         if watchers.is_empty() {
             return Ok(());
         }
-        let body = watcher_text(self.tx, self.config, game, state, happened, false)?;
+        // The key to the board's marks with its first board, as the
+        // players get it.
+        let key = super::update::BoardWanted::usual(game).key;
+        let body = watcher_text(self.tx, self.config, game, state, happened, key)?;
         for address in watchers {
             let n = self.outgoing.len();
             let id = message_id(

@@ -136,10 +136,14 @@ pub(super) fn changes_told(tx: &Tx<'_>, game: &GameRow) -> Result<Option<String>
             }
         })
         .collect();
-    Ok(Some(texts::say(
-        "ratings.changed",
-        minijinja::context! { kind => game.kind.to_ascii_uppercase(), changes => lines },
-    )))
+    Ok(Some(
+        texts::say(
+            "ratings.changed",
+            minijinja::context! { kind => game.kind.to_ascii_uppercase(), changes => lines },
+        )
+        .trim_end()
+        .to_string(),
+    ))
 }
 
 /// A rating as players read it: whole points.
