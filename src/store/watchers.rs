@@ -46,11 +46,14 @@ impl Tx<'_> {
             .is_some())
     }
 
-    /// The addresses watching `game`, the earliest watcher first.
+    /// The addresses watching `game`, the earliest watcher first; not
+    /// those who have since taken a seat in it (REPLACE), who get the
+    /// seat's mail.
     pub fn watchers(&self, game: i64) -> Result<Vec<String>> {
         let mut stmt = self.tx.prepare_cached(
             "SELECT p.address FROM watchers w JOIN players p ON p.id = w.player_id \
-             WHERE w.game_id = ?1 ORDER BY w.since, p.id",
+             WHERE w.game_id = ?1 AND w.player_id NOT IN \
+             (SELECT player_id FROM seats WHERE game_id = ?1) ORDER BY w.since, p.id",
         )?;
         let rows = stmt.query_map(params![game], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
