@@ -54,6 +54,56 @@ pub struct Config {
     pub moderators: ModeratorsConfig,
     /// Time controls and reminders.
     pub deadlines: DeadlinesConfig,
+    /// Watching public games.
+    pub observers: ObserversConfig,
+    /// Glicko-2 ratings.
+    pub ratings: RatingsConfig,
+}
+
+/// `[observers]`.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct ObserversConfig {
+    /// The most watchers one public game has.
+    pub max_per_game: u32,
+    /// The most games not over yet one address watches.
+    pub max_per_address: u32,
+    /// The most games `GAMES PUBLIC` lists, the most recent first.
+    pub public_list: u32,
+}
+
+impl Default for ObserversConfig {
+    fn default() -> Self {
+        ObserversConfig {
+            max_per_game: 50,
+            max_per_address: 10,
+            public_list: 20,
+        }
+    }
+}
+
+/// `[ratings]`.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct RatingsConfig {
+    /// The length of a rating period in days: a player's deviation grows
+    /// once for every whole period since their last rated game (0: never).
+    pub period_days: u32,
+    /// How many players `RATINGS` lists for each kind of game.
+    pub top: u32,
+    /// Whether a game against the computer is rated (by default, and at
+    /// all): false keeps ratings between people.
+    pub against_computer: bool,
+}
+
+impl Default for RatingsConfig {
+    fn default() -> Self {
+        RatingsConfig {
+            period_days: 30,
+            top: 10,
+            against_computer: false,
+        }
+    }
 }
 
 /// What happens when a player's time runs out (after the grace period).
@@ -356,6 +406,16 @@ impl Config {
             // deleted at once could never be matched.
             return Err(ConfigError::Value(
                 "store.keep_sent_days must be at least 1".into(),
+            ));
+        }
+        if self.ratings.top == 0 || self.ratings.top > 100 {
+            return Err(ConfigError::Value(
+                "ratings.top must be from 1 to 100".into(),
+            ));
+        }
+        if self.observers.public_list == 0 || self.observers.public_list > 100 {
+            return Err(ConfigError::Value(
+                "observers.public_list must be from 1 to 100".into(),
             ));
         }
         if self.service.poll_interval_secs == 0 {

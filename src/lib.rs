@@ -12,6 +12,7 @@ pub mod engine_tool;
 pub mod games;
 pub mod mail;
 pub mod private;
+pub mod ratings;
 pub mod record;
 pub mod replay_tool;
 pub mod service;

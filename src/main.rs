@@ -122,6 +122,15 @@ enum Command {
     },
     /// List every game with its players and whose turn it is.
     Games,
+    /// List the Glicko-2 ratings of each kind of game (docs/ratings.md):
+    /// every rated player, highest first, with the deviation as of now
+    /// (the clock `--now` sets).
+    Ratings {
+        /// Only this game's ratings (squares, napoleonic, civilwar1863,
+        /// brothersatwar).
+        #[arg(long)]
+        game: Option<String>,
+    },
     /// Show one game: its board, state and pending choices.
     Show {
         /// The game number.
@@ -435,6 +444,20 @@ fn main() -> anyhow::Result<()> {
         Command::Games => {
             let mut s = service(config, clock)?;
             print!("{}", orderly::service::admin::games(s.store())?);
+        }
+        Command::Ratings { game } => {
+            let mut s = service(config, clock)?;
+            let now = s.now();
+            let config = s.config().clone();
+            match orderly::service::ratings::ratings_report(
+                s.store(),
+                &config,
+                game.as_deref(),
+                now,
+            )? {
+                Ok(report) => print!("{report}"),
+                Err(why) => anyhow::bail!(why),
+            }
         }
         Command::Show { game } => {
             let mut s = service(config, clock)?;

@@ -94,6 +94,9 @@ pub trait AnyGame: fmt::Debug + Send + Sync {
     ) -> Option<Result<(String, Vec<Happened>), Rejection>>;
     /// [`GameText::event_text`] of a [`Happened`] of this game.
     fn event_text(&self, happened: &Happened, viewer: Seat) -> String;
+    /// [`GameText::public_event_text`]: what an observer reads of it (the
+    /// other seat's words of a private draw).
+    fn public_event_text(&self, happened: &Happened) -> String;
     /// [`Game::turn_serial`].
     fn turn_serial(&self) -> u64;
     /// Whether the canonical `order` is a standing order of `seat`'s
@@ -262,6 +265,16 @@ impl<G: GameText> AnyGame for G {
         }
         match serde_json::from_value::<G::Event>(happened.data.clone()) {
             Ok(event) => G::event_text(&event, viewer),
+            Err(_) => happened.text.clone(),
+        }
+    }
+
+    fn public_event_text(&self, happened: &Happened) -> String {
+        if let Some(private) = &happened.private {
+            return private.others.clone();
+        }
+        match serde_json::from_value::<G::Event>(happened.data.clone()) {
+            Ok(event) => G::public_event_text(&event),
             Err(_) => happened.text.clone(),
         }
     }

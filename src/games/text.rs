@@ -143,6 +143,12 @@ pub struct BoardStyle {
     /// Draw the whole board, not a window around the action (`BOARD
     /// ALL`); games whose board is always whole ignore it.
     pub whole_map: bool,
+    /// Drawn for an observer of a public game, who holds no seat: the
+    /// viewer's seat only turns the map; nothing is "yours", and each
+    /// side's hidden state (a hand of cards) is drawn as the other side
+    /// reads it. Games that hide nothing and say "you" nowhere in their
+    /// board ignore it.
+    pub observer: bool,
 }
 
 /// A game's words: its names, its board, its choices and its order
@@ -218,6 +224,15 @@ pub trait GameText: Game {
     /// what the viewer may not see without it.
     fn event_text(event: &Self::Event, viewer: Seat) -> String {
         let _ = viewer;
+        event.to_string()
+    }
+
+    /// What `event` tells an observer, who holds no seat: only what both
+    /// players may read, and nobody's "you". By default its `Display`, as
+    /// [`GameText::event_text`] tells everybody; a game whose events are
+    /// worded per viewer says it of each side in the third person, and
+    /// hidden information as the side that may not see it reads it.
+    fn public_event_text(event: &Self::Event) -> String {
         event.to_string()
     }
 

@@ -42,6 +42,11 @@ pub enum Command {
         timeout: Option<String>,
         /// The game's own moderator.
         moderator: Option<String>,
+        /// `PUBLIC`: anyone may watch the game (WATCH).
+        public: bool,
+        /// `RATED` (`Some(true)`) or `UNRATED`; by default a game between
+        /// two people is rated.
+        rated: Option<bool>,
     },
     /// `ACCEPT`: take up an invitation.
     Accept,
@@ -64,6 +69,18 @@ pub enum Command {
     DeclineDraw,
     /// `GAMES`: my games and whose turn.
     Games,
+    /// `GAMES PUBLIC`: the most recent public games.
+    GamesPublic,
+    /// `WATCH 12`: watch public game 12 (every board its players get).
+    Watch(i64),
+    /// `UNWATCH 12`: stop watching game 12.
+    Unwatch(i64),
+    /// `RATINGS [<GAME>]`: the best rated players of each kind of game
+    /// (or of the game named, as written, upper case).
+    Ratings(Option<String>),
+    /// `RATING [address]`: a player's ratings (the writer's own without
+    /// an address).
+    Rating(Option<String>),
     /// `SET TIMEZONE Europe/Paris`: the zone deadlines are shown in.
     SetTimezone(String),
     /// `SET REMINDERS ON|OFF`.
@@ -134,6 +151,23 @@ pub fn read(line: &str) -> Command {
         ["ACCEPT", "DRAW"] => Command::AcceptDraw,
         ["DECLINE", "DRAW"] => Command::DeclineDraw,
         ["GAMES"] => Command::Games,
+        ["GAMES", "PUBLIC"] | ["PUBLIC", "GAMES"] => Command::GamesPublic,
+        // A game's number, bounded before it is looked up.
+        ["WATCH" | "OBSERVE", n] | ["WATCH" | "OBSERVE", "GAME", n] if game_number(n).is_some() => {
+            Command::Watch(game_number(n).unwrap_or_default())
+        }
+        ["UNWATCH", n] | ["UNWATCH", "GAME", n] | ["STOP", "WATCHING", n]
+            if game_number(n).is_some() =>
+        {
+            Command::Unwatch(game_number(n).unwrap_or_default())
+        }
+        ["RATINGS"] => Command::Ratings(None),
+        ["RATINGS", game] => Command::Ratings(Some(game.to_string())),
+        ["RATING"] => Command::Rating(None),
+        ["RATING", who] if who.contains('@') => Command::Rating(Some(
+            who.trim_matches(|c| c == '<' || c == '>')
+                .to_ascii_lowercase(),
+        )),
         ["SET", "TIMEZONE" | "TZ", _] => Command::SetTimezone(
             line.split_whitespace()
                 .nth(2)
@@ -192,6 +226,15 @@ pub fn read(line: &str) -> Command {
     }
 }
 
+/// A game's number as written (`12`, `#12`), bounded.
+fn game_number(word: &str) -> Option<i64> {
+    word.trim_start_matches('#')
+        .parse::<u32>()
+        .ok()
+        .filter(|&n| n > 0)
+        .map(i64::from)
+}
+
 /// What `line` says after its first `n` words, as written.
 fn rest_after(line: &str, n: usize) -> String {
     let mut rest = line.trim_start();
@@ -222,7 +265,32 @@ pub fn new_usage() -> String {
 }
 
 fn read_new(line: &str) -> Command {
-    let words: Vec<&str> = line.split_whitespace().collect();
+    // PUBLIC, RATED and UNRATED stand alone anywhere after the game's
+    // name: taken out first, the rest is read as before.
+    let is_flag = |i: usize, w: &str| {
+        i >= 2 && ["PUBLIC", "RATED", "UNRATED"].contains(&w.to_ascii_uppercase().as_str())
+    };
+    let all: Vec<&str> = line.split_whitespace().collect();
+    let flags: Vec<String> = all
+        .iter()
+        .enumerate()
+        .filter(|&(i, w)| is_flag(i, w))
+        .map(|(_, w)| w.to_ascii_uppercase())
+        .collect();
+    let flag = |name: &str| flags.iter().any(|f| f == name);
+    let public = flag("PUBLIC");
+    let rated = match (flag("RATED"), flag("UNRATED")) {
+        (true, true) => return Command::BadNew(texts::say("commands.new_rated_both", ())),
+        (true, false) => Some(true),
+        (false, true) => Some(false),
+        (false, false) => None,
+    };
+    let words: Vec<&str> = all
+        .iter()
+        .enumerate()
+        .filter(|&(i, w)| !is_flag(i, w))
+        .map(|(_, w)| *w)
+        .collect();
     let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
     // `NEW VS a@b`, naming no game, fails one of these two checks: the
     // usage it gets lists the games.
@@ -316,6 +384,8 @@ fn read_new(line: &str) -> Command {
         clock,
         timeout,
         moderator,
+        public,
+        rated,
     }
 }
 
@@ -369,6 +439,8 @@ mod tests {
                 clock: None,
                 timeout: None,
                 moderator: None,
+                public: false,
+                rated: None,
             }
         );
         assert!(matches!(
@@ -406,6 +478,48 @@ mod tests {
         ));
         assert_eq!(read("set digest daily"), Command::SetDigest(true));
         assert_eq!(read("G2CR-G1C"), Command::Order("G2CR-G1C".into()));
+    }
+
+    #[test]
+    fn public_and_rated_stand_anywhere_after_the_game() {
+        assert!(matches!(
+            read("new squares vs b@c public days 5"),
+            Command::New { public: true, rated: None, days: Some(5), opponent, .. } if opponent == "b@c"
+        ));
+        assert!(matches!(
+            read("NEW SQUARES PUBLIC VS b@c UNRATED"),
+            Command::New { public: true, rated: Some(false), opponent, .. } if opponent == "b@c"
+        ));
+        assert!(matches!(
+            read("new napoleonic vs b@c rated as french"),
+            Command::New { public: false, rated: Some(true), side: Some(side), .. } if side == "FRENCH"
+        ));
+        assert!(matches!(
+            read("new squares vs b@c rated unrated"),
+            Command::BadNew(_)
+        ));
+    }
+
+    #[test]
+    fn watching_and_ratings_are_read() {
+        assert_eq!(read("watch 12"), Command::Watch(12));
+        assert_eq!(read("Watch game #7"), Command::Watch(7));
+        assert_eq!(read("unwatch 12"), Command::Unwatch(12));
+        assert_eq!(read("stop watching 3"), Command::Unwatch(3));
+        assert!(matches!(read("watch 0"), Command::Order(_)));
+        assert!(matches!(read("watch 99999999999"), Command::Order(_)));
+        assert!(matches!(read("watch out"), Command::Order(_)));
+        assert_eq!(read("games public"), Command::GamesPublic);
+        assert_eq!(read("ratings"), Command::Ratings(None));
+        assert_eq!(
+            read("ratings squares"),
+            Command::Ratings(Some("SQUARES".into()))
+        );
+        assert_eq!(read("rating"), Command::Rating(None));
+        assert_eq!(
+            read("rating <Ann@Example.org>"),
+            Command::Rating(Some("ann@example.org".into()))
+        );
     }
 
     #[test]

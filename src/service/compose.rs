@@ -30,6 +30,10 @@ pub(super) struct Owed {
     happened: Vec<Happened>,
     /// The writer's copy: its place among the reply's parts.
     slot: Option<usize>,
+    /// Whether the game's watchers get it too: a change a player's lines
+    /// made, or a moderator's action that changed the board or ended the
+    /// game (not one that only moved a deadline).
+    watched: bool,
 }
 
 /// Words for one seat of a game that this mail made (a notice, the
@@ -63,6 +67,7 @@ impl Work<'_> {
             .find(|o| o.game == game.id && o.actor == actor)
         {
             owed.happened.extend_from_slice(happened);
+            owed.watched |= actor.is_some();
             return Ok(());
         }
         let mine = actor.is_some()
@@ -82,8 +87,18 @@ impl Work<'_> {
             actor,
             happened: happened.to_vec(),
             slot,
+            watched: actor.is_some(),
         });
         Ok(())
+    }
+
+    /// The update owed for a moderator's action on `game` (owed by
+    /// [`Work::broadcast`] without an actor) goes to the game's watchers
+    /// too: the action changed the board or ended the game.
+    pub(super) fn owe_watchers(&mut self, game: i64) {
+        for owed in self.owed.iter_mut().filter(|o| o.game == game) {
+            owed.watched = true;
+        }
     }
 
     /// Sends what the mail owes: one update to each seat of each game it
@@ -174,6 +189,10 @@ impl Work<'_> {
                     "update",
                 )?,
             }
+        }
+        // The game's watchers: the same change, told publicly.
+        if owed.watched {
+            self.tell_watchers(game, state, &owed.happened)?;
         }
         Ok(())
     }

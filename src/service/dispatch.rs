@@ -4,7 +4,7 @@
 
 use super::commands::Command;
 use super::identity::secrets_match;
-use super::invitation::{Sides, TimeControl};
+use super::invitation::{Sides, Terms, TimeControl};
 use super::reply::Answer;
 use super::work::Work;
 use super::{lines, texts, Result};
@@ -148,6 +148,9 @@ impl Work<'_> {
                 | Command::HelpBoard
                 | Command::HelpMoves(_)
                 | Command::Games
+                | Command::GamesPublic
+                | Command::Ratings(_)
+                | Command::Rating(_)
                 | Command::History
                 | Command::Board
                 | Command::BoardAll
@@ -160,6 +163,12 @@ impl Work<'_> {
                     self.help_rules(line, game.as_deref(), claim.as_ref())?
                 }
                 Command::Games => self.games(line)?,
+                // Anyone may ask these, as GAMES: no key is needed.
+                Command::GamesPublic => self.games_public(line)?,
+                Command::Watch(game) => self.watch(line, game)?,
+                Command::Unwatch(game) => self.unwatch(line, game)?,
+                Command::Ratings(kind) => self.ratings(line, kind.as_deref())?,
+                Command::Rating(who) => self.rating(line, who.as_deref())?,
                 Command::New {
                     game,
                     opponent,
@@ -170,6 +179,8 @@ impl Work<'_> {
                     clock,
                     timeout,
                     moderator,
+                    public,
+                    rated,
                 } => self.new_game(
                     line,
                     &game,
@@ -185,6 +196,7 @@ impl Work<'_> {
                         timeout,
                         moderator,
                     },
+                    Terms { public, rated },
                 )?,
                 // A change to a player needs the player's key, as an order
                 // does: a bare From is easily forged.

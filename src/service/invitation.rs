@@ -5,6 +5,7 @@
 
 use super::identity::{self, reply_address, seat_secret};
 use super::notices::queue_notice;
+use super::ratings::{is_computer, rated_by_default};
 use super::reply::Answer;
 use super::subject::game_subject;
 use super::work::Work;
@@ -33,6 +34,15 @@ pub(super) struct TimeControl {
     pub(super) moderator: Option<String>,
 }
 
+/// Who may watch a game, and whether it is rated, as a `NEW` asks.
+pub(super) struct Terms {
+    /// `PUBLIC`: anyone may watch it.
+    pub(super) public: bool,
+    /// `RATED` or `UNRATED`; by default, rated between two people
+    /// ([`rated_by_default`]).
+    pub(super) rated: Option<bool>,
+}
+
 impl Work<'_> {
     /// `NEW <game> VS ...`: refused for a game not hosted here, else
     /// proposed in the words of that game.
@@ -43,6 +53,7 @@ impl Work<'_> {
         opponent: &str,
         sides: Sides<'_>,
         time: TimeControl,
+        terms: Terms,
     ) -> Result<()> {
         let Some(hosted) = hosted::find(game) else {
             self.item(
@@ -54,7 +65,7 @@ impl Work<'_> {
             );
             return Ok(());
         };
-        self.new_game_of(hosted, line, opponent, sides, time)
+        self.new_game_of(hosted, line, opponent, sides, time, terms)
     }
 
     /// `NEW <game> ...` for the hosted game `hosted`: the sides are its own.
@@ -65,6 +76,7 @@ impl Work<'_> {
         opponent: &str,
         sides: Sides<'_>,
         time: TimeControl,
+        terms: Terms,
     ) -> Result<()> {
         let Sides {
             mine: side,
@@ -192,6 +204,22 @@ impl Work<'_> {
         } else {
             None
         };
+        // Rated between two people unless UNRATED; against the computer
+        // only where the configuration allows it (RATED or not).
+        let against_computer =
+            is_computer(self.config, opponent) || is_computer(self.config, self.sender);
+        let may_be_rated = rated_by_default(&self.config.ratings, against_computer);
+        let rated = terms.rated.unwrap_or(true) && may_be_rated;
+        self.tx.set_public_and_rated(id, terms.public, rated)?;
+        let terms_told = texts::say(
+            "invitation.terms",
+            minijinja::context! {
+                game => id,
+                public => terms.public,
+                rated => rated,
+                refused_rating => terms.rated == Some(true) && !rated,
+            },
+        );
         let days = time.days.unwrap_or(self.config.deadlines.turn_days);
         self.tx.set_turn_days(id, i64::from(days))?;
         if let Some(policy) = &time.timeout {
@@ -256,6 +284,7 @@ impl Work<'_> {
                     scenario_name => scenario.as_deref().and_then(|id| scenario_name(hosted.name, id)),
                     moderator => time.moderator,
                     commitment => commitment,
+                    terms => terms_told,
                     notice => hosted.notice,
                     expires => local_time(expires, &zone),
                     reply_to => reply_address(&self.config.service.address, id, &their_seat.secret),
@@ -305,6 +334,8 @@ impl Work<'_> {
                 pace => pace,
             },
         );
+        proposed.push('\n');
+        proposed.push_str(&terms_told);
         if let Some(commitment) = commitment {
             proposed.push('\n');
             proposed.push_str(&commitment);

@@ -5,6 +5,7 @@
 use super::clock::claims;
 use super::game::{hosted_of, load, side_name};
 use super::notices::{moderators_of, queue_notice};
+use super::ratings::finish;
 use super::reply::Answer;
 use super::work::Work;
 use super::{texts, Result};
@@ -48,7 +49,9 @@ impl Work<'_> {
                     self.at,
                     &[],
                 )?;
-                self.tx.finish(
+                finish(
+                    self.tx,
+                    self.config,
                     game.id,
                     GameResult::Win(seat.seat),
                     &texts::say(
@@ -181,7 +184,9 @@ impl Work<'_> {
             self.at,
             &[],
         )?;
-        self.tx.finish(
+        finish(
+            self.tx,
+            self.config,
             game.id,
             GameResult::Win(winner),
             &texts::say("game.ended_resigned", minijinja::context! { side => side }),
@@ -226,7 +231,14 @@ impl Work<'_> {
             &[],
         )?;
         let ended = texts::say("game.ended_draw_agreed", ());
-        self.tx.finish(game.id, GameResult::Draw, &ended, self.at)?;
+        finish(
+            self.tx,
+            self.config,
+            game.id,
+            GameResult::Draw,
+            &ended,
+            self.at,
+        )?;
         self.item(
             line,
             Answer::Done(texts::say(

@@ -767,6 +767,9 @@ fn only_asks(command: &Command) -> bool {
             | Command::BoardAll
             | Command::History
             | Command::Games
+            | Command::GamesPublic
+            | Command::Ratings(_)
+            | Command::Rating(_)
     )
 }
 

@@ -30,7 +30,10 @@
 //!    RESIGN, draws, CLAIM WIN, MODERATOR), `orders.rs` (orders and held
 //!    lines) with `in_advance.rs` (IF ...), `settings.rs` (address,
 //!    vacation, time zone, reminders, digest), `press.rs` (SAY),
-//!    `inform.rs` and `rules.rs` (HELP, GAMES, BOARD, HISTORY, HELP RULES).
+//!    `inform.rs` and `rules.rs` (HELP, GAMES, BOARD, HISTORY, HELP RULES),
+//!    `observers.rs` (WATCH, UNWATCH, GAMES PUBLIC, and every update told
+//!    to the watchers of a public game), `ratings.rs` (RATINGS, RATING,
+//!    and what a rated game's end does to its players' ratings).
 //!    `dice.rs` draws the chance a game waits for after an order, fairly
 //!    (docs/dice.md).
 //! 5. `reply.rs`: every line is answered with a typed [`Answer`]; the reply
@@ -80,10 +83,12 @@ pub mod lines;
 pub mod moderation;
 mod moderators;
 mod notices;
+mod observers;
 mod orders;
 mod outbox;
 mod poll;
 mod press;
+pub mod ratings;
 mod rebuild;
 mod reply;
 mod rules;

@@ -11,6 +11,8 @@ use super::dice::{draw_and_record, revealed};
 use super::game::{load, side_name};
 use super::identity::{reply_address, seat_secret_generation};
 use super::notices::queue_notice;
+use super::observers::queue_to_watchers;
+use super::ratings::finish;
 use super::rebuild::rebuild;
 use super::reply::Answer;
 use super::update::update_text;
@@ -346,6 +348,9 @@ pub(super) struct Announcement {
     /// The player who lost his seat to a new one (REPLACE), and what he
     /// is told.
     pub(super) farewell: Option<(String, String)>,
+    /// Whether the action changed the board or ended the game (FORFEIT,
+    /// ADJUDICATE, ROLLBACK, ACT): the game's watchers see it too.
+    pub(super) board_changed: bool,
 }
 
 impl Announcement {
@@ -644,11 +649,19 @@ pub(super) fn carry_out(
         &localized(&outcome, "UTC"),
         at,
     )?;
+    let board_changed = matches!(
+        action,
+        Action::Forfeit { .. }
+            | Action::Adjudicate { .. }
+            | Action::Rollback { .. }
+            | Action::Act { .. }
+    );
     *told = Some(Announcement {
         game: game_id,
         words,
         welcome,
         farewell,
+        board_changed,
     });
     let zone = moderator_zone(tx, cx)?;
     let done = texts::say(
@@ -740,7 +753,7 @@ fn redraw(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<Vec<String>> {
     let drawn = draw_and_record(tx, state.as_mut(), row, seat, cx.seed, at)?;
     replayed(tx, cx, row)?;
     if let Some(outcome) = state.outcome() {
-        tx.finish(row.id, outcome.result, &outcome.reason, at)?;
+        finish(tx, cx.config, row.id, outcome.result, &outcome.reason, at)?;
     }
     Ok(drawn
         .into_iter()
@@ -807,7 +820,7 @@ fn act(
     tx.set_position(game, &state.position(), count, at)?;
     fresh_deadline(tx, cx.config, game, state.as_ref(), cx.now)?;
     if let Some(outcome) = state.outcome() {
-        tx.finish(game, outcome.result, &outcome.reason, at)?;
+        finish(tx, cx.config, game, outcome.result, &outcome.reason, at)?;
     }
     let mut acted = texts::say(
         "moderator.acted",
@@ -848,7 +861,9 @@ fn end_game(
         at,
         &[],
     )?;
-    tx.finish(
+    finish(
+        tx,
+        cx.config,
         game,
         result,
         &texts::say(
@@ -968,6 +983,10 @@ fn announce(tx: &Tx<'_>, cx: &Context<'_>, told: &Announcement) -> Result<()> {
     if let Some((old, words)) = &told.farewell {
         let seed = format!("{}/mod/{game}/farewell/{}", cx.seed, tx.entry_count(game)?);
         queue_notice(tx, cx.config, row, old, None, words.clone(), &seed, cx.now)?;
+    }
+    if told.board_changed {
+        let seed = format!("{}/mod", cx.seed);
+        queue_to_watchers(tx, cx.config, row, state.as_ref(), &seed, cx.now)?;
     }
     Ok(())
 }

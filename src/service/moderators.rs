@@ -177,6 +177,9 @@ impl Work<'_> {
             if here().any(|t| matches!(t, Told::Acted(_))) {
                 self.broadcast(&row, &[], None)?;
             }
+            if here().any(|t| matches!(t, Told::Acted(a) if a.board_changed)) {
+                self.owe_watchers(game);
+            }
             for seat in &seats {
                 for t in here() {
                     let words = match t {

@@ -73,7 +73,8 @@ pub(super) fn bounce_received(
 
 /// Mail to the recipient of outbox mail `outbox_id` cannot be delivered:
 /// its seats are marked, and their opponents and the moderators are told
-/// (never the address itself: its mail does not arrive).
+/// (never the address itself: its mail does not arrive); it stops
+/// watching every game it watched.
 pub fn undeliverable(
     tx: &Tx<'_>,
     config: &Config,
@@ -84,6 +85,11 @@ pub fn undeliverable(
     let Some(mail) = tx.sent_mail(outbox_id)? else {
         return Ok(());
     };
+    // An address that takes no mail watches no game any more.
+    let watched = tx.unwatch_address(&mail.recipient)?;
+    if watched > 0 {
+        tracing::warn!(address = %mail.recipient, games = watched, %why, "watcher undeliverable: unwatched");
+    }
     for (game, seat) in tx.mark_undeliverable(&mail.recipient, why)? {
         let Some(row) = tx.game(game)? else { continue };
         let side = side_name(&row, seat);

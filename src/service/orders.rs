@@ -354,8 +354,14 @@ impl Work<'_> {
             .set_position(game.id, &state.position(), count, self.at)?;
         self.refresh_deadline(game.id, state.as_ref())?;
         if let Some(outcome) = state.outcome() {
-            self.tx
-                .finish(game.id, outcome.result, &outcome.reason, self.at)?;
+            super::ratings::finish(
+                self.tx,
+                self.config,
+                game.id,
+                outcome.result,
+                &outcome.reason,
+                self.at,
+            )?;
         }
         let game = self.reload(game.id)?;
         self.broadcast(&game, &happened, Some(seat.seat))

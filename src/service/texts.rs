@@ -15,6 +15,7 @@ use serde::Serialize;
 const TEMPLATES: &[(&str, &str)] = &[
     ("reply", include_str!("../../templates/reply.txt")),
     ("update", include_str!("../../templates/update.txt")),
+    ("watching", include_str!("../../templates/watching.txt")),
     ("invitation", include_str!("../../templates/invitation.txt")),
     ("help", include_str!("../../templates/help.txt")),
     ("intruder", include_str!("../../templates/intruder.txt")),

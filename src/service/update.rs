@@ -90,20 +90,7 @@ pub fn update_text_keyed(
             .unwrap_or_default()
     };
     let pending = state.pending();
-    let result = match (game.result, state.outcome()) {
-        (Some(r), _) => Some(texts::say(
-            "update.result",
-            minijinja::context! {
-                winner => match r {
-                    GameResult::Draw => None,
-                    GameResult::Win(winner) => Some(state.seat_name(winner)),
-                },
-                ended => game.termination,
-            },
-        )),
-        (None, Some(o)) => Some(o.reason),
-        _ => None,
-    };
+    let result = result_words(game, state);
     let draw_offer = match game.draw_offer {
         Some(s) if s != seat && result.is_none() => Some(texts::say(
             "update.draw_offer",
@@ -152,9 +139,12 @@ pub fn update_text_keyed(
             .into_iter()
             .map(|a| a.written)
             .collect();
+    // A rated game's end: each player's rating before and after.
+    let ratings = super::ratings::changes_told(tx, game)?;
     let text = texts::render(
         "update",
         minijinja::context! {
+            ratings => ratings,
             answers => answers,
             deadline => deadline,
             game => game.id,
@@ -173,6 +163,7 @@ pub fn update_text_keyed(
                 ended: result.clone().filter(|_| state.outcome().is_none()),
                 // "What happened" tells the last action once.
                 without_last: !happened.is_empty(),
+                observer: false,
             }),
             result => result,
             yours => pending.as_ref().is_some_and(|p| p.seat == seat),
@@ -188,6 +179,25 @@ pub fn update_text_keyed(
         },
     );
     Ok(texts::wrap(&text))
+}
+
+/// How the game ended, in words, once it has: the stored result (which a
+/// resignation, a draw agreed or a ruling set), or the rules' own ending.
+pub(super) fn result_words(game: &GameRow, state: &dyn AnyGame) -> Option<String> {
+    match (game.result, state.outcome()) {
+        (Some(r), _) => Some(texts::say(
+            "update.result",
+            minijinja::context! {
+                winner => match r {
+                    GameResult::Draw => None,
+                    GameResult::Win(winner) => Some(state.seat_name(winner)),
+                },
+                ended => game.termination,
+            },
+        )),
+        (None, Some(o)) => Some(o.reason),
+        _ => None,
+    }
 }
 
 /// The events of `happened` in words, less those the reader was already

@@ -41,6 +41,10 @@ pub struct GameRow {
     /// [`GameOptions::scenario`](crate::games::GameOptions::scenario): the
     /// battle, for a game played on one of several.
     pub scenario: Option<String>,
+    /// Its players made it public (`NEW ... PUBLIC`): anyone may watch it.
+    pub public: bool,
+    /// Its end changes its players' ratings (`NEW ... RATED`).
+    pub rated: bool,
 }
 
 /// A seat of a game with its player.
@@ -64,11 +68,12 @@ pub struct SeatRow {
     pub held: Vec<String>,
 }
 
-const GAME_COLUMNS: &str = "id, kind, status, first_seat, inviter_seat, position, order_count, \
-     draw_offer, result, termination, created_at, updated_at, seed, scenario";
+pub(super) const GAME_COLUMNS: &str =
+    "id, kind, status, first_seat, inviter_seat, position, order_count, \
+     draw_offer, result, termination, created_at, updated_at, seed, scenario, public, rated";
 
 /// A row of [`GAME_COLUMNS`].
-fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+pub(super) fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
         id: r.get(0)?,
         kind: r.get(1)?,
@@ -85,6 +90,8 @@ fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         // SQLite integers are signed: the seed's 64 bits are kept as is.
         seed: r.get::<_, Option<i64>>(12)?.map(|s| s as u64),
         scenario: r.get(13)?,
+        public: r.get(14)?,
+        rated: r.get(15)?,
     })
 }
 
@@ -114,6 +121,15 @@ impl Tx<'_> {
             ],
         )?;
         Ok(self.tx.last_insert_rowid())
+    }
+
+    /// Makes a game public (anyone may watch it) or not, and rated or not.
+    pub fn set_public_and_rated(&self, game: i64, public: bool, rated: bool) -> Result<()> {
+        self.exec(
+            "UPDATE games SET public = ?2, rated = ?3 WHERE id = ?1",
+            params![game, public, rated],
+        )?;
+        Ok(())
     }
 
     /// Adds a seat to a game.

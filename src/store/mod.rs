@@ -17,6 +17,8 @@
 //! | `deadlines.rs`  | `games` deadline, clock, bank, pause and adjournment columns; stalled games |
 //! | `players.rs`    | `players` (settings, digests), `address_changes`, `vacations` |
 //! | `moderation.rs` | `moderation` (the audit), `games` moderator and dispute columns |
+//! | `watchers.rs`   | `watchers`, `games.public`: who watches which public game   |
+//! | `ratings.rs`    | `ratings`, `rating_changes`, `games.rated`: Glicko-2 ratings |
 //! | `upkeep.rs`     | the file itself: its space, backups, vacuum               |
 //!
 //! What a column holds is typed on both sides of SQL: seats, results,
@@ -33,9 +35,11 @@ mod messages;
 mod moderation;
 mod outbox;
 mod players;
+mod ratings;
 mod time;
 mod upkeep;
 mod values;
+mod watchers;
 
 use std::cell::RefCell;
 use std::path::Path;
@@ -52,6 +56,7 @@ pub use games::{GameRow, SeatRow};
 pub use messages::SentSince;
 pub use outbox::{OutboxRow, SentMail};
 pub use players::VacationRow;
+pub use ratings::{RatingChange, RatingRow};
 pub use time::Timestamp;
 pub use upkeep::Space;
 pub use values::{result_from_text, result_text, seat_text, EntryKind, GameStatus};
@@ -116,6 +121,14 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0014_mail_dates",
         include_str!("../../migrations/0014_mail_dates.sql"),
+    ),
+    (
+        "0015_observers",
+        include_str!("../../migrations/0015_observers.sql"),
+    ),
+    (
+        "0016_ratings",
+        include_str!("../../migrations/0016_ratings.sql"),
     ),
 ];
 

@@ -144,14 +144,24 @@ pub fn draw(game: &BrothersAtWar, viewer: Seat, last: &[Event], style: &BoardSty
     out.push_str(&brigades(game, &codes, viewer));
     out.push_str(&hexsides(game, window));
     out.push_str(&track(game));
-    out.push_str(&hands(game, viewer));
+    out.push_str(&if style.observer {
+        hand_sizes(game)
+    } else {
+        hands(game, viewer)
+    });
     out.push_str(&instructions(game));
     out.push_str(&key_hexes(game));
     if !style.without_last && !last.is_empty() {
         out.push_str("Last: ");
         let words: Vec<String> = last
             .iter()
-            .map(|e| BrothersAtWar::event_text(e, viewer))
+            .map(|e| {
+                if style.observer {
+                    BrothersAtWar::public_event_text(e)
+                } else {
+                    BrothersAtWar::event_text(e, viewer)
+                }
+            })
             .collect();
         out.push_str(&words.join("; "));
         out.push('\n');
@@ -168,7 +178,9 @@ fn heading(game: &BrothersAtWar, viewer: Seat, style: &BoardStyle) -> String {
         format!("Over: {}.", BrothersAtWar::ending_words(&e))
     } else {
         match game.pending() {
-            Some(p) if p.seat == viewer => format!("You ({you}) decide: {}.", p.kind),
+            Some(p) if p.seat == viewer && !style.observer => {
+                format!("You ({you}) decide: {}.", p.kind)
+            }
             Some(p) => format!(
                 "The game waits for the {}: {}.",
                 names::side(Side::of(p.seat)),
@@ -422,6 +434,27 @@ fn hands(game: &BrothersAtWar, viewer: Seat) -> String {
         game.now.discard.len()
     ));
     out
+}
+
+/// Both hands by their size only, as each side reads the other's (B2):
+/// an observer's board.
+fn hand_sizes(game: &BrothersAtWar) -> String {
+    let held: Vec<String> = [Side::Union, Side::Confederacy]
+        .iter()
+        .map(|&side| {
+            format!(
+                "the {} holds {}",
+                names::side(side),
+                count(game.now.hands[side.index()].len(), "card", "cards")
+            )
+        })
+        .collect();
+    format!(
+        "Hands: {}. Deck {}, discards {}.\n",
+        held.join(", "),
+        game.now.deck.len(),
+        game.now.discard.len()
+    )
 }
 
 /// The standing instructions: shown to both (B14). Only `PLAY`

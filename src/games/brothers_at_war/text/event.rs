@@ -41,9 +41,37 @@ pub fn words(event: &Event, viewer: Seat) -> String {
     }
 }
 
+/// `event` in words for an observer, who holds no seat: a card drawn as
+/// the side that did not draw it reads it (B2); every other event is
+/// the same for everybody.
+pub fn public_words(event: &Event) -> String {
+    match event {
+        Event::CardDrawn { side, .. } | Event::DeckReshuffled { side, .. } => {
+            words(event, side.other().seat())
+        }
+        other => words(other, Seat::North),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_observer_reads_a_card_drawn_as_the_other_side_does() {
+        let drawn = Event::CardDrawn {
+            side: Side::Confederacy,
+            card: 17,
+        };
+        assert_eq!(public_words(&drawn), "CSA draws a card");
+        let reshuffled = Event::DeckReshuffled {
+            side: Side::Union,
+            card: 9,
+            name: "Fortune of War".into(),
+        };
+        assert!(!public_words(&reshuffled).contains('9'));
+        assert!(!public_words(&reshuffled).contains("your"));
+    }
 
     #[test]
     fn a_card_drawn_is_named_to_its_drawer_only() {

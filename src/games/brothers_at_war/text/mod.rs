@@ -98,6 +98,10 @@ MORE                     as a mail's last line: your activation goes on
         event::words(event, viewer)
     }
 
+    fn public_event_text(event: &Event) -> String {
+        event::public_words(event)
+    }
+
     fn read_order(&self, line: &str) -> Result<Order, Rejection> {
         // B5: a refused standing instruction suggests the instructions its
         // writer may give, not the orders of the decision pending; the

@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use super::event::{pieces_words, words as event_words};
+use super::event::{pieces_words, public_words, words as event_words};
 use crate::games::civil_war_1863::core::event::Event;
 use crate::games::civil_war_1863::core::side::Side;
 use crate::games::civil_war_1863::core::square::{Square, SIDE_LEN};
@@ -177,7 +177,7 @@ fn status(game: &CivilWar1863, viewer: Side, style: &BoardStyle) -> String {
         out,
         "Turn {}: {} to move; {} order{} given so far.",
         game.turn(),
-        if mover == viewer {
+        if mover == viewer && !style.observer {
             "you".to_string()
         } else {
             format!("the {mover}")
@@ -233,7 +233,12 @@ pub fn draw(game: &CivilWar1863, viewer: Side, last: &[Event], style: &BoardStyl
     if !style.without_last && !last.is_empty() {
         out.push_str("Last action:\n");
         for e in last {
-            out.push_str(&wrap(&format!("  {}", event_words(e, viewer)), |_| 4));
+            let words = if style.observer {
+                public_words(e)
+            } else {
+                event_words(e, viewer)
+            };
+            out.push_str(&wrap(&format!("  {words}"), |_| 4));
         }
     }
     debug_assert!(out.lines().all(|l| l.len() <= MAIL_WIDTH));

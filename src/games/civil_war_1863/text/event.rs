@@ -28,17 +28,17 @@ pub fn pieces_words(pieces: Counts) -> String {
     }
 }
 
-/// `side` as `viewer` reads it.
-fn who(side: Side, viewer: Side) -> String {
-    if side == viewer {
+/// `side` as `viewer` reads it (an observer, `None`: in the third person).
+fn who(side: Side, viewer: Option<Side>) -> String {
+    if Some(side) == viewer {
         "you".to_string()
     } else {
         format!("the {side}")
     }
 }
 
-fn whose(side: Side, viewer: Side) -> String {
-    if side == viewer {
+fn whose(side: Side, viewer: Option<Side>) -> String {
+    if Some(side) == viewer {
         "your".to_string()
     } else {
         format!("the {side}'s")
@@ -47,6 +47,17 @@ fn whose(side: Side, viewer: Side) -> String {
 
 /// What `event` tells `viewer`, one sentence ending with the rule cited.
 pub fn words(event: &Event, viewer: Side) -> String {
+    words_for(event, Some(viewer))
+}
+
+/// What `event` tells an observer of the game, who holds no side: the
+/// same sentence in the third person.
+pub fn public_words(event: &Event) -> String {
+    words_for(event, None)
+}
+
+/// [`words`] for `viewer`, or for an observer (`None`).
+fn words_for(event: &Event, viewer: Option<Side>) -> String {
     match event {
         Event::Moved {
             side,

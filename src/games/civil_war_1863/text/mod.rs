@@ -91,6 +91,10 @@ MORE                     as a mail's last line: your turn goes on (else
         event::words(event, viewer.into())
     }
 
+    fn public_event_text(event: &Event) -> String {
+        event::public_words(event)
+    }
+
     fn read_order(&self, line: &str) -> Result<Order, Rejection> {
         reader::read_checked(self, line)
     }
