@@ -9,7 +9,8 @@
 //!
 //! - `cargo bench --bench bot` plays 200 games per pairing (the table in
 //!   docs/computer-opponent.md).
-//! - `cargo bench --bench bot -- --games 20` plays fewer.
+//! - `cargo bench --bench bot -- --games 20` plays fewer; `--up-to N`
+//!   stops at level N, `--from N` starts there (level N against N - 1).
 //! - Under `cargo test --all-targets` it plays 2 games per pairing, as a
 //!   smoke test.
 //!
@@ -168,8 +169,19 @@ fn main() {
         "{:<22} {:>5} {:>6} {:>6} {:>7}",
         "pairing", "wins", "losses", "draws", "score"
     );
-    let mut pairings = vec![(Player::Bot(Level::MIN), Player::Random)];
-    for l in Level::all().skip(1).filter(|&l| l <= top) {
+    // `--from N`: only the pairings of level N and above.
+    let from = args
+        .iter()
+        .position(|a| a == "--from")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|g| g.parse().ok())
+        .and_then(Level::new)
+        .unwrap_or(Level::MIN);
+    let mut pairings = Vec::new();
+    if from == Level::MIN {
+        pairings.push((Player::Bot(Level::MIN), Player::Random));
+    }
+    for l in Level::all().skip(1).filter(|&l| l <= top && l >= from) {
         pairings.push((
             Player::Bot(l),
             Player::Bot(Level::new(l.number() - 1).unwrap()),

@@ -72,6 +72,22 @@ struct Node<O> {
     expanded: bool,
 }
 
+impl<O> Node<O> {
+    /// A position not yet searched, reached by `mover`'s `order`.
+    fn new(order: O, mover: u8) -> Node<O> {
+        Node {
+            order,
+            mover,
+            visits: 0,
+            value: 0.0,
+            first: 0,
+            count: 0,
+            tried: 0,
+            expanded: false,
+        }
+    }
+}
+
 /// xorshift64*, the search's own generator: deterministic from its seed.
 struct Rng(u64);
 
@@ -133,16 +149,7 @@ pub fn search<G: Searchable>(root: &G, rounds: u32, seed: u64) -> Option<SearchR
         }
     }
     let mut rng = Rng::new(seed);
-    let mut tree = vec![Node {
-        order: legal[0],
-        mover: 1 - me as u8,
-        visits: 0,
-        value: 0.0,
-        first: 0,
-        count: 0,
-        tried: 0,
-        expanded: false,
-    }];
+    let mut tree = vec![Node::new(legal[0], 1 - me as u8)];
     let mut path: Vec<u32> = Vec::with_capacity(64);
     for _ in 0..rounds.max(1) {
         let mut state = root.clone();
@@ -230,16 +237,7 @@ fn expand<G: Searchable>(
     }
     let mover = state.decider().unwrap_or(0) as u8;
     let first = tree.len() as u32;
-    tree.extend(legal.iter().map(|&order| Node {
-        order,
-        mover,
-        visits: 0,
-        value: 0.0,
-        first: 0,
-        count: 0,
-        tried: 0,
-        expanded: false,
-    }));
+    tree.extend(legal.iter().map(|&order| Node::new(order, mover)));
     let node = &mut tree[at];
     node.expanded = true;
     node.first = first;

@@ -124,16 +124,15 @@ impl UnitId {
     pub fn kind(self) -> UnitKind {
         // Eight entries, so that the three top bits need no bounds check;
         // no unit is ever made with the eighth.
-        const BY_BITS: [UnitKind; 8] = [
-            UnitKind::Infantry,
-            UnitKind::Guard,
-            UnitKind::Light,
-            UnitKind::Artillery,
-            UnitKind::HorseBattery,
-            UnitKind::Cavalry,
-            UnitKind::HeavyCavalry,
-            UnitKind::HeavyCavalry,
-        ];
+        const BY_BITS: [UnitKind; 8] = {
+            let mut kinds = [UnitKind::HeavyCavalry; 8];
+            let mut i = 0;
+            while i < UnitKind::EVERY.len() {
+                kinds[i] = UnitKind::EVERY[i];
+                i += 1;
+            }
+            kinds
+        };
         BY_BITS[(self.0 >> 5) as usize]
     }
 
