@@ -18,7 +18,7 @@ use crate::bot::{self, Level};
 use crate::config::Config;
 use crate::games::submission::{release, submit};
 use crate::games::{AnyGame, Happened, Seat};
-use crate::store::{GameRow, SeatRow, Tx};
+use crate::store::{EntryKind, GameRow, SeatRow, Timestamp, Tx};
 
 /// The most orders the computer plays for one incoming mail (or one
 /// moderator's action): a guard against a loop, far above a turn's worth.
@@ -178,4 +178,52 @@ impl Work<'_> {
         self.tx.set_held(game.id, seat, &r.held)?;
         Ok(if taken { played } else { Vec::new() })
     }
+}
+
+/// The computer's answers after a moderator's change (`ACT`, a rollback):
+/// [`Work::computer_plays`] without a mail, its orders recorded at `at`
+/// as its seat's entries; what happened. Nothing in a game between people.
+pub(crate) fn computer_answers(
+    tx: &Tx<'_>,
+    config: &Config,
+    game: &GameRow,
+    state: &mut dyn AnyGame,
+    at: Timestamp,
+) -> Result<Vec<Happened>> {
+    let Some((seat, level)) = computer_seat(tx, config, game)? else {
+        return Ok(Vec::new());
+    };
+    let written = texts::say(
+        "game.computer_written",
+        minijinja::context! { level => level.number() },
+    );
+    let mut happened = Vec::new();
+    for _ in 0..MOST_ORDERS {
+        if state.outcome().is_some() || state.pending().is_none_or(|p| p.seat != seat) {
+            break;
+        }
+        let entries = tx.entry_count(game.id)?;
+        let Some(answer) = bot::order_for(state, level, search_seed(game, entries)) else {
+            break;
+        };
+        let s = submit(state, seat, &[answer.order.as_str()]);
+        if s.taken.is_empty() {
+            tracing::error!(game = game.id, order = %answer.order, "the computer's order was not taken");
+            break;
+        }
+        for t in &s.taken {
+            tx.add_entry(
+                game.id,
+                EntryKind::Order,
+                Some(seat),
+                &t.order,
+                &written,
+                None,
+                at,
+                &t.events,
+            )?;
+            happened.extend(t.events.iter().cloned());
+        }
+    }
+    Ok(happened)
 }
