@@ -58,6 +58,27 @@ pub struct Config {
     pub observers: ObserversConfig,
     /// Glicko-2 ratings.
     pub ratings: RatingsConfig,
+    /// The computer opponent (`NEW SQUARES VS COMPUTER`).
+    pub computer: ComputerConfig,
+}
+
+/// `[computer]`.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct ComputerConfig {
+    /// The computer's own player: the address its seat is held under. It
+    /// must never receive mail nor send any (a domain under `.invalid`,
+    /// reserved by RFC 2606): no mail is ever queued to it, and mail from
+    /// it is ignored.
+    pub address: String,
+}
+
+impl Default for ComputerConfig {
+    fn default() -> Self {
+        ComputerConfig {
+            address: "computer@orderly.invalid".into(),
+        }
+    }
 }
 
 /// `[observers]`.
@@ -417,6 +438,14 @@ impl Config {
             return Err(ConfigError::Value(
                 "observers.public_list must be from 1 to 100".into(),
             ));
+        }
+        let computer = self.computer.address.trim();
+        if !computer.contains('@') || computer.eq_ignore_ascii_case(&self.service.address) {
+            return Err(ConfigError::Value(format!(
+                "computer.address {:?} must be a mail address of its own, that never \
+                 receives mail (e.g. computer@orderly.invalid)",
+                self.computer.address
+            )));
         }
         if self.service.poll_interval_secs == 0 {
             return Err(ConfigError::Value(

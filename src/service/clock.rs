@@ -39,6 +39,15 @@ pub fn fresh_deadline(
     let Some(pending) = state.pending() else {
         return Ok(tx.set_deadline(game, None)?);
     };
+    // The computer answers at once: it has no deadline, so it is never
+    // reminded, late or timed out.
+    let seats = tx.seats(game)?;
+    if seats
+        .iter()
+        .any(|s| s.seat == pending.seat && super::ratings::is_computer(config, &s.address))
+    {
+        return Ok(tx.set_deadline(game, None)?);
+    }
     let turn = pending.phase.is_turn();
     let secs = match (turn, clock) {
         (true, Some(_)) => tx.bank(game, pending.seat)?.unwrap_or(0),
@@ -48,7 +57,7 @@ pub fn fresh_deadline(
     // A player on vacation has no running clock: theirs starts when the
     // vacation ends.
     let mut base = now;
-    if let Some(seat) = tx.seats(game)?.into_iter().find(|s| s.seat == pending.seat) {
+    if let Some(seat) = seats.into_iter().find(|s| s.seat == pending.seat) {
         if let Some((_, ends)) = tx.on_vacation(seat.player_id, now.into())? {
             base = base.max(ends.utc());
         }

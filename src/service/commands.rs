@@ -47,6 +47,10 @@ pub enum Command {
         /// `RATED` (`Some(true)`) or `UNRATED`; by default a game between
         /// two people is rated.
         rated: Option<bool>,
+        /// `VS COMPUTER [LEVEL n]`: a game against the computer at level
+        /// `n` (1 to 5, checked here; 3 when none is named), the opponent
+        /// then empty.
+        computer: Option<u8>,
     },
     /// `ACCEPT`: take up an invitation.
     Accept,
@@ -301,17 +305,30 @@ fn read_new(line: &str) -> Command {
     if vs != "VS" && vs != "AGAINST" && vs != "WITH" {
         return Command::BadNew(new_usage());
     }
+    // `NEW SQUARES VS COMPUTER [LEVEL n]`: no address, a level.
+    let against_computer = matches!(
+        first_word.to_ascii_uppercase().as_str(),
+        "COMPUTER" | "THE-COMPUTER" | "BOT"
+    );
     // `NEW SQUARES VS Bob Example <bob@example.org>`: a name may come
     // before the address, as a mail client writes one.
     const NAME_WORDS: usize = 5;
-    let at = (3..words.len().min(3 + NAME_WORDS + 1))
-        .find(|&i| words[i].contains('@'))
-        .unwrap_or(3);
-    let opponent = words.get(at).copied().unwrap_or(first_word);
-    let opponent = opponent
-        .trim_matches(|c| c == '<' || c == '>' || c == '"' || c == ',')
-        .to_ascii_lowercase();
-    if !opponent.contains('@') {
+    let at = if against_computer {
+        3
+    } else {
+        (3..words.len().min(3 + NAME_WORDS + 1))
+            .find(|&i| words[i].contains('@'))
+            .unwrap_or(3)
+    };
+    let opponent = if against_computer {
+        String::new()
+    } else {
+        let opponent = words.get(at).copied().unwrap_or(first_word);
+        opponent
+            .trim_matches(|c| c == '<' || c == '>' || c == '"' || c == ',')
+            .to_ascii_lowercase()
+    };
+    if !against_computer && !opponent.contains('@') {
         return Command::BadNew(texts::say(
             "commands.new_not_an_address",
             minijinja::context! { address => opponent, usage => new_usage() },
@@ -324,6 +341,7 @@ fn read_new(line: &str) -> Command {
     let mut clock: Option<(u32, u32, Option<u32>)> = None;
     let mut timeout = None;
     let mut moderator = None;
+    let mut level = None;
     let mut rest = upper[at + 1..].iter();
     while let Some(word) = rest.next() {
         let value = rest.next().cloned();
@@ -362,6 +380,17 @@ fn read_new(line: &str) -> Command {
             ("TIMEOUT", Some(v)) if v == "CLAIM" || v == "MODERATORS" => {
                 timeout = Some(v.to_ascii_lowercase())
             }
+            // Bounded here: only the levels there are.
+            ("LEVEL", Some(v)) if against_computer => match v.parse::<u8>() {
+                Ok(n @ 1..=5) => level = Some(n),
+                _ => {
+                    return Command::BadNew(texts::say(
+                        "commands.new_level",
+                        minijinja::context! { level => v },
+                    ))
+                }
+            },
+            ("LEVEL", _) => return Command::BadNew(texts::say("commands.new_level_person", ())),
             ("DAYS", Some(v)) => match v.parse::<u32>() {
                 Ok(n @ 1..=60) => days = Some(n),
                 _ => {
@@ -386,6 +415,7 @@ fn read_new(line: &str) -> Command {
         moderator,
         public,
         rated,
+        computer: against_computer.then(|| level.unwrap_or(crate::bot::Level::DEFAULT.number())),
     }
 }
 
@@ -441,6 +471,7 @@ mod tests {
                 moderator: None,
                 public: false,
                 rated: None,
+                computer: None,
             }
         );
         assert!(matches!(
@@ -497,6 +528,43 @@ mod tests {
         assert!(matches!(
             read("new squares vs b@c rated unrated"),
             Command::BadNew(_)
+        ));
+    }
+
+    #[test]
+    fn the_computer_is_named_with_its_level() {
+        assert!(matches!(
+            read("new squares vs computer"),
+            Command::New { computer: Some(3), opponent, .. } if opponent.is_empty()
+        ));
+        assert!(matches!(
+            read("NEW NAPOLEONIC VS COMPUTER LEVEL 1 AS BRITISH PUBLIC"),
+            Command::New { computer: Some(1), side: Some(side), public: true, .. } if side == "BRITISH"
+        ));
+        assert!(matches!(
+            read("new squares vs computer as gray level 5 days 2"),
+            Command::New {
+                computer: Some(5),
+                days: Some(2),
+                ..
+            }
+        ));
+        for bad in [
+            "new squares vs computer level 9",
+            "new squares vs computer level 0",
+            "new squares vs computer level 99999999999",
+            "new squares vs computer level",
+            "new squares vs b@c level 2",
+        ] {
+            assert!(matches!(read(bad), Command::BadNew(_)), "{bad}");
+        }
+        let Command::BadNew(why) = read("new squares vs computer level 9") else {
+            unreachable!()
+        };
+        assert!(why.contains("1 to 5"), "{why}");
+        assert!(matches!(
+            read("new squares vs b@c moderator m@x"),
+            Command::New { computer: None, opponent, .. } if opponent == "b@c"
         ));
     }
 

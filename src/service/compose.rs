@@ -11,6 +11,7 @@
 //! the first change was made.
 
 use super::identity::reply_address;
+use super::ratings::is_computer;
 use super::subject::game_subject;
 use super::update::{update_text_keyed, BoardWanted};
 use super::work::Work;
@@ -144,6 +145,10 @@ impl Work<'_> {
         // A game with chance reveals its seed in its last mails.
         let revealed = self.revealed_seed(game)?;
         for seat in self.tx.seats(game.id)? {
+            // The computer's seat reads no mail.
+            if is_computer(self.config, &seat.address) {
+                continue;
+            }
             let mine = Some(seat.seat) == owed.actor && seat.address == self.sender;
             let told: &[String] = if mine { &self.echoed } else { &[] };
             let mut text = update_text_keyed(
@@ -241,6 +246,10 @@ impl Work<'_> {
         auto: AutoKind,
         kind: &str,
     ) -> Result<()> {
+        // Never a mail to the computer's reserved address.
+        if is_computer(self.config, &seat.address) {
+            return Ok(());
+        }
         let n = self.outgoing.len();
         let id = message_id(
             &format!("{}/{}/{kind}/{n}", self.message_id, seat.address),

@@ -181,6 +181,7 @@ impl Work<'_> {
                     moderator,
                     public,
                     rated,
+                    computer,
                 } => self.new_game(
                     line,
                     &game,
@@ -196,7 +197,11 @@ impl Work<'_> {
                         timeout,
                         moderator,
                     },
-                    Terms { public, rated },
+                    Terms {
+                        public,
+                        rated,
+                        computer,
+                    },
                 )?,
                 // A change to a player needs the player's key, as an order
                 // does: a bare From is easily forged.

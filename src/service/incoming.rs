@@ -101,6 +101,10 @@ pub(super) fn process_in(
     } else if incoming.is_from(&config.service.address) || identity::is_own_address(config, &sender)
     {
         Some("ignored: from orderly itself".to_string())
+    } else if super::ratings::is_computer(config, &sender) {
+        // The computer's reserved address sends nothing: a mail from it is
+        // forged, and changes nothing.
+        Some("ignored: from the computer's reserved address".to_string())
     } else if identity::is_no_reply(&sender) {
         // Nobody reads an answer to a no-reply address; answering one
         // only feeds loops and backscatter.

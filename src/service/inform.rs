@@ -78,7 +78,13 @@ impl Work<'_> {
                 .iter()
                 .find(|s| s.player_id != player || seats.len() == 1);
             let side = me.map(|s| side_name(&g, s.seat)).unwrap_or("?");
-            let vs = other.map(|s| s.address.as_str()).unwrap_or("?");
+            let vs = match other {
+                Some(s) if super::computer::is_computers_seat(&g, s.seat) => {
+                    super::computer::computer_label(&g)
+                }
+                Some(s) => s.address.clone(),
+                None => "?".to_string(),
+            };
             let (zone, _) = self.tx.player_settings(self.sender)?;
             let paused = self
                 .tx

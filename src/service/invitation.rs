@@ -11,10 +11,12 @@ use super::subject::game_subject;
 use super::work::Work;
 use super::zones::local_time;
 use super::{texts, Result};
+use crate::bot::{self, Level};
 use crate::games::hosted::{self, Hosted};
+use crate::games::GameOptions;
 use crate::games::Seat;
 use crate::mail::outgoing::AutoKind;
-use crate::store::StoreError;
+use crate::store::{GameRow, GameStatus, StoreError};
 
 /// The sides and battle a `NEW` asks for, as written.
 pub(super) struct Sides<'a> {
@@ -41,6 +43,8 @@ pub(super) struct Terms {
     /// `RATED` or `UNRATED`; by default, rated between two people
     /// ([`rated_by_default`]).
     pub(super) rated: Option<bool>,
+    /// `VS COMPUTER [LEVEL n]`: the computer's level, 1 to 5.
+    pub(super) computer: Option<u8>,
 }
 
 impl Work<'_> {
@@ -83,14 +87,64 @@ impl Work<'_> {
             first,
             scenario,
         } = sides;
-        if opponent == self.sender || identity::is_own_address(self.config, opponent) {
+        // Against the computer: only in a game it plays, its seat held
+        // under its reserved address, which nobody may name as a person.
+        let level = match terms.computer.map(Level::new) {
+            Some(None) => {
+                self.item(
+                    line,
+                    Answer::Refused(texts::say(
+                        "mail.not_understood",
+                        minijinja::context! { why => texts::say("commands.new_level", minijinja::context! { level => "?" }) },
+                    )),
+                );
+                return Ok(());
+            }
+            Some(Some(level)) if !bot::plays(hosted.name) => {
+                let _ = level;
+                let plays: Vec<String> = hosted::GAMES
+                    .iter()
+                    .filter(|g| bot::plays(g))
+                    .map(|g| g.to_ascii_uppercase())
+                    .collect();
+                self.item(
+                    line,
+                    Answer::Refused(texts::say(
+                        "invitation.computer_does_not_play",
+                        minijinja::context! {
+                            game => hosted.name.to_ascii_uppercase(),
+                            plays => plays.join(" and "),
+                        },
+                    )),
+                );
+                return Ok(());
+            }
+            Some(Some(level)) => Some(level),
+            None => None,
+        };
+        if level.is_none() && is_computer(self.config, opponent) {
+            self.item(
+                line,
+                Answer::Refused(texts::say("invitation.computer_by_name", ())),
+            );
+            return Ok(());
+        }
+        let computer_address = self.config.computer.address.trim().to_ascii_lowercase();
+        let opponent = if level.is_some() {
+            computer_address.as_str()
+        } else {
+            opponent
+        };
+        if level.is_none()
+            && (opponent == self.sender || identity::is_own_address(self.config, opponent))
+        {
             self.item(
                 line,
                 Answer::Refused(texts::say("invitation.name_the_opponent", ())),
             );
             return Ok(());
         }
-        if let Err(why) = identity::check_mailbox(opponent) {
+        if let (None, Err(why)) = (level, identity::check_mailbox(opponent)) {
             self.item(
                 line,
                 Answer::Refused(texts::say(
@@ -123,6 +177,8 @@ impl Work<'_> {
             None => Some(default),
             Some(n) => hosted.seat_named(n),
         };
+        // Against the computer the writer plays the first side unless AS
+        // says otherwise, and that side begins unless FIRST says otherwise.
         let (Some(mine), Some(first)) = (seat_of(side, Seat::North), seat_of(first, Seat::North))
         else {
             let [north, south] = Seat::BOTH.map(|s| hosted.seat_name(s).to_ascii_uppercase());
@@ -229,6 +285,9 @@ impl Work<'_> {
             self.tx.set_game_moderator(id, moderator)?;
         }
         let moderator_asked = time.moderator.clone();
+        if let Some(level) = level {
+            self.tx.set_computer_level(id, level.number())?;
+        }
         self.tx
             .add_seat(id, mine, me, &seat_secret(self.secret, id, mine))?;
         let theirs = mine.other();
@@ -257,6 +316,18 @@ impl Work<'_> {
             .tx
             .game(id)?
             .ok_or_else(|| StoreError::Corrupt("new game vanished".into()))?;
+        if let Some(level) = level {
+            return self.start_against_computer(
+                line,
+                hosted,
+                &game,
+                mine,
+                level,
+                &pace,
+                &terms_told,
+                moderator_asked.as_deref(),
+            );
+        }
         let seats = self.tx.seats(id)?;
         let my_seat = seats.iter().find(|s| s.seat == mine).cloned();
         let their_seat = seats.iter().find(|s| s.seat == theirs).cloned();
@@ -342,6 +413,94 @@ impl Work<'_> {
         }
         self.item(line, Answer::Done(proposed));
         Ok(())
+    }
+}
+
+impl Work<'_> {
+    /// A game against the computer, made: it begins at once (nobody to
+    /// invite), the computer plays its first orders if it begins, and the
+    /// writer's reply carries the board of their seat. A moderator the
+    /// game names is asked as for any game.
+    #[allow(clippy::too_many_arguments)]
+    fn start_against_computer(
+        &mut self,
+        line: &str,
+        hosted: &Hosted,
+        game: &GameRow,
+        mine: Seat,
+        level: Level,
+        pace: &str,
+        terms_told: &str,
+        moderator: Option<&str>,
+    ) -> Result<()> {
+        let Some(my_seat) = self.tx.seats(game.id)?.into_iter().find(|s| s.seat == mine) else {
+            return Err(StoreError::Corrupt("new game without its seat".into()).into());
+        };
+        self.tx.set_status(game.id, GameStatus::Active, self.at)?;
+        let game = self.reload(game.id)?;
+        self.game = Some((game.clone(), my_seat.clone()));
+        let mut state = (hosted.new)(&GameOptions {
+            first: game.first_seat,
+            seed: game.seed,
+            scenario: game.scenario.clone(),
+        });
+        let mut happened = self.draw_chance(state.as_mut(), &game, mine)?;
+        happened.extend(self.computer_plays(state.as_mut(), &game)?);
+        let count = self.tx.entry_count(game.id)?;
+        self.tx
+            .set_position(game.id, &state.position(), count, self.at)?;
+        self.refresh_deadline(game.id, state.as_ref())?;
+        if let Some(outcome) = state.outcome() {
+            super::ratings::finish(
+                self.tx,
+                self.config,
+                game.id,
+                outcome.result,
+                &outcome.reason,
+                self.at,
+            )?;
+        }
+        if let Some(moderator) = moderator {
+            let (local, domain) = self.config.address_parts();
+            let key = identity::moderator_secret(self.secret, moderator);
+            let body = texts::wrap(&texts::say(
+                "invitation.moderator_asked",
+                minijinja::context! {
+                    inviter => self.sender,
+                    opponent => super::computer::computer_label(&game),
+                    game => game.id,
+                    title => hosted.title,
+                    address => format!("{local}+mod.{key}@{domain}"),
+                },
+            ));
+            queue_notice(
+                self.tx,
+                self.config,
+                &game,
+                moderator,
+                None,
+                body,
+                &format!("{}/moderator-asked", self.message_id),
+                self.now,
+            )?;
+        }
+        let mut begins = texts::say(
+            "invitation.computer_begins",
+            minijinja::context! {
+                game => game.id,
+                side => hosted.seat_name(mine),
+                level => level.number(),
+                first => hosted.seat_name(game.first_seat),
+                who_first => hosted.who_first,
+                pace => pace,
+                moved => !happened.is_empty(),
+            },
+        );
+        begins.push('\n');
+        begins.push_str(terms_told);
+        self.item(line, Answer::Done(begins));
+        let game = self.reload(game.id)?;
+        self.broadcast(&game, &happened, Some(mine))
     }
 }
 

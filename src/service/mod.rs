@@ -69,6 +69,7 @@ pub mod admin;
 mod clock;
 pub mod commands;
 mod compose;
+mod computer;
 mod dice;
 mod dispatch;
 mod game;

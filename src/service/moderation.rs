@@ -722,13 +722,15 @@ fn localized(text: &str, zone: &str) -> String {
 /// no held orders, and a fresh deadline for the decision now pending.
 fn replayed(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()> {
     let recorder = rebuild(tx, row, cx.config.address_parts().1)?;
-    let state = recorder.game();
+    let mut state = recorder.game().clone_box();
+    // Rolled back to the computer's decision: it answers at once.
+    super::computer::computer_answers(tx, cx.config, row, state.as_mut(), cx.now.into())?;
     let count = tx.entry_count(row.id)?;
     tx.set_position(row.id, &state.position(), count, cx.now.into())?;
     for seat in Seat::BOTH {
         tx.set_held(row.id, seat, &[])?;
     }
-    fresh_deadline(tx, cx.config, row.id, state, cx.now)
+    fresh_deadline(tx, cx.config, row.id, state.as_ref(), cx.now)
 }
 
 /// A game rolled back to where it waits for a draw of chance draws again
@@ -816,6 +818,8 @@ fn act(
     // A draw the order leaves the game waiting for is made at once, as
     // after a player's order (docs/dice.md).
     let drawn = draw_and_record(tx, state.as_mut(), row, seat, cx.seed, at)?;
+    // In a game against the computer, its answer, at once.
+    let answered = super::computer::computer_answers(tx, cx.config, row, state.as_mut(), at)?;
     let count = tx.entry_count(game)?;
     tx.set_position(game, &state.position(), count, at)?;
     fresh_deadline(tx, cx.config, game, state.as_ref(), cx.now)?;
@@ -829,6 +833,10 @@ fn act(
     // The draws' own sentences, which carry no game data, beside the
     // game's events.
     for told in drawn.iter().filter(|h| h.data.is_null()) {
+        acted.push(' ');
+        acted.push_str(&told.text);
+    }
+    for told in &answered {
         acted.push(' ');
         acted.push_str(&told.text);
     }

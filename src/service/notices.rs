@@ -162,6 +162,10 @@ pub(crate) fn queue_notice(
     seed: &str,
     now: DateTime<Utc>,
 ) -> Result<()> {
+    // The computer's seat reads no mail: nothing is queued to it.
+    if super::ratings::is_computer(config, address) {
+        return Ok(());
+    }
     let domain = config.address_parts().1.to_string();
     let id = message_id(seed, &domain);
     let seat_row = match seat {
@@ -259,6 +263,9 @@ pub(crate) fn queue_service_mail(
     seed: &str,
     now: DateTime<Utc>,
 ) -> Result<()> {
+    if super::ratings::is_computer(config, to) {
+        return Ok(());
+    }
     let mut mail = OutgoingMail {
         message_id: message_id(seed, config.address_parts().1),
         from: format!("{} <{}>", config.service.name, config.service.address),

@@ -51,7 +51,13 @@ pub(super) fn watcher_text(
         seats
             .iter()
             .find(|r| r.seat == s)
-            .map(|r| r.address.clone())
+            .map(|r| {
+                if super::computer::is_computers_seat(game, r.seat) {
+                    super::computer::computer_label(game)
+                } else {
+                    r.address.clone()
+                }
+            })
             .unwrap_or_default()
     };
     let result = result_words(game, state);
@@ -309,7 +315,13 @@ impl Work<'_> {
                 seats
                     .iter()
                     .find(|r| r.seat == s)
-                    .map(|r| r.address.clone())
+                    .map(|r| {
+                        if super::computer::is_computers_seat(&g, r.seat) {
+                            super::computer::computer_label(&g)
+                        } else {
+                            r.address.clone()
+                        }
+                    })
                     .unwrap_or_default()
             };
             let state = load(&g);

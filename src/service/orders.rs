@@ -335,6 +335,8 @@ impl Work<'_> {
         }
         happened.extend(self.answer_in_advance(state.as_mut(), &game)?);
         happened.extend(self.draw_chance(state.as_mut(), &game, seat.seat)?);
+        // In a game against the computer, its answer, in this mail.
+        happened.extend(self.computer_plays(state.as_mut(), &game)?);
         if state.pending().is_none_or(|p| p.phase.is_turn()) {
             // No attack under way: answers for "this mail's attack" lapse.
             self.forget_answers_given_now(&game, &seat, &given_now)?;
@@ -371,7 +373,7 @@ impl Work<'_> {
     /// `echo`), makes the draws of chance it waits for, and plays on the
     /// lines it left for after them, round by round: the whole, and what
     /// happened. No line is left untried without a word.
-    fn play_through(
+    pub(super) fn play_through(
         &mut self,
         state: &mut dyn AnyGame,
         game: &GameRow,
@@ -589,7 +591,7 @@ impl Work<'_> {
 /// What became of a seat's held lines played by the other seat's mail
 /// (each line quoted, then taken, refused or not applied), for that
 /// seat's next update; `None` when none was played or refused.
-fn held_report(game: &GameRow, r: &Submission) -> Option<String> {
+pub(super) fn held_report(game: &GameRow, r: &Submission) -> Option<String> {
     if r.taken.is_empty() && r.refused.is_none() && r.unused.is_empty() {
         return None;
     }

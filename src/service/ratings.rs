@@ -27,12 +27,12 @@ pub fn rated_by_default(config: &RatingsConfig, against_computer: bool) -> bool 
 /// opponent, `NEW <GAME> VS COMPUTER`), whose games [`rated_by_default`]
 /// rates only when configured.
 ///
-/// HOOK: the computer opponent marks its player here (by its configured
-/// address, or a mark on the player); until it does, every player is a
-/// person.
+/// The computer's player is the reserved address of `[computer] address`
+/// (`computer.rs`); every other address is a person.
 pub(crate) fn is_computer(config: &Config, address: &str) -> bool {
-    let _ = (config, address);
-    false
+    address
+        .trim()
+        .eq_ignore_ascii_case(config.computer.address.trim())
 }
 
 /// Ends `game` with `result`: its end recorded ([`Tx::finish`]) and, for a

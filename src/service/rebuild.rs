@@ -54,11 +54,7 @@ pub fn rebuild(tx: &Tx<'_>, game: &GameRow, site: &str) -> Result<Recorder> {
         tags.game_id = game.id.to_string();
         tags.site = site.to_string();
         for s in &seats {
-            tags.players[s.seat.index()] = if s.name.is_empty() {
-                s.address.clone()
-            } else {
-                format!("{} <{}>", s.name, s.address)
-            };
+            tags.players[s.seat.index()] = super::computer::seat_label(game, s);
         }
         tags.started = record_date(game.created_at);
         if game.status == GameStatus::Finished {

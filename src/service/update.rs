@@ -80,13 +80,7 @@ pub fn update_text_keyed(
         seats
             .iter()
             .find(|r| r.seat == s)
-            .map(|r| {
-                if r.name.is_empty() {
-                    r.address.clone()
-                } else {
-                    format!("{} <{}>", r.name, r.address)
-                }
-            })
+            .map(|r| super::computer::seat_label(game, r))
             .unwrap_or_default()
     };
     let pending = state.pending();

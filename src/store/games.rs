@@ -45,6 +45,9 @@ pub struct GameRow {
     pub public: bool,
     /// Its end changes its players' ratings (`NEW ... RATED`).
     pub rated: bool,
+    /// The level (1 to 5) the computer plays at, in a game against the
+    /// computer (`NEW ... VS COMPUTER`); `None` between two people.
+    pub computer_level: Option<u8>,
 }
 
 /// A seat of a game with its player.
@@ -70,7 +73,8 @@ pub struct SeatRow {
 
 pub(super) const GAME_COLUMNS: &str =
     "id, kind, status, first_seat, inviter_seat, position, order_count, \
-     draw_offer, result, termination, created_at, updated_at, seed, scenario, public, rated";
+     draw_offer, result, termination, created_at, updated_at, seed, scenario, public, rated, \
+     computer_level";
 
 /// A row of [`GAME_COLUMNS`].
 pub(super) fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
@@ -92,6 +96,7 @@ pub(super) fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         scenario: r.get(13)?,
         public: r.get(14)?,
         rated: r.get(15)?,
+        computer_level: r.get(16)?,
     })
 }
 
@@ -128,6 +133,15 @@ impl Tx<'_> {
         self.exec(
             "UPDATE games SET public = ?2, rated = ?3 WHERE id = ?1",
             params![game, public, rated],
+        )?;
+        Ok(())
+    }
+
+    /// Makes a game one against the computer, playing at `level` (1-5).
+    pub fn set_computer_level(&self, game: i64, level: u8) -> Result<()> {
+        self.exec(
+            "UPDATE games SET computer_level = ?2 WHERE id = ?1",
+            params![game, level],
         )?;
         Ok(())
     }

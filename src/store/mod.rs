@@ -130,6 +130,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0016_ratings",
         include_str!("../../migrations/0016_ratings.sql"),
     ),
+    (
+        "0017_computer",
+        include_str!("../../migrations/0017_computer.sql"),
+    ),
 ];
 
 /// How many prepared statements a connection keeps: more than the store

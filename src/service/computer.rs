@@ -1,0 +1,229 @@
+//! The computer opponent by mail (`NEW SQUARES VS COMPUTER [LEVEL n]`,
+//! docs/computer-opponent.md): its seat is an ordinary seat whose player is
+//! the reserved address of `[computer] address`, and the game keeps its
+//! level (`games.computer_level`, migration 0017). Whenever the computer's
+//! seat is to decide, the service plays [`crate::bot::order_for`]'s order
+//! through the same path a player's order takes (`submit`, recorded as an
+//! entry of the computer's seat), in the transaction of the mail that
+//! made it the computer's turn, so that the reply shows the board after
+//! its answer. No mail ever goes to the computer's address (`compose.rs`,
+//! `notices.rs`), and it never has a deadline (`clock.rs`).
+
+use sha2::{Digest, Sha256};
+
+use super::ratings::is_computer;
+use super::work::Work;
+use super::{texts, Result};
+use crate::bot::{self, Level};
+use crate::config::Config;
+use crate::games::submission::{release, submit};
+use crate::games::{AnyGame, Happened, Seat};
+use crate::store::{EntryKind, GameRow, SeatRow, Timestamp, Tx};
+
+/// The most orders the computer plays for one incoming mail (or one
+/// moderator's action): a guard against a loop, far above a turn's worth.
+pub(super) const MOST_ORDERS: usize = 200;
+
+/// The computer's seat of `game` and its level, if it is a game against
+/// the computer.
+pub(crate) fn computer_seat(
+    tx: &Tx<'_>,
+    config: &Config,
+    game: &GameRow,
+) -> Result<Option<(Seat, Level)>> {
+    let Some(level) = game.computer_level.and_then(Level::new) else {
+        return Ok(None);
+    };
+    Ok(tx
+        .seats(game.id)?
+        .into_iter()
+        .find(|s| is_computer(config, &s.address))
+        .map(|s| (s.seat, level)))
+}
+
+/// Whether `seat` is the computer's seat of `game`: in a game against the
+/// computer, the seat of the player who did not make the game (the
+/// computer never makes one).
+pub(crate) fn is_computers_seat(game: &GameRow, seat: Seat) -> bool {
+    game.computer_level.is_some() && seat != game.inviter_seat
+}
+
+/// How a seat's player is named in a game's mails and in GAMES: the
+/// computer as "the computer (level n)", a person by their name and
+/// address.
+pub(crate) fn seat_label(game: &GameRow, seat: &SeatRow) -> String {
+    if is_computers_seat(game, seat.seat) {
+        return computer_label(game);
+    }
+    if seat.name.is_empty() {
+        seat.address.clone()
+    } else {
+        format!("{} <{}>", seat.name, seat.address)
+    }
+}
+
+/// "the computer (level n)" for a game against the computer.
+pub(crate) fn computer_label(game: &GameRow) -> String {
+    texts::say(
+        "game.computer",
+        minijinja::context! { level => game.computer_level.unwrap_or(Level::DEFAULT.number()) },
+    )
+}
+
+/// The seed of the computer's search for the decision after `entries`
+/// entries of game `game`: deterministic from the game, different for
+/// every decision.
+fn search_seed(game: &GameRow, entries: i64) -> u64 {
+    let digest = Sha256::new()
+        .chain_update(b"orderly computer\0")
+        .chain_update(game.id.to_be_bytes())
+        .chain_update(game.seed.unwrap_or(0).to_be_bytes())
+        .chain_update(entries.to_be_bytes())
+        .finalize();
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(&digest[..8]);
+    u64::from_be_bytes(bytes)
+}
+
+impl Work<'_> {
+    /// Plays the computer's orders in `game` (whose state is `state`) for
+    /// as long as its seat is to decide, up to [`MOST_ORDERS`]: each one
+    /// taken as a player's is and recorded as its seat's entry. When the
+    /// other seat's lines were held for the computer's answer (R4: the
+    /// second half of a double turn after an attack), they are played as
+    /// soon as it is theirs, and so are their answers given in advance.
+    /// What happened, for the updates. Nothing in a game between people.
+    pub(super) fn computer_plays(
+        &mut self,
+        state: &mut dyn AnyGame,
+        game: &GameRow,
+    ) -> Result<Vec<Happened>> {
+        let Some((seat, level)) = computer_seat(self.tx, self.config, game)? else {
+            return Ok(Vec::new());
+        };
+        let written = texts::say(
+            "game.computer_written",
+            minijinja::context! { level => level.number() },
+        );
+        let mut happened = Vec::new();
+        for _ in 0..MOST_ORDERS {
+            if state.outcome().is_some() {
+                break;
+            }
+            let Some(pending) = state.pending() else {
+                break;
+            };
+            if pending.seat != seat {
+                // The person decides: their held lines and their answers
+                // given in advance, if any, answer now; else the mail's
+                // reply asks them.
+                let played = self.play_held_for(state, game, pending.seat)?;
+                let answered = self.answer_in_advance(state, game)?;
+                if played.is_empty() && answered.is_empty() {
+                    break;
+                }
+                happened.extend(played);
+                happened.extend(answered);
+                continue;
+            }
+            let entries = self.tx.entry_count(game.id)?;
+            let Some(answer) = bot::order_for(state, level, search_seed(game, entries)) else {
+                tracing::warn!(game = game.id, "the computer found no order to play");
+                break;
+            };
+            let mut s = submit(state, seat, &[answer.order.as_str()]);
+            if s.taken.is_empty() {
+                tracing::error!(game = game.id, order = %answer.order, "the computer's order was not taken");
+                break;
+            }
+            for t in &mut s.taken {
+                t.line = written.clone();
+            }
+            happened.extend(self.record_submission(game, seat, &s, false)?);
+            happened.extend(self.draw_chance(state, game, seat)?);
+        }
+        Ok(happened)
+    }
+
+    /// The lines `seat` had held (for the computer's answer) played now
+    /// that it decides; the seat is told what became of them. What
+    /// happened: nothing when no line was held or none was taken.
+    fn play_held_for(
+        &mut self,
+        state: &mut dyn AnyGame,
+        game: &GameRow,
+        seat: Seat,
+    ) -> Result<Vec<Happened>> {
+        // A game whose turn is many orders keeps its mail's end with the
+        // held lines (`MORE`): the computer plays no such game.
+        if state.hosted().mail_turn.is_some() {
+            return Ok(Vec::new());
+        }
+        let held = self
+            .tx
+            .seats(game.id)?
+            .into_iter()
+            .find(|s| s.seat == seat)
+            .map(|s| s.held)
+            .unwrap_or_default();
+        if held.is_empty() {
+            return Ok(Vec::new());
+        }
+        let released = release(state, seat, &held);
+        let taken = !released.taken.is_empty();
+        let (r, played) = self.play_through(state, game, seat, released, false)?;
+        if let Some(words) = super::orders::held_report(game, &r) {
+            self.notify(game, seat, &words, None, "held");
+        }
+        self.tx.set_held(game.id, seat, &r.held)?;
+        Ok(if taken { played } else { Vec::new() })
+    }
+}
+
+/// The computer's answers after a moderator's change (`ACT`, a rollback):
+/// [`Work::computer_plays`] without a mail, its orders recorded at `at`
+/// as its seat's entries; what happened. Nothing in a game between people.
+pub(crate) fn computer_answers(
+    tx: &Tx<'_>,
+    config: &Config,
+    game: &GameRow,
+    state: &mut dyn AnyGame,
+    at: Timestamp,
+) -> Result<Vec<Happened>> {
+    let Some((seat, level)) = computer_seat(tx, config, game)? else {
+        return Ok(Vec::new());
+    };
+    let written = texts::say(
+        "game.computer_written",
+        minijinja::context! { level => level.number() },
+    );
+    let mut happened = Vec::new();
+    for _ in 0..MOST_ORDERS {
+        if state.outcome().is_some() || state.pending().is_none_or(|p| p.seat != seat) {
+            break;
+        }
+        let entries = tx.entry_count(game.id)?;
+        let Some(answer) = bot::order_for(state, level, search_seed(game, entries)) else {
+            break;
+        };
+        let s = submit(state, seat, &[answer.order.as_str()]);
+        if s.taken.is_empty() {
+            tracing::error!(game = game.id, order = %answer.order, "the computer's order was not taken");
+            break;
+        }
+        for t in &s.taken {
+            tx.add_entry(
+                game.id,
+                EntryKind::Order,
+                Some(seat),
+                &t.order,
+                &written,
+                None,
+                at,
+                &t.events,
+            )?;
+            happened.extend(t.events.iter().cloned());
+        }
+    }
+    Ok(happened)
+}

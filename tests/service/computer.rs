@@ -1,0 +1,301 @@
+//! Issue 18, part 1, the service's side: a game against the computer by
+//! mail (`NEW SQUARES VS COMPUTER [LEVEL n]`), through a real Maildir and
+//! a real SQLite file. The computer answers in the processing of the
+//! human's mail, its orders are recorded as its seat's, nothing is ever
+//! queued to its reserved address, and its games are not rated by
+//! default. The service's clock is set (never the wall clock).
+
+#[path = "../common/mod.rs"]
+mod common;
+
+use chrono::{DateTime, TimeZone, Utc};
+use common::player::attack_preferring;
+use common::rng::XorShift;
+use common::site::{flat, plain_mail, to, Out, Site, ORDERLY};
+use orderly::clock::Clock;
+use orderly::games::squares::Squares;
+use orderly::games::{Game, Seat};
+
+const ANN: &str = "ann@example.org";
+const COMPUTER: &str = "computer@orderly.invalid";
+
+fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 21, 10, 0, 0).unwrap()
+}
+
+impl Site {
+    fn new(name: &str) -> Site {
+        Site::with(name, |_| {})
+    }
+
+    fn with(name: &str, adjust: impl FnOnce(&mut orderly::config::Config)) -> Site {
+        let mut site = Site::open("orderly-vscomp", name, |config| {
+            config.outgoing.html = false;
+            adjust(config);
+        });
+        site.service.set_clock(Clock::starting_at(t0()));
+        site
+    }
+
+    /// Drops a mail into the Maildir and polls; returns the new mails,
+    /// none of which ever goes to the computer.
+    fn mail(&mut self, from: &str, to: &str, body: &str) -> Vec<Out> {
+        self.counter += 1;
+        let n = self.counter;
+        let raw = plain_mail(
+            from,
+            to,
+            &format!("test {n}"),
+            &format!("<c{n}@test>"),
+            n,
+            body,
+        );
+        let outs = self.raw(raw.as_bytes());
+        assert!(
+            outs.iter().all(|o| o.to != COMPUTER),
+            "a mail to the computer: {outs:#?}"
+        );
+        outs
+    }
+
+    fn game(&mut self, id: i64) -> orderly::store::GameRow {
+        let tx = self.service.store().read().unwrap();
+        tx.game(id).unwrap().unwrap()
+    }
+
+    fn entries(&mut self, id: i64) -> Vec<orderly::store::EntryRow> {
+        let tx = self.service.store().read().unwrap();
+        tx.entries(id).unwrap()
+    }
+
+    /// Every mail ever queued to `address`, sent or not.
+    fn queued_to(&self, address: &str) -> i64 {
+        let db = rusqlite::Connection::open(self.dir.join("orderly.db")).unwrap();
+        db.query_row(
+            "SELECT COUNT(*) FROM outbox WHERE recipient = ?1",
+            [address],
+            |r| r.get(0),
+        )
+        .unwrap()
+    }
+}
+
+/// The only mail of `outs`, to Ann.
+fn only_to_ann(outs: &[Out]) -> Out {
+    assert_eq!(outs.len(), 1, "one mail, to Ann: {outs:#?}");
+    to(outs, ANN)
+}
+
+#[test]
+fn a_whole_squares_game_against_the_computer_by_mail() {
+    let mut site = Site::new("whole-game");
+    let outs = site.mail(ANN, ORDERLY, "NEW SQUARES VS COMPUTER LEVEL 1");
+    let start = only_to_ann(&outs);
+    let text = flat(&start.body);
+    assert!(
+        text.contains("Game 1 begins: you play Blue against the computer (level 1)"),
+        "{}",
+        start.body
+    );
+    assert!(text.contains("The game is not rated"), "{}", start.body);
+    assert!(
+        text.contains("Blue: Ann") || text.contains("Blue: ann@example.org"),
+        "{}",
+        start.body
+    );
+    assert!(
+        text.contains("Gray: the computer (level 1)"),
+        "{}",
+        start.body
+    );
+    assert!(!start.body.contains(COMPUTER), "{}", start.body);
+    let address = start.reply_to.clone();
+    assert!(address.starts_with("orderly+g1."), "{address}");
+    let game = site.game(1);
+    assert_eq!(game.computer_level, Some(1));
+    assert_eq!(game.status, orderly::store::GameStatus::Active);
+    assert!(!game.rated);
+
+    let mut rng = XorShift::new(18);
+    let mut last = start;
+    const MOST_MAILS: usize = 300;
+    for n in 0..MOST_MAILS {
+        let game = site.game(1);
+        if game.status == orderly::store::GameStatus::Finished {
+            break;
+        }
+        let position = Squares::from_position(game.position.as_deref().unwrap()).unwrap();
+        let pending = position
+            .pending()
+            .expect("a game under way waits for someone");
+        assert_eq!(
+            pending.seat,
+            Seat::North,
+            "after mail {n} the game waits for Ann, never the computer:\n{}",
+            last.body
+        );
+        let (order, _) = attack_preferring(&position, &mut rng);
+        let before = site.entries(1).len();
+        let outs = site.mail(ANN, &address, &order.to_string());
+        let reply = only_to_ann(&outs);
+        assert!(
+            !reply.body.contains("Refused") && !reply.body.contains("Not understood"),
+            "{order} was taken:\n{}",
+            reply.body
+        );
+        let entries = site.entries(1);
+        let new = &entries[before..];
+        assert_eq!(new[0].seat, Some(Seat::North), "{new:#?}");
+        let computers: Vec<_> = new.iter().filter(|e| e.seat == Some(Seat::South)).collect();
+        for e in &computers {
+            assert_eq!(e.written, "(computer, level 1)", "{e:#?}");
+            assert_eq!(e.message_id, new[0].message_id, "in the same mail");
+        }
+        // The computer answered in this mail's processing: the reply shows
+        // the board after its orders, told as what happened.
+        let finished = site.game(1).status == orderly::store::GameStatus::Finished;
+        if !computers.is_empty() {
+            assert!(reply.body.contains("What happened:"), "{}", reply.body);
+        }
+        if !finished {
+            let now = site.game(1);
+            let position = Squares::from_position(now.position.as_deref().unwrap()).unwrap();
+            assert_eq!(
+                position.pending().map(|p| p.seat),
+                Some(Seat::North),
+                "the computer answered at once:\n{}",
+                reply.body
+            );
+        }
+        last = reply;
+    }
+    let game = site.game(1);
+    assert_eq!(
+        game.status,
+        orderly::store::GameStatus::Finished,
+        "the game did not end within {MOST_MAILS} mails"
+    );
+    assert!(
+        last.body.contains("The game is over"),
+        "the last mail tells the end:\n{}",
+        last.body
+    );
+    let entries = site.entries(1);
+    assert!(
+        entries
+            .iter()
+            .any(|e| e.seat == Some(Seat::South) && e.written == "(computer, level 1)"),
+        "the record holds the computer's orders"
+    );
+    // Not rated: nobody's rating moved.
+    let tx = site.service.store().read().unwrap();
+    assert!(tx.rating_changes(1).unwrap().is_empty());
+    drop(tx);
+    assert_eq!(site.queued_to(COMPUTER), 0);
+    // GAMES names the computer, never its address.
+    let outs = site.mail(ANN, ORDERLY, "GAMES");
+    let games = only_to_ann(&outs);
+    assert!(
+        flat(&games.body).contains("vs the computer (level 1)"),
+        "{}",
+        games.body
+    );
+    assert!(!games.body.contains(COMPUTER), "{}", games.body);
+}
+
+#[test]
+fn the_computer_moving_first_has_moved_in_the_start_mail() {
+    let mut site = Site::new("computer-first");
+    let outs = site.mail(
+        ANN,
+        ORDERLY,
+        "NEW SQUARES VS COMPUTER AS GRAY FIRST BLUE LEVEL 2",
+    );
+    let start = only_to_ann(&outs);
+    let text = flat(&start.body);
+    assert!(
+        text.contains("you play Gray against the computer (level 2)"),
+        "{}",
+        start.body
+    );
+    assert!(
+        text.contains("It has made its first move already"),
+        "{}",
+        start.body
+    );
+    assert!(start.body.contains("What happened:"), "{}", start.body);
+    let entries = site.entries(1);
+    assert!(!entries.is_empty());
+    assert!(entries
+        .iter()
+        .all(|e| e.seat == Some(Seat::North) && e.written == "(computer, level 2)"));
+    let game = site.game(1);
+    let position = Squares::from_position(game.position.as_deref().unwrap()).unwrap();
+    assert_eq!(position.pending().map(|p| p.seat), Some(Seat::South));
+    // The computer has no deadline; Ann has hers.
+    let tx = site.service.store().read().unwrap();
+    assert_eq!(tx.deadline(1).unwrap().map(|d| d.seat), Some(Seat::South));
+    drop(tx);
+    assert_eq!(site.queued_to(COMPUTER), 0);
+}
+
+#[test]
+fn refusals_name_what_is_accepted() {
+    let mut site = Site::new("refusals");
+    let outs = site.mail(ANN, ORDERLY, "NEW SQUARES VS COMPUTER LEVEL 9");
+    let reply = flat(&only_to_ann(&outs).body);
+    assert!(reply.contains("from 1 to 5"), "{reply}");
+    let outs = site.mail(ANN, ORDERLY, "NEW CIVILWAR1863 VS COMPUTER");
+    let reply = flat(&only_to_ann(&outs).body);
+    assert!(
+        reply.contains("the computer does not play CIVILWAR1863; it plays SQUARES and NAPOLEONIC"),
+        "{reply}"
+    );
+    let outs = site.mail(ANN, ORDERLY, &format!("NEW SQUARES VS {COMPUTER}"));
+    let reply = flat(&only_to_ann(&outs).body);
+    assert!(reply.contains("NEW SQUARES VS COMPUTER"), "{reply}");
+    let tx = site.service.store().read().unwrap();
+    assert!(tx.game(1).unwrap().is_none(), "no game was made");
+}
+
+#[test]
+fn a_mail_forged_from_the_computer_changes_nothing() {
+    let mut site = Site::new("forged");
+    let outs = site.mail(ANN, ORDERLY, "NEW SQUARES VS COMPUTER AS GRAY LEVEL 1");
+    let start = only_to_ann(&outs);
+    let before = site.entries(1).len();
+    let game = site.game(1);
+    let position = Squares::from_position(game.position.as_deref().unwrap()).unwrap();
+    // The computer's own seat's reply address, whatever key is guessed,
+    // and the human's: from the computer's address, nothing is done.
+    let order = position.legal_orders()[0].to_string();
+    for to in [start.reply_to.as_str(), ORDERLY] {
+        let outs = site.mail(
+            COMPUTER,
+            to,
+            &format!("{order}\nRESIGN\nNEW SQUARES VS {ANN}"),
+        );
+        assert!(outs.is_empty(), "{outs:#?}");
+    }
+    assert_eq!(site.entries(1).len(), before);
+    assert_eq!(site.game(1), game);
+    let tx = site.service.store().read().unwrap();
+    assert!(tx.game(2).unwrap().is_none());
+    drop(tx);
+    assert_eq!(site.queued_to(COMPUTER), 0);
+}
+
+#[test]
+fn a_game_against_the_computer_is_rated_only_when_configured() {
+    let mut site = Site::new("unrated");
+    let outs = site.mail(ANN, ORDERLY, "NEW NAPOLEONIC VS COMPUTER LEVEL 1 RATED");
+    let reply = flat(&only_to_ann(&outs).body);
+    assert!(
+        reply.contains("a game against the computer is not rated on this server"),
+        "{reply}"
+    );
+    assert!(!site.game(1).rated);
+    let mut site = Site::with("rated", |c| c.ratings.against_computer = true);
+    site.mail(ANN, ORDERLY, "NEW SQUARES VS COMPUTER LEVEL 1");
+    assert!(site.game(1).rated);
+}
