@@ -48,6 +48,39 @@ pub(super) struct Terms {
 }
 
 impl Work<'_> {
+    /// Asks `moderator`, named in the writer's NEW, to moderate `game`,
+    /// which the writer plays against `opponent`.
+    fn ask_moderator(
+        &self,
+        game: &GameRow,
+        moderator: &str,
+        opponent: &str,
+        title: &str,
+    ) -> Result<()> {
+        let (local, domain) = self.config.address_parts();
+        let key = identity::moderator_secret(self.secret, moderator);
+        let body = texts::wrap(&texts::say(
+            "invitation.moderator_asked",
+            minijinja::context! {
+                inviter => self.sender,
+                opponent => opponent,
+                game => game.id,
+                title => title,
+                address => format!("{local}+mod.{key}@{domain}"),
+            },
+        ));
+        queue_notice(
+            self.tx,
+            self.config,
+            game,
+            moderator,
+            None,
+            body,
+            &format!("{}/moderator-asked", self.message_id),
+            self.now,
+        )
+    }
+
     /// `NEW <game> VS ...`: refused for a game not hosted here, else
     /// proposed in the words of that game.
     pub(super) fn new_game(
@@ -370,28 +403,7 @@ impl Work<'_> {
                 "invitation",
             )?;
             if let Some(moderator) = &moderator_asked {
-                let (local, domain) = self.config.address_parts();
-                let key = identity::moderator_secret(self.secret, moderator);
-                let body = texts::wrap(&texts::say(
-                    "invitation.moderator_asked",
-                    minijinja::context! {
-                        inviter => self.sender,
-                        opponent => opponent,
-                        game => id,
-                        title => hosted.title,
-                        address => format!("{local}+mod.{key}@{domain}"),
-                    },
-                ));
-                queue_notice(
-                    self.tx,
-                    self.config,
-                    &game,
-                    moderator,
-                    None,
-                    body,
-                    &format!("{}/moderator-asked", self.message_id),
-                    self.now,
-                )?;
+                self.ask_moderator(&game, moderator, opponent, hosted.title)?;
             }
         }
         let mut proposed = texts::say(
@@ -461,28 +473,8 @@ impl Work<'_> {
             )?;
         }
         if let Some(moderator) = moderator {
-            let (local, domain) = self.config.address_parts();
-            let key = identity::moderator_secret(self.secret, moderator);
-            let body = texts::wrap(&texts::say(
-                "invitation.moderator_asked",
-                minijinja::context! {
-                    inviter => self.sender,
-                    opponent => super::computer::computer_label(&game),
-                    game => game.id,
-                    title => hosted.title,
-                    address => format!("{local}+mod.{key}@{domain}"),
-                },
-            ));
-            queue_notice(
-                self.tx,
-                self.config,
-                &game,
-                moderator,
-                None,
-                body,
-                &format!("{}/moderator-asked", self.message_id),
-                self.now,
-            )?;
+            let opponent = super::computer::computer_label(&game);
+            self.ask_moderator(&game, moderator, &opponent, hosted.title)?;
         }
         let mut begins = texts::say(
             "invitation.computer_begins",
