@@ -60,6 +60,54 @@ pub struct Config {
     pub ratings: RatingsConfig,
     /// The computer opponent (`NEW SQUARES VS COMPUTER`).
     pub computer: ComputerConfig,
+    /// The Play of the Day: the community against the house.
+    pub play_of_the_day: PlayOfTheDayConfig,
+}
+
+/// `[play_of_the_day]` (docs/play-of-the-day.md).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct PlayOfTheDayConfig {
+    /// Whether the service runs one: a new game begins at the sweep after
+    /// the last one ended.
+    pub enabled: bool,
+    /// The game played: `squares` or `napoleonic` (a decision is one
+    /// order there, which a vote names).
+    pub game: String,
+    /// The side the community plays, in the game's words (`BLUE`); the
+    /// side that moves first when empty.
+    pub side: String,
+    /// The house: `computer` (the computer opponent at `level`) or the
+    /// address of a house player, who plays by mail as any player does.
+    pub house: String,
+    /// The computer's level when it is the house, 1 to 5.
+    pub level: u8,
+    /// How long a round of voting lasts, in hours.
+    pub round_hours: u32,
+    /// A round closes as soon as one order has this many votes (0: only
+    /// at the round's deadline).
+    pub votes_to_decide: u32,
+    /// The most members (players taking part).
+    pub max_members: u32,
+    /// The reserved address the community's seat is held under: it never
+    /// receives mail and is never taken as a sender.
+    pub community_address: String,
+}
+
+impl Default for PlayOfTheDayConfig {
+    fn default() -> Self {
+        PlayOfTheDayConfig {
+            enabled: false,
+            game: "squares".into(),
+            side: String::new(),
+            house: "computer".into(),
+            level: 5,
+            round_hours: 24,
+            votes_to_decide: 0,
+            max_members: 1000,
+            community_address: "community@orderly.invalid".into(),
+        }
+    }
 }
 
 /// `[computer]`.
@@ -446,6 +494,55 @@ impl Config {
                  receives mail (e.g. computer@orderly.invalid)",
                 self.computer.address
             )));
+        }
+        let daily = &self.play_of_the_day;
+        let community = daily.community_address.trim();
+        if !community.contains('@')
+            || community.eq_ignore_ascii_case(&self.service.address)
+            || community.eq_ignore_ascii_case(computer)
+        {
+            return Err(ConfigError::Value(format!(
+                "play_of_the_day.community_address {:?} must be a mail address of its own, \
+                 that never receives mail (e.g. community@orderly.invalid)",
+                daily.community_address
+            )));
+        }
+        if daily.enabled {
+            // A vote names one order: only games whose every decision is
+            // one order (not a turn of many) and, with the computer as the
+            // house, games it plays.
+            if !["squares", "napoleonic"].contains(&daily.game.to_ascii_lowercase().as_str()) {
+                return Err(ConfigError::Value(format!(
+                    "play_of_the_day.game {:?}: the Play of the Day plays squares or napoleonic",
+                    daily.game
+                )));
+            }
+            if !(1..=5).contains(&daily.level) {
+                return Err(ConfigError::Value(
+                    "play_of_the_day.level must be from 1 to 5".into(),
+                ));
+            }
+            if !(1..=24 * 14).contains(&daily.round_hours) {
+                return Err(ConfigError::Value(
+                    "play_of_the_day.round_hours must be from 1 to 336".into(),
+                ));
+            }
+            if daily.max_members == 0 || daily.max_members > 100_000 {
+                return Err(ConfigError::Value(
+                    "play_of_the_day.max_members must be from 1 to 100000".into(),
+                ));
+            }
+            let house = daily.house.trim();
+            if !house.eq_ignore_ascii_case("computer")
+                && (!house.contains('@')
+                    || house.eq_ignore_ascii_case(&self.service.address)
+                    || house.eq_ignore_ascii_case(community))
+            {
+                return Err(ConfigError::Value(format!(
+                    "play_of_the_day.house {:?} must be \"computer\" or a house player's address",
+                    daily.house
+                )));
+            }
         }
         if self.service.poll_interval_secs == 0 {
             return Err(ConfigError::Value(

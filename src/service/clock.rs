@@ -44,7 +44,7 @@ pub fn fresh_deadline(
     let seats = tx.seats(game)?;
     if seats
         .iter()
-        .any(|s| s.seat == pending.seat && super::ratings::is_computer(config, &s.address))
+        .any(|s| s.seat == pending.seat && super::ratings::reads_no_mail(config, &s.address))
     {
         return Ok(tx.set_deadline(game, None)?);
     }

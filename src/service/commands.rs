@@ -85,6 +85,12 @@ pub enum Command {
     /// `RATING [address]`: a player's ratings (the writer's own without
     /// an address).
     Rating(Option<String>),
+    /// `VOTE <order>`: a member's vote for the community's next order in
+    /// the Play of the Day (the order as written).
+    Vote(String),
+    /// `PLAYOFTHEDAY [JOIN|LEAVE|RESULTS]`: take part in the Play of the
+    /// Day (and see its board), stop, or see its results.
+    PlayOfTheDay(DailyAsk),
     /// `SET TIMEZONE Europe/Paris`: the zone deadlines are shown in.
     SetTimezone(String),
     /// `SET REMINDERS ON|OFF`.
@@ -120,6 +126,17 @@ pub enum Command {
     BadNew(String),
     /// Anything else: an order line for the game.
     Order(String),
+}
+
+/// What `PLAYOFTHEDAY` asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DailyAsk {
+    /// Take part (if not yet) and see the board and the votes so far.
+    Join,
+    /// Stop taking part.
+    Leave,
+    /// The rounds decided so far and who chose the orders played.
+    Results,
 }
 
 /// When a vacation is.
@@ -172,6 +189,17 @@ pub fn read(line: &str) -> Command {
             who.trim_matches(|c| c == '<' || c == '>')
                 .to_ascii_lowercase(),
         )),
+        // The order is read by the game when the vote is counted; the
+        // line's length is bounded at intake.
+        ["VOTE" | "VOTE:", _, ..] => Command::Vote(rest_after(line, 1)),
+        ["PLAYOFTHEDAY" | "POTD"] | ["PLAY", "OF", "THE", "DAY"] => {
+            Command::PlayOfTheDay(DailyAsk::Join)
+        }
+        ["PLAYOFTHEDAY" | "POTD", "JOIN" | "BOARD"] => Command::PlayOfTheDay(DailyAsk::Join),
+        ["PLAYOFTHEDAY" | "POTD", "LEAVE" | "STOP" | "QUIT"] => {
+            Command::PlayOfTheDay(DailyAsk::Leave)
+        }
+        ["PLAYOFTHEDAY" | "POTD", "RESULTS" | "RESULT"] => Command::PlayOfTheDay(DailyAsk::Results),
         ["SET", "TIMEZONE" | "TZ", _] => Command::SetTimezone(
             line.split_whitespace()
                 .nth(2)
@@ -588,6 +616,28 @@ mod tests {
             read("rating <Ann@Example.org>"),
             Command::Rating(Some("ann@example.org".into()))
         );
+    }
+
+    #[test]
+    fn the_play_of_the_day_is_read() {
+        use super::DailyAsk;
+        assert_eq!(read("vote b1c-b2c"), Command::Vote("b1c-b2c".into()));
+        assert_eq!(
+            read("VOTE:  attack g1l g2l"),
+            Command::Vote("attack g1l g2l".into())
+        );
+        assert!(matches!(read("vote"), Command::Order(_)));
+        assert_eq!(read("playoftheday"), Command::PlayOfTheDay(DailyAsk::Join));
+        assert_eq!(
+            read("Play of the Day"),
+            Command::PlayOfTheDay(DailyAsk::Join)
+        );
+        assert_eq!(read("potd leave"), Command::PlayOfTheDay(DailyAsk::Leave));
+        assert_eq!(
+            read("PLAYOFTHEDAY RESULTS"),
+            Command::PlayOfTheDay(DailyAsk::Results)
+        );
+        assert!(matches!(read("playoftheday now"), Command::Order(_)));
     }
 
     #[test]

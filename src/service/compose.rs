@@ -11,7 +11,7 @@
 //! the first change was made.
 
 use super::identity::reply_address;
-use super::ratings::is_computer;
+use super::ratings::reads_no_mail;
 use super::subject::game_subject;
 use super::update::{update_text_keyed, BoardWanted};
 use super::work::Work;
@@ -146,7 +146,7 @@ impl Work<'_> {
         let revealed = self.revealed_seed(game)?;
         for seat in self.tx.seats(game.id)? {
             // The computer's seat reads no mail.
-            if is_computer(self.config, &seat.address) {
+            if reads_no_mail(self.config, &seat.address) {
                 continue;
             }
             let mine = Some(seat.seat) == owed.actor && seat.address == self.sender;
@@ -247,7 +247,7 @@ impl Work<'_> {
         kind: &str,
     ) -> Result<()> {
         // Never a mail to the computer's reserved address.
-        if is_computer(self.config, &seat.address) {
+        if reads_no_mail(self.config, &seat.address) {
             return Ok(());
         }
         let n = self.outgoing.len();

@@ -55,6 +55,12 @@ pub(crate) fn seat_label(game: &GameRow, seat: &SeatRow) -> String {
     if is_computers_seat(game, seat.seat) {
         return computer_label(game);
     }
+    // A reserved seat (the community of the Play of the Day) is held under
+    // an address under .invalid, which no mail reaches (RFC 2606): it is
+    // named, not addressed.
+    if seat.address.ends_with(".invalid") && !seat.name.is_empty() {
+        return seat.name.clone();
+    }
     if seat.name.is_empty() {
         seat.address.clone()
     } else {

@@ -154,6 +154,7 @@ impl Work<'_> {
                 | Command::History
                 | Command::Board
                 | Command::BoardAll
+                | Command::PlayOfTheDay(_)
                     if !self.answered.insert(format!("{command:?}")) =>
                 {
                     self.item(line, Answer::Done(texts::say("mail.answered_once", ())));
@@ -166,6 +167,8 @@ impl Work<'_> {
                 // Anyone may ask these, as GAMES: no key is needed.
                 Command::GamesPublic => self.games_public(line)?,
                 Command::Watch(game) => self.watch(line, game)?,
+                Command::PlayOfTheDay(ask) => self.play_of_the_day(line, ask)?,
+                Command::Vote(order) => self.vote(line, &order, claim.as_ref())?,
                 Command::Unwatch(game) => self.unwatch(line, game)?,
                 Command::Ratings(kind) => self.ratings(line, kind.as_deref())?,
                 Command::Rating(who) => self.rating(line, who.as_deref())?,

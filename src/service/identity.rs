@@ -49,6 +49,16 @@ pub fn game_seed(server_secret: &[u8], message_id: &str, line: &str) -> u64 {
     u64::from_be_bytes(bytes[..8].try_into().expect("SHA-256 has 32 bytes"))
 }
 
+/// A Play of the Day member's key (`orderly+g<game>.<key>@host`, the
+/// game being any Play of the Day game): only mail carrying it casts a
+/// vote, so a forged From cannot vote for somebody.
+pub fn member_secret(server_secret: &[u8], player: i64) -> String {
+    secret_of(
+        server_secret,
+        &format!("orderly play of the day member {player}"),
+    )
+}
+
 /// A moderator's key, for the `orderly+mod.<key>@host` address their
 /// commands by mail go to.
 pub fn moderator_secret(server_secret: &[u8], address: &str) -> String {

@@ -101,10 +101,10 @@ pub(super) fn process_in(
     } else if incoming.is_from(&config.service.address) || identity::is_own_address(config, &sender)
     {
         Some("ignored: from orderly itself".to_string())
-    } else if super::ratings::is_computer(config, &sender) {
-        // The computer's reserved address sends nothing: a mail from it is
-        // forged, and changes nothing.
-        Some("ignored: from the computer's reserved address".to_string())
+    } else if super::ratings::reads_no_mail(config, &sender) {
+        // The computer's and the community's reserved addresses send
+        // nothing: a mail from one is forged, and changes nothing.
+        Some("ignored: from a reserved address".to_string())
     } else if identity::is_no_reply(&sender) {
         // Nobody reads an answer to a no-reply address; answering one
         // only feeds loops and backscatter.
@@ -176,6 +176,7 @@ pub(super) fn process_in(
         owed: Vec::new(),
         notices: Vec::new(),
         seen: Default::default(),
+        member_key: None,
     };
     // Until a player chooses a time zone, the offset of their mail's
     // Date: is the best guess of where they read it.

@@ -57,7 +57,9 @@
 //! `moderation.rs` (what moderators do), `notices.rs` (what orderly sends
 //! on its own), `admin.rs` (the command line's views), `rebuild.rs` (a game
 //! replayed from its entries), `game.rs` (a stored game as the service sees
-//! it), `zones.rs` (time zones).
+//! it), `zones.rs` (time zones), `computer.rs` (the computer's seat),
+//! `observers.rs` and `ratings.rs` (watchers, Glicko-2), `daily.rs` (the
+//! Play of the Day: members, votes, rounds closed at the sweep).
 //!
 //! The service knows no game's rules or types: a stored game says which it
 //! is by its name (`GameRow::kind`), the registry
@@ -70,6 +72,7 @@ mod clock;
 pub mod commands;
 mod compose;
 mod computer;
+mod daily;
 mod dice;
 mod dispatch;
 mod game;

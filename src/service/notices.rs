@@ -87,6 +87,9 @@ pub fn undeliverable(
     };
     // An address that takes no mail watches no game any more.
     let watched = tx.unwatch_address(&mail.recipient)?;
+    if tx.leave_daily_address(&mail.recipient)? {
+        tracing::warn!(address = %mail.recipient, %why, "Play of the Day member undeliverable: left");
+    }
     if watched > 0 {
         tracing::warn!(address = %mail.recipient, games = watched, %why, "watcher undeliverable: unwatched");
     }
@@ -163,7 +166,7 @@ pub(crate) fn queue_notice(
     now: DateTime<Utc>,
 ) -> Result<()> {
     // The computer's seat reads no mail: nothing is queued to it.
-    if super::ratings::is_computer(config, address) {
+    if super::ratings::reads_no_mail(config, address) {
         return Ok(());
     }
     let domain = config.address_parts().1.to_string();
@@ -263,7 +266,7 @@ pub(crate) fn queue_service_mail(
     seed: &str,
     now: DateTime<Utc>,
 ) -> Result<()> {
-    if super::ratings::is_computer(config, to) {
+    if super::ratings::reads_no_mail(config, to) {
         return Ok(());
     }
     let mut mail = OutgoingMail {

@@ -54,6 +54,8 @@ pub(super) fn watcher_text(
             .map(|r| {
                 if super::computer::is_computers_seat(game, r.seat) {
                     super::computer::computer_label(game)
+                } else if r.address.ends_with(".invalid") && !r.name.is_empty() {
+                    r.name.clone()
                 } else {
                     r.address.clone()
                 }

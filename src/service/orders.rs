@@ -20,6 +20,14 @@ impl Work<'_> {
     /// Order lines in a row: given to the game of the mail's key, if it
     /// is under way.
     pub(super) fn orders(&mut self, lines: &[String], claim: Option<&Claim>) -> Result<()> {
+        // A reply with a Play of the Day member's key: its order lines
+        // are votes (a player who bottom-posts `B1C-B2C` means VOTE).
+        if self.member_of(claim)?.is_some() {
+            for line in lines {
+                self.vote(line, line, claim)?;
+            }
+            return Ok(());
+        }
         let first = lines[0].clone();
         if let Some((game, seat)) = self.authenticate(&first, claim)? {
             if game.status != GameStatus::Active {
@@ -366,6 +374,17 @@ impl Work<'_> {
             )?;
         }
         let game = self.reload(game.id)?;
+        // The house of the Play of the Day played: the community's vote
+        // may open.
+        super::daily::after_house_played(
+            self.tx,
+            self.config,
+            self.secret,
+            &game,
+            state.as_ref(),
+            &happened,
+            self.now,
+        )?;
         self.broadcast(&game, &happened, Some(seat.seat))
     }
 

@@ -343,6 +343,7 @@ impl Service {
     pub fn sweep(&mut self, now: DateTime<Utc>) -> Result<SweepReport> {
         let tx = self.store.tx()?;
         let report = sweep(&tx, &self.config, now)?;
+        super::daily::sweep(&tx, &self.config, &self.secret, now)?;
         tx.commit()?;
         Ok(report)
     }

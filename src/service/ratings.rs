@@ -35,6 +35,14 @@ pub(crate) fn is_computer(config: &Config, address: &str) -> bool {
         .eq_ignore_ascii_case(config.computer.address.trim())
 }
 
+/// Whether `address` is a reserved seat's that reads no mail and sends
+/// none: the computer's, or the community's in the Play of the Day
+/// (`daily.rs`). Nothing is ever queued to it, its seat has no deadline,
+/// and mail from it is ignored.
+pub(crate) fn reads_no_mail(config: &Config, address: &str) -> bool {
+    is_computer(config, address) || super::daily::is_community(config, address)
+}
+
 /// Ends `game` with `result`: its end recorded ([`Tx::finish`]) and, for a
 /// rated game, both players' ratings changed, in the same transaction.
 /// Every end of a game goes through here: by the rules, a resignation, a

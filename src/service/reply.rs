@@ -183,7 +183,17 @@ impl Work<'_> {
                 Some(format!("<game-{}.{}>", g.id, self.domain())),
                 Some((g.id, s.seat)),
             ),
-            None => (None, reply_subject(&self.incoming.subject), None, None),
+            // A Play of the Day member's reply carries their key: replying
+            // to it votes (`daily.rs`).
+            None => match &self.member_key {
+                Some((game, key)) => (
+                    Some(reply_address(&self.config.service.address, *game, key)),
+                    texts::say("daily.subject", minijinja::context! { game => game }),
+                    None,
+                    None,
+                ),
+                None => (None, reply_subject(&self.incoming.subject), None, None),
+            },
         };
         if self.stranger && self.game.is_none() && self.items.len() > 1 {
             // Someone with no part in the game gets one short answer, not an

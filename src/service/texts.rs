@@ -16,6 +16,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("reply", include_str!("../../templates/reply.txt")),
     ("update", include_str!("../../templates/update.txt")),
     ("watching", include_str!("../../templates/watching.txt")),
+    ("daily", include_str!("../../templates/daily.txt")),
     ("invitation", include_str!("../../templates/invitation.txt")),
     ("help", include_str!("../../templates/help.txt")),
     ("intruder", include_str!("../../templates/intruder.txt")),

@@ -86,6 +86,9 @@ pub(super) struct Work<'a> {
     /// mail's orders, when the mail also asks about it (HELP MOVES): the
     /// question is about what they saw, not what their orders made of it.
     pub(super) seen: std::collections::BTreeMap<i64, String>,
+    /// A Play of the Day member's key for the reply's Reply-To (the game
+    /// of the day, the key), when the reply is about it and goes to them.
+    pub(super) member_key: Option<(i64, String)>,
 }
 
 impl Work<'_> {

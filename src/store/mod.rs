@@ -27,6 +27,7 @@
 //! never writes is an error ([`StoreError::CorruptValue`]), never taken for
 //! the nearest value.
 
+mod daily;
 mod deadlines;
 mod entries;
 mod fair;
@@ -49,6 +50,7 @@ use crate::games::Seat;
 use rusqlite::types::FromSql;
 use rusqlite::{params, Connection};
 
+pub use daily::{DailyGame, DailyResult};
 pub use deadlines::{Deadline, Stalled};
 pub use entries::EntryRow;
 pub use fair::{FairDraw, FairSeed};
@@ -133,6 +135,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0017_computer",
         include_str!("../../migrations/0017_computer.sql"),
+    ),
+    (
+        "0018_play_of_the_day",
+        include_str!("../../migrations/0018_play_of_the_day.sql"),
     ),
 ];
 

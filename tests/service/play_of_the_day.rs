@@ -1,0 +1,543 @@
+//! Issue 18, part 3: the Play of the Day, through a real Maildir and a real
+//! SQLite file. Members join with PLAYOFTHEDAY and vote with VOTE (or a
+//! bare order in a reply carrying their key); a round closes at its
+//! deadline (the sweep, at a time the test sets) or when an order reaches
+//! the configured votes; the most voted legal order is played, a tie going
+//! to the order that reached its count first; the house answers; every
+//! member gets the tally and the board. Illegal votes, votes without a
+//! key, forged senders and non-members are refused with the reason. The
+//! service's clock is set for every mail (never the wall clock).
+
+#[path = "../common/mod.rs"]
+mod common;
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use common::player::attack_preferring;
+use common::rng::XorShift;
+use common::site::{flat, plain_mail, to, Out, Site, ORDERLY};
+use orderly::clock::Clock;
+use orderly::games::squares::Squares;
+use orderly::games::{Game, Seat};
+use orderly::store::GameStatus;
+
+const ANN: &str = "ann@example.org";
+const BOB: &str = "bob@example.org";
+const CY: &str = "cy@example.org";
+const DAN: &str = "dan@example.org";
+const HOUSE: &str = "house@example.org";
+const COMPUTER: &str = "computer@orderly.invalid";
+const COMMUNITY: &str = "community@orderly.invalid";
+
+fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 21, 10, 0, 0).unwrap()
+}
+
+impl Site {
+    fn daily(name: &str, adjust: impl FnOnce(&mut orderly::config::Config)) -> Site {
+        let mut site = Site::open("orderly-potd", name, |config| {
+            config.outgoing.html = false;
+            config.play_of_the_day.enabled = true;
+            config.play_of_the_day.level = 1;
+            adjust(config);
+        });
+        site.service.set_clock(Clock::starting_at(t0()));
+        site
+    }
+
+    /// A mail from `from` to `to` processed with the service's clock at
+    /// `at`; the new mails, none of which goes to a reserved address.
+    fn mail_at(&mut self, at: DateTime<Utc>, from: &str, to: &str, body: &str) -> Vec<Out> {
+        self.service.set_clock(Clock::starting_at(at));
+        self.counter += 1;
+        let n = self.counter;
+        let raw = plain_mail(
+            from,
+            to,
+            &format!("potd {n}"),
+            &format!("<p{n}@test>"),
+            n,
+            body,
+        );
+        let outs = self.raw(raw.as_bytes());
+        assert_reserved_untouched(&outs);
+        outs
+    }
+
+    /// The sweep at `at`; the mails it wrote.
+    fn sweep_at(&mut self, at: DateTime<Utc>) -> Vec<Out> {
+        self.service.set_clock(Clock::starting_at(at));
+        self.service.sweep(at).unwrap();
+        self.service.finish_sending_all().unwrap();
+        let outs = self.collect();
+        assert_reserved_untouched(&outs);
+        outs
+    }
+
+    fn game(&mut self, id: i64) -> orderly::store::GameRow {
+        let tx = self.service.store().read().unwrap();
+        tx.game(id).unwrap().unwrap()
+    }
+
+    fn position(&mut self, id: i64) -> Squares {
+        Squares::from_position(self.game(id).position.as_deref().unwrap()).unwrap()
+    }
+
+    fn entries(&mut self, id: i64) -> Vec<orderly::store::EntryRow> {
+        let tx = self.service.store().read().unwrap();
+        tx.entries(id).unwrap()
+    }
+
+    fn sql_i64(&self, sql: &str) -> i64 {
+        let db = rusqlite::Connection::open(self.dir.join("orderly.db")).unwrap();
+        db.query_row(sql, [], |r| r.get(0)).unwrap()
+    }
+
+    /// Joins `who` and returns the address their votes go to (their key).
+    fn join(&mut self, at: DateTime<Utc>, who: &str) -> String {
+        let outs = self.mail_at(at, who, ORDERLY, "Hello!\n\nPLAYOFTHEDAY\n\nThanks, me");
+        let reply = to(&outs, who);
+        assert!(
+            flat(&reply.body).contains("You take part in the Play of the Day (game"),
+            "{}",
+            reply.body
+        );
+        assert!(reply.reply_to.starts_with("orderly+g"), "{reply:#?}");
+        reply.reply_to
+    }
+}
+
+fn assert_reserved_untouched(outs: &[Out]) {
+    assert!(
+        outs.iter().all(|o| o.to != COMPUTER && o.to != COMMUNITY),
+        "a mail to a reserved address: {outs:#?}"
+    );
+}
+
+/// The legal orders of the community (Blue, who begins), sorted.
+fn orders_of(position: &Squares) -> Vec<String> {
+    let mut legal: Vec<String> = position
+        .legal_orders()
+        .iter()
+        .map(|o| o.to_string())
+        .collect();
+    legal.sort();
+    legal
+}
+
+#[test]
+fn a_round_closes_at_its_deadline_with_the_most_voted_order_and_a_tie_goes_to_the_first() {
+    let mut site = Site::daily("deadline", |_| {});
+    // The first sweep begins the game: public, unrated, the computer at
+    // level 1 as the house, the community (Blue) to move, round 1 open.
+    assert!(site.sweep_at(t0()).is_empty(), "no members, no mail");
+    let game = site.game(1);
+    assert_eq!(game.status, GameStatus::Active);
+    assert!(game.public && !game.rated);
+    assert_eq!(game.computer_level, Some(1));
+    assert_eq!(site.position(1).pending().unwrap().seat, Seat::North);
+
+    let ann = site.join(t0() + Duration::minutes(1), ANN);
+    let bob = site.join(t0() + Duration::minutes(2), BOB);
+    let cy = site.join(t0() + Duration::minutes(3), CY);
+    assert_ne!(ann, bob, "each member has a key of their own");
+    let legal = orders_of(&site.position(1));
+    let (a, b) = (legal[0].clone(), legal[1].clone());
+
+    // A vote: counted, with the round's end and the votes so far.
+    let outs = site.mail_at(
+        t0() + Duration::minutes(10),
+        ANN,
+        &ann,
+        &format!("VOTE {a}"),
+    );
+    let reply = flat(&to(&outs, ANN).body);
+    assert!(
+        reply.contains(&format!("Your vote for {a} counts in round 1")),
+        "{reply}"
+    );
+    assert!(reply.contains(&format!("Votes so far: {a} 1")), "{reply}");
+    // A bare order in a reply with the key, bottom-posted under a quote
+    // and a greeting: a vote too.
+    let body =
+        format!("Hi all,\n\n{b}\n\nCheers\nBob\n\n> Play of the Day, game 1\n> Round 1 is open");
+    let outs = site.mail_at(t0() + Duration::minutes(20), BOB, &bob, &body);
+    let reply = flat(&to(&outs, BOB).body);
+    assert!(
+        reply.contains(&format!("Your vote for {b} counts in round 1")),
+        "{reply}"
+    );
+    // An illegal vote is refused with its rule and what would be taken.
+    let outs = site.mail_at(
+        t0() + Duration::minutes(30),
+        CY,
+        &cy,
+        "VOTE MOVE ARTILLERY BR B2R",
+    );
+    let reply = flat(&to(&outs, CY).body);
+    assert!(reply.contains("Refused as a vote"), "{reply}");
+    assert!(reply.contains("R10"), "{reply}");
+    assert!(
+        reply.contains("MOVE ARTILLERY BR B3R"),
+        "the nearest legal order is offered: {reply}"
+    );
+    // Cy votes for b, then changes to a: the later vote counts.
+    site.mail_at(t0() + Duration::minutes(40), CY, &cy, &format!("VOTE {b}"));
+    let outs = site.mail_at(t0() + Duration::minutes(50), CY, &cy, &format!("vote {a}"));
+    let reply = flat(&to(&outs, CY).body);
+    assert!(
+        reply.contains(&format!("Your vote is now {a} (it was {b})")),
+        "{reply}"
+    );
+    // Not a member: told how to join. A member without the key: refused,
+    // the reply carrying it. A forged From with another's key: refused.
+    let outs = site.mail_at(
+        t0() + Duration::minutes(55),
+        DAN,
+        ORDERLY,
+        &format!("VOTE {b}"),
+    );
+    let reply = to(&outs, DAN);
+    assert!(
+        flat(&reply.body).contains("only members vote"),
+        "{}",
+        reply.body
+    );
+    let outs = site.mail_at(
+        t0() + Duration::minutes(56),
+        BOB,
+        ORDERLY,
+        &format!("VOTE {b}"),
+    );
+    let reply = to(&outs, BOB);
+    assert!(
+        flat(&reply.body).contains("a vote counts only in a reply"),
+        "{}",
+        reply.body
+    );
+    assert_eq!(reply.reply_to, bob, "the refusal carries Bob's own key");
+    let outs = site.mail_at(
+        t0() + Duration::minutes(57),
+        DAN,
+        &ann,
+        &format!("VOTE {b}"),
+    );
+    assert!(flat(&to(&outs, DAN).body).contains("only members vote"));
+    let outs = site.mail_at(
+        t0() + Duration::minutes(58),
+        BOB,
+        &ann,
+        &format!("VOTE {b}"),
+    );
+    let reply = to(&outs, BOB);
+    assert!(
+        flat(&reply.body).contains("a vote counts only in a reply"),
+        "{}",
+        reply.body
+    );
+    assert_eq!(reply.reply_to, bob, "Ann's key is not given to Bob");
+    // Mail from the community's reserved address is ignored.
+    assert!(site
+        .mail_at(
+            t0() + Duration::minutes(59),
+            COMMUNITY,
+            &ann,
+            &format!("VOTE {b}")
+        )
+        .is_empty());
+
+    // Before the deadline nothing closes; at it, a (2 votes) beats b (1).
+    assert!(site.sweep_at(t0() + Duration::hours(23)).is_empty());
+    let before = site.entries(1).len();
+    let outs = site.sweep_at(t0() + Duration::hours(24));
+    assert_eq!(outs.len(), 3, "one mail to each member: {outs:#?}");
+    for who in [ANN, BOB, CY] {
+        let mail = to(&outs, who);
+        let text = flat(&mail.body);
+        assert!(text.contains("Round 1 is closed"), "{text}");
+        assert!(
+            text.contains(&format!("The community plays {a}, with 2 of 3 votes")),
+            "{text}"
+        );
+        assert!(text.contains(&format!("The votes: {a} 2, {b} 1")), "{text}");
+        assert!(
+            text.contains("Round 2 is open until"),
+            "the computer answered at once: {text}"
+        );
+        assert!(mail.reply_to.starts_with("orderly+g1."), "{mail:#?}");
+    }
+    assert_eq!(
+        to(&outs, ANN).reply_to,
+        ann,
+        "each mail carries its member's key"
+    );
+    let entries = site.entries(1);
+    assert_eq!(entries[before].seat, Some(Seat::North));
+    assert_eq!(entries[before].text, a);
+    assert!(
+        entries[before].written.contains("round 1: 2 of 3 votes"),
+        "{:?}",
+        entries[before]
+    );
+    assert_eq!(
+        entries.last().unwrap().seat,
+        Some(Seat::South),
+        "the house answered"
+    );
+    assert_eq!(site.position(1).pending().unwrap().seat, Seat::North);
+
+    // Round 2: a tie, 1 vote each; Bob's order reached its count first.
+    let round2 = t0() + Duration::hours(24);
+    let legal = orders_of(&site.position(1));
+    let (x, y) = (legal[0].clone(), legal[legal.len() - 1].clone());
+    site.mail_at(
+        round2 + Duration::minutes(5),
+        BOB,
+        &bob,
+        &format!("VOTE {y}"),
+    );
+    site.mail_at(
+        round2 + Duration::minutes(6),
+        ANN,
+        &ann,
+        &format!("VOTE {x}"),
+    );
+    let outs = site.sweep_at(round2 + Duration::hours(24));
+    let text = flat(&to(&outs, CY).body);
+    assert!(
+        text.contains(&format!("The community plays {y}, with 1 of 2 votes (a tie, won by the order that reached its count first)")),
+        "{text}"
+    );
+
+    // Round 3: nobody votes: the round runs another day, quietly.
+    let round3 = round2 + Duration::hours(24);
+    let count = site.entries(1).len();
+    assert!(site.sweep_at(round3 + Duration::hours(24)).is_empty());
+    assert_eq!(
+        site.entries(1).len(),
+        count,
+        "nothing played without a vote"
+    );
+
+    // The results are kept, with who chose the orders played.
+    let outs = site.mail_at(
+        round3 + Duration::hours(25),
+        DAN,
+        ORDERLY,
+        "PLAYOFTHEDAY RESULTS",
+    );
+    let text = flat(&to(&outs, DAN).body);
+    assert!(
+        text.contains(&format!(
+            "round 2: {y}, 1 of 2 votes, tied and first to its count"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("round 1: {a}, 2 of 3 votes")),
+        "{text}"
+    );
+    assert!(
+        text.contains("Who chose the orders played (how many): ann (1), bob (1), cy (1)"),
+        "{text}"
+    );
+    assert_eq!(
+        site.sql_i64("SELECT COUNT(*) FROM daily_votes WHERE game_id = 1"),
+        5,
+        "every vote is kept"
+    );
+
+    // A member who leaves gets no more mail.
+    site.mail_at(round3 + Duration::hours(26), CY, ORDERLY, "potd leave");
+    let now = legal_now(&mut site);
+    site.mail_at(
+        round3 + Duration::hours(27),
+        ANN,
+        &ann,
+        &format!("VOTE {now}"),
+    );
+    let outs = site.sweep_at(round3 + Duration::hours(48));
+    assert_eq!(outs.len(), 2, "{outs:#?}");
+    assert!(outs.iter().all(|o| o.to != CY));
+}
+
+fn legal_now(site: &mut Site) -> String {
+    orders_of(&site.position(1))[0].clone()
+}
+
+#[test]
+fn an_order_with_the_votes_needed_closes_its_round_at_once_and_a_game_plays_to_its_end() {
+    let mut site = Site::daily("votes", |c| c.play_of_the_day.votes_to_decide = 1);
+    site.sweep_at(t0());
+    let ann = site.join(t0() + Duration::minutes(1), ANN);
+    let mut rng = XorShift::new(18);
+    let mut at = t0() + Duration::minutes(2);
+    const MOST_VOTES: usize = 400;
+    for n in 0..MOST_VOTES {
+        if site.game(1).status == GameStatus::Finished {
+            break;
+        }
+        let position = site.position(1);
+        assert_eq!(
+            position.pending().unwrap().seat,
+            Seat::North,
+            "after vote {n} the game waits for the community, never the house"
+        );
+        let (order, _) = attack_preferring(&position, &mut rng);
+        let before = site.entries(1).len();
+        at += Duration::minutes(1);
+        let outs = site.mail_at(at, ANN, &ann, &format!("VOTE {order}"));
+        assert_eq!(
+            outs.len(),
+            1,
+            "one mail, the reply with the round's result: {outs:#?}"
+        );
+        let reply = flat(&to(&outs, ANN).body);
+        assert!(
+            reply.contains("the round is closed, and the result is below"),
+            "{reply}"
+        );
+        assert!(reply.contains("is closed early"), "{reply}");
+        assert!(site.entries(1).len() > before, "the vote was played");
+    }
+    let game = site.game(1);
+    assert_eq!(game.status, GameStatus::Finished, "the game ended");
+    assert!(!game.rated, "the Play of the Day is never rated");
+    // Every community order in the record is a decided round.
+    let rounds = site.sql_i64("SELECT COUNT(*) FROM daily_results WHERE game_id = 1");
+    let community = site
+        .entries(1)
+        .iter()
+        .filter(|e| e.seat == Some(Seat::North))
+        .count() as i64;
+    assert_eq!(rounds, community);
+    // The next sweep begins the next game, and Ann hears of it.
+    let outs = site.sweep_at(at + Duration::hours(1));
+    let mail = to(&outs, ANN);
+    assert!(
+        flat(&mail.body).contains("Play of the Day, game 2"),
+        "{}",
+        mail.body
+    );
+    assert!(mail.reply_to.starts_with("orderly+g2."), "{mail:#?}");
+}
+
+#[test]
+fn the_last_mail_of_a_game_names_who_chose_the_orders_played() {
+    let mut site = Site::daily("last", |c| c.play_of_the_day.votes_to_decide = 1);
+    site.sweep_at(t0());
+    let ann = site.join(t0() + Duration::minutes(1), ANN);
+    let bob = site.join(t0() + Duration::minutes(2), BOB);
+    let mut rng = XorShift::new(7);
+    let mut at = t0() + Duration::minutes(3);
+    let mut last = Vec::new();
+    for n in 0..400 {
+        if site.game(1).status == GameStatus::Finished {
+            break;
+        }
+        let (order, _) = attack_preferring(&site.position(1), &mut rng);
+        at += Duration::minutes(1);
+        let (who, key) = if n % 3 == 0 { (BOB, &bob) } else { (ANN, &ann) };
+        last = site.mail_at(at, who, key, &format!("VOTE {order}"));
+    }
+    assert_eq!(site.game(1).status, GameStatus::Finished);
+    let text = flat(&to(&last, BOB).body);
+    assert!(text.contains("The game is over"), "{text}");
+    assert!(
+        text.contains("Who chose the orders played (how many): ann ("),
+        "{text}"
+    );
+    assert!(text.contains("bob ("), "{text}");
+}
+
+#[test]
+fn a_house_player_plays_by_mail_and_the_vote_opens_after_their_move() {
+    let mut site = Site::daily("house", |c| {
+        c.play_of_the_day.house = HOUSE.into();
+        c.play_of_the_day.side = "GRAY".into();
+    });
+    // Blue (the house) begins: the house gets its seat's mail and key.
+    let outs = site.sweep_at(t0());
+    let house = to(&outs, HOUSE);
+    assert!(
+        flat(&house.body).contains("You are the house in the Play of the Day, game 1"),
+        "{}",
+        house.body
+    );
+    assert!(house.reply_to.starts_with("orderly+g1."), "{house:#?}");
+    let game = site.game(1);
+    assert_eq!(game.computer_level, None);
+    let ann = site.join(t0() + Duration::minutes(1), ANN);
+    let text = flat(
+        &site
+            .collect()
+            .iter()
+            .map(|o| o.body.clone())
+            .collect::<String>(),
+    );
+    assert!(text.is_empty(), "nothing else: {text}");
+    // Ann cannot vote while the house decides.
+    let outs = site.mail_at(t0() + Duration::minutes(2), ANN, &ann, "VOTE PASS");
+    assert!(flat(&to(&outs, ANN).body).contains("the community has no vote open now"));
+    // The house moves: the members' vote opens, with the board.
+    let order = orders_of(&site.position(1))[0].clone();
+    let outs = site.mail_at(t0() + Duration::hours(1), HOUSE, &house.reply_to, &order);
+    let mail = to(&outs, ANN);
+    let text = flat(&mail.body);
+    assert!(text.contains("Round 1 is open until"), "{text}");
+    assert!(
+        text.contains("The community plays Gray against house@example.org"),
+        "{text}"
+    );
+    // The round closes a day later with Ann's vote; the house is told.
+    let vote = orders_of(&site.position(1))[0].clone();
+    site.mail_at(
+        t0() + Duration::hours(2),
+        ANN,
+        &ann,
+        &format!("VOTE {vote}"),
+    );
+    let outs = site.sweep_at(t0() + Duration::hours(26));
+    let text = flat(&to(&outs, ANN).body);
+    assert!(text.contains("The house decides now"), "{text}");
+    let house_mail = to(&outs, HOUSE);
+    assert_eq!(house_mail.reply_to, house.reply_to, "the house's own key");
+}
+
+#[test]
+fn members_are_bounded_and_the_reply_to_playoftheday_is_answered_once() {
+    let mut site = Site::daily("bounded", |c| c.play_of_the_day.max_members = 2);
+    site.sweep_at(t0());
+    site.join(t0() + Duration::minutes(1), ANN);
+    site.join(t0() + Duration::minutes(2), BOB);
+    let outs = site.mail_at(t0() + Duration::minutes(3), CY, ORDERLY, "PLAYOFTHEDAY");
+    assert!(flat(&to(&outs, CY).body).contains("as many members as this server takes"));
+    // Asked twice in a mail: one board.
+    let outs = site.mail_at(
+        t0() + Duration::minutes(4),
+        ANN,
+        ORDERLY,
+        "PLAYOFTHEDAY\nPLAYOFTHEDAY",
+    );
+    let body = to(&outs, ANN).body;
+    assert!(flat(&body).contains("Answered once"), "{body}");
+    assert_eq!(body.matches("Round 1 is open until").count(), 1, "{body}");
+    // A Play of the Day game may be watched as any public game.
+    let outs = site.mail_at(t0() + Duration::minutes(5), DAN, ORDERLY, "WATCH 1");
+    assert!(flat(&to(&outs, DAN).body).contains("You now watch game 1"));
+}
+
+#[test]
+fn without_a_play_of_the_day_the_commands_say_so() {
+    let mut site = Site::open("orderly-potd", "off", |c| c.outgoing.html = false);
+    site.service.set_clock(Clock::starting_at(t0()));
+    site.service.sweep(t0()).unwrap();
+    let outs = site.raw(plain_mail(ANN, ORDERLY, "x", "<off1@test>", 1, "PLAYOFTHEDAY").as_bytes());
+    assert!(flat(&to(&outs, ANN).body).contains("there is no Play of the Day on this server"));
+    let outs = site.raw(plain_mail(ANN, ORDERLY, "x", "<off2@test>", 2, "VOTE PASS").as_bytes());
+    assert!(flat(&to(&outs, ANN).body).contains("there is no Play of the Day on this server"));
+    let tx = site.service.store().read().unwrap();
+    assert!(
+        tx.game(1).unwrap().is_none(),
+        "no game begins when it is off"
+    );
+}
