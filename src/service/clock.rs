@@ -247,7 +247,7 @@ fn send_digests(tx: &Tx<'_>, config: &Config, now: DateTime<Utc>) -> Result<()> 
                 "clock.digest_game",
                 minijinja::context! {
                     game => game.id,
-                    opponent => other.map(|o| o.address.as_str()).unwrap_or("?"),
+                    opponent => other.map(|o| super::computer::seat_name(game, o)).unwrap_or_else(|| "?".into()),
                     state => state,
                 },
             ));

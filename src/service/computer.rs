@@ -68,6 +68,19 @@ pub(crate) fn seat_label(game: &GameRow, seat: &SeatRow) -> String {
     }
 }
 
+/// How a seat's player is named in a list of games or ratings: by their
+/// address, or "the computer (level n)", or the Play of the Day's
+/// community by its name (a reserved address is never shown).
+pub(crate) fn seat_name(game: &GameRow, seat: &SeatRow) -> String {
+    if is_computers_seat(game, seat.seat) {
+        computer_label(game)
+    } else if seat.address.ends_with(".invalid") && !seat.name.is_empty() {
+        seat.name.clone()
+    } else {
+        seat.address.clone()
+    }
+}
+
 /// "the computer (level n)" for a game against the computer.
 pub(crate) fn computer_label(game: &GameRow) -> String {
     texts::say(

@@ -79,10 +79,7 @@ impl Work<'_> {
                 .find(|s| s.player_id != player || seats.len() == 1);
             let side = me.map(|s| side_name(&g, s.seat)).unwrap_or("?");
             let vs = match other {
-                Some(s) if super::computer::is_computers_seat(&g, s.seat) => {
-                    super::computer::computer_label(&g)
-                }
-                Some(s) => s.address.clone(),
+                Some(s) => super::computer::seat_name(&g, s),
                 None => "?".to_string(),
             };
             let (zone, _) = self.tx.player_settings(self.sender)?;

@@ -51,15 +51,7 @@ pub(super) fn watcher_text(
         seats
             .iter()
             .find(|r| r.seat == s)
-            .map(|r| {
-                if super::computer::is_computers_seat(game, r.seat) {
-                    super::computer::computer_label(game)
-                } else if r.address.ends_with(".invalid") && !r.name.is_empty() {
-                    r.name.clone()
-                } else {
-                    r.address.clone()
-                }
-            })
+            .map(|r| super::computer::seat_name(game, r))
             .unwrap_or_default()
     };
     let result = result_words(game, state);
@@ -317,13 +309,7 @@ impl Work<'_> {
                 seats
                     .iter()
                     .find(|r| r.seat == s)
-                    .map(|r| {
-                        if super::computer::is_computers_seat(&g, r.seat) {
-                            super::computer::computer_label(&g)
-                        } else {
-                            r.address.clone()
-                        }
-                    })
+                    .map(|r| super::computer::seat_name(&g, r))
                     .unwrap_or_default()
             };
             let state = load(&g);

@@ -131,7 +131,7 @@ pub(super) fn changes_told(tx: &Tx<'_>, game: &GameRow) -> Result<Option<String>
             let who = seats
                 .iter()
                 .find(|s| s.seat == c.seat)
-                .map(|s| s.address.clone())
+                .map(|s| super::computer::seat_name(game, s))
                 .unwrap_or_default();
             minijinja::context! {
                 side => side_name(game, c.seat),

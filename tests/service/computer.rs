@@ -296,6 +296,121 @@ fn a_game_against_the_computer_is_rated_only_when_configured() {
     );
     assert!(!site.game(1).rated);
     let mut site = Site::with("rated", |c| c.ratings.against_computer = true);
-    site.mail(ANN, ORDERLY, "NEW SQUARES VS COMPUTER LEVEL 1");
+    let start = only_to_ann(&site.mail(ANN, ORDERLY, "NEW SQUARES VS COMPUTER LEVEL 1"));
     assert!(site.game(1).rated);
+    // The rating change names the computer, never its reserved address.
+    let end = only_to_ann(&site.mail(ANN, &start.reply_to, "RESIGN"));
+    let text = flat(&end.body);
+    assert!(text.contains("Gray the computer (level 1): 1500"), "{text}");
+    assert!(!end.body.contains(COMPUTER), "{}", end.body);
+}
+
+/// The game as it stands, through the hosted games' registry.
+fn state_of(site: &mut Site, id: i64) -> Box<dyn orderly::games::AnyGame> {
+    let game = site.game(id);
+    let hosted = orderly::games::hosted::find(&game.kind).unwrap();
+    (hosted.from_position)(game.position.as_deref().unwrap()).unwrap()
+}
+
+#[test]
+fn a_moderators_act_and_rollback_are_answered_by_the_computer() {
+    let mut site = Site::new("computer-moderated");
+    site.mail(ANN, ORDERLY, "NEW SQUARES VS COMPUTER LEVEL 1");
+    let t = t0() + chrono::Duration::hours(1);
+    // ACT for Ann: the computer answers at once, its order recorded as
+    // its seat's.
+    let before = site.entries(1).len();
+    let report = site
+        .service
+        .moderate("ACT 1 BLUE cav BR B3C", "cli:test", t)
+        .unwrap();
+    assert!(report.contains("was entered for Blue"), "{report}");
+    let entries = site.entries(1);
+    assert_eq!(entries[before].seat, Some(Seat::North));
+    let answers: Vec<_> = entries[before + 1..]
+        .iter()
+        .filter(|e| e.kind == orderly::store::EntryKind::Order)
+        .collect();
+    assert!(!answers.is_empty(), "the computer answered: {entries:#?}");
+    assert!(
+        answers
+            .iter()
+            .all(|e| e.seat == Some(Seat::South) && e.written == "(computer, level 1)"),
+        "{entries:#?}"
+    );
+    assert_eq!(
+        state_of(&mut site, 1).pending().map(|p| p.seat),
+        Some(Seat::North)
+    );
+    // Rolled back by one order (the computer's): it is the computer's
+    // decision again, and it answers at once.
+    let count = entries.len();
+    let report = site
+        .service
+        .moderate("ROLLBACK 1 1 testing the computer", "cli:test", t)
+        .unwrap();
+    assert!(!report.starts_with("Refused"), "{report}");
+    let orders = |entries: &[orderly::store::EntryRow]| {
+        entries
+            .iter()
+            .filter(|e| e.kind == orderly::store::EntryKind::Order)
+            .map(|e| (e.seat, e.written.clone()))
+            .collect::<Vec<_>>()
+    };
+    let after = site.entries(1);
+    assert_eq!(
+        orders(&after),
+        orders(&entries[..count]),
+        "the computer's order undone, and answered again"
+    );
+    assert_eq!(
+        state_of(&mut site, 1).pending().map(|p| p.seat),
+        Some(Seat::North)
+    );
+    assert_eq!(site.queued_to(COMPUTER), 0);
+}
+
+#[test]
+fn a_whole_napoleonic_game_against_the_computer_by_mail() {
+    let mut site = Site::new("napoleonic-game");
+    let outs = site.mail(ANN, ORDERLY, "NEW NAPOLEONIC VS COMPUTER LEVEL 1 AS FRENCH");
+    let start = only_to_ann(&outs);
+    assert!(
+        flat(&start.body).contains("you play French against the computer (level 1)"),
+        "{}",
+        start.body
+    );
+    let address = start.reply_to.clone();
+    let mut rng = XorShift::new(1812);
+    let mut last = start;
+    for n in 0..400 {
+        if site.game(1).status == orderly::store::GameStatus::Finished {
+            break;
+        }
+        let state = state_of(&mut site, 1);
+        let pending = state.pending().expect("a game under way waits for someone");
+        assert_ne!(
+            pending.seat,
+            site.game(1).inviter_seat.other(),
+            "after mail {n} the game waits for Ann, never the computer"
+        );
+        let mut legal = state.legal_orders();
+        legal.sort();
+        let order = legal[rng.below(legal.len())].clone();
+        // A greeting and a sign-off around the order, as people write.
+        let outs = site.mail(ANN, &address, &format!("Hi,\n\n{order}\n\nThanks!\nAnn"));
+        last = only_to_ann(&outs);
+        assert!(
+            !last.body.contains("Refused") && !last.body.contains("Not understood"),
+            "{order} was taken:\n{}",
+            last.body
+        );
+    }
+    assert_eq!(
+        site.game(1).status,
+        orderly::store::GameStatus::Finished,
+        "the game ended"
+    );
+    assert!(last.body.contains("The game is over"), "{}", last.body);
+    assert_eq!(site.queued_to(COMPUTER), 0);
 }
