@@ -16,7 +16,7 @@ use super::work::Work;
 use super::{texts, Result};
 use crate::bot::{self, Level};
 use crate::config::Config;
-use crate::games::submission::{release, submit};
+use crate::games::submission::{release, submit, Taken};
 use crate::games::{AnyGame, Happened, Seat};
 use crate::store::{EntryKind, GameRow, SeatRow, Timestamp, Tx};
 
@@ -230,19 +230,35 @@ pub(crate) fn computer_answers(
             tracing::error!(game = game.id, order = %answer.order, "the computer's order was not taken");
             break;
         }
-        for t in &s.taken {
-            tx.add_entry(
-                game.id,
-                EntryKind::Order,
-                Some(seat),
-                &t.order,
-                &written,
-                None,
-                at,
-                &t.events,
-            )?;
-            happened.extend(t.events.iter().cloned());
-        }
+        happened.extend(record_taken(tx, game.id, seat, &s.taken, &written, at)?);
+    }
+    Ok(happened)
+}
+
+/// Records the orders taken for `seat` outside a mail (the computer's,
+/// the Play of the Day community's), each written as `written`; what
+/// they made happen.
+pub(crate) fn record_taken(
+    tx: &Tx<'_>,
+    game: i64,
+    seat: Seat,
+    taken: &[Taken],
+    written: &str,
+    at: Timestamp,
+) -> Result<Vec<Happened>> {
+    let mut happened = Vec::new();
+    for t in taken {
+        tx.add_entry(
+            game,
+            EntryKind::Order,
+            Some(seat),
+            &t.order,
+            written,
+            None,
+            at,
+            &t.events,
+        )?;
+        happened.extend(t.events.iter().cloned());
     }
     Ok(happened)
 }

@@ -32,7 +32,7 @@ use chrono::{DateTime, Utc};
 
 use super::clock::fresh_deadline;
 use super::commands::DailyAsk;
-use super::computer::computer_answers;
+use super::computer::{computer_answers, record_taken};
 use super::game::load;
 use super::identity::{game_seed, member_secret, reply_address, seat_secret, secrets_match, Claim};
 use super::notices::queue_notice;
@@ -47,9 +47,7 @@ use crate::config::Config;
 use crate::games::submission::submit;
 use crate::games::{hosted, AnyGame, BoardStyle, GameOptions, Happened, Seat};
 use crate::mail::outgoing::{message_id, AutoKind, OutgoingMail};
-use crate::store::{
-    DailyGame, DailyResult, EntryKind, GameRow, GameStatus, StoreError, Timestamp, Tx,
-};
+use crate::store::{DailyGame, DailyResult, GameRow, GameStatus, StoreError, Timestamp, Tx};
 
 /// The most orders one closing of a round plays (the community's, forced
 /// ones, and the house's answers): a guard against a loop.
@@ -434,19 +432,14 @@ fn play_round(
                 forced => closing == Closing::Forced,
             },
         );
-        for t in &s.taken {
-            tx.add_entry(
-                row.id,
-                EntryKind::Order,
-                Some(daily.community),
-                &t.order,
-                &written,
-                None,
-                at,
-                &t.events,
-            )?;
-            happened.extend(t.events.iter().cloned());
-        }
+        happened.extend(record_taken(
+            tx,
+            row.id,
+            daily.community,
+            &s.taken,
+            &written,
+            at,
+        )?);
         tx.add_daily_result(
             row.id,
             &DailyResult {
@@ -660,11 +653,7 @@ fn member_text(
         _ => None,
     };
     let winners = if result.is_some() {
-        tx.winning_voters(row.id)?
-            .into_iter()
-            .take(WINNERS_NAMED)
-            .map(|(address, n)| format!("{} ({n})", public_name(&address)))
-            .collect::<Vec<_>>()
+        winners(tx, row.id)?
     } else {
         Vec::new()
     };
@@ -684,10 +673,7 @@ fn member_text(
                 tied => c.tied,
                 lines => c.lines,
             }),
-            happened => happened
-                .iter()
-                .map(|h| texts::wrap(&format!("  {}", state.public_event_text(h))).trim_end().to_string())
-                .collect::<Vec<_>>(),
+            happened => super::observers::public_lines(state, happened),
             board => state.draw_board(community, happened, &BoardStyle {
                 without_key: true,
                 whole_map: false,
@@ -709,9 +695,19 @@ fn open_for(daily: &DailyGame, state: &dyn AnyGame) -> bool {
     state.outcome().is_none() && state.pending().is_some_and(|p| p.seat == daily.community)
 }
 
-/// An address as a list of players shows it: the part before the "@".
-fn public_name(address: &str) -> String {
-    address.split('@').next().unwrap_or(address).to_string()
+/// The members who chose the orders played in `game`, as a public list
+/// names them (the part of the address before the "@", as `RATINGS`
+/// does), with how many each: most first.
+fn winners(tx: &Tx<'_>, game: i64) -> Result<Vec<String>> {
+    Ok(tx
+        .winning_voters(game)?
+        .into_iter()
+        .take(WINNERS_NAMED)
+        .map(|(address, n)| {
+            let name = address.split('@').next().unwrap_or(&address);
+            format!("{name} ({n})")
+        })
+        .collect())
 }
 
 impl Work<'_> {
@@ -823,13 +819,7 @@ impl Work<'_> {
                         )
                     })
                     .collect();
-                let winners: Vec<String> = self
-                    .tx
-                    .winning_voters(row.id)?
-                    .into_iter()
-                    .take(WINNERS_NAMED)
-                    .map(|(address, n)| format!("{} ({n})", public_name(&address)))
-                    .collect();
+                let winners = winners(self.tx, row.id)?;
                 self.item(
                     line,
                     Answer::Done(texts::say(

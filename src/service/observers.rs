@@ -67,10 +67,7 @@ pub(super) fn watcher_text(
             north_name => name(Seat::North),
             south_side => state.seat_name(Seat::South),
             south_name => name(Seat::South),
-            happened => happened
-                .iter()
-                .map(|h| texts::wrap(&format!("  {}", state.public_event_text(h))).trim_end().to_string())
-                .collect::<Vec<_>>(),
+            happened => public_lines(state, happened),
             board => state.draw_board(Seat::North, happened, &BoardStyle {
                 without_key: !key,
                 whole_map: false,
@@ -89,6 +86,19 @@ pub(super) fn watcher_text(
         },
     );
     Ok(texts::wrap(&text))
+}
+
+/// What happened, in the words anyone may read (a private draw as the
+/// other seat reads it), one indented line each.
+pub(super) fn public_lines(state: &dyn AnyGame, happened: &[Happened]) -> Vec<String> {
+    happened
+        .iter()
+        .map(|h| {
+            texts::wrap(&format!("  {}", state.public_event_text(h)))
+                .trim_end()
+                .to_string()
+        })
+        .collect()
 }
 
 /// A mail to a watcher of `game`: from the service, with no reply address
