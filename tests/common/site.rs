@@ -203,6 +203,52 @@ impl Site {
         assert_eq!(changed, 1, "game 1 has a seed");
     }
 
+    /// A site as [`Site::open`] makes it, sending plain text alone (the
+    /// tests read bodies, not HTML), its clock starting at `start`.
+    pub fn plain(
+        prefix: &str,
+        name: &str,
+        start: chrono::DateTime<chrono::Utc>,
+        adjust: impl FnOnce(&mut Config),
+    ) -> Site {
+        let mut site = Site::open(prefix, name, |config| {
+            config.outgoing.html = false;
+            adjust(config);
+        });
+        site.service
+            .set_clock(orderly::clock::Clock::starting_at(start));
+        site
+    }
+
+    /// A plain-text mail from `from` to `to`, numbered by the site's
+    /// counter (its own Message-ID and Date), dropped into the Maildir and
+    /// polled; the new mails.
+    pub fn send(&mut self, from: &str, to: &str, body: &str) -> Vec<Out> {
+        self.counter += 1;
+        let n = self.counter;
+        let raw = plain_mail(
+            from,
+            to,
+            &format!("test {n}"),
+            &format!("<c{n}@test>"),
+            n,
+            body,
+        );
+        self.raw(raw.as_bytes())
+    }
+
+    /// Game `id` as stored.
+    pub fn game_row(&mut self, id: i64) -> orderly::store::GameRow {
+        let tx = self.service.store().read().unwrap();
+        tx.game(id).unwrap().unwrap()
+    }
+
+    /// Game `id`'s record entries as stored.
+    pub fn entry_rows(&mut self, id: i64) -> Vec<orderly::store::EntryRow> {
+        let tx = self.service.store().read().unwrap();
+        tx.entries(id).unwrap()
+    }
+
     /// Closes and opens the service again on the same files.
     pub fn restart(&mut self) {
         self.service = Service::open(self.config.clone()).unwrap();

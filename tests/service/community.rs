@@ -13,7 +13,7 @@ mod common;
 use chrono::{DateTime, TimeZone, Utc};
 use common::player::attack_preferring;
 use common::rng::XorShift;
-use common::site::{config_file, plain_mail, to, Out, Site, ORDERLY};
+use common::site::{config_file, to, Out, Site, ORDERLY};
 use orderly::clock::Clock;
 use orderly::games::squares::Squares;
 use orderly::games::{Game, GameOptions, GameResult, Seat};
@@ -37,27 +37,12 @@ impl Site {
     }
 
     fn with(name: &str, adjust: impl FnOnce(&mut orderly::config::Config)) -> Site {
-        let mut site = Site::open("orderly-comm", name, |config| {
-            config.outgoing.html = false;
-            adjust(config);
-        });
-        site.service.set_clock(Clock::starting_at(t0()));
-        site
+        Site::plain("orderly-comm", name, t0(), adjust)
     }
 
     /// Drops a mail into the Maildir and polls; returns the new mails.
     fn mail(&mut self, from: &str, to: &str, body: &str) -> Vec<Out> {
-        self.counter += 1;
-        let n = self.counter;
-        let raw = plain_mail(
-            from,
-            to,
-            &format!("test {n}"),
-            &format!("<c{n}@test>"),
-            n,
-            body,
-        );
-        self.raw(raw.as_bytes())
+        self.send(from, to, body)
     }
 
     /// Game `n`: `inviter` writes `new` (a NEW line), the invited player

@@ -11,8 +11,7 @@ mod common;
 use chrono::{DateTime, TimeZone, Utc};
 use common::player::attack_preferring;
 use common::rng::XorShift;
-use common::site::{flat, plain_mail, to, Out, Site, ORDERLY};
-use orderly::clock::Clock;
+use common::site::{flat, to, Out, Site, ORDERLY};
 use orderly::games::squares::Squares;
 use orderly::games::{Game, Seat};
 
@@ -29,28 +28,13 @@ impl Site {
     }
 
     fn with(name: &str, adjust: impl FnOnce(&mut orderly::config::Config)) -> Site {
-        let mut site = Site::open("orderly-vscomp", name, |config| {
-            config.outgoing.html = false;
-            adjust(config);
-        });
-        site.service.set_clock(Clock::starting_at(t0()));
-        site
+        Site::plain("orderly-vscomp", name, t0(), adjust)
     }
 
     /// Drops a mail into the Maildir and polls; returns the new mails,
     /// none of which ever goes to the computer.
     fn mail(&mut self, from: &str, to: &str, body: &str) -> Vec<Out> {
-        self.counter += 1;
-        let n = self.counter;
-        let raw = plain_mail(
-            from,
-            to,
-            &format!("test {n}"),
-            &format!("<c{n}@test>"),
-            n,
-            body,
-        );
-        let outs = self.raw(raw.as_bytes());
+        let outs = self.send(from, to, body);
         assert!(
             outs.iter().all(|o| o.to != COMPUTER),
             "a mail to the computer: {outs:#?}"
@@ -59,13 +43,11 @@ impl Site {
     }
 
     fn game(&mut self, id: i64) -> orderly::store::GameRow {
-        let tx = self.service.store().read().unwrap();
-        tx.game(id).unwrap().unwrap()
+        self.game_row(id)
     }
 
     fn entries(&mut self, id: i64) -> Vec<orderly::store::EntryRow> {
-        let tx = self.service.store().read().unwrap();
-        tx.entries(id).unwrap()
+        self.entry_rows(id)
     }
 
     /// Every mail ever queued to `address`, sent or not.

@@ -34,31 +34,18 @@ fn t0() -> DateTime<Utc> {
 
 impl Site {
     fn daily(name: &str, adjust: impl FnOnce(&mut orderly::config::Config)) -> Site {
-        let mut site = Site::open("orderly-potd", name, |config| {
-            config.outgoing.html = false;
+        Site::plain("orderly-potd", name, t0(), |config| {
             config.play_of_the_day.enabled = true;
             config.play_of_the_day.level = 1;
             adjust(config);
-        });
-        site.service.set_clock(Clock::starting_at(t0()));
-        site
+        })
     }
 
     /// A mail from `from` to `to` processed with the service's clock at
     /// `at`; the new mails, none of which goes to a reserved address.
     fn mail_at(&mut self, at: DateTime<Utc>, from: &str, to: &str, body: &str) -> Vec<Out> {
         self.service.set_clock(Clock::starting_at(at));
-        self.counter += 1;
-        let n = self.counter;
-        let raw = plain_mail(
-            from,
-            to,
-            &format!("potd {n}"),
-            &format!("<p{n}@test>"),
-            n,
-            body,
-        );
-        let outs = self.raw(raw.as_bytes());
+        let outs = self.send(from, to, body);
         assert_reserved_untouched(&outs);
         outs
     }
@@ -74,8 +61,7 @@ impl Site {
     }
 
     fn game(&mut self, id: i64) -> orderly::store::GameRow {
-        let tx = self.service.store().read().unwrap();
-        tx.game(id).unwrap().unwrap()
+        self.game_row(id)
     }
 
     fn position(&mut self, id: i64) -> Squares {
@@ -83,8 +69,7 @@ impl Site {
     }
 
     fn entries(&mut self, id: i64) -> Vec<orderly::store::EntryRow> {
-        let tx = self.service.store().read().unwrap();
-        tx.entries(id).unwrap()
+        self.entry_rows(id)
     }
 
     fn sql_i64(&self, sql: &str) -> i64 {
