@@ -8,12 +8,17 @@
 
 -- The Play of the Day games, one open at a time. `round` counts the
 -- community's decisions decided so far; `round_ends` is when the open
--- round is tallied, NULL while the house decides.
+-- round is tallied, NULL while the house decides. A round belongs to one
+-- position: `round_opened` and `round_entries` (the game's entry count
+-- then) say which; a round whose game changed meanwhile (a moderator's
+-- ACT) opens afresh, and only votes cast since it opened count.
 CREATE TABLE daily_games (
-    game_id    INTEGER PRIMARY KEY REFERENCES games(id),
-    community  TEXT NOT NULL,
-    round      INTEGER NOT NULL DEFAULT 0,
-    round_ends TEXT
+    game_id       INTEGER PRIMARY KEY REFERENCES games(id),
+    community     TEXT NOT NULL,
+    round         INTEGER NOT NULL DEFAULT 0,
+    round_ends    TEXT,
+    round_opened  TEXT,
+    round_entries INTEGER NOT NULL DEFAULT 0
 );
 
 -- Who takes part (PLAYOFTHEDAY): registered players, by their player row.

@@ -310,8 +310,11 @@ fn begin(tx: &Tx<'_>, config: &Config, secret: &[u8], now: DateTime<Utc>) -> Res
     Ok(Some(id))
 }
 
-/// Opens the community's next round when it is theirs to decide and none
-/// is open; whether it opened one.
+/// Opens the community's next round when it is theirs to decide and no
+/// round is open on this very position; whether it opened one. A round
+/// open on an older position (the game changed outside the vote: a
+/// moderator's ACT or rollback) opens afresh: the votes cast before were
+/// for another position, and no longer count.
 fn open_round(
     tx: &Tx<'_>,
     config: &Config,
@@ -319,17 +322,23 @@ fn open_round(
     state: &dyn AnyGame,
     now: DateTime<Utc>,
 ) -> Result<bool> {
-    let ours =
-        state.outcome().is_none() && state.pending().is_some_and(|p| p.seat == daily.community);
-    if !ours || daily.round_ends.is_some() {
+    if !open_for(daily, state) || (daily.round_ends.is_some() && current(tx, daily)?) {
         return Ok(false);
     }
     let hours = i64::from(config.play_of_the_day.round_hours.max(1));
-    tx.set_round_ends(
+    tx.open_round(
         daily.game_id,
-        Some((now + chrono::Duration::hours(hours)).into()),
+        now.into(),
+        tx.entry_count(daily.game_id)?,
+        (now + chrono::Duration::hours(hours)).into(),
     )?;
     Ok(true)
+}
+
+/// Whether the open round of `daily` is on the game's position as it
+/// stands (nothing was recorded since it opened).
+fn current(tx: &Tx<'_>, daily: &DailyGame) -> Result<bool> {
+    Ok(tx.entry_count(daily.game_id)? == daily.round_entries)
 }
 
 /// Closes the open round of `daily`: the winning order played for the
@@ -350,8 +359,24 @@ fn close_round(
         tx.set_round_ends(daily.game_id, None)?;
         return Ok(());
     }
+    if open_round(tx, config, daily, state.as_ref(), now)? {
+        // The round was on an older position: it opened afresh.
+        tell_members(
+            tx,
+            config,
+            secret,
+            &row,
+            state.as_ref(),
+            &[],
+            None,
+            None,
+            now,
+        )?;
+        return Ok(());
+    }
     let round = daily.round + 1;
-    let tally = Tally::count(state.as_ref(), &tx.votes(daily.game_id, round)?);
+    let votes = tx.votes(daily.game_id, round, daily.round_opened)?;
+    let tally = Tally::count(state.as_ref(), &votes);
     let Some(winner) = tally.winner().cloned() else {
         let hours = i64::from(config.play_of_the_day.round_hours.max(1));
         tx.set_round_ends(
@@ -640,7 +665,7 @@ fn member_text(
     };
     let open = match daily.round_ends {
         Some(ends) if result.is_none() => {
-            let votes = tx.votes(row.id, daily.round + 1)?;
+            let votes = tx.votes(row.id, daily.round + 1, daily.round_opened)?;
             let tally = Tally::count(state, &votes);
             Some(minijinja::context! {
                 round => daily.round + 1,
@@ -860,11 +885,33 @@ impl Work<'_> {
         }
         self.carry_member_key(player, row.id);
         let state = state_of(self.tx, self.config, &row)?;
-        let Some(ends) = daily
-            .round_ends
-            .filter(|_| open_for(&daily, state.as_ref()))
-        else {
+        if daily.round_ends.is_none() || !open_for(&daily, state.as_ref()) {
             self.item(line, Answer::Refused(texts::say("daily.no_round", ())));
+            return Ok(());
+        }
+        let mut daily = daily;
+        if open_round(self.tx, self.config, &daily, state.as_ref(), self.now)? {
+            // The game changed since the round opened (a moderator's
+            // ACT): the round opens afresh on the game as it stands, and
+            // the members get its board; this member in this reply.
+            let theirs = tell_members(
+                self.tx,
+                self.config,
+                self.secret,
+                &row,
+                state.as_ref(),
+                &[],
+                None,
+                Some(player),
+                self.now,
+            )?;
+            self.parts.extend(theirs);
+            daily = self
+                .tx
+                .daily_game(row.id)?
+                .ok_or_else(|| StoreError::Corrupt("not a Play of the Day game".into()))?;
+        }
+        let Some(ends) = daily.round_ends else {
             return Ok(());
         };
         let round = daily.round + 1;
@@ -873,7 +920,7 @@ impl Work<'_> {
             Err(rejection) => {
                 let kept = self
                     .tx
-                    .votes(row.id, round)?
+                    .votes(row.id, round, daily.round_opened)?
                     .into_iter()
                     .find(|(_, address, _)| address == self.sender)
                     .map(|(o, _, _)| o);
@@ -888,7 +935,7 @@ impl Work<'_> {
             }
         };
         let before = self.tx.vote(row.id, round, player, &canonical, self.at)?;
-        let votes = self.tx.votes(row.id, round)?;
+        let votes = self.tx.votes(row.id, round, daily.round_opened)?;
         let tally = Tally::count(state.as_ref(), &votes);
         let (zone, _) = self.tx.player_settings(self.sender)?;
         let quota = i64::from(self.config.play_of_the_day.votes_to_decide);

@@ -19,6 +19,10 @@ pub struct DailyGame {
     pub round: i64,
     /// When the open round is tallied; `None` while the house decides.
     pub round_ends: Option<Timestamp>,
+    /// When the open round opened: only votes cast since count.
+    pub round_opened: Option<Timestamp>,
+    /// The game's entry count when it opened: the position voted on.
+    pub round_entries: i64,
 }
 
 /// One round's result.
@@ -40,7 +44,7 @@ pub struct DailyResult {
     pub at: Timestamp,
 }
 
-const DAILY_COLUMNS: &str = "game_id, community, round, round_ends";
+const DAILY_COLUMNS: &str = "game_id, community, round, round_ends, round_opened, round_entries";
 
 fn daily_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<DailyGame> {
     Ok(DailyGame {
@@ -48,6 +52,8 @@ fn daily_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<DailyGame> {
         community: column(r, 1)?,
         round: r.get(2)?,
         round_ends: r.get(3)?,
+        round_opened: r.get(4)?,
+        round_entries: r.get(5)?,
     })
 }
 
@@ -93,8 +99,25 @@ impl Tx<'_> {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// Opens the next round of `game`, to be tallied at `ends`; `None`
-    /// closes it (the house decides).
+    /// Opens the next round of `game` at `opened`, on the position after
+    /// `entries` entries, to be tallied at `ends`.
+    pub fn open_round(
+        &self,
+        game: i64,
+        opened: Timestamp,
+        entries: i64,
+        ends: Timestamp,
+    ) -> Result<()> {
+        self.exec(
+            "UPDATE daily_games SET round_opened = ?2, round_entries = ?3, round_ends = ?4 \
+             WHERE game_id = ?1",
+            params![game, opened, entries, ends],
+        )?;
+        Ok(())
+    }
+
+    /// Moves the end of `game`'s open round to `ends`, or closes it
+    /// (`None`: the house decides).
     pub fn set_round_ends(&self, game: i64, ends: Option<Timestamp>) -> Result<()> {
         self.exec(
             "UPDATE daily_games SET round_ends = ?2 WHERE game_id = ?1",
@@ -227,15 +250,21 @@ impl Tx<'_> {
         Ok(before)
     }
 
-    /// The votes of `round` of `game`: (order, player's address, when),
-    /// the earliest first.
-    pub fn votes(&self, game: i64, round: i64) -> Result<Vec<(String, String, Timestamp)>> {
+    /// The votes of `round` of `game` cast at or after `since`: (order,
+    /// player's address, when), the earliest first.
+    pub fn votes(
+        &self,
+        game: i64,
+        round: i64,
+        since: Option<Timestamp>,
+    ) -> Result<Vec<(String, String, Timestamp)>> {
         let mut stmt = self.tx.prepare_cached(
             "SELECT v.order_text, p.address, v.at FROM daily_votes v \
              JOIN players p ON p.id = v.player_id \
-             WHERE v.game_id = ?1 AND v.round = ?2 ORDER BY v.at, v.player_id",
+             WHERE v.game_id = ?1 AND v.round = ?2 AND (?3 IS NULL OR v.at >= ?3) \
+             ORDER BY v.at, v.player_id",
         )?;
-        let rows = stmt.query_map(params![game, round], |r| {
+        let rows = stmt.query_map(params![game, round, since], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?))
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)

@@ -526,3 +526,60 @@ fn without_a_play_of_the_day_the_commands_say_so() {
         "no game begins when it is off"
     );
 }
+
+#[test]
+fn a_round_on_a_position_a_moderator_changed_opens_afresh_without_the_old_votes() {
+    let mut site = Site::daily("moderated", |_| {});
+    site.sweep_at(t0());
+    let ann = site.join(t0() + Duration::minutes(1), ANN);
+    let bob = site.join(t0() + Duration::minutes(2), BOB);
+    let legal = orders_of(&site.position(1));
+    site.mail_at(
+        t0() + Duration::minutes(10),
+        BOB,
+        &bob,
+        &format!("VOTE {}", legal[0]),
+    );
+    // A moderator plays the community's decision; the computer answers.
+    let report = site
+        .service
+        .moderate(
+            &format!("ACT 1 BLUE {}", legal[1]),
+            "cli:test",
+            t0() + Duration::minutes(20),
+        )
+        .unwrap();
+    assert!(report.contains("was entered for Blue"), "{report}");
+    assert_eq!(site.position(1).pending().unwrap().seat, Seat::North);
+    // The next vote opens the round afresh on the game as it stands: the
+    // voter's reply carries its board, the other member gets it by mail.
+    let vote = orders_of(&site.position(1))[0].clone();
+    let at = t0() + Duration::minutes(30);
+    let outs = site.mail_at(at, ANN, &ann, &format!("VOTE {vote}"));
+    assert_eq!(outs.len(), 2, "{outs:#?}");
+    let reply = flat(&to(&outs, ANN).body);
+    assert!(
+        reply.contains(&format!("Your vote for {vote} counts")),
+        "{reply}"
+    );
+    assert!(
+        reply.contains("Round 1 is open until Sun 22 Nov 2026 10:30 UTC"),
+        "{reply}"
+    );
+    let bobs = flat(&to(&outs, BOB).body);
+    assert!(
+        bobs.contains("Round 1 is open until Sun 22 Nov 2026 10:30 UTC"),
+        "{bobs}"
+    );
+    assert!(
+        !bobs.contains("Votes so far"),
+        "Bob's old vote is gone: {bobs}"
+    );
+    // At its new end the round counts Ann's vote alone.
+    let outs = site.sweep_at(at + Duration::hours(24) + Duration::minutes(1));
+    let text = flat(&to(&outs, BOB).body);
+    assert!(
+        text.contains(&format!("The community plays {vote}, with 1 of 1 votes")),
+        "{text}"
+    );
+}
