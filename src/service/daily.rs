@@ -736,7 +736,7 @@ impl Work<'_> {
 
     /// This reply carries the member's key (`player`) for the game of the
     /// day: their next mail votes by replying.
-    fn carry_member_key(&mut self, player: i64, game: i64) {
+    pub(super) fn carry_member_key(&mut self, player: i64, game: i64) {
         self.member_key = Some((game, member_secret(self.secret, player)));
     }
 
@@ -891,7 +891,12 @@ impl Work<'_> {
                     line,
                     Answer::Refused(texts::say(
                         "daily.vote_refused",
-                        minijinja::context! { why => rejection.to_string(), kept => kept },
+                        minijinja::context! {
+                            rule => rejection.rule.map(|rule| rule.to_string()),
+                            problem => texts::sentence(&rejection.problem),
+                            suggestions => rejection.suggestions,
+                            kept => kept,
+                        },
                     )),
                 );
                 return Ok(());

@@ -541,3 +541,66 @@ fn without_a_play_of_the_day_the_commands_say_so() {
         "no game begins when it is off"
     );
 }
+
+/// Found by a newcomer: a member who plays no game of their own sets their
+/// time zone in a reply to a Play of the Day mail (its key proves them), and
+/// a line other than a vote in such a reply (BOARD) is refused alone: the
+/// vote beside it is answered, with the round it closed, and the reply
+/// keeps the member's key. A refused vote is worded once, without the
+/// line echoed again inside the answer.
+#[test]
+fn a_reply_to_a_play_of_the_day_mail_sets_a_time_zone_and_a_board_line_loses_no_vote() {
+    let mut site = Site::daily("member-key", |c| c.play_of_the_day.votes_to_decide = 2);
+    site.sweep_at(t0());
+    let ann = site.join(t0() + Duration::minutes(1), ANN);
+    let bob = site.join(t0() + Duration::minutes(2), BOB);
+    let a = legal_now(&mut site);
+
+    // SET TIMEZONE and a vote, in a reply with Bob's key.
+    let body = format!("SET TIMEZONE America/New_York\nvote {a}\n\nSent from my iPhone");
+    let outs = site.mail_at(t0() + Duration::minutes(10), BOB, &bob, &body);
+    let reply = to(&outs, BOB);
+    let text = flat(&reply.body);
+    assert!(!text.contains("is not a key"), "{text}");
+    assert!(
+        text.contains(&format!("Your vote for {a} counts in round 1")),
+        "{text}"
+    );
+    assert!(
+        text.contains("(America/New_York)"),
+        "the round's end in Bob's own zone: {text}"
+    );
+    assert_eq!(reply.reply_to, bob, "the reply keeps Bob's key");
+
+    // BOARD beside the vote that closes the round: the vote and the
+    // result are answered, BOARD is refused with what to write instead.
+    let body = format!("Hi,\nBOARD\nVOTE {a}\nAnn");
+    let outs = site.mail_at(t0() + Duration::minutes(20), ANN, &ann, &body);
+    let reply = to(&outs, ANN);
+    let text = flat(&reply.body);
+    assert!(!text.contains("not answered"), "{text}");
+    assert!(!text.contains("is not a key"), "{text}");
+    assert!(
+        text.contains("takes your VOTE and settings such as SET TIMEZONE"),
+        "{text}"
+    );
+    assert!(text.contains("It is the order the round needed"), "{text}");
+    assert!(text.contains("Round 1 is closed early"), "{text}");
+    assert_eq!(reply.reply_to, ann, "the reply keeps Ann's key");
+
+    // An illegal vote: the rule and the nearest orders, the line not
+    // quoted a second time inside the answer.
+    let outs = site.mail_at(
+        t0() + Duration::minutes(30),
+        BOB,
+        &bob,
+        "vote move infantry br g1c",
+    );
+    let body = to(&outs, BOB).body;
+    assert!(
+        body.contains("Refused as a vote under rule R9: G1C is not a square"),
+        "{body}"
+    );
+    assert!(!body.contains("vote: > "), "{body}");
+    assert!(body.contains("Nearest legal orders:"), "{body}");
+}
