@@ -689,7 +689,10 @@ fn member_text(
                 .map(|h| texts::wrap(&format!("  {}", state.public_event_text(h))).trim_end().to_string())
                 .collect::<Vec<_>>(),
             board => state.draw_board(community, happened, &BoardStyle {
-                without_key: true,
+                // The game as it stands (the reply to PLAYOFTHEDAY, a new
+                // game) explains the board's marks, as a game's first mail
+                // does; a round's result does not repeat them.
+                without_key: closed.is_some() || !happened.is_empty(),
                 whole_map: false,
                 ended: result.clone().filter(|_| state.outcome().is_none()),
                 without_last: !happened.is_empty(),

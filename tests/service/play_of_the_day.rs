@@ -553,7 +553,14 @@ fn a_reply_to_a_play_of_the_day_mail_sets_a_time_zone_and_a_board_line_loses_no_
     let mut site = Site::daily("member-key", |c| c.play_of_the_day.votes_to_decide = 2);
     site.sweep_at(t0());
     let ann = site.join(t0() + Duration::minutes(1), ANN);
-    let bob = site.join(t0() + Duration::minutes(2), BOB);
+    let outs = site.mail_at(t0() + Duration::minutes(2), BOB, ORDERLY, "PLAYOFTHEDAY");
+    let joined = to(&outs, BOB);
+    assert!(
+        joined.body.contains("Key: * last action"),
+        "the first board a member gets explains its marks: {}",
+        joined.body
+    );
+    let bob = joined.reply_to;
     let a = legal_now(&mut site);
 
     // SET TIMEZONE and a vote, in a reply with Bob's key.
