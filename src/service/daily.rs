@@ -41,7 +41,7 @@ use super::rebuild::rebuild;
 use super::reply::Answer;
 use super::update::{result_words, update_text};
 use super::work::Work;
-use super::zones::local_time;
+use super::zones::{local_time, zone_of_offset};
 use super::{texts, Result};
 use crate::config::Config;
 use crate::games::submission::submit;
@@ -783,6 +783,16 @@ impl Work<'_> {
                     return Ok(());
                 }
                 let player = self.tx.player(self.sender, &name, self.at)?;
+                // A newcomer's first board gives the round's end where they
+                // read it, as their later mails do: the offset of this
+                // mail's Date is the guess until SET TIMEZONE.
+                if let Some(zone) = self
+                    .incoming
+                    .date
+                    .and_then(|d| zone_of_offset(d.offset().local_minus_utc()))
+                {
+                    self.tx.guess_timezone(self.sender, zone)?;
+                }
                 let joined = self.tx.join_daily(player, self.at)?;
                 let state = state_of(self.tx, self.config, &row)?;
                 let (zone, _) = self.tx.player_settings(self.sender)?;

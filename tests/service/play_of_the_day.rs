@@ -611,3 +611,30 @@ fn a_reply_to_a_play_of_the_day_mail_sets_a_time_zone_and_a_board_line_loses_no_
     assert!(!body.contains("vote: > "), "{body}");
     assert!(body.contains("Nearest legal orders:"), "{body}");
 }
+
+/// Found by a newcomer: the reply to a first PLAYOFTHEDAY gave the round's
+/// end in UTC, and the next reply in the zone of the mail's Date offset.
+/// The first one is given where the newcomer reads it too.
+#[test]
+fn a_newcomers_first_board_gives_the_rounds_end_in_the_zone_of_their_mail() {
+    let mut site = Site::daily("first-zone", |_| {});
+    site.sweep_at(t0());
+    site.service
+        .set_clock(Clock::starting_at(t0() + Duration::minutes(1)));
+    let raw = plain_mail(
+        ANN,
+        ORDERLY,
+        "join",
+        "<zone1@test>",
+        1,
+        "Bonjour,\nPLAYOFTHEDAY\nAnn",
+    )
+    .replace("+0000", "+0100");
+    let outs = site.raw(raw.as_bytes());
+    let text = flat(&to(&outs, ANN).body);
+    // Round 1 ends 24 hours after t0 (10:00 UTC), 11:00 at UTC+01:00.
+    assert!(
+        text.contains("Round 1 is open until Sun 22 Nov 2026 11:00 UTC+01:00"),
+        "{text}"
+    );
+}
