@@ -202,7 +202,7 @@ pub(crate) fn sweep(tx: &Tx<'_>, config: &Config, secret: &[u8], now: DateTime<U
     for daily in open {
         match daily.round_ends {
             Some(ends) if ends.utc() <= now => {
-                close_round(tx, config, secret, &daily, now, Closing::Deadline)?
+                close_round(tx, config, secret, &daily, now, None)?;
             }
             Some(_) => {}
             // A change outside a mail (a moderator's ACT for the house)
@@ -337,20 +337,22 @@ fn open_round(
 /// Closes the open round of `daily`: the winning order played for the
 /// community, the house's answer, and the members told. A round without a
 /// vote for a legal order runs another `round_hours` instead.
+/// Closes the open round at its deadline: the text for `answered`, the
+/// member whose late vote closed it, for their reply.
 fn close_round(
     tx: &Tx<'_>,
     config: &Config,
     secret: &[u8],
     daily: &DailyGame,
     now: DateTime<Utc>,
-    closing: Closing,
-) -> Result<()> {
+    answered: Option<i64>,
+) -> Result<Option<String>> {
     let row = game_row(tx, daily.game_id)?;
     let state = state_of(tx, config, &row)?;
     if row.status != GameStatus::Active || state.pending().is_none_or(|p| p.seat != daily.community)
     {
         tx.set_round_ends(daily.game_id, None)?;
-        return Ok(());
+        return Ok(None);
     }
     let round = daily.round + 1;
     let tally = Tally::count(state.as_ref(), &tx.votes(daily.game_id, round)?);
@@ -360,7 +362,7 @@ fn close_round(
             daily.game_id,
             Some((now + chrono::Duration::hours(hours)).into()),
         )?;
-        return Ok(());
+        return Ok(None);
     };
     play_round(
         tx,
@@ -371,11 +373,10 @@ fn close_round(
         round,
         &winner.order,
         &tally,
-        closing,
-        None,
+        Closing::Deadline,
+        answered,
         now,
-    )?;
-    Ok(())
+    )
 }
 
 /// Plays `order` for the community as the result of `round`, then the
@@ -860,7 +861,7 @@ impl Work<'_> {
     /// the round closes at once when the order reaches `votes_to_decide`.
     pub(super) fn vote(&mut self, line: &str, order: &str, claim: Option<&Claim>) -> Result<()> {
         let open = self.tx.open_daily_games()?;
-        let Some(daily) = open.into_iter().next_back() else {
+        let Some(mut daily) = open.into_iter().next_back() else {
             self.item(line, Answer::Refused(texts::say("daily.none", ())));
             return Ok(());
         };
@@ -882,6 +883,39 @@ impl Work<'_> {
             return Ok(());
         }
         self.carry_member_key(player, row.id);
+        // A vote after the round's deadline, before the sweep came to it
+        // (the sweep runs every minute, or the service was away): the round
+        // is closed first, as at its deadline. A vote meant for a position
+        // that a decided round changed is refused; a round without votes
+        // runs on, and the vote counts in it.
+        if let Some(ends) = daily.round_ends.filter(|e| e.utc() <= self.now) {
+            let result = close_round(
+                self.tx,
+                self.config,
+                self.secret,
+                &daily,
+                self.now,
+                Some(player),
+            )?;
+            let after = self.tx.daily_game(daily.game_id)?;
+            let Some(after) = after.filter(|a| a.round == daily.round) else {
+                let (zone, _) = self.tx.player_settings(self.sender)?;
+                self.item(
+                    line,
+                    Answer::Refused(texts::say(
+                        "daily.too_late",
+                        minijinja::context! {
+                            round => daily.round + 1,
+                            ends => local_time(ends.utc(), &zone),
+                        },
+                    )),
+                );
+                self.parts.extend(result);
+                return Ok(());
+            };
+            daily = after;
+        }
+        let row = game_row(self.tx, daily.game_id)?;
         let state = state_of(self.tx, self.config, &row)?;
         let Some(ends) = daily
             .round_ends

@@ -638,3 +638,65 @@ fn a_newcomers_first_board_gives_the_rounds_end_in_the_zone_of_their_mail() {
         "{text}"
     );
 }
+
+/// Found by a newcomer: a vote that came after the round's deadline but
+/// before the sweep reached it was counted in the overdue round (and
+/// decided it), its reply saying "the round closes <a time past>; until
+/// then you may change your vote". The round is closed first: a vote for
+/// a position a decided round changed is refused; in a round without
+/// votes, which runs on, it counts.
+#[test]
+fn a_vote_after_the_deadline_before_the_sweep_is_not_counted_in_the_closed_round() {
+    let mut site = Site::daily("late-vote", |_| {});
+    site.sweep_at(t0());
+    let ann = site.join(t0() + Duration::minutes(1), ANN);
+    let bob = site.join(t0() + Duration::minutes(2), BOB);
+    let legal = orders_of(&site.position(1));
+    let (a, b) = (legal[0].clone(), legal[1].clone());
+    site.mail_at(t0() + Duration::hours(1), ANN, &ann, &format!("VOTE {a}"));
+
+    // Bob votes an hour after the deadline; no sweep has run.
+    let outs = site.mail_at(t0() + Duration::hours(25), BOB, &bob, &format!("VOTE {b}"));
+    let reply = to(&outs, BOB);
+    let text = flat(&reply.body);
+    assert!(
+        text.contains(
+            "Refused: round 1 closed at Sun 22 Nov 2026 10:00 UTC, before this vote came"
+        ),
+        "{text}"
+    );
+    assert_eq!(reply.reply_to, bob, "the reply keeps Bob's key");
+    assert_eq!(
+        outs.iter().filter(|o| o.to == BOB).count(),
+        1,
+        "the result is in the reply: {outs:#?}"
+    );
+    assert!(text.contains("Round 1 is closed."), "{text}");
+    let result = outs
+        .iter()
+        .find(|o| o.to == ANN)
+        .map(|o| flat(&o.body))
+        .unwrap_or_default();
+    assert!(
+        result.contains(&format!(
+            "Round 1 is closed. The community plays {a}, with 1 of 1 votes"
+        )),
+        "Ann's vote alone decided round 1: {outs:#?}"
+    );
+    assert_eq!(
+        site.sql_i64("SELECT COUNT(*) FROM daily_results WHERE game_id = 1"),
+        1
+    );
+
+    // Round 2 gets no vote; a vote after its deadline counts in it, which
+    // runs on, and closes at the new deadline.
+    let ends = t0() + Duration::hours(25) + Duration::hours(24);
+    let c = legal_now(&mut site);
+    let outs = site.mail_at(ends + Duration::hours(1), BOB, &bob, &format!("VOTE {c}"));
+    let text = flat(&to(&outs, BOB).body);
+    assert!(
+        text.contains(&format!("Your vote for {c} counts in round 2")),
+        "{text}"
+    );
+    assert!(!text.contains("Sun 22 Nov"), "no deadline past: {text}");
+}
