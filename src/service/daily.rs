@@ -494,7 +494,7 @@ fn play_round(
         now,
     )?;
     let seed = format!("daily/{}/{round}/watchers", row.id);
-    queue_to_watchers(tx, config, &row, state.as_ref(), &seed, now)?;
+    queue_to_watchers(tx, config, &row, state.as_ref(), &happened, &seed, now)?;
     if !config
         .play_of_the_day
         .house

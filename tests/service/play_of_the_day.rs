@@ -700,3 +700,25 @@ fn a_vote_after_the_deadline_before_the_sweep_is_not_counted_in_the_closed_round
     );
     assert!(!text.contains("Sun 22 Nov"), "no deadline past: {text}");
 }
+
+/// Found by a newcomer: a watcher of the Play of the Day got the new board
+/// after each round with nothing of what was played (no "What happened",
+/// no mark of the last action), where a watcher of any other game is told.
+#[test]
+fn a_watcher_of_the_play_of_the_day_is_told_what_happened() {
+    let mut site = Site::daily("watcher", |c| c.play_of_the_day.votes_to_decide = 1);
+    site.sweep_at(t0());
+    let ann = site.join(t0() + Duration::minutes(1), ANN);
+    let outs = site.mail_at(t0() + Duration::minutes(2), DAN, ORDERLY, "WATCH 1");
+    assert!(flat(&to(&outs, DAN).body).contains("You now watch game 1"));
+    let a = legal_now(&mut site);
+    let outs = site.mail_at(t0() + Duration::minutes(3), ANN, &ann, &format!("VOTE {a}"));
+    let watcher = to(&outs, DAN);
+    assert!(watcher.body.contains("What happened:"), "{}", watcher.body);
+    assert!(
+        watcher.body.contains("  Blue "),
+        "the community's order: {}",
+        watcher.body
+    );
+    assert!(watcher.reply_to.is_empty(), "no key: {watcher:#?}");
+}
