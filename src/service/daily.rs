@@ -41,7 +41,7 @@ use super::rebuild::rebuild;
 use super::reply::Answer;
 use super::update::{result_words, update_text};
 use super::work::Work;
-use super::zones::local_time;
+use super::zones::{local_time, zone_of_offset};
 use super::{texts, Result};
 use crate::config::Config;
 use crate::games::submission::submit;
@@ -200,7 +200,7 @@ pub(crate) fn sweep(tx: &Tx<'_>, config: &Config, secret: &[u8], now: DateTime<U
     for daily in open {
         match daily.round_ends {
             Some(ends) if ends.utc() <= now => {
-                close_round(tx, config, secret, &daily, now, Closing::Deadline)?
+                close_round(tx, config, secret, &daily, now, None)?;
             }
             Some(_) => {}
             // A change outside a mail (a moderator's ACT for the house)
@@ -341,27 +341,30 @@ fn current(tx: &Tx<'_>, daily: &DailyGame) -> Result<bool> {
     Ok(tx.entry_count(daily.game_id)? == daily.round_entries)
 }
 
-/// Closes the open round of `daily`: the winning order played for the
-/// community, the house's answer, and the members told. A round without a
-/// vote for a legal order runs another `round_hours` instead.
+/// Closes the open round of `daily` at its deadline: the winning order
+/// played for the community, the house's answer, and the members told. A
+/// round without a vote for a legal order runs another `round_hours`
+/// instead, and one on a position the game has left opens afresh. The
+/// text for `answered`, the member whose late vote closed it, for their
+/// reply.
 fn close_round(
     tx: &Tx<'_>,
     config: &Config,
     secret: &[u8],
     daily: &DailyGame,
     now: DateTime<Utc>,
-    closing: Closing,
-) -> Result<()> {
+    answered: Option<i64>,
+) -> Result<Option<String>> {
     let row = game_row(tx, daily.game_id)?;
     let state = state_of(tx, config, &row)?;
     if row.status != GameStatus::Active || state.pending().is_none_or(|p| p.seat != daily.community)
     {
         tx.set_round_ends(daily.game_id, None)?;
-        return Ok(());
+        return Ok(None);
     }
     if open_round(tx, config, daily, state.as_ref(), now)? {
         // The round was on an older position: it opened afresh.
-        tell_members(
+        return tell_members(
             tx,
             config,
             secret,
@@ -369,10 +372,9 @@ fn close_round(
             state.as_ref(),
             &[],
             None,
-            None,
+            answered,
             now,
-        )?;
-        return Ok(());
+        );
     }
     let round = daily.round + 1;
     let votes = tx.votes(daily.game_id, round, daily.round_opened)?;
@@ -383,7 +385,7 @@ fn close_round(
             daily.game_id,
             Some((now + chrono::Duration::hours(hours)).into()),
         )?;
-        return Ok(());
+        return Ok(None);
     };
     play_round(
         tx,
@@ -394,11 +396,10 @@ fn close_round(
         round,
         &winner.order,
         &tally,
-        closing,
-        None,
+        Closing::Deadline,
+        answered,
         now,
-    )?;
-    Ok(())
+    )
 }
 
 /// Plays `order` for the community as the result of `round`, then the
@@ -511,7 +512,7 @@ fn play_round(
         now,
     )?;
     let seed = format!("daily/{}/{round}/watchers", row.id);
-    queue_to_watchers(tx, config, &row, state.as_ref(), &seed, now)?;
+    queue_to_watchers(tx, config, &row, state.as_ref(), &happened, &seed, now)?;
     if !config
         .play_of_the_day
         .house
@@ -700,7 +701,10 @@ fn member_text(
             }),
             happened => super::observers::public_lines(state, happened),
             board => state.draw_board(community, happened, &BoardStyle {
-                without_key: true,
+                // The game as it stands (the reply to PLAYOFTHEDAY, a new
+                // game) explains the board's marks, as a game's first mail
+                // does; a round's result does not repeat them.
+                without_key: closed.is_some() || !happened.is_empty(),
                 whole_map: false,
                 ended: result.clone().filter(|_| state.outcome().is_none()),
                 without_last: !happened.is_empty(),
@@ -757,7 +761,7 @@ impl Work<'_> {
 
     /// This reply carries the member's key (`player`) for the game of the
     /// day: their next mail votes by replying.
-    fn carry_member_key(&mut self, player: i64, game: i64) {
+    pub(super) fn carry_member_key(&mut self, player: i64, game: i64) {
         self.member_key = Some((game, member_secret(self.secret, player)));
     }
 
@@ -801,6 +805,16 @@ impl Work<'_> {
                     return Ok(());
                 }
                 let player = self.tx.player(self.sender, &name, self.at)?;
+                // A newcomer's first board gives the round's end where they
+                // read it, as their later mails do: the offset of this
+                // mail's Date is the guess until SET TIMEZONE.
+                if let Some(zone) = self
+                    .incoming
+                    .date
+                    .and_then(|d| zone_of_offset(d.offset().local_minus_utc()))
+                {
+                    self.tx.guess_timezone(self.sender, zone)?;
+                }
                 let joined = self.tx.join_daily(player, self.at)?;
                 let state = state_of(self.tx, self.config, &row)?;
                 let (zone, _) = self.tx.player_settings(self.sender)?;
@@ -862,7 +876,7 @@ impl Work<'_> {
     /// the round closes at once when the order reaches `votes_to_decide`.
     pub(super) fn vote(&mut self, line: &str, order: &str, claim: Option<&Claim>) -> Result<()> {
         let open = self.tx.open_daily_games()?;
-        let Some(daily) = open.into_iter().next_back() else {
+        let Some(mut daily) = open.into_iter().next_back() else {
             self.item(line, Answer::Refused(texts::say("daily.none", ())));
             return Ok(());
         };
@@ -884,12 +898,47 @@ impl Work<'_> {
             return Ok(());
         }
         self.carry_member_key(player, row.id);
+        // A vote after the round's deadline, before the sweep came to it
+        // (the sweep runs every minute, or the service was away): the round
+        // is closed first, as at its deadline. A vote meant for a position
+        // that a decided round changed is refused; a round without votes
+        // runs on, and the vote counts in it.
+        if let Some(ends) = daily.round_ends.filter(|e| e.utc() <= self.now) {
+            let result = close_round(
+                self.tx,
+                self.config,
+                self.secret,
+                &daily,
+                self.now,
+                Some(player),
+            )?;
+            let after = self.tx.daily_game(daily.game_id)?;
+            let Some(after) = after.filter(|a| a.round == daily.round) else {
+                let (zone, _) = self.tx.player_settings(self.sender)?;
+                self.item(
+                    line,
+                    Answer::Refused(texts::say(
+                        "daily.too_late",
+                        minijinja::context! {
+                            round => daily.round + 1,
+                            ends => local_time(ends.utc(), &zone),
+                        },
+                    )),
+                );
+                self.parts.extend(result);
+                return Ok(());
+            };
+            // The round runs on (it had no vote), or opened afresh on a
+            // position a moderator changed: the vote counts in it.
+            self.parts.extend(result);
+            daily = after;
+        }
+        let row = game_row(self.tx, daily.game_id)?;
         let state = state_of(self.tx, self.config, &row)?;
         if daily.round_ends.is_none() || !open_for(&daily, state.as_ref()) {
             self.item(line, Answer::Refused(texts::say("daily.no_round", ())));
             return Ok(());
         }
-        let mut daily = daily;
         if open_round(self.tx, self.config, &daily, state.as_ref(), self.now)? {
             // The game changed since the round opened (a moderator's
             // ACT): the round opens afresh on the game as it stands, and
@@ -928,7 +977,12 @@ impl Work<'_> {
                     line,
                     Answer::Refused(texts::say(
                         "daily.vote_refused",
-                        minijinja::context! { why => rejection.to_string(), kept => kept },
+                        minijinja::context! {
+                            rule => rejection.rule.map(|rule| rule.to_string()),
+                            problem => texts::sentence(&rejection.problem),
+                            suggestions => rejection.suggestions,
+                            kept => kept,
+                        },
                     )),
                 );
                 return Ok(());

@@ -693,7 +693,18 @@ impl LineReader {
             return false;
         }
         let words: Vec<Word> = clauses(line).into_iter().flat_map(|c| c.words).collect();
-        matches!(words.as_slice(), [word] if self.class(&word.upper) == Class::Order(OrderWord::Verb))
+        // The words that lead in to an order or follow it politely say no
+        // more (`Let's go!`, `OK, attack!`, `Charge, please!`).
+        let lead = words
+            .iter()
+            .take_while(|w| LEAD_IN.contains(&w.upper.as_str()))
+            .count();
+        let trail = words[lead..]
+            .iter()
+            .rev()
+            .take_while(|w| TRAILING.contains(&w.upper.as_str()))
+            .count();
+        matches!(&words[lead..words.len() - trail], [word] if self.class(&word.upper) == Class::Order(OrderWord::Verb))
     }
 
     /// Whether an order line names a square (or a mistyped one): an order
@@ -1348,6 +1359,11 @@ mod tests {
     fn an_exclaimed_verb_alone_is_told_from_an_order_naming_squares() {
         let r = squares();
         for line in ["Charge!", "Attack!", "Move!", "Stand!", "Retreat!"] {
+            assert!(r.exclaimed_verb(line), "{line:?}");
+        }
+        // Found by a newcomer: lead-in and courtesy words around the verb
+        // say no more; `Let's go!` beside the real order is a cheer.
+        for line in ["Let's go!", "OK, attack!", "Now charge!", "Charge, please!"] {
             assert!(r.exclaimed_verb(line), "{line:?}");
         }
         for line in [

@@ -994,7 +994,7 @@ fn announce(tx: &Tx<'_>, cx: &Context<'_>, told: &Announcement) -> Result<()> {
     }
     if told.board_changed {
         let seed = format!("{}/mod", cx.seed);
-        queue_to_watchers(tx, cx.config, row, state.as_ref(), &seed, cx.now)?;
+        queue_to_watchers(tx, cx.config, row, state.as_ref(), &[], &seed, cx.now)?;
     }
     Ok(())
 }

@@ -137,6 +137,7 @@ pub(super) fn queue_to_watchers(
     config: &Config,
     game: &GameRow,
     state: &dyn AnyGame,
+    happened: &[Happened],
     seed: &str,
     now: DateTime<Utc>,
 ) -> Result<()> {
@@ -147,7 +148,7 @@ pub(super) fn queue_to_watchers(
     if watchers.is_empty() {
         return Ok(());
     }
-    let body = watcher_text(tx, config, game, state, &[], false)?;
+    let body = watcher_text(tx, config, game, state, happened, false)?;
     let count = tx.entry_count(game.id)?;
     for address in watchers {
         let id = message_id(

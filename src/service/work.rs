@@ -131,6 +131,15 @@ impl Work<'_> {
             );
             return Ok(false);
         }
+        // A Play of the Day member's key proves the sender as a seat's key
+        // does: a member who plays no game of their own sets their time
+        // zone in a reply to a Play of the Day mail.
+        if let Some(player) = self.member_of(claim)? {
+            if let Some(claim) = claim {
+                self.carry_member_key(player, claim.game);
+            }
+            return Ok(true);
+        }
         Ok(self.authenticate(line, claim)?.is_some())
     }
 
@@ -210,6 +219,20 @@ impl Work<'_> {
             .find(|s| secrets_match(&s.secret, &claim.secret))
             .cloned()
         else {
+            // A Play of the Day member's own key, on a line that is not a
+            // vote (BOARD, HISTORY): the member is no stranger, and the
+            // rest of the mail (a vote, the round it closed) is answered.
+            if let Some(player) = self.member_of(Some(claim))? {
+                self.carry_member_key(player, game.id);
+                self.item(
+                    line,
+                    Answer::Refused(texts::say(
+                        "daily.member_key_votes_only",
+                        minijinja::context! { game => game.id },
+                    )),
+                );
+                return Ok(None);
+            }
             self.stranger |= !seats.iter().any(|s| s.address == self.sender);
             self.item(
                 line,

@@ -543,6 +543,27 @@ fn an_exclaimed_verb_above_the_real_order_is_conversation() {
     assert!(done.outcome.starts_with("orders taken"), "{}", done.outcome);
 }
 
+/// Found by a newcomer: a cheer with lead-in words ("Let's go!") above
+/// the real order voided it ("an earlier order of this message was
+/// refused"), and one below it was "not applied, send it on your next
+/// turn". Both are conversation, as "Charge!" is.
+#[test]
+fn a_cheer_with_lead_in_words_around_the_real_order_is_conversation() {
+    let mut site = Site::new("lets-go");
+    let (ann_addr, _) = start(&mut site);
+    let (done, outs) = site.deliver(&plain(
+        ANN_LEE,
+        &ann_addr,
+        2,
+        "Hi Bob,\n\nLet's go!\nmove cav br b3c\nOK, attack!\n\nthanks!\nAnn",
+    ));
+    let reply = to(&outs, ANN).body;
+    assert_nothing_refused(&reply, "cheers around an order");
+    assert!(reply.contains("Taken: MOVE CAVALRY BR B3C."), "{reply}");
+    assert!(!reply.contains("Not applied"), "{reply}");
+    assert!(done.outcome.starts_with("orders taken"), "{}", done.outcome);
+}
+
 /// HELP MOVES below the orders of the same mail asks about the position
 /// its writer saw: answered for it (said so), never from the opponent's
 /// side after the orders, and never a failure of the mail.

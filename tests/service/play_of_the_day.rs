@@ -583,3 +583,184 @@ fn a_round_on_a_position_a_moderator_changed_opens_afresh_without_the_old_votes(
         "{text}"
     );
 }
+
+/// Found by a newcomer: a member who plays no game of their own sets their
+/// time zone in a reply to a Play of the Day mail (its key proves them), and
+/// a line other than a vote in such a reply (BOARD) is refused alone: the
+/// vote beside it is answered, with the round it closed, and the reply
+/// keeps the member's key. A refused vote is worded once, without the
+/// line echoed again inside the answer.
+#[test]
+fn a_reply_to_a_play_of_the_day_mail_sets_a_time_zone_and_a_board_line_loses_no_vote() {
+    let mut site = Site::daily("member-key", |c| c.play_of_the_day.votes_to_decide = 2);
+    site.sweep_at(t0());
+    let ann = site.join(t0() + Duration::minutes(1), ANN);
+    let outs = site.mail_at(t0() + Duration::minutes(2), BOB, ORDERLY, "PLAYOFTHEDAY");
+    let joined = to(&outs, BOB);
+    assert!(
+        joined.body.contains("Key: * last action"),
+        "the first board a member gets explains its marks: {}",
+        joined.body
+    );
+    let bob = joined.reply_to;
+    let a = legal_now(&mut site);
+
+    // SET TIMEZONE and a vote, in a reply with Bob's key.
+    let body = format!("SET TIMEZONE America/New_York\nvote {a}\n\nSent from my iPhone");
+    let outs = site.mail_at(t0() + Duration::minutes(10), BOB, &bob, &body);
+    let reply = to(&outs, BOB);
+    let text = flat(&reply.body);
+    assert!(!text.contains("is not a key"), "{text}");
+    assert!(
+        text.contains(&format!("Your vote for {a} counts in round 1")),
+        "{text}"
+    );
+    assert!(
+        text.contains("(America/New_York)"),
+        "the round's end in Bob's own zone: {text}"
+    );
+    assert_eq!(reply.reply_to, bob, "the reply keeps Bob's key");
+
+    // BOARD beside the vote that closes the round: the vote and the
+    // result are answered, BOARD is refused with what to write instead.
+    let body = format!("Hi,\nBOARD\nVOTE {a}\nAnn");
+    let outs = site.mail_at(t0() + Duration::minutes(20), ANN, &ann, &body);
+    let reply = to(&outs, ANN);
+    let text = flat(&reply.body);
+    assert!(!text.contains("not answered"), "{text}");
+    assert!(!text.contains("is not a key"), "{text}");
+    assert!(
+        text.contains("takes your VOTE and settings such as SET TIMEZONE"),
+        "{text}"
+    );
+    assert!(text.contains("It is the order the round needed"), "{text}");
+    assert!(text.contains("Round 1 is closed early"), "{text}");
+    assert_eq!(reply.reply_to, ann, "the reply keeps Ann's key");
+
+    // An illegal vote: the rule and the nearest orders, the line not
+    // quoted a second time inside the answer.
+    let outs = site.mail_at(
+        t0() + Duration::minutes(30),
+        BOB,
+        &bob,
+        "vote move infantry br g1c",
+    );
+    let body = to(&outs, BOB).body;
+    assert!(
+        body.contains("Refused as a vote under rule R9: G1C is not a square"),
+        "{body}"
+    );
+    assert!(!body.contains("vote: > "), "{body}");
+    assert!(body.contains("Nearest legal orders:"), "{body}");
+}
+
+/// Found by a newcomer: the reply to a first PLAYOFTHEDAY gave the round's
+/// end in UTC, and the next reply in the zone of the mail's Date offset.
+/// The first one is given where the newcomer reads it too.
+#[test]
+fn a_newcomers_first_board_gives_the_rounds_end_in_the_zone_of_their_mail() {
+    let mut site = Site::daily("first-zone", |_| {});
+    site.sweep_at(t0());
+    site.service
+        .set_clock(Clock::starting_at(t0() + Duration::minutes(1)));
+    let raw = plain_mail(
+        ANN,
+        ORDERLY,
+        "join",
+        "<zone1@test>",
+        1,
+        "Bonjour,\nPLAYOFTHEDAY\nAnn",
+    )
+    .replace("+0000", "+0100");
+    let outs = site.raw(raw.as_bytes());
+    let text = flat(&to(&outs, ANN).body);
+    // Round 1 ends 24 hours after t0 (10:00 UTC), 11:00 at UTC+01:00.
+    assert!(
+        text.contains("Round 1 is open until Sun 22 Nov 2026 11:00 UTC+01:00"),
+        "{text}"
+    );
+}
+
+/// Found by a newcomer: a vote that came after the round's deadline but
+/// before the sweep reached it was counted in the overdue round (and
+/// decided it), its reply saying "the round closes <a time past>; until
+/// then you may change your vote". The round is closed first: a vote for
+/// a position a decided round changed is refused; in a round without
+/// votes, which runs on, it counts.
+#[test]
+fn a_vote_after_the_deadline_before_the_sweep_is_not_counted_in_the_closed_round() {
+    let mut site = Site::daily("late-vote", |_| {});
+    site.sweep_at(t0());
+    let ann = site.join(t0() + Duration::minutes(1), ANN);
+    let bob = site.join(t0() + Duration::minutes(2), BOB);
+    let legal = orders_of(&site.position(1));
+    let (a, b) = (legal[0].clone(), legal[1].clone());
+    site.mail_at(t0() + Duration::hours(1), ANN, &ann, &format!("VOTE {a}"));
+
+    // Bob votes an hour after the deadline; no sweep has run.
+    let outs = site.mail_at(t0() + Duration::hours(25), BOB, &bob, &format!("VOTE {b}"));
+    let reply = to(&outs, BOB);
+    let text = flat(&reply.body);
+    assert!(
+        text.contains(
+            "Refused: round 1 closed at Sun 22 Nov 2026 10:00 UTC, before this vote came"
+        ),
+        "{text}"
+    );
+    assert_eq!(reply.reply_to, bob, "the reply keeps Bob's key");
+    assert_eq!(
+        outs.iter().filter(|o| o.to == BOB).count(),
+        1,
+        "the result is in the reply: {outs:#?}"
+    );
+    assert!(text.contains("Round 1 is closed."), "{text}");
+    let result = outs
+        .iter()
+        .find(|o| o.to == ANN)
+        .map(|o| flat(&o.body))
+        .unwrap_or_default();
+    assert!(
+        result.contains(&format!(
+            "Round 1 is closed. The community plays {a}, with 1 of 1 votes"
+        )),
+        "Ann's vote alone decided round 1: {outs:#?}"
+    );
+    assert_eq!(
+        site.sql_i64("SELECT COUNT(*) FROM daily_results WHERE game_id = 1"),
+        1
+    );
+
+    // Round 2 gets no vote; a vote after its deadline counts in it, which
+    // runs on, and closes at the new deadline.
+    let ends = t0() + Duration::hours(25) + Duration::hours(24);
+    let c = legal_now(&mut site);
+    let outs = site.mail_at(ends + Duration::hours(1), BOB, &bob, &format!("VOTE {c}"));
+    let text = flat(&to(&outs, BOB).body);
+    assert!(
+        text.contains(&format!("Your vote for {c} counts in round 2")),
+        "{text}"
+    );
+    assert!(!text.contains("Sun 22 Nov"), "no deadline past: {text}");
+}
+
+/// Found by a newcomer: a watcher of the Play of the Day got the new board
+/// after each round with nothing of what was played (no "What happened",
+/// no mark of the last action), where a watcher of any other game is told.
+#[test]
+fn a_watcher_of_the_play_of_the_day_is_told_what_happened() {
+    let mut site = Site::daily("watcher", |c| c.play_of_the_day.votes_to_decide = 1);
+    site.sweep_at(t0());
+    let ann = site.join(t0() + Duration::minutes(1), ANN);
+    let outs = site.mail_at(t0() + Duration::minutes(2), DAN, ORDERLY, "WATCH 1");
+    assert!(flat(&to(&outs, DAN).body).contains("You now watch game 1"));
+    let a = legal_now(&mut site);
+    let outs = site.mail_at(t0() + Duration::minutes(3), ANN, &ann, &format!("VOTE {a}"));
+    let watcher = to(&outs, DAN);
+    assert!(watcher.body.contains("What happened:"), "{}", watcher.body);
+    assert!(
+        watcher.body.contains("  Blue "),
+        "the community's order: {}",
+        watcher.body
+    );
+    assert!(watcher.reply_to.is_empty(), "no key: {watcher:#?}");
+}
