@@ -816,18 +816,42 @@ impl Work<'_> {
                     self.tx.guess_timezone(self.sender, zone)?;
                 }
                 let joined = self.tx.join_daily(player, self.at)?;
-                let state = state_of(self.tx, self.config, &row)?;
-                let (zone, _) = self.tx.player_settings(self.sender)?;
-                let board = member_text(
-                    self.tx,
-                    self.config,
-                    &row,
-                    state.as_ref(),
-                    &daily,
-                    &[],
-                    None,
-                    &zone,
-                )?;
+                // A round past its deadline that the sweep has not reached
+                // yet is closed first: the member's board is the game as
+                // it stands, never a round already over.
+                let overdue = daily.round_ends.is_some_and(|e| e.utc() <= self.now)
+                    && row.status == GameStatus::Active;
+                let closed = if overdue {
+                    close_round(
+                        self.tx,
+                        self.config,
+                        self.secret,
+                        &daily,
+                        self.now,
+                        Some(player),
+                    )?
+                } else {
+                    None
+                };
+                let board = match closed {
+                    Some(text) => text,
+                    None => {
+                        let daily = self.tx.daily_game(row.id)?.unwrap_or(daily);
+                        let row = game_row(self.tx, row.id)?;
+                        let state = state_of(self.tx, self.config, &row)?;
+                        let (zone, _) = self.tx.player_settings(self.sender)?;
+                        member_text(
+                            self.tx,
+                            self.config,
+                            &row,
+                            state.as_ref(),
+                            &daily,
+                            &[],
+                            None,
+                            &zone,
+                        )?
+                    }
+                };
                 let answer = if joined {
                     texts::say("daily.joined", minijinja::context! { game => row.id })
                 } else {

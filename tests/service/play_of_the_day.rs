@@ -764,3 +764,25 @@ fn a_watcher_of_the_play_of_the_day_is_told_what_happened() {
     );
     assert!(watcher.reply_to.is_empty(), "no key: {watcher:#?}");
 }
+
+/// Found by a newcomer: joining after a round's deadline, before the sweep
+/// reached it, showed the round as still open until a time already past.
+#[test]
+fn joining_after_a_deadline_the_sweep_has_not_reached_shows_the_game_as_it_stands() {
+    let mut site = Site::daily("late-join", |_| {});
+    site.sweep_at(t0());
+    let ann = site.join(t0() + Duration::minutes(1), ANN);
+    let a = legal_now(&mut site);
+    site.mail_at(t0() + Duration::minutes(2), ANN, &ann, &format!("VOTE {a}"));
+    let outs = site.mail_at(t0() + Duration::hours(25), BOB, ORDERLY, "PLAYOFTHEDAY");
+    let reply = flat(&to(&outs, BOB).body);
+    assert!(reply.contains("Round 1 is closed"), "{reply}");
+    assert!(
+        reply.contains("Round 2 is open until Mon 23 Nov 2026 11:00 UTC"),
+        "{reply}"
+    );
+    assert!(!reply.contains("Round 1 is open"), "{reply}");
+    // Ann is told by mail; the sweep then has nothing left to close.
+    assert!(flat(&to(&outs, ANN).body).contains("Round 1 is closed"));
+    assert!(site.sweep_at(t0() + Duration::hours(25)).is_empty());
+}
