@@ -739,6 +739,39 @@ fn winners(tx: &Tx<'_>, game: i64) -> Result<Vec<String>> {
         .collect())
 }
 
+/// The line `GAMES` adds for a member of the Play of the Day: its game,
+/// the round open and its end (in `zone`), and their vote in it.
+pub(super) fn games_line(
+    tx: &Tx<'_>,
+    player: i64,
+    address: &str,
+    zone: &str,
+) -> Result<Option<String>> {
+    if !tx.is_daily_member(player)? {
+        return Ok(None);
+    }
+    let Some(daily) = tx.open_daily_games()?.into_iter().next_back() else {
+        return Ok(None);
+    };
+    let vote = match daily.round_ends {
+        Some(_) => tx
+            .votes(daily.game_id, daily.round + 1, daily.round_opened)?
+            .into_iter()
+            .find(|(_, a, _)| a == address)
+            .map(|(order, _, _)| order),
+        None => None,
+    };
+    Ok(Some(texts::say(
+        "daily.games_line",
+        minijinja::context! {
+            game => daily.game_id,
+            round => daily.round + 1,
+            ends => daily.round_ends.map(|e| local_time(e.utc(), zone)),
+            vote => vote,
+        },
+    )))
+}
+
 impl Work<'_> {
     /// The member whose key this mail carries (their player id), when the
     /// claim is a Play of the Day game's and the key is the sender's.

@@ -147,9 +147,11 @@ impl Work<'_> {
                 minijinja::context! { count => list.len() },
             )),
         );
+        let (zone, _) = self.tx.player_settings(self.sender)?;
+        let daily = super::daily::games_line(self.tx, player, self.sender, &zone)?;
         self.parts.push(texts::wrap(&texts::render(
             "games",
-            minijinja::context! { games => list, hosted => hosted_games() },
+            minijinja::context! { games => list, hosted => hosted_games(), daily => daily },
         )));
         Ok(())
     }

@@ -331,6 +331,15 @@ fn a_round_closes_at_its_deadline_with_the_most_voted_order_and_a_tie_goes_to_th
         "every vote is kept"
     );
 
+    // GAMES tells a member of the round open and their vote.
+    let outs = site.mail_at(round3 + Duration::hours(25), ANN, ORDERLY, "GAMES");
+    let text = flat(&to(&outs, ANN).body);
+    assert!(
+        text.contains("You take part in the Play of the Day, game 1: round 3 is open until"),
+        "{text}"
+    );
+    assert!(text.contains("you have not voted yet"), "{text}");
+
     // A member who leaves gets no more mail.
     site.mail_at(round3 + Duration::hours(26), CY, ORDERLY, "potd leave");
     let now = legal_now(&mut site);
