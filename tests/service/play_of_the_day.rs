@@ -795,3 +795,31 @@ fn joining_after_a_deadline_the_sweep_has_not_reached_shows_the_game_as_it_stand
     assert!(flat(&to(&outs, ANN).body).contains("Round 1 is closed"));
     assert!(site.sweep_at(t0() + Duration::hours(25)).is_empty());
 }
+
+#[test]
+fn a_napoleonic_play_of_the_day_takes_votes_in_its_own_words() {
+    let mut site = Site::daily("napoleonic", |c| {
+        c.play_of_the_day.game = "napoleonic".into();
+        c.play_of_the_day.side = "FRENCH".into();
+        c.play_of_the_day.votes_to_decide = 1;
+    });
+    site.sweep_at(t0());
+    let game = site.game(1);
+    assert_eq!(game.kind, "napoleonic");
+    let ann = site.join(t0() + Duration::minutes(1), ANN);
+    let hosted = orderly::games::hosted::find("napoleonic").unwrap();
+    let state = (hosted.from_position)(site.game(1).position.as_deref().unwrap()).unwrap();
+    let community = state.pending().unwrap().seat;
+    assert_eq!(state.seat_name(community), "French");
+    let mut legal = state.legal_orders();
+    legal.sort();
+    let outs = site.mail_at(
+        t0() + Duration::minutes(2),
+        ANN,
+        &ann,
+        &format!("VOTE {}", legal[0]),
+    );
+    let reply = flat(&to(&outs, ANN).body);
+    assert!(reply.contains("The community plays French"), "{reply}");
+    assert!(reply.contains("Round 1 is closed early"), "{reply}");
+}
