@@ -795,7 +795,11 @@ impl Work<'_> {
     /// This reply carries the member's key (`player`) for the game of the
     /// day: their next mail votes by replying.
     pub(super) fn carry_member_key(&mut self, player: i64, game: i64) {
-        self.member_key = Some((game, member_secret(self.secret, player)));
+        self.reply_key = Some((
+            game,
+            member_secret(self.secret, player),
+            texts::say("daily.subject", minijinja::context! { game => game }),
+        ));
     }
 
     /// `PLAYOFTHEDAY [JOIN|LEAVE|RESULTS]`.
@@ -885,8 +889,12 @@ impl Work<'_> {
                         )?
                     }
                 };
-                let answer = if joined {
-                    texts::say("daily.joined", minijinja::context! { game => row.id })
+                let confirm = !self.tx.member_confirmed(player)?;
+                let answer = if joined || confirm {
+                    texts::say(
+                        "daily.joined",
+                        minijinja::context! { game => row.id, confirm => confirm },
+                    )
                 } else {
                     texts::say(
                         "daily.member_already",

@@ -24,14 +24,17 @@ impl Work<'_> {
             self.moderator_mail(&key, &lines)?;
             return self.send_updates();
         }
+        let claim = self.claim(&lines);
+        let confirmed = self.confirm_by_key(claim.as_ref())?;
         if lines.is_empty() {
-            self.item(
-                &texts::say("mail.nothing", ()),
-                Answer::Refused(texts::say("mail.no_command", ())),
-            );
+            if !confirmed {
+                self.item(
+                    &texts::say("mail.nothing", ()),
+                    Answer::Refused(texts::say("mail.no_command", ())),
+                );
+            }
             return Ok(());
         }
-        let claim = self.claim(&lines);
         // A mail with its seat's key from its seat's address is answered in
         // that game's thread (Reply-To with the key) even when none of its
         // lines is a command, so that the player's next reply still counts.
@@ -244,7 +247,7 @@ impl Work<'_> {
             self.orders(&orders, claim.as_ref())?;
         }
         self.ignore(&mut prose);
-        if !read_any {
+        if !read_any && !confirmed {
             self.parts
                 .push(texts::wrap(&texts::say("mail.no_command", ())));
         }

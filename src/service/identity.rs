@@ -59,6 +59,13 @@ pub fn member_secret(server_secret: &[u8], player: i64) -> String {
     )
 }
 
+/// A watcher's key for one game (`orderly+g<game>.<key>@host`), in the
+/// Reply-To of the answer to WATCH: their reply with it confirms that the
+/// address asked (a forged From cannot).
+pub fn watcher_secret(server_secret: &[u8], player: i64, game: i64) -> String {
+    secret_of(server_secret, &format!("orderly watcher {player} {game}"))
+}
+
 /// A moderator's key, for the `orderly+mod.<key>@host` address their
 /// commands by mail go to.
 pub fn moderator_secret(server_secret: &[u8], address: &str) -> String {

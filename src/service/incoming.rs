@@ -176,7 +176,7 @@ pub(super) fn process_in(
         owed: Vec::new(),
         notices: Vec::new(),
         seen: Default::default(),
-        member_key: None,
+        reply_key: None,
     };
     // Until a player chooses a time zone, the offset of their mail's
     // Date: is the best guess of where they read it.

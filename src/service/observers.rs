@@ -23,6 +23,7 @@
 use chrono::{DateTime, Utc};
 
 use super::game::{load, pending_of, side_name};
+use super::identity::{secrets_match, watcher_secret, Claim};
 use super::reply::Answer;
 use super::subject::game_subject;
 use super::update::result_words;
@@ -275,12 +276,28 @@ impl Work<'_> {
             }
             self.tx.watch(game.id, player, self.at)?;
         }
+        // WATCH needs no key: until the address replies to this answer
+        // (its Reply-To carries a key of theirs), nothing more goes to it,
+        // so a forged From cannot have boards mailed to somebody.
+        let confirmed = self.tx.watch_confirmed(game.id, player)?;
+        if !confirmed {
+            self.reply_key = Some((
+                game.id,
+                watcher_secret(self.secret, player, game.id),
+                game_subject(&game, None),
+            ));
+        }
         let begun = game.status == GameStatus::Active;
         self.item(
             line,
             Answer::Done(texts::say(
                 "observers.watching",
-                minijinja::context! { game => id, already => already, begun => begun },
+                minijinja::context! {
+                    game => id,
+                    already => already && confirmed,
+                    confirm => !confirmed,
+                    begun => begun,
+                },
             )),
         );
         // The board at once, in this reply (one mail for one WATCH).
@@ -290,6 +307,51 @@ impl Work<'_> {
             self.parts.push(text);
         }
         Ok(())
+    }
+
+    /// A reply carrying the sender's own watcher key (the answer to WATCH)
+    /// or Play of the Day member key (the answer to PLAYOFTHEDAY) confirms
+    /// that the address asked for those mails; whether it confirmed one
+    /// now.
+    pub(super) fn confirm_by_key(&mut self, claim: Option<&Claim>) -> Result<bool> {
+        let Some(claim) = claim else {
+            return Ok(false);
+        };
+        let Some(player) = self.tx.player_id(self.sender)? else {
+            return Ok(false);
+        };
+        let watcher = watcher_secret(self.secret, player, claim.game);
+        if secrets_match(&watcher, &claim.secret) {
+            if !self.tx.confirm_watch(claim.game, player)? {
+                return Ok(false);
+            }
+            self.item(
+                &texts::say("observers.your_reply", ()),
+                Answer::Done(texts::say(
+                    "observers.confirmed",
+                    minijinja::context! { game => claim.game },
+                )),
+            );
+            return Ok(true);
+        }
+        if self.member_of(Some(claim))? == Some(player) && self.tx.confirm_member(player)? {
+            self.carry_member_key(player, claim.game);
+            self.item(
+                &texts::say("observers.your_reply", ()),
+                Answer::Done(texts::say("daily.confirmed", ())),
+            );
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// Whether `claim` is the sender's own watcher key of its game.
+    pub(super) fn is_watcher_key(&self, claim: &Claim) -> Result<bool> {
+        let Some(player) = self.tx.player_id(self.sender)? else {
+            return Ok(false);
+        };
+        let watcher = watcher_secret(self.secret, player, claim.game);
+        Ok(secrets_match(&watcher, &claim.secret))
     }
 
     /// `UNWATCH <game>`: no more of its mails. Said the same way however

@@ -183,12 +183,13 @@ impl Work<'_> {
                 Some(format!("<game-{}.{}>", g.id, self.domain())),
                 Some((g.id, s.seat)),
             ),
-            // A Play of the Day member's reply carries their key: replying
-            // to it votes (`daily.rs`).
-            None => match &self.member_key {
-                Some((game, key)) => (
+            // A Play of the Day member's reply carries their key (replying
+            // to it votes, `daily.rs`), a new watcher's theirs (replying
+            // confirms, `observers.rs`).
+            None => match &self.reply_key {
+                Some((game, key, subject)) => (
                     Some(reply_address(&self.config.service.address, *game, key)),
-                    texts::say("daily.subject", minijinja::context! { game => game }),
+                    subject.clone(),
                     None,
                     None,
                 ),

@@ -86,9 +86,11 @@ pub(super) struct Work<'a> {
     /// mail's orders, when the mail also asks about it (HELP MOVES): the
     /// question is about what they saw, not what their orders made of it.
     pub(super) seen: std::collections::BTreeMap<i64, String>,
-    /// A Play of the Day member's key for the reply's Reply-To (the game
-    /// of the day, the key), when the reply is about it and goes to them.
-    pub(super) member_key: Option<(i64, String)>,
+    /// The key the reply carries in its Reply-To when it is about no
+    /// seat of the sender's: (game, key, subject) of a Play of the Day
+    /// member's key or a watcher's, so that replying to it votes or
+    /// confirms.
+    pub(super) reply_key: Option<(i64, String, String)>,
 }
 
 impl Work<'_> {
@@ -222,6 +224,17 @@ impl Work<'_> {
             // A Play of the Day member's own key, on a line that is not a
             // vote (BOARD, HISTORY): the member is no stranger, and the
             // rest of the mail (a vote, the round it closed) is answered.
+            // A watcher's own key (the answer to WATCH): no stranger either.
+            if self.is_watcher_key(claim)? {
+                self.item(
+                    line,
+                    Answer::Refused(texts::say(
+                        "observers.watcher_key_only",
+                        minijinja::context! { game => game.id },
+                    )),
+                );
+                return Ok(None);
+            }
             if let Some(player) = self.member_of(Some(claim))? {
                 self.carry_member_key(player, game.id);
                 self.item(

@@ -170,12 +170,35 @@ impl Tx<'_> {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// Makes `player` a member from `since`; false when they were one.
+    /// Makes `player` a member from `since`, not confirmed yet; false
+    /// when they were one.
     pub fn join_daily(&self, player: i64, since: Timestamp) -> Result<bool> {
         Ok(self.exec(
-            "INSERT OR IGNORE INTO daily_members (player_id, since) VALUES (?1, ?2)",
+            "INSERT OR IGNORE INTO daily_members (player_id, since, confirmed) \
+             VALUES (?1, ?2, 0)",
             params![player, since],
         )? == 1)
+    }
+
+    /// Confirms `player`'s membership (a mail of theirs with their key);
+    /// false when there was nothing to confirm.
+    pub fn confirm_member(&self, player: i64) -> Result<bool> {
+        Ok(self.exec(
+            "UPDATE daily_members SET confirmed = 1 WHERE player_id = ?1 AND confirmed = 0",
+            params![player],
+        )? == 1)
+    }
+
+    /// Whether `player`'s membership is confirmed.
+    pub fn member_confirmed(&self, player: i64) -> Result<bool> {
+        Ok(self
+            .one(
+                "SELECT confirmed FROM daily_members WHERE player_id = ?1",
+                params![player],
+                |r| r.get::<_, bool>(0),
+            )
+            .optional()?
+            .unwrap_or(false))
     }
 
     /// Ends `player`'s membership; false when they were none.
@@ -207,11 +230,11 @@ impl Tx<'_> {
             .is_some())
     }
 
-    /// The members: (player id, address), the earliest first.
+    /// The confirmed members: (player id, address), the earliest first.
     pub fn daily_members(&self) -> Result<Vec<(i64, String)>> {
         let mut stmt = self.tx.prepare_cached(
             "SELECT p.id, p.address FROM daily_members m JOIN players p ON p.id = m.player_id \
-             ORDER BY m.since, p.id",
+             WHERE m.confirmed = 1 ORDER BY m.since, p.id",
         )?;
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)

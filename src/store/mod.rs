@@ -140,6 +140,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0018_play_of_the_day",
         include_str!("../../migrations/0018_play_of_the_day.sql"),
     ),
+    (
+        "0019_confirmations",
+        include_str!("../../migrations/0019_confirmations.sql"),
+    ),
 ];
 
 /// How many prepared statements a connection keeps: more than the store

@@ -7,13 +7,36 @@ use super::games::{game_row, GAME_COLUMNS};
 use crate::store::{GameRow, Result, Timestamp, Tx};
 
 impl Tx<'_> {
-    /// Makes `player` a watcher of `game` from `since`; false when they
-    /// watched it already (nothing changes then).
+    /// Makes `player` a watcher of `game` from `since`, not confirmed
+    /// yet; false when they watched it already (nothing changes then).
     pub fn watch(&self, game: i64, player: i64, since: Timestamp) -> Result<bool> {
         Ok(self.exec(
-            "INSERT OR IGNORE INTO watchers (game_id, player_id, since) VALUES (?1, ?2, ?3)",
+            "INSERT OR IGNORE INTO watchers (game_id, player_id, since, confirmed) \
+             VALUES (?1, ?2, ?3, 0)",
             params![game, player, since],
         )? == 1)
+    }
+
+    /// Confirms `player`'s watching of `game` (their reply to the answer
+    /// to WATCH); false when there was nothing to confirm.
+    pub fn confirm_watch(&self, game: i64, player: i64) -> Result<bool> {
+        Ok(self.exec(
+            "UPDATE watchers SET confirmed = 1 \
+             WHERE game_id = ?1 AND player_id = ?2 AND confirmed = 0",
+            params![game, player],
+        )? == 1)
+    }
+
+    /// Whether `player`'s watching of `game` is confirmed.
+    pub fn watch_confirmed(&self, game: i64, player: i64) -> Result<bool> {
+        Ok(self
+            .one(
+                "SELECT confirmed FROM watchers WHERE game_id = ?1 AND player_id = ?2",
+                params![game, player],
+                |r| r.get::<_, bool>(0),
+            )
+            .optional()?
+            .unwrap_or(false))
     }
 
     /// Stops `player` watching `game`; false when they did not.
@@ -46,13 +69,13 @@ impl Tx<'_> {
             .is_some())
     }
 
-    /// The addresses watching `game`, the earliest watcher first; not
-    /// those who have since taken a seat in it (REPLACE), who get the
-    /// seat's mail.
+    /// The addresses watching `game` (confirmed), the earliest watcher
+    /// first; not those who have since taken a seat in it (REPLACE), who
+    /// get the seat's mail.
     pub fn watchers(&self, game: i64) -> Result<Vec<String>> {
         let mut stmt = self.tx.prepare_cached(
             "SELECT p.address FROM watchers w JOIN players p ON p.id = w.player_id \
-             WHERE w.game_id = ?1 AND w.player_id NOT IN \
+             WHERE w.game_id = ?1 AND w.confirmed = 1 AND w.player_id NOT IN \
              (SELECT player_id FROM seats WHERE game_id = ?1) ORDER BY w.since, p.id",
         )?;
         let rows = stmt.query_map(params![game], |r| r.get(0))?;

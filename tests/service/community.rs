@@ -55,6 +55,30 @@ impl Site {
         (to(&outs, inviter).reply_to, theirs, outs)
     }
 
+    /// `who` watches game `game`: WATCH, then the reply to its answer
+    /// that confirms the address asked. The answer to WATCH.
+    fn watch(&mut self, who: &str, game: i64) -> Out {
+        let outs = self.mail(who, ORDERLY, &format!("WATCH {game}"));
+        let answer = to(&outs, who);
+        assert!(
+            answer
+                .body
+                .contains(&format!("To watch game {game}, reply to this mail")),
+            "{}",
+            answer.body
+        );
+        let outs = self.mail(who, &answer.reply_to, "Yes, please.");
+        let confirmed = to(&outs, who);
+        assert!(
+            confirmed
+                .body
+                .contains(&format!("You now watch game {game}")),
+            "{}",
+            confirmed.body
+        );
+        answer
+    }
+
     /// The store's rating of `address` in `kind`.
     fn rating(&mut self, address: &str, kind: &str) -> Option<orderly::store::RatingRow> {
         let tx = self.service.store().read().unwrap();
@@ -75,10 +99,15 @@ fn key_of(address: &str) -> String {
 }
 
 /// Asserts what a watcher's mail never holds: a seat's key or reply
-/// address, a seat's choices, held lines, the players' messages.
+/// address, a seat's choices, held lines, the players' messages. (The
+/// answer to an unconfirmed WATCH carries the watcher's own key in its
+/// Reply-To: their reply confirms.)
 fn assert_public(mail: &Out, keys: &[String], secrets: &[&str]) {
-    assert_eq!(mail.reply_to, "", "no reply address of a seat: {mail:#?}");
-    assert!(!mail.raw.contains("orderly+g"), "{}", mail.raw);
+    assert!(
+        keys.iter().all(|k| !mail.reply_to.contains(k.as_str())),
+        "no reply address of a seat: {mail:#?}"
+    );
+    assert!(!mail.body.contains("orderly+g"), "{}", mail.body);
     for key in keys {
         assert!(
             !mail.raw.contains(key.as_str()),
@@ -120,10 +149,7 @@ fn a_watcher_gets_every_board_and_the_ending_of_a_public_game_and_never_a_key() 
         invitation.body
     );
     // Watched before it begins: one answer, no board yet.
-    let outs = site.mail(CAROL, ORDERLY, "WATCH 1");
-    assert_eq!(outs.len(), 1, "{outs:#?}");
-    let reply = to(&outs, CAROL).body;
-    assert!(reply.contains("You now watch game 1"), "{reply}");
+    let reply = site.watch(CAROL, 1).body;
     assert!(reply.contains("It has not begun yet"), "{reply}");
     let bob_addr = invitation.reply_to.clone();
     let outs = site.mail(BOB, &bob_addr, "accept");
@@ -148,13 +174,14 @@ fn a_watcher_gets_every_board_and_the_ending_of_a_public_game_and_never_a_key() 
     assert_eq!(outs.len(), 1, "{outs:#?}");
     let reply = to(&outs, DAVE);
     assert!(
-        reply.body.contains("You now watch game 1"),
+        reply.body.contains("To watch game 1, reply to this mail"),
         "{}",
         reply.body
     );
-    assert!(
-        reply.body.contains("You already watch game 1"),
-        "{}",
+    assert_eq!(
+        reply.body.matches("To watch game 1, reply").count(),
+        2,
+        "not confirmed yet, each WATCH says how: {}",
         reply.body
     );
     assert_eq!(
@@ -314,8 +341,8 @@ fn unwatch_stops_the_mails_and_a_bounced_watcher_is_unwatched() {
     let mut site = Site::with("unwatch-bounce", |c| c.bounces.hard_limit = 1);
     let (ann_addr, bob_addr, _) =
         site.start(ANN, BOB, "NEW SQUARES VS bob@example.org PUBLIC UNRATED");
-    site.mail(CAROL, ORDERLY, "WATCH 1");
-    site.mail(DAVE, ORDERLY, "WATCH 1");
+    site.watch(CAROL, 1);
+    site.watch(DAVE, 1);
     let outs = site.mail(ANN, &ann_addr, "cav BR B3C");
     assert_eq!(all_to(&outs, CAROL).len(), 1);
     assert_eq!(all_to(&outs, DAVE).len(), 1);
@@ -364,9 +391,7 @@ fn the_watchers_of_a_game_are_bounded() {
     });
     site.mail(ANN, ORDERLY, "NEW SQUARES VS bob@example.org PUBLIC");
     site.mail(ANN, ORDERLY, "NEW SQUARES VS dave@example.org PUBLIC");
-    assert!(to(&site.mail(CAROL, ORDERLY, "WATCH 1"), CAROL)
-        .body
-        .contains("You now watch game 1"));
+    site.watch(CAROL, 1);
     let full = to(
         &site.mail("eve@example.org", ORDERLY, "WATCH 1"),
         "eve@example.org",
@@ -386,7 +411,7 @@ fn a_brothers_at_war_watcher_sees_no_hand_and_no_card_drawn() {
         "NEW BROTHERSATWAR VS bob@example.org AS UNION PUBLIC",
     );
     let bob_addr = to(&outs, BOB).reply_to;
-    site.mail(CAROL, ORDERLY, "WATCH 1");
+    site.watch(CAROL, 1);
     site.fix_seed("00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff");
     let outs = site.mail(BOB, &bob_addr, "accept");
     let ann = to(&outs, ANN);
@@ -431,7 +456,7 @@ fn a_brothers_at_war_watcher_sees_no_hand_and_no_card_drawn() {
 fn a_moderators_forfeit_on_the_command_line_ends_a_public_rated_game_for_all() {
     let mut site = Site::new("forfeit");
     site.start(ANN, BOB, "NEW SQUARES VS bob@example.org PUBLIC");
-    site.mail(CAROL, ORDERLY, "WATCH 1");
+    site.watch(CAROL, 1);
     let now = site.service.now();
     site.service
         .moderate("forfeit 1 gray", "cli:test", now)
@@ -641,7 +666,7 @@ fn a_moderators_mail_reaches_watchers_only_when_it_changes_the_game() {
         c.moderators.addresses = vec![MODERATOR.to_string()];
     });
     site.start(ANN, BOB, "NEW SQUARES VS bob@example.org PUBLIC");
-    site.mail(CAROL, ORDERLY, "WATCH 1");
+    site.watch(CAROL, 1);
     let address = site.service.moderator_address(MODERATOR);
     // A deadline moved: the players hear of it, the watcher does not.
     let outs = site.mail(MODERATOR, &address, "EXTEND 1 2 DAYS");
@@ -670,7 +695,7 @@ fn a_civil_war_1863_watcher_is_nobody_s_you() {
     let mut site = Site::new("cw1863-watch");
     let outs = site.mail(ANN, ORDERLY, "NEW CIVILWAR1863 VS bob@example.org PUBLIC");
     let bob_addr = to(&outs, BOB).reply_to;
-    site.mail(CAROL, ORDERLY, "WATCH 1");
+    site.watch(CAROL, 1);
     site.mail(BOB, &bob_addr, "ACCEPT");
     // The Confederacy (Bob) plays one order, and the mail's end closes
     // his turn: the Union, the seat the watcher's board is drawn from,

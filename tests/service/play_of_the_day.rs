@@ -87,6 +87,19 @@ impl Site {
             reply.body
         );
         assert!(reply.reply_to.starts_with("orderly+g"), "{reply:#?}");
+        assert!(
+            flat(&reply.body).contains("Reply to this mail once"),
+            "a join is confirmed before round mails come: {}",
+            reply.body
+        );
+        // Their reply with the key (any words) confirms it.
+        let outs = self.mail_at(at + Duration::seconds(1), who, &reply.reply_to, "Thanks!");
+        let confirmed = to(&outs, who);
+        assert!(
+            flat(&confirmed.body).contains("the round mails come to you from now on"),
+            "{}",
+            confirmed.body
+        );
         reply.reply_to
     }
 }
@@ -517,7 +530,45 @@ fn members_are_bounded_and_the_reply_to_playoftheday_is_answered_once() {
     assert_eq!(body.matches("Round 1 is open until").count(), 1, "{body}");
     // A Play of the Day game may be watched as any public game.
     let outs = site.mail_at(t0() + Duration::minutes(5), DAN, ORDERLY, "WATCH 1");
-    assert!(flat(&to(&outs, DAN).body).contains("You now watch game 1"));
+    assert!(flat(&to(&outs, DAN).body).contains("To watch game 1, reply to this mail"));
+}
+
+/// Hostile mail: PLAYOFTHEDAY and WATCH need no key, so a forged From can
+/// name anyone. The address named gets the one answer, never the round
+/// mails or boards after it, until its own reply confirms.
+#[test]
+fn a_forged_join_or_watch_makes_one_mail_and_no_more() {
+    let mut site = Site::daily("forged", |c| c.play_of_the_day.votes_to_decide = 1);
+    site.sweep_at(t0());
+    let ann = site.join(t0() + Duration::minutes(1), ANN);
+    // "Victims" who never asked: one answer each.
+    let outs = site.mail_at(t0() + Duration::minutes(2), BOB, ORDERLY, "PLAYOFTHEDAY");
+    assert_eq!(outs.len(), 1);
+    let outs = site.mail_at(t0() + Duration::minutes(3), CY, ORDERLY, "WATCH 1");
+    assert_eq!(outs.len(), 1);
+    // Rounds close and boards change: nothing reaches them.
+    for n in 0..3 {
+        let a = legal_now(&mut site);
+        let outs = site.mail_at(
+            t0() + Duration::minutes(10 + n),
+            ANN,
+            &ann,
+            &format!("VOTE {a}"),
+        );
+        assert!(
+            outs.iter().all(|o| o.to == ANN),
+            "only the voter hears: {outs:#?}"
+        );
+    }
+    let db = rusqlite::Connection::open(site.dir.join("orderly.db")).unwrap();
+    let queued: i64 = db
+        .query_row(
+            "SELECT COUNT(*) FROM outbox WHERE recipient IN (?1, ?2)",
+            [BOB, CY],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(queued, 2, "one answer each, nothing after");
 }
 
 #[test]
@@ -761,6 +812,14 @@ fn a_watcher_of_the_play_of_the_day_is_told_what_happened() {
     site.sweep_at(t0());
     let ann = site.join(t0() + Duration::minutes(1), ANN);
     let outs = site.mail_at(t0() + Duration::minutes(2), DAN, ORDERLY, "WATCH 1");
+    let answer = to(&outs, DAN);
+    assert!(flat(&answer.body).contains("To watch game 1, reply to this mail"));
+    let outs = site.mail_at(
+        t0() + Duration::minutes(2) + Duration::seconds(30),
+        DAN,
+        &answer.reply_to,
+        "yes",
+    );
     assert!(flat(&to(&outs, DAN).body).contains("You now watch game 1"));
     let a = legal_now(&mut site);
     let outs = site.mail_at(t0() + Duration::minutes(3), ANN, &ann, &format!("VOTE {a}"));
@@ -785,7 +844,6 @@ fn joining_after_a_deadline_the_sweep_has_not_reached_shows_the_game_as_it_stand
     site.mail_at(t0() + Duration::minutes(2), ANN, &ann, &format!("VOTE {a}"));
     let outs = site.mail_at(t0() + Duration::hours(25), BOB, ORDERLY, "PLAYOFTHEDAY");
     let reply = flat(&to(&outs, BOB).body);
-    assert!(reply.contains("Round 1 is closed"), "{reply}");
     assert!(
         reply.contains("Round 2 is open until Mon 23 Nov 2026 11:00 UTC"),
         "{reply}"
