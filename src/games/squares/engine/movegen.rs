@@ -8,7 +8,7 @@
 use crate::games::squares::core::board::{board, Board, Space, SpaceSet};
 use crate::games::squares::core::order::{Order, Step};
 use crate::games::squares::core::state::{unit_bit, Half, Squares};
-use crate::games::squares::core::unit::{Side, UnitId, UnitKind, UnitState};
+use crate::games::squares::core::unit::{Side, UnitId, UnitKind, UnitState, ARMY_SIZE};
 use crate::games::squares::engine::rules::{Access, Family};
 
 /// Where generated orders go.
@@ -659,11 +659,16 @@ impl Squares {
 
     /// The board squares holding `side`'s artillery family (never its reserve).
     pub(crate) fn guns_squares(&self, side: Side) -> SpaceSet {
+        // From the unit masks: a unit in neither reserve and not eliminated
+        // stands on a board square, and an army has at most three guns.
+        let i = side.index();
+        let mut on_board =
+            self.variant.guns_mask() & !self.reserved[i] & !self.intruders[i] & !self.gone[i];
         let mut set = SpaceSet::EMPTY;
-        for s in self.occupied_by(side) {
-            if self.family_of(UnitId(self.at[s.index()])) == Family::Guns {
-                set |= s.set();
-            }
+        while on_board != 0 {
+            let n = on_board.trailing_zeros() as usize;
+            on_board &= on_board - 1;
+            set |= Space::new(self.loc[i * ARMY_SIZE + n] as usize).set();
         }
         set
     }
@@ -671,7 +676,7 @@ impl Squares {
     /// The squares a unit on `from` could attack, before R15 and R16: enemy
     /// units edge-adjacent, and the enemy reserve while it holds a unit (R14).
     pub(crate) fn attackable(&self, ctx: &MoveContext, from: Space) -> SpaceSet {
-        let b = board();
+        let b = ctx.board;
         let mut targets = b.edge(from) & self.occupied_by(ctx.side.opponent());
         if b.edge(from).contains(ctx.enemy_reserve)
             && self.reserved[ctx.side.opponent().index()] != 0
