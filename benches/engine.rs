@@ -5,12 +5,16 @@
 //!   and taken at turns 20, 40 and 80 of several games. Reported twice:
 //!   as orders listed per second and as positions per second.
 //! - `random_games`: complete random games of the Civil War game from the
-//!   opening, to their end or 2,000 orders, listing the legal orders at
-//!   every step and applying a uniformly random one with `apply_listed`
-//!   (seeded xorshift). Reported as games per second and as orders applied
-//!   per second.
-//! - `random_games_napoleonic`: the same for the Napoleonic variant (the
-//!   same engine with the variant's army and unit rules).
+//!   opening, to their end or 2,000 orders, applying a uniformly random
+//!   legal order at every step with `apply_listed` (seeded xorshift), the
+//!   order chosen by `pick_legal_order`, as a playout chooses it. Reported
+//!   as games per second and as orders applied per second.
+//! - `random_games_listing`: the same games, listing every legal order at
+//!   every step (`legal_orders_into`) and indexing the list: the same
+//!   orders chosen, by the slower way.
+//! - `random_games_napoleonic`: the same as `random_games` for the
+//!   Napoleonic variant (the same engine with the variant's army and unit
+//!   rules).
 //!
 //! - `random_games_1863`: complete random games of the Civil War Game 1863
 //!   from the standard start, to their end or 120 turns (the random
@@ -54,11 +58,22 @@ fn opening_of(variant: Variant, seed: u64) -> Squares {
     Squares::opening_of(variant, first)
 }
 
-/// One complete random game of `variant`; returns the number of orders applied.
+/// How a random game chooses its orders.
+#[derive(Clone, Copy)]
+enum Choice {
+    /// `pick_legal_order`: counted, then generated up to the one chosen.
+    Pick,
+    /// `legal_orders_into`, then an index into the list.
+    Listing,
+}
+
+/// One complete random game of `variant`; returns the number of orders
+/// applied. Both ways of choosing choose the same orders.
 #[inline]
 fn random_game(
     variant: Variant,
     seed: u64,
+    choice: Choice,
     legal: &mut Vec<Order>,
     events: &mut Vec<Event>,
 ) -> usize {
@@ -66,12 +81,17 @@ fn random_game(
     let mut game = opening_of(variant, seed);
     let mut n = 0;
     while n < MAX_ORDERS {
-        legal.clear();
-        game.legal_orders_into(legal);
-        if legal.is_empty() {
+        let order = match choice {
+            Choice::Pick => game.pick_legal_order(|len| rng.below(len), legal),
+            Choice::Listing => {
+                legal.clear();
+                game.legal_orders_into(legal);
+                (!legal.is_empty()).then(|| legal[rng.below(legal.len())])
+            }
+        };
+        let Some(order) = order else {
             break;
-        }
-        let order = legal[rng.below(legal.len())];
+        };
         events.clear();
         game.apply_listed(order, events);
         n += 1;
@@ -164,13 +184,13 @@ fn legal_orders(c: &mut Criterion) {
 }
 
 /// Complete random games of `variant`, in the benchmark group `name`.
-fn random_games_of(c: &mut Criterion, variant: Variant, name: &str) {
+fn random_games_of(c: &mut Criterion, variant: Variant, choice: Choice, name: &str) {
     let mut legal = Vec::with_capacity(256);
     let mut events = Vec::with_capacity(32);
     let seeds = 0..GAMES_PER_BATCH;
     let orders: u64 = seeds
         .clone()
-        .map(|s| random_game(variant, s, &mut legal, &mut events) as u64)
+        .map(|s| random_game(variant, s, choice, &mut legal, &mut events) as u64)
         .sum();
     eprintln!(
         "{name}: {GAMES_PER_BATCH} games per batch, {orders} orders ({:.0} per game)",
@@ -185,6 +205,7 @@ fn random_games_of(c: &mut Criterion, variant: Variant, name: &str) {
                 black_box(random_game(
                     variant,
                     black_box(seed),
+                    choice,
                     &mut legal,
                     &mut events,
                 ));
@@ -198,6 +219,7 @@ fn random_games_of(c: &mut Criterion, variant: Variant, name: &str) {
                 black_box(random_game(
                     variant,
                     black_box(seed),
+                    choice,
                     &mut legal,
                     &mut events,
                 ));
@@ -208,11 +230,25 @@ fn random_games_of(c: &mut Criterion, variant: Variant, name: &str) {
 }
 
 fn random_games(c: &mut Criterion) {
-    random_games_of(c, Variant::CivilWar, "random_games");
+    random_games_of(c, Variant::CivilWar, Choice::Pick, "random_games");
+}
+
+fn random_games_listing(c: &mut Criterion) {
+    random_games_of(
+        c,
+        Variant::CivilWar,
+        Choice::Listing,
+        "random_games_listing",
+    );
 }
 
 fn random_games_napoleonic(c: &mut Criterion) {
-    random_games_of(c, Variant::Napoleonic, "random_games_napoleonic");
+    random_games_of(
+        c,
+        Variant::Napoleonic,
+        Choice::Pick,
+        "random_games_napoleonic",
+    );
 }
 
 /// A random Civil War 1863 game ends here at the latest.
@@ -318,6 +354,7 @@ criterion_group!(
     benches,
     legal_orders,
     random_games,
+    random_games_listing,
     random_games_napoleonic,
     random_games_1863,
     random_games_brothers_at_war

@@ -126,6 +126,17 @@ impl SpaceSet {
         }
     }
 
+    /// The space of the set at `n` counting from the lowest (0 for the
+    /// lowest), if the set has that many.
+    #[inline]
+    pub fn nth_space(self, n: usize) -> Option<Space> {
+        let mut bits = self.0;
+        for _ in 0..n {
+            bits &= bits.wrapping_sub(1);
+        }
+        SpaceSet(bits).first()
+    }
+
     /// The spaces of the set, lowest number first.
     #[inline]
     pub fn iter(self) -> SpaceSetIter {
@@ -195,7 +206,15 @@ impl Iterator for SpaceSetIter {
             Some(Space(i as u8))
         }
     }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
 }
+
+impl ExactSizeIterator for SpaceSetIter {}
 
 /// What a space is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

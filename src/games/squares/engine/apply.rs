@@ -23,6 +23,33 @@ impl Squares {
         }
     }
 
+    /// The order that [`Squares::legal_orders_into`] would list at the
+    /// index `pick` chooses, given how many it would list (`pick` is called
+    /// once, with at least 1, and must answer below it); `None`, without
+    /// calling `pick`, when there is no legal order. The same choice as
+    /// listing then indexing, for random play, without listing a turn's
+    /// every order: they are counted a destination set at a time, then
+    /// only the one chosen is made. `scratch` holds the few orders of a
+    /// decision inside an attack, which are listed.
+    pub fn pick_legal_order(
+        &self,
+        pick: impl FnOnce(usize) -> usize,
+        scratch: &mut Vec<Order>,
+    ) -> Option<Order> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        if let Some(attack) = &self.attack {
+            scratch.clear();
+            self.decision_orders(attack, scratch);
+            if scratch.is_empty() {
+                return None;
+            }
+            return Some(scratch[pick(scratch.len())]);
+        }
+        self.pick_turn_order(pick)
+    }
+
     /// Finds the listed order that `given` denotes: the same order, or the
     /// same move written with another legal cavalry path, without its
     /// optional path, or with its two parts the other way round.
@@ -166,5 +193,65 @@ impl Squares {
         let rules = self.variant.unit(kind);
         (rules.forest == Access::WholeDoubleTurn && b.is_forest(to))
             || (rules.corner == Access::WholeDoubleTurn && b.corner(from).contains(to))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::games::squares::core::state::Squares;
+    use crate::games::squares::core::unit::Side;
+    use crate::games::squares::core::variant::Variant;
+
+    /// Picking the k-th order without listing chooses what listing then
+    /// indexing chooses, at every index, in positions of random games of
+    /// both variants (turns and decisions inside attacks alike); and R8's
+    /// "any order" test agrees with the listing.
+    #[test]
+    fn picking_an_order_matches_the_listing() {
+        for variant in [Variant::CivilWar, Variant::Napoleonic] {
+            for seed in 1..=12u64 {
+                let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                let mut next = move || {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    state
+                };
+                let first = if seed % 2 == 0 {
+                    Side::Blue
+                } else {
+                    Side::Gray
+                };
+                let mut game = Squares::opening_of(variant, first);
+                let (mut legal, mut scratch, mut events) = (Vec::new(), Vec::new(), Vec::new());
+                for _ in 0..2000 {
+                    legal.clear();
+                    game.legal_orders_into(&mut legal);
+                    if game.outcome.is_none() && game.attack.is_none() {
+                        assert_eq!(game.any_turn_order(), !legal.is_empty());
+                    }
+                    for (k, &order) in legal.iter().enumerate() {
+                        let picked = game.pick_legal_order(
+                            |n| {
+                                assert_eq!(n, legal.len());
+                                k
+                            },
+                            &mut scratch,
+                        );
+                        assert_eq!(picked, Some(order), "index {k} of {legal:?}");
+                    }
+                    if legal.is_empty() {
+                        assert_eq!(
+                            game.pick_legal_order(|_| unreachable!(), &mut scratch),
+                            None
+                        );
+                        break;
+                    }
+                    let order = legal[(next() % legal.len() as u64) as usize];
+                    events.clear();
+                    game.apply_listed(order, &mut events);
+                }
+            }
+        }
     }
 }

@@ -8,19 +8,46 @@
 use crate::games::squares::core::board::{board, Board, Space, SpaceSet};
 use crate::games::squares::core::order::{Order, Step};
 use crate::games::squares::core::state::{unit_bit, Half, Squares};
-use crate::games::squares::core::unit::{Side, UnitId, UnitKind, UnitState};
+use crate::games::squares::core::unit::{Side, UnitId, UnitKind, UnitState, ARMY_SIZE};
 use crate::games::squares::engine::rules::{Access, Family};
 
 /// Where generated orders go.
 pub(crate) trait OrderSink {
     /// Takes one order; false when it wants no more.
     fn take(&mut self, order: Order) -> bool;
+
+    /// Takes `make(s)` for every space `s` of `set`, lowest first; false
+    /// when it wants no more. Moves come a destination set at a time, so
+    /// that a sink that only counts or skips needs no loop per order.
+    #[inline]
+    fn take_each(&mut self, set: SpaceSet, make: impl Fn(Space) -> Order) -> bool {
+        for s in set {
+            if !self.take(make(s)) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Offered the next `n` orders before they are generated: true when it
+    /// has taken them into account unseen (a count, or a skip on the way to
+    /// one index), false when it wants them one by one.
+    #[inline]
+    fn skip(&mut self, _n: usize) -> bool {
+        false
+    }
 }
 
 impl OrderSink for Vec<Order> {
     #[inline]
     fn take(&mut self, order: Order) -> bool {
         self.push(order);
+        true
+    }
+
+    #[inline]
+    fn take_each(&mut self, set: SpaceSet, make: impl Fn(Space) -> Order) -> bool {
+        self.extend(set.iter().map(make));
         true
     }
 }
@@ -35,6 +62,77 @@ impl OrderSink for AnyOrder {
         self.0 = true;
         false
     }
+
+    #[inline]
+    fn take_each(&mut self, set: SpaceSet, _: impl Fn(Space) -> Order) -> bool {
+        self.0 |= !set.is_empty();
+        !self.0
+    }
+}
+
+/// A sink that counts the orders: how many a listing would hold.
+#[derive(Default)]
+pub(crate) struct CountOrders(pub usize);
+
+impl OrderSink for CountOrders {
+    #[inline]
+    fn take(&mut self, _: Order) -> bool {
+        self.0 += 1;
+        true
+    }
+
+    #[inline]
+    fn take_each(&mut self, set: SpaceSet, _: impl Fn(Space) -> Order) -> bool {
+        self.0 += set.len();
+        true
+    }
+
+    #[inline]
+    fn skip(&mut self, n: usize) -> bool {
+        self.0 += n;
+        true
+    }
+}
+
+/// A sink that keeps the order at one index of the listing, and stops there.
+pub(crate) struct NthOrder {
+    /// Orders still to skip before the one wanted.
+    pub skip: usize,
+    /// The order at the index, once reached.
+    pub found: Option<Order>,
+}
+
+impl OrderSink for NthOrder {
+    #[inline]
+    fn take(&mut self, order: Order) -> bool {
+        if self.skip == 0 {
+            self.found = Some(order);
+            return false;
+        }
+        self.skip -= 1;
+        true
+    }
+
+    #[inline]
+    fn take_each(&mut self, set: SpaceSet, make: impl Fn(Space) -> Order) -> bool {
+        let n = set.len();
+        if self.skip >= n {
+            self.skip -= n;
+            return true;
+        }
+        self.found = set.nth_space(self.skip).map(make);
+        false
+    }
+
+    #[inline]
+    fn skip(&mut self, n: usize) -> bool {
+        if self.skip >= n {
+            self.skip -= n;
+            true
+        } else {
+            false
+        }
+    }
 }
 
 /// Hands an order to the sink, and returns `false` from the generating
@@ -42,6 +140,16 @@ impl OrderSink for AnyOrder {
 macro_rules! emit {
     ($out:expr, $order:expr) => {
         if !$out.take($order) {
+            return false;
+        }
+    };
+}
+
+/// Hands the orders `$make(s)` for every space of `$set` to the sink, and
+/// returns `false` from the generating function when it wants no more.
+macro_rules! emit_each {
+    ($out:expr, $set:expr, $make:expr) => {
+        if !$out.take_each($set, $make) {
             return false;
         }
     };
@@ -107,7 +215,7 @@ impl Squares {
         let free = !self.occupied() & !b.reserves();
         let empty_clear = free & !b.forests();
         let mut enter = empty_clear | own_reserve.set();
-        if self.reserve_count(side.opponent()) == 0 {
+        if self.reserved[side.opponent().index()] == 0 {
             enter |= enemy_reserve.set();
         }
         MoveContext {
@@ -197,8 +305,7 @@ impl Squares {
     /// wants no more; false when it stopped early.
     fn turn_orders_to(&self, out: &mut impl OrderSink) -> bool {
         let ctx = self.move_context();
-        // R3, R4: PASS only on an ordinary turn after a turn that was not a PASS.
-        if self.half == Half::Single && !self.passed[ctx.side.index()] {
+        if self.may_pass() {
             emit!(out, Order::Pass);
         }
         let mut movers = Movers::new();
@@ -209,6 +316,61 @@ impl Squares {
             }
         }
         self.two_cavalry_moves(&ctx, movers.as_slice(), out) && self.attacks(&ctx, out)
+    }
+
+    /// R3, R4: PASS only on an ordinary turn after a turn that was not a PASS.
+    #[inline]
+    fn may_pass(&self) -> bool {
+        self.half == Half::Single && !self.passed[self.to_move.index()]
+    }
+
+    /// The turn order that [`Squares::turn_orders_to`] would hand on at the
+    /// index `pick` chooses given how many it would (`None`, without calling
+    /// `pick`, when there is none). One pass counts the orders of each part
+    /// of the listing (PASS, each mover's moves, the two-cavalry moves, the
+    /// attacks); only the part holding the chosen index is generated, up to
+    /// that order.
+    pub(crate) fn pick_turn_order(&self, pick: impl FnOnce(usize) -> usize) -> Option<Order> {
+        let ctx = self.move_context();
+        let pass = usize::from(self.may_pass());
+        let mut movers = Movers::new();
+        self.movers(&ctx, &mut movers);
+        let movers = movers.as_slice();
+        // The count after each mover's moves.
+        let mut ends = [0usize; 24];
+        let mut count = CountOrders(pass);
+        for (end, &(u, from, unit)) in ends.iter_mut().zip(movers) {
+            self.unit_moves(&ctx, u.kind(), from, unit, &mut count);
+            *end = count.0;
+        }
+        let moved = count.0;
+        self.two_cavalry_moves(&ctx, movers, &mut count);
+        let paired = count.0;
+        self.attacks(&ctx, &mut count);
+        if count.0 == 0 {
+            return None;
+        }
+        let k = pick(count.0);
+        if k < pass {
+            return Some(Order::Pass);
+        }
+        let mut nth = NthOrder {
+            skip: 0,
+            found: None,
+        };
+        if k < moved {
+            let i = ends[..movers.len()].partition_point(|&end| end <= k);
+            let (u, from, unit) = movers[i];
+            nth.skip = k - if i == 0 { pass } else { ends[i - 1] };
+            self.unit_moves(&ctx, u.kind(), from, unit, &mut nth);
+        } else if k < paired {
+            nth.skip = k - moved;
+            self.two_cavalry_moves(&ctx, movers, &mut nth);
+        } else {
+            nth.skip = k - paired;
+            self.attacks(&ctx, &mut nth);
+        }
+        nth.found
     }
 
     /// Single-unit moves of a unit of `kind` standing on `from`.
@@ -246,54 +408,60 @@ impl Squares {
         // The order of listing is the choices' order in the mail: one-step
         // moves, then two-step moves, then forest steps, then the moves
         // that take a whole double turn.
+        let mut one = reach & ctx.enter & not_here;
+        let mut through = SpaceSet::EMPTY;
+        let mut two = SpaceSet::EMPTY;
+        let mut forest = SpaceSet::EMPTY;
         if rules.steps == 1 {
             // R9, R10: one step into an empty clear square (or a reserve,
             // R12, R13); N4: Light Infantry's forest step is ordinary.
-            let mut one = reach & ctx.enter & not_here;
             if rules.forest == Access::Step {
                 one |= forest_reach & ctx.empty_forest;
-            }
-            for to in one {
-                emit!(out, step(to, None));
             }
         } else {
             // R11a, N5, N6: one or two steps, never into or through a
             // forest, the square stepped through empty (or the own reserve,
             // R12). The enemy reserve is a destination only: entering it
             // ends the game.
-            let one = reach & ctx.enter & not_here;
-            for to in one {
-                emit!(out, step(to, None));
-            }
-            let mut reached = one | from.set();
-            let through = reach & (ctx.empty_clear | ctx.own_reserve.set());
+            through = reach & (ctx.empty_clear | ctx.own_reserve.set());
             for via in through {
-                let new = b.adjacent(via) & ctx.enter & !reached;
-                for to in new {
-                    emit!(out, step(to, Some(via)));
-                }
-                reached |= new;
+                two |= b.adjacent(via);
             }
+            two &= ctx.enter & !one & not_here;
             // R11c: one step into an adjacent empty forest.
             if rules.forest == Access::Step {
-                for to in forest_reach & ctx.empty_forest {
-                    emit!(out, step(to, None));
-                }
+                forest = forest_reach & ctx.empty_forest;
             }
         }
         // R5: a diagonal step or a forest entry that takes the whole double turn.
+        let mut special = SpaceSet::EMPTY;
         if whole_double_turn {
-            let mut special = SpaceSet::EMPTY;
             if rules.corner == Access::WholeDoubleTurn {
                 special |= b.corner(from) & ctx.empty_clear;
             }
             if rules.forest == Access::WholeDoubleTurn {
                 special |= forest_reach & ctx.empty_forest;
             }
-            for to in special {
-                emit!(out, step(to, None));
+        }
+        // Two sets to a word: half the (software) bit counts.
+        let pair =
+            |a: SpaceSet, b: SpaceSet| ((u64::from(a.0) << 32) | u64::from(b.0)).count_ones();
+        if out.skip((pair(one, two) + pair(forest, special)) as usize) {
+            return true;
+        }
+        emit_each!(out, one, |to| step(to, None));
+        if !two.is_empty() {
+            // Each two-step destination once, through the first middle
+            // square that reaches it.
+            let mut reached = one | from.set();
+            for via in through {
+                let new = b.adjacent(via) & ctx.enter & !reached;
+                emit_each!(out, new, |to| step(to, Some(via)));
+                reached |= new;
             }
         }
+        emit_each!(out, forest, |to| step(to, None));
+        emit_each!(out, special, |to| step(to, None));
         true
     }
 
@@ -364,14 +532,9 @@ impl Squares {
         }
         let cavalry = &cavalry[..count];
         let reserves = ctx.board.reserves();
-        let after = |occ: SpaceSet, from: Space, to: Space| {
-            let mut occ = occ & !from.set();
-            if !reserves.contains(to) {
-                occ |= to.set();
-            }
-            occ
-        };
         for (i, &(p_from, p_unit, p_steps)) in cavalry.iter().enumerate() {
+            // The first part leaves `p_from`: the second may step into it.
+            let occupied_after_p_leaves = occupied & !p_from.set();
             for (j, &(q_from, q_unit, _)) in cavalry.iter().enumerate() {
                 if i == j {
                     continue;
@@ -393,37 +556,54 @@ impl Squares {
                     to,
                     unit,
                 };
+                // Where the second part may go once the first has left,
+                // before the first's destination is taken out (a reserve
+                // holds any number, so it never is).
+                let q_steps = Self::cavalry_single_steps(ctx, q_from, occupied_after_p_leaves);
+                let taken = |x: Space| x.set() & !reserves;
+                if !both_from_reserve {
+                    // How many orders the pair lists, for a sink that
+                    // counts or skips: every (x, y) but y on x's square.
+                    let n = if p_from < q_from {
+                        p_steps.len() * q_steps.len() - (p_steps & q_steps & !reserves).len()
+                    } else if (ctx.board.adjacent(q_from)
+                        & ctx.cavalry_enter
+                        & !reserves
+                        & p_from.set())
+                    .is_empty()
+                    {
+                        0
+                    } else {
+                        p_steps.len()
+                    };
+                    if out.skip(n) {
+                        continue;
+                    }
+                }
                 if both_from_reserve {
+                    // The first part takes the first R7 pick. Two alike
+                    // units make one move, listed once with its destinations
+                    // in board order; two that differ make a move per
+                    // sequence (S2). A cavalry and the heavy cavalry are
+                    // listed per assignment, in board order (N37).
+                    let every_sequence = p_unit == q_unit && picks_differ;
                     for x in p_steps {
-                        let occ_after_p = after(occupied, p_from, x);
-                        for y in Self::cavalry_single_steps(ctx, q_from, occ_after_p) {
-                            // The first part takes the first R7 pick. Two
-                            // alike units make one move, listed once with its
-                            // destinations in board order; two that differ
-                            // make a move per sequence (S2). A cavalry and
-                            // the heavy cavalry are listed per assignment,
-                            // in board order (N37).
-                            if x < y || (p_unit == q_unit && picks_differ) {
-                                emit!(
-                                    out,
-                                    Order::MoveTwo(
-                                        step(p_from, x, p_unit),
-                                        step(q_from, y, q_unit)
-                                    )
-                                );
-                            }
+                        let mut ys = q_steps & !taken(x);
+                        if !every_sequence {
+                            ys &= SpaceSet((u32::MAX << x.index()) << 1);
                         }
+                        emit_each!(out, ys, |y| Order::MoveTwo(
+                            step(p_from, x, p_unit),
+                            step(q_from, y, q_unit)
+                        ));
                     }
                 } else if p_from < q_from {
                     // The parts in board order: every legal sequence.
                     for x in p_steps {
-                        let occ_after_p = after(occupied, p_from, x);
-                        for y in Self::cavalry_single_steps(ctx, q_from, occ_after_p) {
-                            emit!(
-                                out,
-                                Order::MoveTwo(step(p_from, x, p_unit), step(q_from, y, q_unit))
-                            );
-                        }
+                        emit_each!(out, q_steps & !taken(x), |y| Order::MoveTwo(
+                            step(p_from, x, p_unit),
+                            step(q_from, y, q_unit)
+                        ));
                     }
                 } else {
                     // Against board order, a sequence is listed only when the
@@ -434,15 +614,10 @@ impl Squares {
                     let follows =
                         ctx.board.adjacent(q_from) & ctx.cavalry_enter & !reserves & p_from.set();
                     if !follows.is_empty() {
-                        for x in p_steps {
-                            emit!(
-                                out,
-                                Order::MoveTwo(
-                                    step(p_from, x, p_unit),
-                                    step(q_from, p_from, q_unit)
-                                )
-                            );
-                        }
+                        emit_each!(out, p_steps, |x| Order::MoveTwo(
+                            step(p_from, x, p_unit),
+                            step(q_from, p_from, q_unit)
+                        ));
                     }
                 }
             }
@@ -472,20 +647,28 @@ impl Squares {
     #[inline]
     fn pin_allows_among(b: &Board, enemy_guns: SpaceSet, from: Space) -> SpaceSet {
         let pinning = b.adjacent(from) & enemy_guns;
-        match pinning.len() {
-            0 => SpaceSet(u32::MAX),
-            1 => pinning,
-            _ => SpaceSet::EMPTY,
+        if pinning.is_empty() {
+            SpaceSet(u32::MAX)
+        } else if pinning.0 & (pinning.0 - 1) == 0 {
+            // Exactly one.
+            pinning
+        } else {
+            SpaceSet::EMPTY
         }
     }
 
     /// The board squares holding `side`'s artillery family (never its reserve).
     pub(crate) fn guns_squares(&self, side: Side) -> SpaceSet {
+        // From the unit masks: a unit in neither reserve and not eliminated
+        // stands on a board square, and an army has at most three guns.
+        let i = side.index();
+        let mut on_board =
+            self.variant.guns_mask() & !self.reserved[i] & !self.intruders[i] & !self.gone[i];
         let mut set = SpaceSet::EMPTY;
-        for s in self.occupied_by(side) {
-            if self.family_of(UnitId(self.at[s.index()])) == Family::Guns {
-                set |= s.set();
-            }
+        while on_board != 0 {
+            let n = on_board.trailing_zeros() as usize;
+            on_board &= on_board - 1;
+            set |= Space::new(self.loc[i * ARMY_SIZE + n] as usize).set();
         }
         set
     }
@@ -493,9 +676,11 @@ impl Squares {
     /// The squares a unit on `from` could attack, before R15 and R16: enemy
     /// units edge-adjacent, and the enemy reserve while it holds a unit (R14).
     pub(crate) fn attackable(&self, ctx: &MoveContext, from: Space) -> SpaceSet {
-        let b = board();
+        let b = ctx.board;
         let mut targets = b.edge(from) & self.occupied_by(ctx.side.opponent());
-        if b.edge(from).contains(ctx.enemy_reserve) && self.reserve_count(ctx.side.opponent()) > 0 {
+        if b.edge(from).contains(ctx.enemy_reserve)
+            && self.reserved[ctx.side.opponent().index()] != 0
+        {
             targets |= ctx.enemy_reserve.set();
         }
         targets
@@ -541,7 +726,7 @@ impl Squares {
         for e in enemy {
             front |= b.edge(e);
         }
-        if self.reserve_count(ctx.side.opponent()) > 0 {
+        if self.reserved[ctx.side.opponent().index()] != 0 {
             front |= b.edge(ctx.enemy_reserve);
         }
         let own_front = own & front;

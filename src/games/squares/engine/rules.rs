@@ -26,6 +26,13 @@ impl Variant {
     pub fn unit(self, kind: UnitKind) -> &'static UnitRules {
         &self.rules().units[kind as usize]
     }
+
+    /// The numbers of this game's units of the artillery family (the
+    /// types whose row says [`Family::Guns`]: R16's pin, N18), as bits.
+    #[inline]
+    pub(crate) fn guns_mask(self) -> u16 {
+        self.kind_mask(UnitKind::Artillery) | self.kind_mask(UnitKind::HorseBattery)
+    }
 }
 
 /// The three families the variant's text groups its seven unit types into;
@@ -400,6 +407,20 @@ mod tests {
     use crate::games::squares::core::unit::UnitKind::{
         Artillery, Cavalry, Guard, HeavyCavalry, HorseBattery, Light,
     };
+
+    #[test]
+    fn the_guns_mask_is_the_artillery_family() {
+        use crate::games::squares::core::variant::Variant;
+        for v in [Variant::CivilWar, Variant::Napoleonic] {
+            for (n, &kind) in v.army().iter().enumerate() {
+                assert_eq!(
+                    v.guns_mask() & (1 << n) != 0,
+                    v.unit(kind).family == Family::Guns,
+                    "{v:?} unit {n}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn rows_sit_at_their_kinds_index() {

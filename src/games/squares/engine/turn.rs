@@ -71,19 +71,17 @@ impl Squares {
     /// the unit that attacked) extend their run by `turns` own turns, every
     /// other unit of the side breaks its run.
     pub(crate) fn record_runs(&mut self, movers: &[UnitId], attacker: Option<UnitId>, turns: u8) {
-        let side = self.to_move.index();
-        for (n, state) in self.side_states(self.to_move).iter_mut().enumerate() {
-            let index = side * ARMY_SIZE + n;
-            state.move_run = if movers.iter().any(|m| m.index() == index) {
-                state.move_run + turns
-            } else {
-                0
-            };
-            state.attack_run = if attacker.is_some_and(|a| a.index() == index) {
-                state.attack_run + turns
-            } else {
-                0
-            };
+        let side = self.to_move;
+        let before = self.units;
+        for state in self.side_states(side) {
+            state.move_run = 0;
+            state.attack_run = 0;
+        }
+        for m in movers.iter().filter(|m| m.side() == side) {
+            self.units[m.index()].move_run = before[m.index()].move_run + turns;
+        }
+        if let Some(a) = attacker.filter(|a| a.side() == side) {
+            self.units[a.index()].attack_run = before[a.index()].attack_run + turns;
         }
     }
 
