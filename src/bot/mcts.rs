@@ -15,6 +15,24 @@ pub trait Searchable: Clone {
     /// Plays one of the listed orders.
     fn play(&mut self, order: Self::Order);
 
+    /// The order [`legal`](Self::legal) would list at the index `pick`
+    /// chooses (called once, with how many it would list); `None` when
+    /// there is none. The playouts' random order: by default listed then
+    /// picked; a game that can count its orders picks the same one
+    /// without listing them all. `scratch` is the caller's buffer.
+    fn random_order(
+        &self,
+        pick: impl FnOnce(usize) -> usize,
+        scratch: &mut Vec<Self::Order>,
+    ) -> Option<Self::Order> {
+        scratch.clear();
+        self.legal(scratch);
+        if scratch.is_empty() {
+            return None;
+        }
+        Some(scratch[pick(scratch.len())])
+    }
+
     /// Whether `order` should be tried before the quiet ones: an order
     /// that takes or wins something. With dozens of orders in a position
     /// and a budget of a few hundred rounds, the search tries these first
@@ -265,12 +283,10 @@ fn playout<G: Searchable>(state: &mut G, legal: &mut Vec<G::Order>, rng: &mut Rn
         if state.decider().is_none() {
             break;
         }
-        legal.clear();
-        state.legal(legal);
-        if legal.is_empty() {
+        let Some(order) = state.random_order(|n| rng.below(n), legal) else {
             break;
-        }
-        state.play(legal[rng.below(legal.len())]);
+        };
+        state.play(order);
     }
     state.score()
 }

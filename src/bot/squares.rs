@@ -21,6 +21,16 @@ impl Searchable for Squares {
         self.legal_orders_into(out);
     }
 
+    /// Counted a destination set at a time, only the chosen order made
+    /// (`Squares::pick_legal_order`): the same order listing would give.
+    fn random_order(
+        &self,
+        pick: impl FnOnce(usize) -> usize,
+        scratch: &mut Vec<Order>,
+    ) -> Option<Order> {
+        self.pick_legal_order(pick, scratch)
+    }
+
     fn play(&mut self, order: Order) {
         // The events are for the mail; the search does not read them, and
         // one buffer per thread keeps the playout loop free of allocation.
