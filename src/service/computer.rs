@@ -89,6 +89,14 @@ pub(crate) fn computer_label(game: &GameRow) -> String {
     )
 }
 
+/// How the record writes the computer's orders: "(computer, level n)".
+fn written_by(level: Level) -> String {
+    texts::say(
+        "game.computer_written",
+        minijinja::context! { level => level.number() },
+    )
+}
+
 /// The seed of the computer's search for the decision after `entries`
 /// entries of game `game`: deterministic from the game, different for
 /// every decision.
@@ -120,10 +128,7 @@ impl Work<'_> {
         let Some((seat, level)) = computer_seat(self.tx, self.config, game)? else {
             return Ok(Vec::new());
         };
-        let written = texts::say(
-            "game.computer_written",
-            minijinja::context! { level => level.number() },
-        );
+        let written = written_by(level);
         let mut happened = Vec::new();
         for _ in 0..MOST_ORDERS {
             if state.outcome().is_some() {
@@ -212,10 +217,7 @@ pub(crate) fn computer_answers(
     let Some((seat, level)) = computer_seat(tx, config, game)? else {
         return Ok(Vec::new());
     };
-    let written = texts::say(
-        "game.computer_written",
-        minijinja::context! { level => level.number() },
-    );
+    let written = written_by(level);
     let mut happened = Vec::new();
     for _ in 0..MOST_ORDERS {
         if state.outcome().is_some() || state.pending().is_none_or(|p| p.seat != seat) {

@@ -823,12 +823,7 @@ impl Work<'_> {
                 self.item(line, Answer::Done(answer));
             }
             DailyAsk::Join => {
-                let name = self
-                    .incoming
-                    .from
-                    .as_ref()
-                    .and_then(|a| a.name.clone())
-                    .unwrap_or_default();
+                let name = self.sender_name();
                 let known = self.tx.player_id(self.sender)?;
                 let member = match known {
                     Some(p) => self.tx.is_daily_member(p)?,

@@ -247,12 +247,7 @@ impl Work<'_> {
                 }
             },
         };
-        let name = self
-            .incoming
-            .from
-            .as_ref()
-            .and_then(|a| a.name.clone())
-            .unwrap_or_default();
+        let name = self.sender_name();
         let me = self.tx.player(self.sender, &name, self.at)?;
         // One mail (or many) cannot make orderly invite a crowd.
         let day_ago = self.now - chrono::Duration::days(1);

@@ -222,12 +222,7 @@ impl Work<'_> {
             );
             return Ok(());
         }
-        let name = self
-            .incoming
-            .from
-            .as_ref()
-            .and_then(|a| a.name.clone())
-            .unwrap_or_default();
+        let name = self.sender_name();
         let player = self.tx.player(self.sender, &name, self.at)?;
         if self
             .tx

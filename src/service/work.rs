@@ -107,6 +107,16 @@ impl Work<'_> {
         )
     }
 
+    /// The sender's display name from the mail's From, empty without one:
+    /// the name a new player row keeps.
+    pub(super) fn sender_name(&self) -> String {
+        self.incoming
+            .from
+            .as_ref()
+            .and_then(|a| a.name.clone())
+            .unwrap_or_default()
+    }
+
     /// The game named by the recipients or a `GAME` line, if any.
     pub(super) fn claim(&self, lines: &[&str]) -> Option<Claim> {
         let service = &self.config.service.address;
