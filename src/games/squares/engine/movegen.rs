@@ -207,6 +207,7 @@ pub(crate) struct MoveContext {
 }
 
 impl Squares {
+    #[inline(always)]
     pub(crate) fn move_context(&self) -> MoveContext {
         let b = board();
         let side = self.to_move;
@@ -274,6 +275,7 @@ impl Squares {
 
     /// The units that may move, with the square they move from and the unit
     /// word their orders carry (only for a reserve, R7).
+    #[inline(always)]
     fn movers(&self, ctx: &MoveContext, out: &mut Movers) {
         for s in self.occupied_by(ctx.side) {
             let u = UnitId(self.at[s.index()]);
@@ -331,6 +333,30 @@ impl Squares {
     /// attacks); only the part holding the chosen index is generated, up to
     /// that order.
     pub(crate) fn pick_turn_order(&self, pick: impl FnOnce(usize) -> usize) -> Option<Order> {
+        // Counting is mostly bit counts, which without the POPCNT
+        // instruction (not in the baseline x86-64 target) take a dozen
+        // instructions each: the same code is compiled a second time with
+        // it, and chosen when the processor has it. The check is a cached
+        // flag.
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the processor has just been found to have POPCNT.
+            return unsafe { self.pick_turn_order_popcnt(pick) };
+        }
+        self.pick_turn_order_portable(pick)
+    }
+
+    /// [`Squares::pick_turn_order_portable`] compiled to use POPCNT: the
+    /// generation it calls is inlined into it, so its bit counts are too.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn pick_turn_order_popcnt(&self, pick: impl FnOnce(usize) -> usize) -> Option<Order> {
+        self.pick_turn_order_portable(pick)
+    }
+
+    /// [`Squares::pick_turn_order`] for any processor.
+    #[inline(always)]
+    fn pick_turn_order_portable(&self, pick: impl FnOnce(usize) -> usize) -> Option<Order> {
         let ctx = self.move_context();
         let pass = usize::from(self.may_pass());
         let mut movers = Movers::new();
@@ -374,6 +400,7 @@ impl Squares {
     }
 
     /// Single-unit moves of a unit of `kind` standing on `from`.
+    #[inline(always)]
     fn unit_moves(
         &self,
         ctx: &MoveContext,
@@ -443,10 +470,16 @@ impl Squares {
                 special |= forest_reach & ctx.empty_forest;
             }
         }
-        // Two sets to a word: half the (software) bit counts.
-        let pair =
-            |a: SpaceSet, b: SpaceSet| ((u64::from(a.0) << 32) | u64::from(b.0)).count_ones();
-        if out.skip((pair(one, two) + pair(forest, special)) as usize) {
+        // The four sets never share a square: `two` leaves out `one`, only
+        // `one` and `special` may hold forests (and then never both: a type
+        // enters forests as an ordinary step or as a whole double turn), and
+        // `special`'s other squares are corners, outside an edge-only
+        // `reach`. So one bit count of their union counts the orders.
+        debug_assert!(
+            one.len() + two.len() + forest.len() + special.len()
+                == (one | two | forest | special).len()
+        );
+        if out.skip((one | two | forest | special).len()) {
             return true;
         }
         emit_each!(out, one, |to| step(to, None));
@@ -478,6 +511,7 @@ impl Squares {
     /// second may enter the square the first left. An order that could be
     /// made in either sequence is listed once, its parts sorted by square,
     /// unless both parts leave the reserve with units that differ (S2).
+    #[inline(always)]
     fn two_cavalry_moves(
         &self,
         ctx: &MoveContext,
@@ -531,8 +565,13 @@ impl Squares {
             return true;
         }
         let cavalry = &cavalry[..count];
+        let mut cavalry_len = [0usize; 8];
+        for (len, c) in cavalry_len.iter_mut().zip(cavalry) {
+            *len = c.2.len();
+        }
         let reserves = ctx.board.reserves();
         for (i, &(p_from, p_unit, p_steps)) in cavalry.iter().enumerate() {
+            let p_len = cavalry_len[i];
             // The first part leaves `p_from`: the second may step into it.
             let occupied_after_p_leaves = occupied & !p_from.set();
             for (j, &(q_from, q_unit, _)) in cavalry.iter().enumerate() {
@@ -556,30 +595,35 @@ impl Squares {
                     to,
                     unit,
                 };
-                // Where the second part may go once the first has left,
-                // before the first's destination is taken out (a reserve
-                // holds any number, so it never is).
-                let q_steps = Self::cavalry_single_steps(ctx, q_from, occupied_after_p_leaves);
-                let taken = |x: Space| x.set() & !reserves;
+                // Whether the second part may follow into the square the
+                // first leaves (a reserve is open to it either way).
+                let follows =
+                    !(ctx.board.adjacent(q_from) & ctx.cavalry_enter & !reserves & p_from.set())
+                        .is_empty();
                 if !both_from_reserve {
                     // How many orders the pair lists, for a sink that
-                    // counts or skips: every (x, y) but y on x's square.
+                    // counts or skips: every (x, y) but y on x's square,
+                    // y among q's steps before p moves and p's square when
+                    // it may follow. x is never p's own square, so the
+                    // common squares are those of the steps before either
+                    // moves.
                     let n = if p_from < q_from {
-                        p_steps.len() * q_steps.len() - (p_steps & q_steps & !reserves).len()
-                    } else if (ctx.board.adjacent(q_from)
-                        & ctx.cavalry_enter
-                        & !reserves
-                        & p_from.set())
-                    .is_empty()
-                    {
-                        0
+                        p_len * (cavalry_len[j] + usize::from(follows))
+                            - (p_steps & cavalry[j].2 & !reserves).len()
+                    } else if follows {
+                        p_len
                     } else {
-                        p_steps.len()
+                        0
                     };
                     if out.skip(n) {
                         continue;
                     }
                 }
+                // Where the second part may go once the first has left,
+                // before the first's destination is taken out (a reserve
+                // holds any number, so it never is).
+                let q_steps = Self::cavalry_single_steps(ctx, q_from, occupied_after_p_leaves);
+                let taken = |x: Space| x.set() & !reserves;
                 if both_from_reserve {
                     // The first part takes the first R7 pick. Two alike
                     // units make one move, listed once with its destinations
@@ -611,9 +655,7 @@ impl Squares {
                     // square the first left, which only that sequence empties.
                     // Any other pair of steps is legal both ways and was
                     // listed in board order.
-                    let follows =
-                        ctx.board.adjacent(q_from) & ctx.cavalry_enter & !reserves & p_from.set();
-                    if !follows.is_empty() {
+                    if follows {
                         emit_each!(out, p_steps, |x| Order::MoveTwo(
                             step(p_from, x, p_unit),
                             step(q_from, p_from, q_unit)
@@ -712,7 +754,10 @@ impl Squares {
             }
     }
 
-    /// Every legal attack (R14-R16, R21, R25, R6).
+    /// Every legal attack (R14-R16, R21, R25, R6). An attacker's orders
+    /// against one target come as one set of supporting squares, so that a
+    /// sink that counts or skips needs no test per supporting unit.
+    #[inline(always)]
     fn attacks(&self, ctx: &MoveContext, out: &mut impl OrderSink) -> bool {
         let b = ctx.board;
         let own = self.occupied_by(ctx.side);
@@ -733,25 +778,14 @@ impl Squares {
         if own_front.is_empty() {
             return true;
         }
-        let mut enemy_guns = None;
-        // What an own unit on the board may support into (R16, R21).
-        let support_ok = |enemy_guns: SpaceSet, s: Space| {
-            if self.is_active(UnitId(self.at[s.index()])) {
-                Self::pin_allows_among(b, enemy_guns, s)
-            } else {
-                SpaceSet::EMPTY
-            }
-        };
+        let pins = Pins::new(self, ctx);
         for from in own_front {
             let u = UnitId(self.at[from.index()]);
             let state = self.units[u.index()];
             if state.inactive || state.attack_run >= 2 {
                 continue;
             }
-            let targets = self.attackable(ctx, from);
-            let enemy_guns =
-                *enemy_guns.get_or_insert_with(|| self.guns_squares(ctx.side.opponent()));
-            let targets = targets & Self::pin_allows_among(b, enemy_guns, from);
+            let targets = self.attackable(ctx, from) & pins.allows(b, from);
             for target in targets {
                 if self.may_attack(u, target, None) {
                     emit!(
@@ -763,22 +797,98 @@ impl Squares {
                         }
                     );
                 }
-                for support in b.adjacent(target) & own & !from.set() {
-                    if support_ok(enemy_guns, support).contains(target)
-                        && self.may_attack(u, target, Some(UnitId(self.at[support.index()])))
-                    {
-                        emit!(
-                            out,
-                            Order::Attack {
-                                attacker: from,
-                                target,
-                                support: Some(support),
-                            }
-                        );
-                    }
-                }
+                let supports = self.supporters(u, target, &pins) & !from.set();
+                emit_each!(out, supports, |support| Order::Attack {
+                    attacker: from,
+                    target,
+                    support: Some(support),
+                });
             }
         }
         true
+    }
+
+    /// The own squares whose units may support `a` attacking `target`: next
+    /// to the target, active (R21), free to act into it under the artillery
+    /// pin (R16), and of a kind `a` may attack this defender with (R15,
+    /// N7-N10, N18: what [`Squares::may_attack`] says for each).
+    #[inline(always)]
+    fn supporters(&self, a: UnitId, target: Space, pins: &Pins) -> SpaceSet {
+        let own = self.occupied_by(a.side());
+        let candidates = match self.unit_at(target) {
+            // N34: any unit may attack the enemy reserve.
+            None => own,
+            Some(d) => {
+                let rules = self.variant.unit(a.kind());
+                let charge =
+                    rules.charges && self.half == Half::First && self.family_of(d) == Family::Foot;
+                if charge || rules.attacks_supported.contains(d.kind()) {
+                    own
+                } else if rules.grand_battery {
+                    self.guns_squares(a.side())
+                } else {
+                    return SpaceSet::EMPTY;
+                }
+            }
+        };
+        // A square next to an enemy gun is pinned: it may support only into
+        // the one gun pinning it.
+        let free = if pins.enemy_guns.contains(target) {
+            pins.pinned_once_by(target)
+        } else {
+            !pins.pinned
+        };
+        let mut supports = SpaceSet::EMPTY;
+        for s in board().adjacent(target) & candidates & free {
+            if self.is_active(UnitId(self.at[s.index()])) {
+                supports |= s.set();
+            }
+        }
+        supports
+    }
+}
+
+/// What the artillery pin (R16) leaves free to attack or support into in
+/// one position, computed once for its attacks.
+struct Pins {
+    /// The enemy's artillery-family squares.
+    enemy_guns: SpaceSet,
+    /// The squares next to at least one enemy gun.
+    pinned: SpaceSet,
+    /// The squares next to two or more enemy guns: they may not act at all.
+    pinned_twice: SpaceSet,
+}
+
+impl Pins {
+    fn new(game: &Squares, ctx: &MoveContext) -> Pins {
+        let b = ctx.board;
+        let enemy_guns = game.guns_squares(ctx.side.opponent());
+        let mut pinned = SpaceSet::EMPTY;
+        let mut pinned_twice = SpaceSet::EMPTY;
+        for g in enemy_guns {
+            pinned_twice |= pinned & b.adjacent(g);
+            pinned |= b.adjacent(g);
+        }
+        Pins {
+            enemy_guns,
+            pinned,
+            pinned_twice,
+        }
+    }
+
+    /// The squares pinned by the enemy gun on `gun` alone.
+    #[inline]
+    fn pinned_once_by(&self, gun: Space) -> SpaceSet {
+        // Adjacency is symmetric: the squares next to the gun are the ones
+        // it pins.
+        board().adjacent(gun) & !self.pinned_twice
+    }
+
+    /// The squares a unit on `from` may attack or support into (R16):
+    /// everything, only the one adjacent enemy gun, or nothing when two or
+    /// more are adjacent.
+    #[inline]
+    fn allows(&self, b: &Board, from: Space) -> SpaceSet {
+        Squares::pin_allows_among(b, self.enemy_guns, from)
     }
 }
