@@ -1,7 +1,7 @@
 //! The computer opponent's strength table and its time per decision.
 //!
-//! Plays complete SQUARES games (the Civil War game; `--napoleonic` for
-//! the variant) between the bot's levels, sides alternating game by game:
+//! Plays complete games (SQUARES's Civil War game; `--napoleonic` for its
+//! variant, `--civilwar1863` for the Civil War Game 1863) between the bot's levels, sides alternating game by game:
 //! level 1 against uniformly random play, then each level against the
 //! level below. Prints, per pairing, the wins, losses and draws of the
 //! stronger side and its score (a draw counts half), and per level the
@@ -20,12 +20,18 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use orderly::bot::{self, Level};
-use orderly::games::squares::{Order, Side, Squares, Variant};
-use orderly::games::GameResult;
+use orderly::bot::{self, Level, Searchable};
+use orderly::games::civil_war_1863::CivilWar1863;
+use orderly::games::squares::{Napoleonic, Side, Squares, Variant};
+use orderly::games::{Game, GameOptions};
 
-/// A game still undecided after this many orders is a draw.
+/// A SQUARES game still undecided after this many orders is a draw.
 const MAX_ORDERS: usize = 1_500;
+
+/// A Civil War 1863 game still undecided after this many orders is a draw:
+/// a turn is many orders, and nothing but losing every piece ends the game
+/// (P34, P36).
+const MAX_ORDERS_1863: usize = 6_000;
 
 /// Who plays a side.
 #[derive(Clone, Copy, Debug)]
@@ -51,38 +57,65 @@ struct Timing {
     longest: Duration,
 }
 
-/// The result for `strong` of one game with `strong` playing `strong_side`,
-/// plus the bot's decision times.
-fn play(
-    variant: Variant,
+/// What every game of a table shares.
+struct Setup<'a, G, R> {
+    /// Where each game starts.
+    opening: &'a G,
+    /// The search rounds of a level in this game.
+    rounds: &'a R,
+    /// A game undecided after this many orders is a draw.
+    max_orders: usize,
+    /// The bot's decision times, per level.
+    timing: &'a Mutex<[Timing; 5]>,
+}
+
+/// The result for `strong` of one game from `opening` with `strong`
+/// deciding for player `strong_seat` (0 or 1), plus the bot's decision
+/// times. A game undecided after `max_orders` orders is a draw.
+fn play<G: Searchable, R: Fn(Level) -> u32>(
+    setup: &Setup<'_, G, R>,
     strong: Player,
     weak: Player,
-    strong_side: Side,
+    strong_seat: usize,
     game: u64,
-    timing: &Mutex<[Timing; 5]>,
 ) -> f64 {
-    let mut position = Squares::opening_of(variant, Side::Blue);
+    let Setup {
+        opening,
+        rounds,
+        max_orders,
+        timing,
+    } = setup;
+    let max_orders = *max_orders;
+    let mut position = (*opening).clone();
     let mut rng = game.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut legal: Vec<Order> = Vec::new();
-    let mut events = Vec::new();
-    for n in 0..MAX_ORDERS {
-        let Some(side) = position.side_to_decide() else {
-            break;
+    let mut legal: Vec<G::Order> = Vec::new();
+    let mut over = false;
+    for n in 0..max_orders {
+        let player = match position.decider() {
+            Some(seat) if seat == strong_seat => strong,
+            Some(_) => weak,
+            // Chance draws with the game's own generator, as random play does.
+            None if position.at_chance() => Player::Random,
+            None => {
+                over = true;
+                break;
+            }
         };
-        let player = if side == strong_side { strong } else { weak };
         let order = match player {
             Player::Random => {
                 legal.clear();
-                position.legal_orders_into(&mut legal);
+                position.legal(&mut legal);
                 rng ^= rng << 13;
                 rng ^= rng >> 7;
                 rng ^= rng << 17;
-                legal[(rng % legal.len() as u64) as usize]
+                legal.swap_remove((rng % legal.len() as u64) as usize)
             }
             Player::Bot(level) => {
                 let started = Instant::now();
                 let seed = game << 16 | n as u64;
-                let order = bot::choose(&position, level, seed).expect("an undecided game");
+                let order = bot::search(&position, rounds(level), seed)
+                    .expect("an undecided game")
+                    .order;
                 let took = started.elapsed();
                 let mut t = timing.lock().unwrap();
                 let t = &mut t[usize::from(level.number() - 1)];
@@ -92,24 +125,26 @@ fn play(
                 order
             }
         };
-        events.clear();
-        position.apply_listed(order, &mut events);
+        position.play(order);
     }
-    match position.outcome().map(|o| o.result) {
-        Some(GameResult::Win(seat)) if Side::from(seat) == strong_side => 1.0,
-        Some(GameResult::Win(_)) => 0.0,
-        _ => 0.5,
+    if !over {
+        return 0.5;
+    }
+    let score = position.score();
+    if strong_seat == 0 {
+        score
+    } else {
+        1.0 - score
     }
 }
 
 /// Plays `games` games of `strong` against `weak` on two threads; returns
 /// (wins, losses, draws) of `strong`.
-fn pairing(
-    variant: Variant,
+fn pairing<G: Searchable + Sync, R: Fn(Level) -> u32 + Sync>(
+    setup: &Setup<'_, G, R>,
     strong: Player,
     weak: Player,
     games: u64,
-    timing: &Mutex<[Timing; 5]>,
 ) -> (u32, u32, u32) {
     let next = AtomicUsize::new(0);
     let tally = Mutex::new((0, 0, 0));
@@ -120,13 +155,10 @@ fn pairing(
                 if g >= games {
                     break;
                 }
-                // Sides alternate: even games the stronger player is Blue.
-                let side = if g.is_multiple_of(2) {
-                    Side::Blue
-                } else {
-                    Side::Gray
-                };
-                let r = play(variant, strong, weak, side, g, timing);
+                // Sides alternate: even games the stronger player is
+                // player 0 (Blue, the British, the Union).
+                let seat = usize::from(!g.is_multiple_of(2));
+                let r = play(setup, strong, weak, seat, g);
                 let mut t = tally.lock().unwrap();
                 match r {
                     1.0 => t.0 += 1,
@@ -139,44 +171,76 @@ fn pairing(
     tally.into_inner().unwrap()
 }
 
+/// A number after `flag` on the command line.
+fn number_after(args: &[String], flag: &str) -> Option<u64> {
+    args.iter()
+        .position(|a| a == flag)
+        .and_then(|i| args.get(i + 1))
+        .and_then(|g| g.parse().ok())
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     // `cargo bench` passes --bench; `cargo test --all-targets` does not.
     let full = args.iter().any(|a| a == "--bench");
-    let games = args
-        .iter()
-        .position(|a| a == "--games")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|g| g.parse().ok())
-        .unwrap_or(if full { 200 } else { 2 });
-    let variant = if args.iter().any(|a| a == "--napoleonic") {
-        Variant::Napoleonic
-    } else {
-        Variant::CivilWar
+    let games = number_after(&args, "--games").unwrap_or(if full { 200 } else { 2 });
+    let level = |flag, default| {
+        number_after(&args, flag)
+            .and_then(|n| u8::try_from(n).ok())
+            .and_then(Level::new)
+            .unwrap_or(default)
     };
-    let top = args
-        .iter()
-        .position(|a| a == "--up-to")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|g| g.parse().ok())
-        .and_then(Level::new)
-        .unwrap_or(Level::MAX);
+    let (from, top) = (level("--from", Level::MIN), level("--up-to", Level::MAX));
+    if args.iter().any(|a| a == "--civilwar1863") {
+        let opening = CivilWar1863::new(&GameOptions::default());
+        let rounds = |l: Level| l.rounds_in(CivilWar1863::NAME);
+        table(
+            "Civil War 1863",
+            &opening,
+            &rounds,
+            MAX_ORDERS_1863,
+            games,
+            from,
+            top,
+        );
+    } else if args.iter().any(|a| a == "--napoleonic") {
+        let opening = Squares::opening_of(Variant::Napoleonic, Side::Blue);
+        let rounds = |l: Level| l.rounds_in(Napoleonic::NAME);
+        table(
+            "Napoleonic",
+            &opening,
+            &rounds,
+            MAX_ORDERS,
+            games,
+            from,
+            top,
+        );
+    } else {
+        let opening = Squares::opening_of(Variant::CivilWar, Side::Blue);
+        let rounds = |l: Level| l.rounds_in(Squares::NAME);
+        table("CivilWar", &opening, &rounds, MAX_ORDERS, games, from, top);
+    }
+}
+
+/// Plays and prints the pairings from level `from` up to `top` (level 1
+/// against random play when `from` is 1), then the time per decision.
+fn table<G: Searchable + Sync>(
+    name: &str,
+    opening: &G,
+    rounds: &(impl Fn(Level) -> u32 + Sync),
+    max_orders: usize,
+    games: u64,
+    from: Level,
+    top: Level,
+) {
     let timing = Mutex::new([Timing::default(); 5]);
     println!(
-        "{variant:?}: {games} games per pairing, sides alternating, draw after {MAX_ORDERS} orders"
+        "{name}: {games} games per pairing, sides alternating, draw after {max_orders} orders"
     );
     println!(
         "{:<22} {:>5} {:>6} {:>6} {:>7}",
         "pairing", "wins", "losses", "draws", "score"
     );
-    // `--from N`: only the pairings of level N and above.
-    let from = args
-        .iter()
-        .position(|a| a == "--from")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|g| g.parse().ok())
-        .and_then(Level::new)
-        .unwrap_or(Level::MIN);
     let mut pairings = Vec::new();
     if from == Level::MIN {
         pairings.push((Player::Bot(Level::MIN), Player::Random));
@@ -189,7 +253,13 @@ fn main() {
     }
     for (strong, weak) in pairings {
         let started = Instant::now();
-        let (w, l, d) = pairing(variant, strong, weak, games, &timing);
+        let setup = Setup {
+            opening,
+            rounds,
+            max_orders,
+            timing: &timing,
+        };
+        let (w, l, d) = pairing(&setup, strong, weak, games);
         let score = (f64::from(w) + 0.5 * f64::from(d)) / games as f64;
         println!(
             "{:<22} {w:>5} {l:>6} {d:>6} {:>6.1}%   ({:.0} s)",
@@ -210,7 +280,7 @@ fn main() {
         println!(
             "{:<8} {:>7} {:>10} {:>10.1} {:>9.1}",
             level.number(),
-            level.rounds(),
+            rounds(level),
             t.decisions,
             t.total.as_secs_f64() * 1000.0 / t.decisions as f64,
             t.longest.as_secs_f64() * 1000.0

@@ -4,10 +4,25 @@
 /// What the search needs of a game.
 pub trait Searchable: Clone {
     /// An order of the game.
-    type Order: Copy + PartialEq;
+    type Order: Clone + PartialEq;
 
-    /// Who decides now, 0 or 1, or `None` when the game is over.
+    /// Orders a random playout plays from a new position before it is
+    /// scored. Random play drifts: beyond a few dozen orders it says little
+    /// about the position it started from, and the points scored by then
+    /// say more. A game whose turn is many orders plays more, so that the
+    /// other side answers within the playout.
+    const PLAYOUT_ORDERS: usize = 40;
+
+    /// Who decides now, 0 or 1, or `None` when the game is over or chance
+    /// is to draw ([`at_chance`](Self::at_chance)).
     fn decider(&self) -> Option<usize>;
+
+    /// Whether chance draws now (a coin, a die): [`legal`](Self::legal)
+    /// then lists its outcomes, equally likely, and the search draws one
+    /// at random instead of choosing.
+    fn at_chance(&self) -> bool {
+        false
+    }
 
     /// Appends the legal orders of the pending decision to `out`.
     fn legal(&self, out: &mut Vec<Self::Order>);
@@ -15,14 +30,15 @@ pub trait Searchable: Clone {
     /// Plays one of the listed orders.
     fn play(&mut self, order: Self::Order);
 
-    /// The order [`legal`](Self::legal) would list at the index `pick`
-    /// chooses (called once, with how many it would list); `None` when
-    /// there is none. The playouts' random order: by default listed then
-    /// picked; a game that can count its orders picks the same one
-    /// without listing them all. `scratch` is the caller's buffer.
+    /// The playouts' random order, `None` when there is none: by default
+    /// the order [`legal`](Self::legal) would list at the index `pick`
+    /// chooses (`pick(n)` is a number below `n`). A game that can count
+    /// its orders picks the same one without listing them all; a game
+    /// with hundreds of orders may draw in steps (a piece, then one of its
+    /// orders). `scratch` is the caller's buffer.
     fn random_order(
         &self,
-        pick: impl FnOnce(usize) -> usize,
+        mut pick: impl FnMut(usize) -> usize,
         scratch: &mut Vec<Self::Order>,
     ) -> Option<Self::Order> {
         scratch.clear();
@@ -30,7 +46,7 @@ pub trait Searchable: Clone {
         if scratch.is_empty() {
             return None;
         }
-        Some(scratch[pick(scratch.len())])
+        Some(scratch.swap_remove(pick(scratch.len())))
     }
 
     /// Whether `order` should be tried before the quiet ones: an order
@@ -63,19 +79,13 @@ pub struct SearchReport<O> {
     pub nodes: usize,
 }
 
-/// Orders a random playout plays from a new position before it is scored.
-/// Random play drifts: beyond a few dozen orders it says little about the
-/// position it started from, and the points scored by then say more.
-const PLAYOUT_ORDERS: usize = 40;
-
 /// The UCT exploration constant, for scores between 0 and 1.
 const EXPLORATION: f64 = 0.7;
 
-/// One position of the tree.
+/// One position of the tree. The order that led to it is kept beside the
+/// tree, at the same index (orders of some games own their paths).
 #[derive(Clone, Copy)]
-struct Node<O> {
-    /// The order that led here (unused at the root).
-    order: O,
+struct Node {
     /// Who gave that order: the player whose results `value` sums.
     mover: u8,
     /// Rounds through this position.
@@ -90,11 +100,10 @@ struct Node<O> {
     expanded: bool,
 }
 
-impl<O> Node<O> {
-    /// A position not yet searched, reached by `mover`'s `order`.
-    fn new(order: O, mover: u8) -> Node<O> {
+impl Node {
+    /// A position not yet searched, reached by an order of `mover`.
+    fn new(mover: u8) -> Node {
         Node {
-            order,
             mover,
             visits: 0,
             value: 0.0,
@@ -140,7 +149,7 @@ pub fn search<G: Searchable>(root: &G, rounds: u32, seed: u64) -> Option<SearchR
         0 => return None,
         1 => {
             return Some(SearchReport {
-                order: legal[0],
+                order: legal.swap_remove(0),
                 visits: 0,
                 expected: 0.5,
                 rounds: 0,
@@ -152,13 +161,13 @@ pub fn search<G: Searchable>(root: &G, rounds: u32, seed: u64) -> Option<SearchR
     // A win in one order is taken at once: the search might rank another
     // order that wins a little later as high, and a player would not
     // understand being made to wait for it.
-    for &order in &legal {
+    for order in &legal {
         let mut next = root.clone();
-        next.play(order);
+        next.play(order.clone());
         let score = next.score();
-        if next.decider().is_none() && (if me == 0 { score } else { 1.0 - score }) >= 1.0 {
+        if is_over(&next) && (if me == 0 { score } else { 1.0 - score }) >= 1.0 {
             return Some(SearchReport {
-                order,
+                order: order.clone(),
                 visits: 0,
                 expected: 1.0,
                 rounds: 0,
@@ -167,7 +176,9 @@ pub fn search<G: Searchable>(root: &G, rounds: u32, seed: u64) -> Option<SearchR
         }
     }
     let mut rng = Rng::new(seed);
-    let mut tree = vec![Node::new(legal[0], 1 - me as u8)];
+    let mut tree = vec![Node::new(1 - me as u8)];
+    // The order that led to each node, at its index (the root's is unused).
+    let mut orders: Vec<G::Order> = vec![legal[0].clone()];
     let mut path: Vec<u32> = Vec::with_capacity(64);
     for _ in 0..rounds.max(1) {
         let mut state = root.clone();
@@ -175,24 +186,28 @@ pub fn search<G: Searchable>(root: &G, rounds: u32, seed: u64) -> Option<SearchR
         path.push(0);
         let mut at = 0usize;
         // Down the tree to a position not yet in it.
-        while state.decider().is_some() {
+        while !is_over(&state) {
             if !tree[at].expanded {
-                expand(&mut tree, at, &state, &mut legal, &mut rng);
+                expand(&mut tree, &mut orders, at, &state, &mut legal, &mut rng);
             }
             let node = tree[at];
             if node.count == 0 {
                 break;
             }
-            let child = if node.tried < node.count {
+            let (child, new) = if state.at_chance() {
+                // Chance is drawn, not chosen: every outcome as likely.
+                let child = (node.first as usize) + rng.below(node.count as usize);
+                (child, tree[child].visits == 0)
+            } else if node.tried < node.count {
                 tree[at].tried += 1;
-                (node.first + node.tried) as usize
+                ((node.first + node.tried) as usize, true)
             } else {
-                best_uct(&tree, &node)
+                (best_uct(&tree, &node), false)
             };
-            state.play(tree[child].order);
+            state.play(orders[child].clone());
             path.push(child as u32);
             at = child;
-            if node.tried < node.count {
+            if new {
                 break;
             }
         }
@@ -204,25 +219,32 @@ pub fn search<G: Searchable>(root: &G, rounds: u32, seed: u64) -> Option<SearchR
         }
     }
     let root_node = tree[0];
-    let children = &tree[root_node.first as usize..(root_node.first + root_node.count) as usize];
+    let children = root_node.first as usize..(root_node.first + root_node.count) as usize;
     // The most visited order; between equals, the better scored; then the first.
-    let best = children.iter().filter(|c| c.visits > 0).fold(
-        None::<&Node<G::Order>>,
-        |best, c| match best {
-            Some(b) if (b.visits, mean(b)) >= (c.visits, mean(c)) => Some(b),
-            _ => Some(c),
-        },
-    )?;
+    let best =
+        children
+            .filter(|&c| tree[c].visits > 0)
+            .fold(None::<usize>, |best, c| match best {
+                Some(b) if (tree[b].visits, mean(&tree[b])) >= (tree[c].visits, mean(&tree[c])) => {
+                    Some(b)
+                }
+                _ => Some(c),
+            })?;
     Some(SearchReport {
-        order: best.order,
-        visits: best.visits,
-        expected: mean(best),
+        order: orders.swap_remove(best),
+        visits: tree[best].visits,
+        expected: mean(&tree[best]),
         rounds: rounds.max(1),
         nodes: tree.len(),
     })
 }
 
-fn mean<O>(n: &Node<O>) -> f64 {
+/// Whether nobody decides and chance draws nothing: the game is over.
+fn is_over<G: Searchable>(state: &G) -> bool {
+    state.decider().is_none() && !state.at_chance()
+}
+
+fn mean(n: &Node) -> f64 {
     if n.visits == 0 {
         0.0
     } else {
@@ -234,7 +256,8 @@ fn mean<O>(n: &Node<O>) -> f64 {
 /// orders first, and each group in a random order, so that the first tried
 /// are a fair sample of their kind.
 fn expand<G: Searchable>(
-    tree: &mut Vec<Node<G::Order>>,
+    tree: &mut Vec<Node>,
+    orders: &mut Vec<G::Order>,
     at: usize,
     state: &G,
     legal: &mut Vec<G::Order>,
@@ -253,17 +276,20 @@ fn expand<G: Searchable>(
             forcing += 1;
         }
     }
+    // A chance outcome's value is never read: it is drawn, not chosen.
     let mover = state.decider().unwrap_or(0) as u8;
     let first = tree.len() as u32;
-    tree.extend(legal.iter().map(|&order| Node::new(order, mover)));
+    let count = legal.len() as u32;
+    tree.extend(legal.iter().map(|_| Node::new(mover)));
+    orders.append(legal);
     let node = &mut tree[at];
     node.expanded = true;
     node.first = first;
-    node.count = legal.len() as u32;
+    node.count = count;
 }
 
 /// The child of a fully tried `node` with the best upper confidence bound.
-fn best_uct<O: Copy>(tree: &[Node<O>], node: &Node<O>) -> usize {
+fn best_uct(tree: &[Node], node: &Node) -> usize {
     let log_n = f64::from(node.visits.max(1)).ln();
     let mut best = (f64::NEG_INFINITY, 0usize);
     for i in node.first..node.first + node.count {
@@ -276,11 +302,11 @@ fn best_uct<O: Copy>(tree: &[Node<O>], node: &Node<O>) -> usize {
     best.1
 }
 
-/// Plays uniformly random legal orders from `state` for at most
-/// [`PLAYOUT_ORDERS`], and scores where that ends.
+/// Plays uniformly random legal orders (and chance's draws) from `state`
+/// for at most [`Searchable::PLAYOUT_ORDERS`], and scores where that ends.
 fn playout<G: Searchable>(state: &mut G, legal: &mut Vec<G::Order>, rng: &mut Rng) -> f64 {
-    for _ in 0..PLAYOUT_ORDERS {
-        if state.decider().is_none() {
+    for _ in 0..G::PLAYOUT_ORDERS {
+        if is_over(state) {
             break;
         }
         let Some(order) = state.random_order(|n| rng.below(n), legal) else {

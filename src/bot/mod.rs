@@ -20,11 +20,13 @@
 //!   command line reach it through [`order_for`], for any hosted game by
 //!   its position string; games it does not play answer `None`.
 
+mod civil_war_1863;
 mod mcts;
 mod squares;
 
 pub use mcts::{search, SearchReport, Searchable};
 
+use crate::games::civil_war_1863::CivilWar1863;
 use crate::games::squares::{NapOrder, Napoleonic, Order, Squares};
 use crate::games::{AnyGame, Game};
 
@@ -61,6 +63,12 @@ impl Level {
     pub fn rounds(self) -> u32 {
         [40, 120, 360, 1_080, 3_240][usize::from(self.0 - 1)]
     }
+
+    /// The search rounds per decision in the hosted game called `game`.
+    pub fn rounds_in(self, game: &str) -> u32 {
+        let _ = game;
+        self.rounds()
+    }
 }
 
 impl std::fmt::Display for Level {
@@ -93,7 +101,7 @@ pub struct ComputerOrder {
 
 /// Whether the computer plays the hosted game called `game`.
 pub fn plays(game: &str) -> bool {
-    game == Squares::NAME || game == Napoleonic::NAME
+    game == Squares::NAME || game == Napoleonic::NAME || game == CivilWar1863::NAME
 }
 
 /// The computer's order for the decision pending in `game` at `level`,
@@ -102,23 +110,30 @@ pub fn plays(game: &str) -> bool {
 /// string, so the search sees exactly what the record holds.
 pub fn order_for(game: &dyn AnyGame, level: Level, seed: u64) -> Option<ComputerOrder> {
     let position = game.position();
-    let (report, order) = match game.name() {
+    let rounds = level.rounds_in(game.name());
+    match game.name() {
         Squares::NAME => {
             let g = Squares::from_position(&position).ok()?;
-            let r = search(&g, level.rounds(), seed)?;
-            (r, r.order.to_string())
+            search(&g, rounds, seed).map(|r| answer(r, Order::to_string))
         }
         Napoleonic::NAME => {
             let g = Napoleonic::from_position(&position).ok()?;
-            let r = search(g.squares(), level.rounds(), seed)?;
-            (r, NapOrder(r.order).to_string())
+            search(g.squares(), rounds, seed).map(|r| answer(r, |o| NapOrder(*o).to_string()))
         }
-        _ => return None,
-    };
-    Some(ComputerOrder {
-        order,
+        CivilWar1863::NAME => {
+            let g = CivilWar1863::from_position(&position).ok()?;
+            search(&g, rounds, seed).map(|r| answer(r, ToString::to_string))
+        }
+        _ => None,
+    }
+}
+
+/// A search's report as the service takes it, the order written by `write`.
+fn answer<O>(report: SearchReport<O>, write: impl Fn(&O) -> String) -> ComputerOrder {
+    ComputerOrder {
+        order: write(&report.order),
         rounds: report.rounds,
         visits: report.visits,
         expected: report.expected,
-    })
+    }
 }

@@ -25,7 +25,7 @@ impl Searchable for Squares {
     /// (`Squares::pick_legal_order`): the same order listing would give.
     fn random_order(
         &self,
-        pick: impl FnOnce(usize) -> usize,
+        pick: impl FnMut(usize) -> usize,
         scratch: &mut Vec<Order>,
     ) -> Option<Order> {
         self.pick_legal_order(pick, scratch)

@@ -146,7 +146,11 @@ impl Work<'_> {
                         "invitation.computer_does_not_play",
                         minijinja::context! {
                             game => hosted.name.to_ascii_uppercase(),
-                            plays => plays.join(" and "),
+                            plays => match plays.split_last() {
+                                Some((last, [])) => last.clone(),
+                                Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+                                None => String::new(),
+                            },
                         },
                     )),
                 );

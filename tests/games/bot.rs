@@ -11,6 +11,7 @@ mod rng;
 use std::process::Command;
 
 use orderly::bot::{self, search, Level};
+use orderly::games::civil_war_1863::{CivilWar1863, Order as Order1863};
 use orderly::games::squares::{Napoleonic, Order, Side, Squares, Variant};
 use orderly::games::{AnyGame, Game, GameResult, Seat};
 use rng::XorShift;
@@ -157,11 +158,73 @@ fn order_for_answers_in_each_game_s_canonical_notation() {
             })
         );
     }
-    assert!(bot::plays("squares") && bot::plays("napoleonic"));
-    assert!(!bot::plays("civilwar1863") && !bot::plays("brothersatwar"));
+    assert!(bot::plays("squares") && bot::plays("napoleonic") && bot::plays("civilwar1863"));
+    assert!(!bot::plays("brothersatwar"));
+    // Civil War 1863: the Confederacy opens, and its turn goes on after
+    // one order (P7), so the computer still decides.
     let cw1863 = orderly::games::hosted::find("civilwar1863").unwrap();
     let game = (cw1863.new)(&Default::default());
+    let chosen = bot::order_for(game.as_ref(), Level::MIN, 1).unwrap();
+    assert!(
+        game.legal_orders().contains(&chosen.order),
+        "{}",
+        chosen.order
+    );
+    let mut played = game.clone_box();
+    played.apply_canonical(&chosen.order).unwrap();
+    assert_eq!(played.pending().map(|p| p.seat), Some(Seat::South));
+    let baw = orderly::games::hosted::find("brothersatwar").unwrap();
+    let game = (baw.new)(&Default::default());
     assert_eq!(bot::order_for(game.as_ref(), Level::MIN, 1), None);
+}
+
+/// Positions of seeded random Civil War 1863 games at many depths, the
+/// coin tossed at random too: turns at every part, and the decisions
+/// inside an order (losses, survivors, the piece kept, removals).
+fn positions_1863() -> Vec<CivilWar1863> {
+    let mut out = Vec::new();
+    for seed in 0..10u64 {
+        let mut rng = XorShift::new(seed + 1);
+        let mut game = CivilWar1863::new(&Default::default());
+        for step in 0..500usize {
+            let legal = Game::legal_orders(&game);
+            if legal.is_empty() {
+                break;
+            }
+            // END one time in four once it is allowed, so that turns pass.
+            let end = legal.last() == Some(&Order1863::EndTurn) && rng.below(4) == 0;
+            let order = if end {
+                Order1863::EndTurn
+            } else {
+                legal[rng.below(legal.len())].clone()
+            };
+            game.apply(&order).unwrap();
+            let inside = game.battle().is_some() || !game.removals().is_empty();
+            if Game::pending(&game).is_some() && (inside || step % 71 == seed as usize % 71) {
+                out.push(game.clone());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_bots_civil_war_1863_order_is_always_legal() {
+    let positions = positions_1863();
+    let mut inside = 0;
+    for (i, p) in positions.iter().enumerate() {
+        let report = search(p, 8, i as u64).expect("an undecided position has an order");
+        assert!(
+            Game::legal_orders(p).contains(&report.order),
+            "{}: the bot chose {} which is not listed",
+            Game::position(p),
+            report.order
+        );
+        assert_eq!(report, search(p, 8, i as u64).unwrap(), "deterministic");
+        inside += usize::from(p.battle().is_some() || !p.removals().is_empty());
+    }
+    assert!(positions.len() > 60, "{} positions", positions.len());
+    assert!(inside > 25, "only {inside} positions inside an order");
 }
 
 #[test]
@@ -204,9 +267,9 @@ fn orderly_engine_bot_prints_its_order_and_plays_it() {
     assert!(text.contains(&format!("order {order}")), "{text}");
     assert!(text.contains("pending Gray turn"), "{text}");
     let refused = Command::new(env!("CARGO_BIN_EXE_orderly"))
-        .args(["engine", "--game", "civilwar1863", "--bot", "2"])
+        .args(["engine", "--game", "brothersatwar", "--bot", "2"])
         .output()
         .unwrap();
     assert!(!refused.status.success());
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("does not play civilwar1863"));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("does not play brothersatwar"));
 }

@@ -227,10 +227,12 @@ fn refusals_name_what_is_accepted() {
     let outs = site.mail(ANN, ORDERLY, "NEW SQUARES VS COMPUTER LEVEL 9");
     let reply = flat(&only_to_ann(&outs).body);
     assert!(reply.contains("from 1 to 5"), "{reply}");
-    let outs = site.mail(ANN, ORDERLY, "NEW CIVILWAR1863 VS COMPUTER");
+    let outs = site.mail(ANN, ORDERLY, "NEW BROTHERSATWAR VS COMPUTER");
     let reply = flat(&only_to_ann(&outs).body);
     assert!(
-        reply.contains("the computer does not play CIVILWAR1863; it plays SQUARES and NAPOLEONIC"),
+        reply.contains(
+            "the computer does not play BROTHERSATWAR; it plays SQUARES, NAPOLEONIC and CIVILWAR1863"
+        ),
         "{reply}"
     );
     let outs = site.mail(ANN, ORDERLY, &format!("NEW SQUARES VS {COMPUTER}"));
@@ -394,5 +396,73 @@ fn a_whole_napoleonic_game_against_the_computer_by_mail() {
         "the game ended"
     );
     assert!(last.body.contains("The game is over"), "{}", last.body);
+    assert_eq!(site.queued_to(COMPUTER), 0);
+}
+
+#[test]
+fn a_civil_war_1863_game_against_the_computer_by_mail() {
+    let mut site = Site::new("cw1863-game");
+    // Ann takes the Union, so the computer (the Confederacy) opens (P7):
+    // its first turn is already in the start mail.
+    let outs = site.mail(
+        ANN,
+        ORDERLY,
+        "NEW CIVILWAR1863 VS COMPUTER LEVEL 1 AS UNION",
+    );
+    let start = only_to_ann(&outs);
+    assert!(
+        flat(&start.body).contains("you play Union against the computer (level 1)"),
+        "{}",
+        start.body
+    );
+    let address = start.reply_to.clone();
+    let computer_seat = site.game(1).inviter_seat.other();
+    let mut rng = XorShift::new(1863);
+    let mut computer_turns = 0;
+    for n in 0..6 {
+        let state = state_of(&mut site, 1);
+        let pending = state.pending().expect("a game under way waits for someone");
+        assert_ne!(
+            pending.seat, computer_seat,
+            "after mail {n} the game waits for Ann, never the computer"
+        );
+        // One order a mail, not END, with a greeting and a sign-off; the
+        // mail's end closes Ann's turn.
+        let mut legal: Vec<String> = state
+            .legal_orders()
+            .into_iter()
+            .filter(|o| o != "END")
+            .collect();
+        legal.sort();
+        let order = legal[rng.below(legal.len())].clone();
+        let before = site.entries(1).len();
+        let outs = site.mail(ANN, &address, &format!("Hello,\n\n{order}\n\nBest,\nAnn"));
+        let reply = only_to_ann(&outs);
+        assert!(
+            !reply.body.contains("Refused") && !reply.body.contains("Not understood"),
+            "{order} was taken:\n{}",
+            reply.body
+        );
+        let entries = site.entries(1);
+        let by_computer = entries[before..]
+            .iter()
+            .filter(|e| e.seat == Some(computer_seat))
+            .count();
+        // The computer's turn is many orders, each recorded as its seat's
+        // and ended by END (P7), unless the game ended first.
+        if by_computer > 0 {
+            computer_turns += 1;
+            assert!(
+                entries[before..]
+                    .iter()
+                    .any(|e| e.seat == Some(computer_seat) && e.text == "END"),
+                "{entries:#?}"
+            );
+        }
+    }
+    assert!(
+        computer_turns >= 5,
+        "the computer played {computer_turns} turns"
+    );
     assert_eq!(site.queued_to(COMPUTER), 0);
 }
