@@ -77,8 +77,8 @@ enum Command {
         seed: Option<u64>,
         /// Let the computer play the pending decision at this level (1 to
         /// 5), searching with --seed (0 without it): prints what it chose
-        /// and the block after it, and reads no orders (squares and
-        /// napoleonic).
+        /// and the block after it, and reads no orders (squares,
+        /// napoleonic and civilwar1863).
         #[arg(long, value_parser = clap::value_parser!(u8).range(1..=5))]
         bot: Option<u8>,
     },
