@@ -78,11 +78,12 @@ impl Searchable for Squares {
 }
 
 impl Squares {
-    /// Whether the unsupported attack from `attacker` on `target` can only
-    /// eliminate the attacker: on a forest square (R17), or on a unit
-    /// immune to the attacker's type (artillery family, N15 and R17; heavy
-    /// cavalry against cavalry, N14; the Guard against infantry, N11,
-    /// unless directly after a PASS).
+    /// Whether the unsupported attack from `attacker` on `target` can gain
+    /// nothing: on a forest square the attacker is eliminated (R17); a unit
+    /// immune to the attacker's type eliminates it, or at best for the
+    /// attacker retreats where its owner may choose to stand instead
+    /// (artillery family, N15 and R17; heavy cavalry against cavalry, N14;
+    /// the Guard against infantry, N11, unless directly after a PASS).
     fn doomed(&self, attacker: Space, target: Space) -> bool {
         if target == board().reserve(self.to_move().opponent()) {
             return false;
