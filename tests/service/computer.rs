@@ -75,6 +75,14 @@ impl Site {
     }
 }
 
+/// Ann begins a game against the computer with `command`: the start mail
+/// (the only mail), which says `says`.
+fn begin(site: &mut Site, command: &str, says: &str) -> Out {
+    let start = only_to_ann(&site.mail(ANN, ORDERLY, command));
+    assert!(flat(&start.body).contains(says), "{}", start.body);
+    start
+}
+
 /// The only mail of `outs`, to Ann.
 fn only_to_ann(outs: &[Out]) -> Out {
     assert_eq!(outs.len(), 1, "one mail, to Ann: {outs:#?}");
@@ -84,14 +92,12 @@ fn only_to_ann(outs: &[Out]) -> Out {
 #[test]
 fn a_whole_squares_game_against_the_computer_by_mail() {
     let mut site = Site::new("whole-game");
-    let outs = site.mail(ANN, ORDERLY, "NEW SQUARES VS COMPUTER LEVEL 1");
-    let start = only_to_ann(&outs);
-    let text = flat(&start.body);
-    assert!(
-        text.contains("Game 1 begins: you play Blue against the computer (level 1)"),
-        "{}",
-        start.body
+    let start = begin(
+        &mut site,
+        "NEW SQUARES VS COMPUTER LEVEL 1",
+        "Game 1 begins: you play Blue against the computer (level 1)",
     );
+    let text = flat(&start.body);
     assert!(text.contains("The game is not rated"), "{}", start.body);
     assert!(
         text.contains("Blue: Ann") || text.contains("Blue: ann@example.org"),
@@ -201,18 +207,12 @@ fn a_whole_squares_game_against_the_computer_by_mail() {
 #[test]
 fn the_computer_moving_first_has_moved_in_the_start_mail() {
     let mut site = Site::new("computer-first");
-    let outs = site.mail(
-        ANN,
-        ORDERLY,
+    let start = begin(
+        &mut site,
         "NEW SQUARES VS COMPUTER AS GRAY FIRST BLUE LEVEL 2",
+        "you play Gray against the computer (level 2)",
     );
-    let start = only_to_ann(&outs);
     let text = flat(&start.body);
-    assert!(
-        text.contains("you play Gray against the computer (level 2)"),
-        "{}",
-        start.body
-    );
     assert!(
         text.contains("It has made its first move already"),
         "{}",
@@ -370,12 +370,10 @@ fn a_moderators_act_and_rollback_are_answered_by_the_computer() {
 #[test]
 fn a_whole_napoleonic_game_against_the_computer_by_mail() {
     let mut site = Site::new("napoleonic-game");
-    let outs = site.mail(ANN, ORDERLY, "NEW NAPOLEONIC VS COMPUTER LEVEL 1 AS FRENCH");
-    let start = only_to_ann(&outs);
-    assert!(
-        flat(&start.body).contains("you play French against the computer (level 1)"),
-        "{}",
-        start.body
+    let start = begin(
+        &mut site,
+        "NEW NAPOLEONIC VS COMPUTER LEVEL 1 AS FRENCH",
+        "you play French against the computer (level 1)",
     );
     let address = start.reply_to.clone();
     let mut rng = XorShift::new(1812);
@@ -419,16 +417,10 @@ fn a_civil_war_1863_game_against_the_computer_by_mail() {
     let mut site = Site::new("cw1863-game");
     // Ann takes the Union, so the computer (the Confederacy) opens (P7):
     // its first turn is already in the start mail.
-    let outs = site.mail(
-        ANN,
-        ORDERLY,
+    let start = begin(
+        &mut site,
         "NEW CIVILWAR1863 VS COMPUTER LEVEL 1 AS UNION",
-    );
-    let start = only_to_ann(&outs);
-    assert!(
-        flat(&start.body).contains("you play Union against the computer (level 1)"),
-        "{}",
-        start.body
+        "you play Union against the computer (level 1)",
     );
     let address = start.reply_to.clone();
     let computer_seat = site.game(1).inviter_seat.other();
