@@ -385,11 +385,24 @@ impl Signals {
     }
 }
 
+/// A one-shot command whose reader goes away (`orderly engine | head`)
+/// ends quietly, the way other Unix tools do, instead of reporting a broken
+/// pipe or panicking in `print!`. The daemon keeps Rust's default (SIGPIPE
+/// ignored): a peer that hangs up must be an error it handles, never its end.
+fn quiet_on_closed_pipe() {
+    // SAFETY: called from main before any other thread is started; SIG_DFL
+    // is a valid disposition for SIGPIPE and installs no handler code.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> anyhow::Result<()> {
     let signals = Signals::install()?;
     let cli = Cli::parse();
     if !matches!(cli.command, Command::Serve) {
         signals.die_on_signal();
+        quiet_on_closed_pipe();
     }
     let clock = Clock::from_flag_or_env(cli.now.as_deref())?;
     if matches!(cli.command, Command::Serve | Command::Poll { .. }) {

@@ -410,3 +410,27 @@ fn the_tool_draws_chance_from_its_seed_and_names_it_without_one() {
     let again = engine(&seeded, "END UNITS\n");
     assert_eq!(again, engine(&seeded, "END UNITS\n"));
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_command_quietly() {
+    // The read end is closed before the command starts, so its very first
+    // write finds the pipe broken, whatever the timing.
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let output = Command::new(env!("CARGO_BIN_EXE_orderly"))
+        .arg("engine")
+        .stdin(Stdio::null())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("orderly runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.is_empty(), "nothing is reported: {stderr}");
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(
+        output.status.signal(),
+        Some(libc::SIGPIPE),
+        "ended by SIGPIPE like other Unix tools: {:?}",
+        output.status
+    );
+}
