@@ -5,7 +5,8 @@
 //! watch it, from any address, as anyone may ask for their `GAMES`: a
 //! watcher gets the board at once (in the reply to WATCH), then, with
 //! every update the players get, one mail with what happened and the
-//! board. What a watcher reads is what both players may know: the board
+//! board, and the game's clock (its deadline or pause, in the watcher's
+//! time zone). What a watcher reads is what both players may know: the board
 //! drawn for an observer (`BoardStyle::observer`: each side's hand as the
 //! other side sees it, nobody's "you"), the events in their public words
 //! (`AnyGame::public_event_text`: a private draw as the other seat reads
@@ -38,7 +39,8 @@ use crate::store::{GameRow, GameStatus, Tx};
 /// public words, the board drawn for an observer (with its key when
 /// `key`), whom the game waits for or how it ended (with the ratings a
 /// rated game's end changed, and a game's revealed seed), and how to
-/// stop watching.
+/// stop watching. The game's clock (whom it waits for by when, or a
+/// pause) is given in the time zone of `reader`, the watcher's address.
 pub(super) fn watcher_text(
     tx: &Tx<'_>,
     config: &Config,
@@ -46,6 +48,7 @@ pub(super) fn watcher_text(
     state: &dyn AnyGame,
     happened: &[Happened],
     key: bool,
+    reader: &str,
 ) -> Result<String> {
     let seats = tx.seats(game.id)?;
     let name = |s: Seat| {
@@ -59,6 +62,11 @@ pub(super) fn watcher_text(
     let pending = state.pending();
     let ratings = super::ratings::changes_told(tx, game)?;
     let revealed = super::dice::revealed(tx, game)?;
+    let (zone, _) = tx.player_settings(reader)?;
+    let clock = match result {
+        Some(_) => None,
+        None => super::update::clock_line(tx, game, state, None, &zone)?,
+    };
     let text = texts::render(
         "watching",
         minijinja::context! {
@@ -83,6 +91,7 @@ pub(super) fn watcher_text(
                 "update.pending",
                 minijinja::context! { side => state.seat_name(p.seat), decision => p.kind.to_string() },
             )),
+            clock => clock,
             address => config.service.address,
         },
     );
@@ -149,14 +158,14 @@ pub(super) fn queue_to_watchers(
     if watchers.is_empty() {
         return Ok(());
     }
-    let body = watcher_text(tx, config, game, state, happened, false)?;
     let count = tx.entry_count(game.id)?;
     for address in watchers {
+        let body = watcher_text(tx, config, game, state, happened, false, &address)?;
         let id = message_id(
             &format!("{seed}/watch/{}/{address}/{count}", game.id),
             config.address_parts().1,
         );
-        let mut mail = to_watcher(config, game, &address, body.clone(), id, now);
+        let mut mail = to_watcher(config, game, &address, body, id, now);
         super::outbox::queue(tx, &mut mail, Some(game.id), now.into())?;
     }
     Ok(())
@@ -181,14 +190,16 @@ impl Work<'_> {
         // The key to the board's marks with its first board, as the
         // players get it.
         let key = super::update::BoardWanted::usual(game).key;
-        let body = watcher_text(self.tx, self.config, game, state, happened, key)?;
         for address in watchers {
+            // Each watcher reads the clock in its own time zone; a game has
+            // at most `[observers] max_per_game` of them.
+            let body = watcher_text(self.tx, self.config, game, state, happened, key, &address)?;
             let n = self.outgoing.len();
             let id = message_id(
                 &format!("{}/watch/{}/{address}/{n}", self.message_id, game.id),
                 self.domain(),
             );
-            let mail = to_watcher(self.config, game, &address, body.clone(), id, self.now);
+            let mail = to_watcher(self.config, game, &address, body, id, self.now);
             self.outgoing.push((mail, None));
         }
         Ok(())
@@ -298,7 +309,15 @@ impl Work<'_> {
         // The board at once, in this reply (one mail for one WATCH).
         if begun && self.board_shown.insert(game.id) {
             let state = self.state(&game)?;
-            let text = watcher_text(self.tx, self.config, &game, state.as_ref(), &[], true)?;
+            let text = watcher_text(
+                self.tx,
+                self.config,
+                &game,
+                state.as_ref(),
+                &[],
+                true,
+                self.sender,
+            )?;
             self.parts.push(text);
         }
         Ok(())

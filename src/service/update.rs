@@ -92,40 +92,13 @@ pub fn update_text_keyed(
         )),
         _ => None,
     };
-    let paused = tx.paused_until(game.id)?;
-    let deadline = match (paused, tx.deadline(game.id)?) {
-        // A paused game's clock stands still: no deadline before the pause
-        // ends is announced.
-        (Some(until), _) => {
-            let address = seats
-                .iter()
-                .find(|r| r.seat == seat)
-                .map(|r| r.address.clone())
-                .unwrap_or_default();
-            let (zone, _) = tx.player_settings(&address)?;
-            Some(texts::say(
-                "update.paused",
-                minijinja::context! { until => local_time(until.utc(), &zone) },
-            ))
-        }
-        (None, Some(d)) => {
-            let address = seats
-                .iter()
-                .find(|r| r.seat == seat)
-                .map(|r| r.address.clone())
-                .unwrap_or_default();
-            let (zone, _) = tx.player_settings(&address)?;
-            Some(texts::say(
-                "update.deadline",
-                minijinja::context! {
-                    yours => d.seat == seat,
-                    side => state.seat_name(d.seat),
-                    deadline => local_time(d.at.utc(), &zone),
-                },
-            ))
-        }
-        (None, None) => None,
-    };
+    let address = seats
+        .iter()
+        .find(|r| r.seat == seat)
+        .map(|r| r.address.clone())
+        .unwrap_or_default();
+    let (zone, _) = tx.player_settings(&address)?;
+    let deadline = clock_line(tx, game, state, Some(seat), &zone)?;
     // What this seat answered in advance: only its own, never the other's.
     let answers: Vec<String> =
         serde_json::from_str::<Vec<AnswerInAdvance>>(&tx.conditions(game.id, seat)?)
@@ -209,4 +182,33 @@ fn untold<E: std::fmt::Display>(happened: &[E], already_told: &[String]) -> Vec<
         }
     }
     out
+}
+
+/// The game's clock as the reader of a board mail sees it: whom it waits
+/// for and by when (`yours` when the reader is that seat), or until when the
+/// moderators paused it (a paused clock stands still: no deadline before the
+/// pause ends is announced), in the reader's `zone`; none when nothing is
+/// due.
+pub(super) fn clock_line(
+    tx: &Tx<'_>,
+    game: &GameRow,
+    state: &dyn AnyGame,
+    reader: Option<Seat>,
+    zone: &str,
+) -> Result<Option<String>> {
+    Ok(match (tx.paused_until(game.id)?, tx.deadline(game.id)?) {
+        (Some(until), _) => Some(texts::say(
+            "update.paused",
+            minijinja::context! { until => local_time(until.utc(), zone) },
+        )),
+        (None, Some(d)) => Some(texts::say(
+            "update.deadline",
+            minijinja::context! {
+                yours => Some(d.seat) == reader,
+                side => state.seat_name(d.seat),
+                deadline => local_time(d.at.utc(), zone),
+            },
+        )),
+        (None, None) => None,
+    })
 }

@@ -168,6 +168,14 @@ fn a_watcher_gets_every_board_and_the_ending_of_a_public_game_and_never_a_key() 
         begun[0].body
     );
     assert!(begun[0].body.contains("UNWATCH 1"), "{}", begun[0].body);
+    // The game's clock as the seat that waits reads it (both in UTC here).
+    let bobs = to(&outs, BOB).body;
+    let clock = bobs
+        .lines()
+        .find(|l| l.contains("must act by"))
+        .unwrap_or_else(|| panic!("Bob is told the deadline: {bobs}"));
+    assert!(clock.starts_with("Blue must act by "), "{clock}");
+    assert!(begun[0].body.contains(clock), "{}", begun[0].body);
     assert_public(&begun[0], &keys, &[]);
     // One WATCH, one reply, one board, however often it is written.
     let outs = site.mail(DAVE, ORDERLY, "WATCH 1\nWATCH 1");
@@ -665,13 +673,32 @@ fn a_moderators_mail_reaches_watchers_only_when_it_changes_the_game() {
     let mut site = Site::with("moderated", |c| {
         c.moderators.addresses = vec![MODERATOR.to_string()];
     });
-    site.start(ANN, BOB, "NEW SQUARES VS bob@example.org PUBLIC");
+    let (ann_addr, bob_addr, begun) = site.start(ANN, BOB, "NEW SQUARES VS bob@example.org PUBLIC");
+    let blue = if to(&begun, ANN).body.contains("You are Blue") {
+        (ANN, ann_addr)
+    } else {
+        (BOB, bob_addr)
+    };
     site.watch(CAROL, 1);
     let address = site.service.moderator_address(MODERATOR);
     // A deadline moved: the players hear of it, the watcher does not.
     let outs = site.mail(MODERATOR, &address, "EXTEND 1 2 DAYS");
     assert!(!all_to(&outs, ANN).is_empty(), "{outs:#?}");
     assert!(all_to(&outs, CAROL).is_empty(), "{outs:#?}");
+    // A paused game's clock stands still: the watcher's next board says
+    // until when, and no deadline.
+    let outs = site.mail(MODERATOR, &address, "PAUSE 1 UNTIL 2026-12-01");
+    assert!(all_to(&outs, CAROL).is_empty(), "{outs:#?}");
+    let outs = site.mail(blue.0, &blue.1, "PASS");
+    let watcher = all_to(&outs, CAROL);
+    assert_eq!(watcher.len(), 1, "{outs:#?}");
+    let body = &watcher[0].body;
+    assert!(
+        body.replace('\n', " ")
+            .contains("paused by the moderators until Tue 01 Dec 2026"),
+        "{body}"
+    );
+    assert!(!body.contains("must act by"), "{body}");
     // A ruling ends the game: one mail to the watcher, however many lines.
     let outs = site.mail(
         MODERATOR,
