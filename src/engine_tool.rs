@@ -23,18 +23,23 @@
 //! one message: `held` marks orders kept for the second half of a double
 //! turn, `unused` orders that were not applied, with why.
 //!
+//! With `--picture DIR`, each position is also drawn as a picture
+//! (issue 19): `DIR/0000.svg` and `DIR/0000.png` for the opening, then one
+//! pair per message, each announced by a `picture <path>` line.
+//!
 //! The tool plays any hosted game (`orderly engine --game napoleonic`)
 //! through the game-neutral door [`AnyGame`]; the command line finds the
 //! game by name in the registry ([`hosted::find`](crate::games::hosted::find)).
 
 use std::io::{self, BufRead, Write};
+use std::path::Path;
 
 use crate::games::submission::{release, submit, Submission};
 use crate::games::{AnyGame, BoardStyle, GameResult, Happened, Seat};
 
 /// What `orderly engine` prints besides the position and the legal orders.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Extras {
+pub struct Extras<'a> {
     /// Print the ASCII board after each message: from this seat, or (None
     /// inside `Some`) from the seat of the player to act.
     pub board: Option<Option<Seat>>,
@@ -44,6 +49,9 @@ pub struct Extras {
     /// from this seed: the same seed makes the same draws. `None`: the
     /// tool only says what the game waits for.
     pub seed: Option<u64>,
+    /// Write each position's picture (SVG and PNG) into this directory,
+    /// drawn from the seat `board` names.
+    pub pictures: Option<&'a Path>,
 }
 
 /// The tool's own draws of chance: SplitMix64, enough for a line tool whose
@@ -130,17 +138,46 @@ fn write_lines(out: &mut impl Write, text: &str) -> io::Result<()> {
     Ok(())
 }
 
+/// Writes `game`'s picture from `seat` as `dir/NNNN.svg` and `.png`, the
+/// `number`th of the run, and says so in a `picture` line; a game without
+/// pictures says that instead.
+pub fn write_picture(
+    out: &mut impl Write,
+    game: &dyn AnyGame,
+    seat: Seat,
+    last: &[Happened],
+    dir: &Path,
+    number: usize,
+) -> io::Result<()> {
+    let Some(svg) = game.picture(seat, last, false) else {
+        return writeln!(out, "picture none: {} has no picture yet", game.name());
+    };
+    let png = crate::picture::png(&svg).map_err(io::Error::other)?;
+    let stem = dir.join(format!("{number:04}"));
+    std::fs::write(stem.with_extension("svg"), svg)?;
+    let path = stem.with_extension("png");
+    std::fs::write(&path, png)?;
+    writeln!(out, "picture {}", path.display())
+}
+
 fn write_extras(
     out: &mut impl Write,
     game: &dyn AnyGame,
     extras: Extras,
     last: &[Happened],
+    pictures: &mut usize,
 ) -> io::Result<()> {
-    if let Some(view) = extras.board {
-        let seat = view
-            .or_else(|| game.pending().map(|p| p.seat))
-            .unwrap_or(Seat::North);
+    let seat = extras
+        .board
+        .flatten()
+        .or_else(|| game.pending().map(|p| p.seat))
+        .unwrap_or(Seat::North);
+    if extras.board.is_some() {
         write_lines(out, &game.draw_board(seat, last, &BoardStyle::default()))?;
+    }
+    if let Some(dir) = extras.pictures {
+        write_picture(out, game, seat, last, dir, *pictures)?;
+        *pictures += 1;
     }
     if extras.choices {
         let viewer = game.pending().map_or(Seat::North, |p| p.seat);
@@ -199,15 +236,16 @@ pub fn run_with(
     extras: Extras,
 ) -> io::Result<()> {
     let mut draws = extras.seed.map(Draws);
+    let mut pictures = 0;
     write_state(out, game)?;
-    write_extras(out, game, extras, &[])?;
+    write_extras(out, game, extras, &[], &mut pictures)?;
     if game.chance().is_some() {
         // The opening waits for chance (a deal, the cup): drawn, or named.
         writeln!(out)?;
         let drawn = write_chance(out, game, &mut draws)?;
         if !drawn.is_empty() {
             write_state(out, game)?;
-            write_extras(out, game, extras, &drawn)?;
+            write_extras(out, game, extras, &drawn, &mut pictures)?;
         }
     }
     // A person types an order and waits: each answer goes out at once.
@@ -244,7 +282,7 @@ pub fn run_with(
         }
         last.extend(write_chance(out, game, &mut draws)?);
         write_state(out, game)?;
-        write_extras(out, game, extras, &last)?;
+        write_extras(out, game, extras, &last, &mut pictures)?;
         out.flush()?;
     }
     Ok(())

@@ -11,6 +11,7 @@ pub mod config;
 pub mod engine_tool;
 pub mod games;
 pub mod mail;
+pub mod picture;
 pub mod private;
 pub mod ratings;
 pub mod record;

@@ -81,6 +81,12 @@ enum Command {
         /// napoleonic and civilwar1863).
         #[arg(long, value_parser = clap::value_parser!(u8).range(1..=5))]
         bot: Option<u8>,
+        /// Also draw each position as a picture into this directory (made
+        /// if missing): 0000.svg and 0000.png for the opening, then a pair
+        /// per line of orders, from the seat --board names (the player to
+        /// act without it).
+        #[arg(long, value_name = "DIR")]
+        picture: Option<std::path::PathBuf>,
     },
     /// Replay a game record, re-validating every order: print the final
     /// board and the result, or the first illegal order with its line.
@@ -210,6 +216,7 @@ struct EngineArgs {
     board: Option<String>,
     choices: bool,
     seed: Option<u64>,
+    picture: Option<std::path::PathBuf>,
 }
 
 /// The game `orderly engine` plays: `--game`, else the name heading the
@@ -303,10 +310,14 @@ fn engine(hosted: &Hosted, args: EngineArgs) -> anyhow::Result<()> {
     };
     let stdin = io::stdin();
     let mut out = BufWriter::new(io::stdout().lock());
+    if let Some(dir) = &args.picture {
+        std::fs::create_dir_all(dir).with_context(|| format!("making {}", dir.display()))?;
+    }
     let extras = orderly::engine_tool::Extras {
         board,
         choices: args.choices,
         seed: args.seed,
+        pictures: args.picture.as_deref(),
     };
     if let Some(level) = args.bot.and_then(orderly::bot::Level::new) {
         if !orderly::bot::plays(hosted.name) {
@@ -509,6 +520,7 @@ fn main() -> anyhow::Result<()> {
             scenario,
             seed,
             bot,
+            picture,
         } => {
             let name = engine_game(game, position.as_deref());
             let args = EngineArgs {
@@ -519,6 +531,7 @@ fn main() -> anyhow::Result<()> {
                 board,
                 choices,
                 seed,
+                picture,
             };
             // --game is checked by clap, and a position's head only taken
             // when it names a hosted game: `name` always dispatches.

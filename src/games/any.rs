@@ -107,6 +107,9 @@ pub trait AnyGame: fmt::Debug + Send + Sync {
     /// [`GameText::draw_board_styled`], `last` being the [`Happened`] of
     /// the last action.
     fn draw_board(&self, viewer: Seat, last: &[Happened], style: &BoardStyle) -> String;
+    /// [`GameText::draw_picture`], `last` being the [`Happened`] of the
+    /// last action.
+    fn picture(&self, viewer: Seat, last: &[Happened], observer: bool) -> Option<String>;
     /// [`GameText::headline`].
     fn headline(&self, viewer: Seat) -> String;
     /// [`GameText::choices`].
@@ -281,6 +284,10 @@ impl<G: GameText> AnyGame for G {
 
     fn draw_board(&self, viewer: Seat, last: &[Happened], style: &BoardStyle) -> String {
         self.draw_board_styled(viewer, &events_of::<G>(last), style)
+    }
+
+    fn picture(&self, viewer: Seat, last: &[Happened], observer: bool) -> Option<String> {
+        self.draw_picture(viewer, &events_of::<G>(last), observer)
     }
 
     fn turn_serial(&self) -> u64 {

@@ -272,6 +272,15 @@ pub trait GameText: Game {
         self.draw_board(viewer, last)
     }
 
+    /// The board as an SVG picture (issue 19), drawn from `viewer`'s seat
+    /// with the `last` action's arrows; `observer` as in
+    /// [`BoardStyle::observer`]. `None` (the default): the game has no
+    /// picture yet, and its mails carry the ASCII board alone.
+    fn draw_picture(&self, viewer: Seat, last: &[Self::Event], observer: bool) -> Option<String> {
+        let _ = (viewer, last, observer);
+        None
+    }
+
     /// Reads the condition of an answer given in advance (the words after
     /// IF, before the answer's own order): `Err` says what this game's
     /// conditions are. Games without such answers refuse every condition.

@@ -70,7 +70,7 @@ pub use engine::turn::WINNING_POINTS;
 pub use napoleonic::{NapEvent, NapOrder, NapRefusal, Napoleonic};
 pub use text::notation;
 
-use text::{choices, conditions, drawing, reader, rules_text};
+use text::{choices, conditions, drawing, picture, reader, rules_text};
 
 use crate::games::{
     BoardStyle, Condition, Game, GameOptions, GameText, OrderWord, ParseError, Pending, Rejection,
@@ -219,6 +219,11 @@ IF STAND OPTION 2, IF RETREAT ADVANCE
 
     fn headline(&self, viewer: Seat) -> String {
         drawing::headline(self, viewer.into())
+    }
+
+    fn draw_picture(&self, viewer: Seat, last: &[Event], observer: bool) -> Option<String> {
+        let side = viewer.into();
+        Some(picture::draw(self, side, (!observer).then_some(side), last))
     }
 
     fn read_condition(&self, words: &str) -> Result<Condition, String> {

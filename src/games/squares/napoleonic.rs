@@ -24,7 +24,7 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::notation::NAPOLEONIC;
-use super::text::{choices, conditions, drawing, reader, rules_text};
+use super::text::{choices, conditions, drawing, picture, reader, rules_text};
 use super::{DecisionKind, EndReason, Event, Order, Outcome, Refusal, Side, Squares, Variant};
 use crate::games::{
     BoardStyle, CitesRule, Condition, Game, GameOptions, GameText, OrderWord, ParseError, Pending,
@@ -263,6 +263,17 @@ impl GameText for Napoleonic {
 
     fn condition_holds(&self, seat: Seat, condition: &Condition) -> bool {
         conditions::holds(&self.0, seat, condition)
+    }
+
+    fn draw_picture(&self, viewer: Seat, last: &[NapEvent], observer: bool) -> Option<String> {
+        let last: Vec<Event> = last.iter().map(|e| e.0.clone()).collect();
+        let side = viewer.into();
+        Some(picture::draw(
+            &self.0,
+            side,
+            (!observer).then_some(side),
+            &last,
+        ))
     }
 
     fn draw_board_styled(&self, viewer: Seat, last: &[NapEvent], style: &BoardStyle) -> String {

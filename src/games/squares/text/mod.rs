@@ -23,6 +23,8 @@ pub mod conditions;
 
 pub mod drawing;
 
+pub mod picture;
+
 pub mod choices;
 
 pub mod rules_text;

@@ -1,0 +1,53 @@
+//! Board pictures: each game draws its board as SVG with [`Svg`], and
+//! [`png`] renders it with resvg for the mail's HTML part and its
+//! attachment (issue 19; docs/pictures.md).
+//!
+//! Everything here is deterministic: the SVG is written with fixed
+//! decimals, its words are strokes ([`font`]) rather than a machine's
+//! fonts, and resvg renders without reading any file, so the same
+//! position gives the same bytes on every machine.
+
+pub mod font;
+pub mod svg;
+
+pub use font::Anchor;
+pub use svg::{Colour, Stroke, Svg};
+
+/// The largest picture rendered, in pixels a side: a bound on the memory a
+/// picture may take, whatever SVG it is given.
+pub const MAX_SIDE: u32 = 2048;
+
+/// Why a picture could not be rendered.
+#[derive(Debug, thiserror::Error)]
+pub enum PictureError {
+    /// The SVG did not parse.
+    #[error("the picture's SVG is not valid: {0}")]
+    Svg(String),
+    /// The picture is empty or larger than [`MAX_SIDE`] a side.
+    #[error("the picture is {0} x {1} pixels; at most {MAX_SIDE} a side is drawn")]
+    Size(u32, u32),
+    /// The PNG could not be written.
+    #[error("the picture could not be written as PNG: {0}")]
+    Png(String),
+}
+
+/// `svg` rendered as a PNG at its own size (one SVG unit a pixel).
+pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
+    let options = resvg::usvg::Options::default();
+    let tree =
+        resvg::usvg::Tree::from_str(svg, &options).map_err(|e| PictureError::Svg(e.to_string()))?;
+    let size = tree.size().to_int_size();
+    let (w, h) = (size.width(), size.height());
+    if w == 0 || h == 0 || w > MAX_SIDE || h > MAX_SIDE {
+        return Err(PictureError::Size(w, h));
+    }
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(w, h).ok_or(PictureError::Size(w, h))?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    pixmap
+        .encode_png()
+        .map_err(|e| PictureError::Png(e.to_string()))
+}
