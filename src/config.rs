@@ -402,6 +402,10 @@ pub struct OutgoingConfig {
     /// monospace `<pre>`) after its plain text; off, every mail is plain
     /// text only.
     pub html: bool,
+    /// Whether board mails carry the board as a picture (PNG, in the HTML
+    /// part and attached; issue 19). Off, no mail carries one, whatever
+    /// the players chose; it needs `html`.
+    pub pictures: bool,
 }
 
 impl Default for OutgoingConfig {
@@ -412,6 +416,7 @@ impl Default for OutgoingConfig {
             smtp: None,
             sendmail: None,
             html: true,
+            pictures: true,
         }
     }
 }

@@ -156,7 +156,7 @@ pub fn write_picture(
     let stem = dir.join(format!("{number:04}"));
     std::fs::write(stem.with_extension("svg"), svg)?;
     let path = stem.with_extension("png");
-    std::fs::write(&path, png)?;
+    std::fs::write(&path, png.bytes)?;
     writeln!(out, "picture {}", path.display())
 }
 

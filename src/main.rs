@@ -141,6 +141,13 @@ enum Command {
     Show {
         /// The game number.
         game: i64,
+        /// Also write the board as a PNG picture to this file, from the
+        /// seat of the player to act.
+        #[arg(long, value_name = "FILE")]
+        png: Option<std::path::PathBuf>,
+        /// Also write the board as an SVG picture to this file.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<std::path::PathBuf>,
     },
     /// Copy the database to PATH while the service runs: one consistent
     /// snapshot, through SQLite's online backup.
@@ -483,10 +490,33 @@ fn main() -> anyhow::Result<()> {
                 Err(why) => anyhow::bail!(why),
             }
         }
-        Command::Show { game } => {
+        Command::Show { game, png, svg } => {
             let mut s = service(config, clock)?;
             let site = s.config().address_parts().1.to_string();
             print!("{}", orderly::service::admin::show(s.store(), game, &site)?);
+            if png.is_some() || svg.is_some() {
+                let Some(picture) = orderly::service::admin::show_picture(s.store(), game, &site)?
+                else {
+                    anyhow::bail!("game {game} has no picture: its game is not drawn yet");
+                };
+                if let Some(path) = svg {
+                    std::fs::write(&path, &picture)
+                        .with_context(|| format!("writing {}", path.display()))?;
+                    println!("picture {}", path.display());
+                }
+                if let Some(path) = png {
+                    let png = orderly::picture::png(&picture)?;
+                    std::fs::write(&path, &png.bytes)
+                        .with_context(|| format!("writing {}", path.display()))?;
+                    println!(
+                        "picture {} ({} x {} pixels, {} bytes)",
+                        path.display(),
+                        png.width,
+                        png.height,
+                        png.bytes.len()
+                    );
+                }
+            }
         }
         Command::Export { game, json } => {
             let mut s = service(config, clock)?;

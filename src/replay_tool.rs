@@ -26,6 +26,11 @@ pub struct ReplayArgs {
     /// Print the record rewritten in canonical form instead of the board.
     #[arg(long, conflicts_with = "json")]
     pub canonical: bool,
+    /// Also draw the game as a picture after every order into this
+    /// directory (made if missing): 0000.svg and 0000.png for the start,
+    /// then a pair per order, all from the first seat's side.
+    #[arg(long, value_name = "DIR")]
+    pub pictures: Option<PathBuf>,
 }
 
 /// What to print once a record has replayed.
@@ -58,7 +63,73 @@ pub fn run(args: &ReplayArgs, out: &mut impl Write, err: &mut impl Write) -> io:
             return Ok(false);
         }
     };
-    replay_text(&name, &text, output, out, err)
+    match &args.pictures {
+        None => replay_text(&name, &text, output, out, err),
+        Some(dir) => replay_drawing(&name, &text, output, dir, out, err),
+    }
+}
+
+/// [`replay_text`], then a picture of the start and of the game after
+/// each order into `dir`; the pictures are said in one line on `err`, so
+/// that a JSON or canonical output stays what it is.
+fn replay_drawing(
+    name: &str,
+    text: &str,
+    output: Output,
+    dir: &std::path::Path,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> io::Result<bool> {
+    if !replay_text(name, text, output, out, err)? {
+        return Ok(false);
+    }
+    // It replayed, so its tag names a hosted game and it reads again.
+    let Some(hosted) = game_tag(text).and_then(|g| hosted::find(&g)) else {
+        return Ok(false);
+    };
+    let replayed = Record::read_as(text, hosted)
+        .ok()
+        .and_then(|record| replay(&record).ok());
+    let Some(replayed) = replayed else {
+        return Ok(false);
+    };
+    std::fs::create_dir_all(dir)?;
+    let positions = std::iter::once((replayed.start.as_str(), &[][..])).chain(
+        replayed
+            .orders
+            .iter()
+            .map(|o| (o.position.as_str(), o.events.as_slice())),
+    );
+    let mut said = Vec::new();
+    for (number, (position, events)) in positions.enumerate() {
+        let game = (hosted.from_position)(position).map_err(io::Error::other)?;
+        crate::engine_tool::write_picture(
+            &mut said,
+            game.as_ref(),
+            Seat::North,
+            events,
+            dir,
+            number,
+        )?;
+    }
+    if said.starts_with(b"picture none") {
+        writeln!(
+            err,
+            "{name}: {}",
+            String::from_utf8_lossy(&said)
+                .lines()
+                .next()
+                .unwrap_or_default()
+        )?;
+        return Ok(false);
+    }
+    writeln!(
+        err,
+        "{} pictures in {}",
+        replayed.orders.len() + 1,
+        dir.display()
+    )?;
+    Ok(true)
 }
 
 /// Replays the record `text`, read from the file `name`.

@@ -31,23 +31,40 @@ pub enum PictureError {
     Png(String),
 }
 
+/// A rendered picture: the PNG file and its size in pixels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Png {
+    /// The PNG file's bytes.
+    pub bytes: Vec<u8>,
+    /// Its width in pixels.
+    pub width: u32,
+    /// Its height in pixels.
+    pub height: u32,
+}
+
 /// `svg` rendered as a PNG at its own size (one SVG unit a pixel).
-pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
+pub fn png(svg: &str) -> Result<Png, PictureError> {
     let options = resvg::usvg::Options::default();
     let tree =
         resvg::usvg::Tree::from_str(svg, &options).map_err(|e| PictureError::Svg(e.to_string()))?;
     let size = tree.size().to_int_size();
-    let (w, h) = (size.width(), size.height());
-    if w == 0 || h == 0 || w > MAX_SIDE || h > MAX_SIDE {
-        return Err(PictureError::Size(w, h));
+    let (width, height) = (size.width(), size.height());
+    if width == 0 || height == 0 || width > MAX_SIDE || height > MAX_SIDE {
+        return Err(PictureError::Size(width, height));
     }
-    let mut pixmap = resvg::tiny_skia::Pixmap::new(w, h).ok_or(PictureError::Size(w, h))?;
+    let mut pixmap =
+        resvg::tiny_skia::Pixmap::new(width, height).ok_or(PictureError::Size(width, height))?;
     resvg::render(
         &tree,
         resvg::tiny_skia::Transform::default(),
         &mut pixmap.as_mut(),
     );
-    pixmap
+    let bytes = pixmap
         .encode_png()
-        .map_err(|e| PictureError::Png(e.to_string()))
+        .map_err(|e| PictureError::Png(e.to_string()))?;
+    Ok(Png {
+        bytes,
+        width,
+        height,
+    })
 }

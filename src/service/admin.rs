@@ -93,6 +93,18 @@ pub fn show(store: &mut Store, id: i64, site: &str) -> Result<String> {
     Ok(out)
 }
 
+/// The game as it stands as a picture (SVG, issue 19), drawn from the seat
+/// of the player to act (North's when nobody is), as `orderly show --png`
+/// writes it; `None` for a game that has no picture.
+pub fn show_picture(store: &mut Store, id: i64, site: &str) -> Result<Option<String>> {
+    let game = &game_row(store, id)?;
+    let tx = store.read()?;
+    let recorder = rebuild(&tx, game, site)?;
+    let state = recorder.game();
+    let viewer = state.pending().map(|p| p.seat).unwrap_or(Seat::North);
+    Ok(state.picture(viewer, &[], false))
+}
+
 /// A game's record as text, or as JSON for tools.
 pub fn export(store: &mut Store, id: i64, json: bool, site: &str) -> Result<String> {
     let game = &game_row(store, id)?;

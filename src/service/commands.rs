@@ -97,6 +97,8 @@ pub enum Command {
     SetReminders(bool),
     /// `SET DIGEST DAILY|OFF`: one mail a day instead of reminders.
     SetDigest(bool),
+    /// `SET PICTURES ON|OFF`: the board as a picture in board mails.
+    SetPictures(bool),
     /// `CLAIM WIN`: the opponent's time ran out.
     ClaimWin,
     /// `MODERATOR text`: ask the moderators for help with this game.
@@ -210,6 +212,8 @@ pub fn read(line: &str) -> Command {
         ["SET", "REMINDERS", "OFF"] => Command::SetReminders(false),
         ["SET", "DIGEST", "DAILY" | "ON"] => Command::SetDigest(true),
         ["SET", "DIGEST", "OFF"] => Command::SetDigest(false),
+        ["SET", "PICTURES" | "PICTURE", "ON"] => Command::SetPictures(true),
+        ["SET", "PICTURES" | "PICTURE", "OFF"] => Command::SetPictures(false),
         ["CLAIM", "WIN"] | ["CLAIM"] => Command::ClaimWin,
         // Bounded here, before any date arithmetic: a vacation lies within
         // a year (the yearly allowance is checked later).
@@ -536,6 +540,8 @@ mod tests {
             Command::BadNew(_)
         ));
         assert_eq!(read("set digest daily"), Command::SetDigest(true));
+        assert_eq!(read("set pictures off"), Command::SetPictures(false));
+        assert_eq!(read("SET PICTURE ON"), Command::SetPictures(true));
         assert_eq!(read("G2CR-G1C"), Command::Order("G2CR-G1C".into()));
     }
 

@@ -16,9 +16,10 @@ use super::subject::game_subject;
 use super::update::{update_text_keyed, BoardWanted};
 use super::work::Work;
 use super::{texts, Result};
+use crate::config::Config;
 use crate::games::{AnyGame, Happened, Seat};
 use crate::mail::outgoing::{message_id, AutoKind, OutgoingMail};
-use crate::store::{GameRow, GameStatus, SeatRow};
+use crate::store::{GameRow, GameStatus, SeatRow, Tx};
 
 /// An update this mail owes the seats of a game: everything that happened
 /// in it, told once, when the mail is answered.
@@ -49,6 +50,26 @@ pub(super) struct Notice {
     subject: String,
     /// What kind of mail it is alone (the seed of its Message-ID).
     kind: &'static str,
+}
+
+/// The board picture of `state` from `seat`, with the arrows of
+/// `happened`, for a mail to `address`; none when the server sends none
+/// (`[outgoing] pictures`, which needs `html`) or the reader turned theirs
+/// off (SET PICTURES OFF).
+pub(super) fn picture_of(
+    tx: &Tx<'_>,
+    config: &Config,
+    state: &dyn AnyGame,
+    seat: Seat,
+    happened: &[Happened],
+    observer: bool,
+    address: &str,
+) -> Result<Option<String>> {
+    let outgoing = &config.outgoing;
+    if !(outgoing.pictures && outgoing.html) || !tx.wants_pictures(address)? {
+        return Ok(None);
+    }
+    Ok(state.picture(seat, happened, observer))
 }
 
 impl Work<'_> {
@@ -184,15 +205,23 @@ impl Work<'_> {
                 text.push_str(record);
             }
             match owed.slot {
-                Some(slot) if mine => self.parts[slot] = text,
-                _ => self.send_to(
-                    game,
-                    &seat,
-                    game_subject(game, Some(seat.seat)),
-                    text,
-                    AutoKind::Generated,
-                    "update",
-                )?,
+                Some(slot) if mine => {
+                    self.parts[slot] = text;
+                    self.show_picture(state, seat.seat, &owed.happened, false)?;
+                }
+                _ => {
+                    let picture =
+                        self.picture_for(state, seat.seat, &owed.happened, false, &seat.address)?;
+                    self.send_board_to(
+                        game,
+                        &seat,
+                        game_subject(game, Some(seat.seat)),
+                        text,
+                        AutoKind::Generated,
+                        "update",
+                        picture,
+                    )?
+                }
             }
         }
         // The game's watchers: the same change, told publicly.
@@ -236,6 +265,44 @@ impl Work<'_> {
         });
     }
 
+    /// The board picture of `state` from `seat` (issue 19) for the mail to
+    /// `address`, with the arrows of `happened`: none when the server
+    /// sends none (`[outgoing] pictures`, which needs `html`) or the
+    /// player turned theirs off (SET PICTURES OFF).
+    pub(super) fn picture_for(
+        &self,
+        state: &dyn AnyGame,
+        seat: Seat,
+        happened: &[Happened],
+        observer: bool,
+        address: &str,
+    ) -> Result<Option<String>> {
+        picture_of(
+            self.tx,
+            self.config,
+            state,
+            seat,
+            happened,
+            observer,
+            address,
+        )
+    }
+
+    /// The reply shows this board as its picture, unless it shows an
+    /// earlier one already (one picture a mail: the first board in it).
+    pub(super) fn show_picture(
+        &mut self,
+        state: &dyn AnyGame,
+        seat: Seat,
+        happened: &[Happened],
+        observer: bool,
+    ) -> Result<()> {
+        if self.reply_picture.is_none() {
+            self.reply_picture = self.picture_for(state, seat, happened, observer, self.sender)?;
+        }
+        Ok(())
+    }
+
     /// Queues a mail to a seat, threaded on the seat's previous mail.
     pub(super) fn send_to(
         &mut self,
@@ -245,6 +312,21 @@ impl Work<'_> {
         body: String,
         auto: AutoKind,
         kind: &str,
+    ) -> Result<()> {
+        self.send_board_to(game, seat, subject, body, auto, kind, None)
+    }
+
+    /// [`Work::send_to`] with the board as a picture.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn send_board_to(
+        &mut self,
+        game: &GameRow,
+        seat: &SeatRow,
+        subject: String,
+        body: String,
+        auto: AutoKind,
+        kind: &str,
+        picture: Option<String>,
     ) -> Result<()> {
         // Never a mail to the computer's reserved address.
         if reads_no_mail(self.config, &seat.address) {
@@ -273,6 +355,7 @@ impl Work<'_> {
             auto,
             return_path: None,
             text_only: false,
+            picture,
         };
         self.outgoing.push((mail, Some((game.id, seat.seat))));
         Ok(())

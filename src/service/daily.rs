@@ -642,6 +642,7 @@ fn to_member(
         auto: AutoKind::Generated,
         return_path: None,
         text_only: false,
+        picture: None,
     }
 }
 

@@ -215,6 +215,7 @@ impl Work<'_> {
                 | Command::SetTimezone(_)
                 | Command::Vacation(_)
                 | Command::SetReminders(_)
+                | Command::SetPictures(_)
                     if !self.holds_a_key(line, claim.as_ref())? => {}
                 Command::SetDigest(on) => self.set_digest(line, on)?,
                 Command::SetTimezone(zone) => self.set_timezone(line, &zone)?,
@@ -227,6 +228,7 @@ impl Work<'_> {
                     )),
                 ),
                 Command::SetReminders(on) => self.set_reminders(line, on)?,
+                Command::SetPictures(on) => self.set_pictures(line, on)?,
                 Command::BadNew(why) => self.item(
                     line,
                     Answer::NotUnderstood(texts::say(

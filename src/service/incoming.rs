@@ -170,6 +170,7 @@ pub(super) fn process_in(
         echoed: Vec::new(),
         incoming_size: raw.len(),
         board_shown: Default::default(),
+        reply_picture: None,
         commands: 0,
         answered: Default::default(),
         stranger: false,

@@ -168,6 +168,7 @@ impl Work<'_> {
         self.board_shown.insert(game.id);
         self.parts
             .push(self.update_text(game, state.as_ref(), seat.seat, &[]));
+        self.show_picture(state.as_ref(), seat.seat, &[], false)?;
         Ok(())
     }
 
@@ -185,6 +186,7 @@ impl Work<'_> {
         };
         let text = update_text_keyed(self.tx, game, state.as_ref(), seat.seat, &[], board, &[])?;
         self.parts.push(text);
+        self.show_picture(state.as_ref(), seat.seat, &[], false)?;
         Ok(())
     }
 
@@ -199,6 +201,7 @@ impl Work<'_> {
         };
         let text = update_text_keyed(self.tx, game, state.as_ref(), seat.seat, &[], board, &[])?;
         self.parts.push(texts::wrap(&text));
+        self.show_picture(state.as_ref(), seat.seat, &[], false)?;
         Ok(())
     }
 

@@ -150,6 +150,7 @@ fn queue_too_large(
         auto: AutoKind::Replied,
         return_path: None,
         text_only: false,
+        picture: None,
     };
     super::outbox::queue(tx, &mut reply, None, now.into())
 }

@@ -194,6 +194,7 @@ pub(crate) fn queue_notice(
         auto: AutoKind::Generated,
         return_path: None,
         text_only: false,
+        picture: None,
     };
     super::outbox::queue(tx, &mut notice, Some(game.id), now.into())?;
     if let Some((g, s)) = seat {
@@ -283,6 +284,7 @@ pub(crate) fn queue_service_mail(
         auto: AutoKind::Generated,
         return_path: None,
         text_only: false,
+        picture: None,
     };
     super::outbox::queue(tx, &mut mail, None, now.into())
 }

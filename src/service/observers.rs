@@ -98,6 +98,19 @@ pub(super) fn watcher_text(
     Ok(texts::wrap(&text))
 }
 
+/// The picture a watcher at `address` gets with the board (issue 19): the
+/// board as an observer sees it (nobody's "you"), from the same side as
+/// the watcher's text board.
+fn watcher_picture(
+    tx: &Tx<'_>,
+    config: &Config,
+    state: &dyn AnyGame,
+    happened: &[Happened],
+    address: &str,
+) -> Result<Option<String>> {
+    super::compose::picture_of(tx, config, state, Seat::North, happened, true, address)
+}
+
 /// What happened, in the words anyone may read (a private draw as the
 /// other seat reads it), one indented line each.
 pub(super) fn public_lines(state: &dyn AnyGame, happened: &[Happened]) -> Vec<String> {
@@ -136,6 +149,7 @@ fn to_watcher(
         auto: AutoKind::Generated,
         return_path: None,
         text_only: false,
+        picture: None,
     }
 }
 
@@ -166,6 +180,7 @@ pub(super) fn queue_to_watchers(
             config.address_parts().1,
         );
         let mut mail = to_watcher(config, game, &address, body, id, now);
+        mail.picture = watcher_picture(tx, config, state, happened, &address)?;
         super::outbox::queue(tx, &mut mail, Some(game.id), now.into())?;
     }
     Ok(())
@@ -199,7 +214,8 @@ impl Work<'_> {
                 &format!("{}/watch/{}/{address}/{n}", self.message_id, game.id),
                 self.domain(),
             );
-            let mail = to_watcher(self.config, game, &address, body, id, self.now);
+            let mut mail = to_watcher(self.config, game, &address, body, id, self.now);
+            mail.picture = watcher_picture(self.tx, self.config, state, happened, &address)?;
             self.outgoing.push((mail, None));
         }
         Ok(())
@@ -319,6 +335,7 @@ impl Work<'_> {
                 self.sender,
             )?;
             self.parts.push(text);
+            self.show_picture(state.as_ref(), Seat::North, &[], true)?;
         }
         Ok(())
     }

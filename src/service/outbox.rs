@@ -133,6 +133,7 @@ impl Service {
             domain: self.config.address_parts().1.to_string(),
             secret: self.secret.clone(),
             html: self.config.outgoing.html,
+            pictures: self.config.outgoing.pictures,
         }
     }
 
@@ -216,6 +217,7 @@ struct Sending {
     domain: String,
     secret: Vec<u8>,
     html: bool,
+    pictures: bool,
 }
 
 impl Sending {
@@ -251,11 +253,12 @@ impl Sending {
         const ON_THIS_THREAD: usize = 2;
         const WORTH_A_CORE: usize = 32;
         let sender: &dyn MailSender = self.sender.as_ref();
-        let (local, domain, secret, html) = (
+        let (local, domain, secret, html, pictures) = (
             self.local.as_str(),
             self.domain.as_str(),
             self.secret.as_slice(),
             self.html,
+            self.pictures,
         );
         let send = move |row: &crate::store::OutboxRow| match serde_json::from_str::<OutgoingMail>(
             &row.mail,
@@ -263,6 +266,10 @@ impl Sending {
             Ok(mut mail) => {
                 mail.return_path = Some(bounce::verp_address(local, domain, row.id, secret));
                 mail.text_only = !html;
+                // The server's setting applies to mail already queued too.
+                if !pictures {
+                    mail.picture = None;
+                }
                 sender.send_unsynced(&mail).map_err(Unsent::from)
             }
             Err(e) => Err(Unsent::Unreadable(e)),
@@ -433,6 +440,7 @@ mod tests {
                         auto: AutoKind::Generated,
                         return_path: None,
                         text_only: false,
+                        picture: None,
                     };
                     crate::store::OutboxRow {
                         id,

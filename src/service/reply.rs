@@ -258,6 +258,7 @@ impl Work<'_> {
             auto: AutoKind::Replied,
             return_path: None,
             text_only: false,
+            picture: self.reply_picture.take(),
         };
         self.outgoing.insert(0, (reply, game_seat));
         for (mut mail, seat) in std::mem::take(&mut self.outgoing) {

@@ -1,6 +1,6 @@
 //! A player's own settings: the address they play from (SET ADDRESS,
 //! CONFIRM ADDRESS), vacations, the time zone deadlines are shown in,
-//! reminders or a daily digest.
+//! reminders or a daily digest, and the board as a picture or not.
 
 use super::clock::{start_vacation, vacation_days_used, whole_days, year_start};
 use super::notices::queue_notice;
@@ -267,6 +267,20 @@ impl Work<'_> {
             texts::say("settings.digest_off", ())
         };
         self.item(line, Answer::Done(what));
+        Ok(())
+    }
+
+    /// `SET PICTURES ON|OFF`, for all the player's mail (issue 19).
+    pub(super) fn set_pictures(&mut self, line: &str, on: bool) -> Result<()> {
+        let player = self.tx.player(self.sender, "", self.at)?;
+        self.tx.set_pictures(player, on)?;
+        self.item(
+            line,
+            Answer::Done(texts::say(
+                "settings.pictures",
+                minijinja::context! { on => on, server => self.config.outgoing.pictures && self.config.outgoing.html },
+            )),
+        );
         Ok(())
     }
 

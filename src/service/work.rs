@@ -69,6 +69,9 @@ pub(super) struct Work<'a> {
     pub(super) incoming_size: usize,
     /// The games whose board this reply carries already.
     pub(super) board_shown: std::collections::BTreeSet<i64>,
+    /// The board picture this reply carries (issue 19): the first board
+    /// its parts show, as SVG.
+    pub(super) reply_picture: Option<String>,
     /// Commands and orders read from this mail so far.
     pub(super) commands: i64,
     /// The informing commands answered already (once per mail each).

@@ -144,6 +144,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0019_confirmations",
         include_str!("../../migrations/0019_confirmations.sql"),
     ),
+    (
+        "0020_pictures",
+        include_str!("../../migrations/0020_pictures.sql"),
+    ),
 ];
 
 /// How many prepared statements a connection keeps: more than the store

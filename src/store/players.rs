@@ -95,6 +95,28 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Whether the player at `address` wants the board as a picture in
+    /// their mail (SET PICTURES); yes for an address never seen.
+    pub fn wants_pictures(&self, address: &str) -> Result<bool> {
+        Ok(self
+            .one(
+                "SELECT pictures FROM players WHERE address = ?1",
+                params![address.to_ascii_lowercase()],
+                |r| r.get(0),
+            )
+            .optional()?
+            .unwrap_or(true))
+    }
+
+    /// Turns a player's pictures on or off (SET PICTURES).
+    pub fn set_pictures(&self, player: i64, on: bool) -> Result<()> {
+        self.exec(
+            "UPDATE players SET pictures = ?2 WHERE id = ?1",
+            params![player, on],
+        )?;
+        Ok(())
+    }
+
     /// Turns a player's reminders on or off.
     pub fn set_reminders(&self, player: i64, on: bool) -> Result<()> {
         self.exec(

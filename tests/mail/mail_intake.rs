@@ -374,6 +374,7 @@ fn our_mail() -> orderly::mail::outgoing::OutgoingMail {
         auto: AutoKind::Replied,
         return_path: None,
         text_only: false,
+        picture: None,
     }
 }
 

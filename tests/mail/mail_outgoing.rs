@@ -51,6 +51,7 @@ fn board_mail() -> OutgoingMail {
         auto: AutoKind::Replied,
         return_path: None,
         text_only: false,
+        picture: None,
     }
 }
 
@@ -635,4 +636,84 @@ fn sending_through_the_trait_object() {
     let sender: Box<dyn MailSender> = Box::new(FileSender::new(&dir));
     sender.send(&board_mail()).unwrap();
     assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
+}
+
+/// A small picture: two squares and a word.
+const PICTURE: &str = concat!(
+    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"40\" height=\"20\" viewBox=\"0 0 40 20\">\n",
+    "<rect x=\"0\" y=\"0\" width=\"20\" height=\"20\" fill=\"#2c5aa0\"/>\n",
+    "<rect x=\"20\" y=\"0\" width=\"20\" height=\"20\" fill=\"#f1e7cc\"/>\n",
+    "</svg>\n",
+);
+
+#[test]
+fn a_board_picture_is_shown_in_the_html_and_attached_and_the_text_stays_first() {
+    let mut mail = board_mail();
+    mail.picture = Some(PICTURE.to_string());
+    let bytes = mail.to_bytes().unwrap();
+    assert_eq!(bytes, mail.to_bytes().unwrap(), "the same bytes every time");
+    let parsed = mailparse::parse_mail(&bytes).unwrap();
+    assert_eq!(parsed.ctype.mimetype, "multipart/mixed");
+    assert_eq!(parsed.subparts.len(), 2);
+    let alternative = &parsed.subparts[0];
+    assert_eq!(alternative.ctype.mimetype, "multipart/alternative");
+    // The plain text first and unchanged, byte for byte.
+    let plain = &alternative.subparts[0];
+    assert_eq!(plain.ctype.mimetype, "text/plain");
+    assert_eq!(plain.get_body_raw().unwrap(), crlf(BOARD).into_bytes());
+    // The HTML with the picture it shows beside it.
+    let related = &alternative.subparts[1];
+    assert_eq!(related.ctype.mimetype, "multipart/related");
+    let html = related.subparts[0].get_body().unwrap();
+    let inline = &related.subparts[1];
+    assert_eq!(inline.ctype.mimetype, "image/png");
+    let id = inline
+        .headers
+        .get_first_value("Content-ID")
+        .expect("a Content-ID");
+    let id = id.trim_start_matches('<').trim_end_matches('>');
+    assert!(
+        html.contains(&format!("<img src=\"cid:{id}\" width=\"40\" height=\"20\"")),
+        "{html}"
+    );
+    let html = html.replace("\r\n", "\n");
+    assert_eq!(pre_content(&html), BOARD_ESCAPED);
+    // And attached, the same PNG.
+    let attached = &parsed.subparts[1];
+    assert_eq!(attached.ctype.mimetype, "image/png");
+    let disposition = attached.get_content_disposition();
+    assert_eq!(
+        disposition.disposition,
+        mailparse::DispositionType::Attachment
+    );
+    assert_eq!(
+        disposition.params.get("filename").map(String::as_str),
+        Some("board.png")
+    );
+    let png = attached.get_body_raw().unwrap();
+    assert_eq!(png, inline.get_body_raw().unwrap());
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG");
+    // orderly's own intake still reads the text of such a mail.
+    let read = intake::parse(&bytes).unwrap();
+    assert!(
+        read.text.contains("From here you may order:"),
+        "{}",
+        read.text
+    );
+}
+
+#[test]
+fn a_text_only_mail_or_a_broken_picture_goes_out_without_it() {
+    let mut mail = board_mail();
+    mail.picture = Some(PICTURE.to_string());
+    mail.text_only = true;
+    let bytes = mail.to_bytes().unwrap();
+    let parsed = mailparse::parse_mail(&bytes).unwrap();
+    assert_eq!(parsed.ctype.mimetype, "text/plain");
+    mail.text_only = false;
+    mail.picture = Some("<svg this is not".to_string());
+    let bytes = mail.to_bytes().unwrap();
+    let parsed = mailparse::parse_mail(&bytes).unwrap();
+    assert_eq!(parsed.ctype.mimetype, "multipart/alternative");
+    assert_eq!(parsed.subparts.len(), 2);
 }

@@ -44,6 +44,7 @@ fn mail(stack: &MailStack, to: &str, outbox_id: i64) -> OutgoingMail {
         auto: AutoKind::Generated,
         return_path: Some(verp_address("bounces", &stack.domain, outbox_id, SECRET)),
         text_only: false,
+        picture: None,
     }
 }
 

@@ -23,9 +23,29 @@ const PRE_STYLE: &str = concat!(
     " white-space: pre; overflow-x: auto; margin: 0;",
 );
 
+/// A picture the document shows above its text: the `cid:` of the mail's
+/// part that holds it, and its size in pixels.
+pub(super) struct Picture<'a> {
+    /// The Content-ID of the image part, without angle brackets.
+    pub content_id: &'a str,
+    /// The picture's width in pixels.
+    pub width: u32,
+    /// Its height in pixels.
+    pub height: u32,
+}
+
+/// The `<img>`'s style: never wider than the screen (a phone), its height
+/// following.
+const IMG_STYLE: &str = "max-width: 100%; height: auto; display: block; margin: 0 0 12px 0;";
+
 /// The HTML document for `text` (LF line ends, as the plain part is made
 /// from), titled `title`, with LF line ends.
 pub(super) fn document(title: &str, text: &str) -> String {
+    document_with(title, text, None)
+}
+
+/// [`document`] with `picture` (the board, issue 19) above the text.
+pub(super) fn document_with(title: &str, text: &str, picture: Option<Picture<'_>>) -> String {
     let mut html = String::with_capacity(text.len() + text.len() / 8 + 512);
     html.push_str(concat!(
         "<!DOCTYPE html>\n",
@@ -37,7 +57,18 @@ pub(super) fn document(title: &str, text: &str) -> String {
     ));
     // A title is one line; a line break in it would only be white space.
     escape_into(&mut html, &title.replace(['\r', '\n'], " "));
-    html.push_str("</title>\n</head>\n<body>\n<pre style=\"");
+    html.push_str("</title>\n</head>\n<body>\n");
+    if let Some(p) = picture {
+        // The Content-ID is the service's own (a hash and its domain), but
+        // it is escaped like everything else that goes into an attribute.
+        html.push_str("<img src=\"cid:");
+        escape_into(&mut html, p.content_id);
+        html.push_str(&format!(
+            "\" width=\"{}\" height=\"{}\" alt=\"The board\"\n style=\"{IMG_STYLE}\">\n",
+            p.width, p.height
+        ));
+    }
+    html.push_str("<pre style=\"");
     html.push_str(PRE_STYLE);
     // The line break right after `<pre>` is dropped by every HTML parser
     // (HTML 5, 13.2.6.4.7), so the text's first line, even an empty one,

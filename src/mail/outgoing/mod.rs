@@ -70,7 +70,7 @@ use std::time::SystemTime;
 use chrono::{DateTime, Utc};
 use lettre::address::{AddressError, Envelope};
 use lettre::message::header::{ContentTransferEncoding, ContentType, MIME_VERSION_1_0};
-use lettre::message::{Body, Mailbox, MultiPart, SinglePart};
+use lettre::message::{Attachment, Body, Mailbox, MultiPart, SinglePart};
 use lettre::Message;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -152,6 +152,12 @@ pub struct OutgoingMail {
     /// setting also applies to mail already queued.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub text_only: bool,
+    /// The board as an SVG picture (issue 19), rendered to PNG when the
+    /// mail is formatted: shown in the HTML part (`cid:`) and attached.
+    /// Left out of a text-only mail; a picture that cannot be rendered is
+    /// left out too (with a warning), never the mail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub picture: Option<String>,
 }
 
 /// Why an [`OutgoingMail`] cannot be formatted. Every case is permanent:
@@ -242,6 +248,16 @@ impl OutgoingMail {
                 .header(content_type())
                 .body(plain)?);
         }
+        let png = self.picture.as_deref().and_then(|svg| match crate::picture::png(svg) {
+            Ok(png) => Some(png),
+            Err(e) => {
+                tracing::warn!(message_id = %self.message_id, "mail sent without its picture: {e}");
+                None
+            }
+        });
+        if let Some(png) = png {
+            return self.with_picture(builder, &text, plain, png);
+        }
         let html = encode_body(&html::document(&self.subject, &text));
         let boundary = boundary(&self.message_id, &[plain.as_ref(), html.as_ref()]);
         // Plain text first: RFC 2046 orders alternatives from the plainest
@@ -258,6 +274,66 @@ impl OutgoingMail {
                 ),
         )?;
         Ok(message)
+    }
+
+    /// The mail with its picture: the text first, as in every mail; the
+    /// HTML alternative showing the picture above the same text; the
+    /// picture again as an attachment, for readers that show no HTML or
+    /// want to keep it:
+    ///
+    /// ```text
+    /// multipart/mixed
+    ///   multipart/alternative
+    ///     text/plain
+    ///     multipart/related
+    ///       text/html         <img src="cid:board.<message id>">
+    ///       image/png         inline, Content-ID <board.<message id>>
+    ///   image/png             attachment, board.png
+    /// ```
+    fn with_picture(
+        &self,
+        builder: lettre::message::MessageBuilder,
+        text: &str,
+        plain: Body,
+        png: crate::picture::Png,
+    ) -> Result<Message, OutgoingError> {
+        let content_id = format!("board.{}", self.message_id);
+        let html = encode_body(&html::document_with(
+            &self.subject,
+            text,
+            Some(html::Picture {
+                content_id: &content_id,
+                width: png.width,
+                height: png.height,
+            }),
+        ));
+        // One boundary from the text parts, then one per level below it:
+        // base64 (the picture's encoding) never holds `=_`.
+        let base = boundary(&self.message_id, &[plain.as_ref(), html.as_ref()]);
+        let image = ContentType::parse("image/png").expect("a valid content type");
+        let inline = Attachment::new_inline_with_name(content_id, "board.png".to_string())
+            .body(png.bytes.clone(), image.clone());
+        let attached = Attachment::new("board.png".to_string()).body(png.bytes, image);
+        Ok(builder.multipart(
+            MultiPart::mixed()
+                .boundary(format!("{base}_m"))
+                .multipart(
+                    MultiPart::alternative()
+                        .boundary(format!("{base}_a"))
+                        .singlepart(SinglePart::builder().header(content_type()).body(plain))
+                        .multipart(
+                            MultiPart::related()
+                                .boundary(format!("{base}_r"))
+                                .singlepart(
+                                    SinglePart::builder()
+                                        .header(ContentType::TEXT_HTML)
+                                        .body(html),
+                                )
+                                .singlepart(inline),
+                        ),
+                )
+                .singlepart(attached),
+        )?)
     }
 
     /// The formatted RFC 5322 message, CRLF line endings, as it goes on the

@@ -569,6 +569,7 @@ mod tests {
             auto: AutoKind::Generated,
             return_path: Some("bounces+1.abcdefghij@example.org".into()),
             text_only: false,
+            picture: None,
         }
     }
 

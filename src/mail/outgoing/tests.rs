@@ -17,6 +17,7 @@ fn mail() -> OutgoingMail {
         auto: AutoKind::Generated,
         return_path: None,
         text_only: false,
+        picture: None,
     }
 }
 

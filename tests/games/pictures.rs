@@ -1,0 +1,207 @@
+//! The board as a picture (issue 19): golden SVGs read by eye once, then
+//! compared; PNGs decoded back and checked for their size and for the
+//! colours at known places of the board; the same position always giving
+//! the same bytes; every picture of random play small enough for a mail.
+//!
+//! The golden files live in `tests/data/<game>/pictures/`.
+//! `UPDATE_GOLDEN=1 cargo test --test pictures` rewrites them instead of
+//! comparing; look at every rewritten one (and its PNG, `orderly engine
+//! --picture DIR` draws them) before committing it.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+use std::path::PathBuf;
+
+use common::squares::{nap_play, play};
+use orderly::games::squares::{Event, Napoleonic, Squares};
+use orderly::games::{Game, GameText, Seat};
+
+/// The largest PNG a mail may carry (the issue's target).
+const MAX_PNG_BYTES: usize = 60 * 1024;
+
+fn golden(game: &str, name: &str, svg: &str) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(game)
+        .join("pictures")
+        .join(format!("{name}.svg"));
+    if std::env::var("UPDATE_GOLDEN").is_ok_and(|v| v == "1") {
+        std::fs::write(&path, svg).expect("golden file written");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (run with UPDATE_GOLDEN=1 to create it)",
+            path.display()
+        )
+    });
+    if expected != svg {
+        let first = expected
+            .lines()
+            .zip(svg.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(expected.lines().count().min(svg.lines().count()));
+        panic!(
+            "{name} differs from {} from line {first} on (UPDATE_GOLDEN=1 rewrites it)",
+            path.display()
+        );
+    }
+}
+
+fn position(text: &str) -> Squares {
+    Squares::from_position(text).unwrap_or_else(|e| panic!("{text}: {}", e.message))
+}
+
+fn play_orders(game: &mut Squares, orders: &[&str]) -> Vec<Event> {
+    let mut events = Vec::new();
+    for text in orders {
+        let order = game
+            .parse_order(text)
+            .unwrap_or_else(|e| panic!("{text}: {}", e.message));
+        events.extend(
+            game.apply(&order)
+                .unwrap_or_else(|r| panic!("{game}: {text} refused: {r}")),
+        );
+    }
+    events
+}
+
+fn svg_of(game: &Squares, seat: Seat, last: &[Event]) -> String {
+    game.draw_picture(seat, last, false)
+        .expect("SQUARES has a picture")
+}
+
+/// The decoded picture: width, height and RGBA pixels.
+struct Decoded {
+    width: u32,
+    height: u32,
+    rgba: Vec<u8>,
+}
+
+impl Decoded {
+    fn of(png: &[u8]) -> Decoded {
+        let decoder = png::Decoder::new(std::io::Cursor::new(png));
+        let mut reader = decoder.read_info().expect("a PNG header");
+        let mut rgba = vec![0; reader.output_buffer_size().expect("a size")];
+        let info = reader.next_frame(&mut rgba).expect("a PNG frame");
+        assert_eq!(info.color_type, png::ColorType::Rgba, "RGBA pixels");
+        assert_eq!(info.bit_depth, png::BitDepth::Eight);
+        Decoded {
+            width: info.width,
+            height: info.height,
+            rgba,
+        }
+    }
+
+    /// The colour at (`x`, `y`) as `#rrggbb` (every pixel checked is opaque).
+    fn at(&self, x: u32, y: u32) -> String {
+        let i = ((y * self.width + x) * 4) as usize;
+        let p = &self.rgba[i..i + 4];
+        assert_eq!(p[3], 255, "opaque at ({x}, {y})");
+        format!("#{:02x}{:02x}{:02x}", p[0], p[1], p[2])
+    }
+}
+
+/// Where a space of squares-board.md lies in a picture from Blue's seat:
+/// 44 pixels to the inch from a 12-pixel margin, the board turned so that
+/// Blue's reserve (y -1.5" to 0) is at the bottom. Inches in, pixels out:
+/// left, top.
+fn from_blue(x_to: f32, y_to: f32) -> (u32, u32) {
+    // The board runs x 0-13.5" and y -1.5-10.5" (squares-board.md); turned,
+    // a space's east edge is its left and its Gray edge its top.
+    let left = 12.0 + (13.5 - x_to) * 44.0;
+    let top = 12.0 + (10.5 - y_to) * 44.0;
+    (left as u32, top as u32)
+}
+
+#[test]
+fn the_opening_from_gray_and_from_blue() {
+    let game = Squares::new(&Default::default());
+    golden("squares", "opening-gray", &svg_of(&game, Seat::South, &[]));
+    golden("squares", "opening-blue", &svg_of(&game, Seat::North, &[]));
+}
+
+#[test]
+fn a_supported_attack_and_its_retreat_are_drawn_as_arrows() {
+    let mut game = position("8I2A4C/3/4/2/2IA1/2/2i2/2/4/3/8i3a4c - b - 20 -");
+    let last = play_orders(&mut game, &["ATTACK B1C G1C SUPPORT B1CL"]);
+    let svg = svg_of(&game, Seat::North, &last);
+    golden("squares", "attack-supported-blue", &svg);
+    // The attack in red and its support dashed, with their heads.
+    assert!(
+        svg.contains("stroke=\"#c0392b\" stroke-width=\"4\""),
+        "{svg}"
+    );
+    assert!(svg.contains("stroke-dasharray"), "{svg}");
+}
+
+#[test]
+fn the_napoleonic_board_in_its_own_colours_and_words() {
+    let game = Napoleonic::new(&Default::default());
+    let svg = game
+        .draw_picture(Seat::North, &[], false)
+        .expect("the variant has a picture");
+    golden("napoleonic", "opening-british", &svg);
+    // The British in red (N1).
+    assert!(svg.contains("fill=\"#b03a2e\""), "{svg}");
+}
+
+#[test]
+fn the_png_has_the_boards_colours_where_the_squares_are() {
+    let game = Squares::new(&Default::default());
+    let png = orderly::picture::png(&svg_of(&game, Seat::North, &[])).expect("rendered");
+    let d = Decoded::of(&png.bytes);
+    assert_eq!((d.width, d.height), (png.width, png.height));
+    // 13.5" x 12" at 44 pixels the inch, a 12-pixel margin, and the legend.
+    assert_eq!(d.width, 618);
+    assert!(d.height > 552, "{}", d.height);
+    // NWF, a forest (x 0-1.5", y 1.5-4.5"): green inside, clear of its
+    // code and trees.
+    let (left, top) = from_blue(1.5, 4.5);
+    assert_eq!(d.at(left + 50, top + 40), "#a9cf94");
+    // G1C (x 6-7.5", y 4.5-6"), empty at the opening: clear ground.
+    let (left, top) = from_blue(7.5, 6.0);
+    assert_eq!(d.at(left + 33, top + 33), "#f1e7cc");
+    // Blue's reserve at the bottom (the reader's own), its first counter
+    // in Blue; Gray's at the top, its first counter in Gray.
+    let (left, top) = from_blue(13.5, 0.0);
+    assert_eq!(d.at(left + 51, top + 46), "#2c5aa0");
+    let (left, top) = from_blue(13.5, 10.5);
+    assert_eq!(d.at(left + 51, top + 46), "#6f7680");
+}
+
+#[test]
+fn the_same_position_gives_the_same_bytes_and_every_picture_is_small() {
+    let mut largest = 0;
+    for seed in 0..12u32 {
+        let choices: Vec<u32> = (0..40 + seed * 7).map(|i| i * 31 + seed * 17).collect();
+        let game = play(seed % 2 == 0, &choices);
+        for seat in Seat::BOTH {
+            let first = orderly::picture::png(&svg_of(&game, seat, &[])).expect("rendered");
+            let again = orderly::picture::png(&svg_of(&game, seat, &[])).expect("rendered");
+            assert_eq!(first, again, "{game}");
+            largest = largest.max(first.bytes.len());
+        }
+        let nap = nap_play(u64::from(seed), 30 + seed as usize * 5);
+        let svg = nap.draw_picture(Seat::South, &[], true).expect("drawn");
+        let png = orderly::picture::png(&svg).expect("rendered");
+        largest = largest.max(png.bytes.len());
+    }
+    assert!(
+        largest < MAX_PNG_BYTES,
+        "the largest PNG is {largest} bytes"
+    );
+}
+
+#[test]
+fn an_observer_is_nobodys_you() {
+    let game = Squares::new(&Default::default());
+    let players = svg_of(&game, Seat::North, &[]);
+    let watchers = game.draw_picture(Seat::North, &[], true).expect("drawn");
+    assert_ne!(players, watchers);
+    // The legend's "(YOU)" is the difference: the text is in glyphs, so
+    // count the uses of the "(" glyph (U+0028), which the key has too.
+    let parens = |svg: &str| svg.matches("href=\"#g28\"").count();
+    assert_eq!(parens(&players), parens(&watchers) + 1);
+}
