@@ -210,6 +210,7 @@ impl Squares {
     // ----- changing the board -------------------------------------------
 
     /// Puts a unit (not on the board) onto a space.
+    #[inline]
     pub(crate) fn place(&mut self, u: UnitId, s: Space) {
         let side = u.side().index();
         let bit = unit_bit(u);
@@ -227,6 +228,7 @@ impl Squares {
     }
 
     /// Takes a unit off its space (it stays in play until placed or eliminated).
+    #[inline]
     pub(crate) fn lift(&mut self, u: UnitId) {
         let l = self.loc[u.index()];
         if l == ELIMINATED {
@@ -262,6 +264,7 @@ impl Squares {
     }
 
     /// Moves a unit from where it is to `to`.
+    #[inline]
     pub(crate) fn relocate(&mut self, u: UnitId, to: Space) {
         self.lift(u);
         self.place(u, to);

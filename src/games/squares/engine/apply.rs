@@ -3,6 +3,7 @@
 //! every decision that leaves one choice (docs/squares-engine.md,
 //! "Decisions inside an attack").
 
+use crate::games::squares::core::attack::Stage;
 use crate::games::squares::core::board::{board, Space};
 use crate::games::squares::core::event::Event;
 use crate::games::squares::core::order::{Order, Step};
@@ -104,7 +105,9 @@ impl Squares {
     /// The fast path for search and random play; [`Game::apply`](crate::games::Game::apply) checks first.
     pub fn apply_listed(&mut self, order: Order, events: &mut Vec<Event>) {
         self.execute(order, events);
-        if self.attack.is_none() {
+        // R20: ADVANCE or STAY is always a choice of two, so an attack
+        // waiting for it needs no list of its orders.
+        if self.attack.is_none_or(|a| a.stage == Stage::Advance) {
             return;
         }
         let mut legal = Vec::with_capacity(8);

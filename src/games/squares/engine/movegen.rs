@@ -283,8 +283,23 @@ impl Squares {
                 out.push((u, s, None));
             }
         }
+        let reserved = self.reserved[ctx.side.index()];
+        if reserved == 0 {
+            return;
+        }
         for &kind in self.variant.kinds() {
-            if let Some(u) = self.reserve_pick(ctx.side, kind, None) {
+            let mask = reserved & self.variant.kind_mask(kind);
+            if mask == 0 {
+                continue;
+            }
+            // R7, S4: the lowest-numbered unit of the type with no run and
+            // no rest is the pick whenever there is one, and the first unit
+            // usually is; `reserve_pick` settles the rest.
+            let n = mask.trailing_zeros() as usize;
+            let first = UnitId::new(ctx.side, n, kind);
+            if self.units[first.index()] == UnitState::default() {
+                out.push((first, ctx.own_reserve, Some(kind)));
+            } else if let Some(u) = self.reserve_pick(ctx.side, kind, None) {
                 out.push((u, ctx.own_reserve, Some(kind)));
             }
         }
@@ -451,10 +466,7 @@ impl Squares {
             // R12). The enemy reserve is a destination only: entering it
             // ends the game.
             through = reach & (ctx.empty_clear | ctx.own_reserve.set());
-            for via in through {
-                two |= b.adjacent(via);
-            }
-            two &= ctx.enter & !one & not_here;
+            two = b.adjacent_of(through) & ctx.enter & !one & not_here;
             // R11c: one step into an adjacent empty forest.
             if rules.forest == Access::Step {
                 forest = forest_reach & ctx.empty_forest;
@@ -766,14 +778,11 @@ impl Squares {
         }
         // Only units next to an enemy may attack (R14): found with set
         // operations, not a test per unit.
-        let enemy = self.occupied_by(ctx.side.opponent());
-        let mut front = SpaceSet::EMPTY;
-        for e in enemy {
-            front |= b.edge(e);
-        }
+        let mut targets = self.occupied_by(ctx.side.opponent());
         if self.reserved[ctx.side.opponent().index()] != 0 {
-            front |= b.edge(ctx.enemy_reserve);
+            targets |= ctx.enemy_reserve.set();
         }
+        let front = b.edge_of(targets);
         let own_front = own & front;
         if own_front.is_empty() {
             return true;
@@ -863,11 +872,15 @@ impl Pins {
     fn new(game: &Squares, ctx: &MoveContext) -> Pins {
         let b = ctx.board;
         let enemy_guns = game.guns_squares(ctx.side.opponent());
-        let mut pinned = SpaceSet::EMPTY;
+        let pinned = b.adjacent_of(enemy_guns);
         let mut pinned_twice = SpaceSet::EMPTY;
-        for g in enemy_guns {
-            pinned_twice |= pinned & b.adjacent(g);
-            pinned |= b.adjacent(g);
+        if enemy_guns.0 & enemy_guns.0.wrapping_sub(1) != 0 {
+            // Two or more guns: a square may be next to more than one.
+            let mut seen = SpaceSet::EMPTY;
+            for g in enemy_guns {
+                pinned_twice |= seen & b.adjacent(g);
+                seen |= b.adjacent(g);
+            }
         }
         Pins {
             enemy_guns,

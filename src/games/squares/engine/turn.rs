@@ -16,6 +16,7 @@ impl Squares {
     /// `side`'s points: what the enemy units it eliminated are worth (R26,
     /// N22): each its type's points, except that once three or more of the
     /// enemy's cavalry family are lost, each of them counts 2.
+    #[inline(always)]
     pub fn points(&self, side: Side) -> u32 {
         let variant = self.variant;
         let enemy = side.opponent();
@@ -72,16 +73,26 @@ impl Squares {
     /// other unit of the side breaks its run.
     pub(crate) fn record_runs(&mut self, movers: &[UnitId], attacker: Option<UnitId>, turns: u8) {
         let side = self.to_move;
-        let before = self.units;
+        // Only the acting units' runs carry on (at most two movers, R11b):
+        // read before the side's runs are broken, with no copy of the rest.
+        let mut moved = [(0usize, 0u8); 2];
+        let mut count = 0;
+        for m in movers.iter().filter(|m| m.side() == side) {
+            moved[count] = (m.index(), self.units[m.index()].move_run);
+            count += 1;
+        }
+        let attacked = attacker
+            .filter(|a| a.side() == side)
+            .map(|a| (a.index(), self.units[a.index()].attack_run));
         for state in self.side_states(side) {
             state.move_run = 0;
             state.attack_run = 0;
         }
-        for m in movers.iter().filter(|m| m.side() == side) {
-            self.units[m.index()].move_run = before[m.index()].move_run + turns;
+        for &(i, run) in &moved[..count] {
+            self.units[i].move_run = run + turns;
         }
-        if let Some(a) = attacker.filter(|a| a.side() == side) {
-            self.units[a.index()].attack_run = before[a.index()].attack_run + turns;
+        if let Some((i, run)) = attacked {
+            self.units[i].attack_run = run + turns;
         }
     }
 
@@ -107,6 +118,28 @@ impl Squares {
     /// is as consistent as any other (the side to move is the side that
     /// would have moved next).
     pub(crate) fn finish_action(&mut self, whole_double_turn: bool, events: &mut Vec<Event>) {
+        // Victory (R26, R27) and R8's test are bit counts, which without
+        // the POPCNT instruction (not in the baseline x86-64 target) take a
+        // dozen instructions each: compiled a second time with it, chosen
+        // at run time as `pick_turn_order` is.
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the processor has just been found to have POPCNT.
+            return unsafe { self.finish_action_popcnt(whole_double_turn, events) };
+        }
+        self.finish_action_portable(whole_double_turn, events)
+    }
+
+    /// [`Squares::finish_action_portable`] compiled to use POPCNT.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn finish_action_popcnt(&mut self, whole_double_turn: bool, events: &mut Vec<Event>) {
+        self.finish_action_portable(whole_double_turn, events)
+    }
+
+    /// [`Squares::finish_action`] for any processor.
+    #[inline(always)]
+    fn finish_action_portable(&mut self, whole_double_turn: bool, events: &mut Vec<Event>) {
         let side = self.to_move;
         self.close_turn_for(side);
         if whole_double_turn {
@@ -153,6 +186,7 @@ impl Squares {
 
     /// R27's first two conditions, judged on the position alone: a unit in
     /// the enemy reserve (R13), and points (R26) with the tie rule.
+    #[inline(always)]
     pub(crate) fn victory(&self) -> Option<Outcome> {
         // A point needs an elimination, and no unit is worth more than 2
         // (R26, N22): with fewer than five lost on each side nobody has ten.
@@ -190,6 +224,7 @@ impl Squares {
     }
 
     /// Whether the player to move has any legal turn order (R8).
+    #[inline(always)]
     pub(crate) fn has_turn_order(&self) -> bool {
         if self.half == Half::Single && !self.passed[self.to_move.index()] {
             return true;
