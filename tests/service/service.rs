@@ -1250,18 +1250,40 @@ fn an_order_under_a_quoted_board_and_html_mail_are_read() {
 }
 
 /// The text/plain and text/html parts of a mail the service wrote, decoded,
-/// checked to be a multipart/alternative with the plain text first.
+/// checked to be a multipart/alternative with the plain text first. A
+/// board mail holds that alternative first in a multipart/mixed, the
+/// board's picture attached after it, and its HTML comes with the picture
+/// it shows in a multipart/related (issue 19).
 fn plain_and_html(raw: &str) -> (String, String) {
     let parsed = mailparse::parse_mail(raw.as_bytes()).unwrap();
-    assert_eq!(parsed.ctype.mimetype, "multipart/alternative", "{raw}");
-    let kinds: Vec<&str> = parsed
+    let alternative = if parsed.ctype.mimetype == "multipart/mixed" {
+        let kinds: Vec<&str> = parsed
+            .subparts
+            .iter()
+            .map(|p| p.ctype.mimetype.as_str())
+            .collect();
+        assert_eq!(kinds, ["multipart/alternative", "image/png"], "{raw}");
+        &parsed.subparts[0]
+    } else {
+        &parsed
+    };
+    assert_eq!(alternative.ctype.mimetype, "multipart/alternative", "{raw}");
+    let kinds: Vec<&str> = alternative
         .subparts
         .iter()
         .map(|p| p.ctype.mimetype.as_str())
         .collect();
-    assert_eq!(kinds, ["text/plain", "text/html"], "{raw}");
-    let decoded = |i: usize| parsed.subparts[i].get_body().unwrap().replace("\r\n", "\n");
-    (decoded(0), decoded(1))
+    let html = match kinds.as_slice() {
+        ["text/plain", "text/html"] => &alternative.subparts[1],
+        ["text/plain", "multipart/related"] => {
+            let related = &alternative.subparts[1];
+            assert_eq!(related.subparts[1].ctype.mimetype, "image/png", "{raw}");
+            &related.subparts[0]
+        }
+        _ => panic!("not the text, then the HTML: {kinds:?}\n{raw}"),
+    };
+    let decoded = |part: &mailparse::ParsedMail| part.get_body().unwrap().replace("\r\n", "\n");
+    (decoded(&alternative.subparts[0]), decoded(html))
 }
 
 /// The text inside the one `<pre>`, unescaped.

@@ -215,7 +215,7 @@ fn draw_last(svg: &mut Svg, viewer: Side, last: &[Event]) {
 /// beside it, the units of the other side that entered it (R13), and the
 /// units in it that carry a mark (R7 takes the shortest run, so they
 /// matter).
-fn draw_reserve(svg: &mut Svg, game: &Squares, side: Side, viewer: Side, notation: &Notation) {
+fn draw_reserve(svg: &mut Svg, game: &Squares, side: Side, viewer: Side) {
     let reserve = board().reserve(side);
     let (x, y, _, h) = place(reserve, viewer);
     let variant = game.variant();
@@ -270,14 +270,6 @@ fn draw_reserve(svg: &mut Svg, game: &Squares, side: Side, viewer: Side, notatio
             INK,
         );
     }
-    svg.text(
-        &side.display_in(notation).to_string(),
-        x + 6.0,
-        y + 16.0,
-        7.0,
-        Anchor::Start,
-        CODE,
-    );
 }
 
 /// The legend: each side's colour and name (and which is the reader's),
@@ -373,17 +365,20 @@ pub fn draw(game: &Squares, viewer: Side, reader: Option<Side>, last: &[Event]) 
                 );
             }
         }
-        svg.text(
-            &s.display_in(notation).to_string(),
-            x + 4.0,
-            y + 4.0,
-            7.0,
-            Anchor::Start,
-            CODE,
-        );
+        // A reserve's code comes with its side's name: its counters fill
+        // the space below.
+        let label = match b.terrain(s) {
+            Terrain::Reserve(side) => format!(
+                "{} {}",
+                s.display_in(notation),
+                side.display_in(notation)
+            ),
+            _ => s.display_in(notation).to_string(),
+        };
+        svg.text(&label, x + 4.0, y + 4.0, 7.0, Anchor::Start, CODE);
     }
     for side in [Side::Blue, Side::Gray] {
-        draw_reserve(&mut svg, game, side, viewer, notation);
+        draw_reserve(&mut svg, game, side, viewer);
     }
     for s in Space::all() {
         if matches!(b.terrain(s), Terrain::Reserve(_)) {
