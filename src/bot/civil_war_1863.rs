@@ -6,9 +6,7 @@
 use super::mcts::Searchable;
 use crate::games::civil_war_1863::core::flow::{DecisionKind, Stage};
 use crate::games::civil_war_1863::engine::cities::{capital_cost, key_city_cost};
-use crate::games::civil_war_1863::{
-    CivilWar1863, Counts, Event, Order, PieceKind, Side, Square,
-};
+use crate::games::civil_war_1863::{CivilWar1863, Counts, Event, Order, PieceKind, Side, Square};
 use crate::games::{GameResult, Seat};
 
 thread_local! {
@@ -209,6 +207,12 @@ impl Searchable for CivilWar1863 {
                 out.remove(i);
             }
         }
+        if out.len() == start {
+            // Only splits can move (a stack whose infantry is held where
+            // its cavalry is not, P5, P6), and END waits for a first order
+            // (P8): every order then, so that the turn always has one.
+            out.extend(self.legal());
+        }
     }
 
     /// In a turn: END one time in [`END_ODDS`] once an order is given (P8),
@@ -258,9 +262,9 @@ impl Searchable for CivilWar1863 {
             return 0.0;
         };
         match order {
-            Order::Move { from, pieces, path } | Order::Ride { from, pieces, path } => {
-                path.last().map_or(0.0, |&to| self.move_prior(*from, *pieces, to))
-            }
+            Order::Move { from, pieces, path } | Order::Ride { from, pieces, path } => path
+                .last()
+                .map_or(0.0, |&to| self.move_prior(*from, *pieces, to)),
             Order::Fortify(at) => {
                 // Worth it when doubling (P32) holds off a larger group.
                 let t = threat(self, side.opponent(), *at);
@@ -365,7 +369,11 @@ impl Searchable for CivilWar1863 {
 impl CivilWar1863 {
     /// The best ranked of [`PLAYOUT_DRAWS`] orders drawn from `orders`
     /// (not empty); the first drawn wins ties.
-    fn best_of_draws(&self, pick: &mut impl FnMut(usize) -> usize, orders: &mut Vec<Order>) -> Order {
+    fn best_of_draws(
+        &self,
+        pick: &mut impl FnMut(usize) -> usize,
+        orders: &mut Vec<Order>,
+    ) -> Order {
         let mut best = pick(orders.len());
         if orders.len() > 1 {
             let mut best_prior = self.prior(&orders[best]);
