@@ -5,7 +5,8 @@
 
 use super::mcts::Searchable;
 use crate::games::civil_war_1863::core::flow::{DecisionKind, Stage};
-use crate::games::civil_war_1863::{CivilWar1863, Event, Order, PieceKind, Side};
+use crate::games::civil_war_1863::engine::cities::{capital_cost, key_city_cost};
+use crate::games::civil_war_1863::{CivilWar1863, Counts, Event, Order, PieceKind, Side, Square};
 use crate::games::{GameResult, Seat};
 
 thread_local! {
@@ -14,6 +15,150 @@ thread_local! {
 
 /// A playout's turn ends after about this many orders: one in `END_ODDS`.
 const END_ODDS: usize = 8;
+
+/// A playout plays the best ranked ([`Searchable::prior`]) of this many
+/// orders drawn at random: random enough to sample the other replies,
+/// biased enough that a playout takes a won battle and seldom walks into
+/// a lost one, as a player would.
+const PLAYOUT_DRAWS: usize = 3;
+
+/// The largest group `enemy` could attack `sq` with on its next turn (P25:
+/// groups from different squares never fight as one): a neighbouring stack
+/// whole (infantry marches one square, P10), a stack two squares away with
+/// its cavalry and gunboats only (P11, P12). Disabled pieces (P23) and
+/// ground pieces locked in a fortified city (P32) cannot come. Terrain and
+/// rides are left out: this is a quick reading of danger, not a rule.
+fn threat(g: &CivilWar1863, enemy: Side, sq: Square) -> u32 {
+    let (c, r) = (i16::from(sq.column()), i16::from(sq.row()));
+    let mut most = 0;
+    for dr in -2i16..=2 {
+        for dc in -2i16..=2 {
+            let (nc, nr) = (c + dc, r + dr);
+            if (dc, dr) == (0, 0) || nc < 0 || nr < 0 {
+                continue;
+            }
+            let Some(at) = Square::at(nc as u8, nr as u8) else {
+                continue;
+            };
+            let Some(s) = g.stack(at).filter(|s| s.side == enemy) else {
+                continue;
+            };
+            let mut able = s.all().minus(s.disabled);
+            if s.fort.has_marker() {
+                able = Counts::of(PieceKind::Gunboat, able.get(PieceKind::Gunboat));
+            }
+            let n = if dc.abs() <= 1 && dr.abs() <= 1 {
+                able.total()
+            } else {
+                u32::from(able.get(PieceKind::Cavalry) + able.get(PieceKind::Gunboat))
+            };
+            most = most.max(n);
+        }
+    }
+    most
+}
+
+/// What `owner` pays when the square falls to the enemy for the first
+/// time: its key city costs 2 (North) or 1 (South) pieces (P27), its
+/// capital 6 or 5 (P30); nothing elsewhere or once flagged (P28).
+fn city_cost(g: &CivilWar1863, owner: Side, sq: Square) -> f64 {
+    if g.is_flagged(sq) {
+        0.0
+    } else if g.board().key_city_side(sq) == Some(owner) {
+        f64::from(key_city_cost(owner))
+    } else if g.board().capital(sq).is_some_and(|c| c.side == owner) {
+        f64::from(capital_cost(owner))
+    } else {
+        0.0
+    }
+}
+
+/// The distance (in king steps) from `sq` to the nearest stack of `enemy`
+/// weaker than `strength` on its square, if any: what a group should close
+/// on (P19: only a larger force attacks without a coin).
+fn nearest_prey(g: &CivilWar1863, enemy: Side, sq: Square, strength: u32) -> Option<u32> {
+    g.stacks()
+        .filter(|(at, s)| s.side == enemy && g.strength(*at) < strength)
+        .map(|(at, _)| {
+            u32::from(
+                at.column()
+                    .abs_diff(sq.column())
+                    .max(at.row().abs_diff(sq.row())),
+            )
+        })
+        .min()
+}
+
+impl CivilWar1863 {
+    /// The prior of a move or ride of `pieces` from `from` to `to` for the
+    /// side to move, in pieces won (+) or lost (-), roughly.
+    fn move_prior(&self, from: Square, pieces: Counts, to: Square) -> f64 {
+        let side = self.to_move();
+        let enemy = side.opponent();
+        let n = pieces.total();
+        let mut v = 0.0;
+        let here = self.strength(from);
+        let t_from = threat(self, enemy, from);
+        let was_threatened = t_from > here;
+        let left = here.saturating_sub(n);
+        if left > 0 {
+            // Pieces left behind that a larger enemy group could now take
+            // (P19, P20), and a city of ours with them (P26, P27).
+            if !was_threatened && t_from > left {
+                v -= 1.0 + city_cost(self, side, from);
+            }
+        } else if t_from > 0 {
+            // Our key city left empty where the enemy can walk in (P27).
+            v -= city_cost(self, side, from);
+        }
+        if self.hostile_to(side, to) {
+            let d = self.strength(to);
+            let prize = city_cost(self, enemy, to);
+            if n > d {
+                // A larger battle: the defender loses one more than we do
+                // (P20), and a city falls with it (P26, P27, P30).
+                v += 2.0 + prize + 0.1 * f64::from(d);
+                if threat(self, enemy, to) > n {
+                    v -= 1.0;
+                }
+            } else if n == d {
+                // The coin (P22): even in pieces, half a city.
+                v += 0.5 * prize - 0.3;
+            } else {
+                // A sacrifice (P23): one piece for a turn's delay.
+                v -= 1.5;
+            }
+            return v;
+        }
+        if self.board().key_city_side(to) == Some(enemy) && !self.is_flagged(to) {
+            v += 1.0 + city_cost(self, enemy, to);
+        }
+        let arrived = self.strength(to) + n;
+        let t_to = threat(self, enemy, to);
+        if t_to > arrived {
+            v -= 1.0 + city_cost(self, side, to);
+            return v;
+        }
+        if was_threatened && left == 0 {
+            // Out of reach of the larger enemy group.
+            v += 1.0;
+        }
+        if self.holder(to) == Some(side) {
+            // Stacks together are larger (P18, P19).
+            v += 0.2;
+        } else if t_to > 0 {
+            // Guarding a city of ours the enemy can reach (P27).
+            v += 0.5 * city_cost(self, side, to);
+        }
+        if let (Some(before), Some(after)) = (
+            nearest_prey(self, enemy, from, n),
+            nearest_prey(self, enemy, to, arrived),
+        ) {
+            v += 0.1 * (f64::from(before) - f64::from(after));
+        }
+        v
+    }
+}
 
 impl Searchable for CivilWar1863 {
     type Order = Order;
@@ -62,6 +207,12 @@ impl Searchable for CivilWar1863 {
                 out.remove(i);
             }
         }
+        if out.len() == start {
+            // Only splits can move (a stack whose infantry is held where
+            // its cavalry is not, P5, P6), and END waits for a first order
+            // (P8): every order then, so that the turn always has one.
+            out.extend(self.legal());
+        }
     }
 
     /// In a turn: END one time in [`END_ODDS`] once an order is given (P8),
@@ -78,7 +229,13 @@ impl Searchable for CivilWar1863 {
         scratch.clear();
         if !matches!(self.decision(), Some((_, DecisionKind::Turn { .. }))) {
             scratch.extend(self.legal());
-            return (!scratch.is_empty()).then(|| scratch.swap_remove(pick(scratch.len())));
+            if scratch.is_empty() {
+                return None;
+            }
+            if self.at_chance() {
+                return Some(scratch.swap_remove(pick(scratch.len())));
+            }
+            return Some(self.best_of_draws(&mut pick, scratch));
         }
         if self.orders_this_turn() > 0 && pick(END_ODDS) == 0 {
             return Some(Order::EndTurn);
@@ -87,12 +244,75 @@ impl Searchable for CivilWar1863 {
         while !squares.is_empty() {
             let i = pick(squares.len());
             if self.orders_from(squares[i], scratch, false) {
-                return Some(scratch.swap_remove(pick(scratch.len())));
+                return Some(self.best_of_draws(&mut pick, scratch));
             }
             squares.swap_remove(i);
         }
         // No stack can move: END is the turn's only order (P8).
         Some(Order::EndTurn)
+    }
+
+    const RANKS_ORDERS: bool = true;
+
+    /// Pieces won or lost, roughly, by the order (P19-P27): a larger
+    /// attack and a city taken first, a group walked next to a larger
+    /// enemy one or a key city left open to it last.
+    fn prior(&self, order: &Order) -> f64 {
+        let Some((side, _)) = self.decision() else {
+            return 0.0;
+        };
+        match order {
+            Order::Move { from, pieces, path } | Order::Ride { from, pieces, path } => path
+                .last()
+                .map_or(0.0, |&to| self.move_prior(*from, *pieces, to)),
+            Order::Fortify(at) => {
+                // Worth it when doubling (P32) holds off a larger group.
+                let t = threat(self, side.opponent(), *at);
+                let s = self.strength(*at);
+                let ground = self.stack(*at).map_or(0, |s| s.all().ground());
+                if t > s && t <= s + ground {
+                    1.5
+                } else if t > 0 {
+                    0.3
+                } else {
+                    -0.3
+                }
+            }
+            Order::Unfortify(_) => -0.5,
+            Order::Losses { take, .. } => {
+                // Each k costs us k - 1 (P20): trade down when ahead.
+                let k = f64::from(*take);
+                if self.pieces_of(side) >= self.pieces_of(side.opponent()) {
+                    k
+                } else {
+                    -k
+                }
+            }
+            Order::Survivors { pieces, path } => path.last().map_or(0.0, |&to| {
+                let arrived = self.strength(to) + pieces.total();
+                if threat(self, side.opponent(), to) > arrived {
+                    -1.0
+                } else if self.holder(to) == Some(side) {
+                    0.2
+                } else {
+                    0.0
+                }
+            }),
+            Order::Remove { square, .. } => {
+                // A piece from a stack the enemy can take anyway, not one
+                // whose loss opens a city (P27) or a new target (P19).
+                let s = self.strength(*square);
+                let t = threat(self, side.opponent(), *square);
+                if t > s {
+                    0.5
+                } else if t + 1 > s {
+                    -0.5 - city_cost(self, side, *square)
+                } else {
+                    0.0
+                }
+            }
+            _ => 0.0,
+        }
     }
 
     fn play(&mut self, order: Order) {
@@ -143,5 +363,28 @@ impl Searchable for CivilWar1863 {
                 0.5 + 0.45 * (north - south) / (north + south).max(1.0)
             }
         }
+    }
+}
+
+impl CivilWar1863 {
+    /// The best ranked of [`PLAYOUT_DRAWS`] orders drawn from `orders`
+    /// (not empty); the first drawn wins ties.
+    fn best_of_draws(
+        &self,
+        pick: &mut impl FnMut(usize) -> usize,
+        orders: &mut Vec<Order>,
+    ) -> Order {
+        let mut best = pick(orders.len());
+        if orders.len() > 1 {
+            let mut best_prior = self.prior(&orders[best]);
+            for _ in 1..PLAYOUT_DRAWS {
+                let i = pick(orders.len());
+                let p = self.prior(&orders[i]);
+                if p > best_prior {
+                    (best, best_prior) = (i, p);
+                }
+            }
+        }
+        orders.swap_remove(best)
     }
 }

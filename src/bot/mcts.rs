@@ -58,6 +58,22 @@ pub trait Searchable: Clone {
         false
     }
 
+    /// Whether the game ranks its orders by [`prior`](Self::prior): the
+    /// search then tries a new position's orders best first and widens a
+    /// position's choice only as its rounds grow (progressive widening),
+    /// so that a budget of a few dozen rounds goes to the few orders that
+    /// matter rather than one round each to a hundred. Games that leave it
+    /// `false` are searched exactly as before (forcing orders first).
+    const RANKS_ORDERS: bool = false;
+
+    /// How promising `order` looks before any playout, for the side that
+    /// gives it: higher is tried first. Read only when
+    /// [`RANKS_ORDERS`](Self::RANKS_ORDERS) is set.
+    fn prior(&self, order: &Self::Order) -> f64 {
+        let _ = order;
+        0.0
+    }
+
     /// How good the position is for player 0, from 0 (lost) to 1 (won):
     /// the result when the game is over, an estimate otherwise.
     fn score(&self) -> f64;
@@ -194,11 +210,18 @@ pub fn search<G: Searchable>(root: &G, rounds: u32, seed: u64) -> Option<SearchR
             if node.count == 0 {
                 break;
             }
+            // Ranked orders widen with the rounds: a new order only once
+            // the ones above it have had theirs.
+            let open = if G::RANKS_ORDERS {
+                node.count.min(widening(node.visits))
+            } else {
+                node.count
+            };
             let (child, new) = if state.at_chance() {
                 // Chance is drawn, not chosen: every outcome as likely.
                 let child = (node.first as usize) + rng.below(node.count as usize);
                 (child, tree[child].visits == 0)
-            } else if node.tried < node.count {
+            } else if node.tried < open {
                 tree[at].tried += 1;
                 ((node.first + node.tried) as usize, true)
             } else {
@@ -268,12 +291,20 @@ fn expand<G: Searchable>(
     for i in (1..legal.len()).rev() {
         legal.swap(i, rng.below(i + 1));
     }
-    // The forcing orders first, each group still in random order.
-    let mut forcing = 0;
-    for i in 0..legal.len() {
-        if state.is_forcing(&legal[i]) {
-            legal.swap(i, forcing);
-            forcing += 1;
+    if G::RANKS_ORDERS && !state.at_chance() {
+        // Best first; equals stay in their random order (a stable sort).
+        let mut ranked: Vec<(f64, G::Order)> =
+            legal.drain(..).map(|o| (state.prior(&o), o)).collect();
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+        legal.extend(ranked.into_iter().map(|(_, o)| o));
+    } else {
+        // The forcing orders first, each group still in random order.
+        let mut forcing = 0;
+        for i in 0..legal.len() {
+            if state.is_forcing(&legal[i]) {
+                legal.swap(i, forcing);
+                forcing += 1;
+            }
         }
     }
     // A chance outcome's value is never read: it is drawn, not chosen.
@@ -288,11 +319,19 @@ fn expand<G: Searchable>(
     node.count = count;
 }
 
-/// The child of a fully tried `node` with the best upper confidence bound.
+/// How many of a ranked position's orders are open after `visits` rounds
+/// through it: two, then one more at each square number of rounds (1, 4,
+/// 9, ...): eight after 40 rounds, thirteen after 120, twenty-one after 360.
+fn widening(visits: u32) -> u32 {
+    2 + f64::from(visits).sqrt() as u32
+}
+
+/// The child with the best upper confidence bound among the ones `node`
+/// has tried (all of them, unless its orders are ranked and widening).
 fn best_uct(tree: &[Node], node: &Node) -> usize {
     let log_n = f64::from(node.visits.max(1)).ln();
     let mut best = (f64::NEG_INFINITY, 0usize);
-    for i in node.first..node.first + node.count {
+    for i in node.first..node.first + node.tried {
         let c = &tree[i as usize];
         let bound = mean(c) + EXPLORATION * (log_n / f64::from(c.visits.max(1))).sqrt();
         if bound > best.0 {

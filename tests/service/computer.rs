@@ -472,8 +472,12 @@ fn a_civil_war_1863_game_against_the_computer_by_mail() {
             );
         }
     }
+    // A mail of Ann's may leave her a decision inside her own order (her
+    // losses after a larger attack, P20), with nothing for the computer
+    // to play yet; the computer's stacks stand together (P18, P19), so
+    // Ann's random orders meet them more often.
     assert!(
-        computer_turns >= 5,
+        computer_turns >= 4,
         "the computer played {computer_turns} turns"
     );
     assert_eq!(site.queued_to(COMPUTER), 0);
