@@ -5,6 +5,8 @@
 //! - `read_order`: a canonical order, a short form and a mistyped line
 //!   (which computes suggestions) at a mid-game position.
 //! - `draw_board` and `choices` at mid-game positions of seeded random play.
+//! - `picture`: the board as SVG, and the SVG rendered to PNG (issue 19),
+//!   at the same mid-game position; the PNG's size is printed.
 //! - `record_replay`: writing a 300-order random game as a record, reading it
 //!   back and replaying it with every order re-validated.
 //!
@@ -98,6 +100,27 @@ fn bench_drawing(c: &mut Criterion) {
     group.finish();
 }
 
+fn bench_picture(c: &mut Criterion) {
+    let game = mid_game();
+    let svg = game
+        .draw_picture(Seat::North, &[], false)
+        .expect("SQUARES has a picture");
+    let png = orderly::picture::png(&svg).expect("rendered");
+    println!(
+        "picture: SVG {} bytes, PNG {} bytes ({} x {} pixels)",
+        svg.len(),
+        png.bytes.len(),
+        png.width,
+        png.height
+    );
+    c.bench_function("picture/svg", |b| {
+        b.iter(|| black_box(&game).draw_picture(Seat::North, &[], false))
+    });
+    c.bench_function("picture/png", |b| {
+        b.iter(|| orderly::picture::png(black_box(&svg)))
+    });
+}
+
 fn bench_record(c: &mut Criterion) {
     let (_, played) = position_after(7, 300);
     let mut recorder = Recorder::new(&Hosted::of::<Squares>(), &GameOptions::default());
@@ -118,5 +141,11 @@ fn bench_record(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_read, bench_drawing, bench_record);
+criterion_group!(
+    benches,
+    bench_read,
+    bench_drawing,
+    bench_picture,
+    bench_record
+);
 criterion_main!(benches);

@@ -611,6 +611,16 @@ fn tell_members(
         }
         let key = member_secret(secret, player);
         let mut mail = to_member(config, row, &address, &key, body, &tag, now);
+        // The board from the community's side: "you" are the community.
+        mail.picture = super::compose::picture_of(
+            tx,
+            config,
+            state,
+            daily.community,
+            happened,
+            false,
+            &address,
+        )?;
         super::outbox::queue(tx, &mut mail, Some(row.id), now.into())?;
     }
     Ok(theirs)
@@ -899,6 +909,7 @@ impl Work<'_> {
                 };
                 self.item(line, Answer::Done(answer));
                 self.parts.push(board);
+                self.show_daily_picture(&row)?;
                 self.carry_member_key(player, row.id);
             }
             DailyAsk::Results => {
@@ -1015,6 +1026,9 @@ impl Work<'_> {
                 Some(player),
                 self.now,
             )?;
+            if theirs.is_some() {
+                self.show_daily_picture(&row)?;
+            }
             self.parts.extend(theirs);
             daily = self
                 .tx
@@ -1089,9 +1103,24 @@ impl Work<'_> {
                 Some(player),
                 self.now,
             )?;
+            if theirs.is_some() {
+                self.show_daily_picture(&row)?;
+            }
             self.parts.extend(theirs);
         }
         Ok(())
+    }
+
+    /// The reply shows the Play of the Day's board as it now stands, from
+    /// the community's side (issue 19). The members' own mails carry the
+    /// last action's arrows; the reply to a vote shows the board alone.
+    fn show_daily_picture(&mut self, row: &GameRow) -> Result<()> {
+        let Some(daily) = self.tx.daily_game(row.id)? else {
+            return Ok(());
+        };
+        let row = game_row(self.tx, row.id)?;
+        let state = state_of(self.tx, self.config, &row)?;
+        self.show_picture(state.as_ref(), daily.community, &[], false)
     }
 }
 

@@ -681,3 +681,49 @@ fn tanners_ford_played_to_the_end_through_the_real_servers() {
     let (report, ok) = orderly::record::verify_report(&record);
     assert!(ok, "{report}\n{record}");
 }
+
+/// Issue 19: the board's picture goes through Postfix and Dovecot and is
+/// read back over IMAP intact: shown in the HTML part by its Content-ID,
+/// attached as the same bytes, and the very PNG orderly draws for that
+/// position from the reader's seat.
+#[test]
+fn the_board_picture_arrives_intact_over_imap() {
+    let Some(stack) = MailStack::start() else {
+        return;
+    };
+    let (mut service, _players) = started::<Squares>(&stack);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let raw = loop {
+        let _ = service.poll_once();
+        let found = stack
+            .fetch_all("ann")
+            .into_iter()
+            .find(|raw| memchr::memmem::find(raw, b"image/png").is_some());
+        if let Some(raw) = found {
+            break raw;
+        }
+        assert!(Instant::now() < deadline, "no mail with a picture for ann");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let parsed = mailparse::parse_mail(&raw).expect("a mail");
+    assert_eq!(parsed.ctype.mimetype, "multipart/mixed");
+    let alternative = &parsed.subparts[0];
+    assert_eq!(alternative.subparts[0].ctype.mimetype, "text/plain");
+    let related = &alternative.subparts[1];
+    let html = related.subparts[0].get_body().expect("the HTML");
+    let inline = &related.subparts[1];
+    let id = mailparse::MailHeaderMap::get_first_value(inline.headers.as_slice(), "Content-ID")
+        .expect("a Content-ID");
+    let id = id.trim_start_matches('<').trim_end_matches('>');
+    assert!(html.contains(&format!("cid:{id}")), "{html}");
+    let shown = inline.get_body_raw().expect("the picture");
+    let attached = parsed.subparts[1].get_body_raw().expect("the attachment");
+    assert_eq!(shown, attached);
+    // Ann holds North's seat: the opening as she sees it, no last action.
+    let game: Squares = stored(&mut service, &stack.domain);
+    let svg = game
+        .draw_picture(Seat::North, &[], false)
+        .expect("SQUARES has a picture");
+    let drawn = orderly::picture::png(&svg).expect("rendered");
+    assert_eq!(shown, drawn.bytes, "the PNG orderly drew, byte for byte");
+}

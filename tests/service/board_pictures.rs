@@ -133,3 +133,20 @@ fn a_watcher_gets_the_picture_and_a_server_can_send_none() {
 fn site_without_pictures() -> Site {
     site("off", |c| c.outgoing.pictures = false)
 }
+
+#[test]
+fn the_play_of_the_day_shows_its_board_from_the_communitys_side() {
+    let t0 = Utc.with_ymd_and_hms(2026, 11, 21, 10, 0, 0).unwrap();
+    let mut site = site("potd", |c| c.play_of_the_day.enabled = true);
+    // The sweep begins the day's game; joining brings its board.
+    site.service.sweep(t0).unwrap();
+    let outs = site.send(ANN, ORDERLY, "PLAYOFTHEDAY");
+    let reply = to(&outs, ANN);
+    assert!(reply.body.contains("Play of the Day"), "{}", reply.body);
+    assert!(picture(&reply).is_some(), "the board in the answer to PLAYOFTHEDAY");
+    // A member who turned pictures off gets the board as text only.
+    let outs = site.send(ANN, &reply.reply_to, "SET PICTURES OFF\nPLAYOFTHEDAY");
+    let reply = to(&outs, ANN);
+    assert!(reply.body.contains("board as text only"), "{}", reply.body);
+    assert_eq!(picture(&reply), None);
+}
