@@ -25,6 +25,12 @@
 //! bench delivers, so both forms are also given with the delivery counted
 //! (the fair comparison of the two).
 //!
+//! The board pictures of issue 19 are off here (`ORDERLY_BENCH_PICTURES=1`
+//! turns them on): their cost is a PNG per board mail on the sending
+//! thread, measured alone by `cargo bench --bench text -- picture`, and
+//! with them on these figures would measure the renderer, not the mail
+//! pipeline.
+//!
 //! `cargo bench --bench service` runs 1,000 mails a case (2,000 with 100
 //! waiting), three rounds each; under `cargo test --all-targets` a few as a
 //! smoke test. The figures are printed, never asserted.
@@ -232,6 +238,7 @@ fn run_case(base: &Path, per_poll: usize, mails: usize, pipelined: bool) -> Run 
     config.outgoing.dir = std::env::var_os("ORDERLY_BENCH_SENT")
         .map(|d| Path::new(&d).join(base.file_name().unwrap_or_default()))
         .unwrap_or_else(|| base.join("sent"));
+    config.outgoing.pictures = std::env::var("ORDERLY_BENCH_PICTURES").is_ok_and(|v| v == "1");
     let db = config.store.path.clone();
     let mut service = Service::open(config).expect("the service opens");
     let space_before = used_bytes(&db);

@@ -119,6 +119,13 @@ fn bench_picture(c: &mut Criterion) {
     c.bench_function("picture/png", |b| {
         b.iter(|| orderly::picture::png(black_box(&svg)))
     });
+    let pixmap = orderly::picture::rasterise(&svg).expect("rendered");
+    c.bench_function("picture/rasterise", |b| {
+        b.iter(|| orderly::picture::rasterise(black_box(&svg)))
+    });
+    c.bench_function("picture/encode", |b| {
+        b.iter(|| orderly::picture::encode(black_box(&pixmap)))
+    });
 }
 
 fn bench_record(c: &mut Criterion) {

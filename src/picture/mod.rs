@@ -44,6 +44,17 @@ pub struct Png {
 
 /// `svg` rendered as a PNG at its own size (one SVG unit a pixel).
 pub fn png(svg: &str) -> Result<Png, PictureError> {
+    let pixmap = rasterise(svg)?;
+    let bytes = encode(&pixmap)?;
+    Ok(Png {
+        bytes,
+        width: pixmap.width(),
+        height: pixmap.height(),
+    })
+}
+
+/// `svg` drawn into pixels at its own size.
+pub fn rasterise(svg: &str) -> Result<resvg::tiny_skia::Pixmap, PictureError> {
     let options = resvg::usvg::Options::default();
     let tree =
         resvg::usvg::Tree::from_str(svg, &options).map_err(|e| PictureError::Svg(e.to_string()))?;
@@ -59,12 +70,40 @@ pub fn png(svg: &str) -> Result<Png, PictureError> {
         resvg::tiny_skia::Transform::default(),
         &mut pixmap.as_mut(),
     );
-    let bytes = pixmap
-        .encode_png()
-        .map_err(|e| PictureError::Png(e.to_string()))?;
-    Ok(Png {
-        bytes,
-        width,
-        height,
-    })
+    Ok(pixmap)
+}
+
+/// `pixmap` as a PNG file: RGB, eight bits, no alpha (a board picture
+/// paints its whole background, so every pixel is opaque and its
+/// premultiplied colour is its colour), compressed with the png crate's
+/// balanced setting: its fast one takes a fifth of the time (2 ms against
+/// 9.5 for a board) but makes a board of 60 KB, the most a mail should
+/// carry, where this one makes about 27 (`cargo bench --bench text --
+/// picture`).
+pub fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Result<Vec<u8>, PictureError> {
+    let rgb: Vec<u8> = pixmap
+        .data()
+        .chunks_exact(4)
+        .flat_map(|p| {
+            // A pixel not quite opaque (none in our pictures) is put on
+            // white rather than shown darkened by its premultiplication.
+            let a = u16::from(p[3]);
+            let on_white = |c: u8| (u16::from(c) + (255 - a)).min(255) as u8;
+            [on_white(p[0]), on_white(p[1]), on_white(p[2])]
+        })
+        .collect();
+    let mut bytes = Vec::with_capacity(rgb.len() / 16);
+    {
+        let mut encoder = png::Encoder::new(&mut bytes, pixmap.width(), pixmap.height());
+        encoder.set_color(png::ColorType::Rgb);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_compression(png::Compression::Balanced);
+        let mut writer = encoder
+            .write_header()
+            .map_err(|e| PictureError::Png(e.to_string()))?;
+        writer
+            .write_image_data(&rgb)
+            .map_err(|e| PictureError::Png(e.to_string()))?;
+    }
+    Ok(bytes)
 }

@@ -72,33 +72,32 @@ fn svg_of(game: &Squares, seat: Seat, last: &[Event]) -> String {
         .expect("SQUARES has a picture")
 }
 
-/// The decoded picture: width, height and RGBA pixels.
+/// The decoded picture: width, height and RGB pixels.
 struct Decoded {
     width: u32,
     height: u32,
-    rgba: Vec<u8>,
+    rgb: Vec<u8>,
 }
 
 impl Decoded {
     fn of(png: &[u8]) -> Decoded {
         let decoder = png::Decoder::new(std::io::Cursor::new(png));
         let mut reader = decoder.read_info().expect("a PNG header");
-        let mut rgba = vec![0; reader.output_buffer_size().expect("a size")];
-        let info = reader.next_frame(&mut rgba).expect("a PNG frame");
-        assert_eq!(info.color_type, png::ColorType::Rgba, "RGBA pixels");
+        let mut rgb = vec![0; reader.output_buffer_size().expect("a size")];
+        let info = reader.next_frame(&mut rgb).expect("a PNG frame");
+        assert_eq!(info.color_type, png::ColorType::Rgb, "RGB pixels");
         assert_eq!(info.bit_depth, png::BitDepth::Eight);
         Decoded {
             width: info.width,
             height: info.height,
-            rgba,
+            rgb,
         }
     }
 
-    /// The colour at (`x`, `y`) as `#rrggbb` (every pixel checked is opaque).
+    /// The colour at (`x`, `y`) as `#rrggbb`.
     fn at(&self, x: u32, y: u32) -> String {
-        let i = ((y * self.width + x) * 4) as usize;
-        let p = &self.rgba[i..i + 4];
-        assert_eq!(p[3], 255, "opaque at ({x}, {y})");
+        let i = ((y * self.width + x) * 3) as usize;
+        let p = &self.rgb[i..i + 3];
         format!("#{:02x}{:02x}{:02x}", p[0], p[1], p[2])
     }
 }

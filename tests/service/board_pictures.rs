@@ -143,7 +143,10 @@ fn the_play_of_the_day_shows_its_board_from_the_communitys_side() {
     let outs = site.send(ANN, ORDERLY, "PLAYOFTHEDAY");
     let reply = to(&outs, ANN);
     assert!(reply.body.contains("Play of the Day"), "{}", reply.body);
-    assert!(picture(&reply).is_some(), "the board in the answer to PLAYOFTHEDAY");
+    assert!(
+        picture(&reply).is_some(),
+        "the board in the answer to PLAYOFTHEDAY"
+    );
     // A member who turned pictures off gets the board as text only.
     let outs = site.send(ANN, &reply.reply_to, "SET PICTURES OFF\nPLAYOFTHEDAY");
     let reply = to(&outs, ANN);
