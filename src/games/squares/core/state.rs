@@ -59,6 +59,12 @@ pub struct Squares {
     pub(crate) intruders: [u16; 2],
     /// Per side, bit n set when unit number n is eliminated (R26's count).
     pub(crate) gone: [u16; 2],
+    /// Per side, whether any of its units carries an R21 mark (`inactive`
+    /// or `retreated`): most turns close with none, and then R21's
+    /// bookkeeping skips the side's sixteen states. Always exactly what the
+    /// states say (kept by the engine, set again by the position reader),
+    /// so that it never makes equal positions unequal.
+    pub(crate) marked: [bool; 2],
     /// Whose turn it is.
     pub(crate) to_move: Side,
     /// Double-turn state of the current turn.
@@ -99,6 +105,7 @@ impl Squares {
             reserved: [ALL_UNITS; 2],
             intruders: [0; 2],
             gone: [0; 2],
+            marked: [false; 2],
             to_move: first,
             half: Half::Single,
             passed: [false; 2],
@@ -268,6 +275,15 @@ impl Squares {
     pub(crate) fn relocate(&mut self, u: UnitId, to: Space) {
         self.lift(u);
         self.place(u, to);
+    }
+
+    /// Sets `marked` again from the units' states, after they were written
+    /// one by one (the position reader, an elimination).
+    pub(crate) fn recount_marks(&mut self, side: Side) {
+        let first = side.index() * ARMY_SIZE;
+        self.marked[side.index()] = self.units[first..first + ARMY_SIZE]
+            .iter()
+            .any(|s| s.inactive || s.retreated);
     }
 
     /// Whether a unit may act at all this turn (R21).

@@ -385,7 +385,7 @@ impl Squares {
             *end = count.0;
         }
         let moved = count.0;
-        self.two_cavalry_moves(&ctx, movers, &mut count);
+        count.0 += self.two_cavalry_count(&ctx, movers);
         let paired = count.0;
         self.attacks(&ctx, &mut count);
         if count.0 == 0 {
@@ -519,21 +519,15 @@ impl Squares {
         ctx.board.adjacent(from) & ctx.cavalry_enter & !occupied & !from.set()
     }
 
-    /// R11b: two cavalry one step each. They move one after the other, so the
-    /// second may enter the square the first left. An order that could be
-    /// made in either sequence is listed once, its parts sorted by square,
-    /// unless both parts leave the reserve with units that differ (S2).
+    /// The cavalry a two-cavalry move may take (R11b): each mover whose
+    /// type pairs, with where it stands, its reserve word and its steps
+    /// before the other moves, and a second cavalry from the reserve (R7).
     #[inline(always)]
-    fn two_cavalry_moves(
-        &self,
-        ctx: &MoveContext,
-        movers: &[Mover],
-        out: &mut impl OrderSink,
-    ) -> bool {
+    fn cavalry_table(&self, ctx: &MoveContext, movers: &[Mover]) -> CavalryTable {
         // Each cavalry (at most a side's four, N2, and a second one from the
         // reserve): where from, its reserve word, and its steps before the
         // other moves.
-        let mut cavalry = [(Space::new(0), None, SpaceSet::EMPTY); 8];
+        let mut cavalry = [(ctx.own_reserve, None, SpaceSet::EMPTY); 8];
         let mut count = 0;
         let occupied = self.occupied();
         for &(u, s, k) in movers {
@@ -573,6 +567,114 @@ impl Squares {
                     self.units[first.index()].move_run != self.units[second.index()].move_run;
             }
         }
+        CavalryTable {
+            cavalry,
+            count,
+            first_from_reserve,
+            second_from_reserve,
+            picks_differ,
+        }
+    }
+
+    /// How many orders [`Squares::two_cavalry_moves`] hands on, for the
+    /// counting pass: each pair of cavalry taken once, both sequences
+    /// counted together from their step counts (S2: against board order
+    /// only the sequence that follows into the square left is listed).
+    #[inline(always)]
+    fn two_cavalry_count(&self, ctx: &MoveContext, movers: &[Mover]) -> usize {
+        let table = self.cavalry_table(ctx, movers);
+        let count = table.count;
+        if count < 2 {
+            return 0;
+        }
+        let cavalry = &table.cavalry[..count];
+        let reserves = ctx.board.reserves();
+        // Whether the cavalry on `q` may follow into the square `p` leaves.
+        let follows = |q: Space, p: Space| {
+            !(ctx.board.adjacent(q) & ctx.cavalry_enter & !reserves & p.set()).is_empty()
+        };
+        let mut total = 0;
+        for (i, &(i_from, i_unit, i_steps)) in cavalry.iter().enumerate() {
+            for (j, &(j_from, j_unit, j_steps)) in cavalry.iter().enumerate().skip(i + 1) {
+                // R7: the second pick from the reserve pairs only with the first.
+                if (table.second_from_reserve == Some(i) && table.first_from_reserve != Some(j))
+                    || (table.second_from_reserve == Some(j) && table.first_from_reserve != Some(i))
+                {
+                    continue;
+                }
+                if i_unit.is_some() && j_unit.is_some() {
+                    // Both from the reserve: one sequence for two alike
+                    // units, both for a cavalry and the heavy cavalry (N37).
+                    total += self.reserve_pair_count(ctx, &table, i, j);
+                    if i_unit != j_unit {
+                        total += self.reserve_pair_count(ctx, &table, j, i);
+                    }
+                    continue;
+                }
+                // Not both from the reserve, so on different squares.
+                let (p_from, p_steps, q_from, q_steps) = if i_from < j_from {
+                    (i_from, i_steps, j_from, j_steps)
+                } else {
+                    (j_from, j_steps, i_from, i_steps)
+                };
+                let (p_len, q_len) = (p_steps.len(), q_steps.len());
+                // In board order: every (x, y) but y on x's square, y among
+                // q's steps before p moves and p's square when it may follow.
+                total += p_len * (q_len + usize::from(follows(q_from, p_from)))
+                    - (p_steps & q_steps & !reserves).len();
+                // Against board order: only p following into q's square.
+                if follows(p_from, q_from) {
+                    total += q_len;
+                }
+            }
+        }
+        total
+    }
+
+    /// The orders of two cavalry from the reserve, `p` moving first.
+    #[inline(never)]
+    fn reserve_pair_count(
+        &self,
+        ctx: &MoveContext,
+        table: &CavalryTable,
+        p: usize,
+        q: usize,
+    ) -> usize {
+        let (p_from, p_unit, p_steps) = table.cavalry[p];
+        let (q_from, q_unit, _) = table.cavalry[q];
+        let reserves = ctx.board.reserves();
+        let q_steps = Self::cavalry_single_steps(ctx, q_from, self.occupied() & !p_from.set());
+        let every_sequence = p_unit == q_unit && table.picks_differ;
+        let mut n = 0;
+        for x in p_steps {
+            let mut ys = q_steps & !(x.set() & !reserves);
+            if !every_sequence {
+                ys &= SpaceSet((u32::MAX << x.index()) << 1);
+            }
+            n += ys.len();
+        }
+        n
+    }
+
+    /// R11b: two cavalry one step each. They move one after the other, so the
+    /// second may enter the square the first left. An order that could be
+    /// made in either sequence is listed once, its parts sorted by square,
+    /// unless both parts leave the reserve with units that differ (S2).
+    #[inline(always)]
+    fn two_cavalry_moves(
+        &self,
+        ctx: &MoveContext,
+        movers: &[Mover],
+        out: &mut impl OrderSink,
+    ) -> bool {
+        let CavalryTable {
+            cavalry,
+            count,
+            first_from_reserve,
+            second_from_reserve,
+            picks_differ,
+        } = self.cavalry_table(ctx, movers);
+        let occupied = self.occupied();
         if count < 2 {
             return true;
         }
@@ -855,6 +957,20 @@ impl Squares {
         }
         supports
     }
+}
+
+/// The cavalry of one position that a two-cavalry move may take (R11b).
+struct CavalryTable {
+    /// Where each stands, its reserve word, and its steps before the other moves.
+    cavalry: [(Space, Option<UnitKind>, SpaceSet); 8],
+    /// How many entries of `cavalry` hold one.
+    count: usize,
+    /// The entry of the reserve's first cavalry pick (R7), if any.
+    first_from_reserve: Option<usize>,
+    /// The entry of its second pick, which pairs only with the first.
+    second_from_reserve: Option<usize>,
+    /// S2: the two picks would leave the move with different runs.
+    picks_differ: bool,
 }
 
 /// What the artillery pin (R16) leaves free to attack or support into in

@@ -44,6 +44,8 @@ impl Squares {
         if let Some(square) = self.location(u) {
             self.remove(u);
             self.units[u.index()] = UnitState::default();
+            // Its R21 mark, if it had one, may have been its side's last.
+            self.recount_marks(u.side());
             events.push(Event::Eliminated {
                 side: u.side(),
                 unit: u.kind(),
@@ -59,6 +61,7 @@ impl Squares {
         if !self.variant.unit(u.kind()).rests {
             return;
         }
+        self.marked[u.side().index()] = true;
         let state = &mut self.units[u.index()];
         if u.side() == self.to_move {
             // Retreating in its own turn: the owner's *next* turn is barred.
@@ -106,10 +109,16 @@ impl Squares {
     /// Ends one own turn of `side` for R21: units barred during it become
     /// free; units that retreated during it are barred from the next.
     fn close_turn_for(&mut self, side: Side) {
+        if !self.marked[side.index()] {
+            return;
+        }
+        let mut carried = false;
         for state in self.side_states(side) {
             state.inactive = state.retreated;
+            carried |= state.retreated;
             state.retreated = false;
         }
+        self.marked[side.index()] = carried;
     }
 
     /// The action of the current turn is complete: hand the turn on (R1,

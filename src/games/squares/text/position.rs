@@ -582,6 +582,9 @@ impl Squares {
         } else {
             Some(game.read_attack(attack_text)?)
         };
+        for side in Side::BOTH {
+            game.recount_marks(side);
+        }
         game.check_runs()?;
         game.settle_outcome();
         if let Some(attack) = game.attack {
