@@ -368,11 +368,9 @@ pub fn draw(game: &Squares, viewer: Side, reader: Option<Side>, last: &[Event]) 
         // A reserve's code comes with its side's name: its counters fill
         // the space below.
         let label = match b.terrain(s) {
-            Terrain::Reserve(side) => format!(
-                "{} {}",
-                s.display_in(notation),
-                side.display_in(notation)
-            ),
+            Terrain::Reserve(side) => {
+                format!("{} {}", s.display_in(notation), side.display_in(notation))
+            }
             _ => s.display_in(notation).to_string(),
         };
         svg.text(&label, x + 4.0, y + 4.0, 7.0, Anchor::Start, CODE);
