@@ -66,7 +66,7 @@ pub(super) fn picture_of(
     address: &str,
 ) -> Result<Option<String>> {
     let outgoing = &config.outgoing;
-    if !(outgoing.pictures && outgoing.html) || !tx.wants_pictures(address)? {
+    if !(outgoing.pictures && outgoing.html && tx.wants_pictures(address)?) {
         return Ok(None);
     }
     Ok(state.picture(seat, happened, observer))

@@ -164,8 +164,12 @@ fn ground(svg: &mut Svg, game: &CivilWar1863, sq: Square, viewer: Side) {
     }
 }
 
-/// Path data of straight segments, each `M x y L x y`.
-fn segments(pairs: &[((f32, f32), (f32, f32))]) -> String {
+/// A straight line's two ends.
+type Segment = ((f32, f32), (f32, f32));
+
+/// Path data of straight segments, each `M x y L x y`: one path for many
+/// lines keeps the SVG small.
+fn segments(pairs: &[Segment]) -> String {
     let mut d = String::new();
     for (a, b) in pairs {
         d.push_str(&format!(
@@ -483,10 +487,13 @@ fn legend(svg: &mut Svg, reader: Option<Side>, top: f32) {
         Some(Stroke::solid(WHITE, 1.0)),
     );
     pen = word(svg, "CITY", pen + 14.0, top);
+    // A key city's star is in the colour of the side that loses pieces
+    // when it falls (P27).
     for side in Side::BOTH {
         star(svg, pen + 6.0, top + 6.0, 6.0, colour(side), thin);
-        pen = word(svg, "KEY CITY", pen + 15.0, top);
+        pen += 14.0;
     }
+    pen = word(svg, "KEY CITIES", pen + 1.0, top);
     svg.circle(
         pen + 7.0,
         top + 6.0,
