@@ -204,3 +204,151 @@ fn an_observer_is_nobodys_you() {
     let parens = |svg: &str| svg.matches("href=\"#g28\"").count();
     assert_eq!(parens(&players), parens(&watchers) + 1);
 }
+
+mod civil_war_1863 {
+    //! The Civil War 1863 board as a picture: an 18 x 18 grid of 30-pixel
+    //! squares inside a 22-pixel margin, the Union reading it from the
+    //! north and the Confederacy turned 180 degrees, as the ASCII board.
+
+    use super::{golden, Decoded, MAX_PNG_BYTES};
+    use orderly::games::civil_war_1863::{CivilWar1863, Event, Order};
+    use orderly::games::{Game, GameOptions, GameText, Seat};
+
+    fn opening() -> CivilWar1863 {
+        CivilWar1863::new(&GameOptions::default())
+    }
+
+    fn svg_of(game: &CivilWar1863, seat: Seat, last: &[Event]) -> String {
+        game.draw_picture(seat, last, false)
+            .expect("the 1863 game has a picture")
+    }
+
+    /// The left and top of a square (`column` 0-17 from A, `row` 0-17 from
+    /// 1) in a picture from `seat`.
+    fn square_at(seat: Seat, column: u32, row: u32) -> (u32, u32) {
+        let (c, r) = match seat {
+            Seat::North => (column, row),
+            Seat::South => (17 - column, 17 - row),
+        };
+        (22 + c * 30, 22 + r * 30)
+    }
+
+    /// A splitmix64 step, so that a failing seed replays.
+    fn below(state: &mut u64, n: usize) -> usize {
+        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+
+    /// A random game of `orders` orders from the opening, ending turns
+    /// seldom so that turns hold moves; the position and the last order's
+    /// events.
+    fn random_play(seed: u64, orders: usize) -> (CivilWar1863, Vec<Event>) {
+        let mut game = opening();
+        let mut state = seed;
+        let mut last = Vec::new();
+        for _ in 0..orders {
+            if game.outcome().is_some() {
+                break;
+            }
+            let legal = game.legal_orders();
+            let order = if legal.len() > 1
+                && legal.last() == Some(&Order::EndTurn)
+                && below(&mut state, 3) > 0
+            {
+                legal[below(&mut state, legal.len() - 1)].clone()
+            } else {
+                legal[below(&mut state, legal.len())].clone()
+            };
+            last = game.apply(&order).expect("a listed order applies");
+        }
+        (game, last)
+    }
+
+    #[test]
+    fn the_opening_from_the_union_and_from_the_confederacy() {
+        let game = opening();
+        golden(
+            "civilwar1863",
+            "opening-union",
+            &svg_of(&game, Seat::North, &[]),
+        );
+        golden(
+            "civilwar1863",
+            "opening-confederacy",
+            &svg_of(&game, Seat::South, &[]),
+        );
+    }
+
+    #[test]
+    fn the_png_has_the_boards_colours_where_the_squares_are() {
+        let game = opening();
+        for seat in Seat::BOTH {
+            let png = orderly::picture::png(&svg_of(&game, seat, &[])).expect("rendered");
+            let d = Decoded::of(&png.bytes);
+            // 18 squares of 30 pixels and a margin each side, the legend
+            // under it.
+            assert_eq!(d.width, 18 * 30 + 2 * 22);
+            assert!(d.height > 18 * 30 + 2 * 22, "{}", d.height);
+            // R18 (the Atlantic, water only): sea.
+            let (x, y) = square_at(seat, 17, 17);
+            assert_eq!(d.at(x + 15, y + 15), "#9cc3e4", "{seat:?}");
+            // A3 (plain land, no river, rail or city): land.
+            let (x, y) = square_at(seat, 0, 2);
+            assert_eq!(d.at(x + 15, y + 15), "#efe6c8", "{seat:?}");
+            // The Union's five at O6 and the Confederacy's four at P7, each a
+            // counter in the lower right of its square, in its colour.
+            let (x, y) = square_at(seat, 14, 5);
+            assert_eq!(d.at(x + 11, y + 25), "#2c5aa0", "{seat:?}");
+            let (x, y) = square_at(seat, 15, 6);
+            assert_eq!(d.at(x + 11, y + 25), "#6f7680", "{seat:?}");
+        }
+    }
+
+    #[test]
+    fn a_move_is_an_arrow_and_its_squares_are_outlined() {
+        let (game, last) = (0..40)
+            .map(|seed| random_play(seed, 1 + seed as usize % 5))
+            .find(|(_, last)| last.iter().any(|e| matches!(e, Event::Moved { .. })))
+            .expect("a random order that moves");
+        let svg = svg_of(&game, Seat::North, &last);
+        assert!(
+            svg.contains("stroke=\"#e0a800\" stroke-width=\"3\""),
+            "{svg}"
+        );
+        assert!(
+            svg.contains("stroke=\"#1b1b1b\" stroke-width=\"2.5\""),
+            "{svg}"
+        );
+        assert_ne!(svg, svg_of(&game, Seat::North, &[]));
+    }
+
+    #[test]
+    fn the_same_position_gives_the_same_bytes_and_every_picture_is_small() {
+        let mut largest = 0;
+        for seed in 0..10u64 {
+            let (game, last) = random_play(seed, 20 + seed as usize * 37);
+            for seat in Seat::BOTH {
+                let first = orderly::picture::png(&svg_of(&game, seat, &last)).expect("rendered");
+                let again = orderly::picture::png(&svg_of(&game, seat, &last)).expect("rendered");
+                assert_eq!(first, again, "seed {seed}");
+                largest = largest.max(first.bytes.len());
+            }
+        }
+        assert!(
+            largest < MAX_PNG_BYTES,
+            "the largest PNG is {largest} bytes"
+        );
+    }
+
+    #[test]
+    fn an_observer_is_nobodys_you() {
+        let game = opening();
+        let players = svg_of(&game, Seat::South, &[]);
+        let watchers = game.draw_picture(Seat::South, &[], true).expect("drawn");
+        let parens = |svg: &str| svg.matches("href=\"#g28\"").count();
+        assert_eq!(parens(&players), parens(&watchers) + 1);
+    }
+}

@@ -80,8 +80,9 @@ fn cell(game: &CivilWar1863, sq: Square, marked: bool) -> String {
     }
 }
 
-/// The squares an action's events touch, marked on the board.
-fn touched(last: &[Event]) -> Vec<Square> {
+/// The squares an action's events touch, marked on the board (and
+/// outlined on the picture).
+pub(super) fn touched(last: &[Event]) -> Vec<Square> {
     let mut out = Vec::new();
     for e in last {
         match e {

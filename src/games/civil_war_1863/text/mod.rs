@@ -27,6 +27,8 @@ pub mod ending;
 
 pub mod drawing;
 
+pub mod picture;
+
 pub mod choices;
 
 pub mod conditions;
@@ -113,6 +115,11 @@ MORE                     as a mail's last line: your turn goes on (else
 
     fn draw_board_styled(&self, viewer: Seat, last: &[Event], style: &BoardStyle) -> String {
         drawing::draw(self, viewer.into(), last, style)
+    }
+
+    fn draw_picture(&self, viewer: Seat, last: &[Event], observer: bool) -> Option<String> {
+        let side = Side::from(viewer);
+        Some(picture::draw(self, side, (!observer).then_some(side), last))
     }
 
     fn read_condition(&self, words: &str) -> Result<Condition, String> {
