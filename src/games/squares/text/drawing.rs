@@ -284,8 +284,9 @@ fn reserve_lines(game: &Squares, side: Side, marked: bool) -> [String; 2] {
     [first, second]
 }
 
-/// The squares the events of the last action name.
-fn last_squares(last: &[Event]) -> Vec<Space> {
+/// The squares the events of the last action name (the ASCII board's `*`,
+/// the picture's outlines).
+pub(super) fn last_squares(last: &[Event]) -> Vec<Space> {
     let mut out = Vec::new();
     for event in last {
         match *event {

@@ -152,16 +152,14 @@ fn draw_last(svg: &mut Svg, viewer: Side, last: &[Event]) {
             (to.0 - ux * by, to.1 - uy * by),
         )
     };
-    let mut named: Vec<Space> = Vec::new();
+    let mut named = super::drawing::last_squares(last);
     let mut arrows: Vec<(Space, Space, Stroke)> = Vec::new();
     for event in last {
         match *event {
             Event::Moved { from, to, .. } | Event::Advanced { from, to, .. } => {
-                named.extend([from, to]);
                 arrows.push((from, to, Stroke::solid(MOVE, 3.0)));
             }
             Event::Retreated { from, to, .. } => {
-                named.extend([from, to]);
                 arrows.push((from, to, Stroke::solid(RETREAT, 3.0)));
             }
             Event::Attacked {
@@ -170,22 +168,12 @@ fn draw_last(svg: &mut Svg, viewer: Side, last: &[Event]) {
                 support,
                 ..
             } => {
-                named.extend([from, target]);
                 arrows.push((from, target, Stroke::solid(ATTACK, 4.0)));
                 if let Some((_, s)) = support {
-                    named.push(s);
                     arrows.push((s, target, Stroke::dashed(ATTACK, 2.5, 6.0, 4.0)));
                 }
             }
-            Event::Flank { target } | Event::Charge { target } => named.push(target),
-            Event::Stood { square, .. }
-            | Event::Eliminated { square, .. }
-            | Event::Stayed { square, .. } => named.push(square),
-            Event::Passed { .. }
-            | Event::OptionChosen { .. }
-            | Event::DoubleTurn { .. }
-            | Event::Forced { .. }
-            | Event::GameOver(_) => {}
+            _ => {}
         }
     }
     named.sort_by_key(|s| s.index());
