@@ -6,7 +6,8 @@
 //!   (which computes suggestions) at a mid-game position.
 //! - `draw_board` and `choices` at mid-game positions of seeded random play.
 //! - `picture`: the board as SVG, and the SVG rendered to PNG (issue 19),
-//!   at the same mid-game position; the PNG's size is printed.
+//!   for SQUARES at the same mid-game position, the Civil War Game 1863's
+//!   and Tanner's Ford's openings; the sizes are printed.
 //! - `record_replay`: writing a 300-order random game as a record, reading it
 //!   back and replaying it with every order re-validated.
 //!
@@ -100,31 +101,51 @@ fn bench_drawing(c: &mut Criterion) {
     group.finish();
 }
 
-fn bench_picture(c: &mut Criterion) {
-    let game = mid_game();
-    let svg = game
-        .draw_picture(Seat::North, &[], false)
-        .expect("SQUARES has a picture");
+/// The picture of one game's board: the SVG drawn by `draw`, and rendered.
+fn bench_picture_of(c: &mut Criterion, name: &str, draw: impl Fn() -> String) {
+    let svg = draw();
     let png = orderly::picture::png(&svg).expect("rendered");
     println!(
-        "picture: SVG {} bytes, PNG {} bytes ({} x {} pixels)",
+        "picture/{name}: SVG {} bytes, PNG {} bytes ({} x {} pixels)",
         svg.len(),
         png.bytes.len(),
         png.width,
         png.height
     );
-    c.bench_function("picture/svg", |b| {
-        b.iter(|| black_box(&game).draw_picture(Seat::North, &[], false))
+    c.bench_function(&format!("picture/{name}/svg"), |b| {
+        b.iter(|| black_box(draw()))
     });
-    c.bench_function("picture/png", |b| {
+    c.bench_function(&format!("picture/{name}/png"), |b| {
         b.iter(|| orderly::picture::png(black_box(&svg)))
     });
     let pixmap = orderly::picture::rasterise(&svg).expect("rendered");
-    c.bench_function("picture/rasterise", |b| {
+    c.bench_function(&format!("picture/{name}/rasterise"), |b| {
         b.iter(|| orderly::picture::rasterise(black_box(&svg)))
     });
-    c.bench_function("picture/encode", |b| {
+    c.bench_function(&format!("picture/{name}/encode"), |b| {
         b.iter(|| orderly::picture::encode(black_box(&pixmap)))
+    });
+}
+
+fn bench_picture(c: &mut Criterion) {
+    let game = mid_game();
+    bench_picture_of(c, "squares", || {
+        black_box(&game)
+            .draw_picture(Seat::North, &[], false)
+            .expect("SQUARES has a picture")
+    });
+    let game = orderly::games::civil_war_1863::CivilWar1863::new(&GameOptions::default());
+    bench_picture_of(c, "civilwar1863", || {
+        black_box(&game)
+            .draw_picture(Seat::North, &[], false)
+            .expect("the 1863 game has a picture")
+    });
+    let game =
+        orderly::games::brothers_at_war::core::state::BrothersAtWar::new(&GameOptions::default());
+    bench_picture_of(c, "brothersatwar", || {
+        black_box(&game)
+            .draw_picture(Seat::North, &[], false)
+            .expect("Brothers at War has a picture")
     });
 }
 

@@ -73,37 +73,82 @@ pub fn rasterise(svg: &str) -> Result<resvg::tiny_skia::Pixmap, PictureError> {
     Ok(pixmap)
 }
 
-/// `pixmap` as a PNG file: RGB, eight bits, no alpha (a board picture
-/// paints its whole background, so every pixel is opaque and its
-/// premultiplied colour is its colour), compressed with the png crate's
-/// balanced setting: its fast one takes a fifth of the time (2 ms against
-/// 9.5 for a board) but makes a board of 60 KB, the most a mail should
-/// carry, where this one makes about 27 (`cargo bench --bench text --
-/// picture`).
+/// The most colours a PNG palette holds.
+const PALETTE: usize = 256;
+
+/// `pixmap` as a PNG file: eight-bit indexed colour, compressed with the
+/// png crate's balanced setting (`cargo bench --bench text -- picture`).
+///
+/// A board is a few dozen flat colours and the blends its smoothed edges
+/// make; stored as RGB, the blends of a hex map's slanted sides and small
+/// print made a 130 KB file, over twice what a mail should carry (60 KB).
+/// The palette is the picture's 256 most frequent colours (ties by colour,
+/// so the same picture gives the same palette): every flat colour is kept
+/// exactly, and a rarer blend takes the nearest colour of the palette,
+/// which the eye does not see at an edge. Every pixel is opaque (a board
+/// paints its whole background); one that were not is put on white rather
+/// than shown darkened by its premultiplication.
 pub fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Result<Vec<u8>, PictureError> {
-    let rgb: Vec<u8> = pixmap
+    let pixels: Vec<[u8; 3]> = pixmap
         .data()
         .chunks_exact(4)
-        .flat_map(|p| {
-            // A pixel not quite opaque (none in our pictures) is put on
-            // white rather than shown darkened by its premultiplication.
+        .map(|p| {
             let a = u16::from(p[3]);
             let on_white = |c: u8| (u16::from(c) + (255 - a)).min(255) as u8;
             [on_white(p[0]), on_white(p[1]), on_white(p[2])]
         })
         .collect();
-    let mut bytes = Vec::with_capacity(rgb.len() / 16);
+    let (palette, indices) = indexed(&pixels);
+    let mut bytes = Vec::with_capacity(indices.len() / 8);
     {
         let mut encoder = png::Encoder::new(&mut bytes, pixmap.width(), pixmap.height());
-        encoder.set_color(png::ColorType::Rgb);
+        encoder.set_color(png::ColorType::Indexed);
         encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_palette(palette.concat());
         encoder.set_compression(png::Compression::Balanced);
         let mut writer = encoder
             .write_header()
             .map_err(|e| PictureError::Png(e.to_string()))?;
         writer
-            .write_image_data(&rgb)
+            .write_image_data(&indices)
             .map_err(|e| PictureError::Png(e.to_string()))?;
     }
     Ok(bytes)
+}
+
+/// The palette of `pixels` (its [`PALETTE`] most frequent colours) and
+/// each pixel's index in it: its own colour's, or the nearest one's.
+fn indexed(pixels: &[[u8; 3]]) -> (Vec<[u8; 3]>, Vec<u8>) {
+    let mut counts: std::collections::HashMap<[u8; 3], u32> = std::collections::HashMap::new();
+    for p in pixels {
+        *counts.entry(*p).or_insert(0) += 1;
+    }
+    let mut by_use: Vec<([u8; 3], u32)> = counts.into_iter().collect();
+    by_use.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    by_use.truncate(PALETTE);
+    let palette: Vec<[u8; 3]> = by_use.into_iter().map(|(c, _)| c).collect();
+    let mut index: std::collections::HashMap<[u8; 3], u8> = palette
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (*c, i as u8))
+        .collect();
+    let distance = |a: &[u8; 3], b: &[u8; 3]| -> u32 {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| u32::from(x.abs_diff(*y)).pow(2))
+            .sum()
+    };
+    let indices = pixels
+        .iter()
+        .map(|p| {
+            *index.entry(*p).or_insert_with(|| {
+                palette
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|(i, c)| (distance(p, c), *i))
+                    .map_or(0, |(i, _)| i as u8)
+            })
+        })
+        .collect();
+    (palette, indices)
 }

@@ -81,8 +81,16 @@ struct Decoded {
 
 impl Decoded {
     fn of(png: &[u8]) -> Decoded {
-        let decoder = png::Decoder::new(std::io::Cursor::new(png));
+        let mut decoder = png::Decoder::new(std::io::Cursor::new(png));
+        // The file is indexed (a palette of the picture's colours): the
+        // decoder expands it to RGB.
+        decoder.set_transformations(png::Transformations::EXPAND);
         let mut reader = decoder.read_info().expect("a PNG header");
+        assert_eq!(
+            reader.info().color_type,
+            png::ColorType::Indexed,
+            "a palette PNG"
+        );
         let mut rgb = vec![0; reader.output_buffer_size().expect("a size")];
         let info = reader.next_frame(&mut rgb).expect("a PNG frame");
         assert_eq!(info.color_type, png::ColorType::Rgb, "RGB pixels");
@@ -350,5 +358,222 @@ mod civil_war_1863 {
         let watchers = game.draw_picture(Seat::South, &[], true).expect("drawn");
         let parens = |svg: &str| svg.matches("href=\"#g28\"").count();
         assert_eq!(parens(&players), parens(&watchers) + 1);
+    }
+}
+
+mod brothers_at_war {
+    //! The Brothers at War map as a picture: flat-topped hexes of 22
+    //! pixels from centre to corner, even columns half a hex higher, inside
+    //! a 22-pixel margin under a 16-pixel title; north up for both players,
+    //! as the ASCII board.
+
+    use super::{golden, Decoded, MAX_PNG_BYTES};
+    use orderly::games::brothers_at_war::core::combat::CombatEvent;
+    use orderly::games::brothers_at_war::core::event::Event;
+    use orderly::games::brothers_at_war::core::state::BrothersAtWar;
+    use orderly::games::brothers_at_war::scenario::{registry, Scenario};
+    use orderly::games::{Game, GameOptions, GameText, Seat};
+
+    /// Tanner's Ford, orderly's own battle, at its start.
+    fn opening() -> BrothersAtWar {
+        BrothersAtWar::new(&GameOptions::default())
+    }
+
+    fn svg_of(game: &BrothersAtWar, seat: Seat, last: &[Event]) -> String {
+        game.draw_picture(seat, last, false)
+            .expect("Brothers at War has a picture")
+    }
+
+    /// The centre of hex `column`/`row` in pixels.
+    fn centre(column: u32, row: u32) -> (u32, u32) {
+        let height = 22.0 * 3f32.sqrt();
+        let lower = if column % 2 == 1 { height / 2.0 } else { 0.0 };
+        let x = 22.0 + 22.0 + (column - 1) as f32 * 33.0;
+        let y = 16.0 + 22.0 + height / 2.0 + (row - 1) as f32 * height + lower;
+        (x.round() as u32, y.round() as u32)
+    }
+
+    /// A splitmix64 step, so that a failing seed replays.
+    fn below(state: &mut u64, n: usize) -> usize {
+        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n.max(1) as u64) as usize
+    }
+
+    /// `steps` random steps (the chance service's draws and the players'
+    /// orders) from `game`: the position and the events since the last
+    /// player's order, as a mail's last action.
+    fn random_play(
+        mut game: BrothersAtWar,
+        seed: u64,
+        steps: usize,
+    ) -> (BrothersAtWar, Vec<Event>) {
+        let mut state = seed;
+        let mut last = Vec::new();
+        for _ in 0..steps {
+            if let Some(chance) = game.chance() {
+                let outcome = below(&mut state, chance.outcomes as usize) as u32;
+                let order = game.chance_order(outcome).expect("a chance order");
+                last.extend(game.apply(&order).expect("a chance order applies"));
+            } else if game.pending().is_some() {
+                let legal = game.legal_orders();
+                let order = legal[below(&mut state, legal.len())].clone();
+                last = game.apply(&order).expect("a listed order applies");
+            } else {
+                break;
+            }
+        }
+        (game, last)
+    }
+
+    #[test]
+    fn the_opening_of_tanners_ford() {
+        golden(
+            "brothersatwar",
+            "tanners-ford-opening",
+            &svg_of(&opening(), Seat::North, &[]),
+        );
+    }
+
+    #[test]
+    fn the_png_has_the_maps_colours_where_the_hexes_are() {
+        let game = opening();
+        let png = orderly::picture::png(&svg_of(&game, Seat::South, &[])).expect("rendered");
+        let d = Decoded::of(&png.bytes);
+        // 15 columns: two radii and 14 steps of one and a half, a margin
+        // each side.
+        assert_eq!(d.width, 44 + 14 * 33 + 44);
+        assert!(d.height > 16 + 44 + (12.5 * 38.1) as u32, "{}", d.height);
+        // 0806, Tanner's Creek (a river): water.
+        let (x, y) = centre(8, 6);
+        assert_eq!(d.at(x, y), "#9cc3e4");
+        // 0101, woods.
+        let (x, y) = centre(1, 1);
+        assert_eq!(d.at(x, y), "#9cc48a");
+        // 0906, open ground.
+        let (x, y) = centre(9, 6);
+        assert_eq!(d.at(x, y), "#efe6c8");
+        // 1004, the Union's D1; 0604, the Confederacy's R1: each a counter
+        // in its side's colour across the hex's middle.
+        let (x, y) = centre(10, 4);
+        assert_eq!(d.at(x, y - 7), "#2c5aa0");
+        let (x, y) = centre(6, 4);
+        assert_eq!(d.at(x, y - 7), "#6f7680");
+        // The same picture from the other seat: the map is not turned.
+        let north = orderly::picture::png(&svg_of(&game, Seat::North, &[])).expect("rendered");
+        assert_eq!(Decoded::of(&north.bytes).at(x, y - 7), "#6f7680");
+    }
+
+    #[test]
+    fn moves_and_fire_are_arrows_and_their_hexes_are_outlined() {
+        let mut moved = false;
+        let mut fired = false;
+        for seed in 0..60u64 {
+            let (game, last) = random_play(opening(), seed, 40 + seed as usize * 7);
+            let svg = svg_of(&game, Seat::North, &last);
+            if last
+                .iter()
+                .any(|e| matches!(e, Event::Moved { from: Some(_), .. }))
+            {
+                moved = true;
+                assert!(
+                    svg.contains("stroke=\"#e0a800\" stroke-width=\"3\""),
+                    "seed {seed}"
+                );
+                assert!(
+                    svg.contains("stroke=\"#1b1b1b\" stroke-width=\"2.5\""),
+                    "seed {seed}"
+                );
+            }
+            let fire = last.iter().any(|e| {
+                matches!(e, Event::Combat(CombatEvent::Fire { firers, target, .. })
+                    if firers.iter().any(|f| game.unit_named(f).and_then(|u| game.hex_of(u)).is_some_and(|h| h != *target)))
+            });
+            if fire {
+                fired = true;
+                assert!(
+                    svg.contains("stroke=\"#c0392b\" stroke-width=\"2\""),
+                    "seed {seed}"
+                );
+            }
+            if moved && fired {
+                return;
+            }
+        }
+        panic!("random play never moved and fired (moved {moved}, fired {fired})");
+    }
+
+    #[test]
+    fn the_same_position_gives_the_same_bytes_and_every_picture_is_small() {
+        let mut largest = 0;
+        for seed in 0..8u64 {
+            let (game, last) = random_play(opening(), seed, 30 + seed as usize * 41);
+            for seat in Seat::BOTH {
+                let first = orderly::picture::png(&svg_of(&game, seat, &last)).expect("rendered");
+                let again = orderly::picture::png(&svg_of(&game, seat, &last)).expect("rendered");
+                assert_eq!(first, again, "seed {seed}");
+                largest = largest.max(first.bytes.len());
+            }
+        }
+        assert!(
+            largest < MAX_PNG_BYTES,
+            "the largest PNG is {largest} bytes"
+        );
+    }
+
+    #[test]
+    fn an_observer_is_nobodys_you() {
+        let game = opening();
+        let players = svg_of(&game, Seat::South, &[]);
+        let watchers = game.draw_picture(Seat::South, &[], true).expect("drawn");
+        let parens = |svg: &str| svg.matches("href=\"#g28\"").count();
+        assert_eq!(parens(&players), parens(&watchers) + 1);
+    }
+
+    /// The test battle's map grown to the largest a scenario may have
+    /// (99 x 99 hexes, names of two digits), open ground at level 1.
+    fn largest_map() -> BrothersAtWar {
+        let text = include_str!("../data/brothersatwar/skirmish.toml");
+        let mut s: Scenario = toml::from_str(text).expect("the test battle");
+        s.id = "largest-map".into();
+        let open = s
+            .map
+            .legend
+            .keys()
+            .find(|k| s.map.legend[*k] == "open")
+            .cloned()
+            .unwrap_or_else(|| ".".into());
+        s.map.columns = 99;
+        s.map.rows = 99;
+        s.map.terrain = vec![vec![open.as_str(); 99].join(" "); 99];
+        s.map.levels = vec!["1".repeat(99); 99];
+        let b = registry::register(s).expect("the grown battle registers");
+        BrothersAtWar::new(&GameOptions {
+            scenario: Some(b.scenario.id.clone()),
+            ..GameOptions::default()
+        })
+    }
+
+    #[test]
+    fn the_largest_map_is_drawn_whole_and_shown_within_the_renderers_limit() {
+        let game = largest_map();
+        let svg = svg_of(&game, Seat::North, &[]);
+        let png = orderly::picture::png(&svg).expect("rendered");
+        assert!(
+            png.width <= 1600 && png.height <= 1600,
+            "{} x {}",
+            png.width,
+            png.height
+        );
+        assert!(png.width >= 1000, "{}", png.width);
+        // Drawn whole, at the size of every other map, then scaled: two
+        // radii and 98 steps of one and a half, a margin each side.
+        assert!(
+            svg.contains(&format!("viewBox=\"0 0 {} ", 44 + 98 * 33 + 44)),
+            "{}",
+            &svg[..300]
+        );
     }
 }

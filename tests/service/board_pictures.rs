@@ -153,3 +153,46 @@ fn the_play_of_the_day_shows_its_board_from_the_communitys_side() {
     assert!(reply.body.contains("board as text only"), "{}", reply.body);
     assert_eq!(picture(&reply), None);
 }
+
+/// Each game's board mails carry its own picture: the 1863 grid and the
+/// Brothers at War hex map as well as SQUARES (whose mails the tests
+/// above follow).
+#[test]
+fn every_game_mails_its_own_picture() {
+    for (n, new) in [
+        "NEW NAPOLEONIC VS bob@example.org",
+        "NEW CIVILWAR1863 VS bob@example.org",
+        "NEW BROTHERSATWAR VS bob@example.org AS UNION",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut site = site(&format!("every{n}"), |_| {});
+        let outs = site.send(ANN, ORDERLY, new);
+        let bob = to(&outs, BOB).reply_to;
+        let outs = site.send(BOB, &bob, "accept");
+        let (anns, bobs) = (to(&outs, ANN), to(&outs, BOB));
+        let (ann_picture, bob_picture) = (
+            picture(&anns).unwrap_or_else(|| panic!("{new}: Ann's mail has no picture")),
+            picture(&bobs).unwrap_or_else(|| panic!("{new}: Bob's mail has no picture")),
+        );
+        // Its size says which board it is.
+        let size = |png: &[u8]| {
+            let header = png::Decoder::new(std::io::Cursor::new(png.to_vec()))
+                .read_info()
+                .expect("a PNG header");
+            (header.info().width, header.info().height)
+        };
+        let (width, height) = size(&ann_picture);
+        let expected = match n {
+            // The SQUARES board.
+            0 => (618, 610),
+            // 18 squares of 30 pixels inside a 22-pixel margin.
+            1 => (18 * 30 + 44, 650),
+            // Tanner's Ford, 15 columns of hexes.
+            _ => (44 + 14 * 33 + 44, 670),
+        };
+        assert_eq!((width, height), expected, "{new}");
+        assert_eq!(size(&bob_picture), expected, "{new}");
+    }
+}

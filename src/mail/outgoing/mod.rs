@@ -64,6 +64,7 @@ mod headers;
 mod html;
 mod sender;
 mod smtp;
+mod stored_picture;
 
 use std::time::SystemTime;
 
@@ -155,8 +156,13 @@ pub struct OutgoingMail {
     /// The board as an SVG picture (issue 19), rendered to PNG when the
     /// mail is formatted: shown in the HTML part (`cid:`) and attached.
     /// Left out of a text-only mail; a picture that cannot be rendered is
-    /// left out too (with a warning), never the mail.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// left out too (with a warning), never the mail. Stored deflated
+    /// (`stored_picture`).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "stored_picture"
+    )]
     pub picture: Option<String>,
 }
 

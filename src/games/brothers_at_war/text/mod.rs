@@ -16,6 +16,7 @@ pub mod ending;
 pub mod event;
 pub mod hexmap;
 pub mod names;
+pub mod picture;
 pub mod reader;
 pub mod words;
 
@@ -138,6 +139,14 @@ MORE                     as a mail's last line: your activation goes on
 
     fn draw_board_styled(&self, viewer: Seat, last: &[Event], style: &BoardStyle) -> String {
         drawing::draw(self, viewer, last, style)
+    }
+
+    fn draw_picture(&self, viewer: Seat, last: &[Event], observer: bool) -> Option<String> {
+        Some(picture::draw(
+            self,
+            (!observer).then(|| Side::of(viewer)),
+            last,
+        ))
     }
 
     fn choices(&self, viewer: Seat) -> String {
