@@ -22,6 +22,23 @@ const END_ODDS: usize = 8;
 /// a lost one, as a player would.
 const PLAYOUT_DRAWS: usize = 3;
 
+/// The share of a threatened stack's loss (a piece net and its city,
+/// P20, P27, P30) the score counts when the threatening side is to move:
+/// it attacks unless it has already moved that group.
+const THREAT_TO_MOVE: f64 = 0.7;
+
+/// The same when the threatened side is to move: it may still step away
+/// or reinforce.
+const THREAT_WAITING: f64 = 0.3;
+
+/// How steeply the score of an unfinished game rises with the share of
+/// the pieces: on the former straight line a piece out of forty moved the
+/// score by about a hundredth, and the search's rounds hardly told orders
+/// apart; at 3 a piece moves it by three hundredths (6 did worse over 20
+/// games, docs/computer-opponent.md), and a real win still outranks any
+/// lead.
+const SCORE_GAIN: f64 = 3.0;
+
 /// The largest group `enemy` could attack `sq` with on its next turn (P25:
 /// groups from different squares never fight as one): a neighbouring stack
 /// whole (infantry marches one square, P10), a stack two squares away with
@@ -164,9 +181,11 @@ impl Searchable for CivilWar1863 {
     type Order = Order;
 
     /// Long enough for the other side's answer to come within a playout
-    /// (its turns end by chance, [`random_order`](Searchable::random_order)):
-    /// an unanswered turn flatters the side that played it.
-    const PLAYOUT_ORDERS: usize = 48;
+    /// (its turns end by chance, [`random_order`](Searchable::random_order)),
+    /// short enough that the score's reading of the threats on the board
+    /// still speaks of the order searched, which random orders drift away
+    /// from; 48 before the score read threats, at twice the time a round.
+    const PLAYOUT_ORDERS: usize = 24;
 
     fn decider(&self) -> Option<usize> {
         self.decision().map(|(side, _)| Seat::from(side).index())
@@ -348,8 +367,10 @@ impl Searchable for CivilWar1863 {
 
     /// The North (the Union) is player 0. A finished game scores its
     /// result; an unfinished one the share of the pieces on the board,
-    /// on a curve that stays inside 0.05-0.95, so that a real win always
-    /// outranks a big lead.
+    /// less those a larger enemy group can take next (P19, P20, and the
+    /// city with them, P27, P30), counted in part since the group may
+    /// move or be moved first, on a curve that stays inside 0.05-0.95,
+    /// so that a real win always outranks a big lead.
     fn score(&self) -> f64 {
         match self.outcome() {
             Some(outcome) => match outcome.result {
@@ -358,9 +379,26 @@ impl Searchable for CivilWar1863 {
                 GameResult::Draw => 0.5,
             },
             None => {
-                let north = f64::from(self.pieces_of(Side::Union));
-                let south = f64::from(self.pieces_of(Side::Confederacy));
-                0.5 + 0.45 * (north - south) / (north + south).max(1.0)
+                let (mut north, mut south) = (0.0, 0.0);
+                for (sq, s) in self.stacks() {
+                    let mut n = f64::from(s.all().total());
+                    let enemy = s.side.opponent();
+                    if threat(self, enemy, sq) > self.strength(sq) {
+                        let odds = if enemy == self.to_move() {
+                            THREAT_TO_MOVE
+                        } else {
+                            THREAT_WAITING
+                        };
+                        n -= odds * (1.0 + city_cost(self, s.side, sq));
+                    }
+                    if s.side == Side::Union {
+                        north += n;
+                    } else {
+                        south += n;
+                    }
+                }
+                let (n, s) = (f64::max(north, 0.0), f64::max(south, 0.0));
+                0.5 + 0.45 * (SCORE_GAIN * (n - s) / (n + s).max(1.0)).tanh()
             }
         }
     }
