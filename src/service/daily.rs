@@ -354,7 +354,7 @@ fn close_round(
     daily: &DailyGame,
     now: DateTime<Utc>,
     answered: Option<i64>,
-) -> Result<Option<String>> {
+) -> Result<Option<Theirs>> {
     let row = game_row(tx, daily.game_id)?;
     let state = state_of(tx, config, &row)?;
     if row.status != GameStatus::Active || state.pending().is_none_or(|p| p.seat != daily.community)
@@ -419,7 +419,7 @@ fn play_round(
     closing: Closing,
     answered: Option<i64>,
     now: DateTime<Utc>,
-) -> Result<Option<String>> {
+) -> Result<Option<Theirs>> {
     let at = Timestamp::from(now);
     let daily = tx
         .daily_game(row.id)?
@@ -573,6 +573,16 @@ fn tell_house(
     )
 }
 
+/// What the member whose own mail changed the game reads in its reply
+/// instead of a mail of their own: the members' text, and its picture with
+/// the last action's arrows (issue 19).
+pub(super) struct Theirs {
+    /// The members' mail's text.
+    text: String,
+    /// Its picture, when this member takes pictures.
+    picture: Option<String>,
+}
+
 /// The members' mail after a change of the game: the round just closed
 /// (its tally), what happened, the board from the community's side, and
 /// the round now open (how to vote, until when), the house deciding, or
@@ -590,7 +600,7 @@ fn tell_members(
     closed: Option<&Closed>,
     answered: Option<i64>,
     now: DateTime<Utc>,
-) -> Result<Option<String>> {
+) -> Result<Option<Theirs>> {
     let members = tx.daily_members()?;
     let Some(daily) = tx.daily_game(row.id)? else {
         return Ok(None);
@@ -606,7 +616,19 @@ fn tell_members(
         let (zone, _) = tx.player_settings(&address)?;
         let body = member_text(tx, config, row, state, &daily, happened, closed, &zone)?;
         if Some(player) == answered {
-            theirs = Some(body);
+            let picture = super::compose::picture_of(
+                tx,
+                config,
+                state,
+                daily.community,
+                happened,
+                false,
+                &address,
+            )?;
+            theirs = Some(Theirs {
+                text: body,
+                picture,
+            });
             continue;
         }
         let key = member_secret(secret, player);
@@ -876,8 +898,12 @@ impl Work<'_> {
                 } else {
                     None
                 };
+                let mut arrows = None;
                 let board = match closed {
-                    Some(text) => text,
+                    Some(theirs) => {
+                        arrows = Some(theirs.picture);
+                        theirs.text
+                    }
                     None => {
                         let daily = self.tx.daily_game(row.id)?.unwrap_or(daily);
                         let row = game_row(self.tx, row.id)?;
@@ -909,7 +935,12 @@ impl Work<'_> {
                 };
                 self.item(line, Answer::Done(answer));
                 self.parts.push(board);
-                self.show_daily_picture(&row)?;
+                match arrows {
+                    // The round their join closed: its picture, arrows and
+                    // all, as the members got it.
+                    Some(picture) => self.show_their_picture(picture),
+                    None => self.show_daily_picture(&row)?,
+                }
                 self.carry_member_key(player, row.id);
             }
             DailyAsk::Results => {
@@ -997,12 +1028,12 @@ impl Work<'_> {
                         },
                     )),
                 );
-                self.parts.extend(result);
+                self.show_theirs(result);
                 return Ok(());
             };
             // The round runs on (it had no vote), or opened afresh on a
             // position a moderator changed: the vote counts in it.
-            self.parts.extend(result);
+            self.show_theirs(result);
             daily = after;
         }
         let row = game_row(self.tx, daily.game_id)?;
@@ -1026,10 +1057,7 @@ impl Work<'_> {
                 Some(player),
                 self.now,
             )?;
-            if theirs.is_some() {
-                self.show_daily_picture(&row)?;
-            }
-            self.parts.extend(theirs);
+            self.show_theirs(theirs);
             daily = self
                 .tx
                 .daily_game(row.id)?
@@ -1103,17 +1131,31 @@ impl Work<'_> {
                 Some(player),
                 self.now,
             )?;
-            if theirs.is_some() {
-                self.show_daily_picture(&row)?;
-            }
-            self.parts.extend(theirs);
+            self.show_theirs(theirs);
         }
         Ok(())
     }
 
+    /// The members' text that this member's own mail brought about, in
+    /// its reply, with its picture (the last action's arrows and all).
+    fn show_theirs(&mut self, theirs: Option<Theirs>) {
+        if let Some(theirs) = theirs {
+            self.parts.push(theirs.text);
+            self.show_their_picture(theirs.picture);
+        }
+    }
+
+    /// The reply shows `picture` unless it shows an earlier board already
+    /// (one picture a mail: the first board in it).
+    fn show_their_picture(&mut self, picture: Option<String>) {
+        if self.reply_picture.is_none() {
+            self.reply_picture = picture;
+        }
+    }
+
     /// The reply shows the Play of the Day's board as it now stands, from
-    /// the community's side (issue 19). The members' own mails carry the
-    /// last action's arrows; the reply to a vote shows the board alone.
+    /// the community's side (issue 19), for a reply that changed nothing
+    /// (a join): no last action of the member's to draw.
     fn show_daily_picture(&mut self, row: &GameRow) -> Result<()> {
         let Some(daily) = self.tx.daily_game(row.id)? else {
             return Ok(());

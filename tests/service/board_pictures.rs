@@ -196,3 +196,50 @@ fn every_game_mails_its_own_picture() {
         assert_eq!(size(&bob_picture), expected, "{new}");
     }
 }
+
+/// A vote that decides its round: the voter's reply shows the same
+/// picture as the other members' mails, the orders just played drawn as
+/// arrows; the board asked for later has none.
+#[test]
+fn the_vote_that_decides_a_round_shows_what_was_played() {
+    let t0 = Utc.with_ymd_and_hms(2026, 11, 21, 10, 0, 0).unwrap();
+    let mut site = site("potd-arrows", |c| {
+        c.play_of_the_day.enabled = true;
+        c.play_of_the_day.level = 1;
+        c.play_of_the_day.votes_to_decide = 2;
+    });
+    site.service.sweep(t0).unwrap();
+    let mut keys = Vec::new();
+    for who in [ANN, BOB] {
+        let outs = site.send(who, ORDERLY, "PLAYOFTHEDAY");
+        let key = to(&outs, who).reply_to;
+        // Their reply with the key confirms the join.
+        site.send(who, &key, "Thanks!");
+        keys.push(key);
+    }
+    let position = site.game_row(1).position.expect("a position");
+    let game: orderly::games::squares::Squares =
+        orderly::games::Game::from_position(&position).expect("SQUARES");
+    let mut legal: Vec<String> = orderly::games::Game::legal_orders(&game)
+        .iter()
+        .map(|o| o.to_string())
+        .collect();
+    legal.sort();
+    let order = &legal[0];
+    // One vote of the two needed: the round stays open.
+    site.send(ANN, &keys[0], &format!("VOTE {order}"));
+    let outs = site.send(BOB, &keys[1], &format!("VOTE {order}"));
+    let bobs = to(&outs, BOB);
+    assert!(bobs.body.contains("closed early"), "{}", bobs.body);
+    let (voter, member) = (
+        picture(&bobs).expect("the voter's reply has the board"),
+        picture(&to(&outs, ANN)).expect("the other member's mail has the board"),
+    );
+    assert_eq!(voter, member, "the same picture, arrows and all");
+    let outs = site.send(ANN, &keys[0], "PLAYOFTHEDAY");
+    let asked = picture(&to(&outs, ANN)).expect("the board asked for");
+    assert_ne!(
+        asked, voter,
+        "the board asked for later draws no last action"
+    );
+}
