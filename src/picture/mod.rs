@@ -8,6 +8,7 @@
 //! position gives the same bytes on every machine.
 
 pub mod font;
+pub mod shapes;
 pub mod svg;
 
 pub use font::Anchor;

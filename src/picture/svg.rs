@@ -55,6 +55,19 @@ impl Stroke {
     }
 }
 
+/// Path data of straight lines through `points`, closed when `close`.
+fn points_data(points: &[(f32, f32)], close: bool) -> String {
+    let mut d = String::new();
+    for (i, (x, y)) in points.iter().enumerate() {
+        d.push(if i == 0 { 'M' } else { 'L' });
+        d.push_str(&format!("{} {}", fixed(*x), fixed(*y)));
+    }
+    if close {
+        d.push('Z');
+    }
+    d
+}
+
 /// An SVG document being drawn, `width` x `height` pixels.
 #[derive(Debug)]
 pub struct Svg {
@@ -180,15 +193,7 @@ impl Svg {
         fill: Option<Colour>,
         stroke: Option<Stroke>,
     ) {
-        let mut d = String::new();
-        for (i, (x, y)) in points.iter().enumerate() {
-            d.push(if i == 0 { 'M' } else { 'L' });
-            d.push_str(&format!("{} {}", fixed(*x), fixed(*y)));
-        }
-        if fill.is_some() {
-            d.push('Z');
-        }
-        self.path(&d, fill, stroke);
+        self.path(&points_data(points, fill.is_some()), fill, stroke);
     }
 
     /// A path from its data.
@@ -205,13 +210,12 @@ impl Svg {
         fill: Option<Colour>,
         stroke: Option<Stroke>,
     ) {
-        let mut d = String::new();
-        for (i, (x, y)) in points.iter().enumerate() {
-            d.push(if i == 0 { 'M' } else { 'L' });
-            d.push_str(&format!("{} {}", fixed(*x), fixed(*y)));
-        }
-        d.push('Z');
-        self.path_drawn(&d, fill, stroke, " shape-rendering=\"crispEdges\"");
+        self.path_drawn(
+            &points_data(points, true),
+            fill,
+            stroke,
+            " shape-rendering=\"crispEdges\"",
+        );
     }
 
     fn path_drawn(&mut self, d: &str, fill: Option<Colour>, stroke: Option<Stroke>, extra: &str) {

@@ -615,26 +615,8 @@ fn tell_members(
     for (player, address) in members {
         let (zone, _) = tx.player_settings(&address)?;
         let body = member_text(tx, config, row, state, &daily, happened, closed, &zone)?;
-        if Some(player) == answered {
-            let picture = super::compose::picture_of(
-                tx,
-                config,
-                state,
-                daily.community,
-                happened,
-                false,
-                &address,
-            )?;
-            theirs = Some(Theirs {
-                text: body,
-                picture,
-            });
-            continue;
-        }
-        let key = member_secret(secret, player);
-        let mut mail = to_member(config, row, &address, &key, body, &tag, now);
         // The board from the community's side: "you" are the community.
-        mail.picture = super::compose::picture_of(
+        let picture = super::compose::picture_of(
             tx,
             config,
             state,
@@ -643,6 +625,16 @@ fn tell_members(
             false,
             &address,
         )?;
+        if Some(player) == answered {
+            theirs = Some(Theirs {
+                text: body,
+                picture,
+            });
+            continue;
+        }
+        let key = member_secret(secret, player);
+        let mut mail = to_member(config, row, &address, &key, body, &tag, now);
+        mail.picture = picture;
         super::outbox::queue(tx, &mut mail, Some(row.id), now.into())?;
     }
     Ok(theirs)

@@ -213,12 +213,21 @@ fn an_observer_is_nobodys_you() {
     assert_eq!(parens(&players), parens(&watchers) + 1);
 }
 
+/// A splitmix64 step below `n`, so that a failing seed replays.
+fn below(state: &mut u64, n: usize) -> usize {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    ((z ^ (z >> 31)) % n.max(1) as u64) as usize
+}
+
 mod civil_war_1863 {
     //! The Civil War 1863 board as a picture: an 18 x 18 grid of 30-pixel
     //! squares inside a 22-pixel margin, the Union reading it from the
     //! north and the Confederacy turned 180 degrees, as the ASCII board.
 
-    use super::{golden, Decoded, MAX_PNG_BYTES};
+    use super::{below, golden, Decoded, MAX_PNG_BYTES};
     use orderly::games::civil_war_1863::{CivilWar1863, Event, Order};
     use orderly::games::{Game, GameOptions, GameText, Seat};
 
@@ -239,15 +248,6 @@ mod civil_war_1863 {
             Seat::South => (17 - column, 17 - row),
         };
         (22 + c * 30, 22 + r * 30)
-    }
-
-    /// A splitmix64 step, so that a failing seed replays.
-    fn below(state: &mut u64, n: usize) -> usize {
-        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
     }
 
     /// A random game of `orders` orders from the opening, ending turns
@@ -367,7 +367,7 @@ mod brothers_at_war {
     //! a 22-pixel margin under a 16-pixel title; north up for both players,
     //! as the ASCII board.
 
-    use super::{golden, Decoded, MAX_PNG_BYTES};
+    use super::{below, golden, Decoded, MAX_PNG_BYTES};
     use orderly::games::brothers_at_war::core::combat::CombatEvent;
     use orderly::games::brothers_at_war::core::event::Event;
     use orderly::games::brothers_at_war::core::state::BrothersAtWar;
@@ -391,15 +391,6 @@ mod brothers_at_war {
         let x = 22.0 + 22.0 + (column - 1) as f32 * 33.0;
         let y = 16.0 + 22.0 + height / 2.0 + (row - 1) as f32 * height + lower;
         (x.round() as u32, y.round() as u32)
-    }
-
-    /// A splitmix64 step, so that a failing seed replays.
-    fn below(state: &mut u64, n: usize) -> usize {
-        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n.max(1) as u64) as usize
     }
 
     /// `steps` random steps (the chance service's draws and the players'

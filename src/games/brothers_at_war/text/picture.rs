@@ -24,6 +24,7 @@ use crate::games::brothers_at_war::core::state::BrothersAtWar;
 use crate::games::brothers_at_war::core::Hex;
 use crate::games::brothers_at_war::scenario::model::{Side, UnitKind};
 use crate::picture::font::width as text_width;
+use crate::picture::shapes::{segments, shorten, star as star_of, Segment};
 use crate::picture::{Anchor, Colour, Stroke, Svg};
 
 /// A hex's radius (centre to corner) in pixels: room for its name, a
@@ -178,26 +179,6 @@ fn side_between(a: Hex, b: Hex) -> ((f32, f32), (f32, f32)) {
     // centres.
     let (px, py) = (-dy / length * RADIUS / 2.0, dx / length * RADIUS / 2.0);
     ((mx + px, my + py), (mx - px, my - py))
-}
-
-/// A straight line's two ends.
-type Segment = ((f32, f32), (f32, f32));
-
-/// Path data of straight segments: one path for many lines keeps the SVG
-/// small.
-fn segments(pairs: &[Segment]) -> String {
-    use crate::picture::font::fixed;
-    let mut d = String::new();
-    for (a, b) in pairs {
-        d.push_str(&format!(
-            "M{} {}L{} {}",
-            fixed(a.0),
-            fixed(a.1),
-            fixed(b.0),
-            fixed(b.1)
-        ));
-    }
-    d
 }
 
 /// The decoration a look adds over its colour: trees, rows of fruit
@@ -371,16 +352,9 @@ fn roads(svg: &mut Svg, map: &BattleMap) {
     );
 }
 
-/// A five-pointed star about (`cx`, `cy`).
+/// A star about (`cx`, `cy`): a key hex.
 fn star(svg: &mut Svg, cx: f32, cy: f32, r: f32, fill: Colour) {
-    let points: Vec<(f32, f32)> = (0..10)
-        .map(|i| {
-            let radius = if i % 2 == 0 { r } else { r * 0.45 };
-            let angle = std::f32::consts::PI * (i as f32 / 5.0 - 0.5);
-            (cx + radius * angle.cos(), cy + radius * angle.sin())
-        })
-        .collect();
-    svg.polyline(&points, Some(fill), Some(Stroke::solid(INK, 0.7)));
+    star_of(svg, cx, cy, r, fill, Stroke::solid(INK, 0.7));
 }
 
 /// A rally point: a small pennant of its side's colour (2.0: where beaten
@@ -607,16 +581,6 @@ fn commanders(svg: &mut Svg, game: &BrothersAtWar, codes: &Codes) {
             INK,
         );
     }
-}
-
-fn shorten(from: (f32, f32), to: (f32, f32), by: f32) -> Segment {
-    let (dx, dy) = (to.0 - from.0, to.1 - from.1);
-    let length = (dx * dx + dy * dy).sqrt().max(1.0);
-    let (ux, uy) = (dx / length, dy / length);
-    (
-        (from.0 + ux * by, from.1 + uy * by),
-        (to.0 - ux * by, to.1 - uy * by),
-    )
 }
 
 /// The hexes a unit named in an event stands on now.

@@ -21,7 +21,8 @@ use crate::games::civil_war_1863::core::side::Side;
 use crate::games::civil_war_1863::core::square::{Square, SIDE_LEN};
 use crate::games::civil_war_1863::core::state::CivilWar1863;
 use crate::games::civil_war_1863::core::terrain::Terrain;
-use crate::picture::font::{fixed, width as text_width};
+use crate::picture::font::width as text_width;
+use crate::picture::shapes::{segments, shorten, star};
 use crate::picture::{Anchor, Colour, Stroke, Svg};
 
 /// Pixels a square: room for a city symbol and a counter with its number.
@@ -78,18 +79,6 @@ fn centre(sq: Square, viewer: Side) -> (f32, f32) {
 fn city_spot(sq: Square, viewer: Side) -> (f32, f32) {
     let (x, y) = place(sq, viewer);
     (x + 8.0, y + 8.0)
-}
-
-/// A five-pointed star about (`cx`, `cy`).
-fn star(svg: &mut Svg, cx: f32, cy: f32, r: f32, fill: Colour, stroke: Stroke) {
-    let points: Vec<(f32, f32)> = (0..10)
-        .map(|i| {
-            let radius = if i % 2 == 0 { r } else { r * 0.45 };
-            let angle = std::f32::consts::PI * (i as f32 / 5.0 - 0.5);
-            (cx + radius * angle.cos(), cy + radius * angle.sin())
-        })
-        .collect();
-    svg.polyline(&points, Some(fill), Some(stroke));
 }
 
 /// A small flag of `fill` on its pole, its foot at (`x`, `y`).
@@ -162,25 +151,6 @@ fn ground(svg: &mut Svg, game: &CivilWar1863, sq: Square, viewer: Side) {
             None,
         );
     }
-}
-
-/// A straight line's two ends.
-type Segment = ((f32, f32), (f32, f32));
-
-/// Path data of straight segments, each `M x y L x y`: one path for many
-/// lines keeps the SVG small.
-fn segments(pairs: &[Segment]) -> String {
-    let mut d = String::new();
-    for (a, b) in pairs {
-        d.push_str(&format!(
-            "M{} {}L{} {}",
-            fixed(a.0),
-            fixed(a.1),
-            fixed(b.0),
-            fixed(b.1)
-        ));
-    }
-    d
 }
 
 /// The rivers: a line for each pair of squares a river joins (P3), drawn a
@@ -333,16 +303,6 @@ fn stacks(svg: &mut Svg, game: &CivilWar1863, viewer: Side) {
             stack.fort.has_marker(),
         );
     }
-}
-
-fn shorten(from: (f32, f32), to: (f32, f32), by: f32) -> ((f32, f32), (f32, f32)) {
-    let (dx, dy) = (to.0 - from.0, to.1 - from.1);
-    let length = (dx * dx + dy * dy).sqrt().max(1.0);
-    let (ux, uy) = (dx / length, dy / length);
-    (
-        (from.0 + ux * by, from.1 + uy * by),
-        (to.0 - ux * by, to.1 - uy * by),
-    )
 }
 
 /// The squares the last action touched (the ones the ASCII board marks

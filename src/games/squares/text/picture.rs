@@ -14,6 +14,7 @@ use crate::games::squares::core::event::Event;
 use crate::games::squares::core::state::Squares;
 use crate::games::squares::core::unit::{Side, UnitId, UnitKind};
 use crate::games::squares::core::variant::Variant;
+use crate::picture::shapes::shorten;
 use crate::picture::{Anchor, Colour, Stroke, Svg};
 
 /// Pixels per quarter inch: 44 to the inch, so the smallest square (1.5")
@@ -143,15 +144,6 @@ fn counter(svg: &mut Svg, variant: Variant, side: Side, kind: UnitKind, cx: f32,
 /// The squares the last action named, and its arrows: what moved, attacked
 /// (with its support) and retreated.
 fn draw_last(svg: &mut Svg, viewer: Side, last: &[Event]) {
-    let shorten = |from: (f32, f32), to: (f32, f32), by: f32| {
-        let (dx, dy) = (to.0 - from.0, to.1 - from.1);
-        let length = (dx * dx + dy * dy).sqrt().max(1.0);
-        let (ux, uy) = (dx / length, dy / length);
-        (
-            (from.0 + ux * by, from.1 + uy * by),
-            (to.0 - ux * by, to.1 - uy * by),
-        )
-    };
     let mut named = super::drawing::last_squares(last);
     let mut arrows: Vec<(Space, Space, Stroke)> = Vec::new();
     for event in last {
