@@ -20,7 +20,7 @@ use crate::games::brothers_at_war::core::event::Event;
 use crate::games::brothers_at_war::core::formation::Formation;
 use crate::games::brothers_at_war::core::ids::UnitId;
 use crate::games::brothers_at_war::core::map::{BattleMap, HexsideId, TerrainId};
-use crate::games::brothers_at_war::core::state::BrothersAtWar;
+use crate::games::brothers_at_war::core::state::{BrothersAtWar, UnitState};
 use crate::games::brothers_at_war::core::Hex;
 use crate::games::brothers_at_war::scenario::model::{Side, UnitKind};
 use crate::picture::font::width as text_width;
@@ -494,8 +494,21 @@ fn counter(svg: &mut Svg, x: f32, y: f32, side: Side, kind: UnitKind, code: &str
 /// more than one, and the hex's markers: Finished, Disrupted, out of
 /// command (1.5, 4.3).
 fn units(svg: &mut Svg, game: &BrothersAtWar, codes: &Codes) {
-    for hex in game.battle.map.hexes() {
-        let stack = game.units_at(hex);
+    // Each hex's stack in id order, gathered in one pass over the units
+    // rather than one per hex of the map; drawn row by row, as the map's
+    // hexes are listed, so that overlapping counters lie the same way.
+    let mut stacks: std::collections::BTreeMap<(u8, u8), (Hex, Vec<UnitId>)> =
+        std::collections::BTreeMap::new();
+    for u in game.unit_ids() {
+        if let Some(hex) = game.hex_of(u) {
+            stacks
+                .entry((hex.row(), hex.column()))
+                .or_insert_with(|| (hex, Vec::new()))
+                .1
+                .push(u);
+        }
+    }
+    for (hex, stack) in stacks.into_values() {
         let Some(&top) = stack.first() else {
             continue;
         };
@@ -540,13 +553,11 @@ fn units(svg: &mut Svg, game: &BrothersAtWar, codes: &Codes) {
                 INK,
             );
         }
-        let state = |f: fn(&crate::games::brothers_at_war::core::state::UnitState) -> bool| {
-            stack.iter().any(|&u| f(game.unit(u)))
-        };
+        let any = |mark: fn(&UnitState) -> bool| stack.iter().any(|&u| mark(game.unit(u)));
         let marks = [
-            (state(|u| u.finished), "F", FINISHED),
-            (state(|u| u.disrupted), "D", DISRUPTED),
-            (state(|u| u.out_of_command), "C", OUT_OF_COMMAND),
+            (any(|u| u.finished), "F", FINISHED),
+            (any(|u| u.disrupted), "D", DISRUPTED),
+            (any(|u| u.out_of_command), "C", OUT_OF_COMMAND),
         ];
         // The markers stand one under the other left of the counter.
         for (i, (_, letter, fill)) in marks.iter().filter(|m| m.0).enumerate() {
