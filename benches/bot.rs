@@ -11,6 +11,11 @@
 //!   docs/computer-opponent.md).
 //! - `cargo bench --bench bot -- --games 20` plays fewer; `--up-to N`
 //!   stops at level N, `--from N` starts there (level N against N - 1).
+//! - `--first N` numbers the games from N: a long pairing can be measured
+//!   in parts (games 0-99, then `--first 100 --games 100`) and the parts
+//!   added up, since a game's play depends on its number only.
+//! - `--each` prints every game's result as it ends, so that a run cut
+//!   short still says what it played.
 //! - Under `cargo test --all-targets` it plays 2 games per pairing, as a
 //!   smoke test.
 //!
@@ -67,6 +72,8 @@ struct Setup<'a, G, R> {
     max_orders: usize,
     /// The bot's decision times, per level.
     timing: &'a Mutex<[Timing; 5]>,
+    /// Print each game's result as it ends.
+    each: bool,
 }
 
 /// The result for `strong` of one game from `opening` with `strong`
@@ -84,6 +91,7 @@ fn play<G: Searchable, R: Fn(Level) -> u32>(
         rounds,
         max_orders,
         timing,
+        each: _,
     } = setup;
     let max_orders = *max_orders;
     let mut position = (*opening).clone();
@@ -138,27 +146,35 @@ fn play<G: Searchable, R: Fn(Level) -> u32>(
     }
 }
 
-/// Plays `games` games of `strong` against `weak` on two threads; returns
-/// (wins, losses, draws) of `strong`.
+/// Plays games `games` (by number) of `strong` against `weak` on two
+/// threads; returns (wins, losses, draws) of `strong`.
 fn pairing<G: Searchable + Sync, R: Fn(Level) -> u32 + Sync>(
     setup: &Setup<'_, G, R>,
     strong: Player,
     weak: Player,
-    games: u64,
+    games: std::ops::Range<u64>,
 ) -> (u32, u32, u32) {
-    let next = AtomicUsize::new(0);
+    let next = AtomicUsize::new(games.start as usize);
     let tally = Mutex::new((0, 0, 0));
     std::thread::scope(|s| {
         for _ in 0..2 {
             s.spawn(|| loop {
                 let g = next.fetch_add(1, Ordering::Relaxed) as u64;
-                if g >= games {
+                if g >= games.end {
                     break;
                 }
                 // Sides alternate: even games the stronger player is
                 // player 0 (Blue, the British, the Union).
                 let seat = usize::from(!g.is_multiple_of(2));
                 let r = play(setup, strong, weak, seat, g);
+                if setup.each {
+                    let result = match r {
+                        1.0 => "won",
+                        0.0 => "lost",
+                        _ => "drew",
+                    };
+                    println!("  game {g}: {strong} {result} as player {seat}");
+                }
                 let mut t = tally.lock().unwrap();
                 match r {
                     1.0 => t.0 += 1,
@@ -183,7 +199,12 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     // `cargo bench` passes --bench; `cargo test --all-targets` does not.
     let full = args.iter().any(|a| a == "--bench");
-    let games = number_after(&args, "--games").unwrap_or(if full { 200 } else { 2 });
+    let count = number_after(&args, "--games").unwrap_or(if full { 200 } else { 2 });
+    let first = number_after(&args, "--first").unwrap_or(0);
+    let games = Run {
+        games: first..first.saturating_add(count),
+        each: args.iter().any(|a| a == "--each"),
+    };
     let level = |flag, default| {
         number_after(&args, flag)
             .and_then(|n| u8::try_from(n).ok())
@@ -222,6 +243,14 @@ fn main() {
     }
 }
 
+/// Which games a run plays, and how it reports them.
+struct Run {
+    /// The games' numbers.
+    games: std::ops::Range<u64>,
+    /// Print each game's result as it ends.
+    each: bool,
+}
+
 /// Plays and prints the pairings from level `from` up to `top` (level 1
 /// against random play when `from` is 1), then the time per decision.
 fn table<G: Searchable + Sync>(
@@ -229,13 +258,17 @@ fn table<G: Searchable + Sync>(
     opening: &G,
     rounds: &(impl Fn(Level) -> u32 + Sync),
     max_orders: usize,
-    games: u64,
+    run: Run,
     from: Level,
     top: Level,
 ) {
     let timing = Mutex::new([Timing::default(); 5]);
+    let Run { games, each } = run;
+    let count = games.end - games.start;
     println!(
-        "{name}: {games} games per pairing, sides alternating, draw after {max_orders} orders"
+        "{name}: {count} games per pairing (numbers {} to {}), sides alternating, draw after {max_orders} orders",
+        games.start,
+        games.end.saturating_sub(1)
     );
     println!(
         "{:<22} {:>5} {:>6} {:>6} {:>7}",
@@ -258,9 +291,10 @@ fn table<G: Searchable + Sync>(
             rounds,
             max_orders,
             timing: &timing,
+            each,
         };
-        let (w, l, d) = pairing(&setup, strong, weak, games);
-        let score = (f64::from(w) + 0.5 * f64::from(d)) / games as f64;
+        let (w, l, d) = pairing(&setup, strong, weak, games.clone());
+        let score = (f64::from(w) + 0.5 * f64::from(d)) / count.max(1) as f64;
         println!(
             "{:<22} {w:>5} {l:>6} {d:>6} {:>6.1}%   ({:.0} s)",
             format!("{strong} vs {weak}"),

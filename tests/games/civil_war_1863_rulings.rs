@@ -41,6 +41,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use orderly::games::civil_war_1863::core::board::Board;
+use orderly::games::civil_war_1863::core::path::Path as OrderPath;
+use orderly::games::civil_war_1863::text::reader::read_checked;
 use orderly::games::civil_war_1863::{
     Cause, CivilWar1863, Counts, DecisionKind, EndReason, Event, Order, PieceKind, Side, Square,
 };
@@ -359,9 +361,29 @@ struct Disagreement {
     what: String,
 }
 
+/// A move or ride step whose path is longer than any order holds, written
+/// as a player would write it.
+fn too_long_for_an_order(step: &Step) -> Option<String> {
+    let names = step.path.as_deref().unwrap_or_default();
+    if OrderPath::new(&squares(names)).is_some() {
+        return None;
+    }
+    let from = step.from.as_deref().unwrap_or_default();
+    let pieces = step.pieces.unwrap_or_default().counts();
+    let path = names.join("-");
+    match step.order {
+        OrderKind::Ride => Some(format!("RIDE {from} {pieces}-{path}")),
+        OrderKind::Move => Some(format!("{from} {pieces}-{path}")),
+        _ => None,
+    }
+}
+
 /// The engine orders of a step, or why the step cannot be one.
 fn orders_of(step: &Step, g: &CivilWar1863) -> Result<Vec<Order>, String> {
-    let path = || squares(step.path.as_deref().unwrap_or_default());
+    let names = step.path.as_deref().unwrap_or_default();
+    let path = OrderPath::new(&squares(names))
+        .ok_or_else(|| format!("the path {names:?} is longer than an order holds"))?;
+    let path = || path;
     let from = || sq(step.from.as_deref().unwrap_or_default());
     let pieces = || step.pieces.unwrap_or_default().counts();
     Ok(match step.order {
@@ -794,6 +816,23 @@ fn replay(s: &Scenario) -> Replay {
     for (i, step) in s.steps.iter().enumerate() {
         let number = i + 1;
         let disagree = |what: String| Disagreement { step: number, what };
+        if let Some(line) = too_long_for_an_order(step) {
+            // No order holds a path this long: a player can only write it, so the mail
+            // reader answers it, and must cite the rule the file expects.
+            let answer = read_checked(&g, &line);
+            let cited = answer.as_ref().err().and_then(|r| r.rule);
+            let expected = step.expect.refused.as_ref().map(Citation::ids);
+            if !forced.is_empty()
+                || !expected
+                    .as_ref()
+                    .is_some_and(|ids| cited.is_some_and(|c| ids.contains(&c.0)))
+            {
+                out.disagreements.push(disagree(format!(
+                    "{line}: expected refused citing {expected:?}, the reader answers {answer:?}"
+                )));
+            }
+            continue;
+        }
         let orders = match orders_of(step, &g) {
             Ok(o) => o,
             Err(why) => {

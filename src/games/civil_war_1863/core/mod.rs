@@ -22,6 +22,8 @@ pub mod flow;
 
 pub mod order;
 
+pub mod path;
+
 pub mod event;
 
 pub mod state;

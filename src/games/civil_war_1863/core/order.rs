@@ -20,8 +20,7 @@ use super::square::Square;
 use super::stack::{kind_letter, kind_of_letter, Counts};
 use crate::games::ParseError;
 
-/// The most squares a path names: a ride of three steps (P15).
-pub const MAX_PATH: usize = 3;
+pub use super::path::{Path, MAX_PATH};
 
 /// One order of the Civil War Game 1863.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -34,7 +33,7 @@ pub enum Order {
         /// The group.
         pieces: Counts,
         /// The squares entered, 1 or 2.
-        path: Vec<Square>,
+        path: Path,
     },
     /// Infantry rides a railroad, 1 to 3 rail steps (P15).
     Ride {
@@ -43,7 +42,7 @@ pub enum Order {
         /// The group (infantry only).
         pieces: Counts,
         /// The squares entered, 1 to 3.
-        path: Vec<Square>,
+        path: Path,
     },
     /// Fortify a key city (P31).
     Fortify(Square),
@@ -65,7 +64,7 @@ pub enum Order {
         /// The group.
         pieces: Counts,
         /// The squares entered, 1 or 2.
-        path: Vec<Square>,
+        path: Path,
     },
     /// One piece removed for a lost city (P27, P30).
     Remove {
@@ -140,16 +139,16 @@ fn kind(word: &str) -> Result<PieceKind, ParseError> {
 }
 
 /// `2I1C-H8-H9`: the pieces and the path.
-fn pieces_and_path(text: &str) -> Result<(Counts, Vec<Square>), ParseError> {
+fn pieces_and_path(text: &str) -> Result<(Counts, Path), ParseError> {
     let mut parts = text.split('-');
     let pieces = counts(parts.next().unwrap_or(""))?;
     let path = parts.map(square).collect::<Result<Vec<_>, _>>()?;
-    if path.is_empty() || path.len() > MAX_PATH {
-        return Err(ParseError::new(format!(
+    match Path::new(&path) {
+        Some(path) if !path.is_empty() => Ok((pieces, path)),
+        _ => Err(ParseError::new(format!(
             "a move names 1 to {MAX_PATH} squares after its pieces"
-        )));
+        ))),
     }
-    Ok((pieces, path))
 }
 
 impl Order {

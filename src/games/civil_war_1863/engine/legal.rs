@@ -94,7 +94,7 @@ impl CivilWar1863 {
                         out.push(Order::Ride {
                             from,
                             pieces,
-                            path: path.clone(),
+                            path: *path,
                         });
                         if first {
                             return true;

@@ -2,6 +2,7 @@
 //! groups and their paths (P2, P9, P10), and the checks of a march, a
 //! cavalry move or a gunboat move of the turn (P7, P8, P14, P23, P31-P33).
 
+use crate::games::civil_war_1863::core::path::Path;
 use crate::games::civil_war_1863::core::side::{PieceKind, Side};
 use crate::games::civil_war_1863::core::square::Square;
 use crate::games::civil_war_1863::core::stack::{Counts, Fort, Stack};
@@ -31,17 +32,14 @@ pub(crate) fn sails(pieces: Counts) -> bool {
 
 /// Every path of one or two steps from `from` (for groups without
 /// infantry) or of one step, in board order.
-pub(crate) fn paths(from: Square, most: u8) -> Vec<Vec<Square>> {
-    let mut out = Vec::new();
-    for a in from.neighbours() {
-        out.push(vec![a]);
-        if most >= 2 {
-            for b in a.neighbours().filter(|&b| b != from) {
-                out.push(vec![a, b]);
-            }
-        }
-    }
-    out
+pub(crate) fn paths(from: Square, most: u8) -> impl Iterator<Item = Path> {
+    from.neighbours().flat_map(move |a| {
+        let two = a
+            .neighbours()
+            .filter(move |&b| most >= 2 && b != from)
+            .map(move |b| Path::two(a, b));
+        std::iter::once(Path::one(a)).chain(two)
+    })
 }
 
 impl CivilWar1863 {

@@ -1,5 +1,6 @@
 //! Rail rides (P15) and cut sections (P16, P17).
 
+use crate::games::civil_war_1863::core::path::{Path, MAX_PATH};
 use crate::games::civil_war_1863::core::side::{PieceKind, Side};
 use crate::games::civil_war_1863::core::square::Square;
 use crate::games::civil_war_1863::core::stack::Counts;
@@ -7,7 +8,7 @@ use crate::games::civil_war_1863::core::state::CivilWar1863;
 use crate::games::civil_war_1863::engine::refusal::Refusal;
 
 /// The most rail steps of a ride (P15).
-pub const RIDE_STEPS: usize = 3;
+pub const RIDE_STEPS: usize = MAX_PATH;
 
 impl CivilWar1863 {
     /// Whether the section is cut against `side`: a piece of the other side
@@ -76,14 +77,14 @@ impl CivilWar1863 {
     /// Every ride path of one to three steps from `from` that follows the
     /// railroad without entering a square twice (P15); cuts and enemies
     /// are the checks' business.
-    pub(crate) fn ride_paths(&self, from: Square) -> Vec<Vec<Square>> {
+    pub(crate) fn ride_paths(&self, from: Square) -> Vec<Path> {
         let mut out = Vec::new();
-        let mut path = Vec::new();
+        let mut path = Vec::with_capacity(RIDE_STEPS);
         self.extend_rides(from, &mut path, &mut out);
         out
     }
 
-    fn extend_rides(&self, from: Square, path: &mut Vec<Square>, out: &mut Vec<Vec<Square>>) {
+    fn extend_rides(&self, from: Square, path: &mut Vec<Square>, out: &mut Vec<Path>) {
         if path.len() == RIDE_STEPS {
             return;
         }
@@ -93,7 +94,7 @@ impl CivilWar1863 {
                 continue;
             }
             path.push(next);
-            out.push(path.clone());
+            out.push(Path::new(path).expect("a ride is at most MAX_PATH steps"));
             // A ride stops at an enemy square or capital: it is an attack (P9).
             if !self.hostile_to(self.to_move, next) {
                 self.extend_rides(from, path, out);

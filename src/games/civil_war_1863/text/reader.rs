@@ -4,11 +4,13 @@
 //! checked against the rules so that only an order the engine takes is
 //! given back. Every count read is bounded (a line, its words, a number).
 
-use crate::games::civil_war_1863::core::order::{Order, MAX_PATH};
+use crate::games::civil_war_1863::core::order::{Order, Path, MAX_PATH};
 use crate::games::civil_war_1863::core::side::PieceKind;
 use crate::games::civil_war_1863::core::square::Square;
 use crate::games::civil_war_1863::core::stack::{Counts, MAX_COUNT};
 use crate::games::civil_war_1863::core::state::CivilWar1863;
+use crate::games::civil_war_1863::engine::movement::reach;
+use crate::games::civil_war_1863::engine::refusal::Refusal;
 use crate::games::{CitesRule, Rejection};
 
 use super::words::{kind_word, FILLERS};
@@ -18,6 +20,11 @@ pub const MAX_LINE: usize = 200;
 
 /// The most words a line may have.
 pub const MAX_WORDS: usize = 32;
+
+/// The most squares a line may name: where the group stands and a path
+/// of [`MAX_PATH`], and a few more so that a path too long is answered
+/// with its rule rather than as unreadable.
+const MOST_SQUARES_NAMED: usize = 8;
 
 /// The most suggestions given with a refusal.
 pub const MAX_SUGGESTIONS: usize = 3;
@@ -33,19 +40,29 @@ pub fn read_checked(game: &CivilWar1863, line: &str) -> Result<Order, Rejection>
     let order = read(game, line)?;
     match game.check(&order) {
         Ok(()) => Ok(order),
-        Err(refusal) => Err(Rejection {
-            line: line.trim().to_string(),
-            problem: refusal.to_string(),
-            rule: Some(refusal.rule()),
-            suggestions: suggestions(game, &order),
-        }),
+        Err(refusal) => Err(refused(game, line, &refusal, origin(&order))),
+    }
+}
+
+/// The engine's refusal of `line`, with the legal orders nearest to it
+/// (those from `from` first).
+fn refused(game: &CivilWar1863, line: &str, refusal: &Refusal, from: Option<Square>) -> Rejection {
+    Rejection {
+        line: line.trim().to_string(),
+        problem: refusal.to_string(),
+        rule: Some(refusal.rule()),
+        suggestions: nearest(game, from),
     }
 }
 
 /// The legal orders nearest to `order`: those of the same square first.
 pub fn suggestions(game: &CivilWar1863, order: &Order) -> Vec<String> {
+    nearest(game, origin(order))
+}
+
+/// Up to [`MAX_SUGGESTIONS`] legal orders, those from `from` first.
+fn nearest(game: &CivilWar1863, from: Option<Square>) -> Vec<String> {
     let legal = game.legal();
-    let from = origin(order);
     let mut near: Vec<&Order> = legal
         .iter()
         .filter(|o| from.is_some() && origin(o) == from)
@@ -187,7 +204,7 @@ pub fn read(game: &CivilWar1863, line: &str) -> Result<Order, Rejection> {
             }
             Ok(Order::Survivors {
                 pieces: named.resolve(free),
-                path: squares,
+                path: path_of(line, &squares)?,
             })
         }
         _ => movement(game, line, &words),
@@ -262,7 +279,7 @@ fn pieces_and_squares(line: &str, words: &[&str]) -> Result<(Named, Vec<Square>)
             ));
         }
         if let Some(sq) = Square::parse(w) {
-            if squares.len() > MAX_PATH {
+            if squares.len() >= MOST_SQUARES_NAMED {
                 return Err(unreadable(line, "too many squares named"));
             }
             squares.push(sq);
@@ -284,6 +301,11 @@ fn pieces_and_squares(line: &str, words: &[&str]) -> Result<(Named, Vec<Square>)
     Ok((named, squares))
 }
 
+/// The path through `squares`, checked by the callers to be short enough.
+fn path_of(line: &str, squares: &[Square]) -> Result<Path, Rejection> {
+    Path::new(squares).ok_or_else(|| unreadable(line, "too many squares named"))
+}
+
 /// A move or a rail ride: the first square is where the group stands.
 fn movement(game: &CivilWar1863, line: &str, words: &[&str]) -> Result<Order, Rejection> {
     let ride = words
@@ -301,7 +323,20 @@ fn movement(game: &CivilWar1863, line: &str, words: &[&str]) -> Result<Order, Re
     }
     let free = game.stack(from).map(|s| s.free()).unwrap_or_default();
     let pieces = named.resolve(free);
-    let mut path = path.to_vec();
+    if path.len() > MAX_PATH {
+        // Longer than any order: the engine's answer to a path too long
+        // (P10-P12 for a move, P15 for a ride), as for one step too many.
+        let refusal = if game.stack(from).is_none_or(|s| s.side != game.to_move()) {
+            Refusal::NoPieces { square: from }
+        } else if ride {
+            Refusal::RideTooLong
+        } else {
+            let (slowest, most) = reach(pieces);
+            Refusal::TooFar { slowest, most }
+        };
+        return Err(refused(game, line, &refusal, Some(from)));
+    }
+    let mut path = path_of(line, path)?;
     if !ride {
         return Ok(Order::Move { from, pieces, path });
     }
@@ -309,7 +344,7 @@ fn movement(game: &CivilWar1863, line: &str, words: &[&str]) -> Result<Order, Re
         // `H7 2I BY RAIL TO I10`: the route is found when only one leads
         // there (design, "By mail"); otherwise each square must be named (P15).
         let to = path[0];
-        let mut routes: Vec<Vec<Square>> = game
+        let mut routes: Vec<Path> = game
             .legal()
             .into_iter()
             .filter_map(|o| match o {
@@ -478,7 +513,7 @@ mod tests {
     fn refused_lines_say_why_and_cite_the_rule() {
         let game = start();
         // (line, the rule cited, or None for a line not read at all)
-        let table: [(&str, Option<&str>); 12] = [
+        let table: [(&str, Option<&str>); 16] = [
             ("hello there", None),
             ("G11", None),
             ("G11 25I-H11", None),
@@ -491,6 +526,11 @@ mod tests {
             ("I10 1I-I12", Some("P2")),
             ("P7 2I-O6", Some("P19")),
             ("G11 2I-H12-I13", Some("P10")),
+            // Longer than any order: answered with the rule, not as unreadable.
+            ("G11 2I-H12-I13-J14-K15", Some("P10")),
+            ("G11 2C-H12-I13-J14-K15-L16", Some("P11")),
+            ("RIDE I10 1I-H11-G11-F11-E11", Some("P15")),
+            ("RIDE A1 1I-B2-C3-D4-E5", Some("P10")),
         ];
         for (line, rule) in table {
             let r = read_checked(&game, line).expect_err(line);
