@@ -45,6 +45,11 @@ pub struct Board {
     pub(super) start: Vec<StartCircle>,
     water_joins: BTreeSet<(Square, Square)>,
     rail_steps: BTreeSet<(Square, Square)>,
+    /// Per square, the directions ([`Square::direction_to`]) a gunboat may
+    /// step to (the joins above, read in one look).
+    water_steps: Vec<u8>,
+    /// Per square, the directions of its rail steps.
+    rail_dirs: Vec<u8>,
     sections: Vec<RailSection>,
     section_of: Vec<Option<usize>>,
     rail: Vec<bool>,
@@ -55,6 +60,27 @@ pub struct Board {
 /// A pair of squares in a fixed order, so that a join is found either way.
 fn pair(a: Square, b: Square) -> (Square, Square) {
     (a.min(b), a.max(b))
+}
+
+/// The joins as eight direction bits per square, both ways.
+fn direction_bits(joins: &BTreeSet<(Square, Square)>) -> Vec<u8> {
+    let mut bits = vec![0u8; SQUARE_COUNT];
+    for &(a, b) in joins {
+        if let (Some(ab), Some(ba)) = (a.direction_to(b), b.direction_to(a)) {
+            bits[a.index()] |= 1 << ab;
+            bits[b.index()] |= 1 << ba;
+        }
+    }
+    bits
+}
+
+/// Whether `joins` (in [`direction_bits`] form, or as pairs for squares
+/// that are not neighbours) join `a` and `b`.
+fn joined(bits: &[u8], joins: &BTreeSet<(Square, Square)>, a: Square, b: Square) -> bool {
+    match a.direction_to(b) {
+        Some(d) => bits[a.index()] & (1 << d) != 0,
+        None => joins.contains(&pair(a, b)),
+    }
 }
 
 impl Board {
@@ -122,6 +148,8 @@ impl Board {
             key_cities,
             capitals,
             start,
+            water_steps: direction_bits(&water_joins),
+            rail_dirs: direction_bits(&rail_steps),
             water_joins,
             rail_steps,
             sections: Vec::new(),
@@ -207,7 +235,7 @@ impl Board {
     /// Whether a gunboat may step between these neighbours: their waters
     /// connect (P3).
     pub fn water_joined(&self, a: Square, b: Square) -> bool {
-        self.water_joins.contains(&pair(a, b))
+        joined(&self.water_steps, &self.water_joins, a, b)
     }
 
     /// The squares a gunboat may step to from `sq` (P3).
@@ -251,7 +279,7 @@ impl Board {
     /// Whether `a` and `b` are next to each other along one railroad line:
     /// a rail step (P15), also the step of a march along the bed (P5).
     pub fn rail_step(&self, a: Square, b: Square) -> bool {
-        self.rail_steps.contains(&pair(a, b))
+        joined(&self.rail_dirs, &self.rail_steps, a, b)
     }
 
     /// The squares one rail step from `sq`.

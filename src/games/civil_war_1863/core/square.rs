@@ -12,6 +12,36 @@ pub const SQUARE_COUNT: usize = (SIDE_LEN as usize) * (SIDE_LEN as usize);
 
 const COLUMNS: &[u8; SIDE_LEN as usize] = b"ABCDEFGHIJKLMNOPQR";
 
+/// Each square's neighbours by index, and how many: computed once, since
+/// the move generators ask for them millions of times a second.
+static NEIGHBOURS: [([u16; 8], u8); SQUARE_COUNT] = neighbour_table();
+
+const fn neighbour_table() -> [([u16; 8], u8); SQUARE_COUNT] {
+    let side = SIDE_LEN as i16;
+    let mut table = [([0u16; 8], 0u8); SQUARE_COUNT];
+    let mut i = 0;
+    while i < SQUARE_COUNT {
+        let (c, r) = ((i as i16) % side, (i as i16) / side);
+        let mut n = 0;
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut dc = -1;
+            while dc <= 1 {
+                let (nc, nr) = (c + dc, r + dr);
+                if (dc != 0 || dr != 0) && nc >= 0 && nr >= 0 && nc < side && nr < side {
+                    table[i].0[n] = (nr * side + nc) as u16;
+                    n += 1;
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        table[i].1 = n as u8;
+        i += 1;
+    }
+    table
+}
+
 /// One square of the board.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
@@ -57,19 +87,26 @@ impl Square {
     }
 
     /// The up to eight squares one step away, diagonals included (P2); an
-    /// edge square has fewer.
+    /// edge square has fewer. In board order: the row above west to east,
+    /// then west and east, then the row below.
     pub fn neighbours(self) -> impl Iterator<Item = Square> {
-        let (c, r) = (i16::from(self.column()), i16::from(self.row()));
-        (-1i16..=1)
-            .flat_map(move |dr| (-1i16..=1).map(move |dc| (dc, dr)))
-            .filter(|&(dc, dr)| (dc, dr) != (0, 0))
-            .filter_map(move |(dc, dr)| {
-                let (nc, nr) = (c + dc, r + dr);
-                if nc < 0 || nr < 0 {
-                    return None;
-                }
-                Square::at(nc as u8, nr as u8)
-            })
+        let (list, count) = &NEIGHBOURS[self.index()];
+        list[..usize::from(*count)].iter().map(|&i| Square(i))
+    }
+
+    /// Which of the eight directions `other` lies in (0 north-west, in the
+    /// order of [`Square::neighbours`] on an inner square), or `None` when
+    /// it is not a neighbour. Tables of the steps from each square (water
+    /// joins, rail steps) are kept as eight bits by this number.
+    pub fn direction_to(self, other: Square) -> Option<u8> {
+        if !self.is_neighbour(other) {
+            return None;
+        }
+        let dc = i16::from(other.column()) - i16::from(self.column()) + 1;
+        let dr = i16::from(other.row()) - i16::from(self.row()) + 1;
+        let cell = (dr * 3 + dc) as u8;
+        // Cell 4 is the square itself, which is no neighbour.
+        Some(if cell > 4 { cell - 1 } else { cell })
     }
 
     /// Whether `other` is one step away (P2).
@@ -164,6 +201,33 @@ mod tests {
         assert_eq!(Square::parse("R18").unwrap().neighbours().count(), 3);
         assert_eq!(Square::parse("J9").unwrap().neighbours().count(), 8);
         assert_eq!(Square::parse("A9").unwrap().neighbours().count(), 5);
+    }
+
+    #[test]
+    fn neighbours_come_row_above_first_and_each_has_its_own_direction() {
+        let j9 = Square::parse("J9").unwrap();
+        let names: Vec<String> = j9.neighbours().map(|s| s.to_string()).collect();
+        assert_eq!(names, ["I8", "J8", "K8", "I9", "K9", "I10", "J10", "K10"]);
+        for (d, n) in j9.neighbours().enumerate() {
+            assert_eq!(j9.direction_to(n), Some(d as u8), "{n}");
+        }
+        for sq in Square::all() {
+            let listed: Vec<Square> = sq.neighbours().collect();
+            let every: Vec<Square> = Square::all().filter(|&o| sq.is_neighbour(o)).collect();
+            assert_eq!(listed, every, "{sq}: the neighbours, in board order");
+            let mut dirs: Vec<u8> = listed
+                .iter()
+                .map(|&n| sq.direction_to(n).unwrap())
+                .collect();
+            dirs.dedup();
+            assert_eq!(
+                dirs.len(),
+                listed.len(),
+                "{sq}: one direction per neighbour"
+            );
+            assert_eq!(sq.direction_to(sq), None);
+        }
+        assert_eq!(j9.direction_to(Square::parse("J11").unwrap()), None);
     }
 
     #[test]
