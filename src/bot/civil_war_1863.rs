@@ -90,26 +90,52 @@ fn city_cost(g: &CivilWar1863, owner: Side, sq: Square) -> f64 {
     }
 }
 
-/// The distance (in king steps) from `sq` to the nearest stack of `enemy`
-/// weaker than `strength` on its square, if any: what a group should close
-/// on (P19: only a larger force attacks without a coin).
-fn nearest_prey(g: &CivilWar1863, enemy: Side, sq: Square, strength: u32) -> Option<u32> {
-    g.stacks()
-        .filter(|(at, s)| s.side == enemy && g.strength(*at) < strength)
-        .map(|(at, _)| {
-            u32::from(
-                at.column()
-                    .abs_diff(sq.column())
-                    .max(at.row().abs_diff(sq.row())),
-            )
-        })
-        .min()
+/// The stacks of the enemy of the side to move, with their strength on
+/// their square, read from the board once when first asked for: a playout
+/// ranks three orders of one position, and each asked twice.
+struct Prey<'a> {
+    game: &'a CivilWar1863,
+    stacks: std::cell::OnceCell<Vec<(Square, u32)>>,
+}
+
+impl<'a> Prey<'a> {
+    fn of(game: &'a CivilWar1863) -> Prey<'a> {
+        Prey {
+            game,
+            stacks: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The distance (in king steps) from `sq` to the nearest enemy stack
+    /// weaker than `strength` on its square, if any: what a group should
+    /// close on (P19: only a larger force attacks without a coin).
+    fn nearest(&self, sq: Square, strength: u32) -> Option<u32> {
+        let enemy = self.game.to_move().opponent();
+        self.stacks
+            .get_or_init(|| {
+                self.game
+                    .stacks()
+                    .filter(|(_, s)| s.side == enemy)
+                    .map(|(at, _)| (at, self.game.strength(at)))
+                    .collect()
+            })
+            .iter()
+            .filter(|&&(_, s)| s < strength)
+            .map(|&(at, _)| {
+                u32::from(
+                    at.column()
+                        .abs_diff(sq.column())
+                        .max(at.row().abs_diff(sq.row())),
+                )
+            })
+            .min()
+    }
 }
 
 impl CivilWar1863 {
     /// The prior of a move or ride of `pieces` from `from` to `to` for the
     /// side to move, in pieces won (+) or lost (-), roughly.
-    fn move_prior(&self, from: Square, pieces: Counts, to: Square) -> f64 {
+    fn move_prior(&self, from: Square, pieces: Counts, to: Square, prey: &Prey<'_>) -> f64 {
         let side = self.to_move();
         let enemy = side.opponent();
         let n = pieces.total();
@@ -167,13 +193,70 @@ impl CivilWar1863 {
             // Guarding a city of ours the enemy can reach (P27).
             v += 0.5 * city_cost(self, side, to);
         }
-        if let (Some(before), Some(after)) = (
-            nearest_prey(self, enemy, from, n),
-            nearest_prey(self, enemy, to, arrived),
-        ) {
+        if let (Some(before), Some(after)) = (prey.nearest(from, n), prey.nearest(to, arrived)) {
             v += 0.1 * (f64::from(before) - f64::from(after));
         }
         v
+    }
+
+    /// [`Searchable::prior`], with the enemy's stacks read once for
+    /// several orders of this position.
+    fn prior_with(&self, order: &Order, prey: &Prey<'_>) -> f64 {
+        let Some((side, _)) = self.decision() else {
+            return 0.0;
+        };
+        match order {
+            Order::Move { from, pieces, path } | Order::Ride { from, pieces, path } => path
+                .last()
+                .map_or(0.0, |&to| self.move_prior(*from, *pieces, to, prey)),
+            Order::Fortify(at) => {
+                // Worth it when doubling (P32) holds off a larger group.
+                let t = threat(self, side.opponent(), *at);
+                let s = self.strength(*at);
+                let ground = self.stack(*at).map_or(0, |s| s.all().ground());
+                if t > s && t <= s + ground {
+                    1.5
+                } else if t > 0 {
+                    0.3
+                } else {
+                    -0.3
+                }
+            }
+            Order::Unfortify(_) => -0.5,
+            Order::Losses { take, .. } => {
+                // Each k costs us k - 1 (P20): trade down when ahead.
+                let k = f64::from(*take);
+                if self.pieces_of(side) >= self.pieces_of(side.opponent()) {
+                    k
+                } else {
+                    -k
+                }
+            }
+            Order::Survivors { pieces, path } => path.last().map_or(0.0, |&to| {
+                let arrived = self.strength(to) + pieces.total();
+                if threat(self, side.opponent(), to) > arrived {
+                    -1.0
+                } else if self.holder(to) == Some(side) {
+                    0.2
+                } else {
+                    0.0
+                }
+            }),
+            Order::Remove { square, .. } => {
+                // A piece from a stack the enemy can take anyway, not one
+                // whose loss opens a city (P27) or a new target (P19).
+                let s = self.strength(*square);
+                let t = threat(self, side.opponent(), *square);
+                if t > s {
+                    0.5
+                } else if t + 1 > s {
+                    -0.5 - city_cost(self, side, *square)
+                } else {
+                    0.0
+                }
+            }
+            _ => 0.0,
+        }
     }
 }
 
@@ -277,61 +360,7 @@ impl Searchable for CivilWar1863 {
     /// attack and a city taken first, a group walked next to a larger
     /// enemy one or a key city left open to it last.
     fn prior(&self, order: &Order) -> f64 {
-        let Some((side, _)) = self.decision() else {
-            return 0.0;
-        };
-        match order {
-            Order::Move { from, pieces, path } | Order::Ride { from, pieces, path } => path
-                .last()
-                .map_or(0.0, |&to| self.move_prior(*from, *pieces, to)),
-            Order::Fortify(at) => {
-                // Worth it when doubling (P32) holds off a larger group.
-                let t = threat(self, side.opponent(), *at);
-                let s = self.strength(*at);
-                let ground = self.stack(*at).map_or(0, |s| s.all().ground());
-                if t > s && t <= s + ground {
-                    1.5
-                } else if t > 0 {
-                    0.3
-                } else {
-                    -0.3
-                }
-            }
-            Order::Unfortify(_) => -0.5,
-            Order::Losses { take, .. } => {
-                // Each k costs us k - 1 (P20): trade down when ahead.
-                let k = f64::from(*take);
-                if self.pieces_of(side) >= self.pieces_of(side.opponent()) {
-                    k
-                } else {
-                    -k
-                }
-            }
-            Order::Survivors { pieces, path } => path.last().map_or(0.0, |&to| {
-                let arrived = self.strength(to) + pieces.total();
-                if threat(self, side.opponent(), to) > arrived {
-                    -1.0
-                } else if self.holder(to) == Some(side) {
-                    0.2
-                } else {
-                    0.0
-                }
-            }),
-            Order::Remove { square, .. } => {
-                // A piece from a stack the enemy can take anyway, not one
-                // whose loss opens a city (P27) or a new target (P19).
-                let s = self.strength(*square);
-                let t = threat(self, side.opponent(), *square);
-                if t > s {
-                    0.5
-                } else if t + 1 > s {
-                    -0.5 - city_cost(self, side, *square)
-                } else {
-                    0.0
-                }
-            }
-            _ => 0.0,
-        }
+        self.prior_with(order, &Prey::of(self))
     }
 
     fn play(&mut self, order: Order) {
@@ -414,10 +443,11 @@ impl CivilWar1863 {
     ) -> Order {
         let mut best = pick(orders.len());
         if orders.len() > 1 {
-            let mut best_prior = self.prior(&orders[best]);
+            let prey = Prey::of(self);
+            let mut best_prior = self.prior_with(&orders[best], &prey);
             for _ in 1..PLAYOUT_DRAWS {
                 let i = pick(orders.len());
-                let p = self.prior(&orders[i]);
+                let p = self.prior_with(&orders[i], &prey);
                 if p > best_prior {
                     (best, best_prior) = (i, p);
                 }

@@ -44,8 +44,14 @@ impl CivilWar1863 {
     /// Checks the end of the game once an order is fully resolved (P34,
     /// P35): no pieces on one side, or one each, or none at all.
     pub(crate) fn check_end(&mut self, events: &mut Vec<Event>) {
-        let union = self.pieces_of(Side::Union);
-        let south = self.pieces_of(Side::Confederacy);
+        // Both sides' pieces in one pass: this runs after every order.
+        let (mut union, mut south) = (0, 0);
+        for (_, s) in self.stacks() {
+            match s.side {
+                Side::Union => union += s.all().total(),
+                Side::Confederacy => south += s.all().total(),
+            }
+        }
         let winner = match (union, south) {
             (0, 0) | (1, 1) => None,
             (0, _) => Some(Side::Confederacy),
