@@ -47,7 +47,7 @@ pub struct Board {
     rail_steps: BTreeSet<(Square, Square)>,
     /// Per square, the directions ([`Square::direction_to`]) a gunboat may
     /// step to (the joins above, read in one look).
-    water_steps: Vec<u8>,
+    water_dirs: Vec<u8>,
     /// Per square, the directions of its rail steps.
     rail_dirs: Vec<u8>,
     sections: Vec<RailSection>,
@@ -148,7 +148,7 @@ impl Board {
             key_cities,
             capitals,
             start,
-            water_steps: direction_bits(&water_joins),
+            water_dirs: direction_bits(&water_joins),
             rail_dirs: direction_bits(&rail_steps),
             water_joins,
             rail_steps,
@@ -235,7 +235,7 @@ impl Board {
     /// Whether a gunboat may step between these neighbours: their waters
     /// connect (P3).
     pub fn water_joined(&self, a: Square, b: Square) -> bool {
-        joined(&self.water_steps, &self.water_joins, a, b)
+        joined(&self.water_dirs, &self.water_joins, a, b)
     }
 
     /// The squares a gunboat may step to from `sq` (P3).
