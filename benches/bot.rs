@@ -16,6 +16,8 @@
 //!   added up, since a game's play depends on its number only.
 //! - `--each` prints every game's result as it ends, so that a run cut
 //!   short still says what it played.
+//! - `--rounds 3=1200` gives level 3 another budget for this run: a trial
+//!   of a level's rounds before they are changed in `Level::rounds_in`.
 //! - Under `cargo test --all-targets` it plays 2 games per pairing, as a
 //!   smoke test.
 //!
@@ -212,9 +214,14 @@ fn main() {
             .unwrap_or(default)
     };
     let (from, top) = (level("--from", Level::MIN), level("--up-to", Level::MAX));
+    let trial = Trial::read(&args);
     if args.iter().any(|a| a == "--civilwar1863") {
         let opening = CivilWar1863::new(&GameOptions::default());
-        let rounds = |l: Level| l.rounds_in(CivilWar1863::NAME);
+        let rounds = |l: Level| {
+            trial
+                .rounds(l)
+                .unwrap_or_else(|| l.rounds_in(CivilWar1863::NAME))
+        };
         table(
             "Civil War 1863",
             &opening,
@@ -226,7 +233,11 @@ fn main() {
         );
     } else if args.iter().any(|a| a == "--napoleonic") {
         let opening = Squares::opening_of(Variant::Napoleonic, Side::Blue);
-        let rounds = |l: Level| l.rounds_in(Napoleonic::NAME);
+        let rounds = |l: Level| {
+            trial
+                .rounds(l)
+                .unwrap_or_else(|| l.rounds_in(Napoleonic::NAME))
+        };
         table(
             "Napoleonic",
             &opening,
@@ -238,8 +249,41 @@ fn main() {
         );
     } else {
         let opening = Squares::opening_of(Variant::CivilWar, Side::Blue);
-        let rounds = |l: Level| l.rounds_in(Squares::NAME);
+        let rounds = |l: Level| {
+            trial
+                .rounds(l)
+                .unwrap_or_else(|| l.rounds_in(Squares::NAME))
+        };
         table("CivilWar", &opening, &rounds, MAX_ORDERS, games, from, top);
+    }
+}
+
+/// Budgets given on the command line (`--rounds 3=1200`), level by level.
+struct Trial(Vec<(u8, u32)>);
+
+impl Trial {
+    /// The most rounds a trial may give: about a minute a decision.
+    const MOST_ROUNDS: u32 = 1_000_000;
+
+    fn read(args: &[String]) -> Trial {
+        let budgets = args
+            .windows(2)
+            .filter(|w| w[0] == "--rounds")
+            .filter_map(|w| {
+                let (level, rounds) = w[1].split_once('=')?;
+                let rounds: u32 = rounds.parse().ok()?;
+                Some((level.parse().ok()?, rounds.clamp(1, Self::MOST_ROUNDS)))
+            })
+            .collect();
+        Trial(budgets)
+    }
+
+    fn rounds(&self, level: Level) -> Option<u32> {
+        self.0
+            .iter()
+            .rev()
+            .find(|&&(l, _)| l == level.number())
+            .map(|&(_, r)| r)
     }
 }
 
