@@ -64,6 +64,14 @@ pub struct Config {
     pub play_of_the_day: PlayOfTheDayConfig,
 }
 
+/// The games a Play of the Day may play (`[play_of_the_day] game`), by
+/// their stored names. Each decision of these is one order, which a vote
+/// names: in the Civil War Game 1863 a turn is several decisions (each
+/// move, ride, FORTIFY and END, and each choice inside a battle), so a
+/// round decides one order of it. Brothers at War is left out: the
+/// computer does not play it, so it could have no computer house.
+pub const PLAY_OF_THE_DAY_GAMES: [&str; 3] = ["squares", "napoleonic", "civilwar1863"];
+
 /// `[play_of_the_day]` (docs/play-of-the-day.md).
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(default, deny_unknown_fields)]
@@ -71,11 +79,12 @@ pub struct PlayOfTheDayConfig {
     /// Whether the service runs one: a new game begins at the sweep after
     /// the last one ended.
     pub enabled: bool,
-    /// The game played: `squares` or `napoleonic` (a decision is one
-    /// order there, which a vote names).
+    /// The game played, by its stored name: one of
+    /// [`PLAY_OF_THE_DAY_GAMES`] (a vote names one order, which every
+    /// decision of these games is).
     pub game: String,
-    /// The side the community plays, in the game's words (`BLUE`); the
-    /// side that moves first when empty.
+    /// The side the community plays, in the game's words (`BLUE`,
+    /// `CONFEDERACY`); the side that moves first when empty.
     pub side: String,
     /// The house: `computer` (the computer opponent at `level`) or the
     /// address of a house player, who plays by mail as any player does.
@@ -513,13 +522,23 @@ impl Config {
             )));
         }
         if daily.enabled {
-            // A vote names one order: only games whose every decision is
-            // one order (not a turn of many) and, with the computer as the
-            // house, games it plays.
-            if !["squares", "napoleonic"].contains(&daily.game.to_ascii_lowercase().as_str()) {
+            // A vote names one order, and the computer may be the house:
+            // only the games listed, which it plays.
+            let game = daily.game.trim().to_ascii_lowercase();
+            if !PLAY_OF_THE_DAY_GAMES.contains(&game.as_str()) {
                 return Err(ConfigError::Value(format!(
-                    "play_of_the_day.game {:?}: the Play of the Day plays squares or napoleonic",
-                    daily.game
+                    "play_of_the_day.game {:?}: the Play of the Day plays {}",
+                    daily.game,
+                    PLAY_OF_THE_DAY_GAMES.join(", ")
+                )));
+            }
+            let side = daily.side.trim();
+            if !side.is_empty() && crate::games::hosted::seat_named(&game, side).is_none() {
+                return Err(ConfigError::Value(format!(
+                    "play_of_the_day.side {:?} is no side of {game}: {}, or empty for the \
+                     side that moves first",
+                    daily.side,
+                    crate::games::hosted::seat_words(&game).unwrap_or_default()
                 )));
             }
             if !(1..=5).contains(&daily.level) {

@@ -22,6 +22,14 @@
 //!   house answers, and every member gets the tally and the board. A
 //!   round without a vote runs another `round_hours`; a decision with one
 //!   legal order is played at once, without a vote.
+//! - **Games**: those of [`crate::config::PLAY_OF_THE_DAY_GAMES`]. A
+//!   round decides one decision of the game, which is one order: in
+//!   SQUARES a whole move, in the Civil War Game 1863 one order of a turn
+//!   (a move, a ride, FORTIFY, END, a battle's decision), so the
+//!   community there has several rounds in a row in its turn. The draws
+//!   of chance (1863's coin of an even battle, P22) are the service's,
+//!   never voted; the computer house answers until the community decides
+//!   again ([`house_answers`]).
 //! - **Kept**: every vote and every round's result (`daily_votes`,
 //!   `daily_results`), so the members who chose the orders played are
 //!   known (`PLAYOFTHEDAY RESULTS`, and the last mail of a game).
@@ -33,6 +41,7 @@ use chrono::{DateTime, Utc};
 use super::clock::fresh_deadline;
 use super::commands::DailyAsk;
 use super::computer::{computer_answers, record_taken};
+use super::dice::{draw_and_record, keep_fresh_seed};
 use super::game::load;
 use super::identity::{game_seed, member_secret, reply_address, seat_secret, secrets_match, Claim};
 use super::notices::queue_notice;
@@ -271,6 +280,9 @@ fn begin(tx: &Tx<'_>, config: &Config, secret: &[u8], now: DateTime<Utc>) -> Res
     let other = community.other();
     tx.add_seat(id, other, them, &seat_secret(secret, id, other))?;
     tx.add_daily_game(id, community)?;
+    if hosted.chance {
+        keep_fresh_seed(tx, id)?;
+    }
     tx.set_status(id, GameStatus::Active, at)?;
     let row = game_row(tx, id)?;
     let mut state = (hosted.new)(&GameOptions {
@@ -278,8 +290,9 @@ fn begin(tx: &Tx<'_>, config: &Config, secret: &[u8], now: DateTime<Utc>) -> Res
         seed: row.seed,
         scenario: row.scenario.clone(),
     });
-    // The house may begin.
-    let happened = computer_answers(tx, config, &row, state.as_mut(), at)?;
+    // The house may begin (the Confederacy does in 1863, P7).
+    let mail = format!("daily/{id}/begin");
+    let happened = house_answers(tx, config, &row, state.as_mut(), community, &mail, at)?;
     let count = tx.entry_count(id)?;
     tx.set_position(id, &state.position(), count, at)?;
     fresh_deadline(tx, config, id, state.as_ref(), now)?;
@@ -478,7 +491,16 @@ fn play_round(
                 at,
             },
         )?;
-        happened.extend(computer_answers(tx, config, row, state.as_mut(), at)?);
+        let mail = format!("daily/{}/{round}", row.id);
+        happened.extend(house_answers(
+            tx,
+            config,
+            row,
+            state.as_mut(),
+            daily.community,
+            &mail,
+            at,
+        )?);
         // A decision of the community with one legal order is no question:
         // played at once, recorded as a round of its own.
         let ours =
@@ -522,6 +544,44 @@ fn play_round(
         tell_house(tx, config, &row, state.as_ref(), &happened, "", now)?;
     }
     Ok(theirs)
+}
+
+/// What follows an order of the community (or the start of a game) until
+/// the community decides again or the game ends: the draws of chance the
+/// game waits for (the coin of an even battle in 1863, P22: drawn by the
+/// service, never voted) and the computer's answers, as long as it is the
+/// house's decision. In 1863 that is a whole turn of orders, and the
+/// decisions of a battle in between (P20-P22), the house's or, after a
+/// coin, the community's own. A house player answers by mail instead;
+/// what happened.
+#[allow(clippy::too_many_arguments)]
+fn house_answers(
+    tx: &Tx<'_>,
+    config: &Config,
+    row: &GameRow,
+    state: &mut dyn AnyGame,
+    community: Seat,
+    mail: &str,
+    at: Timestamp,
+) -> Result<Vec<Happened>> {
+    let mut happened = Vec::new();
+    // A draw is made for the seat whose order called for it (it mixes in
+    // the other seat's last mail, docs/dice.md): the community's order
+    // first, then the computer's.
+    let mut writer = community;
+    for _ in 0..MOST_ORDERS {
+        let drawn = draw_and_record(tx, state, row, writer, mail, at)?;
+        let answered = computer_answers(tx, config, row, state, at)?;
+        if drawn.is_empty() && answered.is_empty() {
+            break;
+        }
+        if !answered.is_empty() {
+            writer = community.other();
+        }
+        happened.extend(drawn);
+        happened.extend(answered);
+    }
+    Ok(happened)
 }
 
 /// A closed round, as the members read it.
@@ -699,6 +759,10 @@ fn member_text(
                 tally => tally.lines(),
                 example => state.legal_orders().first().cloned().unwrap_or_default(),
                 quota => config.play_of_the_day.votes_to_decide,
+                // A game whose player writes a turn of many orders in one
+                // mail (1863, P7): its choices speak of the mail's end
+                // ending the turn, which a vote does not.
+                close => state.hosted().mail_turn.map(|m| m.close),
             })
         }
         _ => None,

@@ -204,6 +204,15 @@ pub(super) fn draw_and_record(
     Ok(happened)
 }
 
+/// Draws and keeps the seed of `game`, a game with chance begun outside a
+/// mail (the Play of the Day's): committed to before its first draw, as
+/// an invitation commits (docs/dice.md), its commitment in the record.
+pub(super) fn keep_fresh_seed(tx: &Tx<'_>, game: i64) -> Result<()> {
+    let seed = fresh_seed()?;
+    tx.create_fair_seed(game, &seed)?;
+    Ok(())
+}
+
 /// A fresh seed from the system; a system without one is an error, never
 /// a weaker seed.
 fn fresh_seed() -> Result<Seed> {

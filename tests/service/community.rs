@@ -758,3 +758,34 @@ fn a_civil_war_1863_watcher_is_nobody_s_you() {
         assert!(!board.contains(word), "{word:?} in {}", watcher.body);
     }
 }
+
+/// Issue 18, part 4: ratings and GAMES PUBLIC know no game by name. A
+/// rated, public Civil War Game 1863 is listed for anyone, and its end
+/// moves the players' Glicko-2 ratings in its own kind, none other.
+#[test]
+fn a_rated_public_civil_war_1863_game_is_listed_and_rates_in_its_own_kind() {
+    let mut site = Site::new("cw1863-rated");
+    let (_, bob_addr, _) = site.start(
+        ANN,
+        BOB,
+        "NEW CIVILWAR1863 VS bob@example.org AS UNION PUBLIC RATED",
+    );
+    let listed = common::site::flat(&to(&site.mail(CAROL, ORDERLY, "GAMES PUBLIC"), CAROL).body);
+    assert!(listed.contains("CIVILWAR1863"), "{listed}");
+    assert!(listed.contains("ann@example.org"), "{listed}");
+    let outs = site.mail(BOB, &bob_addr, "RESIGN");
+    for who in [ANN, BOB] {
+        let body = to(&outs, who).body;
+        assert!(body.contains("Ratings in CIVILWAR1863"), "{body}");
+        assert!(
+            body.contains("Union ann@example.org: 1500 (350) -> 1662 (290), +162"),
+            "{body}"
+        );
+    }
+    let ann = site.rating(ANN, "civilwar1863").unwrap();
+    assert_eq!(ann.games, 1);
+    assert!(site.rating(ANN, "squares").is_none());
+    let reply =
+        common::site::flat(&to(&site.mail(CAROL, ORDERLY, "RATINGS CIVILWAR1863"), CAROL).body);
+    assert!(reply.contains("ann"), "{reply}");
+}

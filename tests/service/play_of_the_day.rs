@@ -881,3 +881,332 @@ fn a_napoleonic_play_of_the_day_takes_votes_in_its_own_words() {
     assert!(reply.contains("The community plays French"), "{reply}");
     assert!(reply.contains("Round 1 is closed early"), "{reply}");
 }
+
+/// The Civil War Game 1863's state of game `id`, as the service keeps it.
+fn state_1863(site: &mut Site, id: i64) -> Box<dyn orderly::games::AnyGame> {
+    let hosted = orderly::games::hosted::find("civilwar1863").unwrap();
+    (hosted.from_position)(site.game(id).position.as_deref().unwrap()).unwrap()
+}
+
+/// The legal orders of `state`, sorted, without END.
+fn moves_1863(state: &dyn orderly::games::AnyGame) -> Vec<String> {
+    let mut legal: Vec<String> = state
+        .legal_orders()
+        .into_iter()
+        .filter(|o| o != "END")
+        .collect();
+    legal.sort();
+    legal
+}
+
+/// The decision the community of game 1 is to take: its own turn
+/// ("turn"), or one inside a battle.
+fn decision_1863(site: &mut Site) -> String {
+    let state = state_1863(site, 1);
+    let pending = state.pending().unwrap();
+    assert_eq!(pending.seat, Seat::North, "the community decides");
+    pending.kind
+}
+
+/// The rounds of game 1 decided so far.
+fn rounds(site: &Site) -> i64 {
+    site.sql_i64("SELECT COUNT(*) FROM daily_results WHERE game_id = 1")
+}
+
+/// Until the community has a turn of its own to play (the house's battles
+/// may ask it the survivors' move or the piece kept, P21, P22): Ann votes
+/// each decision's first legal order, and the round closes at its
+/// deadline, 24 hours after `at`. The time of the last sweep.
+fn vote_until_own_turn(site: &mut Site, ann: &str, mut at: DateTime<Utc>) -> DateTime<Utc> {
+    for _ in 0..20 {
+        if decision_1863(site) == "turn" {
+            return at;
+        }
+        let order = state_1863(site, 1).legal_orders()[0].clone();
+        site.mail_at(
+            at + Duration::minutes(5),
+            ANN,
+            ann,
+            &format!("VOTE {order}"),
+        );
+        at += Duration::hours(24);
+        site.sweep_at(at);
+    }
+    panic!("the battle ends");
+}
+
+/// Issue 18: the Civil War Game 1863's Play of the Day. A turn there is
+/// several decisions (each move, ride, FORTIFY and END, and each choice in
+/// a battle), so a round decides one order of it: the community has
+/// several rounds in a row in one turn, END is voted as any order (and
+/// refused before the turn's first order, P8), and the computer house
+/// plays its whole turn at once, its battles' coins drawn by the service
+/// (P22). The coins come from a fresh seed, so the test follows the
+/// battles the game brings rather than a script of them.
+#[test]
+fn a_civil_war_1863_play_of_the_day_votes_one_order_a_round_and_the_house_answers_its_whole_turn() {
+    let mut site = Site::daily("civilwar1863", |c| {
+        c.play_of_the_day.game = "civilwar1863".into();
+        c.play_of_the_day.side = "union".into();
+    });
+    // The Confederacy moves first (P7): the house played its first turn
+    // when the game began, up to the Union's first decision.
+    assert!(site.sweep_at(t0()).is_empty(), "no members, no mail");
+    let game = site.game(1);
+    assert_eq!(game.kind, "civilwar1863");
+    assert!(game.public && !game.rated);
+    assert_eq!(game.computer_level, Some(1));
+    assert!(
+        site.entries(1).iter().any(|e| e.seat == Some(Seat::South)),
+        "the house began"
+    );
+    assert_eq!(
+        site.sql_i64("SELECT COUNT(*) FROM fair_seeds WHERE game_id = 1"),
+        1,
+        "the coins' seed is committed to when the game begins"
+    );
+
+    let ann = site.join(t0() + Duration::minutes(1), ANN);
+    let bob = site.join(t0() + Duration::minutes(2), BOB);
+    let cy = site.join(t0() + Duration::minutes(3), CY);
+    // An observer: no key, no vote, the updates all the same.
+    let outs = site.mail_at(t0() + Duration::minutes(4), DAN, ORDERLY, "WATCH 1");
+    let answer = to(&outs, DAN);
+    site.mail_at(
+        t0() + Duration::minutes(4) + Duration::seconds(30),
+        DAN,
+        &answer.reply_to,
+        "yes",
+    );
+    let at = vote_until_own_turn(&mut site, &ann, t0());
+    let entries = site.entries(1);
+    assert_eq!(
+        entries
+            .iter()
+            .rev()
+            .find(|e| e.seat == Some(Seat::South))
+            .map(|e| e.text.as_str()),
+        Some("END"),
+        "the house played its whole turn, and ended it: {entries:#?}"
+    );
+    let state = state_1863(&mut site, 1);
+    let turn = state.turn_number();
+
+    // The community's first order of its turn: a tie between two orders,
+    // and END refused (P8).
+    let round = rounds(&site) + 1;
+    let legal = moves_1863(state.as_ref());
+    let (a, b) = (legal[0].clone(), legal[1].clone());
+    let outs = site.mail_at(at + Duration::minutes(10), ANN, &ann, &format!("VOTE {a}"));
+    let reply = flat(&to(&outs, ANN).body);
+    assert!(
+        reply.contains(&format!("Your vote for {a} counts in round {round}")),
+        "{reply}"
+    );
+    let outs = site.mail_at(at + Duration::minutes(20), BOB, &bob, &format!("VOTE {b}"));
+    let reply = flat(&to(&outs, BOB).body);
+    assert!(
+        reply.contains(&format!("Votes so far: {a} 1, {b} 1")),
+        "{reply}"
+    );
+    let outs = site.mail_at(at + Duration::minutes(30), CY, &cy, "VOTE END");
+    let reply = flat(&to(&outs, CY).body);
+    assert!(reply.contains("Refused as a vote"), "{reply}");
+    assert!(
+        reply.contains("P8"),
+        "END before the turn's first order: {reply}"
+    );
+
+    assert!(site.sweep_at(at + Duration::hours(23)).is_empty());
+    let mut at = at + Duration::hours(24);
+    let outs = site.sweep_at(at);
+    assert_eq!(outs.len(), 4, "three members and the watcher: {outs:#?}");
+    for who in [ANN, BOB, CY] {
+        let mail = to(&outs, who);
+        let text = flat(&mail.body);
+        assert!(
+            text.contains("The community plays Union against the computer (level 1)"),
+            "{text}"
+        );
+        assert!(text.contains(&format!("Round {round} is closed")), "{text}");
+        assert!(
+            text.contains(&format!(
+                "The community plays {a}, with 1 of 2 votes (a tie, won by the order that \
+                 reached its count first)"
+            )),
+            "{text}"
+        );
+        assert!(text.contains(&format!("The votes: {a} 1, {b} 1")), "{text}");
+        assert!(
+            text.contains(&format!("Round {} is open until", round + 1)),
+            "the Union's next decision of the same turn: {text}"
+        );
+        // The board, its stacks listed.
+        assert!(
+            text.contains("Union: ") && text.contains("Confederacy: "),
+            "{text}"
+        );
+        if text.contains("You must decide") {
+            continue; // a decision of the battle the order began (P20)
+        }
+        assert!(
+            text.contains(
+                "A round decides one order of the community's turn, not the whole turn, \
+                 whatever the list below says of a mail: the turn goes on, a round an \
+                 order, until the community votes END."
+            ),
+            "{text}"
+        );
+        assert!(mail.reply_to.starts_with("orderly+g1."), "{mail:#?}");
+    }
+    let watcher = to(&outs, DAN);
+    assert!(watcher.body.contains("What happened:"), "{}", watcher.body);
+    assert!(watcher.reply_to.is_empty(), "no key: {watcher:#?}");
+    let state = state_1863(&mut site, 1);
+    assert_eq!(state.turn_number(), turn, "still the Union's turn");
+
+    // The next rounds of the same turn: its battle's decisions, if the
+    // order played attacked; then END, voted by all.
+    for _ in 0..20 {
+        if state_1863(&mut site, 1)
+            .legal_orders()
+            .contains(&"END".to_string())
+        {
+            break;
+        }
+        let order = state_1863(&mut site, 1).legal_orders()[0].clone();
+        site.mail_at(
+            at + Duration::minutes(5),
+            ANN,
+            &ann,
+            &format!("VOTE {order}"),
+        );
+        at += Duration::hours(24);
+        site.sweep_at(at);
+    }
+    assert_eq!(state_1863(&mut site, 1).turn_number(), turn);
+    let round = rounds(&site) + 1;
+    let before = site.entries(1).len();
+    for (who, key) in [(ANN, &ann), (BOB, &bob), (CY, &cy)] {
+        site.mail_at(at + Duration::minutes(5), who, key, "VOTE END");
+    }
+    let at = at + Duration::hours(24);
+    let outs = site.sweep_at(at);
+    assert_eq!(outs.len(), 4, "three members and the watcher: {outs:#?}");
+    let entries = site.entries(1);
+    assert_eq!(entries[before].seat, Some(Seat::North));
+    assert_eq!(entries[before].text, "END");
+    assert!(
+        entries[before..]
+            .iter()
+            .any(|e| e.seat == Some(Seat::South)),
+        "the house answered: {:#?}",
+        &entries[before..]
+    );
+    for who in [ANN, BOB, CY] {
+        let text = flat(&to(&outs, who).body);
+        assert!(text.contains(&format!("Round {round} is closed")), "{text}");
+        assert!(
+            text.contains("The community plays END, with 3 of 3 votes"),
+            "{text}"
+        );
+        assert!(text.contains("What happened:"), "{text}");
+        assert!(
+            text.contains(&format!("Round {} is open until", round + 1)),
+            "{text}"
+        );
+    }
+    let watched = to(&outs, DAN);
+    assert!(watched.body.contains("What happened:"), "{}", watched.body);
+    assert!(watched.reply_to.is_empty(), "no key: {watched:#?}");
+    // The house's whole turn, its battles' questions to the community
+    // answered between, up to the Union's next turn.
+    vote_until_own_turn(&mut site, &ann, at);
+    let entries = site.entries(1);
+    assert_eq!(
+        entries
+            .iter()
+            .rev()
+            .find(|e| e.seat == Some(Seat::South))
+            .map(|e| e.text.as_str()),
+        Some("END"),
+        "the house ended its turn: {:#?}",
+        &entries[before..]
+    );
+    assert!(state_1863(&mut site, 1).turn_number() > turn, "a new turn");
+}
+
+/// The games a Play of the Day plays, and its side in each game's words:
+/// the configuration refuses any other when it is read, not at the sweep.
+#[test]
+fn the_play_of_the_day_plays_squares_napoleonic_and_civilwar1863_on_a_side_of_theirs() {
+    let parse = |game: &str, side: &str| {
+        orderly::config::Config::parse(&format!(
+            "[play_of_the_day]\nenabled = true\ngame = \"{game}\"\nside = \"{side}\"\n"
+        ))
+    };
+    assert!(parse("civilwar1863", "union").is_ok());
+    assert!(parse("CivilWar1863", "CONFEDERACY").is_ok());
+    assert!(parse("napoleonic", "french").is_ok());
+    assert!(parse("squares", "").is_ok());
+    let refused = parse("brothersatwar", "").unwrap_err();
+    assert!(
+        refused.contains("plays squares, napoleonic, civilwar1863"),
+        "{refused}"
+    );
+    let refused = parse("civilwar1863", "gray").unwrap_err();
+    assert!(
+        refused.contains("is no side of civilwar1863: UNION|CONFEDERACY"),
+        "{refused}"
+    );
+}
+
+/// The coin of an even battle (P22) is drawn by the service, never voted,
+/// whoever's order called for it: the game goes on to the community's
+/// next decision or its end, and the members read the draw. Ann's votes
+/// close each round at once; she votes at random, so battles come.
+#[test]
+fn a_civil_war_1863_play_of_the_day_draws_its_coins_and_never_waits_for_one() {
+    let mut site = Site::daily("civilwar1863-coins", |c| {
+        c.play_of_the_day.game = "civilwar1863".into();
+        c.play_of_the_day.votes_to_decide = 1;
+    });
+    site.sweep_at(t0());
+    let ann = site.join(t0() + Duration::minutes(1), ANN);
+    let mut rng = XorShift::new(1863);
+    let mut at = t0() + Duration::minutes(2);
+    let mut told = false;
+    for _ in 0..400 {
+        if site.game(1).status == GameStatus::Finished {
+            break;
+        }
+        if told {
+            break;
+        }
+        let state = state_1863(&mut site, 1);
+        let pending = state.pending();
+        assert_eq!(
+            pending.map(|p| p.seat),
+            Some(Seat::South),
+            "the game waits for the community (the Confederacy, who begins), \
+             never for a coin or the house"
+        );
+        let legal = state.legal_orders();
+        let order = legal[rng.below(legal.len())].clone();
+        at += Duration::minutes(1);
+        let outs = site.mail_at(at, ANN, &ann, &format!("VOTE {order}"));
+        let reply = flat(&to(&outs, ANN).body);
+        assert!(reply.contains("is closed early"), "{reply}");
+        told |= reply.contains("(the coin of an even battle)");
+    }
+    assert!(
+        site.sql_i64("SELECT COUNT(*) FROM fair_draws") >= 1,
+        "an even battle came, and its coin was drawn"
+    );
+    assert!(told, "a member read a draw");
+    let state = state_1863(&mut site, 1);
+    assert!(
+        state.outcome().is_some() || state.pending().is_some_and(|p| p.seat == Seat::South),
+        "after the coin, the community decides again"
+    );
+}
