@@ -11,6 +11,7 @@
 
 use sha2::{Digest, Sha256};
 
+use super::dice::draw_and_record;
 use super::ratings::is_computer;
 use super::work::Work;
 use super::{texts, Result};
@@ -233,6 +234,42 @@ pub(crate) fn computer_answers(
             break;
         }
         happened.extend(record_taken(tx, game.id, seat, &s.taken, &written, at)?);
+    }
+    Ok(happened)
+}
+
+/// What follows an order given outside a player's mail (the Play of the
+/// Day community's, a moderator's `ACT`, a rollback) until a person
+/// decides or the game ends: the draws of chance the game waits for (the
+/// coin of an even battle in 1863, P22) and the computer's answers, as
+/// long as it is the computer's decision. In 1863 that is a whole turn of
+/// orders and the decisions of a battle in between (P20-P22). A draw is
+/// made for the seat whose order called for it (it mixes in the other
+/// seat's last mail, docs/dice.md): `writer` first, then the computer.
+/// In a game without the computer, only the draws; what happened.
+pub(crate) fn answers_and_draws(
+    tx: &Tx<'_>,
+    config: &Config,
+    game: &GameRow,
+    state: &mut dyn AnyGame,
+    writer: Seat,
+    mail: &str,
+    at: Timestamp,
+) -> Result<Vec<Happened>> {
+    let computer = computer_seat(tx, config, game)?.map(|(seat, _)| seat);
+    let mut writer = writer;
+    let mut happened = Vec::new();
+    for _ in 0..MOST_ORDERS {
+        let drawn = draw_and_record(tx, state, game, writer, mail, at)?;
+        let answered = computer_answers(tx, config, game, state, at)?;
+        if drawn.is_empty() && answered.is_empty() {
+            break;
+        }
+        if let (false, Some(seat)) = (answered.is_empty(), computer) {
+            writer = seat;
+        }
+        happened.extend(drawn);
+        happened.extend(answered);
     }
     Ok(happened)
 }

@@ -40,8 +40,8 @@ use chrono::{DateTime, Utc};
 
 use super::clock::fresh_deadline;
 use super::commands::DailyAsk;
-use super::computer::{computer_answers, record_taken};
-use super::dice::{draw_and_record, keep_fresh_seed};
+use super::computer::{answers_and_draws, record_taken};
+use super::dice::keep_fresh_seed;
 use super::game::load;
 use super::identity::{game_seed, member_secret, reply_address, seat_secret, secrets_match, Claim};
 use super::notices::queue_notice;
@@ -546,15 +546,9 @@ fn play_round(
     Ok(theirs)
 }
 
-/// What follows an order of the community (or the start of a game) until
-/// the community decides again or the game ends: the draws of chance the
-/// game waits for (the coin of an even battle in 1863, P22: drawn by the
-/// service, never voted) and the computer's answers, as long as it is the
-/// house's decision. In 1863 that is a whole turn of orders, and the
-/// decisions of a battle in between (P20-P22), the house's or, after a
-/// coin, the community's own. A house player answers by mail instead;
-/// what happened.
-#[allow(clippy::too_many_arguments)]
+/// The house's answer after the community's order (or at the start):
+/// every draw of chance and every order of the computer until it is the
+/// community's decision ([`answers_and_draws`]).
 fn house_answers(
     tx: &Tx<'_>,
     config: &Config,
@@ -564,24 +558,7 @@ fn house_answers(
     mail: &str,
     at: Timestamp,
 ) -> Result<Vec<Happened>> {
-    let mut happened = Vec::new();
-    // A draw is made for the seat whose order called for it (it mixes in
-    // the other seat's last mail, docs/dice.md): the community's order
-    // first, then the computer's.
-    let mut writer = community;
-    for _ in 0..MOST_ORDERS {
-        let drawn = draw_and_record(tx, state, row, writer, mail, at)?;
-        let answered = computer_answers(tx, config, row, state, at)?;
-        if drawn.is_empty() && answered.is_empty() {
-            break;
-        }
-        if !answered.is_empty() {
-            writer = community.other();
-        }
-        happened.extend(drawn);
-        happened.extend(answered);
-    }
-    Ok(happened)
+    answers_and_draws(tx, config, row, state, community, mail, at)
 }
 
 /// A closed round, as the members read it.

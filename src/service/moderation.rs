@@ -723,8 +723,26 @@ fn localized(text: &str, zone: &str) -> String {
 fn replayed(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()> {
     let recorder = rebuild(tx, row, cx.config.address_parts().1)?;
     let mut state = recorder.game().clone_box();
-    // Rolled back to the computer's decision: it answers at once.
-    super::computer::computer_answers(tx, cx.config, row, state.as_mut(), cx.now.into())?;
+    // Rolled back to the computer's decision: it answers at once, with the
+    // draws its orders call for (P22). A game rolled back to a draw waits
+    // for [`redraw`], which draws it, says so, and comes back here.
+    if state.chance().is_none() {
+        let writer = tx
+            .entries(row.id)?
+            .iter()
+            .rev()
+            .find_map(|e| e.seat)
+            .unwrap_or(Seat::North);
+        super::computer::answers_and_draws(
+            tx,
+            cx.config,
+            row,
+            state.as_mut(),
+            writer,
+            cx.seed,
+            cx.now.into(),
+        )?;
+    }
     let count = tx.entry_count(row.id)?;
     tx.set_position(row.id, &state.position(), count, cx.now.into())?;
     for seat in Seat::BOTH {
@@ -818,8 +836,10 @@ fn act(
     // A draw the order leaves the game waiting for is made at once, as
     // after a player's order (docs/dice.md).
     let drawn = draw_and_record(tx, state.as_mut(), row, seat, cx.seed, at)?;
-    // In a game against the computer, its answer, at once.
-    let answered = super::computer::computer_answers(tx, cx.config, row, state.as_mut(), at)?;
+    // In a game against the computer, its answer, at once, with the draws
+    // its own orders call for (P22).
+    let answered =
+        super::computer::answers_and_draws(tx, cx.config, row, state.as_mut(), seat, cx.seed, at)?;
     let count = tx.entry_count(game)?;
     tx.set_position(game, &state.position(), count, at)?;
     fresh_deadline(tx, cx.config, game, state.as_ref(), cx.now)?;

@@ -482,3 +482,57 @@ fn a_civil_war_1863_game_against_the_computer_by_mail() {
     );
     assert_eq!(site.queued_to(COMPUTER), 0);
 }
+
+#[test]
+fn a_moderators_acts_in_a_civil_war_1863_game_never_leave_it_waiting_for_a_coin() {
+    // The computer's own even attack calls for the coin (P22): after a
+    // moderator's ACT the service draws it and the computer plays on, as
+    // after a player's mail, instead of leaving the game waiting for a
+    // draw nobody makes.
+    let mut site = Site::new("cw1863-acted");
+    begin(
+        &mut site,
+        "NEW CIVILWAR1863 VS COMPUTER LEVEL 1 AS UNION",
+        "you play Union against the computer (level 1)",
+    );
+    let computer_seat = site.game(1).inviter_seat.other();
+    let mut rng = XorShift::new(22);
+    let t = t0() + chrono::Duration::hours(1);
+    let mut coins_after_the_computer = 0;
+    for n in 0..400 {
+        let state = state_of(&mut site, 1);
+        if state.outcome().is_some() || coins_after_the_computer > 0 {
+            break;
+        }
+        assert!(state.chance().is_none(), "act {n}: waiting for a draw");
+        let pending = state.pending().expect("a game under way waits for someone");
+        assert_ne!(
+            pending.seat, computer_seat,
+            "act {n}: waiting for the computer"
+        );
+        let mut legal = state.legal_orders();
+        legal.sort();
+        let order = legal[rng.below(legal.len())].clone();
+        let before = site.entries(1).len();
+        let report = site
+            .service
+            .moderate(&format!("ACT 1 UNION {order}"), "cli:test", t)
+            .unwrap();
+        assert!(
+            report.contains("was entered for"),
+            "act {n}, {order}: {report}"
+        );
+        let entries = site.entries(1);
+        coins_after_the_computer += entries[before..]
+            .windows(2)
+            .filter(|w| w[0].seat == Some(computer_seat) && w[1].written.starts_with("DRAW "))
+            .count();
+    }
+    assert!(
+        coins_after_the_computer > 0,
+        "no even battle of the computer's in 400 acts: the test proved nothing"
+    );
+    let state = state_of(&mut site, 1);
+    assert!(state.chance().is_none());
+    assert!(state.outcome().is_some() || state.pending().is_some_and(|p| p.seat != computer_seat));
+}
