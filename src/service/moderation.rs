@@ -725,14 +725,9 @@ fn replayed(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()> {
     let mut state = recorder.game().clone_box();
     // Rolled back to the computer's decision: it answers at once, with the
     // draws its orders call for (P22). A game rolled back to a draw waits
-    // for [`redraw`], which draws it, says so, and comes back here.
+    // for `redraw`, which draws it, says so, and comes back here.
     if state.chance().is_none() {
-        let writer = tx
-            .entries(row.id)?
-            .iter()
-            .rev()
-            .find_map(|e| e.seat)
-            .unwrap_or(Seat::North);
+        let writer = last_writer(tx, row.id)?;
         super::computer::answers_and_draws(
             tx,
             cx.config,
@@ -751,6 +746,17 @@ fn replayed(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<()> {
     fresh_deadline(tx, cx.config, row.id, state.as_ref(), cx.now)
 }
 
+/// The seat of the last order left in the game's record (North when none
+/// is): a draw after a rollback mixes in the other seat's mail.
+fn last_writer(tx: &Tx<'_>, game: i64) -> Result<Seat> {
+    Ok(tx
+        .entries(game)?
+        .iter()
+        .rev()
+        .find_map(|e| e.seat)
+        .unwrap_or(Seat::North))
+}
+
 /// A game rolled back to where it waits for a draw of chance draws again
 /// at once, under a new number (a number is never given twice, so the
 /// record shows the one rolled back as skipped: docs/dice.md); returns the
@@ -763,12 +769,7 @@ fn redraw(tx: &Tx<'_>, cx: &Context<'_>, row: &GameRow) -> Result<Vec<String>> {
         return Ok(Vec::new());
     }
     // The draw follows the last order left, whoever gave it.
-    let seat = tx
-        .entries(row.id)?
-        .iter()
-        .rev()
-        .find_map(|e| e.seat)
-        .unwrap_or(Seat::North);
+    let seat = last_writer(tx, row.id)?;
     let at = Timestamp::from(cx.now);
     let drawn = draw_and_record(tx, state.as_mut(), row, seat, cx.seed, at)?;
     replayed(tx, cx, row)?;

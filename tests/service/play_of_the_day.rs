@@ -981,11 +981,7 @@ fn a_civil_war_1863_play_of_the_day_votes_one_order_a_round_and_the_house_answer
     let at = vote_until_own_turn(&mut site, &ann, t0());
     let entries = site.entries(1);
     assert_eq!(
-        entries
-            .iter()
-            .rev()
-            .find(|e| e.seat == Some(Seat::South))
-            .map(|e| e.text.as_str()),
+        last_order_of(&entries, Seat::South),
         Some("END"),
         "the house played its whole turn, and ended it: {entries:#?}"
     );
@@ -1124,11 +1120,7 @@ fn a_civil_war_1863_play_of_the_day_votes_one_order_a_round_and_the_house_answer
     vote_until_own_turn(&mut site, &ann, at);
     let entries = site.entries(1);
     assert_eq!(
-        entries
-            .iter()
-            .rev()
-            .find(|e| e.seat == Some(Seat::South))
-            .map(|e| e.text.as_str()),
+        last_order_of(&entries, Seat::South),
         Some("END"),
         "the house ended its turn: {:#?}",
         &entries[before..]
@@ -1209,4 +1201,13 @@ fn a_civil_war_1863_play_of_the_day_draws_its_coins_and_never_waits_for_one() {
         state.outcome().is_some() || state.pending().is_some_and(|p| p.seat == Seat::South),
         "after the coin, the community decides again"
     );
+}
+
+/// The text of the last entry of `seat` in the record.
+fn last_order_of(entries: &[orderly::store::EntryRow], seat: Seat) -> Option<&str> {
+    entries
+        .iter()
+        .rev()
+        .find(|e| e.seat == Some(seat))
+        .map(|e| e.text.as_str())
 }
