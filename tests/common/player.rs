@@ -32,3 +32,16 @@ pub fn attack_preferring<G: Game>(model: &G, rng: &mut XorShift) -> (G::Order, u
     };
     (pool[(x % pool.len() as u64) as usize].clone(), x)
 }
+
+/// The legal orders of a game with turns of many orders (the Civil War
+/// Game 1863), sorted, without END: what a test's player picks from when
+/// it must give an order before it may end its turn (P8).
+pub fn orders_but_end(state: &dyn orderly::games::AnyGame) -> Vec<String> {
+    let mut legal: Vec<String> = state
+        .legal_orders()
+        .into_iter()
+        .filter(|o| o != "END")
+        .collect();
+    legal.sort();
+    legal
+}

@@ -9,7 +9,7 @@
 mod common;
 
 use chrono::{DateTime, TimeZone, Utc};
-use common::player::attack_preferring;
+use common::player::{attack_preferring, orders_but_end};
 use common::rng::XorShift;
 use common::site::{flat, to, Out, Site, ORDERLY};
 use orderly::games::squares::Squares;
@@ -435,12 +435,7 @@ fn a_civil_war_1863_game_against_the_computer_by_mail() {
         );
         // One order a mail, not END, with a greeting and a sign-off; the
         // mail's end closes Ann's turn.
-        let mut legal: Vec<String> = state
-            .legal_orders()
-            .into_iter()
-            .filter(|o| o != "END")
-            .collect();
-        legal.sort();
+        let legal = orders_but_end(state.as_ref());
         let order = legal[rng.below(legal.len())].clone();
         let before = site.entries(1).len();
         let outs = site.mail(ANN, &address, &format!("Hello,\n\n{order}\n\nBest,\nAnn"));

@@ -12,7 +12,7 @@
 mod common;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use common::player::attack_preferring;
+use common::player::{attack_preferring, orders_but_end};
 use common::rng::XorShift;
 use common::site::{flat, plain_mail, to, Out, Site, ORDERLY};
 use orderly::clock::Clock;
@@ -888,17 +888,6 @@ fn state_1863(site: &mut Site, id: i64) -> Box<dyn orderly::games::AnyGame> {
     (hosted.from_position)(site.game(id).position.as_deref().unwrap()).unwrap()
 }
 
-/// The legal orders of `state`, sorted, without END.
-fn moves_1863(state: &dyn orderly::games::AnyGame) -> Vec<String> {
-    let mut legal: Vec<String> = state
-        .legal_orders()
-        .into_iter()
-        .filter(|o| o != "END")
-        .collect();
-    legal.sort();
-    legal
-}
-
 /// The decision the community of game 1 is to take: its own turn
 /// ("turn"), or one inside a battle.
 fn decision_1863(site: &mut Site) -> String {
@@ -991,7 +980,7 @@ fn a_civil_war_1863_play_of_the_day_votes_one_order_a_round_and_the_house_answer
     // The community's first order of its turn: a tie between two orders,
     // and END refused (P8).
     let round = rounds(&site) + 1;
-    let legal = moves_1863(state.as_ref());
+    let legal = orders_but_end(state.as_ref());
     let (a, b) = (legal[0].clone(), legal[1].clone());
     let outs = site.mail_at(at + Duration::minutes(10), ANN, &ann, &format!("VOTE {a}"));
     let reply = flat(&to(&outs, ANN).body);
