@@ -16,8 +16,10 @@
 //!   added up, since a game's play depends on its number only.
 //! - `--each` prints every game's result as it ends, so that a run cut
 //!   short still says what it played.
-//! - `--rounds 3=1200` gives level 3 another budget for this run: a trial
-//!   of a level's rounds before they are changed in `Level::rounds_in`.
+//! - `--rounds 3=1200`, `--playouts 3=3` and `--spread 3=wide` (or
+//!   `deep`) give level 3 another budget for this run (rounds, playouts
+//!   per round, `bot::Spread`): a trial of a level's budget before it is
+//!   changed in `Level::budget_in`.
 //! - Under `cargo test --all-targets` it plays 2 games per pairing, as a
 //!   smoke test.
 //!
@@ -27,7 +29,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use orderly::bot::{self, Level, Searchable};
+use orderly::bot::{self, Budget, Level, Searchable, Spread};
 use orderly::games::civil_war_1863::CivilWar1863;
 use orderly::games::squares::{Napoleonic, Side, Squares, Variant};
 use orderly::games::{Game, GameOptions};
@@ -68,8 +70,8 @@ struct Timing {
 struct Setup<'a, G, R> {
     /// Where each game starts.
     opening: &'a G,
-    /// The search rounds of a level in this game.
-    rounds: &'a R,
+    /// The search budget of a level in this game.
+    budget: &'a R,
     /// A game undecided after this many orders is a draw.
     max_orders: usize,
     /// The bot's decision times, per level.
@@ -81,7 +83,7 @@ struct Setup<'a, G, R> {
 /// The result for `strong` of one game from `opening` with `strong`
 /// deciding for player `strong_seat` (0 or 1), plus the bot's decision
 /// times. A game undecided after `max_orders` orders is a draw.
-fn play<G: Searchable, R: Fn(Level) -> u32>(
+fn play<G: Searchable, R: Fn(Level) -> Budget>(
     setup: &Setup<'_, G, R>,
     strong: Player,
     weak: Player,
@@ -90,7 +92,7 @@ fn play<G: Searchable, R: Fn(Level) -> u32>(
 ) -> f64 {
     let Setup {
         opening,
-        rounds,
+        budget,
         max_orders,
         timing,
         each: _,
@@ -123,7 +125,7 @@ fn play<G: Searchable, R: Fn(Level) -> u32>(
             Player::Bot(level) => {
                 let started = Instant::now();
                 let seed = game << 16 | n as u64;
-                let order = bot::search(&position, rounds(level), seed)
+                let order = bot::search(&position, budget(level), seed)
                     .expect("an undecided game")
                     .order;
                 let took = started.elapsed();
@@ -150,7 +152,7 @@ fn play<G: Searchable, R: Fn(Level) -> u32>(
 
 /// Plays games `games` (by number) of `strong` against `weak` on two
 /// threads; returns (wins, losses, draws) of `strong`.
-fn pairing<G: Searchable + Sync, R: Fn(Level) -> u32 + Sync>(
+fn pairing<G: Searchable + Sync, R: Fn(Level) -> Budget + Sync>(
     setup: &Setup<'_, G, R>,
     strong: Player,
     weak: Player,
@@ -217,15 +219,11 @@ fn main() {
     let trial = Trial::read(&args);
     if args.iter().any(|a| a == "--civilwar1863") {
         let opening = CivilWar1863::new(&GameOptions::default());
-        let rounds = |l: Level| {
-            trial
-                .rounds(l)
-                .unwrap_or_else(|| l.rounds_in(CivilWar1863::NAME))
-        };
+        let budget = |l: Level| trial.budget(l, l.budget_in(CivilWar1863::NAME));
         table(
             "Civil War 1863",
             &opening,
-            &rounds,
+            &budget,
             MAX_ORDERS_1863,
             games,
             from,
@@ -233,15 +231,11 @@ fn main() {
         );
     } else if args.iter().any(|a| a == "--napoleonic") {
         let opening = Squares::opening_of(Variant::Napoleonic, Side::Blue);
-        let rounds = |l: Level| {
-            trial
-                .rounds(l)
-                .unwrap_or_else(|| l.rounds_in(Napoleonic::NAME))
-        };
+        let budget = |l: Level| trial.budget(l, l.budget_in(Napoleonic::NAME));
         table(
             "Napoleonic",
             &opening,
-            &rounds,
+            &budget,
             MAX_ORDERS,
             games,
             from,
@@ -249,41 +243,69 @@ fn main() {
         );
     } else {
         let opening = Squares::opening_of(Variant::CivilWar, Side::Blue);
-        let rounds = |l: Level| {
-            trial
-                .rounds(l)
-                .unwrap_or_else(|| l.rounds_in(Squares::NAME))
-        };
-        table("CivilWar", &opening, &rounds, MAX_ORDERS, games, from, top);
+        let budget = |l: Level| trial.budget(l, l.budget_in(Squares::NAME));
+        table("CivilWar", &opening, &budget, MAX_ORDERS, games, from, top);
     }
 }
 
-/// Budgets given on the command line (`--rounds 3=1200`), level by level.
-struct Trial(Vec<(u8, u32)>);
+/// Budgets given on the command line (`--rounds 3=1200`, `--playouts
+/// 3=3`, `--spread 3=deep`), level by level.
+struct Trial {
+    rounds: Vec<(u8, u32)>,
+    playouts: Vec<(u8, u32)>,
+    spreads: Vec<(u8, Spread)>,
+}
 
 impl Trial {
     /// The most rounds a trial may give: about a minute a decision.
     const MOST_ROUNDS: u32 = 1_000_000;
+    /// The most playouts per round a trial may give.
+    const MOST_PLAYOUTS: u32 = 1_000;
 
     fn read(args: &[String]) -> Trial {
-        let budgets = args
+        let given = |flag: &str, most: u32| -> Vec<(u8, u32)> {
+            args.windows(2)
+                .filter(|w| w[0] == flag)
+                .filter_map(|w| {
+                    let (level, n) = w[1].split_once('=')?;
+                    let n: u32 = n.parse().ok()?;
+                    Some((level.parse().ok()?, n.clamp(1, most)))
+                })
+                .collect()
+        };
+        let spreads = args
             .windows(2)
-            .filter(|w| w[0] == "--rounds")
+            .filter(|w| w[0] == "--spread")
             .filter_map(|w| {
-                let (level, rounds) = w[1].split_once('=')?;
-                let rounds: u32 = rounds.parse().ok()?;
-                Some((level.parse().ok()?, rounds.clamp(1, Self::MOST_ROUNDS)))
+                let (level, spread) = w[1].split_once('=')?;
+                let spread = match spread {
+                    "wide" => Spread::Wide,
+                    "deep" => Spread::Deep,
+                    _ => return None,
+                };
+                Some((level.parse().ok()?, spread))
             })
             .collect();
-        Trial(budgets)
+        Trial {
+            rounds: given("--rounds", Self::MOST_ROUNDS),
+            playouts: given("--playouts", Self::MOST_PLAYOUTS),
+            spreads,
+        }
     }
 
-    fn rounds(&self, level: Level) -> Option<u32> {
-        self.0
-            .iter()
-            .rev()
-            .find(|&&(l, _)| l == level.number())
-            .map(|&(_, r)| r)
+    /// `level`'s budget: `usual`, with what the command line gives instead.
+    fn budget(&self, level: Level, usual: Budget) -> Budget {
+        fn given<T: Copy>(list: &[(u8, T)], level: Level) -> Option<T> {
+            list.iter()
+                .rev()
+                .find(|&&(l, _)| l == level.number())
+                .map(|&(_, n)| n)
+        }
+        Budget {
+            rounds: given(&self.rounds, level).unwrap_or(usual.rounds),
+            playouts: given(&self.playouts, level).unwrap_or(usual.playouts),
+            spread: given(&self.spreads, level).unwrap_or(usual.spread),
+        }
     }
 }
 
@@ -300,7 +322,7 @@ struct Run {
 fn table<G: Searchable + Sync>(
     name: &str,
     opening: &G,
-    rounds: &(impl Fn(Level) -> u32 + Sync),
+    budget: &(impl Fn(Level) -> Budget + Sync),
     max_orders: usize,
     run: Run,
     from: Level,
@@ -332,7 +354,7 @@ fn table<G: Searchable + Sync>(
         let started = Instant::now();
         let setup = Setup {
             opening,
-            rounds,
+            budget,
             max_orders,
             timing: &timing,
             each,
@@ -347,8 +369,8 @@ fn table<G: Searchable + Sync>(
         );
     }
     println!(
-        "{:<8} {:>7} {:>10} {:>10} {:>9}",
-        "level", "rounds", "decisions", "mean ms", "max ms"
+        "{:<8} {:>7} {:>8} {:>6} {:>10} {:>10} {:>9}",
+        "level", "rounds", "playouts", "spread", "decisions", "mean ms", "max ms"
     );
     for (i, t) in timing.into_inner().unwrap().iter().enumerate() {
         if t.decisions == 0 {
@@ -356,9 +378,11 @@ fn table<G: Searchable + Sync>(
         }
         let level = Level::new(i as u8 + 1).unwrap();
         println!(
-            "{:<8} {:>7} {:>10} {:>10.1} {:>9.1}",
+            "{:<8} {:>7} {:>8} {:>6} {:>10} {:>10.1} {:>9.1}",
             level.number(),
-            rounds(level),
+            budget(level).rounds,
+            budget(level).playouts,
+            format!("{:?}", budget(level).spread).to_lowercase(),
             t.decisions,
             t.total.as_secs_f64() * 1000.0 / t.decisions as f64,
             t.longest.as_secs_f64() * 1000.0

@@ -81,6 +81,82 @@ pub trait Searchable: Clone {
     fn score(&self) -> f64;
 }
 
+/// What a search may spend on one decision, and how it spreads it.
+/// Levels of the computer are budgets (`bot::Level`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Rounds: each walks down the tree and adds one position to it.
+    pub rounds: u32,
+    /// Playouts from each new position, their scores averaged: the
+    /// results of the same orders surer, at that many times the cost.
+    pub playouts: u32,
+    /// How the rounds spread over a ranked position's orders.
+    pub spread: Spread,
+}
+
+impl Budget {
+    /// `rounds` rounds of one playout each, spread [`Spread::Wide`].
+    pub const fn rounds(rounds: u32) -> Budget {
+        Budget {
+            rounds,
+            playouts: 1,
+            spread: Spread::Wide,
+        }
+    }
+}
+
+impl From<u32> for Budget {
+    fn from(rounds: u32) -> Budget {
+        Budget::rounds(rounds)
+    }
+}
+
+/// How the rounds of a game that ranks its orders
+/// ([`Searchable::RANKS_ORDERS`]) spread over a position's orders: how
+/// fast more of them are opened (progressive widening) and how much
+/// their rank weighs against their results (PUCT). Games that do not
+/// rank their orders try them all, forcing ones first, either way.
+///
+/// Measured in the Civil War Game 1863 (docs/computer-opponent.md): a
+/// budget of about a hundred rounds plays best spread wide, since its
+/// playouts are too few to overrule the rank; a budget of several
+/// hundred spread wide opens dozens of poorly ranked orders whose noisy
+/// results the choice then picks from, and plays best spread deep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spread {
+    /// A new order opened at each square number of rounds (2 + the
+    /// square root of the rounds are open: 8 after 40 rounds, 12 after
+    /// 120, 20 after 360), the rank weighing 0.5 in the bound.
+    Wide,
+    /// Fewer orders opened (2 + the rounds to the power 0.35: 9 after
+    /// 360, 13 after 1,080) and the rank weighing 0.15, so that the
+    /// rounds go down the well-ranked orders' lines and their results
+    /// decide.
+    Deep,
+}
+
+impl Spread {
+    /// How many of a ranked position's orders are open after `visits`
+    /// rounds through it.
+    fn open(self, visits: u32) -> u32 {
+        let v = f64::from(visits);
+        2 + match self {
+            Spread::Wide => v.sqrt(),
+            Spread::Deep => v.powf(0.35),
+        } as u32
+    }
+
+    /// The weight of the rank in the PUCT bound. Spread wide, at 2 the
+    /// rank drowned the playouts and level 2 lost to level 1 (27.5% over
+    /// 20 games); 0.5 and 1 did best at that budget.
+    fn prior_weight(self) -> f64 {
+        match self {
+            Spread::Wide => 0.5,
+            Spread::Deep => 0.15,
+        }
+    }
+}
+
 /// What a search found.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SearchReport<O> {
@@ -99,12 +175,6 @@ pub struct SearchReport<O> {
 
 /// The UCT exploration constant, for scores between 0 and 1.
 const EXPLORATION: f64 = 0.7;
-
-/// The weight of the rank in the PUCT bound of games that rank their
-/// orders ([`Searchable::RANKS_ORDERS`]). Measured in the Civil War Game
-/// 1863 (docs/computer-opponent.md): at 2 the rank drowned the playouts
-/// and level 2 lost to level 1 (27.5% over 20 games); 0.5 and 1 did best.
-const PRIOR_WEIGHT: f64 = 0.5;
 
 /// The priors' temperature, in their units: an order ranked this much
 /// lower gets 1/e of the share of a better one.
@@ -170,10 +240,20 @@ impl Rng {
     }
 }
 
-/// Searches `rounds` rounds from `root` with the generator seeded by `seed`
-/// and reports the order to play, or `None` when the game is over or has
-/// no legal order. A position with one legal order is answered at once.
-pub fn search<G: Searchable>(root: &G, rounds: u32, seed: u64) -> Option<SearchReport<G::Order>> {
+/// Searches from `root` within `budget` (a number of rounds, or a
+/// [`Budget`]) with the generator seeded by `seed` and reports the order to
+/// play, or `None` when the game is over or has no legal order. A position
+/// with one legal order is answered at once.
+pub fn search<G: Searchable>(
+    root: &G,
+    budget: impl Into<Budget>,
+    seed: u64,
+) -> Option<SearchReport<G::Order>> {
+    let Budget {
+        rounds,
+        playouts,
+        spread,
+    } = budget.into();
     let me = root.decider()?;
     let mut legal = Vec::with_capacity(128);
     root.legal(&mut legal);
@@ -229,7 +309,7 @@ pub fn search<G: Searchable>(root: &G, rounds: u32, seed: u64) -> Option<SearchR
             // Ranked orders widen with the rounds: a new order only once
             // the ones above it have had theirs.
             let open = if G::RANKS_ORDERS {
-                node.count.min(widening(node.visits))
+                node.count.min(spread.open(node.visits))
             } else {
                 node.count
             };
@@ -243,7 +323,7 @@ pub fn search<G: Searchable>(root: &G, rounds: u32, seed: u64) -> Option<SearchR
             } else {
                 (
                     if G::RANKS_ORDERS {
-                        best_puct(&tree, &node)
+                        best_puct(&tree, &node, spread.prior_weight())
                     } else {
                         best_uct(&tree, &node)
                     },
@@ -257,7 +337,15 @@ pub fn search<G: Searchable>(root: &G, rounds: u32, seed: u64) -> Option<SearchR
                 break;
             }
         }
-        let score = playout(&mut state, &mut legal, &mut rng);
+        let score = if playouts <= 1 {
+            playout(&mut state, &mut legal, &mut rng)
+        } else {
+            let mut sum = 0.0;
+            for _ in 0..playouts {
+                sum += playout(&mut state.clone(), &mut legal, &mut rng);
+            }
+            sum / f64::from(playouts)
+        };
         for &n in &path {
             let node = &mut tree[n as usize];
             node.visits += 1;
@@ -355,13 +443,6 @@ fn expand<G: Searchable>(
     node.count = count;
 }
 
-/// How many of a ranked position's orders are open after `visits` rounds
-/// through it: two, then one more at each square number of rounds (1, 4,
-/// 9, ...): eight after 40 rounds, thirteen after 120, twenty-one after 360.
-fn widening(visits: u32) -> u32 {
-    2 + f64::from(visits).sqrt() as u32
-}
-
 /// The child with the best upper confidence bound among the ones `node`
 /// has tried (all of them, unless its orders are ranked and widening).
 fn best_uct(tree: &[Node], node: &Node) -> usize {
@@ -383,12 +464,12 @@ fn best_uct(tree: &[Node], node: &Node) -> usize {
 /// more rounds evenly over the open orders, this spends them on the
 /// well-ranked ones until their results say otherwise, so that more
 /// rounds refine the choice rather than dilute it.
-fn best_puct(tree: &[Node], node: &Node) -> usize {
+fn best_puct(tree: &[Node], node: &Node, prior_weight: f64) -> usize {
     let sqrt_n = f64::from(node.visits.max(1)).sqrt();
     let mut best = (f64::NEG_INFINITY, 0usize);
     for i in node.first..node.first + node.tried {
         let c = &tree[i as usize];
-        let bound = mean(c) + PRIOR_WEIGHT * f64::from(c.prior) * sqrt_n / f64::from(1 + c.visits);
+        let bound = mean(c) + prior_weight * f64::from(c.prior) * sqrt_n / f64::from(1 + c.visits);
         if bound > best.0 {
             best = (bound, i as usize);
         }
@@ -409,4 +490,27 @@ fn playout<G: Searchable>(state: &mut G, legal: &mut Vec<G::Order>, rng: &mut Rn
         state.play(order);
     }
     state.score()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Spread;
+
+    #[test]
+    fn spread_deep_opens_fewer_orders_than_wide_as_the_rounds_grow() {
+        for spread in [Spread::Wide, Spread::Deep] {
+            assert_eq!(spread.open(0), 2, "{spread:?}");
+            assert!(
+                (0..5_000).all(|v| spread.open(v) <= spread.open(v + 1)),
+                "{spread:?} never closes an order"
+            );
+        }
+        // The counts the docs give (Spread's variants).
+        let wide: Vec<u32> = [40, 120, 360].map(|v| Spread::Wide.open(v)).into();
+        assert_eq!(wide, [8, 12, 20]);
+        let deep: Vec<u32> = [360, 1_080].map(|v| Spread::Deep.open(v)).into();
+        assert_eq!(deep, [9, 13]);
+        assert!((0..5_000).all(|v| Spread::Deep.open(v) <= Spread::Wide.open(v)));
+        assert!(Spread::Deep.prior_weight() < Spread::Wide.prior_weight());
+    }
 }

@@ -12,10 +12,12 @@
 //! - **Deterministic**: the search draws from its own seeded generator and
 //!   its budget is a count of rounds, never a time, so the same position,
 //!   level and seed give the same order on every machine.
-//! - **Levels** 1 to 5 differ only in that budget ([`Level::rounds`]); the
+//! - **Levels** 1 to 5 differ only in that budget ([`Level::budget_in`]:
+//!   rounds, and in the Civil War Game 1863 how they spread); the
 //!   bench `cargo bench --bench bot` plays the levels against each other
 //!   and prints the table and the time per decision.
-//! - **Games**: SQUARES and its Napoleonic variant, through [`Searchable`];
+//! - **Games**: SQUARES, its Napoleonic variant and the Civil War Game
+//!   1863, through [`Searchable`];
 //!   the search itself is game-blind (`mcts.rs`). The service and the
 //!   command line reach it through [`order_for`], for any hosted game by
 //!   its position string; games it does not play answer `None`.
@@ -24,7 +26,7 @@ mod civil_war_1863;
 mod mcts;
 mod squares;
 
-pub use mcts::{search, SearchReport, Searchable};
+pub use mcts::{search, Budget, SearchReport, Searchable, Spread};
 
 use crate::games::civil_war_1863::CivilWar1863;
 use crate::games::squares::{NapOrder, Napoleonic, Order, Squares};
@@ -64,17 +66,27 @@ impl Level {
         [40, 120, 360, 1_080, 3_240][usize::from(self.0 - 1)]
     }
 
-    /// The search rounds per decision in the hosted game called `game`.
-    /// The Civil War Game 1863 ranks its orders before searching them, so
-    /// a dozen rounds already play its best-ranked orders and beat random
-    /// play; its level 1 searches that few, the others as in SQUARES, so
-    /// that level 2 searches ten times as much as level 1
-    /// (docs/computer-opponent.md).
-    pub fn rounds_in(self, game: &str) -> u32 {
-        if game == CivilWar1863::NAME && self == Level::MIN {
-            return 12;
+    /// The search budget per decision in the hosted game called `game`.
+    /// SQUARES and the Napoleonic variant search [`rounds`](Self::rounds)
+    /// rounds of a playout each. The Civil War Game 1863 ranks its orders
+    /// before searching them: a dozen rounds already play its best-ranked
+    /// orders and beat random play, so its level 1 searches that few and
+    /// level 2 ten times as many, both spread wide; levels 3 and up search
+    /// the SQUARES rounds spread deep, since spread wide their extra
+    /// rounds went to poorly ranked orders and bought little strength
+    /// ([`Spread`], docs/computer-opponent.md).
+    pub fn budget_in(self, game: &str) -> Budget {
+        if game != CivilWar1863::NAME {
+            return Budget::rounds(self.rounds());
         }
-        self.rounds()
+        match self.0 {
+            1 => Budget::rounds(12),
+            2 => Budget::rounds(self.rounds()),
+            _ => Budget {
+                spread: Spread::Deep,
+                ..Budget::rounds(self.rounds())
+            },
+        }
     }
 }
 
@@ -117,19 +129,19 @@ pub fn plays(game: &str) -> bool {
 /// string, so the search sees exactly what the record holds.
 pub fn order_for(game: &dyn AnyGame, level: Level, seed: u64) -> Option<ComputerOrder> {
     let position = game.position();
-    let rounds = level.rounds_in(game.name());
+    let budget = level.budget_in(game.name());
     match game.name() {
         Squares::NAME => {
             let g = Squares::from_position(&position).ok()?;
-            search(&g, rounds, seed).map(|r| answer(r, Order::to_string))
+            search(&g, budget, seed).map(|r| answer(r, Order::to_string))
         }
         Napoleonic::NAME => {
             let g = Napoleonic::from_position(&position).ok()?;
-            search(g.squares(), rounds, seed).map(|r| answer(r, |o| NapOrder(*o).to_string()))
+            search(g.squares(), budget, seed).map(|r| answer(r, |o| NapOrder(*o).to_string()))
         }
         CivilWar1863::NAME => {
             let g = CivilWar1863::from_position(&position).ok()?;
-            search(&g, rounds, seed).map(|r| answer(r, ToString::to_string))
+            search(&g, budget, seed).map(|r| answer(r, ToString::to_string))
         }
         _ => None,
     }

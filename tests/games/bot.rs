@@ -10,7 +10,7 @@ mod rng;
 
 use std::process::Command;
 
-use orderly::bot::{self, search, Level};
+use orderly::bot::{self, search, Budget, Level, Spread};
 use orderly::games::civil_war_1863::{CivilWar1863, Order as Order1863};
 use orderly::games::squares::{Napoleonic, Order, Side, Squares, Variant};
 use orderly::games::{AnyGame, Game, GameResult, Seat};
@@ -220,15 +220,35 @@ fn positions_1863() -> Vec<CivilWar1863> {
 fn the_bots_civil_war_1863_order_is_always_legal() {
     let positions = positions_1863();
     let mut inside = 0;
+    // Each way of spending a budget: wide and deep, one playout a round
+    // and several (the levels' budgets, `Level::budget_in`).
+    let budgets = [
+        Budget::rounds(8),
+        Budget {
+            rounds: 12,
+            playouts: 2,
+            spread: Spread::Deep,
+        },
+        Budget {
+            rounds: 6,
+            playouts: 3,
+            spread: Spread::Wide,
+        },
+    ];
     for (i, p) in positions.iter().enumerate() {
-        let report = search(p, 8, i as u64).expect("an undecided position has an order");
+        let budget = budgets[i % budgets.len()];
+        let report = search(p, budget, i as u64).expect("an undecided position has an order");
         assert!(
             Game::legal_orders(p).contains(&report.order),
-            "{}: the bot chose {} which is not listed",
+            "{}: the bot chose {} which is not listed ({budget:?})",
             Game::position(p),
             report.order
         );
-        assert_eq!(report, search(p, 8, i as u64).unwrap(), "deterministic");
+        assert_eq!(
+            report,
+            search(p, budget, i as u64).unwrap(),
+            "deterministic ({budget:?})"
+        );
         inside += usize::from(p.battle().is_some() || !p.removals().is_empty());
     }
     assert!(positions.len() > 60, "{} positions", positions.len());
@@ -242,6 +262,15 @@ fn levels_are_one_to_five_each_searching_more_than_the_one_below() {
     let rounds: Vec<u32> = Level::all().map(Level::rounds).collect();
     assert_eq!(rounds.len(), 5);
     assert!(rounds.windows(2).all(|w| w[1] > w[0]));
+    for game in [Squares::NAME, Napoleonic::NAME, CivilWar1863::NAME] {
+        let budgets: Vec<Budget> = Level::all().map(|l| l.budget_in(game)).collect();
+        assert!(
+            budgets
+                .windows(2)
+                .all(|w| w[1].rounds * w[1].playouts > w[0].rounds * w[0].playouts),
+            "{game}: {budgets:?}"
+        );
+    }
 }
 
 #[test]
