@@ -263,33 +263,16 @@ impl Trial {
     const MOST_PLAYOUTS: u32 = 1_000;
 
     fn read(args: &[String]) -> Trial {
-        let given = |flag: &str, most: u32| -> Vec<(u8, u32)> {
-            args.windows(2)
-                .filter(|w| w[0] == flag)
-                .filter_map(|w| {
-                    let (level, n) = w[1].split_once('=')?;
-                    let n: u32 = n.parse().ok()?;
-                    Some((level.parse().ok()?, n.clamp(1, most)))
-                })
-                .collect()
+        let count = |most: u32| move |n: &str| n.parse::<u32>().ok().map(|n| n.clamp(1, most));
+        let spread = |s: &str| match s {
+            "wide" => Some(Spread::Wide),
+            "deep" => Some(Spread::Deep),
+            _ => None,
         };
-        let spreads = args
-            .windows(2)
-            .filter(|w| w[0] == "--spread")
-            .filter_map(|w| {
-                let (level, spread) = w[1].split_once('=')?;
-                let spread = match spread {
-                    "wide" => Spread::Wide,
-                    "deep" => Spread::Deep,
-                    _ => return None,
-                };
-                Some((level.parse().ok()?, spread))
-            })
-            .collect();
         Trial {
-            rounds: given("--rounds", Self::MOST_ROUNDS),
-            playouts: given("--playouts", Self::MOST_PLAYOUTS),
-            spreads,
+            rounds: per_level(args, "--rounds", count(Self::MOST_ROUNDS)),
+            playouts: per_level(args, "--playouts", count(Self::MOST_PLAYOUTS)),
+            spreads: per_level(args, "--spread", spread),
         }
     }
 
@@ -307,6 +290,18 @@ impl Trial {
             spread: given(&self.spreads, level).unwrap_or(usual.spread),
         }
     }
+}
+
+/// Every `flag LEVEL=VALUE` pair on the command line whose value `parse`
+/// reads; pairs it cannot read are left out.
+fn per_level<T>(args: &[String], flag: &str, parse: impl Fn(&str) -> Option<T>) -> Vec<(u8, T)> {
+    args.windows(2)
+        .filter(|w| w[0] == flag)
+        .filter_map(|w| {
+            let (level, value) = w[1].split_once('=')?;
+            Some((level.parse().ok()?, parse(value)?))
+        })
+        .collect()
 }
 
 /// Which games a run plays, and how it reports them.
