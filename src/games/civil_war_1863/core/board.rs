@@ -9,7 +9,7 @@
 //! without touching the rules ([`Board::parse`]).
 
 use std::collections::BTreeSet;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use super::features::{Capital, City, Pass, RailLine, RailSection, StartCircle, Water, WaterKind};
 use super::side::Side;
@@ -55,6 +55,29 @@ pub struct Board {
     rail: Vec<bool>,
     water: Vec<bool>,
     city_at: Vec<Option<usize>>,
+    steps: StepTable,
+}
+
+/// Per square, for each mix of piece kinds, the directions
+/// ([`Square::direction_to`]) a group of that mix may step to: worked out
+/// by the engine from its rules on first use, since a playout asks it for
+/// every path of every group it lists. It follows from the rest of the
+/// board, so it takes no part in comparing boards.
+#[derive(Clone, Default)]
+pub(crate) struct StepTable(OnceLock<Box<[[u8; 8]]>>);
+
+impl PartialEq for StepTable {
+    fn eq(&self, _: &StepTable) -> bool {
+        true
+    }
+}
+
+impl Eq for StepTable {}
+
+impl std::fmt::Debug for StepTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StepTable")
+    }
 }
 
 /// A pair of squares in a fixed order, so that a join is found either way.
@@ -157,6 +180,7 @@ impl Board {
             rail,
             water,
             city_at,
+            steps: StepTable::default(),
         };
         board.find_sections();
         board
@@ -236,6 +260,12 @@ impl Board {
     /// connect (P3).
     pub fn water_joined(&self, a: Square, b: Square) -> bool {
         joined(&self.water_dirs, &self.water_joins, a, b)
+    }
+
+    /// The table of each square's steps by mix of kinds, filled with
+    /// `work_out` the first time it is asked for.
+    pub(crate) fn steps(&self, work_out: impl FnOnce() -> Box<[[u8; 8]]>) -> &[[u8; 8]] {
+        self.steps.0.get_or_init(work_out)
     }
 
     /// The squares a gunboat may step to from `sq` (P3).

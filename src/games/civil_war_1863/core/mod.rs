@@ -18,6 +18,8 @@ pub mod board_file;
 
 pub mod stack;
 
+pub mod board_stacks;
+
 pub mod flow;
 
 pub mod order;

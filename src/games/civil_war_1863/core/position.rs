@@ -240,7 +240,7 @@ impl CivilWar1863 {
                         if game.stack(sq).is_some() {
                             return Err(bad(format!("{sq} is listed twice")));
                         }
-                        game.stacks[sq.index()] = Some(stack);
+                        game.stacks.set(sq, Some(stack));
                     }
                 }
                 "flags" => {

@@ -5,9 +5,10 @@
 //! fortification markers in all (P24, P31).
 
 use super::board::Board;
+use super::board_stacks::BoardStacks;
 use super::flow::{Battle, EndReason, Removal};
 use super::side::{PieceKind, Side};
-use super::square::{Square, SQUARE_COUNT};
+use super::square::Square;
 use super::stack::{Counts, Stack};
 use crate::games::Outcome;
 
@@ -24,7 +25,7 @@ pub struct CivilWar1863 {
     /// The board played on.
     pub(crate) board: &'static Board,
     /// The stack on each square, if any.
-    pub(crate) stacks: Vec<Option<Stack>>,
+    pub(crate) stacks: BoardStacks,
     /// The side whose turn it is.
     pub(crate) to_move: Side,
     /// The turn's number: each side's turn counts one, the Confederacy's
@@ -49,8 +50,9 @@ impl CivilWar1863 {
         let mut game = CivilWar1863::empty(board, Side::Confederacy);
         for circle in board.start_circles() {
             let add = Counts::of(circle.kind, circle.count);
-            let stack = game.stacks[circle.square.index()]
-                .get_or_insert(Stack::new(circle.side, Counts::NONE));
+            let stack = game
+                .stacks
+                .get_or_insert(circle.square, Stack::new(circle.side, Counts::NONE));
             stack.unmoved = stack.unmoved.plus(add);
         }
         game
@@ -60,7 +62,7 @@ impl CivilWar1863 {
     pub fn empty(board: &'static Board, to_move: Side) -> CivilWar1863 {
         CivilWar1863 {
             board,
-            stacks: vec![None; SQUARE_COUNT],
+            stacks: BoardStacks::default(),
             to_move,
             turn: 1,
             orders: 0,
@@ -78,20 +80,17 @@ impl CivilWar1863 {
 
     /// The stack on a square.
     pub fn stack(&self, sq: Square) -> Option<&Stack> {
-        self.stacks[sq.index()].as_ref()
+        self.stacks.get(sq)
     }
 
     /// Sets (or clears) the stack on a square: for building positions.
     pub fn set_stack(&mut self, sq: Square, stack: Option<Stack>) {
-        self.stacks[sq.index()] = stack.filter(|s| !s.all().is_empty());
+        self.stacks.set(sq, stack.filter(|s| !s.all().is_empty()));
     }
 
     /// Every stack with its square, in board order.
     pub fn stacks(&self) -> impl Iterator<Item = (Square, &Stack)> + '_ {
-        self.stacks
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| s.as_ref().map(|s| (Square::from_index(i), s)))
+        self.stacks.iter()
     }
 
     /// The side whose turn it is.

@@ -100,7 +100,7 @@ impl CivilWar1863 {
                     pieces: group,
                     cause: Cause::Battle,
                 });
-                if let Some(s) = self.stacks[at.index()].as_mut() {
+                if let Some(s) = self.stacks.get_mut(at) {
                     s.disabled = s.all();
                 }
                 events.push(Event::Disabled { at });
@@ -197,7 +197,7 @@ impl CivilWar1863 {
                 cause: Cause::Battle,
             });
         }
-        if let Some(s) = self.stacks[b.at.index()].as_mut() {
+        if let Some(s) = self.stacks.get_mut(b.at) {
             // P24: the survivors retreat and the disabled marker goes back.
             s.disabled = Counts::NONE;
             b.stage = Stage::Survivors;
@@ -218,10 +218,10 @@ impl CivilWar1863 {
         cause: Cause,
         events: &mut Vec<Event>,
     ) {
-        if let Some(s) = self.stacks[at.index()].as_mut() {
+        if let Some(s) = self.stacks.get_mut(at) {
             s.take(pieces);
             if s.all().is_empty() {
-                self.stacks[at.index()] = None;
+                self.stacks.set(at, None);
             }
         }
         events.push(Event::Eliminated {
@@ -237,7 +237,9 @@ impl CivilWar1863 {
     pub(crate) fn attacker_takes(&mut self, events: &mut Vec<Event>) {
         let b = self.battle.take().expect("a battle is under way");
         self.won_battle_at(b.attacker, b.at, events);
-        let stack = self.stacks[b.at.index()].get_or_insert(Stack::new(b.attacker, Counts::NONE));
+        let stack = self
+            .stacks
+            .get_or_insert(b.at, Stack::new(b.attacker, Counts::NONE));
         stack.moved = stack.moved.plus(b.group);
         events.push(Event::Took {
             side: b.attacker,
@@ -329,7 +331,7 @@ impl CivilWar1863 {
         }
         self.battle = None;
         let defender = b.attacker.opponent();
-        if let Some(s) = self.stacks[b.at.index()].as_mut() {
+        if let Some(s) = self.stacks.get_mut(b.at) {
             let gone = s.all().minus(one);
             let disabled = s.has_disabled_marker();
             s.take(gone);
@@ -407,10 +409,10 @@ impl CivilWar1863 {
         let b = self.battle.expect("checked: survivors are pending");
         let defender = b.attacker.opponent();
         let to = *path.last().expect("checked: a path");
-        if let Some(s) = self.stacks[b.at.index()].as_mut() {
+        if let Some(s) = self.stacks.get_mut(b.at) {
             s.take(pieces);
             if s.all().is_empty() {
-                self.stacks[b.at.index()] = None;
+                self.stacks.set(b.at, None);
             }
         }
         self.set_down(defender, pieces, to);

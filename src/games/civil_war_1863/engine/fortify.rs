@@ -49,7 +49,7 @@ impl CivilWar1863 {
     /// Places or lifts a marker: the order is the turn's required move
     /// (P8), and the city takes no other order this turn (P31, P33).
     pub(crate) fn apply_fortify(&mut self, at: Square, fortify: bool, events: &mut Vec<Event>) {
-        if let Some(s) = self.stacks[at.index()].as_mut() {
+        if let Some(s) = self.stacks.get_mut(at) {
             s.fort = if fortify {
                 Fort::FortifiedNow
             } else {

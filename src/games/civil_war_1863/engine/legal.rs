@@ -8,7 +8,7 @@ use crate::games::civil_war_1863::core::side::{PieceKind, Side};
 use crate::games::civil_war_1863::core::square::Square;
 use crate::games::civil_war_1863::core::stack::Counts;
 use crate::games::civil_war_1863::core::state::CivilWar1863;
-use crate::games::civil_war_1863::engine::movement::{paths, reach};
+use crate::games::civil_war_1863::engine::movement::{kind_mix, paths, reach};
 
 impl CivilWar1863 {
     /// Every legal order now, in a fixed order; empty once the game is over.
@@ -64,15 +64,36 @@ impl CivilWar1863 {
     /// move): its moves, rides and fortification orders, in the order
     /// [`legal`](Self::legal) lists them. With `first`, stops at the first.
     /// Whether it found any.
+    ///
+    /// The list is what checking every part of the stack along every path
+    /// with [`check_move`](Self::check_move) and every ride with
+    /// [`check_ride`](Self::check_ride) gives, in the same order, but each
+    /// check is made once where its answer cannot differ: a path's steps
+    /// depend only on which kinds the group holds (its reach, P10-P12, and
+    /// whether its infantry sails, P13), a ride's track on nothing of the
+    /// group, and whether a part may leave on nothing of the path. A large
+    /// stack has dozens of parts: this is most of a playout's time.
     pub(crate) fn orders_from(&self, from: Square, out: &mut Vec<Order>, first: bool) -> bool {
         let Some(stack) = self.stack(from).copied() else {
             return false;
         };
         let before = out.len();
         let free = stack.free();
+        // For each mix of kinds (bit 0 infantry, 1 cavalry, 2 gunboats), the
+        // paths (by their place in `paths`) its steps allow, once known.
+        let mut open_paths = [None::<u64>; 8];
         for part in free.parts().filter(|p| !p.is_empty()) {
-            for path in paths(from, reach(part).1) {
-                if self.check_move(from, part, &path).is_ok() {
+            if self.check_group(from, part, None).is_err()
+                || self.strands_at_sea(&stack, from, part)
+            {
+                continue;
+            }
+            let most = reach(part).1;
+            let mix = kind_mix(part);
+            let open = *open_paths[mix].get_or_insert_with(|| self.open_paths(from, mix, most));
+            for (i, path) in paths(from, most).enumerate() {
+                let to = *path.last().expect("a path has a step");
+                if open >> i & 1 == 1 && self.check_arrival(part, to).is_ok() {
                     out.push(Order::Move {
                         from,
                         pieces: part,
@@ -86,11 +107,16 @@ impl CivilWar1863 {
         }
         let infantry = free.get(PieceKind::Infantry);
         if infantry > 0 && self.board.is_rail(from) {
-            let rides = self.ride_paths(from);
+            let mut rides = self.ride_paths(from);
+            rides.retain(|path| self.check_ride_track(from, path).is_ok());
             for n in 1..=infantry {
                 let pieces = Counts::of(PieceKind::Infantry, n);
+                if self.check_group(from, pieces, None).is_err() {
+                    continue;
+                }
                 for path in &rides {
-                    if self.check_ride(from, pieces, path).is_ok() {
+                    let to = *path.last().expect("a ride has a step");
+                    if self.check_arrival(pieces, to).is_ok() {
                         out.push(Order::Ride {
                             from,
                             pieces,
@@ -110,5 +136,97 @@ impl CivilWar1863 {
             out.push(Order::Unfortify(from));
         }
         out.len() > before
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::civil_war_1863::core::path::Path;
+    use proptest::prelude::*;
+
+    impl CivilWar1863 {
+        /// The turn's orders for the stack on `from` found the plain way:
+        /// every part along every path through `check_move`, every ride of
+        /// every size through `check_ride`.
+        fn orders_from_plainly(&self, from: Square) -> Vec<Order> {
+            let mut out = Vec::new();
+            let Some(stack) = self.stack(from).copied() else {
+                return out;
+            };
+            let free = stack.free();
+            for part in free.parts().filter(|p| !p.is_empty()) {
+                for path in paths(from, reach(part).1) {
+                    if self.check_move(from, part, &path).is_ok() {
+                        out.push(Order::Move {
+                            from,
+                            pieces: part,
+                            path,
+                        });
+                    }
+                }
+            }
+            let infantry = free.get(PieceKind::Infantry);
+            if infantry > 0 && self.board.is_rail(from) {
+                let rides: Vec<Path> = self.ride_paths(from);
+                for n in 1..=infantry {
+                    let pieces = Counts::of(PieceKind::Infantry, n);
+                    for path in &rides {
+                        if self.check_ride(from, pieces, path).is_ok() {
+                            out.push(Order::Ride {
+                                from,
+                                pieces,
+                                path: *path,
+                            });
+                        }
+                    }
+                }
+            }
+            if self.check_fortify(from).is_ok() {
+                out.push(Order::Fortify(from));
+            }
+            if self.check_unfortify(from).is_ok() {
+                out.push(Order::Unfortify(from));
+            }
+            out
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Checking paths once per mix of kinds and rides once per track
+        /// lists exactly the orders, in the same order, that checking each
+        /// part on each path does, at every turn of random games.
+        #[test]
+        fn orders_from_lists_what_checking_every_part_and_path_does(seed in any::<u64>()) {
+            let mut g = CivilWar1863::opening(crate::games::civil_war_1863::core::board::Board::standard());
+            let mut rng = seed | 1;
+            let mut next = |n: usize| {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                (rng % n as u64) as usize
+            };
+            for _ in 0..300 {
+                if g.outcome().is_some() {
+                    break;
+                }
+                if g.battle.is_none() && g.removals.is_empty() {
+                    for from in g.squares_of(g.to_move) {
+                        let mut fast = Vec::new();
+                        let found = g.orders_from(from, &mut fast, false);
+                        prop_assert_eq!(&fast, &g.orders_from_plainly(from), "from {}", from);
+                        prop_assert_eq!(found, !fast.is_empty());
+                        let mut one = Vec::new();
+                        prop_assert_eq!(g.orders_from(from, &mut one, true), found);
+                        prop_assert_eq!(one.first(), fast.first());
+                    }
+                }
+                let legal = g.legal();
+                let order = legal[next(legal.len())].clone();
+                g.apply_listed(&order, &mut Vec::new());
+            }
+        }
     }
 }

@@ -42,7 +42,79 @@ pub(crate) fn paths(from: Square, most: u8) -> impl Iterator<Item = Path> {
     })
 }
 
+/// Which kinds `pieces` holds, as bits: infantry 1, cavalry 2, gunboats 4
+/// ([`PieceKind::ALL`] order).
+pub(crate) fn kind_mix(pieces: Counts) -> usize {
+    PieceKind::ALL
+        .into_iter()
+        .enumerate()
+        .filter(|&(_, k)| pieces.get(k) > 0)
+        .map(|(i, _)| 1 << i)
+        .sum()
+}
+
+/// One piece of each kind in `mix` (see [`kind_mix`]).
+fn one_of_each(mix: usize) -> Counts {
+    PieceKind::ALL
+        .into_iter()
+        .enumerate()
+        .filter(|&(i, _)| mix & 1 << i != 0)
+        .fold(Counts::NONE, |c, (_, k)| c.plus(Counts::of(k, 1)))
+}
+
 impl CivilWar1863 {
+    /// The directions ([`Square::direction_to`]) a group holding the kinds
+    /// in `mix` may step to from `from`: every kind's step allowed
+    /// ([`step_ok`](Self::step_ok)), its infantry aboard when it sails
+    /// (P13). Read from the board's table, worked out once.
+    pub(crate) fn open_steps(&self, from: Square, mix: usize) -> u8 {
+        let table = self.board.steps(|| {
+            Square::all()
+                .map(|a| {
+                    let mut row = [0; 8];
+                    for (mix, dirs) in row.iter_mut().enumerate().skip(1) {
+                        let group = one_of_each(mix);
+                        for b in a.neighbours() {
+                            if group
+                                .kinds()
+                                .all(|k| self.step_ok(k, a, b, sails(group)).is_ok())
+                            {
+                                *dirs |= 1 << a.direction_to(b).expect("a neighbour");
+                            }
+                        }
+                    }
+                    row
+                })
+                .collect()
+        });
+        table[from.index()][mix]
+    }
+
+    /// The paths from `from` of at most `most` steps, as bits by their
+    /// place in [`paths`], that a group of the side to move holding the
+    /// kinds in `mix` may take: those [`check_path`](Self::check_path)
+    /// allows, found from the table of steps.
+    pub(crate) fn open_paths(&self, from: Square, mix: usize, most: u8) -> u64 {
+        let side = self.to_move;
+        let mut open = 0;
+        for (i, path) in paths(from, most).enumerate() {
+            debug_assert!(i < 64, "at most 8 first steps, each with 8 second steps");
+            let mut prev = from;
+            let allowed = path.iter().enumerate().all(|(j, &next)| {
+                let d = prev.direction_to(next).expect("paths step to neighbours");
+                // P9: a move ends at an enemy square, never passes it.
+                let ok = self.open_steps(prev, mix) & 1 << d != 0
+                    && (j + 1 == path.len() || !self.hostile_to(side, next));
+                prev = next;
+                ok
+            });
+            if allowed {
+                open |= 1 << i;
+            }
+        }
+        open
+    }
+
     /// Whether one piece of `kind` may step from `a` to its neighbour `b`
     /// (P1, P3, P5, P6, P11-P13); `aboard` says the infantry sails with its
     /// gunboat.
@@ -173,6 +245,15 @@ impl CivilWar1863 {
         Ok(stack)
     }
 
+    /// Whether moving `pieces` off `stack` on `from` leaves infantry at sea
+    /// without a gunboat to carry it (P14).
+    pub(crate) fn strands_at_sea(&self, stack: &Stack, from: Square, pieces: Counts) -> bool {
+        let left = stack.all().minus(pieces);
+        self.board.is_water_only(from)
+            && left.get(PieceKind::Infantry) > 0
+            && left.get(PieceKind::Gunboat) == 0
+    }
+
     /// Whether the group's arrival on `to` is allowed: an attack must be one
     /// the rules allow (P19, P23, P24, P26); joining a city fortified this
     /// turn is not (P31).
@@ -197,12 +278,7 @@ impl CivilWar1863 {
     ) -> Result<(), Refusal> {
         let stack = self.check_group(from, pieces, path.last().copied())?;
         self.check_path(self.to_move, from, pieces, path)?;
-        // P14: no infantry of the mover is left at sea without a gunboat.
-        let left = stack.all().minus(pieces);
-        if self.board.is_water_only(from)
-            && left.get(PieceKind::Infantry) > 0
-            && left.get(PieceKind::Gunboat) == 0
-        {
+        if self.strands_at_sea(stack, from, pieces) {
             return Err(Refusal::StrandedAtSea { square: from });
         }
         let to = *path.last().expect("check_path saw a step");
@@ -213,10 +289,10 @@ impl CivilWar1863 {
     /// as moved; the marker goes back if no infantry or cavalry stays
     /// (P32).
     pub(crate) fn lift(&mut self, from: Square, pieces: Counts) {
-        if let Some(stack) = self.stacks[from.index()].as_mut() {
+        if let Some(stack) = self.stacks.get_mut(from) {
             stack.take_unmoved(pieces);
             if stack.all().is_empty() {
-                self.stacks[from.index()] = None;
+                self.stacks.set(from, None);
             }
         }
     }
@@ -224,7 +300,9 @@ impl CivilWar1863 {
     /// Sets a group down on a square of its side or an empty one, as moved
     /// (P10): it joins the stack there.
     pub(crate) fn set_down(&mut self, side: Side, pieces: Counts, to: Square) {
-        let stack = self.stacks[to.index()].get_or_insert(Stack::new(side, Counts::NONE));
+        let stack = self
+            .stacks
+            .get_or_insert(to, Stack::new(side, Counts::NONE));
         stack.moved = stack.moved.plus(pieces);
     }
 }
@@ -240,6 +318,27 @@ mod tests {
 
     fn game(text: &str) -> CivilWar1863 {
         text.parse().unwrap()
+    }
+
+    /// The table of steps gives `check_path`'s answer for every square,
+    /// every mix of kinds and every path of the standard board.
+    #[test]
+    fn open_paths_agree_with_check_path_everywhere() {
+        let g = CivilWar1863::empty(Board::standard(), Side::Union);
+        for from in Square::all() {
+            for mix in 1..8 {
+                let group = one_of_each(mix);
+                let most = reach(group).1;
+                let open = g.open_paths(from, mix, most);
+                for (i, path) in paths(from, most).enumerate() {
+                    assert_eq!(
+                        open >> i & 1 == 1,
+                        g.check_path(Side::Union, from, group, &path).is_ok(),
+                        "{from} {group:?} {path:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

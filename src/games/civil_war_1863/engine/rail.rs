@@ -41,6 +41,17 @@ impl CivilWar1863 {
             return Err(Refusal::RideInfantryOnly);
         }
         self.check_group(from, pieces, path.last().copied())?;
+        let to = self.check_ride_track(from, path)?;
+        self.check_arrival(pieces, to)
+    }
+
+    /// Whether a ride may follow `path` from `from` whoever rides (P15,
+    /// P16, P9); the square it ends on.
+    pub(crate) fn check_ride_track(
+        &self,
+        from: Square,
+        path: &[Square],
+    ) -> Result<Square, Refusal> {
         // P15: the group stood on the railroad since the start of the turn
         // (unmoved pieces have).
         if !self.board.is_rail(from) {
@@ -71,7 +82,7 @@ impl CivilWar1863 {
             }
             prev = next;
         }
-        self.check_arrival(pieces, prev)
+        Ok(prev)
     }
 
     /// Every ride path of one to three steps from `from` that follows the

@@ -24,7 +24,7 @@ impl CivilWar1863 {
 
     fn pass_turn(&mut self) {
         let mover = self.to_move;
-        for stack in self.stacks.iter_mut().flatten() {
+        for stack in self.stacks.iter_mut() {
             if stack.side == mover {
                 stack.disabled = Counts::NONE;
                 stack.fort = match stack.fort {
