@@ -27,6 +27,7 @@ pub mod fair;
 mod flow;
 mod game;
 pub mod hosted;
+mod spelling;
 pub mod squares;
 pub mod submission;
 pub mod text;

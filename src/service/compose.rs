@@ -178,7 +178,7 @@ impl Work<'_> {
                 state,
                 seat.seat,
                 &owed.happened,
-                BoardWanted::usual(game),
+                BoardWanted::for_seat(self.tx, game, seat.seat)?,
                 told,
             )
             .unwrap_or_default();

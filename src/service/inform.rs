@@ -182,7 +182,7 @@ impl Work<'_> {
         self.board_shown.insert(game.id);
         let board = BoardWanted {
             whole_map: true,
-            ..BoardWanted::usual(game)
+            ..BoardWanted::for_seat(self.tx, game, seat.seat)?
         };
         let text = update_text_keyed(self.tx, game, state.as_ref(), seat.seat, &[], board, &[])?;
         self.parts.push(text);

@@ -38,7 +38,7 @@ pub fn update_text(
         state,
         seat,
         happened,
-        BoardWanted::usual(game),
+        BoardWanted::for_seat(tx, game, seat)?,
         &[],
     )
 }
@@ -56,12 +56,26 @@ pub struct BoardWanted {
 impl BoardWanted {
     /// The board a mail about `game` carries: the key to its marks with a
     /// game's first board only (HELP BOARD sends it again), the map as the
-    /// game draws it.
+    /// game draws it. What observers get; a player's is [`Self::for_seat`].
     pub fn usual(game: &GameRow) -> BoardWanted {
         BoardWanted {
             key: game.order_count == 0,
             whole_map: false,
         }
+    }
+
+    /// The board a mail to `seat` carries: the key with the game's first
+    /// board, and against the computer with the player's boards until
+    /// their first order. Two humans both get the first board before any
+    /// order; a player against the computer moving first gets theirs
+    /// after its orders, and must still learn the marks before deciding.
+    pub fn for_seat(tx: &Tx<'_>, game: &GameRow, seat: Seat) -> Result<BoardWanted> {
+        let first_against_computer =
+            game.computer_level.is_some() && !tx.has_ordered(game.id, seat)?;
+        Ok(BoardWanted {
+            key: game.order_count == 0 || first_against_computer,
+            whole_map: false,
+        })
     }
 }
 

@@ -96,6 +96,15 @@ impl Tx<'_> {
         )?)
     }
 
+    /// Whether `seat` has given an order of the game yet.
+    pub fn has_ordered(&self, game: i64, seat: Seat) -> Result<bool> {
+        Ok(self.one(
+            "SELECT EXISTS (SELECT 1 FROM entries WHERE game_id = ?1 AND seat = ?2 AND kind = 'order')",
+            params![game, seat],
+            |r| r.get(0),
+        )?)
+    }
+
     /// Removes the last `n` order entries of a game (and anything recorded
     /// after the first of them), returning the orders removed.
     pub fn remove_last_orders(&self, game: i64, n: i64) -> Result<Vec<String>> {

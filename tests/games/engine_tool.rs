@@ -337,7 +337,7 @@ fn a_civil_war_1863_position_names_its_game() {
         "E3 3I-E4\n",
     );
     assert!(
-        out.contains("pending Confederacy the battle's losses"),
+        out.contains("pending Confederacy losses to choose"),
         "{out}"
     );
     assert!(out.contains("TAKE 1 KILL 1I LOSE none"), "{out}");

@@ -144,6 +144,7 @@ fn a_whole_squares_game_against_the_computer_by_mail() {
             "{order} was taken:\n{}",
             reply.body
         );
+        assert!(!reply.body.contains("Key: U Union"), "{}", reply.body);
         let entries = site.entries(1);
         let new = &entries[before..];
         assert_eq!(new[0].seat, Some(Seat::North), "{new:#?}");
@@ -422,6 +423,14 @@ fn a_civil_war_1863_game_against_the_computer_by_mail() {
         "NEW CIVILWAR1863 VS COMPUTER LEVEL 1 AS UNION",
         "you play Union against the computer (level 1)",
     );
+    // Ann's first board comes after the computer's turn: it still carries
+    // the key to the board's marks, since she has ordered nothing yet; the
+    // boards after her first order do not.
+    assert!(
+        start.body.contains("Key: U Union, C Confederacy"),
+        "{}",
+        start.body
+    );
     let address = start.reply_to.clone();
     let computer_seat = site.game(1).inviter_seat.other();
     let mut rng = XorShift::new(1863);
@@ -445,6 +454,7 @@ fn a_civil_war_1863_game_against_the_computer_by_mail() {
             "{order} was taken:\n{}",
             reply.body
         );
+        assert!(!reply.body.contains("Key: U Union"), "{}", reply.body);
         let entries = site.entries(1);
         let by_computer = entries[before..]
             .iter()

@@ -53,14 +53,16 @@ impl DecisionKind {
     }
 }
 
+/// A noun phrase without an article: mails write it after `your`, a
+/// side's name and `'s`, or in brackets after the side.
 impl fmt::Display for DecisionKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             DecisionKind::Turn { .. } => "turn",
-            DecisionKind::Losses => "the battle's losses",
-            DecisionKind::Survivors => "the survivors' move",
-            DecisionKind::Keep { .. } => "the piece kept after an even battle",
-            DecisionKind::Remove { .. } => "the pieces removed for a lost city",
+            DecisionKind::Losses => "losses to choose",
+            DecisionKind::Survivors => "survivors' move",
+            DecisionKind::Keep { .. } => "piece to keep after an even battle",
+            DecisionKind::Remove { .. } => "removals for a lost city",
         })
     }
 }
@@ -116,4 +118,28 @@ pub struct Removal {
     pub side: Side,
     /// How many pieces are still to go.
     pub left: u8,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A mail's subject writes the decision after `your` or a side's name
+    /// and `'s` (`your survivors' move`): no article of its own.
+    #[test]
+    fn decisions_read_after_your() {
+        for kind in [
+            DecisionKind::Turn { part: 0 },
+            DecisionKind::Losses,
+            DecisionKind::Survivors,
+            DecisionKind::Keep { attacker: true },
+            DecisionKind::Remove { own_turn: false },
+        ] {
+            let words = kind.to_string();
+            assert!(
+                !words.starts_with("the ") && !words.starts_with("a "),
+                "your {words}"
+            );
+        }
+    }
 }

@@ -39,23 +39,36 @@ fn stack_line(game: &CivilWar1863, from: Square, legal: &[Order]) -> Option<Stri
     if moves.is_empty() && rides.is_empty() && other.is_empty() {
         return None;
     }
-    let mut line = format!("{from} ({}):", pieces_words(stack.free()));
+    // A fortified city's ground pieces are locked in (P32): it names what
+    // stands there, since no piece of it may move.
+    let free = stack.free();
+    let label = if free.is_empty() {
+        let fortified = if stack.fort.has_marker() {
+            ", fortified"
+        } else {
+            ""
+        };
+        format!("{}{fortified}", pieces_words(stack.all()))
+    } else {
+        pieces_words(free)
+    };
     let names = |set: &BTreeSet<Square>| {
         set.iter()
             .map(ToString::to_string)
             .collect::<Vec<_>>()
             .join(" ")
     };
+    let mut parts = Vec::new();
     if !moves.is_empty() {
-        let _ = write!(line, " to {}", names(&moves));
+        parts.push(format!("to {}", names(&moves)));
     }
     if !rides.is_empty() {
-        let _ = write!(line, "; by rail to {}", names(&rides));
+        parts.push(format!("by rail to {}", names(&rides)));
     }
     if !other.is_empty() {
-        let _ = write!(line, "; {}", other.join(", "));
+        parts.push(other.join(", "));
     }
-    Some(line)
+    Some(format!("{from} ({label}): {}", parts.join("; ")))
 }
 
 /// The turn's choices, a line per stack.
@@ -91,7 +104,7 @@ fn answers(game: &CivilWar1863, kind: DecisionKind) -> String {
         DecisionKind::Remove { .. } => "P27",
         DecisionKind::Turn { .. } => "P7",
     };
-    let mut out = format!("You must decide {kind} (rule {rule}); write one of:\n");
+    let mut out = format!("Your decision: {kind} (rule {rule}); write one of:\n");
     for o in legal.iter().take(MAX_LISTED) {
         let _ = writeln!(out, "  {o}");
     }
@@ -107,7 +120,10 @@ pub fn describe(game: &CivilWar1863, viewer: Side) -> String {
         return String::new();
     };
     if side != viewer {
-        return format!("The {side} must decide {kind}.\n");
+        return match kind {
+            DecisionKind::Turn { .. } => format!("The {side} plays its turn.\n"),
+            _ => format!("The {side} decides now: {kind}.\n"),
+        };
     }
     match kind {
         DecisionKind::Turn { .. } => turn(game, side),
@@ -166,11 +182,25 @@ mod tests {
         assert!(!mine.contains("END:"), "no END before the first order (P8)");
         assert_eq!(
             describe(&game, Side::Union),
-            "The Confederacy must decide turn.\n"
+            "The Confederacy plays its turn.\n"
         );
         assert!(mine
             .lines()
             .all(|l| l.len() <= crate::games::text::MAIL_WIDTH));
+    }
+
+    #[test]
+    fn a_fortified_city_locked_in_names_its_pieces_and_its_one_order() {
+        // P32: the ground pieces of a fortified city may not move; P33: the
+        // marker may be lifted.
+        let game: CivilWar1863 = "cw1863 2; north to move; U: H11 2I F; C: A18 1I"
+            .parse()
+            .unwrap();
+        let mine = describe(&game, Side::Union);
+        assert!(
+            mine.contains("  H11 (2 infantry, fortified): UNFORTIFY H11\n"),
+            "{mine}"
+        );
     }
 
     #[test]

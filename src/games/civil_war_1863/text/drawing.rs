@@ -130,11 +130,13 @@ pub fn grid(game: &CivilWar1863, viewer: Side, last: &[Event]) -> String {
     out
 }
 
-/// Each side's stacks by square: `Union: A3 2I1C, B4 1G`.
+/// Each side's stacks by square: `Union: A3 2I1C, B4 1G`; a group in a
+/// battle under way has left its square and not yet taken the other
+/// (P18-P22), so it is listed as attacking: `3I attacking Q8 from P7`.
 fn stacks(game: &CivilWar1863) -> String {
     let mut out = String::new();
     for side in Side::BOTH {
-        let list: Vec<String> = game
+        let mut list: Vec<String> = game
             .stacks()
             .filter(|(_, s)| s.side == side)
             .map(|(sq, s)| {
@@ -148,6 +150,9 @@ fn stacks(game: &CivilWar1863) -> String {
                 t
             })
             .collect();
+        if let Some(b) = game.battle().filter(|b| b.attacker == side) {
+            list.push(format!("{} attacking {} from {}", b.group, b.at, b.from));
+        }
         let list = if list.is_empty() {
             "no pieces".to_string()
         } else {
@@ -205,7 +210,7 @@ fn status(game: &CivilWar1863, viewer: Side, style: &BoardStyle) -> String {
             kind,
             crate::games::civil_war_1863::core::flow::DecisionKind::Turn { .. }
         ) {
-            let _ = writeln!(out, "The {side} must decide {kind}.");
+            let _ = writeln!(out, "The {side} decides now: {kind}.");
         }
     }
     let flags: Vec<String> = game.flags().iter().map(ToString::to_string).collect();
@@ -275,6 +280,22 @@ mod tests {
         };
         assert!(first.contains("Key:"));
         assert!(!draw(&game, Side::Union, &[], &later).contains("Key:"));
+    }
+
+    #[test]
+    fn a_group_in_a_battle_under_way_is_listed_as_attacking() {
+        // It has left H7 and not yet taken H8 (P18-P20): neither square
+        // shows it, the list must.
+        let game: CivilWar1863 =
+            "cw1863 3; south to move; orders 1; U: H8 2I; C: A18 1I; battle H8 from H7 by south group 3I stage losses"
+                .parse()
+                .unwrap();
+        let text = stacks(&game);
+        assert!(
+            text.contains("Confederacy: A18 1I, 3I attacking H8 from H7\n"),
+            "{text}"
+        );
+        assert!(text.contains("Union: H8 2I\n"), "{text}");
     }
 
     #[test]

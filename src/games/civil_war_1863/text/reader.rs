@@ -35,33 +35,94 @@ CAVALRY FROM H7 TO H8), a rail ride as RIDE H7 2I-H8-H9, or FORTIFY G12, UNFORTI
 END; inside a battle TAKE 2 KILL 2I LOSE 1C (or TAKE ALL), SURVIVORS 1C-H9, REMOVE K3 I, \
 KEEP I";
 
+/// The words a line of orders may begin with.
+const FIRST_WORDS: &[&str] = &[
+    "END",
+    "DONE",
+    "FORTIFY",
+    "UNFORTIFY",
+    "TOSS",
+    "KEEP",
+    "REMOVE",
+    "TAKE",
+    "SURVIVORS",
+    "MOVE",
+    "MARCH",
+    "ATTACK",
+    "RIDE",
+];
+
 /// Reads `line` and checks it against the game: the order, or why not.
+/// A line whose first word is a slip for one of [`FIRST_WORDS`]
+/// (`SURVIVERS 1G-R8`) is refused with the line as it was surely meant,
+/// when that reads and is legal now.
 pub fn read_checked(game: &CivilWar1863, line: &str) -> Result<Order, Rejection> {
-    let order = read(game, line)?;
+    let order = read(game, line).map_err(|mut rejection| {
+        if let Some(meant) = respelled(game, line) {
+            rejection.problem = format!("{} (did you mean {meant}?)", rejection.problem);
+            rejection.suggestions.insert(0, meant.to_string());
+        }
+        rejection
+    })?;
     match game.check(&order) {
         Ok(()) => Ok(order),
-        Err(refusal) => Err(refused(game, line, &refusal, origin(&order))),
+        Err(refusal) => Err(refused(game, line, &refusal, origin(&order), aim(&order))),
     }
 }
 
+/// The legal order `line` means with its first word, unknown, read as the
+/// nearest of [`FIRST_WORDS`].
+fn respelled(game: &CivilWar1863, line: &str) -> Option<Order> {
+    let line = line.trim();
+    let (first, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let first = first.to_ascii_uppercase();
+    if first.len() < 4 || FIRST_WORDS.contains(&first.as_str()) {
+        return None;
+    }
+    let [word] = crate::games::spelling::nearest_words(&first, FIRST_WORDS.iter().copied())[..]
+    else {
+        return None;
+    };
+    let order = read(game, &format!("{word} {rest}")).ok()?;
+    game.check(&order).is_ok().then_some(order)
+}
+
 /// The engine's refusal of `line`, with the legal orders nearest to it
-/// (those from `from` first).
-fn refused(game: &CivilWar1863, line: &str, refusal: &Refusal, from: Option<Square>) -> Rejection {
+/// (those from `from` first, then those most like `aim`).
+fn refused(
+    game: &CivilWar1863,
+    line: &str,
+    refusal: &Refusal,
+    from: Option<Square>,
+    aim: Option<Aim>,
+) -> Rejection {
     Rejection {
         line: line.trim().to_string(),
         problem: refusal.to_string(),
         rule: Some(refusal.rule()),
-        suggestions: nearest(game, from),
+        suggestions: nearest(game, from, aim),
     }
 }
 
-/// The legal orders nearest to `order`: those of the same square first.
+/// The legal orders nearest to `order`: those of the same square first,
+/// ending nearest where it meant to go.
 pub fn suggestions(game: &CivilWar1863, order: &Order) -> Vec<String> {
-    nearest(game, origin(order))
+    nearest(game, origin(order), aim(order))
 }
 
-/// Up to [`MAX_SUGGESTIONS`] legal orders, those from `from` first.
-fn nearest(game: &CivilWar1863, from: Option<Square>) -> Vec<String> {
+/// Which pieces an order sends where.
+#[derive(Clone, Copy)]
+struct Aim {
+    pieces: Counts,
+    to: Square,
+}
+
+/// Up to [`MAX_SUGGESTIONS`] legal orders: those from `from` first (all
+/// of them when none is), then those most like `aim`: the same pieces
+/// first, then ending nearest its square (in king steps, then straight
+/// before diagonal: `G7 1I-G9` is answered with a ride of 1I to G9 if
+/// there is one, then `G7 1I-G8`), in the order they are listed otherwise.
+fn nearest(game: &CivilWar1863, from: Option<Square>, aim: Option<Aim>) -> Vec<String> {
     let legal = game.legal();
     let mut near: Vec<&Order> = legal
         .iter()
@@ -70,10 +131,44 @@ fn nearest(game: &CivilWar1863, from: Option<Square>) -> Vec<String> {
     if near.is_empty() {
         near = legal.iter().collect();
     }
+    if let Some(wanted) = aim {
+        near.sort_by_key(|o| {
+            self::aim(o).map_or((true, u8::MAX, u8::MAX), |Aim { pieces, to }| {
+                let (dc, dr) = (
+                    to.column().abs_diff(wanted.to.column()),
+                    to.row().abs_diff(wanted.to.row()),
+                );
+                (pieces != wanted.pieces, dc.max(dr), dc + dr)
+            })
+        });
+        // A one-step ride goes where the march does: offer the place once.
+        let mut seen = Vec::new();
+        near.retain(|o| match self::aim(o) {
+            Some(Aim { pieces, to }) if seen.contains(&(pieces, to)) => false,
+            Some(Aim { pieces, to }) => {
+                seen.push((pieces, to));
+                true
+            }
+            None => true,
+        });
+    }
     near.iter()
         .take(MAX_SUGGESTIONS)
         .map(ToString::to_string)
         .collect()
+}
+
+/// Which pieces an order sends where, if it sends any.
+fn aim(order: &Order) -> Option<Aim> {
+    match order {
+        Order::Move { pieces, path, .. }
+        | Order::Ride { pieces, path, .. }
+        | Order::Survivors { pieces, path } => path.last().map(|&to| Aim {
+            pieces: *pieces,
+            to,
+        }),
+        _ => None,
+    }
 }
 
 fn origin(order: &Order) -> Option<Square> {
@@ -182,6 +277,25 @@ pub fn read(game: &CivilWar1863, line: &str) -> Result<Order, Rejection> {
                     square: *square,
                     kind: *kind,
                 }),
+                // `REMOVE 2I FROM Q8`: clear, but a removal is one piece
+                // (P27, P30), so that each can come from another square.
+                ([kind], [square]) => {
+                    let one = Order::Remove {
+                        square: *square,
+                        kind: *kind,
+                    };
+                    let n = named.counts.total();
+                    Err(Rejection {
+                        line: line.trim().to_string(),
+                        problem: format!(
+                            "a removal is one piece a line (P27, P30): to remove {} from {square}, \
+                             write {one} on {n} lines",
+                            super::event::pieces_words(named.counts)
+                        ),
+                        rule: None,
+                        suggestions: vec![one.to_string()],
+                    })
+                }
                 _ => Err(unreadable(
                     line,
                     "REMOVE names one square and one piece, as REMOVE K3 I (one line per piece)",
@@ -334,7 +448,13 @@ fn movement(game: &CivilWar1863, line: &str, words: &[&str]) -> Result<Order, Re
             let (slowest, most) = reach(pieces);
             Refusal::TooFar { slowest, most }
         };
-        return Err(refused(game, line, &refusal, Some(from)));
+        return Err(refused(
+            game,
+            line,
+            &refusal,
+            Some(from),
+            path.last().map(|&to| Aim { pieces, to }),
+        ));
     }
     let mut path = path_of(line, path)?;
     if !ride {
@@ -453,6 +573,57 @@ mod tests {
 
     fn start() -> CivilWar1863 {
         CivilWar1863::new(&GameOptions::default())
+    }
+
+    #[test]
+    fn a_refused_move_is_answered_with_the_legal_moves_ending_nearest_first() {
+        // P2: a step is to a neighbouring square; E16 is two away. The
+        // railroad through E14 reaches it (P15); then E15 is the straight
+        // step toward it (a ride there is the same place, offered once),
+        // D15 a diagonal one. The pieces named come first.
+        let game: CivilWar1863 = "cw1863 1; south to move; U: A1 1I; C: E14 2I"
+            .parse()
+            .unwrap();
+        let refused = read_checked(&game, "e14 1i-e16").unwrap_err();
+        assert_eq!(refused.rule.map(|r| r.to_string()), Some("P2".into()));
+        assert_eq!(
+            refused.suggestions,
+            ["RIDE E14 1I-E15-E16", "E14 1I-E15", "E14 1I-D15"],
+            "{refused:?}"
+        );
+    }
+
+    #[test]
+    fn a_slip_in_the_first_word_is_answered_with_the_line_meant() {
+        let game: CivilWar1863 = "cw1863 1; south to move; U: A1 1I; C: E14 2I"
+            .parse()
+            .unwrap();
+        let refused = read_checked(&game, "moove e14 1i-e15").unwrap_err();
+        assert!(
+            refused.problem.ends_with("(did you mean E14 1I-E15?)"),
+            "{refused:?}"
+        );
+        assert_eq!(
+            refused.suggestions.first().map(String::as_str),
+            Some("E14 1I-E15")
+        );
+        // Not a slip for any order word: no guess.
+        let refused = read_checked(&game, "hello e14 1i-e15").unwrap_err();
+        assert!(!refused.problem.contains("did you mean"), "{refused:?}");
+    }
+
+    #[test]
+    fn several_pieces_to_remove_are_answered_with_one_line_each() {
+        let game = start();
+        let refused = read(&game, "remove 2i from g11").unwrap_err();
+        assert!(
+            refused
+                .problem
+                .contains("to remove 2 infantry from G11, write REMOVE G11 I on 2 lines"),
+            "{refused:?}"
+        );
+        assert!(!refused.problem.contains("write a move as"), "{refused:?}");
+        assert_eq!(refused.suggestions, ["REMOVE G11 I"]);
     }
 
     #[test]
