@@ -17,9 +17,10 @@
 //! - `--each` prints every game's result as it ends, so that a run cut
 //!   short still says what it played.
 //! - `--rounds 3=1200`, `--playouts 3=3` and `--spread 3=wide` (or
-//!   `deep`) give level 3 another budget for this run (rounds, playouts
-//!   per round, `bot::Spread`): a trial of a level's budget before it is
-//!   changed in `Level::budget_in`.
+//!   `deep`, or `0.3/0.1`: the power the open orders grow by and the
+//!   rank's weight) give level 3 another budget for this run (rounds,
+//!   playouts per round, `bot::Spread`): a trial of a level's budget
+//!   before it is changed in `Level::budget_in`.
 //! - Under `cargo test --all-targets` it plays 2 games per pairing, as a
 //!   smoke test.
 //!
@@ -265,9 +266,20 @@ impl Trial {
     fn read(args: &[String]) -> Trial {
         let count = |most: u32| move |n: &str| n.parse::<u32>().ok().map(|n| n.clamp(1, most));
         let spread = |s: &str| match s {
-            "wide" => Some(Spread::Wide),
-            "deep" => Some(Spread::Deep),
-            _ => None,
+            "wide" => Some(Spread::WIDE),
+            "deep" => Some(Spread::DEEP),
+            _ => {
+                // `0.3/0.1`: the opening power and the rank's weight.
+                let (opening, weight) = s.split_once('/')?;
+                let (opening, rank_weight): (f64, f64) =
+                    (opening.parse().ok()?, weight.parse().ok()?);
+                ((0.05..=1.0).contains(&opening) && (0.0..=4.0).contains(&rank_weight)).then_some(
+                    Spread {
+                        opening,
+                        rank_weight,
+                    },
+                )
+            }
         };
         Trial {
             rounds: per_level(args, "--rounds", count(Self::MOST_ROUNDS)),
@@ -377,7 +389,7 @@ fn table<G: Searchable + Sync>(
             level.number(),
             budget(level).rounds,
             budget(level).playouts,
-            format!("{:?}", budget(level).spread).to_lowercase(),
+            budget(level).spread.to_string(),
             t.decisions,
             t.total.as_secs_f64() * 1000.0 / t.decisions as f64,
             t.longest.as_secs_f64() * 1000.0

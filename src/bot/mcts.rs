@@ -83,7 +83,7 @@ pub trait Searchable: Clone {
 
 /// What a search may spend on one decision, and how it spreads it.
 /// Levels of the computer are budgets (`bot::Level`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Budget {
     /// Rounds: each walks down the tree and adds one position to it.
     pub rounds: u32,
@@ -95,12 +95,12 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// `rounds` rounds of one playout each, spread [`Spread::Wide`].
+    /// `rounds` rounds of one playout each, spread [`Spread::WIDE`].
     pub const fn rounds(rounds: u32) -> Budget {
         Budget {
             rounds,
             playouts: 1,
-            spread: Spread::Wide,
+            spread: Spread::WIDE,
         }
     }
 }
@@ -122,37 +122,58 @@ impl From<u32> for Budget {
 /// playouts are too few to overrule the rank; a budget of several
 /// hundred spread wide opens dozens of poorly ranked orders whose noisy
 /// results the choice then picks from, and plays best spread deep.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Spread {
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spread {
+    /// How fast orders open: 2 plus the rounds through the position to
+    /// this power are open.
+    pub opening: f64,
+    /// The weight of the rank in the PUCT bound.
+    pub rank_weight: f64,
+}
+
+impl Spread {
     /// A new order opened at each square number of rounds (2 + the
     /// square root of the rounds are open: 8 after 40 rounds, 12 after
-    /// 120, 20 after 360), the rank weighing 0.5 in the bound.
-    Wide,
+    /// 120, 20 after 360), the rank weighing 0.5 in the bound. Spread
+    /// wide, at a weight of 2 the rank drowned the playouts and level 2
+    /// lost to level 1 (27.5% over 20 games); 0.5 and 1 did best at that
+    /// budget.
+    pub const WIDE: Spread = Spread {
+        opening: 0.5,
+        rank_weight: 0.5,
+    };
+
     /// Fewer orders opened (2 + the rounds to the power 0.35: 9 after
     /// 360, 13 after 1,080) and the rank weighing 0.15, so that the
     /// rounds go down the well-ranked orders' lines and their results
     /// decide.
-    Deep,
-}
+    pub const DEEP: Spread = Spread {
+        opening: 0.35,
+        rank_weight: 0.15,
+    };
 
-impl Spread {
     /// How many of a ranked position's orders are open after `visits`
     /// rounds through it.
     fn open(self, visits: u32) -> u32 {
-        let v = f64::from(visits);
-        2 + match self {
-            Spread::Wide => v.sqrt(),
-            Spread::Deep => v.powf(0.35),
-        } as u32
+        2 + f64::from(visits).powf(self.opening) as u32
     }
 
-    /// The weight of the rank in the PUCT bound. Spread wide, at 2 the
-    /// rank drowned the playouts and level 2 lost to level 1 (27.5% over
-    /// 20 games); 0.5 and 1 did best at that budget.
+    /// The weight of the rank in the PUCT bound.
     fn prior_weight(self) -> f64 {
-        match self {
-            Spread::Wide => 0.5,
-            Spread::Deep => 0.15,
+        self.rank_weight
+    }
+}
+
+/// `wide`, `deep`, or the opening power and the rank's weight, as
+/// `0.3/0.1`.
+impl std::fmt::Display for Spread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if *self == Spread::WIDE {
+            f.write_str("wide")
+        } else if *self == Spread::DEEP {
+            f.write_str("deep")
+        } else {
+            write!(f, "{}/{}", self.opening, self.rank_weight)
         }
     }
 }
@@ -498,19 +519,21 @@ mod tests {
 
     #[test]
     fn spread_deep_opens_fewer_orders_than_wide_as_the_rounds_grow() {
-        for spread in [Spread::Wide, Spread::Deep] {
+        for spread in [Spread::WIDE, Spread::DEEP] {
             assert_eq!(spread.open(0), 2, "{spread:?}");
             assert!(
                 (0..5_000).all(|v| spread.open(v) <= spread.open(v + 1)),
                 "{spread:?} never closes an order"
             );
         }
-        // The counts the docs give (Spread's variants).
-        let wide: Vec<u32> = [40, 120, 360].map(|v| Spread::Wide.open(v)).into();
+        // The counts the docs give (Spread's constants); the wide spread
+        // opens at the square numbers exactly, as the square root did.
+        assert!((0..100_000u32).all(|v| Spread::WIDE.open(v) == 2 + f64::from(v).sqrt() as u32));
+        let wide: Vec<u32> = [40, 120, 360].map(|v| Spread::WIDE.open(v)).into();
         assert_eq!(wide, [8, 12, 20]);
-        let deep: Vec<u32> = [360, 1_080].map(|v| Spread::Deep.open(v)).into();
+        let deep: Vec<u32> = [360, 1_080].map(|v| Spread::DEEP.open(v)).into();
         assert_eq!(deep, [9, 13]);
-        assert!((0..5_000).all(|v| Spread::Deep.open(v) <= Spread::Wide.open(v)));
-        assert!(Spread::Deep.prior_weight() < Spread::Wide.prior_weight());
+        assert!((0..5_000).all(|v| Spread::DEEP.open(v) <= Spread::WIDE.open(v)));
+        assert!(Spread::DEEP.prior_weight() < Spread::WIDE.prior_weight());
     }
 }

@@ -83,7 +83,7 @@ impl Level {
             1 => Budget::rounds(12),
             2 => Budget::rounds(self.rounds()),
             _ => Budget {
-                spread: Spread::Deep,
+                spread: Spread::DEEP,
                 ..Budget::rounds(self.rounds())
             },
         }

@@ -227,12 +227,12 @@ fn the_bots_civil_war_1863_order_is_always_legal() {
         Budget {
             rounds: 12,
             playouts: 2,
-            spread: Spread::Deep,
+            spread: Spread::DEEP,
         },
         Budget {
             rounds: 6,
             playouts: 3,
-            spread: Spread::Wide,
+            spread: Spread::WIDE,
         },
     ];
     for (i, p) in positions.iter().enumerate() {
