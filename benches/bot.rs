@@ -17,7 +17,7 @@
 //! - `--each` prints every game's result as it ends, so that a run cut
 //!   short still says what it played.
 //! - `--rounds 3=1200`, `--playouts 3=3` and `--spread 3=wide` (or
-//!   `deep`, or `0.3/0.1`: the power the open orders grow by and the
+//!   `deep`, `deeper`, or `0.3/0.1`: the power the open orders grow by and the
 //!   rank's weight) give level 3 another budget for this run (rounds,
 //!   playouts per round, `bot::Spread`): a trial of a level's budget
 //!   before it is changed in `Level::budget_in`.
@@ -268,6 +268,7 @@ impl Trial {
         let spread = |s: &str| match s {
             "wide" => Some(Spread::WIDE),
             "deep" => Some(Spread::DEEP),
+            "deeper" => Some(Spread::DEEPER),
             _ => {
                 // `0.3/0.1`: the opening power and the rank's weight.
                 let (opening, weight) = s.split_once('/')?;

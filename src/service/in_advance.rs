@@ -10,7 +10,7 @@ use super::texts::{self, sentence};
 use super::work::Work;
 use super::Result;
 use crate::games::submission::submit;
-use crate::games::{AnyGame, Happened, Seat};
+use crate::games::{hosted, AnyGame, Happened, OrderWord, Seat};
 use crate::store::{EntryKind, GameRow, SeatRow};
 
 impl Work<'_> {
@@ -27,7 +27,13 @@ impl Work<'_> {
         let mut prepared = self.answers_of(game.id, seat.seat)?;
         let mut given = Vec::new();
         for line in ifs {
-            match read_answer_in_advance(state, line) {
+            let read = read_answer_in_advance(state, line).and_then(|answer| {
+                match mistaken_word(state.name(), &answer.then) {
+                    Some(why) => Err(why),
+                    None => Ok(answer),
+                }
+            });
+            match read {
                 Ok(answer) => {
                     let kept = if answer.condition.standing {
                         texts::say("in_advance.kept_standing", ())
@@ -39,7 +45,7 @@ impl Work<'_> {
                         Answer::Done(texts::say(
                             "in_advance.noted",
                             minijinja::context! {
-                                condition => answer.condition.text.to_lowercase(),
+                                condition => spoken(&answer.condition.text),
                                 answer => answer.then,
                                 kept => kept,
                             },
@@ -268,6 +274,49 @@ pub(super) fn split_answers_in_advance(lines: &[String]) -> (Vec<String>, Vec<St
 
 /// Reads `IF <condition> <answer>`: the longest beginning the game reads as
 /// a condition, and the order after it.
+/// A condition as said inside a sentence: its words in lower case, but a
+/// square or pieces (`B2C`, `K3`, `OPTION 2`'s number) as written, so that
+/// they read as on the board.
+fn spoken(condition: &str) -> String {
+    condition
+        .split_whitespace()
+        .map(|w| {
+            if w.chars().any(|c| c.is_ascii_digit()) {
+                w.to_string()
+            } else {
+                w.to_lowercase()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// What is surely wrong with the answer `then` of an answer in advance,
+/// if anything: a word that is a slip of an order word (`RETRAET` for
+/// `RETREAT`) or shaped like a square none of the board's is (`B9Z`).
+/// Only this is checked when the answer is noted: whether it is legal
+/// depends on the position when its moment comes, but a misspelt answer
+/// would never play, and its writer would learn that only then.
+fn mistaken_word(game: &str, then: &str) -> Option<String> {
+    let hosted = hosted::find(game)?;
+    then.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_uppercase)
+        .find_map(|word| match (hosted.order_word)(&word) {
+            OrderWord::CodeLike => Some(texts::say(
+                "in_advance.no_such_square",
+                minijinja::context! { word => word },
+            )),
+            OrderWord::Other => (hosted.slip_of)(&word).map(|meant| {
+                texts::say(
+                    "in_advance.slip",
+                    minijinja::context! { word => word, meant => meant },
+                )
+            }),
+            _ => None,
+        })
+}
+
 fn read_answer_in_advance(
     state: &dyn AnyGame,
     line: &str,
@@ -301,5 +350,43 @@ fn read_answer_in_advance(
             then,
         }),
         None => Err(why),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{mistaken_word, spoken};
+    use crate::games::civil_war_1863::CivilWar1863;
+    use crate::games::squares::Squares;
+    use crate::games::Game;
+
+    #[test]
+    fn an_answer_with_a_misspelt_word_or_no_square_is_caught_when_given() {
+        let squares = Squares::NAME;
+        for fine in ["RETREAT B1R", "stand", "OPTION 3", "retreat b1r please"] {
+            assert_eq!(mistaken_word(squares, fine), None, "{fine}");
+        }
+        let slip = mistaken_word(squares, "retraet b1r").unwrap();
+        assert!(slip.contains("\"RETRAET\""), "{slip}");
+        assert!(slip.contains("did you mean RETREAT?"), "{slip}");
+        let square = mistaken_word(squares, "retreat b9z").unwrap();
+        assert!(square.contains("\"B9Z\""), "{square}");
+        let cw = CivilWar1863::NAME;
+        for fine in [
+            "REMOVE K3 I",
+            "SURVIVORS 1G-R8",
+            "E14 1I-E15",
+            "take 2 kill 2i lose 1c",
+        ] {
+            assert_eq!(mistaken_word(cw, fine), None, "{fine}");
+        }
+        assert!(mistaken_word(cw, "REMVOE K3 I").is_some());
+    }
+
+    #[test]
+    fn a_condition_is_said_in_lower_case_with_its_squares_as_on_the_board() {
+        assert_eq!(spoken("ATTACKED AT B2C"), "attacked at B2C");
+        assert_eq!(spoken("CITY LOST"), "city lost");
+        assert_eq!(spoken("ATTACKED  AT K3"), "attacked at K3");
     }
 }

@@ -220,7 +220,7 @@ fn positions_1863() -> Vec<CivilWar1863> {
 fn the_bots_civil_war_1863_order_is_always_legal() {
     let positions = positions_1863();
     let mut inside = 0;
-    // Each way of spending a budget: wide and deep, one playout a round
+    // Each way of spending a budget: wide, deep and deeper, one playout a round
     // and several (the levels' budgets, `Level::budget_in`).
     let budgets = [
         Budget::rounds(8),
@@ -233,6 +233,11 @@ fn the_bots_civil_war_1863_order_is_always_legal() {
             rounds: 6,
             playouts: 3,
             spread: Spread::WIDE,
+        },
+        Budget {
+            rounds: 10,
+            playouts: 2,
+            spread: Spread::DEEPER,
         },
     ];
     for (i, p) in positions.iter().enumerate() {

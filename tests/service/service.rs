@@ -760,11 +760,25 @@ fn answers_given_in_advance_resolve_an_attack_in_one_mail() {
     let outs = site.mail(
         BOB,
         &bob,
-        "IF ATTACKED AT G1C STAND\nif attacked at b9z retreat",
+        "IF ATTACKED AT G1C STAND\nif attacked at b9z retreat\n\
+         if attacked at g1c retraet g1l\nif attacked at g1c retreat b9z",
     );
     let reply = flat(&body_to(&outs, BOB));
+    // An answer surely mistaken is refused when given, not when its
+    // moment comes; the standing answer before it is kept.
     assert!(
-        reply.contains("Noted: if attacked at g1c, then STAND"),
+        reply.contains(
+            "Not understood: \"RETRAET\" in the answer is not a word of the orders \
+             (did you mean RETREAT?); nothing was noted."
+        ),
+        "{reply}"
+    );
+    assert!(
+        reply.contains("Not understood: \"B9Z\" in the answer is not a square; nothing was noted."),
+        "{reply}"
+    );
+    assert!(
+        reply.contains("Noted: if attacked at G1C, then STAND"),
         "{reply}"
     );
     assert!(
@@ -1840,7 +1854,7 @@ fn a_civil_war_1863_defender_answers_in_advance_and_the_attackers_turn_goes_on()
         ANN,
     ));
     assert!(
-        reply.contains("Noted: if attacked at e4, then SURVIVORS TO E5"),
+        reply.contains("Noted: if attacked at E4, then SURVIVORS TO E5"),
         "{reply}"
     );
     // The Confederacy attacks, takes one (P20), and orders on after it.
@@ -2172,7 +2186,7 @@ fn an_answer_in_advance_that_cannot_be_played_is_told_in_the_update() {
         &site.mail(BOB, &bob, "IF ATTACKED AT G1C RETREAT B3C"),
         BOB,
     ));
-    assert!(reply.contains("Noted: if attacked at g1c"), "{reply}");
+    assert!(reply.contains("Noted: if attacked at G1C"), "{reply}");
     let outs = site.mail(ANN, &ann, "ATTACK B1C G1C SUPPORT B1CL\nSAY Stand or run.");
     let to_bob = all_to(&outs, BOB);
     assert_eq!(to_bob.len(), 1, "one mail to Gray: {to_bob:#?}");

@@ -575,15 +575,20 @@ mod tests {
         CivilWar1863::new(&GameOptions::default())
     }
 
+    /// The South to move, with two infantry at E14, near the railroad.
+    fn two_confederate_infantry_at_e14() -> CivilWar1863 {
+        "cw1863 1; south to move; U: A1 1I; C: E14 2I"
+            .parse()
+            .unwrap()
+    }
+
     #[test]
     fn a_refused_move_is_answered_with_the_legal_moves_ending_nearest_first() {
         // P2: a step is to a neighbouring square; E16 is two away. The
         // railroad through E14 reaches it (P15); then E15 is the straight
         // step toward it (a ride there is the same place, offered once),
         // D15 a diagonal one. The pieces named come first.
-        let game: CivilWar1863 = "cw1863 1; south to move; U: A1 1I; C: E14 2I"
-            .parse()
-            .unwrap();
+        let game = two_confederate_infantry_at_e14();
         let refused = read_checked(&game, "e14 1i-e16").unwrap_err();
         assert_eq!(refused.rule.map(|r| r.to_string()), Some("P2".into()));
         assert_eq!(
@@ -595,9 +600,7 @@ mod tests {
 
     #[test]
     fn a_slip_in_the_first_word_is_answered_with_the_line_meant() {
-        let game: CivilWar1863 = "cw1863 1; south to move; U: A1 1I; C: E14 2I"
-            .parse()
-            .unwrap();
+        let game = two_confederate_infantry_at_e14();
         let refused = read_checked(&game, "moove e14 1i-e15").unwrap_err();
         assert!(
             refused.problem.ends_with("(did you mean E14 1I-E15?)"),
