@@ -46,31 +46,22 @@ const SCORE_GAIN: f64 = 3.0;
 /// ground pieces locked in a fortified city (P32) cannot come. Terrain and
 /// rides are left out: this is a quick reading of danger, not a rule.
 fn threat(g: &CivilWar1863, enemy: Side, sq: Square) -> u32 {
-    let (c, r) = (i16::from(sq.column()), i16::from(sq.row()));
     let mut most = 0;
-    for dr in -2i16..=2 {
-        for dc in -2i16..=2 {
-            let (nc, nr) = (c + dc, r + dr);
-            if (dc, dr) == (0, 0) || nc < 0 || nr < 0 {
-                continue;
-            }
-            let Some(at) = Square::at(nc as u8, nr as u8) else {
-                continue;
-            };
-            let Some(s) = g.stack(at).filter(|s| s.side == enemy) else {
-                continue;
-            };
-            let mut able = s.all().minus(s.disabled);
-            if s.fort.has_marker() {
-                able = Counts::of(PieceKind::Gunboat, able.get(PieceKind::Gunboat));
-            }
-            let n = if dc.abs() <= 1 && dr.abs() <= 1 {
-                able.total()
-            } else {
-                u32::from(able.get(PieceKind::Cavalry) + able.get(PieceKind::Gunboat))
-            };
-            most = most.max(n);
+    for (at, s) in g.stacks_near(sq, 2) {
+        if at == sq || s.side != enemy {
+            continue;
         }
+        let mut able = s.all().minus(s.disabled);
+        if s.fort.has_marker() {
+            able = Counts::of(PieceKind::Gunboat, able.get(PieceKind::Gunboat));
+        }
+        let next_door = at.column().abs_diff(sq.column()) <= 1 && at.row().abs_diff(sq.row()) <= 1;
+        let n = if next_door {
+            able.total()
+        } else {
+            u32::from(able.get(PieceKind::Cavalry) + able.get(PieceKind::Gunboat))
+        };
+        most = most.max(n);
     }
     most
 }

@@ -3,7 +3,7 @@
 //! every playout, and reading 40 stacks from the bits is much cheaper than
 //! looking at all 324 squares.
 
-use super::square::{Square, SQUARE_COUNT};
+use super::square::{Square, SIDE_LEN, SQUARE_COUNT};
 use super::stack::Stack;
 
 /// How many 64-bit words hold a bit for every square.
@@ -78,6 +78,49 @@ impl BoardStacks {
             })
     }
 
+    /// Every stack within `reach` king steps of `sq` (`sq`'s own
+    /// included), in board order: the computer reads the danger to a
+    /// square from these at almost every order it weighs, and a few bits
+    /// per row say where they are.
+    pub fn near(&self, sq: Square, reach: u8) -> impl Iterator<Item = (Square, &Stack)> + '_ {
+        let last = SIDE_LEN - 1;
+        let (first_column, last_column) = (
+            sq.column().saturating_sub(reach),
+            sq.column().saturating_add(reach).min(last),
+        );
+        let rows = sq.row().saturating_sub(reach)..=sq.row().saturating_add(reach).min(last);
+        let width = u32::from(last_column - first_column) + 1;
+        rows.flat_map(move |row| {
+            let start = usize::from(row) * usize::from(SIDE_LEN) + usize::from(first_column);
+            let mut bits = self.bits(start, width);
+            std::iter::from_fn(move || {
+                let low = bits.trailing_zeros();
+                (bits != 0).then(|| {
+                    bits &= bits - 1;
+                    start + low as usize
+                })
+            })
+        })
+        .map(|i| {
+            let stack = self.cells[i]
+                .as_ref()
+                .expect("an occupied square holds a stack");
+            (Square::from_index(i), stack)
+        })
+    }
+
+    /// The occupied bits of the `width` squares from number `start` on
+    /// (`width` at most a row), lowest first.
+    fn bits(&self, start: usize, width: u32) -> u64 {
+        let (word, offset) = (start / 64, start % 64);
+        let mut bits = self.occupied[word] >> offset;
+        // A run that goes on into the next word (offset is then not 0).
+        if offset + width as usize > 64 {
+            bits |= self.occupied[word + 1] << (64 - offset);
+        }
+        bits & ((1u64 << width) - 1)
+    }
+
     /// Every stack, to change its pieces or flags.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut Stack> {
         self.cells.iter_mut().flatten()
@@ -113,7 +156,22 @@ mod tests {
             }
             let by_bits: Vec<Square> = stacks.iter().map(|(sq, _)| sq).collect();
             let by_look: Vec<Square> = Square::all().filter(|&sq| stacks.get(sq).is_some()).collect();
-            prop_assert_eq!(by_bits, by_look);
+            prop_assert_eq!(by_bits, by_look.clone());
+            // And `near` lists those within reach of every square.
+            for centre in Square::all() {
+                for reach in [0, 1, 2, 5, 17] {
+                    let near: Vec<Square> = stacks.near(centre, reach).map(|(sq, _)| sq).collect();
+                    let within: Vec<Square> = by_look
+                        .iter()
+                        .copied()
+                        .filter(|sq| {
+                            sq.column().abs_diff(centre.column()) <= reach
+                                && sq.row().abs_diff(centre.row()) <= reach
+                        })
+                        .collect();
+                    prop_assert_eq!(near, within, "{:?} within {}", centre, reach);
+                }
+            }
         }
     }
 }

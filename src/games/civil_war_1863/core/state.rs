@@ -93,6 +93,16 @@ impl CivilWar1863 {
         self.stacks.iter()
     }
 
+    /// Every stack within `reach` king steps of `sq`, `sq`'s own
+    /// included, in board order.
+    pub fn stacks_near(
+        &self,
+        sq: Square,
+        reach: u8,
+    ) -> impl Iterator<Item = (Square, &Stack)> + '_ {
+        self.stacks.near(sq, reach)
+    }
+
     /// The side whose turn it is.
     pub fn to_move(&self) -> Side {
         self.to_move
