@@ -749,6 +749,23 @@ fn member_text(
     } else {
         Vec::new()
     };
+    // The members hold the commitment of a game with chance (docs/dice.md)
+    // from the mail that shows them the game as it stands, and learn the
+    // seed with its end, as players and observers do.
+    let fairness = match tx.fair_seed(row.id)? {
+        Some(kept) if result.is_some() => Some(texts::say(
+            "daily.revealed",
+            minijinja::context! {
+                seed => kept.seed.to_hex(),
+                commitment => kept.commitment.to_string(),
+            },
+        )),
+        Some(kept) if closed.is_none() && happened.is_empty() => Some(texts::say(
+            "daily.commitment",
+            minijinja::context! { commitment => kept.commitment.to_string() },
+        )),
+        _ => None,
+    };
     let text = texts::render(
         "daily",
         minijinja::context! {
@@ -778,6 +795,7 @@ fn member_text(
             }),
             result => result,
             winners => winners,
+            fairness => fairness,
             open => open,
             choices => if open_for(daily, state) { state.choices(community).trim_end().to_string() } else { String::new() },
         },

@@ -77,6 +77,11 @@ impl Site {
         db.query_row(sql, [], |r| r.get(0)).unwrap()
     }
 
+    fn sql_text(&self, sql: &str) -> String {
+        let db = rusqlite::Connection::open(self.dir.join("orderly.db")).unwrap();
+        db.query_row(sql, [], |r| r.get(0)).unwrap()
+    }
+
     /// Joins `who` and returns the address their votes go to (their key).
     fn join(&mut self, at: DateTime<Utc>, who: &str) -> String {
         let outs = self.mail_at(at, who, ORDERLY, "Hello!\n\nPLAYOFTHEDAY\n\nThanks, me");
@@ -849,6 +854,8 @@ fn joining_after_a_deadline_the_sweep_has_not_reached_shows_the_game_as_it_stand
         "{reply}"
     );
     assert!(!reply.contains("Round 1 is open"), "{reply}");
+    // SQUARES has no chance: no seed to commit to.
+    assert!(!reply.contains("SHA-256"), "{reply}");
     // Ann is told by mail; the sweep then has nothing left to close.
     assert!(flat(&to(&outs, ANN).body).contains("Round 1 is closed"));
     assert!(site.sweep_at(t0() + Duration::hours(25)).is_empty());
@@ -958,6 +965,20 @@ fn a_civil_war_1863_play_of_the_day_votes_one_order_a_round_and_the_house_answer
     let ann = site.join(t0() + Duration::minutes(1), ANN);
     let bob = site.join(t0() + Duration::minutes(2), BOB);
     let cy = site.join(t0() + Duration::minutes(3), CY);
+    // A member holds the coins' commitment from the game as it stands
+    // (docs/dice.md), as a player does from the invitation.
+    let commitment = site.sql_text("SELECT commitment FROM fair_seeds WHERE game_id = 1");
+    let outs = site.mail_at(
+        t0() + Duration::minutes(3) + Duration::seconds(30),
+        CY,
+        ORDERLY,
+        "PLAYOFTHEDAY",
+    );
+    let reply = flat(&to(&outs, CY).body);
+    assert!(
+        reply.contains(&format!("whose SHA-256 is {commitment}.")),
+        "{commitment}: {reply}"
+    );
     // An observer: no key, no vote, the updates all the same.
     let outs = site.mail_at(t0() + Duration::minutes(4), DAN, ORDERLY, "WATCH 1");
     let answer = to(&outs, DAN);
