@@ -1221,3 +1221,38 @@ fn last_order_of(entries: &[orderly::store::EntryRow], seat: Seat) -> Option<&st
         .find(|e| e.seat == Some(seat))
         .map(|e| e.text.as_str())
 }
+
+/// A Play of the Day with chance (1863) ends as any game with chance does:
+/// its seed revealed to those who held its commitment (docs/dice.md).
+#[test]
+fn a_civil_war_1863_play_of_the_day_reveals_its_seed_to_the_members_at_its_end() {
+    let mut site = Site::daily("civilwar1863-end", |c| {
+        c.play_of_the_day.game = "civilwar1863".into();
+        c.play_of_the_day.side = "union".into();
+    });
+    site.sweep_at(t0());
+    let ann = site.join(t0() + Duration::minutes(1), ANN);
+    let at = vote_until_own_turn(&mut site, &ann, t0());
+    // The Confederacy down to one piece beside two of the Union's, which
+    // take it and win (P20, P34).
+    rusqlite::Connection::open(site.dir.join("orderly.db"))
+        .unwrap()
+        .execute(
+            "UPDATE games SET position = ?1 WHERE id = 1",
+            ["cw1863 3; north to move; U: E13 2I; C: E14 1I"],
+        )
+        .unwrap();
+    site.mail_at(at + Duration::minutes(5), ANN, &ann, "VOTE E13 2I-E14");
+    let outs = site.sweep_at(at + Duration::hours(24));
+    assert!(state_1863(&mut site, 1).outcome().is_some(), "{outs:#?}");
+    let seed = site.sql_text("SELECT seed FROM fair_seeds WHERE game_id = 1");
+    let commitment = site.sql_text("SELECT commitment FROM fair_seeds WHERE game_id = 1");
+    let last = flat(&to(&outs, ANN).body);
+    assert!(last.contains("The game is over"), "{last}");
+    assert!(
+        last.contains(&format!(
+            "The seed of this game's tosses was {seed} (its SHA-256, given when the game began: {commitment})"
+        )),
+        "{last}"
+    );
+}
