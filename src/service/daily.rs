@@ -1219,6 +1219,28 @@ impl Work<'_> {
 
 /// After a house player's mail changed the game: the community's round
 /// opens when it is theirs to decide, and the members are told.
+/// A Play of the Day game a moderator ended (ADJUDICATE, FORFEIT): its
+/// round closes unplayed and the members get the game's last mail, with
+/// the result and, in a game with chance, the seed revealed. Nothing for
+/// any other game.
+pub(super) fn after_moderator_ended(
+    tx: &Tx<'_>,
+    config: &Config,
+    secret: &[u8],
+    row: &GameRow,
+    state: &dyn AnyGame,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let Some(daily) = tx.daily_game(row.id)? else {
+        return Ok(());
+    };
+    if daily.round_ends.is_some() {
+        tx.set_round_ends(row.id, None)?;
+    }
+    tell_members(tx, config, secret, row, state, &[], None, None, now)?;
+    Ok(())
+}
+
 pub(super) fn after_house_played(
     tx: &Tx<'_>,
     config: &Config,

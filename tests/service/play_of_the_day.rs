@@ -1256,3 +1256,43 @@ fn a_civil_war_1863_play_of_the_day_reveals_its_seed_to_the_members_at_its_end()
         "{last}"
     );
 }
+
+/// A moderator's ruling ends a Play of the Day as a last round would: the
+/// members learn the result before the next game begins.
+#[test]
+fn a_play_of_the_day_a_moderator_ends_tells_its_members_the_result() {
+    let mut site = Site::daily("adjudicated", |c| {
+        c.play_of_the_day.game = "civilwar1863".into();
+        c.play_of_the_day.side = "union".into();
+    });
+    site.sweep_at(t0());
+    let _ann = site.join(t0() + Duration::minutes(1), ANN);
+    let report = site
+        .service
+        .moderate(
+            "ADJUDICATE 1 DRAW the house's machine is down",
+            "cli:test",
+            t0() + Duration::minutes(20),
+        )
+        .unwrap();
+    assert!(report.contains("adjudicated"), "{report}");
+    let outs = site.sweep_at(t0() + Duration::minutes(21));
+    let told: Vec<String> = outs
+        .iter()
+        .filter(|o| o.to == ANN)
+        .map(|o| flat(&o.body))
+        .collect();
+    let last = told
+        .iter()
+        .find(|b| b.contains("Play of the Day, game 1:"))
+        .unwrap_or_else(|| panic!("game 1's end is told: {told:#?}"));
+    assert!(last.contains("The game is over"), "{last}");
+    assert!(last.contains("the house's machine is down"), "{last}");
+    let seed = site.sql_text("SELECT seed FROM fair_seeds WHERE game_id = 1");
+    assert!(
+        last.contains(&format!("The seed of this game's tosses was {seed}")),
+        "{last}"
+    );
+    assert!(!last.contains("Round 1 is open"), "{last}");
+    assert_eq!(last.matches("The game is over").count(), 1, "{last}");
+}

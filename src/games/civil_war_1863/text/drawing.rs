@@ -166,14 +166,17 @@ fn stacks(game: &CivilWar1863) -> String {
 /// Where the game stands, for `viewer`.
 fn status(game: &CivilWar1863, viewer: Side, style: &BoardStyle) -> String {
     let mut out = String::new();
+    // The board's own line, in words of its own: the mail around it says
+    // "The game is over: ..." with the result (and would say it twice).
     if let Some(ended) = &style.ended {
-        let _ = writeln!(out, "The game is over: {ended}.");
+        let _ = writeln!(out, "Over in turn {}: {ended}.", game.turn());
         return out;
     }
     if let Some(outcome) = game.outcome() {
         let _ = writeln!(
             out,
-            "The game is over: {}.",
+            "Over in turn {}: {}.",
+            game.turn(),
             super::ending::words(outcome.reason)
         );
         return out;
