@@ -1017,7 +1017,7 @@ fn announce(tx: &Tx<'_>, cx: &Context<'_>, told: &Announcement) -> Result<()> {
         let seed = format!("{}/mod", cx.seed);
         queue_to_watchers(tx, cx.config, row, state.as_ref(), &[], &seed, cx.now)?;
     }
-    if row.status == GameStatus::Finished {
+    if told.board_changed && row.status == GameStatus::Finished {
         // A Play of the Day ended by a moderator: its members' last mail.
         super::daily::after_moderator_ended(tx, cx.config, cx.secret, row, state.as_ref(), cx.now)?;
     }

@@ -41,6 +41,15 @@ impl Site {
         })
     }
 
+    /// A Play of the Day of the Civil War Game 1863, the community playing
+    /// the Union.
+    fn daily_1863(name: &str) -> Site {
+        Site::daily(name, |c| {
+            c.play_of_the_day.game = "civilwar1863".into();
+            c.play_of_the_day.side = "union".into();
+        })
+    }
+
     /// A mail from `from` to `to` processed with the service's clock at
     /// `at`; the new mails, none of which goes to a reserved address.
     fn mail_at(&mut self, at: DateTime<Utc>, from: &str, to: &str, body: &str) -> Vec<Out> {
@@ -941,10 +950,7 @@ fn vote_until_own_turn(site: &mut Site, ann: &str, mut at: DateTime<Utc>) -> Dat
 /// battles the game brings rather than a script of them.
 #[test]
 fn a_civil_war_1863_play_of_the_day_votes_one_order_a_round_and_the_house_answers_its_whole_turn() {
-    let mut site = Site::daily("civilwar1863", |c| {
-        c.play_of_the_day.game = "civilwar1863".into();
-        c.play_of_the_day.side = "union".into();
-    });
+    let mut site = Site::daily_1863("civilwar1863");
     // The Confederacy moves first (P7): the house played its first turn
     // when the game began, up to the Union's first decision.
     assert!(site.sweep_at(t0()).is_empty(), "no members, no mail");
@@ -1226,10 +1232,7 @@ fn last_order_of(entries: &[orderly::store::EntryRow], seat: Seat) -> Option<&st
 /// its seed revealed to those who held its commitment (docs/dice.md).
 #[test]
 fn a_civil_war_1863_play_of_the_day_reveals_its_seed_to_the_members_at_its_end() {
-    let mut site = Site::daily("civilwar1863-end", |c| {
-        c.play_of_the_day.game = "civilwar1863".into();
-        c.play_of_the_day.side = "union".into();
-    });
+    let mut site = Site::daily_1863("civilwar1863-end");
     site.sweep_at(t0());
     let ann = site.join(t0() + Duration::minutes(1), ANN);
     let at = vote_until_own_turn(&mut site, &ann, t0());
@@ -1261,10 +1264,7 @@ fn a_civil_war_1863_play_of_the_day_reveals_its_seed_to_the_members_at_its_end()
 /// members learn the result before the next game begins.
 #[test]
 fn a_play_of_the_day_a_moderator_ends_tells_its_members_the_result() {
-    let mut site = Site::daily("adjudicated", |c| {
-        c.play_of_the_day.game = "civilwar1863".into();
-        c.play_of_the_day.side = "union".into();
-    });
+    let mut site = Site::daily_1863("adjudicated");
     site.sweep_at(t0());
     let _ann = site.join(t0() + Duration::minutes(1), ANN);
     let report = site
