@@ -75,15 +75,28 @@ impl Work<'_> {
     }
 }
 
-/// The sentence that reveals a finished game's seed, for its last mails;
-/// `None` for a game without a seed or not over.
+/// The sentence that reveals a finished game's seed, for its players'
+/// last mails, which carry the record below it; `None` for a game
+/// without a seed or not over.
 pub(super) fn revealed(tx: &Tx<'_>, game: &GameRow) -> Result<Option<String>> {
+    revealed_in(tx, game, "dice.revealed")
+}
+
+/// The same for a watcher's last mail, which carries no record (it keeps
+/// the players' messages, `observers.rs`): it says where the record is
+/// instead of pointing below.
+pub(super) fn revealed_to_watcher(tx: &Tx<'_>, game: &GameRow) -> Result<Option<String>> {
+    revealed_in(tx, game, "dice.revealed_to_watcher")
+}
+
+/// A finished game's seed told in the sentence `key`.
+fn revealed_in(tx: &Tx<'_>, game: &GameRow, key: &str) -> Result<Option<String>> {
     if game.status != crate::store::GameStatus::Finished {
         return Ok(None);
     }
     Ok(tx.fair_seed(game.id)?.map(|kept| {
         texts::say(
-            "dice.revealed",
+            key,
             minijinja::context! {
                 seed => kept.seed.to_hex(),
                 commitment => kept.commitment.to_string(),

@@ -759,6 +759,36 @@ fn a_civil_war_1863_watcher_is_nobody_s_you() {
     }
 }
 
+/// A game with chance reveals its seed in every last mail, but only the
+/// players' carry the record (a watcher never gets it: it keeps the
+/// players' messages), so the watcher's is not told "the record below".
+#[test]
+fn a_watchers_last_mail_reveals_the_seed_without_pointing_to_a_record_it_lacks() {
+    let mut site = Site::new("cw1863-watch-end");
+    let (ann_addr, bob_addr, _) =
+        site.start(ANN, BOB, "NEW CIVILWAR1863 VS bob@example.org PUBLIC");
+    site.watch(CAROL, 1);
+    site.mail(ANN, &ann_addr, "MESSAGE a word for bob alone");
+    let outs = site.mail(BOB, &bob_addr, "RESIGN");
+    let seed_said = "The seed of this game's tosses was";
+    for player in [ANN, BOB] {
+        let last = common::site::flat(&to(&outs, player).body);
+        assert!(last.contains(seed_said), "{last}");
+        assert!(last.contains("The record below holds every draw"), "{last}");
+        assert!(last.contains("The record of the game:"), "{last}");
+    }
+    let watcher = to(&outs, CAROL);
+    let last = common::site::flat(&watcher.body);
+    assert!(last.contains(seed_said), "{last}");
+    assert!(
+        last.contains("The game's record, which its players have"),
+        "{last}"
+    );
+    assert!(!last.contains("below"), "{last}");
+    assert!(!last.contains("The record of the game:"), "{last}");
+    assert!(!last.contains("a word for bob alone"), "{last}");
+}
+
 /// Issue 18, part 4: ratings and GAMES PUBLIC know no game by name. A
 /// rated, public Civil War Game 1863 is listed for anyone, and its end
 /// moves the players' Glicko-2 ratings in its own kind, none other.
