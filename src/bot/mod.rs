@@ -74,9 +74,10 @@ impl Level {
     /// level 2 ten times as many, both spread wide; level 3 searches the
     /// SQUARES rounds spread deep, since spread wide its extra rounds went
     /// to poorly ranked orders and bought little strength; levels 4 and 5
-    /// spread deeper still, with two playouts a round, since three times
-    /// the rounds alone bought level 4 only about 61% against level 3
-    /// ([`Spread`], docs/computer-opponent.md).
+    /// spread deeper still, with two playouts a round at level 4 and four
+    /// at level 5, since three times the rounds alone bought level 4 only
+    /// about 61% against level 3, and level 5 with level 4's two playouts
+    /// about 50% against level 4 ([`Spread`], docs/computer-opponent.md).
     pub fn budget_in(self, game: &str) -> Budget {
         if game != CivilWar1863::NAME {
             return Budget::rounds(self.rounds());
@@ -88,8 +89,13 @@ impl Level {
                 spread: Spread::DEEP,
                 ..Budget::rounds(self.rounds())
             },
-            _ => Budget {
+            4 => Budget {
                 playouts: 2,
+                spread: Spread::DEEPER,
+                ..Budget::rounds(self.rounds())
+            },
+            _ => Budget {
+                playouts: 4,
                 spread: Spread::DEEPER,
                 ..Budget::rounds(self.rounds())
             },
