@@ -79,29 +79,27 @@ impl Work<'_> {
 /// last mails, which carry the record below it; `None` for a game
 /// without a seed or not over.
 pub(super) fn revealed(tx: &Tx<'_>, game: &GameRow) -> Result<Option<String>> {
-    revealed_in(tx, game, "dice.revealed")
+    Ok(seed_to_reveal(tx, game)?.map(|context| texts::say("dice.revealed", context)))
 }
 
 /// The same for a watcher's last mail, which carries no record (it keeps
 /// the players' messages, `observers.rs`): it says where the record is
 /// instead of pointing below.
 pub(super) fn revealed_to_watcher(tx: &Tx<'_>, game: &GameRow) -> Result<Option<String>> {
-    revealed_in(tx, game, "dice.revealed_to_watcher")
+    Ok(seed_to_reveal(tx, game)?.map(|context| texts::say("dice.revealed_to_watcher", context)))
 }
 
-/// A finished game's seed told in the sentence `key`.
-fn revealed_in(tx: &Tx<'_>, game: &GameRow, key: &str) -> Result<Option<String>> {
+/// A finished game's seed and its commitment, as the revealing sentences
+/// take them; `None` for a game without a seed or not over.
+fn seed_to_reveal(tx: &Tx<'_>, game: &GameRow) -> Result<Option<minijinja::Value>> {
     if game.status != crate::store::GameStatus::Finished {
         return Ok(None);
     }
     Ok(tx.fair_seed(game.id)?.map(|kept| {
-        texts::say(
-            key,
-            minijinja::context! {
-                seed => kept.seed.to_hex(),
-                commitment => kept.commitment.to_string(),
-            },
-        )
+        minijinja::context! {
+            seed => kept.seed.to_hex(),
+            commitment => kept.commitment.to_string(),
+        }
     }))
 }
 
