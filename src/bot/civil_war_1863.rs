@@ -11,6 +11,8 @@ use crate::games::{GameResult, Seat};
 
 thread_local! {
     static EVENTS: std::cell::RefCell<Vec<Event>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The squares of the side to move a playout draws its stack from.
+    static SQUARES: std::cell::RefCell<Vec<Square>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// A playout's turn ends after about this many orders: one in `END_ODDS`.
@@ -86,15 +88,57 @@ fn city_cost(g: &CivilWar1863, owner: Side, sq: Square) -> f64 {
 /// ranks three orders of one position, and each asked twice.
 struct Prey<'a> {
     game: &'a CivilWar1863,
-    stacks: std::cell::OnceCell<Vec<(Square, u32)>>,
+    /// The enemy's stacks once read (`read`), in a buffer borrowed from
+    /// [`PREY_STACKS`] for as long as this lives: a playout ranks orders
+    /// at every step, and growing a new list each time was much of the
+    /// tenth of its time spent listing them.
+    stacks: std::cell::RefCell<Vec<(Square, u32)>>,
+    read: std::cell::Cell<bool>,
+    /// [`threat`] to squares by the enemy of the side to move, as worked
+    /// out so far: the orders ranked together mostly leave one square.
+    threats: std::cell::RefCell<[Option<(Square, u32)>; THREATS_KEPT]>,
+}
+
+thread_local! {
+    /// The buffer a [`Prey`] lists the enemy's stacks in; one that finds
+    /// it taken (two alive at once) starts its own.
+    static PREY_STACKS: std::cell::RefCell<Vec<(Square, u32)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// How many squares' threats a [`Prey`] keeps: a draw of
+/// [`PLAYOUT_DRAWS`] orders asks of one square they leave and one each
+/// enters.
+const THREATS_KEPT: usize = 1 + PLAYOUT_DRAWS;
+
+impl Drop for Prey<'_> {
+    fn drop(&mut self) {
+        let buffer = std::mem::take(self.stacks.get_mut());
+        PREY_STACKS.with_borrow_mut(|kept| *kept = buffer);
+    }
 }
 
 impl<'a> Prey<'a> {
     fn of(game: &'a CivilWar1863) -> Prey<'a> {
         Prey {
             game,
-            stacks: std::cell::OnceCell::new(),
+            stacks: std::cell::RefCell::new(PREY_STACKS.with_borrow_mut(std::mem::take)),
+            read: std::cell::Cell::new(false),
+            threats: std::cell::RefCell::new([None; THREATS_KEPT]),
         }
+    }
+
+    /// [`threat`] to `sq` by the enemy of the side to move.
+    fn threat(&self, sq: Square) -> u32 {
+        let mut kept = self.threats.borrow_mut();
+        if let Some(&(_, t)) = kept.iter().flatten().find(|&&(at, _)| at == sq) {
+            return t;
+        }
+        let t = threat(self.game, self.game.to_move().opponent(), sq);
+        if let Some(free) = kept.iter_mut().find(|k| k.is_none()) {
+            *free = Some((sq, t));
+        }
+        t
     }
 
     /// The distance (in king steps) from `sq` to the nearest enemy stack
@@ -102,14 +146,17 @@ impl<'a> Prey<'a> {
     /// close on (P19: only a larger force attacks without a coin).
     fn nearest(&self, sq: Square, strength: u32) -> Option<u32> {
         let enemy = self.game.to_move().opponent();
-        self.stacks
-            .get_or_init(|| {
+        let mut stacks = self.stacks.borrow_mut();
+        if !self.read.replace(true) {
+            stacks.clear();
+            stacks.extend(
                 self.game
                     .stacks()
                     .filter(|(_, s)| s.side == enemy)
-                    .map(|(at, _)| (at, self.game.strength(at)))
-                    .collect()
-            })
+                    .map(|(at, _)| (at, self.game.strength(at))),
+            );
+        }
+        stacks
             .iter()
             .filter(|&&(_, s)| s < strength)
             .map(|&(at, _)| {
@@ -132,7 +179,7 @@ impl CivilWar1863 {
         let n = pieces.total();
         let mut v = 0.0;
         let here = self.strength(from);
-        let t_from = threat(self, enemy, from);
+        let t_from = prey.threat(from);
         let was_threatened = t_from > here;
         let left = here.saturating_sub(n);
         if left > 0 {
@@ -152,7 +199,7 @@ impl CivilWar1863 {
                 // A larger battle: the defender loses one more than we do
                 // (P20), and a city falls with it (P26, P27, P30).
                 v += 2.0 + prize + 0.1 * f64::from(d);
-                if threat(self, enemy, to) > n {
+                if prey.threat(to) > n {
                     v -= 1.0;
                 }
             } else if n == d {
@@ -168,7 +215,7 @@ impl CivilWar1863 {
             v += 1.0 + city_cost(self, enemy, to);
         }
         let arrived = self.strength(to) + n;
-        let t_to = threat(self, enemy, to);
+        let t_to = prey.threat(to);
         if t_to > arrived {
             v -= 1.0 + city_cost(self, side, to);
             return v;
@@ -333,16 +380,21 @@ impl Searchable for CivilWar1863 {
         if self.orders_this_turn() > 0 && pick(END_ODDS) == 0 {
             return Some(Order::EndTurn);
         }
-        let mut squares = self.squares_of(self.to_move());
-        while !squares.is_empty() {
-            let i = pick(squares.len());
-            if self.orders_from(squares[i], scratch, false) {
-                return Some(self.best_of_draws(&mut pick, scratch));
+        // One buffer per thread keeps a playout from allocating the list
+        // order after order.
+        SQUARES.with_borrow_mut(|squares| {
+            squares.clear();
+            squares.extend(self.squares_held_by(self.to_move()));
+            while !squares.is_empty() {
+                let i = pick(squares.len());
+                if self.orders_from(squares[i], scratch, false) {
+                    return Some(self.best_of_draws(&mut pick, scratch));
+                }
+                squares.swap_remove(i);
             }
-            squares.swap_remove(i);
-        }
-        // No stack can move: END is the turn's only order (P8).
-        Some(Order::EndTurn)
+            // No stack can move: END is the turn's only order (P8).
+            Some(Order::EndTurn)
+        })
     }
 
     const RANKS_ORDERS: bool = true;

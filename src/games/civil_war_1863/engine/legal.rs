@@ -8,7 +8,7 @@ use crate::games::civil_war_1863::core::side::{PieceKind, Side};
 use crate::games::civil_war_1863::core::square::Square;
 use crate::games::civil_war_1863::core::stack::Counts;
 use crate::games::civil_war_1863::core::state::CivilWar1863;
-use crate::games::civil_war_1863::engine::movement::{kind_mix, paths, reach};
+use crate::games::civil_war_1863::engine::movement::{kind_mix, reach, OpenPaths};
 
 impl CivilWar1863 {
     /// Every legal order now, in a fixed order; empty once the game is over.
@@ -54,10 +54,15 @@ impl CivilWar1863 {
 
     /// The squares holding a stack of `side`, in board order.
     pub(crate) fn squares_of(&self, side: Side) -> Vec<Square> {
+        self.squares_held_by(side).collect()
+    }
+
+    /// The squares holding a stack of `side`, in board order, listed as
+    /// asked for (into a caller's buffer).
+    pub(crate) fn squares_held_by(&self, side: Side) -> impl Iterator<Item = Square> + '_ {
         self.stacks()
-            .filter(|(_, s)| s.side == side)
+            .filter(move |(_, s)| s.side == side)
             .map(|(sq, _)| sq)
-            .collect()
     }
 
     /// Appends the turn's orders for the stack on `from` (of the side to
@@ -80,8 +85,8 @@ impl CivilWar1863 {
         let before = out.len();
         let free = stack.free();
         // For each mix of kinds (bit 0 infantry, 1 cavalry, 2 gunboats), the
-        // paths (by their place in `paths`) its steps allow, once known.
-        let mut open_paths = [None::<u64>; 8];
+        // paths its steps allow, once known.
+        let mut open_paths: [Option<OpenPaths>; 8] = Default::default();
         for part in free.parts().filter(|p| !p.is_empty()) {
             if self.check_group(from, part, None).is_err()
                 || self.strands_at_sea(&stack, from, part)
@@ -90,10 +95,10 @@ impl CivilWar1863 {
             }
             let most = reach(part).1;
             let mix = kind_mix(part);
-            let open = *open_paths[mix].get_or_insert_with(|| self.open_paths(from, mix, most));
-            for (i, path) in paths(from, most).enumerate() {
+            let open = open_paths[mix].get_or_insert_with(|| self.open_paths(from, mix, most));
+            for &path in open.iter() {
                 let to = *path.last().expect("a path has a step");
-                if open >> i & 1 == 1 && self.check_arrival(part, to).is_ok() {
+                if self.check_arrival(part, to).is_ok() {
                     out.push(Order::Move {
                         from,
                         pieces: part,
@@ -107,8 +112,7 @@ impl CivilWar1863 {
         }
         let infantry = free.get(PieceKind::Infantry);
         if infantry > 0 && self.board.is_rail(from) {
-            let mut rides = self.ride_paths(from);
-            rides.retain(|path| self.check_ride_track(from, path).is_ok());
+            let rides = self.open_rides(from);
             for n in 1..=infantry {
                 let pieces = Counts::of(PieceKind::Infantry, n);
                 if self.check_group(from, pieces, None).is_err() {
@@ -143,6 +147,7 @@ impl CivilWar1863 {
 mod tests {
     use super::*;
     use crate::games::civil_war_1863::core::path::Path;
+    use crate::games::civil_war_1863::engine::movement::paths;
     use proptest::prelude::*;
 
     impl CivilWar1863 {

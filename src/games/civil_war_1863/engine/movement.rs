@@ -42,6 +42,33 @@ pub(crate) fn paths(from: Square, most: u8) -> impl Iterator<Item = Path> {
     })
 }
 
+/// The most paths [`paths`] gives: eight first steps, each followed by
+/// itself or seven second steps.
+const MOST_PATHS: usize = 8 * 8;
+
+/// The open paths of a group from a square
+/// ([`CivilWar1863::open_paths`]), held in place: a playout asks for them
+/// at every move.
+pub(crate) struct OpenPaths {
+    paths: [Path; MOST_PATHS],
+    len: usize,
+}
+
+impl OpenPaths {
+    fn push(&mut self, path: Path) {
+        self.paths[self.len] = path;
+        self.len += 1;
+    }
+}
+
+impl std::ops::Deref for OpenPaths {
+    type Target = [Path];
+
+    fn deref(&self) -> &[Path] {
+        &self.paths[..self.len]
+    }
+}
+
 /// Which kinds `pieces` holds, as bits: infantry 1, cavalry 2, gunboats 4
 /// ([`PieceKind::ALL`] order).
 pub(crate) fn kind_mix(pieces: Counts) -> usize {
@@ -90,26 +117,35 @@ impl CivilWar1863 {
         table[from.index()][mix]
     }
 
-    /// The paths from `from` of at most `most` steps, as bits by their
-    /// place in [`paths`], that a group of the side to move holding the
-    /// kinds in `mix` may take: those [`check_path`](Self::check_path)
-    /// allows, found from the table of steps.
-    pub(crate) fn open_paths(&self, from: Square, mix: usize, most: u8) -> u64 {
+    /// The paths from `from` of at most `most` steps, in the order of
+    /// [`paths`], that a group of the side to move holding the kinds in
+    /// `mix` may take: those [`check_path`](Self::check_path) allows,
+    /// found from the table of steps. Each first step is looked at once
+    /// for all the second steps beyond it: this runs for every stack a
+    /// playout moves.
+    pub(crate) fn open_paths(&self, from: Square, mix: usize, most: u8) -> OpenPaths {
         let side = self.to_move;
-        let mut open = 0;
-        for (i, path) in paths(from, most).enumerate() {
-            debug_assert!(i < 64, "at most 8 first steps, each with 8 second steps");
-            let mut prev = from;
-            let allowed = path.iter().enumerate().all(|(j, &next)| {
-                let d = prev.direction_to(next).expect("paths step to neighbours");
-                // P9: a move ends at an enemy square, never passes it.
-                let ok = self.open_steps(prev, mix) & 1 << d != 0
-                    && (j + 1 == path.len() || !self.hostile_to(side, next));
-                prev = next;
-                ok
-            });
-            if allowed {
-                open |= 1 << i;
+        let mut open = OpenPaths {
+            paths: [Path::one(from); MOST_PATHS],
+            len: 0,
+        };
+        let first = self.open_steps(from, mix);
+        for a in from.neighbours() {
+            let d = from.direction_to(a).expect("a neighbour");
+            if first & 1 << d == 0 {
+                continue;
+            }
+            open.push(Path::one(a));
+            // P9: a move ends at an enemy square, never passes it.
+            if most < 2 || self.hostile_to(side, a) {
+                continue;
+            }
+            let second = self.open_steps(a, mix);
+            for b in a.neighbours() {
+                let d = a.direction_to(b).expect("a neighbour");
+                if b != from && second & 1 << d != 0 {
+                    open.push(Path::two(a, b));
+                }
             }
         }
         open
@@ -329,14 +365,14 @@ mod tests {
             for mix in 1..8 {
                 let group = one_of_each(mix);
                 let most = reach(group).1;
-                let open = g.open_paths(from, mix, most);
-                for (i, path) in paths(from, most).enumerate() {
-                    assert_eq!(
-                        open >> i & 1 == 1,
-                        g.check_path(Side::Union, from, group, &path).is_ok(),
-                        "{from} {group:?} {path:?}"
-                    );
-                }
+                let allowed: Vec<Path> = paths(from, most)
+                    .filter(|path| g.check_path(Side::Union, from, group, path).is_ok())
+                    .collect();
+                assert_eq!(
+                    &*g.open_paths(from, mix, most),
+                    allowed.as_slice(),
+                    "{from} {group:?}"
+                );
             }
         }
     }
