@@ -754,7 +754,7 @@ fn member_text(
     // seed with its end, as players and observers do.
     let fairness = match tx.fair_seed(row.id)? {
         Some(kept) if result.is_some() => Some(texts::say(
-            "daily.revealed",
+            "dice.revealed_without_record",
             minijinja::context! {
                 seed => kept.seed.to_hex(),
                 commitment => kept.commitment.to_string(),

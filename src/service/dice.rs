@@ -83,10 +83,14 @@ pub(super) fn revealed(tx: &Tx<'_>, game: &GameRow) -> Result<Option<String>> {
 }
 
 /// The same for a watcher's last mail, which carries no record (it keeps
-/// the players' messages, `observers.rs`): it says where the record is
-/// instead of pointing below.
-pub(super) fn revealed_to_watcher(tx: &Tx<'_>, game: &GameRow) -> Result<Option<String>> {
-    Ok(seed_to_reveal(tx, game)?.map(|context| texts::say("dice.revealed_to_watcher", context)))
+/// the players' messages, `observers.rs`): it names the record instead
+/// of pointing below. A Play of the Day member's last mail says the same
+/// (`daily.rs`).
+pub(super) fn revealed_without_record(tx: &Tx<'_>, game: &GameRow) -> Result<Option<String>> {
+    Ok(
+        seed_to_reveal(tx, game)?
+            .map(|context| texts::say("dice.revealed_without_record", context)),
+    )
 }
 
 /// A finished game's seed and its commitment, as the revealing sentences

@@ -61,7 +61,7 @@ pub(super) fn watcher_text(
     let result = result_words(game, state);
     let pending = state.pending();
     let ratings = super::ratings::changes_told(tx, game)?;
-    let revealed = super::dice::revealed_to_watcher(tx, game)?;
+    let revealed = super::dice::revealed_without_record(tx, game)?;
     let (zone, _) = tx.player_settings(reader)?;
     let clock = match result {
         Some(_) => None,

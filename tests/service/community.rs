@@ -781,7 +781,7 @@ fn a_watchers_last_mail_reveals_the_seed_without_pointing_to_a_record_it_lacks()
     let last = common::site::flat(&watcher.body);
     assert!(last.contains(seed_said), "{last}");
     assert!(
-        last.contains("The game's record, which its players have"),
+        last.contains("`orderly verify` on the game's record checks every toss against it"),
         "{last}"
     );
     assert!(!last.contains("below"), "{last}");
