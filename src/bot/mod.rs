@@ -125,6 +125,9 @@ pub struct ComputerOrder {
     pub order: String,
     /// The rounds searched (0 when the order was the only legal one).
     pub rounds: u32,
+    /// The playouts searched: the rounds times the level's playouts a
+    /// round. What the search cost, on any machine.
+    pub playouts: u64,
     /// The rounds that went through the order.
     pub visits: u32,
     /// The computer's expected score after it, 0 (lost) to 1 (won).
@@ -146,25 +149,31 @@ pub fn order_for(game: &dyn AnyGame, level: Level, seed: u64) -> Option<Computer
     match game.name() {
         Squares::NAME => {
             let g = Squares::from_position(&position).ok()?;
-            search(&g, budget, seed).map(|r| answer(r, Order::to_string))
+            search(&g, budget, seed).map(|r| answer(r, budget, Order::to_string))
         }
         Napoleonic::NAME => {
             let g = Napoleonic::from_position(&position).ok()?;
-            search(g.squares(), budget, seed).map(|r| answer(r, |o| NapOrder(*o).to_string()))
+            search(g.squares(), budget, seed)
+                .map(|r| answer(r, budget, |o| NapOrder(*o).to_string()))
         }
         CivilWar1863::NAME => {
             let g = CivilWar1863::from_position(&position).ok()?;
-            search(&g, budget, seed).map(|r| answer(r, ToString::to_string))
+            search(&g, budget, seed).map(|r| answer(r, budget, ToString::to_string))
         }
         _ => None,
     }
 }
 
 /// A search's report as the service takes it, the order written by `write`.
-fn answer<O>(report: SearchReport<O>, write: impl Fn(&O) -> String) -> ComputerOrder {
+fn answer<O>(
+    report: SearchReport<O>,
+    budget: Budget,
+    write: impl Fn(&O) -> String,
+) -> ComputerOrder {
     ComputerOrder {
         order: write(&report.order),
         rounds: report.rounds,
+        playouts: u64::from(report.rounds) * u64::from(budget.playouts),
         visits: report.visits,
         expected: report.expected,
     }

@@ -161,6 +161,31 @@ pub struct Incoming {
     pub from_authenticated: bool,
 }
 
+impl Incoming {
+    /// No mail at all: what work of the service's own that no mail began
+    /// (the computer's answer the sweep plays) reads as its mail.
+    pub fn none() -> Incoming {
+        Incoming {
+            message_id: None,
+            from: None,
+            sender_problem: None,
+            sender_is_null: false,
+            to: Vec::new(),
+            cc: Vec::new(),
+            delivered_to: Vec::new(),
+            subject: String::new(),
+            in_reply_to: Vec::new(),
+            references: Vec::new(),
+            date: None,
+            text: String::new(),
+            full_text: String::new(),
+            automatic: None,
+            unread: Unread::default(),
+            from_authenticated: false,
+        }
+    }
+}
+
 /// Why a From names no single author.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SenderProblem {

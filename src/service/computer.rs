@@ -8,7 +8,17 @@
 //! made it the computer's turn, so that the reply shows the board after
 //! its answer. No mail ever goes to the computer's address (`compose.rs`,
 //! `notices.rs`), and it never has a deadline (`clock.rs`).
+//!
+//! The search is the one thing a short mail can make orderly spend
+//! seconds of a core on, so it is counted, in playouts, per player and in
+//! all ([`thinking_allowed`], `[computer] thinking_per_player_hour` and
+//! `thinking_per_hour`). When the hour's budget is spent the computer
+//! stops before a decision of its own turn (never inside an attack or a
+//! question the person waits on), the reply says when it will answer, and
+//! the game is marked owed: the sweep ([`answer_owed`]) plays on, oldest
+//! game first, once the budget allows, and mails the person the board.
 
+use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 
 use super::dice::draw_and_record;
@@ -47,6 +57,90 @@ pub(crate) fn computer_seat(
 /// computer never makes one).
 pub(crate) fn is_computers_seat(game: &GameRow, seat: Seat) -> bool {
     game.computer_level.is_some() && seat != game.inviter_seat
+}
+
+/// Whether the computer may search now, by the hour's budgets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Thinking {
+    /// Neither budget is spent.
+    Allowed,
+    /// The player's own hour is spent: they are under it again at `until`.
+    PlayerSpent {
+        /// When the hour's sum falls under the budget.
+        until: DateTime<Utc>,
+        /// The budget, in playouts.
+        budget: u64,
+    },
+    /// Everyone's hour is spent: the games waiting are answered oldest
+    /// first as the hour allows.
+    AllSpent,
+}
+
+impl Thinking {
+    /// What the person is told when the computer's answer waits: when it
+    /// comes, in their own time zone, and that nothing is lost.
+    fn words(self, tx: &Tx<'_>, game: &GameRow, player: &str) -> Result<String> {
+        let (zone, _) = tx.player_settings(player)?;
+        Ok(match self {
+            Thinking::Allowed => String::new(),
+            Thinking::PlayerSpent { until, budget } => texts::say(
+                "game.computer_waits",
+                minijinja::context! {
+                    game => game.id,
+                    budget => budget,
+                    at => super::zones::local_time(until, &zone),
+                },
+            ),
+            Thinking::AllSpent => texts::say(
+                "game.computer_waits_for_all",
+                minijinja::context! { game => game.id },
+            ),
+        })
+    }
+}
+
+/// Whether the computer may search at `now` in a game of `player`'s: the
+/// playouts of the hour before, theirs and everyone's, are under their
+/// budgets (`[computer]`). A search is begun under the budget and
+/// finished, so an hour's sum passes it by one search at most.
+pub(crate) fn thinking_allowed(
+    tx: &Tx<'_>,
+    config: &Config,
+    player: &str,
+    now: DateTime<Utc>,
+) -> Result<Thinking> {
+    let hour_ago = now - chrono::Duration::hours(1);
+    let budgets = &config.computer;
+    let theirs = tx.thinking_for(player, hour_ago.into())?;
+    if theirs >= budgets.thinking_per_player_hour {
+        // An hour after the search that brings the sum past what must
+        // fall out of it, the sum is under the budget again.
+        let over = theirs - budgets.thinking_per_player_hour;
+        let passes = tx.thinking_passes(player, hour_ago.into(), over)?;
+        let until = passes.map_or(now, |at| at.utc()) + chrono::Duration::hours(1);
+        // Said to the minute, rounded up: the answer is not before it.
+        let minute = (until.timestamp_millis() + 59_999).div_euclid(60_000);
+        let until = DateTime::from_timestamp(minute * 60, 0).unwrap_or(until);
+        return Ok(Thinking::PlayerSpent {
+            until,
+            budget: budgets.thinking_per_player_hour,
+        });
+    }
+    if tx.thinking_in_all(hour_ago.into())? >= budgets.thinking_per_hour {
+        return Ok(Thinking::AllSpent);
+    }
+    Ok(Thinking::Allowed)
+}
+
+/// The address of the person playing the computer's `seat` in `game`:
+/// whose budget its thinking counts against.
+fn person_of(tx: &Tx<'_>, game: &GameRow, computer: Seat) -> Result<String> {
+    Ok(tx
+        .seats(game.id)?
+        .into_iter()
+        .find(|s| s.seat != computer)
+        .map(|s| s.address)
+        .unwrap_or_default())
 }
 
 /// How a seat's player is named in a game's mails and in GAMES: the
@@ -151,11 +245,25 @@ impl Work<'_> {
                 happened.extend(answered);
                 continue;
             }
+            let player = person_of(self.tx, game, seat)?;
+            if pending.phase.is_turn() {
+                let allowed = thinking_allowed(self.tx, self.config, &player, self.now)?;
+                if allowed != Thinking::Allowed {
+                    self.tx.owe_computer(game.id, self.at)?;
+                    let words = allowed.words(self.tx, game, &player)?;
+                    self.notify(game, seat.other(), &words, None, "computer");
+                    break;
+                }
+            }
             let entries = self.tx.entry_count(game.id)?;
             let Some(answer) = bot::order_for(state, level, search_seed(game, entries)) else {
                 tracing::warn!(game = game.id, "the computer found no order to play");
                 break;
             };
+            if answer.playouts > 0 {
+                self.tx
+                    .add_thinking(&player, game.id, answer.playouts, self.at)?;
+            }
             let mut s = submit(state, seat, &[answer.order.as_str()]);
             if s.taken.is_empty() {
                 tracing::error!(game = game.id, order = %answer.order, "the computer's order was not taken");
@@ -166,6 +274,9 @@ impl Work<'_> {
             }
             happened.extend(self.record_submission(game, seat, &s, false)?);
             happened.extend(self.draw_chance(state, game, seat)?);
+        }
+        if state.outcome().is_some() || state.pending().is_none_or(|p| p.seat != seat) {
+            self.tx.computer_paid(game.id)?;
         }
         Ok(happened)
     }
@@ -202,6 +313,93 @@ impl Work<'_> {
         }
         self.tx.set_held(game.id, seat, &r.held)?;
         Ok(if taken { played } else { Vec::new() })
+    }
+}
+
+/// The most games owed the computer's answer that one sweep plays.
+const OWED_PER_SWEEP: u32 = 20;
+
+/// Plays the computer's answers owed (their hour's budget was spent when
+/// the person's mail came, [`thinking_allowed`]), the longest waiting game
+/// first, as far as the budgets now allow; the person and the game's
+/// watchers are mailed the board, as after any move. How many games were
+/// answered.
+pub(crate) fn answer_owed(
+    tx: &Tx<'_>,
+    config: &Config,
+    secret: &[u8],
+    now: DateTime<Utc>,
+) -> Result<usize> {
+    let mut answered = 0;
+    let nothing = crate::mail::intake::Incoming::none();
+    for id in tx.games_owed_by_computer(OWED_PER_SWEEP)? {
+        let game = match tx.game(id)? {
+            Some(game) if game.status.is_open() => game,
+            _ => {
+                tx.computer_paid(id)?;
+                continue;
+            }
+        };
+        let Some((seat, _)) = computer_seat(tx, config, &game)? else {
+            tx.computer_paid(id)?;
+            continue;
+        };
+        let player = person_of(tx, &game, seat)?;
+        if thinking_allowed(tx, config, &player, now)? != Thinking::Allowed {
+            continue;
+        }
+        // The mails this makes are named after the game and its record's
+        // length: a sweep run again after a crash names them alike.
+        let message_id = format!("computer-{id}-{}", tx.entry_count(id)?);
+        let mut work = Work::new(
+            config,
+            secret,
+            tx,
+            &nothing,
+            &message_id,
+            &player,
+            now.into(),
+            now,
+        );
+        if work.answer_owed(&game)? {
+            answered += 1;
+        }
+    }
+    Ok(answered)
+}
+
+impl Work<'_> {
+    /// The computer's answer owed in `game`, played now: its orders
+    /// recorded, the position kept, and the update owed to the seats and
+    /// the watchers sent. Whether it played anything.
+    fn answer_owed(&mut self, game: &GameRow) -> Result<bool> {
+        let mut state = self.state(game)?;
+        let happened = self.computer_plays(state.as_mut(), game)?;
+        if happened.is_empty() {
+            self.send_updates()?;
+            self.queue_outgoing()?;
+            return Ok(false);
+        }
+        let count = self.tx.entry_count(game.id)?;
+        self.tx
+            .set_position(game.id, &state.position(), count, self.at)?;
+        self.refresh_deadline(game.id, state.as_ref())?;
+        if let Some(outcome) = state.outcome() {
+            super::ratings::finish(
+                self.tx,
+                self.config,
+                game.id,
+                outcome.result,
+                &outcome.reason,
+                self.at,
+            )?;
+        }
+        let game = self.reload(game.id)?;
+        self.broadcast(&game, &happened, None)?;
+        self.owe_watchers(game.id);
+        self.send_updates()?;
+        self.queue_outgoing()?;
+        Ok(true)
     }
 }
 

@@ -147,38 +147,8 @@ pub(super) fn process_in(
         tx.record_message(&message_id, &sender, at, &done.outcome)?;
         return Ok(done);
     }
-    let mut work = Work {
-        config,
-        secret,
-        tx,
-        incoming: &incoming,
-        message_id: &message_id,
-        sender: &sender,
-        at,
-        now,
-        items: Vec::new(),
-        parts: Vec::new(),
-        outgoing: Vec::new(),
-        game: None,
-        written: Default::default(),
-        taken: 0,
-        more_orders_follow: false,
-        halted: false,
-        reacting: Default::default(),
-        ignored: 0,
-        warned: Default::default(),
-        echoed: Vec::new(),
-        incoming_size: raw.len(),
-        board_shown: Default::default(),
-        reply_picture: None,
-        commands: 0,
-        answered: Default::default(),
-        stranger: false,
-        owed: Vec::new(),
-        notices: Vec::new(),
-        seen: Default::default(),
-        reply_key: None,
-    };
+    let mut work = Work::new(config, secret, tx, &incoming, &message_id, &sender, at, now);
+    work.incoming_size = raw.len();
     // Until a player chooses a time zone, the offset of their mail's
     // Date: is the best guess of where they read it.
     let guessed = incoming

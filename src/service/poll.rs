@@ -344,6 +344,8 @@ impl Service {
         let tx = self.store.tx()?;
         let report = sweep(&tx, &self.config, now)?;
         super::daily::sweep(&tx, &self.config, &self.secret, now)?;
+        super::computer::answer_owed(&tx, &self.config, &self.secret, now)?;
+        tx.forget_thinking_before((now - chrono::Duration::hours(2)).into())?;
         tx.commit()?;
         Ok(report)
     }

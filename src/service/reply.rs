@@ -261,6 +261,12 @@ impl Work<'_> {
             picture: self.reply_picture.take(),
         };
         self.outgoing.insert(0, (reply, game_seat));
+        self.queue_outgoing()
+    }
+
+    /// Queues the mails to others this work made, each seat's threaded
+    /// on the next.
+    pub(super) fn queue_outgoing(&mut self) -> Result<()> {
         for (mut mail, seat) in std::mem::take(&mut self.outgoing) {
             super::outbox::queue(self.tx, &mut mail, seat.map(|(g, _)| g), self.at)?;
             if let Some((g, s)) = seat {

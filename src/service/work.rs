@@ -96,6 +96,56 @@ pub(super) struct Work<'a> {
     pub(super) reply_key: Option<(i64, String, String)>,
 }
 
+impl<'a> Work<'a> {
+    /// The processing of `incoming` (known as `message_id`, from
+    /// `sender`), read at `at` with the service's clock at `now`: nothing
+    /// answered yet.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn new(
+        config: &'a Config,
+        secret: &'a [u8],
+        tx: &'a Tx<'a>,
+        incoming: &'a Incoming,
+        message_id: &'a str,
+        sender: &'a str,
+        at: Timestamp,
+        now: DateTime<Utc>,
+    ) -> Work<'a> {
+        Work {
+            config,
+            secret,
+            tx,
+            incoming,
+            message_id,
+            sender,
+            at,
+            now,
+            items: Vec::new(),
+            parts: Vec::new(),
+            outgoing: Vec::new(),
+            game: None,
+            written: Default::default(),
+            taken: 0,
+            more_orders_follow: false,
+            halted: false,
+            reacting: Default::default(),
+            ignored: 0,
+            warned: Default::default(),
+            echoed: Vec::new(),
+            incoming_size: 0,
+            board_shown: Default::default(),
+            reply_picture: None,
+            commands: 0,
+            answered: Default::default(),
+            stranger: false,
+            owed: Vec::new(),
+            notices: Vec::new(),
+            seen: Default::default(),
+            reply_key: None,
+        }
+    }
+}
+
 impl Work<'_> {
     /// The domain of the service's address (Message-IDs, List-IDs).
     pub(super) fn domain(&self) -> &str {

@@ -37,6 +37,7 @@ mod moderation;
 mod outbox;
 mod players;
 mod ratings;
+mod thinking;
 mod time;
 mod upkeep;
 mod values;
@@ -147,6 +148,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0020_pictures",
         include_str!("../../migrations/0020_pictures.sql"),
+    ),
+    (
+        "0021_computer_thinking",
+        include_str!("../../migrations/0021_computer_thinking.sql"),
     ),
 ];
 

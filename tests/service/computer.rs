@@ -541,3 +541,179 @@ fn a_moderators_acts_in_a_civil_war_1863_game_never_leave_it_waiting_for_a_coin(
     assert!(state.chance().is_none());
     assert!(state.outcome().is_some() || state.pending().is_some_and(|p| p.seat != computer_seat));
 }
+
+/// The playouts the computer searched in `player`'s games in the hour
+/// before `now`, as the store holds them.
+fn thinking_of(site: &mut Site, player: &str, now: DateTime<Utc>) -> u64 {
+    let tx = site.service.store().read().unwrap();
+    tx.thinking_for(player, (now - chrono::Duration::hours(1)).into())
+        .unwrap()
+}
+
+impl Site {
+    /// The sweep at `at`; the mails it wrote.
+    fn sweep_at(&mut self, at: DateTime<Utc>) -> Vec<Out> {
+        self.service
+            .set_clock(orderly::clock::Clock::starting_at(at));
+        self.service.sweep(at).unwrap();
+        self.service.finish_sending_all().unwrap();
+        let outs = self.collect();
+        assert!(outs.iter().all(|o| o.to != COMPUTER), "{outs:#?}");
+        outs
+    }
+
+    /// Ann plays SQUARES game `id` at her `address`, one attack-preferring
+    /// order a mail, each at `minute` after the start, until a reply says
+    /// `says`; that reply.
+    fn play_until(
+        &mut self,
+        id: i64,
+        address: &str,
+        says: &str,
+        minute: i64,
+        rng: &mut XorShift,
+    ) -> Out {
+        for _ in 0..200 {
+            self.at_minute(minute);
+            let game = self.game(id);
+            assert_eq!(game.status, orderly::store::GameStatus::Active);
+            let position = Squares::from_position(game.position.as_deref().unwrap()).unwrap();
+            let (order, _) = attack_preferring(&position, rng);
+            let reply = only_to_ann(&self.mail(ANN, address, &order.to_string()));
+            assert!(!reply.body.contains("Refused"), "{}", reply.body);
+            if flat(&reply.body).contains(says) {
+                return reply;
+            }
+        }
+        panic!("no reply said {says:?} in 200 mails");
+    }
+}
+
+/// Whose decision game `id` waits for.
+fn waits_for(site: &mut Site, id: i64) -> Option<Seat> {
+    state_of(site, id).pending().map(|p| p.seat)
+}
+
+#[test]
+fn the_computers_thinking_in_a_players_games_is_bounded_and_its_answer_comes_at_the_time_said() {
+    // Level 1 searches 40 playouts a decision: 100 allow three searches
+    // in an hour.
+    let mut site = Site::with("thinking-per-player", |c| {
+        c.computer.thinking_per_player_hour = 100;
+    });
+    let start = begin(
+        &mut site,
+        "NEW SQUARES VS COMPUTER LEVEL 1",
+        "Game 1 begins",
+    );
+    let address = start.reply_to.clone();
+    let mut rng = XorShift::new(7);
+    let waited = site.play_until(1, &address, "thought as much as it may", 0, &mut rng);
+    let text = flat(&waited.body);
+    // Every search was made in the first second after 10:00: they leave
+    // the hour within the second after 11:00, said to the minute.
+    assert!(
+        text.contains("its answer in game 1 comes at about")
+            && text.contains("11:01")
+            && text.contains("Nothing you sent is lost"),
+        "{}",
+        waited.body
+    );
+    assert_eq!(
+        waits_for(&mut site, 1),
+        Some(Seat::South),
+        "the computer's turn waits"
+    );
+    let tx = site.service.store().read().unwrap();
+    assert!(
+        tx.computer_owes(1).unwrap(),
+        "game 1 is owed the computer's answer"
+    );
+    drop(tx);
+    let spent = thinking_of(&mut site, ANN, t0());
+    // A search begun under the budget is finished: one past it at most.
+    assert!((100..140).contains(&spent), "{spent} playouts");
+    // Ann's mails meanwhile make it think no more, however many.
+    let computers = |site: &mut Site| {
+        site.entries(1)
+            .iter()
+            .filter(|e| e.seat == Some(Seat::South))
+            .count()
+    };
+    let before = computers(&mut site);
+    for _ in 0..5 {
+        site.mail(ANN, &address, "BOARD");
+    }
+    assert_eq!(computers(&mut site), before);
+    assert_eq!(thinking_of(&mut site, ANN, t0()), spent);
+    // No deadline runs for Ann while she waits; the sweep before 11:00
+    // plays nothing and writes nothing.
+    let tx = site.service.store().read().unwrap();
+    assert_eq!(tx.deadline(1).unwrap().map(|d| d.seat), None);
+    drop(tx);
+    assert!(site
+        .sweep_at(t0() + chrono::Duration::minutes(59))
+        .is_empty());
+    assert_eq!(computers(&mut site), before);
+    // At the time said the sweep plays the computer's answer and mails
+    // Ann the board, as any move of her opponent's.
+    let outs = site.sweep_at(t0() + chrono::Duration::minutes(61));
+    let update = only_to_ann(&outs);
+    assert!(update.body.contains("What happened:"), "{}", update.body);
+    assert!(computers(&mut site) > before);
+    assert_eq!(
+        waits_for(&mut site, 1),
+        Some(Seat::North),
+        "{}",
+        update.body
+    );
+    let tx = site.service.store().read().unwrap();
+    assert!(!tx.computer_owes(1).unwrap());
+    assert_eq!(tx.deadline(1).unwrap().map(|d| d.seat), Some(Seat::North));
+    drop(tx);
+    // Its orders are the record's like any: the game goes on by mail.
+    let reply = site.play_until(1, &update.reply_to, "What happened:", 62, &mut rng);
+    assert!(!reply.body.contains("Refused"), "{}", reply.body);
+    assert_eq!(site.queued_to(COMPUTER), 0);
+}
+
+#[test]
+fn when_everyones_hour_of_thinking_is_spent_the_waiting_games_are_answered_by_the_sweep() {
+    const BOB: &str = "bob@example.org";
+    let mut site = Site::with("thinking-in-all", |c| {
+        c.computer.thinking_per_hour = 100;
+    });
+    let start = begin(
+        &mut site,
+        "NEW SQUARES VS COMPUTER LEVEL 1",
+        "Game 1 begins",
+    );
+    let mut rng = XorShift::new(11);
+    site.play_until(1, &start.reply_to, "busy with many games", 0, &mut rng);
+    assert_eq!(waits_for(&mut site, 1), Some(Seat::South));
+    // Bob's game against the computer waits too, from its first move.
+    let outs = site.mail(
+        BOB,
+        ORDERLY,
+        "NEW SQUARES VS COMPUTER LEVEL 1 AS GRAY FIRST BLUE",
+    );
+    let bobs = to(&outs, BOB);
+    assert!(
+        flat(&bobs.body).contains("busy with many games"),
+        "{}",
+        bobs.body
+    );
+    assert_eq!(waits_for(&mut site, 2), Some(Seat::North));
+    // An hour on, both are answered.
+    assert!(site
+        .sweep_at(t0() + chrono::Duration::minutes(59))
+        .is_empty());
+    let outs = site.sweep_at(t0() + chrono::Duration::minutes(61));
+    assert_eq!(outs.len(), 2, "{outs:#?}");
+    assert!(to(&outs, ANN).body.contains("What happened:"));
+    assert!(to(&outs, BOB).body.contains("What happened:"));
+    assert_eq!(waits_for(&mut site, 1), Some(Seat::North));
+    assert_eq!(waits_for(&mut site, 2), Some(Seat::South));
+    let tx = site.service.store().read().unwrap();
+    assert_eq!(tx.games_owed_by_computer(10).unwrap(), Vec::<i64>::new());
+}
