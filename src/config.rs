@@ -520,6 +520,15 @@ impl Config {
                 self.computer.address
             )));
         }
+        // A budget of nothing would leave every game against the computer
+        // waiting for ever, its answer promised and never played.
+        if self.computer.thinking_per_player_hour == 0 || self.computer.thinking_per_hour == 0 {
+            return Err(ConfigError::Value(
+                "computer.thinking_per_player_hour and thinking_per_hour must be at least 1 \
+                 (playouts an hour; the defaults are 6000000 and 40000000)"
+                    .into(),
+            ));
+        }
         let daily = &self.play_of_the_day;
         let community = daily.community_address.trim();
         if !community.contains('@')

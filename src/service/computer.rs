@@ -258,7 +258,8 @@ impl Work<'_> {
             let entries = self.tx.entry_count(game.id)?;
             let Some(answer) = bot::order_for(state, level, search_seed(game, entries)) else {
                 tracing::warn!(game = game.id, "the computer found no order to play");
-                break;
+                self.tx.computer_paid(game.id)?;
+                return Ok(happened);
             };
             if answer.playouts > 0 {
                 self.tx
@@ -267,7 +268,9 @@ impl Work<'_> {
             let mut s = submit(state, seat, &[answer.order.as_str()]);
             if s.taken.is_empty() {
                 tracing::error!(game = game.id, order = %answer.order, "the computer's order was not taken");
-                break;
+                // Not owed: asking again would search again for nothing.
+                self.tx.computer_paid(game.id)?;
+                return Ok(happened);
             }
             for t in &mut s.taken {
                 t.line = written.clone();
@@ -277,6 +280,10 @@ impl Work<'_> {
         }
         if state.outcome().is_some() || state.pending().is_none_or(|p| p.seat != seat) {
             self.tx.computer_paid(game.id)?;
+        } else if !self.tx.computer_owes(game.id)? {
+            // Still its decision after as many orders as one mail plays
+            // (or a wait the budget began): the sweep plays on.
+            self.tx.owe_computer(game.id, self.at)?;
         }
         Ok(happened)
     }
@@ -317,7 +324,12 @@ impl Work<'_> {
 }
 
 /// The most games owed the computer's answer that one sweep plays.
-const OWED_PER_SWEEP: u32 = 20;
+const OWED_PER_SWEEP: usize = 20;
+
+/// The most games owed that one sweep looks at, the longest waiting
+/// first: those of players still over their budget are passed over, so
+/// that one player's many games keep nobody else's waiting.
+const OWED_LOOKED_AT: u32 = 1_000;
 
 /// Plays the computer's answers owed (their hour's budget was spent when
 /// the person's mail came, [`thinking_allowed`]), the longest waiting game
@@ -331,8 +343,11 @@ pub(crate) fn answer_owed(
     now: DateTime<Utc>,
 ) -> Result<usize> {
     let mut answered = 0;
-    let nothing = crate::mail::intake::Incoming::none();
-    for id in tx.games_owed_by_computer(OWED_PER_SWEEP)? {
+    let mut over_budget = std::collections::BTreeSet::new();
+    for id in tx.games_owed_by_computer(OWED_LOOKED_AT)? {
+        if answered >= OWED_PER_SWEEP {
+            break;
+        }
         let game = match tx.game(id)? {
             Some(game) if game.status.is_open() => game,
             _ => {
@@ -345,27 +360,74 @@ pub(crate) fn answer_owed(
             continue;
         };
         let player = person_of(tx, &game, seat)?;
-        if thinking_allowed(tx, config, &player, now)? != Thinking::Allowed {
+        if over_budget.contains(&player) {
             continue;
         }
-        // The mails this makes are named after the game and its record's
-        // length: a sweep run again after a crash names them alike.
-        let message_id = format!("computer-{id}-{}", tx.entry_count(id)?);
-        let mut work = Work::new(
-            config,
-            secret,
-            tx,
-            &nothing,
-            &message_id,
-            &player,
-            now.into(),
-            now,
-        );
-        if work.answer_owed(&game)? {
-            answered += 1;
+        match thinking_allowed(tx, config, &player, now)? {
+            Thinking::Allowed => {}
+            Thinking::PlayerSpent { .. } => {
+                over_budget.insert(player);
+                continue;
+            }
+            Thinking::AllSpent => break,
         }
+        // One game's failure (an error, a panic) is its own: rolled back
+        // to its savepoint, it leaves the rest of the sweep (deadlines,
+        // the Play of the Day) to be done and committed. Its mark is
+        // cleared, so that it is not tried again each minute: the
+        // player's next mail, or a moderator's ACT, asks the computer
+        // again.
+        tx.savepoint()?;
+        let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            answer_owed_in(tx, config, secret, &game, &player, now)
+        }));
+        let failure = match played {
+            Ok(Ok(played)) => {
+                tx.release_savepoint()?;
+                answered += usize::from(played);
+                continue;
+            }
+            Ok(Err(e)) => e.to_string(),
+            Err(panic) => format!("panic: {}", super::poll::panic_text(panic.as_ref())),
+        };
+        tx.rollback_to_savepoint()?;
+        tracing::error!(game = id, error = %failure, "the computer's owed answer failed; no longer owed");
+        tx.computer_paid(id)?;
     }
     Ok(answered)
+}
+
+/// The computer's owed answer in `game`, of `player`'s, played at `now`
+/// ([`Work::answer_owed`]); whether it played anything.
+fn answer_owed_in(
+    tx: &Tx<'_>,
+    config: &Config,
+    secret: &[u8],
+    game: &GameRow,
+    player: &str,
+    now: DateTime<Utc>,
+) -> Result<bool> {
+    let nothing = crate::mail::intake::Incoming::none();
+    // The mails this makes are named after the game, its record's length
+    // and the moment: a record rolled back to an earlier length names its
+    // next ones anew.
+    let message_id = format!(
+        "computer-{}-{}-{}",
+        game.id,
+        tx.entry_count(game.id)?,
+        now.timestamp_millis()
+    );
+    let mut work = Work::new(
+        config,
+        secret,
+        tx,
+        &nothing,
+        &message_id,
+        player,
+        now.into(),
+        now,
+    );
+    work.answer_owed(game)
 }
 
 impl Work<'_> {
@@ -417,15 +479,24 @@ pub(crate) fn computer_answers(
         return Ok(Vec::new());
     };
     let written = written_by(level);
+    let player = person_of(tx, game, seat)?;
     let mut happened = Vec::new();
     for _ in 0..MOST_ORDERS {
         if state.outcome().is_some() || state.pending().is_none_or(|p| p.seat != seat) {
+            // Answered: a game owed the computer's answer is owed no more.
+            tx.computer_paid(game.id)?;
             break;
         }
         let entries = tx.entry_count(game.id)?;
         let Some(answer) = bot::order_for(state, level, search_seed(game, entries)) else {
             break;
         };
+        // A moderator's change or a round of the Play of the Day asks the
+        // computer without a budget (they are not a stranger's mail), but
+        // its thinking counts in the hour's sums all the same.
+        if answer.playouts > 0 {
+            tx.add_thinking(&player, game.id, answer.playouts, at)?;
+        }
         let s = submit(state, seat, &[answer.order.as_str()]);
         if s.taken.is_empty() {
             tracing::error!(game = game.id, order = %answer.order, "the computer's order was not taken");

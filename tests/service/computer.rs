@@ -717,3 +717,52 @@ fn when_everyones_hour_of_thinking_is_spent_the_waiting_games_are_answered_by_th
     let tx = site.service.store().read().unwrap();
     assert_eq!(tx.games_owed_by_computer(10).unwrap(), Vec::<i64>::new());
 }
+
+#[test]
+fn a_waiting_game_that_cannot_be_played_keeps_neither_the_others_nor_the_sweep_waiting() {
+    const BOB: &str = "bob@example.org";
+    let mut site = Site::with("thinking-failure", |c| {
+        c.computer.thinking_per_hour = 100;
+    });
+    let start = begin(
+        &mut site,
+        "NEW SQUARES VS COMPUTER LEVEL 1",
+        "Game 1 begins",
+    );
+    let mut rng = XorShift::new(11);
+    site.play_until(1, &start.reply_to, "busy with many games", 0, &mut rng);
+    let outs = site.mail(
+        BOB,
+        ORDERLY,
+        "NEW SQUARES VS COMPUTER LEVEL 1 AS GRAY FIRST BLUE",
+    );
+    assert!(flat(&to(&outs, BOB).body).contains("busy with many games"));
+    // Game 1's record is damaged beyond replay (a disk's fault, a bug):
+    // the first owed game fails when the sweep plays it.
+    let db = rusqlite::Connection::open(site.dir.join("orderly.db")).unwrap();
+    db.execute(
+        "UPDATE games SET position = 'not a position' WHERE id = 1",
+        [],
+    )
+    .unwrap();
+    db.execute(
+        "UPDATE entries SET text = 'not an order' WHERE game_id = 1",
+        [],
+    )
+    .unwrap();
+    drop(db);
+    let outs = site.sweep_at(t0() + chrono::Duration::minutes(61));
+    // Bob's game is answered all the same, and the sweep's other work is
+    // committed: game 1 is owed no more (it is not tried each minute).
+    let bobs = only_to_bob(&outs);
+    assert!(bobs.body.contains("What happened:"), "{}", bobs.body);
+    assert_eq!(waits_for(&mut site, 2), Some(Seat::South));
+    let tx = site.service.store().read().unwrap();
+    assert_eq!(tx.games_owed_by_computer(10).unwrap(), Vec::<i64>::new());
+}
+
+/// The only mail of `outs`, to Bob.
+fn only_to_bob(outs: &[Out]) -> Out {
+    assert_eq!(outs.len(), 1, "one mail, to Bob: {outs:#?}");
+    to(outs, "bob@example.org")
+}
