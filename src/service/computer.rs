@@ -442,20 +442,7 @@ impl Work<'_> {
             self.queue_outgoing()?;
             return Ok(false);
         }
-        let count = self.tx.entry_count(game.id)?;
-        self.tx
-            .set_position(game.id, &state.position(), count, self.at)?;
-        self.refresh_deadline(game.id, state.as_ref())?;
-        if let Some(outcome) = state.outcome() {
-            super::ratings::finish(
-                self.tx,
-                self.config,
-                game.id,
-                outcome.result,
-                &outcome.reason,
-                self.at,
-            )?;
-        }
+        self.keep_state(game.id, state.as_ref())?;
         let game = self.reload(game.id)?;
         self.broadcast(&game, &happened, None)?;
         self.owe_watchers(game.id);

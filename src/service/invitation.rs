@@ -457,20 +457,7 @@ impl Work<'_> {
         });
         let mut happened = self.draw_chance(state.as_mut(), &game, mine)?;
         happened.extend(self.computer_plays(state.as_mut(), &game)?);
-        let count = self.tx.entry_count(game.id)?;
-        self.tx
-            .set_position(game.id, &state.position(), count, self.at)?;
-        self.refresh_deadline(game.id, state.as_ref())?;
-        if let Some(outcome) = state.outcome() {
-            super::ratings::finish(
-                self.tx,
-                self.config,
-                game.id,
-                outcome.result,
-                &outcome.reason,
-                self.at,
-            )?;
-        }
+        self.keep_state(game.id, state.as_ref())?;
         if let Some(moderator) = moderator {
             let opponent = super::computer::computer_label(&game);
             self.ask_moderator(&game, moderator, &opponent, hosted.title)?;

@@ -359,20 +359,7 @@ impl Work<'_> {
         if happened.is_empty() && state.position() == position_before {
             return Ok(());
         }
-        let count = self.tx.entry_count(game.id)?;
-        self.tx
-            .set_position(game.id, &state.position(), count, self.at)?;
-        self.refresh_deadline(game.id, state.as_ref())?;
-        if let Some(outcome) = state.outcome() {
-            super::ratings::finish(
-                self.tx,
-                self.config,
-                game.id,
-                outcome.result,
-                &outcome.reason,
-                self.at,
-            )?;
-        }
+        self.keep_state(game.id, state.as_ref())?;
         let game = self.reload(game.id)?;
         // The house of the Play of the Day played: the community's vote
         // may open.

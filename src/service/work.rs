@@ -378,6 +378,28 @@ impl Work<'_> {
             .ok_or_else(|| StoreError::Corrupt(format!("game {id} vanished")))?)
     }
 
+    /// Keeps `state` as game `game`'s position after the orders of this
+    /// work: the cached position and its entry count, the deadline of the
+    /// decision now pending, and the end of the game (ratings) when it is
+    /// over.
+    pub(super) fn keep_state(&self, game: i64, state: &dyn AnyGame) -> Result<()> {
+        let count = self.tx.entry_count(game)?;
+        self.tx
+            .set_position(game, &state.position(), count, self.at)?;
+        self.refresh_deadline(game, state)?;
+        if let Some(outcome) = state.outcome() {
+            super::ratings::finish(
+                self.tx,
+                self.config,
+                game,
+                outcome.result,
+                &outcome.reason,
+                self.at,
+            )?;
+        }
+        Ok(())
+    }
+
     /// Gives the game's pending decision a fresh deadline: the game's days
     /// for a turn, `decision_hours` for a decision inside an attack; none
     /// once the game is over.
