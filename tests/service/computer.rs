@@ -767,3 +767,72 @@ fn only_to_bob(outs: &[Out]) -> Out {
     assert_eq!(outs.len(), 1, "one mail, to Bob: {outs:#?}");
     to(outs, "bob@example.org")
 }
+
+#[test]
+fn one_players_many_waiting_games_never_keep_anothers_waiting() {
+    const BOB: &str = "bob@example.org";
+    let mut site = Site::with("thinking-many-waiting", |c| {
+        c.computer.thinking_per_player_hour = 100;
+        c.service.max_invitations_per_day = 40;
+        c.service.max_open_invitations = 40;
+    });
+    // Ann begins game after game in which the computer moves first, far
+    // past her hour of thinking: more of them wait than a sweep plays.
+    let owed = |site: &mut Site| {
+        let tx = site.service.store().read().unwrap();
+        tx.games_owed_by_computer(1_000).unwrap()
+    };
+    site.at_minute(0);
+    for _ in 0..25 {
+        let outs = site.mail(
+            ANN,
+            ORDERLY,
+            "NEW SQUARES VS COMPUTER LEVEL 1 AS GRAY FIRST BLUE",
+        );
+        assert!(flat(&only_to_ann(&outs).body).contains("begins"));
+    }
+    let anns = owed(&mut site);
+    assert!(anns.len() > 20, "{} of Ann's games wait", anns.len());
+    // Bob's games wait too, behind all of hers, once his own hour is spent.
+    site.at_minute(1);
+    let mut bobs = Vec::new();
+    for _ in 0..10 {
+        site.mail(
+            BOB,
+            ORDERLY,
+            "NEW SQUARES VS COMPUTER LEVEL 1 AS GRAY FIRST BLUE",
+        );
+        bobs = owed(&mut site)
+            .into_iter()
+            .filter(|id| !anns.contains(id))
+            .collect();
+        if !bobs.is_empty() {
+            break;
+        }
+    }
+    assert_eq!(bobs.len(), 1, "one of Bob's games waits");
+    // Past both hours the sweep answers what each player's budget allows:
+    // a few of Ann's, then, her hour spent again, Bob's, though hers are
+    // older and more than a sweep plays.
+    let outs = site.sweep_at(t0() + chrono::Duration::minutes(62));
+    let still = owed(&mut site);
+    assert!(!still.contains(&bobs[0]), "Bob's game is answered");
+    assert!(to(&outs, BOB).body.contains("What happened:"));
+    let answered_anns = anns.iter().filter(|id| !still.contains(id)).count();
+    assert!(
+        (1..anns.len()).contains(&answered_anns),
+        "{answered_anns} of Ann's {} answered",
+        anns.len()
+    );
+    assert_eq!(
+        outs.iter().filter(|o| o.to == ANN).count(),
+        answered_anns,
+        "an update for each of Ann's answered games"
+    );
+    // Her others are answered hour by hour, oldest first.
+    let later = site.sweep_at(t0() + chrono::Duration::minutes(123));
+    assert!(later.iter().all(|o| o.to == ANN) && !later.is_empty());
+    let after = owed(&mut site);
+    assert!(after.len() < still.len());
+    assert!(after.iter().all(|id| still.contains(id)));
+}
