@@ -22,6 +22,7 @@ use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 
 use super::dice::draw_and_record;
+use super::notices::notify_game;
 use super::ratings::is_computer;
 use super::work::Work;
 use super::{texts, Result};
@@ -83,14 +84,28 @@ impl Thinking {
         let (zone, _) = tx.player_settings(player)?;
         Ok(match self {
             Thinking::Allowed => String::new(),
-            Thinking::PlayerSpent { until, budget } => texts::say(
-                "game.computer_waits",
-                minijinja::context! {
-                    game => game.id,
-                    budget => budget,
-                    at => super::zones::local_time(until, &zone),
-                },
-            ),
+            // The sweep answers a player's waiting games one after another,
+            // the longest waiting first, as the hour allows: with several
+            // waiting, only the first is sure to come at the time said.
+            Thinking::PlayerSpent { until, budget } => match tx.owed_games_of(player)? {
+                waiting @ 2.. => texts::say(
+                    "game.computer_waits_many",
+                    minijinja::context! {
+                        game => game.id,
+                        budget => budget,
+                        waiting => waiting,
+                        at => super::zones::local_time(until, &zone),
+                    },
+                ),
+                _ => texts::say(
+                    "game.computer_waits",
+                    minijinja::context! {
+                        game => game.id,
+                        budget => budget,
+                        at => super::zones::local_time(until, &zone),
+                    },
+                ),
+            },
             Thinking::AllSpent => texts::say(
                 "game.computer_waits_for_all",
                 minijinja::context! { game => game.id },
@@ -111,6 +126,10 @@ pub(crate) fn thinking_allowed(
 ) -> Result<Thinking> {
     let hour_ago = now - chrono::Duration::hours(1);
     let budgets = &config.computer;
+    // Everyone's hour first: when it is spent too, no time can be promised.
+    if tx.thinking_in_all(hour_ago.into())? >= budgets.thinking_per_hour {
+        return Ok(Thinking::AllSpent);
+    }
     let theirs = tx.thinking_for(player, hour_ago.into())?;
     if theirs >= budgets.thinking_per_player_hour {
         // An hour after the search that brings the sum past what must
@@ -125,9 +144,6 @@ pub(crate) fn thinking_allowed(
             until,
             budget: budgets.thinking_per_player_hour,
         });
-    }
-    if tx.thinking_in_all(hour_ago.into())? >= budgets.thinking_per_hour {
-        return Ok(Thinking::AllSpent);
     }
     Ok(Thinking::Allowed)
 }
@@ -257,8 +273,7 @@ impl Work<'_> {
             }
             let entries = self.tx.entry_count(game.id)?;
             let Some(answer) = bot::order_for(state, level, search_seed(game, entries)) else {
-                tracing::warn!(game = game.id, "the computer found no order to play");
-                self.tx.computer_paid(game.id)?;
+                computer_failed(self.tx, self.config, game, "no order found", self.now)?;
                 return Ok(happened);
             };
             if answer.playouts > 0 {
@@ -267,9 +282,8 @@ impl Work<'_> {
             }
             let mut s = submit(state, seat, &[answer.order.as_str()]);
             if s.taken.is_empty() {
-                tracing::error!(game = game.id, order = %answer.order, "the computer's order was not taken");
-                // Not owed: asking again would search again for nothing.
-                self.tx.computer_paid(game.id)?;
+                let why = format!("its order {} was not taken", answer.order);
+                computer_failed(self.tx, self.config, game, &why, self.now)?;
                 return Ok(happened);
             }
             for t in &mut s.taken {
@@ -334,67 +348,152 @@ const OWED_LOOKED_AT: u32 = 1_000;
 /// Plays the computer's answers owed (their hour's budget was spent when
 /// the person's mail came, [`thinking_allowed`]), the longest waiting game
 /// first, as far as the budgets now allow; the person and the game's
-/// watchers are mailed the board, as after any move. How many games were
-/// answered.
+/// watchers are mailed the board, as after any move. A game paused by a
+/// moderator waits for its pause to end. One sweep thinks at most a
+/// minute's share of the hour's budget (`thinking_per_hour`), so that it
+/// never holds the mail up for long. How many games were answered.
 pub(crate) fn answer_owed(
     tx: &Tx<'_>,
     config: &Config,
     secret: &[u8],
     now: DateTime<Utc>,
 ) -> Result<usize> {
+    let hour_ago: Timestamp = (now - chrono::Duration::hours(1)).into();
+    let share = (config.computer.thinking_per_hour / 60).max(1);
+    let thought_before = tx.thinking_in_all(hour_ago)?;
     let mut answered = 0;
     let mut over_budget = std::collections::BTreeSet::new();
     for id in tx.games_owed_by_computer(OWED_LOOKED_AT)? {
-        if answered >= OWED_PER_SWEEP {
+        if answered >= OWED_PER_SWEEP
+            || tx.thinking_in_all(hour_ago)?.saturating_sub(thought_before) >= share
+        {
             break;
         }
-        let game = match tx.game(id)? {
-            Some(game) if game.status.is_open() => game,
-            _ => {
-                tx.computer_paid(id)?;
-                continue;
-            }
-        };
-        let Some((seat, _)) = computer_seat(tx, config, &game)? else {
-            tx.computer_paid(id)?;
-            continue;
-        };
-        let player = person_of(tx, &game, seat)?;
-        if over_budget.contains(&player) {
-            continue;
-        }
-        match thinking_allowed(tx, config, &player, now)? {
-            Thinking::Allowed => {}
-            Thinking::PlayerSpent { .. } => {
-                over_budget.insert(player);
-                continue;
-            }
-            Thinking::AllSpent => break,
-        }
-        // One game's failure (an error, a panic) is its own: rolled back
-        // to its savepoint, it leaves the rest of the sweep (deadlines,
-        // the Play of the Day) to be done and committed. Its mark is
-        // cleared, so that it is not tried again each minute: the
-        // player's next mail, or a moderator's ACT, asks the computer
-        // again.
+        // One game's failure (an error, a panic, a damaged row) is its
+        // own: rolled back to its savepoint, it leaves the rest of the
+        // sweep (deadlines, the Play of the Day, the other games) to be
+        // done and committed.
         tx.savepoint()?;
         let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            answer_owed_in(tx, config, secret, &game, &player, now)
+            answer_one_owed(tx, config, secret, id, &over_budget, now)
         }));
         let failure = match played {
-            Ok(Ok(played)) => {
+            Ok(Ok(owed)) => {
                 tx.release_savepoint()?;
-                answered += usize::from(played);
+                match owed {
+                    Owed::Answered(played) => answered += usize::from(played),
+                    Owed::PlayerSpent(player) => {
+                        over_budget.insert(player);
+                    }
+                    Owed::AllSpent => break,
+                    Owed::Waits => {}
+                }
                 continue;
             }
             Ok(Err(e)) => e.to_string(),
             Err(panic) => format!("panic: {}", super::poll::panic_text(panic.as_ref())),
         };
         tx.rollback_to_savepoint()?;
-        tracing::error!(game = id, error = %failure, "the computer's owed answer failed; no longer owed");
+        // Asking again each minute would fail again: the game goes to the
+        // moderators, and the person is told.
+        tx.savepoint()?;
+        let told = match tx.game(id) {
+            Ok(Some(game)) => computer_failed(tx, config, &game, &failure, now),
+            Ok(None) => Ok(()),
+            Err(e) => Err(e.into()),
+        };
+        match told {
+            Ok(()) => tx.release_savepoint()?,
+            Err(e) => {
+                tx.rollback_to_savepoint()?;
+                tracing::error!(game = id, error = %failure, then = %e, "the computer's owed answer failed, and so did telling the moderators");
+            }
+        }
         tx.computer_paid(id)?;
     }
     Ok(answered)
+}
+
+/// What became of one game owed the computer's answer in a sweep.
+enum Owed {
+    /// Played (or found owed no more); whether anything was played.
+    Answered(bool),
+    /// Its player's hour is still spent: their other games are passed
+    /// over in this sweep.
+    PlayerSpent(String),
+    /// Everyone's hour is spent: the sweep stops.
+    AllSpent,
+    /// Paused by a moderator: still owed, answered after the pause.
+    Waits,
+}
+
+/// The sweep's answer in owed game `id` ([`answer_owed`]).
+fn answer_one_owed(
+    tx: &Tx<'_>,
+    config: &Config,
+    secret: &[u8],
+    id: i64,
+    over_budget: &std::collections::BTreeSet<String>,
+    now: DateTime<Utc>,
+) -> Result<Owed> {
+    let game = match tx.game(id)? {
+        Some(game) if game.status.is_open() => game,
+        _ => {
+            tx.computer_paid(id)?;
+            return Ok(Owed::Answered(false));
+        }
+    };
+    let Some((seat, _)) = computer_seat(tx, config, &game)? else {
+        tx.computer_paid(id)?;
+        return Ok(Owed::Answered(false));
+    };
+    if tx.paused_until(id)?.is_some() {
+        return Ok(Owed::Waits);
+    }
+    let player = person_of(tx, &game, seat)?;
+    if over_budget.contains(&player) {
+        return Ok(Owed::PlayerSpent(player));
+    }
+    match thinking_allowed(tx, config, &player, now)? {
+        Thinking::Allowed => {}
+        Thinking::PlayerSpent { .. } => return Ok(Owed::PlayerSpent(player)),
+        Thinking::AllSpent => return Ok(Owed::AllSpent),
+    }
+    Ok(Owed::Answered(answer_owed_in(
+        tx, config, secret, &game, &player, now,
+    )?))
+}
+
+/// The computer could not play its answer in `game` (it found no order,
+/// its order was refused, or an error or a panic stopped it): a fault of
+/// orderly's, never the person's. Asking again would fail again, so the
+/// game is not owed; it is put before its moderators (`STALLED` lists it,
+/// and a moderator's `ACT` plays on), and the person and the moderators
+/// are told.
+pub(crate) fn computer_failed(
+    tx: &Tx<'_>,
+    config: &Config,
+    game: &GameRow,
+    why: &str,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    tracing::error!(game = game.id, %why, "the computer could not answer; the game goes to its moderators");
+    tx.computer_paid(game.id)?;
+    tx.set_disputed(
+        game.id,
+        Some(&texts::say("game.computer_failed_request", ())),
+    )?;
+    let body = texts::wrap(&texts::say(
+        "game.computer_failed",
+        minijinja::context! { game => game.id },
+    ));
+    let seed = format!(
+        "computer-failed/{}/{}/{}",
+        game.id,
+        tx.entry_count(game.id)?,
+        now.timestamp_millis()
+    );
+    notify_game(tx, config, game, |_| true, &body, &seed, now)
 }
 
 /// The computer's owed answer in `game`, of `player`'s, played at `now`
@@ -476,7 +575,8 @@ pub(crate) fn computer_answers(
         }
         let entries = tx.entry_count(game.id)?;
         let Some(answer) = bot::order_for(state, level, search_seed(game, entries)) else {
-            break;
+            computer_failed(tx, config, game, "no order found", at.utc())?;
+            return Ok(happened);
         };
         // A moderator's change or a round of the Play of the Day asks the
         // computer without a budget (they are not a stranger's mail), but
@@ -486,10 +586,16 @@ pub(crate) fn computer_answers(
         }
         let s = submit(state, seat, &[answer.order.as_str()]);
         if s.taken.is_empty() {
-            tracing::error!(game = game.id, order = %answer.order, "the computer's order was not taken");
-            break;
+            let why = format!("its order {} was not taken", answer.order);
+            computer_failed(tx, config, game, &why, at.utc())?;
+            return Ok(happened);
         }
         happened.extend(record_taken(tx, game.id, seat, &s.taken, &written, at)?);
+    }
+    if state.outcome().is_none() && state.pending().is_some_and(|p| p.seat == seat) {
+        // Still its decision after as many orders as one call plays: the
+        // sweep plays on.
+        tx.owe_computer(game.id, at)?;
     }
     Ok(happened)
 }

@@ -114,6 +114,18 @@ impl Tx<'_> {
         Ok(owed.is_some())
     }
 
+    /// How many of `player`'s games (by address) wait for the computer's
+    /// answer.
+    pub fn owed_games_of(&self, player: &str) -> Result<i64> {
+        Ok(self.one(
+            "SELECT COUNT(*) FROM games g WHERE g.computer_owed_since IS NOT NULL \
+             AND EXISTS (SELECT 1 FROM seats s JOIN players p ON p.id = s.player_id \
+               WHERE s.game_id = g.id AND p.address = ?1)",
+            params![player],
+            |r| r.get(0),
+        )?)
+    }
+
     /// The games owed the computer's answer, the longest waiting first,
     /// at most `limit` of them.
     pub fn games_owed_by_computer(&self, limit: u32) -> Result<Vec<i64>> {

@@ -323,6 +323,8 @@ fn a_moderators_act_and_rollback_are_answered_by_the_computer() {
         .moderate("ACT 1 BLUE cav BR B3C", "cli:test", t)
         .unwrap();
     assert!(report.contains("was entered for Blue"), "{report}");
+    // Its search counts in Ann's hour, though no budget held it back.
+    assert!(thinking_of(&mut site, ANN, t) > 0);
     let entries = site.entries(1);
     assert_eq!(entries[before].seat, Some(Seat::North));
     let answers: Vec<_> = entries[before + 1..]
@@ -642,9 +644,21 @@ fn the_computers_thinking_in_a_players_games_is_bounded_and_its_answer_comes_at_
             .count()
     };
     let before = computers(&mut site);
-    for _ in 0..5 {
-        site.mail(ANN, &address, "BOARD");
-    }
+    // A new game in which the computer moves first waits too: the start
+    // mail says so, and nothing more is thought.
+    let second = only_to_ann(&site.mail(
+        ANN,
+        ORDERLY,
+        "NEW SQUARES VS COMPUTER LEVEL 1 AS GRAY FIRST BLUE",
+    ));
+    let said = flat(&second.body);
+    assert!(
+        said.contains("2 of your games wait for its answer, game 2 among them")
+            && said.contains("the first comes at about"),
+        "{}",
+        second.body
+    );
+    assert_eq!(waits_for(&mut site, 2), Some(Seat::North));
     assert_eq!(computers(&mut site), before);
     assert_eq!(thinking_of(&mut site, ANN, t0()), spent);
     // No deadline runs for Ann while she waits; the sweep before 11:00
@@ -658,8 +672,14 @@ fn the_computers_thinking_in_a_players_games_is_bounded_and_its_answer_comes_at_
     assert_eq!(computers(&mut site), before);
     // At the time said the sweep plays the computer's answer and mails
     // Ann the board, as any move of her opponent's.
+    // (Game 2 too, if the hour allows: the longest waiting comes first.)
     let outs = site.sweep_at(t0() + chrono::Duration::minutes(61));
-    let update = only_to_ann(&outs);
+    assert!(outs.iter().all(|o| o.to == ANN), "{outs:#?}");
+    let update = outs
+        .iter()
+        .find(|o| o.subject.starts_with("Game 1:"))
+        .cloned()
+        .expect("game 1 answered");
     assert!(update.body.contains("What happened:"), "{}", update.body);
     assert!(computers(&mut site) > before);
     assert_eq!(
@@ -705,13 +725,17 @@ fn when_everyones_hour_of_thinking_is_spent_the_waiting_games_are_answered_by_th
         bobs.body
     );
     assert_eq!(waits_for(&mut site, 2), Some(Seat::North));
-    // An hour on, both are answered.
+    // An hour on, both are answered, the longest waiting first: a sweep
+    // thinks at most a minute's share of the hour (here under two
+    // playouts, so one game a sweep).
     assert!(site
         .sweep_at(t0() + chrono::Duration::minutes(59))
         .is_empty());
     let outs = site.sweep_at(t0() + chrono::Duration::minutes(61));
-    assert_eq!(outs.len(), 2, "{outs:#?}");
-    assert!(to(&outs, ANN).body.contains("What happened:"));
+    assert!(only_to_ann(&outs).body.contains("What happened:"));
+    assert_eq!(waits_for(&mut site, 2), Some(Seat::North));
+    let outs = site.sweep_at(t0() + chrono::Duration::minutes(62));
+    assert_eq!(outs.len(), 1, "{outs:#?}");
     assert!(to(&outs, BOB).body.contains("What happened:"));
     assert_eq!(waits_for(&mut site, 1), Some(Seat::North));
     assert_eq!(waits_for(&mut site, 2), Some(Seat::South));
@@ -752,20 +776,76 @@ fn a_waiting_game_that_cannot_be_played_keeps_neither_the_others_nor_the_sweep_w
     )
     .unwrap();
     drop(db);
-    let outs = site.sweep_at(t0() + chrono::Duration::minutes(61));
+    let t = t0() + chrono::Duration::minutes(61);
+    let outs = site.sweep_at(t);
+    assert_eq!(outs.len(), 2, "{outs:#?}");
     // Bob's game is answered all the same, and the sweep's other work is
     // committed: game 1 is owed no more (it is not tried each minute).
-    let bobs = only_to_bob(&outs);
+    let bobs = to(&outs, BOB);
     assert!(bobs.body.contains("What happened:"), "{}", bobs.body);
     assert_eq!(waits_for(&mut site, 2), Some(Seat::South));
     let tx = site.service.store().read().unwrap();
     assert_eq!(tx.games_owed_by_computer(10).unwrap(), Vec::<i64>::new());
+    drop(tx);
+    // Ann is told, and the game is before the moderators, who see why.
+    let anns = flat(&to(&outs, ANN).body);
+    assert!(
+        anns.contains("The computer could not play its answer in game 1")
+            && anns.contains("Nothing you sent is lost"),
+        "{anns}"
+    );
+    let stalled = site.service.moderate("STALLED", "cli:test", t).unwrap();
+    assert!(
+        flat(&stalled)
+            .contains("game 1: a moderator is asked for: the computer could not play its answer"),
+        "{stalled}"
+    );
+    assert!(!flat(&stalled).contains("game 2:"), "{stalled}");
 }
 
-/// The only mail of `outs`, to Bob.
-fn only_to_bob(outs: &[Out]) -> Out {
-    assert_eq!(outs.len(), 1, "one mail, to Bob: {outs:#?}");
-    to(outs, "bob@example.org")
+#[test]
+fn a_game_paused_while_it_waits_for_the_computer_is_answered_after_its_pause() {
+    let mut site = Site::with("thinking-paused", |c| {
+        c.computer.thinking_per_player_hour = 100;
+    });
+    let start = begin(
+        &mut site,
+        "NEW SQUARES VS COMPUTER LEVEL 1",
+        "Game 1 begins",
+    );
+    let mut rng = XorShift::new(7);
+    site.play_until(1, &start.reply_to, "thought as much as it may", 0, &mut rng);
+    let report = site
+        .service
+        .moderate(
+            "PAUSE 1 UNTIL 2026-11-23",
+            "cli:test",
+            t0() + chrono::Duration::minutes(30),
+        )
+        .unwrap();
+    assert!(!report.starts_with("Refused"), "{report}");
+    site.collect();
+    // Ann's hour is free again, but the game is paused: no answer, and so
+    // no clock of hers runs in the pause.
+    assert!(site
+        .sweep_at(t0() + chrono::Duration::minutes(61))
+        .is_empty());
+    assert_eq!(waits_for(&mut site, 1), Some(Seat::South));
+    let tx = site.service.store().read().unwrap();
+    assert!(tx.computer_owes(1).unwrap());
+    assert_eq!(tx.deadline(1).unwrap().map(|d| d.seat), None);
+    drop(tx);
+    // The pause over, the sweep answers, and Ann's clock starts then.
+    let after = Utc.with_ymd_and_hms(2026, 11, 23, 0, 1, 0).unwrap();
+    let outs = site.sweep_at(after);
+    let update = only_to_ann(&outs);
+    assert!(update.body.contains("What happened:"), "{}", update.body);
+    assert_eq!(waits_for(&mut site, 1), Some(Seat::North));
+    let tx = site.service.store().read().unwrap();
+    assert!(!tx.computer_owes(1).unwrap());
+    let deadline = tx.deadline(1).unwrap().expect("Ann's deadline");
+    assert_eq!(deadline.seat, Seat::North);
+    assert!(deadline.at.utc() > after, "{deadline:?}");
 }
 
 #[test]
@@ -783,16 +863,24 @@ fn one_players_many_waiting_games_never_keep_anothers_waiting() {
         tx.games_owed_by_computer(1_000).unwrap()
     };
     site.at_minute(0);
+    let mut last = String::new();
     for _ in 0..25 {
         let outs = site.mail(
             ANN,
             ORDERLY,
             "NEW SQUARES VS COMPUTER LEVEL 1 AS GRAY FIRST BLUE",
         );
-        assert!(flat(&only_to_ann(&outs).body).contains("begins"));
+        last = flat(&only_to_ann(&outs).body);
+        assert!(last.contains("begins"), "{last}");
     }
     let anns = owed(&mut site);
     assert!(anns.len() > 20, "{} of Ann's games wait", anns.len());
+    // She is told how many wait, and that only the first comes at the
+    // time said.
+    assert!(
+        last.contains(&format!("{} of your games wait for its answer", anns.len())),
+        "{last}"
+    );
     // Bob's games wait too, behind all of hers, once his own hour is spent.
     site.at_minute(1);
     let mut bobs = Vec::new();

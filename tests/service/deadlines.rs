@@ -493,7 +493,7 @@ fn moderators_act_by_mail_and_everybody_else_is_refused() {
     );
     let mails = site.mail(late, MOD, &mod_addr, "STALLED");
     assert!(
-        only(&mails, MOD)[0].contains("game 1: a player asks for a moderator"),
+        only(&mails, MOD)[0].contains("game 1: a moderator is asked for: Bob"),
         "{mails:?}"
     );
     // EXTEND and NOTE: announced to both, recorded, audited.
