@@ -62,7 +62,19 @@ pub fn fresh_deadline(
             base = base.max(ends.utc());
         }
     }
+    // No clock runs in a moderators' pause (PAUSE ... UNTIL), and orders
+    // may still be played in it: a decision that falls to a seat then gets
+    // its whole time from the pause's end, and the pause keeps that time
+    // for a RESUME before it (not what the seat before had left).
+    let paused = tx.paused_until(game)?;
+    if let Some(until) = &paused {
+        base = base.max(until.utc());
+    }
     let deadline = base + chrono::Duration::seconds(secs);
+    if let Some(until) = paused {
+        let left = (deadline - until.utc()).num_seconds();
+        tx.pause(game, until, Some(left))?;
+    }
     tx.set_deadline(game, Some((pending.seat, deadline.into())))?;
     reminders_told_now(tx, config, game, now, deadline)?;
     let kind = if turn { "turn" } else { "decision" };

@@ -192,6 +192,46 @@ fn an_order_gives_the_other_player_a_fresh_deadline() {
 }
 
 #[test]
+fn an_order_in_a_pause_gives_the_other_player_their_whole_time_from_its_end() {
+    let mut site = Site::new("pausedorder");
+    site.start("DAYS 2");
+    // Ann has eight hours left when the moderators pause the game.
+    let at = t0() + Duration::hours(40);
+    let report = site
+        .service
+        .moderate("PAUSE 1 UNTIL 2026-12-01", "cli:root", at)
+        .unwrap();
+    assert!(!report.starts_with("Refused"), "{report}");
+    site.drain(at);
+    // She moves in the pause: Bob's two days start when it ends.
+    let ann = site.seat(true);
+    let mails = site.mail(at + Duration::hours(1), ANN, &ann, "cav BR B3C");
+    assert!(!only(&mails, BOB)[0].contains("must act by"), "{mails:?}");
+    let end = Utc.with_ymd_and_hms(2026, 12, 1, 0, 0, 0).unwrap();
+    let deadline = |site: &mut Site| {
+        let tx = site.service.store().read().unwrap();
+        let d = tx.deadline(1).unwrap().expect("a deadline");
+        (d.seat, d.at.utc())
+    };
+    assert_eq!(
+        deadline(&mut site),
+        (orderly::games::Seat::South, end + Duration::days(2))
+    );
+    // Nothing is sent to Bob in the pause, however long.
+    assert!(site.sweep(end - Duration::hours(1)).is_empty());
+    // Resumed early, Bob has his whole two days from then, not the eight
+    // hours Ann had left.
+    let resumed = at + Duration::hours(5);
+    site.service
+        .moderate("RESUME 1", "cli:root", resumed)
+        .unwrap();
+    assert_eq!(
+        deadline(&mut site),
+        (orderly::games::Seat::South, resumed + Duration::days(2))
+    );
+}
+
+#[test]
 fn time_zones_and_reminder_choices_are_the_players_own() {
     let mut site = Site::new("zones");
     site.start("DAYS 1");
