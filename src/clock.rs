@@ -17,6 +17,8 @@ pub const NOW_VARIABLE: &str = "ORDERLY_NOW";
 pub struct Clock {
     /// Added to the system time: zero for the real clock.
     offset: TimeDelta,
+    /// The time a stopped clock always reads ([`Clock::stopped_at`]).
+    stopped: Option<DateTime<Utc>>,
 }
 
 /// A `--now` value that is not a time.
@@ -34,6 +36,17 @@ impl Clock {
     pub fn starting_at(start: DateTime<Utc>) -> Clock {
         Clock {
             offset: start - Utc::now(),
+            stopped: None,
+        }
+    }
+
+    /// A clock that always reads `at`: for tests whose outcome must not
+    /// depend on how fast the machine runs them (a budget per hour of
+    /// searches stamped with the time they were made).
+    pub fn stopped_at(at: DateTime<Utc>) -> Clock {
+        Clock {
+            offset: TimeDelta::zero(),
+            stopped: Some(at),
         }
     }
 
@@ -51,7 +64,7 @@ impl Clock {
 
     /// The time now by this clock.
     pub fn now(&self) -> DateTime<Utc> {
-        Utc::now() + self.offset
+        self.stopped.unwrap_or_else(|| Utc::now() + self.offset)
     }
 }
 
@@ -69,6 +82,15 @@ mod tests {
             read >= start && read - start < TimeDelta::minutes(5),
             "{read}"
         );
+    }
+
+    #[test]
+    fn a_stopped_clock_always_reads_its_time() {
+        let at = Utc.with_ymd_and_hms(2001, 2, 3, 4, 5, 6).unwrap();
+        let clock = Clock::stopped_at(at);
+        assert_eq!(clock.now(), at);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        assert_eq!(clock.now(), at);
     }
 
     #[test]

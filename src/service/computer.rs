@@ -293,7 +293,7 @@ impl Work<'_> {
             happened.extend(self.draw_chance(state, game, seat)?);
         }
         if state.outcome().is_some() || state.pending().is_none_or(|p| p.seat != seat) {
-            self.tx.computer_paid(game.id)?;
+            computer_done(self.tx, game.id)?;
         } else if !self.tx.computer_owes(game.id)? {
             // Still its decision after as many orders as one mail plays
             // (or a wait the budget began): the sweep plays on.
@@ -397,16 +397,23 @@ pub(crate) fn answer_owed(
         // Asking again each minute would fail again: the game goes to the
         // moderators, and the person is told.
         tx.savepoint()?;
-        let told = match tx.game(id) {
+        let told = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match tx.game(id) {
             Ok(Some(game)) => computer_failed(tx, config, &game, &failure, now),
             Ok(None) => Ok(()),
             Err(e) => Err(e.into()),
-        };
+        }));
         match told {
-            Ok(()) => tx.release_savepoint()?,
-            Err(e) => {
+            Ok(Ok(())) => tx.release_savepoint()?,
+            told => {
                 tx.rollback_to_savepoint()?;
-                tracing::error!(game = id, error = %failure, then = %e, "the computer's owed answer failed, and so did telling the moderators");
+                let then = match told {
+                    Ok(Err(e)) => e.to_string(),
+                    Err(panic) => format!("panic: {}", super::poll::panic_text(panic.as_ref())),
+                    Ok(Ok(())) => String::new(),
+                };
+                tracing::error!(game = id, error = %failure, %then, "the computer's owed answer failed, and so did telling the moderators");
+                // Unmailed, the game is still listed to the moderators.
+                tx.set_disputed(id, Some(&texts::say("game.computer_failed_request", ())))?;
             }
         }
         tx.computer_paid(id)?;
@@ -462,6 +469,14 @@ fn answer_one_owed(
     Ok(Owed::Answered(answer_owed_in(
         tx, config, secret, &game, &player, now,
     )?))
+}
+
+/// The computer has answered in `game`: it owes nothing, and a failure
+/// of its own put before the moderators is over ([`computer_failed`]).
+fn computer_done(tx: &Tx<'_>, game: i64) -> Result<()> {
+    tx.computer_paid(game)?;
+    tx.clear_disputed_if(game, &texts::say("game.computer_failed_request", ()))?;
+    Ok(())
 }
 
 /// The computer could not play its answer in `game` (it found no order,
@@ -570,7 +585,7 @@ pub(crate) fn computer_answers(
     for _ in 0..MOST_ORDERS {
         if state.outcome().is_some() || state.pending().is_none_or(|p| p.seat != seat) {
             // Answered: a game owed the computer's answer is owed no more.
-            tx.computer_paid(game.id)?;
+            computer_done(tx, game.id)?;
             break;
         }
         let entries = tx.entry_count(game.id)?;

@@ -630,7 +630,10 @@ pub(super) fn carry_out(
         "moderator.did",
         minijinja::context! { moderator => public_name(cx), outcome => outcome },
     );
-    tx.set_disputed(game_id, None)?;
+    // A moderator's action answers a player's request; the computer's own
+    // failure stays listed until the computer has answered (its seat's
+    // ACT plays on, computer.rs).
+    tx.clear_disputed_unless(game_id, &texts::say("game.computer_failed_request", ()))?;
     let in_utc = localized(&words, "UTC");
     tx.add_entry(
         game_id,
@@ -953,8 +956,21 @@ fn moderator_zone(tx: &Tx<'_>, cx: &Context<'_>) -> Result<String> {
 pub fn resume(tx: &Tx<'_>, now: DateTime<Utc>, game: i64) -> Result<()> {
     let left = tx.unpause(game)?;
     if let (Some(left), Some(d)) = (left, tx.deadline(game)?) {
-        let at = now + chrono::Duration::seconds(left);
+        let mut at = now + chrono::Duration::seconds(left);
+        // A seat on vacation keeps the deadline its vacation gave it: a
+        // resume never brings a deadline into a vacation.
+        if let Some(seat) = tx.seats(game)?.into_iter().find(|s| s.seat == d.seat) {
+            if tx.on_vacation(seat.player_id, now.into())?.is_some() {
+                at = at.max(d.at.utc());
+            }
+        }
         tx.set_deadline(game, Some((d.seat, at.into())))?;
+        // A clock bank pays for the time its seat had, never the pause:
+        // the decision's start moves with its deadline.
+        if let Some((kind, since)) = tx.deadline_start(game)? {
+            let since = since.utc() + (at - d.at.utc());
+            tx.set_deadline_start(game, &kind, since.into())?;
+        }
     }
     Ok(())
 }

@@ -42,6 +42,25 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Clears `game`'s request to the moderators if it is `text` (and
+    /// only then).
+    pub fn clear_disputed_if(&self, game: i64, text: &str) -> Result<()> {
+        self.exec(
+            "UPDATE games SET disputed = NULL WHERE id = ?1 AND disputed = ?2",
+            params![game, text],
+        )?;
+        Ok(())
+    }
+
+    /// Clears `game`'s request to the moderators unless it is `text`.
+    pub fn clear_disputed_unless(&self, game: i64, text: &str) -> Result<()> {
+        self.exec(
+            "UPDATE games SET disputed = NULL WHERE id = ?1 AND disputed IS NOT ?2",
+            params![game, text],
+        )?;
+        Ok(())
+    }
+
     /// A game's own moderator, if it names one.
     pub fn game_moderator(&self, game: i64) -> Result<Option<String>> {
         Ok(self
@@ -93,5 +112,42 @@ impl Tx<'_> {
         };
         self.exec(sql, params![game])?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::{TimeZone, Utc};
+
+    use crate::games::Seat;
+    use crate::store::{Store, Timestamp, Tx};
+
+    #[test]
+    fn a_request_to_the_moderators_is_cleared_only_as_asked() {
+        let mut store = Store::open_in_memory().unwrap();
+        let tx = store.tx().unwrap();
+        let at: Timestamp = Utc.with_ymd_and_hms(2026, 11, 24, 10, 0, 0).unwrap().into();
+        let game = tx
+            .create_game("squares", Seat::North, Seat::North, 1, None, at)
+            .unwrap();
+        let disputed = |tx: &Tx<'_>| {
+            tx.stalled(at)
+                .unwrap()
+                .into_iter()
+                .find(|s| s.game == game)
+                .and_then(|s| s.disputed)
+        };
+        const FAILED: &str = "the computer failed";
+        tx.set_disputed(game, Some(FAILED)).unwrap();
+        tx.clear_disputed_unless(game, FAILED).unwrap();
+        tx.clear_disputed_if(game, "please look").unwrap();
+        assert_eq!(disputed(&tx).as_deref(), Some(FAILED));
+        tx.clear_disputed_if(game, FAILED).unwrap();
+        assert_eq!(disputed(&tx), None);
+        tx.set_disputed(game, Some("please look")).unwrap();
+        tx.clear_disputed_if(game, FAILED).unwrap();
+        assert_eq!(disputed(&tx).as_deref(), Some("please look"));
+        tx.clear_disputed_unless(game, FAILED).unwrap();
+        assert_eq!(disputed(&tx), None);
     }
 }

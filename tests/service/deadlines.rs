@@ -924,6 +924,36 @@ fn a_clock_bank_pays_for_each_turn_and_gains_its_increment() {
 }
 
 #[test]
+fn a_clock_bank_never_pays_for_a_moderators_pause() {
+    let mut site = Site::new("clockpause");
+    site.mail(
+        t0() - Duration::hours(1),
+        ANN,
+        "orderly@example.org",
+        &format!("NEW SQUARES VS {BOB} CLOCK 2+1 MAX 3"),
+    );
+    let (ann, bob) = (site.seat(true), site.seat(false));
+    site.mail(t0(), BOB, &bob, "ACCEPT");
+    // Six hours of Ann's, a day's pause, six more hours of hers: she has
+    // used twelve, so 2 days - 12 h + 1 day = 2.5 days are left to her.
+    for (n, action) in [(6, "PAUSE 1 UNTIL 2026-11-30"), (30, "RESUME 1")] {
+        let report = site
+            .service
+            .moderate(action, "cli:root", t0() + Duration::hours(n))
+            .unwrap();
+        assert!(!report.starts_with("Refused"), "{report}");
+    }
+    site.mail(t0() + Duration::hours(36), ANN, &ann, "cav BR B3C");
+    let mails = site.mail(t0() + Duration::hours(37), BOB, &bob, "inf GR G3C");
+    let for_ann = only(&mails, ANN)[0];
+    // 37 h + 60 h after Sat 21 Nov 10:00.
+    assert!(
+        for_ann.contains("You must act by Wed 25 Nov 2026 11:00 UTC"),
+        "{for_ann}"
+    );
+}
+
+#[test]
 fn a_game_can_send_time_outs_to_the_moderators() {
     let mut site = Site::new("policy");
     site.start("DAYS 1 TIMEOUT MODERATORS");
