@@ -24,6 +24,7 @@ pub fn fresh_deadline(
     now: DateTime<Utc>,
 ) -> Result<()> {
     let clock = tx.clock(game)?;
+    let pause = tx.pause_of(game)?;
     // A clock bank pays for the turn just played: the time it took, less
     // the increment, within the cap.
     if let (Some((increment, cap)), Some(old), Some((kind, since))) =
@@ -31,7 +32,15 @@ pub fn fresh_deadline(
     {
         if kind == "turn" {
             if let Some(bank) = tx.bank(game, old.seat)? {
-                let used = (now - since.utc()).num_seconds().max(0);
+                // In a moderators' pause it pays only for the time before
+                // the pause (when the deadline was the time kept away).
+                let stopped = match &pause {
+                    Some((_, Some(left))) => {
+                        now.min(old.at.utc() - chrono::Duration::seconds(*left))
+                    }
+                    _ => now,
+                };
+                let used = (stopped - since.utc()).num_seconds().max(0);
                 tx.set_bank(game, old.seat, (bank - used + increment).clamp(0, cap))?;
             }
         }
@@ -66,7 +75,7 @@ pub fn fresh_deadline(
     // may still be played in it: a decision that falls to a seat then gets
     // its whole time from the pause's end, and the pause keeps that time
     // for a RESUME before it (not what the seat before had left).
-    let paused = tx.paused_until(game)?;
+    let paused = pause.map(|(until, _)| until);
     if let Some(until) = &paused {
         base = base.max(until.utc());
     }

@@ -280,6 +280,19 @@ impl Tx<'_> {
         Ok(left)
     }
 
+    /// A game's pause, if it is paused: until when, and the time its
+    /// deadline had left when it was paused (if it had one).
+    pub fn pause_of(&self, game: i64) -> Result<Option<(Timestamp, Option<i64>)>> {
+        let row: Option<(Option<Timestamp>, Option<i64>)> = self
+            .one(
+                "SELECT paused_until, paused_left_secs FROM games WHERE id = ?1",
+                params![game],
+                |r| Ok((column(r, 0)?, r.get(1)?)),
+            )
+            .optional()?;
+        Ok(row.and_then(|(until, left)| until.map(|until| (until, left))))
+    }
+
     /// Until when a game is paused, if it is.
     pub fn paused_until(&self, game: i64) -> Result<Option<Timestamp>> {
         Ok(self

@@ -126,12 +126,13 @@ impl Tx<'_> {
         )?)
     }
 
-    /// The games owed the computer's answer, the longest waiting first,
-    /// at most `limit` of them.
+    /// The games owed the computer's answer and not paused (answered when
+    /// their pause ends), the longest waiting first, at most `limit` of
+    /// them.
     pub fn games_owed_by_computer(&self, limit: u32) -> Result<Vec<i64>> {
         let mut stmt = self.tx.prepare_cached(
             "SELECT id FROM games WHERE computer_owed_since IS NOT NULL \
-             ORDER BY computer_owed_since, id LIMIT ?1",
+             AND paused_until IS NULL ORDER BY computer_owed_since, id LIMIT ?1",
         )?;
         let ids = stmt
             .query_map(params![limit], |r| r.get(0))?

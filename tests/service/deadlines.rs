@@ -954,6 +954,37 @@ fn a_clock_bank_never_pays_for_a_moderators_pause() {
 }
 
 #[test]
+fn orders_in_a_pause_pay_a_clock_bank_only_for_the_time_before_it() {
+    let mut site = Site::new("clockinpause");
+    site.mail(
+        t0() - Duration::hours(1),
+        ANN,
+        "orderly@example.org",
+        &format!("NEW SQUARES VS {BOB} CLOCK 2+1 MAX 3"),
+    );
+    let (ann, bob) = (site.seat(true), site.seat(false));
+    site.mail(t0(), BOB, &bob, "ACCEPT");
+    let report = site
+        .service
+        .moderate(
+            "PAUSE 1 UNTIL 2026-11-30",
+            "cli:root",
+            t0() + Duration::hours(6),
+        )
+        .unwrap();
+    assert!(!report.starts_with("Refused"), "{report}");
+    // Both move in the pause: Ann pays for her six hours before it
+    // (2 days - 6 h + 1 day = 66 h left), Bob for nothing.
+    site.mail(t0() + Duration::hours(30), ANN, &ann, "cav BR B3C");
+    site.mail(t0() + Duration::hours(31), BOB, &bob, "inf GR G3C");
+    let tx = site.service.store().read().unwrap();
+    let d = tx.deadline(1).unwrap().expect("Ann's deadline");
+    let end = Utc.with_ymd_and_hms(2026, 11, 30, 0, 0, 0).unwrap();
+    assert_eq!(d.seat, orderly::games::Seat::North);
+    assert_eq!(d.at.utc(), end + Duration::hours(66));
+}
+
+#[test]
 fn a_game_can_send_time_outs_to_the_moderators() {
     let mut site = Site::new("policy");
     site.start("DAYS 1 TIMEOUT MODERATORS");
