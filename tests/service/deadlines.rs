@@ -985,6 +985,43 @@ fn orders_in_a_pause_pay_a_clock_bank_only_for_the_time_before_it() {
 }
 
 #[test]
+fn a_resume_never_brings_a_deadline_into_its_players_vacation() {
+    let mut site = Site::new("pausevacation");
+    site.start("DAYS 2");
+    let (ann, bob) = (site.seat(true), site.seat(false));
+    let report = site
+        .service
+        .moderate(
+            "PAUSE 1 UNTIL 2026-11-25",
+            "cli:root",
+            t0() + Duration::hours(2),
+        )
+        .unwrap();
+    assert!(!report.starts_with("Refused"), "{report}");
+    site.mail(t0() + Duration::hours(3), BOB, &bob, "VACATION 10 DAYS");
+    // Ann moves in the pause: Bob's two days start when his vacation,
+    // which ends after the pause, is over.
+    site.mail(t0() + Duration::hours(4), ANN, &ann, "cav BR B3C");
+    let deadline = |site: &mut Site| {
+        let tx = site.service.store().read().unwrap();
+        let d = tx.deadline(1).unwrap().expect("Bob's deadline");
+        assert_eq!(d.seat, orderly::games::Seat::South);
+        d.at.utc()
+    };
+    let before = deadline(&mut site);
+    assert!(
+        before >= t0() + Duration::days(10) + Duration::days(2),
+        "{before}"
+    );
+    // Resumed early, while he is away: his deadline stays where his
+    // vacation put it.
+    site.service
+        .moderate("RESUME 1", "cli:root", t0() + Duration::hours(5))
+        .unwrap();
+    assert_eq!(deadline(&mut site), before);
+}
+
+#[test]
 fn a_game_can_send_time_outs_to_the_moderators() {
     let mut site = Site::new("policy");
     site.start("DAYS 1 TIMEOUT MODERATORS");
