@@ -68,7 +68,7 @@ impl Site {
         self.collect().into_iter().map(|o| (o.to, o.body)).collect()
     }
 
-    /// Ann (Blue) proposes with `days` per turn, Bob accepts at t0.
+    /// Ann (Blue) proposes with `days` per turn (or a clock), Bob accepts at t0.
     fn start(&mut self, days: &str) {
         self.mail(
             t0() - Duration::hours(1),
@@ -926,14 +926,8 @@ fn a_clock_bank_pays_for_each_turn_and_gains_its_increment() {
 #[test]
 fn a_clock_bank_never_pays_for_a_moderators_pause() {
     let mut site = Site::new("clockpause");
-    site.mail(
-        t0() - Duration::hours(1),
-        ANN,
-        "orderly@example.org",
-        &format!("NEW SQUARES VS {BOB} CLOCK 2+1 MAX 3"),
-    );
+    site.start("CLOCK 2+1 MAX 3");
     let (ann, bob) = (site.seat(true), site.seat(false));
-    site.mail(t0(), BOB, &bob, "ACCEPT");
     // Six hours of Ann's, a day's pause, six more hours of hers: she has
     // used twelve, so 2 days - 12 h + 1 day = 2.5 days are left to her.
     for (n, action) in [(6, "PAUSE 1 UNTIL 2026-11-30"), (30, "RESUME 1")] {
@@ -956,14 +950,8 @@ fn a_clock_bank_never_pays_for_a_moderators_pause() {
 #[test]
 fn orders_in_a_pause_pay_a_clock_bank_only_for_the_time_before_it() {
     let mut site = Site::new("clockinpause");
-    site.mail(
-        t0() - Duration::hours(1),
-        ANN,
-        "orderly@example.org",
-        &format!("NEW SQUARES VS {BOB} CLOCK 2+1 MAX 3"),
-    );
+    site.start("CLOCK 2+1 MAX 3");
     let (ann, bob) = (site.seat(true), site.seat(false));
-    site.mail(t0(), BOB, &bob, "ACCEPT");
     let report = site
         .service
         .moderate(
