@@ -413,7 +413,7 @@ pub(crate) fn answer_owed(
                 };
                 tracing::error!(game = id, error = %failure, %then, "the computer's owed answer failed, and so did telling the moderators");
                 // Unmailed, the game is still listed to the moderators.
-                tx.set_disputed(id, Some(&texts::say("game.computer_failed_request", ())))?;
+                tx.set_disputed_if_none(id, &texts::say("game.computer_failed_request", ()))?;
             }
         }
         tx.computer_paid(id)?;
@@ -483,8 +483,9 @@ fn computer_done(tx: &Tx<'_>, game: i64) -> Result<()> {
 /// its order was refused, or an error or a panic stopped it): a fault of
 /// orderly's, never the person's. Asking again would fail again, so the
 /// game is not owed; it is put before its moderators (`STALLED` lists it,
-/// and a moderator's `ACT` plays on), and the person and the moderators
-/// are told.
+/// with the person's own request instead if they have one open, and a
+/// moderator's `ACT` plays on), and the person and the moderators are
+/// told.
 pub(crate) fn computer_failed(
     tx: &Tx<'_>,
     config: &Config,
@@ -494,10 +495,7 @@ pub(crate) fn computer_failed(
 ) -> Result<()> {
     tracing::error!(game = game.id, %why, "the computer could not answer; the game goes to its moderators");
     tx.computer_paid(game.id)?;
-    tx.set_disputed(
-        game.id,
-        Some(&texts::say("game.computer_failed_request", ())),
-    )?;
+    tx.set_disputed_if_none(game.id, &texts::say("game.computer_failed_request", ()))?;
     let body = texts::wrap(&texts::say(
         "game.computer_failed",
         minijinja::context! { game => game.id },

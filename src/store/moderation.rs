@@ -42,6 +42,17 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Records `text` as `game`'s request to the moderators unless one
+    /// stands already: orderly's own request (its computer's failure) never
+    /// hides a player's, which the moderators would then never see.
+    pub fn set_disputed_if_none(&self, game: i64, text: &str) -> Result<()> {
+        self.exec(
+            "UPDATE games SET disputed = ?2 WHERE id = ?1 AND disputed IS NULL",
+            params![game, text],
+        )?;
+        Ok(())
+    }
+
     /// Clears `game`'s request to the moderators if it is `text` (and
     /// only then).
     pub fn clear_disputed_if(&self, game: i64, text: &str) -> Result<()> {
@@ -138,13 +149,15 @@ mod tests {
                 .and_then(|s| s.disputed)
         };
         const FAILED: &str = "the computer failed";
-        tx.set_disputed(game, Some(FAILED)).unwrap();
+        tx.set_disputed_if_none(game, FAILED).unwrap();
         tx.clear_disputed_unless(game, FAILED).unwrap();
         tx.clear_disputed_if(game, "please look").unwrap();
         assert_eq!(disputed(&tx).as_deref(), Some(FAILED));
         tx.clear_disputed_if(game, FAILED).unwrap();
         assert_eq!(disputed(&tx), None);
         tx.set_disputed(game, Some("please look")).unwrap();
+        tx.set_disputed_if_none(game, FAILED).unwrap();
+        assert_eq!(disputed(&tx).as_deref(), Some("please look"));
         tx.clear_disputed_if(game, FAILED).unwrap();
         assert_eq!(disputed(&tx).as_deref(), Some("please look"));
         tx.clear_disputed_unless(game, FAILED).unwrap();

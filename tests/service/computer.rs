@@ -762,20 +762,8 @@ fn a_waiting_game_that_cannot_be_played_keeps_neither_the_others_nor_the_sweep_w
         "NEW SQUARES VS COMPUTER LEVEL 1 AS GRAY FIRST BLUE",
     );
     assert!(flat(&to(&outs, BOB).body).contains("busy with many games"));
-    // Game 1's record is damaged beyond replay (a disk's fault, a bug):
-    // the first owed game fails when the sweep plays it.
-    let db = rusqlite::Connection::open(site.dir.join("orderly.db")).unwrap();
-    db.execute(
-        "UPDATE games SET position = 'not a position' WHERE id = 1",
-        [],
-    )
-    .unwrap();
-    db.execute(
-        "UPDATE entries SET text = 'not an order' WHERE game_id = 1",
-        [],
-    )
-    .unwrap();
-    drop(db);
+    // The first owed game fails when the sweep plays it.
+    damage(&site, 1);
     let t = t0() + chrono::Duration::minutes(61);
     let outs = site.sweep_at(t);
     assert_eq!(outs.len(), 2, "{outs:#?}");
@@ -801,6 +789,57 @@ fn a_waiting_game_that_cannot_be_played_keeps_neither_the_others_nor_the_sweep_w
         "{stalled}"
     );
     assert!(!flat(&stalled).contains("game 2:"), "{stalled}");
+}
+
+/// Damages `game`'s record beyond replay (a disk's fault, a bug), so
+/// that the computer cannot play its answer there.
+fn damage(site: &Site, game: i64) {
+    let db = rusqlite::Connection::open(site.dir.join("orderly.db")).unwrap();
+    db.execute(
+        "UPDATE games SET position = 'not a position' WHERE id = ?1",
+        [game],
+    )
+    .unwrap();
+    db.execute(
+        "UPDATE entries SET text = 'not an order' WHERE game_id = ?1",
+        [game],
+    )
+    .unwrap();
+}
+
+#[test]
+fn the_computers_failure_never_hides_a_players_own_request_to_the_moderators() {
+    let mut site = Site::with("thinking-failure-asked", |c| {
+        c.computer.thinking_per_player_hour = 100;
+    });
+    let start = begin(
+        &mut site,
+        "NEW SQUARES VS COMPUTER LEVEL 1",
+        "Game 1 begins",
+    );
+    let mut rng = XorShift::new(7);
+    site.play_until(1, &start.reply_to, "thought as much as it may", 0, &mut rng);
+    site.mail(
+        ANN,
+        &start.reply_to,
+        "MODERATOR it has not answered, please look",
+    );
+    damage(&site, 1);
+    let t = t0() + chrono::Duration::minutes(61);
+    let outs = site.sweep_at(t);
+    let anns = flat(&to(&outs, ANN).body);
+    assert!(
+        anns.contains("The computer could not play its answer in game 1"),
+        "{anns}"
+    );
+    // Her request is what the moderators see: the failure, mailed to them
+    // as to her, has not taken its place.
+    let stalled = site.service.moderate("STALLED", "cli:test", t).unwrap();
+    assert!(
+        flat(&stalled)
+            .contains("game 1: a moderator is asked for: it has not answered, please look"),
+        "{stalled}"
+    );
 }
 
 #[test]
