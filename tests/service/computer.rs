@@ -598,21 +598,56 @@ fn waits_for(site: &mut Site, id: i64) -> Option<Seat> {
     state_of(site, id).pending().map(|p| p.seat)
 }
 
-#[test]
-fn the_computers_thinking_in_a_players_games_is_bounded_and_its_answer_comes_at_the_time_said() {
-    // Level 1 searches 40 playouts a decision: 100 allow three searches
-    // in an hour.
-    let mut site = Site::with("thinking-per-player", |c| {
-        c.computer.thinking_per_player_hour = 100;
-    });
+/// Ann's level 1 SQUARES game against the computer on a site whose
+/// budgets `adjust` sets, played (her moves drawn from `seed`) until a
+/// reply says `says`: the computer's answer then waits.
+struct Waiting {
+    site: Site,
+    /// Ann's seat's address in game 1.
+    address: String,
+    /// The reply that said `says`.
+    waited: Out,
+    /// What drew Ann's moves, to draw more.
+    rng: XorShift,
+}
+
+fn waiting(
+    name: &str,
+    adjust: impl FnOnce(&mut orderly::config::Config),
+    seed: u64,
+    says: &str,
+) -> Waiting {
+    let mut site = Site::with(name, adjust);
     let start = begin(
         &mut site,
         "NEW SQUARES VS COMPUTER LEVEL 1",
         "Game 1 begins",
     );
-    let address = start.reply_to.clone();
-    let mut rng = XorShift::new(7);
-    let waited = site.play_until(1, &address, "thought as much as it may", 0, &mut rng);
+    let mut rng = XorShift::new(seed);
+    let waited = site.play_until(1, &start.reply_to, says, 0, &mut rng);
+    Waiting {
+        site,
+        address: start.reply_to,
+        waited,
+        rng,
+    }
+}
+
+#[test]
+fn the_computers_thinking_in_a_players_games_is_bounded_and_its_answer_comes_at_the_time_said() {
+    // Level 1 searches 40 playouts a decision: 100 allow three searches
+    // in an hour.
+    let Waiting {
+        mut site,
+        waited,
+        mut rng,
+        ..
+    } = waiting(
+        "thinking-per-player",
+        |c| c.computer.thinking_per_player_hour = 100,
+        7,
+        "thought as much as it may",
+    );
     let text = flat(&waited.body);
     // Every search was made at 10:00 (the clock is stopped): they leave
     // the hour at 11:00.
@@ -701,16 +736,12 @@ fn the_computers_thinking_in_a_players_games_is_bounded_and_its_answer_comes_at_
 #[test]
 fn when_everyones_hour_of_thinking_is_spent_the_waiting_games_are_answered_by_the_sweep() {
     const BOB: &str = "bob@example.org";
-    let mut site = Site::with("thinking-in-all", |c| {
-        c.computer.thinking_per_hour = 100;
-    });
-    let start = begin(
-        &mut site,
-        "NEW SQUARES VS COMPUTER LEVEL 1",
-        "Game 1 begins",
+    let Waiting { mut site, .. } = waiting(
+        "thinking-in-all",
+        |c| c.computer.thinking_per_hour = 100,
+        11,
+        "busy with many games",
     );
-    let mut rng = XorShift::new(11);
-    site.play_until(1, &start.reply_to, "busy with many games", 0, &mut rng);
     assert_eq!(waits_for(&mut site, 1), Some(Seat::South));
     // Bob's game against the computer waits too, from its first move.
     let outs = site.mail(
@@ -746,16 +777,12 @@ fn when_everyones_hour_of_thinking_is_spent_the_waiting_games_are_answered_by_th
 #[test]
 fn a_waiting_game_that_cannot_be_played_keeps_neither_the_others_nor_the_sweep_waiting() {
     const BOB: &str = "bob@example.org";
-    let mut site = Site::with("thinking-failure", |c| {
-        c.computer.thinking_per_hour = 100;
-    });
-    let start = begin(
-        &mut site,
-        "NEW SQUARES VS COMPUTER LEVEL 1",
-        "Game 1 begins",
+    let Waiting { mut site, .. } = waiting(
+        "thinking-failure",
+        |c| c.computer.thinking_per_hour = 100,
+        11,
+        "busy with many games",
     );
-    let mut rng = XorShift::new(11);
-    site.play_until(1, &start.reply_to, "busy with many games", 0, &mut rng);
     let outs = site.mail(
         BOB,
         ORDERLY,
@@ -809,21 +836,15 @@ fn damage(site: &Site, game: i64) {
 
 #[test]
 fn the_computers_failure_never_hides_a_players_own_request_to_the_moderators() {
-    let mut site = Site::with("thinking-failure-asked", |c| {
-        c.computer.thinking_per_player_hour = 100;
-    });
-    let start = begin(
-        &mut site,
-        "NEW SQUARES VS COMPUTER LEVEL 1",
-        "Game 1 begins",
+    let Waiting {
+        mut site, address, ..
+    } = waiting(
+        "thinking-failure-asked",
+        |c| c.computer.thinking_per_player_hour = 100,
+        7,
+        "thought as much as it may",
     );
-    let mut rng = XorShift::new(7);
-    site.play_until(1, &start.reply_to, "thought as much as it may", 0, &mut rng);
-    site.mail(
-        ANN,
-        &start.reply_to,
-        "MODERATOR it has not answered, please look",
-    );
+    site.mail(ANN, &address, "MODERATOR it has not answered, please look");
     damage(&site, 1);
     let t = t0() + chrono::Duration::minutes(61);
     let outs = site.sweep_at(t);
@@ -844,16 +865,12 @@ fn the_computers_failure_never_hides_a_players_own_request_to_the_moderators() {
 
 #[test]
 fn a_game_paused_while_it_waits_for_the_computer_is_answered_after_its_pause() {
-    let mut site = Site::with("thinking-paused", |c| {
-        c.computer.thinking_per_player_hour = 100;
-    });
-    let start = begin(
-        &mut site,
-        "NEW SQUARES VS COMPUTER LEVEL 1",
-        "Game 1 begins",
+    let Waiting { mut site, .. } = waiting(
+        "thinking-paused",
+        |c| c.computer.thinking_per_player_hour = 100,
+        7,
+        "thought as much as it may",
     );
-    let mut rng = XorShift::new(7);
-    site.play_until(1, &start.reply_to, "thought as much as it may", 0, &mut rng);
     let report = site
         .service
         .moderate(
